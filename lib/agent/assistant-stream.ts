@@ -1,0 +1,143 @@
+/**
+ * One model call, streamed (003 §2.4): a placeholder assistant message sits at the end of the
+ * history while the answer arrives (message_start → message_update … → message_end) and is
+ * replaced by the final message. If the stream breaks or is aborted, a partial message with text
+ * is kept; an empty one is dropped.
+ */
+import { LlmError } from "../llm/errors.ts";
+import type { AssistantMessage, AssistantPart, LlmClient, LlmErrorKind, Message, Request, Response } from "../llm/types.ts";
+import type { EventBus } from "./events.ts";
+
+export interface StreamError {
+  kind: LlmErrorKind;
+  message: string;
+  status?: number;
+}
+
+export interface StreamOutcome {
+  /** The final message, the kept partial one, or null when nothing worth keeping arrived. */
+  message: AssistantMessage | null;
+  response?: Response;
+  error?: StreamError;
+}
+
+export async function streamAssistant(
+  client: LlmClient,
+  request: Request,
+  signal: AbortSignal,
+  bus: EventBus,
+  history: Message[],
+): Promise<StreamOutcome> {
+  const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
+  let started = false;
+  let textStarted = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    history.push(placeholder);
+    bus.emit("message_start", { message: placeholder });
+  };
+  const appendDelta = (type: "text" | "thinking", delta: string) => {
+    const last = placeholder.content[placeholder.content.length - 1];
+    if (last && last.type === type) last.text += delta;
+    else placeholder.content.push({ type, text: delta } as AssistantPart);
+    bus.emit("message_update", { message: placeholder, kind: type, delta });
+  };
+  /** Swaps the placeholder for `message` (or removes it when null). */
+  const settle = (message: AssistantMessage | null) => {
+    const at = history.lastIndexOf(placeholder);
+    if (at >= 0) {
+      if (message) history[at] = message;
+      else history.splice(at, 1);
+    } else if (message) history.push(message);
+    if (message) bus.emit("message_end", { message });
+    return message;
+  };
+  const fail = (error: StreamError, partial?: AssistantMessage): StreamOutcome => {
+    const kept = keepPartial(partial ?? placeholder, error, request.model);
+    if (kept && !started) start();
+    return { message: settle(kept), error };
+  };
+
+  try {
+    for await (const event of client.stream(request, { signal })) {
+      switch (event.type) {
+        case "start":
+          start();
+          break;
+        case "text_delta":
+          start();
+          if (!textStarted) {
+            textStarted = true;
+            bus.emit("assistant_text_start", {});
+          }
+          appendDelta("text", event.delta);
+          bus.emit("assistant_text_delta", { delta: event.delta });
+          break;
+        case "thinking_delta":
+          start();
+          appendDelta("thinking", event.delta);
+          bus.emit("assistant_thinking_delta", { delta: event.delta });
+          break;
+        case "tool_call_start":
+          start();
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, arguments: {} });
+          break;
+        case "tool_call_delta":
+          bus.emit("tool_call_update", { call_id: event.id, arguments: event.partialArguments });
+          break;
+        case "tool_call_end":
+          placeholder.content.push(event.call);
+          bus.emit("tool_call_update", { call_id: event.call.id, tool_name: event.call.name, arguments: event.call.arguments, complete: true });
+          break;
+        case "retry":
+          bus.emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });
+          break;
+        case "finish": {
+          start();
+          const message = normalizeAssistant(event.response.message, request.model);
+          const text = textOf(message);
+          if (textStarted || text !== "") {
+            if (!textStarted) bus.emit("assistant_text_start", {});
+            bus.emit("assistant_text_end", { text, reasoning: event.response.reasoning ?? null });
+          }
+          return { message: settle(message), response: event.response };
+        }
+        case "error":
+          return fail(event.error, event.partial);
+      }
+    }
+    return fail({ kind: signal.aborted ? "aborted" : "network", message: "The model's stream ended without a final message." });
+  } catch (e) {
+    if (signal.aborted) return fail({ kind: "aborted", message: "Aborted by the user." });
+    if (e instanceof LlmError) return fail({ kind: e.kind, message: e.message, status: e.status });
+    return fail({ kind: "unknown", message: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+/** Content may come as a string or null from outside (J.9 4.5): always a part list afterwards. */
+export function normalizeAssistant(message: AssistantMessage, model: string): AssistantMessage {
+  const raw = message.content as unknown;
+  const content: AssistantPart[] =
+    typeof raw === "string" ? (raw === "" ? [] : [{ type: "text", text: raw }]) : Array.isArray(raw) ? (raw as AssistantPart[]) : [];
+  return { ...message, content, model: message.model ?? model, timestamp: message.timestamp ?? Date.now() };
+}
+
+export function textOf(message: AssistantMessage): string {
+  return message.content
+    .filter((p): p is Extract<AssistantPart, { type: "text" }> => p.type === "text")
+    .map((p) => p.text)
+    .join("");
+}
+
+export function toolCallsOf(message: AssistantMessage) {
+  return message.content.filter((p): p is Extract<AssistantPart, { type: "tool_call" }> => p.type === "tool_call");
+}
+
+/** The partial answer's text and thinking, or null when it holds nothing; tool calls that never ran are dropped. */
+function keepPartial(partial: AssistantMessage, error: StreamError, model: string): AssistantMessage | null {
+  const normalized = normalizeAssistant(partial, model);
+  const content = normalized.content.filter((p) => (p.type === "text" || p.type === "thinking") && p.text.trim() !== "");
+  if (content.length === 0) return null;
+  return { ...normalized, content, finishReason: error.kind === "aborted" ? "aborted" : "error", errorMessage: error.message };
+}

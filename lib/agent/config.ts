@@ -1,0 +1,98 @@
+/**
+ * Session configuration (004 §2.2). Keys are camelCase; the snake_case names of the spec are
+ * accepted too (`max_turns` → `maxTurns`), so a settings file written after the spec just works.
+ */
+import type { ReasoningEffort } from "../llm/types.ts";
+
+export interface SessionConfig {
+  /** Model calls across the whole session; 0 = unlimited. */
+  maxTurns: number;
+  /** Tool rounds (model answers that carried tool calls) per user input. */
+  maxToolRoundsPerInput: number;
+  /** Command timeout when the model gives none (used only by profiles that ask the environment for it). */
+  defaultCommandTimeoutMs: number;
+  /** Upper bound for any command timeout. */
+  maxCommandTimeoutMs: number;
+  reasoningEffort: ReasoningEffort | null;
+  /** Per-tool character limits for the framework truncator, by tool name. */
+  toolOutputLimits: Record<string, number>;
+  /** Per-tool line limits for the framework truncator, by tool name. */
+  toolLineLimits: Record<string, number>;
+  enableLoopDetection: boolean;
+  /** How many recent tool calls the loop detector looks at. */
+  loopDetectionWindow: number;
+  maxSubagentDepth: number;
+  /** A hook call slower than this is skipped (hook_error event) and the agent goes on. */
+  hookTimeoutMs: number;
+  /** Fraction of the context window past which a `warning` event is sent. */
+  contextWarningRatio: number;
+  /** Compact automatically when the context leaves less than the reserve (003 §6). */
+  autoCompact: boolean;
+  /** Tokens kept free for the next request and its answer. */
+  compactReserveTokens: number;
+  /** Tokens of recent messages a compaction keeps verbatim. */
+  compactKeepRecentTokens: number;
+}
+
+export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
+  maxTurns: 0,
+  maxToolRoundsPerInput: 200,
+  defaultCommandTimeoutMs: 10_000,
+  maxCommandTimeoutMs: 600_000,
+  reasoningEffort: null,
+  toolOutputLimits: {},
+  toolLineLimits: {},
+  enableLoopDetection: true,
+  loopDetectionWindow: 10,
+  maxSubagentDepth: 1,
+  hookTimeoutMs: 5_000,
+  contextWarningRatio: 0.8,
+  autoCompact: true,
+  compactReserveTokens: 16_384,
+  compactKeepRecentTokens: 20_000,
+});
+
+export type SessionConfigInput = Partial<SessionConfig> & Record<string, unknown>;
+
+const EFFORTS = new Set(["low", "medium", "high", "xhigh"]);
+
+const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Defaults + the given keys (camelCase or snake_case); a wrong-typed or unknown key is a clear error. */
+export function resolveConfig(input: SessionConfigInput = {}): SessionConfig {
+  const config: SessionConfig = { ...DEFAULT_CONFIG, toolOutputLimits: {}, toolLineLimits: {} };
+  for (const [rawKey, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    const key = camel(rawKey) as keyof SessionConfig;
+    if (!(key in DEFAULT_CONFIG)) throw new Error(`Unknown session config key '${rawKey}'. Known keys: ${Object.keys(DEFAULT_CONFIG).join(", ")}.`);
+    (config as unknown as Record<string, unknown>)[key] = checkValue(key, rawKey, value);
+  }
+  return config;
+}
+
+/** Validates one value; returns it unchanged. */
+export function checkValue(key: keyof SessionConfig, rawKey: string, value: unknown): unknown {
+  const expected = DEFAULT_CONFIG[key];
+  if (key === "reasoningEffort") {
+    if (value === null || EFFORTS.has(value as string)) return value;
+    throw new Error(`Config '${rawKey}' must be "low", "medium", "high", "xhigh" or null, got ${JSON.stringify(value)}.`);
+  }
+  if (typeof expected === "number") {
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      throw new Error(`Config '${rawKey}' must be a non-negative number, got ${JSON.stringify(value)}.`);
+    }
+    return value;
+  }
+  if (typeof expected === "boolean") {
+    if (typeof value !== "boolean") throw new Error(`Config '${rawKey}' must be true or false, got ${JSON.stringify(value)}.`);
+    return value;
+  }
+  const isLimitMap =
+    typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "number" && v > 0);
+  if (!isLimitMap) throw new Error(`Config '${rawKey}' must map tool names to positive numbers.`);
+  return { ...(value as Record<string, number>) };
+}
+
+export function checkReasoningEffort(value: unknown): ReasoningEffort | null {
+  return checkValue("reasoningEffort", "reasoningEffort", value) as ReasoningEffort | null;
+}

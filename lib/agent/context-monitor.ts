@@ -1,0 +1,103 @@
+/**
+ * Context awareness (004 §5.5) and compaction (003 §6): after each turn the context is estimated
+ * (chars/4, images ~1200 tokens); past 80 % of the model's window a `warning` event is sent, and
+ * once it leaves less than the reserve, older messages are summarized. Compaction also runs on a
+ * context-overflow error (then the request is retried once) and on session.compact().
+ */
+import { compact, estimateTokens, shouldCompact } from "./compaction/index.ts";
+import type { Session } from "./session.ts";
+import type { SessionRecorder } from "./recorder.ts";
+
+export type CompactionReason = "threshold" | "overflow" | "manual";
+
+export class ContextMonitor {
+  private warnedAt = 0;
+  private running: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly session: Session,
+    private readonly recorder: SessionRecorder,
+  ) {}
+
+  /** Estimated tokens of the next request: system prompt + history. */
+  contextTokens(): number {
+    return estimateTokens(this.session.history) + estimateTokens([{ role: "user", content: this.session.systemPrompt() }]);
+  }
+
+  async afterTurn(): Promise<void> {
+    const window = this.session.profile.contextWindowSize;
+    const tokens = this.contextTokens();
+    const ratio = this.session.config.contextWarningRatio;
+    if (tokens > window * ratio) {
+      const percent = Math.round((tokens / window) * 100);
+      if (percent > this.warnedAt) {
+        this.warnedAt = percent;
+        this.session.bus.emit("warning", {
+          kind: "context_usage",
+          message: `Context usage is about ${percent}% of the context window`,
+          tokens,
+          context_window: window,
+          percent,
+        });
+      }
+    } else this.warnedAt = 0;
+    if (this.session.config.autoCompact && shouldCompact(tokens, window, { reserveTokens: this.session.config.compactReserveTokens })) {
+      await this.compact("threshold");
+    }
+  }
+
+  /** Resolves once no compaction is running (inputs wait for it, so nothing queued is lost). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.catch(() => false);
+  }
+
+  compact(reason: CompactionReason): Promise<boolean> {
+    if (this.running) return this.running;
+    this.running = this.run(reason).finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async run(reason: CompactionReason): Promise<boolean> {
+    const { session } = this;
+    const { config } = session;
+    const tokensBefore = this.contextTokens();
+    if (!(await session.hooks.beforeSessionOp("compact", { reason, tokens: tokensBefore }))) {
+      session.bus.emit("compaction_end", { reason, compacted: false, cancelled: true });
+      return false;
+    }
+    session.bus.emit("compaction_start", { reason, tokens_before: tokensBefore });
+    try {
+      // The history is rebuilt from the session file, so a file that missed writes cannot be used.
+      if (!this.recorder.healthy) throw new Error("the session file missed earlier writes, so the history cannot be rebuilt from it");
+      const result = await compact({
+        store: this.recorder.store,
+        client: session.client,
+        model: session.model,
+        contextWindow: session.profile.contextWindowSize,
+        reserveTokens: config.compactReserveTokens,
+        keepRecentTokens: config.compactKeepRecentTokens,
+        contextTokens: tokensBefore,
+        force: reason !== "threshold",
+        signal: session.signal,
+      });
+      if (!result.compacted) {
+        session.bus.emit("compaction_end", { reason, compacted: false, why: result.reason, tokens_before: tokensBefore });
+        return false;
+      }
+      session.history.splice(0, session.history.length, ...this.recorder.store.buildContext().messages);
+      this.warnedAt = 0;
+      session.bus.emit("compaction_end", {
+        reason,
+        compacted: true,
+        strategy: result.strategy,
+        tokens_before: tokensBefore,
+        tokens_after: this.contextTokens(),
+        ...(result.error ? { summary_error: result.error } : {}),
+      });
+      return true;
+    } catch (e) {
+      session.bus.emit("compaction_end", { reason, compacted: false, error: (e as Error).message });
+      return false;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The git snapshot taken once at session start (004 §6.4): branch, short status counts and the
+ * last commit subjects. The model can always run git itself; this only orients it. No git, no
+ * repository or a slow git all give "not a repository" rather than an error.
+ */
+import { execFile } from "node:child_process";
+
+export interface GitSnapshot {
+  isRepo: boolean;
+  /** Absolute top-level directory of the repository. */
+  root?: string;
+  branch?: string;
+  /** Tracked files with changes (staged or not). */
+  modified: number;
+  untracked: number;
+  /** Subjects of the most recent commits, newest first. */
+  recentCommits: string[];
+}
+
+const GIT_TIMEOUT_MS = 3_000;
+const COMMITS = 5;
+
+function git(cwd: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    try {
+      execFile("git", args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } }, (error, stdout) =>
+        resolve(error ? null : stdout),
+      );
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
+export async function gitSnapshot(cwd: string): Promise<GitSnapshot> {
+  const [root, status, log] = await Promise.all([
+    git(cwd, ["rev-parse", "--show-toplevel"]),
+    git(cwd, ["status", "--porcelain=v2", "--branch", "--untracked-files=normal"]),
+    git(cwd, ["log", `-${COMMITS}`, "--format=%s"]),
+  ]);
+  if (root === null || status === null) return { isRepo: false, modified: 0, untracked: 0, recentCommits: [] };
+  let branch: string | undefined;
+  let modified = 0;
+  let untracked = 0;
+  for (const line of status.split("\n")) {
+    if (line.startsWith("# branch.head ")) branch = line.slice("# branch.head ".length).trim();
+    else if (line.startsWith("? ")) untracked++;
+    else if (/^[12u] /.test(line)) modified++;
+  }
+  return {
+    isRepo: true,
+    root: root.trim(),
+    branch: branch === "(detached)" ? "HEAD (detached)" : branch,
+    modified,
+    untracked,
+    recentCommits: (log ?? "").split("\n").filter((s) => s.trim() !== ""),
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Hooks (003 §I, J.10): gates that can stop an operation and pipes that transform data, run in
+ * registration order. Notifications are the event stream. A hook that throws or overruns its
+ * timeout is skipped with a `hook_error` event; the agent goes on with the value it had.
+ */
+import { pathToFileURL } from "node:url";
+import { isAbsolute, resolve } from "node:path";
+import type { ToolResponse } from "../envelope.ts";
+import type { ImagePart, Message } from "../llm/types.ts";
+
+export type GateResult = void | "ok" | { block: string };
+export type SessionOp = "compact" | "fork" | "switch" | "branch" | "set_model" | "close" | (string & {});
+export type InputResult = void | "passthrough" | "handled" | { transform: string; images?: ImagePart[] };
+export interface BeforeAgentResult {
+  prompt?: string;
+  system?: string;
+  /** Extra messages placed right after the user's message. */
+  messages?: Message[];
+}
+type MaybePromise<T> = T | Promise<T>;
+
+export interface Hooks {
+  /** Optional label used in hook_error events. */
+  name?: string;
+  beforeToolCall?(tool: string, params: Record<string, unknown>): MaybePromise<GateResult>;
+  beforeSessionOp?(op: SessionOp, meta: Record<string, unknown>): MaybePromise<void | "ok" | "cancel">;
+  /** May return a partial envelope: the fields it leaves out keep their value. */
+  onToolResult?(tool: string, result: ToolResponse): MaybePromise<Partial<ToolResponse> | void>;
+  onContext?(messages: Message[]): MaybePromise<Message[] | void>;
+  onInput?(text: string, images: ImagePart[]): MaybePromise<InputResult>;
+  onBeforeAgent?(prompt: string, system: string): MaybePromise<BeforeAgentResult | void>;
+}
+
+export type HookName = Exclude<keyof Hooks, "name">;
+
+export interface HookErrorReport {
+  hook: string;
+  callback: HookName;
+  error: string;
+  stack?: string;
+  timed_out: boolean;
+}
+
+const SKIPPED = Symbol("skipped");
+
+export class HookRunner {
+  constructor(
+    private readonly hooks: Hooks[],
+    private readonly timeoutMs: () => number,
+    private readonly report: (error: HookErrorReport) => void,
+  ) {}
+
+  get size(): number {
+    return this.hooks.length;
+  }
+
+  has(callback: HookName): boolean {
+    return this.hooks.some((h) => typeof h[callback] === "function");
+  }
+
+  /** Runs every hook's gate in order; returns the first refusal. */
+  async beforeToolCall(tool: string, params: Record<string, unknown>): Promise<{ block: string } | null> {
+    for (const [hook, label] of this.with("beforeToolCall")) {
+      const result = await this.call(label, "beforeToolCall", () => hook.beforeToolCall!(tool, params));
+      if (result !== SKIPPED && typeof result === "object" && result !== null && "block" in result) return { block: String(result.block) };
+    }
+    return null;
+  }
+
+  async beforeSessionOp(op: SessionOp, meta: Record<string, unknown>): Promise<boolean> {
+    for (const [hook, label] of this.with("beforeSessionOp")) {
+      const result = await this.call(label, "beforeSessionOp", () => hook.beforeSessionOp!(op, meta));
+      if (result === "cancel") return false;
+    }
+    return true;
+  }
+
+  async onToolResult(tool: string, result: ToolResponse): Promise<ToolResponse> {
+    let current = result;
+    for (const [hook, label] of this.with("onToolResult")) {
+      const next = await this.call(label, "onToolResult", () => hook.onToolResult!(tool, current));
+      if (next !== SKIPPED && isObject(next)) current = { ...current, ...next };
+    }
+    return current;
+  }
+
+  async onContext(messages: Message[]): Promise<Message[]> {
+    let current = messages;
+    for (const [hook, label] of this.with("onContext")) {
+      const next = await this.call(label, "onContext", () => hook.onContext!([...current]));
+      if (next !== SKIPPED && Array.isArray(next)) current = next;
+    }
+    return current;
+  }
+
+  /** "handled" stops the chain and the input; a transform feeds the next hook. */
+  async onInput(text: string, images: ImagePart[]): Promise<{ handled: true } | { handled: false; text: string; images: ImagePart[] }> {
+    let current = { text, images };
+    for (const [hook, label] of this.with("onInput")) {
+      const result = await this.call(label, "onInput", () => hook.onInput!(current.text, current.images));
+      if (result === "handled") return { handled: true };
+      if (result !== SKIPPED && isObject(result) && typeof result.transform === "string") {
+        current = { text: result.transform, images: Array.isArray(result.images) ? result.images : current.images };
+      }
+    }
+    return { handled: false, ...current };
+  }
+
+  async onBeforeAgent(prompt: string, system: string): Promise<{ prompt: string; system: string; messages: Message[] }> {
+    const current = { prompt, system, messages: [] as Message[] };
+    for (const [hook, label] of this.with("onBeforeAgent")) {
+      const result = await this.call(label, "onBeforeAgent", () => hook.onBeforeAgent!(current.prompt, current.system));
+      if (result === SKIPPED || !isObject(result)) continue;
+      if (typeof result.prompt === "string") current.prompt = result.prompt;
+      if (typeof result.system === "string") current.system = result.system;
+      if (Array.isArray(result.messages)) current.messages.push(...result.messages);
+    }
+    return current;
+  }
+
+  private *with(callback: HookName): Generator<[Hooks, string]> {
+    for (let i = 0; i < this.hooks.length; i++) {
+      const hook = this.hooks[i];
+      if (typeof hook[callback] === "function") yield [hook, hook.name ?? `hook #${i + 1}`];
+    }
+  }
+
+  private async call<T>(label: string, callback: HookName, fn: () => MaybePromise<T>): Promise<T | typeof SKIPPED> {
+    const limit = this.timeoutMs();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<typeof SKIPPED>((resolve) => {
+      timer = setTimeout(() => {
+        this.report({ hook: label, callback, error: `${callback} did not finish within ${limit} ms and was skipped`, timed_out: true });
+        resolve(SKIPPED);
+      }, limit);
+    });
+    try {
+      return await Promise.race([Promise.resolve().then(fn), timeout]);
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      this.report({ hook: label, callback, error: error.message, stack: error.stack, timed_out: false });
+      return SKIPPED;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Loads hook modules (TS or JS files) whose default export is a hooks object or an array of them. */
+export async function loadHookModules(paths: string[], cwd: string): Promise<Hooks[]> {
+  const loaded: Hooks[] = [];
+  for (const path of paths) {
+    const absolute = isAbsolute(path) ? path : resolve(cwd, path);
+    let mod: { default?: unknown };
+    try {
+      mod = await import(pathToFileURL(absolute).href);
+    } catch (e) {
+      throw new Error(`Cannot load hook module ${absolute}: ${(e as Error).message}`);
+    }
+    const exported = mod.default;
+    const list = Array.isArray(exported) ? exported : [exported];
+    for (const hooks of list) {
+      if (!isObject(hooks)) throw new Error(`Hook module ${absolute} must default-export a hooks object (or an array of them).`);
+      loaded.push({ name: absolute, ...hooks } as Hooks);
+    }
+  }
+  return loaded;
+}

@@ -1,0 +1,217 @@
+/**
+ * The two-layer agent loop (003 §2.1, 004 §2.5). The inner loop calls the model, runs its tool
+ * calls and injects steering messages until the model answers with text only (and nothing is
+ * queued), a limit is hit, an error ends the input or the session is aborted. The outer loop then
+ * takes the next follow-up, if any, as a new input with the same context.
+ */
+import type { ImagePart, LlmClient, Message, Request, Usage, UserMessage } from "../llm/types.ts";
+import type { ProviderProfile } from "../profiles/types.ts";
+import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
+import type { SessionConfig } from "./config.ts";
+import type { EventBus } from "./events.ts";
+import type { HookRunner } from "./hooks.ts";
+import { loopWarning, type LoopDetector } from "./loop-detection.ts";
+import type { InputQueues } from "./queues.ts";
+import { executeToolCalls, type ToolExecutionContext } from "./tool-execution.ts";
+
+export type StopReason = "completed" | "handled" | "tool_round_limit" | "turn_limit" | "aborted" | "error";
+
+export interface SubmitResult {
+  /** The final answer: text of the last assistant message. */
+  text: string;
+  /** Token and cost totals of every model call made for this input (follow-ups included). */
+  usage: Usage;
+  /** Model calls made for this input. */
+  turns: number;
+  stopReason: StopReason;
+  /** Set when stopReason is "error". */
+  error?: StreamError;
+}
+
+export interface PendingInput {
+  text: string;
+  images: ImagePart[];
+}
+
+/** What the loop needs from the session. */
+export interface LoopHost {
+  readonly config: SessionConfig;
+  readonly profile: ProviderProfile;
+  readonly client: LlmClient;
+  readonly bus: EventBus;
+  readonly hooks: HookRunner;
+  readonly queues: InputQueues;
+  readonly history: Message[];
+  readonly loopDetector: LoopDetector;
+  /** Aborted by session.abort(). */
+  readonly signal: AbortSignal;
+  /** Model calls across the whole session (for max_turns). */
+  turnCount: number;
+  systemPrompt(): string;
+  toolContext(): ToolExecutionContext;
+  /** Adds a finished message to the history (and the session file), with message events. */
+  append(message: Message): void;
+  /** Records a message the stream already placed in the history. */
+  persist(message: Message): void;
+  /** Turn boundary inside a tool loop: context warning, compaction when due. */
+  afterTurn(): Promise<void>;
+  /** Context overflow: compact so the request can be retried once; false when that is impossible. */
+  compactForOverflow(): Promise<boolean>;
+}
+
+export const zeroUsage = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0 });
+
+function addUsage(total: Usage, usage: Usage | undefined): void {
+  if (!usage) return;
+  total.input += usage.input;
+  total.output += usage.output;
+  total.cacheRead += usage.cacheRead;
+  total.cacheWrite += usage.cacheWrite;
+  total.reasoning += usage.reasoning;
+  total.cost += usage.cost;
+}
+
+/** Processes one input and the follow-ups queued meanwhile. */
+export async function runInput(host: LoopHost, first: PendingInput): Promise<SubmitResult> {
+  const started = performance.now();
+  const total: SubmitResult = { text: "", usage: zeroUsage(), turns: 0, stopReason: "completed" };
+  host.bus.emit("agent_start", { prompt: first.text });
+  let input: PendingInput | undefined = first;
+  while (input) {
+    await runCycle(host, input, total);
+    if (total.stopReason === "aborted" || total.stopReason === "error") break;
+    const next = host.queues.nextFollowUp();
+    input = next === undefined ? undefined : { text: next, images: [] };
+  }
+  host.bus.emit("agent_end", {
+    duration_ms: Math.round(performance.now() - started),
+    steps: total.turns,
+    stop_reason: total.stopReason,
+    usage: total.usage,
+  });
+  return total;
+}
+
+async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult): Promise<void> {
+  const { bus, config, hooks } = host;
+  const transformed = await hooks.onInput(input.text, input.images);
+  if (transformed.handled) {
+    total.stopReason = "handled";
+    return;
+  }
+  const baseSystem = host.systemPrompt();
+  const prepared = await hooks.onBeforeAgent(transformed.text, baseSystem);
+  // Only a hook's change pins the prompt for this input; otherwise tool or model switches show up at once.
+  const systemOverride = prepared.system !== baseSystem ? prepared.system : undefined;
+  const userMessage: UserMessage = {
+    role: "user",
+    content: transformed.images.length ? [{ type: "text", text: prepared.prompt }, ...transformed.images] : prepared.prompt,
+    timestamp: Date.now(),
+  };
+  host.append(userMessage);
+  bus.emit("user_input", { content: prepared.prompt, images: transformed.images.length });
+  for (const message of prepared.messages) host.append(message);
+
+  let rounds = 0;
+  let overflowRetried = false;
+  for (;;) {
+    if (rounds >= config.maxToolRoundsPerInput) {
+      bus.emit("turn_limit", { round: rounds, limit: config.maxToolRoundsPerInput, kind: "tool_rounds" });
+      total.stopReason = "tool_round_limit";
+      return;
+    }
+    if (config.maxTurns > 0 && host.turnCount >= config.maxTurns) {
+      bus.emit("turn_limit", { total_turns: host.turnCount, limit: config.maxTurns, kind: "turns" });
+      total.stopReason = "turn_limit";
+      return;
+    }
+    if (host.signal.aborted) {
+      total.stopReason = "aborted";
+      return;
+    }
+
+    // Steering queued before the first call, during tools or during a compaction goes into this request.
+    drainSteering(host);
+    const turnIndex = host.turnCount++;
+    total.turns++;
+    bus.emit("turn_start", { turn_index: turnIndex });
+    const request = await buildRequest(host, systemOverride ?? host.systemPrompt());
+    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history);
+    if (outcome.message) host.persist(outcome.message);
+    addUsage(total.usage, outcome.response?.usage);
+
+    if (outcome.error) {
+      bus.emit("turn_end", { turn_index: turnIndex, tool_calls: [], error: outcome.error });
+      if (outcome.error.kind === "aborted" || host.signal.aborted) {
+        total.stopReason = "aborted";
+        total.text = outcome.message ? textOf(outcome.message) : "";
+        return;
+      }
+      if (outcome.error.kind === "context_overflow" && !overflowRetried && !outcome.message) {
+        overflowRetried = true;
+        if (await host.compactForOverflow()) continue;
+      }
+      bus.emit("error", { ...outcome.error, turn_index: turnIndex });
+      if (outcome.error.kind === "context_overflow") {
+        bus.emit("warning", { kind: "context_overflow", message: "The conversation no longer fits the model's context window; compact it or start a new session." });
+      }
+      total.stopReason = "error";
+      total.error = outcome.error;
+      return;
+    }
+
+    const message = outcome.message!;
+    const calls = toolCallsOf(message);
+    total.text = textOf(message);
+    if (calls.length === 0) {
+      bus.emit("turn_end", { turn_index: turnIndex, tool_calls: [] });
+      await host.afterTurn();
+      if (host.queues.hasSteering) continue;
+      total.stopReason = "completed";
+      return;
+    }
+
+    rounds++;
+    const executed = await executeToolCalls(host.toolContext(), calls);
+    for (const result of executed) {
+      host.append(result.message);
+      host.loopDetector.record(result.call.name, result.call.arguments);
+    }
+    bus.emit("turn_end", {
+      turn_index: turnIndex,
+      tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+      tool_results: executed.map((r) => ({ call_id: r.call.id, tool_name: r.call.name, is_error: r.message.isError })),
+    });
+    if (host.signal.aborted) {
+      total.stopReason = "aborted";
+      return;
+    }
+    if (config.enableLoopDetection && host.loopDetector.check()) {
+      const warning = loopWarning(config.loopDetectionWindow);
+      host.append({ role: "user", content: warning, timestamp: Date.now() });
+      bus.emit("loop_detection", { message: warning, window: config.loopDetectionWindow });
+    }
+    await host.afterTurn();
+  }
+}
+
+async function buildRequest(host: LoopHost, system: string): Promise<Request> {
+  const messages = host.hooks.has("onContext") ? await host.hooks.onContext([...host.history]) : [...host.history];
+  const tools = host.profile.tools();
+  const request: Request = { model: host.profile.model, system, messages };
+  if (tools.length > 0) {
+    request.tools = tools;
+    request.toolChoice = "auto";
+  }
+  if (host.config.reasoningEffort) request.reasoningEffort = host.config.reasoningEffort;
+  const providerOptions = host.profile.providerOptions();
+  if (providerOptions) request.providerOptions = providerOptions;
+  return request;
+}
+
+function drainSteering(host: LoopHost): void {
+  for (const text of host.queues.drainSteering()) {
+    host.append({ role: "user", content: text, timestamp: Date.now() });
+    host.bus.emit("steering_injected", { content: text });
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Project instruction discovery (004 §6.5): walk from the repository root (or the working
+ * directory outside a repository) down to the working directory; in each directory take
+ * AGENTS.md, then the profile's own files. Root files come first, deeper ones later (deeper wins).
+ * All files share a 32 KB budget; what passes it is cut with a visible marker.
+ */
+import { Buffer } from "node:buffer";
+import { readFile, stat } from "node:fs/promises";
+import { join, relative, resolve, sep } from "node:path";
+import type { ProjectDoc } from "../profiles/types.ts";
+
+export const PROJECT_DOC_BUDGET_BYTES = 32 * 1024;
+export const PROJECT_DOC_MARKER = "[Project instructions truncated at 32KB]";
+export const ALWAYS_LOADED = "AGENTS.md";
+
+/** Directories from `top` down to `cwd`, inclusive; just `cwd` when it is not inside `top`. */
+export function directoriesDown(top: string, cwd: string): string[] {
+  const rel = relative(resolve(top), resolve(cwd));
+  if (rel.startsWith("..") || resolve(rel) === rel) return [resolve(cwd)];
+  const dirs = [resolve(top)];
+  for (const part of rel.split(sep).filter(Boolean)) dirs.push(join(dirs[dirs.length - 1], part));
+  return dirs;
+}
+
+export async function discoverProjectDocs(
+  cwd: string,
+  options: { gitRoot?: string; files?: string[]; budgetBytes?: number } = {},
+): Promise<ProjectDoc[]> {
+  const names = [ALWAYS_LOADED, ...(options.files ?? []).filter((f) => f !== ALWAYS_LOADED)];
+  const budget = options.budgetBytes ?? PROJECT_DOC_BUDGET_BYTES;
+  const docs: ProjectDoc[] = [];
+  let used = 0;
+  for (const dir of directoriesDown(options.gitRoot ?? cwd, cwd)) {
+    for (const name of names) {
+      const path = join(dir, name);
+      const content = await readTextFile(path);
+      if (content === null) continue;
+      const bytes = Buffer.byteLength(content);
+      if (used + bytes <= budget) {
+        docs.push({ path, content, truncated: false });
+        used += bytes;
+        continue;
+      }
+      const room = budget - used;
+      if (room > 0) docs.push({ path, content: `${cutToBytes(content, room)}\n${PROJECT_DOC_MARKER}`, truncated: true });
+      else docs.push({ path, content: PROJECT_DOC_MARKER, truncated: true });
+      return docs;
+    }
+  }
+  return docs;
+}
+
+async function readTextFile(path: string): Promise<string | null> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return null;
+    return await readFile(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** The longest prefix of `text` within `maxBytes` UTF-8 bytes, never splitting a character. */
+function cutToBytes(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, "utf8").subarray(0, maxBytes);
+  return bytes.toString("utf8").replace(/\uFFFD$/, "");
+}

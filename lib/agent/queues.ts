@@ -1,0 +1,45 @@
+/**
+ * The two ways to talk to a running session (003 §2.2, 004 §2.6): steering messages are injected
+ * between tool calls (and interrupt the tools still pending); follow-ups start a new cycle once
+ * the model has answered with text only.
+ */
+
+export class InputQueues {
+  private steering: string[] = [];
+  private followUps: string[] = [];
+
+  constructor(private readonly onSteer: () => void) {}
+
+  steer(text: string): void {
+    this.steering.push(checkText(text, "steer"));
+    this.onSteer();
+  }
+
+  followUp(text: string): void {
+    this.followUps.push(checkText(text, "followUp"));
+  }
+
+  get hasSteering(): boolean {
+    return this.steering.length > 0;
+  }
+
+  get hasFollowUp(): boolean {
+    return this.followUps.length > 0;
+  }
+
+  /** All queued steering messages, oldest first; the queue is left empty. */
+  drainSteering(): string[] {
+    const drained = this.steering;
+    this.steering = [];
+    return drained;
+  }
+
+  nextFollowUp(): string | undefined {
+    return this.followUps.shift();
+  }
+}
+
+function checkText(text: unknown, method: string): string {
+  if (typeof text !== "string" || text.trim() === "") throw new Error(`${method}() needs a non-empty message string.`);
+  return text;
+}

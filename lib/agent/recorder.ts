@@ -1,0 +1,73 @@
+/**
+ * Writes the session to its file as it happens (DESIGN "every step appends to the session file"):
+ * each message, model change and thinking-level change is one entry. A failing disk must not stop
+ * the agent: the first write error is reported once as a `warning` event and later ones are dropped.
+ */
+import type { Message, ReasoningEffort } from "../llm/types.ts";
+import type { SessionStore } from "../store/session-store.ts";
+
+export interface SessionRecorder {
+  readonly store: SessionStore;
+  readonly path: string | undefined;
+  /** False once a write failed: the file no longer holds the whole conversation. */
+  readonly healthy: boolean;
+  message(message: Message): void;
+  modelChange(model: string): void;
+  thinkingLevelChange(effort: ReasoningEffort | null): void;
+  close(): void;
+}
+
+/** Thinking level as stored: the effort, or "off" for the provider default. */
+export const thinkingLevelOf = (effort: ReasoningEffort | null): string => effort ?? "off";
+
+export function createRecorder(
+  store: SessionStore,
+  initial: { model: string; effort: ReasoningEffort | null; storedModel?: string; storedThinking?: string },
+  onError: (message: string) => void,
+): SessionRecorder {
+  let failed = false;
+  const write = (fn: (s: SessionStore) => void) => {
+    if (failed) return;
+    try {
+      fn(store);
+    } catch (e) {
+      failed = true;
+      onError(`The session file could not be written (${(e as Error).message}); the session goes on without saving.`);
+    }
+  };
+  // Model and thinking level are written with the first message, so an unused session leaves no file.
+  let pending: (() => void) | null = () => {
+    if (initial.storedModel !== initial.model) write((s) => s.setModel(initial.model));
+    const level = thinkingLevelOf(initial.effort);
+    if ((initial.storedThinking ?? "off") !== level) write((s) => s.setThinkingLevel(level));
+  };
+  const flushPending = () => {
+    const run = pending;
+    pending = null;
+    run?.();
+  };
+  return {
+    store,
+    get path() {
+      return store.path;
+    },
+    get healthy() {
+      return !failed;
+    },
+    message(message) {
+      flushPending();
+      write((s) => s.appendMessage(message));
+    },
+    modelChange(model) {
+      if (pending) initial.model = model;
+      else write((s) => s.setModel(model));
+    },
+    thinkingLevelChange(effort) {
+      if (pending) initial.effort = effort;
+      else write((s) => s.setThinkingLevel(thinkingLevelOf(effort)));
+    },
+    close() {
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The system prompt (004 §6.1): the profile builds base instructions + environment + git +
+ * tools + project docs; the user's override (appendSystemPrompt) goes last, highest priority.
+ * The environment, git snapshot and project docs are gathered once, at session start.
+ */
+import type { ExecutionEnvironment } from "../env/types.ts";
+import type { ModelInfo } from "../llm/types.ts";
+import { joinLayers } from "../profiles/prompt-layers.ts";
+import type { GitSummary, ProjectDoc, PromptEnvironment, ProviderProfile } from "../profiles/types.ts";
+import { gitSnapshot } from "./git-context.ts";
+import { discoverProjectDocs } from "./project-docs.ts";
+
+export interface PromptSources {
+  environment: PromptEnvironment;
+  projectDocs: ProjectDoc[];
+}
+
+export interface PromptOverrides {
+  /** Replaces the profile's base instructions. */
+  systemPrompt?: string;
+  /** Appended after every other layer. */
+  appendSystemPrompt?: string;
+}
+
+export function localDate(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+export function promptEnvironment(env: ExecutionEnvironment, git: GitSummary, model: string, info?: ModelInfo): PromptEnvironment {
+  return {
+    workingDirectory: env.workingDirectory(),
+    platform: env.platform(),
+    osVersion: env.osVersion(),
+    date: localDate(),
+    model: info ? `${info.name} (${model})` : model,
+    knowledgeCutoff: info?.knowledgeCutoff,
+    git,
+  };
+}
+
+export async function gatherPromptSources(
+  env: ExecutionEnvironment,
+  profile: ProviderProfile,
+  info?: ModelInfo,
+): Promise<PromptSources> {
+  const cwd = env.workingDirectory();
+  const git = await gitSnapshot(cwd);
+  const projectDocs = await discoverProjectDocs(cwd, { gitRoot: git.root, files: profile.projectDocFiles });
+  return { environment: promptEnvironment(env, git, profile.model, info), projectDocs };
+}
+
+export function composeSystemPrompt(profile: ProviderProfile, sources: PromptSources, overrides: PromptOverrides): string {
+  const built = profile.buildSystemPrompt(sources.environment, sources.projectDocs, { baseInstructions: overrides.systemPrompt });
+  return joinLayers([built, overrides.appendSystemPrompt]);
+}

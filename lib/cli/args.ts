@@ -1,0 +1,192 @@
+/**
+ * Command-line parsing (node:util parseArgs). Produces a plain options object; usage mistakes throw
+ * `UsageError`, which the entry point turns into exit code 2 with one clear sentence.
+ */
+import { parseArgs } from "node:util";
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export type OutputFormat = "text" | "json" | "stream-json";
+export type ReasoningEffortArg = "low" | "medium" | "high";
+
+export interface CliOptions {
+  command: "run" | "sessions" | "version" | "help" | "list-models";
+  prompt?: string;
+  /** `@file` arguments: paths whose contents are attached to the prompt. */
+  attachments: string[];
+  print: boolean;
+  outputFormat: OutputFormat;
+  mode: "interactive" | "print" | "rpc";
+  model?: string;
+  apiKey?: string;
+  baseUrl?: string;
+  reasoningEffort?: ReasoningEffortArg;
+  tools?: string;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  cwd?: string;
+  maxTurns?: number;
+  continue: boolean;
+  /** `true` when -r was given without an id. */
+  resume?: string | true;
+  session?: string;
+  noSession: boolean;
+  listModelsFilter?: string;
+  verbose: boolean;
+}
+
+const OPTIONS = {
+  print: { type: "boolean", short: "p" },
+  "output-format": { type: "string" },
+  mode: { type: "string" },
+  model: { type: "string", short: "m" },
+  "api-key": { type: "string" },
+  "base-url": { type: "string" },
+  "reasoning-effort": { type: "string" },
+  tools: { type: "string" },
+  "system-prompt": { type: "string" },
+  "append-system-prompt": { type: "string" },
+  cwd: { type: "string" },
+  "max-turns": { type: "string" },
+  continue: { type: "boolean", short: "c" },
+  resume: { type: "boolean", short: "r" },
+  session: { type: "string" },
+  "no-session": { type: "boolean" },
+  "list-models": { type: "boolean" },
+  verbose: { type: "boolean" },
+  version: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** A value after -r/--resume is taken as a session id only when it looks like one. */
+const SESSION_REF = /^([0-9a-f][0-9a-f-]{3,}|.+\.jsonl)$/i;
+
+export function parseCliArgs(argv: string[]): CliOptions {
+  // parseArgs has no optional values: lift `-r [id]` and `--list-models [filter]` out first.
+  const args = [...argv];
+  const resumeId = takeOptionalValue(args, ["-r", "--resume"], (v) => SESSION_REF.test(v));
+  const listFilter = takeOptionalValue(args, ["--list-models"], (v) => !v.startsWith("-"));
+
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}. Run 'gong --help' for usage.`);
+  }
+  const v = parsed.values;
+  const positionals = parsed.positionals;
+
+  let command: CliOptions["command"] = "run";
+  if (v.help) command = "help";
+  else if (v.version) command = "version";
+  else if (v["list-models"]) command = "list-models";
+  else if (positionals[0] === "sessions" && positionals.length === 1) command = "sessions";
+
+  const outputFormat = (v["output-format"] ?? "text") as OutputFormat;
+  if (!["text", "json", "stream-json"].includes(outputFormat)) {
+    throw new UsageError(`--output-format must be text, json or stream-json (got '${outputFormat}').`);
+  }
+  if (v.mode !== undefined && v.mode !== "rpc" && v.mode !== "print" && v.mode !== "interactive") {
+    throw new UsageError(`--mode must be rpc (got '${v.mode}').`);
+  }
+  const effort = v["reasoning-effort"];
+  if (effort !== undefined && !["low", "medium", "high"].includes(effort)) {
+    throw new UsageError(`--reasoning-effort must be low, medium or high (got '${effort}').`);
+  }
+  let maxTurns: number | undefined;
+  if (v["max-turns"] !== undefined) {
+    maxTurns = Number(v["max-turns"]);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a positive integer (got '${v["max-turns"]}').`);
+  }
+  if (v.continue && (v.resume || resumeId)) throw new UsageError("Use either --continue or --resume, not both.");
+  if (v["no-session"] && (v.continue || v.resume || resumeId || v.session)) {
+    throw new UsageError("--no-session cannot be combined with --continue, --resume or --session.");
+  }
+
+  const words = command === "sessions" ? [] : positionals;
+  const attachments = words.filter((w) => w.startsWith("@") && w.length > 1).map((w) => w.slice(1));
+  const promptWords = words.filter((w) => !(w.startsWith("@") && w.length > 1));
+  const prompt = promptWords.length > 0 ? promptWords.join(" ") : undefined;
+
+  const print = Boolean(v.print) || v.mode === "print" || outputFormat !== "text";
+  const mode: CliOptions["mode"] = v.mode === "rpc" ? "rpc" : print ? "print" : "interactive";
+
+  return {
+    command,
+    prompt,
+    attachments,
+    print,
+    outputFormat,
+    mode,
+    model: v.model,
+    apiKey: v["api-key"],
+    baseUrl: v["base-url"],
+    reasoningEffort: effort as ReasoningEffortArg | undefined,
+    tools: v.tools,
+    systemPrompt: v["system-prompt"],
+    appendSystemPrompt: v["append-system-prompt"],
+    cwd: v.cwd,
+    maxTurns,
+    continue: Boolean(v.continue),
+    resume: resumeId ?? (v.resume ? true : undefined),
+    session: v.session,
+    noSession: Boolean(v["no-session"]),
+    listModelsFilter: listFilter,
+    verbose: Boolean(v.verbose),
+  };
+}
+
+/** Removes `flag [value]` from args; returns the value when `accept` takes it. The flag stays for parseArgs. */
+function takeOptionalValue(args: string[], flags: string[], accept: (v: string) => boolean): string | undefined {
+  const at = args.findIndex((a) => flags.includes(a));
+  if (at < 0) return undefined;
+  const next = args[at + 1];
+  if (next !== undefined && accept(next)) {
+    args.splice(at + 1, 1);
+    return next;
+  }
+  return undefined;
+}
+
+export const HELP = `gong — a coding agent
+
+Usage:
+  gong [prompt]                 interactive session (line mode)
+  gong -p "prompt"              run to completion, print the answer, exit
+  git diff | gong -p "review"   the prompt may also come on stdin
+  gong sessions                 list this directory's sessions
+  gong --mode rpc               JSON lines on stdin/stdout for editors and programs
+
+Options:
+  -p, --print                   non-interactive: print the final answer and exit
+      --output-format FMT       text | json | stream-json (print mode)
+      --mode rpc                JSON-lines RPC host protocol on stdio
+  -m, --model PROVIDER/ID       e.g. anthropic/claude-sonnet-4-5, openai/gpt-5.2,
+                                gemini/gemini-2.5-pro, ollama/qwen3-coder, fake/script.json
+      --api-key KEY             API key for the model's provider
+      --base-url URL            base URL for the model's provider
+      --reasoning-effort LEVEL  low | medium | high
+      --tools SET               default | minimal | readonly | read,grep,...
+      --system-prompt TEXT      replace the base instructions
+      --append-system-prompt T  append instructions (highest priority)
+      --cwd DIR                 work in DIR
+      --max-turns N             stop after N model turns
+  -c, --continue                continue the most recent session here
+  -r, --resume [ID]             resume a session (latest when no id)
+      --session FILE            use this session file
+      --no-session              do not save the session
+      --list-models [FILTER]    list known models
+      --verbose                 stack traces and diagnostics on stderr
+  -v, --version                 print the version
+  -h, --help                    this help
+
+@file arguments attach a file's contents to the prompt.
+Keys: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (or GOOGLE_API_KEY), and each
+OpenAI-compatible provider's variable. Settings: ~/.gong/settings.json and .gong/settings.json.
+Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.
+`;

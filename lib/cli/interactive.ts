@@ -1,0 +1,197 @@
+/**
+ * The line-mode interactive shell: a prompt line, answers streamed as they arrive, one line per
+ * tool call (a spinner while it runs, then a short result; a colored diff for edits), usage after
+ * each answer. A line typed while the agent works is sent as steering; Ctrl-C aborts the running
+ * input, and a second Ctrl-C on an empty line exits.
+ */
+import { createInterface, type Interface } from "node:readline";
+import type { Session, SessionEvent } from "../agent/index.ts";
+import type { ToolResponse } from "../envelope.ts";
+import { addUsage, zeroUsage } from "../llm/usage.ts";
+import type { Usage } from "../llm/types.ts";
+import { VERSION } from "../version.ts";
+import type { Io } from "./host.ts";
+import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { SessionHost } from "./session-host.ts";
+import type { CliSetup } from "./setup.ts";
+import { runSlashCommand } from "./slash-commands.ts";
+
+export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io): Promise<number> {
+  const host = await SessionHost.start(setup);
+  const style = makeStyle(useColor(io.stdout, io.env));
+  const out = (s: string) => io.stdout.write(s);
+  const spinner = new Spinner(io.stdout, style);
+  const renderer = new EventRenderer(out, style, spinner);
+
+  let unsubscribe = host.session.subscribe((e) => renderer.render(e));
+  host.onSession((session: Session) => {
+    unsubscribe();
+    unsubscribe = session.subscribe((e) => renderer.render(e));
+  });
+
+  out(`${style.bold("gong")} ${VERSION} · ${host.session.model} · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
+
+  const rl: Interface = createInterface({ input: io.stdin, output: io.stdout, terminal: Boolean(io.stdin.isTTY), prompt: style.cyan("› ") });
+  let running: Promise<void> | null = null;
+  let sessionUsage: Usage = zeroUsage();
+  let lastSigint = 0;
+
+  const submit = (text: string) => {
+    running = host.session
+      .submit(text)
+      .then((result) => {
+        renderer.finishAnswer();
+        sessionUsage = addUsage(sessionUsage, result.usage);
+        if (result.stopReason === "error" && result.error) out(`${style.red(`error: ${result.error.message}`)}\n`);
+        else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") out(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
+        out(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
+      })
+      .catch((e: Error) => {
+        out(`${style.red(`error: ${e.message}`)}\n`);
+      })
+      .finally(() => {
+        spinner.stop();
+        running = null;
+        rl.prompt();
+      });
+  };
+
+  const done = new Promise<number>((resolveExit) => {
+    const quit = async (code: number) => {
+      rl.close();
+      spinner.stop();
+      if (running) await host.abortInput().catch(() => {});
+      await host.close();
+      resolveExit(code);
+    };
+
+    rl.on("line", (line) => {
+      const text = line.trim();
+      if (running) {
+        if (text) {
+          host.session.steer(text);
+          out(`${style.dim(`↳ steering: ${text}`)}\n`);
+        }
+        return;
+      }
+      if (!text) return rl.prompt();
+      if (text.startsWith("/")) {
+        void runSlashCommand(text, { host, out, style, quit: () => quit(0) })
+          .catch((e: Error) => out(`${style.red(e.message)}\n`))
+          .finally(() => rl.prompt());
+        return;
+      }
+      submit(text);
+    });
+
+    rl.on("SIGINT", () => {
+      if (running) {
+        out(`\n${style.yellow("interrupted")}\n`);
+        void host.abortInput().catch((e: Error) => out(`${style.red(e.message)}\n`));
+        return;
+      }
+      if (rl.line.length > 0) {
+        rl.write(null, { ctrl: true, name: "u" });
+        return;
+      }
+      const now = Date.now();
+      if (now - lastSigint < 2000) return void quit(0);
+      lastSigint = now;
+      out(`\n${style.dim("(press Ctrl-C again to exit)")}\n`);
+      rl.prompt();
+    });
+
+    rl.on("close", () => void quit(0));
+  });
+
+  if (initialPrompt) {
+    out(`${style.cyan("› ")}${initialPrompt}\n`);
+    submit(initialPrompt);
+  } else rl.prompt();
+  return done;
+}
+
+/** Turns session events into terminal lines. */
+class EventRenderer {
+  private midLine = false;
+  private readonly calls = new Map<string, string>();
+
+  constructor(
+    private readonly out: (s: string) => void,
+    private readonly style: Style,
+    private readonly spinner: Spinner,
+  ) {}
+
+  render(event: SessionEvent): void {
+    const d = event.data;
+    const s = this.style;
+    switch (event.kind) {
+      case "assistant_text_delta":
+        this.spinner.stop();
+        this.out(String(d.delta));
+        this.midLine = !String(d.delta).endsWith("\n");
+        break;
+      case "assistant_text_end":
+        this.endLine();
+        break;
+      case "tool_call_start": {
+        this.endLine();
+        const label = describeCall(String(d.tool_name), d.arguments as Record<string, unknown>);
+        this.calls.set(String(d.call_id), label);
+        this.spinner.start(label);
+        break;
+      }
+      case "tool_call_end": {
+        this.spinner.stop();
+        const label = this.calls.get(String(d.call_id)) ?? String(d.tool_name);
+        const output = d.output as ToolResponse | undefined;
+        const failed = d.is_error === true || output?.status === "error";
+        this.out(`${failed ? s.red("●") : s.green("●")} ${label}\n`);
+        this.out(`  ${s.dim("⎿")} ${failed ? s.red(describeResult(output) || String(d.error ?? "failed")) : s.dim(describeResult(output))}\n`);
+        const diff = (output?.data as { diff?: unknown } | undefined)?.diff;
+        if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
+        break;
+      }
+      case "retry":
+        this.endLine();
+        this.out(`${s.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string } | undefined)?.message ?? "")}`)}\n`);
+        break;
+      case "warning":
+        this.endLine();
+        this.out(`${s.yellow(`warning: ${String(d.message)}`)}\n`);
+        break;
+      case "steering_injected":
+      case "loop_detection":
+        if (event.kind === "loop_detection") this.out(`${s.yellow(String(d.message))}\n`);
+        break;
+      case "compaction_start":
+        this.endLine();
+        this.out(`${s.dim("compacting the conversation…")}\n`);
+        break;
+      case "compaction_end":
+        this.out(`${s.dim(d.compacted ? "compacted." : `not compacted${d.error ? `: ${String(d.error)}` : ""}.`)}\n`);
+        break;
+      case "hook_error":
+        this.out(`${s.red(`hook error: ${String(d.message ?? d.error ?? "")}`)}\n`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  finishAnswer(): void {
+    this.spinner.stop();
+    this.endLine();
+  }
+
+  private endLine(): void {
+    if (this.midLine) this.out("\n");
+    this.midLine = false;
+  }
+}
+
+const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");

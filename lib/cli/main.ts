@@ -1,0 +1,105 @@
+/**
+ * `gong`: parse the command line, pick a mode, run it, map what happened to an exit code
+ * (0 done, 1 failed, 2 usage or configuration error, 130 interrupted). Errors are one sentence on
+ * stderr; stack traces only with --verbose.
+ */
+import { listModels } from "../llm/catalog.ts";
+import { LlmError } from "../llm/errors.ts";
+import { listSessions } from "../store/list.ts";
+import { VERSION } from "../version.ts";
+import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
+import { buildPrompt, EXIT, openSession, openStore, processIo, readAll, type Io } from "./host.ts";
+import { runInteractive } from "./interactive.ts";
+import { ConfigError } from "./model.ts";
+import { runPrint } from "./print.ts";
+import { runRpc } from "./rpc.ts";
+import { SettingsError } from "./settings.ts";
+import { prepareSession } from "./setup.ts";
+
+export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
+  let verbose = argv.includes("--verbose");
+  try {
+    const opts = parseCliArgs(argv);
+    verbose = opts.verbose;
+    switch (opts.command) {
+      case "help":
+        io.stdout.write(HELP);
+        return EXIT.ok;
+      case "version":
+        io.stdout.write(`gong ${VERSION}\n`);
+        return EXIT.ok;
+      case "list-models":
+        return listModelsCommand(opts.listModelsFilter, io);
+      case "sessions":
+        return sessionsCommand(opts, io);
+      default:
+        return await runSession(opts, io);
+    }
+  } catch (e) {
+    return reportError(e, verbose, io);
+  }
+}
+
+async function runSession(opts: CliOptions, io: Io): Promise<number> {
+  const setup = await prepareSession(opts, io.env);
+  try {
+    if (opts.mode === "rpc") return await runRpc(setup, io);
+
+    const piped = !io.stdin.isTTY && opts.mode === "print" ? await readAll(io.stdin) : undefined;
+    const prompt = opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd) : undefined;
+
+    if (opts.mode === "print") {
+      if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
+      const store = openStore(setup);
+      const session = await openSession(setup, store);
+      try {
+        return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);
+      } finally {
+        await session.close();
+        store.close();
+      }
+    }
+    return await runInteractive(setup, prompt, io);
+  } finally {
+    await setup.dispose();
+  }
+}
+
+function listModelsCommand(filter: string | undefined, io: Io): number {
+  const needle = filter?.toLowerCase();
+  const models = listModels().filter((m) => !needle || m.ref.toLowerCase().includes(needle) || m.name.toLowerCase().includes(needle));
+  if (models.length === 0) {
+    io.stdout.write(`No known model matches '${filter}'. Any provider/model-id works; unknown ids get default limits.\n`);
+    return EXIT.ok;
+  }
+  const k = (n: number) => `${Math.round(n / 1000)}k`;
+  for (const m of models) {
+    const caps = [m.reasoning ? "reasoning" : "", m.images ? "images" : ""].filter(Boolean).join(",");
+    const price = m.price.input || m.price.output ? `$${m.price.input}/$${m.price.output} per Mtok` : "";
+    io.stdout.write(`${m.ref.padEnd(42)} ${k(m.contextWindow).padStart(6)} ctx  ${k(m.maxOutput).padStart(5)} out  ${caps.padEnd(16)} ${price}\n`);
+  }
+  return EXIT.ok;
+}
+
+function sessionsCommand(opts: CliOptions, io: Io): number {
+  const cwd = opts.cwd ?? process.cwd();
+  const sessions = listSessions(cwd);
+  if (sessions.length === 0) {
+    io.stdout.write("No sessions in this directory yet.\n");
+    return EXIT.ok;
+  }
+  for (const s of sessions) {
+    const when = s.updated.toISOString().slice(0, 16).replace("T", " ");
+    io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${String(Math.ceil(s.size / 1024)).padStart(6)} KB  ${s.name ?? s.firstMessage}\n`);
+  }
+  return EXIT.ok;
+}
+
+function reportError(e: unknown, verbose: boolean, io: Io): number {
+  const message = e instanceof Error ? e.message : String(e);
+  if (verbose && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
+  io.stderr.write(`gong: ${message}\n`);
+  if (e instanceof UsageError || e instanceof ConfigError || e instanceof SettingsError) return EXIT.usage;
+  if (e instanceof LlmError && (e.kind === "auth" || e.kind === "invalid_request")) return EXIT.usage;
+  return EXIT.failed;
+}

@@ -1,0 +1,74 @@
+/**
+ * Print mode (`gong -p`): one input run to completion. `text` prints the final answer, `json` one
+ * result object, `stream-json` every session event as a JSON line as it happens, then the result.
+ * With --verbose, tool calls are shown on stderr as they run.
+ */
+import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
+import type { ToolResponse } from "../envelope.ts";
+import type { OutputFormat } from "./args.ts";
+import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
+import { describeCall, describeResult, makeStyle, useColor } from "./render.ts";
+
+export interface PrintOptions {
+  prompt: string;
+  format: OutputFormat;
+  verbose: boolean;
+  model: string;
+}
+
+export async function runPrint(session: Session, options: PrintOptions, io: Io): Promise<number> {
+  const started = Date.now();
+  const writeLine = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
+  const style = makeStyle(useColor(io.stderr, io.env));
+  const unsubscribe = session.subscribe((event) => {
+    if (options.format === "stream-json") writeLine(event);
+    if (options.verbose) reportProgress(event, io, style);
+  });
+
+  let interrupted = false;
+  const onSigint = () => {
+    interrupted = true;
+    void session.abort();
+  };
+  process.once("SIGINT", onSigint);
+
+  let result: SubmitResult;
+  try {
+    result = await session.submit(options.prompt);
+  } finally {
+    process.off("SIGINT", onSigint);
+    unsubscribe();
+  }
+  if (interrupted && result.stopReason !== "aborted") result = { ...result, stopReason: "aborted" };
+
+  const code = exitCodeOf(result);
+  const failure = describeFailure(result);
+  if (options.format === "text") {
+    if (result.text) io.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+  } else {
+    writeLine({
+      kind: "result",
+      session_id: session.id,
+      model: session.model,
+      answer: result.text,
+      stop_reason: result.stopReason,
+      is_error: code !== EXIT.ok,
+      error: code !== EXIT.ok ? failure : undefined,
+      turns: result.turns,
+      usage: result.usage,
+      cost_usd: result.usage.cost,
+      duration_ms: Date.now() - started,
+      session_file: session.sessionFile,
+    });
+  }
+  if (failure && code !== EXIT.ok) io.stderr.write(`gong: ${failure}\n`);
+  return code;
+}
+
+function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof makeStyle>): void {
+  const d = event.data;
+  if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${describeCall(String(d.tool_name ?? d.name), d.arguments as Record<string, unknown>)}\n`);
+  else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${describeResult(d.output as ToolResponse | undefined) || String(d.error ?? "")}\n`);
+  else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string })?.message ?? "")}\n`));
+  else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${String(d.message)}\n`));
+}

@@ -1,0 +1,116 @@
+/**
+ * Settings: `~/.gong/settings.json` (or `$GONG_HOME/settings.json`) merged with the project's
+ * `.gong/settings.json` — the project wins, key by key (objects merge one level deep). An invalid
+ * file is a configuration error naming the file and the key.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import * as v from "valibot";
+import { gongHome } from "../store/paths.ts";
+
+const Effort = v.picklist(["low", "medium", "high"]);
+
+const ProviderSettings = v.strictObject({
+  baseUrl: v.optional(v.string()),
+  apiKeyEnv: v.optional(v.string()),
+  /** Wire API of a custom provider; built-in providers keep theirs. */
+  api: v.optional(v.picklist(["openai-chat", "openai-responses", "anthropic-messages", "gemini"])),
+});
+
+const SettingsSchema = v.strictObject({
+  model: v.optional(v.pipe(v.string(), v.regex(/^[^/\s]+\/\S+$/, "must look like provider/model-id"))),
+  tools: v.optional(v.union([v.string(), v.array(v.string())])),
+  reasoningEffort: v.optional(Effort),
+  compaction: v.optional(
+    v.strictObject({
+      enabled: v.optional(v.boolean()),
+      reserveTokens: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      keepRecentTokens: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    }),
+  ),
+  retry: v.optional(
+    v.strictObject({
+      maxRetries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      baseDelayMs: v.optional(v.pipe(v.number(), v.minValue(0))),
+      maxDelayMs: v.optional(v.pipe(v.number(), v.minValue(0))),
+    }),
+  ),
+  envPolicy: v.optional(v.picklist(["filtered", "inherit", "core", "none"])),
+  allowedRoots: v.optional(v.array(v.string())),
+  hooks: v.optional(v.array(v.string())),
+  providers: v.optional(v.record(v.string(), ProviderSettings)),
+  maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+
+export type Settings = v.InferOutput<typeof SettingsSchema>;
+
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  /** The files that were read, global first. */
+  files: string[];
+}
+
+export function loadSettings(cwd: string): LoadedSettings {
+  const globalFile = join(gongHome(), "settings.json");
+  const projectFile = join(cwd, ".gong", "settings.json");
+  const files: string[] = [];
+  let merged: Settings = {};
+  for (const [file, base] of [[globalFile, dirname(globalFile)], [projectFile, cwd]]) {
+    if (!existsSync(file)) continue;
+    const loaded = readSettingsFile(file, base);
+    merged = mergeSettings(merged, loaded);
+    files.push(file);
+  }
+  return { settings: merged, files };
+}
+
+/** Reads and validates one file; relative hook paths and roots are made absolute against `base`. */
+export function readSettingsFile(file: string, base = dirname(file)): Settings {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new SettingsError(`Invalid settings in ${file}: ${(e as Error).message}`);
+  }
+  const result = v.safeParse(SettingsSchema, raw);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const key = v.getDotPath(issue) ?? issueKey(issue);
+    throw new SettingsError(`Invalid settings in ${file}: ${key ? `'${key}' ` : ""}${describeIssue(issue)}`);
+  }
+  const settings = result.output;
+  const absolute = (p: string) => (isAbsolute(p) || p.startsWith("~") ? p : resolve(base, p));
+  if (settings.hooks) settings.hooks = settings.hooks.map(absolute);
+  if (settings.allowedRoots) settings.allowedRoots = settings.allowedRoots.map(absolute);
+  return settings;
+}
+
+function issueKey(issue: v.BaseIssue<unknown>): string | undefined {
+  // strictObject reports an unknown key through the issue's input/path.
+  const last = issue.path?.[issue.path.length - 1] as { key?: unknown } | undefined;
+  return last && typeof last.key === "string" ? last.key : undefined;
+}
+
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  if (issue.kind === "schema" && issue.type === "strict_object" && issue.expected === "never") return "is not a known setting";
+  return issue.message.replace(/^Invalid \w+: /, "").replace(/^Expected/, "expected");
+}
+
+export function mergeSettings(base: Settings, over: Settings): Settings {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const prev = out[key];
+    out[key] =
+      value && typeof value === "object" && !Array.isArray(value) && prev && typeof prev === "object" && !Array.isArray(prev)
+        ? { ...(prev as object), ...(value as object) }
+        : value;
+  }
+  return out as Settings;
+}

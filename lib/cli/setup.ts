@@ -1,0 +1,117 @@
+/**
+ * Turns command-line options and settings into `createSession` options — the CLI adds nothing a
+ * script could not pass itself. The fake model (`fake/<script.json>`) starts the fake LLM server
+ * in-process and registers it as provider "fake".
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { CreateSessionOptions, StoreSelection } from "../agent/index.ts";
+import { LocalEnvironment } from "../env/local.ts";
+import type { EnvPolicy } from "../env/env-vars.ts";
+import type { ClientOptions } from "../llm/client.ts";
+import { findProvider } from "../llm/providers.ts";
+import type { CustomProvider } from "../llm/providers.ts";
+import { startFakeLlm } from "../testing/fake-llm/server.ts";
+import type { ScriptTurn } from "../testing/fake-llm/types.ts";
+import type { CliOptions } from "./args.ts";
+import { UsageError } from "./args.ts";
+import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
+import { loadSettings, type Settings } from "./settings.ts";
+
+export interface CliSetup {
+  cwd: string;
+  model: string;
+  settings: Settings;
+  /** Options for createSession, without `store` (the mode decides). */
+  sessionOptions: CreateSessionOptions;
+  /** Where the session comes from: a new file, a resumed one, or none. */
+  store: StoreSelection | false;
+  /** Stops what setup started (the fake server). */
+  dispose(): Promise<void>;
+}
+
+export async function prepareSession(opts: CliOptions, env: Record<string, string | undefined> = process.env): Promise<CliSetup> {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
+  const { settings } = loadSettings(cwd);
+  const model = chooseModel(opts.model, settings, env);
+
+  const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
+  const disposers: Array<() => Promise<void>> = [];
+  applyProviderSettings(settings, clientOptions);
+
+  const provider = model.slice(0, model.indexOf("/"));
+  const fake = parseFakeModel(model, process.cwd());
+  if (fake) {
+    const server = await startFakeLlm({ script: fake.turns as ScriptTurn[] });
+    disposers.push(() => server.close());
+    clientOptions.providers!.push({ id: "fake", baseUrl: server.baseUrls.anthropic, api: "anthropic-messages" });
+    clientOptions.apiKeys!.fake = "fake";
+  } else if (!findProvider(provider) && !clientOptions.providers!.some((p) => p.id === provider)) {
+    throw new ConfigError(`Unknown provider '${provider}' in model '${model}'. Use --list-models to see the known providers, or add it under "providers" in settings.`);
+  }
+  if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
+  if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
+
+  const envPolicy = settings.envPolicy as EnvPolicy | undefined;
+  const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy });
+
+  const tools = parseTools(opts.tools ?? settings.tools);
+  const sessionOptions: CreateSessionOptions = {
+    model,
+    cwd,
+    env: execEnv,
+    tools,
+    clientOptions,
+    hookModules: settings.hooks,
+    systemPrompt: opts.systemPrompt,
+    appendSystemPrompt: opts.appendSystemPrompt,
+    reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
+    config: {
+      maxTurns: opts.maxTurns ?? settings.maxTurns,
+      autoCompact: settings.compaction?.enabled,
+      compactReserveTokens: settings.compaction?.reserveTokens,
+      compactKeepRecentTokens: settings.compaction?.keepRecentTokens,
+    },
+  };
+
+  return {
+    cwd,
+    model,
+    settings,
+    sessionOptions,
+    store: storeSelection(opts),
+    async dispose() {
+      await execEnv.cleanup().catch(() => {});
+      for (const d of disposers) await d().catch(() => {});
+    },
+  };
+}
+
+function applyProviderSettings(settings: Settings, clientOptions: ClientOptions): void {
+  for (const [id, p] of Object.entries(settings.providers ?? {})) {
+    if (findProvider(id) && !p.api) {
+      if (p.baseUrl) clientOptions.baseUrls![id] = p.baseUrl;
+      if (p.apiKeyEnv && process.env[p.apiKeyEnv]) clientOptions.apiKeys![id] = process.env[p.apiKeyEnv]!;
+      continue;
+    }
+    if (!p.baseUrl) throw new ConfigError(`Provider '${id}' in settings needs a "baseUrl".`);
+    const custom: CustomProvider = { id, baseUrl: p.baseUrl, apiKeyEnv: p.apiKeyEnv, api: p.api };
+    clientOptions.providers!.push(custom);
+  }
+}
+
+function parseTools(tools: string | string[] | undefined): CreateSessionOptions["tools"] {
+  if (tools === undefined) return undefined;
+  if (Array.isArray(tools)) return tools;
+  const names = tools.split(",").map((t) => t.trim()).filter(Boolean);
+  return names.length === 1 && ["default", "minimal", "readonly"].includes(names[0]) ? (names[0] as "default") : names;
+}
+
+function storeSelection(opts: CliOptions): StoreSelection | false {
+  if (opts.noSession) return false;
+  if (opts.session) return { resume: resolve(opts.session) };
+  if (typeof opts.resume === "string") return { resume: opts.resume };
+  if (opts.continue || opts.resume === true) return { continue: true };
+  return {};
+}

@@ -1,0 +1,135 @@
+/**
+ * Run one shell command (004 §4.2, 003 §3.3/§B): `<shell> -c <script>`, detached into its own
+ * process group, stdin closed, output collected with bounded memory.
+ *
+ * The call settles when the shell EXITS, not when its pipes close: a background child that
+ * inherited stdout (`server &`) would otherwise hold the call open forever. After the exit we
+ * give the pipes a moment to deliver what is already buffered, then destroy them.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
+import { ToolError } from "../envelope.ts";
+import { OutputCollector, type OutputCollectorOptions } from "./output-buffer.ts";
+import { type ProcessGroups, isGroupAlive, signalGroup } from "./process-groups.ts";
+import type { ExecResult } from "./types.ts";
+
+/** After the exit, the pipes are read until they are quiet this long (or close)… */
+const DRAIN_QUIET_MS = 20;
+/** …but never longer than this: a background child may write forever. */
+const DRAIN_MAX_MS = 500;
+
+export interface RunCommandOptions extends OutputCollectorOptions {
+  shell: string;
+  script: string;
+  /** Absolute working directory (checked to exist). */
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Between SIGTERM and SIGKILL. */
+  killGraceMs: number;
+  signal?: AbortSignal;
+  /** Where the started group is registered, so cleanup can reach it. */
+  groups: ProcessGroups;
+}
+
+export async function runCommand(options: RunCommandOptions): Promise<ExecResult> {
+  const started = performance.now();
+  await assertDirectory(options.cwd);
+  const collector = new OutputCollector(options);
+  if (options.signal?.aborted) return { ...collector.finish(), ...ending(started, null, null, false, true) };
+
+  let child: ChildProcess;
+  try {
+    child = spawn(options.shell, ["-c", options.script], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (e) {
+    collector.finish();
+    throw spawnError(e, options.shell);
+  }
+
+  return new Promise<ExecResult>((resolve, reject) => {
+    let timedOut = false;
+    let aborted = false;
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    const pid = child.pid;
+    if (pid !== undefined) options.groups.add(pid);
+
+    const stop = (why: "timeout" | "abort") => {
+      if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      if (why === "timeout") timedOut = true;
+      else aborted = true;
+      signalGroup(pid, "SIGTERM");
+      killTimer ??= setTimeout(() => signalGroup(pid, "SIGKILL"), options.killGraceMs);
+    };
+    const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+    const onAbort = () => stop("abort");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const detach = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    };
+
+    let onDrainData = () => {};
+    child.stdout!.on("data", (chunk: Uint8Array) => {
+      collector.write(chunk, "stdout");
+      onDrainData();
+    });
+    child.stderr!.on("data", (chunk: Uint8Array) => {
+      collector.write(chunk, "stderr");
+      onDrainData();
+    });
+
+    child.once("error", (e) => {
+      if (pid !== undefined) return; // A late error on a running child (e.g. a failed kill): the exit still comes.
+      detach();
+      collector.finish();
+      reject(spawnError(e, options.shell));
+    });
+
+    child.once("exit", (code, signal) => {
+      detach();
+      let settled = false;
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(quietTimer);
+        clearTimeout(capTimer);
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+        if (pid !== undefined) {
+          // Members that ignored SIGTERM still get the SIGKILL; otherwise no timer is left behind.
+          if (killTimer && !isGroupAlive(pid)) clearTimeout(killTimer);
+          options.groups.forgetIfEmpty(pid);
+        }
+        resolve({ ...collector.finish(), ...ending(started, code, signal, timedOut, aborted) });
+      };
+      let quietTimer = setTimeout(settle, DRAIN_QUIET_MS);
+      const capTimer = setTimeout(settle, DRAIN_MAX_MS);
+      onDrainData = () => {
+        clearTimeout(quietTimer);
+        quietTimer = setTimeout(settle, DRAIN_QUIET_MS);
+      };
+      child.once("close", settle);
+    });
+  });
+}
+
+function ending(started: number, exitCode: number | null, signal: string | null, timedOut: boolean, aborted: boolean) {
+  return { exitCode, signal, timedOut, aborted, durationMs: Math.round(performance.now() - started) };
+}
+
+async function assertDirectory(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => null);
+  if (!info) throw new ToolError("NOT_FOUND", `Working directory '${dir}' does not exist. Create it first or run the command from an existing directory.`);
+  if (!info.isDirectory()) throw new ToolError("INVALID_PARAM", `Working directory '${dir}' is a file, not a directory. Use its parent directory.`);
+}
+
+function spawnError(e: unknown, shell: string): ToolError {
+  const code = (e as { code?: string }).code ?? "unknown error";
+  const detail = code === "ENOENT" ? "no such file (ENOENT)" : code === "EACCES" ? "permission denied (EACCES)" : code;
+  return new ToolError("EXECUTION_ERROR", `Could not start the shell '${shell}': ${detail}. Check that the shell exists and is executable, or configure another shell.`);
+}

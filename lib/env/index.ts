@@ -1,0 +1,7 @@
+/** The execution environment: the interface tools code against and the local implementation. */
+export type * from "./types.ts";
+export { LocalEnvironment, LOCAL_DEFAULTS, clampTimeout, type LocalEnvironmentOptions } from "./local.ts";
+export { ALWAYS_KEPT, ENV_POLICIES, commandEnv, isSecretName, type EnvPolicy } from "./env-vars.ts";
+export { OutputCollector, RollingWindow, tailBytes } from "./output-buffer.ts";
+export { runCommand, type RunCommandOptions } from "./exec.ts";
+export { fsError } from "./fs-errors.ts";

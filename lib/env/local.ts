@@ -1,0 +1,215 @@
+/**
+ * LocalEnvironment: the default ExecutionEnvironment (004 §4.2) — this machine's disk and shell.
+ */
+import { realpath, rm } from "node:fs/promises";
+import { release, tmpdir, version } from "node:os";
+import { resolve } from "node:path";
+import process from "node:process";
+import { ToolError } from "../envelope.ts";
+import { resolveWorkspacePath } from "../paths.ts";
+import { type EnvPolicy, commandEnv } from "./env-vars.ts";
+import { runCommand } from "./exec.ts";
+import { fileExists, listDir, readWholeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
+import { ProcessGroups } from "./process-groups.ts";
+import { searchGlob } from "./search/glob.ts";
+import { searchGrep } from "./search/grep.ts";
+import type {
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  ExecutionEnvironment,
+  FileInfo,
+  GlobOptions,
+  GlobResult,
+  GrepOptions,
+  GrepResult,
+  ResolveOptions,
+  ResolvedPath,
+} from "./types.ts";
+
+export interface LocalEnvironmentOptions {
+  /** Workspace root. */
+  root: string;
+  /** Working directory for relative paths and commands; defaults to the root. */
+  cwd?: string;
+  /** Further directories tools may touch. */
+  extraRoots?: string[];
+  /** What `~` means in paths; defaults to HOME of baseEnv, then os.homedir(). */
+  home?: string;
+  /** Shell run as `<shell> -c <command>`; default "bash". */
+  shell?: string;
+  /** Script run before every command in the same shell (e.g. `export X=1`), joined with "\n". */
+  commandPrefix?: string;
+  /** Which variables commands see (see env-vars.ts); default "filtered". */
+  envPolicy?: EnvPolicy;
+  /** Variables the policy filters; default process.env. */
+  baseEnv?: Record<string, string | undefined>;
+  defaultTimeoutMs?: number;
+  maxTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL on timeout, abort and cleanup. */
+  killGraceMs?: number;
+  /** Output past this many bytes is also written to a spill file. */
+  spillThresholdBytes?: number;
+  /** Tail of output kept in memory. */
+  windowBytes?: number;
+  /** Where spill files go; default os.tmpdir(). */
+  tempDir?: string;
+  /** Delete the spill files this environment wrote when cleanup() runs (they are kept by default: tool output names them). */
+  removeSpillsOnCleanup?: boolean;
+}
+
+export const LOCAL_DEFAULTS = {
+  shell: "bash",
+  envPolicy: "filtered" as EnvPolicy,
+  defaultTimeoutMs: 10_000,
+  maxTimeoutMs: 600_000,
+  killGraceMs: 2_000,
+  spillThresholdBytes: 51_200,
+  windowBytes: 102_400,
+};
+
+export class LocalEnvironment implements ExecutionEnvironment {
+  private rootPath: string;
+  private cwdPath: string;
+  private extraRootPaths: string[];
+  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "commandPrefix">>;
+  private readonly groups = new ProcessGroups();
+  private readonly spills = new Set<string>();
+
+  constructor(private readonly options: LocalEnvironmentOptions) {
+    this.rootPath = resolve(options.root);
+    this.cwdPath = resolve(this.rootPath, options.cwd ?? ".");
+    this.extraRootPaths = (options.extraRoots ?? []).map((r) => resolve(r));
+    this.settings = {
+      ...LOCAL_DEFAULTS,
+      baseEnv: process.env,
+      tempDir: tmpdir(),
+      removeSpillsOnCleanup: false,
+      ...definedOnly(options),
+    };
+  }
+
+  get root(): string {
+    return this.rootPath;
+  }
+
+  get allowedRoots(): readonly string[] {
+    return [this.rootPath, ...this.extraRootPaths];
+  }
+
+  workingDirectory(): string {
+    return this.cwdPath;
+  }
+
+  platform(): string {
+    return process.platform;
+  }
+
+  osVersion(): string {
+    return `${version()} ${release()}`;
+  }
+
+  /** Checks the root exists and replaces root, cwd and extra roots by their real paths. */
+  async initialize(): Promise<void> {
+    const real = async (p: string, what: string) => {
+      try {
+        return await realpath(p);
+      } catch {
+        throw new ToolError("NOT_FOUND", `The ${what} '${p}' does not exist. Create it or choose another directory.`);
+      }
+    };
+    const root = await real(this.rootPath, "workspace root");
+    const cwd = await real(this.cwdPath, "working directory");
+    this.extraRootPaths = await Promise.all(this.extraRootPaths.map((r) => realpath(r).catch(() => r)));
+    [this.rootPath, this.cwdPath] = [root, cwd];
+  }
+
+  resolvePath(input: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
+    return resolveWorkspacePath(input, {
+      root: this.rootPath,
+      cwd: this.cwdPath,
+      extraRoots: this.extraRootPaths,
+      home: this.options.home ?? this.settings.baseEnv.HOME,
+      variants: options.variants,
+    });
+  }
+
+  stat(path: string): Promise<FileInfo | null> {
+    return statFile(this.abs(path));
+  }
+
+  readFile(path: string): Promise<Uint8Array> {
+    return readWholeFile(this.abs(path));
+  }
+
+  readStream(path: string, start = 0): AsyncIterable<Uint8Array> {
+    return streamFile(this.abs(path), start);
+  }
+
+  writeFile(path: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+    return writeFileAtomic(this.abs(path), data, options.mode);
+  }
+
+  fileExists(path: string): Promise<boolean> {
+    return fileExists(this.abs(path));
+  }
+
+  listDirectory(path: string): Promise<DirEntry[]> {
+    return listDir(this.abs(path));
+  }
+
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const s = this.settings;
+    const prefix = this.options.commandPrefix;
+    const result = await runCommand({
+      shell: s.shell,
+      script: prefix ? `${prefix}\n${command}` : command,
+      cwd: this.abs(options.cwd ?? "."),
+      env: commandEnv(s.envPolicy, s.baseEnv, options.env),
+      timeoutMs: clampTimeout(options.timeoutMs, s.defaultTimeoutMs, s.maxTimeoutMs),
+      killGraceMs: s.killGraceMs,
+      signal: options.signal,
+      onData: options.onData,
+      windowBytes: s.windowBytes,
+      spillThresholdBytes: s.spillThresholdBytes,
+      tempDir: s.tempDir,
+      groups: this.groups,
+    });
+    if (result.spillPath) this.spills.add(result.spillPath);
+    return result;
+  }
+
+  grep(options: GrepOptions): Promise<GrepResult> {
+    return searchGrep(options, this.searchContext());
+  }
+
+  glob(options: GlobOptions): Promise<GlobResult> {
+    return searchGlob(options, this.searchContext());
+  }
+
+  /** Kills every process group still running; removes spill files only when asked to. */
+  async cleanup(): Promise<void> {
+    await this.groups.killAll(this.settings.killGraceMs);
+    if (!this.settings.removeSpillsOnCleanup) return;
+    await Promise.all([...this.spills].map((p) => rm(p, { force: true })));
+    this.spills.clear();
+  }
+
+  private abs(path: string): string {
+    return resolve(this.cwdPath, path);
+  }
+
+  private searchContext() {
+    return { root: this.rootPath, pathEnv: this.settings.baseEnv.PATH ?? "" };
+  }
+}
+
+/** Per-call timeout, or the default when missing or not a positive number; never above the maximum. */
+export function clampTimeout(requested: number | undefined, fallback: number, max: number): number {
+  const ms = typeof requested === "number" && Number.isFinite(requested) && requested > 0 ? requested : fallback;
+  return Math.min(ms, max);
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,22 @@
+/** The built-in glob engine, used when fd is not on PATH: the shared walker plus picomatch. */
+import { compileGlob } from "./glob-filter.ts";
+import { FIND_IGNORE_FILES } from "./ignore-rules.ts";
+import type { SearchTarget } from "./target.ts";
+import { walk } from "./walk.ts";
+
+export interface FoundPaths {
+  /** Absolute paths, in discovery order. */
+  paths: string[];
+  limitReached: boolean;
+}
+
+export async function walkGlob(pattern: string, limit: number, target: SearchTarget, signal?: AbortSignal): Promise<FoundPaths> {
+  const matches = compileGlob(pattern);
+  const paths: string[] = [];
+  for await (const entry of walk(target.path, { root: target.root, ignoreFiles: FIND_IGNORE_FILES, signal })) {
+    if (!matches(entry.rel, entry.name)) continue;
+    if (paths.length === limit) return { paths, limitReached: true };
+    paths.push(entry.abs);
+  }
+  return { paths, limitReached: false };
+}

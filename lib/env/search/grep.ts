@@ -1,0 +1,28 @@
+/**
+ * `searchGrep`: the grep behind ExecutionEnvironment.grep. ripgrep when it is on the given PATH,
+ * otherwise the built-in TypeScript engine with the same meaning (`engine` says which ran).
+ */
+import type { GrepOptions, GrepResult } from "../types.ts";
+import { DEFAULT_GREP_LIMIT } from "./grep-lines.ts";
+import { ripgrepSearch } from "./ripgrep.ts";
+import { searchTarget } from "./target.ts";
+import { typescriptSearch } from "./text-search.ts";
+import { findExecutable } from "./which.ts";
+
+export interface SearchContext {
+  /** Absolute workspace root; result paths are relative to it. */
+  root: string;
+  /** PATH used to look for rg / fd. */
+  pathEnv: string;
+}
+
+export async function searchGrep(options: GrepOptions, ctx: SearchContext): Promise<GrepResult> {
+  const normalized: GrepOptions = {
+    ...options,
+    limit: Math.max(1, Math.floor(options.limit ?? DEFAULT_GREP_LIMIT)),
+    context: Math.max(0, Math.floor(options.context ?? 0)),
+  };
+  const target = await searchTarget(ctx.root, options.path);
+  const rg = findExecutable(["rg"], ctx.pathEnv);
+  return rg ? ripgrepSearch(rg, normalized, target, ctx.pathEnv) : typescriptSearch(normalized, target);
+}

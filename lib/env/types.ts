@@ -1,0 +1,154 @@
+/**
+ * ExecutionEnvironment (spec 004 §4): the only way tools touch files or processes.
+ *
+ * Tools are written against this interface alone, so a Docker, SSH or in-memory environment can
+ * replace `LocalEnvironment` without touching any tool. Methods that fail throw `ToolError`
+ * (from lib/envelope.ts) with a code and an actionable sentence.
+ */
+
+export type FileType = "file" | "dir" | "link" | "other";
+
+export interface FileInfo {
+  /** Absolute path. */
+  path: string;
+  /** Type after following symlinks ("link" only for a dangling link). */
+  type: FileType;
+  /** True when the path itself is a symlink. */
+  isSymlink: boolean;
+  size: number;
+  mtimeMs: number;
+  /** Permission bits (e.g. 0o644). */
+  mode: number;
+}
+
+export interface DirEntry {
+  name: string;
+  /** Type after following symlinks; "link" for a symlink whose target cannot be read. */
+  type: FileType;
+  isSymlink: boolean;
+  size?: number;
+  mtimeMs?: number;
+}
+
+export interface ResolvedPath {
+  /** Absolute, real (symlinks resolved where the path exists). */
+  absolute: string;
+  /** POSIX path relative to the workspace root ("." for the root itself). */
+  relative: string;
+  exists: boolean;
+  /** The variant of 003 §C that matched, when the plain path did not exist. */
+  variant?: "narrow-nbsp" | "nfd" | "curly-quote" | "nfd-curly-quote";
+}
+
+export interface ResolveOptions {
+  /** Try the macOS variants of 003 §C when the plain path does not exist (read/edit do; write does not). */
+  variants?: boolean;
+}
+
+export interface ExecOptions {
+  /** Milliseconds; defaults to the environment's default, capped at its maximum. */
+  timeoutMs?: number;
+  /** Working directory (absolute or relative to the working directory). Missing → ToolError NOT_FOUND. */
+  cwd?: string;
+  /** Extra variables for this command, on top of the filtered environment. */
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Streamed output as it arrives (decoded, UTF-8 safe across chunks). */
+  onData?: (text: string, stream: "stdout" | "stderr") => void;
+}
+
+export interface ExecResult {
+  /** The tail of stdout kept in memory (the rolling window). */
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved in arrival order (tail window when large). */
+  output: string;
+  exitCode: number | null;
+  /** Signal that ended the process, if any. */
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  /** All bytes the command wrote, on both streams. */
+  totalBytes: number;
+  /** True when `output` holds only the tail of what was written. */
+  outputTruncated: boolean;
+  /** File holding the complete combined output, once output passed the spill threshold. */
+  spillPath?: string;
+}
+
+export interface GrepOptions {
+  pattern: string;
+  /** Absolute path of a file or directory. */
+  path: string;
+  glob?: string;
+  ignoreCase?: boolean;
+  literal?: boolean;
+  /** Lines of context before and after each match. */
+  context?: number;
+  /** Maximum number of matches (context lines not counted). */
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+export interface GrepLine {
+  /** POSIX path relative to the workspace root. */
+  file: string;
+  line: number;
+  text: string;
+  kind: "match" | "context";
+}
+
+export interface GrepResult {
+  /** Matches and context lines, in file then line order, without duplicates. */
+  lines: GrepLine[];
+  matchCount: number;
+  limitReached: boolean;
+  engine: "ripgrep" | "typescript";
+}
+
+export interface GlobOptions {
+  pattern: string;
+  /** Absolute directory to search. */
+  path: string;
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+export interface GlobResult {
+  /** POSIX paths relative to the workspace root, newest first; directories end with "/". */
+  paths: string[];
+  limitReached: boolean;
+  engine: "fd" | "typescript";
+}
+
+export interface ExecutionEnvironment {
+  /** Absolute workspace (project) root. */
+  readonly root: string;
+  /** Absolute roots a path may lie in: the workspace root plus any extra roots. */
+  readonly allowedRoots: readonly string[];
+
+  workingDirectory(): string;
+  platform(): string;
+  osVersion(): string;
+
+  /** Resolve a model-given path inside the allowed roots (ToolError ACCESS_DENIED / INVALID_PARAM otherwise). */
+  resolvePath(input: string, options?: ResolveOptions): Promise<ResolvedPath>;
+
+  stat(path: string): Promise<FileInfo | null>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Stream a file from byte `start` without loading it whole. */
+  readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
+  /** Atomic write (temp file + rename), parents created, the existing file's mode kept. */
+  writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  fileExists(path: string): Promise<boolean>;
+  listDirectory(path: string): Promise<DirEntry[]>;
+
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  grep(options: GrepOptions): Promise<GrepResult>;
+  glob(options: GlobOptions): Promise<GlobResult>;
+
+  initialize(): Promise<void>;
+  /** Kill every process still running and remove temporary files. */
+  cleanup(): Promise<void>;
+}

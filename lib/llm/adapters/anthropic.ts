@@ -1,0 +1,229 @@
+/**
+ * Anthropic Messages adapter on @anthropic-ai/sdk: cache breakpoints on the system prompt, the last
+ * tool and the last user message; thinking with signatures (redacted thinking kept); tool arguments
+ * streamed as partial JSON; cache-aware usage.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import { supportsAdaptiveThinking } from "../catalog.ts";
+import { classifyError } from "../classify.ts";
+import { MessageBuilder } from "../message-builder.ts";
+import { parsePartialJson } from "../partial-json.ts";
+import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, UserPart } from "../types.ts";
+import { usageWithCost } from "../usage.ts";
+import type { Adapter, AdapterContext } from "./types.ts";
+import { SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+
+type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
+type Block = Anthropic.Messages.ContentBlockParam;
+
+const BUDGETS: Record<ReasoningEffort, number> = { low: 2048, medium: 8192, high: 24_576, xhigh: 32_000 };
+const CACHE = { type: "ephemeral" } as const;
+
+const STOP: Record<string, FinishReason> = {
+  end_turn: "stop",
+  stop_sequence: "stop",
+  pause_turn: "stop",
+  max_tokens: "length",
+  model_context_window_exceeded: "length",
+  tool_use: "tool_calls",
+  refusal: "content_filter",
+};
+
+const sdk = sdkCache(({ baseUrl, apiKey, headers = {} }) => {
+  // A bearer token (ANTHROPIC_AUTH_TOKEN) arrives as an authorization header.
+  const { authorization, ...rest } = headers;
+  const credential = authorization ? { authToken: authorization.replace(/^Bearer\s+/i, "") } : { apiKey: apiKey ?? "" };
+  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest });
+});
+
+export const anthropicAdapter: Adapter = {
+  api: "anthropic-messages",
+
+  async *stream(request, ctx) {
+    const builder = new MessageBuilder(ctx.model.ref);
+    const tools = new Map<number, { ordinal: number; id: string; name: string; json: string }>();
+    let id: string | undefined;
+    let stop: string | null = null;
+    let counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
+    try {
+      events = await client(ctx).messages.create({ ...params(request, ctx.model), stream: true }, requestOptions(request, ctx));
+    } catch (err) {
+      throw classifyError(err, ctx.model.provider);
+    }
+    try {
+      for await (const event of events) {
+        switch (event.type) {
+          case "message_start": {
+            id = event.message.id;
+            counts = readUsage(event.message.usage, counts);
+            yield { type: "start", model: ctx.model.ref };
+            break;
+          }
+          case "content_block_start": {
+            const block = event.content_block;
+            if (block.type === "redacted_thinking") builder.redacted(block.data);
+            else if (block.type === "tool_use") {
+              const call = { ordinal: tools.size, id: block.id, name: block.name, json: "" };
+              tools.set(event.index, call);
+              yield { type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name };
+            }
+            break;
+          }
+          case "content_block_delta": {
+            const delta = event.delta;
+            if (delta.type === "text_delta") {
+              builder.text(delta.text);
+              yield { type: "text_delta", delta: delta.text };
+            } else if (delta.type === "thinking_delta") {
+              builder.thinking(delta.thinking);
+              yield { type: "thinking_delta", delta: delta.thinking };
+            } else if (delta.type === "signature_delta") builder.signature(delta.signature);
+            else if (delta.type === "input_json_delta") {
+              const call = tools.get(event.index);
+              if (!call) break;
+              call.json += delta.partial_json;
+              yield { type: "tool_call_delta", index: call.ordinal, id: call.id, delta: delta.partial_json, partialArguments: parsePartialJson(call.json) };
+            }
+            break;
+          }
+          case "content_block_stop": {
+            const call = tools.get(event.index);
+            if (!call) break;
+            const part = { type: "tool_call" as const, id: call.id, name: call.name, arguments: parsePartialJson(call.json) };
+            builder.toolCall(part);
+            yield { type: "tool_call_end", index: call.ordinal, call: part };
+            break;
+          }
+          case "message_delta": {
+            stop = event.delta.stop_reason ?? stop;
+            counts = readUsage(event.usage, counts);
+            break;
+          }
+          case "message_stop":
+            break;
+        }
+      }
+    } catch (err) {
+      throw classifyError(err, ctx.model.provider);
+    }
+    if (stop === null) throw classifyError(new Error("terminated: the stream ended before message_delta"), ctx.model.provider);
+    yield { type: "finish", response: builder.response({ id, usage: usageWithCost(counts, ctx.model), finishReason: STOP[stop] ?? "stop" }) };
+  },
+
+  async complete(request, ctx): Promise<Response> {
+    let message: Anthropic.Messages.Message;
+    try {
+      message = await client(ctx).messages.create(params(request, ctx.model), requestOptions(request, ctx));
+    } catch (err) {
+      throw classifyError(err, ctx.model.provider);
+    }
+    const builder = new MessageBuilder(ctx.model.ref);
+    for (const block of message.content) {
+      if (block.type === "text") builder.text(block.text);
+      else if (block.type === "thinking") {
+        builder.thinking(block.thinking);
+        builder.signature(block.signature);
+      } else if (block.type === "redacted_thinking") builder.redacted(block.data);
+      else if (block.type === "tool_use") builder.toolCall({ type: "tool_call", id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
+    }
+    const usage = usageWithCost(readUsage(message.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }), ctx.model);
+    return builder.response({ id: message.id, usage, finishReason: STOP[message.stop_reason ?? "end_turn"] ?? "stop" });
+  },
+};
+
+function client(ctx: AdapterContext): Anthropic {
+  return sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
+}
+
+function requestOptions(request: Request, ctx: AdapterContext) {
+  const betas = request.providerOptions?.anthropic?.betaHeaders;
+  const headers = Array.isArray(betas) && betas.length ? { "anthropic-beta": betas.join(",") } : undefined;
+  return { signal: ctx.signal, headers };
+}
+
+type Counts = { input: number; output: number; cacheRead: number; cacheWrite: number };
+
+/** message_start carries input counts, message_delta the final (cumulative) ones. */
+function readUsage(usage: object | null | undefined, prev: Counts): Counts {
+  const u = (usage ?? {}) as Record<string, unknown>;
+  const num = (v: unknown, fallback: number) => (typeof v === "number" ? v : fallback);
+  return {
+    input: num(u.input_tokens, prev.input),
+    output: num(u.output_tokens, prev.output),
+    cacheRead: num(u.cache_read_input_tokens, prev.cacheRead),
+    cacheWrite: num(u.cache_creation_input_tokens, prev.cacheWrite),
+  };
+}
+
+/** The SDK parameters for a unified request. */
+export function params(request: Request, model: ModelInfo): Params {
+  const effort = request.reasoningEffort && model.reasoning ? request.reasoningEffort : null;
+  const budget = effort ? BUDGETS[effort] : 0;
+  let maxTokens = request.maxTokens ?? model.maxOutput;
+  if (effort && !supportsAdaptiveThinking(model) && maxTokens <= budget) maxTokens = budget + Math.min(8192, model.maxOutput);
+  const p: Params = {
+    model: model.id,
+    max_tokens: maxTokens,
+    messages: messages(request.messages),
+  };
+  if (request.system) p.system = [{ type: "text", text: request.system, cache_control: CACHE }];
+  if (request.tools?.length) {
+    p.tools = request.tools.map((t, i, all) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema,
+      ...(i === all.length - 1 ? { cache_control: CACHE } : {}),
+    }));
+  }
+  const choice = request.toolChoice;
+  if (choice && request.tools?.length) {
+    p.tool_choice = typeof choice === "object" ? { type: "tool", name: choice.name } : choice === "required" ? { type: "any" } : { type: choice };
+  }
+  // The Messages API of this SDK generation takes no temperature: request.temperature is not sent.
+  if (effort) p.thinking = supportsAdaptiveThinking(model) ? { type: "adaptive" } : { type: "enabled", budget_tokens: budget };
+  return p;
+}
+
+/** Unified messages to Anthropic's: tool results (and anything user-side after them) share one user turn. */
+function messages(list: Message[]): Anthropic.Messages.MessageParam[] {
+  const out: { role: "user" | "assistant"; content: Block[] }[] = [];
+  const push = (role: "user" | "assistant", blocks: Block[]) => {
+    if (!blocks.length) return;
+    const last = out.at(-1);
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const m of list) {
+    if (m.role === "user") push("user", userBlocks(m.content));
+    else if (m.role === "tool") {
+      const content = typeof m.content === "string" ? m.content : (userBlocks(m.content) as Anthropic.Messages.ToolResultBlockParam["content"]);
+      push("user", [{ type: "tool_result", tool_use_id: m.toolCallId, content, is_error: m.isError }]);
+    } else push("assistant", assistantBlocks(m));
+  }
+  // Cache breakpoint on the newest user content: the whole prefix before it is reused next turn.
+  const lastUser = out.findLast((m) => m.role === "user");
+  const lastBlock = lastUser?.content.at(-1) as { cache_control?: unknown } | undefined;
+  if (lastBlock) lastBlock.cache_control = CACHE;
+  return out;
+}
+
+function userBlocks(content: string | UserPart[]): Block[] {
+  if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
+  return content.flatMap((p): Block[] => {
+    if (p.type === "text") return p.text ? [{ type: "text", text: p.text }] : [];
+    return [{ type: "image", source: { type: "base64", media_type: p.mimeType as "image/png", data: p.data } }];
+  });
+}
+
+function assistantBlocks(m: AssistantMessage): Block[] {
+  return m.content.flatMap((p): Block[] => {
+    if (p.type === "text") return p.text ? [{ type: "text", text: p.text }] : [];
+    if (p.type === "tool_call") return [{ type: "tool_use", id: p.id, name: p.name, input: p.arguments }];
+    if (p.redacted) return p.signature ? [{ type: "redacted_thinking", data: p.signature }] : [];
+    if (p.signature) return [{ type: "thinking", thinking: p.text, signature: p.signature }];
+    // Unsigned thinking cannot be replayed as thinking; keep what it said.
+    return p.text.trim() ? [{ type: "text", text: `<thinking>\n${p.text}\n</thinking>` }] : [];
+  });
+}
+

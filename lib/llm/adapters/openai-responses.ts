@@ -1,0 +1,282 @@
+/**
+ * OpenAI Responses API adapter (the default API of provider openai), on the official `openai` SDK.
+ * Requests are stateless (`store: false`): encrypted reasoning comes back on every reasoning item and
+ * is sent again on the next request to the same model, so the model keeps its chain of thought.
+ * Tool-call ids are composites "call_id|item_id": the call id pairs a call with its output, the item
+ * id pairs a call with the reasoning item that preceded it.
+ */
+import OpenAI from "openai";
+import { classifyError } from "../classify.ts";
+import type { LlmError } from "../errors.ts";
+import { MessageBuilder } from "../message-builder.ts";
+import { parsePartialJson } from "../partial-json.ts";
+import { normalizeToolCallId } from "../transform.ts";
+import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, Request, StreamEvent, ThinkingPart, ToolCallPart, UserPart } from "../types.ts";
+import { usageWithCost } from "../usage.ts";
+import { adapterError, fromSameModel, truncatedStream } from "./common.ts";
+import { SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+import type { Adapter, AdapterContext } from "./types.ts";
+
+type Params = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, "stream">;
+type InputItem = OpenAI.Responses.ResponseInputItem;
+type OutputItem = OpenAI.Responses.ResponseOutputItem;
+type ApiResponse = OpenAI.Responses.Response;
+
+/** The longest item id or call id the API takes. */
+const MAX_ID = 64;
+
+export const openaiResponsesAdapter: Adapter = {
+  api: "openai-responses",
+
+  async *stream(request, ctx) {
+    let events: AsyncIterable<OpenAI.Responses.ResponseStreamEvent>;
+    try {
+      events = await client(ctx).responses.create({ ...params(request, ctx), stream: true }, { signal: ctx.signal });
+    } catch (err) {
+      throw adapterError(err, ctx);
+    }
+    yield { type: "start", model: ctx.model.ref };
+    const turn = new Turn(ctx);
+    try {
+      for await (const event of events) yield* turn.handle(event);
+    } catch (err) {
+      throw adapterError(err, ctx);
+    }
+    // The SDK ends the iteration quietly on abort; a missing response.completed is a lost stream.
+    if (!turn.final || ctx.signal.aborted) throw truncatedStream(ctx);
+    yield { type: "finish", response: turn.response(turn.final) };
+  },
+
+  async complete(request, ctx) {
+    let result: ApiResponse;
+    try {
+      result = await client(ctx).responses.create({ ...params(request, ctx), stream: false }, { signal: ctx.signal });
+    } catch (err) {
+      throw adapterError(err, ctx);
+    }
+    if (result.status === "failed") throw failure(result.error, ctx);
+    const turn = new Turn(ctx);
+    result.output.forEach((item, index) => {
+      for (const _ of turn.added(index, item));
+      for (const _ of turn.itemDone(index, item));
+    });
+    return turn.response(result);
+  },
+};
+
+// The client owns the one retry policy: the SDK's own retries stay off. Its console logging too:
+// a broken event is thrown as an error, not printed.
+const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
+  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: "off" }),
+);
+
+const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
+
+function params(request: Request, ctx: AdapterContext): Params {
+  const { model } = ctx;
+  const body: Params = { model: model.id, input: toInput(request.messages, model), store: false };
+  if (request.system) body.instructions = request.system;
+  if (request.tools?.length) {
+    body.tools = request.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  }
+  if (request.toolChoice) body.tool_choice = typeof request.toolChoice === "string" ? request.toolChoice : { type: "function", name: request.toolChoice.name };
+  if (request.maxTokens) body.max_output_tokens = request.maxTokens;
+  if (model.reasoning) {
+    body.reasoning = { summary: "auto", ...(request.reasoningEffort ? { effort: request.reasoningEffort } : {}) };
+    body.include = ["reasoning.encrypted_content"];
+  } else if (request.temperature !== undefined) {
+    // Reasoning models reject a temperature.
+    body.temperature = request.temperature;
+  }
+  return { ...body, ...request.providerOptions?.[model.provider] };
+}
+
+function toInput(messages: Message[], model: ModelInfo): InputItem[] {
+  const input: InputItem[] = [];
+  messages.forEach((m, i) => {
+    // Content from outside may be null (J.9 4.5): it counts as empty text.
+    if (m.role === "user") input.push({ role: "user", content: Array.isArray(m.content) ? m.content.map(inputPart) : (m.content ?? "") });
+    else if (m.role === "tool") input.push({ type: "function_call_output", call_id: splitCallId(m.toolCallId).callId, output: toolOutput(m.content ?? "") });
+    else input.push(...assistantItems(m, i, model));
+  });
+  return input;
+}
+
+function inputPart(part: UserPart): OpenAI.Responses.ResponseInputContent {
+  return part.type === "text"
+    ? { type: "input_text", text: part.text }
+    : { type: "input_image", image_url: `data:${part.mimeType};base64,${part.data}`, detail: "auto" };
+}
+
+function toolOutput(content: string | UserPart[]): string | OpenAI.Responses.ResponseFunctionCallOutputItemList {
+  if (typeof content === "string") return content;
+  if (!content.some((p) => p.type === "image")) return content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+  return content.map(inputPart) as OpenAI.Responses.ResponseFunctionCallOutputItemList;
+}
+
+function assistantItems(message: AssistantMessage, index: number, model: ModelInfo): InputItem[] {
+  const same = fromSameModel(message, model);
+  const raw = message.content as AssistantMessage["content"] | string | null;
+  const content: AssistantPart[] = Array.isArray(raw) ? raw : raw ? [{ type: "text", text: raw }] : [];
+  const items: InputItem[] = [];
+  content.forEach((part, j) => {
+    if (part.type === "text") {
+      // A replayed reasoning item must be followed by an output item: text goes back as one, with an id.
+      if (part.text) items.push({ type: "message", role: "assistant", id: `msg_${index}_${j}`, status: "completed", content: [{ type: "output_text", text: part.text, annotations: [] }] });
+    } else if (part.type === "thinking") {
+      const reasoning = same ? reasoningItem(part) : undefined;
+      if (reasoning) items.push(reasoning);
+    } else {
+      const { callId, itemId } = splitCallId(part.id);
+      items.push({ type: "function_call", call_id: callId, name: part.name, arguments: JSON.stringify(part.arguments ?? {}), ...(same && itemId ? { id: itemId } : {}) });
+    }
+  });
+  return items;
+}
+
+/** The reasoning item a thinking part came from; its signature holds `{ id, encrypted_content }`. */
+function reasoningItem(part: ThinkingPart): OpenAI.Responses.ResponseReasoningItem | undefined {
+  if (!part.signature) return undefined;
+  try {
+    const { id, encrypted_content } = JSON.parse(part.signature);
+    if (typeof id !== "string" || typeof encrypted_content !== "string") return undefined;
+    return { type: "reasoning", id, encrypted_content, summary: part.text ? [{ type: "summary_text", text: part.text }] : [] };
+  } catch {
+    return undefined;
+  }
+}
+
+/** "call_id|item_id" → its halves, each fitted to what the API takes (an item id too long is dropped). */
+function splitCallId(id: string): { callId: string; itemId?: string } {
+  const bar = id.indexOf("|");
+  const call = bar < 0 ? id : id.slice(0, bar);
+  const item = bar < 0 ? undefined : id.slice(bar + 1);
+  return { callId: normalizeToolCallId(call, "openai-responses"), itemId: item && item.length <= MAX_ID ? item : undefined };
+}
+
+/** One turn's parts, built from stream events or from the items of a complete response. */
+class Turn {
+  final?: ApiResponse;
+  private readonly parts: AssistantPart[] = [];
+  private readonly byOutput = new Map<number, { part: AssistantPart; toolIndex: number; args: string }>();
+  private toolCount = 0;
+
+  constructor(private readonly ctx: AdapterContext) {}
+
+  *handle(event: OpenAI.Responses.ResponseStreamEvent): Generator<StreamEvent> {
+    switch (event.type) {
+      case "response.output_item.added":
+        yield* this.added(event.output_index, event.item);
+        break;
+      case "response.reasoning_summary_part.added":
+        // Summary parts are paragraphs of one thought.
+        if (event.summary_index > 0) yield* this.thinking(event.output_index, "\n\n");
+        break;
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta":
+        yield* this.thinking(event.output_index, event.delta);
+        break;
+      case "response.output_text.delta":
+      case "response.refusal.delta":
+        yield* this.text(event.output_index, event.delta);
+        break;
+      case "response.function_call_arguments.delta":
+        yield* this.args(event.output_index, event.delta);
+        break;
+      case "response.output_item.done":
+        yield* this.itemDone(event.output_index, event.item);
+        break;
+      case "response.completed":
+      case "response.incomplete":
+        this.final = event.response;
+        break;
+      case "response.failed":
+        throw failure(event.response.error, this.ctx);
+      case "error":
+        throw failure({ code: event.code ?? "", message: event.message }, this.ctx);
+    }
+  }
+
+  *added(index: number, item: OutputItem): Generator<StreamEvent> {
+    if (item.type === "reasoning") this.open(index, { type: "thinking", text: "" });
+    else if (item.type === "message") this.open(index, { type: "text", text: "" });
+    else if (item.type === "function_call") {
+      const call: ToolCallPart = { type: "tool_call", id: `${item.call_id}|${item.id}`, name: item.name, arguments: {} };
+      const toolIndex = this.toolCount++;
+      this.open(index, call, toolIndex);
+      yield { type: "tool_call_start", index: toolIndex, id: call.id, name: call.name };
+    }
+  }
+
+  *itemDone(index: number, item: OutputItem): Generator<StreamEvent> {
+    const state = this.byOutput.get(index);
+    if (!state) return;
+    const { part } = state;
+    if (item.type === "reasoning" && part.type === "thinking") {
+      if (!part.text) part.text = [...item.summary, ...(item.content ?? [])].map((s) => s.text).join("\n\n");
+      if (item.encrypted_content) part.signature = JSON.stringify({ id: item.id, encrypted_content: item.encrypted_content });
+    } else if (item.type === "message" && part.type === "text") {
+      if (!part.text) part.text = item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal)).join("");
+    } else if (item.type === "function_call" && part.type === "tool_call") {
+      part.id = `${item.call_id}|${item.id}`;
+      part.arguments = parsePartialJson(item.arguments || state.args);
+      yield { type: "tool_call_end", index: state.toolIndex, call: part };
+    }
+  }
+
+  response(result: ApiResponse) {
+    const builder = new MessageBuilder(this.ctx.model.ref);
+    // Items that produced nothing (an empty summary without encrypted content) leave no part.
+    builder.parts.push(...this.parts.filter((p) => (p.type === "text" ? p.text !== "" : p.type === "thinking" ? p.text !== "" || p.signature : true)));
+    return builder.response({ usage: usage(result.usage, this.ctx.model), finishReason: finishReason(result, builder.parts), id: result.id });
+  }
+
+  private open(index: number, part: AssistantPart, toolIndex = -1): void {
+    this.parts.push(part);
+    this.byOutput.set(index, { part, toolIndex, args: "" });
+  }
+
+  private *thinking(index: number, delta: string): Generator<StreamEvent> {
+    const part = this.byOutput.get(index)?.part;
+    if (part?.type !== "thinking" || !delta) return;
+    part.text += delta;
+    yield { type: "thinking_delta", delta };
+  }
+
+  private *text(index: number, delta: string): Generator<StreamEvent> {
+    const part = this.byOutput.get(index)?.part;
+    if (part?.type !== "text" || !delta) return;
+    part.text += delta;
+    yield { type: "text_delta", delta };
+  }
+
+  private *args(index: number, delta: string): Generator<StreamEvent> {
+    const state = this.byOutput.get(index);
+    if (state?.part.type !== "tool_call") return;
+    state.args += delta;
+    const partialArguments = parsePartialJson(state.args);
+    state.part.arguments = partialArguments;
+    yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, partialArguments };
+  }
+}
+
+function usage(u: OpenAI.Responses.ResponseUsage | null | undefined, model: ModelInfo) {
+  const cached = u?.input_tokens_details?.cached_tokens ?? 0;
+  return usageWithCost(
+    { input: (u?.input_tokens ?? 0) - cached, output: u?.output_tokens ?? 0, cacheRead: cached, reasoning: u?.output_tokens_details?.reasoning_tokens ?? 0 },
+    model,
+  );
+}
+
+function finishReason(result: ApiResponse, parts: AssistantPart[]): FinishReason {
+  if (result.status === "incomplete") return result.incomplete_details?.reason === "content_filter" ? "content_filter" : "length";
+  if (result.status === "cancelled") return "aborted";
+  return parts.some((p) => p.type === "tool_call") ? "tool_calls" : "stop";
+}
+
+/** A failure the API reported inside a 200 (response.failed, an error event), classified by its code. */
+function failure(error: { code: string; message: string } | null | undefined, ctx: AdapterContext): LlmError {
+  const code = error?.code ?? "server_error";
+  const message = error?.message ?? "The response failed";
+  return classifyError({ message, error: { type: code, code, message } }, ctx.model.provider);
+}

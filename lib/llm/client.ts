@@ -1,0 +1,207 @@
+/**
+ * The LLM client: picks the adapter for a model's wire API, finds its key and base URL, transforms
+ * the messages, and applies the one retry policy and the stream idle watchdog. `stream()` never
+ * throws: it ends with one `finish` or one `error` event.
+ */
+import process from "node:process";
+import { anthropicAdapter } from "./adapters/anthropic.ts";
+import { geminiAdapter } from "./adapters/gemini.ts";
+import { openaiChatAdapter } from "./adapters/openai-chat.ts";
+import { openaiResponsesAdapter } from "./adapters/openai-responses.ts";
+import type { Adapter, AdapterContext } from "./adapters/types.ts";
+import { getModel, listModels, type ModelFilter } from "./catalog.ts";
+import { classifyError } from "./classify.ts";
+import { LlmError } from "./errors.ts";
+import { MessageBuilder } from "./message-builder.ts";
+import { providerRegistry, type CustomProvider, type ProviderPreset } from "./providers.ts";
+import { abortedError, DEFAULT_RETRY, retryDelayMs, shouldRetry, sleep, withRetry, type RetryPolicy } from "./retry.ts";
+import { transformMessages } from "./transform.ts";
+import type { CallOptions, LlmClient, ModelInfo, Request, Response, StreamEvent, WireApi } from "./types.ts";
+
+export interface ClientOptions {
+  /** Keys by provider id; they win over the environment. */
+  apiKeys?: Record<string, string>;
+  /** Base URLs by provider id; they win over the environment and the presets. */
+  baseUrls?: Record<string, string>;
+  /** Where keys and base URLs are looked up (default process.env). */
+  env?: Record<string, string | undefined>;
+  retry?: Partial<RetryPolicy>;
+  /** A stream that delivers nothing for this long is abandoned with a timeout error (default 60 s). */
+  streamIdleTimeoutMs?: number;
+  /** Extra providers (OpenAI-compatible unless `api` says otherwise). */
+  providers?: CustomProvider[];
+}
+
+export interface Client extends LlmClient {
+  listModels(filter?: ModelFilter): ModelInfo[];
+  readonly retryPolicy: RetryPolicy;
+}
+
+const ADAPTERS: Record<WireApi, Adapter> = {
+  "anthropic-messages": anthropicAdapter,
+  "openai-responses": openaiResponsesAdapter,
+  "openai-chat": openaiChatAdapter,
+  gemini: geminiAdapter,
+};
+
+interface PreparedCall {
+  model: ModelInfo;
+  adapter: Adapter;
+  request: Request;
+  context: Omit<AdapterContext, "signal">;
+}
+
+export function createClient(options: ClientOptions = {}): Client {
+  const env = options.env ?? process.env;
+  const registry = providerRegistry(options.providers);
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const idleMs = options.streamIdleTimeoutMs ?? 60_000;
+
+  const model = (ref: string) => getModel(ref, registry);
+
+  function prepare(request: Request): PreparedCall {
+    const info = model(request.model);
+    const preset = registry.get(info.provider) as ProviderPreset;
+    const auth = credentials(preset, options.apiKeys, env);
+    const baseUrl = options.baseUrls?.[preset.id] ?? (preset.baseUrlEnv ? env[preset.baseUrlEnv] : undefined) ?? preset.baseUrl;
+    return {
+      model: info,
+      adapter: ADAPTERS[info.api],
+      request: { ...request, messages: transformMessages(request.messages, { model: info, toolCallIds: preset.quirks.toolCallIds }) },
+      context: { model: info, baseUrl, ...auth },
+    };
+  }
+
+  async function complete(request: Request, callOptions: CallOptions = {}): Promise<Response> {
+    let call: PreparedCall;
+    try {
+      call = prepare(request);
+    } catch (err) {
+      throw classifyError(err);
+    }
+    const signal = callOptions.signal ?? new AbortController().signal;
+    return withRetry(() => call.adapter.complete(call.request, { ...call.context, signal }), (e) => classifyError(e, call.model.provider), policy, {
+      signal: callOptions.signal,
+    });
+  }
+
+  async function* stream(request: Request, callOptions: CallOptions = {}): AsyncGenerator<StreamEvent> {
+    const user = callOptions.signal;
+    let call: PreparedCall;
+    try {
+      call = prepare(request);
+    } catch (err) {
+      yield errorEvent(classifyError(err), new MessageBuilder(request.model));
+      return;
+    }
+    const partial = new MessageBuilder(call.model.ref);
+    let started = false;
+    for (let attempt = 1; ; attempt++) {
+      const controller = new AbortController();
+      const forwardAbort = () => controller.abort();
+      user?.addEventListener("abort", forwardAbort, { once: true });
+      if (user?.aborted) controller.abort();
+      let contentSeen = false;
+      let failure: LlmError;
+      try {
+        const events = call.adapter.stream(call.request, { ...call.context, signal: controller.signal })[Symbol.asyncIterator]();
+        for (;;) {
+          const next = await nextEvent(events, idleMs, controller, user, call.model);
+          if (next.done) throw new LlmError("server", `${call.model.provider}: the stream ended without a final message`);
+          const event = next.value;
+          if (event.type === "start") {
+            if (started) continue; // a retried attempt starts again: say it once
+            started = true;
+          } else if (event.type !== "finish") {
+            contentSeen = true;
+            partial.apply(event);
+          }
+          yield event;
+          if (event.type === "finish") return;
+        }
+      } catch (err) {
+        failure = user?.aborted ? abortedError() : classifyError(err, call.model.provider);
+      } finally {
+        user?.removeEventListener("abort", forwardAbort);
+        controller.abort(); // ends the HTTP request whatever happened (also when the consumer stops early)
+      }
+      // Retrying after content was shown would repeat it: only a clean failure is retried.
+      if (contentSeen || attempt > policy.maxRetries || !shouldRetry(failure)) {
+        yield errorEvent(failure, partial);
+        return;
+      }
+      const delayMs = retryDelayMs(attempt, failure, policy);
+      yield { type: "retry", attempt, delayMs, error: describe(failure) };
+      try {
+        await sleep(delayMs, user);
+      } catch (err) {
+        yield errorEvent(classifyError(err), partial);
+        return;
+      }
+    }
+  }
+
+  return { complete, stream, model, listModels, retryPolicy: policy };
+}
+
+/** The key (or Anthropic bearer token) for a provider; a missing required key fails before any request. */
+function credentials(preset: ProviderPreset, keys: Record<string, string> | undefined, env: Record<string, string | undefined>): Pick<AdapterContext, "apiKey" | "headers"> {
+  const given = keys?.[preset.id];
+  if (given) return { apiKey: given };
+  for (const name of preset.apiKeyEnv) {
+    const value = env[name];
+    if (!value) continue;
+    if (name === "ANTHROPIC_AUTH_TOKEN") return { headers: { authorization: `Bearer ${value}` } };
+    return { apiKey: value };
+  }
+  if (!preset.needsKey) return {};
+  const vars = preset.apiKeyEnv.join(" or ");
+  throw new LlmError("auth", `No API key for ${preset.id}: set ${vars}, or pass apiKeys.${preset.id} to createClient()`, { provider: preset.id });
+}
+
+/** The next adapter event, or a timeout after `idleMs` of silence, or an abort the moment the caller aborts. */
+function nextEvent(
+  events: AsyncIterator<StreamEvent>,
+  idleMs: number,
+  controller: AbortController,
+  user: AbortSignal | undefined,
+  model: ModelInfo,
+): Promise<IteratorResult<StreamEvent>> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      user?.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      done();
+      reject(abortedError());
+    };
+    const timer = setTimeout(() => {
+      done();
+      controller.abort();
+      reject(new LlmError("timeout", `${model.provider}: no data for ${idleMs} ms; the stream was abandoned`, { provider: model.provider }));
+    }, idleMs);
+    if (user?.aborted) return onAbort();
+    user?.addEventListener("abort", onAbort, { once: true });
+    events.next().then(
+      (r) => {
+        done();
+        resolve(r);
+      },
+      (e) => {
+        done();
+        reject(e);
+      },
+    );
+  });
+}
+
+const describe = (err: LlmError) => ({ kind: err.kind, message: err.message, ...(err.status !== undefined ? { status: err.status } : {}) });
+
+function errorEvent(err: LlmError, partial: MessageBuilder): StreamEvent {
+  return {
+    type: "error",
+    error: describe(err),
+    partial: partial.message({ errorMessage: err.message, finishReason: err.kind === "aborted" ? "aborted" : "error" }),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The one retry policy for every adapter (the SDKs' own retries are off): transient failures are
+ * retried with exponential backoff and full jitter, a server-given delay wins, everything is capped.
+ */
+import { LlmError } from "./errors.ts";
+
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 30_000 };
+
+/** 408/409/429/5xx/529 and network errors; never auth, invalid requests or overflow. */
+export function shouldRetry(err: LlmError): boolean {
+  if (err.kind === "auth" || err.kind === "invalid_request" || err.kind === "context_overflow" || err.kind === "aborted") return false;
+  return err.retryable || err.status === 408 || err.status === 409;
+}
+
+/** Delay before retry number `attempt` (1-based). */
+export function retryDelayMs(attempt: number, err: LlmError, policy: RetryPolicy, random: () => number = Math.random): number {
+  if (err.retryAfterMs !== undefined) return Math.min(Math.max(0, err.retryAfterMs), policy.maxDelayMs);
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(random() * ceiling);
+}
+
+/** Waits `ms`, or rejects with an aborted LlmError as soon as the signal fires. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortedError());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export const abortedError = () => new LlmError("aborted", "Request aborted");
+
+/** Runs `attempt` under the policy; `onRetry` hears of each retry before its delay. */
+export async function withRetry<T>(
+  run: () => Promise<T>,
+  classify: (err: unknown) => LlmError,
+  policy: RetryPolicy,
+  options: { signal?: AbortSignal; onRetry?: (attempt: number, delayMs: number, err: LlmError) => void } = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (thrown) {
+      const err = options.signal?.aborted ? abortedError() : classify(thrown);
+      if (attempt > policy.maxRetries || !shouldRetry(err)) throw err;
+      const delay = retryDelayMs(attempt, err, policy);
+      options.onRetry?.(attempt, delay, err);
+      await sleep(delay, options.signal);
+    }
+  }
+}

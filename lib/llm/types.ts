@@ -1,0 +1,169 @@
+/**
+ * The unified LLM types (003 §4, 004 §1.5): one message, request, response and stream-event shape
+ * for every provider. Adapters translate to and from each wire API; nothing above lib/llm sees a
+ * provider's own format.
+ */
+
+export type WireApi = "anthropic-messages" | "openai-responses" | "openai-chat" | "gemini";
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+export interface ImagePart {
+  type: "image";
+  mimeType: string;
+  /** base64 */
+  data: string;
+}
+
+export interface ThinkingPart {
+  type: "thinking";
+  text: string;
+  /** Provider signature (Anthropic signature, OpenAI encrypted reasoning, Gemini thoughtSignature). */
+  signature?: string;
+  /** Anthropic redacted_thinking: `signature` holds the opaque data, `text` is empty. */
+  redacted?: boolean;
+}
+
+export interface ToolCallPart {
+  type: "tool_call";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Provider-specific data that must round-trip (OpenAI Responses item id, Gemini thoughtSignature). */
+  providerData?: Record<string, unknown>;
+}
+
+export type UserPart = TextPart | ImagePart;
+export type AssistantPart = TextPart | ThinkingPart | ToolCallPart;
+
+export interface UserMessage {
+  role: "user";
+  /** A plain string is accepted everywhere a part list is. */
+  content: string | UserPart[];
+  timestamp?: number;
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  /** Tolerated as string or null when it comes from outside (J.9 4.5); adapters always produce a list. */
+  content: AssistantPart[];
+  /** "provider/model-id" that produced it: thinking signatures are valid only for the same model. */
+  model?: string;
+  usage?: Usage;
+  finishReason?: FinishReason;
+  responseId?: string;
+  /** Set when the turn ended with an error or an abort; the partial content is kept. */
+  errorMessage?: string;
+  timestamp?: number;
+}
+
+export interface ToolResultMessage {
+  role: "tool";
+  toolCallId: string;
+  toolName: string;
+  content: string | UserPart[];
+  isError: boolean;
+  timestamp?: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema with root type "object". */
+  parameters: Record<string, unknown>;
+}
+
+export type ToolChoice = "auto" | "none" | "required" | { name: string };
+export type ReasoningEffort = "low" | "medium" | "high" | "xhigh";
+
+export interface Request {
+  /** "provider/model-id", e.g. "anthropic/claude-sonnet-4-5". */
+  model: string;
+  system?: string;
+  messages: Message[];
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
+  reasoningEffort?: ReasoningEffort | null;
+  maxTokens?: number;
+  temperature?: number;
+  /** Per-provider extras, keyed by provider id (e.g. { anthropic: { betaHeaders: [...] } }). */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "error" | "aborted";
+
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
+  /** USD, from the model catalog's prices (0 when unknown). */
+  cost: number;
+}
+
+export interface Response {
+  id?: string;
+  model: string;
+  message: AssistantMessage;
+  text: string;
+  toolCalls: ToolCallPart[];
+  reasoning?: string;
+  usage: Usage;
+  finishReason: FinishReason;
+}
+
+export type LlmErrorKind =
+  | "auth"
+  | "rate_limit"
+  | "overloaded"
+  | "context_overflow"
+  | "invalid_request"
+  | "network"
+  | "timeout"
+  | "aborted"
+  | "server"
+  | "unknown";
+
+export type StreamEvent =
+  | { type: "start"; model: string }
+  | { type: "text_delta"; delta: string }
+  | { type: "thinking_delta"; delta: string }
+  | { type: "tool_call_start"; index: number; id: string; name: string }
+  | { type: "tool_call_delta"; index: number; id: string; delta: string; partialArguments: Record<string, unknown> }
+  | { type: "tool_call_end"; index: number; call: ToolCallPart }
+  | { type: "retry"; attempt: number; delayMs: number; error: { kind: LlmErrorKind; message: string; status?: number } }
+  | { type: "finish"; response: Response }
+  | { type: "error"; error: { kind: LlmErrorKind; message: string; status?: number }; partial: AssistantMessage };
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ModelInfo {
+  /** "provider/model-id" */
+  ref: string;
+  provider: string;
+  id: string;
+  api: WireApi;
+  name: string;
+  contextWindow: number;
+  maxOutput: number;
+  /** USD per million tokens. */
+  price: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  reasoning: boolean;
+  images: boolean;
+  knowledgeCutoff?: string;
+}
+
+/** What the agent needs from the LLM layer. */
+export interface LlmClient {
+  complete(request: Request, options?: CallOptions): Promise<Response>;
+  stream(request: Request, options?: CallOptions): AsyncIterable<StreamEvent>;
+  model(ref: string): ModelInfo;
+}

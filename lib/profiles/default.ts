@@ -1,0 +1,49 @@
+/**
+ * The `default` profile: gong's own seven tools (read, write, edit, bash, grep, find, ls) under
+ * their plain names, for any model. Provider-aligned profiles replace the base text and the tool
+ * shapes; everything else about a profile works as here.
+ */
+import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
+import type { ProfileOptions, ProviderProfile } from "./types.ts";
+
+/** Used when the catalog does not know the model. */
+export const FALLBACK_CONTEXT_WINDOW = 128_000;
+
+export const DEFAULT_BASE_INSTRUCTIONS = `You are gong, a coding agent working in the user's project through tools. You read and change files and run commands to get the user's task done, then say briefly what you did.
+
+How to work:
+- Look before you act: read a file before you edit it, and search (grep, find, ls) rather than guess paths or names.
+- Prefer edit for changes to existing files; it replaces exact text and keeps the rest intact. Use write only for new files or complete rewrites.
+- Keep changes focused on the task. Follow the project's existing style, structure and conventions.
+- Verify your work: run the project's tests, type checker, linter or the program itself with bash, and read the output. If something fails, fix it or say clearly what still fails.
+- Run commands non-interactively and avoid commands that never end; give long ones a timeout.
+- When a tool returns an error, read the message: it says what went wrong and usually what to do next.
+- Never invent file contents, command output or results you did not see.
+- Ask the user only when the task is truly ambiguous or an action is destructive and was not requested.
+
+Answers: be concise and direct. Use short paragraphs or lists, mention files by path, and do not repeat file contents the user can open themselves.`;
+
+export function createDefaultProfile({ model, modelInfo, registry }: ProfileOptions): ProviderProfile {
+  return {
+    id: "default",
+    model,
+    registry,
+    buildSystemPrompt(environment, projectDocs, options = {}) {
+      return joinLayers([
+        options.baseInstructions ?? DEFAULT_BASE_INSTRUCTIONS,
+        environmentBlock(environment),
+        gitBlock(environment.git),
+        toolsBlock(this.tools()),
+        projectDocsBlock(projectDocs),
+      ]);
+    },
+    tools: () => registry.definitions(),
+    providerOptions: () => undefined,
+    supportsReasoning: modelInfo?.reasoning ?? false,
+    supportsStreaming: true,
+    supportsParallelToolCalls: false,
+    contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
+    projectDocFiles: [],
+    toolLimits: {},
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The ProviderProfile (004 §3.2): what one model family sees — its tools under the names and
+ * shapes it was trained on, its system prompt, its request options and its capabilities. The
+ * agent loop talks to a profile only through this interface, so provider-aligned profiles
+ * (anthropic, openai, gemini) slot in beside `default` without touching the loop.
+ */
+import type { ToolLimits } from "../observe.ts";
+import type { ModelInfo, ToolSpec } from "../llm/types.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
+
+/** The git snapshot taken at session start (004 §6.4). */
+export interface GitSummary {
+  isRepo: boolean;
+  root?: string;
+  branch?: string;
+  modified: number;
+  untracked: number;
+  recentCommits: string[];
+}
+
+/** Runtime facts for the `<environment>` block (004 §6.3), gathered once at session start. */
+export interface PromptEnvironment {
+  workingDirectory: string;
+  platform: string;
+  osVersion: string;
+  /** YYYY-MM-DD */
+  date: string;
+  /** Display name of the model. */
+  model: string;
+  knowledgeCutoff?: string;
+  git: GitSummary;
+}
+
+/** One instruction file found between the repository root and the working directory (004 §6.5). */
+export interface ProjectDoc {
+  /** Absolute path. */
+  path: string;
+  /** Content, already cut to the shared 32 KB budget. */
+  content: string;
+  /** True when the budget cut this file (the marker is in `content`). */
+  truncated: boolean;
+}
+
+export interface BuildPromptOptions {
+  /** Replaces the profile's base instructions (the host's --system-prompt). */
+  baseInstructions?: string;
+}
+
+export interface ProviderProfile {
+  /** "default", "anthropic", "openai", "gemini", … */
+  id: string;
+  /** "provider/model-id" the requests go to. */
+  model: string;
+  /** Every tool this profile can offer; the active set is what `tools()` returns. */
+  registry: ToolRegistry;
+  buildSystemPrompt(environment: PromptEnvironment, projectDocs: ProjectDoc[], options?: BuildPromptOptions): string;
+  /** Definitions of the active tools, for the request. */
+  tools(): ToolSpec[];
+  /** Per-provider request extras, or undefined. */
+  providerOptions(): Record<string, Record<string, unknown>> | undefined;
+  supportsReasoning: boolean;
+  supportsStreaming: boolean;
+  supportsParallelToolCalls: boolean;
+  /** Tokens. */
+  contextWindowSize: number;
+  /** Instruction files this profile reads, besides AGENTS.md (always read). */
+  projectDocFiles: string[];
+  /** Framework truncation limits per tool name (lines, bytes, direction); absent → the observer's defaults. */
+  toolLimits: Record<string, ToolLimits>;
+}
+
+export interface ProfileOptions {
+  model: string;
+  /** Catalog facts for the model (context window, reasoning, cutoff), when known. */
+  modelInfo?: ModelInfo;
+  registry: ToolRegistry;
+}
+
+export type ProfileFactory = (options: ProfileOptions) => ProviderProfile;

@@ -1,0 +1,148 @@
+/**
+ * The session file format (003 §5.1): one JSON object per line. Line 1 is the header; every later
+ * line is an entry whose `parentId` points at an earlier entry, so the file holds a tree and the
+ * active branch is the path from the root to the leaf.
+ *
+ * Entries are always serialised with `type`, `id`, `parentId`, `timestamp` first (in that order):
+ * the loader reads those four from the start of each line without parsing the body.
+ */
+import type { Message } from "../llm/types.ts";
+
+/** The version this code writes. Older files are upgraded by lib/store/migrate.ts. */
+export const CURRENT_VERSION = 1;
+
+export interface SessionHeader {
+  type: "session";
+  version: number;
+  /** Session id (a UUID); also the tail of the file name. */
+  id: string;
+  /** ISO 8601 creation time. */
+  timestamp: string;
+  /** Working directory the session belongs to. */
+  cwd: string;
+  /** Path of the session file this one was forked from. */
+  parentSession?: string;
+}
+
+export interface EntryBase {
+  /** 8 lowercase hex characters, unique within the file. */
+  id: string;
+  /** The entry this one follows; null only for the root. */
+  parentId: string | null;
+  /** ISO 8601. */
+  timestamp: string;
+}
+
+/** A user message, an assistant turn (with its usage) or a tool result. */
+export interface MessageEntry extends EntryBase {
+  type: "message";
+  message: Message;
+}
+
+export interface ModelChangeEntry extends EntryBase {
+  type: "model_change";
+  /** "provider/model-id" */
+  model: string;
+}
+
+export interface ThinkingLevelChangeEntry extends EntryBase {
+  type: "thinking_level_change";
+  thinkingLevel: string;
+}
+
+export interface CompactionEntry extends EntryBase {
+  type: "compaction";
+  /** Summary of everything before `firstKeptEntryId` (empty when `strategy` is "truncate" and no summary existed). */
+  summary: string;
+  /** First entry whose message stays verbatim in the context. */
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  filesRead: string[];
+  filesModified: string[];
+  /** "summary": an LLM summary replaced the old part; "truncate": the summary failed, old tool outputs were removed. */
+  strategy: "summary" | "truncate";
+  /** Entries whose tool-result content is replaced by a short note when the context is built ("truncate" only). */
+  truncatedEntryIds?: string[];
+}
+
+/** Written when the user leaves a branch: what happened on the path that was abandoned. */
+export interface BranchSummaryEntry extends EntryBase {
+  type: "branch_summary";
+  /** The leaf of the abandoned path. */
+  fromId: string;
+  summary: string;
+}
+
+/** Sets (or with no `label`, clears) a label on `targetId`. */
+export interface LabelEntry extends EntryBase {
+  type: "label";
+  targetId: string;
+  label?: string;
+}
+
+/** Extension data; never part of the LLM context. */
+export interface CustomEntry extends EntryBase {
+  type: "custom";
+  customType: string;
+  data?: unknown;
+}
+
+export interface SessionInfoEntry extends EntryBase {
+  type: "session_info";
+  name: string;
+}
+
+export type Entry =
+  | MessageEntry
+  | ModelChangeEntry
+  | ThinkingLevelChangeEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | LabelEntry
+  | CustomEntry
+  | SessionInfoEntry;
+
+export type EntryType = Entry["type"];
+
+export const ENTRY_TYPES: readonly EntryType[] = [
+  "message",
+  "model_change",
+  "thinking_level_change",
+  "compaction",
+  "branch_summary",
+  "label",
+  "custom",
+  "session_info",
+];
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** What a caller hands to `append`: an entry without the fields the store fills in. */
+export type EntryInput = DistributiveOmit<Entry, keyof EntryBase>;
+
+/** A problem found while loading; loading goes on. `line` is 1-based. */
+export interface LoadWarning {
+  line?: number;
+  message: string;
+}
+
+/** One JSON line (no newline) with the fixed field order the loader relies on. */
+export function serializeEntry(entry: Entry): string {
+  const { type, id, parentId, timestamp, ...rest } = entry;
+  return JSON.stringify({ type, id, parentId, timestamp, ...rest });
+}
+
+export function serializeHeader(header: SessionHeader): string {
+  const { type, version, id, timestamp, cwd, parentSession } = header;
+  return JSON.stringify(parentSession === undefined ? { type, version, id, timestamp, cwd } : { type, version, id, timestamp, cwd, parentSession });
+}
+
+/** A fresh 8-hex-character id not already in `taken`. */
+export function newEntryId(taken: { has(id: string): boolean }): string {
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(4));
+    const id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    if (!taken.has(id)) return id;
+  }
+}

@@ -1,0 +1,38 @@
+/** Small helpers every wire format of the fake LLM server shares. */
+import type { ScriptTurn } from "./types.ts";
+
+/** One complete SSE frame; `event` adds the `event:` line Anthropic and Responses use. */
+export function sse(data: unknown, event?: string): string {
+  return `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+}
+
+/** Splits text into pieces of `size` characters (at least one piece, possibly empty). */
+export function pieces(text: string, size = 8): string[] {
+  if (text.length === 0) return [""];
+  const out: string[] = [];
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
+  return out;
+}
+
+/** Deterministic id of a scripted call when the script gives none. */
+export function scriptedCallId(prefix: string, requestIndex: number, callIndex: number): string {
+  return `${prefix}${String(requestIndex).padStart(4, "0")}${String(callIndex).padStart(4, "0")}`;
+}
+
+/** The turn's usage with zeros filled in; input/output default to small plausible counts. */
+export function turnUsage(turn: ScriptTurn): Required<NonNullable<ScriptTurn["usage"]>> {
+  const u = turn.usage ?? {};
+  return {
+    input: u.input ?? 10,
+    output: u.output ?? Math.max(1, Math.ceil(((turn.text?.length ?? 0) + (turn.thinking?.length ?? 0)) / 4)),
+    cacheRead: u.cacheRead ?? 0,
+    cacheWrite: u.cacheWrite ?? 0,
+    reasoning: u.reasoning ?? 0,
+  };
+}
+
+/** The finish reason a turn implies: tool calls end with tool_calls unless the script says otherwise. */
+export function turnFinish(turn: ScriptTurn): "stop" | "length" | "tool_calls" {
+  return turn.finishReason ?? (turn.toolCalls?.length ? "tool_calls" : "stop");
+}

@@ -1,0 +1,79 @@
+/**
+ * The fake LLM server's script and wire-format contracts. A script is a list of turns (or a function
+ * of the recorded request); each wire format turns one scripted turn into the exact bytes the real
+ * API would send, so the official SDKs cannot tell the difference.
+ */
+
+export interface ScriptToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Generated when absent. */
+  id?: string;
+}
+
+/** Faults a turn can inject instead of (or in the middle of) its normal answer. */
+export type Fault =
+  /** Plain HTTP error with this API's real error body. */
+  | { type: "http"; status: number; message?: string; retryAfterSeconds?: number; retryAfterMs?: number }
+  /** Context overflow in this provider's real wording (400/413 as the provider sends it). */
+  | { type: "overflow"; emptyBody?: boolean }
+  /** A thinking-block ordering error: an invalid request that must not be taken for overflow. */
+  | { type: "invalid_request"; message?: string }
+  /** 200 and a few chunks, then an error event in the stream. */
+  | { type: "error_event"; afterChunks?: number; message?: string }
+  /** The socket is destroyed after this many chunks. */
+  | { type: "drop"; afterChunks: number }
+  /** Stop sending (connection kept open) after this many chunks. */
+  | { type: "stall"; afterChunks: number }
+  /** A body / SSE data line that is not valid JSON. */
+  | { type: "malformed" };
+
+export interface ScriptTurn {
+  text?: string;
+  thinking?: string;
+  /** Signature for the thinking (Anthropic signature / OpenAI encrypted_content / Gemini thoughtSignature). */
+  thinkingSignature?: string;
+  toolCalls?: ScriptToolCall[];
+  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
+  finishReason?: "stop" | "length" | "tool_calls";
+  fault?: Fault;
+  /** Characters per streamed text / argument piece (default 8): arguments arrive in several pieces. */
+  chunkSize?: number;
+  /** Milliseconds between streamed chunks (default 0). */
+  chunkDelayMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, e.g. "/v1/messages" or "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse". */
+  path: string;
+  headers: Record<string, string>;
+  body: any;
+  format: WireFormatName;
+  /** 0-based index of this request among all requests the server received. */
+  index: number;
+}
+
+export type Script = ScriptTurn[] | ((request: RecordedRequest) => ScriptTurn | Promise<ScriptTurn>);
+
+export type WireFormatName = "anthropic" | "openai-responses" | "openai-chat" | "gemini";
+
+/** One wire API's fake: recognises its requests and renders scripted turns in its exact format. */
+export interface WireFormat {
+  name: WireFormatName;
+  /** True when this format serves `method path` (path without the query string). */
+  matches(method: string, path: string): boolean;
+  /** True when the request asks for a stream (body.stream, or the Gemini streaming endpoint). */
+  isStreaming(path: string, body: any): boolean;
+  /** The JSON body of a non-streaming answer. */
+  complete(turn: ScriptTurn, request: RecordedRequest): unknown;
+  /** The SSE frames of a streaming answer, each complete ("event: …\ndata: …\n\n" or "data: …\n\n"). */
+  stream(turn: ScriptTurn, request: RecordedRequest): string[];
+  /** An SSE frame carrying an in-stream error, in this API's wording. */
+  streamError(message: string): string;
+  /**
+   * Status, headers and JSON body of an HTTP error in this API's real wording. `retryAfterMs` is the
+   * fault's retry delay, for APIs that carry it in the body (Gemini's RetryInfo) rather than a header.
+   */
+  httpError(kind: "overflow" | "invalid_request" | "http", status: number, message: string, retryAfterMs?: number): { status: number; body: unknown };
+}

@@ -1,0 +1,132 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { createDefaultProfile } from "../../lib/profiles/index.ts";
+import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import { harness, type Harness } from "./harness.ts";
+
+/** A profile whose context window is small enough to fill with a few tool outputs. */
+const smallWindow = (tokens: number) => (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), contextWindowSize: tokens });
+
+const isSummaryRequest = (r: RecordedRequest) => JSON.stringify(r.body.system ?? "").includes("handover notes");
+
+/** Answers summary requests with SUMMARY-TEXT and plays `turns` for the agent's own requests. */
+function scripted(turns: ScriptTurn[]) {
+  let i = 0;
+  return (r: RecordedRequest): ScriptTurn => (isSummaryRequest(r) ? { text: "SUMMARY-TEXT" } : (turns[i++] ?? { text: "script exhausted" }));
+}
+
+/** A bash call printing `chars` characters (chars/4 tokens). */
+const bigOutput = (chars: number): ScriptTurn => ({ toolCalls: [{ name: "bash", arguments: { command: `head -c ${chars} /dev/zero | tr '\\0' x` } }] });
+
+const agentRequests = (h: Harness) => h.fake.requests.filter((r) => !isSummaryRequest(r));
+const mentions = (r: RecordedRequest, text: string) => JSON.stringify(r.body.messages).includes(text);
+
+describe("compaction in the session", () => {
+  test("003 6.1 compaction at a turn boundary inside a long tool loop", async () => {
+    const h = await harness(scripted([bigOutput(16_000), bigOutput(16_000), { text: "done" }]), {
+      profile: smallWindow(24_000),
+      config: { compactKeepRecentTokens: 1_000 },
+    });
+    try {
+      const result = await h.session.submit("produce output");
+      expect(result.text).toBe("done");
+      const end = h.events.find((e) => e.kind === "compaction_end")!;
+      expect(end.data).toMatchObject({ reason: "threshold", compacted: true, strategy: "summary" });
+      expect(h.kinds().indexOf("compaction_start")).toBeLessThan(h.kinds().indexOf("compaction_end"));
+      const last = agentRequests(h).at(-1)!;
+      expect(mentions(last, "SUMMARY-TEXT")).toBe(true);
+      expect(h.session.history[0].content).toContain("SUMMARY-TEXT");
+      const types = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).type);
+      expect(types).toContain("compaction");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.9 4.4 steering and follow-ups sent during a compaction are processed afterwards", async () => {
+    const h = await harness(scripted([bigOutput(16_000), bigOutput(16_000), { text: "after steering" }, { text: "after follow-up" }]), {
+      profile: smallWindow(24_000),
+      config: { compactKeepRecentTokens: 1_000 },
+    });
+    try {
+      const off = h.session.subscribe((e) => {
+        if (e.kind === "compaction_start") {
+          off();
+          h.session.steer("STEER-DURING-COMPACTION");
+          h.session.followUp("FOLLOW-DURING-COMPACTION");
+        }
+      });
+      const result = await h.session.submit("produce output");
+      expect(result.text).toBe("after follow-up");
+      const requests = agentRequests(h);
+      expect(requests).toHaveLength(4);
+      expect(mentions(requests[2], "STEER-DURING-COMPACTION")).toBe(true);
+      expect(mentions(requests[2], "FOLLOW-DURING-COMPACTION")).toBe(false);
+      expect(mentions(requests[3], "FOLLOW-DURING-COMPACTION")).toBe(true);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("003 6 a context overflow compacts and retries the request once", async () => {
+    const h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { text: "recovered" }]), {
+      config: { compactKeepRecentTokens: 1 },
+    });
+    try {
+      await h.session.submit("hello");
+      const result = await h.session.submit("a question that overflows");
+      expect(result.text).toBe("recovered");
+      expect(h.events.find((e) => e.kind === "compaction_start")!.data.reason).toBe("overflow");
+      const requests = agentRequests(h);
+      expect(requests).toHaveLength(3);
+      expect(mentions(requests[2], "SUMMARY-TEXT")).toBe(true);
+      expect(mentions(requests[2], "a question that overflows")).toBe(true);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004-9.11 an overflow that persists after compacting ends the input with error and warning events", async () => {
+    const h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { fault: { type: "overflow" } }, { text: "unused" }]), {
+      config: { compactKeepRecentTokens: 1 },
+    });
+    try {
+      await h.session.submit("hello");
+      const result = await h.session.submit("too big");
+      expect(result.stopReason).toBe("error");
+      expect(result.error?.kind).toBe("context_overflow");
+      expect(h.events.some((e) => e.kind === "warning" && e.data.kind === "context_overflow")).toBe(true);
+      expect(agentRequests(h)).toHaveLength(3);
+      expect(h.session.state).toBe("IDLE");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004 5.5 a warning event past 80% of the context window", async () => {
+    const h = await harness(scripted([bigOutput(18_000), { text: "done" }]), { profile: smallWindow(6_000), config: { autoCompact: false } });
+    try {
+      await h.session.submit("fill it");
+      const warning = h.events.find((e) => e.kind === "warning" && e.data.kind === "context_usage")!;
+      expect(warning.data.percent as number).toBeGreaterThan(80);
+      expect(String(warning.data.message)).toMatch(/Context usage is about \d+% of the context window/);
+      expect(h.kinds()).not.toContain("compaction_start");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("session.compact() summarizes on request", async () => {
+    const h = await harness(scripted([{ text: "one" }, { text: "two" }, { text: "three" }]), { config: { compactKeepRecentTokens: 1 } });
+    try {
+      await h.session.submit("first");
+      await h.session.submit("second");
+      expect(await h.session.compact()).toBe(true);
+      expect(h.session.history[0].content).toContain("SUMMARY-TEXT");
+      await h.session.submit("third");
+      expect(mentions(agentRequests(h).at(-1)!, "SUMMARY-TEXT")).toBe(true);
+    } finally {
+      await h.cleanup();
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, test } from "bun:test";
+import * as v from "valibot";
+import { EVENT_KINDS, type SessionEvent } from "../../lib/agent/index.ts";
+import type { Tool } from "../../tools/types.ts";
+import { harness } from "./harness.ts";
+
+describe("004 §2.9 events", () => {
+  test("004-9.10 events() iterators see every event from their creation on and end with the session", async () => {
+    const h = await harness([{ text: "one" }, { text: "two" }]);
+    try {
+      const early = h.session.events();
+      const collected: SessionEvent[] = [];
+      const draining = (async () => {
+        for await (const e of early) collected.push(e);
+      })();
+      await h.session.submit("first");
+      const late = h.session.events();
+      await h.session.submit("second");
+      await h.session.close();
+      await draining;
+      expect(collected.map((e): string => e.kind)).toEqual(h.kinds());
+      expect(collected[0].kind).toBe("session_start");
+      expect(collected.at(-1)!.kind).toBe("session_end");
+      const lateKinds: string[] = [];
+      for await (const e of late) lateKinds.push(e.kind);
+      expect(lateKinds[0]).toBe("agent_start");
+      expect(lateKinds.at(-1)).toBe("session_end");
+      expect(collected.every((e) => e.session_id === h.session.id && typeof e.timestamp === "number")).toBe(true);
+      expect(collected.every((e) => (EVENT_KINDS as readonly string[]).includes(e.kind))).toBe(true);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("a consumer that stops iterating leaves no listener behind", async () => {
+    const h = await harness([{ text: "streamed in pieces", chunkSize: 2 }]);
+    try {
+      const before = h.session.bus.listenerCount;
+      const iterator = h.session.events();
+      const submitted = h.session.submit("go");
+      for await (const e of iterator) if (e.kind === "assistant_text_delta") break;
+      await submitted;
+      expect(h.session.bus.listenerCount).toBe(before);
+      const off = h.session.subscribe(() => {});
+      off();
+      expect(h.session.bus.listenerCount).toBe(before);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("a listener that throws does not break the agent", async () => {
+    const h = await harness([{ text: "fine" }]);
+    try {
+      h.session.subscribe(() => {
+        throw new Error("listener bug");
+      });
+      expect((await h.session.submit("go")).text).toBe("fine");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004 2.3 states: IDLE, PROCESSING, AWAITING_INPUT after a question, CLOSED", async () => {
+    const h = await harness([{ text: "Which file do you mean?", chunkSize: 4, chunkDelayMs: 2 }, { text: "Done." }]);
+    try {
+      expect(h.session.state).toBe("IDLE");
+      const running = h.session.submit("fix it");
+      expect(h.session.state).toBe("PROCESSING");
+      await running;
+      expect(h.session.state).toBe("AWAITING_INPUT");
+      await h.session.submit("main.ts");
+      expect(h.session.state).toBe("IDLE");
+      await h.session.close();
+      expect(h.session.state).toBe("CLOSED");
+      expect(() => h.session.steer("x")).toThrow(/closed/);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004-9.10 tool_call_output_delta streams a command's output while it runs", async () => {
+    const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo early; sleep 0.3; echo late" } }] }, { text: "ok" }]);
+    try {
+      await h.session.submit("run");
+      const deltas = h.events.filter((e) => e.kind === "tool_call_output_delta");
+      expect(deltas.length).toBeGreaterThan(0);
+      expect(deltas[0].data.tool_name).toBe("bash");
+      expect(deltas.map((e) => String(e.data.delta)).join("")).toContain("early");
+      const kinds = h.kinds();
+      expect(kinds.indexOf("tool_call_output_delta")).toBeLessThan(kinds.indexOf("tool_call_end"));
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("an unexpected failure (a custom tool with a non-object schema) rejects submit with an error event; the session stays usable", async () => {
+    const broken: Tool<string> = { name: "broken", description: "Bad schema.", schema: v.string(), truncation: "head", run: async (_a, ctx) => ctx.reply.success({}, "") };
+    const h = await harness([{ text: "ok" }], { customTools: [broken] });
+    try {
+      await expect(h.session.submit("go")).rejects.toThrow(/broken: its schema must describe an object/);
+      expect(h.events.find((e) => e.kind === "error")!.data.kind).toBe("internal");
+      expect(h.session.state).toBe("IDLE");
+      h.session.setTools("default");
+      expect((await h.session.submit("again")).text).toBe("ok");
+    } finally {
+      await h.cleanup();
+    }
+  });
+});

@@ -1,0 +1,326 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Hooks } from "../../lib/agent/index.ts";
+import { harness, requestMessages, toolResultTexts } from "./harness.ts";
+
+const readCall = (path: string) => ({ toolCalls: [{ name: "read", arguments: { path } }] });
+const bashCall = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+
+function lastUserTexts(messages: any[]): string[] {
+  return messages
+    .filter((m) => m.role === "user")
+    .flatMap((m) => (typeof m.content === "string" ? [m.content] : m.content.filter((c: any) => c.type === "text").map((c: any) => c.text)));
+}
+
+describe("J.10 1. notification hooks (events)", () => {
+  test("J.10 1.1 tool execution sends events naming the tool and carrying the result", async () => {
+    const h = await harness([readCall("f.txt"), { text: "ok" }]);
+    writeFileSync(join(h.dir, "f.txt"), "data\n");
+    try {
+      await h.session.submit("read");
+      const start = h.events.find((e) => e.kind === "tool_call_start")!;
+      const end = h.events.find((e) => e.kind === "tool_call_end")!;
+      expect(start.data.tool_name).toBe("read");
+      expect(end.data.tool_name).toBe("read");
+      expect((end.data.output as any).status).toBe("success");
+      expect(end.session_id).toBe(h.session.id);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 1.2 agent lifecycle: agent_start then agent_end with duration_ms and steps", async () => {
+    const h = await harness([bashCall("true"), { text: "done" }]);
+    try {
+      await h.session.submit("go");
+      const kinds = h.kinds();
+      expect(kinds.indexOf("agent_start")).toBeLessThan(kinds.indexOf("agent_end"));
+      const end = h.events.find((e) => e.kind === "agent_end")!;
+      expect(typeof end.data.duration_ms).toBe("number");
+      expect(end.data.steps).toBe(2);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 1.3 turn_end carries the turn's tool calls", async () => {
+    const h = await harness([bashCall("echo hi"), { text: "done" }]);
+    try {
+      await h.session.submit("go");
+      const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
+      expect(turnEnd.data.tool_calls).toEqual([{ id: expect.any(String), name: "bash", arguments: { command: "echo hi" } }]);
+    } finally {
+      await h.cleanup();
+    }
+  });
+});
+
+describe("J.10 2. gates", () => {
+  test("J.10 2.1 beforeToolCall returning ok lets the tool run", async () => {
+    const seen: string[] = [];
+    const hooks: Hooks = { beforeToolCall: (tool) => (seen.push(tool), "ok") };
+    const h = await harness([bashCall("echo ran > ran.txt"), { text: "done" }], { hooks });
+    try {
+      await h.session.submit("go");
+      expect(seen).toEqual(["bash"]);
+      expect(existsSync(join(h.dir, "ran.txt"))).toBe(true);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 2.2 beforeToolCall block: the tool does not run and the model is told why", async () => {
+    const hooks: Hooks = { beforeToolCall: (tool) => (tool === "bash" ? { block: "needs confirmation" } : undefined) };
+    const h = await harness([bashCall("echo ran > ran.txt"), { text: "ok" }], { hooks });
+    try {
+      await h.session.submit("go");
+      expect(existsSync(join(h.dir, "ran.txt"))).toBe(false);
+      expect(toolResultTexts(h.fake, 1)[0]).toContain("needs confirmation");
+      expect(requestMessages(h.fake, 1).at(-1).content[0].is_error).toBe(true);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 2.3 gate chain: the first passes, the second blocks, later ones are not asked", async () => {
+    const asked: string[] = [];
+    const hooks: Hooks[] = [
+      { beforeToolCall: () => (asked.push("a"), "ok") },
+      { beforeToolCall: () => (asked.push("b"), { block: "forbidden" }) },
+      { beforeToolCall: () => (asked.push("c"), "ok") },
+    ];
+    const h = await harness([bashCall("echo ran > ran.txt"), { text: "ok" }], { hooks });
+    try {
+      await h.session.submit("go");
+      expect(asked).toEqual(["a", "b"]);
+      expect(existsSync(join(h.dir, "ran.txt"))).toBe(false);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 2.4 beforeSessionOp cancel stops a compaction and leaves the history alone", async () => {
+    const ops: string[] = [];
+    const hooks: Hooks = { beforeSessionOp: (op) => (ops.push(op), op === "compact" ? "cancel" : "ok") };
+    const h = await harness([{ text: "one" }], { hooks });
+    try {
+      await h.session.submit("hello");
+      const before = JSON.stringify(h.session.history);
+      expect(await h.session.compact()).toBe(false);
+      expect(ops).toEqual(["compact"]);
+      expect(JSON.stringify(h.session.history)).toBe(before);
+      expect(h.kinds()).not.toContain("compaction_start");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.2 5.7 a beforeToolCall hook blocks rm -rf / and the command never runs", async () => {
+    const hooks: Hooks = {
+      beforeToolCall: (tool, params) =>
+        tool === "bash" && /rm\s+-rf\s+\/(\s|$)/.test(String(params.command)) ? { block: "refusing to delete the filesystem root" } : undefined,
+    };
+    // Harmless if it ever ran: it only writes a marker file.
+    const h = await harness([bashCall("echo rm -rf / > ran.txt"), { text: "ok" }], { hooks });
+    try {
+      await h.session.submit("clean up");
+      expect(existsSync(join(h.dir, "ran.txt"))).toBe(false);
+      expect(toolResultTexts(h.fake, 1)[0]).toContain("refusing to delete");
+    } finally {
+      await h.cleanup();
+    }
+  });
+});
+
+describe("J.10 3. pipes", () => {
+  test("J.10 3.1 onToolResult redacts a secret before the model sees it", async () => {
+    const hooks: Hooks = { onToolResult: (_tool, result) => ({ text: result.text.replace(/API_KEY=\S+/g, "API_KEY=[REDACTED]") }) };
+    const h = await harness([readCall(".env"), { text: "ok" }], { hooks });
+    writeFileSync(join(h.dir, ".env"), "API_KEY=sk-very-secret\n");
+    try {
+      await h.session.submit("read .env");
+      const seen = toolResultTexts(h.fake, 1)[0];
+      expect(seen).toContain("API_KEY=[REDACTED]");
+      expect(seen).not.toContain("sk-very-secret");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 3.2 onToolResult hooks chain: [a][b]", async () => {
+    const hooks: Hooks[] = [
+      { onToolResult: (_t, r) => ({ ...r, text: `${r.text}[a]` }) },
+      { onToolResult: (_t, r) => ({ ...r, text: `${r.text}[b]` }) },
+    ];
+    const h = await harness([bashCall("printf out"), { text: "ok" }], { hooks });
+    try {
+      await h.session.submit("go");
+      expect(toolResultTexts(h.fake, 1)[0].endsWith("[a][b]")).toBe(true);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 3.3 a partial change keeps the other fields (exit_code stays 0)", async () => {
+    const hooks: Hooks = { onToolResult: () => ({ text: "rewritten" }) };
+    const h = await harness([bashCall("printf output"), { text: "ok" }], { hooks });
+    try {
+      await h.session.submit("go");
+      const full = h.events.find((e) => e.kind === "tool_call_end")!.data.output as any;
+      expect(full.text).toBe("rewritten");
+      expect(full.data.exit_code).toBe(0);
+      expect(full.status).toBe("success");
+      expect(toolResultTexts(h.fake, 1)[0]).toBe("rewritten");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 3.4 onContext adds a message the model receives", async () => {
+    const hooks: Hooks = { onContext: (messages) => [...messages, { role: "user", content: "[note: be brief]" }] };
+    const h = await harness([{ text: "ok" }], { hooks });
+    try {
+      await h.session.submit("hello");
+      expect(lastUserTexts(requestMessages(h.fake, 0))).toContain("[note: be brief]");
+      expect(h.session.history.length).toBe(2);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 3.5 onInput transforms the user's text", async () => {
+    const hooks: Hooks = { onInput: (text) => ({ transform: text === "你好" ? "hello" : text }) };
+    const h = await harness([{ text: "hi" }], { hooks });
+    try {
+      await h.session.submit("你好");
+      expect(lastUserTexts(requestMessages(h.fake, 0))).toEqual(["hello"]);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 3.6 onInput handled: later hooks are skipped and the agent does nothing", async () => {
+    const later: string[] = [];
+    const hooks: Hooks[] = [{ onInput: () => "handled" }, { onInput: (t) => (later.push(t), "passthrough") }];
+    const h = await harness([{ text: "unused" }], { hooks });
+    try {
+      const result = await h.session.submit("/local-command");
+      expect(result.stopReason).toBe("handled");
+      expect(later).toEqual([]);
+      expect(h.fake.requests.length).toBe(0);
+      expect(h.session.history.length).toBe(0);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 3.7 onBeforeAgent injects messages and changes the system prompt", async () => {
+    const hooks: Hooks = {
+      onBeforeAgent: (prompt, system) => ({ system: `${system}\nEXTRA-RULE`, messages: [{ role: "user", content: "extra context" }], prompt: `${prompt}!` }),
+    };
+    const h = await harness([{ text: "ok" }], { hooks });
+    try {
+      await h.session.submit("task");
+      expect(lastUserTexts(requestMessages(h.fake, 0))).toEqual(["task!", "extra context"]);
+      expect(JSON.stringify(h.fake.requests[0].body.system)).toContain("EXTRA-RULE");
+    } finally {
+      await h.cleanup();
+    }
+  });
+});
+
+describe("J.10 4. errors and isolation", () => {
+  test("J.10 4.1 J.10 4.2 a throwing hook is skipped with a hook_error carrying the stack; the next hook runs", async () => {
+    const hooks: Hooks[] = [
+      {
+        name: "broken",
+        onToolResult: () => {
+          throw new RuntimeError("boom");
+        },
+      },
+      { onToolResult: (_t, r) => ({ text: `${r.text}[b]` }) },
+    ];
+    const h = await harness([bashCall("printf x"), { text: "ok" }], { hooks });
+    try {
+      await h.session.submit("go");
+      const error = h.events.find((e) => e.kind === "hook_error")!;
+      expect(error.data.hook).toBe("broken");
+      expect(error.data.callback).toBe("onToolResult");
+      expect(error.data.error).toBe("boom");
+      expect(String(error.data.stack)).toContain("RuntimeError");
+      expect(String(error.data.stack)).toContain("hooks.test.ts");
+      expect(toolResultTexts(h.fake, 1)[0]).toBe("x[b]");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 4.3 a hook that overruns its timeout is skipped and the agent goes on", async () => {
+    const hooks: Hooks = { onToolResult: () => new Promise((resolve) => setTimeout(() => resolve({ text: "late" }), 5_000)) };
+    const h = await harness([bashCall("printf quick"), { text: "ok" }], { hooks, config: { hook_timeout_ms: 50 } });
+    try {
+      const result = await h.session.submit("go");
+      expect(result.text).toBe("ok");
+      expect(toolResultTexts(h.fake, 1)[0]).toBe("quick");
+      const error = h.events.find((e) => e.kind === "hook_error")!;
+      expect(error.data.timed_out).toBe(true);
+    } finally {
+      await h.cleanup();
+    }
+  });
+});
+
+describe("J.10 5. registration", () => {
+  test("J.10 5.1 hooks from a module file (hookModules)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gong-hookmod-"));
+    const file = join(dir, "audit-hook.ts");
+    writeFileSync(
+      file,
+      `export default {
+        name: "audit",
+        onToolResult(tool: string, result: { text: string }) {
+          return { text: result.text + " [audited " + tool + "]" };
+        },
+      };\n`,
+    );
+    const h = await harness([bashCall("printf hi"), { text: "ok" }], { hookModules: [file] });
+    try {
+      await h.session.submit("go");
+      expect(toolResultTexts(h.fake, 1)[0]).toBe("hi [audited bash]");
+    } finally {
+      await h.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("J.10 5.2 hooks given to createSession", async () => {
+    const calls: string[] = [];
+    const h = await harness([bashCall("printf hi"), { text: "ok" }], { hooks: { beforeToolCall: (tool) => void calls.push(tool) } });
+    try {
+      await h.session.submit("go");
+      expect(calls).toEqual(["bash"]);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 5.1 a hook module that does not export hooks is a clear error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gong-hookmod-"));
+    const file = join(dir, "bad.ts");
+    writeFileSync(file, "export default 42;\n");
+    try {
+      await expect(harness([], { hookModules: [file] })).rejects.toThrow(/default-export a hooks object/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+class RuntimeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RuntimeError";
+  }
+}

@@ -1,0 +1,191 @@
+import { describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { discoverProjectDocs, gitSnapshot, PROJECT_DOC_MARKER } from "../../lib/agent/index.ts";
+import { createDefaultProfile } from "../../lib/profiles/index.ts";
+import { harness } from "./harness.ts";
+
+const hasGit = (() => {
+  try {
+    execFileSync("git", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync("git", ["-c", "user.name=gong-test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", ...args], { cwd, stdio: "ignore" });
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "gong-prompt-"));
+}
+
+describe("004 §6 system prompt", () => {
+  test("004-9.8 layers in order: base, environment, tools, project docs, user override last", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "AGENTS.md"), "PROJECT-RULE: use tabs.\n");
+    const h = await harness([{ text: "ok" }], { cwd: dir, appendSystemPrompt: "USER-OVERRIDE: answer in French." });
+    try {
+      await h.session.submit("hi");
+      const system = (h.fake.requests[0].body.system as any[]).map((b) => b.text).join("\n");
+      const at = (s: string) => system.indexOf(s);
+      expect(at("You are gong")).toBe(0);
+      expect(at("<environment>")).toBeGreaterThan(at("You are gong"));
+      expect(at("Available tools:")).toBeGreaterThan(at("<environment>"));
+      expect(at("PROJECT-RULE")).toBeGreaterThan(at("Available tools:"));
+      expect(at("USER-OVERRIDE")).toBeGreaterThan(at("PROJECT-RULE"));
+      expect(system.trimEnd().endsWith("USER-OVERRIDE: answer in French.")).toBe(true);
+    } finally {
+      await h.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("004-9.8 systemPrompt replaces the base instructions and keeps the other layers", async () => {
+    const h = await harness([{ text: "ok" }], { systemPrompt: "You are a terse reviewer." });
+    try {
+      const prompt = h.session.systemPrompt();
+      expect(prompt.startsWith("You are a terse reviewer.")).toBe(true);
+      expect(prompt).not.toContain("You are gong");
+      expect(prompt).toContain("<environment>");
+      expect(prompt).toContain("- read:");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004 6.3 the environment block names directory, platform, date, model and cutoff", async () => {
+    const h = await harness([{ text: "ok" }]);
+    try {
+      const prompt = h.session.systemPrompt();
+      expect(prompt).toContain(`Working directory: ${h.dir}`);
+      expect(prompt).toContain("Is git repository: false");
+      expect(prompt).toContain(`Platform: ${process.platform}`);
+      expect(prompt).toMatch(/Today's date: \d{4}-\d{2}-\d{2}/);
+      expect(prompt).toContain("Model: Claude Sonnet 4.5 (anthropic/claude-sonnet-4-5)");
+      expect(prompt).toContain("Knowledge cutoff: 2025-01");
+      expect(prompt).toMatch(/OS version: \S+/);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test.skipIf(!hasGit)("004 6.4 git snapshot: branch, change counts and recent commit subjects", async () => {
+    const dir = tempDir();
+    try {
+      git(dir, "init", "-q", "-b", "trunk");
+      writeFileSync(join(dir, "a.txt"), "1\n");
+      git(dir, "add", ".");
+      git(dir, "commit", "-q", "-m", "first subject");
+      writeFileSync(join(dir, "a.txt"), "2\n");
+      git(dir, "commit", "-q", "-am", "second subject");
+      writeFileSync(join(dir, "a.txt"), "3\n");
+      writeFileSync(join(dir, "new.txt"), "x\n");
+      const snap = await gitSnapshot(dir);
+      expect(snap).toMatchObject({ isRepo: true, branch: "trunk", modified: 1, untracked: 1, recentCommits: ["second subject", "first subject"] });
+      const h = await harness([{ text: "ok" }], { cwd: dir });
+      try {
+        const prompt = h.session.systemPrompt();
+        expect(prompt).toContain("Is git repository: true");
+        expect(prompt).toContain("Git branch: trunk");
+        expect(prompt).toContain("Changes: 1 modified, 1 untracked");
+        expect(prompt).toContain("- second subject");
+      } finally {
+        await h.cleanup();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("004 6.4 outside a repository the snapshot says so without failing", async () => {
+    const dir = tempDir();
+    try {
+      expect(await gitSnapshot(dir)).toEqual({ isRepo: false, modified: 0, untracked: 0, recentCommits: [] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("004 §6.5 project docs", () => {
+  test.skipIf(!hasGit)("004-9.8 docs from the repository root down to cwd, root first; profile files only for their profile", async () => {
+    const root = tempDir();
+    try {
+      git(root, "init", "-q");
+      const sub = join(root, "packages", "app");
+      mkdirSync(sub, { recursive: true });
+      writeFileSync(join(root, "AGENTS.md"), "ROOT-AGENTS\n");
+      writeFileSync(join(root, "CLAUDE.md"), "ROOT-CLAUDE\n");
+      writeFileSync(join(root, "GEMINI.md"), "ROOT-GEMINI\n");
+      writeFileSync(join(root, "packages", "AGENTS.md"), "MIDDLE-AGENTS\n");
+      writeFileSync(join(sub, "AGENTS.md"), "DEEP-AGENTS\n");
+
+      const plain = await discoverProjectDocs(sub, { gitRoot: root });
+      expect(plain.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "MIDDLE-AGENTS", "DEEP-AGENTS"]);
+
+      const claude = await discoverProjectDocs(sub, { gitRoot: root, files: ["CLAUDE.md"] });
+      expect(claude.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "ROOT-CLAUDE", "MIDDLE-AGENTS", "DEEP-AGENTS"]);
+
+      const h = await harness([{ text: "ok" }], { cwd: sub });
+      try {
+        const prompt = h.session.systemPrompt();
+        expect(prompt.indexOf("ROOT-AGENTS")).toBeLessThan(prompt.indexOf("DEEP-AGENTS"));
+        expect(prompt).not.toContain("ROOT-CLAUDE");
+        expect(prompt).not.toContain("ROOT-GEMINI");
+      } finally {
+        await h.cleanup();
+      }
+      const claudeProfile = (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), id: "claude-like", projectDocFiles: ["CLAUDE.md"] });
+      const h2 = await harness([{ text: "ok" }], { cwd: sub, profile: claudeProfile });
+      try {
+        const prompt = h2.session.systemPrompt();
+        expect(prompt).toContain("ROOT-CLAUDE");
+        expect(prompt).not.toContain("ROOT-GEMINI");
+      } finally {
+        await h2.cleanup();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("004 6.5 outside a repository only the working directory is read", async () => {
+    const parent = tempDir();
+    try {
+      const cwd = join(parent, "work");
+      mkdirSync(cwd);
+      writeFileSync(join(parent, "AGENTS.md"), "PARENT\n");
+      writeFileSync(join(cwd, "AGENTS.md"), "HERE\n");
+      const docs = await discoverProjectDocs(cwd);
+      expect(docs.map((d) => d.content.trim())).toEqual(["HERE"]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  test("004 6.5 the 32KB budget cuts with the marker", async () => {
+    const dir = tempDir();
+    try {
+      const sub = join(dir, "deep");
+      mkdirSync(sub);
+      writeFileSync(join(dir, "AGENTS.md"), `${"r".repeat(20_000)}\n`);
+      writeFileSync(join(sub, "AGENTS.md"), `${"é".repeat(10_000)}\n`);
+      const docs = await discoverProjectDocs(sub, { gitRoot: dir });
+      expect(docs).toHaveLength(2);
+      expect(docs[0].truncated).toBe(false);
+      expect(docs[1].truncated).toBe(true);
+      expect(docs[1].content.endsWith(PROJECT_DOC_MARKER)).toBe(true);
+      expect(PROJECT_DOC_MARKER).toBe("[Project instructions truncated at 32KB]");
+      const body = docs.map((d) => d.content.replace(PROJECT_DOC_MARKER, "")).join("");
+      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(32 * 1024 + 1);
+      expect(body).not.toContain("\uFFFD");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

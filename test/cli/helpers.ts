@@ -1,0 +1,73 @@
+/**
+ * Runs the real `gong` command (bun cli.ts, or the compiled binary) in a temp workspace with a
+ * temp GONG_HOME/HOME and no provider keys, against the fake LLM server.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import type { Script } from "../../lib/testing/fake-llm/types.ts";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const CLI = join(ROOT, "cli.ts");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Workspace {
+  dir: string;
+  home: string;
+  /** Environment without any provider key or base URL from the machine running the tests. */
+  env: Record<string, string>;
+  run(args: string[], options?: { stdin?: string; env?: Record<string, string>; binary?: string }): Promise<RunResult>;
+  cleanup(): void;
+}
+
+const PROVIDER_VARS = /(_API_KEY|_AUTH_TOKEN|_BASE_URL)$/;
+
+export function workspace(): Workspace {
+  const dir = mkdtempSync(join(tmpdir(), "gong-cli-"));
+  const home = mkdtempSync(join(tmpdir(), "gong-cli-home-"));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !PROVIDER_VARS.test(k)) env[k] = v;
+  Object.assign(env, { HOME: home, GONG_HOME: join(home, ".gong"), NO_COLOR: "1" });
+  return {
+    dir,
+    home,
+    env,
+    async run(args, options = {}) {
+      const cmd = options.binary ? [options.binary, ...args] : [process.execPath, CLI, ...args];
+      const proc = Bun.spawn(cmd, {
+        cwd: dir,
+        env: { ...env, ...options.env },
+        stdin: options.stdin !== undefined ? new TextEncoder().encode(options.stdin) : "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      return { code, stdout, stderr };
+    },
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The four wire APIs, each as the command-line flags that point gong at the fake server. */
+export const WIRE_APIS: Array<{ name: string; flags(fake: FakeLlm): string[] }> = [
+  { name: "anthropic", flags: (f) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", f.baseUrls.anthropic, "--api-key", "test"] },
+  { name: "openai-responses", flags: (f) => ["--model", "openai/gpt-5-mini", "--base-url", f.baseUrls.openai, "--api-key", "test"] },
+  { name: "openai-chat", flags: (f) => ["--model", "ollama/qwen3-coder", "--base-url", f.baseUrls.openai] },
+  { name: "gemini", flags: (f) => ["--model", "gemini/gemini-2.5-flash", "--base-url", f.baseUrls.gemini, "--api-key", "test"] },
+];
+
+export const BASH_THEN_ANSWER: Script = [
+  { toolCalls: [{ name: "bash", arguments: { command: "echo hi-from-bash" } }] },
+  { text: "The command printed hi-from-bash." },
+];
+
+export { startFakeLlm };

@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { BASH_THEN_ANSWER, startFakeLlm, WIRE_APIS, workspace, type Workspace } from "./helpers.ts";
+
+let ws: Workspace;
+let fake: FakeLlm | undefined;
+
+beforeEach(() => {
+  ws = workspace();
+});
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  ws.cleanup();
+});
+
+const toolResultText = (body: unknown) => JSON.stringify(body);
+
+describe("print mode on each wire API", () => {
+  for (const api of WIRE_APIS) {
+    test(`cli print mode performs a bash call and prints the answer (${api.name})`, async () => {
+      fake = await startFakeLlm({ script: BASH_THEN_ANSWER });
+      const r = await ws.run([...api.flags(fake), "-p", "say hi"]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe("The command printed hi-from-bash.\n");
+      expect(fake.requests.length).toBe(2);
+      expect(fake.requests[0].format).toBe(api.name === "anthropic" ? "anthropic" : api.name);
+      // The second request carries the real output of the command.
+      expect(toolResultText(fake.requests[1].body)).toContain("hi-from-bash");
+    });
+  }
+});
+
+describe("output formats", () => {
+  test("cli json prints one result object", async () => {
+    fake = await startFakeLlm({ script: BASH_THEN_ANSWER });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "say hi", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.length).toBe(1);
+    const result = JSON.parse(lines[0]);
+    expect(result).toMatchObject({ kind: "result", answer: "The command printed hi-from-bash.", stop_reason: "completed", is_error: false, turns: 2 });
+    expect(typeof result.session_id).toBe("string");
+    expect(result.usage.input).toBeGreaterThan(0);
+  });
+
+  test("cli stream-json emits the event sequence", async () => {
+    fake = await startFakeLlm({ script: BASH_THEN_ANSWER });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "say hi", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const kinds = events.map((e) => e.kind);
+    const order = ["session_start", "user_input", "turn_start", "tool_call_start", "tool_call_end", "turn_end", "assistant_text_delta", "assistant_text_end", "agent_end", "result"];
+    let at = -1;
+    for (const kind of order) {
+      const next = kinds.indexOf(kind, at + 1);
+      expect(next).toBeGreaterThan(at);
+      at = next;
+    }
+    const end = events.find((e) => e.kind === "tool_call_end");
+    expect(end.data.output.text).toContain("hi-from-bash");
+    expect(events.every((e) => e.kind === "result" || typeof e.session_id === "string")).toBe(true);
+  });
+});
+
+describe("prompt sources", () => {
+  test("cli stdin prompt", async () => {
+    fake = await startFakeLlm({ script: [{ text: "reviewed" }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "review this"], { stdin: "diff --git a/x b/x\n+added line\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("reviewed\n");
+    const sent = JSON.stringify(fake.requests[0].body.messages);
+    expect(sent).toContain("review this");
+    expect(sent).toContain("+added line");
+  });
+
+  test("cli @file attaches the file's contents", async () => {
+    writeFileSync(join(ws.dir, "notes.txt"), "remember the milk");
+    fake = await startFakeLlm({ script: [{ text: "ok" }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "summarise", "@notes.txt"]);
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(fake.requests[0].body.messages)).toContain("remember the milk");
+  });
+
+  test("cli missing @file is a usage error", async () => {
+    const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "x", "-p", "hi", "@nope.txt"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Cannot attach @nope.txt");
+  });
+});
+
+describe("errors and exit codes", () => {
+  test("cli no key: names the variables, --model, local servers and the demo; exit 2", async () => {
+    const r = await ws.run(["-p", "hello"]);
+    expect(r.code).toBe(2);
+    for (const word of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "--model", "ollama", "fake/examples/demo.json"]) expect(r.stderr).toContain(word);
+    expect(r.stderr).not.toContain("    at ");
+    expect(r.stdout).toBe("");
+  });
+
+  test("cli bad key: one sentence, no retry, exit 2", async () => {
+    fake = await startFakeLlm({ script: [{ fault: { type: "http", status: 401, message: "invalid x-api-key" } }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hello"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n").length).toBe(1);
+    expect(r.stderr).toContain("gong:");
+    expect(r.stderr).not.toContain("    at ");
+    expect(fake.requests.length).toBe(1);
+  });
+
+  test("cli unreachable server: one sentence, exit 1", async () => {
+    const r = await ws.run(["--model", "ollama/qwen3-coder", "--base-url", "http://127.0.0.1:9/v1", "-p", "hello"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split("\n").length).toBe(1);
+    expect(r.stderr).not.toContain("    at ");
+  }, 60_000);
+
+  test("cli unknown provider and malformed model are configuration errors", async () => {
+    const a = await ws.run(["--model", "nosuch/model", "-p", "x"]);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain("Unknown provider 'nosuch'");
+    const b = await ws.run(["--model", "just-a-name", "-p", "x"]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain("provider/model-id");
+  });
+
+  test("cli usage errors exit 2", async () => {
+    const r = await ws.run(["--output-format", "xml", "-p", "x"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--output-format");
+    const s = await ws.run(["--bogus"]);
+    expect(s.code).toBe(2);
+  });
+
+  test("cli print mode without a prompt is a usage error", async () => {
+    const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "x", "-p"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("needs a prompt");
+  });
+
+  test("cli invalid settings name the file and the key", async () => {
+    mkdirSync(join(ws.dir, ".gong"));
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ model: "anthropic/claude-haiku-4-5", colour: "blue" }));
+    const r = await ws.run(["-p", "x"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(join(ws.dir, ".gong", "settings.json"));
+    expect(r.stderr).toContain("colour");
+  });
+});
+
+describe("sessions", () => {
+  test("cli --continue and --resume pick up the session", async () => {
+    fake = await startFakeLlm({ script: [{ text: "first answer" }, { text: "second answer" }, { text: "third answer" }] });
+    const flags = WIRE_APIS[0].flags(fake);
+    const first = await ws.run([...flags, "-p", "remember the word pelican", "--output-format", "json"]);
+    expect(first.code).toBe(0);
+    const id: string = JSON.parse(first.stdout).session_id;
+
+    const second = await ws.run([...flags, "-c", "-p", "what was the word?"]);
+    expect(second.code).toBe(0);
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain("remember the word pelican");
+
+    const third = await ws.run([...flags, "-r", id.slice(0, 8), "-p", "and again?", "--output-format", "json"]);
+    expect(third.code).toBe(0);
+    expect(JSON.parse(third.stdout).session_id).toBe(id);
+    const sent = JSON.stringify(fake.requests[2].body.messages);
+    expect(sent).toContain("pelican");
+    expect(sent).toContain("what was the word?");
+
+    const list = await ws.run(["sessions"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(id.slice(0, 8));
+  });
+
+  test("cli --no-session writes no file", async () => {
+    fake = await startFakeLlm({ script: [{ text: "ok" }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "--no-session", "-p", "hi"]);
+    expect(r.code).toBe(0);
+    const dir = join(ws.home, ".gong", "sessions");
+    expect(existsSync(dir) ? readdirSync(dir).length : 0).toBe(0);
+  });
+});
+
+describe("offline demo", () => {
+  test("cli offline demo creates a file, runs it and fixes it", async () => {
+    const demo = join(import.meta.dir, "../../examples/demo.json");
+    const r = await ws.run(["--model", `fake/${demo}`, "-p", "fix greet.sh"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Hello, gong!");
+    const run = Bun.spawnSync(["bash", "greet.sh", "gong"], { cwd: ws.dir });
+    expect(run.stdout.toString()).toBe("Hello, gong!\n");
+  });
+
+  test("cli --version, --help and --list-models", async () => {
+    const v = await ws.run(["--version"]);
+    expect(v.stdout).toMatch(/^gong \d+\.\d+\.\d+\n$/);
+    const h = await ws.run(["--help"]);
+    expect(h.stdout).toContain("--output-format");
+    const m = await ws.run(["--list-models", "sonnet"]);
+    expect(m.code).toBe(0);
+    expect(m.stdout).toContain("anthropic/claude-sonnet-4-5");
+  });
+});

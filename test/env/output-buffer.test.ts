@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OutputCollector, RollingWindow, tailBytes } from "../../lib/env/output-buffer.ts";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "gong-outbuf-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe("rolling window (003 §B)", () => {
+  test("J.2 3.1 keeps exactly the last maxBytes", () => {
+    const w = new RollingWindow(10);
+    for (const piece of ["0123", "4567", "89ab", "cdef"]) w.push(piece);
+    expect(w.text()).toBe("6789abcdef");
+    expect(w.dropped).toBe(6);
+  });
+
+  test("TRC-style utf-8 boundary: never starts inside a character", () => {
+    expect(tailBytes("a中文", 4)).toBe("文");
+    expect(tailBytes("a中文", 7)).toBe("a中文");
+    expect(tailBytes("😀😀", 5)).toBe("😀");
+  });
+
+  test("a single chunk bigger than the window is trimmed", () => {
+    const w = new RollingWindow(3);
+    w.push("abcdefg");
+    expect(w.text()).toBe("efg");
+  });
+});
+
+describe("output collector", () => {
+  test("J.2 5.1 split characters decode whole on each stream", () => {
+    const got: Array<[string, string]> = [];
+    const c = new OutputCollector({ windowBytes: 100, spillThresholdBytes: 1000, tempDir: dir, onData: (t, s) => got.push([t, s]) });
+    const zh = bytes("中");
+    c.write(zh.subarray(0, 1), "stdout");
+    c.write(bytes("e"), "stderr");
+    c.write(zh.subarray(1), "stdout");
+    const out = c.finish();
+    expect(out).toMatchObject({ stdout: "中", stderr: "e", output: "e中", totalBytes: 4, outputTruncated: false });
+    expect(got).toEqual([["e", "stderr"], ["中", "stdout"]]);
+  });
+
+  test("an incomplete character at the end becomes U+FFFD, not lost silently", () => {
+    const c = new OutputCollector({ windowBytes: 100, spillThresholdBytes: 1000, tempDir: dir });
+    c.write(bytes("中").subarray(0, 2), "stdout");
+    expect(c.finish().stdout).toBe("\uFFFD");
+  });
+
+  test("J.2 3.2 spill file is backfilled and receives raw bytes of both streams", () => {
+    const c = new OutputCollector({ windowBytes: 4, spillThresholdBytes: 5, tempDir: dir });
+    c.write(bytes("abc"), "stdout");
+    c.write(bytes("def"), "stderr");
+    c.write(bytes("ghi"), "stdout");
+    const out = c.finish();
+    expect(readFileSync(out.spillPath!, "utf8")).toBe("abcdefghi");
+    expect(out).toMatchObject({ output: "fghi", stdout: "cghi", stderr: "def", totalBytes: 9, outputTruncated: true });
+  });
+
+  test("an unwritable temp dir only costs the spill file", () => {
+    const c = new OutputCollector({ windowBytes: 4, spillThresholdBytes: 2, tempDir: join(dir, "missing", "dir") });
+    c.write(bytes("abcdef"), "stdout");
+    const out = c.finish();
+    expect(out.spillPath).toBeUndefined();
+    expect(out.output).toBe("cdef");
+  });
+
+  test("a throwing listener does not stop the capture", () => {
+    const c = new OutputCollector({ windowBytes: 100, spillThresholdBytes: 1000, tempDir: dir, onData: () => { throw new Error("listener"); } });
+    c.write(bytes("ok"), "stdout");
+    expect(c.finish().stdout).toBe("ok");
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * A throwaway workspace for tool tests: a temp project root (plus a temp HOME that is an allowed
+ * extra root, for `~` paths), a LocalEnvironment over it and a registry, removed by `dispose()`.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { envelopeProblems, type ToolResponse } from "../../lib/envelope.ts";
+import { LocalEnvironment } from "../../lib/env/local.ts";
+import { createToolRegistry, type ToolRegistry } from "../../tools/registry.ts";
+
+export interface Workspace {
+  /** Parent temp dir holding `root`, `home` and `outside`. */
+  base: string;
+  root: string;
+  home: string;
+  /** A directory outside every allowed root (for escape tests). */
+  outside: string;
+  env: LocalEnvironment;
+  registry: ToolRegistry;
+  /** Absolute path of a workspace-relative path. */
+  path(rel: string): string;
+  write(rel: string, content: string | Uint8Array): string;
+  read(rel: string): string;
+  bytes(rel: string): Uint8Array;
+  /** Execute a tool and check the result is a valid envelope. */
+  run(name: string, args: unknown): Promise<ToolResponse>;
+  dispose(): Promise<void>;
+}
+
+export function createWorkspace(prefix = "gong-tools-"): Workspace {
+  const base = mkdtempSync(join(tmpdir(), prefix));
+  const root = join(base, "project");
+  const home = join(base, "home");
+  const outside = join(base, "outside");
+  for (const d of [root, home, outside]) mkdirSync(d);
+  const env = new LocalEnvironment({ root, home, extraRoots: [home] });
+  const registry = createToolRegistry({ cwd: root, env });
+  const path = (rel: string) => join(root, rel);
+  return {
+    base,
+    root,
+    home,
+    outside,
+    env,
+    registry,
+    path,
+    write(rel, content) {
+      const p = path(rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, content);
+      return p;
+    },
+    read: (rel) => readFileSync(path(rel), "utf8"),
+    bytes: (rel) => new Uint8Array(readFileSync(path(rel))),
+    async run(name, args) {
+      const result = await registry.execute(name, args);
+      const problems = envelopeProblems(result);
+      if (problems.length > 0) throw new Error(`invalid envelope from ${name}: ${problems.join("; ")}`);
+      return result;
+    },
+    async dispose() {
+      await env.cleanup();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}

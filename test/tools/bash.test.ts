@@ -1,0 +1,211 @@
+/** bash tool: the J.2 scenarios (003 §B) through the registry and a real LocalEnvironment. */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { LocalEnvironmentOptions } from "../../lib/env/local.ts";
+import { createToolRegistry } from "../../tools/registry.ts";
+import { gone, makeWorkspace, type Workspace } from "../env/helpers.ts";
+
+let ws: Workspace;
+const written: string[] = [];
+beforeEach(() => {
+  ws = makeWorkspace("bash-tool");
+});
+afterEach(async () => {
+  await ws.dispose();
+  for (const p of written.splice(0)) rmSync(p, { force: true });
+});
+
+async function bash(args: unknown, options: Partial<LocalEnvironmentOptions> = {}, extra: { signal?: AbortSignal; onUpdate?: (t: string) => void } = {}) {
+  const registry = createToolRegistry({ cwd: ws.dir, env: ws.env(options) });
+  const result = await registry.execute("bash", args, extra);
+  const path = result.data.full_output_path;
+  if (typeof path === "string" && !path.startsWith(ws.temp)) written.push(path);
+  return result;
+}
+
+const pidsIn = (file: string) => readFileSync(join(ws.dir, file), "utf8").trim().split("\n").map(Number);
+
+describe("1. basic execution", () => {
+  test("bash 1.1 simple command", async () => {
+    const r = await bash({ command: "echo hello" });
+    expect(r.status).toBe("success");
+    expect(r.text).toBe("hello\n");
+    expect(r.data).toMatchObject({ exit_code: 0, timed_out: false, aborted: false, truncated: false });
+    expect(r.data.full_output_path).toBeUndefined();
+  });
+
+  test("bash 1.2 command exit code", async () => {
+    const r = await bash({ command: "echo before; exit 1" });
+    expect(r.status).toBe("error");
+    expect(r.error).toEqual({ code: "EXECUTION_ERROR", message: "Command exited with code 1" });
+    expect(r.text).toBe("before\n\n\nCommand exited with code 1");
+    expect(r.data.exit_code).toBe(1);
+  });
+
+  test("bash 1.3 command prefix", async () => {
+    const r = await bash({ command: "echo $TEST_VAR" }, { commandPrefix: "export TEST_VAR=hello" });
+    expect(r.text).toBe("hello\n");
+  });
+
+  test("bash 1.4 prefix and command output combined", async () => {
+    const r = await bash({ command: "echo command_output" }, { commandPrefix: "echo prefix_output" });
+    expect(r.text).toContain("prefix_output");
+    expect(r.text).toContain("command_output");
+  });
+});
+
+describe("2. errors", () => {
+  test("bash 2.1 timeout", async () => {
+    const r = await bash({ command: "echo started; sleep 5", timeout: 1 });
+    expect(r.status).toBe("error");
+    expect(r.error?.code).toBe("TIMEOUT");
+    expect(r.text).toStartWith("started\n");
+    expect(r.text).toContain("Command timed out after 1 seconds");
+    expect(r.data.timed_out).toBe(true);
+  });
+
+  test("bash 2.2 missing working directory", async () => {
+    const r = await bash({ command: "echo test" }, { cwd: join(ws.dir, "this/directory/does/not/exist") });
+    expect(r.status).toBe("error");
+    expect(r.error?.code).toBe("NOT_FOUND");
+    expect(r.error?.message).toContain("does not exist");
+  });
+
+  test("bash 2.3 spawn failure", async () => {
+    const r = await bash({ command: "echo test" }, { shell: join(ws.dir, "no-such-shell") });
+    expect(r.status).toBe("error");
+    expect(r.error?.message).toContain("ENOENT");
+  });
+});
+
+describe("3. output management", () => {
+  test("bash 3.1 large output keeps the tail", async () => {
+    const r = await bash({ command: "seq 1 100000" });
+    expect(r.status).toBe("partial");
+    expect(r.data.truncated).toBe(true);
+    expect(r.text).toStartWith("98001\n");
+    expect(r.text).toContain("100000\n[Showing lines 98001-100000 of 100000. Full output: ");
+    const full = readFileSync(String(r.data.full_output_path), "utf8");
+    expect(full.split("\n").length).toBe(100001);
+  });
+
+  test("bash 3.2 temp file for output over 50KB", async () => {
+    const r = await bash({ command: "head -c 60000 /dev/zero | tr '\\0' a | fold -w 100" });
+    const path = String(r.data.full_output_path);
+    expect(path.startsWith(ws.temp)).toBe(true);
+    expect(r.text).toContain(`Full output: ${path}]`);
+    expect(readFileSync(path, "utf8")).toBe(Array(600).fill("a".repeat(100)).join("\n"));
+  });
+
+  test("bash 3.3 stderr and stdout both captured", async () => {
+    const r = await bash({ command: "echo out && echo err >&2" });
+    expect(r.text).toContain("out");
+    expect(r.text).toContain("err");
+  });
+
+  test("bash 3.4 multibyte UTF-8 truncation", async () => {
+    const r = await bash({ command: 'for i in $(seq 1 3000); do echo "你好世界，中文输出 $i"; done' });
+    expect(r.data.truncated).toBe(true);
+    expect(r.text).not.toContain("\uFFFD");
+    const shown = r.text.split("\n[Showing")[0].split("\n");
+    expect(shown.every((line) => /^你好世界，中文输出 \d+$/.test(line))).toBe(true);
+    expect(shown.at(-1)).toBe("你好世界，中文输出 3000");
+  });
+});
+
+describe("4. process management", () => {
+  test("bash 4.1 process tree killed on timeout", async () => {
+    const r = await bash({ command: "sleep 100 & echo $! > pids; bash -c 'sleep 100 & echo $! >> pids; wait' & wait", timeout: 1 });
+    expect(r.error?.code).toBe("TIMEOUT");
+    const pids = pidsIn("pids");
+    expect(pids.length).toBe(2);
+    for (const pid of pids) expect(await gone(pid)).toBe(true);
+  });
+
+  test("bash 4.2 pipe with SIGPIPE", async () => {
+    const r = await bash({ command: "yes | head -5" });
+    expect(r.status).toBe("success");
+    expect(r.text).toBe("y\ny\ny\ny\ny\n");
+  });
+
+  test("bash 4.3 environment inherited", async () => {
+    const home = join(ws.temp, "home-for-test");
+    const r = await bash({ command: 'echo "$HOME"; command -v seq' }, { baseEnv: { HOME: home, PATH: process.env.PATH } });
+    expect(r.text.split("\n")[0]).toBe(home);
+    expect(r.text).toContain("seq");
+  });
+});
+
+describe("5. regressions", () => {
+  test("bash 5.1 UTF-8 across chunk boundaries", async () => {
+    const r = await bash({ command: "printf '你好%.0s' $(seq 1 8000); echo" });
+    expect(r.status).toBe("success");
+    expect(r.text).toBe(`${"你好".repeat(8000)}\n`);
+  });
+
+  test("bash 5.2 interactive command does not hang", async () => {
+    const gitEnv = {
+      PATH: process.env.PATH,
+      HOME: join(ws.temp, "home"),
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_EDITOR: "sleep 100; true", // an editor waiting for a user who never comes
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    };
+    const r = await bash({ command: "git init -q . && echo x > f && git add f && git commit", timeout: 1 }, { baseEnv: gitEnv });
+    expect(r.error?.code).toBe("TIMEOUT");
+    expect(r.text).toContain("Command timed out after 1 seconds");
+  });
+
+  test("bash 5.3 process group killed on abort", async () => {
+    const controller = new AbortController();
+    const pending = bash({ command: "sleep 100 & echo $! > pids; sleep 100 & echo $! >> pids; wait" }, {}, { signal: controller.signal });
+    for (let i = 0; i < 200 && !existsSync(join(ws.dir, "pids")); i++) await Bun.sleep(10);
+    await Bun.sleep(50);
+    controller.abort();
+    const r = await pending;
+    expect(r.status).toBe("error");
+    expect(r.text).toEndWith("Command aborted");
+    expect(r.data.aborted).toBe(true);
+    for (const pid of pidsIn("pids")) expect(await gone(pid)).toBe(true);
+  });
+
+  test("bash 5.4 bash syntax, not sh", async () => {
+    const r = await bash({ command: "if [[ -d / ]]; then arr=(a b); echo yes ${arr[1]}; fi; cat <(echo sub)" });
+    expect(r.text).toBe("yes b\nsub\n");
+  });
+
+  test("bash 5.5 exact line counts when truncated", async () => {
+    const r = await bash({ command: "seq 1 2150" });
+    expect(r.status).toBe("partial");
+    expect(r.text).toStartWith("151\n152\n");
+    expect(r.text).toContain("\n2150\n[Showing lines 151-2150 of 2150. Full output: ");
+    expect(r.stats.total_lines).toBe(2150);
+    // Under 50 KB nothing was spilled by the environment; the tool kept the output itself.
+    expect(readFileSync(String(r.data.full_output_path), "utf8")).toStartWith("1\n2\n3\n");
+  });
+
+  test("bash 5.6 invalid argument types", async () => {
+    for (const args of [{ command: null }, { command: 42 }, {}, { command: "echo", timeout: "5" }, { command: "echo", timeout: 0 }, { command: "echo", timeout: 601 }]) {
+      const r = await bash(args);
+      expect(r.status).toBe("error");
+      expect(r.error?.code).toBe("INVALID_PARAM");
+      expect(r.error?.message).toMatch(/'(command|timeout)'/);
+    }
+  });
+});
+
+test("bash streams the output tail to onUpdate", async () => {
+  const updates: string[] = [];
+  const r = await bash({ command: "echo first; sleep 0.3; echo second" }, {}, { onUpdate: (t) => updates.push(t) });
+  expect(r.text).toBe("first\nsecond\n");
+  expect(updates[0]).toBe("first\n");
+});
+
+test("bash empty output says so", async () => {
+  const r = await bash({ command: "true" });
+  expect(r.text).toBe("(no output)");
+});

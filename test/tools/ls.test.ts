@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
+
+let ws: Workspace;
+beforeAll(() => {
+  ws = createWorkspace("gong-ls-");
+});
+afterAll(() => ws.dispose());
+
+describe("J.7 1. basic listing", () => {
+  test("ls 1.1 dotfiles and directory suffix", async () => {
+    ws.write("dots/.hidden-file", "x");
+    mkdirSync(ws.path("dots/.hidden-dir"));
+    const r = await ws.run("ls", { path: "dots" });
+    expect(r.status).toBe("success");
+    expect(r.text).toBe("Listed 2 entries in 'dots'.\n.hidden-dir/\n.hidden-file");
+    expect(r.data.entries).toEqual([
+      { path: "dots/.hidden-dir/", type: "dir" },
+      { path: "dots/.hidden-file", type: "file" },
+    ]);
+  });
+
+  test("ls 1.2 empty directory", async () => {
+    mkdirSync(ws.path("void"));
+    const r = await ws.run("ls", { path: "void" });
+    expect(r.status).toBe("success");
+    expect(r.text).toContain("(empty directory)");
+    expect(r.data.entries).toEqual([]);
+  });
+
+  test("ls 1.3 case-insensitive sort", async () => {
+    for (const n of ["Zebra.txt", "apple.txt", "Banana.txt"]) ws.write(`sorted/${n}`, n);
+    const r = await ws.run("ls", { path: "sorted" });
+    expect(r.text.split("\n").slice(1)).toEqual(["apple.txt", "Banana.txt", "Zebra.txt"]);
+  });
+});
+
+describe("J.7 2. errors and edges", () => {
+  test("ls 2.1 path is a file", async () => {
+    ws.write("file.txt", "x");
+    const r = await ws.run("ls", { path: "file.txt" });
+    expect(r.error).toEqual({ code: "INVALID_PARAM", message: "Not a directory: file.txt" });
+  });
+
+  test("ls 2.2 path not found", async () => {
+    const r = await ws.run("ls", { path: "no/such/dir" });
+    expect(r.error).toEqual({ code: "NOT_FOUND", message: "Path not found: no/such/dir" });
+  });
+
+  test("ls 2.3 large directory truncated", async () => {
+    mkdirSync(ws.path("many"));
+    for (let i = 0; i < 600; i++) writeFileSync(ws.path(`many/f${String(i).padStart(3, "0")}.txt`), "");
+    const r = await ws.run("ls", { path: "many" });
+    expect(r.status).toBe("partial");
+    expect(r.data.truncated).toBe(true);
+    expect((r.data.entries as unknown[]).length).toBe(500);
+    expect(r.stats.total_entries).toBe(600);
+    expect(r.text).toStartWith("Listed 500 entries in 'many' (of 600).\nf000.txt\n");
+    expect(r.text).toEndWith("f499.txt\n[100 more entries. Use limit=600 to see more.]");
+    const all = await ws.run("ls", { path: "many", limit: 600 });
+    expect(all.status).toBe("success");
+  });
+});
+
+describe("J.7 3. parameter checks", () => {
+  test("ls 3.1 invalid parameter types", async () => {
+    const r = await ws.run("ls", { path: 42 });
+    expect(r.error).toEqual({ code: "INVALID_PARAM", message: "Invalid arguments for ls: 'path' must be a string (got number 42)." });
+    expect((await ws.run("ls", { limit: 0 })).error?.code).toBe("INVALID_PARAM");
+  });
+});
+
+describe("ls details", () => {
+  test("ls defaults to the working directory and skips dangling links", async () => {
+    mkdirSync(ws.path("links"));
+    ws.write("links/real.txt", "x");
+    symlinkSync(ws.path("links/real.txt"), ws.path("links/good-link"));
+    symlinkSync(ws.path("links/missing"), ws.path("links/dangling"));
+    const r = await ws.run("ls", { path: "links" });
+    expect(r.data.entries).toEqual([
+      { path: "links/good-link", type: "link" },
+      { path: "links/real.txt", type: "file" },
+    ]);
+    const root = await ws.run("ls", {});
+    expect(root.context.path_resolved).toBe(".");
+    expect(root.text).toContain("links/");
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * edit — replace one exact piece of a file (003 §3.2 / §A, 004 §3.3).
+ *
+ * The ten steps of §A: resolve the path, check the file, read it as UTF-8, keep its BOM, detect
+ * its line ending from the first newline, match exactly then fuzzily (edit-match.ts), insist on
+ * uniqueness unless `replace_all`, splice only the matched characters, write atomically (refusing
+ * when the file changed meanwhile), and return a unified diff with real line numbers.
+ */
+import * as v from "valibot";
+import type { ToolResponse } from "../lib/envelope.ts";
+import type { FileInfo } from "../lib/env/types.ts";
+import { flag, text } from "./args.ts";
+import { regionDiff } from "./edit-diff.ts";
+import { findMatches, type Span, splice } from "./edit-match.ts";
+import { withFileLock } from "./file-lock.ts";
+import type { Tool, ToolRunContext } from "./types.ts";
+
+const schema = v.strictObject({
+  path: text("Path of the file to edit (relative to the project root, absolute inside it, or ~/…)."),
+  old_text: text("The exact text to replace, including whitespace and newlines. Must occur exactly once unless replace_all is true."),
+  new_text: text("The text to put in its place."),
+  replace_all: v.optional(flag("Replace every occurrence instead of requiring exactly one. Default false."), false),
+});
+export type EditArgs = v.InferOutput<typeof schema>;
+
+const BINARY_SNIFF_BYTES = 8192;
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const encoder = new TextEncoder();
+
+export const editTool: Tool<EditArgs> = {
+  name: "edit",
+  description:
+    "Replaces old_text with new_text in a file. old_text must match exactly once (include surrounding lines to make it unique), " +
+    "or set replace_all to replace every occurrence. Small differences in trailing spaces, quotes, dashes and Unicode spaces are tolerated. " +
+    "Returns a unified diff of the change.",
+  schema,
+  truncation: "head",
+  async run(args, ctx) {
+    try {
+      if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");
+      const resolved = await ctx.env.resolvePath(args.path, { variants: true });
+      const extras = { pathResolved: resolved.relative };
+      const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
+      if (!info) return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, { text: `File not found: ${args.path}. Check the path, or use write to create a new file.` });
+      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to edit.`, extras);
+      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Not a regular file: ${args.path}. edit only changes files.`, extras);
+      return await withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras));
+    } catch (e) {
+      return ctx.reply.fromError(e);
+    }
+  },
+};
+
+async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, extras: { pathResolved: string }): Promise<ToolResponse> {
+  const { path } = args;
+  const before = await ctx.env.stat(absolute);
+  if (!before) return ctx.reply.fail("NOT_FOUND", `File not found: ${path}`, extras);
+  const bytes = await ctx.env.readFile(absolute);
+  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+    return ctx.reply.fail("BINARY_FILE", `File '${path}' appears to be binary; edit only changes text files.`, extras);
+  }
+  let decoded: string;
+  try {
+    decoded = strictUtf8.decode(bytes);
+  } catch {
+    return ctx.reply.fail("BINARY_FILE", `File '${path}' is not valid UTF-8 text, so it cannot be edited without corrupting it. Use bash to change it.`, extras);
+  }
+
+  const bom = decoded.charCodeAt(0) === 0xfeff ? "\uFEFF" : "";
+  const content = decoded.slice(bom.length);
+  const firstNewline = content.indexOf("\n");
+  const eol = firstNewline > 0 && content[firstNewline - 1] === "\r" ? "\r\n" : "\n";
+  const replacement = args.new_text.replace(/\r\n?/g, "\n").replaceAll("\n", eol);
+
+  let spans: Span[];
+  let fuzzy = false;
+  if (args.old_text === "") {
+    // An empty file has exactly one place to put text: insert it. Elsewhere empty old_text is ambiguous.
+    if (content !== "") {
+      return ctx.reply.fail("INVALID_PARAM", `old_text must not be empty when ${path} has content. Give the exact text to replace, or use write to replace the whole file.`, extras);
+    }
+    spans = [[0, 0]];
+  } else {
+    const match = findMatches(content, args.old_text, args.replace_all);
+    if (!match.ok && match.reason === "not_found") {
+      const message = `Could not find the exact text in ${path}. The old text must match exactly including all whitespace and newlines.`;
+      return ctx.reply.fail("INVALID_PARAM", message, { ...extras, text: `${message} Read the file again to copy the current text.` });
+    }
+    if (!match.ok) {
+      const message = `Found ${match.count} occurrences of the text in ${path}. The text must be unique. Please provide more context to make it unique.`;
+      return ctx.reply.fail("INVALID_PARAM", message, { ...extras, data: { occurrences: match.count }, text: `${message} Or set replace_all to true to replace all of them.` });
+    }
+    spans = match.spans;
+    fuzzy = match.fuzzy;
+  }
+
+  const updated = splice(content, spans, replacement);
+  if (updated === content) return ctx.reply.fail("INVALID_PARAM", `No changes made to ${path}. The replacement produced identical content.`, extras);
+  if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted", extras);
+
+  const now = await ctx.env.stat(absolute);
+  if (!now || changed(before, now)) {
+    return ctx.reply.fail("CONFLICT", `File ${path} changed on disk while the edit was being prepared; nothing was written. Read it again and retry the edit.`, extras);
+  }
+  const output = encoder.encode(bom + updated);
+  await ctx.env.writeFile(absolute, output);
+
+  const last = spans[spans.length - 1];
+  const growth = replacement.length * spans.length - spans.reduce((n, [s, e]) => n + (e - s), 0);
+  const { diff, firstChangedLine } = regionDiff(path, content, updated, spans[0][0], last[1], last[1] + growth);
+  const count = spans.length;
+  const what = count === 1 ? "text" : `${count} occurrences`;
+  const how = fuzzy ? " (matched after normalising trailing whitespace, quotes, dashes and Unicode spaces)" : "";
+  const summary = `Successfully replaced ${what} in ${path}${how}.`;
+  return ctx.reply.success(
+    { applied: true, replacements: count, diff, first_changed_line: firstChangedLine, fuzzy_match: fuzzy },
+    `${summary}\n${diff}`,
+    { ...extras, stats: { replacements: count, bytes_written: output.length, first_changed_line: firstChangedLine } },
+  );
+}
+
+function changed(a: FileInfo, b: FileInfo): boolean {
+  return a.size !== b.size || a.mtimeMs !== b.mtimeMs;
+}

@@ -1,0 +1,67 @@
+/**
+ * find — find files by glob (003 §F, 004 §3.3 glob). fd through the environment when installed,
+ * the built-in walker otherwise (then status "partial" with `data.fallback`). Paths come back
+ * relative to the project root, newest first, directories ending in "/".
+ */
+import * as v from "valibot";
+import type { ToolResponse } from "../lib/envelope.ts";
+import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
+import { text, whole } from "./args.ts";
+import { FALLBACK_NOTICE, listWithinBytes, withNotices } from "./grep.ts";
+import type { Tool, ToolRunContext } from "./types.ts";
+
+export const FIND_DEFAULT_LIMIT = 1000;
+
+const schema = v.strictObject({
+  pattern: text("Glob to match: without '/' it matches names at any depth ('*.ts'); with '/' it matches paths below 'path' ('src/**/*.test.ts')."),
+  path: v.optional(text("Directory to search. Default: the working directory.")),
+  limit: v.optional(whole(`Maximum number of paths to return. Default ${FIND_DEFAULT_LIMIT}.`, 1, 100_000)),
+});
+export type FindArgs = v.InferOutput<typeof schema>;
+
+export const findTool: Tool<FindArgs> = {
+  name: "find",
+  description:
+    "Finds files and directories by glob pattern and lists them newest first (directories end in '/'). " +
+    "Hidden files are included; .gitignore'd paths are skipped; symlinked directories are listed but not entered. " +
+    `Returns at most 'limit' paths (default ${FIND_DEFAULT_LIMIT}).`,
+  schema,
+  truncation: "head",
+  async run(args, ctx) {
+    try {
+      return await find(args, ctx);
+    } catch (e) {
+      if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Search aborted");
+      return ctx.reply.fromError(e);
+    }
+  },
+};
+
+async function find(args: FindArgs, ctx: ToolRunContext): Promise<ToolResponse> {
+  const limit = args.limit ?? FIND_DEFAULT_LIMIT;
+  const where = args.path ?? ".";
+  const resolved = await ctx.env.resolvePath(where);
+  if (!resolved.exists) {
+    return ctx.reply.fail("NOT_FOUND", `Directory '${where}' does not exist. Check the path, or use ls to see what is there.`, { pathResolved: resolved.relative });
+  }
+  const result = await ctx.env.glob({ pattern: args.pattern, path: resolved.absolute, limit, signal: ctx.signal });
+  const fallback = result.engine === "typescript";
+
+  const listing = listWithinBytes(result.paths);
+  const notices: string[] = [];
+  if (result.limitReached) notices.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`);
+  if (listing.cut) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+  if (fallback) notices.push(FALLBACK_NOTICE.find);
+
+  const truncated = result.limitReached || listing.cut;
+  const data: Record<string, unknown> = { paths: result.paths, truncated };
+  if (fallback) data.fallback = "typescript";
+  const extras = { pathResolved: resolved.relative, stats: { total_paths: result.paths.length, engine: result.engine } };
+  const n = result.paths.length;
+  const head =
+    n === 0
+      ? `No files found matching '${args.pattern}' in '${where}'. A pattern without '/' matches names ('*.ts'); use '**/' to match paths at any depth.`
+      : `Found ${n} ${n === 1 ? "path" : "paths"} matching '${args.pattern}' in '${where}' (newest first):\n${listing.text}`;
+  const body = withNotices(head, notices);
+  return truncated || fallback ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
+}

@@ -1,0 +1,216 @@
+/**
+ * read — the Read contract of spec 002: numbered lines ("%4d | %s\n"), `start_line`/`limit`
+ * paging (limit 1..2000, never clamped), binary refusal, strict UTF-8 with a "replace" fallback,
+ * and images (by magic bytes) returned in `data.images` for multimodal models.
+ *
+ * The file is streamed once: only the requested window is kept, the rest is counted, so a read
+ * near the end of a 1 GB file costs time but not memory.
+ */
+import * as v from "valibot";
+import type { ToolResponse } from "../lib/envelope.ts";
+import type { ExecutionEnvironment, FileInfo, ResolvedPath } from "../lib/env/types.ts";
+import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
+import { text, whole } from "./args.ts";
+import { IMAGE_SNIFF_BYTES, prepareImage, sniffImage } from "./image.ts";
+import { type LineWindow, scanWindow } from "./read-window.ts";
+import type { Tool, ToolRunContext } from "./types.ts";
+
+export const READ_DEFAULT_LIMIT = 500;
+export const READ_MAX_LIMIT = 2000;
+/** Bytes sniffed for NUL (002 §5.4). */
+const BINARY_SNIFF_BYTES = 8192;
+
+const schema = v.strictObject({
+  path: text("Path to the file (relative to the project root, absolute inside it, or ~/…)."),
+  start_line: v.optional(whole("The line number to start reading from (1-based). Default is 1.", 1), 1),
+  limit: v.optional(whole(`The maximum number of lines to read. Default is ${READ_DEFAULT_LIMIT}. Hard limit is ${READ_MAX_LIMIT}.`, 1, READ_MAX_LIMIT), READ_DEFAULT_LIMIT),
+});
+export type ReadArgs = v.InferOutput<typeof schema>;
+
+export const readTool: Tool<ReadArgs> = {
+  name: "read",
+  description:
+    "Reads a file with line numbers (\"   1 | text\"), optimized for code editing. Pages with start_line and limit " +
+    `(default ${READ_DEFAULT_LIMIT}, at most ${READ_MAX_LIMIT} lines; output is also capped at 50KB). ` +
+    "Images (PNG, JPEG, GIF, WebP) are returned for viewing. Binary files are refused.",
+  schema,
+  truncation: "head",
+  async run(args, ctx) {
+    const extras = { context: { truncation_skip: true } };
+    try {
+      const resolved = await ctx.env.resolvePath(args.path, { variants: true });
+      const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
+      if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { ...extras, text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
+      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, { ...extras, pathResolved: resolved.relative });
+      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, { ...extras, pathResolved: resolved.relative });
+      return await readFile(args, ctx, resolved, info);
+    } catch (e) {
+      return ctx.reply.fromError(e, extras);
+    }
+  },
+};
+
+async function readFile(args: ReadArgs, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
+  const iterator = ctx.env.readStream(resolved.absolute)[Symbol.asyncIterator]();
+  const head = await readHead(iterator, BINARY_SNIFF_BYTES);
+  const baseStats = { file_size_bytes: info.size, file_mtime_ms: Math.round(info.mtimeMs) };
+  const extras = { context: { truncation_skip: true }, pathResolved: resolved.relative };
+
+  const mime = sniffImage(head.bytes.subarray(0, IMAGE_SNIFF_BYTES));
+  if (mime) {
+    await iterator.return?.();
+    return readImage(args.path, ctx, resolved, mime, baseStats, extras);
+  }
+  if (head.bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+    await iterator.return?.();
+    return ctx.reply.fail("BINARY_FILE", `File '${args.path}' appears to be binary.`, {
+      ...extras,
+      stats: baseStats,
+      text: `File '${args.path}' appears to be binary (it contains NUL bytes). Use bash with a tool such as xxd, file or strings to inspect it.`,
+    });
+  }
+
+  const window = await scanWindow(replay(head.chunks, iterator), { startLine: args.start_line, limit: args.limit, maxBytes: DEFAULT_MAX_BYTES, signal: ctx.signal });
+  if (window.totalLines === 0 || args.start_line > window.totalLines) return emptyOrBeyond(args, ctx, window.totalLines, baseStats, extras);
+
+  const decoded = decodeLines(window.lines, args.start_line);
+  const lastShown = args.start_line + window.lines.length - 1;
+  const content = decoded.lines.map((line, i) => `${String(args.start_line + i).padStart(4)} | ${line}\n`).join("");
+  const hint = pagingHint(args, window, lastShown);
+  const truncated = hint !== null;
+  const stats = {
+    ...baseStats,
+    lines_read: window.lines.length,
+    chars_read: decoded.chars,
+    total_lines: window.totalLines,
+    encoding: decoded.fallback ? "utf-8 (replace)" : "utf-8",
+  };
+  const summary =
+    window.lines.length === 0
+      ? `Read 0 lines from '${args.path}' (line ${args.start_line} is too large to show).`
+      : `Read ${window.lines.length} lines from '${args.path}' (Lines ${args.start_line}-${lastShown}).`;
+  const notes = [
+    decoded.fallback ? "[Note: the file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not edit it as text without checking its encoding.]" : null,
+    hint,
+  ].filter((n): n is string => n !== null);
+  const body = `${summary}\n(Took ${ctx.reply.elapsed()}ms)\n${content}${notes.join("\n")}`;
+  const data: Record<string, unknown> = { content, truncated };
+  if (decoded.fallback) data.fallback_encoding = "replace";
+  return truncated || decoded.fallback ? ctx.reply.partial(data, body, { ...extras, stats }) : ctx.reply.success(data, body, { ...extras, stats });
+}
+
+/** The continuation hint when lines remain after the window, or null when it reached EOF. */
+function pagingHint(args: ReadArgs, window: LineWindow, lastShown: number): string | null {
+  const next = lastShown + 1;
+  const total = window.totalLines;
+  switch (window.stoppedBy) {
+    case "first_line_too_large": {
+      const n = args.start_line;
+      const more = n < total ? ` Or use start_line=${n + 1} to continue after it.` : "";
+      return `[Line ${n} is ${formatSize(window.oversizedLineBytes)}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${n}p' ${shellQuote(args.path)} | head -c ${DEFAULT_MAX_BYTES}]${more}`;
+    }
+    case "bytes":
+      return `[Showing lines ${args.start_line}-${lastShown} of ${total} (${formatSize(DEFAULT_MAX_BYTES)} limit). Use start_line=${next} to continue.]`;
+    case "limit":
+      if (lastShown >= total) return null;
+      if (args.start_line === 1) return `[Truncated: Showing first ${window.lines.length} of ${total} lines. Use start_line=${next} to continue.]`;
+      return `[Truncated: Showing lines ${args.start_line}-${lastShown} of ${total}. ${total - lastShown} more lines in file. Use start_line=${next} to continue.]`;
+    default:
+      return null;
+  }
+}
+
+/** A path as a shell word: bare when it is plainly safe, single-quoted otherwise. */
+function shellQuote(path: string): string {
+  return /^[\w./~-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
+
+function emptyOrBeyond(args: ReadArgs, ctx: ToolRunContext, totalLines: number, baseStats: Record<string, number>, extras: { context: Record<string, unknown>; pathResolved: string }): ToolResponse {
+  const stats = { ...baseStats, lines_read: 0, chars_read: 0, total_lines: totalLines, encoding: "utf-8" };
+  if (totalLines === 0 && args.start_line === 1) {
+    return ctx.reply.success({ content: "", truncated: false }, `Read 0 lines from '${args.path}' (file is empty).`, { ...extras, stats });
+  }
+  const message =
+    totalLines === 0
+      ? `start_line ${args.start_line} is beyond end of file (file is empty). Valid range: start_line=1 only.`
+      : `start_line ${args.start_line} is beyond end of file (${totalLines} lines total). Valid range: 1-${totalLines}.`;
+  return ctx.reply.fail("INVALID_PARAM", message, { ...extras, stats });
+}
+
+async function readImage(
+  path: string,
+  ctx: ToolRunContext,
+  resolved: ResolvedPath,
+  mime: NonNullable<ReturnType<typeof sniffImage>>,
+  baseStats: Record<string, number>,
+  extras: { context: Record<string, unknown>; pathResolved: string },
+): Promise<ToolResponse> {
+  const bytes = await ctx.env.readFile(resolved.absolute);
+  const prepared = prepareImage(bytes, mime);
+  const size = prepared.original ? `${prepared.original.width}x${prepared.original.height}` : "unknown size";
+  const summary = `Read image '${path}' (${mime}, ${size}, ${formatSize(bytes.length)}).`;
+  const stats = { ...baseStats, file_size_bytes: bytes.length, encoding: "binary" };
+  const textOut = [summary, `(Took ${ctx.reply.elapsed()}ms)`, prepared.note ? `[${prepared.note}]` : null, prepared.image ? "[The image is attached for viewing.]" : null]
+    .filter((l): l is string => l !== null)
+    .join("\n");
+  if (!prepared.image) return ctx.reply.partial({ content: "", truncated: false, images: [], mime_type: mime }, textOut, { ...extras, stats });
+  const data = { content: "", truncated: false, images: [prepared.image], mime_type: mime };
+  return prepared.note ? ctx.reply.partial(data, textOut, { ...extras, stats }) : ctx.reply.success(data, textOut, { ...extras, stats });
+}
+
+interface Head {
+  chunks: Uint8Array[];
+  /** The chunks joined (at least `want` bytes unless the file is shorter). */
+  bytes: Uint8Array;
+}
+
+/** Pull chunks until at least `want` bytes (or EOF) without losing them for the later scan. */
+async function readHead(iterator: AsyncIterator<Uint8Array>, want: number): Promise<Head> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  while (length < want) {
+    const next = await iterator.next();
+    if (next.done) break;
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.length;
+  }
+  return { chunks, bytes };
+}
+
+async function* replay(first: Uint8Array[], rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield* first;
+  while (true) {
+    const next = await rest.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Strict UTF-8 per line, falling back to U+FFFD replacement; CR of CRLF and a leading BOM dropped. */
+function decodeLines(raw: Uint8Array[], firstLine: number): { lines: string[]; chars: number; fallback: boolean } {
+  let fallback = false;
+  let chars = 0;
+  const lines = raw.map((bytes, i) => {
+    let line: string;
+    try {
+      line = strict.decode(bytes);
+    } catch {
+      fallback = true;
+      line = lenient.decode(bytes);
+    }
+    if (i === 0 && firstLine === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    chars += line.length + 1;
+    return line;
+  });
+  return { lines, chars, fallback };
+}

@@ -1,0 +1,154 @@
+/**
+ * The tool registry (004 §3.7–3.8, 003 §10): look a tool up by name, validate its arguments,
+ * run it in the execution environment, and always answer with a valid envelope — unknown tools,
+ * bad arguments and tools that throw included. Presets pick which tools are active.
+ */
+import { relative } from "node:path";
+import { toJsonSchema } from "@valibot/to-json-schema";
+import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope.ts";
+import { LocalEnvironment } from "../lib/env/local.ts";
+import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import { checkArgs } from "./args.ts";
+import { bashTool } from "./bash.ts";
+import { editTool } from "./edit.ts";
+import { findTool } from "./find.ts";
+import { grepTool } from "./grep.ts";
+import { lsTool } from "./ls.ts";
+import { readTool } from "./read.ts";
+import type { Tool, ToolDefinition } from "./types.ts";
+import { writeTool } from "./write.ts";
+
+/** The seven core tools, in the order the model sees them. */
+export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
+
+export const TOOL_PRESETS = {
+  default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
+  minimal: ["read", "write", "edit", "bash"],
+  readonly: ["read", "grep", "find", "ls"],
+} as const satisfies Record<string, readonly string[]>;
+export type ToolPreset = keyof typeof TOOL_PRESETS;
+
+export interface ToolRegistryConfig {
+  /** Preset used when the options give none. */
+  preset?: ToolPreset;
+  /** Explicit active tool names; wins over `preset`. */
+  active?: readonly string[];
+}
+
+export interface ToolRegistryOptions {
+  /** Project root (and working directory) used when no `env` is given. */
+  cwd: string;
+  /** Which tools are active: a preset name or a list of tool names. Default "default". */
+  preset?: ToolPreset | readonly string[];
+  /** Execution environment; default `new LocalEnvironment({ root: cwd })`. */
+  env?: ExecutionEnvironment;
+  /** Settings-file form of the active set (used when `preset` is not given). */
+  config?: ToolRegistryConfig;
+  /** Extra tools, registered after the core ones (a later registration of a name wins) and active. */
+  tools?: readonly Tool[];
+}
+
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  onUpdate?: (text: string) => void;
+}
+
+export interface ToolRegistry {
+  readonly env: ExecutionEnvironment;
+  /** Validate, run, and return the envelope; never throws. */
+  execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResponse>;
+  /** JSON Schema definitions of the active tools. */
+  definitions(): ToolDefinition[];
+  /** Names of the active tools. */
+  names(): string[];
+  /** A registered tool (active or not). */
+  get(name: string): Tool | undefined;
+  /** Add or replace a tool; it becomes active. */
+  register(tool: Tool): void;
+  unregister(name: string): boolean;
+  /** Switch the active set; throws on an unknown preset or tool name, or an empty list. */
+  setActive(presetOrNames: ToolPreset | readonly string[]): void;
+}
+
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const env = options.env ?? new LocalEnvironment({ root: options.cwd });
+  let ready: Promise<void> | null = options.env ? Promise.resolve() : null;
+  const tools = new Map<string, Tool>();
+  for (const tool of [...coreTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
+  let active: string[] = [];
+
+  const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
+    let names: readonly string[];
+    if (typeof presetOrNames === "string") {
+      if (!Object.hasOwn(TOOL_PRESETS, presetOrNames)) {
+        throw new Error(`Unknown tool preset '${presetOrNames}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
+      }
+      names = TOOL_PRESETS[presetOrNames as ToolPreset];
+    } else if (Array.isArray(presetOrNames)) names = presetOrNames;
+    else throw new Error("Active tools must be a preset name or a list of tool names.");
+    if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
+    const unknown = names.filter((n) => !tools.has(n));
+    if (unknown.length > 0) {
+      throw new Error(`Unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}. Available tools: ${[...tools.keys()].join(", ")}.`);
+    }
+    return [...new Set(names)];
+  };
+
+  active = resolveActive(options.preset ?? options.config?.active ?? options.config?.preset ?? "default");
+  for (const tool of options.tools ?? []) if (!active.includes(tool.name)) active.push(tool.name);
+
+  const relativeCwd = () => {
+    const rel = relative(env.root, env.workingDirectory()).split("\\").join("/");
+    return rel === "" ? "." : rel;
+  };
+
+  return {
+    env,
+    names: () => [...active],
+    get: (name) => tools.get(name),
+    register(tool) {
+      tools.set(tool.name, tool);
+      if (!active.includes(tool.name)) active.push(tool.name);
+    },
+    unregister(name) {
+      active = active.filter((n) => n !== name);
+      return tools.delete(name);
+    },
+    setActive(presetOrNames) {
+      active = resolveActive(presetOrNames);
+    },
+    definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
+    async execute(name, args, { signal, onUpdate } = {}) {
+      const reply = startReply(args, relativeCwd());
+      const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
+      if (!tool) {
+        const shown = typeof name === "string" ? name : String(name);
+        return reply.fail("INVALID_PARAM", `Unknown tool '${shown}'. Available tools: ${active.join(", ")}.`);
+      }
+      const checked = checkArgs(tool.name, tool.schema, args);
+      if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
+      if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
+      try {
+        ready ??= env.initialize().catch((e) => {
+          ready = null; // a root created later may still work
+          throw e;
+        });
+        await ready;
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate });
+        const problems = envelopeProblems(result);
+        if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
+        return result;
+      } catch (e) {
+        return reply.fromError(e);
+      }
+    },
+  };
+}
+
+/** JSON Schema of a tool's arguments as the model sees it (root type "object", descriptions kept). */
+export function toDefinition(tool: Tool): ToolDefinition {
+  const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>;
+  const { $schema: _drop, ...parameters } = schema;
+  if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);
+  return { name: tool.name, description: tool.description, parameters };
+}
