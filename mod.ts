@@ -2,7 +2,7 @@
  * gong's SDK: everything a script imports, and nothing else. The CLI is built on exactly this.
  *
  *   import { createSession } from "./mod.ts";
- *   const session = await createSession({ model: "anthropic/claude-sonnet-4-5", cwd: "." });
+ *   const session = await createSession({ model: "anthropic/claude-sonnet-4-6", cwd: "." });
  *   const { text } = await session.submit("fix the failing test");
  */
 

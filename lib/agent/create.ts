@@ -68,7 +68,7 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
   const stored = store.size > 0 ? store.buildContext() : undefined;
 
   const model = options.model ?? stored?.model;
-  if (!model) throw new Error("createSession needs a model (\"provider/model-id\", e.g. \"anthropic/claude-sonnet-4-5\").");
+  if (!model) throw new Error("createSession needs a model (\"provider/model-id\", e.g. \"anthropic/claude-sonnet-4-6\").");
   const modelInfo: ModelInfo = client.model(model);
   if (options.reasoningEffort !== undefined) config.reasoningEffort = checkReasoningEffort(options.reasoningEffort);
   else if (options.config?.reasoningEffort === undefined && options.config?.reasoning_effort === undefined && stored?.thinkingLevel) {

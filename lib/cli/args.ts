@@ -166,7 +166,7 @@ Options:
   -p, --print                   non-interactive: print the final answer and exit
       --output-format FMT       text | json | stream-json (print mode)
       --mode rpc                JSON-lines RPC host protocol on stdio
-  -m, --model PROVIDER/ID       e.g. anthropic/claude-sonnet-4-5, openai/gpt-5.2,
+  -m, --model PROVIDER/ID       e.g. anthropic/claude-sonnet-4-6, openai/gpt-5.2,
                                 gemini/gemini-2.5-pro, ollama/qwen3-coder, fake/script.json
       --api-key KEY             API key for the model's provider
       --base-url URL            base URL for the model's provider

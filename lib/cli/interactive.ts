@@ -33,6 +33,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
   const rl: Interface = createInterface({ input: io.stdin, output: io.stdout, terminal: Boolean(io.stdin.isTTY), prompt: style.cyan("› ") });
   let running: Promise<void> | null = null;
+  /** Set while Ctrl-C closes the running input and the host opens the next session. */
+  let interrupting: Promise<void> | null = null;
+  /** Lines typed while an interruption completes: they become the next inputs. */
+  const queued: string[] = [];
   let sessionUsage: Usage = zeroUsage();
   let lastSigint = 0;
 
@@ -49,11 +53,27 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       .catch((e: Error) => {
         out(`${style.red(`error: ${e.message}`)}\n`);
       })
-      .finally(() => {
+      .finally(async () => {
         spinner.stop();
+        await interrupting;
         running = null;
-        rl.prompt();
+        const next = queued.shift();
+        if (next !== undefined) submit(next);
+        else rl.prompt();
       });
+  };
+
+  const steer = (text: string) => {
+    if (interrupting) {
+      queued.push(text);
+      return;
+    }
+    try {
+      host.session.steer(text);
+      out(`${style.dim(`↳ steering: ${text}`)}\n`);
+    } catch (e) {
+      out(`${style.red((e as Error).message)}\n`);
+    }
   };
 
   const done = new Promise<number>((resolveExit) => {
@@ -68,10 +88,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     rl.on("line", (line) => {
       const text = line.trim();
       if (running) {
-        if (text) {
-          host.session.steer(text);
-          out(`${style.dim(`↳ steering: ${text}`)}\n`);
-        }
+        if (text) steer(text);
         return;
       }
       if (!text) return rl.prompt();
@@ -86,8 +103,16 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
     rl.on("SIGINT", () => {
       if (running) {
+        if (interrupting) return;
         out(`\n${style.yellow("interrupted")}\n`);
-        void host.abortInput().catch((e: Error) => out(`${style.red(e.message)}\n`));
+        interrupting = host
+          .abortInput()
+          .catch((e: Error) => {
+            out(`${style.red(e.message)}\n`);
+          })
+          .finally(() => {
+            interrupting = null;
+          });
         return;
       }
       if (rl.line.length > 0) {

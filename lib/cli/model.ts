@@ -16,12 +16,12 @@ export class ConfigError extends Error {
 
 export const NO_MODEL_MESSAGE = `No model configured: gong needs an LLM to talk to.
   - Set an API key: ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or GOOGLE_API_KEY),
-  - or name a model: gong --model anthropic/claude-sonnet-4-5 (or "model" in ~/.gong/settings.json),
+  - or name a model: gong --model anthropic/claude-sonnet-4-6 (or "model" in ~/.gong/settings.json),
   - or use a local server: gong --model ollama/qwen3-coder (Ollama on localhost:11434, no key),
   - or try the offline demo: gong --model fake/examples/demo.json -p "fix greet.sh"`;
 
 const KEYED_DEFAULTS: Array<[string[], string]> = [
-  [["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"], "anthropic/claude-sonnet-4-5"],
+  [["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"], "anthropic/claude-sonnet-4-6"],
   [["OPENAI_API_KEY"], "openai/gpt-5.2"],
   [["GEMINI_API_KEY", "GOOGLE_API_KEY"], "gemini/gemini-2.5-pro"],
 ];
@@ -29,7 +29,7 @@ const KEYED_DEFAULTS: Array<[string[], string]> = [
 export function chooseModel(cliModel: string | undefined, settings: Settings, env: Record<string, string | undefined>): string {
   const chosen = cliModel ?? settings.model;
   if (chosen !== undefined) {
-    if (!/^[^/\s]+\/\S+$/.test(chosen)) throw new ConfigError(`Model '${chosen}' must be written provider/model-id, e.g. anthropic/claude-sonnet-4-5.`);
+    if (!/^[^/\s]+\/\S+$/.test(chosen)) throw new ConfigError(`Model '${chosen}' must be written provider/model-id, e.g. anthropic/claude-sonnet-4-6.`);
     return chosen;
   }
   for (const [vars, model] of KEYED_DEFAULTS) if (vars.some((name) => env[name])) return model;

@@ -22,6 +22,7 @@ const M = 1_048_576;
 const ENTRIES: Record<string, Entry[]> = {
   anthropic: [
     ["claude-opus-4-6", "Claude Opus 4.6", 200 * K, 128 * K, [5, 25, 0.5, 6.25], { reasoning: true, images: true, cutoff: "2025-05", adaptive: true }],
+    ["claude-sonnet-4-6", "Claude Sonnet 4.6", 200 * K, 64 * K, [3, 15, 0.3, 3.75], { reasoning: true, images: true, cutoff: "2025-08", adaptive: true }],
     ["claude-opus-4-5", "Claude Opus 4.5", 200 * K, 64 * K, [5, 25, 0.5, 6.25], { reasoning: true, images: true, cutoff: "2025-03" }],
     ["claude-sonnet-4-5", "Claude Sonnet 4.5", 200 * K, 64 * K, [3, 15, 0.3, 3.75], { reasoning: true, images: true, cutoff: "2025-01" }],
     ["claude-haiku-4-5", "Claude Haiku 4.5", 200 * K, 64 * K, [1, 5, 0.1, 1.25], { reasoning: true, images: true, cutoff: "2025-02" }],

@@ -82,7 +82,7 @@ export type ToolChoice = "auto" | "none" | "required" | { name: string };
 export type ReasoningEffort = "low" | "medium" | "high" | "xhigh";
 
 export interface Request {
-  /** "provider/model-id", e.g. "anthropic/claude-sonnet-4-5". */
+  /** "provider/model-id", e.g. "anthropic/claude-sonnet-4-6". */
   model: string;
   system?: string;
   messages: Message[];

@@ -27,7 +27,7 @@ describe("print mode on each wire API", () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toBe("The command printed hi-from-bash.\n");
       expect(fake.requests.length).toBe(2);
-      expect(fake.requests[0].format).toBe(api.name === "anthropic" ? "anthropic" : api.name);
+      expect(fake.requests[0].format as string).toBe(api.name);
       // The second request carries the real output of the command.
       expect(toolResultText(fake.requests[1].body)).toContain("hi-from-bash");
     });
