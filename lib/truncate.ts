@@ -169,6 +169,32 @@ function untouched(content: string, m: Measured, maxLines: number, maxBytes: num
   };
 }
 
+interface Kept {
+  lines: number;
+  bytes: number;
+  /** The byte limit (not the line limit) stopped the cut. */
+  byBytes: boolean;
+  lastLinePartial: boolean;
+  firstLineExceedsLimit: boolean;
+}
+
+/** The metadata of a cut; when every line fits but the bytes did not, the bytes are to blame. */
+function cutResult(content: string, m: Measured, kept: Kept, maxLines: number, maxBytes: number): TruncationResult {
+  return {
+    content,
+    truncated: true,
+    truncatedBy: kept.byBytes || kept.lines === m.totalLines ? "bytes" : "lines",
+    totalLines: m.totalLines,
+    totalBytes: m.totalBytes,
+    outputLines: kept.lines,
+    outputBytes: kept.bytes,
+    lastLinePartial: kept.lastLinePartial,
+    firstLineExceedsLimit: kept.firstLineExceedsLimit,
+    maxLines,
+    maxBytes,
+  };
+}
+
 const fits = (m: Measured, maxLines: number, maxBytes: number) => m.totalLines <= maxLines && m.totalBytes <= maxBytes;
 
 // ---------------------------------------------------------------------------------------------
@@ -204,19 +230,7 @@ function headOf(content: string, m: Measured, maxLines: number, maxBytes: number
     end = lineEnd;
     pos = lineEnd + 1;
   }
-  return {
-    content: content.slice(0, end),
-    truncated: true,
-    truncatedBy: byBytes || kept === m.totalLines ? "bytes" : "lines",
-    totalLines: m.totalLines,
-    totalBytes: m.totalBytes,
-    outputLines: kept,
-    outputBytes: bytes,
-    lastLinePartial: false,
-    firstLineExceedsLimit: byBytes && kept === 0,
-    maxLines,
-    maxBytes,
-  };
+  return cutResult(content.slice(0, end), m, { lines: kept, bytes, byBytes, lastLinePartial: false, firstLineExceedsLimit: byBytes && kept === 0 }, maxLines, maxBytes);
 }
 
 /**
@@ -258,19 +272,7 @@ function tailOf(content: string, m: Measured, maxLines: number, maxBytes: number
     start = lineStart;
     lineEnd = nl;
   }
-  return {
-    content: content.slice(start, last),
-    truncated: true,
-    truncatedBy: byBytes || kept === m.totalLines ? "bytes" : "lines",
-    totalLines: m.totalLines,
-    totalBytes: m.totalBytes,
-    outputLines: kept,
-    outputBytes: bytes,
-    lastLinePartial: partial,
-    firstLineExceedsLimit: false,
-    maxLines,
-    maxBytes,
-  };
+  return cutResult(content.slice(start, last), m, { lines: kept, bytes, byBytes, lastLinePartial: partial, firstLineExceedsLimit: false }, maxLines, maxBytes);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
-import { FALLBACK_NOTICE, listWithinBytes, withNotices } from "./grep.ts";
+import { FALLBACK_NOTICE, guardedSearch, listWithinBytes, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 
 export const FIND_DEFAULT_LIMIT = 1000;
@@ -27,14 +27,7 @@ export const findTool: Tool<FindArgs> = {
     `Returns at most 'limit' paths (default ${FIND_DEFAULT_LIMIT}).`,
   schema,
   truncation: "head",
-  async run(args, ctx) {
-    try {
-      return await find(args, ctx);
-    } catch (e) {
-      if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Search aborted");
-      return ctx.reply.fromError(e);
-    }
-  },
+  run: guardedSearch(find),
 };
 
 async function find(args: FindArgs, ctx: ToolRunContext): Promise<ToolResponse> {

@@ -1,10 +1,12 @@
 /**
  * Command output with bounded memory (003 §3.3, §B "rolling buffer").
  *
- * Every chunk is decoded with a streaming TextDecoder per stream (a character split across two
- * chunks decodes whole), kept in rolling tail windows (stdout, stderr, and both interleaved), and —
- * once the total passes the spill threshold — appended raw to a spill file that is backfilled
- * with everything seen before, so the file always holds the complete output.
+ * Chunks are kept raw in rolling tail windows (stdout, stderr, and both interleaved) and decoded
+ * only when the result is read, so a command printing a gigabyte costs no string per chunk; a
+ * listener, when there is one, gets each chunk decoded by a streaming TextDecoder per stream (a
+ * character split across two chunks decodes whole). Once the total passes the spill threshold the
+ * raw bytes also go to a spill file, backfilled with everything seen before, so the file always
+ * holds the complete output.
  */
 import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
@@ -13,46 +15,60 @@ import { join } from "node:path";
 
 export type StreamName = "stdout" | "stderr";
 
-/** Text whose oldest part is dropped so at most `maxBytes` UTF-8 bytes remain. */
+/** Raw output whose oldest chunks are dropped so that about `maxBytes` remain; decoded on demand. */
 export class RollingWindow {
-  private chunks: string[] = [];
-  private sizes: number[] = [];
-  private bytes = 0;
-  /** Bytes dropped from the head so far. */
-  dropped = 0;
+  private chunks: Array<{ bytes: Uint8Array; stream: StreamName }> = [];
+  private size = 0;
+  /** Whether whole chunks were dropped from the head. */
+  private dropped = false;
 
   constructor(private readonly maxBytes: number) {}
 
-  push(text: string): void {
-    if (text === "") return;
-    const size = Buffer.byteLength(text, "utf8");
-    this.chunks.push(text);
-    this.sizes.push(size);
-    this.bytes += size;
+  push(bytes: Uint8Array, stream: StreamName = "stdout"): void {
+    if (bytes.length === 0) return;
+    this.chunks.push({ bytes, stream });
+    this.size += bytes.length;
     // Drop whole chunks while the rest still fills the window; text() trims the remainder.
-    while (this.chunks.length > 1 && this.bytes - this.sizes[0] >= this.maxBytes) {
-      this.bytes -= this.sizes[0];
-      this.dropped += this.sizes[0];
-      this.chunks.shift();
-      this.sizes.shift();
+    while (this.chunks.length > 1 && this.size - this.chunks[0].bytes.length >= this.maxBytes) {
+      this.size -= this.chunks.shift()!.bytes.length;
+      this.dropped = true;
     }
   }
 
-  /** The kept tail, at most maxBytes, starting on a character boundary. */
+  /** True once anything (bytes or characters) is left out of text(). */
+  get truncated(): boolean {
+    return this.dropped || this.size > this.maxBytes;
+  }
+
+  /**
+   * The kept tail, at most maxBytes of UTF-8, starting on a character boundary. Each stream is
+   * decoded by its own decoder, so a character split across chunks of one stream decodes whole
+   * even with the other stream's output in between; it appears where its last byte arrived.
+   * An incomplete character at the very end becomes U+FFFD.
+   */
   text(): string {
-    const all = this.chunks.join("");
-    if (this.bytes <= this.maxBytes) return all;
-    this.dropped += this.bytes - this.maxBytes;
-    const tail = tailBytes(all, this.maxBytes);
-    this.chunks = [tail];
-    this.sizes = [Buffer.byteLength(tail, "utf8")];
-    this.bytes = this.sizes[0];
-    return tail;
+    const decoders = new Map<StreamName, TextDecoder>();
+    let all = "";
+    for (const { bytes, stream } of this.chunks) {
+      let decoder = decoders.get(stream);
+      let from = 0;
+      if (!decoder) {
+        decoder = new TextDecoder("utf-8");
+        decoders.set(stream, decoder);
+        // The stream's first kept chunk may begin inside a character whose start was dropped.
+        if (this.dropped) while (from < bytes.length && from < 3 && (bytes[from] & 0xc0) === 0x80) from++;
+      }
+      all += decoder.decode(from === 0 ? bytes : bytes.subarray(from), { stream: true });
+    }
+    for (const decoder of decoders.values()) all += decoder.decode();
+    return tailBytes(all, this.maxBytes);
   }
 }
 
 /** The last `maxBytes` bytes of `text` as a string, not starting inside a character. */
 export function tailBytes(text: string, maxBytes: number): string {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short text needs no encoding to know it fits.
+  if (text.length * 3 <= maxBytes) return text;
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= maxBytes) return text;
   let start = bytes.length - maxBytes;
@@ -92,33 +108,34 @@ export class OutputCollector {
   }
 
   write(chunk: Uint8Array, stream: StreamName): void {
+    if (chunk.length === 0) return;
     this.totalBytes += chunk.length;
     this.spill(chunk);
-    this.take(this.decoders[stream].decode(chunk, { stream: true }), stream);
+    this.windows[stream].push(chunk, stream);
+    this.windows.output.push(chunk, stream);
+    // Decoding costs a string per chunk: only done when someone listens.
+    if (this.options.onData) this.tell(this.decoders[stream].decode(chunk, { stream: true }), stream);
   }
 
   /** Flush the decoders and close the spill file; the collector is done after this. */
   finish(): CollectedOutput {
-    for (const stream of ["stdout", "stderr"] as const) this.take(this.decoders[stream].decode(), stream);
+    if (this.options.onData) for (const stream of ["stdout", "stderr"] as const) this.tell(this.decoders[stream].decode(), stream);
     if (this.spillFd !== undefined) closeSync(this.spillFd);
     this.spillFd = undefined;
     this.beforeSpill = [];
-    const output = this.windows.output.text();
     const result: CollectedOutput = {
       stdout: this.windows.stdout.text(),
       stderr: this.windows.stderr.text(),
-      output,
+      output: this.windows.output.text(),
       totalBytes: this.totalBytes,
-      outputTruncated: this.windows.output.dropped > 0,
+      outputTruncated: this.windows.output.truncated,
     };
     if (this.spillPath) result.spillPath = this.spillPath;
     return result;
   }
 
-  private take(text: string, stream: StreamName): void {
+  private tell(text: string, stream: StreamName): void {
     if (text === "") return;
-    this.windows[stream].push(text);
-    this.windows.output.push(text);
     try {
       this.options.onData?.(text, stream);
     } catch {

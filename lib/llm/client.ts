@@ -103,8 +103,9 @@ export function createClient(options: ClientOptions = {}): Client {
       if (user?.aborted) controller.abort();
       let contentSeen = false;
       let failure: LlmError;
+      let events: AsyncIterator<StreamEvent> | undefined;
       try {
-        const events = call.adapter.stream(call.request, { ...call.context, signal: controller.signal })[Symbol.asyncIterator]();
+        events = call.adapter.stream(call.request, { ...call.context, signal: controller.signal })[Symbol.asyncIterator]();
         for (;;) {
           const next = await nextEvent(events, idleMs, controller, user, call.model);
           if (next.done) throw new LlmError("server", `${call.model.provider}: the stream ended without a final message`);
@@ -124,6 +125,8 @@ export function createClient(options: ClientOptions = {}): Client {
       } finally {
         user?.removeEventListener("abort", forwardAbort);
         controller.abort(); // ends the HTTP request whatever happened (also when the consumer stops early)
+        // Lets the adapter's own cleanup run now rather than whenever its generator is collected.
+        events?.return?.().catch(() => {});
       }
       // Retrying after content was shown would repeat it: only a clean failure is retried.
       if (contentSeen || attempt > policy.maxRetries || !shouldRetry(failure)) {

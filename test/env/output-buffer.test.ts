@@ -15,9 +15,34 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 describe("rolling window (003 §B)", () => {
   test("J.2 3.1 keeps exactly the last maxBytes", () => {
     const w = new RollingWindow(10);
-    for (const piece of ["0123", "4567", "89ab", "cdef"]) w.push(piece);
+    for (const piece of ["0123", "4567", "89ab"]) w.push(bytes(piece));
+    expect(w.truncated).toBe(true);
+    w.push(bytes("cdef"));
     expect(w.text()).toBe("6789abcdef");
-    expect(w.dropped).toBe(6);
+    expect(w.truncated).toBe(true);
+    const exact = new RollingWindow(10);
+    exact.push(bytes("01234"));
+    exact.push(bytes("56789"));
+    expect(exact.text()).toBe("0123456789");
+    expect(exact.truncated).toBe(false);
+  });
+
+  test("a window that dropped the start of a character begins at the next whole one", () => {
+    const w = new RollingWindow(5);
+    const zh = bytes("中文");
+    w.push(zh.subarray(0, 2));
+    w.push(zh.subarray(2));
+    w.push(bytes("ab"));
+    expect(w.text()).toBe("文ab");
+  });
+
+  test("a character split across chunks of one stream decodes whole around the other stream", () => {
+    const w = new RollingWindow(100);
+    const zh = bytes("中");
+    w.push(zh.subarray(0, 1), "stdout");
+    w.push(bytes("e"), "stderr");
+    w.push(zh.subarray(1), "stdout");
+    expect(w.text()).toBe("e中");
   });
 
   test("TRC-style utf-8 boundary: never starts inside a character", () => {
@@ -28,7 +53,7 @@ describe("rolling window (003 §B)", () => {
 
   test("a single chunk bigger than the window is trimmed", () => {
     const w = new RollingWindow(3);
-    w.push("abcdefg");
+    w.push(bytes("abcdefg"));
     expect(w.text()).toBe("efg");
   });
 });

@@ -1,32 +1,23 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { AssistantMessage, Message, Request, StreamEvent, ToolSpec } from "../../lib/llm/types.ts";
-import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { collect, fakeClient, finishOf } from "./fake-support.ts";
+import { afterAll, describe, expect, test } from "bun:test";
+import type { AssistantMessage, Message, ToolSpec } from "../../lib/llm/types.ts";
+import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { ofType } from "./adapter-harness.ts";
+import { collect, fakeClient, finishOf, scriptRunner } from "./fake-support.ts";
 
-let fake: FakeLlm;
-beforeAll(async () => {
-  fake = await startFakeLlm({ script: [] });
-});
+const fake = await startFakeLlm({ script: [] });
 afterAll(() => fake.close());
 
 const MODEL = "anthropic/claude-haiku-4-5";
 const readTool: ToolSpec = { name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
 
-async function run(script: Parameters<FakeLlm["setScript"]>[0], request: Partial<Request> & { messages: Message[] }) {
-  fake.setScript(script);
-  const before = fake.requests.length;
-  const events = await collect(fakeClient(fake).stream({ model: MODEL, ...request }));
-  return { events, response: finishOf(events), requests: fake.requests.slice(before) };
-}
-
-const of = <T extends StreamEvent["type"]>(events: StreamEvent[], type: T) => events.filter((e): e is Extract<StreamEvent, { type: T }> => e.type === type);
+const run = scriptRunner(fake, MODEL);
 
 describe("anthropic adapter through @anthropic-ai/sdk", () => {
   test("text streams as start, deltas, finish", async () => {
     const { events, response, requests } = await run([{ text: "Two plus two is four.", chunkSize: 5 }], { system: "Be brief.", messages: [{ role: "user", content: "What is 2+2?" }] });
     expect(events[0]).toEqual({ type: "start", model: MODEL });
-    expect(of(events, "text_delta").map((e) => e.delta).join("")).toBe("Two plus two is four.");
-    expect(of(events, "text_delta").length).toBeGreaterThan(3);
+    expect(ofType(events, "text_delta").map((e) => e.delta).join("")).toBe("Two plus two is four.");
+    expect(ofType(events, "text_delta").length).toBeGreaterThan(3);
     expect(response).toMatchObject({ text: "Two plus two is four.", finishReason: "stop", model: MODEL });
     expect(requests[0].body).toMatchObject({ model: "claude-haiku-4-5", stream: true, system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }] });
   });
@@ -37,12 +28,12 @@ describe("anthropic adapter through @anthropic-ai/sdk", () => {
       tools: [readTool],
       messages: [{ role: "user", content: "read it" }],
     });
-    expect(of(events, "tool_call_start")).toEqual([{ type: "tool_call_start", index: 0, id: "toolu_01", name: "read" }]);
-    const partials = of(events, "tool_call_delta").map((e) => String(e.partialArguments.path ?? ""));
+    expect(ofType(events, "tool_call_start")).toEqual([{ type: "tool_call_start", index: 0, id: "toolu_01", name: "read" }]);
+    const partials = ofType(events, "tool_call_delta").map((e) => String(e.partialArguments.path ?? ""));
     expect(partials.length).toBeGreaterThan(3);
     for (let i = 1; i < partials.length; i++) expect(partials[i].startsWith(partials[i - 1])).toBe(true);
     expect(partials.at(-1)).toBe(args.path);
-    expect(of(events, "tool_call_end")[0].call).toEqual({ type: "tool_call", id: "toolu_01", name: "read", arguments: args });
+    expect(ofType(events, "tool_call_end")[0].call).toEqual({ type: "tool_call", id: "toolu_01", name: "read", arguments: args });
     expect(response).toMatchObject({ finishReason: "tool_calls", toolCalls: [{ id: "toolu_01", arguments: args }] });
     expect(requests[0].body.tools).toEqual([{ name: "read", description: "Read a file", input_schema: readTool.parameters, cache_control: { type: "ephemeral" } }]);
   });
@@ -53,7 +44,7 @@ describe("anthropic adapter through @anthropic-ai/sdk", () => {
       messages: [{ role: "user", content: "hi" }],
     });
     expect(first.requests[0].body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
-    expect(of(first.events, "thinking_delta").map((e) => e.delta).join("")).toBe("The user greets me.");
+    expect(ofType(first.events, "thinking_delta").map((e) => e.delta).join("")).toBe("The user greets me.");
     expect(first.response.message.content[0]).toEqual({ type: "thinking", text: "The user greets me.", signature: "EqQBCkgIARABGAIiQL" });
     expect(first.response.reasoning).toBe("The user greets me.");
 
@@ -84,7 +75,7 @@ describe("anthropic adapter through @anthropic-ai/sdk", () => {
     const calls = ["A", "B", "C"].map((p, i) => ({ id: `toolu_0${i}`, name: "read", arguments: { path: p } }));
     const first = await run([{ toolCalls: calls }], { tools: [readTool], messages: [{ role: "user", content: "read A, B, C" }] });
     expect(first.response.toolCalls.map((c) => [c.id, c.arguments.path])).toEqual([["toolu_00", "A"], ["toolu_01", "B"], ["toolu_02", "C"]]);
-    expect(of(first.events, "tool_call_end").map((e) => e.index)).toEqual([0, 1, 2]);
+    expect(ofType(first.events, "tool_call_end").map((e) => e.index)).toEqual([0, 1, 2]);
 
     const results: Message[] = first.response.toolCalls.map((c) => ({ role: "tool", toolCallId: c.id, toolName: "read", content: `content of ${c.arguments.path}`, isError: c.id === "toolu_01" }));
     const second = await run([{ text: "done" }], { tools: [readTool], messages: [{ role: "user", content: "read A, B, C" }, first.response.message, ...results] });

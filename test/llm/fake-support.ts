@@ -1,6 +1,6 @@
 /** Shared pieces for LLM tests: a client wired to a fake server, and stream collection. */
 import { createClient, type ClientOptions } from "../../lib/llm/client.ts";
-import type { StreamEvent } from "../../lib/llm/types.ts";
+import type { Message, Request, StreamEvent } from "../../lib/llm/types.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 
 /** A client whose every provider points at the fake server, with fast retries and fake keys. */
@@ -38,4 +38,14 @@ export function errorOf(events: StreamEvent[]) {
   const end = last(events);
   if (end.type !== "error") throw new Error(`expected an error event, got ${JSON.stringify(end).slice(0, 300)}`);
   return end;
+}
+
+/** A runner that plays a script on the fake server and streams one request for `model` through a client: the events, the final response and what the server received. */
+export function scriptRunner(fake: FakeLlm, model: string) {
+  return async (script: Parameters<FakeLlm["setScript"]>[0], request: Partial<Request> & { messages: Message[] }) => {
+    fake.setScript(script);
+    const before = fake.requests.length;
+    const events = await collect(fakeClient(fake).stream({ model, ...request }));
+    return { events, response: finishOf(events), requests: fake.requests.slice(before) };
+  };
 }

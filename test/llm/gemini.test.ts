@@ -1,5 +1,5 @@
 /** The Gemini adapter through the official `@google/genai` SDK against the fake LLM server. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { createServer } from "node:http";
 import { geminiAdapter as adapter } from "../../lib/llm/adapters/gemini.ts";
 import { getModel } from "../../lib/llm/catalog.ts";
@@ -12,11 +12,7 @@ import { contextFor, finished, llmError, ofType } from "./adapter-harness.ts";
 import { collect } from "./fake-support.ts";
 
 const MODEL = "gemini/gemini-2.5-pro";
-let fake: FakeLlm;
-
-beforeAll(async () => {
-  fake = await startFakeLlm({ script: [] });
-});
+const fake = await startFakeLlm({ script: [] });
 afterAll(() => fake.close());
 
 const ctx = (signal?: AbortSignal, ref = MODEL) => contextFor(ref, fake.baseUrls.gemini, signal);

@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Message, Request, StreamEvent, ToolSpec } from "../../lib/llm/types.ts";
-import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { collect, fakeClient, finishOf } from "./fake-support.ts";
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Message, ToolSpec } from "../../lib/llm/types.ts";
+import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { ofType } from "./adapter-harness.ts";
+import { collect, fakeClient, finishOf, scriptRunner } from "./fake-support.ts";
 
-let fake: FakeLlm;
-beforeAll(async () => {
-  fake = await startFakeLlm({ script: [] });
-});
+const fake = await startFakeLlm({ script: [] });
 afterAll(() => fake.close());
 
 const MODEL = "deepseek/deepseek-chat";
 const readTool: ToolSpec = { name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } };
 
-async function run(script: Parameters<FakeLlm["setScript"]>[0], request: Partial<Request> & { messages: Message[] }) {
-  fake.setScript(script);
-  const before = fake.requests.length;
-  const events = await collect(fakeClient(fake).stream({ model: MODEL, ...request }));
-  return { events, response: finishOf(events), requests: fake.requests.slice(before) };
-}
-
-const of = <T extends StreamEvent["type"]>(events: StreamEvent[], type: T) => events.filter((e): e is Extract<StreamEvent, { type: T }> => e.type === type);
+const run = scriptRunner(fake, MODEL);
 
 describe("openai-chat adapter through the openai SDK", () => {
   test("text streams; the system prompt is a system message; usage is asked for", async () => {
     const { events, response, requests } = await run([{ text: "Four, of course.", chunkSize: 4 }], { system: "Be brief.", messages: [{ role: "user", content: "2+2?" }] });
     expect(events[0]).toEqual({ type: "start", model: MODEL });
-    expect(of(events, "text_delta").length).toBeGreaterThan(2);
+    expect(ofType(events, "text_delta").length).toBeGreaterThan(2);
     expect(response).toMatchObject({ text: "Four, of course.", finishReason: "stop" });
     expect(requests[0].body).toMatchObject({
       model: "deepseek-chat",
@@ -38,7 +29,7 @@ describe("openai-chat adapter through the openai SDK", () => {
   test("tool-call deltas are accumulated by index with growing partialArguments", async () => {
     const args = { path: "/home/user/project/src/index.ts" };
     const { events, response } = await run([{ toolCalls: [{ id: "call_abc", name: "read", arguments: args }], chunkSize: 5 }], { tools: [readTool], messages: [{ role: "user", content: "read" }] });
-    const partials = of(events, "tool_call_delta").map((e) => String(e.partialArguments.path ?? ""));
+    const partials = ofType(events, "tool_call_delta").map((e) => String(e.partialArguments.path ?? ""));
     expect(partials.length).toBeGreaterThan(3);
     for (let i = 1; i < partials.length; i++) expect(partials[i].startsWith(partials[i - 1])).toBe(true);
     expect(response).toMatchObject({ finishReason: "tool_calls", toolCalls: [{ id: "call_abc", name: "read", arguments: args }] });
@@ -57,7 +48,7 @@ describe("openai-chat adapter through the openai SDK", () => {
 
   test("reasoning_content becomes thinking; usage subtracts cached tokens; cost from the catalog", async () => {
     const { events, response } = await run([{ thinking: "Let me add.", text: "4", usage: { input: 300, cacheRead: 700, output: 50, reasoning: 20 } }], { messages: [{ role: "user", content: "2+2?" }] });
-    expect(of(events, "thinking_delta").map((e) => e.delta).join("")).toBe("Let me add.");
+    expect(ofType(events, "thinking_delta").map((e) => e.delta).join("")).toBe("Let me add.");
     expect(response.usage).toMatchObject({ input: 300, cacheRead: 700, output: 50, reasoning: 20 });
     expect(response.usage.cost).toBeCloseTo((300 * 0.28 + 700 * 0.028 + 50 * 0.42) / 1e6, 12);
   });

@@ -1,5 +1,5 @@
 /** The OpenAI Responses adapter through the official `openai` SDK against the fake LLM server. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { openaiResponsesAdapter as adapter } from "../../lib/llm/adapters/openai-responses.ts";
 import { getModel } from "../../lib/llm/catalog.ts";
 import type { AssistantMessage, Message, Request, ToolResultMessage } from "../../lib/llm/types.ts";
@@ -10,11 +10,7 @@ import { contextFor, finished, llmError, ofType } from "./adapter-harness.ts";
 import { collect } from "./fake-support.ts";
 
 const MODEL = "openai/gpt-5";
-let fake: FakeLlm;
-
-beforeAll(async () => {
-  fake = await startFakeLlm({ script: [] });
-});
+const fake = await startFakeLlm({ script: [] });
 afterAll(() => fake.close());
 
 const ctx = (signal?: AbortSignal, ref = MODEL) => contextFor(ref, fake.baseUrls.openai, signal);

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { findExecutable } from "../../lib/env/search/which.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
 import { makeWorkspace, type Workspace } from "../env/helpers.ts";
+import { expectFallbackReported } from "./search-fallback.ts";
 
 const FAST_PATH = process.env.PATH ?? "";
 const hasFd = findExecutable(["fd", "fdfind"], FAST_PATH) !== null;
@@ -107,15 +108,7 @@ for (const { engine, pathEnv, missing } of [
     test.skipIf(missing)(fallback ? "find fallback is reported" : "find with fd reports no fallback", async () => {
       files("a.txt");
       const r = await find({ pattern: "*.txt" });
-      if (fallback) {
-        expect(r.status).toBe("partial");
-        expect(r.data.fallback).toBe("typescript");
-        expect(r.text).toContain(FALLBACK_TEXT);
-      } else {
-        expect(r.status).toBe("success");
-        expect(r.data.fallback).toBeUndefined();
-        expect(r.text).not.toContain(FALLBACK_TEXT);
-      }
+      expectFallbackReported(r, fallback, FALLBACK_TEXT);
     });
   });
 }

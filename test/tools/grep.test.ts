@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { findExecutable } from "../../lib/env/search/which.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
 import { makeWorkspace, type Workspace } from "../env/helpers.ts";
+import { expectFallbackReported } from "./search-fallback.ts";
 
 const FAST_PATH = process.env.PATH ?? "";
 const hasRg = findExecutable(["rg"], FAST_PATH) !== null;
@@ -144,15 +145,7 @@ for (const { engine, pathEnv, missing } of [
     test.skipIf(missing)(fallback ? "grep fallback is reported" : "grep with ripgrep reports no fallback", async () => {
       files({ "f.txt": "x\n" });
       const r = await grep({ pattern: "x" });
-      if (fallback) {
-        expect(r.status).toBe("partial");
-        expect(r.data.fallback).toBe("typescript");
-        expect(r.text).toContain(FALLBACK_TEXT);
-      } else {
-        expect(r.status).toBe("success");
-        expect(r.data.fallback).toBeUndefined();
-        expect(r.text).not.toContain(FALLBACK_TEXT);
-      }
+      expectFallbackReported(r, fallback, FALLBACK_TEXT);
     });
   });
 }

@@ -22,7 +22,7 @@ import type { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
 import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, ReasoningEffort, Request, StreamEvent, ToolCallPart, ToolChoice, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
-import { adapterError, fromSameModel, truncatedStream } from "./common.ts";
+import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
 import { sdkCache } from "./sdk-cache.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 
@@ -44,19 +44,8 @@ export const geminiAdapter: Adapter = {
   api: "gemini",
 
   async *stream(request, ctx) {
-    let chunks: AsyncGenerator<GenerateContentResponse>;
-    try {
-      chunks = await client(ctx).models.generateContentStream(params(request, ctx));
-    } catch (err) {
-      throw geminiError(err, ctx);
-    }
-    yield { type: "start", model: ctx.model.ref };
     const turn = new Turn(ctx);
-    try {
-      for await (const chunk of chunks) yield* turn.chunk(chunk);
-    } catch (err) {
-      throw geminiError(err, ctx);
-    }
+    yield* relayStream(ctx, () => client(ctx).models.generateContentStream(params(request, ctx)), (chunk) => turn.chunk(chunk), (err) => geminiError(err, ctx));
     // Gemini's last chunk always carries a finish reason: without one the stream was cut.
     if (!turn.finish || ctx.signal.aborted) throw truncatedStream(ctx);
     yield { type: "finish", response: turn.response() };

@@ -13,7 +13,7 @@ import { parsePartialJson } from "../partial-json.ts";
 import { normalizeToolCallId } from "../transform.ts";
 import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, Request, StreamEvent, ThinkingPart, ToolCallPart, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
-import { adapterError, fromSameModel, truncatedStream } from "./common.ts";
+import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
 import { SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 
@@ -29,19 +29,8 @@ export const openaiResponsesAdapter: Adapter = {
   api: "openai-responses",
 
   async *stream(request, ctx) {
-    let events: AsyncIterable<OpenAI.Responses.ResponseStreamEvent>;
-    try {
-      events = await client(ctx).responses.create({ ...params(request, ctx), stream: true }, { signal: ctx.signal });
-    } catch (err) {
-      throw adapterError(err, ctx);
-    }
-    yield { type: "start", model: ctx.model.ref };
     const turn = new Turn(ctx);
-    try {
-      for await (const event of events) yield* turn.handle(event);
-    } catch (err) {
-      throw adapterError(err, ctx);
-    }
+    yield* relayStream(ctx, () => client(ctx).responses.create({ ...params(request, ctx), stream: true }, { signal: ctx.signal }), (event) => turn.handle(event));
     // The SDK ends the iteration quietly on abort; a missing response.completed is a lost stream.
     if (!turn.final || ctx.signal.aborted) throw truncatedStream(ctx);
     yield { type: "finish", response: turn.response(turn.final) };
