@@ -11,7 +11,7 @@ import { findMatches, fuzzyNormalize, mapFuzzy, splice } from "../../tools/edit-
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 /** Tools whose bad input must always be a specific error, never INTERNAL_ERROR. */
-const FILE_TOOLS = ["read", "write", "edit", "ls"];
+const FILE_TOOLS = ["read", "write", "edit", "ls", "grep", "find"];
 
 let ws: Workspace;
 beforeAll(() => {

@@ -9,7 +9,7 @@ import { ToolError } from "../../envelope.ts";
 import type { GlobOptions, GlobResult } from "../types.ts";
 import { fdSearch } from "./fd.ts";
 import { walkGlob } from "./glob-walk.ts";
-import type { SearchContext } from "./grep.ts";
+import { rejectNul, type SearchContext } from "./grep.ts";
 import { comparePaths, relativeToRoot } from "./paths.ts";
 import { searchTarget } from "./target.ts";
 import { findExecutable } from "./which.ts";
@@ -18,6 +18,7 @@ export const DEFAULT_GLOB_LIMIT = 1000;
 const STATS_IN_FLIGHT = 32;
 
 export async function searchGlob(options: GlobOptions, ctx: SearchContext): Promise<GlobResult> {
+  rejectNul("pattern", options.pattern);
   if (options.pattern.trim() === "") throw new ToolError("INVALID_PARAM", "The glob pattern is empty. Give a pattern such as '*.ts' or 'src/**/*.test.ts'.");
   if (options.pattern.startsWith("!")) throw new ToolError("INVALID_PARAM", `Negated patterns ('${options.pattern}') are not supported by find. Give the pattern of the paths you want.`);
   const target = await searchTarget(ctx.root, options.path);
