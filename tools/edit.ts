@@ -68,20 +68,22 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
 
   const bom = decoded.charCodeAt(0) === 0xfeff ? "\uFEFF" : "";
   const content = decoded.slice(bom.length);
-  const firstNewline = content.indexOf("\n");
-  const eol = firstNewline > 0 && content[firstNewline - 1] === "\r" ? "\r\n" : "\n";
-  const replacement = args.new_text.replace(/\r\n?/g, "\n").replaceAll("\n", eol);
+  const eol = detectEol(content);
+  // The BOM belongs to the file, not its first line: old/new text copied with it must neither miss nor double it.
+  const oldText = bom ? withoutBom(args.old_text) : args.old_text;
+  const newText = bom ? withoutBom(args.new_text) : args.new_text;
+  const replacement = newText.replace(/\r\n?/g, "\n").replaceAll("\n", eol);
 
   let spans: Span[];
   let fuzzy = false;
-  if (args.old_text === "") {
+  if (oldText === "") {
     // An empty file has exactly one place to put text: insert it. Elsewhere empty old_text is ambiguous.
     if (content !== "") {
       return ctx.reply.fail("INVALID_PARAM", `old_text must not be empty when ${path} has content. Give the exact text to replace, or use write to replace the whole file.`, extras);
     }
     spans = [[0, 0]];
   } else {
-    const match = findMatches(content, args.old_text, args.replace_all);
+    const match = findMatches(content, oldText, args.replace_all);
     if (!match.ok && match.reason === "not_found") {
       const message = `Could not find the exact text in ${path}. The old text must match exactly including all whitespace and newlines.`;
       return ctx.reply.fail("INVALID_PARAM", message, { ...extras, text: `${message} Read the file again to copy the current text.` });
@@ -117,6 +119,17 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
     `${summary}\n${diff}`,
     { ...extras, stats: { replacements: count, bytes_written: output.length, first_changed_line: firstChangedLine } },
   );
+}
+
+/** The file's line ending, from its first line break: CRLF, a lone CR (classic Mac) or LF. */
+function detectEol(content: string): "\r\n" | "\r" | "\n" {
+  const at = content.search(/[\r\n]/);
+  if (at < 0 || content[at] === "\n") return "\n";
+  return content[at + 1] === "\n" ? "\r\n" : "\r";
+}
+
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function changed(a: FileInfo, b: FileInfo): boolean {

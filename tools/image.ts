@@ -11,6 +11,10 @@ export type ImageMime = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 export const MAX_IMAGE_DIMENSION = 2000;
 /** Limit on the base64 text of an attached image. */
 export const MAX_IMAGE_BASE64_BYTES = 4.5 * 1024 * 1024;
+/** Largest image decoded for shrinking: 100 megapixels is 400 MB of RGBA, beyond which decoding risks the process. */
+export const MAX_DECODE_PIXELS = 100_000_000;
+/** Largest image file read at all; a bigger one is described, not loaded. */
+export const MAX_IMAGE_FILE_BYTES = 100 * 1024 * 1024;
 /** How many leading bytes `sniffImage` and `imageSize` may need. */
 export const IMAGE_SNIFF_BYTES = 4100;
 
@@ -101,6 +105,12 @@ export function prepareImage(bytes: Uint8Array, mime: ImageMime): PreparedImage 
     return {
       original,
       note: `The WebP image (${describe(original)}) is over the ${limits} limit and WebP cannot be re-encoded here, so it was not attached. Convert it to PNG or JPEG with bash (e.g. an image converter if one is installed) and read that file.`,
+    };
+  }
+  if (original && original.width * original.height > MAX_DECODE_PIXELS) {
+    return {
+      original,
+      note: `The image (${describe(original)}) is over the ${limits} limit and too large to shrink here, so it was not attached. Make a smaller copy with bash (e.g. an image converter if one is installed) and read that file.`,
     };
   }
   let pixels: Pixels;

@@ -11,7 +11,7 @@ import type { ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment, FileInfo, ResolvedPath } from "../lib/env/types.ts";
 import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
-import { IMAGE_SNIFF_BYTES, prepareImage, sniffImage } from "./image.ts";
+import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";
 import { type LineWindow, scanWindow } from "./read-window.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 
@@ -52,6 +52,15 @@ export const readTool: Tool<ReadArgs> = {
 
 async function readFile(args: ReadArgs, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
   const iterator = ctx.env.readStream(resolved.absolute)[Symbol.asyncIterator]();
+  try {
+    return await readFrom(iterator, args, ctx, resolved, info);
+  } finally {
+    // Closes the file however the read ended (an image, a binary file, an abort mid-scan).
+    await iterator.return?.();
+  }
+}
+
+async function readFrom(iterator: AsyncIterator<Uint8Array>, args: ReadArgs, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
   const head = await readHead(iterator, BINARY_SNIFF_BYTES);
   const baseStats = { file_size_bytes: info.size, file_mtime_ms: Math.round(info.mtimeMs) };
   const extras = { context: { truncation_skip: true }, pathResolved: resolved.relative };
@@ -59,10 +68,9 @@ async function readFile(args: ReadArgs, ctx: ToolRunContext, resolved: ResolvedP
   const mime = sniffImage(head.bytes.subarray(0, IMAGE_SNIFF_BYTES));
   if (mime) {
     await iterator.return?.();
-    return readImage(args.path, ctx, resolved, mime, baseStats, extras);
+    return await readImage(args.path, ctx, resolved, mime, baseStats, extras);
   }
   if (head.bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-    await iterator.return?.();
     return ctx.reply.fail("BINARY_FILE", `File '${args.path}' appears to be binary.`, {
       ...extras,
       stats: baseStats,
@@ -145,7 +153,12 @@ async function readImage(
   baseStats: Record<string, number>,
   extras: { context: Record<string, unknown>; pathResolved: string },
 ): Promise<ToolResponse> {
-  const bytes = await ctx.env.readFile(resolved.absolute);
+  const bytes = baseStats.file_size_bytes > MAX_IMAGE_FILE_BYTES ? null : await ctx.env.readFile(resolved.absolute);
+  if (!bytes) {
+    const stats = { ...baseStats, encoding: "binary" };
+    const message = `Image '${path}' (${mime}, ${formatSize(baseStats.file_size_bytes)}) is larger than ${formatSize(MAX_IMAGE_FILE_BYTES)}, so it was not loaded. Make a smaller copy with bash and read that file.`;
+    return ctx.reply.partial({ content: "", truncated: false, images: [], mime_type: mime }, `${message}\n(Took ${ctx.reply.elapsed()}ms)`, { ...extras, stats });
+  }
   const prepared = prepareImage(bytes, mime);
   const size = prepared.original ? `${prepared.original.width}x${prepared.original.height}` : "unknown size";
   const summary = `Read image '${path}' (${mime}, ${size}, ${formatSize(bytes.length)}).`;

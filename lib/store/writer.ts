@@ -3,8 +3,9 @@
  * before `append` returns: a process killed at any moment loses at most the line being written.
  * `fsync: true` also flushes the OS cache to the disk (survives power loss; costs ~ms per entry).
  *
- * One writer per file: offsets are tracked here, so another process appending to the same file
- * at the same time would confuse them.
+ * Two writers on one file (a second store, another process) do not corrupt it: the fd is opened for
+ * appending, so every line lands at the end, and a line's offset is taken from the file's size after
+ * the write rather than from a count kept here, which another writer would have made stale.
  */
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
@@ -27,7 +28,6 @@ export class SessionWriter {
   readonly path: string;
   private readonly fsync: boolean;
   private fd: number | undefined;
-  private size = 0;
 
   constructor(path: string, options: WriterOptions = {}) {
     this.path = path;
@@ -38,11 +38,10 @@ export class SessionWriter {
   append(line: string): Span {
     const fd = this.open();
     const bytes = Buffer.from(`${line}\n`);
-    const offset = this.size;
     writeAll(fd, bytes);
     if (this.fsync) fsyncSync(fd);
-    this.size += bytes.length;
-    return { offset, length: bytes.length - 1 };
+    const end = fstatSync(fd).size;
+    return { offset: end - bytes.length, length: bytes.length - 1 };
   }
 
   /**
@@ -80,15 +79,12 @@ export class SessionWriter {
     if (this.fd !== undefined) return this.fd;
     mkdirSync(dirname(this.path), { recursive: true });
     const fd = openSync(this.path, "a+");
-    this.size = fstatSync(fd).size;
+    const size = fstatSync(fd).size;
     // A torn last line (crash mid-write) must not swallow the next entry: start a fresh line.
-    if (this.size > 0) {
+    if (size > 0) {
       const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, this.size - 1);
-      if (last[0] !== 0x0a) {
-        writeAll(fd, Buffer.from("\n"));
-        this.size += 1;
-      }
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) writeAll(fd, Buffer.from("\n"));
     }
     this.fd = fd;
     return fd;

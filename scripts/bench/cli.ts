@@ -10,13 +10,25 @@ import { mb, median, ms, type BenchRow } from "./measure.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 
+/**
+ * Runs `cmd` from a fresh Bun process that reports the child's wall time and peak RSS: the peak
+ * RSS of children is kept per parent (getrusage), so measuring from this long-lived bench process
+ * would report the largest child any earlier bench started.
+ */
+const PROBE = `
+const [cwd, ...cmd] = process.argv.slice(1);
+const t = performance.now();
+const proc = Bun.spawn(cmd, { cwd, stdout: "ignore", stderr: "ignore" });
+const code = await proc.exited;
+console.log(JSON.stringify({ code, wall: performance.now() - t, rss: proc.resourceUsage()?.maxRSS ?? 0 }));
+`;
+
 async function runOnce(cmd: string[], cwd: string, env: Record<string, string>): Promise<{ wall: number; rssMb: number }> {
-  const t = performance.now();
-  const proc = Bun.spawn(cmd, { cwd, env, stdout: "ignore", stderr: "ignore" });
-  const code = await proc.exited;
-  const wall = performance.now() - t;
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}`);
-  return { wall, rssMb: (proc.resourceUsage()?.maxRSS ?? 0) / 2 ** 20 };
+  const probe = Bun.spawn([process.execPath, "-e", PROBE, cwd, ...cmd], { env, stdout: "pipe", stderr: "inherit" });
+  const out = JSON.parse(await new Response(probe.stdout).text()) as { code: number; wall: number; rss: number };
+  await probe.exited;
+  if (out.code !== 0) throw new Error(`${cmd.join(" ")} exited with ${out.code}`);
+  return { wall: out.wall, rssMb: out.rss / 2 ** 20 };
 }
 
 async function series(n: number, cmd: string[], cwd: string, env: Record<string, string>) {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalEnvironment } from "../../lib/env/local.ts";
-import { type BenchRow, mb, medianMs, ms, peakRssGrowthMb } from "./measure.ts";
+import { type BenchRow, gigabyteProbe, mb, medianMs, ms } from "./measure.ts";
 
 export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-env-"));
@@ -15,14 +15,7 @@ export async function rows(): Promise<BenchRow[]> {
     // The floor: bash itself, started synchronously with nothing around it.
     const bareBash = await medianMs(() => spawnSync("bash", ["-c", "true"]), { warmup: 5, runs: 50 });
 
-    // Warm-up so one-time allocations (JIT, allocator arenas) are not counted as growth.
-    await env.exec("head -c 50000000 /dev/zero | tr '\\0' a");
-    const started = performance.now();
-    const { result, growthMb } = await peakRssGrowthMb(() =>
-      env.exec("head -c 1000000000 /dev/zero | tr '\\0' a", { timeoutMs: 600_000 }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    if (result.totalBytes !== 1_000_000_000) throw new Error(`1 GB run produced ${result.totalBytes} bytes`);
+    const { seconds, growthMb } = await gigabyteProbe("exec");
 
     return [
       { area: "env", name: "exec `true` (spawn → exit → result)", value: ms(spawnExit), target: "≤ 5 ms" },

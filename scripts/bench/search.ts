@@ -5,12 +5,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LocalEnvironment } from "../../lib/env/local.ts";
 import { searchGlob } from "../../lib/env/search/glob.ts";
 import { searchGrep } from "../../lib/env/search/grep.ts";
 import { findExecutable } from "../../lib/env/search/which.ts";
-import { createToolRegistry } from "../../tools/registry.ts";
-import { type BenchRow, mb, medianMs, ms, peakRssGrowthMb } from "./measure.ts";
+import { type BenchRow, gigabyteProbe, mb, medianMs, ms } from "./measure.ts";
 
 const FILES = 20_000;
 const PER_DIR = 100;
@@ -52,7 +50,7 @@ export async function rows(): Promise<BenchRow[]> {
     const tsGlobMs = await medianMs(glob(NO_TOOLS_PATH), { warmup: 1, runs: 5 });
     out.push({ area: "search", name: `find 20k files, fd`, value: hasFd ? ms(fdMs) : "fd missing" });
     out.push({ area: "search", name: `find 20k files, TypeScript fallback`, value: ms(tsGlobMs), target: hasFd ? `≤ 3× fd (${(tsGlobMs / fdMs).toFixed(1)}×)` : undefined });
-    out.push(...(await bashGigabyte(root)));
+    out.push(...(await bashGigabyte()));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -60,19 +58,10 @@ export async function rows(): Promise<BenchRow[]> {
 }
 
 /** The bash tool on 1 GB of output: memory must stay bounded (rolling window + spill file). */
-async function bashGigabyte(base: string): Promise<BenchRow[]> {
-  const dir = join(base, "bash");
-  mkdirSync(dir);
-  const env = new LocalEnvironment({ root: dir, tempDir: dir, removeSpillsOnCleanup: true });
-  const registry = createToolRegistry({ cwd: dir, env });
-  const command = `yes "$(printf 'x%.0s' $(seq 1 99))" | head -c 1000000000`;
-  const started = performance.now();
-  const { result, growthMb } = await peakRssGrowthMb(() => registry.execute("bash", { command, timeout: 600 }));
-  const elapsed = performance.now() - started;
-  await env.cleanup();
-  const ok = result.status === "partial" && result.data.total_bytes === 1_000_000_000;
+async function bashGigabyte(): Promise<BenchRow[]> {
+  const { seconds, growthMb } = await gigabyteProbe("bash-tool");
   return [
-    { area: "search", name: "bash tool, 1 GB of output: time", value: ok ? ms(elapsed) : `failed: ${result.text.slice(-200)}` },
+    { area: "search", name: "bash tool, 1 GB of output: time", value: ms(seconds * 1000) },
     { area: "search", name: "bash tool, 1 GB of output: RSS growth", value: mb(growthMb), target: "≤ 50 MB" },
   ];
 }

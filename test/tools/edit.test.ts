@@ -158,6 +158,31 @@ describe("J.1 3. CRLF / BOM", () => {
     expect([...ws.bytes("bom.txt").subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   });
 
+  test("edit 3.5 old_text copied with the BOM still matches; a BOM in new_text is not doubled", async () => {
+    ws.write("bom-span.txt", "\uFEFFfirst\nsecond\n");
+    const r = await edit("bom-span.txt", "\uFEFFfirst\nsec", "\uFEFFFIRST\nsec");
+    expect(r.status).toBe("success");
+    expect(r.data.first_changed_line).toBe(1);
+    expect(ws.read("bom-span.txt")).toBe("\uFEFFFIRST\nsecond\n");
+    ws.write("no-bom.txt", "first\n");
+    // A file without a BOM gets none from old_text: "\uFEFF" is then ordinary text that is not there.
+    expect((await edit("no-bom.txt", "\uFEFFfirst", "x")).error?.code).toBe("INVALID_PARAM");
+  });
+
+  test("edit 3.2 CRLF file with fuzzy match and replace_all: every occurrence, CRLF kept, rest untouched", async () => {
+    ws.write("crlf-fuzzy.txt", "a = \u201cx\u201d;  \r\nb\r\nkeep \u201cq\u201d\r\na = \u201cx\u201d;\r\nb\r\n");
+    const r = await edit("crlf-fuzzy.txt", 'a = "x";\nb\n', "A\nB\n", { replace_all: true });
+    expect(r.data).toMatchObject({ replacements: 2, fuzzy_match: true });
+    expect(ws.read("crlf-fuzzy.txt")).toBe("A\r\nB\r\nkeep \u201cq\u201d\r\nA\r\nB\r\n");
+  });
+
+  test("edit a file with classic Mac line endings (lone CR) keeps them", async () => {
+    ws.write("cr-only.txt", "one\rtwo\rthree");
+    const r = await edit("cr-only.txt", "two\nthree", "2\n3");
+    expect(r.status).toBe("success");
+    expect(ws.read("cr-only.txt")).toBe("one\r2\r3");
+  });
+
   test("edit mixed line endings outside the region stay as they were", async () => {
     ws.write("eol-mix.txt", "a\r\nb\nc\r\nd\n");
     await edit("eol-mix.txt", "c\n", "C\n");

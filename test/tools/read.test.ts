@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { startReply } from "../../lib/envelope.ts";
+import { readTool } from "../../tools/read.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 import { makeGif, makeJpeg, makePng, makeWebpHeader } from "../helpers/images.ts";
 import { openForOthers, runToolUnprivileged } from "../helpers/unprivileged.ts";
@@ -84,6 +86,21 @@ describe("J.3 2. paging", () => {
   });
 });
 
+describe("002 5.1 start_line at the edge", () => {
+  test("002 5.1 a last line without newline counts; start_line = total_lines + 1 is INVALID_PARAM", async () => {
+    ws.write("no-final-newline.txt", "a\nb\nc");
+    const last = await ws.run("read", { path: "no-final-newline.txt", start_line: 3 });
+    expect(last.status).toBe("success");
+    expect(last.data.content).toBe("   3 | c\n");
+    expect(last.stats).toMatchObject({ total_lines: 3, lines_read: 1 });
+    const past = await ws.run("read", { path: "no-final-newline.txt", start_line: 4 });
+    expect(past.error).toEqual({ code: "INVALID_PARAM", message: "start_line 4 is beyond end of file (3 lines total). Valid range: 1-3." });
+    ws.write("final-newline.txt", "a\nb\nc\n");
+    const after = await ws.run("read", { path: "final-newline.txt", start_line: 4 });
+    expect(after.error?.message).toBe("start_line 4 is beyond end of file (3 lines total). Valid range: 1-3.");
+  });
+});
+
 describe("J.3 3. truncation", () => {
   test("read 3.1 line truncation", async () => {
     ws.write("long.txt", lines(2500));
@@ -147,6 +164,19 @@ describe("J.3 4. images", () => {
     const [image] = r.data.images as Array<{ width: number; height: number; mimeType: string }>;
     expect([image.width, image.height]).toEqual([2000, 1000]);
     expect(r.text).toContain("Image downscaled from 3000x1500 to 2000x1000");
+  });
+
+  test("read image: a header claiming over 100 megapixels is described, never decoded", async () => {
+    const png = makePng(4, 4);
+    const view = new DataView(png.buffer, png.byteOffset);
+    view.setUint32(16, 60_000); // IHDR width
+    view.setUint32(20, 60_000); // IHDR height
+    ws.write("huge-claim.png", png);
+    const r = await ws.run("read", { path: "huge-claim.png" });
+    expect(r.status).toBe("partial");
+    expect(r.data.images).toEqual([]);
+    expect(r.text).toContain("60000x60000");
+    expect(r.text).toContain("too large to shrink here");
   });
 
   test("read image: JPEG within limits is attached unchanged", async () => {
@@ -329,6 +359,21 @@ describe("002 contract", () => {
     ws.write("sub/ctx.txt", "c\n");
     const r = await ws.run("read", { path: "./sub/../sub/ctx.txt" });
     expect(r.context).toMatchObject({ cwd: ".", params_input: { path: "./sub/../sub/ctx.txt" }, path_resolved: "sub/ctx.txt", truncation_skip: true });
+  });
+
+  test("read closes the file when it is aborted mid-scan", async () => {
+    ws.write("abort.txt", lines(300_000));
+    const openFds = () => readdirSync("/proc/self/fd").length;
+    const before = openFds();
+    for (let i = 0; i < 20; i++) {
+      const controller = new AbortController();
+      controller.abort();
+      // Straight to the tool: the registry would refuse an aborted signal before opening anything.
+      const r = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal });
+      expect(r.error).toMatchObject({ code: "EXECUTION_ERROR", message: "Operation aborted" });
+    }
+    await Bun.sleep(20);
+    expect(openFds()).toBeLessThanOrEqual(before);
   });
 
   test("002 CRLF and BOM are not shown", async () => {

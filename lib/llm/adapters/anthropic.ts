@@ -47,7 +47,7 @@ export const anthropicAdapter: Adapter = {
     let counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
     try {
-      events = await client(ctx).messages.create({ ...params(request, ctx.model), stream: true }, requestOptions(request, ctx));
+      events = await postMessages<AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>>({ ...params(request, ctx.model), stream: true }, request, ctx);
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
     }
@@ -114,7 +114,7 @@ export const anthropicAdapter: Adapter = {
   async complete(request, ctx): Promise<Response> {
     let message: Anthropic.Messages.Message;
     try {
-      message = await client(ctx).messages.create(params(request, ctx.model), requestOptions(request, ctx));
+      message = await postMessages<Anthropic.Messages.Message>(params(request, ctx.model), request, ctx);
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
     }
@@ -134,6 +134,16 @@ export const anthropicAdapter: Adapter = {
 
 function client(ctx: AdapterContext): Anthropic {
   return sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
+}
+
+/**
+ * POST /v1/messages through the SDK's own transport (auth, headers, SSE parsing, error types).
+ * `messages.create` would also print deprecation notices straight to the console, which garbles
+ * a terminal UI and the RPC host's stderr on every request.
+ */
+function postMessages<T>(body: Params | (Omit<Params, "stream"> & { stream: true }), request: Request, ctx: AdapterContext): Promise<T> {
+  const stream = "stream" in body && body.stream === true;
+  return client(ctx).post<T>("/v1/messages", { body, ...requestOptions(request, ctx), stream, timeout: SDK_TIMEOUT_MS });
 }
 
 function requestOptions(request: Request, ctx: AdapterContext) {
