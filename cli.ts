@@ -5,6 +5,12 @@
  */
 import { VERSION } from "./lib/version.ts";
 
+// A reader that closes the pipe early (`gong … | head -1`) is not an error worth a stack trace;
+// print mode stops its work when it sees this, every other command just ends its output.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+});
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === "-v" || argv[0] === "--version")) {
     process.stdout.write(`gong ${VERSION}\n`);

@@ -4,18 +4,10 @@
  * repository or a slow git all give "not a repository" rather than an error.
  */
 import { execFile } from "node:child_process";
+import type { GitSummary } from "../profiles/types.ts";
 
-export interface GitSnapshot {
-  isRepo: boolean;
-  /** Absolute top-level directory of the repository. */
-  root?: string;
-  branch?: string;
-  /** Tracked files with changes (staged or not). */
-  modified: number;
-  untracked: number;
-  /** Subjects of the most recent commits, newest first. */
-  recentCommits: string[];
-}
+/** Branch, change counts and recent commit subjects; the prompt layers render it (profiles/types.ts). */
+export type GitSnapshot = GitSummary;
 
 const GIT_TIMEOUT_MS = 3_000;
 const COMMITS = 5;

@@ -141,8 +141,14 @@ export function parseCliArgs(argv: string[]): CliOptions {
   };
 }
 
-/** Removes `flag [value]` from args; returns the value when `accept` takes it. The flag stays for parseArgs. */
+/** Removes `flag [value]` (or the value of `--flag=value`) from args; returns the value when `accept` takes it. The flag stays for parseArgs. */
 function takeOptionalValue(args: string[], flags: string[], accept: (v: string) => boolean): string | undefined {
+  const inline = args.findIndex((a) => flags.some((f) => f.startsWith("--") && a.startsWith(`${f}=`)));
+  if (inline >= 0) {
+    const [flag, ...value] = args[inline].split("=");
+    args[inline] = flag;
+    return value.join("=");
+  }
   const at = args.findIndex((a) => flags.includes(a));
   if (at < 0) return undefined;
   const next = args[at + 1];

@@ -9,6 +9,7 @@ import { createSession, type Session, type SubmitResult } from "../agent/index.t
 import { SessionStore } from "../store/session-store.ts";
 import type { CliSetup } from "./setup.ts";
 import { UsageError } from "./args.ts";
+import { ConfigError } from "./model.ts";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -25,9 +26,18 @@ export const processIo = (): Io => ({ stdout: process.stdout, stderr: process.st
 export function openStore(setup: CliSetup): SessionStore {
   const selection = setup.store;
   if (selection === false) return SessionStore.create({ cwd: setup.cwd, persist: false });
-  if (selection.resume) return SessionStore.open(selection.resume, { cwd: setup.cwd });
+  if (selection.resume) return openExisting(selection.resume, setup.cwd);
   if (selection.continue) return SessionStore.continueLatest(setup.cwd);
   return SessionStore.create({ cwd: setup.cwd });
+}
+
+/** An existing session by id prefix or path; a wrong reference is a configuration error (exit 2), not a crash. */
+export function openExisting(ref: string, cwd: string): SessionStore {
+  try {
+    return SessionStore.open(ref, { cwd });
+  } catch (e) {
+    throw new ConfigError(`Cannot resume session '${ref}': ${(e as Error).message}. 'gong sessions' lists this directory's sessions.`);
+  }
 }
 
 export async function openSession(setup: CliSetup, store: SessionStore): Promise<Session> {

@@ -1,8 +1,8 @@
 /**
  * The line-mode interactive shell: a prompt line, answers streamed as they arrive, one line per
  * tool call (a spinner while it runs, then a short result; a colored diff for edits), usage after
- * each answer. A line typed while the agent works is sent as steering; Ctrl-C aborts the running
- * input, and a second Ctrl-C on an empty line exits.
+ * each answer. A line typed while the agent works is sent as steering (typing opens a line of its
+ * own, see screen.ts); Ctrl-C aborts the running input, and a second Ctrl-C on an empty line exits.
  */
 import { createInterface, type Interface } from "node:readline";
 import type { Session, SessionEvent } from "../agent/index.ts";
@@ -12,6 +12,7 @@ import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
 import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
 import { runSlashCommand } from "./slash-commands.ts";
@@ -19,8 +20,9 @@ import { runSlashCommand } from "./slash-commands.ts";
 export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io): Promise<number> {
   const host = await SessionHost.start(setup);
   const style = makeStyle(useColor(io.stdout, io.env));
-  const out = (s: string) => io.stdout.write(s);
-  const spinner = new Spinner(io.stdout, style);
+  const screen = new Screen(io.stdout);
+  const out = (s: string) => screen.write(s);
+  const spinner = new Spinner(screen, style);
   const renderer = new EventRenderer(out, style, spinner);
 
   let unsubscribe = host.session.subscribe((e) => renderer.render(e));
@@ -31,7 +33,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
   out(`${style.bold("gong")} ${VERSION} · ${host.session.model} · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
 
-  const rl: Interface = createInterface({ input: io.stdin, output: io.stdout, terminal: Boolean(io.stdin.isTTY), prompt: style.cyan("› ") });
+  const inputPrompt = style.cyan("› ");
+  const steeringPrompt = style.dim("↳ ");
+  const rl: Interface = createInterface({ input: io.stdin, output: screen.echo, terminal: Boolean(io.stdin.isTTY), prompt: inputPrompt });
   let running: Promise<void> | null = null;
   /** Set while Ctrl-C closes the running input and the host opens the next session. */
   let interrupting: Promise<void> | null = null;
@@ -40,7 +44,25 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   let sessionUsage: Usage = zeroUsage();
   let lastSigint = 0;
 
+  /** The user's steering line is done (sent or dropped): the held output follows. */
+  const endSteeringLine = (unfinished: boolean) => {
+    screen.endCompose(unfinished);
+    rl.setPrompt(inputPrompt);
+  };
+
+  // The first key typed while the agent works moves the user's line below the output.
+  const onKeypress = () => {
+    if (!running || screen.composing || rl.line.length === 0) return;
+    spinner.stop();
+    renderer.endLine();
+    screen.beginCompose();
+    rl.setPrompt(steeringPrompt);
+    rl.prompt(true);
+  };
+  io.stdin.on("keypress", onKeypress);
+
   const submit = (text: string) => {
+    screen.startWork();
     running = host.session
       .submit(text)
       .then((result) => {
@@ -57,29 +79,37 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         spinner.stop();
         await interrupting;
         running = null;
+        screen.endWork();
+        rl.setPrompt(inputPrompt);
         const next = queued.shift();
         if (next !== undefined) submit(next);
-        else rl.prompt();
+        else rl.prompt(true); // keeps the cursor where the user left a half-typed line
       });
   };
 
-  const steer = (text: string) => {
+  const steer = (text: string, echoed: boolean) => {
     if (interrupting) {
       queued.push(text);
       return;
     }
     try {
       host.session.steer(text);
-      out(`${style.dim(`↳ steering: ${text}`)}\n`);
+      if (!echoed) out(`${style.dim(`↳ steering: ${text}`)}\n`);
     } catch (e) {
       out(`${style.red((e as Error).message)}\n`);
     }
   };
 
   const done = new Promise<number>((resolveExit) => {
+    let quitting = false;
     const quit = async (code: number) => {
+      // rl.close() below emits "close", which calls quit again.
+      if (quitting) return;
+      quitting = true;
+      io.stdin.off("keypress", onKeypress);
       rl.close();
       spinner.stop();
+      screen.endWork();
       if (running) await host.abortInput().catch(() => {});
       await host.close();
       resolveExit(code);
@@ -88,7 +118,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     rl.on("line", (line) => {
       const text = line.trim();
       if (running) {
-        if (text) steer(text);
+        const echoed = screen.composing;
+        if (echoed) endSteeringLine(false);
+        if (text) steer(text, echoed);
         return;
       }
       if (!text) return rl.prompt();
@@ -103,6 +135,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
     rl.on("SIGINT", () => {
       if (running) {
+        if (screen.composing) {
+          rl.write(null, { ctrl: true, name: "u" });
+          endSteeringLine(true);
+        }
         if (interrupting) return;
         out(`\n${style.yellow("interrupted")}\n`);
         interrupting = host
@@ -209,7 +245,7 @@ class EventRenderer {
     this.endLine();
   }
 
-  private endLine(): void {
+  endLine(): void {
     if (this.midLine) this.out("\n");
     this.midLine = false;
   }

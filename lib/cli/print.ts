@@ -18,7 +18,18 @@ export interface PrintOptions {
 
 export async function runPrint(session: Session, options: PrintOptions, io: Io): Promise<number> {
   const started = Date.now();
-  const writeLine = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
+  // A reader that stops early (`gong -p … | head -1`) closes the pipe: nobody reads on, so stop the work.
+  let readerGone = false;
+  const onStdoutError = (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE" || readerGone) return;
+    readerGone = true;
+    void session.abort();
+  };
+  io.stdout.on("error", onStdoutError);
+  const write = (text: string) => {
+    if (!readerGone) io.stdout.write(text);
+  };
+  const writeLine = (value: unknown) => write(`${JSON.stringify(value)}\n`);
   const style = makeStyle(useColor(io.stderr, io.env));
   const unsubscribe = session.subscribe((event) => {
     if (options.format === "stream-json") writeLine(event);
@@ -39,12 +50,12 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
     process.off("SIGINT", onSigint);
     unsubscribe();
   }
-  if (interrupted && result.stopReason !== "aborted") result = { ...result, stopReason: "aborted" };
+  if ((interrupted || readerGone) && result.stopReason !== "aborted") result = { ...result, stopReason: "aborted" };
 
   const code = exitCodeOf(result);
   const failure = describeFailure(result);
   if (options.format === "text") {
-    if (result.text) io.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+    if (result.text) write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
   } else {
     writeLine({
       kind: "result",
@@ -61,7 +72,8 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
       session_file: session.sessionFile,
     });
   }
-  if (failure && code !== EXIT.ok) io.stderr.write(`gong: ${failure}\n`);
+  io.stdout.off("error", onStdoutError);
+  if (failure && code !== EXIT.ok && !readerGone) io.stderr.write(`gong: ${failure}\n`);
   return code;
 }
 

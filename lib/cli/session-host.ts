@@ -6,7 +6,7 @@
 import type { Session } from "../agent/index.ts";
 import { listSessions, type SessionInfo } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { openSession, openStore } from "./host.ts";
+import { openExisting, openSession, openStore } from "./host.ts";
 import type { CliSetup } from "./setup.ts";
 
 export class SessionHost {
@@ -50,7 +50,7 @@ export class SessionHost {
   }
 
   async switchSession(ref: string): Promise<Session> {
-    const store = SessionStore.open(ref, { cwd: this.setup.cwd });
+    const store = openExisting(ref, this.setup.cwd);
     await this.current.close();
     this.store = store;
     return this.reopen();
@@ -85,10 +85,11 @@ export class SessionHost {
   }
 
   private async reopen(): Promise<Session> {
-    // Settings changed during the conversation (model, reasoning effort) carry over.
+    // Settings changed during the conversation (model, reasoning effort, active tools) carry over:
+    // an interrupted input must not, say, give a read-only session its write tools back.
     const previous = this.current as Session | undefined;
     const sessionOptions = previous
-      ? { ...this.setup.sessionOptions, model: previous.model, reasoningEffort: previous.config.reasoningEffort }
+      ? { ...this.setup.sessionOptions, model: previous.model, reasoningEffort: previous.config.reasoningEffort, tools: previous.registry.names() }
       : this.setup.sessionOptions;
     this.current = await openSession({ ...this.setup, sessionOptions }, this.store);
     for (const listener of this.listeners) listener(this.current);

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { CreateSessionOptions, StoreSelection } from "../agent/index.ts";
+import { loadHookModules, type CreateSessionOptions, type Hooks, type StoreSelection } from "../agent/index.ts";
 import { LocalEnvironment } from "../env/local.ts";
 import type { EnvPolicy } from "../env/env-vars.ts";
 import type { ClientOptions } from "../llm/client.ts";
@@ -33,7 +33,7 @@ export interface CliSetup {
 export async function prepareSession(opts: CliOptions, env: Record<string, string | undefined> = process.env): Promise<CliSetup> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
-  const { settings } = loadSettings(cwd);
+  const { settings, files } = loadSettings(cwd);
   const model = chooseModel(opts.model, settings, env);
 
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
@@ -57,13 +57,14 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
   const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy });
 
   const tools = parseTools(opts.tools ?? settings.tools);
+  const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
     env: execEnv,
     tools,
     clientOptions,
-    hookModules: settings.hooks,
+    hooks,
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
@@ -86,6 +87,15 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
       for (const d of disposers) await d().catch(() => {});
     },
   };
+}
+
+/** Hook modules named in settings, loaded once for every session the host opens; a broken one is a configuration error. */
+async function loadSettingsHooks(paths: string[], cwd: string, files: string[]): Promise<Hooks[]> {
+  try {
+    return await loadHookModules(paths, cwd);
+  } catch (e) {
+    throw new ConfigError(`Invalid "hooks" in settings (${files.join(", ")}): ${(e as Error).message}`);
+  }
 }
 
 function applyProviderSettings(settings: Settings, clientOptions: ClientOptions): void {

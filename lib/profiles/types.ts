@@ -11,10 +11,13 @@ import type { ToolRegistry } from "../../tools/registry.ts";
 /** The git snapshot taken at session start (004 §6.4). */
 export interface GitSummary {
   isRepo: boolean;
+  /** Absolute top-level directory of the repository. */
   root?: string;
   branch?: string;
+  /** Tracked files with changes (staged or not). */
   modified: number;
   untracked: number;
+  /** Subjects of the most recent commits, newest first. */
   recentCommits: string[];
 }
 

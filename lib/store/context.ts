@@ -9,7 +9,11 @@ import type { CompactionEntry, Entry, LoadWarning } from "./format.ts";
 import type { IndexRecord } from "./reader.ts";
 
 export interface SessionContext {
-  /** Messages for the LLM, oldest first. */
+  /**
+   * Messages for the LLM, oldest first, as stored: a turn cut short (a crash between a tool call and
+   * its result) still ends with the unanswered call, so `entryIds` stays one per message. The
+   * request transform (lib/llm/transform.ts) answers such calls before anything is sent.
+   */
   messages: Message[];
   /** For each message, the entry it came from (the compaction entry for a summary). */
   entryIds: string[];
@@ -17,6 +21,8 @@ export interface SessionContext {
   model?: string;
   thinkingLevel?: string;
   leafId: string | null;
+  /** The last compaction on the branch, if any (its summary, when not empty, is `messages[0]`). */
+  compactionId?: string;
 }
 
 /** Note that replaces a tool output removed by a "truncate" compaction. */
@@ -74,6 +80,7 @@ export function buildContext(
   }
   const compaction = compactionIndex >= 0 ? (read(path[compactionIndex]) as CompactionEntry | undefined) : undefined;
   if (compaction) {
+    context.compactionId = compaction.id;
     const kept = path.findIndex((r, i) => i < compactionIndex && r.id === compaction.firstKeptEntryId);
     if (kept >= 0) start = kept;
     else {

@@ -28,6 +28,11 @@ export interface SessionInfo {
   /** Number of message entries; only for files small enough to read whole (≤ 128 KB). */
   messageCount?: number;
   parentSession?: string;
+  /**
+   * Line 1 is not a readable session header (torn, corrupt or missing): the id comes from the file
+   * name, `cwd` from the directory listed, and the session still opens (see SessionStore.open).
+   */
+  headerDamaged?: true;
 }
 
 const WHOLE_LIMIT = 128 << 10;
@@ -35,14 +40,17 @@ const HEAD_LIMIT = 64 << 10;
 const TAIL_BYTES = 64 << 10;
 const TYPE_PREFIX = /^\{"type":"([^"\\]+)"/;
 
-/** Sessions of `cwd` (or of every cwd when omitted), newest first. Unreadable files are left out. */
+/** Sessions of `cwd` (or of every cwd when omitted), newest first. Unreadable and empty files are left out. */
 export function listSessions(cwd?: string, options: LocationOptions = {}): SessionInfo[] {
   const dirs = cwd !== undefined || options.dir ? [sessionDir(cwd ?? ".", options)] : subdirs(sessionsRoot(options));
   const wantedCwd = cwd !== undefined ? resolve(cwd) : undefined;
   const infos: SessionInfo[] = [];
   for (const path of dirs.flatMap(sessionFiles)) {
     const info = readSessionInfo(path);
-    if (info && (wantedCwd === undefined || info.cwd === wantedCwd)) infos.push(info);
+    if (!info) continue;
+    // A file without a readable header names no cwd; the directory it sits in is the best guess.
+    if (info.headerDamaged && wantedCwd !== undefined) info.cwd = wantedCwd;
+    if (wantedCwd === undefined || info.cwd === wantedCwd) infos.push(info);
   }
   return infos.sort((a, b) => b.updated.getTime() - a.updated.getTime());
 }
@@ -51,8 +59,8 @@ export function listSessions(cwd?: string, options: LocationOptions = {}): Sessi
 export function latestSessionPath(cwd: string, options: LocationOptions = {}): string | undefined {
   let best: { path: string; mtime: number } | undefined;
   for (const path of sessionFiles(sessionDir(cwd, options))) {
-    const mtime = statSync(path).mtimeMs;
-    if (!best || mtime > best.mtime) best = { path, mtime };
+    const mtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs; // deleted since the listing: skip it
+    if (mtime !== undefined && (!best || mtime > best.mtime)) best = { path, mtime };
   }
   return best?.path;
 }
@@ -98,7 +106,7 @@ function sessionFiles(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
-/** Summary of one file from its head and tail; undefined when it has no readable header. */
+/** Summary of one file from its head and tail; undefined when it cannot be opened or is empty. */
 export function readSessionInfo(path: string): SessionInfo | undefined {
   let fd: number;
   try {
@@ -110,6 +118,7 @@ export function readSessionInfo(path: string): SessionInfo | undefined {
     const stat = fstatSync(fd);
     const whole = stat.size <= WHOLE_LIMIT;
     let header: Record<string, unknown> | undefined;
+    let lineNo = 0;
     let firstMessage: string | undefined;
     let name: string | undefined;
     let messageCount = 0;
@@ -120,9 +129,14 @@ export function readSessionInfo(path: string): SessionInfo | undefined {
       (buf, start, end) => {
         const line = buf.subarray(start, end);
         bytes += line.length + 1;
-        if (!header) {
-          header = parseObject(line);
-          return;
+        lineNo += 1;
+        if (lineNo === 1) {
+          const first = parseObject(line);
+          if (first?.type === "session") {
+            header = first;
+            return;
+          }
+          // Not a header: line 1 is then read like any other (it may be the first entry).
         }
         const type = TYPE_PREFIX.exec(line.toString("utf8", 0, 40))?.[1];
         if (type === "message") {
@@ -135,11 +149,12 @@ export function readSessionInfo(path: string): SessionInfo | undefined {
           name = stringField(parseObject(line), "name") ?? name;
         }
       },
-      () => header !== undefined && (header.type !== "session" || (!whole && (bytes >= HEAD_LIMIT || firstMessage !== undefined))),
+      () => !whole && (bytes >= HEAD_LIMIT || firstMessage !== undefined),
     );
-    if (header?.type !== "session") return undefined;
+    if (!header && stat.size === 0) return undefined;
     if (!whole) name = tailName(fd, stat.size) ?? name;
     return {
+      ...(header ? {} : { headerDamaged: true as const }),
       id: stringField(header, "id") ?? idFromFileName(path) ?? "",
       path,
       cwd: stringField(header, "cwd") ?? "",

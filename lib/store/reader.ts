@@ -52,14 +52,20 @@ export function scanSession(path: string, options: { headerOnly?: boolean } = {}
     const onLine = (buf: Buffer, start: number, end: number, offset: number, terminated: boolean) => {
       lineNo += 1;
       if (lineNo === 1) {
-        result.header = parseHeader(buf.subarray(start, end), result.warnings);
+        result.header = parseHeader(buf.subarray(start, end));
         if (result.header) {
           stop = options.headerOnly === true;
           return;
         }
       }
-      const record = indexLine(buf, start, end, offset, lineNo, fullParse || !terminated, result.warnings, terminated);
+      // Line 1 without a header gets one warning saying so, not a second one for a corrupt entry.
+      const warnings = lineNo === 1 ? [] : result.warnings;
+      const record = indexLine(buf, start, end, offset, lineNo, fullParse || !terminated, warnings, terminated);
       if (record) result.records.push(record);
+      if (lineNo === 1) {
+        const what = record ? "is an entry, not a session header" : "is not a readable session header";
+        result.warnings.push({ line: 1, message: `line 1 ${what}; the file name gives the session id` });
+      }
     };
     forEachLine(fd, size, onLine, () => stop);
     result.lines = lineNo;
@@ -112,11 +118,9 @@ export function forEachLine(
   }
 }
 
-function parseHeader(bytes: Buffer, warnings: LoadWarning[]): ScanResult["header"] {
+function parseHeader(bytes: Buffer): ScanResult["header"] {
   const value = tryParse(bytes);
-  if (value && value.type === "session") return value as ScanResult["header"];
-  warnings.push({ line: 1, message: "line 1 is not a session header; the file name gives the session id" });
-  return undefined;
+  return value && value.type === "session" ? (value as ScanResult["header"]) : undefined;
 }
 
 function indexLine(

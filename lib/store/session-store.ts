@@ -76,15 +76,7 @@ export class SessionStore {
 
   /** A new, empty session for `cwd`. Nothing is written until the first append. */
   static create(options: CreateOptions): SessionStore {
-    const created = new Date();
-    const header: SessionHeader = {
-      type: "session",
-      version: CURRENT_VERSION,
-      id: crypto.randomUUID(),
-      timestamp: created.toISOString(),
-      cwd: resolve(options.cwd),
-      ...(options.parentSession !== undefined ? { parentSession: options.parentSession } : {}),
-    };
+    const { header, created } = newHeader(resolve(options.cwd), options.parentSession);
     const path = options.persist === false ? undefined : join(sessionDir(options.cwd, options), sessionFileName(header.id, created));
     return new SessionStore({ header, path, records: new Map(), order: [], lines: 0, pendingRewrite: false }, [], options.fsync ?? false);
   }
@@ -101,7 +93,7 @@ export class SessionStore {
     if (upgrade) {
       const migrated = loadAndMigrate(path, warnings);
       raw = migrated.header;
-      order = migrated.entries.map((entry) => ({ id: entry.id as string, parentId: entry.parentId as string | null, type: entry.type as string, offset: -1, length: 0, line: 0, entry: entry as unknown as Entry }));
+      order = migrated.entries.map((entry) => memoryRecord(entry as unknown as Entry));
       lines = 0;
     } else {
       const scan = scanSession(path);
@@ -257,18 +249,10 @@ export class SessionStore {
   fork(entryId: string): { id: string; path: string | undefined } {
     this.requireEntry(entryId);
     const entries = this.branchEntries(entryId);
-    const created = new Date();
-    const header: SessionHeader = {
-      type: "session",
-      version: CURRENT_VERSION,
-      id: crypto.randomUUID(),
-      timestamp: created.toISOString(),
-      cwd: this.cwd,
-      parentSession: this.state.path ?? this.id,
-    };
+    const { header, created } = newHeader(this.cwd, this.state.path ?? this.id);
     const path = this.state.path ? join(dirname(this.state.path), sessionFileName(header.id, created)) : undefined;
     this.close();
-    let order: IndexRecord[] = entries.map((entry) => ({ id: entry.id, parentId: entry.parentId, type: entry.type, offset: -1, length: 0, line: 0, entry }));
+    let order: IndexRecord[] = entries.map(memoryRecord);
     if (path) {
       this.writer = new SessionWriter(path, { fsync: this.fsync });
       const spans = this.writer.rewrite([serializeHeader(header), ...entries.map(serializeEntry)]);
@@ -298,10 +282,9 @@ export class SessionStore {
 
   private write(entry: Entry): void {
     const { state } = this;
-    const record: IndexRecord = { id: entry.id, parentId: entry.parentId, type: entry.type, offset: -1, length: 0, line: 0 };
-    if (!this.writer) {
-      record.entry = entry;
-    } else {
+    const record = memoryRecord(entry);
+    if (this.writer) {
+      delete record.entry;
       if (state.pendingRewrite) this.rewriteUpgraded();
       if (state.lines === 0) {
         this.writer.append(serializeHeader(state.header));
@@ -344,6 +327,19 @@ export class SessionStore {
       return undefined;
     }
   }
+}
+
+/** A header for a new session file, and the time its file name carries. */
+function newHeader(cwd: string, parentSession?: string): { header: SessionHeader; created: Date } {
+  const created = new Date();
+  const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: crypto.randomUUID(), timestamp: created.toISOString(), cwd };
+  if (parentSession !== undefined) header.parentSession = parentSession;
+  return { header, created };
+}
+
+/** The index record of an entry held in memory (not, or not yet, at a known place in a file). */
+function memoryRecord(entry: Entry): IndexRecord {
+  return { id: entry.id, parentId: entry.parentId, type: entry.type, offset: -1, length: 0, line: 0, entry };
 }
 
 /**

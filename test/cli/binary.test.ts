@@ -2,12 +2,12 @@
  * The single executable: built once with scripts/build.ts into a temp dir, then run with a PATH
  * that holds no node, no bun, no rg and no fd.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { ROOT, startFakeLlm, WIRE_APIS, workspace, type Workspace } from "./helpers.ts";
+import { ROOT, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
 let buildDir: string;
 let binary: string;
@@ -28,16 +28,8 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 
-let ws: Workspace;
-let fake: FakeLlm | undefined;
-beforeEach(() => {
-  ws = workspace();
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  ws.cleanup();
-});
+const ws = useWorkspace();
+let fake: FakeLlm;
 
 test("binary --version and --help", async () => {
   const v = await ws.run(["--version"], { binary });
@@ -74,7 +66,5 @@ test("binary print mode on each wire API", async () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`answer via ${api.name}\n`);
     expect(JSON.stringify(fake.requests[1].body)).toContain("compiled");
-    await fake.close();
-    fake = undefined;
   }
 });

@@ -1,23 +1,15 @@
 /** The same code under Deno: the CLI and a script importing mod.ts, against the fake LLM server. */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { ROOT, startFakeLlm, WIRE_APIS, workspace, type Workspace } from "./helpers.ts";
+import { ROOT, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
 const DENO = join(ROOT, "node_modules/.bin/deno");
 const hasDeno = existsSync(DENO);
 
-let ws: Workspace;
-let fake: FakeLlm | undefined;
-beforeEach(() => {
-  ws = workspace();
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  ws.cleanup();
-});
+const ws = useWorkspace();
+let fake: FakeLlm;
 
 const deno = (args: string[]) => ({ binary: DENO, env: { DENO_DIR: join(ws.home, "deno"), DENO_NO_UPDATE_CHECK: "1" }, args: ["run", "-A", "--config", join(ROOT, "deno.json"), ...args] });
 

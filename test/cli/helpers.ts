@@ -2,10 +2,11 @@
  * Runs the real `gong` command (bun cli.ts, or the compiled binary) in a temp workspace with a
  * temp GONG_HOME/HOME and no provider keys, against the fake LLM server.
  */
+import { afterEach, beforeEach } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { startFakeLlm as startServer, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
@@ -70,4 +71,43 @@ export const BASH_THEN_ANSWER: Script = [
   { text: "The command printed hi-from-bash." },
 ];
 
-export { startFakeLlm };
+/** Fake servers started by the running test; useWorkspace() closes them after it. */
+const servers: FakeLlm[] = [];
+
+export async function startFakeLlm(options: Parameters<typeof startServer>[0]): Promise<FakeLlm> {
+  const server = await startServer(options);
+  servers.push(server);
+  return server;
+}
+
+/**
+ * A fresh workspace for each test of the calling file (the returned object always points at the
+ * current test's), removed afterwards together with the fake servers the test started.
+ */
+export function useWorkspace(): Omit<Workspace, "cleanup"> {
+  let current: Workspace | undefined;
+  beforeEach(() => {
+    current = workspace();
+  });
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+    current?.cleanup();
+    current = undefined;
+  });
+  const now = (): Workspace => {
+    if (!current) throw new Error("useWorkspace(): no test is running");
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    get home() {
+      return now().home;
+    },
+    get env() {
+      return now().env;
+    },
+    run: (args, options) => now().run(args, options),
+  };
+}

@@ -3,24 +3,22 @@
  * the screen. Each test uses its own tmux server socket and kills it afterwards.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { CLI, startFakeLlm, WIRE_APIS, workspace, type Workspace } from "./helpers.ts";
+import { CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 
-let ws: Workspace;
-let fake: FakeLlm | undefined;
+const ws = useWorkspace();
+let fake: FakeLlm;
 let socket: string;
 
 beforeEach(() => {
-  ws = workspace();
   socket = `gong-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 });
-afterEach(async () => {
+afterEach(() => {
   Bun.spawnSync(["tmux", "-L", socket, "kill-server"], { stderr: "ignore" });
-  await fake?.close();
-  fake = undefined;
-  ws.cleanup();
 });
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -77,7 +75,7 @@ test.skipIf(!hasTmux)("cli interactive: Ctrl-C during a sleep interrupts it, the
   startGong(WIRE_APIS[0].flags(fake));
   await waitFor((s) => s.includes("›"), "the prompt");
   keys("take a nap", "Enter");
-  await waitFor(() => fake!.requests.length === 1 && pgrepSleep(), "the sleep to start");
+  await waitFor(() => fake.requests.length === 1 && pgrepSleep(), "the sleep to start");
   // A line typed right after Ctrl-C (while the interruption completes) becomes the next input.
   keys("C-c");
   keys("are you there?", "Enter");
@@ -98,3 +96,71 @@ function pgrepSleep(): boolean {
   const out = Bun.spawnSync(["ps", "-eo", "pid,stat,args"]).stdout.toString();
   return out.split("\n").some((l) => /\bsleep 29\.5\b/.test(l) && !/\sZ/.test(l) && !l.includes("bash -c"));
 }
+
+test.skipIf(!hasTmux)("cli interactive: keys typed while the answer streams stay off the answer and are sent as steering", async () => {
+  const answer = "The quick brown fox jumps over the lazy dog and keeps on running far away.";
+  fake = await startFakeLlm({ script: [{ text: answer, chunkSize: 2, chunkDelayMs: 40 }, { text: "steered answer" }] });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("tell me a story", "Enter");
+  await waitFor((s) => s.includes("The quick"), "the answer to start streaming");
+  keys("-l", "XYZ");
+  await waitFor((s) => s.includes("↳ XYZ"), "the steering line");
+  keys("-l", "QW");
+  keys("Enter");
+  const text = await waitFor((s) => /steered answer\s+↑/.test(s), "the steered answer and usage");
+  // The answer, reassembled from the screen's lines, has none of the typed keys inside it.
+  const streamed = text.slice(text.indexOf("The quick"), text.indexOf("↳ XYZQW")) + text.slice(text.indexOf("↳ XYZQW") + "↳ XYZQW".length, text.indexOf("steered answer"));
+  expect(streamed.replace(/\s+/g, "")).toBe(answer.replace(/\s+/g, ""));
+  expect(streamed).not.toMatch(/[XYZQW]/);
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("XYZQW");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("cli interactive slash commands: /model /reasoning /compact /tree /fork /sessions /new /resume", async () => {
+  // Keep almost nothing verbatim, so /compact has something to summarise after two exchanges.
+  mkdirSync(join(ws.dir, ".gong"));
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
+  fake = await startFakeLlm({
+    script: [{ text: "noted the pelican" }, { text: "second answer" }, { text: "SUMMARY: the user named a pelican." }, { text: "third answer" }],
+  });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("remember the word pelican", "Enter");
+  await waitFor((s) => s.includes("noted the pelican"), "the first answer");
+
+  keys("/model anthropic/claude-opus-4-6", "Enter");
+  await waitFor((s) => s.includes("model: anthropic/claude-opus-4-6"), "the /model answer");
+  keys("/reasoning high", "Enter");
+  await waitFor((s) => s.includes("reasoning effort: high"), "the /reasoning answer");
+  keys("what was the word?", "Enter");
+  await waitFor((s) => s.includes("second answer"), "the second answer");
+  expect(fake.requests[1].body.model).toBe("claude-opus-4-6");
+  expect(fake.requests[1].body.thinking?.type).toMatch(/enabled|adaptive/);
+
+  keys("/compact", "Enter");
+  await waitFor((s) => /^compacted\.$/m.test(s), "the /compact answer");
+  expect(JSON.stringify(fake.requests[2].body)).toContain("remember the word pelican");
+  keys("and now?", "Enter");
+  await waitFor((s) => s.includes("third answer"), "the answer after compaction");
+  expect(JSON.stringify(fake.requests[3].body.messages)).toContain("SUMMARY: the user named a pelican.");
+
+  keys("/tree", "Enter");
+  const tree = await waitFor((s) => /\* \w{8} assistant: third answer/.test(s), "the /tree listing");
+  const firstUser = /(\w{8}) user: remember the word pelican/.exec(tree)![1];
+
+  keys("/fork " + firstUser, "Enter");
+  const forked = await waitFor((s) => s.includes("forked into"), "the /fork answer");
+  const forkId = /forked into ([0-9a-f-]{36})/.exec(forked)![1];
+  keys("/sessions", "Enter");
+  await waitFor((s) => s.includes(forkId.slice(0, 8)) && (s.match(/^ {2}[0-9a-f]{8} {2}\d{4}-/gm) ?? []).length >= 2, "both sessions listed");
+
+  keys("/new", "Enter");
+  const fresh = await waitFor((s) => s.includes("new session "), "the /new answer");
+  expect(/new session ([0-9a-f-]{36})/.exec(fresh)![1]).not.toBe(forkId);
+  keys("/resume " + forkId.slice(0, 8), "Enter");
+  await waitFor((s) => s.includes(`resumed ${forkId} (1 messages)`), "the /resume answer");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});

@@ -1,20 +1,11 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { BASH_THEN_ANSWER, startFakeLlm, WIRE_APIS, workspace, type Workspace } from "./helpers.ts";
+import { BASH_THEN_ANSWER, CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
-let ws: Workspace;
-let fake: FakeLlm | undefined;
-
-beforeEach(() => {
-  ws = workspace();
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  ws.cleanup();
-});
+const ws = useWorkspace();
+let fake: FakeLlm;
 
 const toolResultText = (body: unknown) => JSON.stringify(body);
 
@@ -112,11 +103,14 @@ describe("errors and exit codes", () => {
   });
 
   test("cli unreachable server: one sentence, exit 1", async () => {
+    // No retries: the backoff would only make the test slow, the message is the same.
+    mkdirSync(join(ws.dir, ".gong"));
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
     const r = await ws.run(["--model", "ollama/qwen3-coder", "--base-url", "http://127.0.0.1:9/v1", "-p", "hello"]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n").length).toBe(1);
     expect(r.stderr).not.toContain("    at ");
-  }, 60_000);
+  });
 
   test("cli unknown provider and malformed model are configuration errors", async () => {
     const a = await ws.run(["--model", "nosuch/model", "-p", "x"]);
@@ -151,7 +145,54 @@ describe("errors and exit codes", () => {
   });
 });
 
+describe("hosting problems", () => {
+  test("cli a reader that closes the pipe early stops the run quietly (gong -p … | head -1)", async () => {
+    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 28.5" } }] }, { text: "never read" }] });
+    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "-p", "wait", "--output-format", "stream-json"].map((a) => `'${a}'`).join(" ");
+    const r = await ws.run(["-c", `${gong} | head -1; echo "gong exit $\{PIPESTATUS[0]}" >&2`], { binary: "bash" });
+    expect(JSON.parse(r.stdout).kind).toBe("session_start");
+    expect(r.stderr).toBe("gong exit 130\n");
+    expect(Bun.spawnSync(["pgrep", "-f", "sleep 28.5"]).exitCode).toBe(1);
+  });
+
+  test("cli a hook module from settings that throws at import is a configuration error", async () => {
+    mkdirSync(join(ws.dir, ".gong"));
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ hooks: ["guard.ts"] }));
+    writeFileSync(join(ws.dir, "guard.ts"), 'throw new Error("guard is broken");\n');
+    fake = await startFakeLlm({ script: [{ text: "never" }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n").length).toBe(1);
+    expect(r.stderr).toContain('"hooks"');
+    expect(r.stderr).toContain(join(ws.dir, "guard.ts"));
+    expect(r.stderr).toContain("guard is broken");
+    expect(fake.requests.length).toBe(0);
+  });
+
+  test("cli --cwd takes a directory relative to where gong runs", async () => {
+    mkdirSync(join(ws.dir, "sub"));
+    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "pwd" } }] }, { text: "there" }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "--cwd", "sub", "-p", "where am i"]);
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain(join(ws.dir, "sub"));
+  });
+});
+
 describe("sessions", () => {
+  test("cli --resume with an unknown id: one sentence, exit 2", async () => {
+    const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "x", "-r", "deadbeef", "-p", "hi"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n").length).toBe(1);
+    expect(r.stderr).toContain("Cannot resume session 'deadbeef'");
+    expect(r.stderr).not.toContain("    at ");
+  });
+
+  test("cli sessions in a directory with none", async () => {
+    const r = await ws.run(["sessions"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("No sessions in this directory yet.\n");
+  });
+
   test("cli --continue and --resume pick up the session", async () => {
     fake = await startFakeLlm({ script: [{ text: "first answer" }, { text: "second answer" }, { text: "third answer" }] });
     const flags = WIRE_APIS[0].flags(fake);

@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { CLI, startFakeLlm, WIRE_APIS, workspace, type Workspace } from "./helpers.ts";
+import { CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
-let ws: Workspace;
+const ws = useWorkspace();
 let fake: FakeLlm;
-
-beforeEach(() => {
-  ws = workspace();
-});
-afterEach(async () => {
-  await fake?.close();
-  ws.cleanup();
-});
 
 /** A running `gong --mode rpc` with a line reader over its stdout. */
 function rpc(args: string[]) {
@@ -138,5 +132,82 @@ test("cli rpc session commands: set_model, set_tools, list_sessions, new_session
   const fresh = await r.response(7);
   r.send({ id: 8, type: "get_state" });
   expect((await r.response(8)).data).toMatchObject({ session_id: fresh.data.session_id, message_count: 0 });
+  expect(await r.close()).toBe(0);
+});
+
+test("cli rpc a prompt while one runs is a busy error response; follow_up runs after it", async () => {
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 0.5" } }] }, { text: "first done" }, { text: "follow-up done" }] });
+  const r = rpc(WIRE_APIS[0].flags(fake));
+  r.send({ id: 1, type: "prompt", text: "take your time" });
+  await r.waitFor((m) => m.type === "event" && m.event.kind === "tool_call_start");
+  r.send({ id: 2, type: "prompt", text: "me too" });
+  const busy = await r.response(2);
+  expect(busy.success).toBe(false);
+  expect(busy.error).toContain("busy");
+  r.send({ id: 3, type: "follow_up", text: "and then say more" });
+  expect((await r.response(3)).success).toBe(true);
+  const done = await r.response(1);
+  expect(done.data).toMatchObject({ text: "follow-up done", stopReason: "completed" });
+  expect(fake.requests.length).toBe(3);
+  const last = JSON.stringify(fake.requests[2].body.messages);
+  expect(last).toContain("first done");
+  expect(last).toContain("and then say more");
+  expect(last).not.toContain("me too");
+  expect(await r.close()).toBe(0);
+});
+
+test("cli rpc abort keeps the tools chosen with set_tools", async () => {
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "ok" }] });
+  const r = rpc(WIRE_APIS[0].flags(fake));
+  r.send({ id: 1, type: "set_tools", tools: ["read", "bash"] });
+  await r.response(1);
+  r.send({ id: 2, type: "prompt", text: "wait" });
+  await r.waitFor((m) => m.type === "event" && m.event.kind === "tool_call_start");
+  r.send({ id: 3, type: "abort" });
+  await r.response(3);
+  r.send({ id: 4, type: "get_state" });
+  expect((await r.response(4)).data.tools).toEqual(["read", "bash"]);
+  r.send({ id: 5, type: "prompt", text: "again" });
+  await r.response(5);
+  expect(fake.requests[1].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "bash"]);
+  expect(await r.close()).toBe(0);
+});
+
+test("cli rpc compact, fork and switch_session", async () => {
+  // Keep almost nothing verbatim, so compact has something to summarise after two exchanges.
+  mkdirSync(join(ws.dir, ".gong"));
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
+  fake = await startFakeLlm({ script: [{ text: "one" }, { text: "two" }, { text: "SUMMARY: counting words." }, { text: "three" }] });
+  const r = rpc(WIRE_APIS[0].flags(fake));
+  r.send({ id: 1, type: "prompt", text: "say one" });
+  await r.response(1);
+  r.send({ id: 2, type: "prompt", text: "say two" });
+  await r.response(2);
+  r.send({ id: 3, type: "get_state" });
+  const original = (await r.response(3)).data;
+
+  r.send({ id: 4, type: "compact" });
+  expect((await r.response(4)).data).toEqual({ compacted: true });
+  expect(JSON.stringify(fake.requests[2].body)).toContain("say one");
+  r.send({ id: 5, type: "prompt", text: "say three" });
+  await r.response(5);
+  expect(JSON.stringify(fake.requests[3].body.messages)).toContain("SUMMARY: counting words.");
+
+  r.send({ id: 6, type: "fork" });
+  const forked = (await r.response(6)).data;
+  expect(forked.id).not.toBe(original.session_id);
+  r.send({ id: 7, type: "get_state" });
+  expect((await r.response(7)).data.session_id).toBe(forked.id);
+  r.send({ id: 8, type: "list_sessions" });
+  expect((await r.response(8)).data.sessions.length).toBe(2);
+
+  r.send({ id: 9, type: "switch_session", session: original.session_id.slice(0, 8) });
+  expect((await r.response(9)).data.session_id).toBe(original.session_id);
+  r.send({ id: 10, type: "switch_session", session: "ffffffff" });
+  const missing = await r.response(10);
+  expect(missing.success).toBe(false);
+  expect(missing.error).toContain("ffffffff");
+  r.send({ id: 11, type: "get_state" });
+  expect((await r.response(11)).data.session_id).toBe(original.session_id);
   expect(await r.close()).toBe(0);
 });

@@ -127,6 +127,24 @@ describe("J.12 3. fallback and guards", () => {
     resumed.close();
   });
 
+  test("J.12 3.3 a summary after a truncate-only compaction keeps the removed outputs removed; resume equals live", async () => {
+    const client = await llm([{ fault: { type: "overflow" } }, { text: SUMMARY }]);
+    const { store } = newStore(conversation(40, 2000));
+    const base = { store, client, model: MODEL, contextWindow: 20_000, reserveTokens: 4_000 };
+    const first = await compact({ ...base, keepRecentTokens: 2_000 });
+    expect(first.compacted && first.strategy).toBe("truncate");
+    // A larger kept window cuts earlier than the outputs the first compaction removed.
+    const second = (await compact({ ...base, keepRecentTokens: 2_500, force: true })) as Extract<CompactResult, { compacted: true }>;
+    expect(second.strategy).toBe("summary");
+    const keptRemoved = second.messages.filter((m) => m.role === "tool" && m.content === REMOVED_OUTPUT_NOTE);
+    expect(keptRemoved.length).toBeGreaterThan(0);
+    expect(store.buildContext().messages).toEqual(second.messages);
+    store.close();
+    const resumed = SessionStore.open(store.path!);
+    expect(resumed.buildContext().messages).toEqual(second.messages);
+    resumed.close();
+  });
+
   test("J.12 3.2 compaction lock refuses a second compaction while one runs", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

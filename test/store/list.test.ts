@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, utimesSync } from "node:fs";
+import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionStore, deleteSession, findSession, listSessions } from "../../lib/store/index.ts";
 import { assistant, tempDir, user } from "./helpers.ts";
@@ -70,4 +70,22 @@ test("5.1 GONG_HOME is honoured by listing and finding", () => {
     if (saved === undefined) delete process.env.GONG_HOME;
     else process.env.GONG_HOME = saved;
   }
+});
+
+test("5.1 a session whose header line is corrupt is still listed (id from the file name) and opens", () => {
+  const damaged = make("/proj/d", "recover me", 2_000_000);
+  const intact = make("/proj/d", "intact", 1_000_000);
+  const lines = readFileSync(damaged.path!, "utf8").split("\n");
+  lines[0] = lines[0].slice(0, 20); // torn header
+  writeFileSync(damaged.path!, lines.join("\n"));
+  utimesSync(damaged.path!, 2_000_000, 2_000_000);
+  const listed = listSessions("/proj/d", { home });
+  expect(listed.map((s) => s.id)).toEqual([damaged.id, intact.id]);
+  expect(listed[0]).toMatchObject({ headerDamaged: true, cwd: "/proj/d", firstMessage: "recover me", messageCount: 2 });
+  expect(listed[1].headerDamaged).toBeUndefined();
+  expect(listSessions(undefined, { home }).find((s) => s.id === damaged.id)?.headerDamaged).toBe(true);
+  const opened = SessionStore.open(damaged.id, { home, cwd: "/proj/d" });
+  expect(opened.warnings).toEqual([{ line: 1, message: "line 1 is not a readable session header; the file name gives the session id" }]);
+  expect(opened.buildContext().messages).toEqual([user("recover me"), assistant("ok")]);
+  opened.close();
 });

@@ -175,11 +175,71 @@ describe("branching", () => {
     reopened.close();
   });
 
+  test("5.1 branch and fork after a compaction: before it the full history, after it the summary", () => {
+    const store = newStore();
+    const msgs = conversation(4);
+    const entries = msgs.map((m) => store.appendMessage(m));
+    const compaction = store.append({
+      type: "compaction",
+      summary: "did steps 0-1",
+      firstKeptEntryId: entries[8].id,
+      tokensBefore: 500,
+      tokensAfter: 200,
+      filesRead: [],
+      filesModified: [],
+      strategy: "summary",
+    });
+    const next = store.appendMessage(user("next"));
+    const compacted = store.buildContext();
+    expect(compacted.compactionId).toBe(compaction.id);
+
+    store.branch(entries[9].id); // back before the compaction: nothing is summarised on this path
+    expect(store.buildContext().messages).toEqual(msgs.slice(0, 10));
+    expect(store.buildContext().compactionId).toBeUndefined();
+    store.appendMessage(user("other way"));
+    expect(store.buildContext().messages).toEqual([...msgs.slice(0, 10), user("other way")]);
+
+    store.branch(next.id);
+    expect(store.buildContext()).toEqual(compacted);
+    const forked = store.fork(next.id);
+    expect(store.buildContext()).toEqual(compacted);
+    store.close();
+    const reopened = SessionStore.open(forked.path!);
+    expect(reopened.buildContext()).toEqual(compacted);
+    expect(reopened.size).toBe(msgs.length + 2); // the abandoned "other way" entry is not copied
+    expect(treeProblems(reopened)).toEqual([]);
+    reopened.close();
+  });
+
   test("5.1 branch to an unknown entry is a clear error", () => {
     const store = newStore();
     store.appendMessage(user("a"));
     expect(() => store.branch("deadbeef")).toThrow(/no entry "deadbeef"/);
     store.close();
+  });
+});
+
+describe("two stores on one file", () => {
+  test("5.1 interleaved appends from two stores: each reads back its own entries, the file reloads whole", () => {
+    const a = newStore();
+    const root = a.appendMessage(user("root"));
+    const b = SessionStore.open(a.path!);
+    const a1 = a.appendMessage(assistant("from a"));
+    const b1 = b.appendMessage(assistant("from b"));
+    const a2 = a.appendMessage(user("a again"));
+    const b2 = b.appendMessage(user("b again"));
+    expect(a.buildContext().messages).toEqual([user("root"), assistant("from a"), user("a again")]);
+    expect(b.buildContext().messages).toEqual([user("root"), assistant("from b"), user("b again")]);
+    expect([a.warnings, b.warnings]).toEqual([[], []]);
+    a.close();
+    b.close();
+    const reopened = SessionStore.open(a.path!);
+    expect(reopened.warnings).toEqual([]);
+    expect(reopened.size).toBe(5);
+    expect(treeProblems(reopened)).toEqual([]);
+    expect(reopened.branchEntries(a2.id).map((e) => e.id)).toEqual([root.id, a1.id, a2.id]);
+    expect(reopened.branchEntries(b2.id).map((e) => e.id)).toEqual([root.id, b1.id, b2.id]);
+    reopened.close();
   });
 });
 

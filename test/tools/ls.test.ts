@@ -86,4 +86,20 @@ describe("ls details", () => {
     expect(root.context.path_resolved).toBe(".");
     expect(root.text).toContain("links/");
   });
+
+  test("ls a symlink to a directory: marked '/' with type link, and listing through it shows the target", async () => {
+    ws.write("linked/target/inner.txt", "x");
+    symlinkSync(ws.path("linked/target"), ws.path("linked/alias"));
+    const r = await ws.run("ls", { path: "linked" });
+    expect(r.text).toBe("Listed 2 entries in 'linked'.\nalias/\ntarget/");
+    expect(r.data.entries).toEqual([
+      { path: "linked/alias/", type: "link" },
+      { path: "linked/target/", type: "dir" },
+    ]);
+    const through = await ws.run("ls", { path: "linked/alias" });
+    expect(through.text).toBe("Listed 1 entries in 'linked/alias'.\ninner.txt");
+    // Paths are reported where they really are (symlinks resolved, as path_resolved is).
+    expect(through.context.path_resolved).toBe("linked/target");
+    expect(through.data.entries).toEqual([{ path: "linked/target/inner.txt", type: "file" }]);
+  });
 });

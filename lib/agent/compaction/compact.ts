@@ -129,8 +129,9 @@ export function compact(options: CompactOptions): Promise<CompactResult> {
   const { store } = options;
   return (options.lock ?? lockFor(store)).run(async () => {
     const context = store.buildContext();
-    const head = context.entryIds.length ? store.getEntry(context.entryIds[0]) : undefined;
-    const previous = head?.type === "compaction" ? head : undefined;
+    // Found even when it left no summary message ("truncate"): its removed outputs must stay removed.
+    const last = context.compactionId ? store.getEntry(context.compactionId) : undefined;
+    const previous = last?.type === "compaction" ? last : undefined;
     const messages = previous?.summary ? context.messages.slice(1) : context.messages;
     const ids = previous?.summary ? context.entryIds.slice(1) : context.entryIds;
     const result = await compactMessages({ ...options, messages, previousSummary: previous?.summary || undefined, previousFiles: previous });

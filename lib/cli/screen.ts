@@ -1,0 +1,67 @@
+/**
+ * The terminal shared by the streamed answer and the line editor. While the agent works, the
+ * editor's echo is muted, so a key typed mid-answer never lands inside the answer's text. The
+ * first key typed opens a steering line of its own; until it is sent, the agent's output is held
+ * back and then shown in full — nothing is lost and nothing is mixed.
+ */
+import { Writable } from "node:stream";
+
+type Terminal = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+export class Screen {
+  /** The line editor's output: muted while the agent works and the user is not typing. */
+  readonly echo: Writable;
+  private working = false;
+  private held: string[] | null = null;
+
+  constructor(private readonly terminal: Terminal) {
+    this.echo = new Writable({
+      write: (chunk: Buffer | string, _encoding, done) => {
+        if (!this.working || this.held) terminal.write(chunk);
+        done();
+      },
+    });
+    // readline lays out long lines from the width; it reads it from its output stream.
+    Object.defineProperty(this.echo, "columns", { get: () => terminal.columns });
+    Object.defineProperty(this.echo, "isTTY", { get: () => terminal.isTTY });
+  }
+
+  /** False while output is held back, so a spinner does not animate into the buffer. */
+  get isTTY(): boolean {
+    return Boolean(this.terminal.isTTY) && this.held === null;
+  }
+
+  get composing(): boolean {
+    return this.held !== null;
+  }
+
+  write(text: string): void {
+    if (this.held) this.held.push(text);
+    else this.terminal.write(text);
+  }
+
+  /** The agent starts on an input: typed keys are no longer echoed until a steering line opens. */
+  startWork(): void {
+    this.working = true;
+  }
+
+  /** The agent is done: a half-typed steering line stays in the editor for the next prompt. */
+  endWork(): void {
+    this.working = false;
+    this.endCompose(true);
+  }
+
+  /** The user started typing while the agent works: from here their line is echoed and output waits. */
+  beginCompose(): void {
+    if (this.working && !this.held) this.held = [];
+  }
+
+  /** Shows what was held back; `unfinished` when the user's line was not sent (the output starts below it). */
+  endCompose(unfinished = false): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    if (unfinished) this.terminal.write("\n");
+    for (const text of held) this.terminal.write(text);
+  }
+}
