@@ -5,6 +5,7 @@
  * takes the next follow-up, if any, as a new input with the same context.
  */
 import type { ImagePart, LlmClient, Message, Request, Usage, UserMessage } from "../llm/types.ts";
+import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
 import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
 import type { SessionConfig } from "./config.ts";
@@ -57,18 +58,6 @@ export interface LoopHost {
   afterTurn(): Promise<void>;
   /** Context overflow: compact so the request can be retried once; false when that is impossible. */
   compactForOverflow(): Promise<boolean>;
-}
-
-export const zeroUsage = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0 });
-
-function addUsage(total: Usage, usage: Usage | undefined): void {
-  if (!usage) return;
-  total.input += usage.input;
-  total.output += usage.output;
-  total.cacheRead += usage.cacheRead;
-  total.cacheWrite += usage.cacheWrite;
-  total.reasoning += usage.reasoning;
-  total.cost += usage.cost;
 }
 
 /** Processes one input and the follow-ups queued meanwhile. */
@@ -138,7 +127,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     const request = await buildRequest(host, systemOverride ?? host.systemPrompt());
     const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history);
     if (outcome.message) host.persist(outcome.message);
-    addUsage(total.usage, outcome.response?.usage);
+    if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 
     if (outcome.error) {
       bus.emit("turn_end", { turn_index: turnIndex, tool_calls: [], error: outcome.error });

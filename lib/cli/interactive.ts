@@ -17,6 +17,9 @@ import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 
+/** Lines closer together than this are one paste. */
+const PASTE_GAP_MS = 15;
+
 export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io): Promise<number> {
   const host = await SessionHost.start(setup);
   const style = makeStyle(useColor(io.stdout, io.env));
@@ -115,22 +118,32 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       resolveExit(code);
     };
 
-    rl.on("line", (line) => {
-      const text = line.trim();
-      if (running) {
-        const echoed = screen.composing;
-        if (echoed) endSteeringLine(false);
-        if (text) steer(text, echoed);
-        return;
-      }
+    const handleInput = (text: string) => {
       if (!text) return rl.prompt();
-      if (text.startsWith("/")) {
+      if (text.startsWith("/") && !text.includes("\n")) {
         void runSlashCommand(text, { host, out, style, quit: () => quit(0) })
           .catch((e: Error) => out(`${style.red(e.message)}\n`))
           .finally(() => rl.prompt());
         return;
       }
       submit(text);
+    };
+
+    // A paste arrives as several lines within a few milliseconds: they form one input, so a
+    // pasted stack trace or snippet is not cut into a prompt and a string of steering messages.
+    const pasted: string[] = [];
+    let pasteTimer: ReturnType<typeof setTimeout> | undefined;
+    rl.on("line", (line) => {
+      if (running) {
+        const text = line.trim();
+        const echoed = screen.composing;
+        if (echoed) endSteeringLine(false);
+        if (text) steer(text, echoed);
+        return;
+      }
+      pasted.push(line);
+      clearTimeout(pasteTimer);
+      pasteTimer = setTimeout(() => handleInput(pasted.splice(0).join("\n").trim()), PASTE_GAP_MS);
     });
 
     rl.on("SIGINT", () => {

@@ -164,3 +164,18 @@ test.skipIf(!hasTmux)("cli interactive slash commands: /model /reasoning /compac
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("cli interactive: a multi-line paste is one input", async () => {
+  fake = await startFakeLlm({ script: [{ text: "read your trace" }] });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  // paste-buffer types the text at once, each newline as Enter, as a terminal paste does.
+  tmux("set-buffer", "why does this fail?\n  at parse (src/a.ts:3)\n  at main (src/b.ts:9)\n");
+  tmux("paste-buffer", "-t", "t");
+  await waitFor((s) => s.includes("read your trace"), "the answer");
+  expect(fake.requests.length).toBe(1);
+  const sent = JSON.stringify(fake.requests[0].body.messages);
+  expect(sent).toContain("why does this fail?\\n  at parse (src/a.ts:3)\\n  at main (src/b.ts:9)");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
