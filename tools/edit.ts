@@ -6,6 +6,7 @@
  * uniqueness unless `replace_all`, splice only the matched characters, write atomically (refusing
  * when the file changed meanwhile), and return a unified diff with real line numbers.
  */
+import { Buffer } from "node:buffer";
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import type { FileInfo } from "../lib/env/types.ts";
@@ -100,8 +101,9 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
   if (updated === content) return ctx.reply.fail("INVALID_PARAM", `No changes made to ${path}. The replacement produced identical content.`, extras);
   if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted", extras);
 
+  // Size and mtime catch most changes; the bytes catch one made within the same timestamp tick.
   const now = await ctx.env.stat(absolute);
-  if (!now || changed(before, now)) {
+  if (!now || changed(before, now) || !sameBytes(await ctx.env.readFile(absolute), bytes)) {
     return ctx.reply.fail("CONFLICT", `File ${path} changed on disk while the edit was being prepared; nothing was written. Read it again and retry the edit.`, extras);
   }
   const output = encoder.encode(bom + updated);
@@ -134,4 +136,8 @@ function withoutBom(text: string): string {
 
 function changed(a: FileInfo, b: FileInfo): boolean {
   return a.size !== b.size || a.mtimeMs !== b.mtimeMs;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }
