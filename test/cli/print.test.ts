@@ -155,6 +155,21 @@ describe("hosting problems", () => {
     expect(Bun.spawnSync(["pgrep", "-f", "sleep 28.5"]).exitCode).toBe(1);
   });
 
+  test("J.10 5.1 cli hook module from settings blocks a command", async () => {
+    mkdirSync(join(ws.dir, ".gong"));
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ hooks: ["guard.ts"] }));
+    writeFileSync(
+      join(ws.dir, "guard.ts"),
+      'export default { beforeToolCall: (tool, params) => (tool === "bash" && String(params.command).includes("touch") ? { block: "touching files is not allowed here" } : undefined) };\n',
+    );
+    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch forbidden.txt" } }] }, { text: "blocked, as asked" }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "make a file"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("blocked, as asked\n");
+    expect(existsSync(join(ws.dir, "forbidden.txt"))).toBe(false);
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain("touching files is not allowed here");
+  });
+
   test("cli a hook module from settings that throws at import is a configuration error", async () => {
     mkdirSync(join(ws.dir, ".gong"));
     writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ hooks: ["guard.ts"] }));
