@@ -35,7 +35,7 @@ const oneLine = (s: string, max = 80) => {
 /** "bash  ls -la" — the most telling argument of a call, on one line. */
 export function describeCall(name: string, args: Record<string, unknown> | undefined): string {
   const a = args ?? {};
-  const main = a.command ?? a.path ?? a.file_path ?? a.pattern ?? a.patch ?? a.task ?? "";
+  const main = a.command ?? a.pattern ?? a.path ?? a.file_path ?? a.patch ?? a.task ?? "";
   const extra = a.pattern !== undefined && a.path !== undefined ? ` in ${String(a.path)}` : "";
   return `${name}  ${oneLine(String(main))}${extra}`;
 }
@@ -43,9 +43,14 @@ export function describeCall(name: string, args: Record<string, unknown> | undef
 /** A short result: "exit 0 · 12 lines", "3 matches", the error sentence… */
 export function describeResult(result: ToolResponse | undefined): string {
   if (!result) return "";
-  if (result.status === "error") return oneLine(result.error?.message ?? result.text, 120);
   const d = result.data as Record<string, unknown>;
-  if (typeof d.exit_code === "number") return `exit ${d.exit_code} · ${countLines(result.text)} lines`;
+  if (typeof d.exit_code === "number" && d.exit_code !== 0) {
+    // A failed command: its last line of output usually says why.
+    const last = commandOutput(result.text).trimEnd().split("\n").pop() ?? "";
+    return `exit ${d.exit_code}${last ? ` · ${oneLine(last, 110)}` : ""}`;
+  }
+  if (result.status === "error") return oneLine(result.error?.message ?? result.text, 120);
+  if (typeof d.exit_code === "number") return `exit 0 · ${countLines(commandOutput(result.text))} lines`;
   if (Array.isArray(d.matches)) return `${d.matches.length} matches`;
   if (Array.isArray(d.paths)) return `${d.paths.length} paths`;
   if (Array.isArray(d.entries)) return `${d.entries.length} entries`;
@@ -53,6 +58,11 @@ export function describeResult(result: ToolResponse | undefined): string {
   if (typeof d.bytes_written === "number") return `${d.bytes_written} bytes written`;
   if (typeof result.stats.lines_read === "number") return `${result.stats.lines_read} lines read`;
   return oneLine(result.text, 120);
+}
+
+/** The bash tool's text without its closing status sentence. */
+function commandOutput(text: string): string {
+  return text.replace(/\n*Command (exited with code \d+|timed out after \d+ seconds|aborted)[^\n]*\s*$/, "");
 }
 
 function countLines(text: string): number {
