@@ -62,7 +62,7 @@ describe("000 envelope builders", () => {
   });
 
   test("000-3.3 the error codes of 000 plus IS_DIRECTORY and BINARY_FILE; the field names of 000 §2", () => {
-    expect([...ERROR_CODES].sort()).toEqual(
+    expect([...ERROR_CODES].sort() as string[]).toEqual(
       ["ACCESS_DENIED", "BINARY_FILE", "CONFLICT", "EXECUTION_ERROR", "INTERNAL_ERROR", "INVALID_PARAM", "IS_DIRECTORY", "NOT_FOUND", "PERMISSION_DENIED", "TIMEOUT"].sort(),
     );
     expect(FIELD).toMatchObject({ entries: "entries", paths: "paths", matches: "matches", content: "content", applied: "applied", truncated: "truncated", fallback: "fallback", failedItems: "failed_items" });
