@@ -5,6 +5,7 @@
  * (`sleep 100 &`, a pipeline, a dev server) belongs to that group. Signalling the negative pid
  * reaches all of them at once, which killing the shell alone would not.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 
 export class ProcessGroups {
@@ -51,6 +52,34 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/**
+ * A group is alive while a member still runs. Zombies do not count: where the container's init
+ * reaps orphans late, a killed child lingers as a zombie, and waiting for it would add the whole
+ * kill grace to every abort.
+ */
 export function isGroupAlive(pgid: number): boolean {
-  return signalGroup(pgid, 0);
+  if (!signalGroup(pgid, 0)) return false;
+  return process.platform !== "linux" || (hasRunningMember(pgid) ?? true);
+}
+
+/** Scans /proc for a member of `pgid` that is not a zombie; undefined when /proc cannot be read. */
+function hasRunningMember(pgid: number): boolean | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid pgrp …" — comm may hold spaces and parentheses, so split after the last ")".
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
 }

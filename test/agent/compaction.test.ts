@@ -18,6 +18,13 @@ function scripted(turns: ScriptTurn[]) {
 /** A bash call printing `chars` characters (chars/4 tokens). */
 const bigOutput = (chars: number): ScriptTurn => ({ toolCalls: [{ name: "bash", arguments: { command: `head -c ${chars} /dev/zero | tr '\\0' x` } }] });
 
+/** Characters of a message's text and tool calls. */
+function textLength(content: unknown): number {
+  if (typeof content === "string") return content.length;
+  if (!Array.isArray(content)) return 0;
+  return content.reduce((n, p) => n + (typeof p.text === "string" ? p.text.length : p.type === "tool_call" ? p.name.length + JSON.stringify(p.arguments).length : 0), 0);
+}
+
 const agentRequests = (h: Harness) => h.fake.requests.filter((r) => !isSummaryRequest(r));
 const mentions = (r: RecordedRequest, text: string) => JSON.stringify(r.body.messages).includes(text);
 
@@ -103,14 +110,28 @@ describe("compaction in the session", () => {
     }
   });
 
-  test("004 5.5 a warning event past 80% of the context window", async () => {
-    const h = await harness(scripted([bigOutput(18_000), { text: "done" }]), { profile: smallWindow(6_000), config: { autoCompact: false } });
+  test("004 5.5 a warning event once the context passes 80% of the window, not before", async () => {
+    // Each round adds 6,400 characters (~1,600 tokens) to a 6,000-token window: about 37%, 63%, then 90%.
+    const h = await harness(scripted([bigOutput(6_400), bigOutput(6_400), bigOutput(6_400), { text: "done" }]), {
+      profile: smallWindow(6_000),
+      config: { autoCompact: false },
+    });
     try {
       await h.session.submit("fill it");
-      const warning = h.events.find((e) => e.kind === "warning" && e.data.kind === "context_usage")!;
-      expect(warning.data.percent as number).toBeGreaterThan(80);
-      expect(String(warning.data.message)).toMatch(/Context usage is about \d+% of the context window/);
-      expect(h.kinds()).not.toContain("compaction_start");
+      const kinds = h.kinds();
+      const turnEnds = kinds.flatMap((k, i) => (k === "turn_end" ? [i] : []));
+      const warnings = h.events.filter((e) => e.kind === "warning" && e.data.kind === "context_usage");
+      expect(warnings).toHaveLength(1);
+      const at = h.events.indexOf(warnings[0]);
+      expect(at).toBeGreaterThan(turnEnds[2]);
+      expect(at).toBeLessThan(kinds.indexOf("turn_start", turnEnds[2]));
+      // The figure is the chars/4 estimate of what the next request carries.
+      const chars = h.session.systemPrompt().length + h.session.history.reduce((n, m) => n + textLength(m.content), 0);
+      const percent = warnings[0].data.percent as number;
+      expect(Math.abs(percent - (chars / 4 / 6_000) * 100)).toBeLessThan(3);
+      expect(percent).toBeGreaterThan(80);
+      expect(String(warnings[0].data.message)).toBe(`Context usage is about ${percent}% of the context window`);
+      expect(kinds).not.toContain("compaction_start");
     } finally {
       await h.cleanup();
     }

@@ -14,6 +14,7 @@ describe("004 §2.2 session config", () => {
       loopDetectionWindow: 10,
       maxSubagentDepth: 1,
       hookTimeoutMs: 5_000,
+      contextWarningRatio: 0.8,
     });
   });
 

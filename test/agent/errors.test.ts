@@ -140,7 +140,8 @@ describe("J.9 5. error recovery", () => {
     try {
       const result = await h.session.submit("hi");
       expect(result.stopReason).toBe("error");
-      expect(result.error?.message.length).toBeGreaterThan(0);
+      expect(result.error?.message).toMatch(/Malformed response from anthropic/);
+      expect(h.events.find((e) => e.kind === "error")!.data.message).toBe(result.error!.message);
       expect(h.session.state).toBe("IDLE");
       h.fake.setScript([{ text: "fine now" }]);
       expect((await h.session.submit("again")).text).toBe("fine now");

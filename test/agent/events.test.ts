@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import * as v from "valibot";
 import { EVENT_KINDS, type SessionEvent } from "../../lib/agent/index.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -80,15 +82,26 @@ describe("004 §2.9 events", () => {
   });
 
   test("004-9.10 tool_call_output_delta streams a command's output while it runs", async () => {
-    const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo early; sleep 0.3; echo late" } }] }, { text: "ok" }]);
+    // "late" is printed only after the marker file exists: a delta holding "early" sent while the
+    // command runs arrives before the marker is there.
+    const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo early; sleep 0.3; touch done.marker; echo late" } }] }, { text: "ok" }]);
     try {
+      let markerAtEarly: boolean | undefined;
+      h.session.subscribe((e) => {
+        if (e.kind === "tool_call_output_delta" && markerAtEarly === undefined && String(e.data.delta).includes("early")) {
+          markerAtEarly = existsSync(join(h.dir, "done.marker"));
+        }
+      });
       await h.session.submit("run");
+      expect(markerAtEarly).toBe(false);
       const deltas = h.events.filter((e) => e.kind === "tool_call_output_delta");
-      expect(deltas.length).toBeGreaterThan(0);
-      expect(deltas[0].data.tool_name).toBe("bash");
-      expect(deltas.map((e) => String(e.data.delta)).join("")).toContain("early");
+      const start = h.events.find((e) => e.kind === "tool_call_start")!;
+      expect(deltas.every((e) => e.data.tool_name === "bash" && e.data.call_id === start.data.call_id)).toBe(true);
+      const streamed = deltas.map((e) => String(e.data.delta)).join("");
+      expect(streamed.indexOf("early")).toBeLessThan(streamed.indexOf("late"));
       const kinds = h.kinds();
-      expect(kinds.indexOf("tool_call_output_delta")).toBeLessThan(kinds.indexOf("tool_call_end"));
+      expect(kinds.lastIndexOf("tool_call_output_delta")).toBeLessThan(kinds.indexOf("tool_call_end"));
+      expect(kinds.indexOf("tool_call_output_delta")).toBeGreaterThan(kinds.indexOf("tool_call_start"));
     } finally {
       await h.cleanup();
     }

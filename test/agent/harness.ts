@@ -2,10 +2,11 @@
  * Test harness for the agent: a temp workspace, a temp GONG_HOME, the fake LLM server and a
  * session wired to it through the real client. `cleanup()` closes everything and removes the dirs.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSession, type CreateSessionOptions, type Session, type SessionEvent } from "../../lib/agent/index.ts";
+import { LocalEnvironment } from "../../lib/env/local.ts";
 import { createClient } from "../../lib/llm/client.ts";
 import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
@@ -24,18 +25,29 @@ export interface Harness {
 
 export function fakeClient(fake: FakeLlm, extra: { streamIdleTimeoutMs?: number } = {}) {
   return createClient({
-    baseUrls: { anthropic: fake.baseUrls.anthropic },
-    apiKeys: { anthropic: "test" },
+    baseUrls: { anthropic: fake.baseUrls.anthropic, openai: fake.baseUrls.openai, gemini: fake.baseUrls.gemini },
+    apiKeys: { anthropic: "test", openai: "test", gemini: "test" },
     retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
     ...extra,
   });
 }
 
-export async function harness(script: Script, options: CreateSessionOptions & { idleTimeoutMs?: number } = {}): Promise<Harness> {
+export interface HarnessOptions extends CreateSessionOptions {
+  idleTimeoutMs?: number;
+  /**
+   * Run commands in an environment with this SIGTERM→SIGKILL grace. Where init reaps orphans
+   * lazily, a killed background child stays a zombie and the session's cleanup would wait the
+   * whole default grace (2 s) for it.
+   */
+  killGraceMs?: number;
+}
+
+export async function harness(script: Script, options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "gong-agent-"));
   const home = mkdtempSync(join(tmpdir(), "gong-home-"));
   const fake = await startFakeLlm({ script });
-  const { idleTimeoutMs, ...rest } = options;
+  const { idleTimeoutMs, killGraceMs, ...rest } = options;
+  const env = killGraceMs === undefined ? undefined : new LocalEnvironment({ root: options.cwd ?? dir, killGraceMs });
   let session: Session;
   try {
     session = await createSession({
@@ -43,9 +55,11 @@ export async function harness(script: Script, options: CreateSessionOptions & { 
       cwd: dir,
       client: fakeClient(fake, idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}),
       store: { dir: join(home, "sessions") },
+      ...(env ? { env } : {}),
       ...rest,
     });
   } catch (e) {
+    await env?.cleanup();
     await fake.close();
     rmSync(dir, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
@@ -62,6 +76,7 @@ export async function harness(script: Script, options: CreateSessionOptions & { 
     kinds: () => events.map((e) => e.kind),
     async cleanup() {
       await session.close().catch(() => {});
+      await env?.cleanup();
       await fake.close();
       rmSync(dir, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
@@ -100,4 +115,27 @@ export function waitForEvent(session: Session, events: SessionEvent[], predicate
       }
     });
   });
+}
+
+/** Polls `file` (written by a command) until it holds a pid. */
+export async function pidFrom(file: string): Promise<number> {
+  for (let i = 0; i < 500 && !(existsSync(file) && readFileSync(file, "utf8").trim()); i++) await new Promise((r) => setTimeout(r, 10));
+  return Number(readFileSync(file, "utf8").trim());
+}
+
+/** True while `pid` runs; a zombie (killed, not yet reaped by init) counts as dead. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    // Gone in between (Linux), or a system without /proc where the signal check is all there is.
+    return !existsSync("/proc/self/stat");
+  }
+  return stat[stat.lastIndexOf(") ") + 2] !== "Z";
 }

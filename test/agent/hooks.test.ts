@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hooks } from "../../lib/agent/index.ts";
+import { createDefaultProfile } from "../../lib/profiles/index.ts";
 import { harness, requestMessages, toolResultTexts } from "./harness.ts";
 
 const readCall = (path: string) => ({ toolCalls: [{ name: "read", arguments: { path } }] });
@@ -101,17 +102,40 @@ describe("J.10 2. gates", () => {
     }
   });
 
-  test("J.10 2.4 beforeSessionOp cancel stops a compaction and leaves the history alone", async () => {
-    const ops: string[] = [];
-    const hooks: Hooks = { beforeSessionOp: (op) => (ops.push(op), op === "compact" ? "cancel" : "ok") };
-    const h = await harness([{ text: "one" }], { hooks });
+  test("J.10 2.4 beforeSessionOp cancel stops an automatic compaction and leaves the history alone", async () => {
+    const ops: [string, unknown][] = [];
+    const hooks: Hooks = { beforeSessionOp: (op, meta) => (ops.push([op, meta.reason]), op === "compact" ? "cancel" : "ok") };
+    // 16,000 characters of output (~4,000 tokens) in a 20,000-token window leave less than the reserve: compaction is due.
+    const small = (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), contextWindowSize: 20_000 });
+    const h = await harness([bashCall("head -c 16000 /dev/zero | tr '\\0' x"), { text: "done" }], { hooks, profile: small });
+    try {
+      expect((await h.session.submit("fill the context")).text).toBe("done");
+      // Asked at both turn boundaries (after the tool round and after the answer), refused both times.
+      expect(ops).toEqual([
+        ["compact", "threshold"],
+        ["compact", "threshold"],
+      ]);
+      expect(h.kinds()).not.toContain("compaction_start");
+      expect(h.events.find((e) => e.kind === "compaction_end")!.data).toMatchObject({ compacted: false, cancelled: true });
+      // No summary request went out and the next request carried the whole history.
+      expect(h.fake.requests).toHaveLength(2);
+      expect(h.session.history.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+      expect(toolResultTexts(h.fake, 1)[0]).toContain("x".repeat(16_000));
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 2.4 beforeSessionOp cancel stops a manual compaction", async () => {
+    const hooks: Hooks = { beforeSessionOp: (op) => (op === "compact" ? "cancel" : "ok") };
+    const h = await harness([{ text: "one" }], { hooks, config: { compactKeepRecentTokens: 1 } });
     try {
       await h.session.submit("hello");
       const before = JSON.stringify(h.session.history);
       expect(await h.session.compact()).toBe(false);
-      expect(ops).toEqual(["compact"]);
       expect(JSON.stringify(h.session.history)).toBe(before);
       expect(h.kinds()).not.toContain("compaction_start");
+      expect(h.fake.requests).toHaveLength(1);
     } finally {
       await h.cleanup();
     }
@@ -258,14 +282,21 @@ describe("J.10 4. errors and isolation", () => {
   });
 
   test("J.10 4.3 a hook that overruns its timeout is skipped and the agent goes on", async () => {
-    const hooks: Hooks = { onToolResult: () => new Promise((resolve) => setTimeout(() => resolve({ text: "late" }), 5_000)) };
+    const hooks: Hooks[] = [
+      { name: "stuck", onToolResult: () => new Promise<never>(() => {}) },
+      { onToolResult: (_t, r) => ({ text: `${r.text}[b]` }) },
+    ];
     const h = await harness([bashCall("printf quick"), { text: "ok" }], { hooks, config: { hook_timeout_ms: 50 } });
     try {
       const result = await h.session.submit("go");
       expect(result.text).toBe("ok");
-      expect(toolResultTexts(h.fake, 1)[0]).toBe("quick");
-      const error = h.events.find((e) => e.kind === "hook_error")!;
-      expect(error.data.timed_out).toBe(true);
+      expect(toolResultTexts(h.fake, 1)[0]).toBe("quick[b]");
+      const errors = h.events.filter((e) => e.kind === "hook_error");
+      expect(errors).toHaveLength(1);
+      expect(errors[0].data).toMatchObject({ hook: "stuck", callback: "onToolResult", timed_out: true });
+      expect(String(errors[0].data.error)).toContain("50 ms");
+      const kinds = h.kinds();
+      expect(kinds.indexOf("hook_error")).toBeLessThan(kinds.indexOf("tool_call_end"));
     } finally {
       await h.cleanup();
     }

@@ -10,12 +10,24 @@ describe("004 §2.10 loop detection", () => {
     expect(callSignature("read", { path: "a" })).not.toBe(callSignature("grep", { path: "a" }));
   });
 
-  test("patterns of length 1 and 2 over the window are loops; a varied window is not", () => {
-    expect(detectLoop(Array(10).fill("a"), 10)).toBe(true);
-    expect(detectLoop(Array.from({ length: 10 }, (_, i) => (i % 2 ? "a" : "b")), 10)).toBe(true);
-    expect(detectLoop(Array.from({ length: 9 }, (_, i) => ["a", "b", "c"][i % 3]), 9)).toBe(true);
-    expect(detectLoop(Array.from({ length: 10 }, (_, i) => String(i)), 10)).toBe(false);
-    expect(detectLoop(Array(9).fill("a"), 10)).toBe(false);
+  const cycle = (pattern: string, length: number) => Array.from({ length }, (_, i) => pattern[i % pattern.length]);
+
+  test("004 2.10 patterns of length 1, 2 and 3 repeated over the window are loops", () => {
+    expect(detectLoop(cycle("a", 10), 10)).toBe(true);
+    expect(detectLoop(cycle("ab", 10), 10)).toBe(true);
+    expect(detectLoop(cycle("abc", 9), 9)).toBe(true);
+    // Only the last `window` calls count: what came before does not matter.
+    expect(detectLoop(["x", "y", "z", ...cycle("ab", 6)], 6)).toBe(true);
+  });
+
+  test("004 2.10 near misses are not loops", () => {
+    expect(detectLoop(cycle("0123456789", 10), 10)).toBe(false);
+    expect(detectLoop(cycle("a", 9), 10)).toBe(false); // fewer calls than the window
+    expect(detectLoop([...cycle("a", 9), "b"], 10)).toBe(false); // the newest call differs
+    expect(detectLoop(["b", ...cycle("a", 9)], 10)).toBe(false); // the oldest call in the window differs
+    expect(detectLoop([..."ababab", "a", "a", "a", "b"], 10)).toBe(false); // a 2-pattern broken in the middle
+    expect(detectLoop(cycle("abcd", 8), 8)).toBe(false); // patterns longer than 3 are not looked for
+    expect(detectLoop(cycle("abc", 10), 10)).toBe(false); // a 3-pattern does not divide a window of 10 (004 2.10)
   });
 
   test("004-9.1 repeating tool calls inject a warning as a user message and a loop_detection event", async () => {
@@ -28,8 +40,33 @@ describe("004 §2.10 loop detection", () => {
       expect(result.text).toBe("changing approach");
       const event = h.events.find((e) => e.kind === "loop_detection")!;
       expect(String(event.data.message)).toMatch(/^Loop detected: the last 3 tool calls follow a repeating pattern/);
-      const users = requestMessages(h.fake, 3).filter((m: any) => m.role === "user");
-      expect(JSON.stringify(users.at(-1))).toContain("Loop detected");
+      // Injected right after the third call's result, as a user message, and only once.
+      expect(JSON.stringify(h.fake.requests.slice(0, 3).map((r) => r.body.messages))).not.toContain("Loop detected");
+      const last = requestMessages(h.fake, 3).at(-1);
+      expect(last.role).toBe("user");
+      expect(last.content.map((c: any) => c.type)).toEqual(["tool_result", "text"]);
+      expect(last.content[1].text).toBe(event.data.message);
+      expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
+      const before = h.kinds().slice(0, h.kinds().indexOf("loop_detection"));
+      expect(before.filter((k) => k === "tool_call_end")).toHaveLength(3);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004 2.10 an alternating pair of calls in the session is caught; varied calls are not", async () => {
+    const pair = [{ name: "ls", arguments: { path: "." } }, { name: "find", arguments: { pattern: "*.ts" } }];
+    let n = 0;
+    const h = await harness(() => (n < 4 ? { toolCalls: [pair[n++ % 2]] } : { text: "done" }), { config: { loopDetectionWindow: 4 } });
+    try {
+      await h.session.submit("look around");
+      expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
+      expect(JSON.stringify(requestMessages(h.fake, 4))).toContain("Loop detected");
+
+      // The same tool with different arguments each time is work, not a loop.
+      let m = 0;
+      h.fake.setScript(() => (m < 4 ? { toolCalls: [{ name: "ls", arguments: { path: `dir${m++}` } }] } : { text: "done" }));
+      await h.session.submit("list four directories");
       expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
     } finally {
       await h.cleanup();

@@ -77,6 +77,9 @@ describe("J.9 1. agent pipeline", () => {
       expect((await first).text).toBe("slow answer that streams in many pieces");
       expect(h.fake.requests.length).toBe(1);
       expect((await h.session.submit("now")).text).toBe("second");
+      // The refused input left no trace in the conversation.
+      expect(JSON.stringify(h.fake.requests[1].body.messages)).not.toContain('"second"');
+      expect(h.session.history.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "now"]);
     } finally {
       await h.cleanup();
     }
@@ -122,7 +125,11 @@ describe("004 §9 core loop", () => {
       expect(h.fake.requests.length).toBe(2);
       const limit = h.events.find((e) => e.kind === "turn_limit")!;
       expect(limit.data.round).toBe(2);
+      expect(h.events.filter((e) => e.kind === "tool_call_end")).toHaveLength(2);
       expect(h.session.state).toBe("IDLE");
+      // The limit is per input: the next input gets its own two rounds.
+      expect((await h.session.submit("again")).stopReason).toBe("tool_round_limit");
+      expect(h.fake.requests.length).toBe(4);
     } finally {
       await h.cleanup();
     }
@@ -137,6 +144,21 @@ describe("004 §9 core loop", () => {
       expect(third.stopReason).toBe("turn_limit");
       expect(h.fake.requests.length).toBe(2);
       expect(h.events.filter((e) => e.kind === "turn_limit")[0].data.total_turns).toBe(2);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004-9.1 max_turns also stops a tool loop in the middle of an input", async () => {
+    const h = await harness(() => ({ toolCalls: [{ name: "ls", arguments: {} }] }), { config: { max_turns: 3 } });
+    try {
+      const result = await h.session.submit("loop");
+      expect(result.stopReason).toBe("turn_limit");
+      expect(result.turns).toBe(3);
+      expect(h.fake.requests.length).toBe(3);
+      expect(h.events.filter((e) => e.kind === "tool_call_end")).toHaveLength(3);
+      expect(h.events.find((e) => e.kind === "turn_limit")!.data).toMatchObject({ total_turns: 3, kind: "turns" });
+      expect(h.session.state).toBe("IDLE");
     } finally {
       await h.cleanup();
     }
@@ -226,6 +248,15 @@ describe("004 §9 core loop", () => {
       const results = requestMessages(h.fake, 1).at(-1).content;
       expect(results.map((r: any) => r.tool_use_id)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
       expect(toolResultTexts(h.fake, 1)).toEqual(["echo A", "echo B", "echo C"]);
+      // The history itself (not just the wire adapter) holds the results in call order.
+      const tools = h.session.history.filter((m) => m.role === "tool") as any[];
+      expect(tools.map((m) => [m.toolCallId, m.content])).toEqual([
+        ["toolu_A", "echo A"],
+        ["toolu_B", "echo B"],
+        ["toolu_C", "echo C"],
+      ]);
+      const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
+      expect((turnEnd.data.tool_results as any[]).map((r) => r.call_id)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
     } finally {
       await h.cleanup();
     }
@@ -253,19 +284,47 @@ describe("004 §9 core loop", () => {
     }
   });
 
-  test("004-9.7 reasoning effort change reaches the next request body", async () => {
-    const h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }]);
+  /** Where each wire API carries the reasoning effort in the request body. */
+  const effortFields: [string, string, (body: any) => unknown][] = [
+    ["anthropic thinking budget", "anthropic/claude-sonnet-4-5", (b) => b.thinking?.budget_tokens],
+    ["openai reasoning.effort", "openai/gpt-5.2", (b) => b.reasoning?.effort],
+    ["gemini thinkingConfig.thinkingBudget", "gemini/gemini-2.5-flash", (b) => b.generationConfig?.thinkingConfig?.thinkingBudget],
+  ];
+
+  test.each(effortFields)("004-9.7 reasoning effort change reaches the next request body (%s)", async (_field, model, effortOf) => {
+    const h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }], { model });
     try {
       await h.session.submit("first");
       h.session.setReasoningEffort("high");
       await h.session.submit("second");
-      h.session.setReasoningEffort(null);
+      h.session.setReasoningEffort("low");
       await h.session.submit("third");
-      const [a, b, c] = h.fake.requests.map((r) => r.body);
-      expect(a.thinking).toBeUndefined();
-      expect(b.thinking?.type).toMatch(/enabled|adaptive/);
-      expect(c.thinking).toBeUndefined();
+      h.session.setReasoningEffort(null);
+      await h.session.submit("fourth");
+      const [none, high, low, reset] = h.fake.requests.map((r) => effortOf(r.body));
+      expect(none).toBeUndefined();
+      expect(high).toBeDefined();
+      expect(low).toBeDefined();
+      expect(high).not.toEqual(low);
+      expect(reset).toBeUndefined();
+      if (typeof high === "number") expect(high).toBeGreaterThan(low as number);
+      else expect([high, low]).toEqual(["high", "low"]);
       expect(() => h.session.setReasoningEffort("extreme" as any)).toThrow(/low/);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004-9.7 an effort change during a tool round applies to the very next call of the same input", async () => {
+    const h = await harness([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "done" }]);
+    try {
+      const off = h.session.subscribe((e) => {
+        if (e.kind === "tool_call_end") h.session.setReasoningEffort("medium");
+      });
+      await h.session.submit("look");
+      off();
+      expect(h.fake.requests[0].body.thinking).toBeUndefined();
+      expect(h.fake.requests[1].body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
     } finally {
       await h.cleanup();
     }
@@ -275,18 +334,25 @@ describe("004 §9 core loop", () => {
     const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 300" } }] }, { text: "counted" }], {
       config: { toolLineLimits: { bash: 20 } },
     });
+    const numbered = (text: string) => text.split("\n").filter((l) => /^\d+$/.test(l));
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
     try {
       await h.session.submit("count");
       const end = h.events.find((e) => e.kind === "tool_call_end")!;
       const full = end.data.output as any;
-      expect(full.text.split("\n").filter((l: string) => /^\d+$/.test(l)).length).toBe(300);
       expect(end.data.truncated).toBe(true);
+      expect(full.status).toBe("success");
+      expect(numbered(full.text)).toEqual(range(1, 300));
+      // What the model got, read from the recorded request body: the last 20 lines and the notice.
       const seen = toolResultTexts(h.fake, 1)[0];
-      expect(seen).toContain("\n300");
-      expect(seen.split("\n").filter((l) => /^\d+$/.test(l)).length).toBeLessThanOrEqual(20);
-      expect(seen.length).toBeLessThan(full.text.length);
-      const spill = /tool-output\/\S+?\.json/.exec(seen)?.[0];
-      expect(spill && existsSync(join(h.dir, spill))).toBe(true);
+      expect(numbered(seen)).toEqual(range(281, 300));
+      expect(seen).toContain("[Output truncated: showing the last 20 of 300 lines");
+      expect(seen.length).toBeLessThan(full.text.length / 2);
+      const spill = /Full output saved to (tool-output\/\S+?\.json)/.exec(seen)?.[1];
+      expect(spill).toBeDefined();
+      expect(numbered(JSON.parse(readFileSync(join(h.dir, spill!), "utf8")).text)).toEqual(range(1, 300));
+      // The history (and so every later request) keeps the truncated text, not the full one.
+      expect(h.session.history.find((m) => m.role === "tool")!.content).toBe(seen);
     } finally {
       await h.cleanup();
     }
@@ -321,10 +387,31 @@ describe("004 §9 core loop", () => {
         "turn_end",
         "agent_end",
       ]);
-      expect(h.kinds()).toContain("assistant_text_delta");
-      expect(h.kinds()).toContain("tool_call_update");
+      // Streamed pieces sit inside their bracket: text deltas between text start and end, call
+      // updates (the arguments being written) after the text and before the tool runs.
+      const kinds = h.kinds();
+      const firstTurn = kinds.slice(0, kinds.indexOf("tool_call_start"));
+      const textStart = firstTurn.indexOf("assistant_text_start");
+      const textEnd = firstTurn.indexOf("assistant_text_end");
+      const deltas = firstTurn.flatMap((k, i) => (k === "assistant_text_delta" ? [i] : []));
+      expect(deltas.length).toBeGreaterThan(0);
+      expect(deltas.every((i) => i > textStart && i < textEnd)).toBe(true);
+      const updates = firstTurn.flatMap((k, i) => (k === "tool_call_update" ? [i] : []));
+      expect(updates.length).toBeGreaterThan(0);
+      expect(updates.every((i) => i > textStart && i < firstTurn.lastIndexOf("message_end"))).toBe(true);
+      const firstDeltas = h.events.filter((e, i) => e.kind === "assistant_text_delta" && i < kinds.indexOf("tool_call_start"));
+      expect(firstDeltas.map((e) => e.data.delta).join("")).toBe("Let me look.");
+      // The events name the same call and carry the turn's content.
+      expect(h.events.find((e) => e.kind === "user_input")!.data.content).toBe("what is here?");
+      const start = h.events.find((e) => e.kind === "tool_call_start")!;
+      const end = h.events.find((e) => e.kind === "tool_call_end")!;
       const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
-      expect((turnEnd.data.tool_calls as any[])[0].name).toBe("ls");
+      expect(start.data.tool_name).toBe("ls");
+      expect(end.data.call_id).toBe(start.data.call_id);
+      expect(turnEnd.data.tool_calls).toEqual([{ id: start.data.call_id, name: "ls", arguments: {} }]);
+      const afterTool = h.events.slice(kinds.indexOf("tool_call_end")).find((e) => e.kind === "message_end")!;
+      expect((afterTool.data.message as any).role).toBe("tool");
+      expect(h.events.filter((e) => e.kind === "assistant_text_end").map((e) => e.data.text)).toEqual(["Let me look.", "Empty."]);
     } finally {
       await h.cleanup();
     }

@@ -1,26 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SKIPPED_MESSAGE } from "../../lib/agent/index.ts";
-import { harness, requestMessages, toolResultTexts, waitForEvent } from "./harness.ts";
+import { alive, harness, pidFrom, requestMessages, toolResultTexts, waitForEvent } from "./harness.ts";
 
-/** A command whose shell becomes `sleep 30` after writing its pid (so the test can check it died). */
-const SLEEPER = "echo $$ > pid.txt; exec sleep 30";
-
-async function pidFrom(dir: string): Promise<number> {
-  const file = join(dir, "pid.txt");
-  for (let i = 0; i < 500 && !(existsSync(file) && readFileSync(file, "utf8").trim()); i++) await new Promise((r) => setTimeout(r, 10));
-  return Number(readFileSync(file, "utf8").trim());
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/**
+ * A command that leaves a grandchild behind: `sleep 30` runs in the background of the shell and
+ * writes its pid. Killing only the shell would leave the sleep running; the whole process group must go.
+ */
+const SLEEPER = "sleep 30 & echo $! > pid.txt; wait";
+const KILL_GRACE_MS = 100;
 
 function userTexts(messages: any[]): string[] {
   return messages
@@ -38,10 +27,10 @@ describe("J.9 1. steering, follow-up, abort", () => {
         ],
       },
       { text: "Stopped as asked." },
-    ]);
+    ], { killGraceMs: KILL_GRACE_MS });
     try {
       const running = h.session.submit("sleep for a while");
-      const pid = await pidFrom(h.dir);
+      const pid = await pidFrom(join(h.dir, "pid.txt"));
       expect(alive(pid)).toBe(true);
       h.session.steer("stop, do something else");
       const result = await running;
@@ -49,11 +38,18 @@ describe("J.9 1. steering, follow-up, abort", () => {
       expect(alive(pid)).toBe(false);
       expect(existsSync(join(h.dir, "second.txt"))).toBe(false);
       const results = toolResultTexts(h.fake, 1);
+      expect(results[0]).toContain("Command aborted");
       expect(results[1]).toBe(SKIPPED_MESSAGE);
+      const ends = h.events.filter((e) => e.kind === "tool_call_end");
+      expect(ends.map((e) => [e.data.is_error, (e.data.output as any).text])).toEqual([
+        [true, expect.stringContaining("Command aborted")],
+        [true, SKIPPED_MESSAGE],
+      ]);
       const messages = requestMessages(h.fake, 1);
       expect(messages.at(-1).content.map((c: any) => c.type)).toEqual(["tool_result", "tool_result", "text"]);
       expect(userTexts(messages).at(-1)).toBe("stop, do something else");
       expect(h.events.find((e) => e.kind === "steering_injected")!.data.content).toBe("stop, do something else");
+      expect(h.kinds().indexOf("steering_injected")).toBeGreaterThan(h.kinds().lastIndexOf("tool_call_end"));
     } finally {
       await h.cleanup();
     }
@@ -67,9 +63,15 @@ describe("J.9 1. steering, follow-up, abort", () => {
       const result = await running;
       expect(result.text).toBe("second answer");
       expect(result.turns).toBe(3);
+      // Not injected as steering: the first two requests never saw it.
+      expect(JSON.stringify(requestMessages(h.fake, 0))).not.toContain("and now summarize");
+      expect(JSON.stringify(requestMessages(h.fake, 1))).not.toContain("and now summarize");
+      // The third request carries the whole first cycle (input, tool call and result, answer), then the follow-up.
       const messages = requestMessages(h.fake, 2);
-      expect(userTexts(messages).at(-1)).toBe("and now summarize");
-      expect(messages.some((m) => m.role === "assistant" && m.content.some((c: any) => c.text === "first answer"))).toBe(true);
+      expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+      expect(userTexts(messages)).toEqual(["look around", "and now summarize"]);
+      expect(toolResultTexts(h.fake, 2)).toHaveLength(1);
+      expect(messages[3].content.map((c: any) => c.text)).toEqual(["first answer"]);
     } finally {
       await h.cleanup();
     }
@@ -116,10 +118,11 @@ describe("J.9 1. steering, follow-up, abort", () => {
   });
 
   test("J.9 1.6 abort kills the running command, ends the session and submit resolves", async () => {
-    const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "never" }]);
+    const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "never" }], { killGraceMs: KILL_GRACE_MS });
     try {
       const running = h.session.submit("sleep");
-      const pid = await pidFrom(h.dir);
+      const pid = await pidFrom(join(h.dir, "pid.txt"));
+      expect(alive(pid)).toBe(true);
       await h.session.abort();
       const result = await running;
       expect(result.stopReason).toBe("aborted");

@@ -131,6 +131,12 @@ describe("004 §6.5 project docs", () => {
       const claude = await discoverProjectDocs(sub, { gitRoot: root, files: ["CLAUDE.md"] });
       expect(claude.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "ROOT-CLAUDE", "MIDDLE-AGENTS", "DEEP-AGENTS"]);
 
+      mkdirSync(join(sub, ".codex"));
+      writeFileSync(join(sub, ".codex", "instructions.md"), "DEEP-CODEX\n");
+      expect((await discoverProjectDocs(sub, { gitRoot: root })).map((d) => d.content.trim())).not.toContain("DEEP-CODEX");
+      const codex = await discoverProjectDocs(sub, { gitRoot: root, files: [".codex/instructions.md"] });
+      expect(codex.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "MIDDLE-AGENTS", "DEEP-AGENTS", "DEEP-CODEX"]);
+
       const h = await harness([{ text: "ok" }], { cwd: sub });
       try {
         const prompt = h.session.systemPrompt();
@@ -181,11 +187,43 @@ describe("004 §6.5 project docs", () => {
       expect(docs[1].truncated).toBe(true);
       expect(docs[1].content.endsWith(PROJECT_DOC_MARKER)).toBe(true);
       expect(PROJECT_DOC_MARKER).toBe("[Project instructions truncated at 32KB]");
-      const body = docs.map((d) => d.content.replace(PROJECT_DOC_MARKER, "")).join("");
-      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(32 * 1024 + 1);
-      expect(body).not.toContain("\uFFFD");
+      // The budget is used up to the last whole character: 20,001 bytes + 6,383 two-byte "é" = 32,767 bytes.
+      expect(docs[0].content).toBe(`${"r".repeat(20_000)}\n`);
+      expect(docs[1].content).toBe(`${"é".repeat(6_383)}\n${PROJECT_DOC_MARKER}`);
+      const body = docs.map((d) => d.content.replace(`\n${PROJECT_DOC_MARKER}`, "")).join("");
+      expect(Buffer.byteLength(body)).toBe(32 * 1024 - 1);
+
+      // A file past the exhausted budget is not taken at all.
+      const deeper = join(sub, "deeper");
+      mkdirSync(deeper);
+      writeFileSync(join(deeper, "AGENTS.md"), "NEVER-SEEN\n");
+      expect((await discoverProjectDocs(deeper, { gitRoot: dir })).map((d) => d.truncated)).toEqual([false, true]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test.skipIf(!hasGit)("004-9.8 the system prompt carries the docs cut at the budget with the marker", async () => {
+    const root = tempDir();
+    try {
+      git(root, "init", "-q");
+      const sub = join(root, "sub");
+      mkdirSync(sub);
+      writeFileSync(join(root, "AGENTS.md"), `ROOT-START ${"r".repeat(40_000)}\n`);
+      writeFileSync(join(sub, "AGENTS.md"), "NEVER-SEEN\n");
+      const h = await harness([{ text: "ok" }], { cwd: sub });
+      try {
+        await h.session.submit("hi");
+        const system = JSON.stringify(h.fake.requests[0].body.system);
+        expect(system).toContain("ROOT-START");
+        expect(system).toContain(PROJECT_DOC_MARKER);
+        expect(system).not.toContain("NEVER-SEEN");
+        expect(system.length).toBeLessThan(40_000);
+      } finally {
+        await h.cleanup();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
