@@ -189,6 +189,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 class EventRenderer {
   private midLine = false;
   private readonly calls = new Map<string, string>();
+  /** Tool names of the calls the model is still streaming, by call id. */
+  private readonly streaming = new Map<string, string>();
 
   constructor(
     private readonly out: (s: string) => void,
@@ -200,6 +202,21 @@ class EventRenderer {
     const d = event.data;
     const s = this.style;
     switch (event.kind) {
+      case "turn_start":
+      case "assistant_thinking_delta":
+        // Waiting for the model: say so until its first words arrive.
+        if (!this.midLine) this.spinner.start("thinking…");
+        break;
+      case "tool_call_update": {
+        // The model is still writing the call: show it as its arguments stream in.
+        if (typeof d.tool_name === "string") this.streaming.set(String(d.call_id), d.tool_name);
+        const name = this.streaming.get(String(d.call_id));
+        if (name) {
+          this.endLine();
+          this.spinner.start(describeCall(name, d.arguments as Record<string, unknown>));
+        }
+        break;
+      }
       case "assistant_text_delta":
         this.spinner.stop();
         this.out(String(d.delta));
@@ -211,6 +228,7 @@ class EventRenderer {
       case "tool_call_start": {
         this.endLine();
         const label = describeCall(String(d.tool_name), d.arguments as Record<string, unknown>);
+        this.streaming.delete(String(d.call_id));
         this.calls.set(String(d.call_id), label);
         this.spinner.start(label);
         break;
@@ -234,9 +252,8 @@ class EventRenderer {
         this.endLine();
         this.out(`${s.yellow(`warning: ${String(d.message)}`)}\n`);
         break;
-      case "steering_injected":
       case "loop_detection":
-        if (event.kind === "loop_detection") this.out(`${s.yellow(String(d.message))}\n`);
+        this.out(`${s.yellow(String(d.message))}\n`);
         break;
       case "compaction_start":
         this.endLine();

@@ -98,17 +98,20 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 export class Spinner {
   private timer?: ReturnType<typeof setInterval>;
   private frame = 0;
+  private label = "";
   constructor(
     private readonly out: { write(s: string): unknown; isTTY?: boolean },
     private readonly style: Style,
   ) {}
 
+  /** Shows `label` with a spinner; when one already runs, only its label changes. */
   start(label: string): void {
-    this.stop();
-    if (!this.out.isTTY) return;
+    this.label = label;
+    if (!this.out.isTTY || this.timer) return;
+    this.draw();
     this.timer = setInterval(() => {
       this.frame = (this.frame + 1) % FRAMES.length;
-      this.out.write(`\r${this.style.cyan(FRAMES[this.frame])} ${label}\x1b[K`);
+      this.draw();
     }, 80);
   }
 
@@ -118,5 +121,9 @@ export class Spinner {
       this.timer = undefined;
       this.out.write("\r\x1b[K");
     }
+  }
+
+  private draw(): void {
+    this.out.write(`\r${this.style.cyan(FRAMES[this.frame])} ${this.label}\x1b[K`);
   }
 }

@@ -179,3 +179,15 @@ test.skipIf(!hasTmux)("cli interactive: a multi-line paste is one input", async 
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("cli interactive: a spinner says the model is thinking until its first words", async () => {
+  fake = await startFakeLlm({ script: [{ text: "slow and steady", chunkSize: 4, chunkDelayMs: 150 }] });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("take your time", "Enter");
+  await waitFor((s) => s.includes("thinking…"), "the thinking spinner");
+  const text = await waitFor((s) => s.includes("slow and steady") && s.includes("↑"), "the answer");
+  expect(text).not.toContain("thinking…");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
