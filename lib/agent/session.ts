@@ -278,7 +278,8 @@ export class Session implements LoopHost {
       if (!this.abortController.signal.aborted) this.abortController.abort(new Error("Session closed"));
       if (this.parts.ownsEnv) await this.env.cleanup().catch(() => {});
       this.parts.recorder.close();
-      this.bus.emit("session_end", { state: "CLOSED", reason, turns: this.turnCount });
+      // session_start and session_end bracket a session that ran; one closed unused announced nothing.
+      if (this.started) this.bus.emit("session_end", { state: "CLOSED", reason, turns: this.turnCount });
       this.bus.close();
     })();
     return this.closing;

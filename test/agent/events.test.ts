@@ -121,3 +121,14 @@ describe("004 §2.9 events", () => {
     }
   });
 });
+
+test("004-9.10 session_start and session_end bracket the session; an unused session announces neither", async () => {
+  const h = await harness([]);
+  try {
+    await h.session.close();
+    expect(h.kinds()).not.toContain("session_end");
+    expect(h.kinds()).not.toContain("session_start");
+  } finally {
+    await h.cleanup();
+  }
+});
