@@ -25,7 +25,7 @@ test("render: other tools summarise their data; errors show their message", () =
 
 test("render: a call is shown by its most telling argument, on one line", () => {
   expect(describeCall("bash", { command: "npm test\n  --watch" })).toBe("bash  npm test --watch");
-  expect(describeCall("grep", { pattern: "TODO", path: "src" })).toBe("grep  TODO in src");
+  expect(describeCall("grep", { pattern: "needle", path: "src" })).toBe("grep  needle in src");
   expect(describeCall("read", { path: "a".repeat(200) }).length).toBeLessThanOrEqual(87);
 });
 
