@@ -44,7 +44,11 @@ export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "
 export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "./lib/env/types.ts";
 
 // The LLM layer.
-export { createClient, getModel, listModels, LlmError, PROVIDERS, type Client, type ClientOptions, type CustomProvider } from "./lib/llm/index.ts";
+// (Imported module by module: lib/llm/index.ts also re-exports the adapters, which would load every SDK.)
+export { createClient, type Client, type ClientOptions } from "./lib/llm/client.ts";
+export { getModel, listModels } from "./lib/llm/catalog.ts";
+export { LlmError } from "./lib/llm/errors.ts";
+export { PROVIDERS, type CustomProvider } from "./lib/llm/providers.ts";
 export type {
   Message,
   UserMessage,

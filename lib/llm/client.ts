@@ -4,10 +4,6 @@
  * throws: it ends with one `finish` or one `error` event.
  */
 import process from "node:process";
-import { anthropicAdapter } from "./adapters/anthropic.ts";
-import { geminiAdapter } from "./adapters/gemini.ts";
-import { openaiChatAdapter } from "./adapters/openai-chat.ts";
-import { openaiResponsesAdapter } from "./adapters/openai-responses.ts";
 import type { Adapter, AdapterContext } from "./adapters/types.ts";
 import { getModel, listModels, type ModelFilter } from "./catalog.ts";
 import { classifyError } from "./classify.ts";
@@ -37,11 +33,12 @@ export interface Client extends LlmClient {
   readonly retryPolicy: RetryPolicy;
 }
 
-const ADAPTERS: Record<WireApi, Adapter> = {
-  "anthropic-messages": anthropicAdapter,
-  "openai-responses": openaiResponsesAdapter,
-  "openai-chat": openaiChatAdapter,
-  gemini: geminiAdapter,
+/** Each adapter (and so its SDK) loads on first use: a run pays only for the provider it talks to. */
+const ADAPTERS: Record<WireApi, () => Promise<Adapter>> = {
+  "anthropic-messages": () => import("./adapters/anthropic.ts").then((m) => m.anthropicAdapter),
+  "openai-responses": () => import("./adapters/openai-responses.ts").then((m) => m.openaiResponsesAdapter),
+  "openai-chat": () => import("./adapters/openai-chat.ts").then((m) => m.openaiChatAdapter),
+  gemini: () => import("./adapters/gemini.ts").then((m) => m.geminiAdapter),
 };
 
 interface PreparedCall {
@@ -59,14 +56,14 @@ export function createClient(options: ClientOptions = {}): Client {
 
   const model = (ref: string) => getModel(ref, registry);
 
-  function prepare(request: Request): PreparedCall {
+  async function prepare(request: Request): Promise<PreparedCall> {
     const info = model(request.model);
     const preset = registry.get(info.provider) as ProviderPreset;
     const auth = credentials(preset, options.apiKeys, env);
     const baseUrl = options.baseUrls?.[preset.id] ?? (preset.baseUrlEnv ? env[preset.baseUrlEnv] : undefined) ?? preset.baseUrl;
     return {
       model: info,
-      adapter: ADAPTERS[info.api],
+      adapter: await ADAPTERS[info.api](),
       request: { ...request, messages: transformMessages(request.messages, { model: info, toolCallIds: preset.quirks.toolCallIds }) },
       context: { model: info, baseUrl, ...auth },
     };
@@ -75,7 +72,7 @@ export function createClient(options: ClientOptions = {}): Client {
   async function complete(request: Request, callOptions: CallOptions = {}): Promise<Response> {
     let call: PreparedCall;
     try {
-      call = prepare(request);
+      call = await prepare(request);
     } catch (err) {
       throw classifyError(err);
     }
@@ -89,7 +86,7 @@ export function createClient(options: ClientOptions = {}): Client {
     const user = callOptions.signal;
     let call: PreparedCall;
     try {
-      call = prepare(request);
+      call = await prepare(request);
     } catch (err) {
       yield errorEvent(classifyError(err), new MessageBuilder(request.model));
       return;
