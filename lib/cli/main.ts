@@ -45,10 +45,13 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
   try {
     if (opts.mode === "rpc") return await runRpc(setup, io);
 
-    const piped = !io.stdin.isTTY && opts.mode === "print" ? await readAll(io.stdin) : undefined;
+    // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
+    // answer it: run the input to completion as print mode does.
+    const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
+    const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin) : undefined;
     const prompt = opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd) : undefined;
 
-    if (opts.mode === "print") {
+    if (mode === "print") {
       if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
       const store = openStore(setup);
       const session = await openSession(setup, store);

@@ -68,6 +68,14 @@ describe("prompt sources", () => {
     expect(sent).toContain("+added line");
   });
 
+  test("cli without a terminal and without -p runs the piped input to completion", async () => {
+    fake = await startFakeLlm({ script: [{ text: "done without a terminal" }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake)], { stdin: "fix the typo in README\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("done without a terminal\n");
+    expect(JSON.stringify(fake.requests[0].body.messages)).toContain("fix the typo in README");
+  });
+
   test("cli @file attaches the file's contents", async () => {
     writeFileSync(join(ws.dir, "notes.txt"), "remember the milk");
     fake = await startFakeLlm({ script: [{ text: "ok" }] });
