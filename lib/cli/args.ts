@@ -92,7 +92,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     throw new UsageError(`--output-format must be text, json or stream-json (got '${outputFormat}').`);
   }
   if (v.mode !== undefined && v.mode !== "rpc" && v.mode !== "print" && v.mode !== "interactive") {
-    throw new UsageError(`--mode must be rpc (got '${v.mode}').`);
+    throw new UsageError(`--mode must be rpc, print or interactive (got '${v.mode}').`);
   }
   const effort = v["reasoning-effort"];
   if (effort !== undefined && !["low", "medium", "high"].includes(effort)) {

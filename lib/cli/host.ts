@@ -3,7 +3,7 @@
  * session over it, the prompt built from arguments, stdin and @file attachments, and the exit
  * code of a finished input.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createSession, type Session, type SubmitResult } from "../agent/index.ts";
 import { SessionStore } from "../store/session-store.ts";
@@ -33,6 +33,7 @@ export function openStore(setup: CliSetup): SessionStore {
 
 /** An existing session by id prefix or path; a wrong reference is a configuration error (exit 2), not a crash. */
 export function openExisting(ref: string, cwd: string): SessionStore {
+  if (ref.endsWith(".jsonl") && !existsSync(ref)) throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
   try {
     return SessionStore.open(ref, { cwd });
   } catch (e) {

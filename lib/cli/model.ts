@@ -3,8 +3,9 @@
  * default, then the first provider whose key is set. `fake/<script.json>` plays a scripted model
  * from a file through the fake LLM server — the offline demo needs no key.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import demoScript from "../../examples/demo.json" with { type: "json" };
 import type { Settings } from "./settings.ts";
 
 export class ConfigError extends Error {
@@ -18,7 +19,7 @@ export const NO_MODEL_MESSAGE = `No model configured: gong needs an LLM to talk 
   - Set an API key: ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or GOOGLE_API_KEY),
   - or name a model: gong --model anthropic/claude-sonnet-4-6 (or "model" in ~/.gong/settings.json),
   - or use a local server: gong --model ollama/qwen3-coder (Ollama on localhost:11434, no key),
-  - or try the offline demo: gong --model fake/examples/demo.json -p "fix greet.sh"`;
+  - or try the offline demo in an empty directory: gong --model fake/demo -p "fix greet.sh"`;
 
 const KEYED_DEFAULTS: Array<[string[], string]> = [
   [["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"], "anthropic/claude-sonnet-4-6"],
@@ -42,10 +43,12 @@ export interface FakeModel {
   turns: unknown[];
 }
 
-/** `fake/<path>` → the parsed script; undefined for any other model. */
+/** `fake/<path>` → the parsed script (`fake/demo`: the built-in demo); undefined for any other model. */
 export function parseFakeModel(model: string, cwd: string): FakeModel | undefined {
   if (!model.startsWith("fake/")) return undefined;
   const scriptPath = resolve(cwd, model.slice("fake/".length));
+  // Embedded, so the single binary can show the whole loop with nothing beside it.
+  if (model === "fake/demo" && !existsSync(scriptPath)) return { scriptPath: "built-in demo", turns: demoScript };
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(scriptPath, "utf8"));

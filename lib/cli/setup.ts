@@ -40,7 +40,9 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
   const disposers: Array<() => Promise<void>> = [];
   applyProviderSettings(settings, clientOptions);
 
-  const provider = model.slice(0, model.indexOf("/"));
+  // Aliases (google → gemini) are keyed under the provider's own id, where the client looks.
+  const named = model.slice(0, model.indexOf("/"));
+  const provider = findProvider(named)?.id ?? named;
   const fake = parseFakeModel(model, process.cwd());
   if (fake) {
     const server = await startFakeLlm({ script: fake.turns as ScriptTurn[] });
@@ -48,7 +50,7 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
     clientOptions.providers!.push({ id: "fake", baseUrl: server.baseUrls.anthropic, api: "anthropic-messages" });
     clientOptions.apiKeys!.fake = "fake";
   } else if (!findProvider(provider) && !clientOptions.providers!.some((p) => p.id === provider)) {
-    throw new ConfigError(`Unknown provider '${provider}' in model '${model}'. Use --list-models to see the known providers, or add it under "providers" in settings.`);
+    throw new ConfigError(`Unknown provider '${named}' in model '${model}'. Use --list-models to see the known providers, or add it under "providers" in settings.`);
   }
   if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
@@ -99,8 +101,9 @@ async function loadSettingsHooks(paths: string[], cwd: string, files: string[]):
 }
 
 function applyProviderSettings(settings: Settings, clientOptions: ClientOptions): void {
-  for (const [id, p] of Object.entries(settings.providers ?? {})) {
-    if (findProvider(id) && !p.api) {
+  for (const [name, p] of Object.entries(settings.providers ?? {})) {
+    const id = findProvider(name)?.id ?? name;
+    if (findProvider(name) && !p.api) {
       if (p.baseUrl) clientOptions.baseUrls![id] = p.baseUrl;
       if (p.apiKeyEnv && process.env[p.apiKeyEnv]) clientOptions.apiKeys![id] = process.env[p.apiKeyEnv]!;
       continue;

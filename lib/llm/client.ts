@@ -156,7 +156,7 @@ function credentials(preset: ProviderPreset, keys: Record<string, string> | unde
   }
   if (!preset.needsKey) return {};
   const vars = preset.apiKeyEnv.join(" or ");
-  throw new LlmError("auth", `No API key for ${preset.id}: set ${vars}, or pass apiKeys.${preset.id} to createClient()`, { provider: preset.id });
+  throw new LlmError("auth", `No API key for ${preset.id}: set ${vars} (or pass one: --api-key, or apiKeys.${preset.id} in createClient).`, { provider: preset.id });
 }
 
 /** The next adapter event, or a timeout after `idleMs` of silence, or an abort the moment the caller aborts. */

@@ -46,6 +46,13 @@ test("binary runs the offline demo with a PATH holding no node, bun, rg or fd", 
   expect(r.stdout).toContain("Hello, gong!");
 });
 
+test("binary carries the demo script inside: fake/demo needs nothing beside the binary", async () => {
+  const r = await ws.run(["--model", "fake/demo", "-p", "fix greet.sh"], { binary, env: { PATH: bareBin } });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("Hello, gong!");
+  expect(Bun.spawnSync(["bash", "greet.sh", "you"], { cwd: ws.dir }).stdout.toString()).toBe("Hello, you!\n");
+});
+
 test("binary grep and find fall back and say so", async () => {
   writeFileSync(join(ws.dir, "a.txt"), "needle here\n");
   fake = await startFakeLlm({

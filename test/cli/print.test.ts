@@ -25,6 +25,14 @@ describe("print mode on each wire API", () => {
   }
 });
 
+test("cli provider aliases take --api-key and --base-url (google → gemini)", async () => {
+  fake = await startFakeLlm({ script: [{ text: "via the alias" }] });
+  const r = await ws.run(["--model", "google/gemini-2.5-flash", "--base-url", fake.baseUrls.gemini, "--api-key", "test", "-p", "hi"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("via the alias\n");
+  expect(fake.requests[0].format).toBe("gemini");
+});
+
 describe("output formats", () => {
   test("cli json prints one result object", async () => {
     fake = await startFakeLlm({ script: BASH_THEN_ANSWER });
@@ -95,7 +103,7 @@ describe("errors and exit codes", () => {
   test("cli no key: names the variables, --model, local servers and the demo; exit 2", async () => {
     const r = await ws.run(["-p", "hello"]);
     expect(r.code).toBe(2);
-    for (const word of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "--model", "ollama", "fake/examples/demo.json"]) expect(r.stderr).toContain(word);
+    for (const word of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "--model", "ollama", "fake/demo"]) expect(r.stderr).toContain(word);
     expect(r.stderr).not.toContain("    at ");
     expect(r.stdout).toBe("");
   });
@@ -208,6 +216,12 @@ describe("sessions", () => {
     expect(r.stderr.trim().split("\n").length).toBe(1);
     expect(r.stderr).toContain("Cannot resume session 'deadbeef'");
     expect(r.stderr).not.toContain("    at ");
+  });
+
+  test("cli --session with a missing file: one sentence, exit 2", async () => {
+    const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "x", "--session", "nope.jsonl", "-p", "hi"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("nope.jsonl does not exist");
   });
 
   test("cli sessions in a directory with none", async () => {
