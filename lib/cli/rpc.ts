@@ -13,6 +13,9 @@ import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
 
 type Command = { id?: unknown; type?: unknown; [key: string]: unknown };
+
+/** Commands that replace the host's session. */
+const SWAPPING = new Set(["abort", "new_session", "switch_session", "fork"]);
 type Handler = (cmd: Command) => Promise<unknown> | unknown;
 
 export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
@@ -87,7 +90,9 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     // Commands run concurrently: a running prompt must not block its own steer or abort.
     const run = (async () => {
       try {
-        const data = await handler(cmd);
+        // A command sent while abort (or new_session, …) swaps the session waits for the new one;
+        // the swapping commands start at once, so the commands behind them see the swap.
+        const data = await (SWAPPING.has(command) ? handler(cmd) : host.ready().then(() => handler(cmd)));
         send({ type: "response", id, command, success: true, data: data ?? null });
       } catch (e) {
         send({ type: "response", id, command, success: false, error: (e as Error).message });

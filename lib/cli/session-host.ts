@@ -13,6 +13,8 @@ export class SessionHost {
   private store!: SessionStore;
   private current!: Session;
   private readonly listeners = new Set<(session: Session) => void>();
+  /** The session switch under way (abort, new, switch, fork, branch); switches run one at a time. */
+  private switching: Promise<unknown> = Promise.resolve();
 
   private constructor(readonly setup: CliSetup) {}
 
@@ -37,41 +39,62 @@ export class SessionHost {
     return () => this.listeners.delete(listener);
   }
 
+  /** Resolves once no session switch is under way, so a command meets the next session, not a closed one. */
+  ready(): Promise<void> {
+    return this.switching.then(() => undefined);
+  }
+
   /** Stops the running input; the conversation continues in a new session over the same store. */
-  async abortInput(): Promise<void> {
-    await this.current.abort();
-    await this.reopen();
+  abortInput(): Promise<void> {
+    return this.swap(async () => {
+      await this.current.abort();
+      await this.reopen();
+    });
   }
 
-  async newSession(): Promise<Session> {
-    await this.current.close();
-    this.store = SessionStore.create({ cwd: this.setup.cwd, persist: this.setup.store !== false });
-    return this.reopen();
+  newSession(): Promise<Session> {
+    return this.swap(async () => {
+      await this.current.close();
+      this.store = SessionStore.create({ cwd: this.setup.cwd, persist: this.setup.store !== false });
+      return this.reopen();
+    });
   }
 
-  async switchSession(ref: string): Promise<Session> {
-    const store = openExisting(ref, this.setup.cwd);
-    await this.current.close();
-    this.store = store;
-    return this.reopen();
+  switchSession(ref: string): Promise<Session> {
+    return this.swap(async () => {
+      const store = openExisting(ref, this.setup.cwd);
+      await this.current.close();
+      this.store = store;
+      return this.reopen();
+    });
   }
 
   /** Writes a new session file holding the path to `entryId` (default: the current leaf) and continues there. */
-  async fork(entryId?: string): Promise<{ id: string; path?: string }> {
-    const target = entryId ?? this.store.leafId;
-    if (!target) throw new Error("Nothing to fork yet: the session is empty.");
-    await this.current.close();
-    const forked = this.store.fork(target);
-    await this.reopen();
-    return forked;
+  fork(entryId?: string): Promise<{ id: string; path?: string }> {
+    return this.swap(async () => {
+      const target = entryId ?? this.store.leafId;
+      if (!target) throw new Error("Nothing to fork yet: the session is empty.");
+      await this.current.close();
+      const forked = this.store.fork(target);
+      await this.reopen();
+      return forked;
+    });
   }
 
   /** Moves to an earlier entry (a branch in the same file) and continues from there. */
-  async branch(entryId: string, summary?: string): Promise<void> {
-    if (!this.store.has(entryId)) throw new Error(`No entry '${entryId}' in this session. Use /tree to see the entries.`);
-    await this.current.close();
-    this.store.branch(entryId, summary ? { summary } : {});
-    await this.reopen();
+  branch(entryId: string, summary?: string): Promise<void> {
+    return this.swap(async () => {
+      if (!this.store.has(entryId)) throw new Error(`No entry '${entryId}' in this session. Use /tree to see the entries.`);
+      await this.current.close();
+      this.store.branch(entryId, summary ? { summary } : {});
+      await this.reopen();
+    });
+  }
+
+  private swap<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.switching.then(work);
+    this.switching = run.catch(() => undefined);
+    return run;
   }
 
   listSessions(): SessionInfo[] {

@@ -113,6 +113,20 @@ test("cli rpc abort stops the input and the host stays usable", async () => {
   expect(await r.close()).toBe(0);
 });
 
+test("cli rpc a prompt sent right behind an abort meets the next session, not a closed one", async () => {
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "fresh start" }] });
+  const r = rpc(WIRE_APIS[0].flags(fake));
+  r.send({ id: 1, type: "prompt", text: "wait" });
+  await r.waitFor((m) => m.type === "event" && m.event.kind === "tool_call_start");
+  r.send({ id: 2, type: "abort" });
+  r.send({ id: 3, type: "prompt", text: "next task" }); // no waiting for the abort's answer
+  const next = await r.response(3);
+  expect(next.success).toBe(true);
+  expect(next.data.text).toBe("fresh start");
+  expect((await r.response(2)).success).toBe(true);
+  expect(await r.close()).toBe(0);
+});
+
 test("cli rpc session commands: set_model, set_tools, list_sessions, new_session", async () => {
   fake = await startFakeLlm({ script: [{ text: "one" }] });
   const r = rpc(WIRE_APIS[0].flags(fake));
