@@ -8,7 +8,7 @@
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
-import type { ExecutionEnvironment, FileInfo, ResolvedPath } from "../lib/env/types.ts";
+import type { FileInfo, ResolvedPath } from "../lib/env/types.ts";
 import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
 import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";

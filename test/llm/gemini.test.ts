@@ -6,7 +6,7 @@ import { getModel } from "../../lib/llm/catalog.ts";
 import type { AssistantMessage, Message, Request, ToolResultMessage } from "../../lib/llm/types.ts";
 import { costOf } from "../../lib/llm/usage.ts";
 import { geminiFormat } from "../../lib/testing/fake-llm/formats/gemini.ts";
-import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Fault, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { contextFor, finished, llmError, ofType } from "./adapter-harness.ts";
 import { collect } from "./fake-support.ts";

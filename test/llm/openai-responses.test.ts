@@ -4,7 +4,7 @@ import { openaiResponsesAdapter as adapter } from "../../lib/llm/adapters/openai
 import { getModel } from "../../lib/llm/catalog.ts";
 import type { AssistantMessage, Message, Request, ToolResultMessage } from "../../lib/llm/types.ts";
 import { costOf } from "../../lib/llm/usage.ts";
-import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Fault, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { contextFor, finished, llmError, ofType } from "./adapter-harness.ts";
 import { collect } from "./fake-support.ts";

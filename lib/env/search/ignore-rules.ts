@@ -98,7 +98,7 @@ export class IgnoreOracle {
   private readonly dirVerdicts = new Map<string, boolean>();
 
   constructor(
-    private readonly root: string,
+    root: string,
     private readonly start: string,
     private readonly ignoreFiles: readonly string[],
   ) {
