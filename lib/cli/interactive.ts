@@ -12,6 +12,7 @@ import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
 import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
@@ -38,7 +39,15 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
   const inputPrompt = style.cyan("› ");
   const steeringPrompt = style.dim("↳ ");
-  const rl: Interface = createInterface({ input: io.stdin, output: screen.echo, terminal: Boolean(io.stdin.isTTY), prompt: inputPrompt });
+  const history = new InputHistory();
+  const rl: Interface = createInterface({
+    input: io.stdin,
+    output: screen.echo,
+    terminal: Boolean(io.stdin.isTTY),
+    prompt: inputPrompt,
+    history: history.load(),
+    historySize: InputHistory.size,
+  });
   let running: Promise<void> | null = null;
   /** Set while Ctrl-C closes the running input and the host opens the next session. */
   let interrupting: Promise<void> | null = null;
@@ -120,6 +129,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
     const handleInput = (text: string) => {
       if (!text) return rl.prompt();
+      history.add(text);
       if (text.startsWith("/") && !text.includes("\n")) {
         void runSlashCommand(text, { host, out, style, quit: () => quit(0) })
           .catch((e: Error) => out(`${style.red(e.message)}\n`))
@@ -179,6 +189,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   });
 
   if (initialPrompt) {
+    history.add(initialPrompt);
     out(`${style.cyan("› ")}${initialPrompt}\n`);
     submit(initialPrompt);
   } else rl.prompt();

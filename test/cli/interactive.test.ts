@@ -191,3 +191,23 @@ test.skipIf(!hasTmux)("cli interactive: a spinner says the model is thinking unt
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("cli interactive: the up arrow recalls inputs from an earlier run", async () => {
+  fake = await startFakeLlm({ script: [{ text: "first answer" }, { text: "second answer" }] });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("remember this prompt", "Enter");
+  await waitFor((s) => s.includes("first answer") && s.includes("↑"), "the first answer");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt again");
+  keys("Up", "Up"); // the newest entry is the /quit that ended the first run
+  await waitFor((s) => s.includes("› remember this prompt"), "the recalled input");
+  keys("Enter");
+  await waitFor((s) => s.includes("second answer"), "the recalled input's answer");
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("remember this prompt");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
