@@ -40,5 +40,4 @@ export class InputHistory {
       // A read-only home must not break the shell.
     }
   }
-
 }

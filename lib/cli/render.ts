@@ -46,11 +46,11 @@ export function describeResult(result: ToolResponse | undefined): string {
   const d = result.data as Record<string, unknown>;
   if (typeof d.exit_code === "number" && d.exit_code !== 0) {
     // A failed command: its last line of output usually says why.
-    const last = commandOutput(result.text).trimEnd().split("\n").pop() ?? "";
+    const last = commandOutput(result).trimEnd().split("\n").pop() ?? "";
     return `exit ${d.exit_code}${last ? ` · ${oneLine(last, 110)}` : ""}`;
   }
   if (result.status === "error") return oneLine(result.error?.message ?? result.text, 120);
-  if (typeof d.exit_code === "number") return `exit 0 · ${countLines(commandOutput(result.text))} lines`;
+  if (typeof d.exit_code === "number") return `exit 0 · ${countLines(result.text)} lines`;
   if (Array.isArray(d.matches)) return `${d.matches.length} matches`;
   if (Array.isArray(d.paths)) return `${d.paths.length} paths`;
   if (Array.isArray(d.entries)) return `${d.entries.length} entries`;
@@ -60,9 +60,10 @@ export function describeResult(result: ToolResponse | undefined): string {
   return oneLine(result.text, 120);
 }
 
-/** The bash tool's text without its closing status sentence. */
-function commandOutput(text: string): string {
-  return text.replace(/\n*Command (exited with code \d+|timed out after \d+ seconds|aborted)[^\n]*\s*$/, "");
+/** A failed command's text without the error sentence the tool appended to it. */
+function commandOutput(result: ToolResponse): string {
+  const sentence = result.error?.message;
+  return sentence && result.text.endsWith(sentence) ? result.text.slice(0, -sentence.length) : result.text;
 }
 
 function countLines(text: string): number {

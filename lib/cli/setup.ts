@@ -102,8 +102,9 @@ async function loadSettingsHooks(paths: string[], cwd: string, files: string[]):
 
 function applyProviderSettings(settings: Settings, clientOptions: ClientOptions): void {
   for (const [name, p] of Object.entries(settings.providers ?? {})) {
-    const id = findProvider(name)?.id ?? name;
-    if (findProvider(name) && !p.api) {
+    const preset = findProvider(name);
+    const id = preset?.id ?? name;
+    if (preset && !p.api) {
       if (p.baseUrl) clientOptions.baseUrls![id] = p.baseUrl;
       if (p.apiKeyEnv && process.env[p.apiKeyEnv]) clientOptions.apiKeys![id] = process.env[p.apiKeyEnv]!;
       continue;

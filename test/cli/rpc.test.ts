@@ -51,6 +51,13 @@ function rpc(args: string[]) {
   };
 }
 
+
+/** Sends a prompt whose first turn runs a command, and returns once that command has started. */
+async function promptUntilToolRuns(r: ReturnType<typeof rpc>, id: number): Promise<void> {
+  r.send({ id, type: "prompt", text: "wait" });
+  await r.waitFor((m) => m.type === "event" && m.event.kind === "tool_call_start");
+}
+
 test("cli rpc prompt, get_state and malformed lines", async () => {
   fake = await startFakeLlm({ script: [{ text: "hello over rpc" }] });
   const r = rpc(WIRE_APIS[0].flags(fake));
@@ -99,8 +106,7 @@ test("cli rpc steer while a command runs", async () => {
 test("cli rpc abort stops the input and the host stays usable", async () => {
   fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "still here" }] });
   const r = rpc(WIRE_APIS[0].flags(fake));
-  r.send({ id: 1, type: "prompt", text: "wait" });
-  await r.waitFor((m) => m.type === "event" && m.event.kind === "tool_call_start");
+  await promptUntilToolRuns(r, 1);
   r.send({ id: 2, type: "abort" });
   expect((await r.response(2)).success).toBe(true);
   const aborted = await r.response(1);
@@ -116,8 +122,7 @@ test("cli rpc abort stops the input and the host stays usable", async () => {
 test("cli rpc a prompt sent right behind an abort meets the next session, not a closed one", async () => {
   fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "fresh start" }] });
   const r = rpc(WIRE_APIS[0].flags(fake));
-  r.send({ id: 1, type: "prompt", text: "wait" });
-  await r.waitFor((m) => m.type === "event" && m.event.kind === "tool_call_start");
+  await promptUntilToolRuns(r, 1);
   r.send({ id: 2, type: "abort" });
   r.send({ id: 3, type: "prompt", text: "next task" }); // no waiting for the abort's answer
   const next = await r.response(3);
@@ -175,8 +180,7 @@ test("cli rpc abort keeps the tools chosen with set_tools", async () => {
   const r = rpc(WIRE_APIS[0].flags(fake));
   r.send({ id: 1, type: "set_tools", tools: ["read", "bash"] });
   await r.response(1);
-  r.send({ id: 2, type: "prompt", text: "wait" });
-  await r.waitFor((m) => m.type === "event" && m.event.kind === "tool_call_start");
+  await promptUntilToolRuns(r, 2);
   r.send({ id: 3, type: "abort" });
   await r.response(3);
   r.send({ id: 4, type: "get_state" });

@@ -12,6 +12,21 @@ afterEach(() => tmp.cleanup());
 
 const newStore = () => SessionStore.create({ cwd: "/work/main", dir: join(tmp.dir, "sessions") });
 
+
+/** A compaction that summarised everything before `firstKeptEntryId`. */
+function appendCompaction(store: SessionStore, firstKeptEntryId: string) {
+  return store.append({
+    type: "compaction",
+    summary: "did steps 0-1",
+    firstKeptEntryId,
+    tokensBefore: 500,
+    tokensAfter: 200,
+    filesRead: [],
+    filesModified: [],
+    strategy: "summary",
+  });
+}
+
 describe("writing", () => {
   test("5.1 header first, then entries with type, id, parentId, timestamp in that order", () => {
     const store = newStore();
@@ -103,16 +118,7 @@ describe("resume", () => {
     const store = newStore();
     const msgs = conversation(4);
     const entries = msgs.map((m) => store.appendMessage(m));
-    store.append({
-      type: "compaction",
-      summary: "did steps 0-1",
-      firstKeptEntryId: entries[8].id,
-      tokensBefore: 500,
-      tokensAfter: 200,
-      filesRead: [],
-      filesModified: [],
-      strategy: "summary",
-    });
+    appendCompaction(store, entries[8].id);
     store.appendMessage(user("next"));
     store.close();
     const resumed = SessionStore.open(store.path!);
@@ -179,16 +185,7 @@ describe("branching", () => {
     const store = newStore();
     const msgs = conversation(4);
     const entries = msgs.map((m) => store.appendMessage(m));
-    const compaction = store.append({
-      type: "compaction",
-      summary: "did steps 0-1",
-      firstKeptEntryId: entries[8].id,
-      tokensBefore: 500,
-      tokensAfter: 200,
-      filesRead: [],
-      filesModified: [],
-      strategy: "summary",
-    });
+    const compaction = appendCompaction(store, entries[8].id);
     const next = store.appendMessage(user("next"));
     const compacted = store.buildContext();
     expect(compacted.compactionId).toBe(compaction.id);

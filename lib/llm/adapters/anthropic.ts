@@ -142,8 +142,7 @@ function client(ctx: AdapterContext): Anthropic {
  * a terminal UI and the RPC host's stderr on every request.
  */
 function postMessages<T>(body: Params | (Omit<Params, "stream"> & { stream: true }), request: Request, ctx: AdapterContext): Promise<T> {
-  const stream = "stream" in body && body.stream === true;
-  return client(ctx).post<T>("/v1/messages", { body, ...requestOptions(request, ctx), stream, timeout: SDK_TIMEOUT_MS });
+  return client(ctx).post<T>("/v1/messages", { body, ...requestOptions(request, ctx), stream: body.stream === true, timeout: SDK_TIMEOUT_MS });
 }
 
 function requestOptions(request: Request, ctx: AdapterContext) {
