@@ -38,16 +38,30 @@ export interface ExecutedCall {
   message: ToolResultMessage;
 }
 
-/** Runs the calls of one assistant message; results come back in the calls' order. */
+/**
+ * Runs the calls of one assistant message; results come back in the calls' order. With a profile
+ * that allows parallel calls they all start at once (the model sends them as independent; edits of
+ * one file still apply one after the other through the file lock); otherwise one after another.
+ * Either way a call not yet started when steering arrives or the session is aborted is answered
+ * without running, and each call passes the beforeToolCall gate on its own.
+ */
 export async function executeToolCalls(ctx: ToolExecutionContext, calls: ToolCallPart[]): Promise<ExecutedCall[]> {
-  if (ctx.parallel && calls.length > 1) return Promise.all(calls.map((call) => executeOne(ctx, call)));
+  if (ctx.parallel && calls.length > 1) return Promise.all(calls.map((call) => runOrSkip(ctx, call)));
   const results: ExecutedCall[] = [];
-  for (const call of calls) {
-    if (ctx.signal.aborted) results.push(await finish(ctx, call, refusal(call, "EXECUTION_ERROR", ABORTED_MESSAGE), false));
-    else if (ctx.steeringPending()) results.push(await finish(ctx, call, refusal(call, "EXECUTION_ERROR", SKIPPED_MESSAGE), false));
-    else results.push(await executeOne(ctx, call));
-  }
+  for (const call of calls) results.push(await runOrSkip(ctx, call));
   return results;
+}
+
+async function runOrSkip(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
+  const reason = notStarting(ctx);
+  return reason ? finish(ctx, call, refusal(call, "EXECUTION_ERROR", reason), false) : executeOne(ctx, call);
+}
+
+/** Why a call that has not started must not start now, if it must not. */
+function notStarting(ctx: ToolExecutionContext): string | undefined {
+  if (ctx.signal.aborted) return ABORTED_MESSAGE;
+  if (ctx.steeringPending()) return SKIPPED_MESSAGE;
+  return undefined;
 }
 
 async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
@@ -59,6 +73,9 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   }
   const gate = await ctx.hooks.beforeToolCall(call.name, call.arguments);
   if (gate) return finish(ctx, call, refusal(call, "PERMISSION_DENIED", `Tool call blocked: ${gate.block}`), true);
+  // The gate may take a while (a host asking its user): steering or an abort meanwhile wins.
+  const late = notStarting(ctx);
+  if (late) return finish(ctx, call, refusal(call, "EXECUTION_ERROR", late), true);
 
   const controller = new AbortController();
   const onAbort = () => controller.abort(ctx.signal.reason);
