@@ -7,6 +7,8 @@
 import type { ImagePart, LlmClient, Message, Request, Usage, UserMessage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
+import { describeCall } from "../../tools/metadata.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
 import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
 import type { SessionConfig } from "./config.ts";
 import type { EventBus } from "./events.ts";
@@ -44,6 +46,7 @@ export interface LoopHost {
   readonly queues: InputQueues;
   readonly history: Message[];
   readonly loopDetector: LoopDetector;
+  readonly registry: ToolRegistry;
   /** Aborted by session.abort(). */
   readonly signal: AbortSignal;
   /** Model calls across the whole session (for max_turns). */
@@ -125,7 +128,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     total.turns++;
     bus.emit("turn_start", { turn_index: turnIndex });
     const request = await buildRequest(host, systemOverride ?? host.systemPrompt());
-    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history);
+    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history, (name, args) => describeCall(host.registry.get(name), args));
     if (outcome.message) host.persist(outcome.message);
     if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 

@@ -7,6 +7,7 @@ import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../observe.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
+import { kindOf } from "../../tools/metadata.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
@@ -42,8 +43,6 @@ export interface SessionParts {
   history: Message[];
   recorder: SessionRecorder;
 }
-
-const SUBAGENT_TOOLS = new Set(["task", "Task", "spawn_agent"]);
 
 export class Session implements LoopHost {
   readonly id: string;
@@ -200,7 +199,6 @@ export class Session implements LoopHost {
   // ---------------------------------------------------------------------------------- LoopHost
 
   toolContext(): ToolExecutionContext {
-    const names = this.registry.names();
     return {
       registry: this.registry,
       hooks: this.hooks,
@@ -210,7 +208,7 @@ export class Session implements LoopHost {
       signal: this.signal,
       steeringPending: () => this.queues.hasSteering,
       running: this.runningTools,
-      hasSubagentTool: names.some((n) => SUBAGENT_TOOLS.has(n)),
+      hasSubagentTool: this.registry.names().some((n) => kindOf(this.registry.get(n)) === "agent"),
     };
   }
 

@@ -9,7 +9,8 @@ import { startReply, type ErrorCode, type ImageData, type ToolResponse } from ".
 import type { Observer } from "../observe.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { TruncationDirection } from "../../tools/types.ts";
+import { describeCall, filesOf, summarizeResult } from "../../tools/metadata.ts";
+import type { Tool } from "../../tools/types.ts";
 import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 
@@ -64,9 +65,18 @@ function notStarting(ctx: ToolExecutionContext): string | undefined {
   return undefined;
 }
 
+/** The active tool a call names, if any. */
+function toolFor(ctx: ToolExecutionContext, name: string): Tool | undefined {
+  return ctx.registry.names().includes(name) ? ctx.registry.get(name) : undefined;
+}
+
+function emitStart(ctx: ToolExecutionContext, call: ToolCallPart, tool: Tool | undefined): void {
+  ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments, ...describeCall(tool, call.arguments) });
+}
+
 async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
-  ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
-  const tool = ctx.registry.names().includes(call.name) ? ctx.registry.get(call.name) : undefined;
+  const tool = toolFor(ctx, call.name);
+  emitStart(ctx, call, tool);
   if (!tool) {
     const known = ctx.registry.names().join(", ") || "none";
     return finish(ctx, call, refusal(call, "NOT_FOUND", `Unknown tool '${call.name}'. Available tools: ${known}.`), true);
@@ -96,7 +106,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
     ctx.signal.removeEventListener("abort", onAbort);
   }
   response = await ctx.hooks.onToolResult(call.name, response);
-  return finish(ctx, call, response, true, tool.truncation);
+  return finish(ctx, call, response, true);
 }
 
 /** Truncates for the model, emits tool_call_end with the full envelope, builds the result message. */
@@ -105,13 +115,28 @@ async function finish(
   call: ToolCallPart,
   full: ToolResponse,
   started: boolean,
-  direction?: TruncationDirection,
 ): Promise<ExecutedCall> {
-  if (!started) ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
-  const seen = await ctx.observer.observe(call.name, full, { direction, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);
+  const tool = toolFor(ctx, call.name);
+  if (!started) emitStart(ctx, call, tool);
+  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);
   const isError = full.status === "error";
-  ctx.bus.emit("tool_call_end", { call_id: call.id, tool_name: call.name, output: full, is_error: isError, truncated: seen !== full });
-  return { call, response: full, message: resultMessage(call, seen, isError) };
+  const described = describeCall(tool, call.arguments);
+  ctx.bus.emit("tool_call_end", {
+    call_id: call.id,
+    tool_name: call.name,
+    output: full,
+    is_error: isError,
+    truncated: seen !== full,
+    ...described,
+    result_summary: summarizeResult(tool, full),
+  });
+  const message = resultMessage(call, seen, isError);
+  message.kind = described.kind;
+  if (described.kind === "read" || described.kind === "modify") {
+    const files = isError ? [] : filesOf(tool, full);
+    if (files.length > 0) message.files = files;
+  }
+  return { call, response: full, message };
 }
 
 function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean): ToolResultMessage {

@@ -11,7 +11,7 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { callLabel, colorDiff, formatUsage, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -200,8 +200,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 class EventRenderer {
   private midLine = false;
   private readonly calls = new Map<string, string>();
-  /** Tool names of the calls the model is still streaming, by call id. */
-  private readonly streaming = new Map<string, string>();
 
   constructor(
     private readonly out: (s: string) => void,
@@ -220,11 +218,9 @@ class EventRenderer {
         break;
       case "tool_call_update": {
         // The model is still writing the call: show it as its arguments stream in.
-        if (typeof d.tool_name === "string") this.streaming.set(String(d.call_id), d.tool_name);
-        const name = this.streaming.get(String(d.call_id));
-        if (name) {
+        if (typeof d.tool_name === "string") {
           this.endLine();
-          this.spinner.start(describeCall(name, d.arguments as Record<string, unknown>));
+          this.spinner.start(callLabel(d));
         }
         break;
       }
@@ -238,8 +234,7 @@ class EventRenderer {
         break;
       case "tool_call_start": {
         this.endLine();
-        const label = describeCall(String(d.tool_name), d.arguments as Record<string, unknown>);
-        this.streaming.delete(String(d.call_id));
+        const label = callLabel(d);
         this.calls.set(String(d.call_id), label);
         this.spinner.start(label);
         break;
@@ -250,7 +245,7 @@ class EventRenderer {
         const output = d.output as ToolResponse | undefined;
         const failed = d.is_error === true || output?.status === "error";
         this.out(`${failed ? s.red("●") : s.green("●")} ${label}\n`);
-        this.out(`  ${s.dim("⎿")} ${failed ? s.red(describeResult(output) || String(d.error ?? "failed")) : s.dim(describeResult(output))}\n`);
+        this.out(`  ${s.dim("⎿")} ${failed ? s.red(resultLine(d) || "failed") : s.dim(resultLine(d))}\n`);
         const diff = (output?.data as { diff?: unknown } | undefined)?.diff;
         if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
         break;
