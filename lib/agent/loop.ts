@@ -8,6 +8,7 @@ import type { ImagePart, LlmClient, Message, Request, Usage, UserMessage } from 
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
 import { describeCall } from "../../tools/metadata.ts";
+import { planOf, type Plan } from "../../tools/plan.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
 import type { SessionConfig } from "./config.ts";
@@ -57,6 +58,8 @@ export interface LoopHost {
   append(message: Message): void;
   /** Records a message the stream already placed in the history. */
   persist(message: Message): void;
+  /** The plan tool set a new plan: keep it, write it to the session file, emit plan_update. */
+  updatePlan(plan: Plan, source: { call_id: string; tool_name: string }): void;
   /** Turn boundary inside a tool loop: context warning, compaction when due. */
   afterTurn(): Promise<void>;
   /** Context overflow: compact so the request can be retried once; false when that is impossible. */
@@ -168,6 +171,9 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     for (const result of executed) {
       host.append(result.message);
       host.loopDetector.record(result.call.name, result.call.arguments);
+      // A plan tool (of whatever name) says what it is through its kind and returns the plan in data.
+      const plan = result.message.kind === "plan" && result.response.status !== "error" ? planOf(result.response.data.plan) : undefined;
+      if (plan) host.updatePlan(plan, { call_id: result.call.id, tool_name: result.call.name });
     }
     bus.emit("turn_end", {
       turn_index: turnIndex,

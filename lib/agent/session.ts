@@ -8,6 +8,7 @@ import type { Observer } from "../observe.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { kindOf } from "../../tools/metadata.ts";
+import type { Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
@@ -42,6 +43,8 @@ export interface SessionParts {
   overrides: PromptOverrides;
   history: Message[];
   recorder: SessionRecorder;
+  /** The plan stored in the session file (on resume), if any. */
+  plan?: Plan;
 }
 
 export class Session implements LoopHost {
@@ -67,6 +70,7 @@ export class Session implements LoopHost {
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
+  private currentPlan: Plan | null;
 
   constructor(parts: SessionParts) {
     this.parts = parts;
@@ -77,6 +81,7 @@ export class Session implements LoopHost {
     this.registry = parts.registry;
     this.currentProfile = parts.profile;
     this.history = parts.history;
+    this.currentPlan = parts.plan ?? null;
     this.bus = new EventBus(parts.id);
     this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
     this.queues = new InputQueues(() => this.interruptTools());
@@ -98,6 +103,11 @@ export class Session implements LoopHost {
 
   get signal(): AbortSignal {
     return this.abortController.signal;
+  }
+
+  /** The task plan the model last wrote with the plan tool (kept across resume), or null. A copy: changing it changes nothing. */
+  get plan(): Plan | null {
+    return this.currentPlan && structuredClone(this.currentPlan);
   }
 
   /** Path of the session file, when the session is stored. */
@@ -217,6 +227,12 @@ export class Session implements LoopHost {
     this.bus.emit("message_start", { message });
     this.bus.emit("message_end", { message });
     this.parts.recorder.message(message);
+  }
+
+  updatePlan(plan: Plan, source: { call_id: string; tool_name: string }): void {
+    this.currentPlan = plan;
+    this.parts.recorder.plan(plan);
+    this.bus.emit("plan_update", { ...structuredClone(plan), ...source });
   }
 
   persist(message: Message): void {

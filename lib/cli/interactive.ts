@@ -11,7 +11,7 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { callLabel, colorDiff, formatUsage, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { callLabel, colorDiff, formatUsage, indent, planChecklist, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -250,6 +250,9 @@ class EventRenderer {
         if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
         break;
       }
+      case "plan_update":
+        this.out(`${indent(planChecklist(d, s))}\n`);
+        break;
       case "retry":
         this.endLine();
         this.out(`${s.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string } | undefined)?.message ?? "")}`)}\n`);
@@ -286,9 +289,3 @@ class EventRenderer {
     this.midLine = false;
   }
 }
-
-const indent = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n");

@@ -6,7 +6,7 @@
 import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
-import { callLabel, makeStyle, resultLine, useColor } from "./render.ts";
+import { callLabel, indent, makeStyle, planChecklist, resultLine, useColor } from "./render.ts";
 
 export interface PrintOptions {
   prompt: string;
@@ -80,6 +80,7 @@ function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof ma
   const d = event.data;
   if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${callLabel(d)}\n`);
   else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${resultLine(d)}\n`);
+  else if (event.kind === "plan_update") io.stderr.write(`${indent(planChecklist(d, style))}\n`);
   else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string })?.message ?? "")}\n`));
   else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${String(d.message)}\n`));
 }

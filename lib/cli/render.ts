@@ -42,6 +42,37 @@ export function resultLine(data: Record<string, unknown>): string {
   return typeof data.error === "string" ? data.error : "";
 }
 
+const PLAN_MARKS: Record<string, string> = { completed: "✔", in_progress: "◼", pending: "☐", cancelled: "✘", blocked: "!" };
+
+/**
+ * The plan of a `plan_update` event as a checklist, one item a line: ✔ done, ◼ in progress (in its
+ * "-ing" form when the model gave one), ☐ pending, ✘ cancelled, ! blocked.
+ */
+export function planChecklist(data: Record<string, unknown>, style: Style): string {
+  const items = Array.isArray(data.items) ? (data.items as Record<string, unknown>[]) : [];
+  const lines: string[] = [];
+  if (typeof data.explanation === "string" && data.explanation) lines.push(style.dim(data.explanation));
+  if (items.length === 0) lines.push(style.dim("(plan cleared)"));
+  for (const item of items) {
+    const status = String(item.status);
+    const mark = PLAN_MARKS[status] ?? "☐";
+    const text = status === "in_progress" && typeof item.active_form === "string" && item.active_form ? item.active_form : String(item.text ?? "");
+    if (status === "completed") lines.push(style.green(`${mark} ${text}`));
+    else if (status === "in_progress") lines.push(style.bold(`${mark} ${text}`));
+    else if (status === "cancelled") lines.push(style.dim(`${mark} ${text}`));
+    else if (status === "blocked") lines.push(style.yellow(`${mark} ${text}`));
+    else lines.push(`${mark} ${text}`);
+  }
+  return lines.join("\n");
+}
+
+/** Indents every line by four spaces (results and checklists under their tool line). */
+export const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");
+
 /** Colors a unified diff: additions green, removals red, hunk headers cyan. */
 export function colorDiff(diff: string, style: Style, maxLines = 40): string {
   const lines = diff.split("\n").filter((l) => !l.startsWith("===") && !l.startsWith("Index:"));
