@@ -2,13 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession } from "../../lib/agent/index.ts";
+import type { PlanItem } from "../../tools/plan.ts";
 import { fakeClient, harness } from "./harness.ts";
 
 const TODOS = [
   { content: "Read the code", status: "completed", activeForm: "Reading the code" },
   { content: "Fix the bug", status: "in_progress", activeForm: "Fixing the bug" },
 ];
-const ITEMS = [
+const ITEMS: PlanItem[] = [
   { text: "Read the code", status: "completed", active_form: "Reading the code" },
   { text: "Fix the bug", status: "in_progress", active_form: "Fixing the bug" },
 ];
