@@ -226,6 +226,8 @@ test.skipIf(!hasTmux)("cli interactive: the plan tool's update is shown as a che
   expect(text).toContain("● TodoWrite  2 items");
   expect(text).toContain("⎿ 1/2 done");
   expect(text).toMatch(/✔ Inspect\n\s+◼ Repairing/);
+  keys("/plan", "Enter");
+  await waitFor((s) => s.split("◼ Repairing").length === 3, "the /plan checklist");
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
