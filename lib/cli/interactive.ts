@@ -242,12 +242,16 @@ class EventRenderer {
       case "tool_call_end": {
         this.spinner.stop();
         const label = this.calls.get(String(d.call_id)) ?? String(d.tool_name);
+        this.calls.delete(String(d.call_id));
         const output = d.output as ToolResponse | undefined;
         const failed = d.is_error === true || output?.status === "error";
         this.out(`${failed ? s.red("●") : s.green("●")} ${label}\n`);
         this.out(`  ${s.dim("⎿")} ${failed ? s.red(resultLine(d) || "failed") : s.dim(resultLine(d))}\n`);
         const diff = (output?.data as { diff?: unknown } | undefined)?.diff;
         if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
+        // Parallel calls: the spinner goes on for one still running.
+        const stillRunning = [...this.calls.values()].at(-1);
+        if (stillRunning) this.spinner.start(stillRunning);
         break;
       }
       case "plan_update":
