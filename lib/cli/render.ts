@@ -42,7 +42,14 @@ export function resultLine(data: Record<string, unknown>): string {
   return typeof data.error === "string" ? data.error : "";
 }
 
-const PLAN_MARKS: Record<string, string> = { completed: "✔", in_progress: "◼", pending: "☐", cancelled: "✘", blocked: "!" };
+/** How each status of a plan item is shown: its mark and its style. */
+const PLAN_LOOK: Record<string, [string, keyof Style | null]> = {
+  completed: ["✔", "green"],
+  in_progress: ["◼", "bold"],
+  pending: ["☐", null],
+  cancelled: ["✘", "dim"],
+  blocked: ["!", "yellow"],
+};
 
 /**
  * The plan of a `plan_update` event as a checklist, one item a line: ✔ done, ◼ in progress (in its
@@ -55,13 +62,10 @@ export function planChecklist(data: Record<string, unknown>, style: Style): stri
   if (items.length === 0) lines.push(style.dim("(plan cleared)"));
   for (const item of items) {
     const status = String(item.status);
-    const mark = PLAN_MARKS[status] ?? "☐";
-    const text = status === "in_progress" && typeof item.active_form === "string" && item.active_form ? item.active_form : String(item.text ?? "");
-    if (status === "completed") lines.push(style.green(`${mark} ${text}`));
-    else if (status === "in_progress") lines.push(style.bold(`${mark} ${text}`));
-    else if (status === "cancelled") lines.push(style.dim(`${mark} ${text}`));
-    else if (status === "blocked") lines.push(style.yellow(`${mark} ${text}`));
-    else lines.push(`${mark} ${text}`);
+    const [mark, look] = PLAN_LOOK[status] ?? PLAN_LOOK.pending;
+    const active = status === "in_progress" && typeof item.active_form === "string" && item.active_form;
+    const line = `${mark} ${active || String(item.text ?? "")}`;
+    lines.push(look ? style[look](line) : line);
   }
   return lines.join("\n");
 }
