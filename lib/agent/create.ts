@@ -4,19 +4,23 @@
  */
 import { resolve } from "node:path";
 import { LocalEnvironment } from "../env/local.ts";
+import { SubdirEnvironment } from "../env/subdir.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import { createClient, type ClientOptions } from "../llm/client.ts";
 import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import { createObserver, type ObserverOptions, type ToolLimits } from "../observe.ts";
 import { getProfileFactory } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
+import { childSessionDir } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
+import { createToolRegistry, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
 import { createRecorder } from "./recorder.ts";
 import { Session } from "./session.ts";
+import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./subagents/manager.ts";
+import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
 import { gatherPromptSources } from "./system-prompt.ts";
 
 export interface StoreSelection {
@@ -60,7 +64,18 @@ export interface CreateSessionOptions {
   observer?: Partial<ObserverOptions>;
 }
 
-export async function createSession(options: CreateSessionOptions = {}): Promise<Session> {
+/** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
+interface Lineage {
+  depth: number;
+  /** A child starts from a copy of these messages (fork_context) instead of the stored ones. */
+  history?: Message[];
+}
+
+export function createSession(options: CreateSessionOptions = {}): Promise<Session> {
+  return assembleSession(options, { depth: 0 });
+}
+
+async function assembleSession(options: CreateSessionOptions, lineage: Lineage): Promise<Session> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const config: SessionConfig = resolveConfig(options.config);
   const client = options.client ?? createClient(options.clientOptions);
@@ -89,14 +104,29 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
-  const sources = await gatherPromptSources(env, profile, modelInfo);
-  const history: Message[] = stored ? [...stored.messages] : [];
   let session: Session | undefined;
+  const subagents = new SubagentManager({
+    depth: lineage.depth,
+    maxDepth: config.maxSubagentDepth,
+    maxConcurrent: config.maxConcurrentSubagents,
+    parentId: store.id,
+    createChild: (request) => spawnChild(session!, options, { env, store, config, cwd, hooks, depth: lineage.depth + 1 }, request),
+    forward: (event) => session?.bus.forward(event),
+    emit: (kind, data) => session?.bus.emit(kind, data),
+    addUsage: (usage) => session?.addChildUsage(usage),
+    notify: (text) => session?.notify(text),
+  });
+  if (subagents.canSpawn) registerSubagentTools(registry, subagents, profile.id, model, lineage.depth > 0 ? undefined : options.tools);
+
+  const sources = await gatherPromptSources(env, profile, modelInfo);
+  const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const recorder = createRecorder(
     store,
     { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel },
     (message) => session?.bus.emit("warning", { kind: "session_file", message }),
   );
+  // A child forked from its parent's conversation keeps that start in its own file too.
+  for (const message of lineage.history ?? []) recorder.message(message);
   session = new Session({
     id: store.id,
     config,
@@ -112,8 +142,68 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
     recorder,
+    subagents,
   });
   return session;
+}
+
+/** The subagent tools of the profile's dialect; active unless an explicit tool list leaves them out. */
+function registerSubagentTools(registry: ToolRegistry, manager: SubagentManager, profileId: string, model: string, wanted: CreateSessionOptions["tools"]): void {
+  const tools = subagentTools(subagentDialect(profileId), manager, { parentModel: model });
+  for (const tool of tools) registry.register(tool);
+  const names = new Set(tools.map((t) => t.name));
+  const explicit = Array.isArray(wanted) ? wanted : wanted !== undefined && wanted !== "default" ? [wanted] : undefined;
+  if (explicit && !explicit.some((n) => names.has(n))) registry.setActive(registry.names().filter((n) => !names.has(n)));
+}
+
+interface ParentParts {
+  env: ExecutionEnvironment;
+  store: SessionStore;
+  config: SessionConfig;
+  cwd: string;
+  hooks: Hooks[];
+  depth: number;
+}
+
+/**
+ * A child agent: the parent's environment (a subdirectory view of it for working_dir), client,
+ * profile kind and hooks; its own history, session file (linked to the parent's and the spawning
+ * call) and turn limit; the parent's active tools minus the subagent tools once at the depth limit.
+ */
+async function spawnChild(parent: Session, options: CreateSessionOptions, parts: ParentParts, request: SpawnRequest): Promise<Session> {
+  let env: ExecutionEnvironment = parts.env;
+  if (request.workingDir) {
+    const where = await parts.env.resolvePath(request.workingDir);
+    const info = await parts.env.stat(where.absolute);
+    if (!info || info.type !== "dir") throw new Error(`working_dir '${request.workingDir}' is not a directory of the workspace.`);
+    env = new SubdirEnvironment(parts.env, where.absolute);
+  }
+  const allSubagentNames = new Set(Object.values(SUBAGENT_TOOL_NAMES).flat());
+  const parentTools = parent.registry.names().filter((n) => !allSubagentNames.has(n) && parent.registry.get(n) !== undefined);
+  const tools = request.tools ?? parentTools;
+  const store = parts.store.path
+    ? SessionStore.create({ cwd: parts.cwd, dir: childSessionDir(parts.store.path), parentSession: parts.store.path, spawnedBy: request.callId })
+    : SessionStore.create({ cwd: parts.cwd, persist: false });
+  const effort = request.reasoningEffort === undefined ? undefined : checkReasoningEffort(request.reasoningEffort);
+  return assembleSession(
+    {
+      model: request.model ?? parent.model,
+      cwd: parts.cwd,
+      profile: options.profile,
+      tools: typeof tools === "string" ? (tools as ToolPreset) : tools,
+      customTools: options.customTools,
+      env,
+      config: { ...parts.config, maxTurns: request.maxTurns ?? DEFAULT_CHILD_MAX_TURNS },
+      hooks: parts.hooks,
+      systemPrompt: options.systemPrompt,
+      appendSystemPrompt: options.appendSystemPrompt,
+      store,
+      client: parent.client,
+      reasoningEffort: effort ?? parts.config.reasoningEffort,
+      observer: options.observer,
+    },
+    { depth: parts.depth, history: request.forkContext ? parent.history : undefined },
+  );
 }
 
 /** The store the session writes through; `false` keeps it in memory (same API, no file). */

@@ -33,6 +33,8 @@ export const EVENT_KINDS = [
   "compaction_end",
   "model_change",
   "hook_error",
+  "subagent_start",
+  "subagent_end",
   "error",
 ] as const;
 
@@ -44,6 +46,10 @@ export interface SessionEvent {
   timestamp: number;
   session_id: string;
   data: Record<string, unknown>;
+  /** Set on a child agent's event forwarded to its parent's stream: the child's agent id. */
+  agent_id?: string;
+  /** With agent_id: the id of the session that spawned the child. */
+  parent_id?: string;
 }
 
 export type EventListener = (event: SessionEvent) => void;
@@ -56,6 +62,11 @@ export class EventBus {
 
   emit(kind: EventKind, data: Record<string, unknown> = {}): SessionEvent {
     const event: SessionEvent = { kind, timestamp: Date.now(), session_id: this.sessionId, data };
+    this.deliver(event);
+    return event;
+  }
+
+  private deliver(event: SessionEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -63,7 +74,12 @@ export class EventBus {
         // A broken listener must not break the agent or the other listeners.
       }
     }
-    return event;
+  }
+
+  /** Delivers an event that happened elsewhere (a child agent's) to this stream's listeners as it is. */
+  forward(event: SessionEvent): void {
+    if (this.closed) return;
+    this.deliver(event);
   }
 
   subscribe(listener: EventListener): () => void {

@@ -5,7 +5,8 @@
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../observe.ts";
-import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
+import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
+import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
@@ -18,6 +19,8 @@ import type { SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ToolExecutionContext } from "./tool-execution.ts";
+import type { ChildReport, SubagentManager } from "./subagents/manager.ts";
+import { SPAWN_TOOL_NAMES } from "./subagents/tools.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -41,9 +44,8 @@ export interface SessionParts {
   overrides: PromptOverrides;
   history: Message[];
   recorder: SessionRecorder;
+  subagents: SubagentManager;
 }
-
-const SUBAGENT_TOOLS = new Set(["task", "Task", "spawn_agent"]);
 
 export class Session implements LoopHost {
   readonly id: string;
@@ -68,6 +70,8 @@ export class Session implements LoopHost {
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
+  /** Usage of child agents' runs not yet counted in an input's totals. */
+  private childUsage: Usage = zeroUsage();
 
   constructor(parts: SessionParts) {
     this.parts = parts;
@@ -99,6 +103,11 @@ export class Session implements LoopHost {
 
   get signal(): AbortSignal {
     return this.abortController.signal;
+  }
+
+  /** The child agents this session has spawned, with their status and last answer. */
+  get subagents(): ChildReport[] {
+    return this.parts.subagents.reports();
   }
 
   /** Path of the session file, when the session is stored. */
@@ -210,8 +219,25 @@ export class Session implements LoopHost {
       signal: this.signal,
       steeringPending: () => this.queues.hasSteering,
       running: this.runningTools,
-      hasSubagentTool: names.some((n) => SUBAGENT_TOOLS.has(n)),
+      subagentTool: names.find((n) => SPAWN_TOOL_NAMES.has(n)),
     };
+  }
+
+  /** A child agent's finished run: its usage joins this session's totals. */
+  addChildUsage(usage: Usage): void {
+    this.childUsage = addUsage(this.childUsage, usage);
+  }
+
+  /** Takes the child usage gathered since the last call (the loop adds it to the input's totals). */
+  takeChildUsage(): Usage {
+    const usage = this.childUsage;
+    this.childUsage = zeroUsage();
+    return usage;
+  }
+
+  /** A message from a child agent (a background one finished): processed after the current input, or now when idle. */
+  notify(text: string): void {
+    if (this.currentState !== "CLOSED") this.followUp(text);
   }
 
   append(message: Message): void {
@@ -276,6 +302,8 @@ export class Session implements LoopHost {
     this.closing ??= (async () => {
       this.currentState = "CLOSED";
       if (!this.abortController.signal.aborted) this.abortController.abort(new Error("Session closed"));
+      // Children share this session's environment: they stop before it is cleaned up.
+      await this.parts.subagents.closeAll();
       if (this.parts.ownsEnv) await this.env.cleanup().catch(() => {});
       this.parts.recorder.close();
       // session_start and session_end bracket a session that ran; one closed unused announced nothing.

@@ -8,6 +8,7 @@ import type { ToolResponse } from "../envelope.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
 import { describeCall, describeResult, makeStyle, useColor } from "./render.ts";
+import { subagentLine } from "./subagent-lines.ts";
 
 export interface PrintOptions {
   prompt: string;
@@ -79,6 +80,11 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
 
 function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof makeStyle>): void {
   const d = event.data;
+  const child = subagentLine(event, style);
+  if (child !== undefined || event.agent_id !== undefined) {
+    if (child) io.stderr.write(child);
+    return;
+  }
   if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${describeCall(String(d.tool_name ?? d.name), d.arguments as Record<string, unknown>)}\n`);
   else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${describeResult(d.output as ToolResponse | undefined) || String(d.error ?? "")}\n`);
   else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string })?.message ?? "")}\n`));
