@@ -20,8 +20,9 @@ import { loadHookModules, type Hooks } from "./hooks.ts";
 import { createRecorder } from "./recorder.ts";
 import { Session } from "./session.ts";
 import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./subagents/manager.ts";
+import { childFiles } from "./subagents/stored.ts";
 import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
-import { gatherPromptSources } from "./system-prompt.ts";
+import { gatherPromptSources, type PromptSources } from "./system-prompt.ts";
 
 export interface StoreSelection {
   /** Directory for this session's files (default $GONG_HOME/sessions/<encoded cwd>). */
@@ -69,6 +70,8 @@ interface Lineage {
   depth: number;
   /** A child starts from a copy of these messages (fork_context) instead of the stored ones. */
   history?: Message[];
+  /** A child in its parent's directory with its parent's model reuses the parent's prompt sources (no second git snapshot). */
+  sources?: PromptSources;
 }
 
 export function createSession(options: CreateSessionOptions = {}): Promise<Session> {
@@ -105,12 +108,13 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
   let session: Session | undefined;
+  const parentParts: ParentParts = { env, store, config, cwd, hooks, depth: lineage.depth + 1 };
   const subagents = new SubagentManager({
     depth: lineage.depth,
     maxDepth: config.maxSubagentDepth,
     maxConcurrent: config.maxConcurrentSubagents,
     parentId: store.id,
-    createChild: (request) => spawnChild(session!, options, { env, store, config, cwd, hooks, depth: lineage.depth + 1 }, request),
+    createChild: (request) => spawnChild(session!, options, parentParts, request),
     forward: (event) => session?.bus.forward(event),
     emit: (kind, data) => session?.bus.emit(kind, data),
     addUsage: (usage) => session?.addChildUsage(usage),
@@ -118,7 +122,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   });
   if (subagents.canSpawn) registerSubagentTools(registry, subagents, profile.id, model, lineage.depth > 0 ? undefined : options.tools);
 
-  const sources = await gatherPromptSources(env, profile, modelInfo);
+  const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const recorder = createRecorder(
     store,
@@ -144,6 +148,11 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     recorder,
     subagents,
   });
+  if (stored && store.path) {
+    for (const child of childFiles(store.path)) {
+      subagents.adopt({ ...child, sessionFile: child.path, revive: () => childSession(session!, options, parentParts, { store: SessionStore.open(child.path) }) });
+    }
+  }
   return session;
 }
 
@@ -178,31 +187,54 @@ async function spawnChild(parent: Session, options: CreateSessionOptions, parts:
     if (!info || info.type !== "dir") throw new Error(`working_dir '${request.workingDir}' is not a directory of the workspace.`);
     env = new SubdirEnvironment(parts.env, where.absolute);
   }
-  const allSubagentNames = new Set(Object.values(SUBAGENT_TOOL_NAMES).flat());
-  const parentTools = parent.registry.names().filter((n) => !allSubagentNames.has(n) && parent.registry.get(n) !== undefined);
-  const tools = request.tools ?? parentTools;
   const store = parts.store.path
     ? SessionStore.create({ cwd: parts.cwd, dir: childSessionDir(parts.store.path), parentSession: parts.store.path, spawnedBy: request.callId })
     : SessionStore.create({ cwd: parts.cwd, persist: false });
-  const effort = request.reasoningEffort === undefined ? undefined : checkReasoningEffort(request.reasoningEffort);
+  return childSession(parent, options, parts, {
+    store,
+    env,
+    model: request.model,
+    tools: request.tools,
+    maxTurns: request.maxTurns,
+    reasoningEffort: request.reasoningEffort === undefined ? undefined : checkReasoningEffort(request.reasoningEffort),
+    history: request.forkContext ? parent.history : undefined,
+  });
+}
+
+interface ChildChoices {
+  store: SessionStore;
+  env?: ExecutionEnvironment;
+  model?: string;
+  tools?: string | readonly string[];
+  maxTurns?: number;
+  reasoningEffort?: ReasoningEffort | null;
+  history?: Message[];
+}
+
+/** A child session (new, or reopened from its file) with the parent's parts and the child's own choices. */
+function childSession(parent: Session, options: CreateSessionOptions, parts: ParentParts, choices: ChildChoices): Promise<Session> {
+  const allSubagentNames = new Set(Object.values(SUBAGENT_TOOL_NAMES).flat());
+  const tools = choices.tools ?? parent.registry.names().filter((n) => !allSubagentNames.has(n));
+  const sameSetting = (choices.env ?? parts.env) === parts.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
   return assembleSession(
     {
-      model: request.model ?? parent.model,
+      // A reopened child keeps the model its file recorded.
+      model: choices.model ?? (choices.store.size > 0 ? undefined : parent.model),
       cwd: parts.cwd,
       profile: options.profile,
       tools: typeof tools === "string" ? (tools as ToolPreset) : tools,
       customTools: options.customTools,
-      env,
-      config: { ...parts.config, maxTurns: request.maxTurns ?? DEFAULT_CHILD_MAX_TURNS },
+      env: choices.env ?? parts.env,
+      config: { ...parts.config, maxTurns: choices.maxTurns ?? DEFAULT_CHILD_MAX_TURNS },
       hooks: parts.hooks,
       systemPrompt: options.systemPrompt,
       appendSystemPrompt: options.appendSystemPrompt,
-      store,
+      store: choices.store,
       client: parent.client,
-      reasoningEffort: effort ?? parts.config.reasoningEffort,
+      reasoningEffort: choices.reasoningEffort ?? parts.config.reasoningEffort,
       observer: options.observer,
     },
-    { depth: parts.depth, history: request.forkContext ? parent.history : undefined },
+    { depth: parts.depth, history: choices.history, sources: sameSetting ? parent.promptSources : undefined },
   );
 }
 

@@ -105,6 +105,11 @@ export class Session implements LoopHost {
     return this.abortController.signal;
   }
 
+  /** What the system prompt is built from (environment, git snapshot, project docs), gathered at creation. */
+  get promptSources(): PromptSources {
+    return this.parts.sources;
+  }
+
   /** The child agents this session has spawned, with their status and last answer. */
   get subagents(): ChildReport[] {
     return this.parts.subagents.reports();

@@ -303,6 +303,46 @@ describe("subagents (004 §9.9)", () => {
   });
 });
 
+test("a resumed parent knows its children: finished ones report their answer, and send_input revives them", async () => {
+  const script = routeByPrompt({
+    PARENT: [call("spawn_agent", { task: "CHILD-R: first task" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "first run done" }],
+    "CHILD-R": [{ text: "first answer" }, { text: "second answer" }],
+  });
+  const h = await harness(script);
+  try {
+    await h.session.submit("PARENT: spawn and wait");
+    const id = h.session.subagents[0].agent_id;
+    const file = h.session.sessionFile!;
+    await h.session.close();
+    const { createSession } = await import("../../lib/agent/index.ts");
+    const { fakeClient, MODEL } = await import("./harness.ts");
+    const resumed = await createSession({ model: MODEL, cwd: h.dir, client: fakeClient(h.fake), store: { resume: file } });
+    try {
+      expect(resumed.subagents).toEqual([expect.objectContaining({ agent_id: id, status: "completed", output: "first answer" })]);
+      h.fake.setScript(
+        routeByPrompt({
+          PARENT: [
+            {}, {}, {},
+            call("send_input", { agent_id: id, message: "and now the second" }),
+            call("wait", { agent_id: id }),
+            { text: "second run done" },
+          ],
+          "CHILD-R": [{ text: "first answer" }, { text: "second answer" }],
+        }),
+      );
+      const result = await resumed.submit("continue with the child");
+      expect(result.text).toBe("second run done");
+      const child = childRequests(h.fake.requests, "CHILD-R").at(-1)!;
+      expect(JSON.stringify(child.body.messages)).toContain("first answer");
+      expect(resumed.subagents[0].output).toBe("second answer");
+    } finally {
+      await resumed.close();
+    }
+  } finally {
+    await h.cleanup();
+  }
+});
+
 describe("subagents in each family's dialect (§9.12 subagent row)", () => {
   test("anthropic: Agent runs a child to completion and returns its report", async () => {
     const h = await harness(

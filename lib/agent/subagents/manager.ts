@@ -80,10 +80,24 @@ export interface SubagentHost extends SubagentLimits {
   notify(text: string): void;
 }
 
+/** A child found in a resumed parent's files: its last state, and how to bring it back to life. */
+export interface StoredChild {
+  sessionId: string;
+  name: string;
+  /** Completed when its last message is a final answer; failed when it stopped mid-work. */
+  status: "completed" | "failed";
+  output: string;
+  sessionFile: string;
+  revive(): Promise<ChildSession>;
+}
+
 interface Child {
   id: string;
   name: string;
-  session: ChildSession;
+  /** Absent for a stored child until a message revives it. */
+  session?: ChildSession;
+  revive?: () => Promise<ChildSession>;
+  sessionFile?: string;
   status: ChildStatus;
   output: string;
   turns: number;
@@ -121,38 +135,47 @@ export class SubagentManager {
       throw new Error(`${this.running} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
     }
     const session = await this.host.createChild(request);
-    const id = session.id.slice(0, 8);
-    const name = request.name?.trim() || `agent ${this.nextNumber}`;
-    this.nextNumber++;
-    const child: Child = {
-      id,
-      name,
-      session,
-      status: "running",
-      output: "",
-      turns: 0,
-      usage: zeroUsage(),
-      notifyWhenDone: request.notifyWhenDone ?? false,
-      done: Promise.resolve(),
-      unsubscribe: () => {},
-    };
-    // Grandchildren's events arrive already tagged; they keep their own agent_id.
-    child.unsubscribe = session.subscribe((event) =>
-      this.host.forward({ ...event, agent_id: event.agent_id ?? id, parent_id: event.parent_id ?? this.host.parentId }),
-    );
-    this.children.set(id, child);
-    this.host.emit("subagent_start", { agent_id: id, name, task: request.task, model: request.model, session_file: session.sessionFile, call_id: request.callId });
+    const child = this.add(session.id, request.name?.trim() || `agent ${this.nextNumber}`, "running", "");
+    child.notifyWhenDone = request.notifyWhenDone ?? false;
+    this.attach(child, session);
+    this.host.emit("subagent_start", { agent_id: child.id, name: child.name, task: request.task, model: request.model, session_file: session.sessionFile, call_id: request.callId });
     this.run(child, request.task);
     return this.report(child);
   }
 
+  /** Knows a child from an earlier run of a resumed parent: it can be waited for, closed, or sent a new task. */
+  adopt(stored: StoredChild): void {
+    const child = this.add(stored.sessionId, stored.name, stored.status, stored.output);
+    child.sessionFile = stored.sessionFile;
+    child.revive = stored.revive;
+  }
+
+  private add(sessionId: string, name: string, status: ChildStatus, output: string): Child {
+    const id = sessionId.slice(0, 8);
+    this.nextNumber++;
+    const child: Child = { id, name, status, output, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
+    this.children.set(id, child);
+    return child;
+  }
+
+  private attach(child: Child, session: ChildSession): void {
+    child.session = session;
+    child.sessionFile = session.sessionFile;
+    // Grandchildren's events arrive already tagged; they keep their own agent_id.
+    child.unsubscribe = session.subscribe((event) =>
+      this.host.forward({ ...event, agent_id: event.agent_id ?? child.id, parent_id: event.parent_id ?? this.host.parentId }),
+    );
+  }
+
   /** Sends a message: steering (interrupt) or a follow-up while it runs; a new input once it has finished. */
-  send(id: string, message: string, interrupt = false): ChildReport {
+  async send(id: string, message: string, interrupt = false): Promise<ChildReport> {
     const child = this.find(id);
     if (child.status === "closed") throw new Error(`Subagent ${id} is closed; spawn a new one.`);
+    if (!child.session && child.revive) this.attach(child, await child.revive());
+    const session = child.session!;
     if (child.status === "running") {
-      if (interrupt) child.session.steer(message);
-      else child.session.followUp(message);
+      if (interrupt) session.steer(message);
+      else session.followUp(message);
     } else this.run(child, message);
     return this.report(child);
   }
@@ -188,7 +211,7 @@ export class SubagentManager {
     const before = this.report(child);
     if (child.status !== "closed") {
       child.status = "closed";
-      await child.session.abort().catch(() => {});
+      await child.session?.abort().catch(() => {});
       child.unsubscribe();
     }
     return before;
@@ -206,7 +229,7 @@ export class SubagentManager {
   private run(child: Child, text: string): void {
     child.status = "running";
     child.error = undefined;
-    child.done = child.session.submit(text).then(
+    child.done = child.session!.submit(text).then(
       (result) => this.finish(child, result),
       (error: unknown) => this.finish(child, undefined, error),
     );
@@ -232,7 +255,7 @@ export class SubagentManager {
   }
 
   private find(id: string): Child {
-    const child = this.children.get(id) ?? [...this.children.values()].find((c) => c.session.id === id || c.name === id);
+    const child = this.children.get(id) ?? [...this.children.values()].find((c) => c.session?.id === id || c.name === id);
     if (!child) {
       const known = [...this.children.keys()];
       throw new Error(`No subagent '${id}'.${known.length ? ` Known agent ids: ${known.join(", ")}.` : " None has been spawned."}`);
@@ -243,7 +266,7 @@ export class SubagentManager {
   private report(child: Child): ChildReport {
     const report: ChildReport = { agent_id: child.id, name: child.name, status: child.status, output: child.output, turns: child.turns, usage: child.usage };
     if (child.error) report.error = child.error;
-    if (child.session.sessionFile) report.session_file = child.session.sessionFile;
+    if (child.sessionFile) report.session_file = child.sessionFile;
     return report;
   }
 }

@@ -82,7 +82,7 @@ function defaultTools(manager: SubagentManager): Tool[] {
     truncation: "head",
     run: (args, ctx) =>
       guarded(ctx, async () => {
-        const report = manager.send(args.agent_id, args.message, true);
+        const report = await manager.send(args.agent_id, args.message, true);
         return ctx.reply.success({ ...report }, `Message sent to subagent ${report.agent_id} (${report.status}).`);
       }),
   };
@@ -184,7 +184,7 @@ function codexTools(manager: SubagentManager): Tool[] {
       guarded(ctx, async () => {
         const text = codexText(args.message, args.items);
         if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
-        const report = manager.send(args.target, text, args.interrupt ?? false);
+        const report = await manager.send(args.target, text, args.interrupt ?? false);
         const submission = `${report.agent_id}-${Date.now().toString(36)}`;
         return ctx.reply.success({ submission_id: submission }, JSON.stringify({ submission_id: submission }));
       }),
