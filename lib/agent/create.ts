@@ -74,6 +74,8 @@ interface Lineage {
   sources?: PromptSources;
 }
 
+const ALL_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(Object.values(SUBAGENT_TOOL_NAMES).flat());
+
 export function createSession(options: CreateSessionOptions = {}): Promise<Session> {
   return assembleSession(options, { depth: 0 });
 }
@@ -94,7 +96,9 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   }
 
   const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs });
-  const registry = createToolRegistry({ cwd, env, preset: options.tools, tools: options.customTools });
+  // Subagent tools are registered below, once the manager exists; a list naming them only decides whether they are active.
+  const preset = Array.isArray(options.tools) ? options.tools.filter((n) => !ALL_SUBAGENT_TOOLS.has(n)) : options.tools;
+  const registry = createToolRegistry({ cwd, env, preset, tools: options.customTools });
   const profileFactory = typeof options.profile === "function" ? options.profile : getProfileFactory(options.profile ?? "default");
   const profile = profileFactory({ model, modelInfo, registry });
 
@@ -213,8 +217,7 @@ interface ChildChoices {
 
 /** A child session (new, or reopened from its file) with the parent's parts and the child's own choices. */
 function childSession(parent: Session, options: CreateSessionOptions, parts: ParentParts, choices: ChildChoices): Promise<Session> {
-  const allSubagentNames = new Set(Object.values(SUBAGENT_TOOL_NAMES).flat());
-  const tools = choices.tools ?? parent.registry.names().filter((n) => !allSubagentNames.has(n));
+  const tools = choices.tools ?? parent.registry.names().filter((n) => !ALL_SUBAGENT_TOOLS.has(n));
   const sameSetting = (choices.env ?? parts.env) === parts.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
   return assembleSession(
     {
