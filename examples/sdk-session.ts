@@ -24,7 +24,7 @@ try {
     store: false,
   });
   session.subscribe((event) => {
-    if (event.kind === "tool_call_start") console.log(`tool: ${String(event.data.tool_name)}`);
+    if (event.kind === "tool_call_start") console.log(`tool: ${event.data.tool_name}`);
   });
   const result = await session.submit("Create hello.txt and show it.");
   console.log(`answer: ${result.text}`);

@@ -78,7 +78,7 @@ export class Session implements LoopHost {
     this.registry = parts.registry;
     this.currentProfile = parts.profile;
     this.history = parts.history;
-    this.bus = new EventBus(parts.id);
+    this.bus = new EventBus(() => this.id);
     this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
     this.queues = new InputQueues(() => this.interruptTools());
     this.loopDetector = new LoopDetector(() => this.config.loopDetectionWindow);

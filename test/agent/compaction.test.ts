@@ -120,14 +120,14 @@ describe("compaction in the session", () => {
       await h.session.submit("fill it");
       const kinds = h.kinds();
       const turnEnds = kinds.flatMap((k, i) => (k === "turn_end" ? [i] : []));
-      const warnings = h.events.filter((e) => e.kind === "warning" && e.data.kind === "context_usage");
+      const warnings = h.of("warning").filter((e) => e.data.kind === "context_usage");
       expect(warnings).toHaveLength(1);
       const at = h.events.indexOf(warnings[0]);
       expect(at).toBeGreaterThan(turnEnds[2]);
       expect(at).toBeLessThan(kinds.indexOf("turn_start", turnEnds[2]));
       // The figure is the chars/4 estimate of what the next request carries.
       const chars = h.session.systemPrompt().length + h.session.history.reduce((n, m) => n + textLength(m.content), 0);
-      const percent = warnings[0].data.percent as number;
+      const percent = warnings[0].data.percent!;
       expect(Math.abs(percent - (chars / 4 / 6_000) * 100)).toBeLessThan(3);
       expect(percent).toBeGreaterThan(80);
       expect(String(warnings[0].data.message)).toBe(`Context usage is about ${percent}% of the context window`);

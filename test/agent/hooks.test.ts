@@ -51,7 +51,7 @@ describe("J.10 1. notification hooks (events)", () => {
     try {
       await h.session.submit("go");
       const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
-      expect(turnEnd.data.tool_calls).toEqual([{ id: expect.any(String), name: "bash", arguments: { command: "echo hi" } }]);
+      expect(turnEnd.data.tool_calls).toEqual([{ call_id: expect.any(String), tool_name: "bash", arguments: { command: "echo hi" } }]);
     } finally {
       await h.cleanup();
     }

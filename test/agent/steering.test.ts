@@ -83,7 +83,7 @@ describe("J.9 1. steering, follow-up, abort", () => {
       await h.session.submit("first");
       h.session.followUp("second");
       const end = await waitForEvent(h.session, h.events, (e) => e.kind === "agent_end" && h.events.filter((x) => x.kind === "agent_end").length === 2);
-      expect(end.data.stop_reason).toBe("completed");
+      expect(end.kind === "agent_end" && end.data.stop_reason).toBe("completed");
       expect(userTexts(requestMessages(h.fake, 1)).at(-1)).toBe("second");
     } finally {
       await h.cleanup();
