@@ -91,14 +91,7 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
 
   const sources = await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = stored ? [...stored.messages] : [];
-  let session: Session | undefined;
-  const recorder = createRecorder(
-    store,
-    { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel },
-    (message) => session?.bus.emit("warning", { kind: "session_file", message }),
-  );
-  session = new Session({
-    id: store.id,
+  return new Session({
     config,
     client,
     env,
@@ -111,9 +104,9 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
     sources,
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
-    recorder,
+    recorder: (onError) =>
+      createRecorder(store, { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel }, onError),
   });
-  return session;
 }
 
 /** The store the session writes through; `false` keeps it in memory (same API, no file). */

@@ -2,7 +2,7 @@
  * The line-mode interactive shell: a prompt line, answers streamed as they arrive, one line per
  * tool call (a spinner while it runs, then a short result; a colored diff for edits), usage after
  * each answer. A line typed while the agent works is sent as steering (typing opens a line of its
- * own, see screen.ts); Ctrl-C aborts the running input, and a second Ctrl-C on an empty line exits.
+ * own, see screen.ts); Ctrl-C interrupts the running input (the conversation goes on), and a second Ctrl-C on an empty line exits.
  */
 import { createInterface, type Interface } from "node:readline";
 import type { Session, SessionEvent } from "../agent/index.ts";
@@ -48,10 +48,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     historySize: InputHistory.size,
   });
   let running: Promise<void> | null = null;
-  /** Set while Ctrl-C closes the running input and the host opens the next session. */
-  let interrupting: Promise<void> | null = null;
-  /** Lines typed while an interruption completes: they become the next inputs. */
-  const queued: string[] = [];
   let sessionUsage: Usage = zeroUsage();
   let lastSigint = 0;
 
@@ -86,23 +82,16 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       .catch((e: Error) => {
         out(`${style.red(`error: ${e.message}`)}\n`);
       })
-      .finally(async () => {
+      .finally(() => {
         spinner.stop();
-        await interrupting;
         running = null;
         screen.endWork();
         rl.setPrompt(inputPrompt);
-        const next = queued.shift();
-        if (next !== undefined) submit(next);
-        else rl.prompt(true); // keeps the cursor where the user left a half-typed line
+        rl.prompt(true); // keeps the cursor where the user left a half-typed line
       });
   };
 
   const steer = (text: string, echoed: boolean) => {
-    if (interrupting) {
-      queued.push(text);
-      return;
-    }
     try {
       host.session.steer(text);
       if (!echoed) out(`${style.dim(`↳ steering: ${text}`)}\n`);
@@ -121,7 +110,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       rl.close();
       spinner.stop();
       screen.endWork();
-      if (running) await host.abortInput().catch(() => {});
+      if (running) await host.session.interrupt().catch(() => {});
       await host.close();
       resolveExit(code);
     };
@@ -161,16 +150,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
           rl.write(null, { ctrl: true, name: "u" });
           endSteeringLine(true);
         }
-        if (interrupting) return;
         out(`\n${style.yellow("interrupted")}\n`);
-        interrupting = host
-          .abortInput()
-          .catch((e: Error) => {
-            out(`${style.red(e.message)}\n`);
-          })
-          .finally(() => {
-            interrupting = null;
-          });
+        // The input stops; the session and its history stay, so the next line continues the conversation.
+        host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
         return;
       }
       if (rl.line.length > 0) {

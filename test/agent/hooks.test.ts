@@ -119,7 +119,7 @@ describe("J.10 2. gates", () => {
       expect(h.events.find((e) => e.kind === "compaction_end")!.data).toMatchObject({ compacted: false, cancelled: true });
       // No summary request went out and the next request carried the whole history.
       expect(h.fake.requests).toHaveLength(2);
-      expect(h.session.history.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+      expect(h.session.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
       expect(toolResultTexts(h.fake, 1)[0]).toContain("x".repeat(16_000));
     } finally {
       await h.cleanup();
@@ -131,9 +131,9 @@ describe("J.10 2. gates", () => {
     const h = await harness([{ text: "one" }], { hooks, config: { compactKeepRecentTokens: 1 } });
     try {
       await h.session.submit("hello");
-      const before = JSON.stringify(h.session.history);
+      const before = JSON.stringify(h.session.messages);
       expect(await h.session.compact()).toBe(false);
-      expect(JSON.stringify(h.session.history)).toBe(before);
+      expect(JSON.stringify(h.session.messages)).toBe(before);
       expect(h.kinds()).not.toContain("compaction_start");
       expect(h.fake.requests).toHaveLength(1);
     } finally {
@@ -208,7 +208,7 @@ describe("J.10 3. pipes", () => {
     try {
       await h.session.submit("hello");
       expect(lastUserTexts(requestMessages(h.fake, 0))).toContain("[note: be brief]");
-      expect(h.session.history.length).toBe(2);
+      expect(h.session.messages.length).toBe(2);
     } finally {
       await h.cleanup();
     }
@@ -234,7 +234,7 @@ describe("J.10 3. pipes", () => {
       expect(result.stopReason).toBe("handled");
       expect(later).toEqual([]);
       expect(h.fake.requests.length).toBe(0);
-      expect(h.session.history.length).toBe(0);
+      expect(h.session.messages.length).toBe(0);
     } finally {
       await h.cleanup();
     }

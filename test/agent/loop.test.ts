@@ -79,7 +79,7 @@ describe("J.9 1. agent pipeline", () => {
       expect((await h.session.submit("now")).text).toBe("second");
       // The refused input left no trace in the conversation.
       expect(JSON.stringify(h.fake.requests[1].body.messages)).not.toContain('"second"');
-      expect(h.session.history.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "now"]);
+      expect(h.session.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "now"]);
     } finally {
       await h.cleanup();
     }
@@ -170,7 +170,7 @@ describe("004 §9 core loop", () => {
       expect((await h.session.submit("1")).text).toBe("a");
       expect((await h.session.submit("2")).text).toBe("b");
       expect((await h.session.submit("3")).text).toBe("c");
-      expect(h.session.history.length).toBe(6);
+      expect(h.session.messages.length).toBe(6);
     } finally {
       await h.cleanup();
     }
@@ -249,7 +249,7 @@ describe("004 §9 core loop", () => {
       expect(results.map((r: any) => r.tool_use_id)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
       expect(toolResultTexts(h.fake, 1)).toEqual(["echo A", "echo B", "echo C"]);
       // The history itself (not just the wire adapter) holds the results in call order.
-      const tools = h.session.history.filter((m) => m.role === "tool") as any[];
+      const tools = h.session.messages.filter((m) => m.role === "tool") as any[];
       expect(tools.map((m) => [m.toolCallId, m.content])).toEqual([
         ["toolu_A", "echo A"],
         ["toolu_B", "echo B"],
@@ -352,7 +352,7 @@ describe("004 §9 core loop", () => {
       expect(spill).toBeDefined();
       expect(numbered(JSON.parse(readFileSync(join(h.dir, spill!), "utf8")).text)).toEqual(range(1, 300));
       // The history (and so every later request) keeps the truncated text, not the full one.
-      expect(h.session.history.find((m) => m.role === "tool")!.content).toBe(seen);
+      expect(h.session.messages.find((m) => m.role === "tool")!.content).toBe(seen);
     } finally {
       await h.cleanup();
     }
