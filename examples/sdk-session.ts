@@ -5,7 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createClient, createSession, startFakeLlm } from "../mod.ts";
+import { createClient, createSession } from "gong";
+import { startFakeLlm } from "gong/testing";
 
 const workdir = mkdtempSync(join(tmpdir(), "gong-example-"));
 const fake = await startFakeLlm({
