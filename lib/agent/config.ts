@@ -21,7 +21,6 @@ export interface SessionConfig {
   enableLoopDetection: boolean;
   /** How many recent tool calls the loop detector looks at. */
   loopDetectionWindow: number;
-  maxSubagentDepth: number;
   /** A hook call slower than this is skipped (hook_error event) and the agent goes on. */
   hookTimeoutMs: number;
   /** Fraction of the context window past which a `warning` event is sent. */
@@ -44,7 +43,6 @@ export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   toolLineLimits: {},
   enableLoopDetection: true,
   loopDetectionWindow: 10,
-  maxSubagentDepth: 1,
   hookTimeoutMs: 5_000,
   contextWarningRatio: 0.8,
   autoCompact: true,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hooks } from "../../lib/agent/index.ts";
@@ -136,6 +136,38 @@ describe("J.10 2. gates", () => {
       expect(JSON.stringify(h.session.messages)).toBe(before);
       expect(h.kinds()).not.toContain("compaction_start");
       expect(h.fake.requests).toHaveLength(1);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 2.4 beforeSessionOp is asked before a fork and a branch; cancel leaves the session where it was", async () => {
+    const ops: [string, unknown][] = [];
+    let refuse = true;
+    const hooks: Hooks = { beforeSessionOp: (op, meta) => (ops.push([op, meta.entry_id]), refuse ? "cancel" : "ok") };
+    const h = await harness([{ text: "one" }, { text: "two" }], { hooks });
+    try {
+      await h.session.submit("first");
+      await h.session.submit("second");
+      const id = h.session.id;
+      const file = h.session.sessionFile;
+      await expect(h.session.fork()).rejects.toThrow(/cancelled by a beforeSessionOp hook/);
+      expect(h.session.id).toBe(id);
+      const firstAnswer = h.session.messages.length; // unchanged below
+      const entries = readFileSync(file!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const firstUser = entries.find((e) => e.type === "message" && e.message.content === "first")!.id;
+      await expect(h.session.branch(firstUser)).rejects.toThrow(/cancelled/);
+      expect(h.session.messages.length).toBe(firstAnswer);
+      expect(ops.map(([op]) => op)).toEqual(["fork", "branch"]);
+      expect(ops[1][1]).toBe(firstUser);
+
+      refuse = false;
+      await h.session.branch(firstUser);
+      expect(h.session.messages.map((m) => m.content)).toEqual(["first"]);
+      const forked = await h.session.fork();
+      expect(forked.id).not.toBe(id);
+      expect(h.session.id).toBe(forked.id);
+      expect(ops.map(([op]) => op)).toEqual(["fork", "branch", "branch", "fork"]);
     } finally {
       await h.cleanup();
     }
