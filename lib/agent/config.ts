@@ -21,6 +21,7 @@ export interface SessionConfig {
   enableLoopDetection: boolean;
   /** How many recent tool calls the loop detector looks at. */
   loopDetectionWindow: number;
+  /** How deep child agents may nest: 1 lets a session spawn children that cannot spawn; 0 turns subagents off. */
   maxSubagentDepth: number;
   /** Child agents of one session running at once. */
   maxConcurrentSubagents: number;

@@ -111,32 +111,11 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
-  let session: Session | undefined;
-  const parentParts: ParentParts = { env, store, config, cwd, hooks, depth: lineage.depth + 1 };
-  const subagents = new SubagentManager({
-    depth: lineage.depth,
-    maxDepth: config.maxSubagentDepth,
-    maxConcurrent: config.maxConcurrentSubagents,
-    parentId: store.id,
-    createChild: (request) => spawnChild(session!, options, parentParts, request),
-    forward: (event) => session?.bus.forward(event),
-    emit: (kind, data) => session?.bus.emit(kind, data),
-    addUsage: (usage) => session?.addChildUsage(usage),
-    notify: (text) => session?.notify(text),
-  });
-  if (subagents.canSpawn) registerSubagentTools(registry, subagents, profile.id, model, lineage.depth > 0 ? undefined : options.tools);
-
   const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
-  const recorder = createRecorder(
-    store,
-    { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel },
-    (message) => session?.bus.emit("warning", { kind: "session_file", message }),
-  );
-  // A child forked from its parent's conversation keeps that start in its own file too.
-  for (const message of lineage.history ?? []) recorder.message(message);
-  session = new Session({
-    id: store.id,
+  const parentParts: ParentParts = { env, store, config, cwd, hooks, client, sources, depth: lineage.depth + 1 };
+  let subagents: SubagentManager | undefined;
+  const session: Session = new Session({
     config,
     client,
     env,
@@ -149,12 +128,27 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     sources,
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
-    recorder,
-    subagents,
+    recorder: (onError) => {
+      const recorder = createRecorder(store, { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel }, onError);
+      // A child forked from its parent's conversation keeps that start in its own file too.
+      for (const message of lineage.history ?? []) recorder.message(message);
+      return recorder;
+    },
+    subagents: (link) => {
+      subagents = new SubagentManager({
+        ...link,
+        depth: lineage.depth,
+        maxDepth: config.maxSubagentDepth,
+        maxConcurrent: config.maxConcurrentSubagents,
+        createChild: (request) => spawnChild(session, options, parentParts, request),
+      });
+      if (subagents.canSpawn) registerSubagentTools(registry, subagents, profile.id, model, lineage.depth > 0 ? undefined : options.tools);
+      return subagents;
+    },
   });
   if (stored && store.path) {
     for (const child of childFiles(store.path)) {
-      subagents.adopt({ ...child, sessionFile: child.path, revive: () => childSession(session!, options, parentParts, { store: SessionStore.open(child.path) }) });
+      subagents!.adopt({ ...child, sessionFile: child.path, revive: () => childSession(session, options, parentParts, { store: SessionStore.open(child.path) }) });
     }
   }
   return session;
@@ -175,6 +169,8 @@ interface ParentParts {
   config: SessionConfig;
   cwd: string;
   hooks: Hooks[];
+  client: LlmClient;
+  sources: PromptSources;
   depth: number;
 }
 
@@ -201,7 +197,7 @@ async function spawnChild(parent: Session, options: CreateSessionOptions, parts:
     tools: request.tools,
     maxTurns: request.maxTurns,
     reasoningEffort: request.reasoningEffort === undefined ? undefined : checkReasoningEffort(request.reasoningEffort),
-    history: request.forkContext ? parent.history : undefined,
+    history: request.forkContext ? [...parent.messages] : undefined,
   });
 }
 
@@ -217,7 +213,7 @@ interface ChildChoices {
 
 /** A child session (new, or reopened from its file) with the parent's parts and the child's own choices. */
 function childSession(parent: Session, options: CreateSessionOptions, parts: ParentParts, choices: ChildChoices): Promise<Session> {
-  const tools = choices.tools ?? parent.registry.names().filter((n) => !ALL_SUBAGENT_TOOLS.has(n));
+  const tools = choices.tools ?? parent.tools.filter((n) => !ALL_SUBAGENT_TOOLS.has(n));
   const sameSetting = (choices.env ?? parts.env) === parts.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
   return assembleSession(
     {
@@ -233,11 +229,11 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
       systemPrompt: options.systemPrompt,
       appendSystemPrompt: options.appendSystemPrompt,
       store: choices.store,
-      client: parent.client,
+      client: parts.client,
       reasoningEffort: choices.reasoningEffort ?? parts.config.reasoningEffort,
       observer: options.observer,
     },
-    { depth: parts.depth, history: choices.history, sources: sameSetting ? parent.promptSources : undefined },
+    { depth: parts.depth, history: choices.history, sources: sameSetting ? parts.sources : undefined },
   );
 }
 

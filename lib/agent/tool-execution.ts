@@ -14,7 +14,7 @@ import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 
 export const SKIPPED_MESSAGE = "Skipped due to queued user message";
-export const ABORTED_MESSAGE = "Tool call aborted: the session was stopped.";
+export const ABORTED_MESSAGE = "Tool call aborted: the input was stopped.";
 
 export interface ToolExecutionContext {
   registry: ToolRegistry;

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createDefaultProfile } from "../../lib/profiles/index.ts";
 import type { ProfileFactory } from "../../lib/profiles/types.ts";
+import type { SessionEvent } from "../../lib/agent/index.ts";
 import { listChildSessions } from "../../lib/store/list.ts";
 import { conversationOf, routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
@@ -21,6 +22,9 @@ function spawnedId(request: RecordedRequest, nth = 0): string {
   if (unique[nth] === undefined) throw new Error(`no agent id in request ${request.index}`);
   return unique[nth];
 }
+
+const isEnd = (e: SessionEvent): e is SessionEvent<"tool_call_end"> => e.kind === "tool_call_end";
+const isStart = (e: SessionEvent): e is SessionEvent<"tool_call_start"> => e.kind === "tool_call_start";
 
 const call = (name: string, args: Record<string, unknown>): ScriptTurn => ({ toolCalls: [{ name, arguments: args }] });
 
@@ -48,7 +52,7 @@ describe("subagents (004 §9.9)", () => {
       const result = await h.session.submit("PARENT: delegate the file creation");
       expect(result.text).toBe("The child wrote child.txt.");
       expect(readFileSync(join(h.dir, "child.txt"), "utf8")).toBe("from the child\n");
-      const ends = h.events.filter((e) => e.kind === "tool_call_end" && e.agent_id === undefined);
+      const ends = h.events.filter(isEnd).filter((e) => e.agent_id === undefined);
       const waitEnd = ends.find((e) => e.data.tool_name === "wait")!;
       expect((waitEnd.data.output as any).status).toBe("success");
       expect((waitEnd.data.output as any).text).toContain("child.txt is written.");
@@ -74,7 +78,7 @@ describe("subagents (004 §9.9)", () => {
       expect(body).not.toContain("secret parent context");
       expect(child[0].body.messages.length).toBe(1);
       // The child runs its own session: a session file of its own, linked to the parent and the spawning call.
-      const spawnCall = h.events.find((e) => e.kind === "tool_call_start" && e.data.tool_name === "spawn_agent")!;
+      const spawnCall = h.events.filter(isStart).find((e) => e.data.tool_name === "spawn_agent")!;
       const children = listChildSessions(h.session.sessionFile!);
       expect(children.length).toBe(1);
       expect(children[0].parentSession).toBe(h.session.sessionFile);
@@ -100,7 +104,7 @@ describe("subagents (004 §9.9)", () => {
       const childTools = child[0].body.tools.map((t: any) => t.name);
       expect(childTools).not.toContain("spawn_agent");
       expect(childTools).toContain("read");
-      const childEnd = h.events.find((e) => e.kind === "tool_call_end" && e.agent_id !== undefined && e.data.tool_name === "spawn_agent")!;
+      const childEnd = h.events.filter(isEnd).find((e) => e.agent_id !== undefined && e.data.tool_name === "spawn_agent")!;
       expect(childEnd.data.is_error).toBe(true);
       expect(childRequests(h.fake.requests, "GRANDCHILD").length).toBe(0);
     } finally {
@@ -138,7 +142,7 @@ describe("subagents (004 §9.9)", () => {
     try {
       const result = await h.session.submit("PARENT: talk to a child");
       expect(result.text).toBe("all done");
-      const ends = h.events.filter((e) => e.kind === "tool_call_end" && e.agent_id === undefined).map((e) => e.data.output as any);
+      const ends = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
       const texts = ends.map((o) => o.text as string);
       expect(texts[1]).toContain("first answer");
       expect(texts[3]).toContain("second answer");
@@ -169,12 +173,12 @@ describe("subagents (004 §9.9)", () => {
     try {
       const result = await h.session.submit("PARENT: run two children");
       expect(result.text).toBe("both finished");
-      const childCalls = h.events.filter((e) => e.agent_id !== undefined && e.data.tool_name === "bash");
+      const childCalls = h.events.filter((e) => e.agent_id !== undefined && (e.kind === "tool_call_start" || e.kind === "tool_call_end") && e.data.tool_name === "bash");
       const starts = childCalls.filter((e) => e.kind === "tool_call_start").map((e) => e.timestamp);
       const ends = childCalls.filter((e) => e.kind === "tool_call_end").map((e) => e.timestamp);
       expect(starts.length).toBe(2);
       expect(Math.max(...starts)).toBeLessThan(Math.min(...ends));
-      const waitText = (h.events.find((e) => e.kind === "tool_call_end" && e.data.tool_name === "wait")!.data.output as any).text;
+      const waitText = (h.events.filter(isEnd).find((e) => e.data.tool_name === "wait")!.data.output as any).text;
       expect(waitText).toContain("one done");
       expect(waitText).toContain("two done");
     } finally {
@@ -214,7 +218,7 @@ describe("subagents (004 §9.9)", () => {
       const result = await h.session.submit("PARENT: spawn a failing child");
       expect(result.stopReason).toBe("completed");
       expect(result.text).toBe("the child failed; I carry on");
-      const waitOut = h.events.find((e) => e.kind === "tool_call_end" && e.data.tool_name === "wait")!.data.output as any;
+      const waitOut = h.events.filter(isEnd).find((e) => e.data.tool_name === "wait")!.data.output as any;
       expect(waitOut.text).toContain("failed");
       expect(waitOut.data.agents[0].status).toBe("failed");
     } finally {
@@ -268,7 +272,7 @@ describe("subagents (004 §9.9)", () => {
     );
     try {
       await h.session.submit("PARENT: two at once");
-      const outs = h.events.filter((e) => e.kind === "tool_call_end" && e.data.tool_name === "spawn_agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+      const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "spawn_agent" && e.agent_id === undefined).map((e) => e.data.output as any);
       expect(outs[0].status).toBe("success");
       expect(outs[1].status).toBe("error");
       expect(outs[1].error.message).toContain("already running");
@@ -294,7 +298,7 @@ describe("subagents (004 §9.9)", () => {
       await h.session.submit("PARENT: scoped child");
       expect(existsSync(join(h.dir, "pkg", "here.txt"))).toBe(true);
       expect(readFileSync(join(h.dir, "pkg", "where.txt"), "utf8").trim()).toEndWith("/pkg");
-      const outs = h.events.filter((e) => e.kind === "tool_call_end" && e.data.tool_name === "spawn_agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+      const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "spawn_agent" && e.agent_id === undefined).map((e) => e.data.output as any);
       expect(outs[1].status).toBe("error");
       expect(childRequests(h.fake.requests, "CHILD-K").length).toBe(0);
     } finally {
@@ -359,7 +363,7 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
       expect(Object.keys(agent.input_schema.properties).sort()).toEqual(["description", "model", "prompt", "run_in_background", "subagent_type"]);
       expect(agent.input_schema.required.sort()).toEqual(["description", "prompt"]);
       expect(tools.some((t: any) => t.name === "spawn_agent")).toBe(false);
-      const end = h.events.find((e) => e.kind === "tool_call_end" && e.data.tool_name === "Agent")!.data.output as any;
+      const end = h.events.filter(isEnd).find((e) => e.data.tool_name === "Agent")!.data.output as any;
       expect(end.text).toBe("notes.md written");
       expect(readFileSync(join(h.dir, "notes.md"), "utf8")).toBe("# notes\n");
     } finally {
@@ -411,7 +415,7 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
       await h.session.submit("PARENT: codex style");
       const tools = h.fake.requests[0].body.tools.map((t: any) => t.name);
       expect(tools).toEqual(expect.arrayContaining(["spawn_agent", "send_input", "wait_agent", "close_agent"]));
-      const outs = h.events.filter((e) => e.kind === "tool_call_end" && e.agent_id === undefined).map((e) => e.data.output as any);
+      const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
       const spawned = JSON.parse(outs[0].text);
       expect(spawned.agent_id).toMatch(/^[0-9a-f]{8}$/);
       const waited = JSON.parse(outs[1].text);
@@ -438,7 +442,7 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
       await h.session.submit("PARENT: gemini style");
       const decls = h.fake.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []);
       expect(decls.map((d: any) => d.name)).toContain("invoke_agent");
-      const outs = h.events.filter((e) => e.kind === "tool_call_end" && e.agent_id === undefined).map((e) => e.data.output as any);
+      const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
       expect(outs[0].text).toBe("with bun");
       expect(outs[1].status).toBe("error");
       expect(outs[1].error.message).toContain("codebase_investigator");

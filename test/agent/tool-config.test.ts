@@ -80,7 +80,7 @@ describe("003 §10 tool presets", () => {
     const h = await harness([{ text: "ok" }]);
     try {
       expect(() => h.session.setTools([])).toThrow(/empty/);
-      expect(h.session.registry.names()).toHaveLength(7 + SUBAGENT_TOOLS.length);
+      expect(h.session.tools).toHaveLength(7 + SUBAGENT_TOOLS.length);
     } finally {
       await h.cleanup();
     }

@@ -7,7 +7,7 @@
  */
 import type { Usage } from "../../llm/types.ts";
 import { addUsage, zeroUsage } from "../../llm/usage.ts";
-import type { SessionEvent } from "../events.ts";
+import type { EventMap, SessionEvent } from "../events.ts";
 import type { SubmitResult } from "../loop.ts";
 
 /** What the manager needs of a child session (a Session satisfies it). */
@@ -67,17 +67,21 @@ export interface SubagentLimits {
   maxConcurrent: number;
 }
 
-export interface SubagentHost extends SubagentLimits {
+/** What the parent session lends its manager: its id, its event stream and its totals. */
+export interface SubagentLink {
   /** The parent session's id (parent_id of forwarded events). */
-  parentId: string;
-  createChild(request: SpawnRequest): Promise<ChildSession>;
-  /** Emits an event on the parent's stream (a forwarded child event keeps its own kind and data). */
+  parentId(): string;
+  /** Puts a child's event on the parent's stream as it is (its own kind and data, tagged). */
   forward(event: SessionEvent): void;
-  emit(kind: "subagent_start" | "subagent_end", data: Record<string, unknown>): void;
+  emit<K extends "subagent_start" | "subagent_end">(kind: K, data: EventMap[K]): void;
   /** Usage of a finished child run, added to the parent's totals. */
   addUsage(usage: Usage): void;
   /** Delivers a message to the parent as its next input (queued behind the current one). */
   notify(text: string): void;
+}
+
+export interface SubagentHost extends SubagentLimits, SubagentLink {
+  createChild(request: SpawnRequest): Promise<ChildSession>;
 }
 
 /** A child found in a resumed parent's files: its last state, and how to bring it back to life. */
@@ -163,7 +167,7 @@ export class SubagentManager {
     child.sessionFile = session.sessionFile;
     // Grandchildren's events arrive already tagged; they keep their own agent_id.
     child.unsubscribe = session.subscribe((event) =>
-      this.host.forward({ ...event, agent_id: event.agent_id ?? child.id, parent_id: event.parent_id ?? this.host.parentId }),
+      this.host.forward({ ...event, agent_id: event.agent_id ?? child.id, parent_id: event.parent_id ?? this.host.parentId() }),
     );
   }
 
