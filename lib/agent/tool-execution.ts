@@ -15,7 +15,7 @@ import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 
 export const SKIPPED_MESSAGE = "Skipped due to queued user message";
-export const ABORTED_MESSAGE = "Tool call aborted: the session was stopped.";
+export const ABORTED_MESSAGE = "Tool call aborted: the input was stopped.";
 
 export interface ToolExecutionContext {
   registry: ToolRegistry;
@@ -29,7 +29,8 @@ export interface ToolExecutionContext {
   steeringPending(): boolean;
   /** Controllers of the calls running right now; steering aborts them. */
   running: Set<AbortController>;
-  hasSubagentTool: boolean;
+  /** Name of the active tool that starts subagents, if any (the truncation hint points at it). */
+  subagentTool?: string;
 }
 
 export interface ExecutedCall {
@@ -118,6 +119,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   try {
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
+      callId: call.id,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
     });
     if (!isEnvelope(response)) throw new Error(`tool '${call.name}' returned no result envelope`);
@@ -141,7 +143,9 @@ async function finish(
 ): Promise<ExecutedCall> {
   const tool = toolFor(ctx, call.name);
   if (!started) emitStart(ctx, call, tool);
-  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);
+  const seen = await ctx.observer
+    .observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.subagentTool !== undefined, subagentToolName: ctx.subagentTool })
+    .catch(() => full);
   const isError = full.status === "error";
   const described = describeCall(tool, call.arguments);
   ctx.bus.emit("tool_call_end", {

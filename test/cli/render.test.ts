@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import type { Plan } from "../../tools/plan.ts";
 import { callLabel, colorDiff, formatUsage, makeStyle, planChecklist, resultLine, useColor } from "../../lib/cli/render.ts";
 
 test("render: a call is shown by its tool's name and the summary the tool gave, whatever the tool", () => {
@@ -28,7 +29,7 @@ test("render: usage totals", () => {
 });
 
 test("render: a plan is a checklist; the item in progress shows its -ing form", () => {
-  const plan = {
+  const plan: Plan = {
     explanation: "found the cause",
     items: [
       { text: "Read", status: "completed" },
