@@ -4,9 +4,10 @@
  * replaced by the final message. If the stream breaks or is aborted, a partial message with text
  * is kept; an empty one is dropped.
  */
+import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
 import type { AssistantMessage, AssistantPart, LlmClient, LlmErrorKind, Message, Request, Response } from "../llm/types.ts";
-import type { EventBus, EventToolDescription } from "./events.ts";
+import type { EventBus } from "./events.ts";
 
 export interface StreamError {
   kind: LlmErrorKind;
@@ -22,7 +23,7 @@ export interface StreamOutcome {
 }
 
 /** The kind and one-line summary of a call, from the tool's own metadata. */
-export type DescribeCall = (name: string, args: unknown) => EventToolDescription;
+export type DescribeCall = (name: string, args: unknown) => CallDescription;
 
 export async function streamAssistant(
   client: LlmClient,
@@ -35,7 +36,7 @@ export async function streamAssistant(
   const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
   let started = false;
   let textStarted = false;
-  /** Tool names by call id: the argument deltas of a streaming call do not repeat the name. */
+  /** Tool names of the calls being streamed: the argument deltas do not repeat them. */
   const callNames = new Map<string, string>();
   const start = () => {
     if (started) return;
@@ -91,8 +92,8 @@ export async function streamAssistant(
           bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, arguments: {}, ...describe(event.name, {}) });
           break;
         case "tool_call_delta": {
-          const name = callNames.get(event.id) ?? "";
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: name, arguments: event.partialArguments, ...describe(name, event.partialArguments) });
+          const name = callNames.get(event.id);
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: name ?? "", arguments: event.partialArguments, ...describe(name ?? "", event.partialArguments) });
           break;
         }
         case "tool_call_end":

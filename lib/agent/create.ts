@@ -13,8 +13,8 @@ import { getProfileFactory } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
 import { childSessionDir } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { planOf } from "../../tools/plan.ts";
 import { createToolRegistry, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
+import { planOf } from "../../tools/plan.ts";
 import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
@@ -114,9 +114,8 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
 
   const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
-  const parentParts: ParentParts = { env, store, config, cwd, hooks, client, sources, depth: lineage.depth + 1 };
-  // A resumed session gets back the plan its model last wrote (a child starts without one).
   const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
+  const parentParts: ParentParts = { env, store, config, cwd, hooks, client, sources, depth: lineage.depth + 1 };
   let subagents: SubagentManager | undefined;
   const session: Session = new Session({
     config,
@@ -131,13 +130,13 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     sources,
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
-    plan,
     recorder: (onError) => {
       const recorder = createRecorder(store, { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel }, onError);
       // A child forked from its parent's conversation keeps that start in its own file too.
       for (const message of lineage.history ?? []) recorder.message(message);
       return recorder;
     },
+    plan,
     subagents: (link) => {
       subagents = new SubagentManager({
         ...link,

@@ -12,6 +12,7 @@ import type { Observer } from "../observe.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
+import { kindOf } from "../../tools/metadata.ts";
 import { planOf, type Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
@@ -24,7 +25,6 @@ import { PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
-import { SPAWN_TOOL_NAMES } from "./subagents/tools.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -78,8 +78,8 @@ export class Session {
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
-  private currentPlan: Plan | null;
   private readonly children: SubagentManager;
+  private currentPlan: Plan | null;
   /** Usage of child agents' runs not yet counted in an input's totals. */
   private childUsage: Usage = zeroUsage();
 
@@ -296,11 +296,11 @@ export class Session {
     return {
       config: this.config,
       client: parts.client,
-      registry: parts.registry,
       bus: this.bus,
       hooks: this.hooks,
       queues: this.queues,
       history: parts.history,
+      registry: parts.registry,
       loopDetector,
       get profile() {
         return session.currentProfile;
@@ -324,7 +324,8 @@ export class Session {
         signal: this.host.signal,
         steeringPending: () => this.queues.hasSteering,
         running: this.runningTools,
-        subagentTool: parts.registry.names().find((n) => SPAWN_TOOL_NAMES.has(n)),
+        // The first delegating tool is the spawning one (spawn_agent, Agent, invoke_agent).
+        subagentTool: parts.registry.names().find((n) => kindOf(parts.registry.get(n)) === "agent"),
       }),
       append: (message: Message) => {
         parts.history.push(message);

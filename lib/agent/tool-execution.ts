@@ -143,9 +143,7 @@ async function finish(
 ): Promise<ExecutedCall> {
   const tool = toolFor(ctx, call.name);
   if (!started) emitStart(ctx, call, tool);
-  const seen = await ctx.observer
-    .observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.subagentTool !== undefined, subagentToolName: ctx.subagentTool })
-    .catch(() => full);
+  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.subagentTool !== undefined, subagentToolName: ctx.subagentTool }).catch(() => full);
   const isError = full.status === "error";
   const described = describeCall(tool, call.arguments);
   ctx.bus.emit("tool_call_end", {

@@ -10,7 +10,7 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { callLabel, colorDiff, formatUsage, indent, makeStyle, planChecklist, resultLine, Spinner, useColor, type Style } from "./render.ts";
+import { callLabel, colorDiff, formatUsage, indent, planChecklist, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
 import { subagentLine } from "./subagent-lines.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";

@@ -2,7 +2,7 @@
  * Terminal rendering for the line-mode shell and text output: one line per tool call, a short
  * result, colored diffs for edits. Color is off when NO_COLOR is set or the stream is not a TTY.
  */
-import type { PlanItem } from "../../tools/plan.ts";
+import type { Plan } from "../../tools/plan.ts";
 
 export interface Style {
   bold(s: string): string;
@@ -37,9 +37,8 @@ export function callLabel(data: { tool_name: string; call_summary?: string }): s
 }
 
 /** The one-line result the tool gave (`result_summary` on tool_call_end): "exit 0 · 12 lines", "3 matches", the error sentence… */
-export function resultLine(data: { result_summary?: string; error?: unknown }): string {
-  if (data.result_summary) return data.result_summary;
-  return typeof data.error === "string" ? data.error : "";
+export function resultLine(data: { result_summary?: string }): string {
+  return data.result_summary ?? "";
 }
 
 /** How each status of a plan item is shown: its mark and its style. */
@@ -55,15 +54,13 @@ const PLAN_LOOK: Record<string, [string, keyof Style | null]> = {
  * The plan of a `plan_update` event as a checklist, one item a line: ✔ done, ◼ in progress (in its
  * "-ing" form when the model gave one), ☐ pending, ✘ cancelled, ! blocked.
  */
-export function planChecklist(plan: { items: readonly PlanItem[]; explanation?: string }, style: Style): string {
-  const items = Array.isArray(plan.items) ? plan.items : [];
+export function planChecklist(plan: Plan, style: Style): string {
   const lines: string[] = [];
   if (plan.explanation) lines.push(style.dim(plan.explanation));
-  if (items.length === 0) lines.push(style.dim("(plan cleared)"));
-  for (const item of items) {
-    const status = String(item.status);
-    const [mark, look] = PLAN_LOOK[status] ?? PLAN_LOOK.pending;
-    const active = status === "in_progress" && item.active_form;
+  if (plan.items.length === 0) lines.push(style.dim("(plan cleared)"));
+  for (const item of plan.items) {
+    const [mark, look] = PLAN_LOOK[item.status] ?? PLAN_LOOK.pending;
+    const active = item.status === "in_progress" && item.active_form;
     const line = `${mark} ${active || item.text}`;
     lines.push(look ? style[look](line) : line);
   }

@@ -41,11 +41,11 @@ test("a kind check narrows the payload to that kind's fields", () => {
     data: {
       call_id: "c1",
       tool_name: "bash",
+      is_error: true,
+      truncated: false,
       kind: "shell",
       call_summary: "ls",
       result_summary: "exit 1",
-      is_error: true,
-      truncated: false,
       output: { status: "error", data: {}, text: "", error: { code: "EXECUTION_ERROR", message: "exit 1" }, stats: {}, context: {} } as EventMap["tool_call_end"]["output"],
     },
   };

@@ -20,7 +20,7 @@ async function gone(pids: number[]): Promise<boolean> {
 
 /** Every call has exactly one start before its one end; the turn ends after the last of them. */
 function expectCoherent(events: SessionEvent[], ids: string[]): void {
-  const kinds = events.map((e) => `${e.kind}:${String((e.data as any).call_id ?? "")}`);
+  const kinds = events.map((e) => `${e.kind}:${"call_id" in e.data ? String(e.data.call_id) : ""}`);
   for (const id of ids) {
     expect(kinds.filter((k) => k === `tool_call_start:${id}`)).toHaveLength(1);
     expect(kinds.filter((k) => k === `tool_call_end:${id}`)).toHaveLength(1);
@@ -85,7 +85,7 @@ describe("004-9.3 parallel tool calls", () => {
     );
     try {
       await h.session.submit("write and run");
-      const at = (kind: string, id: string) => h.events.findIndex((e) => e.kind === kind && (e.data as any).call_id === id);
+      const at = (kind: string, id: string) => h.events.findIndex((e) => e.kind === kind && "call_id" in e.data && e.data.call_id === id);
       // The two commands before the write overlap; the write starts after both ended.
       expect(stamp(h.dir, "b_start")).toBeLessThan(stamp(h.dir, "a_end"));
       expect(at("tool_call_start", "toolu_w")).toBeGreaterThan(Math.max(at("tool_call_end", "toolu_a"), at("tool_call_end", "toolu_b")));
@@ -182,7 +182,7 @@ describe("004-9.3 parallel tool calls", () => {
       const pid = await pidFrom(join(h.dir, "pid.txt"));
       expect(alive(pid)).toBe(true);
       h.session.steer("stop that");
-      await waitForEvent(h.session, h.events, (e) => e.kind === "tool_call_end" && (e.data as any).call_id === "toolu_sleep");
+      await waitForEvent(h.session, h.events, (e) => e.kind === "tool_call_end" && e.data.call_id === "toolu_sleep");
       releaseGate();
       const result = await running;
       expect(result.text).toBe("Stopped.");
@@ -219,7 +219,7 @@ describe("004-9.3 parallel tool calls", () => {
       expect((await running).stopReason).toBe("aborted");
       // The shells have exited; their killed children may take a moment to be gone on a loaded machine.
       expect(await gone(pids)).toBe(true);
-      expect(h.session.messages.filter((m: any) => m.role === "tool")).toHaveLength(2);
+      expect(h.session.messages.filter((m) => m.role === "tool")).toHaveLength(2);
     } finally {
       await h.cleanup();
     }

@@ -40,17 +40,17 @@ describe("tool metadata through the agent", () => {
     writeFileSync(join(h.dir, "app.json"), '{"a":1,"b":2}');
     try {
       await h.session.submit("look");
-      const of = (kind: string, id: string) => h.events.find((e) => e.kind === kind && (e.data as any).call_id === id)!.data;
+      const of = (kind: string, id: string) => h.events.find((e) => e.kind === kind && "call_id" in e.data && e.data.call_id === id)!.data;
       expect(of("tool_call_start", "toolu_r")).toMatchObject({ tool_name: "read", kind: "read", call_summary: "notes.txt:2-" });
       expect(of("tool_call_end", "toolu_r")).toMatchObject({ kind: "read", call_summary: "notes.txt:2-", result_summary: "2 lines read" });
       expect(of("tool_call_end", "toolu_b")).toMatchObject({ kind: "shell", call_summary: "echo hi", result_summary: "exit 0 · 1 line" });
       expect(of("tool_call_end", "toolu_c")).toMatchObject({ kind: "read", call_summary: "config app", result_summary: "2 keys" });
       expect(of("tool_call_end", "toolu_x")).toMatchObject({ kind: "other", call_summary: "q=1", is_error: true });
-      const complete = h.events.find((e) => e.kind === "tool_call_update" && (e.data as any).call_id === "toolu_b" && e.data.complete)!;
+      const complete = h.events.find((e) => e.kind === "tool_call_update" && e.data.call_id === "toolu_b" && e.data.complete)!;
       expect(complete.data).toMatchObject({ tool_name: "bash", kind: "shell", call_summary: "echo hi" });
 
       // The result messages record kind and files, in memory and in the session file.
-      const tools = h.session.messages.filter((m: any) => m.role === "tool") as any[];
+      const tools = h.session.messages.filter((m) => m.role === "tool") as any[];
       expect(tools.map((m) => [m.toolName, m.kind, m.files])).toEqual([
         ["read", "read", ["notes.txt"]],
         ["bash", "shell", undefined],

@@ -1,5 +1,5 @@
-import { expect, test } from "bun:test";
 import type { Plan } from "../../tools/plan.ts";
+import { expect, test } from "bun:test";
 import { callLabel, colorDiff, formatUsage, makeStyle, planChecklist, resultLine, useColor } from "../../lib/cli/render.ts";
 
 test("render: a call is shown by its tool's name and the summary the tool gave, whatever the tool", () => {
@@ -8,9 +8,8 @@ test("render: a call is shown by its tool's name and the summary the tool gave, 
   expect(callLabel({ tool_name: "my_tool" })).toBe("my_tool");
 });
 
-test("render: a result is the tool's one-line summary, or the error the event carries", () => {
+test("render: a result is the tool's one-line summary", () => {
   expect(resultLine({ result_summary: "3 matches" })).toBe("3 matches");
-  expect(resultLine({ error: "boom" })).toBe("boom");
   expect(resultLine({})).toBe("");
 });
 
