@@ -52,6 +52,8 @@ export async function executeToolCalls(ctx: ToolExecutionContext, calls: ToolCal
 
 async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
   ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
+  // A cut-off call is never run on repaired arguments: the model hears why and can retry smaller.
+  if (call.invalidArguments) return finish(ctx, call, refusal(call, "INVALID_PARAM", cutOffMessage(call)), true);
   const tool = ctx.registry.names().includes(call.name) ? ctx.registry.get(call.name) : undefined;
   if (!tool) {
     const known = ctx.registry.names().join(", ") || "none";
@@ -103,6 +105,13 @@ function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean)
   const content: string | UserPart[] =
     images.length === 0 ? text : [{ type: "text", text }, ...images.map((img) => ({ type: "image" as const, mimeType: img.mimeType, data: img.data }))];
   return { role: "tool", toolCallId: call.id, toolName: call.name, content, isError, timestamp: Date.now() };
+}
+
+export function cutOffMessage(call: ToolCallPart): string {
+  return (
+    `Tool call '${call.name}' was not run because it was cut off: ${call.invalidArguments}. ` +
+    "Send it again, smaller: split long content over several calls (write the first part, then add the rest with edits)."
+  );
 }
 
 function refusal(call: ToolCallPart, code: ErrorCode, message: string): ToolResponse {

@@ -222,7 +222,8 @@ class EventRenderer {
         // The model is still writing the call: show it as its arguments stream in.
         if (typeof d.tool_name === "string") this.streaming.set(String(d.call_id), d.tool_name);
         const name = this.streaming.get(String(d.call_id));
-        if (name) {
+        // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
+        if (name && d.arguments && typeof d.arguments === "object") {
           this.endLine();
           this.spinner.start(describeCall(name, d.arguments as Record<string, unknown>));
         }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { accumulate, parsePartialJson } from "../../lib/llm/partial-json.ts";
+import { accumulate, finalArguments, parsePartialJson, SNAPSHOT_INTERVAL_MS, StreamedArguments } from "../../lib/llm/partial-json.ts";
 
 describe("partial JSON for streamed tool arguments", () => {
   test("PJSON-001 complete JSON parses directly", () => {
@@ -44,5 +44,27 @@ describe("partial JSON for streamed tool arguments", () => {
     expect(parsePartialJson("not json at all")).toEqual({});
     expect(parsePartialJson("[1,2]")).toEqual({});
     expect(parsePartialJson("null")).toEqual({});
+  });
+
+  test("final arguments: complete JSON parses; cut-off JSON is reported, never repaired into a call", () => {
+    expect(finalArguments('{"path":"a.txt","content":"line1\\nline2"}')).toEqual({ arguments: { path: "a.txt", content: "line1\nline2" } });
+    expect(finalArguments("")).toEqual({ arguments: {} });
+    const cut = finalArguments('{"path":"a.txt","content":"line1\\nli');
+    expect(cut.error).toContain("not complete JSON");
+    expect(cut.arguments).toEqual({ path: "a.txt", content: "line1\nli" });
+    expect(finalArguments("[1]").error).toBe("its arguments are not a JSON object");
+  });
+
+  test("streamed arguments parse the first piece, then at most every interval", () => {
+    let clock = 0;
+    const args = new StreamedArguments(() => clock);
+    expect(args.push('{"path":"a')).toEqual({ path: "a" });
+    clock += 1;
+    expect(args.push('.txt","content":"x')).toBeUndefined();
+    clock += SNAPSHOT_INTERVAL_MS;
+    expect(args.push("yz")).toEqual({ path: "a.txt", content: "xyz" });
+    args.push('"}');
+    expect(args.text).toBe('{"path":"a.txt","content":"xyz"}');
+    expect(args.final()).toEqual({ arguments: { path: "a.txt", content: "xyz" } });
   });
 });
