@@ -7,6 +7,7 @@ import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import type { ToolResponse } from "../envelope.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
+import { eventJson } from "./event-json.ts";
 import { describeCall, describeResult, makeStyle, useColor } from "./render.ts";
 
 export interface PrintOptions {
@@ -32,7 +33,7 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
   const writeLine = (value: unknown) => write(`${JSON.stringify(value)}\n`);
   const style = makeStyle(useColor(io.stderr, io.env));
   const unsubscribe = session.subscribe((event) => {
-    if (options.format === "stream-json") writeLine(event);
+    if (options.format === "stream-json") writeLine(eventJson(event));
     if (options.verbose) reportProgress(event, io, style);
   });
 

@@ -8,6 +8,7 @@
 import { createInterface } from "node:readline";
 import type { Session } from "../agent/index.ts";
 import type { ReasoningEffort } from "../llm/types.ts";
+import { eventJson } from "./event-json.ts";
 import type { Io } from "./host.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
@@ -21,7 +22,7 @@ type Handler = (cmd: Command) => Promise<unknown> | unknown;
 export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
   const host = await SessionHost.start(setup);
   const send = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
-  const forward = (session: Session) => session.subscribe((event) => send({ type: "event", event }));
+  const forward = (session: Session) => session.subscribe((event) => send({ type: "event", event: eventJson(event) }));
   let unsubscribe = forward(host.session);
   host.onSession((session) => {
     unsubscribe();
