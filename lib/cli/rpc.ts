@@ -83,7 +83,8 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     }
     const { id } = cmd;
     const command = String(cmd.type ?? "");
-    const handler = handlers[command];
+    // Only the table's own entries are commands: "constructor" or "__proto__" must not reach Object.prototype.
+    const handler = Object.hasOwn(handlers, command) ? handlers[command] : undefined;
     if (!handler) {
       send({ type: "response", id, command, success: false, error: `Unknown command '${command}'. Commands: ${Object.keys(handlers).join(", ")}.` });
       continue;
@@ -102,7 +103,10 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     pending.add(run);
     void run.finally(() => pending.delete(run));
   }
-  // stdin closed: let running commands answer, then shut down.
+  // stdin closed: nobody can steer or read on, so the running input is aborted (not finished);
+  // the other commands answer, then the server shuts down.
+  await host.ready();
+  await host.session.close();
   await Promise.all(pending);
   unsubscribe();
   await host.close();
