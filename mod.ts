@@ -69,7 +69,7 @@ export type {
 } from "./lib/llm/types.ts";
 
 // Session files.
-export { SessionStore, listSessions, findSession, deleteSession, type SessionInfo } from "./lib/store/index.ts";
+export { SessionStore, SessionLockedError, listSessions, findSession, deleteSession, type SessionInfo } from "./lib/store/index.ts";
 
 // The fake LLM server, for your own tests.
 export { startFakeLlm, type FakeLlm, type FakeLlmOptions, type Script, type ScriptTurn, type Fault, type RecordedRequest } from "./lib/testing/index.ts";
