@@ -32,8 +32,14 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
   };
   const writeLine = (value: unknown) => write(`${JSON.stringify(value)}\n`);
   const style = makeStyle(useColor(io.stderr, io.env));
+  // A session file that cannot be written is said once on stderr, whatever the format.
+  let notSaved = false;
   const unsubscribe = session.subscribe((event) => {
     if (options.format === "stream-json") writeLine(eventJson(event));
+    if (event.kind === "warning" && event.data.kind === "session_file" && !notSaved) {
+      notSaved = true;
+      if (!options.verbose) io.stderr.write(style.yellow(`gong: warning: ${String(event.data.message)}\n`));
+    }
     if (options.verbose) reportProgress(event, io, style);
   });
 
@@ -70,7 +76,9 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
       usage: result.usage,
       cost_usd: result.usage.cost,
       duration_ms: Date.now() - started,
-      session_file: session.sessionFile,
+      // Only a file that holds the whole session is named; otherwise the result says it was not saved.
+      session_file: notSaved ? undefined : session.sessionFile,
+      session_saved: !notSaved && session.sessionFile !== undefined,
     });
   }
   io.stdout.off("error", onStdoutError);
