@@ -138,8 +138,8 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Infinity
 }
 
 function tooLarge(what: string, maxBytes: number): string {
-  const mb = (maxBytes / (1024 * 1024)).toFixed(maxBytes % (1024 * 1024) === 0 ? 0 : 1);
-  return `${what} is larger than the ${mb} MB input limit ("maxInputBytes" in settings); give the model a file path to read instead.`;
+  const size = maxBytes >= 1024 * 1024 ? `${+(maxBytes / (1024 * 1024)).toFixed(1)} MB` : `${+(maxBytes / 1024).toFixed(1)} KB`;
+  return `${what} is larger than the ${size} input limit ("maxInputBytes" in settings); give the model a file path to read instead.`;
 }
 
 export function exitCodeOf(result: SubmitResult): number {

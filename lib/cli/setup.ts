@@ -142,7 +142,8 @@ function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment,
   try {
     createToolRegistry({ cwd, env, preset: tools });
   } catch (e) {
-    const reason = (e as Error).message.replace(/\.$/, "").replace(/\. /g, "; ");
+    // The registry's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
+    const reason = (e as Error).message.replace(/\.$/, "").replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
     throw new ConfigError(`Invalid ${source}: ${reason[0].toLowerCase()}${reason.slice(1)}.`);
   }
 }
