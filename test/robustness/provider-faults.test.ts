@@ -1,0 +1,56 @@
+/** Provider faults reach the user as gong's own sentence: the SDKs' loggers stay silent. */
+import { beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
+
+const ws = useWorkspace();
+// Retries are part of the story, their waits are not.
+beforeEach(() => {
+  mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ retry: { baseDelayMs: 1, maxDelayMs: 5 } }));
+});
+const malformed = () => Array.from({ length: 8 }, () => ({ fault: { type: "malformed" as const } }));
+
+describe("a malformed SSE stream is one sentence on stderr", () => {
+  const oneSentence = (stderr: string) => expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(/^gong: Malformed response from \w+: /)]);
+
+  for (const api of WIRE_APIS) {
+    test(`print mode (${api.name})`, async () => {
+      const fake = await startFakeLlm({ script: malformed() });
+      const r = await ws.run([...api.flags(fake), "-p", "hi"]);
+      expect(r.code).toBe(1);
+      oneSentence(r.stderr);
+    });
+  }
+
+  test("json and stream-json output", async () => {
+    for (const format of ["json", "stream-json"]) {
+      const fake = await startFakeLlm({ script: malformed() });
+      const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi", "--output-format", format]);
+      expect(r.code).toBe(1);
+      oneSentence(r.stderr);
+    }
+  });
+
+  test("rpc mode: the error is in the protocol, stderr stays empty", async () => {
+    const fake = await startFakeLlm({ script: malformed() });
+    const proc = Bun.spawn([process.execPath, CLI, ...WIRE_APIS[2].flags(fake), "--mode", "rpc"], { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    proc.stdin.write(`${JSON.stringify({ id: 1, type: "prompt", text: "hi" })}\n`);
+    proc.stdin.flush();
+    let out = "";
+    const decoder = new TextDecoder();
+    const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+    while (!out.includes('"type":"response"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += decoder.decode(value, { stream: true });
+    }
+    proc.stdin.end();
+    const [stderr] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(stderr).toBe("");
+    const response = out.trim().split("\n").map((l) => JSON.parse(l)).find((m) => m.type === "response" && m.id === 1);
+    expect(response.data.stopReason).toBe("error");
+    expect(response.data.error.message).toMatch(/^Malformed response from ollama/);
+  });
+});
