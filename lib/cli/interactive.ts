@@ -6,6 +6,7 @@
  */
 import { createInterface, type Interface } from "node:readline";
 import type { Session, SessionEvent } from "../agent/index.ts";
+import { formatWait } from "../llm/retry.ts";
 import type { ToolResponse } from "../envelope.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
@@ -258,7 +259,7 @@ class EventRenderer {
       }
       case "retry":
         this.endLine();
-        this.out(`${s.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string } | undefined)?.message ?? "")}`)}\n`);
+        this.out(`${s.yellow(`retrying in ${formatWait(Number(d.delay_ms))} (attempt ${String(d.attempt)}): ${String((d.error as { message?: string } | undefined)?.message ?? "")}`)}\n`);
         break;
       case "warning":
         this.endLine();

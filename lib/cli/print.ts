@@ -7,6 +7,7 @@ import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import type { ToolResponse } from "../envelope.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
+import { formatWait } from "../llm/retry.ts";
 import { eventJson } from "./event-json.ts";
 import { describeCall, describeResult, makeStyle, useColor } from "./render.ts";
 
@@ -39,6 +40,11 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
     if (event.kind === "warning" && event.data.kind === "session_file" && !notSaved) {
       notSaved = true;
       if (!options.verbose) io.stderr.write(style.yellow(`gong: warning: ${String(event.data.message)}\n`));
+    }
+    // A wait the server asked for (rate limits) is said, so a pause is never silent.
+    if (event.kind === "retry" && !options.verbose) {
+      const error = event.data.error as { message?: string; retryAfterMs?: number } | undefined;
+      if (error?.retryAfterMs !== undefined) io.stderr.write(style.yellow(`gong: ${error.message}; retrying in ${formatWait(Number(event.data.delay_ms))} (attempt ${String(event.data.attempt)})\n`));
     }
     if (options.verbose) reportProgress(event, io, style);
   });

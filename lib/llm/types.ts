@@ -143,7 +143,8 @@ export type StreamEvent =
   /** `partialArguments`: a lenient parse of the arguments so far, present on the first piece and then at most a few times a second. */
   | { type: "tool_call_delta"; index: number; id: string; delta: string; partialArguments?: Record<string, unknown> }
   | { type: "tool_call_end"; index: number; call: ToolCallPart }
-  | { type: "retry"; attempt: number; delayMs: number; error: { kind: LlmErrorKind; message: string; status?: number } }
+  /** `error.retryAfterMs`: the wait the server asked for (retry-after), when it asked. */
+  | { type: "retry"; attempt: number; delayMs: number; error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number } }
   | { type: "finish"; response: Response }
   | { type: "error"; error: { kind: LlmErrorKind; message: string; status?: number }; partial: AssistantMessage };
 

@@ -54,3 +54,24 @@ describe("a malformed SSE stream is one sentence on stderr", () => {
     expect(response.data.error.message).toMatch(/^Malformed response from ollama/);
   });
 });
+
+describe("retry-after", () => {
+  test("a retry-after beyond the retry budget fails at once: rate-limited by <provider>; retry after <time>", async () => {
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), "{}"); // the default budget: waits up to 30 s
+    const fake = await startFakeLlm({ script: [{ fault: { type: "http", status: 429, retryAfterSeconds: 3600 } }, { text: "never" }] });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split("\n")).toEqual(["gong: rate-limited by anthropic; retry after 60 min"]);
+    expect(fake.requests.length).toBe(1);
+  });
+
+  test("a shorter retry-after is waited out with a one-line notice in print mode", async () => {
+    const fake = await startFakeLlm({ script: [{ fault: { type: "http", status: 429, retryAfterMs: 5 } }, { text: "after the wait" }] });
+    const r = await ws.run([...WIRE_APIS[1].flags(fake), "-p", "hi"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("after the wait\n");
+    const lines = r.stderr.trim().split("\n");
+    expect(lines.length).toBe(1);
+    expect(lines[0]).toMatch(/^gong: openai 429: .*; retrying in 1 s \(attempt 1\)$/);
+  });
+});
