@@ -14,6 +14,7 @@ import type { CustomProvider } from "../llm/providers.ts";
 import { startFakeLlm } from "../testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../testing/fake-llm/types.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
+import { sweepTempFiles } from "../temp-files.ts";
 import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
@@ -50,6 +51,8 @@ export async function prepareSession(
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
   const { settings, files, sources } = loadSettings(cwd);
+  // Temp files of writes a killed gong left in the project go at the next start there.
+  await sweepTempFiles(cwd);
   const model = chooseModel(opts.model, settings, env);
 
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };

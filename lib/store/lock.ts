@@ -7,6 +7,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import process from "node:process";
+import { isProcessAlive } from "../temp-files.ts";
 
 export class SessionLockedError extends Error {
   constructor(
@@ -34,7 +35,7 @@ export function acquireSessionLock(sessionPath: string): () => void {
     if (created === "unavailable") return () => {};
     if (created === "exists") {
       const owner = ownerOf(lock);
-      if (owner !== undefined && owner !== process.pid && isAlive(owner)) throw new SessionLockedError(sessionPath, owner);
+      if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) throw new SessionLockedError(sessionPath, owner);
       // Stale (owner gone, or unreadable): take it over. Two processes racing here: one create wins.
       removeQuietly(lock);
       created = tryCreate(lock);
@@ -60,7 +61,7 @@ export function acquireSessionLock(sessionPath: string): () => void {
 /** True when a live process other than this one holds the session's lock. */
 export function isSessionLocked(sessionPath: string): boolean {
   const owner = ownerOf(lockPathOf(sessionPath));
-  return owner !== undefined && owner !== process.pid && isAlive(owner);
+  return owner !== undefined && owner !== process.pid && isProcessAlive(owner);
 }
 
 function tryCreate(lock: string): "created" | "exists" | "unavailable" {
@@ -87,16 +88,6 @@ function ownerOf(lock: string): number | undefined {
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Signal 0 checks existence; EPERM means it exists under another user. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
