@@ -54,6 +54,7 @@ export async function runToolUnprivileged(root: string, tool: string, args: unkn
     const command = [runtime, childScript, root, tool, JSON.stringify(args)];
     const argv = isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...command] : command;
     const child = Bun.spawn(argv, {
+      cwd: home, // the test's own cwd may be the 0700 checkout
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
       stdout: "pipe",
       stderr: "pipe",
