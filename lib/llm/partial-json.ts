@@ -5,6 +5,7 @@
  * limit, or garbage) are reported, never "repaired" into a call that runs.
  */
 import { parse, Allow } from "partial-json";
+import { JsonCloser } from "./json-closer.ts";
 import type { ToolCallPart } from "./types.ts";
 
 /** The object parsed from (possibly incomplete) JSON text; {} for empty text, garbage or a non-object. */
@@ -58,18 +59,19 @@ export function toolCallPart(id: string, name: string, final: FinalArguments): T
   return part;
 }
 
-/** Snapshots are taken at most this often, so a long argument costs a bounded number of parses. */
+/** Snapshots are taken at most this often: "a few times a second" is plenty for a display. */
 export const SNAPSHOT_INTERVAL_MS = 250;
 
 /**
  * One call's argument text, accumulated piece by piece. Re-parsing everything on every piece is
- * quadratic (a 400 KB write in 20-character pieces is 20,000 parses); `push` parses only the first
- * piece and then at most every SNAPSHOT_INTERVAL_MS — and never more than a twentieth of the time —
- * returning undefined in between. `final()` is the strict parse of the whole.
+ * quadratic (a 400 KB write in 20-character pieces is 20,000 parses); here each piece is scanned
+ * once (JsonCloser) and `push` returns a snapshot only for the first piece and then at most every
+ * SNAPSHOT_INTERVAL_MS (and never more than a twentieth of the time), undefined in between.
+ * `final()` is the strict parse of the whole.
  */
 export class StreamedArguments {
   private pieces: string[] = [];
-  private length = 0;
+  private readonly closer = new JsonCloser();
   private lastParseAt = -Infinity;
   private lastCost = 0;
 
@@ -80,17 +82,13 @@ export class StreamedArguments {
     return this.pieces[0] ?? "";
   }
 
-  get size(): number {
-    return this.length;
-  }
-
   /** Adds a piece; returns a lenient snapshot of the arguments when one is due. */
   push(delta: string): Record<string, unknown> | undefined {
     this.pieces.push(delta);
-    this.length += delta.length;
+    this.closer.push(delta);
     const now = this.now();
     if (now - this.lastParseAt < Math.max(SNAPSHOT_INTERVAL_MS, 20 * this.lastCost)) return undefined;
-    const value = parsePartialJson(this.text);
+    const value = asObject(this.closer.snapshot(this.text));
     this.lastParseAt = this.now();
     this.lastCost = this.lastParseAt - now;
     return value;
