@@ -31,6 +31,8 @@ export async function streamAssistant(
   const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
   let started = false;
   let textStarted = false;
+  /** Tool names by call id: the argument deltas of a streaming call do not repeat the name. */
+  const callNames = new Map<string, string>();
   const start = () => {
     if (started) return;
     started = true;
@@ -84,11 +86,14 @@ export async function streamAssistant(
         // to what the model sent.
         case "tool_call_start":
           start();
+          callNames.set(event.id, event.name);
           bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, delta: "", arguments: {} });
           break;
-        case "tool_call_delta":
-          bus.emit("tool_call_update", { call_id: event.id, delta: event.delta, ...(event.partialArguments ? { arguments: event.partialArguments } : {}) });
+        case "tool_call_delta": {
+          const snapshot = event.partialArguments ? { arguments: event.partialArguments } : {};
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: callNames.get(event.id) ?? "", delta: event.delta, ...snapshot });
           break;
+        }
         case "tool_call_end": {
           placeholder.content.push(event.call);
           const invalid = event.call.invalidArguments ? { invalid_arguments: event.call.invalidArguments } : {};

@@ -6,7 +6,7 @@
  */
 import type { SessionEvent } from "../agent/index.ts";
 
-export function eventJson(event: SessionEvent): Record<string, unknown> | SessionEvent {
+export function eventJson(event: SessionEvent): object {
   if (event.kind !== "message_update") return event;
   const { message: _message, ...rest } = event.data;
   return { ...event, data: rest };
