@@ -57,3 +57,15 @@ describe("cut-off tool calls never run", () => {
     expect(readFileSync(join(ws.dir, "b.txt"), "utf8")).toBe("whole\n");
   });
 });
+
+test("a call in a response stopped at max_tokens is not run even when its arguments parse (gemini sends them whole)", async () => {
+  writeFileSync(join(ws.dir, "a.txt"), "original\n");
+  const fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "line1\n" } }], finishReason: "length" }, { text: "again, smaller" }],
+  });
+  const gemini = WIRE_APIS.find((a) => a.name === "gemini")!;
+  const r = await ws.run([...gemini.flags(fake), "-p", "write a.txt"]);
+  expect(r.code).toBe(0);
+  expect(readFileSync(join(ws.dir, "a.txt"), "utf8")).toBe("original\n");
+  expect(toolResult(fake.requests[1].body)).toContain("output token limit (max_tokens)");
+});
