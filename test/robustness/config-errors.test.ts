@@ -16,7 +16,7 @@ describe("configuration errors: exit 2, one sentence", () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "--tools", "nonsense", "-p", "hi"]);
     expect(r.code).toBe(2);
-    expect(oneLine(r.stderr)).toBe("gong: Invalid --tools: unknown tool 'nonsense'; available tools: read, write, edit, bash, grep, find, ls.");
+    expect(oneLine(r.stderr)).toStartWith("gong: Invalid --tools: unknown tool 'nonsense'; available tools: read, write, edit, bash, grep, find, ls");
   });
 
   test('"tools" in settings names the file and the key', async () => {
