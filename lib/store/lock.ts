@@ -4,7 +4,7 @@
  * instead). A lock whose owner is gone (killed, crashed) is stale and taken over. Within one
  * process the lock is shared: a host that reopens its own session over the same file keeps it.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import process from "node:process";
 import { isProcessAlive } from "../temp-files.ts";
@@ -36,6 +36,8 @@ export function acquireSessionLock(sessionPath: string): () => void {
     if (created === "exists") {
       const owner = ownerOf(lock);
       if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) throw new SessionLockedError(sessionPath, owner);
+      // No pid yet may mean another process created the file a moment ago and is writing it.
+      if (owner === undefined && ageMs(lock) < 2000) throw new SessionLockedError(sessionPath, 0);
       // Stale (owner gone, or unreadable): take it over. Two processes racing here: one create wins.
       removeQuietly(lock);
       created = tryCreate(lock);
@@ -80,6 +82,14 @@ function tryCreate(lock: string): "created" | "exists" | "unavailable" {
     closeSync(fd);
   }
   return "created";
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return Infinity;
+  }
 }
 
 function ownerOf(lock: string): number | undefined {
