@@ -42,6 +42,8 @@ const SettingsSchema = v.strictObject({
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Largest prompt read from stdin or @file, in bytes (default 32 MB). */
   maxInputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */
+  approval: v.optional(v.picklist(["ask", "edits", "auto"])),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
