@@ -14,6 +14,8 @@ import * as v from "valibot";
 import type { ErrorCode, ToolResponse } from "../lib/envelope.ts";
 import type { ExecResult } from "../lib/env/types.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../lib/truncate.ts";
+import { patchFromShellCommand } from "./apply-patch/shell.ts";
+import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 
@@ -39,6 +41,9 @@ export const bashTool: Tool<BashArgs> = {
   schema,
   truncation: "tail",
   async run(args, ctx) {
+    // `apply_patch <<'EOF' … EOF` is how codex-trained models patch through a shell: apply it directly.
+    const patch = patchFromShellCommand(args.command);
+    if (patch !== null) return runPatch(patch, ctx);
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
     const lines = new LineCounter();
     const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;

@@ -9,6 +9,7 @@ import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import { checkArgs } from "./args.ts";
+import { applyPatchTool } from "./apply-patch/tool.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
@@ -20,6 +21,8 @@ import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
+/** Built-in tools no preset activates; a profile or a tool list names them (`--tools default,apply_patch`). */
+export const optionalTools: readonly Tool[] = [applyPatchTool];
 
 export const TOOL_PRESETS = {
   default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
@@ -74,7 +77,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const env = options.env ?? new LocalEnvironment({ root: options.cwd });
   let ready: Promise<void> | null = options.env ? Promise.resolve() : null;
   const tools = new Map<string, Tool>();
-  for (const tool of [...coreTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
+  for (const tool of [...coreTools, ...optionalTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
 
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
@@ -84,7 +87,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         throw new Error(`Unknown tool preset '${presetOrNames}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
       }
       names = TOOL_PRESETS[presetOrNames as ToolPreset];
-    } else if (Array.isArray(presetOrNames)) names = presetOrNames;
+    } else if (Array.isArray(presetOrNames)) {
+      // A preset name inside a list stands for its tools: ["default", "apply_patch"].
+      names = presetOrNames.flatMap((n) => (Object.hasOwn(TOOL_PRESETS, n) && !tools.has(n) ? TOOL_PRESETS[n as ToolPreset] : [n]));
+    }
     else throw new Error("Active tools must be a preset name or a list of tool names.");
     if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
     const unknown = names.filter((n) => !tools.has(n));
@@ -150,5 +156,5 @@ export function toDefinition(tool: Tool): ToolDefinition {
   const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>;
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);
-  return { name: tool.name, description: tool.description, parameters };
+  return { name: tool.name, description: tool.description, parameters, ...(tool.format ? { format: tool.format } : {}) };
 }
