@@ -131,7 +131,7 @@ function existingText(file: Touched, path: string, where: string, action: "delet
 
 /**
  * Where each hunk goes, as codex decides it: an `@@ <text>` header moves the search past the
- * first line matching it; a hunk without old lines appends at the end of the file; old lines are
+ * first line matching it; a hunk without old lines appends to the end of the file; old lines are
  * sought from where the previous hunk ended (a trailing blank old line may be dropped on a second
  * try). Only runs of removed/added lines become replacements: context lines stay byte for byte.
  */
@@ -150,8 +150,7 @@ function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy:
       cursor = hit.index + 1;
     }
     if (chunk.oldLines.length === 0) {
-      const at = lines.length > 0 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
-      replacements.push({ start: at, remove: 0, lines: [...chunk.newLines] });
+      replacements.push({ start: lines.length, remove: 0, lines: [...chunk.newLines] });
       continue;
     }
     let entries = chunk.lines;
