@@ -131,7 +131,7 @@ function existingText(file: Touched, path: string, where: string, action: "delet
 
 /**
  * Where each hunk goes, as codex decides it: an `@@ <text>` header moves the search past the
- * first line matching it; a hunk without old lines appends to the end of the file; old lines are
+ * first line matching it (nested headers one after the other); a hunk without old lines appends to the end of the file; old lines are
  * sought from where the previous hunk ended (a trailing blank old line may be dropped on a second
  * try). Only runs of removed/added lines become replacements: context lines stay byte for byte.
  */
@@ -141,12 +141,14 @@ function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy:
   const replacements: Replacement[] = [];
   let cursor = 0;
   for (const chunk of op.chunks) {
-    if (chunk.context !== undefined) {
-      const hit = seekSequence(index, [chunk.context], cursor, false);
+    let headerAt = -1;
+    for (const context of chunk.contexts) {
+      const hit = seekSequence(index, [context], cursor, false);
       if (!hit) {
-        throw new ToolError("INVALID_PARAM", `Line ${chunk.line}: could not find the '@@ ${chunk.context}' line in ${relative}${cursor > 0 ? " after the previous hunk" : ""}. Nothing was changed. Read the file and copy the line exactly.`);
+        throw new ToolError("INVALID_PARAM", `Line ${chunk.line}: could not find the '@@ ${context}' line in ${relative}${cursor > 0 ? " after the previous hunk" : ""}. Nothing was changed. Read the file and copy the line exactly.`);
       }
       noteFuzzy(hit.level, chunk, relative, fuzzy);
+      headerAt = hit.index;
       cursor = hit.index + 1;
     }
     if (chunk.oldLines.length === 0) {
@@ -161,6 +163,13 @@ function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy:
       entries = withoutTrailingBlank(chunk);
       oldLength--;
       hit = seekSequence(index, chunk.oldLines.slice(0, -1), cursor, chunk.isEndOfFile);
+    }
+    if (!hit && headerAt >= 0) {
+      // The header may name the very line the hunk changes (Appendix A's own multi-hunk example
+      // does): codex rejects that, gong then looks from the header line itself.
+      entries = chunk.lines;
+      oldLength = chunk.oldLines.length;
+      hit = seekSequence(index, chunk.oldLines, headerAt, chunk.isEndOfFile);
     }
     if (!hit) throw notFound(chunk, relative, cursor);
     noteFuzzy(hit.level, chunk, relative, fuzzy);

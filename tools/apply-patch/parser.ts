@@ -1,7 +1,8 @@
 /**
  * The V4A patch format (004 Appendix A) → a list of file operations.
  *
- * It accepts what codex's parser accepts, line for line: markers may carry surrounding whitespace,
+ * It accepts what codex's parser accepts, line for line — and nested `@@` headers, which codex
+ * rejects: markers may carry surrounding whitespace,
  * the first hunk of an update may omit its `@@`, a blank line inside a hunk is an empty context
  * line, blank lines between hunks are skipped, and a patch wrapped in a `<<'EOF' … EOF` heredoc
  * (as some models send it) is unwrapped. Every error names the patch line (1-based, counted in the
@@ -31,8 +32,11 @@ export interface ChunkLine {
 }
 
 export interface UpdateChunk {
-  /** The `@@ <text>` line: the hunk's old lines must come after the first line matching it. */
-  context?: string;
+  /**
+   * The texts of the hunk's `@@ <text>` lines (several when headers are nested, e.g. a class then
+   * a method): each is sought after the previous one, and the old lines after the last.
+   */
+  contexts: string[];
   /** The hunk's lines in order. */
   lines: ChunkLine[];
   /** Context and `-` lines, in order: what must be found in the file. */
@@ -200,20 +204,21 @@ function parseUpdate(lines: NumberedLine[], at: number, path: string): { op: Upd
 
 function parseChunk(lines: NumberedLine[], at: number, firstOfFile: boolean): { chunk: UpdateChunk; next: number } {
   const start = lines[at];
-  let context: string | undefined;
+  const contexts: string[] = [];
   let i = at;
-  if (start.text === HUNK_BARE) i++;
-  else if (start.text.startsWith(HUNK_WITH_CONTEXT)) {
-    context = start.text.slice(HUNK_WITH_CONTEXT.length);
-    i++;
-  } else if (!firstOfFile) {
+  const isHeader = (text: string) => text === HUNK_BARE || text.startsWith(HUNK_WITH_CONTEXT);
+  if (!isHeader(start.text) && !firstOfFile) {
     throw new PatchParseError(start.no, `expected a hunk header '@@' or '@@ <line near the change>', found '${shorten(start.text)}'.`);
+  }
+  // One header, or several in a row narrowing the place down (class, then method).
+  for (; i < lines.length && isHeader(lines[i].text); i++) {
+    if (lines[i].text !== HUNK_BARE) contexts.push(lines[i].text.slice(HUNK_WITH_CONTEXT.length));
   }
   const emptyHunk = () =>
     new PatchParseError(start.no, "this hunk has no lines; expected context (' '), removed ('-') or added ('+') lines after '@@'.");
   if (i >= lines.length) throw emptyHunk();
 
-  const chunk: UpdateChunk = { ...(context !== undefined ? { context } : {}), lines: [], oldLines: [], newLines: [], isEndOfFile: false, line: start.no };
+  const chunk: UpdateChunk = { contexts, lines: [], oldLines: [], newLines: [], isEndOfFile: false, line: start.no };
   let taken = 0;
   for (; i < lines.length; i++) {
     const line = lines[i].text;
