@@ -35,6 +35,7 @@ export { registerProfile, profileIds, createDefaultProfile, type ProviderProfile
 // Tools and the envelope they return.
 export { createToolRegistry, coreTools, TOOL_PRESETS, toDefinition, type ToolRegistry, type ToolPreset } from "./tools/registry.ts";
 export type { Tool, ToolDefinition, ToolRunContext, TruncationDirection } from "./tools/types.ts";
+export { parsePatch, applyPatch, PatchParseError, APPLY_PATCH_LARK_GRAMMAR, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./tools/apply-patch/index.ts";
 export { ERROR_CODES, FIELD, ToolError, startReply, envelopeProblems, type ToolResponse, type ErrorCode, type Reply } from "./lib/envelope.ts";
 export { createObserver, type Observer, type ObserverOptions } from "./lib/observe.ts";
 export { truncateHead, truncateTail, truncateLine, truncateChars, truncateLines, formatSize } from "./lib/truncate.ts";

@@ -7,7 +7,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createClient } from "../../lib/llm/client.ts";
 import { APPLY_PATCH_LARK_GRAMMAR } from "../../tools/apply-patch/index.ts";
 import { harness } from "./harness.ts";
 

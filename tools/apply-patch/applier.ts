@@ -55,7 +55,6 @@ interface Touched {
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const encoder = new TextEncoder();
 
 /** Check every operation, then write; throws ToolError (nothing written) on any problem. */
 export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnvironment, signal?: AbortSignal): Promise<PatchOutcome> {
@@ -63,6 +62,8 @@ export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnviron
     throw new ToolError("INVALID_PARAM", "The patch has no file operations between '*** Begin Patch' and '*** End Patch'; nothing was changed. Add an '*** Add File:', '*** Delete File:' or '*** Update File:' section.");
   }
   const overlay = new Overlay(env);
+  // Read every file the patch names at once; playing the operations then waits on no disk.
+  await overlay.prefetch(patch.ops.flatMap((op) => [op.path, ...(op.type === "update" && op.movePath !== undefined ? [op.movePath] : [])]));
   const changes: FileChange[] = [];
   const fuzzy: FuzzyHunk[] = [];
   for (const op of patch.ops) {
@@ -103,14 +104,15 @@ async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[]
   const mode = source.entry.kind === "file" ? source.entry.mode : undefined;
 
   if (op.movePath === undefined) {
-    source.entry = { kind: "file", text: after.toString(), mode };
+    // Written in place, the file keeps its mode without being told.
+    source.entry = { kind: "file", text: after };
     const d = updateDiff(source.relative, source.relative, before.lines, replacements);
     return { op: "M", path: source.relative, ...counts(d) };
   }
   const dest = await overlay.touch(op.movePath, op.line);
   if (dest.entry.kind === "dir") throw new ToolError("IS_DIRECTORY", `${where}: cannot move to '${op.movePath}', it is a directory. Nothing was changed.`);
   if (dest.absolute !== source.absolute) source.entry = { kind: "absent" };
-  dest.entry = { kind: "file", text: after.toString(), mode };
+  dest.entry = { kind: "file", text: after, mode };
   const d = updateDiff(source.relative, dest.relative, before.lines, replacements);
   return { op: "R", path: source.relative, movePath: dest.relative, ...counts(d) };
 }
@@ -245,10 +247,24 @@ function notFound(chunk: UpdateChunk, relative: string, cursor: number): ToolErr
 /** The files a patch touches, as they will be after it; reads through to the environment once per file. */
 class Overlay {
   private readonly files = new Map<string, Touched>();
+  private readonly byInput = new Map<string, Promise<Touched>>();
 
   constructor(private readonly env: ExecutionEnvironment) {}
 
-  async touch(path: string, line: number): Promise<Touched> {
+  /** Start loading these paths; failures surface later, in patch order, from `touch`. */
+  async prefetch(paths: string[]): Promise<void> {
+    await Promise.allSettled([...new Set(paths)].map((p) => this.touch(p, 0)));
+  }
+
+  touch(path: string, line: number): Promise<Touched> {
+    const known = this.byInput.get(path);
+    if (known) return known.catch(() => this.load(path, line));
+    const loading = this.load(path, line);
+    this.byInput.set(path, loading);
+    return loading;
+  }
+
+  private async load(path: string, line: number): Promise<Touched> {
     let resolved: Awaited<ReturnType<ExecutionEnvironment["resolvePath"]>>;
     try {
       resolved = await this.env.resolvePath(path);
@@ -270,26 +286,27 @@ class Overlay {
     return file;
   }
 
-  /** Write every changed file; on a failure put back those already written, then report. */
+  /** Write every changed file (each atomically); if any write fails, put back those that succeeded, then report. */
   async commit(): Promise<void> {
-    const done: Touched[] = [];
-    for (const file of this.files.values()) {
-      try {
-        if (file.entry.kind === "file") await this.env.writeFile(file.absolute, encoder.encode(file.entry.text), { mode: file.entry.mode });
-        else if (file.entry.kind === "absent" && file.original !== null) await this.env.removeFile(file.absolute);
-        else continue;
-        done.push(file);
-      } catch (e) {
-        await this.restore(done);
-        const why = e instanceof Error ? e.message : String(e);
-        const code = e instanceof ToolError ? e.code : "EXECUTION_ERROR";
-        throw new ToolError(code, `Writing ${file.relative} failed (${why}); the files already written were restored, so nothing was changed.`);
-      }
-    }
+    const files = [...this.files.values()].filter((f) => f.entry.kind === "file" || (f.entry.kind === "absent" && f.original !== null));
+    const results = await Promise.allSettled(
+      files.map((file) =>
+        file.entry.kind === "file"
+          ? this.env.writeFile(file.absolute, file.entry.text, file.entry.mode === undefined ? {} : { mode: file.entry.mode })
+          : this.env.removeFile(file.absolute),
+      ),
+    );
+    const failed = results.findIndex((r) => r.status === "rejected");
+    if (failed < 0) return;
+    await this.restore(files.filter((_, i) => results[i].status === "fulfilled"));
+    const e = (results[failed] as PromiseRejectedResult).reason;
+    const why = e instanceof Error ? e.message : String(e);
+    const code = e instanceof ToolError ? e.code : "EXECUTION_ERROR";
+    throw new ToolError(code, `Writing ${files[failed].relative} failed (${why}); the files already written were restored, so nothing was changed.`);
   }
 
   private async restore(files: Touched[]): Promise<void> {
-    for (const file of files.reverse()) {
+    for (const file of files) {
       try {
         if (file.original) await this.env.writeFile(file.absolute, file.original);
         else await this.env.removeFile(file.absolute);

@@ -1,8 +1,8 @@
 /**
- * A text file as the patch applier sees it: a BOM, lines without their endings, and each line's
- * own ending. Matching looks at the line texts; writing puts every untouched line back with the
- * ending it had, gives inserted lines the file's ending (the one its first line break uses), and
- * keeps a missing final newline missing.
+ * A text file as the patch applier sees it: a BOM, then lines without their endings. Matching
+ * looks at the line texts; writing copies every untouched stretch byte for byte (each line keeps
+ * the ending it had), gives inserted lines the file's ending (the one its first line break uses),
+ * and keeps a missing final newline missing.
  */
 
 /** Characters Rust's `char::is_whitespace` accepts (what codex trims), unlike JS's \s it excludes the BOM. */
@@ -28,10 +28,12 @@ export type LineEnding = "\n" | "\r\n";
 export class TextFile {
   private constructor(
     readonly bom: string,
+    /** The content after the BOM, as read. */
+    private readonly body: string,
     /** Line texts, endings removed. */
     readonly lines: string[],
-    /** Each line's ending; "" only for a last line without one. */
-    readonly endings: string[],
+    /** Offset in `body` where each line starts, plus one entry for the end of the body. */
+    private readonly starts: number[],
     /** The ending inserted lines get: the one the file's first line break uses. */
     readonly eol: LineEnding,
   ) {}
@@ -39,61 +41,54 @@ export class TextFile {
   static parse(content: string): TextFile {
     const bom = content.charCodeAt(0) === 0xfeff ? "\uFEFF" : "";
     const body = bom ? content.slice(1) : content;
-    const lines: string[] = [];
-    const endings: string[] = [];
-    let eol: LineEnding | undefined;
-    let start = 0;
-    for (let nl = body.indexOf("\n"); nl !== -1; nl = body.indexOf("\n", start)) {
-      const crlf = nl > start && body.charCodeAt(nl - 1) === 13;
-      lines.push(body.slice(start, crlf ? nl - 1 : nl));
-      const ending: LineEnding = crlf ? "\r\n" : "\n";
-      endings.push(ending);
-      eol ??= ending;
-      start = nl + 1;
+    const raw = body === "" ? [] : body.split("\n");
+    if (raw.length > 0 && raw[raw.length - 1] === "") raw.pop(); // the final newline ends a line, it starts none
+    const starts = new Array<number>(raw.length + 1);
+    let at = 0;
+    for (let i = 0; i < raw.length; i++) {
+      starts[i] = at;
+      at += raw[i].length + 1;
     }
-    if (start < body.length) {
-      lines.push(body.slice(start));
-      endings.push("");
-    }
-    return new TextFile(bom, lines, endings, eol ?? "\n");
+    starts[raw.length] = body.length;
+    const hasCr = body.includes("\r");
+    const lines = hasCr ? raw.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)) : raw;
+    const firstBreak = body.indexOf("\n");
+    const eol: LineEnding = firstBreak > 0 && body.charCodeAt(firstBreak - 1) === 13 ? "\r\n" : "\n";
+    return new TextFile(bom, body, lines, starts, eol);
   }
 
   /** True when the file has content and its last line has no line break. */
   get missingFinalNewline(): boolean {
-    return this.endings.length > 0 && this.endings[this.endings.length - 1] === "";
+    return this.body !== "" && !this.body.endsWith("\n");
   }
 
   /**
-   * The file with `replacements` (sorted, non-overlapping: start line, lines removed, lines
-   * inserted) applied. Only replaced lines change; a missing final newline stays missing.
+   * The content with `replacements` (sorted, non-overlapping: start line, lines removed, lines
+   * inserted) applied. Untouched stretches are copied as they are, inserted lines get the file's
+   * line ending, and a missing final newline stays missing.
    */
-  withReplacements(replacements: readonly Replacement[]): TextFile {
-    const lines: string[] = [];
-    const endings: string[] = [];
-    let from = 0;
-    for (const r of replacements) {
-      for (let i = from; i < r.start; i++) {
-        lines.push(this.lines[i]);
-        endings.push(this.endings[i] || this.eol);
-      }
-      for (const text of r.lines) {
-        lines.push(text);
-        endings.push(this.eol);
-      }
-      from = r.start + r.remove;
-    }
-    for (let i = from; i < this.lines.length; i++) {
-      lines.push(this.lines[i]);
-      endings.push(this.endings[i] || this.eol);
-    }
-    if (this.missingFinalNewline && endings.length > 0) endings[endings.length - 1] = "";
-    return new TextFile(this.bom, lines, endings, this.eol);
-  }
-
-  toString(): string {
+  withReplacements(replacements: readonly Replacement[]): string {
     const parts: string[] = [this.bom];
-    for (let i = 0; i < this.lines.length; i++) parts.push(this.lines[i], this.endings[i]);
-    return parts.join("");
+    const n = this.lines.length;
+    let from = 0;
+    const copyUntil = (to: number) => {
+      if (to <= from) return;
+      parts.push(this.body.slice(this.starts[from], this.starts[to]));
+      // The last line had no break; lines now follow it, so it gets one.
+      if (to === n && this.missingFinalNewline) parts.push(this.eol);
+    };
+    for (const r of replacements) {
+      copyUntil(r.start);
+      for (const text of r.lines) parts.push(text, this.eol);
+      from = Math.max(from, r.start + r.remove);
+    }
+    copyUntil(n);
+    let out = parts.join("");
+    if (this.missingFinalNewline) {
+      if (out.endsWith("\r\n")) out = out.slice(0, -2);
+      else if (out.endsWith("\n")) out = out.slice(0, -1);
+    }
+    return out;
   }
 }
 

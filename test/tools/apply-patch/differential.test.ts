@@ -46,7 +46,7 @@ describe(`apply_patch agrees with codex ${doc.codexVersion}`, () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 60_000);
 
   test("a clean error and an untouched tree on every case codex rejects", async () => {
     const problems: string[] = [];
@@ -57,7 +57,7 @@ describe(`apply_patch agrees with codex ${doc.codexVersion}`, () => {
       else if (!/Nothing was changed|nothing was changed/.test(result.error?.message ?? "")) problems.push(`${c.id}: error does not say nothing changed: ${result.error?.message}`);
     }
     expect(problems).toEqual([]);
-  });
+  }, 60_000);
 });
 
 function sorted(o: Record<string, string | null>) {
