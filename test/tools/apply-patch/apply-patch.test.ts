@@ -93,6 +93,14 @@ describe("Appendix A operations", () => {
     expect(ws.read("tail.txt")).toBe("end\nmiddle\nEND\n");
   });
 
+  test("*** End of File is still sought after the @@ line, never before it", async () => {
+    ws.write("tail2.txt", "x\nbody\n}\n");
+    const r = await apply(patch("*** Update File: tail2.txt", "@@ }", " body", "-}", "+};", "*** End of File"));
+    expect(r.status).toBe("error");
+    expect(r.error?.message).toContain("could not find the hunk's context and removed lines in tail2.txt at the end of the file");
+    expect(ws.read("tail2.txt")).toBe("x\nbody\n}\n");
+  });
+
   test("a hunk without old lines appends to the end of the file", async () => {
     ws.write("append.txt", "one\ntwo\n");
     const r = await apply(patch("*** Update File: append.txt", "@@", "+three"));

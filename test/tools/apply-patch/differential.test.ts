@@ -26,7 +26,9 @@ async function gong(c: RecordedCase) {
   const env = new LocalEnvironment({ root });
   const result = await runPatch(c.patch, { env, reply: startReply({ input: c.patch }) });
   await env.cleanup();
-  return { result, changed: treeChanges(before, readTree(root)) };
+  const changed = treeChanges(before, readTree(root));
+  rmSync(root, { recursive: true, force: true });
+  return { result, changed };
 }
 
 describe(`apply_patch agrees with codex ${doc.codexVersion}`, () => {
