@@ -246,7 +246,9 @@ function notFound(chunk: UpdateChunk, relative: string, cursor: number): ToolErr
 
 /** The files a patch touches, as they will be after it; reads through to the environment once per file. */
 class Overlay {
-  private readonly files = new Map<string, Touched>();
+  /** Every file read, once each. */
+  private readonly files: Touched[] = [];
+  private readonly loading = new Map<string, Promise<Touched>>();
   private readonly byInput = new Map<string, Promise<Touched>>();
 
   constructor(private readonly env: ExecutionEnvironment) {}
@@ -272,23 +274,31 @@ class Overlay {
       if (e instanceof ToolError) throw new ToolError(e.code, `Line ${line} ('${path}'): ${e.message} Nothing was changed.`);
       throw e;
     }
-    const known = this.files.get(resolved.absolute);
-    if (known) return known;
-    const file: Touched = { absolute: resolved.absolute, relative: resolved.relative, original: null, entry: { kind: "absent" } };
-    const info = resolved.exists ? await this.env.stat(resolved.absolute) : null;
+    // Two spellings of one path ("a.txt", "./a.txt") must share one entry, even when loaded at once.
+    let file = this.loading.get(resolved.absolute);
+    if (!file) {
+      file = this.read(resolved.absolute, resolved.relative, resolved.exists);
+      this.loading.set(resolved.absolute, file);
+    }
+    return file;
+  }
+
+  private async read(absolute: string, relative: string, exists: boolean): Promise<Touched> {
+    const file: Touched = { absolute, relative, original: null, entry: { kind: "absent" } };
+    const info = exists ? await this.env.stat(absolute) : null;
     if (info?.type === "dir") file.entry = { kind: "dir" };
     else if (info) {
-      const bytes = await this.env.readFile(resolved.absolute);
+      const bytes = await this.env.readFile(absolute);
       file.original = bytes;
       file.entry = { kind: "unread", bytes, mode: info.mode };
     }
-    this.files.set(resolved.absolute, file);
+    this.files.push(file);
     return file;
   }
 
   /** Write every changed file (each atomically); if any write fails, put back those that succeeded, then report. */
   async commit(): Promise<void> {
-    const files = [...this.files.values()].filter((f) => f.entry.kind === "file" || (f.entry.kind === "absent" && f.original !== null));
+    const files = this.files.filter((f) => f.entry.kind === "file" || (f.entry.kind === "absent" && f.original !== null));
     const results = await Promise.allSettled(
       files.map((file) =>
         file.entry.kind === "file"

@@ -234,6 +234,13 @@ describe("all or nothing", () => {
     expect(existsSync(ws.path("adir"))).toBe(true);
   });
 
+  test("two spellings of one path are one file", async () => {
+    ws.write("spelled.txt", "a\nb\n");
+    const r = await apply(patch("*** Update File: spelled.txt", "@@", "-a", "+A", "*** Update File: ./spelled.txt", "@@", "-b", "+B"));
+    expect(r.status).toBe("success");
+    expect(ws.read("spelled.txt")).toBe("A\nB\n");
+  });
+
   test("a later operation on the same file sees the earlier one's result", async () => {
     ws.write("twice-edit.txt", "a\nb\n");
     const r = await apply(patch("*** Update File: twice-edit.txt", "@@", "-a", "+A", "*** Update File: twice-edit.txt", "@@", "-A", "+AA"));
