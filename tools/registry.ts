@@ -54,6 +54,7 @@ export interface ToolRegistryOptions {
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
+  callId?: string;
 }
 
 export interface ToolRegistry {
@@ -124,7 +125,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate } = {}) {
+    async execute(name, args, { signal, onUpdate, callId } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -140,7 +141,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, callId });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;

@@ -31,6 +31,8 @@ export async function streamAssistant(
   const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
   let started = false;
   let textStarted = false;
+  /** Tool names by call id: the argument deltas of a streaming call do not repeat the name. */
+  const callNames = new Map<string, string>();
   const start = () => {
     if (started) return;
     started = true;
@@ -81,10 +83,11 @@ export async function streamAssistant(
           break;
         case "tool_call_start":
           start();
+          callNames.set(event.id, event.name);
           bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, arguments: {} });
           break;
         case "tool_call_delta":
-          bus.emit("tool_call_update", { call_id: event.id, arguments: event.partialArguments });
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: callNames.get(event.id) ?? "", arguments: event.partialArguments });
           break;
         case "tool_call_end":
           placeholder.content.push(event.call);
