@@ -37,6 +37,15 @@ describe("freeform tools on the Responses API", () => {
     ]);
   });
 
+  test("forcing a freeform tool names it as a custom tool choice", async () => {
+    fake.setScript([{ text: "ok" }]);
+    await collect(adapter.stream({ ...request(), toolChoice: { name: "shout" } }, contextFor(MODEL, fake.baseUrls.openai)));
+    expect(lastBody().tool_choice).toEqual({ type: "custom", name: "shout" });
+    fake.setScript([{ text: "ok" }]);
+    await collect(adapter.stream({ ...request(), toolChoice: { name: "ls" } }, contextFor(MODEL, fake.baseUrls.openai)));
+    expect(lastBody().tool_choice).toEqual({ type: "function", name: "ls" });
+  });
+
   test("a streamed custom_tool_call becomes a tool call with { input }, its deltas growing the input", async () => {
     fake.setScript([{ toolCalls: [{ name: "shout", arguments: { input: "go loudly-and-clearly" } }], chunkSize: 5 }]);
     const events = await collect(adapter.stream(request(), contextFor(MODEL, fake.baseUrls.openai)));
