@@ -43,7 +43,7 @@ export interface PatchOutcome {
   fuzzy: FuzzyHunk[];
 }
 
-/** What a file is in the overlay: its text, absent, or a directory. */
+/** What a path is in the overlay: a file's text (or its bytes, not yet decoded), nothing, or a directory. */
 type Entry = { kind: "file"; text: string; mode?: number } | { kind: "absent" } | { kind: "dir" } | { kind: "unread"; bytes: Uint8Array; mode: number };
 
 interface Touched {
@@ -104,8 +104,8 @@ async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[]
   const mode = source.entry.kind === "file" ? source.entry.mode : undefined;
 
   if (op.movePath === undefined) {
-    // Written in place, the file keeps its mode without being told.
-    source.entry = { kind: "file", text: after };
+    // A file rewritten in place keeps its mode by itself; one a previous move created takes its source's.
+    source.entry = { kind: "file", text: after, ...(source.original === null ? { mode } : {}) };
     const d = updateDiff(source.relative, source.relative, before.lines, replacements);
     return { op: "M", path: source.relative, ...counts(d) };
   }
@@ -133,9 +133,10 @@ function existingText(file: Touched, path: string, where: string, action: "delet
 
 /**
  * Where each hunk goes, as codex decides it: an `@@ <text>` header moves the search past the
- * first line matching it (nested headers one after the other); a hunk without old lines appends to the end of the file; old lines are
- * sought from where the previous hunk ended (a trailing blank old line may be dropped on a second
- * try). Only runs of removed/added lines become replacements: context lines stay byte for byte.
+ * first line matching it (nested headers one after the other); a hunk without old lines appends
+ * to the end of the file; old lines are sought from where the previous hunk ended (a trailing
+ * blank old line may be dropped on a second try). Only runs of removed/added lines become
+ * replacements: context lines stay byte for byte.
  */
 function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy: FuzzyHunk[]): Replacement[] {
   const index = new LineIndex(file.lines);
