@@ -3,7 +3,7 @@
  * the all-or-nothing rule, line endings, and errors that name the patch line.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LocalEnvironment } from "../../../lib/env/local.ts";
 import { ToolError } from "../../../lib/envelope.ts";
@@ -219,6 +219,17 @@ describe("all or nothing", () => {
     expect(r.error?.message).toStartWith("Line 6 ('../outside/evil.txt'): Access denied");
     expect(ws.read("inside.txt")).toBe("in\n");
     expect(existsSync(join(ws.outside, "evil.txt"))).toBe(false);
+  });
+
+  test("an absolute path inside the workspace is accepted; a symlink leading out is ACCESS_DENIED", async () => {
+    const r = await apply(patch(`*** Add File: ${ws.path("abs/inside.txt")}`, "+ok"));
+    expect(r.status).toBe("success");
+    expect(r.data.files).toEqual([{ op: "A", path: "abs/inside.txt", added: 1, removed: 0 }]);
+    writeFileSync(join(ws.outside, "target.txt"), "outside\n");
+    symlinkSync(join(ws.outside, "target.txt"), ws.path("link.txt"));
+    const out = await apply(patch("*** Update File: link.txt", "@@", "-outside", "+changed"));
+    expect(out.error?.code).toBe("ACCESS_DENIED");
+    expect(readFileSync(join(ws.outside, "target.txt"), "utf8")).toBe("outside\n");
   });
 
   test("updating a missing file is NOT_FOUND", async () => {
