@@ -297,23 +297,32 @@ class Overlay {
     return file;
   }
 
-  /** Write every changed file (each atomically); if any write fails, put back those that succeeded, then report. */
+  /**
+   * Delete, then write every changed file (each atomically; deletions first, so a deleted file's
+   * path can become a directory). If anything fails, put back what succeeded, then report.
+   */
   async commit(): Promise<void> {
-    const files = this.files.filter((f) => f.entry.kind === "file" || (f.entry.kind === "absent" && f.original !== null));
-    const results = await Promise.allSettled(
-      files.map((file) =>
-        file.entry.kind === "file"
-          ? this.env.writeFile(file.absolute, file.entry.text, file.entry.mode === undefined ? {} : { mode: file.entry.mode })
-          : this.env.removeFile(file.absolute),
-      ),
-    );
-    const failed = results.findIndex((r) => r.status === "rejected");
-    if (failed < 0) return;
-    await this.restore(files.filter((_, i) => results[i].status === "fulfilled"));
-    const e = (results[failed] as PromiseRejectedResult).reason;
+    const removals = this.files.filter((f) => f.entry.kind === "absent" && f.original !== null);
+    const writes = this.files.filter((f) => f.entry.kind === "file");
+    const done: Touched[] = [];
+    const run = async (files: Touched[], action: (f: Touched) => Promise<void>) => {
+      const results = await Promise.allSettled(files.map(action));
+      results.forEach((r, i) => r.status === "fulfilled" && done.push(files[i]));
+      const failed = results.findIndex((r) => r.status === "rejected");
+      return failed < 0 ? null : { file: files[failed], error: (results[failed] as PromiseRejectedResult).reason };
+    };
+    const failure =
+      (await run(removals, (f) => this.env.removeFile(f.absolute))) ??
+      (await run(writes, (f) => {
+        const entry = f.entry as { text: string; mode?: number };
+        return this.env.writeFile(f.absolute, entry.text, entry.mode === undefined ? {} : { mode: entry.mode });
+      }));
+    if (!failure) return;
+    await this.restore(done);
+    const e = failure.error;
     const why = e instanceof Error ? e.message : String(e);
     const code = e instanceof ToolError ? e.code : "EXECUTION_ERROR";
-    throw new ToolError(code, `Writing ${files[failed].relative} failed (${why}); the files already written were restored, so nothing was changed.`);
+    throw new ToolError(code, `Writing ${failure.file.relative} failed (${why}); the files already written were restored, so nothing was changed.`);
   }
 
   private async restore(files: Touched[]): Promise<void> {

@@ -232,6 +232,25 @@ describe("all or nothing", () => {
     expect(readFileSync(join(ws.outside, "target.txt"), "utf8")).toBe("outside\n");
   });
 
+  test("a deleted file's path can become a directory in the same patch", async () => {
+    ws.write("was-file", "x\n");
+    const r = await apply(patch("*** Delete File: was-file", "*** Add File: was-file/inner.txt", "+y"));
+    expect(r.status).toBe("success");
+    expect(ws.read("was-file/inner.txt")).toBe("y\n");
+  });
+
+  test("a write that fails at the end puts back the files already written", async () => {
+    ws.write("restored.txt", "before\n");
+    ws.write("gone.txt", "deleted, then restored\n");
+    ws.write("blocker.txt", "a file, not a directory\n");
+    const r = await apply(patch("*** Update File: restored.txt", "@@", "-before", "+after", "*** Delete File: gone.txt", "*** Add File: blocker.txt/inner.txt", "+x"));
+    expect(r.status).toBe("error");
+    expect(ws.read("gone.txt")).toBe("deleted, then restored\n");
+    expect(r.error?.message).toContain("the files already written were restored, so nothing was changed");
+    expect(ws.read("restored.txt")).toBe("before\n");
+    expect(ws.read("blocker.txt")).toBe("a file, not a directory\n");
+  });
+
   test("updating a missing file is NOT_FOUND", async () => {
     const r = await apply(patch("*** Update File: nowhere.txt", "@@", "-a", "+b"));
     expect(r.error?.code).toBe("NOT_FOUND");
