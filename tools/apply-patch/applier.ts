@@ -56,8 +56,19 @@ interface Touched {
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+export interface ApplyOptions {
+  signal?: AbortSignal;
+  /**
+   * Let an `@@` line name the first line the hunk changes, as Appendix A's own multi-hunk example
+   * does (default true). codex rejects such hunks; false makes gong reject them too.
+   */
+  headerMayNameChangedLine?: boolean;
+}
+
 /** Check every operation, then write; throws ToolError (nothing written) on any problem. */
-export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnvironment, signal?: AbortSignal): Promise<PatchOutcome> {
+export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnvironment, options: ApplyOptions = {}): Promise<PatchOutcome> {
+  const { signal } = options;
+  const leniency = { headerMayNameChangedLine: options.headerMayNameChangedLine ?? true };
   if (patch.ops.length === 0) {
     throw new ToolError("INVALID_PARAM", "The patch has no file operations between '*** Begin Patch' and '*** End Patch'; nothing was changed. Add an '*** Add File:', '*** Delete File:' or '*** Update File:' section.");
   }
@@ -68,14 +79,16 @@ export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnviron
   const fuzzy: FuzzyHunk[] = [];
   for (const op of patch.ops) {
     if (signal?.aborted) throw new ToolError("EXECUTION_ERROR", "Operation aborted; nothing was changed.");
-    changes.push(await playOp(op, overlay, fuzzy));
+    changes.push(await playOp(op, overlay, fuzzy, leniency));
   }
   if (signal?.aborted) throw new ToolError("EXECUTION_ERROR", "Operation aborted; nothing was changed.");
   await overlay.commit();
   return { changes, fuzzy };
 }
 
-async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[]): Promise<FileChange> {
+type Leniency = Required<Pick<ApplyOptions, "headerMayNameChangedLine">>;
+
+async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[], leniency: Leniency): Promise<FileChange> {
   const where = (path: string) => `Line ${op.line} ('${path}')`;
   if (op.type === "add") {
     const file = await overlay.touch(op.path, op.line);
@@ -93,13 +106,13 @@ async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[]): Promis
     const d = wholeFileDiff(file.relative, TextFile.parse(text).lines, "delete");
     return { op: "D", path: file.relative, ...counts(d) };
   }
-  return playUpdate(op, overlay, fuzzy, where(op.path));
+  return playUpdate(op, overlay, fuzzy, where(op.path), leniency);
 }
 
-async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[], where: string): Promise<FileChange> {
+async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[], where: string, leniency: Leniency): Promise<FileChange> {
   const source = await overlay.touch(op.path, op.line);
   const before = TextFile.parse(existingText(source, op.path, where, "update", op.line));
-  const replacements = locateChunks(op, before, source.relative, fuzzy);
+  const replacements = locateChunks(op, before, source.relative, fuzzy, leniency);
   const after = before.withReplacements(replacements);
   const mode = source.entry.kind === "file" ? source.entry.mode : undefined;
 
@@ -138,7 +151,7 @@ function existingText(file: Touched, path: string, where: string, action: "delet
  * blank old line may be dropped on a second try). Only runs of removed/added lines become
  * replacements: context lines stay byte for byte.
  */
-function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy: FuzzyHunk[]): Replacement[] {
+function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy: FuzzyHunk[], leniency: Leniency): Replacement[] {
   const index = new LineIndex(file.lines);
   const lines = file.lines;
   const replacements: Replacement[] = [];
@@ -167,14 +180,17 @@ function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy:
       oldLength--;
       hit = seekSequence(index, chunk.oldLines.slice(0, -1), cursor, chunk.isEndOfFile);
     }
-    if (!hit && headerAt >= 0) {
+    if (!hit && headerAt >= 0 && leniency.headerMayNameChangedLine) {
       // The header may name the very line the hunk changes (Appendix A's own multi-hunk example
       // does): codex rejects that, gong then looks from the header line itself.
       entries = chunk.lines;
       oldLength = chunk.oldLines.length;
       hit = seekSequence(index, chunk.oldLines, headerAt, chunk.isEndOfFile);
     }
-    if (!hit) throw notFound(chunk, relative, cursor);
+    if (!hit) {
+      const after = chunk.contexts.length > 0 ? ` after the '@@ ${chunk.contexts[chunk.contexts.length - 1]}' line` : cursor > 0 ? " after the previous hunk" : "";
+      throw notFound(chunk, relative, chunk.isEndOfFile ? `${after} at the end of the file` : after);
+    }
     noteFuzzy(hit.level, chunk, relative, fuzzy);
     replacements.push(...runs(entries, hit.index));
     cursor = hit.index + oldLength;
@@ -234,10 +250,9 @@ function noteFuzzy(level: MatchLevel, chunk: UpdateChunk, path: string, fuzzy: F
   if (level !== "exact" && !fuzzy.some((f) => f.line === chunk.line && f.path === path)) fuzzy.push({ path, line: chunk.line, level });
 }
 
-function notFound(chunk: UpdateChunk, relative: string, cursor: number): ToolError {
+function notFound(chunk: UpdateChunk, relative: string, where: string): ToolError {
   const shown = chunk.oldLines.slice(0, 8).map((l) => `  ${l}`);
   if (chunk.oldLines.length > 8) shown.push(`  … (${chunk.oldLines.length - 8} more)`);
-  const where = chunk.isEndOfFile ? " at the end of the file" : cursor > 0 ? " after the previous hunk" : "";
   return new ToolError(
     "INVALID_PARAM",
     `Line ${chunk.line}: could not find the hunk's context and removed lines in ${relative}${where}:\n${shown.join("\n")}\n` +

@@ -50,7 +50,7 @@ export const applyPatchTool: Tool<ApplyPatchArgs> = {
 export async function runPatch(patchText: string, ctx: ToolRunContext): Promise<ToolResponse> {
   try {
     if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");
-    const outcome = await applyParsedPatch(parseOrThrow(patchText), ctx.env, ctx.signal);
+    const outcome = await applyParsedPatch(parseOrThrow(patchText), ctx.env, { signal: ctx.signal });
     return respond(outcome, ctx);
   } catch (e) {
     return ctx.reply.fromError(e);

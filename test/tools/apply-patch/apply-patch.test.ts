@@ -97,7 +97,7 @@ describe("Appendix A operations", () => {
     ws.write("tail2.txt", "x\nbody\n}\n");
     const r = await apply(patch("*** Update File: tail2.txt", "@@ }", " body", "-}", "+};", "*** End of File"));
     expect(r.status).toBe("error");
-    expect(r.error?.message).toContain("could not find the hunk's context and removed lines in tail2.txt at the end of the file");
+    expect(r.error?.message).toContain("could not find the hunk's context and removed lines in tail2.txt after the '@@ }' line at the end of the file");
     expect(ws.read("tail2.txt")).toBe("x\nbody\n}\n");
   });
 
@@ -381,5 +381,16 @@ describe("SDK functions", () => {
     expect(outcome.changes).toEqual([{ op: "A", path: "hello.txt", added: 1, removed: 0, diff: "--- /dev/null\n+++ b/hello.txt\n@@ -0,0 +1,1 @@\n+hello\n" }]);
     const env = new LocalEnvironment({ root: dir });
     await expect(applyPatch(patch("*** Delete File: missing.txt"), { env })).rejects.toBeInstanceOf(ToolError);
+  });
+
+  test("headerMayNameChangedLine: false rejects an @@ line naming the changed line, as codex does", async () => {
+    const dir = join(ws.base, "sdk-strict");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "config.py"), "DEFAULT_TIMEOUT = 30\n");
+    const appendixA = patch("*** Update File: config.py", "@@ DEFAULT_TIMEOUT = 30", "-DEFAULT_TIMEOUT = 30", "+DEFAULT_TIMEOUT = 60");
+    await expect(applyPatch(appendixA, { cwd: dir, headerMayNameChangedLine: false })).rejects.toThrow("could not find the hunk's context and removed lines in config.py after the '@@ DEFAULT_TIMEOUT = 30' line");
+    expect(readFileSync(join(dir, "config.py"), "utf8")).toBe("DEFAULT_TIMEOUT = 30\n");
+    await applyPatch(appendixA, { cwd: dir });
+    expect(readFileSync(join(dir, "config.py"), "utf8")).toBe("DEFAULT_TIMEOUT = 60\n");
   });
 });
