@@ -15,14 +15,19 @@ import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
+import { planTools } from "./plan.ts";
 import { readTool } from "./read.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
 import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
-/** Built-in tools no preset activates; a profile or a tool list names them (`--tools default,apply_patch`). */
-export const optionalTools: readonly Tool[] = [applyPatchTool];
+/**
+ * Tools every registry knows but no preset activates: the plan tool's dialects (TodoWrite,
+ * update_plan, write_todos) and apply_patch. A profile or the user turns them on by name,
+ * e.g. ["default", "TodoWrite"] or `--tools default,apply_patch`.
+ */
+export const optionalTools: readonly Tool[] = [...planTools, applyPatchTool];
 
 export const TOOL_PRESETS = {
   default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
@@ -34,14 +39,14 @@ export type ToolPreset = keyof typeof TOOL_PRESETS;
 export interface ToolRegistryConfig {
   /** Preset used when the options give none. */
   preset?: ToolPreset;
-  /** Explicit active tool names; wins over `preset`. */
+  /** Explicit active tool names (a preset name among them stands for its tools); wins over `preset`. */
   active?: readonly string[];
 }
 
 export interface ToolRegistryOptions {
   /** Project root (and working directory) used when no `env` is given. */
   cwd: string;
-  /** Which tools are active: a preset name or a list of tool names. Default "default". */
+  /** Which tools are active: a preset name or a list of tool and preset names. Default "default". */
   preset?: ToolPreset | readonly string[];
   /** Execution environment; default `new LocalEnvironment({ root: cwd })`. */
   env?: ExecutionEnvironment;
@@ -70,7 +75,7 @@ export interface ToolRegistry {
   /** Add or replace a tool; it becomes active. */
   register(tool: Tool): void;
   unregister(name: string): boolean;
-  /** Switch the active set; throws on an unknown preset or tool name, or an empty list. */
+  /** Switch the active set (a preset, or tool and preset names); throws on an unknown name or an empty list. */
   setActive(presetOrNames: ToolPreset | readonly string[]): void;
 }
 
@@ -89,8 +94,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       }
       names = TOOL_PRESETS[presetOrNames as ToolPreset];
     } else if (Array.isArray(presetOrNames)) {
-      // A preset name inside a list stands for its tools: ["default", "apply_patch"].
-      names = presetOrNames.flatMap((n) => (Object.hasOwn(TOOL_PRESETS, n) && !tools.has(n) ? TOOL_PRESETS[n as ToolPreset] : [n]));
+      // A preset's name in a list stands for its tools, unless a tool has that name.
+      names = presetOrNames.flatMap((n) => (!tools.has(n) && typeof n === "string" && Object.hasOwn(TOOL_PRESETS, n) ? TOOL_PRESETS[n as ToolPreset] : [n]));
     }
     else throw new Error("Active tools must be a preset name or a list of tool names.");
     if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");

@@ -338,6 +338,21 @@ describe("malformed patches name the line and what was expected", () => {
   });
 });
 
+describe("metadata for renderers and the loop", () => {
+  test("a modifying tool; the call names its files, the result counts them, files lists what changed", async () => {
+    const tool = registry.get("apply_patch")!;
+    expect(tool.kind).toBe("modify");
+    const input = patch("*** Add File: m1.txt", "+x", "*** Update File: m0.txt", "*** Move to: m2.txt", "@@", "-a", "+b");
+    expect(tool.summarizeCall!({ input })).toBe("m1.txt, m0.txt");
+    expect(tool.summarizeCall!({ input: "*** Begin Patch\n*** Add File: a\n*** Delete File: b\n*** Delete File: c\n*** Add File: d" })).toBe("a, b (+2 more)");
+    expect(tool.summarizeCall!({})).toBe("");
+    ws.write("m0.txt", "a\n");
+    const r = await apply(input);
+    expect(tool.summarizeResult!(r)).toBe("2 files · +2 -1");
+    expect(tool.files!(r)).toEqual(["m1.txt", "m0.txt", "m2.txt"]);
+  });
+});
+
 describe("SDK functions", () => {
   test("parsePatch returns the operations; a malformed patch throws PatchParseError with the line", () => {
     const parsed = parsePatch(patch("*** Add File: a.txt", "+a", "*** Update File: b.txt", "*** Move to: c.txt", "@@ top", " ctx", "-old", "+new"));
