@@ -44,7 +44,7 @@ export interface PatchOutcome {
 }
 
 /** What a path is in the overlay: a file's text (or its bytes, not yet decoded), nothing, or a directory. */
-type Entry = { kind: "file"; text: string; mode?: number } | { kind: "absent" } | { kind: "dir" } | { kind: "unread"; bytes: Uint8Array; mode: number };
+type Entry = { kind: "file"; text: string; mode?: number } | { kind: "absent" } | { kind: "dir" } | { kind: "unread"; bytes: Uint8Array; mode?: number };
 
 interface Touched {
   absolute: string;
@@ -111,21 +111,24 @@ async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[], lenienc
 
 async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[], where: string, leniency: Leniency): Promise<FileChange> {
   const source = await overlay.touch(op.path, op.line);
-  const before = TextFile.parse(existingText(source, op.path, where, "update", op.line));
+  const sourceBytes = source.entry.kind === "unread" ? source.entry.bytes : undefined;
+  const before = TextFile.parse(existingText(source, op.path, where, "update", op.line), sourceBytes);
   const replacements = locateChunks(op, before, source.relative, fuzzy, leniency);
-  const after = before.withReplacements(replacements);
+  const result = before.withReplacements(replacements);
   const mode = source.entry.kind === "file" ? source.entry.mode : undefined;
+  // An ASCII file comes back as bytes: kept undecoded until a later operation needs its text.
+  const after: Entry = typeof result === "string" ? { kind: "file", text: result, mode } : { kind: "unread", bytes: result, mode };
 
   if (op.movePath === undefined) {
     // A file rewritten in place keeps its mode by itself; one a previous move created takes its source's.
-    source.entry = { kind: "file", text: after, ...(source.original === null ? { mode } : {}) };
+    source.entry = source.original === null ? after : { ...after, mode: undefined };
     const d = updateDiff(source.relative, source.relative, before.lines, replacements);
     return { op: "M", path: source.relative, ...counts(d) };
   }
   const dest = await overlay.touch(op.movePath, op.line);
   if (dest.entry.kind === "dir") throw new ToolError("IS_DIRECTORY", `${where}: cannot move to '${op.movePath}', it is a directory. Nothing was changed.`);
   if (dest.absolute !== source.absolute) source.entry = { kind: "absent" };
-  dest.entry = { kind: "file", text: after, mode };
+  dest.entry = after;
   const d = updateDiff(source.relative, dest.relative, before.lines, replacements);
   return { op: "R", path: source.relative, movePath: dest.relative, ...counts(d) };
 }
@@ -318,7 +321,7 @@ class Overlay {
    */
   async commit(): Promise<void> {
     const removals = this.files.filter((f) => f.entry.kind === "absent" && f.original !== null);
-    const writes = this.files.filter((f) => f.entry.kind === "file");
+    const writes = this.files.filter((f) => f.entry.kind === "file" || (f.entry.kind === "unread" && f.entry.bytes !== f.original));
     const done: Touched[] = [];
     const run = async (files: Touched[], action: (f: Touched) => Promise<void>) => {
       const results = await Promise.allSettled(files.map(action));
@@ -329,8 +332,8 @@ class Overlay {
     const failure =
       (await run(removals, (f) => this.env.removeFile(f.absolute))) ??
       (await run(writes, (f) => {
-        const entry = f.entry as { text: string; mode?: number };
-        return this.env.writeFile(f.absolute, entry.text, entry.mode === undefined ? {} : { mode: entry.mode });
+        const entry = f.entry as { text?: string; bytes?: Uint8Array; mode?: number };
+        return this.env.writeFile(f.absolute, entry.bytes ?? entry.text ?? "", entry.mode === undefined ? {} : { mode: entry.mode });
       }));
     if (!failure) return;
     await this.restore(done);

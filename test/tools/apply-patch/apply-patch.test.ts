@@ -186,6 +186,13 @@ describe("line endings, BOM and the final newline are kept", () => {
     expect(ws.read("nofinal.txt")).toBe("a\nb\nC\nD");
   });
 
+  test("non-ASCII lines added to an ASCII file are written as UTF-8", async () => {
+    ws.write("ascii.txt", "plain\nend");
+    const r = await apply(patch("*** Update File: ascii.txt", "@@", " plain", "+caf\u00e9 \u2014 \u{1F600}"));
+    expect(r.status).toBe("success");
+    expect(ws.read("ascii.txt")).toBe("plain\ncaf\u00e9 \u2014 \u{1F600}\nend");
+  });
+
   test("a BOM stays in front of the file and does not hide the first line", async () => {
     ws.write("bom.txt", "\uFEFFfirst\nsecond\n");
     const r = await apply(patch("*** Update File: bom.txt", "@@", "-first", "+FIRST", " second"));
