@@ -15,7 +15,7 @@ import { count, defaultResultSummary } from "../metadata.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { applyParsedPatch, type PatchOutcome } from "./applier.ts";
 import { APPLY_PATCH_LARK_GRAMMAR } from "./grammar.ts";
-import { PatchParseError, parsePatch } from "./parser.ts";
+import { PatchParseError, parsePatch, patchFilePaths } from "./parser.ts";
 
 const schema = v.strictObject({
   input: text("The whole patch, from '*** Begin Patch' to '*** End Patch'."),
@@ -51,11 +51,9 @@ export const applyPatchTool: Tool<ApplyPatchArgs> = {
   run: (args, ctx) => runPatch(args.input, ctx),
 };
 
-const FILE_HEADER = /^\s*\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
-
 /** The files a (possibly still streaming) patch names: "src/a.py, src/b.py (+3 more)". */
 function summarizePatchFiles(patch: string): string {
-  const files = [...new Set([...patch.matchAll(FILE_HEADER)].map((m) => m[1].trim()))];
+  const files = patchFilePaths(patch);
   return files.length <= 3 ? files.join(", ") : `${files.slice(0, 2).join(", ")} (+${files.length - 2} more)`;
 }
 

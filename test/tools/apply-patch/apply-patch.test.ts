@@ -350,7 +350,7 @@ describe("metadata for renderers and the loop", () => {
     const tool = registry.get("apply_patch")!;
     expect(tool.kind).toBe("modify");
     const input = patch("*** Add File: m1.txt", "+x", "*** Update File: m0.txt", "*** Move to: m2.txt", "@@", "-a", "+b");
-    expect(tool.summarizeCall!({ input })).toBe("m1.txt, m0.txt");
+    expect(tool.summarizeCall!({ input })).toBe("m1.txt, m0.txt, m2.txt");
     expect(tool.summarizeCall!({ input: "*** Begin Patch\n*** Add File: a\n*** Delete File: b\n*** Delete File: c\n*** Add File: d" })).toBe("a, b (+2 more)");
     expect(tool.summarizeCall!({})).toBe("");
     ws.write("m0.txt", "a\n");
