@@ -114,14 +114,17 @@ function hunks(r: Rng, lines: string[], edits: Edit[], fuzz: { indent: boolean; 
   const out: string[] = [];
   let prevEnd = 0;
   for (const e of edits) {
-    const ctxBefore = Math.min(3, e.start - prevEnd);
+    // Now and then the header names the first removed line itself, with no context above it (as
+    // Appendix A's own example does): codex rejects that, gong takes it unless told not to.
+    const selfNamed = e.remove > 0 && lines[e.start].trim() !== "" && r.chance(0.05);
+    const ctxBefore = selfNamed ? 0 : Math.min(3, e.start - prevEnd);
     const ctxStart = e.start - ctxBefore;
     const ctxAfterEnd = Math.min(lines.length, e.start + e.remove + 3);
     // A header names a line before the context, after the previous hunk; prefer definitions.
     const candidates: number[] = [];
     for (let i = prevEnd; i < ctxStart; i++) if (lines[i].trim() !== "") candidates.push(i);
     const defs = candidates.filter((i) => /def |if /.test(lines[i]));
-    const header = r.chance(0.6) && candidates.length > 0 ? (defs.length > 0 && r.chance(0.7) ? r.pick(defs) : r.pick(candidates)) : -1;
+    const header = selfNamed ? e.start : r.chance(0.6) && candidates.length > 0 ? (defs.length > 0 && r.chance(0.7) ? r.pick(defs) : r.pick(candidates)) : -1;
     out.push(header >= 0 ? `@@ ${lines[header].replace(/[ \t]+$/, "")}` : "@@");
     const ctx = (l: string) => {
       const w = asModelWrites(r, l, fuzz);

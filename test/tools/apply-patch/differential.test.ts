@@ -73,16 +73,22 @@ describe(`apply_patch agrees with codex ${doc.codexVersion}`, () => {
 
   test("a clean error and an untouched tree on every case codex rejects", async () => {
     const problems: string[] = [];
+    let lenient = 0;
     for (const c of doc.cases) {
       if (c.codex.accepted) continue;
       let run = await gong(c);
       // Accepted only because an @@ line named the changed line: codex-strict must reject it.
-      if (run.ok) run = await gong(c, "codex-strict");
+      if (run.ok) {
+        lenient++;
+        run = await gong(c, "codex-strict");
+      }
       if (run.ok) problems.push(`${c.id} (${c.kind}): gong accepted it`);
       else if (Object.keys(run.changed).length > 0) problems.push(`${c.id} (${c.kind}): tree changed`);
       else if (!/Nothing was changed|nothing was changed/.test(run.message)) problems.push(`${c.id}: error does not say nothing changed: ${run.message}`);
     }
     expect(problems).toEqual([]);
+    // The generator writes such headers now and then, so the codex-strict check is exercised.
+    expect(lenient).toBeGreaterThan(0);
   }, 120_000);
 });
 
