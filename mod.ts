@@ -30,14 +30,15 @@ export {
   type BeforeAgentResult,
   type SessionOp,
 } from "./lib/agent/index.ts";
-export { registerProfile, profileIds, createDefaultProfile, type ProviderProfile, type ProfileFactory } from "./lib/profiles/index.ts";
+export { registerProfile, profileIds, createDefaultProfile, CAPABILITY_LIMITS, limitsFor, type ProviderProfile, type ProfileFactory } from "./lib/profiles/index.ts";
 
 // Tools and the envelope they return.
 export { createToolRegistry, coreTools, TOOL_PRESETS, toDefinition, type ToolRegistry, type ToolPreset } from "./tools/registry.ts";
 export type { Tool, ToolDefinition, ToolRunContext, TruncationDirection } from "./tools/types.ts";
 export { ERROR_CODES, FIELD, ToolError, startReply, envelopeProblems, type ToolResponse, type ErrorCode, type Reply } from "./lib/envelope.ts";
-export { createObserver, type Observer, type ObserverOptions } from "./lib/observe.ts";
-export { truncateHead, truncateTail, truncateLine, truncateChars, truncateLines, formatSize } from "./lib/truncate.ts";
+export { createObserver, type Observer, type ObserverOptions, type Observed, type ToolLimits, type TruncationInfo } from "./lib/observe.ts";
+export { OutputCapture, type CapturedOutput } from "./lib/tool-output.ts";
+export { cutOutput, formatSize, type CutResult, type HeldText, type TruncateMode } from "./lib/truncate.ts";
 
 // Where tools run.
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "./lib/env/index.ts";

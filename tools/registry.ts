@@ -8,6 +8,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope.ts";
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import { OutputCapture } from "../lib/tool-output.ts";
 import { checkArgs } from "./args.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
@@ -51,6 +52,8 @@ export interface ToolRegistryOptions {
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
+  /** The call's output capture (the observer's, so big outputs spill); default one held in memory only. */
+  output?: OutputCapture;
 }
 
 export interface ToolRegistry {
@@ -118,7 +121,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate } = {}) {
+    async execute(name, args, { signal, onUpdate, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -134,7 +137,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, output });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;

@@ -75,7 +75,10 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
       autoCompact: settings.compaction?.enabled,
       compactReserveTokens: settings.compaction?.reserveTokens,
       compactKeepRecentTokens: settings.compaction?.keepRecentTokens,
+      toolOutputLimits: settings.toolOutputLimits,
+      toolLineLimits: settings.toolLineLimits,
     },
+    observer: settings.toolOutput,
   };
 
   return {
