@@ -9,8 +9,8 @@
  * through with read or search with grep, which only works on the text.
  */
 import { Buffer } from "node:buffer";
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { appendFile, mkdir, readdir, stat, unlink } from "node:fs/promises";
+import { appendFileSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readdir, stat, unlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import process from "node:process";
 
@@ -109,6 +109,7 @@ export class SpillWriter {
 
 export class SpillStore {
   private excluded = false;
+  private sweeping: Promise<unknown> = Promise.resolve();
 
   constructor(readonly options: SpillOptions) {}
 
@@ -128,13 +129,22 @@ export class SpillStore {
     return writer.finish();
   }
 
-  /** A file was placed: keep it out of git, then sweep (never the new file). */
+  /** A file was placed: keep it out of git, then sweep (never the new file) in the background. */
   written(path: string): void {
     if (!this.excluded) {
       this.excluded = true;
-      excludeFromGit(this.dir).catch(() => {});
+      try {
+        excludeFromGit(this.dir);
+      } catch {
+        // Not being excluded from git is no reason to lose the output.
+      }
     }
-    this.sweep(path).catch(() => 0);
+    this.sweeping = this.sweeping.then(() => this.sweep(path)).catch(() => 0);
+  }
+
+  /** Resolves once the sweeps started so far are done. */
+  settled(): Promise<unknown> {
+    return this.sweeping;
   }
 
   /** Deletes expired files and, past the budget, the oldest ones; returns how many. */
@@ -234,7 +244,7 @@ export async function sweepSpills(dir: string, rule: SweepRule): Promise<number>
  * Adds `dir` to the enclosing repository's `.git/info/exclude` (once), so spilled outputs never
  * show up in `git status`. Does nothing outside a repository or when `dir` is outside the work tree.
  */
-export async function excludeFromGit(dir: string): Promise<void> {
+export function excludeFromGit(dir: string): void {
   const repo = findRepository(dirname(resolve(dir)));
   if (!repo) return;
   const rel = relative(repo.workTree, resolve(dir));
@@ -245,11 +255,11 @@ export async function excludeFromGit(dir: string): Promise<void> {
   try {
     current = readFileSync(excludeFile, "utf8");
   } catch {
-    await mkdir(dirname(excludeFile), { recursive: true });
+    mkdirSync(dirname(excludeFile), { recursive: true });
   }
   if (current.split(/\r?\n/).some((line) => line.trim() === pattern)) return;
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await appendFile(excludeFile, `${separator}${pattern}\n`);
+  appendFileSync(excludeFile, `${separator}${pattern}\n`);
 }
 
 /** The work tree holding `from` and the git directory whose info/exclude applies to it. */

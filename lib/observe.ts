@@ -145,7 +145,7 @@ export function createObserver(options: ObserverOptions): Observer {
   async function observe(toolName: string, response: ToolResponse, opts: ObserveOptions = {}): Promise<Observed> {
     const unchanged: Observed = { forModel: response, forEvent: response, truncated: false, complete: true, fullOutputPath: null };
     try {
-      if (typeof response.text !== "string") {
+      if (typeof response.text !== "string" || isFrameworkTruncated(response)) {
         opts.capture?.dropSpill();
         return unchanged;
       }
@@ -162,6 +162,7 @@ export function createObserver(options: ObserverOptions): Observer {
       }
 
       const spill = saveFull(toolName, response.text, opts.capture, store, show);
+      await store.settled();
       const forEvent = tooBigForEvent ? { ...response, text: eventView(response.text, eventLimitChars, spill) } : response;
       const complete = !held.omitted && !tooBigForEvent;
       if (!cut.truncated) return { forModel: response, forEvent, truncated: false, complete, fullOutputPath: spill.path };
@@ -197,6 +198,12 @@ export function createObserver(options: ObserverOptions): Observer {
   }
 
   return { capture, observe, limits, sweep: () => store.sweep().catch(() => 0) };
+}
+
+/** Already the envelope this module builds: cutting it again would only nest markers. */
+function isFrameworkTruncated(response: ToolResponse): boolean {
+  const data = response.data as Record<string, unknown> | undefined;
+  return data?.truncated === true && typeof data.truncation === "object" && data.truncation !== null && "full_output_path" in data.truncation;
 }
 
 /** The response text as the cut sees it: around the capture's gap line when the capture left out a middle. */

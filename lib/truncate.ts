@@ -104,13 +104,14 @@ export function cutOutput(held: HeldText | string, limits: CutLimits): CutResult
   const end = gapChars > 0 ? tail : h.head + tail; // the part a tail cut reads
   let headPart: KeptPart | null = null;
   let tailPart: KeptPart | null = null;
-  if (limits.direction === "head") headPart = keepHead(start, maxChars, maxLines);
-  else if (limits.direction === "tail") tailPart = keepTail(end, maxChars, maxLines, totalLines);
+  const gap = gapChars > 0;
+  if (limits.direction === "head") headPart = keepHead(start, maxChars, maxLines, gap);
+  else if (limits.direction === "tail") tailPart = keepTail(end, maxChars, maxLines, totalLines, gap);
   else {
     const half = Math.floor(maxChars / 2);
     const halfLines = maxLines === Infinity ? Infinity : Math.floor(maxLines / 2);
-    headPart = keepHead(start, half, halfLines);
-    tailPart = keepTail(end, maxChars - half, maxLines === Infinity ? Infinity : maxLines - halfLines, totalLines);
+    headPart = keepHead(start, half, halfLines, gap);
+    tailPart = keepTail(end, maxChars - half, maxLines === Infinity ? Infinity : maxLines - halfLines, totalLines, gap);
     // Both ends reach each other: nothing needs cutting after all.
     if (gapChars === 0 && headPart.text.length + tailPart.text.length >= totalChars) return untouched;
   }
@@ -134,11 +135,13 @@ export function cutOutput(held: HeldText | string, limits: CutLimits): CutResult
  * The start of `text` within the budgets. A line the character cut falls in is dropped when it is
  * an ordinary line (shorter than the budget) and kept in part when it alone is longer.
  */
-function keepHead(text: string, maxChars: number, maxLines: number): KeptPart {
+function keepHead(text: string, maxChars: number, maxLines: number, continues = false): KeptPart {
   let end = Math.min(text.length, maxChars);
   if (splitsPair(text, end)) end--;
   let partialLine = false;
-  if (end > 0 && end < text.length && text.charCodeAt(end) !== 10) {
+  // `continues`: the text is the part before an omitted middle, so its end may be inside a line.
+  const insideLine = end < text.length ? text.charCodeAt(end) !== 10 : continues && !text.endsWith("\n");
+  if (end > 0 && insideLine) {
     const lineStart = text.lastIndexOf("\n", end - 1) + 1;
     const nl = text.indexOf("\n", end);
     const lineEnd = nl === -1 ? text.length : nl;
@@ -161,13 +164,15 @@ function keepHead(text: string, maxChars: number, maxLines: number): KeptPart {
 }
 
 /** The end of `text` within the budgets; the line the cut falls in is treated as in keepHead. */
-function keepTail(text: string, maxChars: number, maxLines: number, totalLines: number): KeptPart {
+function keepTail(text: string, maxChars: number, maxLines: number, totalLines: number, continues = false): KeptPart {
   const body = text.endsWith("\n") ? text.length - 1 : text.length; // the final "\n" starts no line
   let start = Math.max(0, text.length - maxChars);
   if (splitsPair(text, start)) start++;
   let partialLine = false;
-  if (start > 0 && start < body && text.charCodeAt(start - 1) !== 10) {
-    const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  // `continues`: the text is the part after an omitted middle, so it may begin inside a line.
+  const insideLine = start > 0 ? text.charCodeAt(start - 1) !== 10 : continues;
+  if (start < body && insideLine) {
+    const lineStart = start > 0 ? text.lastIndexOf("\n", start - 1) + 1 : 0;
     const nl = text.indexOf("\n", start);
     const lineEnd = nl === -1 ? text.length : nl;
     if (lineEnd - lineStart > maxChars) partialLine = true;
