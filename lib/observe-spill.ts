@@ -54,8 +54,8 @@ export class SpillWriter {
   /** Appends bytes up to the cap; synchronous so the producer's pace is the disk's and memory stays flat. */
   write(bytes: Uint8Array): void {
     this.total += bytes.length;
-    if (this.fd === undefined) return;
     const room = this.store.options.capBytes - this.stored;
+    if (this.fd === undefined || room <= 0) return;
     const part = room >= bytes.length ? bytes : bytes.subarray(0, Math.max(0, room));
     try {
       for (let off = 0; off < part.length; ) off += writeSync(this.fd, part, off);

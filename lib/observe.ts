@@ -150,7 +150,7 @@ export function createObserver(options: ObserverOptions): Observer {
         return unchanged;
       }
       const captured = opts.capture?.used ? opts.capture.finish() : null;
-      const held = heldText(response.text, captured?.gapLine ?? null, captured?.held);
+      const held = heldText(response.text, captured?.gapLine ?? null, captured?.omitted ?? null);
       const tooBigForEvent = !held.omitted && response.text.length > eventLimitChars;
       const limit = limits(toolName, opts.direction);
       // The character cut always runs (004 §5.3); a tool paging itself waives only the line cut (001 §6).
@@ -207,10 +207,10 @@ function isFrameworkTruncated(response: ToolResponse): boolean {
 }
 
 /** The response text as the cut sees it: around the capture's gap line when the capture left out a middle. */
-function heldText(text: string, gapLine: string | null, captured: HeldText | undefined): HeldText {
+function heldText(text: string, gapLine: string | null, omitted: HeldText["omitted"] | null): HeldText {
   const at = gapLine ? text.indexOf(gapLine) : -1;
-  if (at === -1 || !captured?.omitted) return { head: text };
-  return { head: text.slice(0, at), omitted: captured.omitted, tail: text.slice(at + gapLine!.length) };
+  if (at === -1 || !omitted) return { head: text };
+  return { head: text.slice(0, at), omitted, tail: text.slice(at + gapLine!.length) };
 }
 
 /** The call's one spill file: the capture's when the tool streamed, else the response text written now. */

@@ -8,7 +8,7 @@
  */
 import * as nodeBuffer from "node:buffer";
 import type { SpillWriter } from "./observe-spill.ts";
-import { countNewlines, type HeldText } from "./truncate.ts";
+import { countNewlines } from "./truncate.ts";
 
 export const DEFAULT_EVENT_LIMIT_CHARS = 10_000_000;
 /** Raw bytes kept before the spill file opens; past this the file takes them. */
@@ -34,13 +34,17 @@ export interface SpillInfo {
 }
 
 export interface CapturedOutput {
-  /** The complete text, or its first and last parts around what the event limit left out. */
-  held: HeldText;
   complete: boolean;
   /** The text for the envelope and the event: complete, or head + `gapLine` + tail. */
   text: string;
   /** The line standing for the omitted middle inside `text`; null when complete. */
   gapLine: string | null;
+  /** What the gap line stands for. */
+  omitted: { chars: number; newlines: number } | null;
+  /** Line breaks in the whole output. */
+  newlines: number;
+  /** The output is not empty and does not end with a line break. */
+  endsOpen: boolean;
   totalChars: number;
   totalBytes: number;
   /** Bytes that were not valid UTF-8 decoded as U+FFFD. */
@@ -62,11 +66,13 @@ export class OutputCapture {
   /** Decodes chunks that are not plain ASCII, only to count their characters and bad bytes. */
   private readonly counter = new TextDecoder("utf-8");
   private counterDirty = false;
-  /** Raw chunks: all of them while they fit the event limit, afterwards the rolling tail. */
+  /** Raw chunks while the whole output fits the event limit. */
   private held: Held[] = [];
-  private heldChars = 0;
+  /** Afterwards the last bytes, in one buffer reused for the whole run (no garbage per chunk). */
+  private tail: TailRing | null = null;
   /** The first half, once the output outgrew the event limit. */
-  private head: string | null = null;
+  /** The first half (raw), once the output outgrew the event limit. */
+  private head: Uint8Array | null = null;
   private chars = 0;
   private bytes = 0;
   private newlines = 0;
@@ -116,22 +122,36 @@ export class OutputCapture {
     if (this.head === null) {
       const text = decodeAll(this.held, false);
       this.held = [];
-      this.result = { held: { head: text, newlines: this.newlines }, complete: true, text, gapLine: null, totalChars: this.chars, totalBytes: this.bytes, invalidUtf8, spill: null };
+      this.result = {
+        complete: true,
+        text,
+        gapLine: null,
+        omitted: null,
+        newlines: this.newlines,
+        endsOpen: text !== "" && !text.endsWith("\n"),
+        totalChars: this.chars,
+        totalBytes: this.bytes,
+        invalidUtf8,
+        spill: null,
+      };
       return this.result;
     }
-    let tail = decodeAll(this.held, true);
-    this.held = [];
-    const half = this.eventLimitChars - Math.floor(this.eventLimitChars / 2);
-    if (tail.length > half) tail = tail.slice(safeStart(tail, tail.length - half));
-    const omitted = { chars: this.chars - this.head.length - tail.length, newlines: this.newlines - countNewlines(this.head) - countNewlines(tail) };
+    const tail = this.tail!.text();
+    // Without a final flush: a character cut by the split stays out, counted as omitted.
+    const head = new TextDecoder("utf-8").decode(this.head, { stream: true });
+    this.tail = null;
+    this.head = new Uint8Array(0);
+    const omitted = { chars: this.chars - head.length - tail.length, newlines: this.newlines - countNewlines(head) - countNewlines(tail) };
     const spill = this.keepSpill();
     const where = spill.path ? `; the complete output is in ${spill.path}${spill.capped ? ` (its first ${spill.storedBytes} bytes)` : ""}` : "";
     const gapLine = `\n[... ${omitted.chars} characters (${omitted.newlines} line breaks) omitted here to keep the event under ${this.eventLimitChars} characters${where} ...]\n`;
     this.result = {
-      held: { head: this.head, omitted, tail, newlines: this.newlines },
       complete: false,
-      text: this.head + gapLine + tail,
+      text: head + gapLine + tail,
       gapLine,
+      omitted,
+      newlines: this.newlines,
+      endsOpen: !tail.endsWith("\n"),
       totalChars: this.chars,
       totalBytes: this.bytes,
       invalidUtf8,
@@ -200,28 +220,45 @@ export class OutputCapture {
     this.counterDirty = false;
     if (rest === "") return;
     this.replacementsOut += countChar(rest, "\uFFFD");
-    this.chars += rest.length;
-    this.heldChars += rest.length;
+    this.chars += rest.length; // the bytes are held already; they decode to these characters
   }
 
-  /** Keeps every chunk up to the event limit; past it the first half once (decoded) and a rolling last half. */
+  /** Keeps every chunk up to the event limit; past it the first half once (decoded) and the last bytes. */
   private hold(raw: Uint8Array, chars: number): void {
     this.chars += chars;
-    this.held.push({ bytes: raw, chars });
-    this.heldChars += chars;
-    const limit = this.eventLimitChars;
-    const half = limit - Math.floor(limit / 2);
-    if (this.head === null) {
-      if (this.chars <= limit) return;
-      const all = decodeAll(this.held, false);
-      const headEnd = safeEnd(all, Math.floor(limit / 2));
-      this.head = all.slice(0, headEnd);
-      const rest = all.slice(Math.max(headEnd, all.length - half));
-      this.held = [{ bytes: encoder.encode(rest), chars: rest.length }];
-      this.heldChars = rest.length;
+    if (this.tail) {
+      this.tail.push(raw);
       return;
     }
-    while (this.held.length > 1 && this.heldChars - this.held[0].chars >= half) this.heldChars -= this.held.shift()!.chars;
+    this.held.push({ bytes: raw, chars });
+    if (this.chars > this.eventLimitChars) this.splitHead(Math.floor(this.eventLimitChars / 2));
+  }
+
+  /**
+   * The output just outgrew the event limit: its first bytes, up to half the limit in characters,
+   * become the head (kept raw, decoded at the end); everything after goes to the tail ring. Raw
+   * bytes live outside the JavaScript heap, which keeps the collector brisk while a gigabyte
+   * streams past.
+   */
+  private splitHead(headChars: number): void {
+    const parts: Uint8Array[] = [];
+    let chars = 0;
+    let i = 0;
+    for (; i < this.held.length && chars < headChars; i++) {
+      const { bytes, chars: c } = this.held[i];
+      // A byte is at most one character: this many bytes never pass headChars characters.
+      const take = chars + c <= headChars ? bytes.length : Math.min(bytes.length, headChars - chars);
+      parts.push(bytes.subarray(0, take));
+      chars += chars + c <= headChars ? c : take;
+      if (take < bytes.length) {
+        this.held[i] = { bytes: bytes.subarray(take), chars: 0 };
+        break;
+      }
+    }
+    this.head = concat(parts);
+    this.tail = new TailRing(this.eventLimitChars - Math.floor(this.eventLimitChars / 2));
+    for (const h of this.held.slice(i)) this.tail.push(h.bytes);
+    this.held = [];
   }
 
   /** EF BF BD sequences (a real U+FFFD) in the input, across chunk boundaries. */
@@ -231,6 +268,37 @@ export class OutputCapture {
     for (let i = chunk.indexOf(0xbd); i !== -1; i = chunk.indexOf(0xbd, i + 1)) if (at(i - 1) === 0xbf && at(i - 2) === 0xef) n++;
     this.carry = [...this.carry, ...chunk.subarray(Math.max(0, chunk.length - 2))].slice(-2);
     return n;
+  }
+}
+
+/**
+ * The last `capacity` bytes of a stream in one fixed buffer. Chunks are copied in and die young,
+ * so a gigabyte passing through leaves no garbage behind for the collector to catch up with.
+ */
+class TailRing {
+  private readonly ring: Uint8Array;
+  private end = 0;
+  private filled = 0;
+
+  constructor(capacity: number) {
+    this.ring = new Uint8Array(Math.max(4, capacity));
+  }
+
+  push(bytes: Uint8Array): void {
+    const cap = this.ring.length;
+    const src = bytes.length > cap ? bytes.subarray(bytes.length - cap) : bytes;
+    const first = Math.min(src.length, cap - this.end);
+    this.ring.set(src.subarray(0, first), this.end);
+    this.ring.set(src.subarray(first), 0);
+    this.end = (this.end + src.length) % cap;
+    this.filled = Math.min(cap, this.filled + src.length);
+  }
+
+  /** The kept bytes decoded; a start inside a character skips its stray bytes. */
+  text(): string {
+    const start = (this.end - this.filled + this.ring.length) % this.ring.length;
+    const parts = start < this.end || this.filled === 0 ? [this.ring.subarray(start, this.end)] : [this.ring.subarray(start), this.ring.subarray(0, this.end)];
+    return decodeAll(parts.map((bytes) => ({ bytes, chars: 0 })), true);
   }
 }
 
@@ -255,6 +323,16 @@ const isAscii: (bytes: Uint8Array) => boolean =
         return true;
       };
 
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 function countByte(bytes: Uint8Array, byte: number): number {
   let n = 0;
   for (let i = bytes.indexOf(byte); i !== -1; i = bytes.indexOf(byte, i + 1)) n++;
@@ -266,9 +344,3 @@ function countChar(text: string, char: string): number {
   for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) n++;
   return n;
 }
-
-const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
-const splits = (s: string, i: number) => i > 0 && i < s.length && isHigh(s.charCodeAt(i - 1)) && isLow(s.charCodeAt(i));
-const safeEnd = (s: string, i: number) => (splits(s, i) ? i - 1 : i);
-const safeStart = (s: string, i: number) => (splits(s, i) ? i + 1 : i);

@@ -66,18 +66,11 @@ function respond(result: ExecResult, timeoutS: number, ctx: ToolRunContext): Too
     total_bytes: result.totalBytes,
   };
   if (output.spill?.path) data.full_output_path = output.spill.path;
-  const extras = { stats: { total_bytes: result.totalBytes, total_lines: lineCount(output.held) } };
+  const extras = { stats: { total_bytes: result.totalBytes, total_lines: output.newlines + (output.endsOpen ? 1 : 0) } };
 
   const failure = failureOf(result, timeoutS);
   if (failure) return ctx.reply.fail(failure.code, failure.message, { ...extras, data, text: `${body}\n\n${failure.message}` });
   return ctx.reply.success(data, body, extras);
-}
-
-/** Lines of the whole output (a trailing newline adds none). */
-function lineCount(held: { head: string; tail?: string; newlines?: number }): number {
-  const last = held.tail || held.head;
-  if (last === "") return 0;
-  return (held.newlines ?? 0) + (last.endsWith("\n") ? 0 : 1);
 }
 
 function failureOf(result: ExecResult, timeoutS: number): { code: ErrorCode; message: string } | null {
