@@ -279,9 +279,10 @@ function whereFull(spill: SpillInfo, cut: CutResult, maxChars: number, opts: Obs
   const next = opts.hasSubagentTool
     ? `Use ${opts.subagentToolName ?? "Task"} to have a subagent process the full output file if you need all of it.`
     : `Use ${opts.readToolName ?? "read"} with start_line to page through that file, or ${opts.grepToolName ?? "grep"} to search it, instead of re-running the tool.`;
+  // Paging by lines cannot show the rest of one huge line: say how to page it by characters.
   const longLine =
-    (cut.head?.partialLine || cut.tail?.partialLine) && opts.shellToolName
-      ? ` To see other parts of the long line, use ${opts.shellToolName} on that file (e.g. cut -c 1-${maxChars}).`
+    cut.head?.partialLine || cut.tail?.partialLine
+      ? ` To see other parts of the long line, cut that file by characters with ${opts.shellToolName ?? "a shell command"} (e.g. cut -c 1-${maxChars}).`
       : "";
   return `The full output is in ${spill.path}${capped}. ${next}${longLine}`;
 }

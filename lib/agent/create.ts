@@ -86,7 +86,7 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
   for (const [name, lines] of Object.entries(config.toolLineLimits)) perTool[name] = { ...perTool[name], maxLines: lines };
   const observer = createObserver({ root: cwd, ...options.observer, perTool: { ...perTool, ...options.observer?.perTool } });
   // Expired and over-budget spill files go at session start, not only when something spills.
-  void observer.sweep();
+  await observer.sweep();
 
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));

@@ -5,7 +5,8 @@
  * wire API the fake server speaks (the default profile serves every provider).
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { harness } from "./harness.ts";
@@ -89,4 +90,23 @@ describe("004 §9.5 limits through the session config", () => {
       await h.cleanup();
     }
   });
+});
+
+test("001-10 a session sweeps expired and over-budget spill files when it starts", async () => {
+  const project = mkdtempSync(join(tmpdir(), "gong-sweep-"));
+  const spills = join(project, "tool-output");
+  mkdirSync(spills);
+  const day = 86_400;
+  const now = Date.now() / 1000;
+  for (const [name, age, size] of [["tool_old_bash.txt", 8 * day, 10], ["tool_big_bash.txt", 2 * day, 3000], ["tool_new_bash.txt", 60, 1000]] as const) {
+    writeFileSync(join(spills, name), "x".repeat(size));
+    utimesSync(join(spills, name), now - age, now - age);
+  }
+  const h = await harness([{ text: "hi" }], { cwd: project, observer: { spillBudgetBytes: 2000 } });
+  try {
+    expect(readdirSync(spills)).toEqual(["tool_new_bash.txt"]);
+  } finally {
+    await h.cleanup();
+    rmSync(project, { recursive: true, force: true });
+  }
 });
