@@ -70,7 +70,6 @@ export class OutputCapture {
   private held: Held[] = [];
   /** Afterwards the last bytes, in one buffer reused for the whole run (no garbage per chunk). */
   private tail: TailRing | null = null;
-  /** The first half, once the output outgrew the event limit. */
   /** The first half (raw), once the output outgrew the event limit. */
   private head: Uint8Array | null = null;
   private chars = 0;
