@@ -8,6 +8,7 @@ import type { ToolResponse } from "../lib/envelope.ts";
 import { text, whole } from "./args.ts";
 import { FALLBACK_NOTICE, guardedSearch, joinLines, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const FIND_DEFAULT_LIMIT = 1000;
 
@@ -26,6 +27,9 @@ export const findTool: Tool<FindArgs> = {
     `Returns at most 'limit' paths (default ${FIND_DEFAULT_LIMIT}).`,
   schema,
   truncation: "head_tail",
+  kind: "search",
+  summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}`,
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.paths) ? defaultResultSummary(r) : count(r.data.paths.length, "path")),
   run: guardedSearch(find),
 };
 

@@ -9,6 +9,7 @@ import type { ToolResponse } from "../lib/envelope.ts";
 import type { GrepLine } from "../lib/env/types.ts";
 import { flag, text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const GREP_DEFAULT_LIMIT = 100;
 
@@ -31,6 +32,9 @@ export const grepTool: Tool<GrepArgs> = {
     `Returns at most 'limit' matches (default ${GREP_DEFAULT_LIMIT}).`,
   schema,
   truncation: "head_tail",
+  kind: "search",
+  summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}${a.glob !== undefined ? ` (${a.glob})` : ""}`,
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.matches) ? defaultResultSummary(r) : count(r.data.matches.length, "match", "matches")),
   run: guardedSearch(grep),
 };
 

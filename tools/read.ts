@@ -18,6 +18,7 @@ import { text, whole } from "./args.ts";
 import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";
 import { scanWindow, type WindowScan } from "./read-window.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const READ_DEFAULT_LIMIT = 500;
 export const READ_MAX_LIMIT = 2000;
@@ -41,6 +42,16 @@ export const readTool: Tool<ReadArgs> = {
     "Images (PNG, JPEG, GIF, WebP) are returned for viewing. Binary files are refused.",
   schema,
   truncation: "head_tail",
+  kind: "read",
+  summarizeCall: (a) => {
+    if (a.start_line === undefined && a.limit === undefined) return String(a.path ?? "");
+    const first = a.start_line ?? 1;
+    return `${a.path ?? ""}:${first}-${a.limit === undefined ? "" : first + a.limit - 1}`;
+  },
+  summarizeResult: (r) =>
+    r.status === "error" ? defaultResultSummary(r)
+    : Array.isArray(r.data.images) && r.data.images.length > 0 ? "image"
+    : count(Number(r.stats.lines_read ?? 0), "line") + " read",
   async run(input, ctx) {
     const args: Window = {
       path: input.path,
