@@ -17,4 +17,4 @@ export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry,
 export { createObserver, type Observer, type ObserverOptions, type Observed, type ObserveOptions, type ToolLimits, type TruncationInfo } from "../lib/observe.ts";
 export { OutputCapture, DEFAULT_EVENT_LIMIT_CHARS, type CapturedOutput } from "../lib/tool-output.ts";
 export { cutOutput, formatSize, type CutResult, type CutLimits, type HeldText, type TruncateMode } from "../lib/truncate.ts";
-export { CAPABILITY_LIMITS, limitsFor, type Capability } from "../lib/profiles/tool-limits.ts";
+export { CAPABILITY_LIMITS, limitsFor, type LimitCapability } from "../lib/profiles/tool-limits.ts";

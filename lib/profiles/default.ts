@@ -45,6 +45,6 @@ export function createDefaultProfile({ model, modelInfo, registry }: ProfileOpti
     supportsParallelToolCalls: false,
     contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
     projectDocFiles: [],
-    toolLimits: limitsFor({ read: "read", bash: "shell", grep: "grep", find: "glob", ls: "list", edit: "edit", write: "write" }),
+    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", write: "write" }),
   };
 }

@@ -23,7 +23,7 @@ function logText(size: number): string {
 
 export async function rows(): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
-  const shell = { ...CAPABILITY_LIMITS.shell, direction: "tail" as const };
+  const shell = { ...CAPABILITY_LIMITS.bash, direction: "tail" as const };
   for (const size of [10, 50]) {
     const text = logText(size * MB);
     const t = await medianMs(() => cutOutput(text, shell), { warmup: 2, runs: 9 });

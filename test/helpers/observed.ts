@@ -6,11 +6,11 @@ import type { ToolResponse } from "../../lib/envelope.ts";
 
 /** The default profile's limits for the core tools (004 §5.2/§5.3). */
 export const CORE_LIMITS = {
-  bash: CAPABILITY_LIMITS.shell,
+  bash: CAPABILITY_LIMITS.bash,
   read: CAPABILITY_LIMITS.read,
   grep: CAPABILITY_LIMITS.grep,
-  find: CAPABILITY_LIMITS.glob,
-  ls: CAPABILITY_LIMITS.list,
+  find: CAPABILITY_LIMITS.find,
+  ls: CAPABILITY_LIMITS.ls,
 };
 
 export function coreObserver(root: string, extra: Partial<ObserverOptions> = {}) {

@@ -21,7 +21,7 @@ const mode = process.argv[2];
 const dir = mkdtempSync(join(tmpdir(), "gong-bench-1g-"));
 const env = new LocalEnvironment({ root: dir, maxTimeoutMs: 600_000 });
 const registry = createToolRegistry({ cwd: dir, env });
-const observer = createObserver({ root: dir, env: {}, perTool: { bash: CAPABILITY_LIMITS.shell } });
+const observer = createObserver({ root: dir, env: {}, perTool: { bash: CAPABILITY_LIMITS.bash } });
 const bytes = mode === "line-50mb" ? 50_000_000 : 1_000_000_000;
 
 const run = async (size: number) => {
