@@ -59,16 +59,15 @@ export const readTool: Tool<ReadArgs> = {
       limit: input.limit ?? READ_DEFAULT_LIMIT,
       explicit: input.start_line !== undefined || input.limit !== undefined,
     };
-    const extras = {};
     try {
       const resolved = await ctx.env.resolvePath(args.path, { variants: true });
       const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
-      if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { ...extras, text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
-      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, { ...extras, pathResolved: resolved.relative });
-      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, { ...extras, pathResolved: resolved.relative });
+      if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
+      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, { pathResolved: resolved.relative });
+      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, { pathResolved: resolved.relative });
       return await readFile(args, ctx, resolved, info);
     } catch (e) {
-      return ctx.reply.fromError(e, extras);
+      return ctx.reply.fromError(e);
     }
   },
 };
