@@ -60,6 +60,8 @@ export const bashTool: Tool<BashArgs> = {
 };
 
 function respond(result: ExecResult, timeoutS: number, ctx: ToolRunContext): ToolResponse {
+  // An environment that does not stream raw bytes (onOutput is optional) still gave its window.
+  if (!ctx.output.used && result.output !== "") ctx.output.write(result.output);
   const output = ctx.output.finish();
   const body = output.totalBytes === 0 ? "(no output)" : output.text;
   const data: Record<string, unknown> = {

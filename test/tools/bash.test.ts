@@ -212,3 +212,11 @@ test("bash empty output says so", async () => {
   const r = await bash({ command: "true" });
   expect(r.text).toBe("(no output)");
 });
+
+test("bash in an environment that does not stream raw bytes still returns the output it kept", async () => {
+  const local = ws.env();
+  const env = Object.create(local) as typeof local;
+  env.exec = (command, options = {}) => local.exec(command, { ...options, onOutput: undefined });
+  const r = await createToolRegistry({ cwd: ws.dir, env }).execute("bash", { command: "echo from-the-window" });
+  expect(r.text).toBe("from-the-window\n");
+});
