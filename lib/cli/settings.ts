@@ -54,6 +54,8 @@ const SettingsSchema = v.strictObject({
       retentionDays: v.optional(v.pipe(v.number(), v.minValue(0))),
     }),
   ),
+  /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */
+  approval: v.optional(v.picklist(["ask", "edits", "auto"])),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
