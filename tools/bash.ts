@@ -24,7 +24,7 @@ const UPDATE_INTERVAL_MS = 100;
 
 const schema = v.strictObject({
   command: text("The command to run with bash -c in the project directory. Stdin is closed: interactive commands fail or time out."),
-  timeout: v.optional(whole(`Timeout in seconds (1-${BASH_MAX_TIMEOUT_S}). Default ${BASH_DEFAULT_TIMEOUT_S}.`, 1, BASH_MAX_TIMEOUT_S)),
+  timeout: v.optional(whole(`Timeout in seconds (1-${BASH_MAX_TIMEOUT_S}). Default ${BASH_DEFAULT_TIMEOUT_S}, or the session's command timeout when set.`, 1, BASH_MAX_TIMEOUT_S)),
   description: v.optional(text("A few words saying what the command does, shown to the user.")),
 });
 export type BashArgs = v.InferOutput<typeof schema>;
@@ -39,27 +39,45 @@ export const bashTool: Tool<BashArgs> = {
   schema,
   truncation: "tail",
   async run(args, ctx) {
-    const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
-    const lines = new LineCounter();
-    const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
-    let result: ExecResult;
-    try {
-      result = await ctx.env.exec(args.command, {
-        timeoutMs: timeoutS * 1000,
-        signal: ctx.signal,
-        onData(chunk) {
-          lines.add(chunk);
-          updates?.add(chunk);
-        },
-      });
-    } catch (e) {
-      return ctx.reply.fromError(e);
-    }
-    return respond(result, timeoutS, lines.total(), ctx);
+    const timeoutMs = args.timeout !== undefined ? args.timeout * 1000 : (ctx.commandTimeoutMs ?? BASH_DEFAULT_TIMEOUT_S * 1000);
+    return runShellCommand(ctx, { command: args.command, timeoutMs, retryHint: `retry with a larger timeout (at most ${BASH_MAX_TIMEOUT_S})` });
   },
 };
 
-async function respond(result: ExecResult, timeoutS: number, totalLines: number, ctx: ToolRunContext): Promise<ToolResponse> {
+export interface ShellRun {
+  command: string;
+  timeoutMs: number;
+  /** Working directory (relative to the working directory, or absolute). */
+  cwd?: string;
+  /** How the model asks for more time, in its tool's own terms ("retry with a larger timeout …"). */
+  retryHint: string;
+}
+
+/**
+ * Runs one command to its end (or its timeout) and answers with the tail of its output: the shared
+ * core of every profile's foreground shell tool.
+ */
+export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promise<ToolResponse> {
+  const lines = new LineCounter();
+  const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
+  let result: ExecResult;
+  try {
+    result = await ctx.env.exec(run.command, {
+      timeoutMs: run.timeoutMs,
+      cwd: run.cwd,
+      signal: ctx.signal,
+      onData(chunk) {
+        lines.add(chunk);
+        updates?.add(chunk);
+      },
+    });
+  } catch (e) {
+    return ctx.reply.fromError(e);
+  }
+  return respond(result, run, lines.total(), ctx);
+}
+
+async function respond(result: ExecResult, run: ShellRun, totalLines: number, ctx: ToolRunContext): Promise<ToolResponse> {
   const cut = truncateTail(result.output, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
   const truncated = cut.truncated || result.outputTruncated;
   const fullOutputPath = truncated ? (result.spillPath ?? (await saveOutput(result.output, ctx))) : undefined;
@@ -85,22 +103,27 @@ async function respond(result: ExecResult, timeoutS: number, totalLines: number,
   if (fullOutputPath) data.full_output_path = fullOutputPath;
   const extras = { stats: { total_bytes: result.totalBytes, total_lines: totalLines } };
 
-  const failure = failureOf(result, timeoutS);
+  const failure = failureOf(result, run);
   if (failure) return ctx.reply.fail(failure.code, failure.message, { ...extras, data, text: `${body}\n\n${failure.message}` });
   return truncated ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
 }
 
-function failureOf(result: ExecResult, timeoutS: number): { code: ErrorCode; message: string } | null {
+function failureOf(result: ExecResult, run: ShellRun): { code: ErrorCode; message: string } | null {
   if (result.timedOut) {
     return {
       code: "TIMEOUT",
-      message: `Command timed out after ${timeoutS} seconds. The output so far is shown above; retry with a larger timeout (at most ${BASH_MAX_TIMEOUT_S}) or run long jobs in the background.`,
+      message: `Command timed out after ${formatDuration(run.timeoutMs)}. The output so far is shown above; ${run.retryHint} or run long jobs in the background.`,
     };
   }
   if (result.aborted) return { code: "EXECUTION_ERROR", message: "Command aborted" };
   if (result.exitCode === null) return { code: "EXECUTION_ERROR", message: `Command was killed by signal ${result.signal ?? "unknown"}` };
   if (result.exitCode !== 0) return { code: "EXECUTION_ERROR", message: `Command exited with code ${result.exitCode}` };
   return null;
+}
+
+/** The timeout as the model set it: whole seconds when it is a whole number of seconds. */
+function formatDuration(timeoutMs: number): string {
+  return timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} seconds` : `${timeoutMs} ms`;
 }
 
 /** Output cut by lines but under the spill threshold has no file yet: keep it for the model. */

@@ -14,6 +14,7 @@ import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
+import { ProcessTable } from "./processes.ts";
 import { readTool } from "./read.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
 import { writeTool } from "./write.ts";
@@ -51,10 +52,14 @@ export interface ToolRegistryOptions {
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
+  /** Default timeout for shell commands that give none. */
+  commandTimeoutMs?: number;
 }
 
 export interface ToolRegistry {
   readonly env: ExecutionEnvironment;
+  /** Background commands started by the tools (killed by `close()`). */
+  readonly processes: ProcessTable;
   /** Validate, run, and return the envelope; never throws. */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResponse>;
   /** JSON Schema definitions of the active tools. */
@@ -68,12 +73,15 @@ export interface ToolRegistry {
   unregister(name: string): boolean;
   /** Switch the active set; throws on an unknown preset or tool name, or an empty list. */
   setActive(presetOrNames: ToolPreset | readonly string[]): void;
+  /** Kills the background commands still running. */
+  close(): Promise<void>;
 }
 
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const env = options.env ?? new LocalEnvironment({ root: options.cwd });
   let ready: Promise<void> | null = options.env ? Promise.resolve() : null;
   const tools = new Map<string, Tool>();
+  const processes = new ProcessTable(env);
   for (const tool of [...coreTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
 
@@ -104,6 +112,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 
   return {
     env,
+    processes,
+    close: () => processes.killAll(),
     names: () => [...active],
     get: (name) => tools.get(name),
     register(tool) {
@@ -118,7 +128,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate } = {}) {
+    async execute(name, args, { signal, onUpdate, commandTimeoutMs } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -134,7 +144,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, processes, commandTimeoutMs });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;

@@ -6,6 +6,7 @@
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import type { ProcessTable } from "./processes.ts";
 
 /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
 export type TruncationDirection = "head" | "tail" | "head_tail";
@@ -17,6 +18,10 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
+  /** Commands running in the background for this session (exec_command, run_in_background…). */
+  processes?: ProcessTable;
+  /** Timeout for a shell command that names none: the session's setting, else the profile's default. */
+  commandTimeoutMs?: number;
 }
 
 export interface Tool<Args = any> {

@@ -170,6 +170,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       killGraceMs: s.killGraceMs,
       signal: options.signal,
       onData: options.onData,
+      onStdin: options.onStdin,
       windowBytes: s.windowBytes,
       spillThresholdBytes: s.spillThresholdBytes,
       tempDir: s.tempDir,

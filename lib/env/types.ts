@@ -55,6 +55,15 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Streamed output as it arrives (decoded, UTF-8 safe across chunks). */
   onData?: (text: string, stream: "stdout" | "stderr") => void;
+  /** When given, stdin is a pipe handed to this callback right after the start (otherwise stdin is closed). */
+  onStdin?: (stdin: StdinPort) => void;
+}
+
+/** The write end of a running command's stdin. */
+export interface StdinPort {
+  /** False when the command no longer reads its input (exited or closed it). */
+  write(text: string): boolean;
+  end(): void;
 }
 
 export interface ExecResult {
