@@ -1,0 +1,356 @@
+/**
+ * The tools of the `gemini` profile, under gemini-cli's names and argument shapes (checked
+ * against gemini-cli 0.56's declarations for Gemini 2.5/3): read_file, read_many_files,
+ * write_file, replace, run_shell_command (+ read_background_output, list_background_processes),
+ * grep_search, glob, list_directory. Each maps its arguments onto gong's core tools.
+ */
+import picomatch from "picomatch";
+import * as v from "valibot";
+import type { ToolResponse } from "../../lib/envelope.ts";
+import { truncateLine } from "../../lib/truncate.ts";
+import { flag, text } from "../args.ts";
+import { runShellCommand } from "../bash.ts";
+import { editTool } from "../edit.ts";
+import { findTool } from "../find.ts";
+import { guardedSearch, listWithinBytes } from "../grep.ts";
+import { lsTool } from "../ls.ts";
+import { READ_MAX_LIMIT, readTool } from "../read.ts";
+import type { Tool, ToolRunContext } from "../types.ts";
+import { writeTool } from "../write.ts";
+import { isResponse, processTable } from "./background.ts";
+import { delegate } from "./delegate.ts";
+import { searchContent } from "./search.ts";
+
+export const GEMINI_SHELL_DEFAULT_TIMEOUT_MS = 10_000;
+const BACKGROUND_DELAY_MS = 200;
+const GREP_DEFAULT_TOTAL = 100;
+/** read_many_files stops adding files past this many characters. */
+const MANY_FILES_MAX_CHARS = 200_000;
+const DEFAULT_EXCLUDES = ["**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/*.lock", "**/*.min.js", "**/*.{png,jpg,jpeg,gif,webp,ico,pdf,zip,gz,tar,exe,dll,so,dylib,class,jar,wasm}"];
+
+const int = (description: string, min?: number) =>
+  min === undefined ? v.pipe(v.number(), v.integer(), v.description(description)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.description(description));
+const filtering = v.optional(
+  v.pipe(
+    v.strictObject({
+      respect_git_ignore: v.optional(flag("Skip files ignored by .gitignore (default true).")),
+      respect_gemini_ignore: v.optional(flag("Skip files ignored by .geminiignore (default true).")),
+    }),
+    v.description("Which ignore files to respect."),
+  ),
+);
+
+/** The core read's "   7 | text" numbering removed: gemini-cli shows file content as it is. */
+function plainLines(response: ToolResponse): ToolResponse {
+  response.text = response.text.replace(/^ *\d+ \| /gm, "");
+  return response;
+}
+
+const readSchema = v.strictObject({
+  file_path: text("Path of the file to read."),
+  start_line: v.optional(int("First line to read, 1-based.", 1)),
+  end_line: v.optional(int("Last line to read, 1-based and inclusive.", 1)),
+});
+
+export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
+  name: "read_file",
+  description: `Reads a file's content (at most ${READ_MAX_LIMIT} lines at a time; use start_line and end_line for ranges). Images come back for viewing; binary files are refused.`,
+  schema: readSchema,
+  truncation: "head_tail",
+  async run(args, ctx) {
+    const start = args.start_line ?? 1;
+    if (args.end_line !== undefined && args.end_line < start) return ctx.reply.fail("INVALID_PARAM", `end_line (${args.end_line}) is before start_line (${start}).`);
+    const limit = args.end_line === undefined ? READ_MAX_LIMIT : Math.min(args.end_line - start + 1, READ_MAX_LIMIT);
+    return plainLines(await delegate(readTool, { path: args.file_path, start_line: start, limit }, ctx, { path: "file_path" }));
+  },
+};
+
+const manySchema = v.strictObject({
+  include: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.description('Glob patterns or paths to read, e.g. ["src/**/*.ts"] or ["README.md", "docs/"].')),
+  exclude: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Glob patterns to leave out.")), []),
+  recursive: v.optional(flag("Search directories recursively (default true)."), true),
+  useDefaultExcludes: v.optional(flag("Leave out node_modules, .git, build output and binary files (default true)."), true),
+  file_filtering_options: filtering,
+});
+type ManyArgs = v.InferOutput<typeof manySchema>;
+
+export const readManyFilesTool: Tool<ManyArgs> = {
+  name: "read_many_files",
+  description: "Reads several text files at once, found by paths or glob patterns, and returns them one after another, each headed by its path. Use it to take in a set of files or a directory.",
+  schema: manySchema,
+  truncation: "head",
+  run: guardedSearch(async (args: ManyArgs, ctx) => {
+    const excludes = [...args.exclude, ...(args.useDefaultExcludes ? DEFAULT_EXCLUDES : [])];
+    const skip = excludes.length ? picomatch(excludes, { dot: true }) : () => false;
+    const files = new Set<string>();
+    for (const item of args.include) {
+      const pattern = item.endsWith("/") ? `${item}${args.recursive ? "**/*" : "*"}` : item;
+      const plain = await ctx.env.resolvePath(item).catch(() => null);
+      const info = plain?.exists ? await ctx.env.stat(plain.absolute) : null;
+      if (info?.type === "file") files.add(plain!.relative);
+      else if (info?.type === "dir") for (const p of (await ctx.env.glob({ pattern: args.recursive ? "**/*" : "*", path: plain!.absolute, limit: 5000 })).paths) files.add(p);
+      else for (const p of (await ctx.env.glob({ pattern, path: ctx.env.workingDirectory(), limit: 5000 })).paths) files.add(p);
+    }
+    const chosen = [...files].filter((f) => !f.endsWith("/") && !skip(f)).sort();
+    const parts: string[] = [];
+    const read: string[] = [];
+    const skipped: string[] = [];
+    let size = 0;
+    for (const file of chosen) {
+      if (size > MANY_FILES_MAX_CHARS) {
+        skipped.push(`${file} (size budget reached)`);
+        continue;
+      }
+      const r = await delegate(readTool, { path: file, limit: READ_MAX_LIMIT }, ctx);
+      if (r.status === "error" || Array.isArray(r.data.images)) {
+        skipped.push(`${file} (${r.error?.message ?? "not text"})`);
+        continue;
+      }
+      const content = String(r.data.content ?? "").replace(/^ *\d+ \| /gm, "");
+      size += content.length;
+      read.push(file);
+      parts.push(`--- ${file} ---\n${content}`);
+    }
+    if (read.length === 0) return ctx.reply.fail("NOT_FOUND", `No readable files matched ${JSON.stringify(args.include)}${skipped.length ? ` (skipped: ${skipped.slice(0, 5).join(", ")})` : ""}. Check the patterns.`);
+    const body = [...parts, "--- End of content ---", ...(skipped.length ? [`Skipped ${skipped.length}: ${skipped.slice(0, 20).join(", ")}`] : [])].join("\n");
+    const data = { files: read, skipped };
+    return skipped.length ? ctx.reply.partial(data, body) : ctx.reply.success(data, body);
+  }),
+};
+
+const writeSchema = v.strictObject({
+  file_path: text("Path of the file to write."),
+  content: text("The content to write."),
+});
+
+export const geminiWriteFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
+  name: "write_file",
+  description: "Writes content to a file, creating it (and its directories) or replacing what it held. Prefer replace for changing part of an existing file.",
+  schema: writeSchema,
+  truncation: "tail",
+  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
+};
+
+const replaceSchema = v.strictObject({
+  file_path: text("Path of the file to change."),
+  instruction: text("What the change does and why, in one or two sentences (where, what, and the intended outcome)."),
+  old_string: text("The exact literal text to replace, with its whitespace and a few lines of context so it is unique. Empty to create a new file."),
+  new_string: text("The exact literal text to put in its place."),
+  allow_multiple: v.optional(flag("Replace every occurrence of old_string instead of requiring exactly one.")),
+});
+
+export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
+  name: "replace",
+  description:
+    "Replaces exact text in a file: old_string must match the file literally (read it first) and exactly once, unless allow_multiple is true. " +
+    "An empty old_string on a path that does not exist creates the file with new_string.",
+  schema: replaceSchema,
+  truncation: "tail",
+  async run(args, ctx) {
+    if (args.old_string === "") {
+      const target = await ctx.env.resolvePath(args.file_path).catch(() => null);
+      if (target && !target.exists) return delegate(writeTool, { path: args.file_path, content: args.new_string }, ctx, { path: "file_path" });
+    }
+    return delegate(editTool, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.allow_multiple ?? false }, ctx, {
+      old_text: "old_string",
+      new_text: "new_string",
+      replace_all: "allow_multiple",
+      path: "file_path",
+    });
+  },
+};
+
+const shellSchema = v.strictObject({
+  command: text("The bash command to run (bash -c <command>)."),
+  description: v.optional(text("A short description of what the command does.")),
+  dir_path: v.optional(text("Directory to run the command in (default: the project root).")),
+  is_background: v.optional(flag("Run the command in the background (servers, watchers) and return at once.")),
+  delay_ms: v.optional(int("For background commands: milliseconds to wait for first output before returning (default 200).")),
+});
+type ShellArgs = v.InferOutput<typeof shellSchema>;
+
+export const runShellCommandTool: Tool<ShellArgs> = {
+  name: "run_shell_command",
+  description:
+    `Runs a bash command and returns its combined output, exit code and any error. Default timeout ${GEMINI_SHELL_DEFAULT_TIMEOUT_MS / 1000} s; the process tree is killed on timeout. ` +
+    "Set is_background for servers and long jobs; read their output with read_background_output.",
+  schema: shellSchema,
+  truncation: "tail",
+  async run(args, ctx) {
+    if (args.dir_path !== undefined) {
+      const dir = await ctx.env.resolvePath(args.dir_path).catch((e) => e as Error);
+      if (dir instanceof Error) return ctx.reply.fromError(dir);
+      if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. Run the command from an existing directory.`);
+    }
+    if (args.is_background) {
+      const table = processTable(ctx);
+      if (isResponse(table)) return table;
+      const started = table.start(args.command, { cwd: args.dir_path });
+      await table.waitForExit(started.id, args.delay_ms ?? BACKGROUND_DELAY_MS, ctx.signal);
+      const first = table.tail(started.id, 20);
+      const state = started.result ? `It already exited (code ${started.result.exitCode}).` : "It keeps running.";
+      return ctx.reply.success(
+        { pid: started.id, running: !started.result },
+        `Started in the background. Background PIDs: ${started.id}. ${state} Read its output with read_background_output (pid ${started.id}).\nOutput: ${first === "" ? "(empty)" : first}`,
+      );
+    }
+    const timeoutMs = ctx.commandTimeoutMs ?? GEMINI_SHELL_DEFAULT_TIMEOUT_MS;
+    return runShellCommand(ctx, { command: args.command, cwd: args.dir_path, timeoutMs, retryHint: "run it with is_background: true" });
+  },
+};
+
+const backgroundOutputSchema = v.strictObject({
+  pid: int("The PID of the background process."),
+  lines: v.optional(int("How many lines to read from the end of its output (default 100).", 1)),
+  delay_ms: v.optional(int("Milliseconds to wait before reading.")),
+});
+
+export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutputSchema>> = {
+  name: "read_background_output",
+  description: "Reads the latest output of a background process started with run_shell_command is_background, and whether it still runs.",
+  schema: backgroundOutputSchema,
+  truncation: "tail",
+  async run(args, ctx) {
+    const table = processTable(ctx);
+    if (isResponse(table)) return table;
+    const process = table.get(args.pid);
+    if (!process) return ctx.reply.fail("NOT_FOUND", `No background process with PID ${args.pid}. List them with list_background_processes.`);
+    if (args.delay_ms) await table.waitForExit(process.id, args.delay_ms, ctx.signal);
+    const tail = table.tail(process.id, args.lines ?? 100);
+    table.takeNewOutput(process.id);
+    const r = process.result;
+    const state = r ? `exited with code ${r.exitCode ?? r.signal}` : "running";
+    return ctx.reply.success({ pid: process.id, running: !r, output: tail }, `PID ${process.id} (${state}):\n${tail === "" ? "(no output yet)" : tail}`);
+  },
+};
+
+export const listBackgroundProcessesTool: Tool<Record<string, never>> = {
+  name: "list_background_processes",
+  description: "Lists the background processes of this session with their PID, state and command.",
+  schema: v.strictObject({}),
+  truncation: "head",
+  async run(_args, ctx) {
+    const table = processTable(ctx);
+    if (isResponse(table)) return table;
+    const all = table.list();
+    const lines = all.map((p) => `${p.id}: ${p.result ? `exited (${p.result.exitCode ?? p.result.signal})` : "running"} — ${p.command}`);
+    return ctx.reply.success({ processes: all.map((p) => ({ pid: p.id, running: !p.result, command: p.command })) }, lines.length ? lines.join("\n") : "No background processes.");
+  },
+};
+
+const grepSchema = v.strictObject({
+  pattern: text("Regular expression to search for (ripgrep syntax)."),
+  dir_path: v.optional(text("File or directory to search (default: the project root).")),
+  include_pattern: v.optional(text('Only files matching this glob, e.g. "*.ts" or "src/**".')),
+  exclude_pattern: v.optional(text("Leave out files matching this glob.")),
+  names_only: v.optional(flag("Return only the names of matching files.")),
+  case_sensitive: v.optional(flag("Match case exactly (default false: case is ignored).")),
+  fixed_strings: v.optional(flag("Treat the pattern as literal text.")),
+  context: v.optional(int("Lines of context around each match.", 0)),
+  after: v.optional(int("Lines of context after each match (default 0).", 0)),
+  before: v.optional(int("Lines of context before each match (default 0).", 0)),
+  no_ignore: v.optional(flag("Also search files ignored by .gitignore (not supported here: ignored files stay skipped).")),
+  max_matches_per_file: v.optional(int("Most matches to show per file.", 1)),
+  total_max_matches: v.optional(int(`Most matches to show in all (default ${GREP_DEFAULT_TOTAL}).`, 1)),
+});
+type GrepArgs = v.InferOutput<typeof grepSchema>;
+
+export const grepSearchTool: Tool<GrepArgs> = {
+  name: "grep_search",
+  description: "Searches file contents for a regular expression (ripgrep); .gitignore'd and binary files are skipped. Returns the matching lines grouped by file, or only file names with names_only.",
+  schema: grepSchema,
+  truncation: "head",
+  run: guardedSearch(async (args: GrepArgs, ctx: ToolRunContext) => {
+    const result = await searchContent(ctx, {
+      pattern: args.pattern,
+      path: args.dir_path,
+      glob: args.include_pattern,
+      exclude: args.exclude_pattern,
+      ignoreCase: !(args.case_sensitive ?? false),
+      literal: args.fixed_strings,
+      before: args.before ?? args.context ?? 0,
+      after: args.after ?? args.context ?? 0,
+      signal: ctx.signal,
+    });
+    const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };
+    const where = args.dir_path ?? ".";
+    if (result.files.length === 0) return ctx.reply.success({ files: [], total_matches: 0 }, `No matches found for pattern "${args.pattern}" in ${where}.`, extras);
+    if (args.names_only) return ctx.reply.success({ files: result.files }, `Found ${result.files.length} files matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
+    const total = args.total_max_matches ?? GREP_DEFAULT_TOTAL;
+    const perFile = args.max_matches_per_file ?? Number.MAX_SAFE_INTEGER;
+    const blocks: string[] = [];
+    let shown = 0;
+    for (const file of result.files) {
+      if (shown >= total) break;
+      let inFile = 0;
+      const rows: string[] = [];
+      for (const l of result.lines.filter((x) => x.file === file)) {
+        if (l.kind === "match") {
+          if (inFile >= perFile || shown >= total) break;
+          inFile++;
+          shown++;
+        }
+        rows.push(`L${l.line}${l.kind === "match" ? ":" : "-"} ${truncateLine(l.text).text}`);
+      }
+      blocks.push(`File: ${file}\n${rows.join("\n")}`);
+    }
+    const all = [...result.counts.values()].reduce((a, b) => a + b, 0);
+    const listing = listWithinBytes(blocks.join("\n---\n").split("\n"));
+    const cut = shown < all || listing.cut;
+    const head = `Found ${all} matches for pattern "${args.pattern}" in ${where}${cut ? ` (showing ${shown})` : ""}:`;
+    const body = `${head}\n---\n${listing.text}${cut ? "\n[Narrow the pattern or raise total_max_matches to see more.]" : ""}`;
+    const data = { files: result.files, total_matches: all, truncated: cut };
+    return cut ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
+  }),
+};
+
+const globSchema = v.strictObject({
+  pattern: text("Glob to match, e.g. '**/*.py' or 'docs/*.md'."),
+  dir_path: v.optional(text("Directory to search in (default: the project root).")),
+  case_sensitive: v.optional(flag("Match case exactly (default false).")),
+  respect_git_ignore: v.optional(flag("Skip files ignored by .gitignore (default true).")),
+  respect_gemini_ignore: v.optional(flag("Skip files ignored by .geminiignore (default true).")),
+});
+
+export const geminiGlobTool: Tool<v.InferOutput<typeof globSchema>> = {
+  name: "glob",
+  description: "Finds files by glob pattern and lists them newest first (directories end in '/'). .gitignore'd paths are skipped.",
+  schema: globSchema,
+  truncation: "head",
+  run: (args, ctx) => delegate(findTool, { pattern: args.pattern, path: args.dir_path }, ctx, { path: "dir_path" }),
+};
+
+const listSchema = v.strictObject({
+  dir_path: text("The directory to list."),
+  ignore: v.optional(v.pipe(v.array(v.string()), v.description("Glob patterns of entries to leave out."))),
+  file_filtering_options: filtering,
+});
+
+export const listDirectoryTool: Tool<v.InferOutput<typeof listSchema>> = {
+  name: "list_directory",
+  description: "Lists the files and subdirectories directly inside a directory (directories end in '/'), optionally leaving out names matching ignore globs.",
+  schema: listSchema,
+  truncation: "head",
+  async run(args, ctx) {
+    const response = await delegate(lsTool, { path: args.dir_path }, ctx, { path: "dir_path" });
+    if (!args.ignore?.length || response.status === "error") return response;
+    const ignored = picomatch(args.ignore, { dot: true });
+    const lines = response.text.split("\n");
+    const kept = [lines[0], ...lines.slice(1).filter((l) => !ignored(l.replace(/\/$/, "")))];
+    response.text = kept.join("\n");
+    return response;
+  },
+};
+
+export const geminiTools: readonly Tool[] = [
+  geminiReadFileTool,
+  readManyFilesTool,
+  geminiWriteFileTool,
+  replaceTool,
+  runShellCommandTool,
+  readBackgroundOutputTool,
+  listBackgroundProcessesTool,
+  grepSearchTool,
+  geminiGlobTool,
+  listDirectoryTool,
+];
