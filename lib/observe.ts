@@ -17,6 +17,8 @@ import { excludeFromGit, sweepSpills, writeSpill } from "./observe-spill.ts";
 export interface ToolLimits {
   maxLines?: number;
   maxBytes?: number;
+  /** Characters; used where maxBytes is not given. */
+  maxChars?: number;
   direction?: TruncateMode;
 }
 
@@ -101,7 +103,7 @@ export function createObserver(options: ObserverOptions): Observer {
       const own = options.perTool?.[toolName] ?? {};
       const limits = {
         maxLines: own.maxLines ?? global.maxLines,
-        maxBytes: own.maxBytes ?? global.maxBytes,
+        maxBytes: own.maxBytes ?? own.maxChars ?? global.maxBytes,
         direction: own.direction ?? opts.direction ?? global.direction ?? "head",
       };
       const cut = truncateOutput(response.text, limits);

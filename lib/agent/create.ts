@@ -8,7 +8,7 @@ import type { ExecutionEnvironment } from "../env/types.ts";
 import { createClient, type ClientOptions } from "../llm/client.ts";
 import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import { createObserver, type ObserverOptions, type ToolLimits } from "../observe.ts";
-import { getProfileFactory } from "../profiles/index.ts";
+import { AUTO_PROFILE } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
@@ -16,7 +16,7 @@ import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
 import { createRecorder } from "./recorder.ts";
-import { Session } from "./session.ts";
+import { factoryFor, Session } from "./session.ts";
 import { gatherPromptSources } from "./system-prompt.ts";
 
 export interface StoreSelection {
@@ -33,7 +33,7 @@ export interface CreateSessionOptions {
   model?: string;
   /** Working directory and workspace root; default process.cwd(). */
   cwd?: string;
-  /** Profile id ("default", …) or a factory; default "default". */
+  /** "auto" (default: chosen from the model's family), a profile id ("default", "anthropic", "openai", "gemini") or a factory. */
   profile?: string | ProfileFactory;
   /** Active tools: a preset ("default", "minimal", "readonly") or tool names. */
   tools?: ToolPreset | readonly string[];
@@ -76,15 +76,18 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
   }
 
   const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs });
-  const registry = createToolRegistry({ cwd, env, preset: options.tools, tools: options.customTools });
-  const profileFactory = typeof options.profile === "function" ? options.profile : getProfileFactory(options.profile ?? "default");
-  const profile = profileFactory({ model, modelInfo, registry });
+  // The profile activates the tools (its own names for the selection) once the session applies it.
+  const registry = createToolRegistry({ cwd, env, tools: options.customTools });
+  const profileChoice = options.profile ?? AUTO_PROFILE;
+  const profile = factoryFor(profileChoice, model)({ model, modelInfo, registry });
 
-  const perTool: Record<string, ToolLimits> = {};
-  for (const [name, limits] of Object.entries(profile.toolLimits)) perTool[name] = { ...limits };
-  for (const [name, bytes] of Object.entries(config.toolOutputLimits)) perTool[name] = { ...perTool[name], maxBytes: bytes };
-  for (const [name, lines] of Object.entries(config.toolLineLimits)) perTool[name] = { ...perTool[name], maxLines: lines };
-  const observer = createObserver({ root: cwd, ...options.observer, perTool: { ...perTool, ...options.observer?.perTool } });
+  // Config limits (characters, lines) and the observer's own per-tool options win over the profile's.
+  const limitOverrides: Record<string, ToolLimits> = {};
+  for (const [name, chars] of Object.entries(config.toolOutputLimits)) limitOverrides[name] = { ...limitOverrides[name], maxChars: chars };
+  for (const [name, lines] of Object.entries(config.toolLineLimits)) limitOverrides[name] = { ...limitOverrides[name], maxLines: lines };
+  for (const [name, limits] of Object.entries(options.observer?.perTool ?? {})) limitOverrides[name] = { ...limitOverrides[name], ...limits };
+  const toolLimits: Record<string, ToolLimits> = {};
+  const observer = createObserver({ root: cwd, ...options.observer, perTool: toolLimits });
 
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
@@ -104,8 +107,13 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
     env,
     ownsEnv: options.env === undefined,
     registry,
-    profileFactory,
+    profileChoice,
     profile,
+    toolSelection: options.tools ?? "default",
+    customToolNames: (options.customTools ?? []).map((t) => t.name),
+    toolLimits,
+    limitOverrides,
+    commandTimeoutMs: explicitCommandTimeout(options.config),
     observer,
     hooks,
     sources,
@@ -114,6 +122,12 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
     recorder,
   });
   return session;
+}
+
+/** The command timeout the caller's config sets, if it sets one (otherwise the profile's default applies). */
+function explicitCommandTimeout(config: SessionConfigInput | undefined): number | undefined {
+  const value = config?.defaultCommandTimeoutMs ?? config?.default_command_timeout_ms;
+  return typeof value === "number" ? value : undefined;
 }
 
 /** The store the session writes through; `false` keeps it in memory (same API, no file). */

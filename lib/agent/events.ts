@@ -32,6 +32,7 @@ export const EVENT_KINDS = [
   "compaction_start",
   "compaction_end",
   "model_change",
+  "profile_change",
   "hook_error",
   "error",
 ] as const;

@@ -6,7 +6,9 @@
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../observe.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
+import { AUTO_PROFILE, getProfileFactory, isProfileToolName, profileForModel } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
+import type { ToolLimits } from "../observe.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
@@ -33,8 +35,19 @@ export interface SessionParts {
   env: ExecutionEnvironment;
   ownsEnv: boolean;
   registry: ToolRegistry;
-  profileFactory: ProfileFactory;
+  /** "auto" (chosen from the model), a profile id, or a factory. */
+  profileChoice: string | ProfileFactory;
   profile: ProviderProfile;
+  /** The tool selection the session was given (a preset or names), translated per profile. */
+  toolSelection: ToolPreset | readonly string[];
+  /** Names of the caller's own tools: always active, and never replaced by a profile's tool of the same name. */
+  customToolNames: readonly string[];
+  /** The observer's per-tool limits, rewritten when the profile changes… */
+  toolLimits: Record<string, ToolLimits>;
+  /** …with these (from the session config and observer options) always on top. */
+  limitOverrides: Record<string, ToolLimits>;
+  /** The command timeout the session config set explicitly, if it did. */
+  commandTimeoutMs?: number;
   observer: Observer;
   hooks: Hooks[];
   sources: PromptSources;
@@ -83,6 +96,7 @@ export class Session implements LoopHost {
     this.queues = new InputQueues(() => this.interruptTools());
     this.loopDetector = new LoopDetector(() => this.config.loopDetectionWindow);
     this.monitor = new ContextMonitor(this, parts.recorder);
+    this.applyProfile(parts.profile);
   }
 
   get state(): SessionState {
@@ -149,16 +163,37 @@ export class Session implements LoopHost {
 
   // ---------------------------------------------------------------------------------- settings
 
-  /** Switches the model; the next model call uses it. */
+  /** Switches the model; the next model call uses it (and, when the profile follows the model, that family's profile). */
   setModel(ref: string): void {
     this.assertOpen("setModel");
     const info: ModelInfo = this.client.model(ref);
-    this.currentProfile = this.parts.profileFactory({ model: ref, modelInfo: info, registry: this.registry });
+    const before = this.currentProfile.id;
+    this.applyProfile(factoryFor(this.parts.profileChoice, ref)({ model: ref, modelInfo: info, registry: this.registry }));
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
-    this.cachedPrompt = null;
     this.parts.recorder.modelChange(ref);
-    this.bus.emit("model_change", { model: ref });
+    this.bus.emit("model_change", { model: ref, profile: this.currentProfile.id });
+    if (this.currentProfile.id !== before) this.bus.emit("profile_change", { profile: this.currentProfile.id, previous: before, reason: "model" });
+  }
+
+  /** "auto" to follow the model, or a profile id (or factory): the next request carries its tools and prompt. */
+  setProfile(profile: string | ProfileFactory): void {
+    this.assertOpen("setProfile");
+    const factory = factoryFor(profile, this.model);
+    const before = this.currentProfile.id;
+    this.parts.profileChoice = profile;
+    this.applyProfile(factory({ model: this.model, modelInfo: this.client.model(this.model), registry: this.registry }));
+    this.bus.emit("profile_change", { profile: this.currentProfile.id, previous: before, reason: "override", choice: typeof profile === "string" ? profile : "custom" });
+  }
+
+  /** The tool selection (a preset or names) each profile translates into its own tools. */
+  get toolSelection(): ToolPreset | readonly string[] {
+    return this.parts.toolSelection;
+  }
+
+  /** "auto" when the profile follows the model, else the profile named. */
+  get profileChoice(): string {
+    return typeof this.parts.profileChoice === "string" ? this.parts.profileChoice : this.currentProfile.id;
   }
 
   setReasoningEffort(effort: ReasoningEffort | null): void {
@@ -170,7 +205,8 @@ export class Session implements LoopHost {
   /** Switches the active tools (a preset or tool names); the next request carries the new list. */
   setTools(presetOrNames: ToolPreset | readonly string[]): void {
     this.assertOpen("setTools");
-    this.registry.setActive(presetOrNames);
+    this.registry.setActive(activeToolNames(this.currentProfile, presetOrNames, this.registry, this.parts.customToolNames));
+    this.parts.toolSelection = presetOrNames;
     this.cachedPrompt = null;
   }
 
@@ -211,7 +247,12 @@ export class Session implements LoopHost {
       steeringPending: () => this.queues.hasSteering,
       running: this.runningTools,
       hasSubagentTool: names.some((n) => SUBAGENT_TOOLS.has(n)),
+      commandTimeoutMs: this.parts.commandTimeoutMs ?? this.currentProfile.defaultCommandTimeoutMs,
     };
+  }
+
+  isProfileTool(name: string): boolean {
+    return isProfileToolName(name);
   }
 
   append(message: Message): void {
@@ -234,6 +275,19 @@ export class Session implements LoopHost {
   }
 
   // ---------------------------------------------------------------------------------- internals
+
+  /** Makes `profile` current: its tools registered and active (custom tools kept), its limits in force. */
+  private applyProfile(profile: ProviderProfile): void {
+    const custom = new Set(this.parts.customToolNames);
+    for (const tool of profile.ownTools) if (!custom.has(tool.name)) this.registry.register(tool);
+    this.registry.setActive(activeToolNames(profile, this.parts.toolSelection, this.registry, this.parts.customToolNames));
+    const limits = this.parts.toolLimits;
+    for (const key of Object.keys(limits)) delete limits[key];
+    for (const [name, l] of Object.entries(profile.toolLimits)) limits[name] = { ...l };
+    for (const [name, l] of Object.entries(this.parts.limitOverrides)) limits[name] = { ...limits[name], ...l };
+    this.currentProfile = profile;
+    this.cachedPrompt = null;
+  }
 
   private async start(input: PendingInput): Promise<SubmitResult> {
     if (!this.started) {
@@ -276,6 +330,7 @@ export class Session implements LoopHost {
     this.closing ??= (async () => {
       this.currentState = "CLOSED";
       if (!this.abortController.signal.aborted) this.abortController.abort(new Error("Session closed"));
+      await this.registry.close().catch(() => {});
       if (this.parts.ownsEnv) await this.env.cleanup().catch(() => {});
       this.parts.recorder.close();
       // session_start and session_end bracket a session that ran; one closed unused announced nothing.
@@ -284,4 +339,32 @@ export class Session implements LoopHost {
     })();
     return this.closing;
   }
+}
+
+/** The profile factory for a choice: "auto" picks by the model's family. */
+export function factoryFor(choice: string | ProfileFactory, model: string): ProfileFactory {
+  if (typeof choice === "function") return choice;
+  return getProfileFactory(choice === AUTO_PROFILE ? profileForModel(model) : choice);
+}
+
+/**
+ * The tool names a profile activates for a selection: a preset's capabilities become the profile's
+ * own tools (the full preset adds its extras), core tool names in a list are translated the same
+ * way, other names stay; custom tools are always on. Names not registered are left out, except
+ * ones listed explicitly (the registry then reports them).
+ */
+export function activeToolNames(profile: ProviderProfile, selection: ToolPreset | readonly string[], registry: ToolRegistry, custom: readonly string[]): string[] {
+  const presets: Record<string, readonly string[]> = { default: ["read", "write", "edit", "bash", "grep", "find", "ls"], minimal: ["read", "write", "edit", "bash"], readonly: ["read", "grep", "find", "ls"] };
+  const caps = profile.capabilityTools as Record<string, readonly string[]>;
+  const names: string[] = [];
+  if (typeof selection === "string") {
+    const capabilities = presets[selection];
+    if (!capabilities) return [selection];
+    for (const c of capabilities) names.push(...caps[c].filter((n) => registry.get(n)));
+    if (selection === "default") names.push(...profile.extraTools.filter((n) => registry.get(n)));
+  } else {
+    for (const n of selection) names.push(...(Object.hasOwn(caps, n) ? caps[n].filter((m) => registry.get(m)) : [n]));
+  }
+  names.push(...custom);
+  return [...new Set(names)];
 }

@@ -29,6 +29,8 @@ export interface ToolExecutionContext {
   /** Controllers of the calls running right now; steering aborts them. */
   running: Set<AbortController>;
   hasSubagentTool: boolean;
+  /** Timeout for shell commands that give none (session config, else the profile's default). */
+  commandTimeoutMs?: number;
 }
 
 export interface ExecutedCall {
@@ -68,6 +70,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   try {
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
+      commandTimeoutMs: ctx.commandTimeoutMs,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
     });
     if (!isEnvelope(response)) throw new Error(`tool '${call.name}' returned no result envelope`);

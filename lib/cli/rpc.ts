@@ -46,6 +46,8 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
       session_id: host.session.id,
       state: host.session.state,
       model: host.session.model,
+      profile: host.session.profile.id,
+      profile_choice: host.session.profileChoice,
       reasoning_effort: host.session.config.reasoningEffort,
       tools: host.session.registry.names(),
       message_count: host.session.history.length,
@@ -60,6 +62,10 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
       if (typeof tools !== "string" && !Array.isArray(tools)) throw new Error("'tools' must be a preset name or a list of tool names.");
       host.session.setTools(tools as string[]);
       return { tools: host.session.registry.names() };
+    },
+    set_profile: (cmd) => {
+      host.session.setProfile(text(cmd, "profile"));
+      return { profile: host.session.profile.id, tools: host.session.registry.names() };
     },
     compact: async () => ({ compacted: await host.session.compact() }),
     fork: async (cmd) => host.fork(typeof cmd.entry_id === "string" ? cmd.entry_id : undefined),

@@ -108,11 +108,17 @@ export class SessionHost {
   }
 
   private async reopen(): Promise<Session> {
-    // Settings changed during the conversation (model, reasoning effort, active tools) carry over:
+    // Settings changed during the conversation (model, reasoning effort, profile, active tools) carry over:
     // an interrupted input must not, say, give a read-only session its write tools back.
     const previous = this.current as Session | undefined;
     const sessionOptions = previous
-      ? { ...this.setup.sessionOptions, model: previous.model, reasoningEffort: previous.config.reasoningEffort, tools: previous.registry.names() }
+      ? {
+          ...this.setup.sessionOptions,
+          model: previous.model,
+          reasoningEffort: previous.config.reasoningEffort,
+          tools: previous.toolSelection,
+          profile: previous.profileChoice,
+        }
       : this.setup.sessionOptions;
     this.current = await openSession({ ...this.setup, sessionOptions }, this.store);
     for (const listener of this.listeners) listener(this.current);

@@ -65,6 +65,7 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
     cwd,
     env: execEnv,
     tools,
+    profile: opts.profile ?? settings.profile,
     clientOptions,
     hooks,
     systemPrompt: opts.systemPrompt,
@@ -72,6 +73,7 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
+      defaultCommandTimeoutMs: settings.defaultCommandTimeoutMs,
       autoCompact: settings.compaction?.enabled,
       compactReserveTokens: settings.compaction?.reserveTokens,
       compactKeepRecentTokens: settings.compaction?.keepRecentTokens,
