@@ -205,7 +205,7 @@ export class Session implements LoopHost {
   /** Switches the active tools (a preset or tool names); the next request carries the new list. */
   setTools(presetOrNames: ToolPreset | readonly string[]): void {
     this.assertOpen("setTools");
-    this.registry.setActive(activeToolNames(this.currentProfile, presetOrNames, this.registry, this.parts.customToolNames));
+    this.registry.setActive(activeToolNames(this.currentProfile, presetOrNames, this.registry, []));
     this.parts.toolSelection = presetOrNames;
     this.cachedPrompt = null;
   }
@@ -279,8 +279,10 @@ export class Session implements LoopHost {
   /** Makes `profile` current: its tools registered and active (custom tools kept), its limits in force. */
   private applyProfile(profile: ProviderProfile): void {
     const custom = new Set(this.parts.customToolNames);
+    // Custom tools active now stay active under the new profile; one dropped by setTools stays dropped.
+    const keep = this.registry.names().filter((n) => custom.has(n));
     for (const tool of profile.ownTools) if (!custom.has(tool.name)) this.registry.register(tool);
-    this.registry.setActive(activeToolNames(profile, this.parts.toolSelection, this.registry, this.parts.customToolNames));
+    this.registry.setActive(activeToolNames(profile, this.parts.toolSelection, this.registry, keep));
     const limits = this.parts.toolLimits;
     for (const key of Object.keys(limits)) delete limits[key];
     for (const [name, l] of Object.entries(profile.toolLimits)) limits[name] = { ...l };
@@ -350,21 +352,21 @@ export function factoryFor(choice: string | ProfileFactory, model: string): Prof
 /**
  * The tool names a profile activates for a selection: a preset's capabilities become the profile's
  * own tools (the full preset adds its extras), core tool names in a list are translated the same
- * way, other names stay; custom tools are always on. Names not registered are left out, except
+ * way, other names stay; `keep` (the caller's custom tools) are added. Names not registered are left out, except
  * ones listed explicitly (the registry then reports them).
  */
-export function activeToolNames(profile: ProviderProfile, selection: ToolPreset | readonly string[], registry: ToolRegistry, custom: readonly string[]): string[] {
+export function activeToolNames(profile: ProviderProfile, selection: ToolPreset | readonly string[], registry: ToolRegistry, keep: readonly string[]): string[] {
   const presets: Record<string, readonly string[]> = { default: ["read", "write", "edit", "bash", "grep", "find", "ls"], minimal: ["read", "write", "edit", "bash"], readonly: ["read", "grep", "find", "ls"] };
   const caps = profile.capabilityTools as Record<string, readonly string[]>;
   const names: string[] = [];
   if (typeof selection === "string") {
     const capabilities = presets[selection];
-    if (!capabilities) return [selection];
+    if (!capabilities) throw new Error(`Unknown tool preset '${selection}'. Presets: ${Object.keys(presets).join(", ")}.`);
     for (const c of capabilities) names.push(...caps[c].filter((n) => registry.get(n)));
     if (selection === "default") names.push(...profile.extraTools.filter((n) => registry.get(n)));
   } else {
     for (const n of selection) names.push(...(Object.hasOwn(caps, n) ? caps[n].filter((m) => registry.get(m)) : [n]));
   }
-  names.push(...custom);
+  names.push(...keep);
   return [...new Set(names)];
 }
