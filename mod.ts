@@ -33,8 +33,10 @@ export {
 export { registerProfile, profileIds, createDefaultProfile, type ProviderProfile, type ProfileFactory } from "./lib/profiles/index.ts";
 
 // Tools and the envelope they return.
-export { createToolRegistry, coreTools, TOOL_PRESETS, toDefinition, type ToolRegistry, type ToolPreset } from "./tools/registry.ts";
-export type { Tool, ToolDefinition, ToolRunContext, TruncationDirection } from "./tools/types.ts";
+export { createToolRegistry, coreTools, optionalTools, TOOL_PRESETS, toDefinition, type ToolRegistry, type ToolPreset } from "./tools/registry.ts";
+export { TOOL_KINDS, type Tool, type ToolDefinition, type ToolKind, type ToolRunContext, type TruncationDirection } from "./tools/types.ts";
+export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } from "./tools/metadata.ts";
+export { planTools, todoWriteTool, updatePlanTool, writeTodosTool, PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./tools/plan.ts";
 export { ERROR_CODES, FIELD, ToolError, startReply, envelopeProblems, type ToolResponse, type ErrorCode, type Reply } from "./lib/envelope.ts";
 export { createObserver, type Observer, type ObserverOptions } from "./lib/observe.ts";
 export { truncateHead, truncateTail, truncateLine, truncateChars, truncateLines, formatSize } from "./lib/truncate.ts";

@@ -21,16 +21,22 @@ export interface StreamOutcome {
   error?: StreamError;
 }
 
+/** The kind and one-line summary of a call, from the tool's own metadata. */
+export type DescribeCall = (name: string, args: unknown) => { kind: string; call_summary: string };
+
 export async function streamAssistant(
   client: LlmClient,
   request: Request,
   signal: AbortSignal,
   bus: EventBus,
   history: Message[],
+  describe: DescribeCall = () => ({ kind: "other", call_summary: "" }),
 ): Promise<StreamOutcome> {
   const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
   let started = false;
   let textStarted = false;
+  /** Tool names of the calls being streamed: the argument deltas do not repeat them. */
+  const callNames = new Map<string, string>();
   const start = () => {
     if (started) return;
     started = true;
@@ -81,14 +87,23 @@ export async function streamAssistant(
           break;
         case "tool_call_start":
           start();
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, arguments: {} });
+          callNames.set(event.id, event.name);
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, arguments: {}, ...describe(event.name, {}) });
           break;
-        case "tool_call_delta":
-          bus.emit("tool_call_update", { call_id: event.id, arguments: event.partialArguments });
+        case "tool_call_delta": {
+          const name = callNames.get(event.id);
+          bus.emit("tool_call_update", { call_id: event.id, arguments: event.partialArguments, ...(name === undefined ? {} : { tool_name: name, ...describe(name, event.partialArguments) }) });
           break;
+        }
         case "tool_call_end":
           placeholder.content.push(event.call);
-          bus.emit("tool_call_update", { call_id: event.call.id, tool_name: event.call.name, arguments: event.call.arguments, complete: true });
+          bus.emit("tool_call_update", {
+            call_id: event.call.id,
+            tool_name: event.call.name,
+            arguments: event.call.arguments,
+            complete: true,
+            ...describe(event.call.name, event.call.arguments),
+          });
           break;
         case "retry":
           bus.emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });

@@ -12,10 +12,11 @@ import { AUTO_PROFILE } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
+import { planOf } from "../../tools/plan.ts";
 import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
-import { createRecorder } from "./recorder.ts";
+import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
 import { factoryFor, Session } from "./session.ts";
 import { gatherPromptSources } from "./system-prompt.ts";
 
@@ -94,6 +95,7 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
 
   const sources = await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = stored ? [...stored.messages] : [];
+  const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
   let session: Session | undefined;
   const recorder = createRecorder(
     store,
@@ -120,6 +122,7 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
     recorder,
+    plan,
   });
   return session;
 }

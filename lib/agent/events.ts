@@ -25,6 +25,7 @@ export const EVENT_KINDS = [
   "tool_call_output_delta",
   "tool_call_end",
   "steering_injected",
+  "plan_update",
   "turn_limit",
   "loop_detection",
   "warning",

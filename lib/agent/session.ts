@@ -9,6 +9,8 @@ import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort } from "
 import { AUTO_PROFILE, getProfileFactory, isProfileToolName, profileForModel } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import type { ToolLimits } from "../observe.ts";
+import { kindOf } from "../../tools/metadata.ts";
+import type { Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
@@ -54,9 +56,9 @@ export interface SessionParts {
   overrides: PromptOverrides;
   history: Message[];
   recorder: SessionRecorder;
+  /** The plan stored in the session file (on resume), if any. */
+  plan?: Plan;
 }
-
-const SUBAGENT_TOOLS = new Set(["task", "Task", "spawn_agent"]);
 
 export class Session implements LoopHost {
   readonly id: string;
@@ -81,6 +83,7 @@ export class Session implements LoopHost {
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
+  private currentPlan: Plan | null;
 
   constructor(parts: SessionParts) {
     this.parts = parts;
@@ -91,6 +94,7 @@ export class Session implements LoopHost {
     this.registry = parts.registry;
     this.currentProfile = parts.profile;
     this.history = parts.history;
+    this.currentPlan = parts.plan ?? null;
     this.bus = new EventBus(parts.id);
     this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
     this.queues = new InputQueues(() => this.interruptTools());
@@ -113,6 +117,11 @@ export class Session implements LoopHost {
 
   get signal(): AbortSignal {
     return this.abortController.signal;
+  }
+
+  /** The task plan the model last wrote with the plan tool (kept across resume), or null. A copy: changing it changes nothing. */
+  get plan(): Plan | null {
+    return this.currentPlan && structuredClone(this.currentPlan);
   }
 
   /** Path of the session file, when the session is stored. */
@@ -236,7 +245,6 @@ export class Session implements LoopHost {
   // ---------------------------------------------------------------------------------- LoopHost
 
   toolContext(): ToolExecutionContext {
-    const names = this.registry.names();
     return {
       registry: this.registry,
       hooks: this.hooks,
@@ -246,7 +254,7 @@ export class Session implements LoopHost {
       signal: this.signal,
       steeringPending: () => this.queues.hasSteering,
       running: this.runningTools,
-      hasSubagentTool: names.some((n) => SUBAGENT_TOOLS.has(n)),
+      hasSubagentTool: this.registry.names().some((n) => kindOf(this.registry.get(n)) === "agent"),
       commandTimeoutMs: this.parts.commandTimeoutMs ?? this.currentProfile.defaultCommandTimeoutMs,
     };
   }
@@ -260,6 +268,12 @@ export class Session implements LoopHost {
     this.bus.emit("message_start", { message });
     this.bus.emit("message_end", { message });
     this.parts.recorder.message(message);
+  }
+
+  updatePlan(plan: Plan, source: { call_id: string; tool_name: string }): void {
+    this.currentPlan = plan;
+    this.parts.recorder.plan(plan);
+    this.bus.emit("plan_update", { ...structuredClone(plan), ...source });
   }
 
   persist(message: Message): void {

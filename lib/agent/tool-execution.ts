@@ -9,7 +9,8 @@ import { startReply, type ErrorCode, type ImageData, type ToolResponse } from ".
 import type { Observer } from "../observe.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { TruncationDirection } from "../../tools/types.ts";
+import { describeCall, filesOf, summarizeResult } from "../../tools/metadata.ts";
+import type { Tool } from "../../tools/types.ts";
 import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 
@@ -40,27 +41,53 @@ export interface ExecutedCall {
   message: ToolResultMessage;
 }
 
-/** Runs the calls of one assistant message; results come back in the calls' order. */
+/**
+ * Runs the calls of one assistant message; results come back in the calls' order. With a profile
+ * that allows parallel calls they all start at once (the model sends them as independent; edits of
+ * one file still apply one after the other through the file lock); otherwise one after another.
+ * Either way a call not yet started when steering arrives or the session is aborted is answered
+ * without running, and each call passes the beforeToolCall gate on its own.
+ */
 export async function executeToolCalls(ctx: ToolExecutionContext, calls: ToolCallPart[]): Promise<ExecutedCall[]> {
-  if (ctx.parallel && calls.length > 1) return Promise.all(calls.map((call) => executeOne(ctx, call)));
+  if (ctx.parallel && calls.length > 1) return Promise.all(calls.map((call) => runOrSkip(ctx, call)));
   const results: ExecutedCall[] = [];
-  for (const call of calls) {
-    if (ctx.signal.aborted) results.push(await finish(ctx, call, refusal(call, "EXECUTION_ERROR", ABORTED_MESSAGE), false));
-    else if (ctx.steeringPending()) results.push(await finish(ctx, call, refusal(call, "EXECUTION_ERROR", SKIPPED_MESSAGE), false));
-    else results.push(await executeOne(ctx, call));
-  }
+  for (const call of calls) results.push(await runOrSkip(ctx, call));
   return results;
 }
 
+async function runOrSkip(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
+  const reason = notStarting(ctx);
+  return reason ? finish(ctx, call, refusal(call, "EXECUTION_ERROR", reason), false) : executeOne(ctx, call);
+}
+
+/** Why a call that has not started must not start now, if it must not. */
+function notStarting(ctx: ToolExecutionContext): string | undefined {
+  if (ctx.signal.aborted) return ABORTED_MESSAGE;
+  if (ctx.steeringPending()) return SKIPPED_MESSAGE;
+  return undefined;
+}
+
+/** The active tool a call names, if any. */
+function toolFor(ctx: ToolExecutionContext, name: string): Tool | undefined {
+  return ctx.registry.names().includes(name) ? ctx.registry.get(name) : undefined;
+}
+
+function emitStart(ctx: ToolExecutionContext, call: ToolCallPart, tool: Tool | undefined): void {
+  ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments, ...describeCall(tool, call.arguments) });
+}
+
 async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
-  ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
-  const tool = ctx.registry.names().includes(call.name) ? ctx.registry.get(call.name) : undefined;
+  const tool = toolFor(ctx, call.name);
+  emitStart(ctx, call, tool);
   if (!tool) {
     const known = ctx.registry.names().join(", ") || "none";
     return finish(ctx, call, refusal(call, "NOT_FOUND", `Unknown tool '${call.name}'. Available tools: ${known}.`), true);
   }
   const gate = await ctx.hooks.beforeToolCall(call.name, call.arguments);
   if (gate) return finish(ctx, call, refusal(call, "PERMISSION_DENIED", `Tool call blocked: ${gate.block}`), true);
+  // The gate may take a while (a host asking its user): steering or an abort meanwhile wins.
+  const late = notStarting(ctx);
+  if (late) return finish(ctx, call, refusal(call, "EXECUTION_ERROR", late), true);
 
   const controller = new AbortController();
   const onAbort = () => controller.abort(ctx.signal.reason);
@@ -82,7 +109,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
     ctx.signal.removeEventListener("abort", onAbort);
   }
   response = await ctx.hooks.onToolResult(call.name, response);
-  return finish(ctx, call, response, true, tool.truncation);
+  return finish(ctx, call, response, true);
 }
 
 /** Truncates for the model, emits tool_call_end with the full envelope, builds the result message. */
@@ -91,13 +118,28 @@ async function finish(
   call: ToolCallPart,
   full: ToolResponse,
   started: boolean,
-  direction?: TruncationDirection,
 ): Promise<ExecutedCall> {
-  if (!started) ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
-  const seen = await ctx.observer.observe(call.name, full, { direction, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);
+  const tool = toolFor(ctx, call.name);
+  if (!started) emitStart(ctx, call, tool);
+  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);
   const isError = full.status === "error";
-  ctx.bus.emit("tool_call_end", { call_id: call.id, tool_name: call.name, output: full, is_error: isError, truncated: seen !== full });
-  return { call, response: full, message: resultMessage(call, seen, isError) };
+  const described = describeCall(tool, call.arguments);
+  ctx.bus.emit("tool_call_end", {
+    call_id: call.id,
+    tool_name: call.name,
+    output: full,
+    is_error: isError,
+    truncated: seen !== full,
+    ...described,
+    result_summary: summarizeResult(tool, full),
+  });
+  const message = resultMessage(call, seen, isError);
+  message.kind = described.kind;
+  if (described.kind === "read" || described.kind === "modify") {
+    const files = isError ? [] : filesOf(tool, full);
+    if (files.length > 0) message.files = files;
+  }
+  return { call, response: full, message };
 }
 
 function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean): ToolResultMessage {

@@ -11,7 +11,7 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { callLabel, colorDiff, formatUsage, indent, planChecklist, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -200,8 +200,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 class EventRenderer {
   private midLine = false;
   private readonly calls = new Map<string, string>();
-  /** Tool names of the calls the model is still streaming, by call id. */
-  private readonly streaming = new Map<string, string>();
 
   constructor(
     private readonly out: (s: string) => void,
@@ -220,11 +218,9 @@ class EventRenderer {
         break;
       case "tool_call_update": {
         // The model is still writing the call: show it as its arguments stream in.
-        if (typeof d.tool_name === "string") this.streaming.set(String(d.call_id), d.tool_name);
-        const name = this.streaming.get(String(d.call_id));
-        if (name) {
+        if (typeof d.tool_name === "string") {
           this.endLine();
-          this.spinner.start(describeCall(name, d.arguments as Record<string, unknown>));
+          this.spinner.start(callLabel(d));
         }
         break;
       }
@@ -238,8 +234,7 @@ class EventRenderer {
         break;
       case "tool_call_start": {
         this.endLine();
-        const label = describeCall(String(d.tool_name), d.arguments as Record<string, unknown>);
-        this.streaming.delete(String(d.call_id));
+        const label = callLabel(d);
         this.calls.set(String(d.call_id), label);
         this.spinner.start(label);
         break;
@@ -247,14 +242,21 @@ class EventRenderer {
       case "tool_call_end": {
         this.spinner.stop();
         const label = this.calls.get(String(d.call_id)) ?? String(d.tool_name);
+        this.calls.delete(String(d.call_id));
         const output = d.output as ToolResponse | undefined;
         const failed = d.is_error === true || output?.status === "error";
         this.out(`${failed ? s.red("●") : s.green("●")} ${label}\n`);
-        this.out(`  ${s.dim("⎿")} ${failed ? s.red(describeResult(output) || String(d.error ?? "failed")) : s.dim(describeResult(output))}\n`);
+        this.out(`  ${s.dim("⎿")} ${failed ? s.red(resultLine(d) || "failed") : s.dim(resultLine(d))}\n`);
         const diff = (output?.data as { diff?: unknown } | undefined)?.diff;
         if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
+        // Parallel calls: the spinner goes on for one still running.
+        const stillRunning = [...this.calls.values()].at(-1);
+        if (stillRunning) this.spinner.start(stillRunning);
         break;
       }
+      case "plan_update":
+        this.out(`${indent(planChecklist(d, s))}\n`);
+        break;
       case "retry":
         this.endLine();
         this.out(`${s.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string } | undefined)?.message ?? "")}`)}\n`);
@@ -291,9 +293,3 @@ class EventRenderer {
     this.midLine = false;
   }
 }
-
-const indent = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n");

@@ -4,10 +4,9 @@
  * With --verbose, tool calls are shown on stderr as they run.
  */
 import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
-import type { ToolResponse } from "../envelope.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
-import { describeCall, describeResult, makeStyle, useColor } from "./render.ts";
+import { callLabel, indent, makeStyle, planChecklist, resultLine, useColor } from "./render.ts";
 
 export interface PrintOptions {
   prompt: string;
@@ -79,8 +78,9 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
 
 function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof makeStyle>): void {
   const d = event.data;
-  if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${describeCall(String(d.tool_name ?? d.name), d.arguments as Record<string, unknown>)}\n`);
-  else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${describeResult(d.output as ToolResponse | undefined) || String(d.error ?? "")}\n`);
+  if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${callLabel(d)}\n`);
+  else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${resultLine(d)}\n`);
+  else if (event.kind === "plan_update") io.stderr.write(`${indent(planChecklist(d, style))}\n`);
   else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string })?.message ?? "")}\n`));
   else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${String(d.message)}\n`));
 }

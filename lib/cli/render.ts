@@ -2,8 +2,6 @@
  * Terminal rendering for the line-mode shell and text output: one line per tool call, a short
  * result, colored diffs for edits. Color is off when NO_COLOR is set or the stream is not a TTY.
  */
-import type { ToolResponse } from "../envelope.ts";
-
 export interface Style {
   bold(s: string): string;
   dim(s: string): string;
@@ -27,49 +25,53 @@ export function useColor(stream: { isTTY?: boolean }, env: Record<string, string
   return Boolean(stream.isTTY);
 }
 
-const oneLine = (s: string, max = 80) => {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
-
-/** "bash  ls -la" — the most telling argument of a call, on one line. */
-export function describeCall(name: string, args: Record<string, unknown> | undefined): string {
-  const a = args ?? {};
-  const main = a.command ?? a.pattern ?? a.path ?? a.file_path ?? a.patch ?? a.task ?? "";
-  const extra = a.pattern !== undefined && a.path !== undefined ? ` in ${String(a.path)}` : "";
-  return `${name}  ${oneLine(String(main))}${extra}`;
+/**
+ * "bash  npm test": a tool event's name and the one-line summary the tool gave of the call
+ * (`call_summary` on tool_call_update/start/end). The tool describes itself, so nothing here
+ * depends on which tool it is.
+ */
+export function callLabel(data: Record<string, unknown>): string {
+  const name = String(data.tool_name ?? "");
+  const summary = typeof data.call_summary === "string" ? data.call_summary : "";
+  return summary ? `${name}  ${summary}` : name;
 }
 
-/** A short result: "exit 0 · 12 lines", "3 matches", the error sentence… */
-export function describeResult(result: ToolResponse | undefined): string {
-  if (!result) return "";
-  const d = result.data as Record<string, unknown>;
-  if (typeof d.exit_code === "number" && d.exit_code !== 0) {
-    // A failed command: its last line of output usually says why.
-    const last = commandOutput(result).trimEnd().split("\n").pop() ?? "";
-    return `exit ${d.exit_code}${last ? ` · ${oneLine(last, 110)}` : ""}`;
+/** The one-line result the tool gave (`result_summary` on tool_call_end): "exit 0 · 12 lines", "3 matches", the error sentence… */
+export function resultLine(data: Record<string, unknown>): string {
+  if (typeof data.result_summary === "string" && data.result_summary) return data.result_summary;
+  return typeof data.error === "string" ? data.error : "";
+}
+
+const PLAN_MARKS: Record<string, string> = { completed: "✔", in_progress: "◼", pending: "☐", cancelled: "✘", blocked: "!" };
+
+/**
+ * The plan of a `plan_update` event as a checklist, one item a line: ✔ done, ◼ in progress (in its
+ * "-ing" form when the model gave one), ☐ pending, ✘ cancelled, ! blocked.
+ */
+export function planChecklist(data: Record<string, unknown>, style: Style): string {
+  const items = Array.isArray(data.items) ? (data.items as Record<string, unknown>[]) : [];
+  const lines: string[] = [];
+  if (typeof data.explanation === "string" && data.explanation) lines.push(style.dim(data.explanation));
+  if (items.length === 0) lines.push(style.dim("(plan cleared)"));
+  for (const item of items) {
+    const status = String(item.status);
+    const mark = PLAN_MARKS[status] ?? "☐";
+    const text = status === "in_progress" && typeof item.active_form === "string" && item.active_form ? item.active_form : String(item.text ?? "");
+    if (status === "completed") lines.push(style.green(`${mark} ${text}`));
+    else if (status === "in_progress") lines.push(style.bold(`${mark} ${text}`));
+    else if (status === "cancelled") lines.push(style.dim(`${mark} ${text}`));
+    else if (status === "blocked") lines.push(style.yellow(`${mark} ${text}`));
+    else lines.push(`${mark} ${text}`);
   }
-  if (result.status === "error") return oneLine(result.error?.message ?? result.text, 120);
-  if (typeof d.exit_code === "number") return `exit 0 · ${countLines(result.text)} lines`;
-  if (Array.isArray(d.matches)) return `${d.matches.length} matches`;
-  if (Array.isArray(d.paths)) return `${d.paths.length} paths`;
-  if (Array.isArray(d.entries)) return `${d.entries.length} entries`;
-  if (typeof d.replacements === "number") return `${d.replacements} replacement${d.replacements === 1 ? "" : "s"}`;
-  if (typeof d.bytes_written === "number") return `${d.bytes_written} bytes written`;
-  if (typeof result.stats.lines_read === "number") return `${result.stats.lines_read} lines read`;
-  return oneLine(result.text, 120);
+  return lines.join("\n");
 }
 
-/** A failed command's text without the error sentence the tool appended to it. */
-function commandOutput(result: ToolResponse): string {
-  const sentence = result.error?.message;
-  return sentence && result.text.endsWith(sentence) ? result.text.slice(0, -sentence.length) : result.text;
-}
-
-function countLines(text: string): number {
-  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
-  return body === "" ? 0 : body.split("\n").length;
-}
+/** Indents every line by four spaces (results and checklists under their tool line). */
+export const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");
 
 /** Colors a unified diff: additions green, removals red, hunk headers cyan. */
 export function colorDiff(diff: string, style: Style, maxLines = 40): string {

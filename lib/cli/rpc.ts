@@ -53,6 +53,7 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
       message_count: host.session.history.length,
       session_file: host.session.sessionFile ?? null,
       leaf_id: host.sessionStore.leafId,
+      plan: host.session.plan,
     }),
     get_messages: () => ({ messages: host.session.history }),
     set_model: (cmd) => host.session.setModel(text(cmd, "model")),

@@ -15,7 +15,10 @@ import { READ_MAX_LIMIT, readTool } from "../read.ts";
 import type { Tool } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { describeProcess, isResponse, processTable } from "./background.ts";
-import { count, delegate, num } from "./delegate.ts";
+import { count, delegate, describedLike, num } from "./delegate.ts";
+import { bashTool } from "../bash.ts";
+import { grepTool } from "../grep.ts";
+import { count as plural, defaultResultSummary } from "../metadata.ts";
 import { newestFirst, searchContent } from "./search.ts";
 
 export const CLAUDE_BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -34,6 +37,7 @@ export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
     "Images (PNG, JPEG, GIF, WebP) come back for viewing. Read a file before you edit it; read several files in parallel when you need them.",
   schema: readSchema,
   truncation: "head",
+  ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.offset, limit: a.limit })),
   run: (args, ctx) =>
     delegate(readTool, { path: args.file_path, start_line: count(args.offset, 1), limit: Math.min(count(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" }),
 };
@@ -48,6 +52,7 @@ export const WriteTool: Tool<v.InferOutput<typeof writeSchema>> = {
   description: "Creates a file or replaces an existing file completely. Read an existing file first; prefer Edit for changing part of a file. Parent directories are created.",
   schema: writeSchema,
   truncation: "tail",
+  ...describedLike(writeTool, (a) => ({ path: a.file_path })),
   run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
 };
 
@@ -65,6 +70,7 @@ export const EditTool: Tool<v.InferOutput<typeof editSchema>> = {
     "Use replace_all to rename something throughout the file. Returns a diff of the change.",
   schema: editSchema,
   truncation: "tail",
+  ...describedLike(editTool, (a) => ({ path: a.file_path })),
   run: (args, ctx) =>
     delegate(editTool, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.replace_all }, ctx, {
       old_text: "old_string",
@@ -88,6 +94,7 @@ export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
     "Use run_in_background for servers and long jobs, then TaskOutput / TaskStop. Prefer Read, Grep and Glob over cat, grep and find.",
   schema: bashSchema,
   truncation: "tail",
+  ...describedLike(bashTool, (a) => ({ command: a.command })),
   async run(args, ctx) {
     if (args.run_in_background) {
       const table = processTable(ctx);
@@ -115,6 +122,8 @@ export const TaskOutputTool: Tool<v.InferOutput<typeof taskOutputSchema>> = {
   description: "Returns the new output of a background command started with Bash run_in_background, and whether it is still running. block=true waits for it to finish (up to timeout ms).",
   schema: taskOutputSchema,
   truncation: "tail",
+  kind: "shell",
+  summarizeCall: (a) => `task ${a.task_id ?? ""}`,
   async run(args, ctx) {
     const table = processTable(ctx);
     if (isResponse(table)) return table;
@@ -134,6 +143,8 @@ export const TaskStopTool: Tool<v.InferOutput<typeof taskStopSchema>> = {
   description: "Stops a background command (and every process it started).",
   schema: taskStopSchema,
   truncation: "tail",
+  kind: "shell",
+  summarizeCall: (a) => `stop task ${a.task_id ?? ""}`,
   async run(args, ctx) {
     const table = processTable(ctx);
     if (isResponse(table)) return table;
@@ -171,6 +182,9 @@ export const GrepTool: Tool<GrepArgs> = {
     "Filter with glob or type. Use this instead of running grep or rg in Bash.",
   schema: grepSchema,
   truncation: "head",
+  ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.glob })),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total_matches ?? 0), "match", "matches")),
+  files: () => [],
   run: guardedSearch(grep),
 };
 
@@ -232,6 +246,7 @@ export const GlobTool: Tool<v.InferOutput<typeof globSchema>> = {
   description: "Finds files by glob pattern, newest first. Hidden files are included; .gitignore'd paths are skipped. Use it to locate files by name.",
   schema: globSchema,
   truncation: "head",
+  ...describedLike(findTool, (a) => ({ pattern: a.pattern, path: a.path })),
   run: (args, ctx) => delegate(findTool, { pattern: args.pattern, path: args.path }, ctx),
 };
 

@@ -41,3 +41,16 @@ export const num = (description: string) => v.pipe(v.number(), v.description(des
 export function count(value: number | undefined, min = 0): number | undefined {
   return value === undefined ? undefined : Math.max(min, Math.floor(value));
 }
+
+/**
+ * The self-description of a tool that stands for `core` under another name: the same kind and
+ * result summary, and the call summary of its arguments mapped onto the core tool's.
+ */
+export function describedLike<A>(core: Tool, mapArgs: (args: Partial<A>) => Record<string, unknown>): Pick<Tool<A>, "kind" | "summarizeCall" | "summarizeResult" | "files"> {
+  return {
+    kind: core.kind,
+    summarizeCall: (args) => core.summarizeCall?.(mapArgs(args)) ?? "",
+    ...(core.summarizeResult ? { summarizeResult: core.summarizeResult } : {}),
+    ...(core.files ? { files: core.files } : {}),
+  };
+}

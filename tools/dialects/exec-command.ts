@@ -42,6 +42,9 @@ export const execCommandTool: Tool<ExecArgs> = {
     "the answer then carries a session_id for write_stdin, to send it input or poll for more output.",
   schema: execSchema,
   truncation: "head_tail",
+  kind: "shell",
+  summarizeCall: (a) => String(a.cmd ?? ""),
+  summarizeResult: summarizeRun,
   async run(args, ctx) {
     const table = processTable(ctx);
     if (isResponse(table)) return table;
@@ -77,6 +80,9 @@ export const writeStdinTool: Tool<WriteArgs> = {
   description: "Writes to the stdin of a command started by exec_command, or polls it when chars is empty, and returns the output it wrote since the last call.",
   schema: writeSchema,
   truncation: "head_tail",
+  kind: "shell",
+  summarizeCall: (a) => `session ${a.session_id ?? ""}${a.chars ? ` ← ${JSON.stringify(a.chars)}` : " (poll)"}`,
+  summarizeResult: summarizeRun,
   async run(args, ctx) {
     const table = processTable(ctx);
     if (isResponse(table)) return table;
@@ -120,6 +126,12 @@ function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunCon
     return ctx.reply.fail("EXECUTION_ERROR", why, { data, text: body });
   }
   return ctx.reply.success(data, body, { stats: { output_chars: fresh.text.length } });
+}
+
+/** "exit 0", "running (session 1000)". */
+function summarizeRun(r: ToolResponse): string {
+  if (typeof r.data.session_id === "number") return `running (session ${r.data.session_id})`;
+  return r.data.exit_code !== undefined ? `exit ${r.data.exit_code}` : (r.error?.message ?? "");
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -18,7 +18,10 @@ import { READ_MAX_LIMIT, readTool } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { isResponse, processTable } from "./background.ts";
-import { delegate } from "./delegate.ts";
+import { delegate, describedLike } from "./delegate.ts";
+import { bashTool } from "../bash.ts";
+import { grepTool } from "../grep.ts";
+import { count as plural, defaultResultSummary } from "../metadata.ts";
 import { searchContent } from "./search.ts";
 
 export const GEMINI_SHELL_DEFAULT_TIMEOUT_MS = 10_000;
@@ -57,6 +60,7 @@ export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
   description: `Reads a file's content (at most ${READ_MAX_LIMIT} lines at a time; use start_line and end_line for ranges). Images come back for viewing; binary files are refused.`,
   schema: readSchema,
   truncation: "head_tail",
+  ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.start_line })),
   async run(args, ctx) {
     const start = args.start_line ?? 1;
     if (args.end_line !== undefined && args.end_line < start) return ctx.reply.fail("INVALID_PARAM", `end_line (${args.end_line}) is before start_line (${start}).`);
@@ -79,6 +83,10 @@ export const readManyFilesTool: Tool<ManyArgs> = {
   description: "Reads several text files at once, found by paths or glob patterns, and returns them one after another, each headed by its path. Use it to take in a set of files or a directory.",
   schema: manySchema,
   truncation: "head",
+  kind: "read",
+  summarizeCall: (a) => (Array.isArray(a.include) ? a.include.join(" ") : ""),
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : plural(r.data.files.length, "file")),
+  files: (r) => (Array.isArray(r.data.files) ? (r.data.files as string[]) : []),
   run: guardedSearch(async (args: ManyArgs, ctx) => {
     const excludes = [...args.exclude, ...(args.useDefaultExcludes ? DEFAULT_EXCLUDES : [])];
     const skip = excludes.length ? picomatch(excludes, { dot: true }) : () => false;
@@ -128,6 +136,7 @@ export const geminiWriteFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
   description: "Writes content to a file, creating it (and its directories) or replacing what it held. Prefer replace for changing part of an existing file.",
   schema: writeSchema,
   truncation: "tail",
+  ...describedLike(writeTool, (a) => ({ path: a.file_path })),
   run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
 };
 
@@ -146,6 +155,7 @@ export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
     "An empty old_string on a path that does not exist creates the file with new_string.",
   schema: replaceSchema,
   truncation: "tail",
+  ...describedLike(editTool, (a) => ({ path: a.file_path })),
   async run(args, ctx) {
     if (args.old_string === "") {
       const target = await ctx.env.resolvePath(args.file_path).catch(() => null);
@@ -176,6 +186,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
     "Set is_background for servers and long jobs; read their output with read_background_output.",
   schema: shellSchema,
   truncation: "tail",
+  ...describedLike(bashTool, (a) => ({ command: a.command })),
   async run(args, ctx) {
     if (args.dir_path !== undefined) {
       const dir = await ctx.env.resolvePath(args.dir_path).catch((e) => e as Error);
@@ -210,6 +221,8 @@ export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutpu
   description: "Reads the latest output of a background process started with run_shell_command is_background, and whether it still runs.",
   schema: backgroundOutputSchema,
   truncation: "tail",
+  kind: "shell",
+  summarizeCall: (a) => `pid ${a.pid ?? ""}`,
   async run(args, ctx) {
     const table = processTable(ctx);
     if (isResponse(table)) return table;
@@ -229,6 +242,7 @@ export const listBackgroundProcessesTool: Tool<Record<string, never>> = {
   description: "Lists the background processes of this session with their PID, state and command.",
   schema: v.strictObject({}),
   truncation: "head",
+  kind: "shell",
   async run(_args, ctx) {
     const table = processTable(ctx);
     if (isResponse(table)) return table;
@@ -260,6 +274,9 @@ export const grepSearchTool: Tool<GrepArgs> = {
   description: "Searches file contents for a regular expression (ripgrep); .gitignore'd and binary files are skipped. Returns the matching lines grouped by file, or only file names with names_only.",
   schema: grepSchema,
   truncation: "head",
+  ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.dir_path, glob: a.include_pattern })),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total_matches ?? (Array.isArray(r.data.files) ? r.data.files.length : 0)), "match", "matches")),
+  files: () => [],
   run: guardedSearch(async (args: GrepArgs, ctx: ToolRunContext) => {
     const result = await searchContent(ctx, {
       pattern: args.pattern,
@@ -317,6 +334,7 @@ export const geminiGlobTool: Tool<v.InferOutput<typeof globSchema>> = {
   description: "Finds files by glob pattern and lists them newest first (directories end in '/'). .gitignore'd paths are skipped.",
   schema: globSchema,
   truncation: "head",
+  ...describedLike(findTool, (a) => ({ pattern: a.pattern, path: a.dir_path })),
   run: (args, ctx) => delegate(findTool, { pattern: args.pattern, path: args.dir_path }, ctx, { path: "dir_path" }),
 };
 
@@ -331,6 +349,7 @@ export const listDirectoryTool: Tool<v.InferOutput<typeof listSchema>> = {
   description: "Lists the files and subdirectories directly inside a directory (directories end in '/'), optionally leaving out names matching ignore globs.",
   schema: listSchema,
   truncation: "head",
+  ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
   async run(args, ctx) {
     const response = await delegate(lsTool, { path: args.dir_path }, ctx, { path: "dir_path" });
     if (!args.ignore?.length || response.status === "error") return response;

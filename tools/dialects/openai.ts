@@ -12,7 +12,10 @@ import { guardedSearch } from "../grep.ts";
 import { READ_MAX_LIMIT, readTool } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
-import { count, delegate, num } from "./delegate.ts";
+import { count, delegate, describedLike, num } from "./delegate.ts";
+import { grepTool } from "../grep.ts";
+import { lsTool } from "../ls.ts";
+import { count as plural, defaultResultSummary } from "../metadata.ts";
 import { execCommandTool, writeStdinTool } from "./exec-command.ts";
 import { newestFirst, searchContent } from "./search.ts";
 
@@ -41,6 +44,7 @@ export const readFileTool: Tool<ReadArgs> = {
   description: 'Reads a file with 1-based line numbers ("L12: text"). "slice" mode reads offset/limit; "indentation" mode returns the enclosing code block of an anchor line. Images come back for viewing.',
   schema: readSchema,
   truncation: "head_tail",
+  ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.offset, limit: a.limit })),
   async run(args, ctx) {
     const mode = args.mode ?? "slice";
     if (mode !== "slice" && mode !== "indentation") return ctx.reply.fail("INVALID_PARAM", `Unknown mode '${mode}': use "slice" or "indentation".`);
@@ -115,6 +119,7 @@ export const writeFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
   description: "Creates a new file with the given content (parent directories included). To change an existing file, use apply_patch.",
   schema: writeSchema,
   truncation: "tail",
+  ...describedLike(writeTool, (a) => ({ path: a.file_path })),
   run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
 };
 
@@ -131,6 +136,8 @@ export const listDirTool: Tool<ListArgs> = {
   description: "Lists a directory tree with 1-based entry numbers: directories end in '/', symlinks in '@'. Page with offset and limit; depth sets how far down it goes.",
   schema: listSchema,
   truncation: "head",
+  ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total ?? 0), "entry", "entries")),
   async run(args, ctx) {
     try {
       const resolved = await ctx.env.resolvePath(args.dir_path);
@@ -177,6 +184,9 @@ export const grepFilesTool: Tool<GrepArgs> = {
   description: "Finds the files whose contents match a regular expression and lists them, most recently modified first. Read the files for the matching lines.",
   schema: grepSchema,
   truncation: "head",
+  ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.include })),
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : plural(r.data.files.length, "file")),
+  files: () => [],
   run: guardedSearch(async (args: GrepArgs, ctx) => {
     const limit = Math.min(count(args.limit, 1) ?? 100, 2000);
     const result = await searchContent(ctx, { pattern: args.pattern, path: args.path, glob: args.include, signal: ctx.signal });
@@ -198,6 +208,7 @@ export const viewImageTool: Tool<v.InferOutput<typeof imageSchema>> = {
   description: "Attaches a local image (PNG, JPEG, GIF, WebP) so you can look at it.",
   schema: imageSchema,
   truncation: "head",
+  ...describedLike(readTool, (a) => ({ path: a.path })),
   async run(args, ctx) {
     const response = await delegate(readTool, { path: args.path }, ctx);
     if (response.status !== "error" && !Array.isArray(response.data.images)) {
