@@ -37,6 +37,7 @@ export { createToolRegistry, coreTools, optionalTools, TOOL_PRESETS, toDefinitio
 export { TOOL_KINDS, type Tool, type ToolDefinition, type ToolKind, type ToolRunContext, type TruncationDirection } from "./tools/types.ts";
 export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } from "./tools/metadata.ts";
 export { planTools, todoWriteTool, updatePlanTool, writeTodosTool, PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./tools/plan.ts";
+export { parsePatch, applyPatch, PatchParseError, APPLY_PATCH_LARK_GRAMMAR, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./tools/apply-patch/index.ts";
 export { ERROR_CODES, FIELD, ToolError, startReply, envelopeProblems, type ToolResponse, type ErrorCode, type Reply } from "./lib/envelope.ts";
 export { createObserver, type Observer, type ObserverOptions } from "./lib/observe.ts";
 export { truncateHead, truncateTail, truncateLine, truncateChars, truncateLines, formatSize } from "./lib/truncate.ts";

@@ -14,6 +14,8 @@ import * as v from "valibot";
 import type { ErrorCode, ToolResponse } from "../lib/envelope.ts";
 import type { ExecResult } from "../lib/env/types.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../lib/truncate.ts";
+import { patchFromShellCommand } from "./apply-patch/shell.ts";
+import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary, firstLine } from "./metadata.ts";
@@ -62,6 +64,9 @@ export interface ShellRun {
  * core of every profile's foreground shell tool.
  */
 export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promise<ToolResponse> {
+  // `apply_patch <<'EOF' … EOF` is how codex-trained models patch through a shell: apply it directly.
+  const patch = patchFromShellCommand(run.command);
+  if (patch !== null) return runPatch(patch, ctx);
   const lines = new LineCounter();
   const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
   let result: ExecResult;
