@@ -11,7 +11,7 @@ import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import type { ToolLimits } from "../observe.ts";
 import { kindOf } from "../../tools/metadata.ts";
 import type { Plan } from "../../tools/plan.ts";
-import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
+import { TOOL_PRESETS, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
 import { HookRunner, type Hooks } from "./hooks.ts";
@@ -370,16 +370,21 @@ export function factoryFor(choice: string | ProfileFactory, model: string): Prof
  * ones listed explicitly (the registry then reports them).
  */
 export function activeToolNames(profile: ProviderProfile, selection: ToolPreset | readonly string[], registry: ToolRegistry, keep: readonly string[]): string[] {
-  const presets: Record<string, readonly string[]> = { default: ["read", "write", "edit", "bash", "grep", "find", "ls"], minimal: ["read", "write", "edit", "bash"], readonly: ["read", "grep", "find", "ls"] };
+  const presets: Record<string, readonly string[]> = TOOL_PRESETS;
   const caps = profile.capabilityTools as Record<string, readonly string[]>;
   const names: string[] = [];
+  const expand = (preset: string) => {
+    for (const c of presets[preset]) names.push(...caps[c].filter((n) => registry.get(n)));
+    if (preset === "default") names.push(...profile.extraTools.filter((n) => registry.get(n)));
+  };
   if (typeof selection === "string") {
-    const capabilities = presets[selection];
-    if (!capabilities) throw new Error(`Unknown tool preset '${selection}'. Presets: ${Object.keys(presets).join(", ")}.`);
-    for (const c of capabilities) names.push(...caps[c].filter((n) => registry.get(n)));
-    if (selection === "default") names.push(...profile.extraTools.filter((n) => registry.get(n)));
+    if (!Object.hasOwn(presets, selection)) throw new Error(`Unknown tool preset '${selection}'. Presets: ${Object.keys(presets).join(", ")}.`);
+    expand(selection);
   } else {
-    for (const n of selection) names.push(...(Object.hasOwn(caps, n) ? caps[n].filter((m) => registry.get(m)) : [n]));
+    for (const n of selection) {
+      if (Object.hasOwn(presets, n) && !registry.get(n)) expand(n);
+      else names.push(...(Object.hasOwn(caps, n) ? caps[n].filter((m) => registry.get(m)) : [n]));
+    }
   }
   names.push(...keep);
   return [...new Set(names)];
