@@ -36,10 +36,10 @@ const int = (description: string, min?: number) =>
 const filtering = v.optional(
   v.pipe(
     v.strictObject({
-      respect_git_ignore: v.optional(flag("Skip files ignored by .gitignore (default true).")),
-      respect_gemini_ignore: v.optional(flag("Skip files ignored by .geminiignore (default true).")),
+      respect_git_ignore: v.optional(flag("Default true.")),
+      respect_gemini_ignore: v.optional(flag("Default true.")),
     }),
-    v.description("Which ignore files to respect."),
+    v.description("Ignore files to respect."),
   ),
 );
 
@@ -70,17 +70,17 @@ export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
 };
 
 const manySchema = v.strictObject({
-  include: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.description('Glob patterns or paths to read, e.g. ["src/**/*.ts"] or ["README.md", "docs/"].')),
-  exclude: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Glob patterns to leave out.")), []),
-  recursive: v.optional(flag("Search directories recursively (default true)."), true),
-  useDefaultExcludes: v.optional(flag("Leave out node_modules, .git, build output and binary files (default true)."), true),
+  include: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.description('Paths or globs, e.g. ["src/**/*.ts", "docs/"].')),
+  exclude: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Globs to skip.")), []),
+  recursive: v.optional(flag("Descend into directories (default true)."), true),
+  useDefaultExcludes: v.optional(flag("Skip node_modules, .git, build output, binaries (default true)."), true),
   file_filtering_options: filtering,
 });
 type ManyArgs = v.InferOutput<typeof manySchema>;
 
 export const readManyFilesTool: Tool<ManyArgs> = {
   name: "read_many_files",
-  description: "Reads several text files at once, found by paths or glob patterns, and returns them one after another, each headed by its path. Use it to take in a set of files or a directory.",
+  description: "Reads several text files found by paths or globs and returns them one after another, each headed by its path.",
   schema: manySchema,
   truncation: "head",
   kind: "read",
@@ -211,14 +211,14 @@ export const runShellCommandTool: Tool<ShellArgs> = {
 };
 
 const backgroundOutputSchema = v.strictObject({
-  pid: int("The PID of the background process."),
-  lines: v.optional(int("How many lines to read from the end of its output (default 100).", 1)),
-  delay_ms: v.optional(int("Milliseconds to wait before reading.")),
+  pid: int("PID of the background process."),
+  lines: v.optional(int("Lines from the end (default 100).", 1)),
+  delay_ms: v.optional(int("Wait this long before reading (ms).")),
 });
 
 export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutputSchema>> = {
   name: "read_background_output",
-  description: "Reads the latest output of a background process started with run_shell_command is_background, and whether it still runs.",
+  description: "Reads the latest output of a background process and whether it still runs.",
   schema: backgroundOutputSchema,
   truncation: "tail",
   kind: "shell",
@@ -239,7 +239,7 @@ export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutpu
 
 export const listBackgroundProcessesTool: Tool<Record<string, never>> = {
   name: "list_background_processes",
-  description: "Lists the background processes of this session with their PID, state and command.",
+  description: "Lists this session's background processes.",
   schema: v.strictObject({}),
   truncation: "head",
   kind: "shell",
@@ -255,23 +255,23 @@ export const listBackgroundProcessesTool: Tool<Record<string, never>> = {
 const grepSchema = v.strictObject({
   pattern: text("Regular expression to search for (ripgrep syntax)."),
   dir_path: v.optional(text("File or directory to search (default: the project root).")),
-  include_pattern: v.optional(text('Only files matching this glob, e.g. "*.ts" or "src/**".')),
-  exclude_pattern: v.optional(text("Leave out files matching this glob.")),
-  names_only: v.optional(flag("Return only the names of matching files.")),
-  case_sensitive: v.optional(flag("Match case exactly (default false: case is ignored).")),
-  fixed_strings: v.optional(flag("Treat the pattern as literal text.")),
-  context: v.optional(int("Lines of context around each match.", 0)),
-  after: v.optional(int("Lines of context after each match (default 0).", 0)),
-  before: v.optional(int("Lines of context before each match (default 0).", 0)),
-  no_ignore: v.optional(flag("Also search files ignored by .gitignore (not supported here: ignored files stay skipped).")),
-  max_matches_per_file: v.optional(int("Most matches to show per file.", 1)),
-  total_max_matches: v.optional(int(`Most matches to show in all (default ${GREP_DEFAULT_TOTAL}).`, 1)),
+  include_pattern: v.optional(text('Glob of files to search, e.g. "*.ts".')),
+  exclude_pattern: v.optional(text("Glob of files to skip.")),
+  names_only: v.optional(flag("Only the names of matching files.")),
+  case_sensitive: v.optional(flag("Match case (default false).")),
+  fixed_strings: v.optional(flag("Pattern is literal text.")),
+  context: v.optional(int("Context lines around a match.", 0)),
+  after: v.optional(int("Context lines after a match.", 0)),
+  before: v.optional(int("Context lines before a match.", 0)),
+  no_ignore: v.optional(flag("Search ignored files too (not supported: they stay skipped).")),
+  max_matches_per_file: v.optional(int("Most matches per file.", 1)),
+  total_max_matches: v.optional(int(`Most matches in all (default ${GREP_DEFAULT_TOTAL}).`, 1)),
 });
 type GrepArgs = v.InferOutput<typeof grepSchema>;
 
 export const grepSearchTool: Tool<GrepArgs> = {
   name: "grep_search",
-  description: "Searches file contents for a regular expression (ripgrep); .gitignore'd and binary files are skipped. Returns the matching lines grouped by file, or only file names with names_only.",
+  description: "Searches file contents for a regular expression (ripgrep), skipping .gitignore'd and binary files; matching lines come grouped by file.",
   schema: grepSchema,
   truncation: "head",
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.dir_path, glob: a.include_pattern })),
@@ -324,9 +324,9 @@ export const grepSearchTool: Tool<GrepArgs> = {
 const globSchema = v.strictObject({
   pattern: text("Glob to match, e.g. '**/*.py' or 'docs/*.md'."),
   dir_path: v.optional(text("Directory to search in (default: the project root).")),
-  case_sensitive: v.optional(flag("Match case exactly (default false).")),
-  respect_git_ignore: v.optional(flag("Skip files ignored by .gitignore (default true).")),
-  respect_gemini_ignore: v.optional(flag("Skip files ignored by .geminiignore (default true).")),
+  case_sensitive: v.optional(flag("Match case (default false).")),
+  respect_git_ignore: v.optional(flag("Default true.")),
+  respect_gemini_ignore: v.optional(flag("Default true.")),
 });
 
 export const geminiGlobTool: Tool<v.InferOutput<typeof globSchema>> = {
@@ -340,13 +340,13 @@ export const geminiGlobTool: Tool<v.InferOutput<typeof globSchema>> = {
 
 const listSchema = v.strictObject({
   dir_path: text("The directory to list."),
-  ignore: v.optional(v.pipe(v.array(v.string()), v.description("Glob patterns of entries to leave out."))),
+  ignore: v.optional(v.pipe(v.array(v.string()), v.description("Globs of entries to skip."))),
   file_filtering_options: filtering,
 });
 
 export const listDirectoryTool: Tool<v.InferOutput<typeof listSchema>> = {
   name: "list_directory",
-  description: "Lists the files and subdirectories directly inside a directory (directories end in '/'), optionally leaving out names matching ignore globs.",
+  description: "Lists the entries directly inside a directory (directories end in '/').",
   schema: listSchema,
   truncation: "head",
   ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
