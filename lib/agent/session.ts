@@ -256,6 +256,8 @@ export class Session implements LoopHost {
       running: this.runningTools,
       hasSubagentTool: this.registry.names().some((n) => kindOf(this.registry.get(n)) === "agent"),
       commandTimeoutMs: this.parts.commandTimeoutMs ?? this.currentProfile.defaultCommandTimeoutMs,
+      readToolName: this.currentProfile.capabilityTools.read[0],
+      grepToolName: this.currentProfile.capabilityTools.grep[0],
     };
   }
 

@@ -32,6 +32,9 @@ export interface ToolExecutionContext {
   hasSubagentTool: boolean;
   /** Timeout for shell commands that give none (session config, else the profile's default). */
   commandTimeoutMs?: number;
+  /** The profile's names for reading and searching, for the truncation notice's advice. */
+  readToolName?: string;
+  grepToolName?: string;
 }
 
 export interface ExecutedCall {
@@ -121,7 +124,7 @@ async function finish(
 ): Promise<ExecutedCall> {
   const tool = toolFor(ctx, call.name);
   if (!started) emitStart(ctx, call, tool);
-  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);
+  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.hasSubagentTool, readToolName: ctx.readToolName, grepToolName: ctx.grepToolName }).catch(() => full);
   const isError = full.status === "error";
   const described = describeCall(tool, call.arguments);
   ctx.bus.emit("tool_call_end", {
