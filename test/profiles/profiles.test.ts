@@ -254,3 +254,27 @@ describe("004 §3 overrides and switching", () => {
     }
   });
 });
+
+describe("004 §5.4 command timeouts", () => {
+  test("defaultCommandTimeoutMs in the session config is honoured by the default profile's bash too", async () => {
+    const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "sleep 5" } }] }, { text: "too slow" }], { config: { defaultCommandTimeoutMs: 300 }, killGraceMs: 200 });
+    try {
+      await h.session.submit("wait");
+      const end = h.events.find((e) => e.kind === "tool_call_end")!;
+      expect((end.data.output as any).error.code).toBe("TIMEOUT");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("each profile's own default: Bash 120 s, exec_command and run_shell_command 10 s", async () => {
+    for (const [model, ms] of [["anthropic/claude-sonnet-4-5", 120_000], ["openai/gpt-5.2", 10_000], ["gemini/gemini-2.5-pro", 10_000], ["ollama/qwen3-coder", 120_000]] as const) {
+      const h = await harness([], { model, profile: "auto" });
+      try {
+        expect(h.session.toolContext().commandTimeoutMs).toBe(ms);
+      } finally {
+        await h.cleanup();
+      }
+    }
+  });
+});
