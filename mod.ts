@@ -30,7 +30,22 @@ export {
   type BeforeAgentResult,
   type SessionOp,
 } from "./lib/agent/index.ts";
-export { registerProfile, profileIds, createDefaultProfile, type ProviderProfile, type ProfileFactory } from "./lib/profiles/index.ts";
+export {
+  registerProfile,
+  profileIds,
+  profileForModel,
+  AUTO_PROFILE,
+  createDefaultProfile,
+  createAnthropicProfile,
+  createOpenAIProfile,
+  createGeminiProfile,
+  type ProviderProfile,
+  type ProfileFactory,
+} from "./lib/profiles/index.ts";
+export { anthropicTools } from "./tools/dialects/anthropic.ts";
+export { openaiTools } from "./tools/dialects/openai.ts";
+export { geminiTools } from "./tools/dialects/gemini.ts";
+export { ProcessTable, type BackgroundProcess } from "./tools/processes.ts";
 
 // Tools and the envelope they return.
 export { createToolRegistry, coreTools, optionalTools, TOOL_PRESETS, toDefinition, type ToolRegistry, type ToolPreset } from "./tools/registry.ts";
