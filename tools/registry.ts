@@ -60,6 +60,7 @@ export interface ToolRegistryOptions {
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
+  callId?: string;
   /** Default timeout for shell commands that give none. */
   commandTimeoutMs?: number;
 }
@@ -139,7 +140,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate, commandTimeoutMs } = {}) {
+    async execute(name, args, { signal, onUpdate, callId, commandTimeoutMs } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -155,7 +156,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, processes, commandTimeoutMs });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, callId, processes, commandTimeoutMs });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;

@@ -29,6 +29,8 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
+  /** Id of the model's call this run answers (tools that start child agents record it). */
+  callId?: string;
   /** Commands running in the background for this session (exec_command, run_in_background…). */
   processes?: ProcessTable;
   /** Timeout for a shell command that names none: the session's setting, else the profile's default. */

@@ -4,6 +4,7 @@
  * replaced by the final message. If the stream breaks or is aborted, a partial message with text
  * is kept; an empty one is dropped.
  */
+import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
 import type { AssistantMessage, AssistantPart, LlmClient, LlmErrorKind, Message, Request, Response } from "../llm/types.ts";
 import type { EventBus } from "./events.ts";
@@ -22,7 +23,7 @@ export interface StreamOutcome {
 }
 
 /** The kind and one-line summary of a call, from the tool's own metadata. */
-export type DescribeCall = (name: string, args: unknown) => { kind: string; call_summary: string };
+export type DescribeCall = (name: string, args: unknown) => CallDescription;
 
 export async function streamAssistant(
   client: LlmClient,
@@ -92,7 +93,7 @@ export async function streamAssistant(
           break;
         case "tool_call_delta": {
           const name = callNames.get(event.id);
-          bus.emit("tool_call_update", { call_id: event.id, arguments: event.partialArguments, ...(name === undefined ? {} : { tool_name: name, ...describe(name, event.partialArguments) }) });
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: name ?? "", arguments: event.partialArguments, ...describe(name ?? "", event.partialArguments) });
           break;
         }
         case "tool_call_end":

@@ -67,6 +67,8 @@ export interface LoopHost {
   afterTurn(): Promise<void>;
   /** Context overflow: compact so the request can be retried once; false when that is impossible. */
   compactForOverflow(): Promise<boolean>;
+  /** Usage of child agents that finished since the last call. */
+  takeChildUsage(): Usage;
 }
 
 /** Processes one input and the follow-ups queued meanwhile. */
@@ -81,6 +83,7 @@ export async function runInput(host: LoopHost, first: PendingInput): Promise<Sub
     const next = host.queues.nextFollowUp();
     input = next === undefined ? undefined : { text: next, images: [] };
   }
+  total.usage = addUsage(total.usage, host.takeChildUsage());
   host.bus.emit("agent_end", {
     duration_ms: Math.round(performance.now() - started),
     steps: total.turns,
@@ -114,12 +117,12 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
   let overflowRetried = false;
   for (;;) {
     if (rounds >= config.maxToolRoundsPerInput) {
-      bus.emit("turn_limit", { round: rounds, limit: config.maxToolRoundsPerInput, kind: "tool_rounds" });
+      bus.emit("turn_limit", { kind: "tool_rounds", limit: config.maxToolRoundsPerInput, count: rounds });
       total.stopReason = "tool_round_limit";
       return;
     }
     if (config.maxTurns > 0 && host.turnCount >= config.maxTurns) {
-      bus.emit("turn_limit", { total_turns: host.turnCount, limit: config.maxTurns, kind: "turns" });
+      bus.emit("turn_limit", { kind: "turns", limit: config.maxTurns, count: host.turnCount });
       total.stopReason = "turn_limit";
       return;
     }
@@ -180,7 +183,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     }
     bus.emit("turn_end", {
       turn_index: turnIndex,
-      tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+      tool_calls: calls.map((c) => ({ call_id: c.id, tool_name: c.name, arguments: c.arguments })),
       tool_results: executed.map((r) => ({ call_id: r.call.id, tool_name: r.call.name, is_error: r.message.isError })),
     });
     if (host.signal.aborted) {

@@ -9,13 +9,13 @@ import { startReply, type ErrorCode, type ImageData, type ToolResponse } from ".
 import type { Observer } from "../observe.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
-import { describeCall, filesOf, summarizeResult } from "../../tools/metadata.ts";
+import { describeCall, filesOf, kindOf, summarizeResult } from "../../tools/metadata.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 
 export const SKIPPED_MESSAGE = "Skipped due to queued user message";
-export const ABORTED_MESSAGE = "Tool call aborted: the session was stopped.";
+export const ABORTED_MESSAGE = "Tool call aborted: the input was stopped.";
 
 export interface ToolExecutionContext {
   registry: ToolRegistry;
@@ -29,7 +29,8 @@ export interface ToolExecutionContext {
   steeringPending(): boolean;
   /** Controllers of the calls running right now; steering aborts them. */
   running: Set<AbortController>;
-  hasSubagentTool: boolean;
+  /** Name of the active tool that starts subagents, if any (the truncation hint points at it). */
+  subagentTool?: string;
   /** Timeout for shell commands that give none (session config, else the profile's default). */
   commandTimeoutMs?: number;
   /** The profile's names for reading and searching, for the truncation notice's advice. */
@@ -45,17 +46,40 @@ export interface ExecutedCall {
 }
 
 /**
- * Runs the calls of one assistant message; results come back in the calls' order. With a profile
- * that allows parallel calls they all start at once (the model sends them as independent; edits of
- * one file still apply one after the other through the file lock); otherwise one after another.
- * Either way a call not yet started when steering arrives or the session is aborted is answered
- * without running, and each call passes the beforeToolCall gate on its own.
+ * Runs the calls of one assistant message; results come back in the calls' order. Without parallel
+ * calls they run one after another. With them (the profile allows it: the model sends the calls of
+ * one turn as independent) they start together, except that a call of kind "modify" waits for the
+ * calls before it and the calls after it wait for it — a command that runs a file written in the
+ * same turn sees the file, a read issued before an edit sees the old text. Either way a call not
+ * yet started when steering arrives or the session is aborted is answered without running, and
+ * each call passes the beforeToolCall gate on its own.
  */
 export async function executeToolCalls(ctx: ToolExecutionContext, calls: ToolCallPart[]): Promise<ExecutedCall[]> {
-  if (ctx.parallel && calls.length > 1) return Promise.all(calls.map((call) => runOrSkip(ctx, call)));
+  if (ctx.parallel && calls.length > 1) return Promise.all(inParallel(ctx, calls));
   const results: ExecutedCall[] = [];
   for (const call of calls) results.push(await runOrSkip(ctx, call));
   return results;
+}
+
+function inParallel(ctx: ToolExecutionContext, calls: ToolCallPart[]): Promise<ExecutedCall>[] {
+  const started: Promise<ExecutedCall>[] = [];
+  /** The last modifying call (or nothing): every later call starts after it. */
+  let barrier: Promise<unknown> = Promise.resolve();
+  /** Calls started since that barrier: the next modifying call waits for them. */
+  let sinceBarrier: Promise<unknown>[] = [];
+  for (const call of calls) {
+    if (kindOf(toolFor(ctx, call.name)) === "modify") {
+      const run = Promise.all([barrier, ...sinceBarrier]).then(() => runOrSkip(ctx, call));
+      barrier = run;
+      sinceBarrier = [];
+      started.push(run);
+    } else {
+      const run = barrier.then(() => runOrSkip(ctx, call));
+      sinceBarrier.push(run);
+      started.push(run);
+    }
+  }
+  return started;
 }
 
 async function runOrSkip(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
@@ -100,6 +124,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   try {
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
+      callId: call.id,
       commandTimeoutMs: ctx.commandTimeoutMs,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
     });
@@ -124,7 +149,9 @@ async function finish(
 ): Promise<ExecutedCall> {
   const tool = toolFor(ctx, call.name);
   if (!started) emitStart(ctx, call, tool);
-  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.hasSubagentTool, readToolName: ctx.readToolName, grepToolName: ctx.grepToolName }).catch(() => full);
+  const seen = await ctx.observer
+    .observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.subagentTool !== undefined, subagentToolName: ctx.subagentTool, readToolName: ctx.readToolName, grepToolName: ctx.grepToolName })
+    .catch(() => full);
   const isError = full.status === "error";
   const described = describeCall(tool, call.arguments);
   ctx.bus.emit("tool_call_end", {

@@ -2,6 +2,8 @@
  * Terminal rendering for the line-mode shell and text output: one line per tool call, a short
  * result, colored diffs for edits. Color is off when NO_COLOR is set or the stream is not a TTY.
  */
+import type { Plan } from "../../tools/plan.ts";
+
 export interface Style {
   bold(s: string): string;
   dim(s: string): string;
@@ -30,38 +32,37 @@ export function useColor(stream: { isTTY?: boolean }, env: Record<string, string
  * (`call_summary` on tool_call_update/start/end). The tool describes itself, so nothing here
  * depends on which tool it is.
  */
-export function callLabel(data: Record<string, unknown>): string {
-  const name = String(data.tool_name ?? "");
-  const summary = typeof data.call_summary === "string" ? data.call_summary : "";
-  return summary ? `${name}  ${summary}` : name;
+export function callLabel(data: { tool_name: string; call_summary?: string }): string {
+  return data.call_summary ? `${data.tool_name}  ${data.call_summary}` : data.tool_name;
 }
 
 /** The one-line result the tool gave (`result_summary` on tool_call_end): "exit 0 · 12 lines", "3 matches", the error sentence… */
-export function resultLine(data: Record<string, unknown>): string {
-  if (typeof data.result_summary === "string" && data.result_summary) return data.result_summary;
-  return typeof data.error === "string" ? data.error : "";
+export function resultLine(data: { result_summary?: string }): string {
+  return data.result_summary ?? "";
 }
 
-const PLAN_MARKS: Record<string, string> = { completed: "✔", in_progress: "◼", pending: "☐", cancelled: "✘", blocked: "!" };
+/** How each status of a plan item is shown: its mark and its style. */
+const PLAN_LOOK: Record<string, [string, keyof Style | null]> = {
+  completed: ["✔", "green"],
+  in_progress: ["◼", "bold"],
+  pending: ["☐", null],
+  cancelled: ["✘", "dim"],
+  blocked: ["!", "yellow"],
+};
 
 /**
  * The plan of a `plan_update` event as a checklist, one item a line: ✔ done, ◼ in progress (in its
  * "-ing" form when the model gave one), ☐ pending, ✘ cancelled, ! blocked.
  */
-export function planChecklist(data: Record<string, unknown>, style: Style): string {
-  const items = Array.isArray(data.items) ? (data.items as Record<string, unknown>[]) : [];
+export function planChecklist(plan: Plan, style: Style): string {
   const lines: string[] = [];
-  if (typeof data.explanation === "string" && data.explanation) lines.push(style.dim(data.explanation));
-  if (items.length === 0) lines.push(style.dim("(plan cleared)"));
-  for (const item of items) {
-    const status = String(item.status);
-    const mark = PLAN_MARKS[status] ?? "☐";
-    const text = status === "in_progress" && typeof item.active_form === "string" && item.active_form ? item.active_form : String(item.text ?? "");
-    if (status === "completed") lines.push(style.green(`${mark} ${text}`));
-    else if (status === "in_progress") lines.push(style.bold(`${mark} ${text}`));
-    else if (status === "cancelled") lines.push(style.dim(`${mark} ${text}`));
-    else if (status === "blocked") lines.push(style.yellow(`${mark} ${text}`));
-    else lines.push(`${mark} ${text}`);
+  if (plan.explanation) lines.push(style.dim(plan.explanation));
+  if (plan.items.length === 0) lines.push(style.dim("(plan cleared)"));
+  for (const item of plan.items) {
+    const [mark, look] = PLAN_LOOK[item.status] ?? PLAN_LOOK.pending;
+    const active = item.status === "in_progress" && item.active_form;
+    const line = `${mark} ${active || item.text}`;
+    lines.push(look ? style[look](line) : line);
   }
   return lines.join("\n");
 }

@@ -42,7 +42,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     run(arg, { host, out }) {
       if (arg) host.session.setProfile(arg);
       const choice = host.session.profileChoice === "auto" ? " (auto: from the model)" : "";
-      out(`profile: ${host.session.profile.id}${choice}\ntools: ${host.session.registry.names().join(", ")}\n`);
+      out(`profile: ${host.session.profile}${choice}\ntools: ${host.session.tools.join(", ")}\n`);
     },
   },
   tools: {
@@ -53,7 +53,7 @@ const COMMANDS: Record<string, SlashCommand> = {
         const names = arg.split(",").map((s) => s.trim()).filter(Boolean);
         host.session.setTools(names.length === 1 && ["default", "minimal", "readonly"].includes(names[0]) ? (names[0] as "default") : names);
       }
-      out(`tools: ${host.session.registry.names().join(", ")}\n`);
+      out(`tools: ${host.session.tools.join(", ")}\n`);
     },
   },
   reasoning: {
@@ -61,7 +61,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "show or set the reasoning effort",
     run(arg, { host, out }) {
       if (arg) host.session.setReasoningEffort(arg === "off" ? null : (arg as ReasoningEffort));
-      out(`reasoning effort: ${host.session.config.reasoningEffort ?? "provider default"}\n`);
+      out(`reasoning effort: ${host.session.reasoningEffort ?? "provider default"}\n`);
     },
   },
   compact: {
@@ -83,7 +83,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/fork [entry-id]",
     help: "copy the conversation (up to an entry) into a new session",
     async run(arg, { host, out }) {
-      const forked = await host.fork(arg || undefined);
+      const forked = await host.session.fork(arg || undefined);
       out(`forked into ${forked.id}${forked.path ? ` (${forked.path})` : ""}\n`);
     },
   },
@@ -92,7 +92,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "list the conversation's entries and branches; with an id, continue from there",
     async run(arg, { host, out, style }) {
       if (arg) {
-        await host.branch(arg);
+        await host.session.branch(arg);
         out(`continuing from ${arg}\n`);
         return;
       }
@@ -116,7 +116,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     async run(arg, ctx) {
       if (!arg) return COMMANDS.sessions.run("", ctx);
       const session = await ctx.host.switchSession(arg);
-      ctx.out(`resumed ${session.id} (${session.history.length} messages)\n`);
+      ctx.out(`resumed ${session.id} (${session.messages.length} messages)\n`);
     },
   },
   new: {

@@ -24,12 +24,26 @@ const PROFILES = [
 /** A request that already carries a tool result, in any of the wire formats. */
 const hasToolResult = (body: unknown) => /"(tool_result|function_call_output|functionResponse|role":"tool)"/.test(JSON.stringify(body));
 
+/** The system prompt of a request in any of the wire formats. */
+function systemText(body: any): string {
+  if (typeof body.instructions === "string") return body.instructions;
+  if (Array.isArray(body.system)) return body.system.map((p: { text: string }) => p.text).join("");
+  if (body.systemInstruction) return body.systemInstruction.parts.map((p: { text: string }) => p.text).join("");
+  return body.messages?.find((m: { role: string }) => m.role === "system")?.content ?? "";
+}
+
+/** System prompt + tool definitions of the first request, as the fake server received it. */
 async function firstRequestChars(model: string, profile: string, dir: string): Promise<number> {
-  const session = await createSession({ model, profile, cwd: dir, store: false, client: createClient({ apiKeys: { anthropic: "x", openai: "x", gemini: "x" } }) });
+  const fake = await startFakeLlm({ script: [{ text: "ok" }] });
+  const baseUrls = { anthropic: fake.baseUrls.anthropic, openai: fake.baseUrls.openai, gemini: fake.baseUrls.gemini, ollama: fake.baseUrls.openai };
+  const session = await createSession({ model, profile, cwd: dir, store: false, client: createClient({ baseUrls, apiKeys: { anthropic: "x", openai: "x", gemini: "x" } }) });
   try {
-    return session.systemPrompt().length + JSON.stringify(session.profile.tools()).length;
+    await session.submit("hi");
+    const body = fake.requests[0].body;
+    return systemText(body).length + JSON.stringify(body.tools ?? []).length;
   } finally {
     await session.close();
+    await fake.close();
   }
 }
 

@@ -20,7 +20,7 @@ async function gone(pids: number[]): Promise<boolean> {
 
 /** Every call has exactly one start before its one end; the turn ends after the last of them. */
 function expectCoherent(events: SessionEvent[], ids: string[]): void {
-  const kinds = events.map((e) => `${e.kind}:${String(e.data.call_id ?? "")}`);
+  const kinds = events.map((e) => `${e.kind}:${"call_id" in e.data ? String(e.data.call_id) : ""}`);
   for (const id of ids) {
     expect(kinds.filter((k) => k === `tool_call_start:${id}`)).toHaveLength(1);
     expect(kinds.filter((k) => k === `tool_call_end:${id}`)).toHaveLength(1);
@@ -62,6 +62,39 @@ describe("004-9.3 parallel tool calls", () => {
       const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
       expect((turnEnd.data.tool_results as any[]).map((r) => r.call_id)).toEqual(ids);
       expectCoherent(h.events, ids);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("004-9.3 a modifying call waits for the calls before it, and the calls after it wait for it", async () => {
+    const h = await harness(
+      [
+        {
+          toolCalls: [
+            { id: "toolu_a", name: "bash", arguments: { command: "date +%s%N > a_start; sleep 0.3; date +%s%N > a_end" } },
+            { id: "toolu_b", name: "bash", arguments: { command: "date +%s%N > b_start" } },
+            { id: "toolu_w", name: "write", arguments: { path: "out.txt", content: "written" } },
+            { id: "toolu_c", name: "bash", arguments: { command: "cat out.txt > seen.txt; date +%s%N > c_start; sleep 0.3; date +%s%N > c_end" } },
+            { id: "toolu_d", name: "bash", arguments: { command: "date +%s%N > d_start" } },
+          ],
+        },
+        { text: "ok" },
+      ],
+      { profile: parallel },
+    );
+    try {
+      await h.session.submit("write and run");
+      const at = (kind: string, id: string) => h.events.findIndex((e) => e.kind === kind && "call_id" in e.data && e.data.call_id === id);
+      // The two commands before the write overlap; the write starts after both ended.
+      expect(stamp(h.dir, "b_start")).toBeLessThan(stamp(h.dir, "a_end"));
+      expect(at("tool_call_start", "toolu_w")).toBeGreaterThan(Math.max(at("tool_call_end", "toolu_a"), at("tool_call_end", "toolu_b")));
+      // The commands after it start once it ended, see its file, and overlap each other again.
+      expect(Math.min(at("tool_call_start", "toolu_c"), at("tool_call_start", "toolu_d"))).toBeGreaterThan(at("tool_call_end", "toolu_w"));
+      expect(readFileSync(join(h.dir, "seen.txt"), "utf8")).toBe("written");
+      expect(stamp(h.dir, "d_start")).toBeLessThan(stamp(h.dir, "c_end"));
+      expect(h.fake.requests[1].body.messages.at(-1).content.map((r: any) => r.tool_use_id)).toEqual(["toolu_a", "toolu_b", "toolu_w", "toolu_c", "toolu_d"]);
+      expectCoherent(h.events, ["toolu_a", "toolu_b", "toolu_w", "toolu_c", "toolu_d"]);
     } finally {
       await h.cleanup();
     }
@@ -186,7 +219,7 @@ describe("004-9.3 parallel tool calls", () => {
       expect((await running).stopReason).toBe("aborted");
       // The shells have exited; their killed children may take a moment to be gone on a loaded machine.
       expect(await gone(pids)).toBe(true);
-      expect(h.session.history.filter((m) => m.role === "tool")).toHaveLength(2);
+      expect(h.session.messages.filter((m) => m.role === "tool")).toHaveLength(2);
     } finally {
       await h.cleanup();
     }

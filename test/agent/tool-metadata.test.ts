@@ -40,7 +40,7 @@ describe("tool metadata through the agent", () => {
     writeFileSync(join(h.dir, "app.json"), '{"a":1,"b":2}');
     try {
       await h.session.submit("look");
-      const of = (kind: string, id: string) => h.events.find((e) => e.kind === kind && e.data.call_id === id)!.data;
+      const of = (kind: string, id: string) => h.events.find((e) => e.kind === kind && "call_id" in e.data && e.data.call_id === id)!.data;
       expect(of("tool_call_start", "toolu_r")).toMatchObject({ tool_name: "read", kind: "read", call_summary: "notes.txt:2-" });
       expect(of("tool_call_end", "toolu_r")).toMatchObject({ kind: "read", call_summary: "notes.txt:2-", result_summary: "2 lines read" });
       expect(of("tool_call_end", "toolu_b")).toMatchObject({ kind: "shell", call_summary: "echo hi", result_summary: "exit 0 · 1 line" });
@@ -50,7 +50,7 @@ describe("tool metadata through the agent", () => {
       expect(complete.data).toMatchObject({ tool_name: "bash", kind: "shell", call_summary: "echo hi" });
 
       // The result messages record kind and files, in memory and in the session file.
-      const tools = h.session.history.filter((m) => m.role === "tool") as any[];
+      const tools = h.session.messages.filter((m) => m.role === "tool") as any[];
       expect(tools.map((m) => [m.toolName, m.kind, m.files])).toEqual([
         ["read", "read", ["notes.txt"]],
         ["bash", "shell", undefined],
@@ -86,7 +86,7 @@ describe("tool metadata through the agent", () => {
       await h.session.submit("work");
       await h.session.submit("more");
       expect(await h.session.compact()).toBe(true);
-      const summary = String(h.session.history[0].content);
+      const summary = String(h.session.messages[0].content);
       expect(summary).toContain("<read-files>\napp.json\n</read-files>");
       expect(summary).toContain("<modified-files>\nnotes.txt\nout/new.txt\n</modified-files>");
     } finally {

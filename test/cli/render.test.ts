@@ -1,5 +1,6 @@
+import type { Plan } from "../../tools/plan.ts";
 import { expect, test } from "bun:test";
-import { callLabel, colorDiff, formatUsage, resultLine, makeStyle, useColor } from "../../lib/cli/render.ts";
+import { callLabel, colorDiff, formatUsage, makeStyle, planChecklist, resultLine, useColor } from "../../lib/cli/render.ts";
 
 test("render: a call is shown by its tool's name and the summary the tool gave, whatever the tool", () => {
   expect(callLabel({ tool_name: "bash", call_summary: "npm test --watch" })).toBe("bash  npm test --watch");
@@ -7,9 +8,8 @@ test("render: a call is shown by its tool's name and the summary the tool gave, 
   expect(callLabel({ tool_name: "my_tool" })).toBe("my_tool");
 });
 
-test("render: a result is the tool's one-line summary, or the error the event carries", () => {
+test("render: a result is the tool's one-line summary", () => {
   expect(resultLine({ result_summary: "3 matches" })).toBe("3 matches");
-  expect(resultLine({ error: "boom" })).toBe("boom");
   expect(resultLine({})).toBe("");
 });
 
@@ -25,4 +25,20 @@ test("render: NO_COLOR turns color off, diffs are colored line by line", () => {
 
 test("render: usage totals", () => {
   expect(formatUsage({ input: 12_345, output: 678, cacheRead: 2_000, cost: 0.0123 })).toBe("↑ 12.3k ↓ 678 · cache 2.0k · $0.0123");
+});
+
+test("render: a plan is a checklist; the item in progress shows its -ing form", () => {
+  const plan: Plan = {
+    explanation: "found the cause",
+    items: [
+      { text: "Read", status: "completed" },
+      { text: "Fix", status: "in_progress", active_form: "Fixing" },
+      { text: "Test", status: "pending" },
+      { text: "Old idea", status: "cancelled" },
+      { text: "Deploy", status: "blocked" },
+    ],
+  };
+  expect(planChecklist(plan, makeStyle(false))).toBe("found the cause\n✔ Read\n◼ Fixing\n☐ Test\n✘ Old idea\n! Deploy");
+  expect(planChecklist(plan, makeStyle(true))).toContain("\x1b[32m✔ Read");
+  expect(planChecklist({ items: [] }, makeStyle(false))).toBe("(plan cleared)");
 });
