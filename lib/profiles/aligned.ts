@@ -6,7 +6,7 @@
 import type { ToolLimits } from "../observe.ts";
 import type { Tool } from "../../tools/types.ts";
 import { FALLBACK_CONTEXT_WINDOW } from "./default.ts";
-import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
+import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolNamesBlock } from "./prompt-layers.ts";
 import type { Capability, ProfileOptions, ProviderProfile, RequestSettings } from "./types.ts";
 
 /** 004 §5.2/§5.3 by kind of tool: characters, lines, and which end is kept. */
@@ -49,7 +49,8 @@ export function createAlignedProfile(spec: AlignedProfileSpec, options: ProfileO
         prompt.baseInstructions ?? spec.baseInstructions,
         environmentBlock(environment),
         gitBlock(environment.git),
-        toolsBlock(this.tools()),
+        // Names only: the reference agents describe their tools in the tool list, and the prompt stays lean.
+        toolNamesBlock(this.tools()),
         projectDocsBlock(projectDocs),
       ]);
     },

@@ -27,21 +27,19 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 10_000;
 const CHARS_PER_TOKEN = 4;
 
 const execSchema = v.strictObject({
-  cmd: text("The shell command to run."),
-  workdir: v.optional(text("Working directory for the command (default: the session's working directory).")),
-  tty: v.optional(flag("Ask for a terminal. Commands here always get a stdin pipe, so write_stdin works either way.")),
-  yield_time_ms: v.optional(num(`How long to wait for the command before returning, in ms (default ${EXEC_DEFAULT_YIELD_MS}, ${MIN_YIELD_MS}-${MAX_YIELD_MS}). A command still running then keeps running.`)),
-  max_output_tokens: v.optional(num(`Most output tokens to return (default ${DEFAULT_MAX_OUTPUT_TOKENS}); longer output keeps its start and end.`)),
-  shell: v.optional(text("Shell to run the command with (default bash).")),
-  login: v.optional(flag("Run the given shell as a login shell (-l); default true. Applies when shell is given.")),
+  cmd: text("The shell command."),
+  workdir: v.optional(text("Working directory (default: the session's).")),
+  tty: v.optional(flag("Ask for a terminal (stdin is a pipe either way).")),
+  yield_time_ms: v.optional(num(`Wait this long, in ms (default ${EXEC_DEFAULT_YIELD_MS}, ${MIN_YIELD_MS}-${MAX_YIELD_MS}).`)),
+  max_output_tokens: v.optional(num(`Default ${DEFAULT_MAX_OUTPUT_TOKENS}.`)),
+  shell: v.optional(text("Default bash.")),
+  login: v.optional(flag("Login shell (-l) for the given shell; default true.")),
 });
 type ExecArgs = v.InferOutput<typeof execSchema>;
 
 export const execCommandTool: Tool<ExecArgs> = {
   name: "exec_command",
-  description:
-    "Runs a shell command and returns its output and exit code. A command still running after yield_time_ms keeps running in the background: " +
-    "the answer then carries a session_id for write_stdin, to send it input or poll for more output.",
+  description: "Runs a shell command; one still running after yield_time_ms keeps running and returns its output so far and a session_id for write_stdin.",
   schema: execSchema,
   truncation: "head_tail",
   kind: "shell",
@@ -73,16 +71,16 @@ export const execCommandTool: Tool<ExecArgs> = {
 };
 
 const writeSchema = v.strictObject({
-  session_id: num("The session_id returned by exec_command."),
-  chars: v.optional(v.pipe(v.string(), v.description("Text to write to the command's stdin (include \\n to end a line). Empty or omitted: just poll for output."))),
-  yield_time_ms: v.optional(num(`How long to wait for output, in ms (after a write default ${WRITE_DEFAULT_YIELD_MS}, at most ${MAX_YIELD_MS}; a poll default ${POLL_DEFAULT_YIELD_MS}).`)),
-  max_output_tokens: v.optional(num(`Most output tokens to return (default ${DEFAULT_MAX_OUTPUT_TOKENS}).`)),
+  session_id: num("From exec_command."),
+  chars: v.optional(v.pipe(v.string(), v.description("Text for stdin; empty or omitted to poll."))),
+  yield_time_ms: v.optional(num(`Wait ms (write default ${WRITE_DEFAULT_YIELD_MS}; poll default ${POLL_DEFAULT_YIELD_MS}).`)),
+  max_output_tokens: v.optional(num(`Default ${DEFAULT_MAX_OUTPUT_TOKENS}.`)),
 });
 type WriteArgs = v.InferOutput<typeof writeSchema>;
 
 export const writeStdinTool: Tool<WriteArgs> = {
   name: "write_stdin",
-  description: "Writes to the stdin of a command started by exec_command, or polls it when chars is empty, and returns the output it wrote since the last call.",
+  description: "Writes to a running exec_command session's stdin (or polls it) and returns its new output.",
   schema: writeSchema,
   truncation: "head_tail",
   kind: "shell",

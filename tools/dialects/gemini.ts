@@ -57,7 +57,7 @@ const readSchema = v.strictObject({
 
 export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
   name: "read_file",
-  description: `Reads a file's content (at most ${READ_MAX_LIMIT} lines at a time; use start_line and end_line for ranges). Images come back for viewing; binary files are refused.`,
+  description: `Reads a file (at most ${READ_MAX_LIMIT} lines at a time; start_line and end_line pick a range). Images come back for viewing.`,
   schema: readSchema,
   truncation: "head_tail",
   ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.start_line })),
@@ -80,7 +80,7 @@ type ManyArgs = v.InferOutput<typeof manySchema>;
 
 export const readManyFilesTool: Tool<ManyArgs> = {
   name: "read_many_files",
-  description: "Reads several text files found by paths or globs and returns them one after another, each headed by its path.",
+  description: "Reads several text files found by paths or globs, each headed by its path.",
   schema: manySchema,
   truncation: "head",
   kind: "read",
@@ -142,7 +142,7 @@ export const geminiWriteFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
 
 const replaceSchema = v.strictObject({
   file_path: text("Path of the file to change."),
-  instruction: text("What the change does and why, in one or two sentences (where, what, and the intended outcome)."),
+  instruction: text("What the change does and why, in a sentence."),
   old_string: text("The exact literal text to replace, with its whitespace and a few lines of context so it is unique. Empty to create a new file."),
   new_string: text("The exact literal text to put in its place."),
   allow_multiple: v.optional(flag("Replace every occurrence of old_string instead of requiring exactly one.")),

@@ -23,25 +23,25 @@ const READ_DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 500;
 
 const indentationSchema = v.strictObject({
-  anchor_line: v.optional(num("Line to center the block on (default: offset).")),
-  max_levels: v.optional(num("How many enclosing indentation levels to include (0: up to the outermost).")),
-  include_siblings: v.optional(flag("Also include the neighbouring blocks at the anchor's indentation.")),
-  include_header: v.optional(flag("Include comments or attributes directly above the block.")),
-  max_lines: v.optional(num("Most lines to return in indentation mode.")),
+  anchor_line: v.optional(num("Line the block is around (default: offset).")),
+  max_levels: v.optional(num("Enclosing levels to include (0: all).")),
+  include_siblings: v.optional(flag("Include the following blocks at the same level.")),
+  include_header: v.optional(flag("Include comments just above the block.")),
+  max_lines: v.optional(num("Most lines to return.")),
 });
 
 const readSchema = v.strictObject({
-  file_path: text("Path of the file (absolute, or relative to the working directory)."),
-  offset: v.optional(num("First line to read, 1-based (default 1).")),
-  limit: v.optional(num(`Most lines to return (default ${READ_DEFAULT_LIMIT}).`)),
-  mode: v.optional(text('"slice" (default) reads a line range; "indentation" reads the code block around an anchor line.')),
+  file_path: text("Path of the file."),
+  offset: v.optional(num("First line, 1-based (default 1).")),
+  limit: v.optional(num(`Most lines (default ${READ_DEFAULT_LIMIT}).`)),
+  mode: v.optional(text('"slice" (default) or "indentation".')),
   indentation: v.optional(indentationSchema),
 });
 type ReadArgs = v.InferOutput<typeof readSchema>;
 
 export const readFileTool: Tool<ReadArgs> = {
   name: "read_file",
-  description: 'Reads a file with 1-based line numbers ("L12: text"). "slice" mode reads offset/limit; "indentation" mode returns the enclosing code block of an anchor line. Images come back for viewing.',
+  description: 'Reads a file with line numbers ("L12: text"): a line range, or with mode "indentation" the code block around a line.',
   schema: readSchema,
   truncation: "head_tail",
   ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.offset, limit: a.limit })),
@@ -110,13 +110,13 @@ export function indentationBlock(lines: string[], anchor: number, opts: { maxLev
 }
 
 const writeSchema = v.strictObject({
-  file_path: text("Path of the new file (absolute, or relative to the working directory)."),
-  content: text("The complete content of the file."),
+  file_path: text("Path of the new file."),
+  content: text("Its complete content."),
 });
 
 export const writeFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
   name: "write_file",
-  description: "Creates a new file with the given content (parent directories included). To change an existing file, use apply_patch.",
+  description: "Creates a new file. To change an existing file, use apply_patch.",
   schema: writeSchema,
   truncation: "tail",
   ...describedLike(writeTool, (a) => ({ path: a.file_path })),
@@ -124,16 +124,16 @@ export const writeFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
 };
 
 const listSchema = v.strictObject({
-  dir_path: text("Directory to list (absolute, or relative to the working directory)."),
-  offset: v.optional(num("First entry to show, 1-based (default 1).")),
-  limit: v.optional(num("Most entries to show (default 25).")),
-  depth: v.optional(num("How many directory levels to descend (default 2).")),
+  dir_path: text("Directory to list."),
+  offset: v.optional(num("First entry, 1-based (default 1).")),
+  limit: v.optional(num("Most entries (default 25).")),
+  depth: v.optional(num("Levels to descend (default 2).")),
 });
 type ListArgs = v.InferOutput<typeof listSchema>;
 
 export const listDirTool: Tool<ListArgs> = {
   name: "list_dir",
-  description: "Lists a directory tree with 1-based entry numbers: directories end in '/', symlinks in '@'. Page with offset and limit; depth sets how far down it goes.",
+  description: "Lists a directory tree with numbered entries (directories end in '/', symlinks in '@').",
   schema: listSchema,
   truncation: "head",
   ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
@@ -173,15 +173,15 @@ async function walk(ctx: ToolRunContext, dir: string, depth: number, level: numb
 
 const grepSchema = v.strictObject({
   pattern: text("Regular expression to search for."),
-  include: v.optional(text('Only files matching this glob, e.g. "*.rs" or "*.{ts,tsx}".')),
-  path: v.optional(text("File or directory to search (default: the working directory).")),
-  limit: v.optional(num("Most file paths to return (default 100, at most 2000).")),
+  include: v.optional(text('Glob of files to search, e.g. "*.{ts,tsx}".')),
+  path: v.optional(text("Where to search (default: the working directory).")),
+  limit: v.optional(num("Most paths (default 100, at most 2000).")),
 });
 type GrepArgs = v.InferOutput<typeof grepSchema>;
 
 export const grepFilesTool: Tool<GrepArgs> = {
   name: "grep_files",
-  description: "Finds the files whose contents match a regular expression and lists them, most recently modified first. Read the files for the matching lines.",
+  description: "Lists the files whose contents match a regular expression, newest first.",
   schema: grepSchema,
   truncation: "head",
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.include })),
@@ -200,12 +200,12 @@ export const grepFilesTool: Tool<GrepArgs> = {
 };
 
 const imageSchema = v.strictObject({
-  path: text("Path of the image file (PNG, JPEG, GIF or WebP)."),
+  path: text("Path of a PNG, JPEG, GIF or WebP file."),
 });
 
 export const viewImageTool: Tool<v.InferOutput<typeof imageSchema>> = {
   name: "view_image",
-  description: "Attaches a local image (PNG, JPEG, GIF, WebP) so you can look at it.",
+  description: "Attaches a local image so you can look at it.",
   schema: imageSchema,
   truncation: "head",
   ...describedLike(readTool, (a) => ({ path: a.path })),
