@@ -202,6 +202,11 @@ describe("004 §3 overrides and switching", () => {
       expect(names[2]).toContain("Read");
       const changes = h.events.filter((e) => e.kind === "profile_change").map((e) => e.data.profile);
       expect(changes).toEqual(["openai", "anthropic"]);
+      // The subagent tools follow the profile's dialect.
+      expect(h.session.tools).toContain("Agent");
+      h.session.setProfile("gemini");
+      expect(h.session.tools).toContain("invoke_agent");
+      expect(h.session.tools).not.toContain("Agent");
       expect(() => h.session.setProfile("nosuch")).toThrow(/Unknown profile 'nosuch'. Known profiles: auto, default, anthropic, openai, gemini/);
     } finally {
       await h.cleanup();
