@@ -8,14 +8,13 @@ import { join } from "node:path";
 import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
 import { flag, text } from "../args.ts";
-import { guardedSearch } from "../grep.ts";
+import { grepTool, guardedSearch } from "../grep.ts";
+import { lsTool } from "../ls.ts";
+import { count as plural, defaultResultSummary } from "../metadata.ts";
 import { READ_MAX_LIMIT, readTool } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { count, delegate, describedLike, num } from "./delegate.ts";
-import { grepTool } from "../grep.ts";
-import { lsTool } from "../ls.ts";
-import { count as plural, defaultResultSummary } from "../metadata.ts";
 import { execCommandTool, writeStdinTool } from "./exec-command.ts";
 import { newestFirst, searchContent } from "./search.ts";
 
