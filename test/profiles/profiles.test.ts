@@ -20,7 +20,7 @@ const SHAPES: Record<string, Record<string, [string[], string[]] | "freeform" | 
     Write: [["file_path", "content"], ["file_path", "content"]],
     Edit: [["file_path", "old_string", "new_string", "replace_all"], ["file_path", "old_string", "new_string"]],
     Bash: [["command", "timeout", "description", "run_in_background"], ["command"]],
-    TaskOutput: [["task_id", "block", "timeout"], ["task_id"]],
+    TaskOutput: [["task_id", "block", "timeout"], ["task_id", "block", "timeout"]],
     TaskStop: [["task_id"], ["task_id"]],
     Grep: [["pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "-n", "-i", "type", "head_limit", "offset", "multiline"], ["pattern"]],
     Glob: [["pattern", "path"], ["pattern"]],

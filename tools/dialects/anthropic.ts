@@ -111,8 +111,9 @@ export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
 
 const taskOutputSchema = v.strictObject({
   task_id: text("The ID of the background task."),
-  block: v.optional(flag("Wait for the task to finish (default true)."), true),
-  timeout: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(600_000), v.description("Longest wait in milliseconds (default 30000).")), 30_000),
+  // Claude Code declares all three required (with defaults true and 30000 its models always send).
+  block: flag("Wait for the task to finish (usually true)."),
+  timeout: v.pipe(v.number(), v.minValue(0), v.maxValue(600_000), v.description("Longest wait in milliseconds (usually 30000).")),
 });
 
 export const TaskOutputTool: Tool<v.InferOutput<typeof taskOutputSchema>> = {
