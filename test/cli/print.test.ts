@@ -41,7 +41,7 @@ describe("output formats", () => {
     const lines = r.stdout.trim().split("\n");
     expect(lines.length).toBe(1);
     const result = JSON.parse(lines[0]);
-    expect(result).toMatchObject({ kind: "result", answer: "The command printed hi-from-bash.", stop_reason: "completed", is_error: false, turns: 2 });
+    expect(result).toMatchObject({ kind: "result", profile: "default", answer: "The command printed hi-from-bash.", stop_reason: "completed", is_error: false, turns: 2 });
     expect(typeof result.session_id).toBe("string");
     expect(result.usage.input).toBeGreaterThan(0);
   });
