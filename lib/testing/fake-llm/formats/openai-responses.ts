@@ -3,7 +3,7 @@
  * JSON form. A scripted call to a tool the request declared as custom (freeform) comes back as a
  * custom_tool_call whose raw `input` is the script's `input` argument.
  */
-import { pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
+import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
 const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
@@ -53,7 +53,7 @@ function items(turn: ScriptTurn, request: RecordedRequest): Item[] {
     if (custom.has(c.name)) {
       const input = typeof c.arguments.input === "string" ? c.arguments.input : "";
       out.push({ id: scriptedCallId("ctc_fake", request.index, i), type: "custom_tool_call", input, ...common });
-    } else out.push({ id: scriptedCallId("fc_fake", request.index, i), type: "function_call", arguments: JSON.stringify(c.arguments), ...common });
+    } else out.push({ id: scriptedCallId("fc_fake", request.index, i), type: "function_call", arguments: argumentText(c), ...common });
   });
   return out;
 }
