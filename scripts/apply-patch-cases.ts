@@ -114,14 +114,17 @@ function hunks(r: Rng, lines: string[], edits: Edit[], fuzz: { indent: boolean; 
   const out: string[] = [];
   let prevEnd = 0;
   for (const e of edits) {
-    const ctxBefore = Math.min(3, e.start - prevEnd);
+    // Now and then the header names the first removed line itself, with no context above it (as
+    // Appendix A's own example does): codex rejects that, gong takes it unless told not to.
+    const selfNamed = e.remove > 0 && lines[e.start].trim() !== "" && r.chance(0.05);
+    const ctxBefore = selfNamed ? 0 : Math.min(3, e.start - prevEnd);
     const ctxStart = e.start - ctxBefore;
     const ctxAfterEnd = Math.min(lines.length, e.start + e.remove + 3);
     // A header names a line before the context, after the previous hunk; prefer definitions.
     const candidates: number[] = [];
     for (let i = prevEnd; i < ctxStart; i++) if (lines[i].trim() !== "") candidates.push(i);
     const defs = candidates.filter((i) => /def |if /.test(lines[i]));
-    const header = r.chance(0.6) && candidates.length > 0 ? (defs.length > 0 && r.chance(0.7) ? r.pick(defs) : r.pick(candidates)) : -1;
+    const header = selfNamed ? e.start : r.chance(0.6) && candidates.length > 0 ? (defs.length > 0 && r.chance(0.7) ? r.pick(defs) : r.pick(candidates)) : -1;
     out.push(header >= 0 ? `@@ ${lines[header].replace(/[ \t]+$/, "")}` : "@@");
     const ctx = (l: string) => {
       const w = asModelWrites(r, l, fuzz);
@@ -131,7 +134,8 @@ function hunks(r: Rng, lines: string[], edits: Edit[], fuzz: { indent: boolean; 
     for (let i = e.start; i < e.start + e.remove; i++) out.push(`-${asModelWrites(r, lines[i], fuzz)}`);
     for (const a of e.add) out.push(`+${a}`);
     for (let i = e.start + e.remove; i < ctxAfterEnd; i++) out.push(ctx(lines[i]));
-    if (ctxAfterEnd === lines.length && r.chance(0.4)) out.push("*** End of File");
+    // At the end of the file models sometimes mark it; now and then they mark a hunk that is not.
+    if ((ctxAfterEnd === lines.length && r.chance(0.4)) || r.chance(0.02)) out.push("*** End of File");
     prevEnd = ctxAfterEnd;
   }
   return out;
@@ -156,7 +160,7 @@ function makeCase(r: Rng, id: string): PatchCase {
   const fileCount = r.int(1, 4);
   for (let i = 0; i < fileCount; i++) {
     const p = newPath(r, taken);
-    const lines = fileLines(r, r.int(3, 24));
+    const lines = fileLines(r, r.int(3, 16));
     files[p] = render(lines, r.chance(0.12));
     lineCache[p] = lines;
   }
@@ -167,12 +171,14 @@ function makeCase(r: Rng, id: string): PatchCase {
   const used = new Set<string>();
   for (let k = 0; k < ops; k++) {
     const free = existing.filter((p) => !used.has(p));
-    const op = free.length === 0 ? "add" : r.pick(["update", "update", "update", "update", "add", "delete", "move"]);
-    if (op === "add") {
-      const p = newPath(r, taken);
+    const op = free.length === 0 ? "add" : r.pick(["update", "update", "update", "update", "add", "add-over", "delete", "move"]);
+    if (op === "add" || op === "add-over") {
+      // Adding a path that exists replaces the file (codex overwrites it).
+      const p = op === "add-over" ? r.pick(free) : newPath(r, taken);
+      used.add(p);
       const body = fileLines(r, r.int(0, 6)).map((l) => `+${l}`);
       sections.push(`*** Add File: ${p}`, ...body);
-      kinds.push("add");
+      kinds.push(op);
       continue;
     }
     const p = r.pick(free);

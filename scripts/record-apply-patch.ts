@@ -89,7 +89,7 @@ export function treeChanges(before: Record<string, string>, after: Record<string
 
 if (import.meta.main) {
   const seed = arg("--seed", 20261123);
-  const count = arg("--count", 400);
+  const count = arg("--count", 500);
   const bin = codexBinary();
   const cases = generateCases(seed, count);
   const recorded: RecordedCase[] = [];

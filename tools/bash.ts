@@ -14,7 +14,8 @@ import * as v from "valibot";
 import type { ErrorCode, ToolResponse } from "../lib/envelope.ts";
 import type { ExecResult } from "../lib/env/types.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../lib/truncate.ts";
-import { patchFromShellCommand } from "./apply-patch/shell.ts";
+import { SubdirEnvironment } from "../lib/env/subdir.ts";
+import { patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
 import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
@@ -65,8 +66,8 @@ export interface ShellRun {
  */
 export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promise<ToolResponse> {
   // `apply_patch <<'EOF' … EOF` is how codex-trained models patch through a shell: apply it directly.
-  const patch = patchFromShellCommand(run.command);
-  if (patch !== null) return runPatch(patch, ctx);
+  const shellPatch = patchFromShellCommand(run.command);
+  if (shellPatch) return runShellPatch(shellPatch, ctx);
   const lines = new LineCounter();
   const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
   let result: ExecResult;
@@ -84,6 +85,19 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
     return ctx.reply.fromError(e);
   }
   return respond(result, run, lines.total(), ctx);
+}
+
+/** Applies a patch found in a shell command; after `cd <dir> &&` its paths are relative to that directory. */
+export async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRunContext): Promise<ToolResponse> {
+  if (workdir === undefined) return runPatch(patch, ctx);
+  try {
+    const dir = await ctx.env.resolvePath(workdir);
+    const info = dir.exists ? await ctx.env.stat(dir.absolute) : null;
+    if (info?.type !== "dir") return ctx.reply.fail("NOT_FOUND", `cd: ${workdir}: no such directory. Nothing was changed.`);
+    return runPatch(patch, { ...ctx, env: new SubdirEnvironment(ctx.env, dir.absolute) });
+  } catch (e) {
+    return ctx.reply.fromError(e);
+  }
 }
 
 async function respond(result: ExecResult, run: ShellRun, totalLines: number, ctx: ToolRunContext): Promise<ToolResponse> {

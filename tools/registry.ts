@@ -25,8 +25,8 @@ import { writeTool } from "./write.ts";
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
 /**
  * Tools every registry knows but no preset activates: the plan tool's dialects (TodoWrite,
- * update_plan, write_todos) and apply_patch. A profile or the user turns them on by name, e.g.
- * ["default", "TodoWrite"], `--tools default,apply_patch`.
+ * update_plan, write_todos) and apply_patch. A profile or the user turns them on by name,
+ * e.g. ["default", "TodoWrite"] or `--tools default,apply_patch`.
  */
 export const optionalTools: readonly Tool[] = [...planTools, applyPatchTool];
 
@@ -102,7 +102,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       }
       names = TOOL_PRESETS[presetOrNames as ToolPreset];
     } else if (Array.isArray(presetOrNames)) {
-      // A preset's name in a list stands for its tools, unless a tool has that name: ["default", "apply_patch"].
+      // A preset's name in a list stands for its tools, unless a tool has that name.
       names = presetOrNames.flatMap((n) => (!tools.has(n) && typeof n === "string" && Object.hasOwn(TOOL_PRESETS, n) ? TOOL_PRESETS[n as ToolPreset] : [n]));
     }
     else throw new Error("Active tools must be a preset name or a list of tool names.");

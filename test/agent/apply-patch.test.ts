@@ -5,7 +5,7 @@
  * heredoc is applied the same way.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { APPLY_PATCH_LARK_GRAMMAR } from "../../tools/apply-patch/index.ts";
 import { harness } from "./harness.ts";
@@ -38,6 +38,9 @@ describe("apply_patch through the agent", () => {
       const end = h.events.find((e) => e.kind === "tool_call_end")!;
       expect(end.data.tool_name).toBe("apply_patch");
       expect(end.data.is_error).toBe(false);
+      // The session file keeps the call's freeform mark, so a resumed session sends it back as one.
+      const file = readdirSync(join(h.home, "sessions"), { recursive: true }).find((f) => String(f).endsWith(".jsonl"));
+      expect(readFileSync(join(h.home, "sessions", String(file)), "utf8")).toContain('"providerData":{"freeform":true}');
     } finally {
       await h.cleanup();
     }

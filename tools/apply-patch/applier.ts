@@ -43,8 +43,8 @@ export interface PatchOutcome {
   fuzzy: FuzzyHunk[];
 }
 
-/** What a file is in the overlay: its text, absent, or a directory. */
-type Entry = { kind: "file"; text: string; mode?: number } | { kind: "absent" } | { kind: "dir" } | { kind: "unread"; bytes: Uint8Array; mode: number };
+/** What a path is in the overlay: a file's text (or its bytes, not yet decoded), nothing, or a directory. */
+type Entry = { kind: "file"; text: string; mode?: number } | { kind: "absent" } | { kind: "dir" } | { kind: "unread"; bytes: Uint8Array; mode?: number };
 
 interface Touched {
   absolute: string;
@@ -56,8 +56,19 @@ interface Touched {
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+export interface ApplyOptions {
+  signal?: AbortSignal;
+  /**
+   * Let an `@@` line name the first line the hunk changes, as Appendix A's own multi-hunk example
+   * does (default true). codex rejects such hunks; false makes gong reject them too.
+   */
+  headerMayNameChangedLine?: boolean;
+}
+
 /** Check every operation, then write; throws ToolError (nothing written) on any problem. */
-export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnvironment, signal?: AbortSignal): Promise<PatchOutcome> {
+export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnvironment, options: ApplyOptions = {}): Promise<PatchOutcome> {
+  const { signal } = options;
+  const leniency = { headerMayNameChangedLine: options.headerMayNameChangedLine ?? true };
   if (patch.ops.length === 0) {
     throw new ToolError("INVALID_PARAM", "The patch has no file operations between '*** Begin Patch' and '*** End Patch'; nothing was changed. Add an '*** Add File:', '*** Delete File:' or '*** Update File:' section.");
   }
@@ -68,14 +79,16 @@ export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnviron
   const fuzzy: FuzzyHunk[] = [];
   for (const op of patch.ops) {
     if (signal?.aborted) throw new ToolError("EXECUTION_ERROR", "Operation aborted; nothing was changed.");
-    changes.push(await playOp(op, overlay, fuzzy));
+    changes.push(await playOp(op, overlay, fuzzy, leniency));
   }
   if (signal?.aborted) throw new ToolError("EXECUTION_ERROR", "Operation aborted; nothing was changed.");
   await overlay.commit();
   return { changes, fuzzy };
 }
 
-async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[]): Promise<FileChange> {
+type Leniency = Required<Pick<ApplyOptions, "headerMayNameChangedLine">>;
+
+async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[], leniency: Leniency): Promise<FileChange> {
   const where = (path: string) => `Line ${op.line} ('${path}')`;
   if (op.type === "add") {
     const file = await overlay.touch(op.path, op.line);
@@ -93,26 +106,29 @@ async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[]): Promis
     const d = wholeFileDiff(file.relative, TextFile.parse(text).lines, "delete");
     return { op: "D", path: file.relative, ...counts(d) };
   }
-  return playUpdate(op, overlay, fuzzy, where(op.path));
+  return playUpdate(op, overlay, fuzzy, where(op.path), leniency);
 }
 
-async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[], where: string): Promise<FileChange> {
+async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[], where: string, leniency: Leniency): Promise<FileChange> {
   const source = await overlay.touch(op.path, op.line);
-  const before = TextFile.parse(existingText(source, op.path, where, "update", op.line));
-  const replacements = locateChunks(op, before, source.relative, fuzzy);
-  const after = before.withReplacements(replacements);
+  const sourceBytes = source.entry.kind === "unread" ? source.entry.bytes : undefined;
+  const before = TextFile.parse(existingText(source, op.path, where, "update", op.line), sourceBytes);
+  const replacements = locateChunks(op, before, source.relative, fuzzy, leniency);
+  const result = before.withReplacements(replacements);
   const mode = source.entry.kind === "file" ? source.entry.mode : undefined;
+  // An ASCII file comes back as bytes: kept undecoded until a later operation needs its text.
+  const after: Entry = typeof result === "string" ? { kind: "file", text: result, mode } : { kind: "unread", bytes: result, mode };
 
   if (op.movePath === undefined) {
-    // Written in place, the file keeps its mode without being told.
-    source.entry = { kind: "file", text: after };
+    // A file rewritten in place keeps its mode by itself; one a previous move created takes its source's.
+    source.entry = source.original === null ? after : { ...after, mode: undefined };
     const d = updateDiff(source.relative, source.relative, before.lines, replacements);
     return { op: "M", path: source.relative, ...counts(d) };
   }
   const dest = await overlay.touch(op.movePath, op.line);
   if (dest.entry.kind === "dir") throw new ToolError("IS_DIRECTORY", `${where}: cannot move to '${op.movePath}', it is a directory. Nothing was changed.`);
   if (dest.absolute !== source.absolute) source.entry = { kind: "absent" };
-  dest.entry = { kind: "file", text: after, mode };
+  dest.entry = after;
   const d = updateDiff(source.relative, dest.relative, before.lines, replacements);
   return { op: "R", path: source.relative, movePath: dest.relative, ...counts(d) };
 }
@@ -133,11 +149,12 @@ function existingText(file: Touched, path: string, where: string, action: "delet
 
 /**
  * Where each hunk goes, as codex decides it: an `@@ <text>` header moves the search past the
- * first line matching it (nested headers one after the other); a hunk without old lines appends to the end of the file; old lines are
- * sought from where the previous hunk ended (a trailing blank old line may be dropped on a second
- * try). Only runs of removed/added lines become replacements: context lines stay byte for byte.
+ * first line matching it (nested headers one after the other); a hunk without old lines appends
+ * to the end of the file; old lines are sought from where the previous hunk ended (a trailing
+ * blank old line may be dropped on a second try). Only runs of removed/added lines become
+ * replacements: context lines stay byte for byte.
  */
-function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy: FuzzyHunk[]): Replacement[] {
+function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy: FuzzyHunk[], leniency: Leniency): Replacement[] {
   const index = new LineIndex(file.lines);
   const lines = file.lines;
   const replacements: Replacement[] = [];
@@ -166,14 +183,17 @@ function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy:
       oldLength--;
       hit = seekSequence(index, chunk.oldLines.slice(0, -1), cursor, chunk.isEndOfFile);
     }
-    if (!hit && headerAt >= 0) {
+    if (!hit && headerAt >= 0 && leniency.headerMayNameChangedLine) {
       // The header may name the very line the hunk changes (Appendix A's own multi-hunk example
       // does): codex rejects that, gong then looks from the header line itself.
       entries = chunk.lines;
       oldLength = chunk.oldLines.length;
       hit = seekSequence(index, chunk.oldLines, headerAt, chunk.isEndOfFile);
     }
-    if (!hit) throw notFound(chunk, relative, cursor);
+    if (!hit) {
+      const after = chunk.contexts.length > 0 ? ` after the '@@ ${chunk.contexts[chunk.contexts.length - 1]}' line` : cursor > 0 ? " after the previous hunk" : "";
+      throw notFound(chunk, relative, chunk.isEndOfFile ? `${after} at the end of the file` : after);
+    }
     noteFuzzy(hit.level, chunk, relative, fuzzy);
     replacements.push(...runs(entries, hit.index));
     cursor = hit.index + oldLength;
@@ -233,10 +253,9 @@ function noteFuzzy(level: MatchLevel, chunk: UpdateChunk, path: string, fuzzy: F
   if (level !== "exact" && !fuzzy.some((f) => f.line === chunk.line && f.path === path)) fuzzy.push({ path, line: chunk.line, level });
 }
 
-function notFound(chunk: UpdateChunk, relative: string, cursor: number): ToolError {
+function notFound(chunk: UpdateChunk, relative: string, where: string): ToolError {
   const shown = chunk.oldLines.slice(0, 8).map((l) => `  ${l}`);
   if (chunk.oldLines.length > 8) shown.push(`  … (${chunk.oldLines.length - 8} more)`);
-  const where = chunk.isEndOfFile ? " at the end of the file" : cursor > 0 ? " after the previous hunk" : "";
   return new ToolError(
     "INVALID_PARAM",
     `Line ${chunk.line}: could not find the hunk's context and removed lines in ${relative}${where}:\n${shown.join("\n")}\n` +
@@ -246,7 +265,9 @@ function notFound(chunk: UpdateChunk, relative: string, cursor: number): ToolErr
 
 /** The files a patch touches, as they will be after it; reads through to the environment once per file. */
 class Overlay {
-  private readonly files = new Map<string, Touched>();
+  /** Every file read, once each. */
+  private readonly files: Touched[] = [];
+  private readonly loading = new Map<string, Promise<Touched>>();
   private readonly byInput = new Map<string, Promise<Touched>>();
 
   constructor(private readonly env: ExecutionEnvironment) {}
@@ -272,37 +293,54 @@ class Overlay {
       if (e instanceof ToolError) throw new ToolError(e.code, `Line ${line} ('${path}'): ${e.message} Nothing was changed.`);
       throw e;
     }
-    const known = this.files.get(resolved.absolute);
-    if (known) return known;
-    const file: Touched = { absolute: resolved.absolute, relative: resolved.relative, original: null, entry: { kind: "absent" } };
-    const info = resolved.exists ? await this.env.stat(resolved.absolute) : null;
-    if (info?.type === "dir") file.entry = { kind: "dir" };
-    else if (info) {
-      const bytes = await this.env.readFile(resolved.absolute);
-      file.original = bytes;
-      file.entry = { kind: "unread", bytes, mode: info.mode };
+    // Two spellings of one path ("a.txt", "./a.txt") must share one entry, even when loaded at once.
+    let file = this.loading.get(resolved.absolute);
+    if (!file) {
+      file = this.read(resolved.absolute, resolved.relative, resolved.exists);
+      this.loading.set(resolved.absolute, file);
     }
-    this.files.set(resolved.absolute, file);
     return file;
   }
 
-  /** Write every changed file (each atomically); if any write fails, put back those that succeeded, then report. */
+  private async read(absolute: string, relative: string, exists: boolean): Promise<Touched> {
+    const file: Touched = { absolute, relative, original: null, entry: { kind: "absent" } };
+    const info = exists ? await this.env.stat(absolute) : null;
+    if (info?.type === "dir") file.entry = { kind: "dir" };
+    else if (info) {
+      const bytes = await this.env.readFile(absolute);
+      file.original = bytes;
+      file.entry = { kind: "unread", bytes, mode: info.mode };
+    }
+    this.files.push(file);
+    return file;
+  }
+
+  /**
+   * Delete, then write every changed file (each atomically; deletions first, so a deleted file's
+   * path can become a directory). If anything fails, put back what succeeded, then report.
+   */
   async commit(): Promise<void> {
-    const files = [...this.files.values()].filter((f) => f.entry.kind === "file" || (f.entry.kind === "absent" && f.original !== null));
-    const results = await Promise.allSettled(
-      files.map((file) =>
-        file.entry.kind === "file"
-          ? this.env.writeFile(file.absolute, file.entry.text, file.entry.mode === undefined ? {} : { mode: file.entry.mode })
-          : this.env.removeFile(file.absolute),
-      ),
-    );
-    const failed = results.findIndex((r) => r.status === "rejected");
-    if (failed < 0) return;
-    await this.restore(files.filter((_, i) => results[i].status === "fulfilled"));
-    const e = (results[failed] as PromiseRejectedResult).reason;
+    const removals = this.files.filter((f) => f.entry.kind === "absent" && f.original !== null);
+    const writes = this.files.filter((f) => f.entry.kind === "file" || (f.entry.kind === "unread" && f.entry.bytes !== f.original));
+    const done: Touched[] = [];
+    const run = async (files: Touched[], action: (f: Touched) => Promise<void>) => {
+      const results = await Promise.allSettled(files.map(action));
+      results.forEach((r, i) => r.status === "fulfilled" && done.push(files[i]));
+      const failed = results.findIndex((r) => r.status === "rejected");
+      return failed < 0 ? null : { file: files[failed], error: (results[failed] as PromiseRejectedResult).reason };
+    };
+    const failure =
+      (await run(removals, (f) => this.env.removeFile(f.absolute))) ??
+      (await run(writes, (f) => {
+        const entry = f.entry as { text?: string; bytes?: Uint8Array; mode?: number };
+        return this.env.writeFile(f.absolute, entry.bytes ?? entry.text ?? "", entry.mode === undefined ? {} : { mode: entry.mode });
+      }));
+    if (!failure) return;
+    await this.restore(done);
+    const e = failure.error;
     const why = e instanceof Error ? e.message : String(e);
     const code = e instanceof ToolError ? e.code : "EXECUTION_ERROR";
-    throw new ToolError(code, `Writing ${files[failed].relative} failed (${why}); the files already written were restored, so nothing was changed.`);
+    throw new ToolError(code, `Writing ${failure.file.relative} failed (${why}); the files already written were restored, so nothing was changed.`);
   }
 
   private async restore(files: Touched[]): Promise<void> {

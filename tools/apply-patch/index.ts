@@ -4,16 +4,16 @@
  */
 import { LocalEnvironment } from "../../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../../lib/env/types.ts";
-import { applyParsedPatch, type PatchOutcome } from "./applier.ts";
+import { type ApplyOptions, applyParsedPatch, type PatchOutcome } from "./applier.ts";
 import { parsePatch } from "./parser.ts";
 
-export { parsePatch, PatchParseError, type ParsedPatch, type PatchOp, type UpdateChunk } from "./parser.ts";
+export { parsePatch, patchFilePaths, PatchParseError, type ParsedPatch, type PatchOp, type UpdateChunk } from "./parser.ts";
 export type { FileChange, FileOperation, PatchOutcome } from "./applier.ts";
 export { APPLY_PATCH_LARK_GRAMMAR } from "./grammar.ts";
 export { applyPatchTool } from "./tool.ts";
 export { patchFromShellCommand } from "./shell.ts";
 
-export interface ApplyPatchOptions {
+export interface ApplyPatchOptions extends Omit<ApplyOptions, "signal"> {
   /** Directory the patch's paths are relative to (and confined to); default the process's cwd. */
   cwd?: string;
   /** Apply through this environment instead (its root confines the paths). */
@@ -26,5 +26,5 @@ export interface ApplyPatchOptions {
  */
 export async function applyPatch(patch: string, options: ApplyPatchOptions = {}): Promise<PatchOutcome> {
   const env = options.env ?? new LocalEnvironment({ root: options.cwd ?? process.cwd() });
-  return applyParsedPatch(parsePatch(patch), env);
+  return applyParsedPatch(parsePatch(patch), env, options);
 }

@@ -47,7 +47,8 @@ export function seekSequence(file: LineIndex, pattern: readonly string[], start:
   const n = file.lines.length;
   if (pattern.length === 0) return { index: start, level: "exact" };
   if (pattern.length > n) return null;
-  const from = eof ? n - pattern.length : start;
+  // At the end of the file means at the last possible place — and still not before `start`.
+  const from = eof ? Math.max(start, n - pattern.length) : start;
   const last = n - pattern.length;
   for (const level of LEVELS) {
     const lines = file.view(level);

@@ -11,10 +11,11 @@ import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
 import { ToolError } from "../../lib/envelope.ts";
 import { text } from "../args.ts";
+import { count, defaultResultSummary } from "../metadata.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { applyParsedPatch, type PatchOutcome } from "./applier.ts";
 import { APPLY_PATCH_LARK_GRAMMAR } from "./grammar.ts";
-import { PatchParseError, parsePatch } from "./parser.ts";
+import { PatchParseError, parsePatch, patchFilePaths } from "./parser.ts";
 
 const schema = v.strictObject({
   input: text("The whole patch, from '*** Begin Patch' to '*** End Patch'."),
@@ -43,14 +44,29 @@ export const applyPatchTool: Tool<ApplyPatchArgs> = {
   schema,
   truncation: "tail",
   format: { type: "grammar", syntax: "lark", definition: APPLY_PATCH_LARK_GRAMMAR },
+  kind: "modify",
+  summarizeCall: (a) => summarizePatchFiles(typeof a.input === "string" ? a.input : ""),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : `${count(Number(r.stats.files_changed ?? 0), "file")} · +${r.stats.lines_added ?? 0} -${r.stats.lines_removed ?? 0}`),
+  files: (r) => (r.status === "error" ? [] : changedFiles(r)),
   run: (args, ctx) => runPatch(args.input, ctx),
 };
+
+/** The files a (possibly still streaming) patch names: "src/a.py, src/b.py (+3 more)". */
+function summarizePatchFiles(patch: string): string {
+  const files = patchFilePaths(patch);
+  return files.length <= 3 ? files.join(", ") : `${files.slice(0, 2).join(", ")} (+${files.length - 2} more)`;
+}
+
+function changedFiles(r: ToolResponse): string[] {
+  const files = Array.isArray(r.data.files) ? (r.data.files as { path: string; move_path?: string }[]) : [];
+  return files.flatMap((f) => (f.move_path ? [f.path, f.move_path] : [f.path]));
+}
 
 /** Parse, check and apply one patch, answering with the envelope (the shell tool uses it too). */
 export async function runPatch(patchText: string, ctx: ToolRunContext): Promise<ToolResponse> {
   try {
     if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");
-    const outcome = await applyParsedPatch(parseOrThrow(patchText), ctx.env, ctx.signal);
+    const outcome = await applyParsedPatch(parseOrThrow(patchText), ctx.env, { signal: ctx.signal });
     return respond(outcome, ctx);
   } catch (e) {
     return ctx.reply.fromError(e);

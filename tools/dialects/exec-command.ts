@@ -9,8 +9,8 @@
 import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
 import { patchFromShellCommand } from "../apply-patch/shell.ts";
-import { runPatch } from "../apply-patch/tool.ts";
 import { flag, text } from "../args.ts";
+import { runShellPatch } from "../bash.ts";
 import type { BackgroundProcess, ProcessTable } from "../processes.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { isResponse, processTable } from "./background.ts";
@@ -47,8 +47,8 @@ export const execCommandTool: Tool<ExecArgs> = {
   summarizeResult: summarizeRun,
   async run(args, ctx) {
     // codex-trained models also patch through the shell (`apply_patch <<'EOF' … EOF`): apply it directly.
-    const patch = patchFromShellCommand(args.cmd);
-    if (patch !== null) return runPatch(patch, ctx);
+    const shellPatch = patchFromShellCommand(args.cmd);
+    if (shellPatch) return runShellPatch(shellPatch, ctx);
     const table = processTable(ctx);
     if (isResponse(table)) return table;
     const command = args.shell ? `${quote(args.shell)}${args.login === false ? "" : " -l"} -c ${quote(args.cmd)}` : args.cmd;

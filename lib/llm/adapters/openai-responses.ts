@@ -180,7 +180,7 @@ function splitCallId(id: string): { callId: string; itemId?: string } {
 class Turn {
   final?: ApiResponse;
   private readonly parts: AssistantPart[] = [];
-  private readonly byOutput = new Map<number, { part: AssistantPart; toolIndex: number; args: StreamedArguments; raw: string; done: boolean }>();
+  private readonly byOutput = new Map<number, { part: AssistantPart; toolIndex: number; args: StreamedArguments; done: boolean }>();
   private toolCount = 0;
 
   constructor(private readonly ctx: AdapterContext) {}
@@ -258,7 +258,7 @@ class Turn {
     } else if (item.type === "custom_tool_call" && part.type === "tool_call") {
       part.id = `${item.call_id}|${item.id ?? ""}`;
       state.done = true;
-      part.arguments = { input: item.input ?? state.raw };
+      part.arguments = { input: item.input ?? state.args.text };
       yield { type: "tool_call_end", index: state.toolIndex, call: part };
     }
   }
@@ -279,7 +279,7 @@ class Turn {
 
   private open(index: number, part: AssistantPart, toolIndex = -1): void {
     this.parts.push(part);
-    this.byOutput.set(index, { part, toolIndex, args: new StreamedArguments(), raw: "", done: false });
+    this.byOutput.set(index, { part, toolIndex, args: new StreamedArguments(), done: false });
   }
 
   private *thinking(index: number, delta: string): Generator<StreamEvent> {
@@ -299,14 +299,9 @@ class Turn {
   private *args(index: number, delta: string, freeform = false): Generator<StreamEvent> {
     const state = this.byOutput.get(index);
     if (state?.part.type !== "tool_call") return;
-    if (freeform) {
-      // A custom tool's input is raw text, not JSON: it grows as it streams.
-      state.raw += delta;
-      state.part.arguments = { input: state.raw };
-      yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, partialArguments: { input: state.raw } };
-      return;
-    }
-    const partialArguments = state.args.push(delta);
+    const due = state.args.push(delta);
+    // A freeform call's raw text is no JSON: its snapshot (when one is due) is the text so far as `{ input }`.
+    const partialArguments = due && freeform ? { input: state.args.text } : due;
     if (partialArguments) state.part.arguments = partialArguments;
     yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, ...(partialArguments ? { partialArguments } : {}) };
   }

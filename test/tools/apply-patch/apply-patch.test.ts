@@ -3,7 +3,7 @@
  * the all-or-nothing rule, line endings, and errors that name the patch line.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LocalEnvironment } from "../../../lib/env/local.ts";
 import { ToolError } from "../../../lib/envelope.ts";
@@ -93,6 +93,14 @@ describe("Appendix A operations", () => {
     expect(ws.read("tail.txt")).toBe("end\nmiddle\nEND\n");
   });
 
+  test("*** End of File is still sought after the @@ line, never before it", async () => {
+    ws.write("tail2.txt", "x\nbody\n}\n");
+    const r = await apply(patch("*** Update File: tail2.txt", "@@ }", " body", "-}", "+};", "*** End of File"));
+    expect(r.status).toBe("error");
+    expect(r.error?.message).toContain("could not find the hunk's context and removed lines in tail2.txt after the '@@ }' line at the end of the file");
+    expect(ws.read("tail2.txt")).toBe("x\nbody\n}\n");
+  });
+
   test("a hunk without old lines appends to the end of the file", async () => {
     ws.write("append.txt", "one\ntwo\n");
     const r = await apply(patch("*** Update File: append.txt", "@@", "+three"));
@@ -178,6 +186,13 @@ describe("line endings, BOM and the final newline are kept", () => {
     expect(ws.read("nofinal.txt")).toBe("a\nb\nC\nD");
   });
 
+  test("non-ASCII lines added to an ASCII file are written as UTF-8", async () => {
+    ws.write("ascii.txt", "plain\nend");
+    const r = await apply(patch("*** Update File: ascii.txt", "@@", " plain", "+caf\u00e9 \u2014 \u{1F600}"));
+    expect(r.status).toBe("success");
+    expect(ws.read("ascii.txt")).toBe("plain\ncaf\u00e9 \u2014 \u{1F600}\nend");
+  });
+
   test("a BOM stays in front of the file and does not hide the first line", async () => {
     ws.write("bom.txt", "\uFEFFfirst\nsecond\n");
     const r = await apply(patch("*** Update File: bom.txt", "@@", "-first", "+FIRST", " second"));
@@ -213,6 +228,36 @@ describe("all or nothing", () => {
     expect(existsSync(join(ws.outside, "evil.txt"))).toBe(false);
   });
 
+  test("an absolute path inside the workspace is accepted; a symlink leading out is ACCESS_DENIED", async () => {
+    const r = await apply(patch(`*** Add File: ${ws.path("abs/inside.txt")}`, "+ok"));
+    expect(r.status).toBe("success");
+    expect(r.data.files).toEqual([{ op: "A", path: "abs/inside.txt", added: 1, removed: 0 }]);
+    writeFileSync(join(ws.outside, "target.txt"), "outside\n");
+    symlinkSync(join(ws.outside, "target.txt"), ws.path("link.txt"));
+    const out = await apply(patch("*** Update File: link.txt", "@@", "-outside", "+changed"));
+    expect(out.error?.code).toBe("ACCESS_DENIED");
+    expect(readFileSync(join(ws.outside, "target.txt"), "utf8")).toBe("outside\n");
+  });
+
+  test("a deleted file's path can become a directory in the same patch", async () => {
+    ws.write("was-file", "x\n");
+    const r = await apply(patch("*** Delete File: was-file", "*** Add File: was-file/inner.txt", "+y"));
+    expect(r.status).toBe("success");
+    expect(ws.read("was-file/inner.txt")).toBe("y\n");
+  });
+
+  test("a write that fails at the end puts back the files already written", async () => {
+    ws.write("restored.txt", "before\n");
+    ws.write("gone.txt", "deleted, then restored\n");
+    ws.write("blocker.txt", "a file, not a directory\n");
+    const r = await apply(patch("*** Update File: restored.txt", "@@", "-before", "+after", "*** Delete File: gone.txt", "*** Add File: blocker.txt/inner.txt", "+x"));
+    expect(r.status).toBe("error");
+    expect(ws.read("gone.txt")).toBe("deleted, then restored\n");
+    expect(r.error?.message).toContain("the files already written were restored, so nothing was changed");
+    expect(ws.read("restored.txt")).toBe("before\n");
+    expect(ws.read("blocker.txt")).toBe("a file, not a directory\n");
+  });
+
   test("updating a missing file is NOT_FOUND", async () => {
     const r = await apply(patch("*** Update File: nowhere.txt", "@@", "-a", "+b"));
     expect(r.error?.code).toBe("NOT_FOUND");
@@ -224,6 +269,13 @@ describe("all or nothing", () => {
     const r = await apply(patch("*** Delete File: adir"));
     expect(r.error?.code).toBe("IS_DIRECTORY");
     expect(existsSync(ws.path("adir"))).toBe(true);
+  });
+
+  test("two spellings of one path are one file", async () => {
+    ws.write("spelled.txt", "a\nb\n");
+    const r = await apply(patch("*** Update File: spelled.txt", "@@", "-a", "+A", "*** Update File: ./spelled.txt", "@@", "-b", "+B"));
+    expect(r.status).toBe("success");
+    expect(ws.read("spelled.txt")).toBe("A\nB\n");
   });
 
   test("a later operation on the same file sees the earlier one's result", async () => {
@@ -293,6 +345,21 @@ describe("malformed patches name the line and what was expected", () => {
   });
 });
 
+describe("metadata for renderers and the loop", () => {
+  test("a modifying tool; the call names its files, the result counts them, files lists what changed", async () => {
+    const tool = registry.get("apply_patch")!;
+    expect(tool.kind).toBe("modify");
+    const input = patch("*** Add File: m1.txt", "+x", "*** Update File: m0.txt", "*** Move to: m2.txt", "@@", "-a", "+b");
+    expect(tool.summarizeCall!({ input })).toBe("m1.txt, m0.txt, m2.txt");
+    expect(tool.summarizeCall!({ input: "*** Begin Patch\n*** Add File: a\n*** Delete File: b\n*** Delete File: c\n*** Add File: d" })).toBe("a, b (+2 more)");
+    expect(tool.summarizeCall!({})).toBe("");
+    ws.write("m0.txt", "a\n");
+    const r = await apply(input);
+    expect(tool.summarizeResult!(r)).toBe("2 files · +2 -1");
+    expect(tool.files!(r)).toEqual(["m1.txt", "m0.txt", "m2.txt"]);
+  });
+});
+
 describe("SDK functions", () => {
   test("parsePatch returns the operations; a malformed patch throws PatchParseError with the line", () => {
     const parsed = parsePatch(patch("*** Add File: a.txt", "+a", "*** Update File: b.txt", "*** Move to: c.txt", "@@ top", " ctx", "-old", "+new"));
@@ -336,5 +403,16 @@ describe("SDK functions", () => {
     expect(outcome.changes).toEqual([{ op: "A", path: "hello.txt", added: 1, removed: 0, diff: "--- /dev/null\n+++ b/hello.txt\n@@ -0,0 +1,1 @@\n+hello\n" }]);
     const env = new LocalEnvironment({ root: dir });
     await expect(applyPatch(patch("*** Delete File: missing.txt"), { env })).rejects.toBeInstanceOf(ToolError);
+  });
+
+  test("headerMayNameChangedLine: false rejects an @@ line naming the changed line, as codex does", async () => {
+    const dir = join(ws.base, "sdk-strict");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "config.py"), "DEFAULT_TIMEOUT = 30\n");
+    const appendixA = patch("*** Update File: config.py", "@@ DEFAULT_TIMEOUT = 30", "-DEFAULT_TIMEOUT = 30", "+DEFAULT_TIMEOUT = 60");
+    await expect(applyPatch(appendixA, { cwd: dir, headerMayNameChangedLine: false })).rejects.toThrow("could not find the hunk's context and removed lines in config.py after the '@@ DEFAULT_TIMEOUT = 30' line");
+    expect(readFileSync(join(dir, "config.py"), "utf8")).toBe("DEFAULT_TIMEOUT = 30\n");
+    await applyPatch(appendixA, { cwd: dir });
+    expect(readFileSync(join(dir, "config.py"), "utf8")).toBe("DEFAULT_TIMEOUT = 60\n");
   });
 });

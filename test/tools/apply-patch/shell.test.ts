@@ -20,14 +20,22 @@ const PATCH = "*** Begin Patch\n*** Update File: f.txt\n@@\n-old\n+new\n*** End 
 
 describe("recognising apply_patch in a shell command", () => {
   test("heredocs with quoted or bare delimiters", () => {
-    expect(patchFromShellCommand(`apply_patch <<'EOF'\n${PATCH}\nEOF`)).toBe(PATCH);
-    expect(patchFromShellCommand(`apply_patch <<"PATCH"\n${PATCH}\nPATCH\n`)).toBe(PATCH);
-    expect(patchFromShellCommand(`  applypatch <<EOF\n${PATCH}\nEOF\n`)).toBe(PATCH);
+    expect(patchFromShellCommand(`apply_patch <<'EOF'\n${PATCH}\nEOF`)).toEqual({ patch: PATCH });
+    expect(patchFromShellCommand(`apply_patch <<"PATCH"\n${PATCH}\nPATCH\n`)).toEqual({ patch: PATCH });
+    expect(patchFromShellCommand(`  applypatch <<EOF\n${PATCH}\nEOF\n`)).toEqual({ patch: PATCH });
+    expect(patchFromShellCommand(`apply_patch <<'EOF'\nEOF`)).toEqual({ patch: "" });
+  });
+
+  test("after cd <dir> &&, with the directory bare or quoted", () => {
+    expect(patchFromShellCommand(`cd src && apply_patch <<'EOF'\n${PATCH}\nEOF`)).toEqual({ patch: PATCH, workdir: "src" });
+    expect(patchFromShellCommand(`cd 'my dir' && apply_patch <<'EOF'\n${PATCH}\nEOF`)).toEqual({ patch: PATCH, workdir: "my dir" });
+    expect(patchFromShellCommand(`cd "a b" && applypatch '${PATCH}'`)).toEqual({ patch: PATCH, workdir: "a b" });
+    expect(patchFromShellCommand(`cd src || apply_patch <<'EOF'\n${PATCH}\nEOF`)).toBeNull();
   });
 
   test("a quoted argument", () => {
-    expect(patchFromShellCommand(`apply_patch '${PATCH}'`)).toBe(PATCH);
-    expect(patchFromShellCommand(`apply_patch "${PATCH.replace("+new", '+say \\"hi\\" \\$HOME')}"`)).toBe(PATCH.replace("+new", '+say "hi" $HOME'));
+    expect(patchFromShellCommand(`apply_patch '${PATCH}'`)).toEqual({ patch: PATCH });
+    expect(patchFromShellCommand(`apply_patch "${PATCH.replace("+new", '+say \\"hi\\" \\$HOME')}"`)).toEqual({ patch: PATCH.replace("+new", '+say "hi" $HOME') });
   });
 
   test("other commands are left to the shell", () => {
@@ -55,6 +63,16 @@ describe("the shell tool applies such commands", () => {
     expect(r.status).toBe("error");
     expect(r.error?.message).toContain("could not find the hunk's context and removed lines in f.txt");
     expect(ws.read("f.txt")).toBe("other\n");
+  });
+
+  test("cd <dir> && apply_patch: the patch's paths are relative to that directory", async () => {
+    ws.write("pkg/f.txt", "old\n");
+    const r = await registry.execute("bash", { command: `cd pkg && apply_patch <<'EOF'\n${PATCH}\nEOF` });
+    expect(r.status).toBe("success");
+    expect(ws.read("pkg/f.txt")).toBe("new\n");
+    expect(r.data.files).toEqual([{ op: "M", path: "pkg/f.txt", added: 1, removed: 1 }]);
+    const missing = await registry.execute("bash", { command: `cd nowhere && apply_patch <<'EOF'\n${PATCH}\nEOF` });
+    expect(missing.error?.code).toBe("NOT_FOUND");
   });
 
   test("a command that only mentions apply_patch still runs", async () => {
