@@ -320,7 +320,7 @@ test("a resumed parent knows its children: finished ones report their answer, an
     await h.session.close();
     const { createSession } = await import("../../lib/agent/index.ts");
     const { fakeClient, MODEL } = await import("./harness.ts");
-    const resumed = await createSession({ model: MODEL, cwd: h.dir, client: fakeClient(h.fake), store: { resume: file } });
+    const resumed = await createSession({ model: MODEL, profile: "default", cwd: h.dir, client: fakeClient(h.fake), store: { resume: file } });
     try {
       expect(resumed.subagents).toEqual([expect.objectContaining({ agent_id: id, status: "completed", output: "first answer" })]);
       h.fake.setScript(
