@@ -8,7 +8,9 @@
  *   const page = await tools.execute("read", { path: "README.md" });
  */
 export { createToolRegistry, coreTools, TOOL_PRESETS, type ToolRegistry, type ToolRegistryOptions, type ToolPreset, type ExecuteOptions } from "./registry.ts";
-export type { Tool, ToolDefinition, ToolRunContext, TruncationDirection } from "./types.ts";
+export type { Tool, ToolRunContext } from "./types.ts";
+export type { ToolSpec } from "../lib/llm/types.ts";
+export type { TruncateMode } from "../lib/truncate.ts";
 export { ERROR_CODES, ToolError, type ToolResponse, type ErrorCode, type Reply, type ToolStatus } from "../lib/envelope.ts";
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "../lib/env/index.ts";
 export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "../lib/env/types.ts";

@@ -15,7 +15,8 @@ import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import { readTool } from "./read.ts";
-import type { Tool, ToolDefinition } from "./types.ts";
+import type { ToolSpec } from "../lib/llm/types.ts";
+import type { Tool } from "./types.ts";
 import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
@@ -27,6 +28,14 @@ export const TOOL_PRESETS = {
   readonly: ["read", "grep", "find", "ls"],
 } as const satisfies Record<string, readonly string[]>;
 export type ToolPreset = keyof typeof TOOL_PRESETS;
+
+export const isToolPreset = (name: string): name is ToolPreset => Object.hasOwn(TOOL_PRESETS, name);
+
+/** A user's "preset" or "a,b,c" as the registry takes it: a preset name, or the list of tool names. */
+export function parseToolList(text: string): ToolPreset | string[] {
+  const names = text.split(",").map((t) => t.trim()).filter(Boolean);
+  return names.length === 1 && isToolPreset(names[0]) ? names[0] : names;
+}
 
 export interface ToolRegistryConfig {
   /** Preset used when the options give none. */
@@ -58,7 +67,7 @@ export interface ToolRegistry {
   /** Validate, run, and return the envelope; never throws. */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResponse>;
   /** JSON Schema definitions of the active tools. */
-  definitions(): ToolDefinition[];
+  definitions(): ToolSpec[];
   /** Names of the active tools. */
   names(): string[];
   /** A registered tool (active or not). */
@@ -80,10 +89,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
     let names: readonly string[];
     if (typeof presetOrNames === "string") {
-      if (!Object.hasOwn(TOOL_PRESETS, presetOrNames)) {
+      if (!isToolPreset(presetOrNames)) {
         throw new Error(`Unknown tool preset '${presetOrNames}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
       }
-      names = TOOL_PRESETS[presetOrNames as ToolPreset];
+      names = TOOL_PRESETS[presetOrNames];
     } else if (Array.isArray(presetOrNames)) names = presetOrNames;
     else throw new Error("Active tools must be a preset name or a list of tool names.");
     if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
@@ -146,7 +155,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 }
 
 /** JSON Schema of a tool's arguments as the model sees it (root type "object", descriptions kept). */
-export function toDefinition(tool: Tool): ToolDefinition {
+export function toDefinition(tool: Tool): ToolSpec {
   const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>;
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);

@@ -6,9 +6,7 @@
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
-
-/** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
-export type TruncationDirection = "head" | "tail" | "head_tail";
+import type { TruncateMode } from "../lib/truncate.ts";
 
 export interface ToolRunContext {
   env: ExecutionEnvironment;
@@ -25,13 +23,7 @@ export interface Tool<Args = any> {
   description: string;
   /** valibot schema of the arguments; the registry validates before `run`. */
   schema: GenericSchema<unknown, Args>;
-  truncation: TruncationDirection;
+  /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
+  truncation: TruncateMode;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
-}
-
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  /** JSON Schema (root type "object"). */
-  parameters: Record<string, unknown>;
 }

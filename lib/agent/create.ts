@@ -109,8 +109,8 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
   });
 }
 
-/** The store the session writes through; `false` keeps it in memory (same API, no file). */
-function openStore(selection: CreateSessionOptions["store"], cwd: string): SessionStore {
+/** The store a selection names (new, resumed, the latest, or in memory with `false`); a store passes through. */
+export function openStore(selection: CreateSessionOptions["store"], cwd: string): SessionStore {
   if (selection instanceof SessionStore) return selection;
   if (selection === false) return SessionStore.create({ cwd, persist: false });
   const where = { dir: selection?.dir };

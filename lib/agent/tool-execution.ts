@@ -7,9 +7,9 @@
  */
 import { startReply, type ErrorCode, type ImageData, type ToolResponse } from "../envelope.ts";
 import type { Observer } from "../observe.ts";
+import type { TruncateMode } from "../truncate.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { TruncationDirection } from "../../tools/types.ts";
 import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 
@@ -88,7 +88,7 @@ async function finish(
   call: ToolCallPart,
   full: ToolResponse,
   started: boolean,
-  direction?: TruncationDirection,
+  direction?: TruncateMode,
 ): Promise<ExecutedCall> {
   if (!started) ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
   const seen = await ctx.observer.observe(call.name, full, { direction, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);

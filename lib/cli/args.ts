@@ -3,6 +3,7 @@
  * `UsageError`, which the entry point turns into exit code 2 with one clear sentence.
  */
 import { parseArgs } from "node:util";
+import { REASONING_EFFORTS } from "../llm/types.ts";
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -95,8 +96,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     throw new UsageError(`--mode must be rpc, print or interactive (got '${v.mode}').`);
   }
   const effort = v["reasoning-effort"];
-  if (effort !== undefined && !["low", "medium", "high"].includes(effort)) {
-    throw new UsageError(`--reasoning-effort must be low, medium or high (got '${effort}').`);
+  if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) {
+    throw new UsageError(`--reasoning-effort must be ${REASONING_EFFORTS.join(", ")} (got '${effort}').`);
   }
   let maxTurns: number | undefined;
   if (v["max-turns"] !== undefined) {
@@ -176,7 +177,7 @@ Options:
                                 gemini/gemini-2.5-pro, ollama/qwen3-coder, fake/script.json
       --api-key KEY             API key for the model's provider
       --base-url URL            base URL for the model's provider
-      --reasoning-effort LEVEL  low | medium | high
+      --reasoning-effort LEVEL  low | medium | high | xhigh
       --tools SET               default | minimal | readonly | read,grep,...
       --system-prompt TEXT      replace the base instructions
       --append-system-prompt T  append instructions (highest priority)

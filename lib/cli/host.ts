@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { createSession, type Session, type SubmitResult } from "../agent/index.ts";
+import { createSession, openStore, type Session, type SubmitResult } from "../agent/index.ts";
 import { SessionStore } from "../store/session-store.ts";
 import type { CliSetup } from "./setup.ts";
 import { UsageError } from "./args.ts";
@@ -23,12 +23,10 @@ export interface Io {
 export const processIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
 
 /** The store the flags ask for; the same instance serves every session the host opens over it. */
-export function openStore(setup: CliSetup): SessionStore {
+export function storeFor(setup: CliSetup): SessionStore {
   const selection = setup.store;
-  if (selection === false) return SessionStore.create({ cwd: setup.cwd, persist: false });
-  if (selection.resume) return openExisting(selection.resume, setup.cwd);
-  if (selection.continue) return SessionStore.continueLatest(setup.cwd);
-  return SessionStore.create({ cwd: setup.cwd });
+  if (selection !== false && selection.resume) return openExisting(selection.resume, setup.cwd);
+  return openStore(selection, setup.cwd);
 }
 
 /** An existing session by id prefix or path; a wrong reference is a configuration error (exit 2), not a crash. */
