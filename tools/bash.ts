@@ -42,19 +42,14 @@ export const bashTool: Tool<BashArgs> = {
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
     const lines = new LineCounter();
     const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
-    let result: ExecResult;
-    try {
-      result = await ctx.env.exec(args.command, {
-        timeoutMs: timeoutS * 1000,
-        signal: ctx.signal,
-        onData(chunk) {
-          lines.add(chunk);
-          updates?.add(chunk);
-        },
-      });
-    } catch (e) {
-      return ctx.reply.fromError(e);
-    }
+    const result = await ctx.env.exec(args.command, {
+      timeoutMs: timeoutS * 1000,
+      signal: ctx.signal,
+      onData(chunk) {
+        lines.add(chunk);
+        updates?.add(chunk);
+      },
+    });
     return respond(result, timeoutS, lines.total(), ctx);
   },
 };

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
-import { FALLBACK_NOTICE, guardedSearch, listWithinBytes, withNotices } from "./grep.ts";
+import { FALLBACK_NOTICE, listWithinBytes, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 
 export const FIND_DEFAULT_LIMIT = 1000;
@@ -27,7 +27,7 @@ export const findTool: Tool<FindArgs> = {
     `Returns at most 'limit' paths (default ${FIND_DEFAULT_LIMIT}).`,
   schema,
   truncation: "head",
-  run: guardedSearch(find),
+  run: find,
 };
 
 async function find(args: FindArgs, ctx: ToolRunContext): Promise<ToolResponse> {

@@ -32,7 +32,7 @@ export const grepTool: Tool<GrepArgs> = {
     `Returns at most 'limit' matches (default ${GREP_DEFAULT_LIMIT}); long lines are cut to ${DEFAULT_MAX_LINE_CHARS} characters.`,
   schema,
   truncation: "head",
-  run: guardedSearch(grep),
+  run: grep,
 };
 
 async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> {
@@ -96,18 +96,6 @@ export const FALLBACK_NOTICE = {
 export function listWithinBytes(lines: string[]): { text: string; cut: boolean } {
   const cut = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER, maxBytes: DEFAULT_MAX_BYTES });
   return { text: cut.content, cut: cut.truncated };
-}
-
-/** A search as a tool's run(): whatever it throws becomes an error envelope, an abort "Search aborted". */
-export function guardedSearch<Args>(search: (args: Args, ctx: ToolRunContext) => Promise<ToolResponse>): Tool<Args>["run"] {
-  return async (args, ctx) => {
-    try {
-      return await search(args, ctx);
-    } catch (e) {
-      if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Search aborted");
-      return ctx.reply.fromError(e);
-    }
-  };
 }
 
 /** Appends the notices as one bracketed line, the way the model sees every tool's notes. */

@@ -13,6 +13,7 @@ import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
 import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";
 import { type LineWindow, scanWindow } from "./read-window.ts";
+import { locate } from "./target.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 
 export const READ_DEFAULT_LIMIT = 500;
@@ -37,16 +38,11 @@ export const readTool: Tool<ReadArgs> = {
   truncation: "head",
   async run(args, ctx) {
     const extras = { context: { truncation_skip: true } };
-    try {
-      const resolved = await ctx.env.resolvePath(args.path, { variants: true });
-      const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
-      if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { ...extras, text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
-      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, { ...extras, pathResolved: resolved.relative });
-      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, { ...extras, pathResolved: resolved.relative });
-      return await readFile(args, ctx, resolved, info);
-    } catch (e) {
-      return ctx.reply.fromError(e, extras);
-    }
+    const { resolved, info, extras: at } = await locate(ctx, args.path, { variants: true });
+    if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { ...extras, text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
+    if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, { ...extras, ...at });
+    if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, { ...extras, ...at });
+    return readFile(args, ctx, resolved, info);
   },
 };
 

@@ -1,7 +1,9 @@
 /**
  * The tool registry (004 §3.7–3.8, 003 §10): look a tool up by name, validate its arguments,
- * run it in the execution environment, and always answer with a valid envelope — unknown tools,
- * bad arguments and tools that throw included. Presets pick which tools are active.
+ * run it in the execution environment, and always answer with a valid envelope — unknown tools
+ * (NOT_FOUND), bad arguments (INVALID_PARAM), tools that throw or return a malformed envelope
+ * included. It is the one error boundary: tool bodies throw, and the agent relies on it.
+ * Presets pick which tools are active.
  */
 import { relative } from "node:path";
 import { toJsonSchema } from "@valibot/to-json-schema";
@@ -130,10 +132,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     async execute(name, args, { signal, onUpdate } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
-      if (!tool) {
-        const shown = typeof name === "string" ? name : String(name);
-        return reply.fail("INVALID_PARAM", `Unknown tool '${shown}'. Available tools: ${active.join(", ")}.`);
-      }
+      if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${active.join(", ")}.`);
       const checked = checkArgs(tool.name, tool.schema, args);
       if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
@@ -148,6 +147,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;
       } catch (e) {
+        // The one place a tool's failure becomes an envelope: tool bodies just throw.
+        if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
         return reply.fromError(e);
       }
     },

@@ -52,12 +52,9 @@ export async function executeToolCalls(ctx: ToolExecutionContext, calls: ToolCal
 
 async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
   ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
+  // An unknown tool is the registry's to answer (below); only a call to a real tool asks the gates.
   const tool = ctx.registry.names().includes(call.name) ? ctx.registry.get(call.name) : undefined;
-  if (!tool) {
-    const known = ctx.registry.names().join(", ") || "none";
-    return finish(ctx, call, refusal(call, "NOT_FOUND", `Unknown tool '${call.name}'. Available tools: ${known}.`), true);
-  }
-  const gate = await ctx.hooks.beforeToolCall(call.name, call.arguments);
+  const gate = tool ? await ctx.hooks.beforeToolCall(call.name, call.arguments) : null;
   if (gate) return finish(ctx, call, refusal(call, "PERMISSION_DENIED", `Tool call blocked: ${gate.block}`), true);
 
   const controller = new AbortController();
@@ -66,20 +63,17 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   ctx.running.add(controller);
   let response: ToolResponse;
   try {
+    // The registry never throws: unknown tools, bad arguments and failing tools come back as envelopes.
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
     });
-    if (!isEnvelope(response)) throw new Error(`tool '${call.name}' returned no result envelope`);
-  } catch (e) {
-    response = startReply(call.arguments).fromError(e);
-    response.text = `Tool error (${call.name}): ${response.error?.message ?? String(e)}`;
   } finally {
     ctx.running.delete(controller);
     ctx.signal.removeEventListener("abort", onAbort);
   }
   response = await ctx.hooks.onToolResult(call.name, response);
-  return finish(ctx, call, response, true, tool.truncation);
+  return finish(ctx, call, response, true, tool?.truncation);
 }
 
 /** Truncates for the model, emits tool_call_end with the full envelope, builds the result message. */
@@ -107,8 +101,4 @@ function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean)
 
 function refusal(call: ToolCallPart, code: ErrorCode, message: string): ToolResponse {
   return startReply(call.arguments).fail(code, message);
-}
-
-function isEnvelope(value: unknown): value is ToolResponse {
-  return typeof value === "object" && value !== null && typeof (value as ToolResponse).status === "string" && "text" in value;
 }

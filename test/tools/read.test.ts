@@ -369,8 +369,9 @@ describe("002 contract", () => {
       const controller = new AbortController();
       controller.abort();
       // Straight to the tool: the registry would refuse an aborted signal before opening anything.
-      const r = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal });
-      expect(r.error).toMatchObject({ code: "EXECUTION_ERROR", message: "Operation aborted" });
+      // The tool throws; turning that into an envelope is the registry's job.
+      const thrown = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal }).catch((e) => e);
+      expect(thrown).toMatchObject({ code: "EXECUTION_ERROR", message: "Operation aborted" });
     }
     await Bun.sleep(20);
     expect(openFds()).toBeLessThanOrEqual(before);

@@ -34,14 +34,14 @@ describe("TOOLCFG presets", () => {
     const registry = make("readonly");
     expect(registry.names()).toEqual(["read", "grep", "find", "ls"]);
     const r = await registry.execute("write", { path: "x.txt", content: "x" });
-    expect(r.error).toEqual({ code: "INVALID_PARAM", message: "Unknown tool 'write'. Available tools: read, grep, find, ls." });
+    expect(r.error).toEqual({ code: "NOT_FOUND", message: "Unknown tool 'write'. Available tools: read, grep, find, ls." });
   });
 
   test("TOOLCFG-004 runtime switch takes effect at once", async () => {
     const registry = make();
     registry.setActive("minimal");
     expect(registry.definitions().map((d) => d.name)).toEqual(["read", "write", "edit", "bash"]);
-    expect((await registry.execute("ls", {})).error?.code).toBe("INVALID_PARAM");
+    expect((await registry.execute("ls", {})).error?.code).toBe("NOT_FOUND");
     registry.setActive(["ls", "read"]);
     expect(registry.names()).toEqual(["ls", "read"]);
     expect((await registry.execute("ls", {})).status).toBe("success");
