@@ -29,8 +29,8 @@ const git = (...args: string[]) => {
 };
 const hasGit = Bun.which("git") !== null;
 
-describe("001 §10", () => {
-  test("001-10 triggers on lines", async () => {
+describe("001 §10 framework truncation: preview, notice and spill file", () => {
+  test("001-10 more than 2000 lines are cut to a 2000-line preview with the counts", async () => {
     const original = reply(numbered(5234));
     const r = await observer().observe("Read", original);
     expect(r.status).toBe("partial");
@@ -44,7 +44,7 @@ describe("001 §10", () => {
     expect(r.text).toContain("showing the first 2000 of 5234 lines");
   });
 
-  test("001-10 triggers on bytes", async () => {
+  test("001-10 more than 50 KB is cut by bytes, keeping whole lines from the chosen end", async () => {
     const text = `${"x".repeat(999)}\n`.repeat(100); // 100 lines, 100 000 bytes
     const r = await observer().observe("Bash", reply(text), { direction: "tail" });
     const t = truncationOf(r);
@@ -56,7 +56,7 @@ describe("001 §10", () => {
     expect(r.text).toContain("(49.8KB of 97.7KB; limit 2000 lines / 50.0KB)");
   });
 
-  test("001-10 JSON still parses", async () => {
+  test("001-10 a truncated envelope is still valid JSON and the spill file holds the original", async () => {
     const original = reply(numbered(3000));
     const r = await observer().observe("Read", original);
     const parsed = JSON.parse(JSON.stringify(r));
@@ -68,7 +68,7 @@ describe("001 §10", () => {
     expect(spilled).toEqual(original);
   });
 
-  test("001-10 spill path correct", async () => {
+  test("001-10 the full output is spilled to tool-output/tool_<time>_<tool>.json and the notice names it", async () => {
     const r = await observer().observe("Read", reply(numbered(2500)));
     const path = truncationOf(r).full_output_path;
     expect(path).toBe("tool-output/tool_20260113_153045_Read.json");
@@ -84,7 +84,7 @@ describe("001 §10", () => {
     expect(existsSync(join(root, "tool-output"))).toBe(false);
   });
 
-  test("001-10 expired files swept", async () => {
+  test("001-10 spill files older than the retention are swept, newer ones and other files stay", async () => {
     const dir = join(root, "tool-output");
     mkdirSync(dir);
     const old = fixedNow().getTime() / 1000 - 8 * 86400;
