@@ -179,6 +179,11 @@ export class Session {
     await this.shutdown("closed");
   }
 
+  /** close(), for `await using session = await createSession(…)`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   // ---------------------------------------------------------------------------------- settings
 
   /** Switches the model; the next model call uses it. */
