@@ -15,6 +15,8 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
+  /** Id of the model's call this run answers (tools that start child agents record it). */
+  callId?: string;
 }
 
 export interface Tool<Args = any> {

@@ -15,6 +15,7 @@ import type { StreamError } from "./assistant-stream.ts";
 import type { CompactionReason } from "./context-monitor.ts";
 import type { HookErrorReport } from "./hooks.ts";
 import type { StopReason } from "./loop.ts";
+import type { ChildReport } from "./subagents/manager.ts";
 
 /** A tool call as events name it. */
 export interface EventToolCall {
@@ -83,6 +84,10 @@ export interface EventMap {
   };
   model_change: { model: string };
   hook_error: HookErrorReport;
+  /** A child agent started on its task (its own events follow, tagged with its agent_id). */
+  subagent_start: { agent_id: string; name: string; task: string; model?: string; session_file?: string; call_id?: string };
+  /** A child agent's run ended: its status, answer, turns and usage. */
+  subagent_end: ChildReport;
   /** A model call failed (`kind` from the LLM layer) or, `internal`, a bug outside the guarded steps. */
   error: { kind: LlmErrorKind | "internal"; message: string; status?: number; stack?: string; turn_index?: number };
 }
@@ -97,6 +102,10 @@ export type SessionEvent<K extends EventKind = EventKind> = {
     timestamp: number;
     session_id: string;
     data: EventMap[P];
+    /** Set on a child agent's event forwarded to its parent's stream: the child's agent id. */
+    agent_id?: string;
+    /** With agent_id: the id of the session that spawned the child. */
+    parent_id?: string;
   };
 }[K];
 
@@ -110,14 +119,23 @@ export class EventBus {
 
   emit<K extends EventKind>(kind: K, data: EventMap[K]): SessionEvent<K> {
     const event = { kind, timestamp: Date.now(), session_id: this.sessionId(), data } as SessionEvent<K>;
+    this.deliver(event as SessionEvent);
+    return event;
+  }
+
+  /** Delivers an event that happened elsewhere (a child agent's) to this stream's listeners as it is. */
+  forward(event: SessionEvent): void {
+    if (!this.closed) this.deliver(event);
+  }
+
+  private deliver(event: SessionEvent): void {
     for (const listener of this.listeners) {
       try {
-        listener(event as SessionEvent);
+        listener(event);
       } catch {
         // A broken listener must not break the agent or the other listeners.
       }
     }
-    return event;
   }
 
   subscribe(listener: EventListener): () => void {

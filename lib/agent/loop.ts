@@ -58,6 +58,8 @@ export interface LoopHost {
   afterTurn(): Promise<void>;
   /** Context overflow: compact so the request can be retried once; false when that is impossible. */
   compactForOverflow(): Promise<boolean>;
+  /** Usage of child agents that finished since the last call. */
+  takeChildUsage(): Usage;
 }
 
 /** Processes one input and the follow-ups queued meanwhile. */
@@ -72,6 +74,7 @@ export async function runInput(host: LoopHost, first: PendingInput): Promise<Sub
     const next = host.queues.nextFollowUp();
     input = next === undefined ? undefined : { text: next, images: [] };
   }
+  total.usage = addUsage(total.usage, host.takeChildUsage());
   host.bus.emit("agent_end", {
     duration_ms: Math.round(performance.now() - started),
     steps: total.turns,

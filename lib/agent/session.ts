@@ -9,7 +9,8 @@
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../observe.ts";
-import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
+import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
+import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
@@ -21,6 +22,8 @@ import { InputQueues } from "./queues.ts";
 import type { SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
+import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
+import { SPAWN_TOOL_NAMES } from "./subagents/tools.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -44,9 +47,9 @@ export interface SessionParts {
   history: Message[];
   /** Opens the session file's recorder; a failed write is reported through `onError` (a warning event). */
   recorder(onError: (message: string) => void): SessionRecorder;
+  /** Builds the manager of this session's child agents, linked to the session's event stream and totals. */
+  subagents(link: SubagentLink): SubagentManager;
 }
-
-const SUBAGENT_TOOLS = new Set(["task", "Task", "spawn_agent"]);
 
 export class Session {
 
@@ -72,6 +75,9 @@ export class Session {
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
+  private readonly children: SubagentManager;
+  /** Usage of child agents' runs not yet counted in an input's totals. */
+  private childUsage: Usage = zeroUsage();
 
   constructor(parts: SessionParts) {
     this.parts = parts;
@@ -83,6 +89,16 @@ export class Session {
     this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
     this.host = this.loopHost(new LoopDetector(() => this.config.loopDetectionWindow));
     this.monitor = new ContextMonitor(this.host, this.recorder);
+    this.children = parts.subagents({
+      parentId: () => this.id,
+      forward: (event) => this.bus.forward(event),
+      emit: (kind, data) => this.bus.emit(kind, data as never),
+      addUsage: (usage) => (this.childUsage = addUsage(this.childUsage, usage)),
+      // A background child's report: processed after the current input, or now when idle.
+      notify: (text) => {
+        if (this.currentState !== "CLOSED") this.followUp(text);
+      },
+    });
   }
 
   /** The session's id; a fork gives the session the id of its new file. */
@@ -111,6 +127,11 @@ export class Session {
   /** The conversation the next request carries (after compaction: the summary and what was kept). */
   get messages(): readonly Message[] {
     return this.parts.history;
+  }
+
+  /** The child agents this session has spawned, with their status and last answer. */
+  get subagents(): ChildReport[] {
+    return this.children.reports();
   }
 
   /** Path of the session file, when the session is stored. */
@@ -297,7 +318,7 @@ export class Session {
         signal: this.host.signal,
         steeringPending: () => this.queues.hasSteering,
         running: this.runningTools,
-        hasSubagentTool: parts.registry.names().some((n) => SUBAGENT_TOOLS.has(n)),
+        subagentTool: parts.registry.names().find((n) => SPAWN_TOOL_NAMES.has(n)),
       }),
       append: (message: Message) => {
         parts.history.push(message);
@@ -308,6 +329,11 @@ export class Session {
       persist: (message: Message) => this.recorder.message(message),
       afterTurn: () => this.monitor.afterTurn(),
       compactForOverflow: () => this.monitor.compact("overflow"),
+      takeChildUsage: () => {
+        const usage = this.childUsage;
+        this.childUsage = zeroUsage();
+        return usage;
+      },
     };
   }
 
@@ -374,6 +400,8 @@ export class Session {
     this.closing ??= (async () => {
       this.currentState = "CLOSED";
       if (!this.lifetime.signal.aborted) this.lifetime.abort(new Error("Session closed"));
+      // Children share this session's environment: they stop before it is cleaned up.
+      await this.children.closeAll();
       if (this.parts.ownsEnv) await this.parts.env.cleanup().catch(() => {});
       this.recorder.close();
       // session_start and session_end bracket a session that ran; one closed unused announced nothing.

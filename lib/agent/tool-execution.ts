@@ -28,7 +28,8 @@ export interface ToolExecutionContext {
   steeringPending(): boolean;
   /** Controllers of the calls running right now; steering aborts them. */
   running: Set<AbortController>;
-  hasSubagentTool: boolean;
+  /** Name of the active tool that starts subagents, if any (the truncation hint points at it). */
+  subagentTool?: string;
 }
 
 export interface ExecutedCall {
@@ -66,6 +67,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
     // The registry never throws: unknown tools, bad arguments and failing tools come back as envelopes.
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
+      callId: call.id,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
     });
   } finally {
@@ -85,7 +87,7 @@ async function finish(
   direction?: TruncateMode,
 ): Promise<ExecutedCall> {
   if (!started) ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
-  const seen = await ctx.observer.observe(call.name, full, { direction, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);
+  const seen = await ctx.observer.observe(call.name, full, { direction, hasSubagentTool: ctx.subagentTool !== undefined, subagentToolName: ctx.subagentTool }).catch(() => full);
   const isError = full.status === "error";
   ctx.bus.emit("tool_call_end", { call_id: call.id, tool_name: call.name, output: full, is_error: isError, truncated: seen !== full });
   return { call, response: full, message: resultMessage(call, seen, isError) };

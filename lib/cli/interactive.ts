@@ -11,6 +11,7 @@ import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
 import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { subagentLine } from "./subagent-lines.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -191,6 +192,14 @@ class EventRenderer {
 
   render(event: SessionEvent): void {
     const s = this.style;
+    const child = subagentLine(event, s);
+    if (child !== undefined || event.agent_id !== undefined) {
+      if (child) {
+        this.endLine();
+        this.out(child);
+      }
+      return;
+    }
     switch (event.kind) {
       case "turn_start":
       case "assistant_thinking_delta":

@@ -7,6 +7,7 @@ import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
 import { describeCall, describeResult, makeStyle, useColor } from "./render.ts";
+import { subagentLine } from "./subagent-lines.ts";
 
 export interface PrintOptions {
   prompt: string;
@@ -77,6 +78,11 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
 }
 
 function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof makeStyle>): void {
+  const child = subagentLine(event, style);
+  if (child !== undefined || event.agent_id !== undefined) {
+    if (child) io.stderr.write(child);
+    return;
+  }
   if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${describeCall(event.data.tool_name, event.data.arguments)}\n`);
   else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${describeResult(event.data.output)}\n`);
   else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}\n`));
