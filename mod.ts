@@ -34,7 +34,7 @@ export type {
 } from "./lib/agent/index.ts";
 export { registerProfile, profileIds } from "./lib/profiles/index.ts";
 export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
-export type { Tool, ToolPreset, ToolResponse, ErrorCode } from "./tools/mod.ts";
+export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
 
 // The LLM layer. (Imported module by module: the adapters load their SDKs only when used.)
 export { createClient, type Client, type ClientOptions } from "./lib/llm/client.ts";

@@ -16,6 +16,7 @@ import { findMatches, type Span, splice } from "./edit-match.ts";
 import { withFileLock } from "./file-lock.ts";
 import { locate } from "./target.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 const schema = v.strictObject({
   path: text("Path of the file to edit (relative to the project root, absolute inside it, or ~/…)."),
@@ -37,6 +38,9 @@ export const editTool: Tool<EditArgs> = {
     "Returns a unified diff of the change.",
   schema,
   truncation: "head",
+  kind: "modify",
+  summarizeCall: (a) => String(a.path ?? ""),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.replacements ?? 0), "replacement")),
   async run(args, ctx) {
     const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
     if (!info) return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, { text: `File not found: ${args.path}. Check the path, or use write to create a new file.` });

@@ -7,10 +7,12 @@
  *   const tools = createToolRegistry({ cwd: process.cwd(), preset: "readonly" });
  *   const page = await tools.execute("read", { path: "README.md" });
  */
-export { createToolRegistry, coreTools, TOOL_PRESETS, type ToolRegistry, type ToolRegistryOptions, type ToolPreset, type ExecuteOptions } from "./registry.ts";
-export type { Tool, ToolRunContext } from "./types.ts";
+export { createToolRegistry, coreTools, optionalTools, TOOL_PRESETS, type ToolRegistry, type ToolRegistryOptions, type ToolPreset, type ExecuteOptions } from "./registry.ts";
+export { TOOL_KINDS, type Tool, type ToolKind, type ToolRunContext } from "./types.ts";
 export type { ToolSpec } from "../lib/llm/types.ts";
 export type { TruncateMode } from "../lib/truncate.ts";
+export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } from "./metadata.ts";
+export { planTools, todoWriteTool, updatePlanTool, writeTodosTool, PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./plan.ts";
 export { ERROR_CODES, ToolError, type ToolResponse, type ErrorCode, type Reply, type ToolStatus } from "../lib/envelope.ts";
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "../lib/env/index.ts";
 export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "../lib/env/types.ts";

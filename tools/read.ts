@@ -15,6 +15,7 @@ import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } fro
 import { type LineWindow, scanWindow } from "./read-window.ts";
 import { locate } from "./target.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const READ_DEFAULT_LIMIT = 500;
 export const READ_MAX_LIMIT = 2000;
@@ -36,6 +37,16 @@ export const readTool: Tool<ReadArgs> = {
     "Images (PNG, JPEG, GIF, WebP) are returned for viewing. Binary files are refused.",
   schema,
   truncation: "head",
+  kind: "read",
+  summarizeCall: (a) => {
+    if (a.start_line === undefined && a.limit === undefined) return String(a.path ?? "");
+    const first = a.start_line ?? 1;
+    return `${a.path ?? ""}:${first}-${a.limit === undefined ? "" : first + a.limit - 1}`;
+  },
+  summarizeResult: (r) =>
+    r.status === "error" ? defaultResultSummary(r)
+    : Array.isArray(r.data.images) && r.data.images.length > 0 ? "image"
+    : count(Number(r.stats.lines_read ?? 0), "line") + " read",
   async run(args, ctx) {
     const extras = { context: { truncation_skip: true } };
     const { resolved, info, extras: at } = await locate(ctx, args.path, { variants: true });

@@ -16,6 +16,7 @@ import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
+import { planTools } from "./plan.ts";
 import { readTool } from "./read.ts";
 import type { ToolSpec } from "../lib/llm/types.ts";
 import type { Tool } from "./types.ts";
@@ -23,6 +24,12 @@ import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
+
+/**
+ * Tools every registry knows but no preset activates: the plan tool's dialects (TodoWrite,
+ * update_plan, write_todos). A profile or the user turns them on by name, e.g. ["default", "TodoWrite"].
+ */
+export const optionalTools: readonly Tool[] = [...planTools];
 
 export const TOOL_PRESETS = {
   default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
@@ -42,14 +49,14 @@ export function parseToolList(text: string): ToolPreset | string[] {
 export interface ToolRegistryConfig {
   /** Preset used when the options give none. */
   preset?: ToolPreset;
-  /** Explicit active tool names; wins over `preset`. */
+  /** Explicit active tool names (a preset name among them stands for its tools); wins over `preset`. */
   active?: readonly string[];
 }
 
 export interface ToolRegistryOptions {
   /** Project root (and working directory) used when no `env` is given. */
   cwd: string;
-  /** Which tools are active: a preset name or a list of tool names. Default "default". */
+  /** Which tools are active: a preset name or a list of tool and preset names. Default "default". */
   preset?: ToolPreset | readonly string[];
   /** Execution environment; default `new LocalEnvironment({ root: cwd })`. */
   env?: ExecutionEnvironment;
@@ -78,7 +85,7 @@ export interface ToolRegistry {
   /** Add or replace a tool; it becomes active. */
   register(tool: Tool): void;
   unregister(name: string): boolean;
-  /** Switch the active set; throws on an unknown preset or tool name, or an empty list. */
+  /** Switch the active set (a preset, or tool and preset names); throws on an unknown name or an empty list. */
   setActive(presetOrNames: ToolPreset | readonly string[]): void;
 }
 
@@ -86,7 +93,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const env = options.env ?? new LocalEnvironment({ root: options.cwd });
   let ready: Promise<void> | null = options.env ? Promise.resolve() : null;
   const tools = new Map<string, Tool>();
-  for (const tool of [...coreTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
+  for (const tool of [...coreTools, ...optionalTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
 
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
@@ -96,7 +103,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         throw new Error(`Unknown tool preset '${presetOrNames}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
       }
       names = TOOL_PRESETS[presetOrNames];
-    } else if (Array.isArray(presetOrNames)) names = presetOrNames;
+    } else if (Array.isArray(presetOrNames)) {
+      // A preset's name in a list stands for its tools, unless a tool has that name.
+      names = presetOrNames.flatMap((n) => (!tools.has(n) && typeof n === "string" && isToolPreset(n) ? TOOL_PRESETS[n] : [n]));
+    }
     else throw new Error("Active tools must be a preset name or a list of tool names.");
     if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
     const unknown = names.filter((n) => !tools.has(n));

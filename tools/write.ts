@@ -7,6 +7,7 @@ import { text } from "./args.ts";
 import { withFileLock } from "./file-lock.ts";
 import { locate } from "./target.ts";
 import type { Tool } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 const schema = v.strictObject({
   path: text("Path of the file to write (relative to the project root, absolute inside it, or ~/…). Parent directories are created."),
@@ -21,6 +22,9 @@ export const writeTool: Tool<WriteArgs> = {
   description: "Writes content to a file, creating it and its parent directories if needed, or overwriting it. Use edit to change part of an existing file.",
   schema,
   truncation: "head",
+  kind: "modify",
+  summarizeCall: (a) => String(a.path ?? ""),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : `${r.data.created ? "created" : "overwrote"} · ${count(Number(r.data.bytes_written ?? 0), "byte")}`),
   async run(args, ctx) {
     const { resolved, info, extras } = await locate(ctx, args.path);
     if (info?.type === "dir") {

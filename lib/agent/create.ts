@@ -14,10 +14,11 @@ import type { ProfileFactory } from "../profiles/types.ts";
 import { childSessionDir } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { createToolRegistry, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
+import { planOf } from "../../tools/plan.ts";
 import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
-import { createRecorder } from "./recorder.ts";
+import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
 import { Session } from "./session.ts";
 import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./subagents/manager.ts";
 import { childFiles } from "./subagents/stored.ts";
@@ -113,6 +114,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
 
   const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
+  const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
   const parentParts: ParentParts = { env, store, config, cwd, hooks, client, sources, depth: lineage.depth + 1 };
   let subagents: SubagentManager | undefined;
   const session: Session = new Session({
@@ -134,6 +136,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
       for (const message of lineage.history ?? []) recorder.message(message);
       return recorder;
     },
+    plan,
     subagents: (link) => {
       subagents = new SubagentManager({
         ...link,

@@ -16,6 +16,8 @@ import type { CompactionReason } from "./context-monitor.ts";
 import type { HookErrorReport } from "./hooks.ts";
 import type { StopReason } from "./loop.ts";
 import type { ChildReport } from "./subagents/manager.ts";
+import type { CallDescription } from "../../tools/metadata.ts";
+import type { Plan } from "../../tools/plan.ts";
 
 /** A tool call as events name it. */
 export interface EventToolCall {
@@ -53,13 +55,16 @@ export interface EventMap {
   assistant_text_end: { text: string; reasoning: string | null };
   assistant_thinking_delta: { delta: string };
   /** A call's arguments as the model streams them (partially parsed); `complete` on the last one. */
-  tool_call_update: EventToolCall & { complete?: boolean };
-  tool_call_start: EventToolCall;
+  tool_call_update: EventToolCall & CallDescription & { complete?: boolean };
+  /** With the tool's kind and a one-line summary of the call, so consumers need no list of tool names. */
+  tool_call_start: EventToolCall & CallDescription;
   /** A running tool's output as it arrives (a command's stdout and stderr). */
   tool_call_output_delta: { call_id: string; tool_name: string; delta: string };
   /** The full, untruncated envelope; `truncated` says whether the model got a shortened text. */
-  tool_call_end: { call_id: string; tool_name: string; output: ToolResponse; is_error: boolean; truncated: boolean };
+  tool_call_end: { call_id: string; tool_name: string; output: ToolResponse; is_error: boolean; truncated: boolean; result_summary: string } & CallDescription;
   steering_injected: { content: string };
+  /** The plan tool set a new plan (kept in the session and its file). */
+  plan_update: Plan & { call_id: string; tool_name: string };
   /** A limit stopped the input: `count` of `limit` tool rounds (this input) or turns (the session). */
   turn_limit: { kind: "tool_rounds" | "turns"; limit: number; count: number };
   loop_detection: { message: string; window: number };

@@ -7,6 +7,9 @@
 import type { ImagePart, LlmClient, Message, Request, Usage, UserMessage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
+import { describeCall } from "../../tools/metadata.ts";
+import { planOf, type Plan } from "../../tools/plan.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
 import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
 import type { SessionConfig } from "./config.ts";
 import type { EventBus } from "./events.ts";
@@ -44,6 +47,7 @@ export interface LoopHost {
   readonly queues: InputQueues;
   readonly history: Message[];
   readonly loopDetector: LoopDetector;
+  readonly registry: ToolRegistry;
   /** Aborted by session.abort(). */
   readonly signal: AbortSignal;
   /** Model calls across the whole session (for max_turns). */
@@ -54,6 +58,8 @@ export interface LoopHost {
   append(message: Message): void;
   /** Records a message the stream already placed in the history. */
   persist(message: Message): void;
+  /** The plan tool set a new plan: keep it, write it to the session file, emit plan_update. */
+  updatePlan(plan: Plan, source: { call_id: string; tool_name: string }): void;
   /** Turn boundary inside a tool loop: context warning, compaction when due. */
   afterTurn(): Promise<void>;
   /** Context overflow: compact so the request can be retried once; false when that is impossible. */
@@ -128,7 +134,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     total.turns++;
     bus.emit("turn_start", { turn_index: turnIndex });
     const request = await buildRequest(host, systemOverride ?? host.systemPrompt());
-    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history);
+    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history, (name, args) => describeCall(host.registry.get(name), args));
     if (outcome.message) host.persist(outcome.message);
     if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 
@@ -168,6 +174,9 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     for (const result of executed) {
       host.append(result.message);
       host.loopDetector.record(result.call.name, result.call.arguments);
+      // A plan tool (of whatever name) says what it is through its kind and returns the plan in data.
+      const plan = result.message.kind === "plan" && result.response.status !== "error" ? planOf(result.response.data.plan) : undefined;
+      if (plan) host.updatePlan(plan, { call_id: result.call.id, tool_name: result.call.name });
     }
     bus.emit("turn_end", {
       turn_index: turnIndex,

@@ -12,6 +12,8 @@ import type { Observer } from "../observe.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
+import { kindOf } from "../../tools/metadata.ts";
+import type { Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
@@ -23,7 +25,6 @@ import type { SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
-import { SPAWN_TOOL_NAMES } from "./subagents/tools.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -49,6 +50,8 @@ export interface SessionParts {
   recorder(onError: (message: string) => void): SessionRecorder;
   /** Builds the manager of this session's child agents, linked to the session's event stream and totals. */
   subagents(link: SubagentLink): SubagentManager;
+  /** The plan stored in the session file (on resume), if any. */
+  plan?: Plan;
 }
 
 export class Session {
@@ -76,6 +79,7 @@ export class Session {
   private started = false;
   private closing: Promise<void> | null = null;
   private readonly children: SubagentManager;
+  private currentPlan: Plan | null;
   /** Usage of child agents' runs not yet counted in an input's totals. */
   private childUsage: Usage = zeroUsage();
 
@@ -83,6 +87,7 @@ export class Session {
     this.parts = parts;
     this.config = parts.config;
     this.currentProfile = parts.profile;
+    this.currentPlan = parts.plan ?? null;
     this.bus = new EventBus(() => this.id);
     this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
     this.queues = new InputQueues(() => this.interruptTools(new Error("Interrupted by a steering message")));
@@ -132,6 +137,11 @@ export class Session {
   /** The child agents this session has spawned, with their status and last answer. */
   get subagents(): ChildReport[] {
     return this.children.reports();
+  }
+
+  /** The task plan the model last wrote with the plan tool (kept across resume), or null. A copy: changing it changes nothing. */
+  get plan(): Plan | null {
+    return this.currentPlan && structuredClone(this.currentPlan);
   }
 
   /** Path of the session file, when the session is stored. */
@@ -295,6 +305,7 @@ export class Session {
       hooks: this.hooks,
       queues: this.queues,
       history: parts.history,
+      registry: parts.registry,
       loopDetector,
       get profile() {
         return session.currentProfile;
@@ -318,7 +329,8 @@ export class Session {
         signal: this.host.signal,
         steeringPending: () => this.queues.hasSteering,
         running: this.runningTools,
-        subagentTool: parts.registry.names().find((n) => SPAWN_TOOL_NAMES.has(n)),
+        // The first delegating tool is the spawning one (spawn_agent, Agent, invoke_agent).
+        subagentTool: parts.registry.names().find((n) => kindOf(parts.registry.get(n)) === "agent"),
       }),
       append: (message: Message) => {
         parts.history.push(message);
@@ -327,6 +339,11 @@ export class Session {
         this.recorder.message(message);
       },
       persist: (message: Message) => this.recorder.message(message),
+      updatePlan: (plan, source) => {
+        this.currentPlan = plan;
+        this.recorder.plan(plan);
+        this.bus.emit("plan_update", { ...structuredClone(plan), ...source });
+      },
       afterTurn: () => this.monitor.afterTurn(),
       compactForOverflow: () => this.monitor.compact("overflow"),
       takeChildUsage: () => {

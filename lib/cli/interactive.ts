@@ -10,7 +10,7 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { callLabel, colorDiff, formatUsage, indent, planChecklist, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
 import { subagentLine } from "./subagent-lines.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
@@ -209,7 +209,7 @@ class EventRenderer {
       case "tool_call_update":
         // The model is still writing the call: show it as its arguments stream in.
         this.endLine();
-        this.spinner.start(describeCall(event.data.tool_name, event.data.arguments));
+        this.spinner.start(callLabel(event.data));
         break;
       case "assistant_text_delta": {
         const { delta } = event.data;
@@ -223,7 +223,7 @@ class EventRenderer {
         break;
       case "tool_call_start": {
         this.endLine();
-        const label = describeCall(event.data.tool_name, event.data.arguments);
+        const label = callLabel(event.data);
         this.calls.set(event.data.call_id, label);
         this.spinner.start(label);
         break;
@@ -234,11 +234,17 @@ class EventRenderer {
         const label = this.calls.get(call_id) ?? tool_name;
         this.calls.delete(call_id);
         this.out(`${is_error ? s.red("●") : s.green("●")} ${label}\n`);
-        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(describeResult(output) || "failed") : s.dim(describeResult(output))}\n`);
+        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(resultLine(event.data) || "failed") : s.dim(resultLine(event.data))}\n`);
         const diff = (output.data as { diff?: unknown }).diff;
         if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
+        // Parallel calls: the spinner goes on for one still running.
+        const stillRunning = [...this.calls.values()].at(-1);
+        if (stillRunning) this.spinner.start(stillRunning);
         break;
       }
+      case "plan_update":
+        this.out(`${indent(planChecklist(event.data, s))}\n`);
+        break;
       case "retry":
         this.endLine();
         this.out(`${s.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
@@ -277,9 +283,3 @@ class EventRenderer {
     this.midLine = false;
   }
 }
-
-const indent = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n");

@@ -6,7 +6,7 @@
 import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
-import { describeCall, describeResult, makeStyle, useColor } from "./render.ts";
+import { callLabel, indent, makeStyle, planChecklist, resultLine, useColor } from "./render.ts";
 import { subagentLine } from "./subagent-lines.ts";
 
 export interface PrintOptions {
@@ -83,8 +83,9 @@ function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof ma
     if (child) io.stderr.write(child);
     return;
   }
-  if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${describeCall(event.data.tool_name, event.data.arguments)}\n`);
-  else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${describeResult(event.data.output)}\n`);
+  if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${callLabel(event.data)}\n`);
+  else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${resultLine(event.data)}\n`);
+  else if (event.kind === "plan_update") io.stderr.write(`${indent(planChecklist(event.data, style))}\n`);
   else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}\n`));
   else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${event.data.message}\n`));
 }

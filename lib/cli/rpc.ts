@@ -56,6 +56,7 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
       message_count: session.messages.length,
       session_file: session.sessionFile ?? null,
       leaf_id: host.sessionStore.leafId,
+      plan: session.plan,
     })),
     get_messages: on((_cmd, session) => ({ messages: session.messages })),
     set_model: on((cmd, session) => session.setModel(text(cmd, "model"))),

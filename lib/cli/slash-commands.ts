@@ -3,7 +3,7 @@ import { listModels } from "../llm/catalog.ts";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 import type { TreeNode } from "../store/tree.ts";
 import { parseToolList } from "../../tools/registry.ts";
-import type { Style } from "./render.ts";
+import { planChecklist, type Style } from "./render.ts";
 import type { SessionHost } from "./session-host.ts";
 
 export interface SlashContext {
@@ -58,6 +58,14 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "summarise the older part of the conversation now",
     async run({}, { host, out }) {
       out((await host.session.compact()) ? "compacted.\n" : "nothing to compact.\n");
+    },
+  },
+  plan: {
+    usage: "/plan",
+    help: "show the task plan the model keeps with its plan tool",
+    run(_arg, { host, out, style }) {
+      const plan = host.session.plan;
+      out(plan ? `${planChecklist({ ...plan }, style)}\n` : "no plan yet.\n");
     },
   },
   fork: {

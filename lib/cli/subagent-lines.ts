@@ -4,7 +4,7 @@
  * emits (its streamed text, thinking, turns) stays off the parent's screen.
  */
 import type { SessionEvent } from "../agent/index.ts";
-import { describeCall, describeResult, type Style } from "./render.ts";
+import { callLabel, resultLine, type Style } from "./render.ts";
 
 /** The line for a subagent event (a forwarded child event or subagent_start/end), or undefined to show nothing. */
 export function subagentLine(event: SessionEvent, style: Style): string | undefined {
@@ -16,9 +16,9 @@ export function subagentLine(event: SessionEvent, style: Style): string | undefi
     return `  ${tag(d.agent_id)} ${status} ${style.dim(`(${d.turns} turns)`)} ${firstLine(d.status === "failed" ? (d.error ?? "") : d.output)}\n`;
   }
   if (event.agent_id === undefined) return undefined;
-  if (event.kind === "tool_call_start") return `    ${tag(event.agent_id)} ${describeCall(event.data.tool_name, event.data.arguments)}\n`;
+  if (event.kind === "tool_call_start") return `    ${tag(event.agent_id)} ${callLabel(event.data)}\n`;
   if (event.kind === "tool_call_end" && (event.data.is_error || event.data.output.status === "error")) {
-    return `    ${tag(event.agent_id)} ${style.red(describeResult(event.data.output) || "failed")}\n`;
+    return `    ${tag(event.agent_id)} ${style.red(resultLine(event.data) || "failed")}\n`;
   }
   return undefined;
 }

@@ -171,6 +171,22 @@ export class SessionStore {
     return this.append({ type: "thinking_level_change", thinkingLevel });
   }
 
+  /** Extension data (a `custom` entry, never part of the model's context). */
+  appendCustom(customType: string, data: unknown): Entry {
+    return this.append({ type: "custom", customType, data });
+  }
+
+  /** Data of the latest `custom` entry of `customType` on the active branch, if any. */
+  latestCustom(customType: string): unknown {
+    const path = pathTo(this.state.records, this.leaf);
+    for (let i = path.length - 1; i >= 0; i--) {
+      if (path[i].type !== "custom") continue;
+      const entry = this.read(path[i]);
+      if (entry?.type === "custom" && entry.customType === customType) return entry.data;
+    }
+    return undefined;
+  }
+
   /** Names the session (a `session_info` entry; the latest one wins). */
   setName(name: string): Entry {
     return this.append({ type: "session_info", name });

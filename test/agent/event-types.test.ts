@@ -31,7 +31,7 @@ test("a kind check narrows the payload to that kind's fields", () => {
     kind: "tool_call_start",
     timestamp: 0,
     session_id: "s",
-    data: { call_id: "c1", tool_name: "bash", arguments: { command: "ls" } },
+    data: { call_id: "c1", tool_name: "bash", arguments: { command: "ls" }, kind: "shell", call_summary: "ls" },
   };
   expect(describeEvent(start)).toBe('bash {"command":"ls"}');
   const end: SessionEvent = {
@@ -43,6 +43,9 @@ test("a kind check narrows the payload to that kind's fields", () => {
       tool_name: "bash",
       is_error: true,
       truncated: false,
+      kind: "shell",
+      call_summary: "ls",
+      result_summary: "exit 1",
       output: { status: "error", data: {}, text: "", error: { code: "EXECUTION_ERROR", message: "exit 1" }, stats: {}, context: {} } as EventMap["tool_call_end"]["output"],
     },
   };

@@ -454,7 +454,7 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
 
 test("routeByPrompt serves interleaved conversations their own turns", async () => {
   const script = routeByPrompt({ A: [{ text: "a1" }, { text: "a2" }], B: [{ text: "b1" }] });
-  const req = (messages: unknown[]): RecordedRequest => ({ method: "POST", path: "/v1/messages", headers: {}, body: { messages }, format: "anthropic", index: 0 });
+  const req = (messages: unknown[]): RecordedRequest => ({ method: "POST", path: "/v1/messages", headers: {}, body: { messages }, format: "anthropic-messages", index: 0 });
   expect(await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "A go" }]))).toEqual({ text: "a1" });
   expect(await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "B go" }]))).toEqual({ text: "b1" });
   expect(

@@ -215,3 +215,23 @@ test.skipIf(!hasTmux)("cli interactive: the up arrow recalls inputs from an earl
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("cli interactive: the plan tool's update is shown as a checklist", async () => {
+  fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "Inspect", status: "completed", activeForm: "Inspecting" }, { content: "Repair", status: "in_progress", activeForm: "Repairing" }] } }] },
+      { text: "Plan made." },
+    ],
+  });
+  startGong([...WIRE_APIS[0].flags(fake), "--tools", "default,TodoWrite"]);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("make a plan", "Enter");
+  const text = await waitFor((s) => s.includes("Plan made.") && s.includes("↑"), "the answer");
+  expect(text).toContain("● TodoWrite  2 items");
+  expect(text).toContain("⎿ 1/2 done");
+  expect(text).toMatch(/✔ Inspect\n\s+◼ Repairing/);
+  keys("/plan", "Enter");
+  await waitFor((s) => s.split("◼ Repairing").length === 3, "the /plan checklist");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});

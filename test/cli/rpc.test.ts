@@ -235,3 +235,19 @@ test("cli rpc compact, fork and switch_session", async () => {
   expect((await r.response(11)).data.session_id).toBe(original.session_id);
   expect(await r.close()).toBe(0);
 });
+
+test("cli rpc: plan_update events and the plan in get_state", async () => {
+  fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "update_plan", arguments: { explanation: "start", plan: [{ step: "Probe", status: "in_progress" }] } }] }, { text: "planned" }],
+  });
+  const r = rpc([...WIRE_APIS[1].flags(fake), "--tools", "default,update_plan"]);
+  r.send({ id: 1, type: "get_state" });
+  expect((await r.response(1)).data.plan).toBeNull();
+  r.send({ id: 2, type: "prompt", text: "plan" });
+  expect((await r.response(2)).success).toBe(true);
+  const update = r.lines.find((m) => m.type === "event" && m.event.kind === "plan_update");
+  expect(update.event.data).toMatchObject({ tool_name: "update_plan", explanation: "start", items: [{ text: "Probe", status: "in_progress" }] });
+  r.send({ id: 3, type: "get_state" });
+  expect((await r.response(3)).data.plan).toEqual({ explanation: "start", items: [{ text: "Probe", status: "in_progress" }] });
+  expect(await r.close()).toBe(0);
+});

@@ -23,9 +23,6 @@ export const SUBAGENT_TOOL_NAMES: Record<SubagentDialect, readonly string[]> = {
   gemini: ["invoke_agent"],
 };
 
-/** The tools that start a child, in any dialect. */
-export const SPAWN_TOOL_NAMES: ReadonlySet<string> = new Set(["spawn_agent", "Agent", "invoke_agent"]);
-
 export interface SubagentToolOptions {
   /** "provider/model-id" of the parent: model aliases (sonnet, haiku…) resolve within its provider. */
   parentModel: string;
@@ -60,6 +57,7 @@ export function subagentDialect(profileId: string): SubagentDialect {
 function defaultTools(manager: SubagentManager): Tool[] {
   const spawn: Tool<{ task: string; working_dir?: string; model?: string; max_turns?: number }> = {
     name: "spawn_agent",
+    summarizeCall: (a) => a.task ?? "",
     description:
       "Start a subagent on a scoped task (explore a package, write tests for a module, review a diff). It works in the same files with its own conversation and runs in the background; collect its answer with wait. Returns its agent_id.",
     schema: v.object({
@@ -69,6 +67,7 @@ function defaultTools(manager: SubagentManager): Tool[] {
       max_turns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Model calls the subagent may make (default 50)."))),
     }),
     truncation: "head",
+    kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
         const report = await manager.spawn({ task: args.task, workingDir: args.working_dir, model: args.model, maxTurns: args.max_turns, callId: ctx.callId, name: firstWords(args.task) });
@@ -80,6 +79,7 @@ function defaultTools(manager: SubagentManager): Tool[] {
     description: "Send a message to a subagent: while it works, the message redirects it; once it has finished, it starts a new task with its conversation so far.",
     schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)), message: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
+    kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
         const report = await manager.send(args.agent_id, args.message, true);
@@ -96,6 +96,7 @@ function defaultTools(manager: SubagentManager): Tool[] {
       all: v.optional(v.boolean()),
     }),
     truncation: "head",
+    kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
         const ids = Array.isArray(args.agent_id) ? args.agent_id : [args.agent_id];
@@ -108,6 +109,7 @@ function defaultTools(manager: SubagentManager): Tool[] {
     description: "Stop a subagent (its running commands are killed) when its work is no longer needed.",
     schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
+    kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
         const before = await manager.close(args.agent_id);
@@ -152,6 +154,7 @@ function codexStatus(report: ChildReport): unknown {
 function codexTools(manager: SubagentManager): Tool[] {
   const spawn: Tool<{ message?: string; items?: v.InferOutput<typeof inputItems>; agent_type?: string; fork_context?: boolean; model?: string; reasoning_effort?: string }> = {
     name: "spawn_agent",
+    summarizeCall: (a) => a.message ?? "",
     description:
       "Start a sub-agent on a well-scoped task that can run beside your own work. It shares the workspace, has its own conversation (unless fork_context copies yours) and runs in the background. agent_type \"explorer\" gets only reading tools; \"worker\" (default) gets all of yours. Returns its agent_id; wait_agent collects its answer.",
     schema: v.object({
@@ -163,6 +166,7 @@ function codexTools(manager: SubagentManager): Tool[] {
       reasoning_effort: v.optional(v.string()),
     }),
     truncation: "head",
+    kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
         const task = codexText(args.message, args.items);
@@ -180,6 +184,7 @@ function codexTools(manager: SubagentManager): Tool[] {
     description: "Send a message to a sub-agent. interrupt=true redirects its current work at once; otherwise the message is queued for when it is done with the current one.",
     schema: v.object({ target: v.pipe(v.string(), v.minLength(1)), message: v.optional(v.string()), items: inputItems, interrupt: v.optional(v.boolean()) }),
     truncation: "head",
+    kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
         const text = codexText(args.message, args.items);
@@ -194,6 +199,7 @@ function codexTools(manager: SubagentManager): Tool[] {
     description: `Wait until one of the given sub-agents reaches a final status, or the timeout passes (default ${DEFAULT_WAIT_MS} ms, at most ${MAX_WAIT_MS}). Completed statuses carry the agent's final answer.`,
     schema: v.object({ targets: v.pipe(v.array(v.string()), v.minLength(1)), timeout_ms: v.optional(v.number()) }),
     truncation: "head",
+    kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
         const timeoutMs = Math.min(Math.max(args.timeout_ms ?? DEFAULT_WAIT_MS, 0), MAX_WAIT_MS);
@@ -207,6 +213,7 @@ function codexTools(manager: SubagentManager): Tool[] {
     description: "Close a sub-agent that is no longer needed (its commands are killed) and return its status from before the close.",
     schema: v.object({ target: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
+    kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
         const before = await manager.close(args.target);
@@ -224,6 +231,7 @@ const CLAUDE_TYPES = ["general-purpose", "Explore"] as const;
 function claudeAgentTool(manager: SubagentManager, options: SubagentToolOptions): Tool {
   return {
     name: "Agent",
+    summarizeCall: (a: { description?: string }) => a.description ?? "",
     description:
       `Hand a self-contained task to a subagent that works in the same project with its own conversation and returns one final report. subagent_type: "general-purpose" (all tools, the default) or "Explore" (read-only search and reading). Write the prompt so it stands alone: the subagent has not seen this conversation. With run_in_background the call returns at once and the report arrives later as a message.`,
     schema: v.object({
@@ -234,6 +242,7 @@ function claudeAgentTool(manager: SubagentManager, options: SubagentToolOptions)
       run_in_background: v.optional(v.boolean()),
     }),
     truncation: "head",
+    kind: "agent",
     run: (args: { description: string; prompt: string; subagent_type?: string; model?: "sonnet" | "opus" | "haiku"; run_in_background?: boolean }, ctx) =>
       guarded(ctx, async () => {
         const type = args.subagent_type ?? "general-purpose";
@@ -268,12 +277,14 @@ const GEMINI_AGENTS: Record<string, string> = {
 function geminiInvokeAgentTool(manager: SubagentManager): Tool {
   return {
     name: "invoke_agent",
+    summarizeCall: (a: { agent_name?: string; prompt?: string }) => [a.agent_name, a.prompt].filter(Boolean).join(": "),
     description: `Run a subagent on a task and return its final report. Agents: ${Object.entries(GEMINI_AGENTS).map(([n, d]) => `${n} (${d})`).join(", ")}. The prompt must be complete: the subagent has not seen this conversation.`,
     schema: v.object({
       agent_name: v.pipe(v.string(), v.minLength(1), v.description("Name of the subagent to invoke.")),
       prompt: v.pipe(v.string(), v.minLength(1), v.description("The complete task for the subagent.")),
     }),
     truncation: "head",
+    kind: "agent",
     run: (args: { agent_name: string; prompt: string }, ctx) =>
       guarded(ctx, async () => {
         if (!Object.hasOwn(GEMINI_AGENTS, args.agent_name)) {
