@@ -12,6 +12,7 @@ import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io }
 import { runInteractive } from "./interactive.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
+import { runAcp } from "./acp/server.ts";
 import { runRpc } from "./rpc.ts";
 import { SettingsError } from "./settings.ts";
 import { prepareSession } from "./setup.ts";
@@ -44,6 +45,7 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
   const setup = await prepareSession(opts, io.env);
   try {
     if (opts.mode === "rpc") return await runRpc(setup, io);
+    if (opts.mode === "acp") return await runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
 
     // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
     // answer it: run the input to completion as print mode does.

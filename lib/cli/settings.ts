@@ -42,6 +42,8 @@ const SettingsSchema = v.strictObject({
   hooks: v.optional(v.array(v.string())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */
+  approval: v.optional(v.picklist(["ask", "edits", "auto"])),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
