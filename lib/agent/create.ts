@@ -241,7 +241,7 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
 }
 
 /** The store a selection names (new, resumed, the latest, or in memory with `false`); a store passes through. */
-export function openStore(selection: CreateSessionOptions["store"], cwd: string): SessionStore {
+function openStore(selection: CreateSessionOptions["store"], cwd: string): SessionStore {
   if (selection instanceof SessionStore) return selection;
   if (selection === false) return SessionStore.create({ cwd, persist: false });
   const where = { dir: selection?.dir };

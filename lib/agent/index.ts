@@ -1,5 +1,5 @@
 /** The agent library every host (CLI, RPC, scripts) uses: createSession and what it works with. */
-export { createSession, openStore, type CreateSessionOptions, type StoreSelection } from "./create.ts";
+export { createSession, type CreateSessionOptions, type StoreSelection } from "./create.ts";
 export { Session, type SessionState, type SubmitOptions } from "./session.ts";
 export type { StopReason, SubmitResult } from "./loop.ts";
 export { DEFAULT_CONFIG, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";

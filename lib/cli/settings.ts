@@ -42,6 +42,8 @@ const SettingsSchema = v.strictObject({
   hooks: v.optional(v.array(v.string())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Largest prompt read from stdin or @file, in bytes (default 32 MB). */
+  maxInputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */
   approval: v.optional(v.picklist(["ask", "edits", "auto"])),
 });
@@ -59,20 +61,24 @@ export interface LoadedSettings {
   settings: Settings;
   /** The files that were read, global first. */
   files: string[];
+  /** For each key set, the file its value came from (so an error can name it). */
+  sources: Partial<Record<keyof Settings, string>>;
 }
 
 export function loadSettings(cwd: string): LoadedSettings {
   const globalFile = join(gongHome(), "settings.json");
   const projectFile = join(cwd, ".gong", "settings.json");
   const files: string[] = [];
+  const sources: LoadedSettings["sources"] = {};
   let merged: Settings = {};
   for (const [file, base] of [[globalFile, dirname(globalFile)], [projectFile, cwd]]) {
     if (!existsSync(file)) continue;
     const loaded = readSettingsFile(file, base);
     merged = mergeSettings(merged, loaded);
+    for (const key of Object.keys(loaded) as (keyof Settings)[]) sources[key] = file;
     files.push(file);
   }
-  return { settings: merged, files };
+  return { settings: merged, files, sources };
 }
 
 /** Reads and validates one file; relative hook paths and roots are made absolute against `base`. */
