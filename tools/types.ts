@@ -9,6 +9,8 @@
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import type { FreeformFormat } from "../lib/llm/types.ts";
+import type { OutputCapture } from "../lib/tool-output.ts";
 import type { TruncateMode } from "../lib/truncate.ts";
 
 /**
@@ -26,6 +28,12 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
+  /**
+   * Where a tool whose output can be huge writes it: the capture keeps what fits the event limit
+   * in memory and streams everything to the call's spill file. The tool puts `finish().text` in its
+   * envelope; the framework does the only cut for the model.
+   */
+  output: OutputCapture;
   /** Id of the model's call this run answers (tools that start child agents record it). */
   callId?: string;
 }
@@ -38,6 +46,8 @@ export interface Tool<Args = any> {
   schema: GenericSchema<unknown, Args>;
   /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
   truncation: TruncateMode;
+  /** Set for a tool whose only argument is `input`, a text the model may write freeform where the API allows it. */
+  format?: FreeformFormat;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
   /** Default "other". */
   kind?: ToolKind;
