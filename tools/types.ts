@@ -12,6 +12,7 @@ import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import type { FreeformFormat } from "../lib/llm/types.ts";
 import type { OutputCapture } from "../lib/tool-output.ts";
 import type { TruncateMode } from "../lib/truncate.ts";
+import type { ProcessTable } from "./processes.ts";
 
 /**
  * What a tool does, for everything that is not the model: `read` looks at files, `modify` changes
@@ -36,6 +37,10 @@ export interface ToolRunContext {
   output: OutputCapture;
   /** Id of the model's call this run answers (tools that start child agents record it). */
   callId?: string;
+  /** Commands running in the background for this session (exec_command, run_in_background…). */
+  processes?: ProcessTable;
+  /** Timeout for a shell command that names none: the session's setting, else the profile's default. */
+  commandTimeoutMs?: number;
 }
 
 export interface Tool<Args = any> {

@@ -165,6 +165,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       signal: options.signal,
       onData: options.onData,
       onOutput: options.onOutput,
+      onStdin: options.onStdin,
       windowBytes: s.windowBytes,
       groups: this.groups,
     });

@@ -54,6 +54,8 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
   try {
     session = await createSession({
       model: MODEL,
+      // The loop's own tests script gong's core tools; profile tests name their profile.
+      profile: "default",
       cwd: dir,
       client: fakeClient(fake, { retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 }, ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}), chatProvider }),
       store: { dir: join(home, "sessions") },
