@@ -8,7 +8,7 @@ import { LlmError } from "../llm/errors.ts";
 import { listChildSessions, listSessions } from "../store/list.ts";
 import { VERSION } from "../version.ts";
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
-import { buildPrompt, EXIT, openSession, openStore, processIo, readAll, type Io } from "./host.ts";
+import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io } from "./host.ts";
 import { runInteractive } from "./interactive.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
@@ -56,7 +56,7 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
 
     if (mode === "print") {
       if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
-      const store = openStore(setup);
+      const store = storeFor(setup);
       const session = await openSession(setup, store);
       try {
         return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);

@@ -19,6 +19,7 @@ import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
+import { parseToolList } from "../../tools/registry.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -158,9 +159,7 @@ function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment,
 
 function parseTools(tools: string | string[] | undefined): CreateSessionOptions["tools"] {
   if (tools === undefined) return undefined;
-  if (Array.isArray(tools)) return tools;
-  const names = tools.split(",").map((t) => t.trim()).filter(Boolean);
-  return names.length === 1 && ["default", "minimal", "readonly"].includes(names[0]) ? (names[0] as "default") : names;
+  return Array.isArray(tools) ? tools : parseToolList(tools);
 }
 
 function storeSelection(opts: CliOptions): StoreSelection | false {
