@@ -139,7 +139,7 @@ describe("client: retry policy", () => {
 
 describe("client: broken streams", () => {
   test("J.9 5.1 a connection dropped after content ends with an error event and the partial message", async () => {
-    const { events, requests } = await play([{ text: "the beginning of a long answer", chunkSize: 4, fault: { type: "drop", afterChunks: 4 } }, { text: "unused" }]);
+    const { events, requests } = await play([{ text: "the beginning of a long answer", chunkSize: 4, chunkDelayMs: 10, fault: { type: "drop", afterChunks: 4 } }, { text: "unused" }]);
     expect(requests).toHaveLength(1); // content was shown: no retry
     const end = errorOf(events);
     expect(end.error.kind).toBe("network");
