@@ -78,11 +78,13 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         sessionUsage = addUsage(sessionUsage, result.usage);
         if (result.stopReason === "error" && result.error) out(`${style.red(`error: ${result.error.message}`)}\n`);
         else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") out(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
-        out(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
+        // A call that failed before any token keeps to its one error line.
+        if (result.usage.input + result.usage.output > 0) out(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
       })
       .catch((e: Error) => {
         out(`${style.red(`error: ${e.message}`)}\n`);
       })
+      .then(keepSessionOpen)
       .finally(() => {
         spinner.stop();
         running = null;
@@ -90,6 +92,17 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         rl.setPrompt(inputPrompt);
         rl.prompt(true); // keeps the cursor where the user left a half-typed line
       });
+  };
+
+  // One failed input never ends the shell: a session the error closed (a rejected key ends a
+  // session) is reopened over the same store, so the conversation goes on once the key or the
+  // model is fixed.
+  const keepSessionOpen = async () => {
+    try {
+      await host.reopenIfClosed();
+    } catch (e) {
+      out(`${style.red(`error: ${(e as Error).message}`)}\n`);
+    }
   };
 
   const steer = (text: string, echoed: boolean) => {
@@ -121,7 +134,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       history.add(text);
       if (text.startsWith("/") && !text.includes("\n")) {
         void runSlashCommand(text, { host, out, style, quit: () => quit(0) })
-          .catch((e: Error) => out(`${style.red(e.message)}\n`))
+          .catch((e: Error) => out(`${style.red(`error: ${e.message}`)}\n`))
+          .then(keepSessionOpen)
           .finally(() => rl.prompt());
         return;
       }

@@ -235,3 +235,31 @@ test.skipIf(!hasTmux)("cli interactive: the plan tool's update is shown as a che
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("cli interactive: a 401 is one error line; the same session goes on with its history, /model and /compact", async () => {
+  fake = await startFakeLlm({
+    script: [{ fault: { type: "http", status: 401, message: "invalid x-api-key" } }, { text: "good answer" }, { text: "SUMMARY: hello." }],
+  });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("hello there", "Enter");
+  const failed = await waitFor((s) => /error: .*(401|invalid x-api-key)/.test(s) && /›\s*$/.test(s), "the error line and the prompt");
+  expect(failed).not.toContain("↑ 0 ↓ 0");
+  expect(failed).not.toContain("Session is closed");
+  // A model whose provider has no key fails the same way and the shell stays usable.
+  keys("/model openai/gpt-5", "Enter");
+  await waitFor((s) => s.includes("model: openai/gpt-5"), "the /model answer");
+  keys("try the other one", "Enter");
+  await waitFor((s) => /No API key for openai[^\n]*\n›\s*$/.test(s), "the missing-key error and the prompt");
+  keys("/model anthropic/claude-haiku-4-5", "Enter");
+  await waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5"), "the /model answer");
+  keys("again please", "Enter");
+  const text = await waitFor((s) => s.includes("good answer") && s.includes("↑"), "the good answer");
+  expect(text).not.toContain("Session is closed");
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("hello there");
+  keys("/compact", "Enter");
+  await waitFor((s) => /compacted\.|nothing to compact\./.test(s), "the /compact answer");
+  expect(screen()).not.toContain("Session is closed");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
