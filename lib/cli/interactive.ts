@@ -10,7 +10,9 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { callLabel, colorDiff, formatUsage, indent, planChecklist, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { callLabel, colorDiff, formatUsage, indent, planChecklist, resultLine, makeStyle, useColor, type Style } from "./render.ts";
+import { LiveLine } from "./live-line.ts";
+import { cutToWidth } from "./text-width.ts";
 import { subagentLine } from "./subagent-lines.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
@@ -26,8 +28,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const style = makeStyle(useColor(io.stdout, io.env));
   const screen = new Screen(io.stdout);
   const out = (s: string) => screen.write(s);
-  const spinner = new Spinner(screen, style);
-  const renderer = new EventRenderer(out, style, spinner);
+  const spinner = new LiveLine(screen, style);
+  screen.attach(spinner);
+  const renderer = new EventRenderer(out, style, spinner, () => screen.columns);
 
   let unsubscribe = host.session.subscribe((e) => renderer.render(e));
   host.onSession((session: Session) => {
@@ -124,6 +127,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       rl.close();
       spinner.stop();
       screen.endWork();
+      screen.detach();
       if (running) await host.session.interrupt().catch(() => {});
       await host.close();
       resolveExit(code);
@@ -165,7 +169,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
           rl.write(null, { ctrl: true, name: "u" });
           endSteeringLine(true);
         }
-        out(`\n${style.yellow("interrupted")}\n`);
+        spinner.stop();
+        renderer.endLine();
+        out(`${style.yellow("interrupted")}\n`);
         // The input stops; the session and its history stay, so the next line continues the conversation.
         host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
         return;
@@ -201,7 +207,8 @@ class EventRenderer {
   constructor(
     private readonly out: (s: string) => void,
     private readonly style: Style,
-    private readonly spinner: Spinner,
+    private readonly spinner: LiveLine,
+    private readonly columns: () => number,
   ) {}
 
   render(event: SessionEvent): void {
@@ -247,7 +254,7 @@ class EventRenderer {
         this.spinner.stop();
         const label = this.calls.get(call_id) ?? tool_name;
         this.calls.delete(call_id);
-        this.out(`${is_error ? s.red("●") : s.green("●")} ${label}\n`);
+        this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(label, this.columns() - 3)}\n`);
         this.out(`  ${s.dim("⎿")} ${is_error ? s.red(resultLine(event.data) || "failed") : s.dim(resultLine(event.data))}\n`);
         const diff = (output.data as { diff?: unknown }).diff;
         if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);

@@ -27,12 +27,12 @@ function tmux(...args: string[]) {
   return Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
 }
 
-function startGong(args: string[]): void {
+function startGong(args: string[], columns = 160): void {
   const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
   const command = `cd ${quote(ws.dir)} && env ${envs} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(" ")}`;
-  const r = tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command);
+  const r = tmux("new-session", "-d", "-s", "t", "-x", String(columns), "-y", "50", command);
   expect(r.exitCode).toBe(0);
 }
 
@@ -260,6 +260,64 @@ test.skipIf(!hasTmux)("cli interactive: a 401 is one error line; the same sessio
   keys("/compact", "Enter");
   await waitFor((s) => /compacted\.|nothing to compact\./.test(s), "the /compact answer");
   expect(screen()).not.toContain("Session is closed");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+/** A bash call of about 120 characters that runs for `seconds`. */
+function longCommand(seconds: number): string {
+  return `echo ${"the-quick-brown-fox-".repeat(5)}start && sleep ${seconds} && echo finished-the-long-wait`;
+}
+
+for (const columns of [40, 80]) {
+  test.skipIf(!hasTmux)(`cli interactive: the live line of a 3 s command at ${columns} columns is one line, never repeated`, async () => {
+    const command = longCommand(3);
+    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "long wait over" }] });
+    startGong(WIRE_APIS[0].flags(fake), columns);
+    await waitFor((s) => s.includes("›"), "the prompt");
+    keys("wait a while", "Enter");
+    await waitFor((s) => s.includes("bash  echo"), "the live line");
+    let seen = 0;
+    while (!screen().includes("long wait over")) {
+      const lines = screen().split("\n").filter((l) => l.includes("the-quick"));
+      // One live line, cut to the width: never wrapped, never left behind.
+      expect(lines.length).toBeLessThanOrEqual(1);
+      for (const line of lines) expect(line.length).toBeLessThan(columns);
+      seen++;
+      await Bun.sleep(100);
+    }
+    expect(seen).toBeGreaterThan(5);
+    const text = await waitFor((s) => s.includes("↑"), "the usage line");
+    const toolLines = text.split("\n").filter((l) => l.includes("the-quick"));
+    expect(toolLines.length).toBe(1);
+    expect(toolLines[0]).toMatch(/^● bash {2}echo the-quick/);
+    expect(toolLines[0].length).toBeLessThan(columns);
+    expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    keys("/quit", "Enter");
+    await waitFor(() => !alive(), "gong to exit");
+  });
+}
+
+test.skipIf(!hasTmux)("cli interactive: the live line is re-fitted when the terminal is resized to 60 columns and back", async () => {
+  const command = longCommand(4);
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "resized fine" }] });
+  startGong(WIRE_APIS[0].flags(fake), 80);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("wait a while", "Enter");
+  await waitFor((s) => s.includes("bash  echo"), "the live line");
+  await Bun.sleep(300);
+  tmux("resize-window", "-t", "t", "-x", "60", "-y", "50");
+  await Bun.sleep(500);
+  let lines = screen().split("\n").filter((l) => l.includes("the-quick"));
+  expect(lines.length).toBe(1);
+  expect(lines[0].length).toBeLessThan(60);
+  tmux("resize-window", "-t", "t", "-x", "80", "-y", "50");
+  await Bun.sleep(500);
+  lines = screen().split("\n").filter((l) => l.includes("the-quick"));
+  expect(lines.length).toBe(1);
+  const text = await waitFor((s) => s.includes("resized fine") && s.includes("↑"), "the answer");
+  expect(text.split("\n").filter((l) => l.includes("the-quick")).length).toBe(1);
+  expect(text.split("\n").filter((l) => l.includes("wait a while")).length).toBe(1);
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
