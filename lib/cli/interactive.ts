@@ -18,7 +18,7 @@ import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
-import { runSlashCommand } from "./slash-commands.ts";
+import { runSlashCommand, runsWhileBusy } from "./slash-commands.ts";
 
 /** Lines closer together than this are one paste. */
 const PASTE_GAP_MS = 15;
@@ -54,6 +54,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   let running: Promise<void> | null = null;
   let sessionUsage: Usage = zeroUsage();
   let lastSigint = 0;
+  /** Slash commands typed while the agent worked that need it idle: they run when it is done. */
+  const deferred: string[] = [];
+  let runSlashLine: (text: string) => Promise<void> = async () => {};
 
   /** The user's steering line is done (sent or dropped): the held output follows. */
   const endSteeringLine = (unfinished: boolean) => {
@@ -61,8 +64,22 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     rl.setPrompt(inputPrompt);
   };
 
-  // The first key typed while the agent works moves the user's line below the output.
-  const onKeypress = () => {
+  /** Stops the running input; the session and its history stay, so the next line continues the conversation. */
+  const interruptRun = () => {
+    if (screen.composing) {
+      rl.write(null, { ctrl: true, name: "u" });
+      endSteeringLine(true);
+    }
+    spinner.stop();
+    renderer.endLine();
+    out(`${style.yellow("interrupted")}\n`);
+    host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
+  };
+
+  // Esc interrupts the running input; the first other key typed while the agent works moves the
+  // user's line below the output.
+  const onKeypress = (_text: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
+    if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
     if (!running || screen.composing || rl.line.length === 0) return;
     spinner.stop();
     renderer.endLine();
@@ -93,7 +110,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         running = null;
         screen.endWork();
         rl.setPrompt(inputPrompt);
-        rl.prompt(true); // keeps the cursor where the user left a half-typed line
+        const commands = deferred.splice(0);
+        if (commands.length === 0) return rl.prompt(true); // keeps the cursor where the user left a half-typed line
+        void commands.reduce((chain, text) => chain.then(() => runSlashLine(text)), Promise.resolve()).finally(() => rl.prompt(true));
       });
   };
 
@@ -133,14 +152,16 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       resolveExit(code);
     };
 
+    runSlashLine = (text: string) =>
+      runSlashCommand(text, { host, out, style, quit: () => quit(0) })
+        .catch((e: Error) => out(`${style.red(`error: ${e.message}`)}\n`))
+        .then(keepSessionOpen);
+
     const handleInput = (text: string) => {
       if (!text) return rl.prompt();
       history.add(text);
       if (text.startsWith("/") && !text.includes("\n")) {
-        void runSlashCommand(text, { host, out, style, quit: () => quit(0) })
-          .catch((e: Error) => out(`${style.red(`error: ${e.message}`)}\n`))
-          .then(keepSessionOpen)
-          .finally(() => rl.prompt());
+        void runSlashLine(text).finally(() => rl.prompt());
         return;
       }
       submit(text);
@@ -155,6 +176,16 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         const text = line.trim();
         const echoed = screen.composing;
         if (echoed) endSteeringLine(false);
+        // A slash command is the user's, never the model's: it runs now or once the agent is done.
+        if (text.startsWith("/") && !text.startsWith("//")) {
+          history.add(text);
+          if (runsWhileBusy(text)) void runSlashLine(text);
+          else {
+            deferred.push(text);
+            out(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done (Esc interrupts it)`)}\n`);
+          }
+          return;
+        }
         if (text) steer(text, echoed);
         return;
       }
@@ -165,18 +196,17 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
     rl.on("SIGINT", () => {
       if (running) {
-        if (screen.composing) {
+        // A half-typed steering line is cleared first; the next Ctrl-C interrupts.
+        if (screen.composing && rl.line.length > 0) {
+          rl.write(null, { ctrl: true, name: "e" });
           rl.write(null, { ctrl: true, name: "u" });
           endSteeringLine(true);
+          return;
         }
-        spinner.stop();
-        renderer.endLine();
-        out(`${style.yellow("interrupted")}\n`);
-        // The input stops; the session and its history stay, so the next line continues the conversation.
-        host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
-        return;
+        return interruptRun();
       }
       if (rl.line.length > 0) {
+        rl.write(null, { ctrl: true, name: "e" });
         rl.write(null, { ctrl: true, name: "u" });
         return;
       }

@@ -321,3 +321,45 @@ test.skipIf(!hasTmux)("cli interactive: the live line is re-fitted when the term
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("cli interactive keys: /tools and /compact typed mid-run stay local, Ctrl-C clears a half-typed line, Esc interrupts, /quit mid-run leaves", async () => {
+  fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] },
+      { text: "after the escape" },
+      { toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] },
+    ],
+  });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("take a nap", "Enter");
+  await waitFor(() => fake.requests.length === 1 && pgrepSleep(), "the sleep to start");
+  keys("/tools", "Enter");
+  await waitFor((s) => s.includes("tools: "), "the /tools answer while the agent works");
+  keys("/compact", "Enter");
+  await waitFor((s) => s.includes("/compact runs when the agent is done"), "the /compact notice");
+  keys("half typed");
+  await waitFor((s) => s.includes("↳ half typed"), "the steering line");
+  keys("C-c");
+  await waitFor((s) => !s.includes("↳ half typed"), "the cleared line");
+  expect(pgrepSleep()).toBe(true);
+  keys("Escape");
+  await waitFor((s) => s.includes("interrupted"), "the interruption");
+  await waitFor(() => !pgrepSleep(), "the sleep to be killed");
+  await waitFor((s) => /nothing to compact\.|compacted\./.test(s), "the deferred /compact");
+  // None of the typed lines reached the model.
+  expect(fake.requests.length).toBe(1);
+  keys("go on", "Enter");
+  await waitFor((s) => s.includes("after the escape"), "the next answer");
+  expect(JSON.stringify(fake.requests[1].body.messages)).not.toMatch(/\/tools|\/compact|half typed/);
+  expect(screen()).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+
+  keys("/help", "Enter");
+  await waitFor((s) => s.includes("Esc") && s.includes("interrupt the running input"), "the keys in /help");
+  keys("nap again", "Enter");
+  await waitFor(() => fake.requests.length === 3 && pgrepSleep(), "the second sleep");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+  await waitFor(() => !pgrepSleep(), "the sleep to be killed on exit");
+  expect(fake.requests.length).toBe(3);
+});
