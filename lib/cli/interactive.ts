@@ -19,12 +19,13 @@ import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
 import { runSlashCommand, runsWhileBusy } from "./slash-commands.ts";
+import { approvalGate, type ApprovalMode } from "./approval.ts";
+import { AllowList, MODE_HELP, ShellApprovals } from "./approve-prompt.ts";
 
 /** Lines closer together than this are one paste. */
 const PASTE_GAP_MS = 15;
 
-export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io): Promise<number> {
-  const host = await SessionHost.start(setup);
+export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io, options: { approval: ApprovalMode }): Promise<number> {
   const style = makeStyle(useColor(io.stdout, io.env));
   const screen = new Screen(io.stdout);
   const out = (s: string) => screen.write(s);
@@ -32,10 +33,30 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   screen.attach(spinner);
   const renderer = new EventRenderer(out, style, spinner, () => screen.columns);
 
-  let unsubscribe = host.session.subscribe((e) => renderer.render(e));
+  // Approvals: the gate waits on the user's typed answer (read by the line handler below).
+  let pendingAnswer: ((line: string | null) => void) | null = null;
+  let readAnswer: (prompt: string) => Promise<string | null> = async () => null;
+  const approvals = new ShellApprovals(options.approval, new AllowList(setup.cwd), {
+    show: (text) => {
+      spinner.stop();
+      renderer.endLine();
+      out(text);
+    },
+    readLine: (prompt) => readAnswer(prompt),
+  }, style);
+  const gate = approvalGate({ mode: () => approvals.mode, ask: (request) => approvals.ask(request) });
+  const ownHooks = setup.sessionOptions.hooks;
+  const hooks = [...(Array.isArray(ownHooks) ? ownHooks : ownHooks ? [ownHooks] : []), gate.hooks];
+  const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks } });
+
+  const onEvent = (e: SessionEvent) => {
+    gate.observe(e);
+    renderer.render(e);
+  };
+  let unsubscribe = host.session.subscribe(onEvent);
   host.onSession((session: Session) => {
     unsubscribe();
-    unsubscribe = session.subscribe((e) => renderer.render(e));
+    unsubscribe = session.subscribe(onEvent);
   });
 
   out(`${style.bold("gong")} ${VERSION} · ${host.session.model} · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
@@ -64,8 +85,28 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     rl.setPrompt(inputPrompt);
   };
 
+  readAnswer = (prompt) =>
+    new Promise((resolve) => {
+      // A half-typed steering line gives way to the question.
+      if (screen.composing) {
+        rl.write(null, { ctrl: true, name: "e" });
+        rl.write(null, { ctrl: true, name: "u" });
+        endSteeringLine(true);
+      }
+      pendingAnswer = resolve;
+      screen.beginCompose();
+      rl.setPrompt(prompt);
+      rl.prompt(true);
+    });
+  const answerPending = (line: string | null) => {
+    const resolve = pendingAnswer;
+    pendingAnswer = null;
+    resolve?.(line);
+  };
+
   /** Stops the running input; the session and its history stay, so the next line continues the conversation. */
   const interruptRun = () => {
+    answerPending(null);
     if (screen.composing) {
       rl.write(null, { ctrl: true, name: "u" });
       endSteeringLine(true);
@@ -78,8 +119,14 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
   // Esc interrupts the running input; the first other key typed while the agent works moves the
   // user's line below the output.
-  const onKeypress = (_text: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean } | undefined) => {
+  const onKeypress = (_text: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean; shift?: boolean } | undefined) => {
     if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
+    if (key?.name === "tab" && key.shift) {
+      const mode = approvals.cycle();
+      if (!screen.composing) out(`${running ? "" : "\n"}${style.dim(`approval: ${mode} — ${MODE_HELP[mode]}`)}\n`);
+      if (!running) rl.prompt(true);
+      return;
+    }
     if (!running || screen.composing || rl.line.length === 0) return;
     spinner.stop();
     renderer.endLine();
@@ -142,6 +189,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       // rl.close() below emits "close", which calls quit again.
       if (quitting) return;
       quitting = true;
+      answerPending(null);
       io.stdin.off("keypress", onKeypress);
       rl.close();
       spinner.stop();
@@ -172,6 +220,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     const pasted: string[] = [];
     let pasteTimer: ReturnType<typeof setTimeout> | undefined;
     rl.on("line", (line) => {
+      if (pendingAnswer) {
+        endSteeringLine(false);
+        return answerPending(line);
+      }
       if (running) {
         const text = line.trim();
         const echoed = screen.composing;

@@ -31,6 +31,8 @@ function startGong(args: string[], columns = 160): void {
   const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
+  // Tests of other behaviour run their commands without being asked.
+  if (!args.includes("--approval")) args = [...args, "--approval", "auto"];
   const command = `cd ${quote(ws.dir)} && env ${envs} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(" ")}`;
   const r = tmux("new-session", "-d", "-s", "t", "-x", String(columns), "-y", "50", command);
   expect(r.exitCode).toBe(0);
@@ -362,4 +364,45 @@ test.skipIf(!hasTmux)("cli interactive keys: /tools and /compact typed mid-run s
   await waitFor(() => !alive(), "gong to exit");
   await waitFor(() => !pgrepSleep(), "the sleep to be killed on exit");
   expect(fake.requests.length).toBe(3);
+});
+
+test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason reaches the model, always is remembered across runs, Shift+Tab cycles the mode", async () => {
+  fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "bash", arguments: { command: "echo first-call" } }] },
+      { text: "declined, fine" },
+      { toolCalls: [{ name: "bash", arguments: { command: "echo second-call" } }] },
+      { text: "second ran" },
+      { toolCalls: [{ name: "bash", arguments: { command: "echo second-call once more" } }] },
+      { text: "third ran" },
+    ],
+  });
+  startGong([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("run the first", "Enter");
+  await waitFor((s) => s.includes("run this command?") && s.includes("$ echo first-call") && s.includes("allow?"), "the confirmation");
+  keys("n not on a Monday", "Enter");
+  await waitFor((s) => s.includes("declined, fine"), "the answer after the refusal");
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("not on a Monday");
+  expect(JSON.stringify(fake.requests[1].body.messages)).not.toContain("first-call\\n");
+
+  keys("run the second", "Enter");
+  await waitFor((s) => s.includes("$ echo second-call") && /always \(bash: echo second-call\)/.test(s), "the second confirmation");
+  keys("a", "Enter");
+  await waitFor((s) => s.includes("second ran"), "the answer after always");
+  expect(JSON.stringify(fake.requests[3].body.messages)).toContain("second-call\\n");
+
+  keys("BTab");
+  await waitFor((s) => s.includes("approval: edits"), "the mode cycled by Shift+Tab");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+
+  // A new run in the same project: the remembered prefix passes without a question.
+  startGong([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
+  await waitFor((s) => s.includes("›"), "the prompt again");
+  keys("run it again", "Enter");
+  const text = await waitFor((s) => s.includes("third ran"), "the answer without a question");
+  expect(text).not.toContain("allow?");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
 });
