@@ -10,10 +10,9 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { callLabel, colorDiff, formatUsage, indent, planChecklist, resultLine, makeStyle, useColor, type Style } from "./render.ts";
+import { formatUsage, makeStyle, useColor } from "./render.ts";
 import { LiveLine } from "./live-line.ts";
-import { cutToWidth } from "./text-width.ts";
-import { subagentLine } from "./subagent-lines.ts";
+import { EventRenderer } from "./event-renderer.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -278,111 +277,4 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     submit(initialPrompt);
   } else rl.prompt();
   return done;
-}
-
-/** Turns session events into terminal lines. */
-class EventRenderer {
-  private midLine = false;
-  /** Labels of the calls running now, by call id. */
-  private readonly calls = new Map<string, string>();
-
-  constructor(
-    private readonly out: (s: string) => void,
-    private readonly style: Style,
-    private readonly spinner: LiveLine,
-    private readonly columns: () => number,
-  ) {}
-
-  render(event: SessionEvent): void {
-    const s = this.style;
-    const child = subagentLine(event, s);
-    if (child !== undefined || event.agent_id !== undefined) {
-      if (child) {
-        this.endLine();
-        this.out(child);
-      }
-      return;
-    }
-    switch (event.kind) {
-      case "turn_start":
-      case "assistant_thinking_delta":
-        // Waiting for the model: say so until its first words arrive.
-        if (!this.midLine) this.spinner.start("thinking…");
-        break;
-      case "tool_call_update":
-        // The model is still writing the call: show it as its arguments stream in.
-        this.endLine();
-        this.spinner.start(callLabel(event.data));
-        break;
-      case "assistant_text_delta": {
-        const { delta } = event.data;
-        this.spinner.stop();
-        this.out(delta);
-        this.midLine = !delta.endsWith("\n");
-        break;
-      }
-      case "assistant_text_end":
-        this.endLine();
-        break;
-      case "tool_call_start": {
-        this.endLine();
-        const label = callLabel(event.data);
-        this.calls.set(event.data.call_id, label);
-        this.spinner.start(label);
-        break;
-      }
-      case "tool_call_end": {
-        const { call_id, tool_name, output, is_error } = event.data;
-        this.spinner.stop();
-        const label = this.calls.get(call_id) ?? tool_name;
-        this.calls.delete(call_id);
-        this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(label, this.columns() - 3)}\n`);
-        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(resultLine(event.data) || "failed") : s.dim(resultLine(event.data))}\n`);
-        const diff = (output.data as { diff?: unknown }).diff;
-        if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
-        // Parallel calls: the spinner goes on for one still running.
-        const stillRunning = [...this.calls.values()].at(-1);
-        if (stillRunning) this.spinner.start(stillRunning);
-        break;
-      }
-      case "plan_update":
-        this.out(`${indent(planChecklist(event.data, s))}\n`);
-        break;
-      case "retry":
-        this.endLine();
-        this.out(`${s.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
-        break;
-      case "warning":
-        this.endLine();
-        this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
-        break;
-      case "loop_detection":
-        this.out(`${s.yellow(event.data.message)}\n`);
-        break;
-      case "compaction_start":
-        this.endLine();
-        this.out(`${s.dim("compacting the conversation…")}\n`);
-        break;
-      case "compaction_end": {
-        const { compacted, error } = event.data;
-        this.out(`${s.dim(compacted ? "compacted." : `not compacted${error ? `: ${error}` : ""}.`)}\n`);
-        break;
-      }
-      case "hook_error":
-        this.out(`${s.red(`hook error: ${event.data.error}`)}\n`);
-        break;
-      default:
-        break;
-    }
-  }
-
-  finishAnswer(): void {
-    this.spinner.stop();
-    this.endLine();
-  }
-
-  endLine(): void {
-    if (this.midLine) this.out("\n");
-    this.midLine = false;
-  }
 }

@@ -1,6 +1,7 @@
 /**
- * The live line: one line at the bottom of the output saying what is happening now (a spinner and
- * a label). It is cut to the terminal's width so it never wraps, erased before anything else is
+ * The live line: one line at the bottom of the output saying what is happening now (a spinner, a
+ * label and the time it has taken), with, under it, the last few lines of a running command's
+ * output, replaced in place. Each line is cut to the terminal's width so it never wraps, erased before anything else is
  * printed (so no frame is left in the scrollback), and re-fitted when the terminal is resized.
  * Off a terminal it prints nothing.
  */
@@ -22,8 +23,10 @@ export class LiveLine {
   private timer?: ReturnType<typeof setInterval>;
   private frame = 0;
   private label = "";
-  /** Columns the drawn line takes on screen; 0 when nothing is drawn. */
-  private drawn = 0;
+  private since = Date.now();
+  private tail: string[] = [];
+  /** Columns each drawn row takes on screen; empty when nothing is drawn. */
+  private drawn: number[] = [];
 
   constructor(
     private readonly surface: LiveSurface,
@@ -34,9 +37,14 @@ export class LiveLine {
     return this.timer !== undefined;
   }
 
-  /** Shows `label` with a spinner; when one already runs, only its label changes. */
-  start(label: string): void {
+  /**
+   * Shows `label` with a spinner and the time since `since`; when one already runs, only its label
+   * changes. A new label drops the output tail of the previous one.
+   */
+  start(label: string, since = Date.now()): void {
+    if (label !== this.label) this.tail = [];
     this.label = label;
+    this.since = since;
     if (!this.timer) {
       this.frame = 0;
       this.timer = setInterval(() => {
@@ -47,8 +55,16 @@ export class LiveLine {
     this.draw();
   }
 
+  /** The last lines of the running command's output, shown under the label. */
+  showTail(lines: string[]): void {
+    this.tail = lines;
+    this.erase();
+    this.draw();
+  }
+
   /** Stops and erases the line. */
   stop(): void {
+    this.tail = [];
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.erase();
@@ -56,9 +72,10 @@ export class LiveLine {
 
   /** Removes the drawn line, leaving the cursor at the start of the now empty line. */
   erase(): void {
-    if (this.drawn === 0) return;
-    this.drawn = 0;
-    this.surface.raw("\r\x1b[K");
+    if (this.drawn.length === 0) return;
+    const up = this.drawn.length - 1;
+    this.drawn = [];
+    this.surface.raw(up > 0 ? `\r\x1b[${up}A\x1b[J` : "\r\x1b[K");
   }
 
   /**
@@ -67,10 +84,10 @@ export class LiveLine {
    * of the old line stays behind. Then it is drawn again at the new width.
    */
   resized(columns: number): void {
-    if (this.drawn > columns) {
-      const rows = Math.ceil(this.drawn / columns) - 1;
-      this.surface.raw(`\r\x1b[${rows}A\x1b[J`);
-      this.drawn = 0;
+    if (this.drawn.length > 0) {
+      const rows = this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0) - 1;
+      this.surface.raw(rows > 0 ? `\r\x1b[${rows}A\x1b[J` : "\r\x1b[K");
+      this.drawn = [];
     }
     this.draw();
   }
@@ -79,8 +96,19 @@ export class LiveLine {
   draw(): void {
     if (!this.timer || !this.surface.canDraw) return;
     // One column is kept free: writing into the last one makes some terminals wrap.
-    const text = cutToWidth(`${FRAMES[this.frame]} ${this.label}`, Math.max(1, this.surface.columns - 1));
-    this.drawn = textWidth(text);
-    this.surface.raw(`\r${this.style.cyan(text.slice(0, 1))}${text.slice(1)}\x1b[K`);
+    const width = Math.max(1, this.surface.columns - 1);
+    const seconds = Math.floor((Date.now() - this.since) / 1000);
+    const time = seconds >= 1 ? ` · ${formatSeconds(seconds)}` : "";
+    const head = cutToWidth(`${FRAMES[this.frame]} ${this.label}`, Math.max(1, width - time.length)) + time;
+    const tail = this.tail.map((line) => cutToWidth(`  ${line}`, width));
+    const up = this.drawn.length - 1;
+    this.drawn = [head, ...tail].map(textWidth);
+    const rows = [`${this.style.cyan(head.slice(0, 1))}${head.slice(1)}`, ...tail.map((l) => this.style.dim(l))];
+    this.surface.raw(`\r${up > 0 ? `\x1b[${up}A` : ""}${rows.join("\x1b[K\n")}\x1b[J`);
   }
+}
+
+/** "42s", "3m 05s". */
+export function formatSeconds(seconds: number): string {
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
 }

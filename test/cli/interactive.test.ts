@@ -268,7 +268,7 @@ test.skipIf(!hasTmux)("cli interactive: a 401 is one error line; the same sessio
 
 /** A bash call of about 120 characters that runs for `seconds`. */
 function longCommand(seconds: number): string {
-  return `echo ${"the-quick-brown-fox-".repeat(5)}start && sleep ${seconds} && echo finished-the-long-wait`;
+  return `echo started-${"the-quick-brown-fox-".repeat(5)} && sleep ${seconds} && echo finished-the-long-wait`;
 }
 
 for (const columns of [40, 80]) {
@@ -280,20 +280,33 @@ for (const columns of [40, 80]) {
     keys("wait a while", "Enter");
     await waitFor((s) => s.includes("bash  echo"), "the live line");
     let seen = 0;
+    let tailSeen = false;
+    let timerSeen = false;
     while (!screen().includes("long wait over")) {
-      const lines = screen().split("\n").filter((l) => l.includes("the-quick"));
+      const now = screen();
+      const lines = now.split("\n").filter((l) => l.includes("bash  echo"));
       // One live line, cut to the width: never wrapped, never left behind.
       expect(lines.length).toBeLessThanOrEqual(1);
       for (const line of lines) expect(line.length).toBeLessThan(columns);
+      // Under it, the command's output so far, replaced in place; the live line counts the seconds.
+      const tail = now.split("\n").filter((l) => l.startsWith("  started-the-quick"));
+      expect(tail.length).toBeLessThanOrEqual(1);
+      tailSeen ||= tail.length === 1;
+      timerSeen ||= lines.some((l) => /· [1-9]s$/.test(l.trimEnd()));
       seen++;
       await Bun.sleep(100);
     }
     expect(seen).toBeGreaterThan(5);
+    expect(tailSeen).toBe(true);
+    expect(timerSeen).toBe(true);
     const text = await waitFor((s) => s.includes("↑"), "the usage line");
-    const toolLines = text.split("\n").filter((l) => l.includes("the-quick"));
+    const toolLines = text.split("\n").filter((l) => l.includes("bash  echo"));
     expect(toolLines.length).toBe(1);
-    expect(toolLines[0]).toMatch(/^● bash {2}echo the-quick/);
+    expect(toolLines[0]).toMatch(/^● bash {2}echo started-the-quick/);
     expect(toolLines[0].length).toBeLessThan(columns);
+    // The result: the time it took and the first lines of what it printed.
+    expect(text).toMatch(/⎿ exit 0 · 2 lines · [3-9]s/);
+    expect(text).toMatch(/\n {4}started-the-quick[^\n]*\n {4}finished-the-long-wait/);
     expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
     keys("/quit", "Enter");
     await waitFor(() => !alive(), "gong to exit");
@@ -310,15 +323,16 @@ test.skipIf(!hasTmux)("cli interactive: the live line is re-fitted when the term
   await Bun.sleep(300);
   tmux("resize-window", "-t", "t", "-x", "60", "-y", "50");
   await Bun.sleep(500);
-  let lines = screen().split("\n").filter((l) => l.includes("the-quick"));
+  let lines = screen().split("\n").filter((l) => l.includes("bash  echo"));
   expect(lines.length).toBe(1);
   expect(lines[0].length).toBeLessThan(60);
+  expect(screen().split("\n").filter((l) => l.startsWith("  started-the-quick")).length).toBe(1);
   tmux("resize-window", "-t", "t", "-x", "80", "-y", "50");
   await Bun.sleep(500);
-  lines = screen().split("\n").filter((l) => l.includes("the-quick"));
+  lines = screen().split("\n").filter((l) => l.includes("bash  echo"));
   expect(lines.length).toBe(1);
   const text = await waitFor((s) => s.includes("resized fine") && s.includes("↑"), "the answer");
-  expect(text.split("\n").filter((l) => l.includes("the-quick")).length).toBe(1);
+  expect(text.split("\n").filter((l) => l.includes("bash  echo")).length).toBe(1);
   expect(text.split("\n").filter((l) => l.includes("wait a while")).length).toBe(1);
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
