@@ -52,8 +52,9 @@ export function describeRequest(request: ApprovalRequest, style: Style): string 
   const patch = [args.input, args.patch].find((p) => typeof p === "string");
   if (typeof patch === "string") return `${head}\n${colorDiff(patch, style, 30).replace(/^/gm, "    ")}`;
   const lines: string[] = [];
-  if (typeof args.old_string === "string") lines.push(...args.old_string.split("\n").map((l) => `-${l}`));
-  const added = [args.new_string, args.content].find((p) => typeof p === "string");
+  const removed = [args.old_string, args.old_text].find((p) => typeof p === "string");
+  if (typeof removed === "string") lines.push(...removed.split("\n").map((l) => `-${l}`));
+  const added = [args.new_string, args.new_text, args.content].find((p) => typeof p === "string");
   if (typeof added === "string") lines.push(...added.split("\n").map((l) => `+${l}`));
   return lines.length ? `${head}\n${colorDiff(lines.join("\n"), style, 30).replace(/^/gm, "    ")}` : head;
 }
