@@ -7,6 +7,7 @@
 import type { SessionEvent } from "../agent/index.ts";
 import { callLabel, colorDiff, indent, planChecklist, resultLine, type Style } from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
+import type { MarkdownStream } from "./markdown.ts";
 import { subagentLine } from "./subagent-lines.ts";
 import { cutToWidth } from "./text-width.ts";
 
@@ -24,6 +25,8 @@ export class EventRenderer {
     private readonly style: Style,
     private readonly spinner: LiveLine,
     private readonly columns: () => number,
+    /** Renders the answer's markdown (color on); null prints the text as it came. */
+    private readonly markdown: MarkdownStream | null = null,
   ) {}
 
   render(event: SessionEvent): void {
@@ -60,10 +63,12 @@ export class EventRenderer {
         break;
       case "assistant_text_delta": {
         const { delta } = event.data;
-        this.spinner.stop();
         this.endThinking();
-        this.out(delta);
-        this.midLine = !delta.endsWith("\n");
+        const text = this.markdown ? this.markdown.push(delta) : delta;
+        if (!text) break;
+        this.spinner.stop();
+        this.out(text);
+        this.midLine = !text.endsWith("\n");
         break;
       }
       case "tool_call_output_delta": {
@@ -75,6 +80,7 @@ export class EventRenderer {
         break;
       }
       case "assistant_text_end":
+        this.flushMarkdown();
         this.endLine();
         break;
       case "tool_call_start": {
@@ -141,8 +147,18 @@ export class EventRenderer {
 
   finishAnswer(): void {
     this.spinner.stop();
+    this.flushMarkdown();
     this.endThinking();
     this.endLine();
+  }
+
+  /** The answer's unfinished last line, rendered. */
+  private flushMarkdown(): void {
+    const rest = this.markdown?.flush();
+    if (!rest) return;
+    this.spinner.stop();
+    this.out(rest);
+    this.midLine = true;
   }
 
   /** The reasoning text ends on a line of its own before the answer or a tool line. */

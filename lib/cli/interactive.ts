@@ -13,6 +13,7 @@ import type { Io } from "./host.ts";
 import { formatUsage, makeStyle, useColor } from "./render.ts";
 import { LiveLine } from "./live-line.ts";
 import { EventRenderer } from "./event-renderer.ts";
+import { MarkdownStream } from "./markdown.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -25,12 +26,13 @@ import { AllowList, MODE_HELP, ShellApprovals } from "./approve-prompt.ts";
 const PASTE_GAP_MS = 15;
 
 export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io, options: { approval: ApprovalMode }): Promise<number> {
-  const style = makeStyle(useColor(io.stdout, io.env));
+  const color = useColor(io.stdout, io.env);
+  const style = makeStyle(color);
   const screen = new Screen(io.stdout);
   const out = (s: string) => screen.write(s);
   const spinner = new LiveLine(screen, style);
   screen.attach(spinner);
-  const renderer = new EventRenderer(out, style, spinner, () => screen.columns);
+  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns) : null);
 
   // Approvals: the gate waits on the user's typed answer (read by the line handler below).
   let pendingAnswer: ((line: string | null) => void) | null = null;

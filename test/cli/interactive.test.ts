@@ -27,13 +27,13 @@ function tmux(...args: string[]) {
   return Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
 }
 
-function startGong(args: string[], columns = 160): void {
-  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
+function startGong(args: string[], columns = 160, color = false): void {
+  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", ...(color ? {} : { NO_COLOR: "1" }) })
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
   // Tests of other behaviour run their commands without being asked.
   if (!args.includes("--approval")) args = [...args, "--approval", "auto"];
-  const command = `cd ${quote(ws.dir)} && env ${envs} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(" ")}`;
+  const command = `cd ${quote(ws.dir)} && env ${color ? "-u NO_COLOR " : ""}${envs} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(" ")}`;
   const r = tmux("new-session", "-d", "-s", "t", "-x", String(columns), "-y", "50", command);
   expect(r.exitCode).toBe(0);
 }
@@ -417,6 +417,30 @@ test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason re
   keys("run it again", "Enter");
   const text = await waitFor((s) => s.includes("third ran"), "the answer without a question");
   expect(text).not.toContain("allow?");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("cli interactive: an answer's markdown is rendered in color, and left as written under NO_COLOR", async () => {
+  const answer = "## Summary\nFixed **calc.py**: run `pytest`.\n- one change\n```py\nx = 1  # **kept**\n```\nDone.";
+  fake = await startFakeLlm({ script: [{ text: answer, chunkSize: 4, chunkDelayMs: 5 }, { text: answer }] });
+  startGong(WIRE_APIS[0].flags(fake), 80, true);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("summarise", "Enter");
+  const text = await waitFor((s) => s.includes("Done.") && s.includes("↑"), "the rendered answer");
+  expect(text).toMatch(/^Summary$/m);
+  expect(text).toContain("Fixed calc.py: run pytest.");
+  expect(text).toContain("• one change");
+  expect(text).toMatch(/╭─ py\n│ x = 1 {2}# \*\*kept\*\*\n╰─/);
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+
+  startGong(WIRE_APIS[0].flags(fake), 80);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("again", "Enter");
+  const raw = await waitFor((s) => s.includes("Done.") && s.includes("↑"), "the plain answer");
+  expect(raw).toContain("## Summary");
+  expect(raw).toContain("Fixed **calc.py**: run `pytest`.");
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
