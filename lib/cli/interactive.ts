@@ -14,6 +14,7 @@ import { formatUsage, makeStyle, useColor } from "./render.ts";
 import { LiveLine } from "./live-line.ts";
 import { EventRenderer } from "./event-renderer.ts";
 import { MarkdownStream } from "./markdown.ts";
+import { StatusLine } from "./status-line.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -50,8 +51,11 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const hooks = [...(Array.isArray(ownHooks) ? ownHooks : ownHooks ? [ownHooks] : []), gate.hooks];
   const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks } });
 
+  let sessionUsage: Usage = zeroUsage();
+  const status = new StatusLine(screen, style, () => ({ model: host.session.model, approval: approvals.mode, cost: sessionUsage.cost ?? 0 }));
   const onEvent = (e: SessionEvent) => {
     gate.observe(e);
+    status.observe(e);
     renderer.render(e);
   };
   let unsubscribe = host.session.subscribe(onEvent);
@@ -74,7 +78,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     historySize: InputHistory.size,
   });
   let running: Promise<void> | null = null;
-  let sessionUsage: Usage = zeroUsage();
   let lastSigint = 0;
   /** Slash commands typed while the agent worked that need it idle: they run when it is done. */
   const deferred: string[] = [];
@@ -120,12 +123,23 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
   // Esc interrupts the running input; the first other key typed while the agent works moves the
   // user's line below the output.
+  /** The input prompt with the status line under it. */
+  const showPrompt = (preserveCursor = false) => {
+    status.reserve();
+    rl.prompt(preserveCursor);
+    status.draw();
+  };
+
   const onKeypress = (_text: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean; shift?: boolean } | undefined) => {
+    // The line editor clears below itself as it redraws: the status line comes back after each key.
+    if (!running && !pendingAnswer && key?.name !== "return" && key?.name !== "enter") status.draw();
     if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
     if (key?.name === "tab" && key.shift) {
       const mode = approvals.cycle();
+      // Idle on a wide terminal, the status line shows the new mode; otherwise a line says it.
+      if (!running && status.visible) return status.draw();
       if (!screen.composing) out(`${running ? "" : "\n"}${style.dim(`approval: ${mode} — ${MODE_HELP[mode]}`)}\n`);
-      if (!running) rl.prompt(true);
+      if (!running) showPrompt(true);
       return;
     }
     if (!running || screen.composing || rl.line.length === 0) return;
@@ -159,8 +173,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         screen.endWork();
         rl.setPrompt(inputPrompt);
         const commands = deferred.splice(0);
-        if (commands.length === 0) return rl.prompt(true); // keeps the cursor where the user left a half-typed line
-        void commands.reduce((chain, text) => chain.then(() => runSlashLine(text)), Promise.resolve()).finally(() => rl.prompt(true));
+        if (commands.length === 0) return showPrompt(true); // keeps the cursor where the user left a half-typed line
+        void commands.reduce((chain, text) => chain.then(() => runSlashLine(text)), Promise.resolve()).finally(() => showPrompt(true));
       });
   };
 
@@ -207,10 +221,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         .then(keepSessionOpen);
 
     const handleInput = (text: string) => {
-      if (!text) return rl.prompt();
+      if (!text) return showPrompt();
       history.add(text);
       if (text.startsWith("/") && !text.includes("\n")) {
-        void runSlashLine(text).finally(() => rl.prompt());
+        void runSlashLine(text).finally(() => showPrompt());
         return;
       }
       submit(text);
@@ -225,6 +239,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         endSteeringLine(false);
         return answerPending(line);
       }
+      if (!running) status.clear();
       if (running) {
         const text = line.trim();
         const echoed = screen.composing;
@@ -266,8 +281,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       const now = Date.now();
       if (now - lastSigint < 2000) return void quit(0);
       lastSigint = now;
+      status.hide();
       out(`\n${style.dim("(press Ctrl-C again to exit)")}\n`);
-      rl.prompt();
+      showPrompt();
     });
 
     rl.on("close", () => void quit(0));
@@ -277,6 +293,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     history.add(initialPrompt);
     out(`${style.cyan("› ")}${initialPrompt}\n`);
     submit(initialPrompt);
-  } else rl.prompt();
+  } else showPrompt();
   return done;
 }

@@ -81,7 +81,7 @@ test.skipIf(!hasTmux)("cli interactive: Ctrl-C during a sleep interrupts it, the
   keys("C-c");
   await waitFor((s) => s.includes("interrupted"), "the interruption");
   await waitFor(() => !pgrepSleep(), "the sleep to be killed");
-  await waitFor((s) => /›\s*$/.test(s.trimEnd()), "the prompt after the interruption");
+  await waitFor((s) => /interrupted[\s\S]*\n› *(\n|$)/.test(s), "the prompt after the interruption");
 
   keys("are you there?", "Enter");
   await waitFor((s) => s.includes("back again"), "the next answer");
@@ -245,14 +245,14 @@ test.skipIf(!hasTmux)("cli interactive: a 401 is one error line; the same sessio
   startGong(WIRE_APIS[0].flags(fake));
   await waitFor((s) => s.includes("›"), "the prompt");
   keys("hello there", "Enter");
-  const failed = await waitFor((s) => /error: .*(401|invalid x-api-key)/.test(s) && /›\s*$/.test(s), "the error line and the prompt");
+  const failed = await waitFor((s) => /error: .*(401|invalid x-api-key)[^\n]*\n›\s*\n[^\n]*approval/.test(s), "the error line and the prompt");
   expect(failed).not.toContain("↑ 0 ↓ 0");
   expect(failed).not.toContain("Session is closed");
   // A model whose provider has no key fails the same way and the shell stays usable.
   keys("/model openai/gpt-5", "Enter");
   await waitFor((s) => s.includes("model: openai/gpt-5"), "the /model answer");
   keys("try the other one", "Enter");
-  await waitFor((s) => /No API key for openai[^\n]*\n›\s*$/.test(s), "the missing-key error and the prompt");
+  await waitFor((s) => /No API key for openai[^\n]*\n›\s*\n[^\n]*approval/.test(s), "the missing-key error and the prompt");
   keys("/model anthropic/claude-haiku-4-5", "Enter");
   await waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5"), "the /model answer");
   keys("again please", "Enter");
@@ -406,8 +406,10 @@ test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason re
   await waitFor((s) => s.includes("second ran"), "the answer after always");
   expect(JSON.stringify(fake.requests[3].body.messages)).toContain("second-call\\n");
 
+  // The status line under the input: model, approval mode, context used, cost.
+  await waitFor((s) => /›[^\n]*\nanthropic\/claude-haiku-4-5 · approval: ask \(Shift\+Tab\) · context \d+% · \$\d/.test(s), "the status line");
   keys("BTab");
-  await waitFor((s) => s.includes("approval: edits"), "the mode cycled by Shift+Tab");
+  await waitFor((s) => /\nanthropic\/claude-haiku-4-5 · approval: edits/.test(s), "the mode cycled by Shift+Tab in the status line");
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 
