@@ -32,9 +32,10 @@ export type {
   BeforeAgentResult,
   SessionOp,
 } from "./lib/agent/index.ts";
-export { registerProfile, profileIds } from "./lib/profiles/index.ts";
+export { registerProfile, profileIds, profileForModel, AUTO_PROFILE } from "./lib/profiles/index.ts";
 export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
 export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
+export { parsePatch, applyPatch, PatchParseError, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./tools/apply-patch/index.ts";
 
 // The LLM layer. (Imported module by module: the adapters load their SDKs only when used.)
 export { createClient, type Client, type ClientOptions } from "./lib/llm/client.ts";
@@ -61,6 +62,7 @@ export type {
 
 // Session files.
 export { SessionStore } from "./lib/store/session-store.ts";
+export { SessionLockedError } from "./lib/store/lock.ts";
 export { listSessions, findSession, deleteSession, type SessionInfo } from "./lib/store/list.ts";
 
 export { VERSION } from "./lib/version.ts";

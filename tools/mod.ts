@@ -11,8 +11,16 @@ export { createToolRegistry, coreTools, optionalTools, TOOL_PRESETS, type ToolRe
 export { TOOL_KINDS, type Tool, type ToolDefinition, type ToolKind, type ToolRunContext, type TruncationDirection } from "./types.ts";
 export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } from "./metadata.ts";
 export { planTools, todoWriteTool, updatePlanTool, writeTodosTool, PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./plan.ts";
+export { parsePatch, applyPatch, PatchParseError, APPLY_PATCH_LARK_GRAMMAR, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./apply-patch/index.ts";
+// The provider-aligned dialects (Claude Code, codex, gemini-cli) and the table of background commands they share.
+export { anthropicTools } from "./dialects/anthropic.ts";
+export { openaiTools } from "./dialects/openai.ts";
+export { geminiTools } from "./dialects/gemini.ts";
+export { ProcessTable, type BackgroundProcess } from "./processes.ts";
 export { ERROR_CODES, ToolError, type ToolResponse, type ErrorCode, type Reply, type ToolStatus } from "../lib/envelope.ts";
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "../lib/env/index.ts";
 export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "../lib/env/types.ts";
-export { createObserver, type Observer, type ObserverOptions } from "../lib/observe.ts";
-export { truncateHead, truncateTail, truncateLine, formatSize } from "../lib/truncate.ts";
+export { createObserver, type Observer, type ObserverOptions, type Observed, type ObserveOptions, type ToolLimits, type TruncationInfo } from "../lib/observe.ts";
+export { OutputCapture, DEFAULT_EVENT_LIMIT_CHARS, type CapturedOutput } from "../lib/tool-output.ts";
+export { cutOutput, formatSize, type CutResult, type CutLimits, type HeldText, type TruncateMode } from "../lib/truncate.ts";
+export { CAPABILITY_LIMITS, limitsFor, type LimitCapability } from "../lib/profiles/tool-limits.ts";

@@ -8,25 +8,28 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope.ts";
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import { OutputCapture } from "../lib/tool-output.ts";
 import { checkArgs } from "./args.ts";
+import { applyPatchTool } from "./apply-patch/tool.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import { planTools } from "./plan.ts";
+import { ProcessTable } from "./processes.ts";
 import { readTool } from "./read.ts";
 import type { Tool, ToolDefinition } from "./types.ts";
 import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
-
 /**
  * Tools every registry knows but no preset activates: the plan tool's dialects (TodoWrite,
- * update_plan, write_todos). A profile or the user turns them on by name, e.g. ["default", "TodoWrite"].
+ * update_plan, write_todos) and apply_patch. A profile or the user turns them on by name,
+ * e.g. ["default", "TodoWrite"] or `--tools default,apply_patch`.
  */
-export const optionalTools: readonly Tool[] = [...planTools];
+export const optionalTools: readonly Tool[] = [...planTools, applyPatchTool];
 
 export const TOOL_PRESETS = {
   default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
@@ -59,10 +62,16 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
   callId?: string;
+  /** The call's output capture (the observer's, so big outputs spill); default one held in memory only. */
+  output?: OutputCapture;
+  /** Default timeout for shell commands that give none. */
+  commandTimeoutMs?: number;
 }
 
 export interface ToolRegistry {
   readonly env: ExecutionEnvironment;
+  /** Background commands started by the tools (killed by `close()`). */
+  readonly processes: ProcessTable;
   /** Validate, run, and return the envelope; never throws. */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResponse>;
   /** JSON Schema definitions of the active tools. */
@@ -76,12 +85,15 @@ export interface ToolRegistry {
   unregister(name: string): boolean;
   /** Switch the active set (a preset, or tool and preset names); throws on an unknown name or an empty list. */
   setActive(presetOrNames: ToolPreset | readonly string[]): void;
+  /** Kills the background commands still running. */
+  close(): Promise<void>;
 }
 
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const env = options.env ?? new LocalEnvironment({ root: options.cwd });
   let ready: Promise<void> | null = options.env ? Promise.resolve() : null;
   const tools = new Map<string, Tool>();
+  const processes = new ProcessTable(env);
   for (const tool of [...coreTools, ...optionalTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
 
@@ -115,6 +127,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 
   return {
     env,
+    processes,
+    close: () => processes.killAll(),
     names: () => [...active],
     get: (name) => tools.get(name),
     register(tool) {
@@ -129,7 +143,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate, callId } = {}) {
+    async execute(name, args, { signal, onUpdate, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -145,7 +159,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, callId });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, callId, processes, commandTimeoutMs, output });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;
@@ -161,5 +175,5 @@ export function toDefinition(tool: Tool): ToolDefinition {
   const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>;
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);
-  return { name: tool.name, description: tool.description, parameters };
+  return { name: tool.name, description: tool.description, parameters, ...(tool.format ? { format: tool.format } : {}) };
 }

@@ -9,6 +9,8 @@
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import type { OutputCapture } from "../lib/tool-output.ts";
+import type { ProcessTable } from "./processes.ts";
 
 /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
 export type TruncationDirection = "head" | "tail" | "head_tail";
@@ -28,8 +30,28 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
+  /**
+   * Where a tool whose output can be huge writes it: the capture keeps what fits the event limit
+   * in memory and streams everything to the call's spill file. The tool puts `finish().text` in its
+   * envelope; the framework does the only cut for the model.
+   */
+  output: OutputCapture;
   /** Id of the model's call this run answers (tools that start child agents record it). */
   callId?: string;
+  /** Commands running in the background for this session (exec_command, run_in_background…). */
+  processes?: ProcessTable;
+  /** Timeout for a shell command that names none: the session's setting, else the profile's default. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * A freeform tool's input format: the model writes raw text constrained by a grammar instead of
+ * JSON arguments (OpenAI Responses "custom" tools). The text arrives as the `input` argument.
+ */
+export interface FreeformFormat {
+  type: "grammar";
+  syntax: "lark" | "regex";
+  definition: string;
 }
 
 export interface Tool<Args = any> {
@@ -39,6 +61,8 @@ export interface Tool<Args = any> {
   /** valibot schema of the arguments; the registry validates before `run`. */
   schema: GenericSchema<unknown, Args>;
   truncation: TruncationDirection;
+  /** Set for a tool whose only argument is `input`, a text the model may write freeform where the API allows it. */
+  format?: FreeformFormat;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
   /** Default "other". */
   kind?: ToolKind;
@@ -59,4 +83,6 @@ export interface ToolDefinition {
   description: string;
   /** JSON Schema (root type "object"). */
   parameters: Record<string, unknown>;
+  /** Freeform format (see Tool.format); APIs without freeform tools use `parameters`. */
+  format?: FreeformFormat;
 }

@@ -54,14 +54,37 @@ export interface EventMap {
   assistant_text_delta: { delta: string };
   assistant_text_end: { text: string; reasoning: string | null };
   assistant_thinking_delta: { delta: string };
-  /** A call's arguments as the model streams them (partially parsed); `complete` on the last one. */
-  tool_call_update: EventToolCall & CallDescription & { complete?: boolean };
+  /**
+   * A call's arguments as the model streams them: `delta` is the next piece of the argument text
+   * (concatenated, the pieces are the arguments' JSON); `arguments` (a lenient parse, for display)
+   * with the call's `kind` and `call_summary` comes with the first update and then at most a few
+   * times a second, so the events stay proportional to what the model sent. The last update has
+   * `complete`, the final arguments, and `invalid_arguments` when they did not parse (the call is
+   * cut off and will not run).
+   */
+  tool_call_update: { call_id: string; tool_name: string; delta: string; complete?: boolean; invalid_arguments?: string } & Partial<
+    { arguments: Record<string, unknown> } & CallDescription
+  >;
   /** With the tool's kind and a one-line summary of the call, so consumers need no list of tool names. */
   tool_call_start: EventToolCall & CallDescription;
   /** A running tool's output as it arrives (a command's stdout and stderr). */
   tool_call_output_delta: { call_id: string; tool_name: string; delta: string };
   /** The full, untruncated envelope; `truncated` says whether the model got a shortened text. */
-  tool_call_end: { call_id: string; tool_name: string; output: ToolResponse; is_error: boolean; truncated: boolean; result_summary: string } & CallDescription;
+  /**
+   * `output` is the tool's complete envelope up to the event limit (past it `output.text` holds the
+   * first and last parts and `output_complete` is false); `truncated` says the model's copy was cut;
+   * `full_output_path` (relative to the project) holds the complete output whenever either was.
+   */
+  tool_call_end: {
+    call_id: string;
+    tool_name: string;
+    output: ToolResponse;
+    is_error: boolean;
+    truncated: boolean;
+    output_complete: boolean;
+    full_output_path: string | null;
+    result_summary: string;
+  } & CallDescription;
   steering_injected: { content: string };
   /** The plan tool set a new plan (kept in the session and its file). */
   plan_update: Plan & { call_id: string; tool_name: string };
@@ -70,7 +93,8 @@ export interface EventMap {
   loop_detection: { message: string; window: number };
   /** `context_usage` (past the warning ratio), `context_overflow`, `session_file` (a write failed). */
   warning: { kind: "context_usage" | "context_overflow" | "session_file" | (string & {}); message: string; tokens?: number; context_window?: number; percent?: number };
-  retry: { attempt: number; delay_ms: number; error: { kind: LlmErrorKind; message: string; status?: number } };
+  /** `error.retryAfterMs`: the wait the server asked for (retry-after), when it asked. */
+  retry: { attempt: number; delay_ms: number; error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number } };
   compaction_start: { reason: CompactionReason; tokens_before: number };
   /**
    * `compacted` false with `cancelled` (a beforeSessionOp hook), `why` (nothing to compact) or
@@ -87,7 +111,10 @@ export interface EventMap {
     tokens_after?: number;
     summary_error?: string;
   };
-  model_change: { model: string };
+  /** `profile`: the profile the new model's requests use. */
+  model_change: { model: string; profile: string };
+  /** The profile changed: by an override (setProfile) or with the model's family. */
+  profile_change: { profile: string; previous: string; reason: "override" | "model" };
   hook_error: HookErrorReport;
   /** A child agent started on its task (its own events follow, tagged with its agent_id). */
   subagent_start: { agent_id: string; name: string; task: string; model?: string; session_file?: string; call_id?: string };

@@ -5,6 +5,7 @@
  * checklists, retries and warnings.
  */
 import type { SessionEvent } from "../agent/index.ts";
+import { formatWait } from "../llm/retry.ts";
 import { callLabel, colorDiff, indent, planChecklist, resultLine, type Style } from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
 import type { MarkdownStream } from "./markdown.ts";
@@ -57,9 +58,12 @@ export class EventRenderer {
       }
       case "tool_call_update":
         // The model is still writing the call: show it as its arguments stream in.
-        this.endThinking();
-        this.endLine();
-        this.spinner.start(callLabel(event.data), this.turnStarted);
+        // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
+        if (event.data.call_summary !== undefined) {
+          this.endThinking();
+          this.endLine();
+          this.spinner.start(callLabel({ tool_name: event.data.tool_name, call_summary: event.data.call_summary }), this.turnStarted);
+        }
         break;
       case "assistant_text_delta": {
         const { delta } = event.data;
@@ -119,7 +123,7 @@ export class EventRenderer {
         break;
       case "retry":
         this.endLine();
-        this.out(`${s.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
+        this.out(`${s.yellow(`retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
         break;
       case "warning":
         this.endLine();

@@ -42,7 +42,7 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 }
 
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, io.env);
+  const setup = await prepareSession(opts, io.env, (line) => io.stderr.write(`${line}\n`));
   try {
     if (opts.mode === "rpc") return await runRpc(setup, io);
     if (opts.mode === "acp") return await runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
@@ -50,8 +50,9 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
     // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
     // answer it: run the input to completion as print mode does.
     const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
-    const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin) : undefined;
-    const prompt = opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd) : undefined;
+    const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
+    const prompt =
+      opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
 
     if (mode === "print") {
       if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');

@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { gongHome } from "../store/paths.ts";
 
 const Effort = v.picklist(["low", "medium", "high"]);
+const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 const ProviderSettings = v.strictObject({
   baseUrl: v.optional(v.string()),
@@ -20,6 +21,10 @@ const ProviderSettings = v.strictObject({
 const SettingsSchema = v.strictObject({
   model: v.optional(v.pipe(v.string(), v.regex(/^[^/\s]+\/\S+$/, "must look like provider/model-id"))),
   tools: v.optional(v.union([v.string(), v.array(v.string())])),
+  /** auto (chosen from the model) | default | anthropic | openai | gemini */
+  profile: v.optional(v.string()),
+  /** Timeout of a shell command that names none (every profile's shell tools); default per profile. */
+  defaultCommandTimeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   reasoningEffort: v.optional(Effort),
   compaction: v.optional(
     v.strictObject({
@@ -40,6 +45,21 @@ const SettingsSchema = v.strictObject({
   hooks: v.optional(v.array(v.string())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Characters of a tool's output the model sees, by tool name. */
+  toolOutputLimits: v.optional(v.record(v.string(), Positive)),
+  /** Lines of a tool's output the model sees, by tool name. */
+  toolLineLimits: v.optional(v.record(v.string(), Positive)),
+  /** Where complete outputs go and how much of them events carry. */
+  toolOutput: v.optional(
+    v.strictObject({
+      eventLimitChars: v.optional(Positive),
+      spillCapBytes: v.optional(Positive),
+      spillBudgetBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      retentionDays: v.optional(v.pipe(v.number(), v.minValue(0))),
+    }),
+  ),
+  /** Largest prompt read from stdin or @file, in bytes (default 32 MB). */
+  maxInputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */
   approval: v.optional(v.picklist(["ask", "edits", "auto"])),
 });
@@ -57,20 +77,24 @@ export interface LoadedSettings {
   settings: Settings;
   /** The files that were read, global first. */
   files: string[];
+  /** For each key set, the file its value came from (so an error can name it). */
+  sources: Partial<Record<keyof Settings, string>>;
 }
 
 export function loadSettings(cwd: string): LoadedSettings {
   const globalFile = join(gongHome(), "settings.json");
   const projectFile = join(cwd, ".gong", "settings.json");
   const files: string[] = [];
+  const sources: LoadedSettings["sources"] = {};
   let merged: Settings = {};
   for (const [file, base] of [[globalFile, dirname(globalFile)], [projectFile, cwd]]) {
     if (!existsSync(file)) continue;
     const loaded = readSettingsFile(file, base);
     merged = mergeSettings(merged, loaded);
+    for (const key of Object.keys(loaded) as (keyof Settings)[]) sources[key] = file;
     files.push(file);
   }
-  return { settings: merged, files };
+  return { settings: merged, files, sources };
 }
 
 /** Reads and validates one file; relative hook paths and roots are made absolute against `base`. */

@@ -37,6 +37,15 @@ const COMMANDS: Record<string, SlashCommand> = {
       out(`model: ${arg}\n`);
     },
   },
+  profile: {
+    usage: "/profile [name]",
+    help: "show or switch the tool profile: auto, default, anthropic, openai, gemini",
+    run(arg, { host, out }) {
+      if (arg) host.session.setProfile(arg);
+      const choice = host.session.profileChoice === "auto" ? " (auto: from the model)" : "";
+      out(`profile: ${host.session.profile}${choice}\ntools: ${host.session.tools.join(", ")}\n`);
+    },
+  },
   tools: {
     usage: "/tools [preset|a,b,c]",
     help: "show or switch the active tools",
@@ -111,6 +120,14 @@ const COMMANDS: Record<string, SlashCommand> = {
       ctx.out(`resumed ${session.id} (${session.messages.length} messages)\n`);
     },
   },
+  name: {
+    usage: "/name [name]",
+    help: "show or set this session's name (gong -r NAME resumes it)",
+    run(arg, { host, out }) {
+      if (arg) host.sessionStore.setName(arg);
+      out(`name: ${host.sessionStore.name ?? "(none)"}\n`);
+    },
+  },
   new: {
     usage: "/new",
     help: "start a new session",
@@ -154,7 +171,8 @@ export function runsWhileBusy(line: string): boolean {
 
 export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
   const [name, ...rest] = line.slice(1).split(/\s+/);
-  const command = COMMANDS[name.toLowerCase()] ?? (name === "exit" ? COMMANDS.quit : undefined);
+  const key = name.toLowerCase();
+  const command = Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : name === "exit" ? COMMANDS.quit : undefined;
   if (!command) {
     ctx.out(`${ctx.style.red(`unknown command /${name}`)} — /help lists them.\n`);
     return;

@@ -55,6 +55,17 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Streamed output as it arrives (decoded, UTF-8 safe across chunks). */
   onData?: (text: string, stream: "stdout" | "stderr") => void;
+  /** Streamed output as raw bytes, both streams in arrival order: for keeping all of it (the bash tool's capture). */
+  onOutput?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
+  /** When given, stdin is a pipe handed to this callback right after the start (otherwise stdin is closed). */
+  onStdin?: (stdin: StdinPort) => void;
+}
+
+/** The write end of a running command's stdin. */
+export interface StdinPort {
+  /** False when the command no longer reads its input (exited or closed it). */
+  write(text: string): boolean;
+  end(): void;
 }
 
 export interface ExecResult {
@@ -71,10 +82,8 @@ export interface ExecResult {
   durationMs: number;
   /** All bytes the command wrote, on both streams. */
   totalBytes: number;
-  /** True when `output` holds only the tail of what was written. */
+  /** True when `output` holds only the tail of what was written (pass `onOutput` to keep everything). */
   outputTruncated: boolean;
-  /** File holding the complete combined output, once output passed the spill threshold. */
-  spillPath?: string;
 }
 
 export interface GrepOptions {
@@ -141,6 +150,8 @@ export interface ExecutionEnvironment {
   readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
   /** Atomic write (temp file + rename), parents created, the existing file's mode kept. */
   writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  /** Remove one file (a symlink itself, never a directory); ToolError NOT_FOUND / IS_DIRECTORY otherwise. */
+  removeFile(path: string): Promise<void>;
   fileExists(path: string): Promise<boolean>;
   listDirectory(path: string): Promise<DirEntry[]>;
 

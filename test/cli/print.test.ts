@@ -33,6 +33,20 @@ test("cli provider aliases take --api-key and --base-url (google → gemini)", a
   expect(fake.requests[0].format).toBe("gemini");
 });
 
+test("cli settings set the tool output limits and the event limit", async () => {
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 1000" } }] }, { text: "counted" }] });
+  mkdirSync(join(ws.dir, ".gong"));
+  const settings = { toolOutputLimits: { bash: 2000 }, toolLineLimits: { bash: 5 }, toolOutput: { eventLimitChars: 1000 } };
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify(settings));
+  const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "count", "--output-format", "stream-json"]);
+  expect(r.code).toBe(0);
+  expect(toolResultText(fake.requests[1].body)).toContain("Lines 1-995 of 1000 are not shown. Shown: lines 996-1000.");
+  const end = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).find((e) => e.kind === "tool_call_end");
+  expect(end.data.output_complete).toBe(false);
+  expect(end.data.output.text.length).toBeLessThan(1300);
+  expect(existsSync(join(ws.dir, end.data.full_output_path))).toBe(true);
+});
+
 describe("output formats", () => {
   test("cli json prints one result object", async () => {
     fake = await startFakeLlm({ script: BASH_THEN_ANSWER });
@@ -41,7 +55,7 @@ describe("output formats", () => {
     const lines = r.stdout.trim().split("\n");
     expect(lines.length).toBe(1);
     const result = JSON.parse(lines[0]);
-    expect(result).toMatchObject({ kind: "result", answer: "The command printed hi-from-bash.", stop_reason: "completed", is_error: false, turns: 2 });
+    expect(result).toMatchObject({ kind: "result", profile: "default", answer: "The command printed hi-from-bash.", stop_reason: "completed", is_error: false, turns: 2 });
     expect(typeof result.session_id).toBe("string");
     expect(result.usage.input).toBeGreaterThan(0);
   });
@@ -214,7 +228,7 @@ describe("sessions", () => {
     const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "x", "-r", "deadbeef", "-p", "hi"]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n").length).toBe(1);
-    expect(r.stderr).toContain("Cannot resume session 'deadbeef'");
+    expect(r.stderr).toContain("No session 'deadbeef'");
     expect(r.stderr).not.toContain("    at ");
   });
 
@@ -311,5 +325,30 @@ describe("tool lines and the plan", () => {
     expect(r.stderr).toContain("● TodoWrite  3 items\n  ⎿ 1/3 done\n    ✔ Look around\n    ◼ Saying hi\n    ☐ Wave\n");
     expect(r.stderr).toContain("● bash  echo hi-from-bash\n  ⎿ exit 0 · 1 line\n");
     expect((fake.requests[0].body.tools as { name: string }[]).map((t) => t.name)).toContain("TodoWrite");
+  });
+});
+
+describe("profiles from the command line", () => {
+  test("cli picks the profile from the model; --profile and the settings' profile override it; defaultCommandTimeoutMs reaches the shell", async () => {
+    fake = await startFakeLlm({
+      script: [
+        { text: "auto" },
+        { text: "flag" },
+        { toolCalls: [{ name: "exec_command", arguments: { cmd: "sleep 5; echo late" } }] },
+        { text: "settings" },
+      ],
+    });
+    const flags = ["--model", "openai/gpt-5-mini", "--base-url", fake.baseUrls.openai, "--api-key", "test"];
+    const names = (i: number) => fake.requests[i].body.tools.map((t: any) => t.name);
+    expect((await ws.run([...flags, "-p", "a"])).stdout).toBe("auto\n");
+    expect(names(0)).toContain("exec_command");
+    expect((await ws.run([...flags, "--profile", "anthropic", "-p", "b"])).stdout).toBe("flag\n");
+    expect(names(1)).toContain("Bash");
+    mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ profile: "openai", defaultCommandTimeoutMs: 300 }));
+    const r = await ws.run([...flags, "-p", "c"]);
+    expect(r.stdout).toBe("settings\n");
+    // exec_command waits the session's command timeout (300 ms), not its 10 s default, then reports the running session.
+    expect(JSON.stringify(fake.requests[3].body.input)).toContain("Process running with session ID");
   });
 });
