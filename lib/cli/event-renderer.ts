@@ -28,6 +28,8 @@ export class EventRenderer {
     private readonly columns: () => number,
     /** Renders the answer's markdown (color on); null prints the text as it came. */
     private readonly markdown: MarkdownStream | null = null,
+    /** Show the model's reasoning text (the `showThinking` setting). */
+    private readonly showThinking = true,
   ) {}
 
   render(event: SessionEvent): void {
@@ -49,7 +51,7 @@ export class EventRenderer {
       case "assistant_thinking_delta": {
         // The model's reasoning, dimmed, before its answer.
         const { delta } = event.data;
-        if (!delta) break;
+        if (!delta || !this.showThinking) break;
         this.spinner.stop();
         this.thinking = true;
         this.out(s.dim(delta));

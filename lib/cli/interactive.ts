@@ -33,7 +33,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const out = (s: string) => screen.write(s);
   const spinner = new LiveLine(screen, style);
   screen.attach(spinner);
-  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns) : null);
+  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns) : null, setup.settings.showThinking !== false);
 
   // Approvals: the gate waits on the user's typed answer (read by the line handler below).
   let pendingAnswer: ((line: string | null) => void) | null = null;
@@ -52,7 +52,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks } });
 
   let sessionUsage: Usage = zeroUsage();
-  const status = new StatusLine(screen, style, () => ({ model: host.session.model, approval: approvals.mode, cost: sessionUsage.cost ?? 0 }));
+  const status = new StatusLine(screen, style, () => ({ model: host.session.model, profile: host.session.profile, approval: approvals.mode, cost: sessionUsage.cost ?? 0 }));
   const onEvent = (e: SessionEvent) => {
     gate.observe(e);
     status.observe(e);

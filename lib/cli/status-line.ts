@@ -1,5 +1,5 @@
 /**
- * The status line under the input while the shell waits for it: the model, the approval mode,
+ * The status line under the input while the shell waits for it: the model and profile, the approval mode,
  * how much of the model's context window the conversation fills, and the session's cost. It lives
  * on the row below the prompt (reserved when the prompt is drawn, redrawn after each key, since
  * the line editor clears below itself) and is cleared when the input is sent. Hidden on narrow
@@ -16,6 +16,7 @@ export const STATUS_MIN_COLUMNS = 60;
 
 export interface StatusInfo {
   model: string;
+  profile: string;
   approval: string;
   cost: number;
 }
@@ -44,7 +45,7 @@ export class StatusLine {
   }
 
   text(): string {
-    const { model, approval, cost } = this.info();
+    const { model, profile, approval, cost } = this.info();
     let window = 0;
     try {
       window = getModel(model).contextWindow;
@@ -52,7 +53,7 @@ export class StatusLine {
       // An unknown model: no percentage.
     }
     const context = window > 0 ? ` · context ${Math.round((this.contextTokens / window) * 100)}%` : "";
-    return `${model} · approval: ${approval} (Shift+Tab)${context} · $${cost.toFixed(4)}`;
+    return `${model} (${profile}) · approval: ${approval} (Shift+Tab)${context} · $${cost.toFixed(4)}`;
   }
 
   /** Before the prompt is drawn: makes room for the status row below it. */

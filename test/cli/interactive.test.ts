@@ -410,9 +410,9 @@ test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason re
   expect(JSON.stringify(fake.requests[3].body.messages)).toContain("second-call\\n");
 
   // The status line under the input: model, approval mode, context used, cost.
-  await waitFor((s) => /›[^\n]*\nanthropic\/claude-haiku-4-5 · approval: ask \(Shift\+Tab\) · context \d+% · \$\d/.test(s), "the status line");
+  await waitFor((s) => /›[^\n]*\nanthropic\/claude-haiku-4-5 \(\w+\) · approval: ask \(Shift\+Tab\) · context \d+% · \$\d/.test(s), "the status line");
   keys("BTab");
-  await waitFor((s) => /\nanthropic\/claude-haiku-4-5 · approval: edits/.test(s), "the mode cycled by Shift+Tab in the status line");
+  await waitFor((s) => /\nanthropic\/claude-haiku-4-5 \(\w+\) · approval: edits/.test(s), "the mode cycled by Shift+Tab in the status line");
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 
@@ -457,10 +457,33 @@ test.skipIf(!hasTmux)("cli interactive: a rate limit being waited out is one lin
   keys("hello", "Enter");
   const text = await waitFor((s) => s.includes("after the wait"), "the answer after the wait");
   expect(text.split("\n").filter((l) => l.includes("retrying in 1 s (attempt 1): anthropic 429")).length).toBe(1);
+  // The live line was erased before the retry line: no spinner frame is left in the scrollback.
+  expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
   keys("/name my-feature", "Enter");
   await waitFor((s) => s.includes("name: my-feature"), "the /name answer");
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
   const list = await ws.run(["sessions"]);
   expect(list.stdout).toContain("my-feature");
+});
+
+test.skipIf(!hasTmux)("cli interactive: the model's reasoning is shown before its answer, and not with showThinking false", async () => {
+  fake = await startFakeLlm({ script: [{ thinking: "weighing the two options", text: "option two" }, { thinking: "hidden musing", text: "option one" }] });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("pick one", "Enter");
+  const text = await waitFor((s) => s.includes("option two") && s.includes("↑"), "the answer");
+  expect(text).toMatch(/weighing the two options\noption two/);
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+
+  mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ showThinking: false }));
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt again");
+  keys("pick again", "Enter");
+  const quiet = await waitFor((s) => s.includes("option one") && s.includes("↑"), "the second answer");
+  expect(quiet).not.toContain("hidden musing");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
 });
