@@ -24,7 +24,8 @@ test("markdown: headings, emphasis, inline code, lists and links lose their mark
 test("markdown: a fenced code block is framed and colored, its text untouched; tables get separators", () => {
   const out = render("```ts\nconst a = **b**;\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n");
   expect(strip(out)).toBe("╭─ ts\n│ const a = **b**;\n╰─\n a │ b \n───┼───\n 1 │ 2 \n");
-  expect(out).toContain(color.cyan("const a = **b**;"));
+  expect(out).toContain(color.bold(color.cyan("const")));
+  expect(out).toContain(" a = **b**;");
 });
 
 test("markdown: a line is printed once it is complete, however the deltas cut it", () => {
@@ -33,4 +34,23 @@ test("markdown: a line is printed once it is complete, however the deltas cut it
   expect(md.pending).toBe(true);
   expect(strip(md.push("le\nnext"))).toBe("Title\n");
   expect(strip(md.flush())).toBe("next");
+});
+
+test("markdown: code keeps its text and colors keywords, strings, numbers and comments", () => {
+  const out = render("```py\ndef f(x):  # the rule\n    return 'a' + 42\n```\n");
+  expect(strip(out)).toBe("╭─ py\n│ def f(x):  # the rule\n│     return 'a' + 42\n╰─\n");
+  expect(out).toContain(color.dim("# the rule"));
+  expect(out).toContain(color.green("'a'"));
+  expect(out).toContain(color.yellow("42"));
+});
+
+test("markdown: prose wraps at word boundaries to the width, list items under their text", () => {
+  const md = new MarkdownStream(color, () => 30);
+  const out = strip(md.push("- a **long** item that goes on past the edge of a narrow terminal\n"));
+  const rows = out.trimEnd().split("\n");
+  expect(rows.length).toBeGreaterThan(2);
+  for (const row of rows) expect(row.length).toBeLessThanOrEqual(29);
+  expect(rows[0].startsWith("• a long item")).toBe(true);
+  expect(rows[1].startsWith("  ")).toBe(true);
+  expect(rows.join(" ").replace(/\s+/g, " ")).toBe("• a long item that goes on past the edge of a narrow terminal");
 });
