@@ -152,12 +152,16 @@ export function summarizeCommand(r: ToolResponse): string {
   const code = r.data.exit_code;
   if (typeof code !== "number") return defaultResultSummary(r);
   const sentence = r.error?.message;
-  const output = sentence && r.text.endsWith(sentence) ? r.text.slice(0, -sentence.length) : r.text;
+  const text = sentence && r.text.endsWith(sentence) ? r.text.slice(0, -sentence.length) : r.text;
+  // The note a long output ends with ("[Showing lines …]") is not the command's output.
+  const output = r.data.truncated ? text.trimEnd().replace(/\n\[Showing [^\n]*\]$/, "\n") : text;
   if (code !== 0) {
     const last = firstLine(output.trimEnd().split("\n").pop());
     return `exit ${code}${last ? ` · ${last}` : ""}`;
   }
   if (r.status === "error") return defaultResultSummary(r);
+  // The whole output's line count, not only the part the model was shown.
+  const total = r.stats.total_lines;
   const body = output.endsWith("\n") ? output.slice(0, -1) : output;
-  return `exit 0 · ${count(body === "" ? 0 : body.split("\n").length, "line")}`;
+  return `exit 0 · ${count(typeof total === "number" ? total : body === "" ? 0 : body.split("\n").length, "line")}`;
 }

@@ -6,34 +6,62 @@
  */
 import { createInterface, type Interface } from "node:readline";
 import type { Session, SessionEvent } from "../agent/index.ts";
-import { formatWait } from "../llm/retry.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { callLabel, colorDiff, formatUsage, indent, planChecklist, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
-import { subagentLine } from "./subagent-lines.ts";
+import { formatUsage, makeStyle, useColor } from "./render.ts";
+import { LiveLine } from "./live-line.ts";
+import { EventRenderer } from "./event-renderer.ts";
+import { MarkdownStream } from "./markdown.ts";
+import { StatusLine } from "./status-line.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
-import { runSlashCommand } from "./slash-commands.ts";
+import { runSlashCommand, runsWhileBusy } from "./slash-commands.ts";
+import { approvalGate, type ApprovalMode } from "./approval.ts";
+import { AllowList, MODE_HELP, ShellApprovals } from "./approve-prompt.ts";
 
 /** Lines closer together than this are one paste. */
 const PASTE_GAP_MS = 15;
 
-export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io): Promise<number> {
-  const host = await SessionHost.start(setup);
-  const style = makeStyle(useColor(io.stdout, io.env));
+export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io, options: { approval: ApprovalMode }): Promise<number> {
+  const color = useColor(io.stdout, io.env);
+  const style = makeStyle(color);
   const screen = new Screen(io.stdout);
   const out = (s: string) => screen.write(s);
-  const spinner = new Spinner(screen, style);
-  const renderer = new EventRenderer(out, style, spinner);
+  const spinner = new LiveLine(screen, style);
+  screen.attach(spinner);
+  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns) : null, setup.settings.showThinking !== false);
 
-  let unsubscribe = host.session.subscribe((e) => renderer.render(e));
+  // Approvals: the gate waits on the user's typed answer (read by the line handler below).
+  let pendingAnswer: ((line: string | null) => void) | null = null;
+  let readAnswer: (prompt: string) => Promise<string | null> = async () => null;
+  const approvals = new ShellApprovals(options.approval, new AllowList(setup.cwd), {
+    show: (text) => {
+      spinner.stop();
+      renderer.endLine();
+      out(text);
+    },
+    readLine: (prompt) => readAnswer(prompt),
+  }, style);
+  const gate = approvalGate({ mode: () => approvals.mode, ask: (request) => approvals.ask(request) });
+  const ownHooks = setup.sessionOptions.hooks;
+  const hooks = [...(Array.isArray(ownHooks) ? ownHooks : ownHooks ? [ownHooks] : []), gate.hooks];
+  const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks } });
+
+  let sessionUsage: Usage = zeroUsage();
+  const status = new StatusLine(screen, style, () => ({ model: host.session.model, profile: host.session.profile, approval: approvals.mode, cost: sessionUsage.cost ?? 0 }));
+  const onEvent = (e: SessionEvent) => {
+    gate.observe(e);
+    status.observe(e);
+    renderer.render(e);
+  };
+  let unsubscribe = host.session.subscribe(onEvent);
   host.onSession((session: Session) => {
     unsubscribe();
-    unsubscribe = session.subscribe((e) => renderer.render(e));
+    unsubscribe = session.subscribe(onEvent);
   });
 
   out(`${style.bold("gong")} ${VERSION} · ${host.session.model} (${host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
@@ -50,8 +78,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     historySize: InputHistory.size,
   });
   let running: Promise<void> | null = null;
-  let sessionUsage: Usage = zeroUsage();
   let lastSigint = 0;
+  /** Slash commands typed while the agent worked that need it idle: they run when it is done. */
+  const deferred: string[] = [];
+  let runSlashLine: (text: string) => Promise<void> = async () => {};
 
   /** The user's steering line is done (sent or dropped): the held output follows. */
   const endSteeringLine = (unfinished: boolean) => {
@@ -59,8 +89,59 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     rl.setPrompt(inputPrompt);
   };
 
-  // The first key typed while the agent works moves the user's line below the output.
-  const onKeypress = () => {
+  readAnswer = (prompt) =>
+    new Promise((resolve) => {
+      // A half-typed steering line gives way to the question.
+      if (screen.composing) {
+        rl.write(null, { ctrl: true, name: "e" });
+        rl.write(null, { ctrl: true, name: "u" });
+        endSteeringLine(true);
+      }
+      pendingAnswer = resolve;
+      screen.beginCompose();
+      rl.setPrompt(prompt);
+      rl.prompt(true);
+    });
+  const answerPending = (line: string | null) => {
+    const resolve = pendingAnswer;
+    pendingAnswer = null;
+    resolve?.(line);
+  };
+
+  /** Stops the running input; the session and its history stay, so the next line continues the conversation. */
+  const interruptRun = () => {
+    answerPending(null);
+    if (screen.composing) {
+      rl.write(null, { ctrl: true, name: "u" });
+      endSteeringLine(true);
+    }
+    spinner.stop();
+    renderer.endLine();
+    out(`${style.yellow("interrupted")}\n`);
+    host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
+  };
+
+  // Esc interrupts the running input; the first other key typed while the agent works moves the
+  // user's line below the output.
+  /** The input prompt with the status line under it. */
+  const showPrompt = (preserveCursor = false) => {
+    status.reserve();
+    rl.prompt(preserveCursor);
+    status.draw();
+  };
+
+  const onKeypress = (_text: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean; shift?: boolean } | undefined) => {
+    // The line editor clears below itself as it redraws: the status line comes back after each key.
+    if (!running && !pendingAnswer && key?.name !== "return" && key?.name !== "enter") status.draw();
+    if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
+    if (key?.name === "tab" && key.shift) {
+      const mode = approvals.cycle();
+      // Idle on a wide terminal, the status line shows the new mode; otherwise a line says it.
+      if (!running && status.visible) return status.draw();
+      if (!screen.composing) out(`${running ? "" : "\n"}${style.dim(`approval: ${mode} — ${MODE_HELP[mode]}`)}\n`);
+      if (!running) showPrompt(true);
+      return;
+    }
     if (!running || screen.composing || rl.line.length === 0) return;
     spinner.stop();
     renderer.endLine();
@@ -79,18 +160,33 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         sessionUsage = addUsage(sessionUsage, result.usage);
         if (result.stopReason === "error" && result.error) out(`${style.red(`error: ${result.error.message}`)}\n`);
         else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") out(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
-        out(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
+        // A call that failed before any token keeps to its one error line.
+        if (result.usage.input + result.usage.output > 0) out(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
       })
       .catch((e: Error) => {
         out(`${style.red(`error: ${e.message}`)}\n`);
       })
+      .then(keepSessionOpen)
       .finally(() => {
         spinner.stop();
         running = null;
         screen.endWork();
         rl.setPrompt(inputPrompt);
-        rl.prompt(true); // keeps the cursor where the user left a half-typed line
+        const commands = deferred.splice(0);
+        if (commands.length === 0) return showPrompt(true); // keeps the cursor where the user left a half-typed line
+        void commands.reduce((chain, text) => chain.then(() => runSlashLine(text)), Promise.resolve()).finally(() => showPrompt(true));
       });
+  };
+
+  // One failed input never ends the shell: a session the error closed (a rejected key ends a
+  // session) is reopened over the same store, so the conversation goes on once the key or the
+  // model is fixed.
+  const keepSessionOpen = async () => {
+    try {
+      await host.reopenIfClosed();
+    } catch (e) {
+      out(`${style.red(`error: ${(e as Error).message}`)}\n`);
+    }
   };
 
   const steer = (text: string, echoed: boolean) => {
@@ -108,22 +204,27 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       // rl.close() below emits "close", which calls quit again.
       if (quitting) return;
       quitting = true;
+      answerPending(null);
       io.stdin.off("keypress", onKeypress);
       rl.close();
       spinner.stop();
       screen.endWork();
+      screen.detach();
       if (running) await host.session.interrupt().catch(() => {});
       await host.close();
       resolveExit(code);
     };
 
+    runSlashLine = (text: string) =>
+      runSlashCommand(text, { host, out, style, quit: () => quit(0) })
+        .catch((e: Error) => out(`${style.red(`error: ${e.message}`)}\n`))
+        .then(keepSessionOpen);
+
     const handleInput = (text: string) => {
-      if (!text) return rl.prompt();
+      if (!text) return showPrompt();
       history.add(text);
       if (text.startsWith("/") && !text.includes("\n")) {
-        void runSlashCommand(text, { host, out, style, quit: () => quit(0) })
-          .catch((e: Error) => out(`${style.red(e.message)}\n`))
-          .finally(() => rl.prompt());
+        void runSlashLine(text).finally(() => showPrompt());
         return;
       }
       submit(text);
@@ -134,10 +235,25 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     const pasted: string[] = [];
     let pasteTimer: ReturnType<typeof setTimeout> | undefined;
     rl.on("line", (line) => {
+      if (pendingAnswer) {
+        endSteeringLine(false);
+        return answerPending(line);
+      }
+      if (!running) status.clear();
       if (running) {
         const text = line.trim();
         const echoed = screen.composing;
         if (echoed) endSteeringLine(false);
+        // A slash command is the user's, never the model's: it runs now or once the agent is done.
+        if (text.startsWith("/") && !text.startsWith("//")) {
+          history.add(text);
+          if (runsWhileBusy(text)) void runSlashLine(text);
+          else {
+            deferred.push(text);
+            out(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done (Esc interrupts it)`)}\n`);
+          }
+          return;
+        }
         if (text) steer(text, echoed);
         return;
       }
@@ -148,24 +264,26 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
     rl.on("SIGINT", () => {
       if (running) {
-        if (screen.composing) {
+        // A half-typed steering line is cleared first; the next Ctrl-C interrupts.
+        if (screen.composing && rl.line.length > 0) {
+          rl.write(null, { ctrl: true, name: "e" });
           rl.write(null, { ctrl: true, name: "u" });
           endSteeringLine(true);
+          return;
         }
-        out(`\n${style.yellow("interrupted")}\n`);
-        // The input stops; the session and its history stay, so the next line continues the conversation.
-        host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
-        return;
+        return interruptRun();
       }
       if (rl.line.length > 0) {
+        rl.write(null, { ctrl: true, name: "e" });
         rl.write(null, { ctrl: true, name: "u" });
         return;
       }
       const now = Date.now();
       if (now - lastSigint < 2000) return void quit(0);
       lastSigint = now;
+      status.hide();
       out(`\n${style.dim("(press Ctrl-C again to exit)")}\n`);
-      rl.prompt();
+      showPrompt();
     });
 
     rl.on("close", () => void quit(0));
@@ -175,116 +293,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     history.add(initialPrompt);
     out(`${style.cyan("› ")}${initialPrompt}\n`);
     submit(initialPrompt);
-  } else rl.prompt();
+  } else showPrompt();
   return done;
-}
-
-/** Turns session events into terminal lines. */
-class EventRenderer {
-  private midLine = false;
-  /** Labels of the calls running now, by call id. */
-  private readonly calls = new Map<string, string>();
-
-  constructor(
-    private readonly out: (s: string) => void,
-    private readonly style: Style,
-    private readonly spinner: Spinner,
-  ) {}
-
-  render(event: SessionEvent): void {
-    const s = this.style;
-    const child = subagentLine(event, s);
-    if (child !== undefined || event.agent_id !== undefined) {
-      if (child) {
-        this.endLine();
-        this.out(child);
-      }
-      return;
-    }
-    switch (event.kind) {
-      case "turn_start":
-      case "assistant_thinking_delta":
-        // Waiting for the model: say so until its first words arrive.
-        if (!this.midLine) this.spinner.start("thinking…");
-        break;
-      case "tool_call_update":
-        // The model is still writing the call: show it as its arguments stream in.
-        // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
-        if (event.data.call_summary !== undefined) {
-          this.endLine();
-          this.spinner.start(callLabel({ tool_name: event.data.tool_name, call_summary: event.data.call_summary }));
-        }
-        break;
-      case "assistant_text_delta": {
-        const { delta } = event.data;
-        this.spinner.stop();
-        this.out(delta);
-        this.midLine = !delta.endsWith("\n");
-        break;
-      }
-      case "assistant_text_end":
-        this.endLine();
-        break;
-      case "tool_call_start": {
-        this.endLine();
-        const label = callLabel(event.data);
-        this.calls.set(event.data.call_id, label);
-        this.spinner.start(label);
-        break;
-      }
-      case "tool_call_end": {
-        const { call_id, tool_name, output, is_error } = event.data;
-        this.spinner.stop();
-        const label = this.calls.get(call_id) ?? tool_name;
-        this.calls.delete(call_id);
-        this.out(`${is_error ? s.red("●") : s.green("●")} ${label}\n`);
-        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(resultLine(event.data) || "failed") : s.dim(resultLine(event.data))}\n`);
-        const diff = (output.data as { diff?: unknown }).diff;
-        if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
-        // Parallel calls: the spinner goes on for one still running.
-        const stillRunning = [...this.calls.values()].at(-1);
-        if (stillRunning) this.spinner.start(stillRunning);
-        break;
-      }
-      case "plan_update":
-        this.out(`${indent(planChecklist(event.data, s))}\n`);
-        break;
-      case "retry":
-        this.endLine();
-        this.out(`${s.yellow(`retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`)}
-`);
-        break;
-      case "warning":
-        this.endLine();
-        this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
-        break;
-      case "loop_detection":
-        this.out(`${s.yellow(event.data.message)}\n`);
-        break;
-      case "compaction_start":
-        this.endLine();
-        this.out(`${s.dim("compacting the conversation…")}\n`);
-        break;
-      case "compaction_end": {
-        const { compacted, error } = event.data;
-        this.out(`${s.dim(compacted ? "compacted." : `not compacted${error ? `: ${error}` : ""}.`)}\n`);
-        break;
-      }
-      case "hook_error":
-        this.out(`${s.red(`hook error: ${event.data.error}`)}\n`);
-        break;
-      default:
-        break;
-    }
-  }
-
-  finishAnswer(): void {
-    this.spinner.stop();
-    this.endLine();
-  }
-
-  endLine(): void {
-    if (this.midLine) this.out("\n");
-    this.midLine = false;
-  }
 }

@@ -65,7 +65,7 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
         store.close();
       }
     }
-    return await runInteractive(setup, prompt, io);
+    return await runInteractive(setup, prompt, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
   } finally {
     await setup.dispose();
   }

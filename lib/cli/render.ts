@@ -95,39 +95,3 @@ export function formatUsage(usage: { input: number; output: number; cacheRead?: 
   const cost = usage.cost ? ` · $${usage.cost.toFixed(4)}` : "";
   return `↑ ${k(usage.input)} ↓ ${k(usage.output)}${cache}${cost}`;
 }
-
-const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-
-/** A one-line spinner on a TTY; prints nothing animated elsewhere. */
-export class Spinner {
-  private timer?: ReturnType<typeof setInterval>;
-  private frame = 0;
-  private label = "";
-  constructor(
-    private readonly out: { write(s: string): unknown; isTTY?: boolean },
-    private readonly style: Style,
-  ) {}
-
-  /** Shows `label` with a spinner; when one already runs, only its label changes. */
-  start(label: string): void {
-    this.label = label;
-    if (!this.out.isTTY || this.timer) return;
-    this.draw();
-    this.timer = setInterval(() => {
-      this.frame = (this.frame + 1) % FRAMES.length;
-      this.draw();
-    }, 80);
-  }
-
-  stop(): void {
-    if (this.timer) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-      this.out.write("\r\x1b[K");
-    }
-  }
-
-  private draw(): void {
-    this.out.write(`\r${this.style.cyan(FRAMES[this.frame])} ${this.label}\x1b[K`);
-  }
-}

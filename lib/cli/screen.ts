@@ -2,25 +2,35 @@
  * The terminal shared by the streamed answer and the line editor. While the agent works, the
  * editor's echo is muted, so a key typed mid-answer never lands inside the answer's text. The
  * first key typed opens a steering line of its own; until it is sent, the agent's output is held
- * back and then shown in full — nothing is lost and nothing is mixed.
+ * back and then shown in full — nothing is lost and nothing is mixed. The live line (live-line.ts)
+ * is drawn through the screen: it is erased before any other output and drawn again after it.
  */
 import { Writable } from "node:stream";
+import type { LiveLine, LiveSurface } from "./live-line.ts";
 
 type Terminal = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
-export class Screen {
+export class Screen implements LiveSurface {
   /** The line editor's output: muted while the agent works and the user is not typing. */
   readonly echo: Writable;
   private working = false;
   private held: string[] | null = null;
+  /** The cursor is at the start of a line (the live line may be drawn there). */
+  private atLineStart = true;
+  private live: LiveLine | null = null;
 
   constructor(private readonly terminal: Terminal) {
     this.echo = new Writable({
       write: (chunk: Buffer | string, _encoding, done) => {
-        if (!this.working || this.held) terminal.write(chunk);
+        if (!this.working || this.held) {
+          this.live?.erase();
+          terminal.write(chunk);
+          this.atLineStart = String(chunk).endsWith("\n");
+        }
         done();
       },
     });
+    (terminal as NodeJS.EventEmitter).on?.("resize", this.onResize);
     // readline lays out long lines from the width; it reads it from its output stream.
     Object.defineProperty(this.echo, "columns", { get: () => terminal.columns });
     Object.defineProperty(this.echo, "isTTY", { get: () => terminal.isTTY });
@@ -35,10 +45,44 @@ export class Screen {
     return this.held !== null;
   }
 
+  get columns(): number {
+    return this.terminal.columns || 80;
+  }
+
+  get canDraw(): boolean {
+    return this.isTTY && this.atLineStart;
+  }
+
+  /** The live line drawn below the output. */
+  attach(live: LiveLine): void {
+    this.live = live;
+  }
+
   write(text: string): void {
     if (this.held) this.held.push(text);
-    else this.terminal.write(text);
+    else this.print(text);
   }
+
+  raw(text: string): void {
+    this.terminal.write(text);
+  }
+
+  /** Stops listening to the terminal's size. */
+  detach(): void {
+    (this.terminal as NodeJS.EventEmitter).off?.("resize", this.onResize);
+  }
+
+  private print(text: string): void {
+    if (!text) return;
+    this.live?.erase();
+    this.terminal.write(text);
+    this.atLineStart = text.endsWith("\n");
+    this.live?.draw();
+  }
+
+  private readonly onResize = () => {
+    if (!this.held) this.live?.resized(this.columns);
+  };
 
   /** The agent starts on an input: typed keys are no longer echoed until a steering line opens. */
   startWork(): void {
@@ -61,7 +105,7 @@ export class Screen {
     const held = this.held;
     if (!held) return;
     this.held = null;
-    if (unfinished) this.terminal.write("\n");
-    for (const text of held) this.terminal.write(text);
+    if (unfinished) this.print("\n");
+    for (const text of held) this.print(text);
   }
 }

@@ -53,6 +53,17 @@ export class SessionHost {
     return this.replace(() => openExisting(ref, this.setup.cwd));
   }
 
+  /**
+   * Opens a fresh session over the current store when the current one has closed (an auth error
+   * ends a session): the conversation so far is kept, with the model, effort and tools in use.
+   */
+  async reopenIfClosed(): Promise<boolean> {
+    const session = await this.use();
+    if (session.state !== "CLOSED") return false;
+    await this.replace(() => this.store);
+    return true;
+  }
+
   listSessions(): SessionInfo[] {
     return listSessions(this.setup.cwd);
   }

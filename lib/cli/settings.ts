@@ -62,8 +62,10 @@ const SettingsSchema = v.strictObject({
   ),
   /** Largest prompt read from stdin or @file, in bytes (default 32 MB). */
   maxInputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-  /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */
+  /** Which tool calls wait for the user's consent where a host asks (the interactive shell, ACP): ask | edits | auto. */
   approval: v.optional(v.picklist(["ask", "edits", "auto"])),
+  /** The interactive shell shows the model's reasoning text, dimmed (default true). */
+  showThinking: v.optional(v.boolean()),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

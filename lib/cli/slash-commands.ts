@@ -23,7 +23,8 @@ const COMMANDS: Record<string, SlashCommand> = {
   help: {
     usage: "/help",
     help: "this list",
-    run: ({}, { out }) => out(`${Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n`),
+    run: ({}, { out, style }) =>
+      out(`${Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`),
   },
   model: {
     usage: "/model [provider/id]",
@@ -149,6 +150,22 @@ const COMMANDS: Record<string, SlashCommand> = {
     run: ({}, { quit }) => quit(),
   },
 };
+
+/** The shell's keys, as /help lists them. */
+const KEYS: [string, string][] = [
+  ["Enter", "send; while the agent works, the line steers it"],
+  ["Esc", "interrupt the running input (the conversation goes on)"],
+  ["Ctrl-C", "clear the typed line; else interrupt; twice on an empty line: exit"],
+  ["Up / Down", "earlier inputs"],
+  ["/command while working", "/help /model /tools /reasoning /plan /sessions /quit run at once; the others when the agent is done"],
+];
+
+/** Commands that only read or change settings for the next call: they run while the agent works. */
+const WHILE_BUSY = new Set(["help", "model", "tools", "reasoning", "plan", "sessions", "quit", "exit"]);
+
+export function runsWhileBusy(line: string): boolean {
+  return WHILE_BUSY.has(line.slice(1).split(/\s+/)[0].toLowerCase());
+}
 
 export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
   const [name, ...rest] = line.slice(1).split(/\s+/);

@@ -27,12 +27,14 @@ function tmux(...args: string[]) {
   return Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
 }
 
-function startGong(args: string[]): void {
-  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
+function startGong(args: string[], columns = 160, color = false): void {
+  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", ...(color ? {} : { NO_COLOR: "1" }) })
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
-  const command = `cd ${quote(ws.dir)} && env ${envs} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(" ")}`;
-  const r = tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command);
+  // Tests of other behaviour run their commands without being asked.
+  if (!args.includes("--approval")) args = [...args, "--approval", "auto"];
+  const command = `cd ${quote(ws.dir)} && env ${color ? "-u NO_COLOR " : ""}${envs} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(" ")}`;
+  const r = tmux("new-session", "-d", "-s", "t", "-x", String(columns), "-y", "50", command);
   expect(r.exitCode).toBe(0);
 }
 
@@ -82,7 +84,7 @@ test.skipIf(!hasTmux)("cli interactive: Ctrl-C during a sleep interrupts it, the
   keys("C-c");
   await waitFor((s) => s.includes("interrupted"), "the interruption");
   await waitFor(() => !pgrepSleep(), "the sleep to be killed");
-  await waitFor((s) => /›\s*$/.test(s.trimEnd()), "the prompt after the interruption");
+  await waitFor((s) => /interrupted[\s\S]*\n› *(\n|$)/.test(s), "the prompt after the interruption");
 
   keys("are you there?", "Enter");
   await waitFor((s) => s.includes("back again"), "the next answer");
@@ -239,6 +241,215 @@ test.skipIf(!hasTmux)("cli interactive: the plan tool's update is shown as a che
   await waitFor(() => !alive(), "gong to exit");
 });
 
+test.skipIf(!hasTmux)("cli interactive: a 401 is one error line; the same session goes on with its history, /model and /compact", async () => {
+  fake = await startFakeLlm({
+    script: [{ fault: { type: "http", status: 401, message: "invalid x-api-key" } }, { text: "good answer" }, { text: "SUMMARY: hello." }],
+  });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("hello there", "Enter");
+  const failed = await waitFor((s) => /error: .*(401|invalid x-api-key)[^\n]*\n›\s*\n[^\n]*approval/.test(s), "the error line and the prompt");
+  expect(failed).not.toContain("↑ 0 ↓ 0");
+  expect(failed).not.toContain("Session is closed");
+  // A model whose provider has no key fails the same way and the shell stays usable.
+  keys("/model openai/gpt-5", "Enter");
+  await waitFor((s) => s.includes("model: openai/gpt-5"), "the /model answer");
+  keys("try the other one", "Enter");
+  await waitFor((s) => /No API key for openai[^\n]*\n›\s*\n[^\n]*approval/.test(s), "the missing-key error and the prompt");
+  keys("/model anthropic/claude-haiku-4-5", "Enter");
+  await waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5"), "the /model answer");
+  keys("again please", "Enter");
+  const text = await waitFor((s) => s.includes("good answer") && s.includes("↑"), "the good answer");
+  expect(text).not.toContain("Session is closed");
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("hello there");
+  keys("/compact", "Enter");
+  await waitFor((s) => /compacted\.|nothing to compact\./.test(s), "the /compact answer");
+  expect(screen()).not.toContain("Session is closed");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+/** A bash call of about 120 characters that runs for `seconds`. */
+function longCommand(seconds: number): string {
+  return `echo started-${"the-quick-brown-fox-".repeat(5)} && sleep ${seconds} && echo finished-the-long-wait`;
+}
+
+for (const columns of [40, 80]) {
+  test.skipIf(!hasTmux)(`cli interactive: the live line of a 3 s command at ${columns} columns is one line, never repeated`, async () => {
+    const command = longCommand(3);
+    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "long wait over" }] });
+    startGong(WIRE_APIS[0].flags(fake), columns);
+    await waitFor((s) => s.includes("›"), "the prompt");
+    keys("wait a while", "Enter");
+    await waitFor((s) => s.includes("bash  echo"), "the live line");
+    let seen = 0;
+    let tailSeen = false;
+    let timerSeen = false;
+    while (!screen().includes("long wait over")) {
+      const now = screen();
+      const lines = now.split("\n").filter((l) => l.includes("bash  echo"));
+      // One live line, cut to the width: never wrapped, never left behind.
+      expect(lines.length).toBeLessThanOrEqual(1);
+      for (const line of lines) expect(line.length).toBeLessThan(columns);
+      // Under it, the command's output so far, replaced in place; the live line counts the seconds.
+      const tail = now.split("\n").filter((l) => l.startsWith("  started-the-quick"));
+      expect(tail.length).toBeLessThanOrEqual(1);
+      tailSeen ||= tail.length === 1;
+      timerSeen ||= lines.some((l) => /· [1-9]s$/.test(l.trimEnd()));
+      seen++;
+      await Bun.sleep(100);
+    }
+    expect(seen).toBeGreaterThan(5);
+    expect(tailSeen).toBe(true);
+    expect(timerSeen).toBe(true);
+    const text = await waitFor((s) => s.includes("↑"), "the usage line");
+    const toolLines = text.split("\n").filter((l) => l.includes("bash  echo"));
+    expect(toolLines.length).toBe(1);
+    expect(toolLines[0]).toMatch(/^● bash {2}echo started-the-quick/);
+    expect(toolLines[0].length).toBeLessThan(columns);
+    // The result: the time it took and the first lines of what it printed.
+    expect(text).toMatch(/⎿ exit 0 · 2 lines · [3-9]s/);
+    expect(text).toMatch(/\n {4}started-the-quick[^\n]*\n {4}finished-the-long-wait/);
+    expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    keys("/quit", "Enter");
+    await waitFor(() => !alive(), "gong to exit");
+  });
+}
+
+test.skipIf(!hasTmux)("cli interactive: the live line is re-fitted when the terminal is resized to 60 columns and back", async () => {
+  const command = longCommand(4);
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "resized fine" }] });
+  startGong(WIRE_APIS[0].flags(fake), 80);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("wait a while", "Enter");
+  await waitFor((s) => s.includes("bash  echo"), "the live line");
+  await Bun.sleep(300);
+  tmux("resize-window", "-t", "t", "-x", "60", "-y", "50");
+  await Bun.sleep(500);
+  let lines = screen().split("\n").filter((l) => l.includes("bash  echo"));
+  expect(lines.length).toBe(1);
+  expect(lines[0].length).toBeLessThan(60);
+  expect(screen().split("\n").filter((l) => l.startsWith("  started-the-quick")).length).toBe(1);
+  tmux("resize-window", "-t", "t", "-x", "80", "-y", "50");
+  await Bun.sleep(500);
+  lines = screen().split("\n").filter((l) => l.includes("bash  echo"));
+  expect(lines.length).toBe(1);
+  const text = await waitFor((s) => s.includes("resized fine") && s.includes("↑"), "the answer");
+  expect(text.split("\n").filter((l) => l.includes("bash  echo")).length).toBe(1);
+  expect(text.split("\n").filter((l) => l.includes("wait a while")).length).toBe(1);
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("cli interactive keys: /tools and /compact typed mid-run stay local, Ctrl-C clears a half-typed line, Esc interrupts, /quit mid-run leaves", async () => {
+  fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] },
+      { text: "after the escape" },
+      { toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] },
+    ],
+  });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("take a nap", "Enter");
+  await waitFor(() => fake.requests.length === 1 && pgrepSleep(), "the sleep to start");
+  keys("/tools", "Enter");
+  await waitFor((s) => s.includes("tools: "), "the /tools answer while the agent works");
+  keys("/compact", "Enter");
+  await waitFor((s) => s.includes("/compact runs when the agent is done"), "the /compact notice");
+  keys("half typed");
+  await waitFor((s) => s.includes("↳ half typed"), "the steering line");
+  keys("C-c");
+  await waitFor((s) => !s.includes("↳ half typed"), "the cleared line");
+  expect(pgrepSleep()).toBe(true);
+  keys("Escape");
+  await waitFor((s) => s.includes("interrupted"), "the interruption");
+  await waitFor(() => !pgrepSleep(), "the sleep to be killed");
+  await waitFor((s) => /nothing to compact\.|compacted\./.test(s), "the deferred /compact");
+  // None of the typed lines reached the model.
+  expect(fake.requests.length).toBe(1);
+  keys("go on", "Enter");
+  await waitFor((s) => s.includes("after the escape"), "the next answer");
+  expect(JSON.stringify(fake.requests[1].body.messages)).not.toMatch(/\/tools|\/compact|half typed/);
+  expect(screen()).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+
+  keys("/help", "Enter");
+  await waitFor((s) => s.includes("Esc") && s.includes("interrupt the running input"), "the keys in /help");
+  keys("nap again", "Enter");
+  await waitFor(() => fake.requests.length === 3 && pgrepSleep(), "the second sleep");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+  await waitFor(() => !pgrepSleep(), "the sleep to be killed on exit");
+  expect(fake.requests.length).toBe(3);
+});
+
+test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason reaches the model, always is remembered across runs, Shift+Tab cycles the mode", async () => {
+  fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "bash", arguments: { command: "echo first-call" } }] },
+      { text: "declined, fine" },
+      { toolCalls: [{ name: "bash", arguments: { command: "echo second-call" } }] },
+      { text: "second ran" },
+      { toolCalls: [{ name: "bash", arguments: { command: "echo second-call once more" } }] },
+      { text: "third ran" },
+    ],
+  });
+  startGong([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("run the first", "Enter");
+  await waitFor((s) => s.includes("run this command?") && s.includes("$ echo first-call") && s.includes("allow?"), "the confirmation");
+  keys("n not on a Monday", "Enter");
+  await waitFor((s) => s.includes("declined, fine"), "the answer after the refusal");
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("not on a Monday");
+  expect(JSON.stringify(fake.requests[1].body.messages)).not.toContain("first-call\\n");
+
+  keys("run the second", "Enter");
+  await waitFor((s) => s.includes("$ echo second-call") && /always \(bash: echo second-call\)/.test(s), "the second confirmation");
+  keys("a", "Enter");
+  await waitFor((s) => s.includes("second ran"), "the answer after always");
+  expect(JSON.stringify(fake.requests[3].body.messages)).toContain("second-call\\n");
+
+  // The status line under the input: model, approval mode, context used, cost.
+  await waitFor((s) => /›[^\n]*\nanthropic\/claude-haiku-4-5 \(\w+\) · approval: ask \(Shift\+Tab\) · context \d+% · \$\d/.test(s), "the status line");
+  keys("BTab");
+  await waitFor((s) => /\nanthropic\/claude-haiku-4-5 \(\w+\) · approval: edits/.test(s), "the mode cycled by Shift+Tab in the status line");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+
+  // A new run in the same project: the remembered prefix passes without a question.
+  startGong([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
+  await waitFor((s) => s.includes("›"), "the prompt again");
+  keys("run it again", "Enter");
+  const text = await waitFor((s) => s.includes("third ran"), "the answer without a question");
+  expect(text).not.toContain("allow?");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("cli interactive: an answer's markdown is rendered in color, and left as written under NO_COLOR", async () => {
+  const answer = "## Summary\nFixed **calc.py**: run `pytest`.\n- one change\n```py\nx = 1  # **kept**\n```\nDone.";
+  fake = await startFakeLlm({ script: [{ text: answer, chunkSize: 4, chunkDelayMs: 5 }, { text: answer }] });
+  startGong(WIRE_APIS[0].flags(fake), 80, true);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("summarise", "Enter");
+  const text = await waitFor((s) => s.includes("Done.") && s.includes("↑"), "the rendered answer");
+  expect(text).toMatch(/^Summary$/m);
+  expect(text).toContain("Fixed calc.py: run pytest.");
+  expect(text).toContain("• one change");
+  expect(text).toMatch(/╭─ py\n│ x = 1 {2}# \*\*kept\*\*\n╰─/);
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+
+  startGong(WIRE_APIS[0].flags(fake), 80);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("again", "Enter");
+  const raw = await waitFor((s) => s.includes("Done.") && s.includes("↑"), "the plain answer");
+  expect(raw).toContain("## Summary");
+  expect(raw).toContain("Fixed **calc.py**: run `pytest`.");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
 test.skipIf(!hasTmux)("cli interactive: a rate limit being waited out is one line; /name names the session for -r", async () => {
   fake = await startFakeLlm({ script: [{ fault: { type: "http", status: 429, retryAfterMs: 800 } }, { text: "after the wait" }] });
   startGong(WIRE_APIS[0].flags(fake));
@@ -246,10 +457,33 @@ test.skipIf(!hasTmux)("cli interactive: a rate limit being waited out is one lin
   keys("hello", "Enter");
   const text = await waitFor((s) => s.includes("after the wait"), "the answer after the wait");
   expect(text.split("\n").filter((l) => l.includes("retrying in 1 s (attempt 1): anthropic 429")).length).toBe(1);
+  // The live line was erased before the retry line: no spinner frame is left in the scrollback.
+  expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
   keys("/name my-feature", "Enter");
   await waitFor((s) => s.includes("name: my-feature"), "the /name answer");
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
   const list = await ws.run(["sessions"]);
   expect(list.stdout).toContain("my-feature");
+});
+
+test.skipIf(!hasTmux)("cli interactive: the model's reasoning is shown before its answer, and not with showThinking false", async () => {
+  fake = await startFakeLlm({ script: [{ thinking: "weighing the two options", text: "option two" }, { thinking: "hidden musing", text: "option one" }] });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("pick one", "Enter");
+  const text = await waitFor((s) => s.includes("option two") && s.includes("↑"), "the answer");
+  expect(text).toMatch(/weighing the two options\noption two/);
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+
+  mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ showThinking: false }));
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt again");
+  keys("pick again", "Enter");
+  const quiet = await waitFor((s) => s.includes("option one") && s.includes("↑"), "the second answer");
+  expect(quiet).not.toContain("hidden musing");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
 });

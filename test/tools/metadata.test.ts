@@ -69,6 +69,11 @@ describe("tool metadata", () => {
     expect(ok.result).toBe("exit 0 · 2 lines");
     const failed = await described("bash", { command: "echo building; echo 'greet.sh: line 4: nmae: unbound variable'; exit 1" });
     expect(failed.result).toBe("exit 1 · greet.sh: line 4: nmae: unbound variable");
+    // A long output: the true line count, and a failure's own last line rather than the truncation note.
+    const long = await described("bash", { command: "seq 1 10000" });
+    expect(long.result).toBe("exit 0 · 10000 lines");
+    const longFailure = await described("bash", { command: "seq 1 5000; echo 'fatal: the last word'; exit 2" });
+    expect(longFailure.result).toBe("exit 2 · fatal: the last word");
   });
 
   test("grep, find and ls: what was searched and how much was found", async () => {

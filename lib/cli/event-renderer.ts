@@ -1,0 +1,199 @@
+/**
+ * Turns session events into the shell's terminal lines: streamed answer text, one line per tool
+ * call (the live line while it is written and runs, with the time it takes and the tail of its
+ * output), its result (the first lines of a command's output, a failure's last line, a diff), plan
+ * checklists, retries and warnings.
+ */
+import type { SessionEvent } from "../agent/index.ts";
+import { formatWait } from "../llm/retry.ts";
+import { callLabel, colorDiff, indent, planChecklist, resultLine, type Style } from "./render.ts";
+import { formatSeconds, type LiveLine } from "./live-line.ts";
+import type { MarkdownStream } from "./markdown.ts";
+import { subagentLine } from "./subagent-lines.ts";
+import { cutToWidth } from "./text-width.ts";
+
+/** Turns session events into terminal lines. */
+export class EventRenderer {
+  private midLine = false;
+  private thinking = false;
+  /** The calls running now, by call id: label, start time, and their output so far (its last lines). */
+  private readonly calls = new Map<string, { label: string; started: number; output: string }>();
+  /** When the model was asked (the live line counts from there). */
+  private turnStarted = Date.now();
+
+  constructor(
+    private readonly out: (s: string) => void,
+    private readonly style: Style,
+    private readonly spinner: LiveLine,
+    private readonly columns: () => number,
+    /** Renders the answer's markdown (color on); null prints the text as it came. */
+    private readonly markdown: MarkdownStream | null = null,
+    /** Show the model's reasoning text (the `showThinking` setting). */
+    private readonly showThinking = true,
+  ) {}
+
+  render(event: SessionEvent): void {
+    const s = this.style;
+    const child = subagentLine(event, s);
+    if (child !== undefined || event.agent_id !== undefined) {
+      if (child) {
+        this.endLine();
+        this.out(child);
+      }
+      return;
+    }
+    switch (event.kind) {
+      case "turn_start":
+        // Waiting for the model: say so until its first words arrive.
+        this.turnStarted = Date.now();
+        if (!this.midLine) this.spinner.start("thinking…", this.turnStarted);
+        break;
+      case "assistant_thinking_delta": {
+        // The model's reasoning, dimmed, before its answer.
+        const { delta } = event.data;
+        if (!delta || !this.showThinking) break;
+        this.spinner.stop();
+        this.thinking = true;
+        this.out(s.dim(delta));
+        this.midLine = !delta.endsWith("\n");
+        break;
+      }
+      case "tool_call_update":
+        // The model is still writing the call: show it as its arguments stream in.
+        // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
+        if (event.data.call_summary !== undefined) {
+          this.endThinking();
+          this.endLine();
+          this.spinner.start(callLabel({ tool_name: event.data.tool_name, call_summary: event.data.call_summary }), this.turnStarted);
+        }
+        break;
+      case "assistant_text_delta": {
+        const { delta } = event.data;
+        this.endThinking();
+        const text = this.markdown ? this.markdown.push(delta) : delta;
+        if (!text) break;
+        this.spinner.stop();
+        this.out(text);
+        this.midLine = !text.endsWith("\n");
+        break;
+      }
+      case "tool_call_output_delta": {
+        const call = this.calls.get(event.data.call_id);
+        if (!call) break;
+        // Only the last lines matter: keep a bounded piece of the output.
+        call.output = (call.output + event.data.delta).slice(-4000);
+        if ([...this.calls.values()].at(-1) === call) this.spinner.showTail(lastLines(call.output, TAIL_LINES));
+        break;
+      }
+      case "assistant_text_end":
+        this.flushMarkdown();
+        this.endLine();
+        break;
+      case "tool_call_start": {
+        this.endThinking();
+        this.endLine();
+        const label = callLabel(event.data);
+        const started = Date.now();
+        this.calls.set(event.data.call_id, { label, started, output: "" });
+        this.spinner.start(label, started);
+        break;
+      }
+      case "tool_call_end": {
+        const { call_id, tool_name, output, is_error, kind } = event.data;
+        this.spinner.stop();
+        const call = this.calls.get(call_id);
+        this.calls.delete(call_id);
+        const seconds = call ? Math.floor((Date.now() - call.started) / 1000) : 0;
+        const time = seconds >= 1 ? s.dim(` · ${formatSeconds(seconds)}`) : "";
+        const width = this.columns();
+        this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(call?.label ?? tool_name, width - 3)}\n`);
+        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(resultLine(event.data) || "failed") : s.dim(resultLine(event.data))}${time}\n`);
+        // A command's first lines of output, so a success shows what it printed.
+        if (kind === "shell" && !is_error) {
+          const first = firstLines(output.text, RESULT_LINES);
+          if (first.length) this.out(`${first.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1))).join("\n")}\n`);
+        }
+        const diff = (output.data as { diff?: unknown }).diff;
+        if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
+        // Parallel calls: the live line goes on for one still running.
+        const stillRunning = [...this.calls.values()].at(-1);
+        if (stillRunning) this.spinner.start(stillRunning.label, stillRunning.started);
+        break;
+      }
+      case "plan_update":
+        this.out(`${indent(planChecklist(event.data, s))}\n`);
+        break;
+      case "retry":
+        this.endLine();
+        this.out(`${s.yellow(`retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
+        break;
+      case "warning":
+        this.endLine();
+        this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
+        break;
+      case "loop_detection":
+        this.out(`${s.yellow(event.data.message)}\n`);
+        break;
+      case "compaction_start":
+        this.endLine();
+        this.out(`${s.dim("compacting the conversation…")}\n`);
+        break;
+      case "compaction_end": {
+        const { compacted, error } = event.data;
+        this.out(`${s.dim(compacted ? "compacted." : `not compacted${error ? `: ${error}` : ""}.`)}\n`);
+        break;
+      }
+      case "hook_error":
+        this.out(`${s.red(`hook error: ${event.data.error}`)}\n`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  finishAnswer(): void {
+    this.spinner.stop();
+    this.flushMarkdown();
+    this.endThinking();
+    this.endLine();
+  }
+
+  /** The answer's unfinished last line, rendered. */
+  private flushMarkdown(): void {
+    const rest = this.markdown?.flush();
+    if (!rest) return;
+    this.spinner.stop();
+    this.out(rest);
+    this.midLine = true;
+  }
+
+  /** The reasoning text ends on a line of its own before the answer or a tool line. */
+  private endThinking(): void {
+    if (!this.thinking) return;
+    this.thinking = false;
+    this.endLine();
+  }
+
+  endLine(): void {
+    if (this.midLine) this.out("\n");
+    this.midLine = false;
+  }
+}
+
+/** Lines of a running command's output shown under its live line. */
+const TAIL_LINES = 4;
+/** Lines of a successful command's output shown under its result. */
+const RESULT_LINES = 3;
+
+/** Output made fit for one terminal row: no escape sequences, no carriage-return overdraws, tabs as spaces. */
+function cleanLine(line: string): string {
+  return (line.split("\r").filter(Boolean).pop() ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\t/g, "  ").replace(/[\x00-\x1f\x7f]/g, "");
+}
+
+function lastLines(text: string, n: number): string[] {
+  return text.split("\n").map(cleanLine).filter((l) => l.trim() !== "").slice(-n);
+}
+
+function firstLines(text: string, n: number): string[] {
+  return text.split("\n").map(cleanLine).filter((l) => l.trim() !== "").slice(0, n);
+}

@@ -1,0 +1,114 @@
+/**
+ * The live line: one line at the bottom of the output saying what is happening now (a spinner, a
+ * label and the time it has taken), with, under it, the last few lines of a running command's
+ * output, replaced in place. Each line is cut to the terminal's width so it never wraps, erased before anything else is
+ * printed (so no frame is left in the scrollback), and re-fitted when the terminal is resized.
+ * Off a terminal it prints nothing.
+ */
+import type { Style } from "./render.ts";
+import { cutToWidth, textWidth } from "./text-width.ts";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const FRAME_MS = 80;
+
+/** Where the live line is drawn: the raw terminal, and whether drawing there is possible now. */
+export interface LiveSurface {
+  /** False while output is held back or the cursor is not at the start of a line. */
+  readonly canDraw: boolean;
+  readonly columns: number;
+  raw(text: string): void;
+}
+
+export class LiveLine {
+  private timer?: ReturnType<typeof setInterval>;
+  private frame = 0;
+  private label = "";
+  private since = Date.now();
+  private tail: string[] = [];
+  /** Columns each drawn row takes on screen; empty when nothing is drawn. */
+  private drawn: number[] = [];
+
+  constructor(
+    private readonly surface: LiveSurface,
+    private readonly style: Style,
+  ) {}
+
+  get active(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /**
+   * Shows `label` with a spinner and the time since `since`; when one already runs, only its label
+   * changes. A new label drops the output tail of the previous one.
+   */
+  start(label: string, since = Date.now()): void {
+    if (label !== this.label) this.tail = [];
+    this.label = label;
+    this.since = since;
+    if (!this.timer) {
+      this.frame = 0;
+      this.timer = setInterval(() => {
+        this.frame = (this.frame + 1) % FRAMES.length;
+        this.draw();
+      }, FRAME_MS);
+    }
+    this.draw();
+  }
+
+  /** The last lines of the running command's output, shown under the label. */
+  showTail(lines: string[]): void {
+    this.tail = lines;
+    this.erase();
+    this.draw();
+  }
+
+  /** Stops and erases the line. */
+  stop(): void {
+    this.tail = [];
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.erase();
+  }
+
+  /** Removes the drawn line, leaving the cursor at the start of the now empty line. */
+  erase(): void {
+    if (this.drawn.length === 0) return;
+    const up = this.drawn.length - 1;
+    this.drawn = [];
+    this.surface.raw(up > 0 ? `\r\x1b[${up}A\x1b[J` : "\r\x1b[K");
+  }
+
+  /**
+   * The terminal is now `columns` wide. A terminal that reflows its lines has wrapped a line wider
+   * than that onto several rows: the cursor goes up to its first row before clearing, so no piece
+   * of the old line stays behind. Then it is drawn again at the new width.
+   */
+  resized(columns: number): void {
+    if (this.drawn.length > 0) {
+      const rows = this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0) - 1;
+      this.surface.raw(rows > 0 ? `\r\x1b[${rows}A\x1b[J` : "\r\x1b[K");
+      this.drawn = [];
+    }
+    this.draw();
+  }
+
+  /** Draws the line again (after other output was printed above it). */
+  draw(): void {
+    if (!this.timer || !this.surface.canDraw) return;
+    // One column is kept free: writing into the last one makes some terminals wrap.
+    const width = Math.max(1, this.surface.columns - 1);
+    const seconds = Math.floor((Date.now() - this.since) / 1000);
+    const time = seconds >= 1 ? ` · ${formatSeconds(seconds)}` : "";
+    const head = cutToWidth(`${FRAMES[this.frame]} ${this.label}`, Math.max(1, width - time.length)) + time;
+    const tail = this.tail.map((line) => cutToWidth(`  ${line}`, width));
+    const up = this.drawn.length - 1;
+    this.drawn = [head, ...tail].map(textWidth);
+    const rows = [`${this.style.cyan(head.slice(0, 1))}${head.slice(1)}`, ...tail.map((l) => this.style.dim(l))];
+    this.surface.raw(`\r${up > 0 ? `\x1b[${up}A` : ""}${rows.join("\x1b[K\n")}\x1b[J`);
+  }
+}
+
+/** "42s", "3m 05s". */
+export function formatSeconds(seconds: number): string {
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}

@@ -1,0 +1,86 @@
+/**
+ * The status line under the input while the shell waits for it: the model and profile, the approval mode,
+ * how much of the model's context window the conversation fills, and the session's cost. It lives
+ * on the row below the prompt (reserved when the prompt is drawn, redrawn after each key, since
+ * the line editor clears below itself) and is cleared when the input is sent. Hidden on narrow
+ * terminals and off a terminal.
+ */
+import type { SessionEvent } from "../agent/index.ts";
+import { getModel } from "../llm/catalog.ts";
+import type { LiveSurface } from "./live-line.ts";
+import type { Style } from "./render.ts";
+import { cutToWidth } from "./text-width.ts";
+
+/** Narrower than this, the status line is left out. */
+export const STATUS_MIN_COLUMNS = 60;
+
+export interface StatusInfo {
+  model: string;
+  profile: string;
+  approval: string;
+  cost: number;
+}
+
+export class StatusLine {
+  /** Tokens the last model call carried (its input and output): the conversation's size. */
+  private contextTokens = 0;
+  private shown = false;
+
+  constructor(
+    private readonly surface: LiveSurface & { readonly isTTY: boolean },
+    private readonly style: Style,
+    private readonly info: () => StatusInfo,
+  ) {}
+
+  get visible(): boolean {
+    return this.surface.isTTY && this.surface.columns >= STATUS_MIN_COLUMNS;
+  }
+
+  observe(event: SessionEvent): void {
+    if (event.kind !== "message_end" || event.agent_id !== undefined) return;
+    const { message } = event.data;
+    if (message.role !== "assistant" || !message.usage) return;
+    const u = message.usage;
+    this.contextTokens = u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0) + u.output;
+  }
+
+  text(): string {
+    const { model, profile, approval, cost } = this.info();
+    let window = 0;
+    try {
+      window = getModel(model).contextWindow;
+    } catch {
+      // An unknown model: no percentage.
+    }
+    const context = window > 0 ? ` · context ${Math.round((this.contextTokens / window) * 100)}%` : "";
+    return `${model} (${profile}) · approval: ${approval} (Shift+Tab)${context} · $${cost.toFixed(4)}`;
+  }
+
+  /** Before the prompt is drawn: makes room for the status row below it. */
+  reserve(): void {
+    if (!this.visible) return;
+    this.surface.raw("\n\x1b[1A");
+  }
+
+  /** Draws (or redraws) the status row below the cursor's row, leaving the cursor where it was. */
+  draw(): void {
+    if (!this.visible) return;
+    this.shown = true;
+    const line = cutToWidth(this.text(), this.surface.columns - 1);
+    this.surface.raw(`\x1b7\x1b[1B\r${this.style.dim(line)}\x1b[K\x1b8`);
+  }
+
+  /** Empties the status row below the cursor, the cursor staying where it is. */
+  hide(): void {
+    if (!this.shown) return;
+    this.shown = false;
+    this.surface.raw("\x1b7\x1b[1B\r\x1b[K\x1b8");
+  }
+
+  /** The input was sent: the cursor is on the status row now; it is emptied for the output. */
+  clear(): void {
+    if (!this.shown) return;
+    this.shown = false;
+    this.surface.raw("\r\x1b[K");
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The interactive shell: time from start to the first prompt on a terminal (tmux), and how long a
+ * streamed token takes to reach the screen through the renderer with markdown on — a 10,000-token
+ * answer with code blocks, tokens arriving every 5 ms. Markdown is rendered a line at a time, so a
+ * token waits for the rest of its line; the figure is that wait plus the rendering time.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SessionEvent } from "../../lib/agent/index.ts";
+import { EventRenderer } from "../../lib/cli/event-renderer.ts";
+import type { LiveLine } from "../../lib/cli/live-line.ts";
+import { MarkdownStream } from "../../lib/cli/markdown.ts";
+import { makeStyle } from "../../lib/cli/render.ts";
+import { median, ms, type BenchRow } from "./measure.ts";
+
+const CLI = process.env.GONG_BENCH_CLI ?? join(import.meta.dir, "../../cli.ts");
+const TOKEN_GAP_MS = 5;
+
+async function firstPrompt(dir: string): Promise<number> {
+  const socket = `gong-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args]);
+  const command = `cd ${dir} && env HOME=${dir} GONG_HOME=${dir}/home NO_COLOR=1 ${process.execPath} ${CLI} --model anthropic/claude-haiku-4-5 --api-key bench`;
+  const t = performance.now();
+  tmux("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", command);
+  try {
+    while (performance.now() - t < 20_000) {
+      if (tmux("capture-pane", "-p", "-t", "b").stdout.toString().includes("›")) return performance.now() - t;
+      await Bun.sleep(2);
+    }
+    throw new Error("no prompt within 20 s");
+  } finally {
+    tmux("kill-server");
+  }
+}
+
+/** A long answer: paragraphs with emphasis and code spans, lists, and fenced code blocks. */
+function answerTokens(count: number): string[] {
+  const words = ["the", "**parser**", "reads", "`tokens`", "and", "*then*", "builds", "a", "tree", "of", "nodes"];
+  const tokens: string[] = [];
+  let i = 0;
+  while (tokens.length < count) {
+    const block = i % 4;
+    if (block === 3) tokens.push("```ts\n", "const ", "x = ", "parse(", "src);\n", "return ", "x;\n", "```\n");
+    else {
+      tokens.push(block === 1 ? "- " : block === 2 ? "## " : "");
+      for (let w = 0; w < 14; w++) tokens.push(`${words[(i + w) % words.length]} `);
+      tokens.push("\n");
+    }
+    i++;
+  }
+  return tokens.slice(0, count);
+}
+
+function tokenLatencies(tokens: string[]): number[] {
+  const style = makeStyle(true);
+  const live = { start() {}, stop() {}, showTail() {} } as unknown as LiveLine;
+  let written = 0;
+  const renderer = new EventRenderer(() => written++, style, live, () => 100, new MarkdownStream(style, () => 100));
+  const waiting: number[] = [];
+  const latencies: number[] = [];
+  tokens.forEach((delta, i) => {
+    waiting.push(i);
+    const before = written;
+    const t = performance.now();
+    renderer.render({ kind: "assistant_text_delta", data: { delta } } as SessionEvent);
+    const cost = performance.now() - t;
+    // What was waiting is on screen now: it waited for the tokens after it, then the rendering.
+    if (written > before) for (const j of waiting.splice(0)) latencies.push((i - j) * TOKEN_GAP_MS + cost);
+  });
+  return latencies;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export async function rows(): Promise<BenchRow[]> {
+  const rowsOut: BenchRow[] = [];
+  if (Bun.spawnSync(["which", "tmux"]).exitCode === 0) {
+    const dir = mkdtempSync(join(tmpdir(), "gong-bench-interactive-"));
+    try {
+      await firstPrompt(dir);
+      const runs: number[] = [];
+      for (let i = 0; i < 5; i++) runs.push(await firstPrompt(dir));
+      rowsOut.push({ area: "interactive", name: "start-up to the first prompt (bun cli.ts, tmux)", value: ms(median(runs)) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const latencies = tokenLatencies(answerTokens(10_000));
+  rowsOut.push({ area: "interactive", name: `token to screen, markdown on, a token every ${TOKEN_GAP_MS} ms: p50`, value: ms(percentile(latencies, 50)) });
+  rowsOut.push({ area: "interactive", name: `token to screen, markdown on, a token every ${TOKEN_GAP_MS} ms: p99`, value: ms(percentile(latencies, 99)) });
+  return rowsOut;
+}
