@@ -14,7 +14,8 @@ import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
 import { runRpc } from "./rpc.ts";
 import { SettingsError } from "./settings.ts";
-import { prepareSession } from "./setup.ts";
+import { prepareSession, type CliSetup } from "./setup.ts";
+import { Termination } from "./termination.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -42,30 +43,43 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
   const setup = await prepareSession(opts, io.env);
+  // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC has no Ctrl-C of its own, so SIGINT too.
+  const termination = new Termination({
+    signals: opts.mode === "rpc" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
+    onSignal: (signal) => setup.terminate(`gong received ${signal}`),
+  });
   try {
-    if (opts.mode === "rpc") return await runRpc(setup, io);
-
-    // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
-    // answer it: run the input to completion as print mode does.
-    const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
-    const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin) : undefined;
-    const prompt = opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd) : undefined;
-
-    if (mode === "print") {
-      if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
-      const store = openStore(setup);
-      const session = await openSession(setup, store);
-      try {
-        return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);
-      } finally {
-        await session.close();
-        store.close();
-      }
-    }
-    return await runInteractive(setup, prompt, io);
+    const code = await runMode(opts, setup, io);
+    return termination.exitCode ?? code;
   } finally {
+    termination.release();
     await setup.dispose();
   }
+}
+
+async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
+  if (opts.mode === "rpc") return await runRpc(setup, io);
+
+  // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
+  // answer it: run the input to completion as print mode does.
+  const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
+  const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin) : undefined;
+  const prompt = opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd) : undefined;
+
+  if (mode === "print") {
+    if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
+    if (setup.terminated.aborted) return EXIT.interrupted;
+    const store = openStore(setup);
+    const session = await openSession(setup, store);
+    setup.terminated.addEventListener("abort", () => void session.abort(), { once: true });
+    try {
+      return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);
+    } finally {
+      await session.close();
+      store.close();
+    }
+  }
+  return await runInteractive(setup, prompt, io);
 }
 
 function listModelsCommand(filter: string | undefined, io: Io): number {

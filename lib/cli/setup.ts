@@ -28,6 +28,10 @@ export interface CliSetup {
   store: StoreSelection | false;
   /** Stops what setup started (the fake server). */
   dispose(): Promise<void>;
+  /** Aborted when gong is told to end (SIGTERM, SIGHUP): the mode closes its session and returns. */
+  terminated: AbortSignal;
+  /** Kills every command's process tree at once and aborts `terminated`. */
+  terminate(reason: string): void;
 }
 
 export async function prepareSession(opts: CliOptions, env: Record<string, string | undefined> = process.env): Promise<CliSetup> {
@@ -78,12 +82,18 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
     },
   };
 
+  const termination = new AbortController();
   return {
     cwd,
     model,
     settings,
     sessionOptions,
     store: storeSelection(opts),
+    terminated: termination.signal,
+    terminate(reason) {
+      void execEnv.cleanup().catch(() => {});
+      termination.abort(new Error(reason));
+    },
     async dispose() {
       await execEnv.cleanup().catch(() => {});
       for (const d of disposers) await d().catch(() => {});
