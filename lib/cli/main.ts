@@ -3,6 +3,8 @@
  * (0 done, 1 failed, 2 usage or configuration error, 130 interrupted). Errors are one sentence on
  * stderr; stack traces only with --verbose.
  */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { listModels } from "../llm/catalog.ts";
 import { LlmError } from "../llm/errors.ts";
 import { listSessions } from "../store/list.ts";
@@ -13,9 +15,10 @@ import { runInteractive } from "./interactive.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
 import { runRpc } from "./rpc.ts";
-import { SettingsError } from "./settings.ts";
+import { loadSettings, SettingsError } from "./settings.ts";
 import { prepareSession, type CliSetup } from "./setup.ts";
 import { Termination } from "./termination.ts";
+import { decideTrust } from "./trust.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -42,7 +45,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 }
 
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, io.env);
+  const setup = await prepareSession(opts, io.env, await projectTrust(opts, io));
+  for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC has no Ctrl-C of its own, so SIGINT too.
   const termination = new Termination({
     signals: opts.mode === "rpc" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
@@ -55,6 +59,16 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
     termination.release();
     await setup.dispose();
   }
+}
+
+/**
+ * Whether the project's own settings that run code or redirect credentials take effect: --trust,
+ * the global list, a remembered yes, or — in the interactive shell — the user's answer now.
+ */
+async function projectTrust(opts: CliOptions, io: Io) {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const canAsk = opts.mode === "interactive" && Boolean(io.stdin.isTTY) && existsSync(cwd);
+  return decideTrust({ cwd, flag: opts.trust, canAsk, input: io.stdin, output: io.stdout }, loadSettings(cwd));
 }
 
 async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {

@@ -17,6 +17,8 @@ import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
+import { applyTrust, type TrustDecision } from "./trust.ts";
+import { sandboxedEnvironment } from "./sandbox-setup.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -26,6 +28,8 @@ export interface CliSetup {
   sessionOptions: CreateSessionOptions;
   /** Where the session comes from: a new file, a resumed one, or none. */
   store: StoreSelection | false;
+  /** One-line notices for stderr (project settings left out of an untrusted project). */
+  notices: string[];
   /** Stops what setup started (the fake server). */
   dispose(): Promise<void>;
   /** Aborted when gong is told to end (SIGTERM, SIGHUP): the mode closes its session and returns. */
@@ -34,10 +38,16 @@ export interface CliSetup {
   terminate(reason: string): void;
 }
 
-export async function prepareSession(opts: CliOptions, env: Record<string, string | undefined> = process.env): Promise<CliSetup> {
+export async function prepareSession(
+  opts: CliOptions,
+  env: Record<string, string | undefined> = process.env,
+  trust: TrustDecision = { trusted: false },
+): Promise<CliSetup> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
-  const { settings, files } = loadSettings(cwd);
+  const loaded = loadSettings(cwd);
+  const { files } = loaded;
+  const { settings, notices } = applyTrust(loaded, trust.trusted, env);
   const model = chooseModel(opts.model, settings, env);
 
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
@@ -60,14 +70,15 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
   const envPolicy = settings.envPolicy as EnvPolicy | undefined;
-  const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy });
+  const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy, envAllow: settings.envAllow });
+  const toolEnv = await sandboxedEnvironment(execEnv, opts.sandbox, settings.sandbox);
 
   const tools = parseTools(opts.tools ?? settings.tools);
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
-    env: execEnv,
+    env: toolEnv,
     tools,
     clientOptions,
     hooks,
@@ -89,6 +100,7 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
     settings,
     sessionOptions,
     store: storeSelection(opts),
+    notices,
     terminated: termination.signal,
     terminate(reason) {
       void execEnv.cleanup().catch(() => {});
