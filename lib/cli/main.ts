@@ -45,7 +45,9 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 }
 
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, io.env, await projectTrust(opts, io));
+  const trust = await projectTrust(opts, io);
+  for (const notice of trust.notices ?? []) io.stderr.write(`gong: ${notice}\n`);
+  const setup = await prepareSession(opts, io.env, trust);
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC has no Ctrl-C of its own, so SIGINT too.
   const termination = new Termination({
@@ -68,7 +70,7 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
 async function projectTrust(opts: CliOptions, io: Io) {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const canAsk = opts.mode === "interactive" && Boolean(io.stdin.isTTY) && existsSync(cwd);
-  return decideTrust({ cwd, flag: opts.trust, canAsk, input: io.stdin, output: io.stdout }, loadSettings(cwd));
+  return decideTrust({ cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout }, loadSettings(cwd));
 }
 
 async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {

@@ -28,7 +28,7 @@ export interface CliSetup {
   sessionOptions: CreateSessionOptions;
   /** Where the session comes from: a new file, a resumed one, or none. */
   store: StoreSelection | false;
-  /** One-line notices for stderr (project settings left out of an untrusted project). */
+  /** One-line notices for stderr. */
   notices: string[];
   /** Stops what setup started (the fake server). */
   dispose(): Promise<void>;
@@ -47,7 +47,8 @@ export async function prepareSession(
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
   const loaded = loadSettings(cwd);
   const { files } = loaded;
-  const { settings, notices } = applyTrust(loaded, trust.trusted, env);
+  // What trust leaves out was already said (TrustDecision.notices).
+  const { settings } = applyTrust(loaded, trust.trusted, env);
   const model = chooseModel(opts.model, settings, env);
 
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
@@ -100,7 +101,7 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices,
+    notices: [],
     terminated: termination.signal,
     terminate(reason) {
       void execEnv.cleanup().catch(() => {});

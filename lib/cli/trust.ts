@@ -160,6 +160,8 @@ function isInside(path: string, dir: string): boolean {
 export interface TrustDecision {
   /** Whether project-level settings that run code or redirect credentials may take effect. */
   trusted: boolean;
+  /** One line each for stderr: what the decision leaves out of the project's settings. */
+  notices?: string[];
 }
 
 export interface TrustQuestion {
@@ -169,6 +171,8 @@ export interface TrustQuestion {
   flag: boolean;
   /** Whether someone at a terminal can be asked. */
   canAsk: boolean;
+  /** The user's environment (their own base URLs win over the project's). */
+  env: Record<string, string | undefined>;
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
 }
@@ -178,10 +182,15 @@ export interface TrustQuestion {
  * that needs trust and a person is at the terminal, ask once; a yes is remembered.
  */
 export async function decideTrust(q: TrustQuestion, loaded: LoadedSettings): Promise<TrustDecision> {
-  if (isProjectTrusted(q.cwd, { flag: q.flag, global: globalSettings(loaded) })) return { trusted: true };
+  const trusted = await askIfNeeded(q, loaded);
+  return { trusted, notices: applyTrust(loaded, trusted, q.env).notices };
+}
+
+async function askIfNeeded(q: TrustQuestion, loaded: LoadedSettings): Promise<boolean> {
+  if (isProjectTrusted(q.cwd, { flag: q.flag, global: globalSettings(loaded) })) return true;
   const project = projectSettings(loaded);
   const requests = trustRequests(project?.settings);
-  if (!project || requests.length === 0 || !q.canAsk) return { trusted: false };
+  if (!project || requests.length === 0 || !q.canAsk) return false;
   q.output.write(
     `${project.file} sets ${requests.join(", ")}: settings that run code or decide where your API keys and files go.\n` +
       `Trust this project (${canonical(q.cwd)})? Your answer is remembered. [y/N] `,
@@ -189,7 +198,7 @@ export async function decideTrust(q: TrustQuestion, loaded: LoadedSettings): Pro
   const answer = await readAnswer(q.input);
   const trusted = /^y(es)?$/i.test(answer.trim());
   if (trusted) rememberTrust(q.cwd);
-  return { trusted };
+  return trusted;
 }
 
 async function readAnswer(input: NodeJS.ReadableStream): Promise<string> {
