@@ -130,7 +130,8 @@ test("remembered trust: trusted.json holds the project's real path; other projec
 test.skipIf(!hasTmux)("interactive: the shell asks once; a yes is remembered and the hooks run, later runs do not ask", async () => {
   const fake = await startFakeLlm({ script: [{ text: "first" }, { text: "second" }] });
   projectSettings({ hooks: [hookThatRuns()] });
-  const socket = `gong-trust-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  // One tmux server per run of gong: a server that is still shutting down cannot take a new session.
+  let socket = "";
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
   const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-100").stdout.toString();
@@ -146,7 +147,10 @@ test.skipIf(!hasTmux)("interactive: the shell asks once; a yes is remembered and
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
   const gong = [process.execPath, CLI, "--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"].map(quote).join(" ");
-  const start = () => expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", `cd ${quote(ws.dir)} && env ${envs} ${gong}; sleep 30`).exitCode).toBe(0);
+  const start = () => {
+    socket = `gong-trust-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", `cd ${quote(ws.dir)} && env ${envs} ${gong}; sleep 30`).exitCode).toBe(0);
+  };
   try {
     start();
     const asked = await waitFor((s) => s.includes("[y/N]"), "the trust question");
