@@ -41,6 +41,9 @@ export { truncateHead, truncateTail, truncateLine, truncateChars, truncateLines,
 
 // Where tools run.
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "./lib/env/index.ts";
+export { SandboxedEnvironment, SandboxUnavailableError, type SandboxOptions } from "./lib/env/sandbox.ts";
+export type { SandboxMode } from "./lib/env/sandbox-profiles.ts";
+export { hideOwnSecrets, isSecretName, ProcessTrees } from "./lib/env/index.ts";
 export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "./lib/env/types.ts";
 
 // The LLM layer.
