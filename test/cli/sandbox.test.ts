@@ -3,24 +3,14 @@
  * bubblewrap a one-line configuration error (never a silent fall-back).
  */
 import { expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { findSandboxProgram } from "../../lib/env/sandbox.ts";
+import { sandboxUnavailable } from "../helpers/sandbox.ts";
 import { startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
 
-function whyUnavailable(): string | undefined {
-  if (process.platform !== "linux") return "bubblewrap is Linux only";
-  try {
-    const probe = spawnSync(findSandboxProgram({ mode: "workspace-write" }), ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"], { encoding: "utf8" });
-    return probe.status === 0 ? undefined : `bubblewrap cannot create namespaces here: ${probe.stderr.trim()}`;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-const unavailable = whyUnavailable();
+const unavailable = sandboxUnavailable();
 if (unavailable) console.warn(`CLI sandbox tests skipped: ${unavailable}`);
 
 const flags = (url: string) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", url, "--api-key", "sk-ant-flag-55e4d3"];
