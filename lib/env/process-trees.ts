@@ -134,7 +134,8 @@ export class ProcessTrees {
     // Stop before killing, so a process cannot fork a replacement between the scan and the kill.
     for (let round = 0; round < 5 && pids.length > 0; round++) {
       for (const pid of pids) signal(pid, "SIGSTOP");
-      for (const pid of scan()) signal(pid, "SIGKILL");
+      // The stopped ones too: a stopped process the next scan misses must not stay stopped forever.
+      for (const pid of new Set([...pids, ...scan()])) signal(pid, "SIGKILL");
       this.signalGroups(trees, "SIGKILL");
       await new Promise((r) => setTimeout(r, POLL_MS));
       pids = scan();
