@@ -160,6 +160,9 @@ test.skipIf(!hasTmux)("interactive: the shell asks once; a yes is remembered and
     await waitFor((s) => s.includes("›"), "the prompt");
     expect(existsSync(join(ws.dir, "hook-ran"))).toBe(true);
     expect(readFileSync(join(ws.env.GONG_HOME, "trusted.json"), "utf8")).toContain(realpathSync(ws.dir));
+    // The terminal still works for the shell after the question.
+    tmux("send-keys", "-t", "t", "hello", "Enter");
+    await waitFor((s) => s.includes("first"), "the answer");
     tmux("kill-server");
 
     // The second run remembers: no question, straight to the prompt.
