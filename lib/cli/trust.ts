@@ -17,7 +17,7 @@ import { findProvider } from "../llm/providers.ts";
 import { gongHome } from "../store/paths.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
 
-/** Project settings keys that need trust. */
+/** Project settings keys that need trust (`mcpServers` for the MCP servers a project may declare). */
 export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox"] as const;
 
 export interface TrustOptions {
