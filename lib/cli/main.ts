@@ -14,6 +14,7 @@ import { buildPrompt, EXIT, openSession, openStore, processIo, readAll, type Io 
 import { runInteractive } from "./interactive.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
+import { runAcp } from "./acp/server.ts";
 import { runRpc } from "./rpc.ts";
 import { loadSettings, SettingsError } from "./settings.ts";
 import { prepareSession, type CliSetup } from "./setup.ts";
@@ -49,9 +50,9 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
   for (const notice of trust.notices ?? []) io.stderr.write(`gong: ${notice}\n`);
   const setup = await prepareSession(opts, io.env, trust);
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
-  // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC has no Ctrl-C of its own, so SIGINT too.
+  // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC and ACP have no Ctrl-C of their own, so SIGINT too.
   const termination = new Termination({
-    signals: opts.mode === "rpc" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
+    signals: opts.mode === "rpc" || opts.mode === "acp" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
     onSignal: (signal) => setup.terminate(`gong received ${signal}`),
   });
   try {
@@ -75,6 +76,7 @@ async function projectTrust(opts: CliOptions, io: Io) {
 
 async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
   if (opts.mode === "rpc") return await runRpc(setup, io);
+  if (opts.mode === "acp") return await runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
 
   // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
   // answer it: run the input to completion as print mode does.

@@ -18,7 +18,7 @@ import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import { applyTrust, type TrustDecision } from "./trust.ts";
-import { sandboxedEnvironment } from "./sandbox-setup.ts";
+import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -32,6 +32,8 @@ export interface CliSetup {
   notices: string[];
   /** Stops what setup started (the fake server). */
   dispose(): Promise<void>;
+  /** Boxes an environment's commands as --sandbox asks (modes that make environments of their own); undefined when off. */
+  box?: Boxer;
   /** Aborted when gong is told to end (SIGTERM, SIGHUP): the mode closes its session and returns. */
   terminated: AbortSignal;
   /** Kills every command's process tree at once and aborts `terminated`. */
@@ -72,7 +74,8 @@ export async function prepareSession(
 
   const envPolicy = settings.envPolicy as EnvPolicy | undefined;
   const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy, envAllow: settings.envAllow });
-  const toolEnv = await sandboxedEnvironment(execEnv, opts.sandbox, settings.sandbox);
+  const box = sandboxFor(opts.sandbox, settings.sandbox);
+  const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
@@ -102,6 +105,7 @@ export async function prepareSession(
     sessionOptions,
     store: storeSelection(opts),
     notices: [],
+    box,
     terminated: termination.signal,
     terminate(reason) {
       void execEnv.cleanup().catch(() => {});
