@@ -131,3 +131,41 @@ test.skipIf(!linux)("a daemon that a finished command left behind (setsid, doubl
   expect(r.stdout).toBe("left it running\n");
   expect(await gone(await pidFile("escaped.pid"))).toBe(true);
 }, 30_000);
+
+test.skipIf(!linux)("acp mode: SIGTERM kills the running command's tree and exits 143", async () => {
+  const fake = await startFakeLlm({ script: script() });
+  const proc = Bun.spawn([process.execPath, CLI, "--mode", "acp", "--model", "ollama/qwen3-coder", "--base-url", fake.baseUrls.openai, "--approval", "auto"], {
+    cwd: ws.dir,
+    env: ws.env,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  // A bare JSON-RPC editor: initialize, open a session, prompt.
+  const replies = new Map<number, any>();
+  void (async () => {
+    let buffered = "";
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+      buffered += new TextDecoder().decode(chunk);
+      let nl: number;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        if (typeof message.id === "number" && !message.method) replies.set(message.id, message);
+      }
+    }
+  })();
+  const request = async (id: number, method: string, params: unknown) => {
+    proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    proc.stdin.flush();
+    for (let i = 0; i < 400 && !replies.has(id); i++) await Bun.sleep(25);
+    return replies.get(id);
+  };
+  await request(1, "initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const opened = await request(2, "session/new", { cwd: ws.dir, mcpServers: [] });
+  void request(3, "session/prompt", { sessionId: opened.result.sessionId, prompt: [{ type: "text", text: "run it" }] });
+  const pids = await commandPids();
+  proc.kill("SIGTERM");
+  expect(await proc.exited).toBe(143);
+  for (const pid of pids) expect(await gone(pid)).toBe(true);
+}, 30_000);
