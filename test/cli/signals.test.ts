@@ -145,8 +145,11 @@ test.skipIf(!linux)("acp mode: SIGTERM kills the running command's tree and exit
   const replies = new Map<number, any>();
   void (async () => {
     let buffered = "";
-    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-      buffered += new TextDecoder().decode(chunk);
+    const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffered += new TextDecoder().decode(value);
       let nl: number;
       while ((nl = buffered.indexOf("\n")) >= 0) {
         const message = JSON.parse(buffered.slice(0, nl));
