@@ -101,6 +101,13 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     expect(left).toBe(0);
   });
 
+  test("the working directory, per-call variables and the filtered environment carry into the box", async () => {
+    mkdirSync(join(ws.dir, "sub"), { recursive: true });
+    const env = new SandboxedEnvironment(ws.env({ baseEnv: { PATH: process.env.PATH, PLAIN: "p", STRIPE_SECRET_KEY: "sk_live_x" } }), { mode: "workspace-write" });
+    const r = await env.exec('pwd; echo "$PLAIN $EXTRA ${STRIPE_SECRET_KEY:-withheld}"', { cwd: "sub", env: { EXTRA: "e" } });
+    expect(r.stdout).toBe(`${join(ws.dir, "sub")}\np e withheld\n`);
+  });
+
   test("file tools obey the writable roots: read-only refuses, workspace-write refuses outside", async () => {
     const readOnly = sandbox({ mode: "read-only" });
     const denied = await readOnly.writeFile(join(ws.dir, "a.txt"), "x").catch((e) => e);
