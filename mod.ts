@@ -35,6 +35,7 @@ export type {
 export { registerProfile, profileIds } from "./lib/profiles/index.ts";
 export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
 export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
+export { parsePatch, applyPatch, PatchParseError, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./tools/apply-patch/index.ts";
 
 // The LLM layer. (Imported module by module: the adapters load their SDKs only when used.)
 export { createClient, type Client, type ClientOptions } from "./lib/llm/client.ts";

@@ -14,6 +14,9 @@ import * as v from "valibot";
 import type { ErrorCode, ToolResponse } from "../lib/envelope.ts";
 import type { ExecResult } from "../lib/env/types.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../lib/truncate.ts";
+import { SubdirEnvironment } from "../lib/env/subdir.ts";
+import { patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
+import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary, firstLine } from "./metadata.ts";
@@ -43,6 +46,9 @@ export const bashTool: Tool<BashArgs> = {
   summarizeCall: (a) => String(a.command ?? ""),
   summarizeResult: summarizeCommand,
   async run(args, ctx) {
+    // `apply_patch <<'EOF' … EOF` is how codex-trained models patch through a shell: apply it directly.
+    const shellPatch = patchFromShellCommand(args.command);
+    if (shellPatch) return runShellPatch(shellPatch, ctx);
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
     const lines = new LineCounter();
     const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
@@ -62,6 +68,19 @@ export const bashTool: Tool<BashArgs> = {
     return respond(result, timeoutS, lines.total(), ctx);
   },
 };
+
+/** Applies a patch found in a shell command; after `cd <dir> &&` its paths are relative to that directory. */
+async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRunContext): Promise<ToolResponse> {
+  if (workdir === undefined) return runPatch(patch, ctx);
+  try {
+    const dir = await ctx.env.resolvePath(workdir);
+    const info = dir.exists ? await ctx.env.stat(dir.absolute) : null;
+    if (info?.type !== "dir") return ctx.reply.fail("NOT_FOUND", `cd: ${workdir}: no such directory. Nothing was changed.`);
+    return runPatch(patch, { ...ctx, env: new SubdirEnvironment(ctx.env, dir.absolute) });
+  } catch (e) {
+    return ctx.reply.fromError(e);
+  }
+}
 
 async function respond(result: ExecResult, timeoutS: number, totalLines: number, ctx: ToolRunContext): Promise<ToolResponse> {
   const cut = truncateTail(result.output, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });

@@ -9,6 +9,7 @@ import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import { checkArgs } from "./args.ts";
+import { applyPatchTool } from "./apply-patch/tool.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
@@ -21,12 +22,12 @@ import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
-
 /**
  * Tools every registry knows but no preset activates: the plan tool's dialects (TodoWrite,
- * update_plan, write_todos). A profile or the user turns them on by name, e.g. ["default", "TodoWrite"].
+ * update_plan, write_todos) and apply_patch. A profile or the user turns them on by name,
+ * e.g. ["default", "TodoWrite"] or `--tools default,apply_patch`.
  */
-export const optionalTools: readonly Tool[] = [...planTools];
+export const optionalTools: readonly Tool[] = [...planTools, applyPatchTool];
 
 export const TOOL_PRESETS = {
   default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
@@ -161,5 +162,5 @@ export function toDefinition(tool: Tool): ToolDefinition {
   const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>;
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);
-  return { name: tool.name, description: tool.description, parameters };
+  return { name: tool.name, description: tool.description, parameters, ...(tool.format ? { format: tool.format } : {}) };
 }

@@ -32,6 +32,16 @@ export interface ToolRunContext {
   callId?: string;
 }
 
+/**
+ * A freeform tool's input format: the model writes raw text constrained by a grammar instead of
+ * JSON arguments (OpenAI Responses "custom" tools). The text arrives as the `input` argument.
+ */
+export interface FreeformFormat {
+  type: "grammar";
+  syntax: "lark" | "regex";
+  definition: string;
+}
+
 export interface Tool<Args = any> {
   name: string;
   /** Shown to the model. */
@@ -39,6 +49,8 @@ export interface Tool<Args = any> {
   /** valibot schema of the arguments; the registry validates before `run`. */
   schema: GenericSchema<unknown, Args>;
   truncation: TruncationDirection;
+  /** Set for a tool whose only argument is `input`, a text the model may write freeform where the API allows it. */
+  format?: FreeformFormat;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
   /** Default "other". */
   kind?: ToolKind;
@@ -59,4 +71,6 @@ export interface ToolDefinition {
   description: string;
   /** JSON Schema (root type "object"). */
   parameters: Record<string, unknown>;
+  /** Freeform format (see Tool.format); APIs without freeform tools use `parameters`. */
+  format?: FreeformFormat;
 }

@@ -9,7 +9,7 @@ import { ToolError } from "../envelope.ts";
 import { resolveWorkspacePath } from "../paths.ts";
 import { type EnvPolicy, commandEnv } from "./env-vars.ts";
 import { runCommand } from "./exec.ts";
-import { fileExists, listDir, readWholeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
+import { fileExists, listDir, readWholeFile, removeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
 import { ProcessTrees } from "./process-trees.ts";
 import { searchGlob } from "./search/glob.ts";
 import { searchGrep } from "./search/grep.ts";
@@ -151,6 +151,10 @@ export class LocalEnvironment implements ExecutionEnvironment {
 
   writeFile(path: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
     return writeFileAtomic(this.abs(path), data, options.mode);
+  }
+
+  removeFile(path: string): Promise<void> {
+    return removeFile(this.abs(path));
   }
 
   fileExists(path: string): Promise<boolean> {

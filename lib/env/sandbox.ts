@@ -141,6 +141,11 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
     return this.base.writeFile(path, data, options);
   }
 
+  override async removeFile(path: string): Promise<void> {
+    this.assertWritable(path);
+    return this.base.removeFile(path);
+  }
+
   override async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     await this.check();
     const cwd = resolve(this.base.workingDirectory(), options.cwd ?? ".");
@@ -159,7 +164,7 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
 
   private assertWritable(path: string): void {
     if (this.options.mode === "read-only") {
-      throw new ToolError("ACCESS_DENIED", `The sandbox is read-only (--sandbox read-only): '${path}' cannot be written. Ask the user to run with --sandbox workspace-write to make changes.`);
+      throw new ToolError("ACCESS_DENIED", `The sandbox is read-only (--sandbox read-only): '${path}' cannot be written or removed. Ask the user to run with --sandbox workspace-write to make changes.`);
     }
     const target = realParent(path);
     if (!this.writableRoots.some((root) => isInside(target, root))) {

@@ -141,6 +141,8 @@ export interface ExecutionEnvironment {
   readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
   /** Atomic write (temp file + rename), parents created, the existing file's mode kept. */
   writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  /** Remove one file (a symlink itself, never a directory); ToolError NOT_FOUND / IS_DIRECTORY otherwise. */
+  removeFile(path: string): Promise<void>;
   fileExists(path: string): Promise<boolean>;
   listDirectory(path: string): Promise<DirEntry[]>;
 

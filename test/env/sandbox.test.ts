@@ -108,7 +108,7 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     expect(r.stdout).toBe(`${join(ws.dir, "sub")}\np e withheld\n`);
   });
 
-  test("file tools obey the writable roots: read-only refuses, workspace-write refuses outside", async () => {
+  test("file tools obey the writable roots (write and remove): read-only refuses, workspace-write refuses outside", async () => {
     const readOnly = sandbox({ mode: "read-only" });
     const denied = await readOnly.writeFile(join(ws.dir, "a.txt"), "x").catch((e) => e);
     expect(denied).toBeInstanceOf(ToolError);
@@ -119,6 +119,11 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     expect(readFileSync(join(ws.dir, "b.txt"), "utf8")).toBe("ok");
     const outside = await writer.writeFile("/var/lib/gong-probe.txt", "x").catch((e) => e);
     expect((outside as ToolError).code).toBe("ACCESS_DENIED");
+    const removal = await readOnly.removeFile(join(ws.dir, "b.txt")).catch((e) => e);
+    expect((removal as ToolError).code).toBe("ACCESS_DENIED");
+    expect(existsSync(join(ws.dir, "b.txt"))).toBe(true);
+    await writer.removeFile(join(ws.dir, "b.txt"));
+    expect(existsSync(join(ws.dir, "b.txt"))).toBe(false);
   });
 });
 
