@@ -8,6 +8,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope.ts";
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import { OutputCapture } from "../lib/tool-output.ts";
 import { checkArgs } from "./args.ts";
 import { applyPatchTool } from "./apply-patch/tool.ts";
 import { bashTool } from "./bash.ts";
@@ -60,6 +61,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
   callId?: string;
+  /** The call's output capture (the observer's, so big outputs spill); default one held in memory only. */
+  output?: OutputCapture;
 }
 
 export interface ToolRegistry {
@@ -130,7 +133,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate, callId } = {}) {
+    async execute(name, args, { signal, onUpdate, callId, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -146,7 +149,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, callId });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, callId, output });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;

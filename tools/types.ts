@@ -9,6 +9,7 @@
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import type { OutputCapture } from "../lib/tool-output.ts";
 
 /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
 export type TruncationDirection = "head" | "tail" | "head_tail";
@@ -28,6 +29,12 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
+  /**
+   * Where a tool whose output can be huge writes it: the capture keeps what fits the event limit
+   * in memory and streams everything to the call's spill file. The tool puts `finish().text` in its
+   * envelope; the framework does the only cut for the model.
+   */
+  output: OutputCapture;
   /** Id of the model's call this run answers (tools that start child agents record it). */
   callId?: string;
 }

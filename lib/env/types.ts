@@ -55,6 +55,8 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Streamed output as it arrives (decoded, UTF-8 safe across chunks). */
   onData?: (text: string, stream: "stdout" | "stderr") => void;
+  /** Streamed output as raw bytes, both streams in arrival order: for keeping all of it (the bash tool's capture). */
+  onOutput?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
 }
 
 export interface ExecResult {
@@ -71,10 +73,8 @@ export interface ExecResult {
   durationMs: number;
   /** All bytes the command wrote, on both streams. */
   totalBytes: number;
-  /** True when `output` holds only the tail of what was written. */
+  /** True when `output` holds only the tail of what was written (pass `onOutput` to keep everything). */
   outputTruncated: boolean;
-  /** File holding the complete combined output, once output passed the spill threshold. */
-  spillPath?: string;
 }
 
 export interface GrepOptions {

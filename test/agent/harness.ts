@@ -28,8 +28,9 @@ export interface Harness {
 export function fakeClient(fake: FakeLlm, extra: { streamIdleTimeoutMs?: number; chatProvider?: string } = {}) {
   const { chatProvider, ...rest } = extra;
   return createClient({
-    baseUrls: { anthropic: fake.baseUrls.anthropic, openai: fake.baseUrls.openai, gemini: fake.baseUrls.gemini },
-    apiKeys: { anthropic: "test", openai: "test", gemini: "test" },
+    // deepseek stands for every OpenAI-compatible (Chat Completions) provider.
+    baseUrls: { anthropic: fake.baseUrls.anthropic, openai: fake.baseUrls.openai, gemini: fake.baseUrls.gemini, deepseek: fake.baseUrls.openai },
+    apiKeys: { anthropic: "test", openai: "test", gemini: "test", deepseek: "test" },
     retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
     // An OpenAI-compatible provider of this id reaches the fake's Chat Completions endpoint.
     ...(chatProvider ? { providers: [{ id: chatProvider, baseUrl: fake.baseUrls.openai }] } : {}),

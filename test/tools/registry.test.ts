@@ -81,7 +81,7 @@ describe("definitions", () => {
     const read = defs.find((d) => d.name === "read");
     expect(read?.parameters).toMatchObject({
       required: ["path"],
-      properties: { start_line: { type: "integer", minimum: 1, default: 1 }, limit: { type: "integer", minimum: 1, maximum: 2000, default: 500 } },
+      properties: { start_line: { type: "integer", minimum: 1 }, limit: { type: "integer", minimum: 1, maximum: 2000 } },
     });
     const edit = defs.find((d) => d.name === "edit");
     expect(edit?.parameters.required).toEqual(["path", "old_text", "new_text"]);

@@ -63,7 +63,10 @@ function changedFiles(r: ToolResponse): string[] {
 }
 
 /** Parse, check and apply one patch, answering with the envelope (the shell tool uses it too). */
-export async function runPatch(patchText: string, ctx: ToolRunContext): Promise<ToolResponse> {
+/** What applying a patch needs of a tool call (no output capture: the result is a summary and a diff). */
+type PatchContext = Pick<ToolRunContext, "env" | "reply" | "signal">;
+
+export async function runPatch(patchText: string, ctx: PatchContext): Promise<ToolResponse> {
   try {
     if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");
     const outcome = await applyParsedPatch(parseOrThrow(patchText), ctx.env, { signal: ctx.signal });
@@ -82,7 +85,7 @@ function parseOrThrow(patchText: string) {
   }
 }
 
-function respond(outcome: PatchOutcome, ctx: ToolRunContext): ToolResponse {
+function respond(outcome: PatchOutcome, ctx: PatchContext): ToolResponse {
   const { changes, fuzzy } = outcome;
   const added = changes.reduce((n, c) => n + c.added, 0);
   const removed = changes.reduce((n, c) => n + c.removed, 0);
