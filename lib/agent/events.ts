@@ -111,7 +111,10 @@ export interface EventMap {
     tokens_after?: number;
     summary_error?: string;
   };
-  model_change: { model: string };
+  /** `profile`: the profile the new model's requests use. */
+  model_change: { model: string; profile: string };
+  /** The profile changed: by an override (setProfile) or with the model's family. */
+  profile_change: { profile: string; previous: string; reason: "override" | "model" };
   hook_error: HookErrorReport;
   /** A child agent started on its task (its own events follow, tagged with its agent_id). */
   subagent_start: { agent_id: string; name: string; task: string; model?: string; session_file?: string; call_id?: string };
