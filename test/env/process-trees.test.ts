@@ -117,6 +117,21 @@ process.exit(0);
     expect(await gone(daemon)).toBe(true);
   });
 
+  test("a long-running command with an open stdin (a background shell session) is killed as a whole tree", async () => {
+    const controller = new AbortController();
+    let printed = "";
+    const r = await ws.env().exec(`${ESCAPE_SETSID} cat`, {
+      signal: controller.signal,
+      onStdin: () => {},
+      onData: (text) => {
+        printed += text;
+        if (/\d+\n/.test(printed)) controller.abort();
+      },
+    });
+    expect(r.aborted).toBe(true);
+    expect(await gone(pidsIn(printed)[0])).toBe(true);
+  });
+
   test("a nested gong's commands carry both markers, so the outer one still reaches them", () => {
     const outer = new ProcessTrees();
     const inner = new ProcessTrees();
