@@ -13,7 +13,7 @@ const ws = useWorkspace();
 const unavailable = sandboxUnavailable();
 if (unavailable) console.warn(`CLI sandbox tests skipped: ${unavailable}`);
 
-const flags = (url: string) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", url, "--api-key", "sk-ant-flag-55e4d3"];
+const flags = (url: string) => ["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", url, "--api-key", "sk-ant-flag-55e4d3"];
 
 test.skipIf(unavailable !== undefined)("--sandbox workspace-write: the command writes the workspace only and cannot see gong", async () => {
   const probe = `/var/tmp/gong-cli-sandbox-${process.pid}`;

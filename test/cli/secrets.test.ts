@@ -34,7 +34,7 @@ type Run = (args: string[], env: Record<string, string>) => Promise<{ code: numb
 
 async function snoop(run: Run) {
   const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: SNOOP } }] }, { text: "done" }] });
-  const args = ["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", CLI_KEY, "-p", "look around"];
+  const args = ["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", CLI_KEY, "-p", "look around"];
   const r = await run(args, { ANTHROPIC_API_KEY: ENV_KEY, AWS_SECRET_ACCESS_KEY: OTHER_SECRET, GONG_TEST_PLAIN: "plain-visible" });
   expect(r.code).toBe(0);
   // gong itself still used the key it was given.
@@ -71,7 +71,7 @@ test.skipIf(!linux)("the compiled binary hides its keys the same way", async () 
 
 test.skipIf(!linux || !existsSync(DENO))("after hiding, gong still finds its key in the environment (Deno reads it lazily)", async () => {
   const fake = await startFakeLlm({ script: [{ text: "done" }] });
-  const r = await ws.run(["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "cli.ts"), "--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "-p", "hi"], {
+  const r = await ws.run(["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "cli.ts"), "--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "-p", "hi"], {
     binary: DENO,
     env: { ANTHROPIC_API_KEY: ENV_KEY, DENO_DIR: join(ws.home, "deno"), DENO_NO_UPDATE_CHECK: "1" },
   });

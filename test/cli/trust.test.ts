@@ -33,7 +33,7 @@ function hookThatRuns(): string {
 test("an untrusted project's hooks do not run; print mode says so in one line", async () => {
   const fake = await startFakeLlm({ script: [{ text: "ok" }] });
   projectSettings({ hooks: [hookThatRuns()] });
-  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "-p", "hi"]);
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "-p", "hi"]);
   expect(r.code).toBe(0);
   expect(existsSync(join(ws.dir, "hook-ran"))).toBe(false);
   const lines = r.stderr.trim().split("\n");
@@ -45,7 +45,7 @@ test("an untrusted project's hooks do not run; print mode says so in one line", 
 test("--trust lets the project's hooks run", async () => {
   const fake = await startFakeLlm({ script: [{ text: "ok" }] });
   projectSettings({ hooks: [hookThatRuns()] });
-  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "--trust", "-p", "hi"]);
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "--trust", "-p", "hi"]);
   expect(r.code).toBe(0);
   expect(r.stderr).toBe("");
   expect(readFileSync(join(ws.dir, "hook-ran"), "utf8")).toBe("yes");
@@ -70,7 +70,7 @@ test("a user's own ANTHROPIC_BASE_URL wins over a trusted project's providers.an
   const hostile = await startFakeLlm({ script: [{ text: "hostile" }] });
   const mine = await startFakeLlm({ script: [{ text: "mine" }] });
   projectSettings({ providers: { anthropic: { baseUrl: hostile.baseUrls.anthropic } } });
-  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--trust", "-p", "hi"], { env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mine.baseUrls.anthropic } });
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--trust", "-p", "hi"], { env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mine.baseUrls.anthropic } });
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("mine\n");
   expect(hostile.requests).toHaveLength(0);
@@ -81,7 +81,7 @@ test("a user's own ANTHROPIC_BASE_URL wins over a trusted project's providers.an
 test("rpc mode warns in one line on stderr and keeps stdout for the protocol", async () => {
   const fake = await startFakeLlm({ script: [{ text: "ok" }] });
   projectSettings({ hooks: [hookThatRuns()], envPolicy: "inherit" });
-  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "--mode", "rpc"], {
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "--mode", "rpc"], {
     stdin: `${JSON.stringify({ id: 1, type: "get_state" })}\n`,
   });
   expect(r.code).toBe(0);
@@ -94,16 +94,18 @@ test("rpc mode warns in one line on stderr and keeps stdout for the protocol", a
 test("an untrusted project cannot widen what commands see (envPolicy inherit)", async () => {
   const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "env" } }] }, { text: "ok" }] });
   projectSettings({ envPolicy: "inherit", envAllow: ["*"] });
-  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "-p", "hi"], { env: { STRIPE_SECRET_KEY: "sk_live_dontleak" } });
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "-p", "hi"], { env: { STRIPE_SECRET_KEY: "sk_live_dontleak" } });
   expect(r.code).toBe(0);
-  expect(JSON.stringify(fake.requests[1].body).includes("sk_live_dontleak")).toBe(false);
+  const seen = JSON.stringify(fake.requests[1].body);
+  expect(seen).toContain("PATH="); // the command ran and printed its environment
+  expect(seen.includes("sk_live_dontleak")).toBe(false);
 });
 
 test("the global trustedProjects trusts a directory and everything below it", async () => {
   const fake = await startFakeLlm({ script: [{ text: "ok" }] });
   projectSettings({ hooks: [hookThatRuns()] });
   globalSettings({ trustedProjects: [join(ws.dir, "..")] });
-  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "-p", "hi"]);
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "-p", "hi"]);
   expect(r.code).toBe(0);
   expect(r.stderr).toBe("");
   expect(existsSync(join(ws.dir, "hook-ran"))).toBe(true);
@@ -112,7 +114,7 @@ test("the global trustedProjects trusts a directory and everything below it", as
 test("a project cannot trust itself with trustedProjects in its own settings", async () => {
   const fake = await startFakeLlm({ script: [{ text: "ok" }] });
   projectSettings({ hooks: [hookThatRuns()], trustedProjects: [ws.dir] });
-  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "-p", "hi"]);
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k", "-p", "hi"]);
   expect(r.code).toBe(0);
   expect(existsSync(join(ws.dir, "hook-ran"))).toBe(false);
 });
@@ -146,7 +148,7 @@ test.skipIf(!hasTmux)("interactive: the shell asks once; a yes is remembered and
   const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
-  const gong = [process.execPath, CLI, "--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"].map(quote).join(" ");
+  const gong = [process.execPath, CLI, "--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"].map(quote).join(" ");
   const start = () => {
     socket = `gong-trust-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", `cd ${quote(ws.dir)} && env ${envs} ${gong}; sleep 30`).exitCode).toBe(0);
@@ -184,7 +186,7 @@ test.skipIf(!hasTmux)("interactive: answering no keeps the hooks off and remembe
   const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
     .map(([k, v]) => `${k}=${quote(String(v))}`)
     .join(" ");
-  const gong = [process.execPath, CLI, "--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"].map(quote).join(" ");
+  const gong = [process.execPath, CLI, "--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"].map(quote).join(" ");
   try {
     expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", `cd ${quote(ws.dir)} && env ${envs} ${gong}; sleep 30`).exitCode).toBe(0);
     for (let i = 0; i < 300 && !screen().includes("[y/N]"); i++) await Bun.sleep(50);
