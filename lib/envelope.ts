@@ -56,28 +56,10 @@ export interface ToolResponse<D extends Record<string, unknown> = Record<string,
   context: ToolContext;
 }
 
-/** Field names per tool kind (000 §2): tools use these so every tool speaks the same words. */
-export const FIELD = {
-  entries: "entries",
-  paths: "paths",
-  matches: "matches",
-  content: "content",
-  applied: "applied",
-  truncated: "truncated",
-  fallback: "fallback",
-  failedItems: "failed_items",
-  images: "images",
-} as const;
-
 export type EntryType = "file" | "dir" | "link";
 export interface Entry {
   path: string;
   type: EntryType;
-}
-export interface Match {
-  file: string;
-  line: number;
-  text: string;
 }
 /** An image a multimodal model can see (read returns these in `data.images`). */
 export interface ImageData {
@@ -86,10 +68,6 @@ export interface ImageData {
   data: string;
   width?: number;
   height?: number;
-}
-export interface FailedItem {
-  item: string;
-  error: string;
 }
 
 /** Thrown inside tools and environments; `Reply.fromError` turns it into an error envelope. */

@@ -24,7 +24,8 @@ export function limitsTable(): string {
     const registry = createToolRegistry({ cwd: process.cwd() });
     const profile = getProfileFactory(id)({ model: "example/model", registry });
     for (const [name, limits] of Object.entries(profile.toolLimits)) {
-      const direction = limits.direction ?? registry.get(name)?.truncation ?? "head";
+      const tool = profile.ownTools.find((t) => t.name === name) ?? registry.get(name);
+      const direction = limits.direction ?? tool?.truncation ?? "head";
       rows.push(`| ${id} | \`${name}\` | ${number(limits.maxChars ?? DEFAULT_MAX_CHARS)} | ${number(limits.maxLines ?? DEFAULT_MAX_LINES)} | ${KEPT[direction]} |`);
     }
   }

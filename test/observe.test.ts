@@ -30,8 +30,8 @@ const git = (...args: string[]) => {
 };
 const hasGit = Bun.which("git") !== null;
 
-describe("001 §10", () => {
-  test("001-10 triggers on lines", async () => {
+describe("001 §10 framework truncation: preview, notice and spill file", () => {
+  test("001-10 more than 2000 lines are cut to a 2000-line preview with the counts", async () => {
     const original = reply(numbered(5234));
     const { forModel: r, truncated } = await observer().observe("Read", original);
     expect(truncated).toBe(true);
@@ -51,7 +51,7 @@ describe("001 §10", () => {
     expect(r.text).toContain("WARNING: Tool output was truncated: 49000 of 100000 characters were removed from the start. Lines 1-49 of 100 are not shown.");
   });
 
-  test("001-10 JSON still parses", async () => {
+  test("001-10 a truncated envelope is still valid JSON and the spill file holds the original", async () => {
     const original = reply(numbered(3000));
     const { forModel: r } = await observer().observe("Read", original);
     const parsed = JSON.parse(JSON.stringify(r));
@@ -83,7 +83,7 @@ describe("001 §10", () => {
     expect(cut.forModel.text.length).toBeLessThan(52_000);
   });
 
-  test("001-10 expired files swept", async () => {
+  test("001-10 spill files older than the retention are swept, newer ones and other files stay", async () => {
     const dir = join(root, "tool-output");
     mkdirSync(dir);
     const old = fixedNow().getTime() / 1000 - 8 * 86400;

@@ -168,13 +168,13 @@ describe("paths: macOS variants (003 §C)", () => {
 });
 
 describe("paths: invalid input → INVALID_PARAM", () => {
-  test("J.11 path over PATH_MAX", async () => {
+  test("J.11 a path longer than PATH_MAX is INVALID_PARAM", async () => {
     const e = await rejection("a/".repeat(2100) + "f");
     expect(e.code).toBe("INVALID_PARAM");
     expect(e.message).toContain("PATH_MAX");
   });
 
-  test("J.11 component over NAME_MAX", async () => {
+  test("J.11 a path component longer than NAME_MAX is INVALID_PARAM", async () => {
     const e = await rejection(`src/${"x".repeat(256)}.txt`);
     expect(e.code).toBe("INVALID_PARAM");
     expect(e.message).toContain("NAME_MAX");

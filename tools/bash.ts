@@ -15,6 +15,7 @@ import { SubdirEnvironment } from "../lib/env/subdir.ts";
 import { patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
 import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
+import { locate } from "./target.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary, firstLine } from "./metadata.ts";
 
@@ -86,14 +87,9 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
 /** Applies a patch found in a shell command; after `cd <dir> &&` its paths are relative to that directory. */
 export async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRunContext): Promise<ToolResponse> {
   if (workdir === undefined) return runPatch(patch, ctx);
-  try {
-    const dir = await ctx.env.resolvePath(workdir);
-    const info = dir.exists ? await ctx.env.stat(dir.absolute) : null;
-    if (info?.type !== "dir") return ctx.reply.fail("NOT_FOUND", `cd: ${workdir}: no such directory. Nothing was changed.`);
-    return runPatch(patch, { ...ctx, env: new SubdirEnvironment(ctx.env, dir.absolute) });
-  } catch (e) {
-    return ctx.reply.fromError(e);
-  }
+  const { resolved, info } = await locate(ctx, workdir);
+  if (info?.type !== "dir") return ctx.reply.fail("NOT_FOUND", `cd: ${workdir}: no such directory. Nothing was changed.`);
+  return runPatch(patch, { ...ctx, env: new SubdirEnvironment(ctx.env, resolved.absolute) });
 }
 
 function respond(result: ExecResult, run: ShellRun, ctx: ToolRunContext): ToolResponse {

@@ -14,6 +14,7 @@ import { flag, text } from "./args.ts";
 import { regionDiff } from "./edit-diff.ts";
 import { findMatches, type Span, splice } from "./edit-match.ts";
 import { withFileLock } from "./file-lock.ts";
+import { locate } from "./target.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -41,18 +42,11 @@ export const editTool: Tool<EditArgs> = {
   summarizeCall: (a) => String(a.path ?? ""),
   summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.replacements ?? 0), "replacement")),
   async run(args, ctx) {
-    try {
-      if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");
-      const resolved = await ctx.env.resolvePath(args.path, { variants: true });
-      const extras = { pathResolved: resolved.relative };
-      const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
-      if (!info) return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, { text: `File not found: ${args.path}. Check the path, or use write to create a new file.` });
-      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to edit.`, extras);
-      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Not a regular file: ${args.path}. edit only changes files.`, extras);
-      return await withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras));
-    } catch (e) {
-      return ctx.reply.fromError(e);
-    }
+    const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
+    if (!info) return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, { text: `File not found: ${args.path}. Check the path, or use write to create a new file.` });
+    if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to edit.`, extras);
+    if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Not a regular file: ${args.path}. edit only changes files.`, extras);
+    return withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras));
   },
 };
 

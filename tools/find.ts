@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import { text, whole } from "./args.ts";
-import { FALLBACK_NOTICE, guardedSearch, joinLines, withNotices } from "./grep.ts";
+import { FALLBACK_NOTICE, joinLines, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -30,7 +30,7 @@ export const findTool: Tool<FindArgs> = {
   kind: "search",
   summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}`,
   summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.paths) ? defaultResultSummary(r) : count(r.data.paths.length, "path")),
-  run: guardedSearch(find),
+  run: find,
 };
 
 async function find(args: FindArgs, ctx: ToolRunContext): Promise<ToolResponse> {

@@ -35,7 +35,7 @@ export const grepTool: Tool<GrepArgs> = {
   kind: "search",
   summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}${a.glob !== undefined ? ` (${a.glob})` : ""}`,
   summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.matches) ? defaultResultSummary(r) : count(r.data.matches.length, "match", "matches")),
-  run: guardedSearch(grep),
+  run: grep,
 };
 
 async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> {
@@ -91,18 +91,6 @@ export const FALLBACK_NOTICE = {
 export function joinLines(lines: string[], ctx: ToolRunContext): { text: string } {
   lines.forEach((line, i) => ctx.output.write(i === 0 ? line : `\n${line}`));
   return { text: ctx.output.finish().text };
-}
-
-/** A search as a tool's run(): whatever it throws becomes an error envelope, an abort "Search aborted". */
-export function guardedSearch<Args>(search: (args: Args, ctx: ToolRunContext) => Promise<ToolResponse>): Tool<Args>["run"] {
-  return async (args, ctx) => {
-    try {
-      return await search(args, ctx);
-    } catch (e) {
-      if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Search aborted");
-      return ctx.reply.fromError(e);
-    }
-  };
 }
 
 /** Appends the notices as one bracketed line, the way the model sees every tool's notes. */

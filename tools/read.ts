@@ -17,6 +17,7 @@ import { formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
 import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";
 import { scanWindow, type WindowScan } from "./read-window.ts";
+import { locate } from "./target.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -59,16 +60,11 @@ export const readTool: Tool<ReadArgs> = {
       limit: input.limit ?? READ_DEFAULT_LIMIT,
       explicit: input.start_line !== undefined || input.limit !== undefined,
     };
-    try {
-      const resolved = await ctx.env.resolvePath(args.path, { variants: true });
-      const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
-      if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
-      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, { pathResolved: resolved.relative });
-      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, { pathResolved: resolved.relative });
-      return await readFile(args, ctx, resolved, info);
-    } catch (e) {
-      return ctx.reply.fromError(e);
-    }
+    const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
+    if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
+    if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, extras);
+    if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, extras);
+    return readFile(args, ctx, resolved, info);
   },
 };
 

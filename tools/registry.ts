@@ -1,7 +1,9 @@
 /**
  * The tool registry (004 §3.7–3.8, 003 §10): look a tool up by name, validate its arguments,
- * run it in the execution environment, and always answer with a valid envelope — unknown tools,
- * bad arguments and tools that throw included. Presets pick which tools are active.
+ * run it in the execution environment, and always answer with a valid envelope — unknown tools
+ * (NOT_FOUND), bad arguments (INVALID_PARAM), tools that throw or return a malformed envelope
+ * included. It is the one error boundary: tool bodies throw, and the agent relies on it.
+ * Presets pick which tools are active.
  */
 import { relative } from "node:path";
 import { toJsonSchema } from "@valibot/to-json-schema";
@@ -19,7 +21,8 @@ import { lsTool } from "./ls.ts";
 import { planTools } from "./plan.ts";
 import { ProcessTable } from "./processes.ts";
 import { readTool } from "./read.ts";
-import type { Tool, ToolDefinition } from "./types.ts";
+import type { ToolSpec } from "../lib/llm/types.ts";
+import type { Tool } from "./types.ts";
 import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
@@ -37,6 +40,14 @@ export const TOOL_PRESETS = {
   readonly: ["read", "grep", "find", "ls"],
 } as const satisfies Record<string, readonly string[]>;
 export type ToolPreset = keyof typeof TOOL_PRESETS;
+
+export const isToolPreset = (name: string): name is ToolPreset => Object.hasOwn(TOOL_PRESETS, name);
+
+/** A user's "preset" or "a,b,c" as the registry takes it: a preset name, or the list of tool names. */
+export function parseToolList(text: string): ToolPreset | string[] {
+  const names = text.split(",").map((t) => t.trim()).filter(Boolean);
+  return names.length === 1 && isToolPreset(names[0]) ? names[0] : names;
+}
 
 export interface ToolRegistryConfig {
   /** Preset used when the options give none. */
@@ -75,7 +86,7 @@ export interface ToolRegistry {
   /** Validate, run, and return the envelope; never throws. */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResponse>;
   /** JSON Schema definitions of the active tools. */
-  definitions(): ToolDefinition[];
+  definitions(): ToolSpec[];
   /** Names of the active tools. */
   names(): string[];
   /** A registered tool (active or not). */
@@ -100,13 +111,13 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
     let names: readonly string[];
     if (typeof presetOrNames === "string") {
-      if (!Object.hasOwn(TOOL_PRESETS, presetOrNames)) {
+      if (!isToolPreset(presetOrNames)) {
         throw new Error(`Unknown tool preset '${presetOrNames}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
       }
-      names = TOOL_PRESETS[presetOrNames as ToolPreset];
+      names = TOOL_PRESETS[presetOrNames];
     } else if (Array.isArray(presetOrNames)) {
       // A preset's name in a list stands for its tools, unless a tool has that name.
-      names = presetOrNames.flatMap((n) => (!tools.has(n) && typeof n === "string" && Object.hasOwn(TOOL_PRESETS, n) ? TOOL_PRESETS[n as ToolPreset] : [n]));
+      names = presetOrNames.flatMap((n) => (!tools.has(n) && typeof n === "string" && isToolPreset(n) ? TOOL_PRESETS[n] : [n]));
     }
     else throw new Error("Active tools must be a preset name or a list of tool names.");
     if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
@@ -146,10 +157,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     async execute(name, args, { signal, onUpdate, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
-      if (!tool) {
-        const shown = typeof name === "string" ? name : String(name);
-        return reply.fail("INVALID_PARAM", `Unknown tool '${shown}'. Available tools: ${active.join(", ")}.`);
-      }
+      if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${active.join(", ")}.`);
       const checked = checkArgs(tool.name, tool.schema, args);
       if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
@@ -164,6 +172,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;
       } catch (e) {
+        // The one place a tool's failure becomes an envelope: tool bodies just throw.
+        if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
         return reply.fromError(e);
       }
     },
@@ -171,7 +181,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 }
 
 /** JSON Schema of a tool's arguments as the model sees it (root type "object", descriptions kept). */
-export function toDefinition(tool: Tool): ToolDefinition {
+export function toDefinition(tool: Tool): ToolSpec {
   const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>;
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);

@@ -9,11 +9,10 @@
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import type { FreeformFormat } from "../lib/llm/types.ts";
 import type { OutputCapture } from "../lib/tool-output.ts";
+import type { TruncateMode } from "../lib/truncate.ts";
 import type { ProcessTable } from "./processes.ts";
-
-/** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
-export type TruncationDirection = "head" | "tail" | "head_tail";
 
 /**
  * What a tool does, for everything that is not the model: `read` looks at files, `modify` changes
@@ -44,23 +43,14 @@ export interface ToolRunContext {
   commandTimeoutMs?: number;
 }
 
-/**
- * A freeform tool's input format: the model writes raw text constrained by a grammar instead of
- * JSON arguments (OpenAI Responses "custom" tools). The text arrives as the `input` argument.
- */
-export interface FreeformFormat {
-  type: "grammar";
-  syntax: "lark" | "regex";
-  definition: string;
-}
-
 export interface Tool<Args = any> {
   name: string;
   /** Shown to the model. */
   description: string;
   /** valibot schema of the arguments; the registry validates before `run`. */
   schema: GenericSchema<unknown, Args>;
-  truncation: TruncationDirection;
+  /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
+  truncation: TruncateMode;
   /** Set for a tool whose only argument is `input`, a text the model may write freeform where the API allows it. */
   format?: FreeformFormat;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
@@ -76,13 +66,4 @@ export interface Tool<Args = any> {
   summarizeResult?(response: ToolResponse): string;
   /** Project-relative files the call read (kind "read") or changed (kind "modify"). Default: `context.path_resolved` of a result that is not an error. */
   files?(response: ToolResponse): string[];
-}
-
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  /** JSON Schema (root type "object"). */
-  parameters: Record<string, unknown>;
-  /** Freeform format (see Tool.format); APIs without freeform tools use `parameters`. */
-  format?: FreeformFormat;
 }

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { text } from "./args.ts";
 import { withFileLock } from "./file-lock.ts";
+import { locate } from "./target.ts";
 import type { Tool } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -25,24 +26,17 @@ export const writeTool: Tool<WriteArgs> = {
   summarizeCall: (a) => String(a.path ?? ""),
   summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : `${r.data.created ? "created" : "overwrote"} · ${count(Number(r.data.bytes_written ?? 0), "byte")}`),
   async run(args, ctx) {
-    try {
-      if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");
-      const resolved = await ctx.env.resolvePath(args.path);
-      const extras = { pathResolved: resolved.relative };
-      const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
-      if (info?.type === "dir") {
-        return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Give a file path (for example '${args.path.replace(/\/$/, "")}/name.txt').`, extras);
-      }
-      const bytes = encoder.encode(args.content);
-      await withFileLock(resolved.absolute, () => ctx.env.writeFile(resolved.absolute, bytes));
-      const created = info === null;
-      return ctx.reply.success(
-        { applied: true, created, bytes_written: bytes.length },
-        `Successfully wrote ${bytes.length} bytes to ${args.path} (${created ? "created" : "overwrote"}).`,
-        { ...extras, stats: { bytes_written: bytes.length } },
-      );
-    } catch (e) {
-      return ctx.reply.fromError(e);
+    const { resolved, info, extras } = await locate(ctx, args.path);
+    if (info?.type === "dir") {
+      return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Give a file path (for example '${args.path.replace(/\/$/, "")}/name.txt').`, extras);
     }
+    const bytes = encoder.encode(args.content);
+    await withFileLock(resolved.absolute, () => ctx.env.writeFile(resolved.absolute, bytes));
+    const created = info === null;
+    return ctx.reply.success(
+      { applied: true, created, bytes_written: bytes.length },
+      `Successfully wrote ${bytes.length} bytes to ${args.path} (${created ? "created" : "overwrote"}).`,
+      { ...extras, stats: { bytes_written: bytes.length } },
+    );
   },
 };

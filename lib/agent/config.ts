@@ -2,7 +2,7 @@
  * Session configuration (004 §2.2). Keys are camelCase; the snake_case names of the spec are
  * accepted too (`max_turns` → `maxTurns`), so a settings file written after the spec just works.
  */
-import type { ReasoningEffort } from "../llm/types.ts";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 
 export interface SessionConfig {
   /** Model calls across the whole session; 0 = unlimited. */
@@ -58,7 +58,7 @@ export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
 
 export type SessionConfigInput = Partial<SessionConfig> & Record<string, unknown>;
 
-const EFFORTS = new Set(["low", "medium", "high", "xhigh"]);
+const EFFORTS: ReadonlySet<string> = new Set(REASONING_EFFORTS);
 
 const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -79,7 +79,7 @@ export function checkValue(key: keyof SessionConfig, rawKey: string, value: unkn
   const expected = DEFAULT_CONFIG[key];
   if (key === "reasoningEffort") {
     if (value === null || EFFORTS.has(value as string)) return value;
-    throw new Error(`Config '${rawKey}' must be "low", "medium", "high", "xhigh" or null, got ${JSON.stringify(value)}.`);
+    throw new Error(`Config '${rawKey}' must be ${REASONING_EFFORTS.map((e) => `"${e}"`).join(", ")} or null, got ${JSON.stringify(value)}.`);
   }
   if (typeof expected === "number") {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {

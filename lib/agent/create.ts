@@ -262,7 +262,7 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
   );
 }
 
-/** The store the session writes through; `false` keeps it in memory (same API, no file). */
+/** The store a selection names (new, resumed, the latest, or in memory with `false`); a store passes through. */
 function openStore(selection: CreateSessionOptions["store"], cwd: string): SessionStore {
   if (selection instanceof SessionStore) return selection;
   if (selection === false) return SessionStore.create({ cwd, persist: false });

@@ -56,10 +56,6 @@ export class HookRunner {
     private readonly report: (error: HookErrorReport) => void,
   ) {}
 
-  get size(): number {
-    return this.hooks.length;
-  }
-
   has(callback: HookName): boolean {
     return this.hooks.some((h) => typeof h[callback] === "function");
   }

@@ -241,6 +241,11 @@ export class Session {
     await this.shutdown("closed");
   }
 
+  /** close(), for `await using session = await createSession(…)`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
   // ---------------------------------------------------------------------------------- settings
 
   /** Switches the model; the next model call uses it (and, when the profile follows the model, that family's profile). */

@@ -110,11 +110,8 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   emitStart(ctx, call, tool);
   // A cut-off call is never run on repaired arguments: the model hears why and can retry smaller.
   if (call.invalidArguments) return finish(ctx, call, refusal(call, "INVALID_PARAM", cutOffMessage(call)), true);
-  if (!tool) {
-    const known = ctx.registry.names().join(", ") || "none";
-    return finish(ctx, call, refusal(call, "NOT_FOUND", `Unknown tool '${call.name}'. Available tools: ${known}.`), true);
-  }
-  const gate = await ctx.hooks.beforeToolCall(call.name, call.arguments);
+  // An unknown tool is the registry's to answer (below); only a call to a real tool asks the gates.
+  const gate = tool ? await ctx.hooks.beforeToolCall(call.name, call.arguments) : null;
   if (gate) return finish(ctx, call, refusal(call, "PERMISSION_DENIED", `Tool call blocked: ${gate.block}`), true);
   // The gate may take a while (a host asking its user): steering or an abort meanwhile wins.
   const late = notStarting(ctx);
@@ -127,6 +124,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   const capture = ctx.observer.capture(call.name);
   let response: ToolResponse;
   try {
+    // The registry never throws: unknown tools, bad arguments and failing tools come back as envelopes.
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
       callId: call.id,
@@ -134,10 +132,6 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
       commandTimeoutMs: ctx.commandTimeoutMs,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
     });
-    if (!isEnvelope(response)) throw new Error(`tool '${call.name}' returned no result envelope`);
-  } catch (e) {
-    response = startReply(call.arguments).fromError(e);
-    response.text = `Tool error (${call.name}): ${response.error?.message ?? String(e)}`;
   } finally {
     ctx.running.delete(controller);
     ctx.signal.removeEventListener("abort", onAbort);
@@ -207,8 +201,4 @@ export function cutOffMessage(call: ToolCallPart): string {
 
 function refusal(call: ToolCallPart, code: ErrorCode, message: string): ToolResponse {
   return startReply(call.arguments).fail(code, message);
-}
-
-function isEnvelope(value: unknown): value is ToolResponse {
-  return typeof value === "object" && value !== null && typeof (value as ToolResponse).status === "string" && "text" in value;
 }

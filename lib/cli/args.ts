@@ -4,6 +4,7 @@
  */
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "./approval.ts";
 import { parseArgs } from "node:util";
+import { REASONING_EFFORTS } from "../llm/types.ts";
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -118,8 +119,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
   const approval = v.approval ?? v.approve;
   if (approval !== undefined && !isApprovalMode(approval)) throw new UsageError(`--approval must be ${APPROVAL_MODES.join(", ")} (got '${approval}').`);
   const effort = v["reasoning-effort"];
-  if (effort !== undefined && !["low", "medium", "high"].includes(effort)) {
-    throw new UsageError(`--reasoning-effort must be low, medium or high (got '${effort}').`);
+  if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) {
+    throw new UsageError(`--reasoning-effort must be ${REASONING_EFFORTS.join(", ")} (got '${effort}').`);
   }
   let maxTurns: number | undefined;
   if (v["max-turns"] !== undefined) {
@@ -226,7 +227,7 @@ Options:
                                 gemini/gemini-2.5-pro, ollama/qwen3-coder, fake/script.json
       --api-key KEY             API key for the model's provider
       --base-url URL            base URL for the model's provider
-      --reasoning-effort LEVEL  low | medium | high
+      --reasoning-effort LEVEL  low | medium | high | xhigh
       --tools SET               default | minimal | readonly | read,grep,... | default,apply_patch
       --profile NAME            auto (from the model) | default | anthropic | openai | gemini
       --system-prompt TEXT      replace the base instructions

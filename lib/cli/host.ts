@@ -26,7 +26,7 @@ export interface Io {
 export const processIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
 
 /** The store the flags ask for; the same instance serves every session the host opens over it. */
-export function openStore(setup: CliSetup): SessionStore {
+export function storeFor(setup: CliSetup): SessionStore {
   const selection = setup.store;
   let store: SessionStore;
   if (selection === false) store = SessionStore.create({ cwd: setup.cwd, persist: false });

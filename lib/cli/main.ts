@@ -10,7 +10,7 @@ import { LlmError } from "../llm/errors.ts";
 import { listChildSessions, listSessions } from "../store/list.ts";
 import { VERSION } from "../version.ts";
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
-import { buildPrompt, EXIT, openSession, openStore, processIo, readAll, type Io } from "./host.ts";
+import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io } from "./host.ts";
 import { runInteractive } from "./interactive.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
@@ -87,7 +87,7 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
   if (mode === "print") {
     if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
     if (setup.terminated.aborted) return EXIT.interrupted;
-    const store = openStore(setup);
+    const store = storeFor(setup);
     const session = await openSession(setup, store);
     setup.terminated.addEventListener("abort", () => void session.abort(), { once: true });
     try {

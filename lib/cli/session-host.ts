@@ -6,7 +6,7 @@
 import type { Session } from "../agent/index.ts";
 import { listSessions, type SessionInfo } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { openExisting, openSession, openStore } from "./host.ts";
+import { openExisting, openSession, storeFor } from "./host.ts";
 import type { CliSetup } from "./setup.ts";
 
 export class SessionHost {
@@ -20,7 +20,7 @@ export class SessionHost {
 
   static async start(setup: CliSetup): Promise<SessionHost> {
     const host = new SessionHost(setup);
-    host.store = openStore(setup);
+    host.store = storeFor(setup);
     host.current = await openSession(setup, host.store);
     host.next = Promise.resolve(host.current);
     return host;

@@ -6,9 +6,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
+import { ENV_POLICIES } from "../env/env-vars.ts";
+import { REASONING_EFFORTS, WIRE_APIS } from "../llm/types.ts";
 import { gongHome } from "../store/paths.ts";
 
-const Effort = v.picklist(["low", "medium", "high"]);
+const Effort = v.picklist(REASONING_EFFORTS);
 const SandboxModeSchema = v.picklist(["workspace-write", "read-only", "off"]);
 const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 
@@ -16,7 +18,7 @@ const ProviderSettings = v.strictObject({
   baseUrl: v.optional(v.string()),
   apiKeyEnv: v.optional(v.string()),
   /** Wire API of a custom provider; built-in providers keep theirs. */
-  api: v.optional(v.picklist(["openai-chat", "openai-responses", "anthropic-messages", "gemini"])),
+  api: v.optional(v.picklist(WIRE_APIS)),
 });
 
 const SettingsSchema = v.strictObject({
@@ -41,7 +43,7 @@ const SettingsSchema = v.strictObject({
       maxDelayMs: v.optional(v.pipe(v.number(), v.minValue(0))),
     }),
   ),
-  envPolicy: v.optional(v.picklist(["filtered", "inherit", "core", "none"])),
+  envPolicy: v.optional(v.picklist(ENV_POLICIES)),
   allowedRoots: v.optional(v.array(v.string())),
   hooks: v.optional(v.array(v.string())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),

@@ -21,6 +21,7 @@ import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import { applyTrust, type TrustDecision } from "./trust.ts";
 import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
+import { parseToolList } from "../../tools/registry.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -179,9 +180,7 @@ function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment,
 
 function parseTools(tools: string | string[] | undefined): CreateSessionOptions["tools"] {
   if (tools === undefined) return undefined;
-  if (Array.isArray(tools)) return tools;
-  const names = tools.split(",").map((t) => t.trim()).filter(Boolean);
-  return names.length === 1 && ["default", "minimal", "readonly"].includes(names[0]) ? (names[0] as "default") : names;
+  return Array.isArray(tools) ? tools : parseToolList(tools);
 }
 
 function storeSelection(opts: CliOptions): StoreSelection | false {

@@ -1,7 +1,8 @@
 /** The interactive shell's slash commands: each is a thin call on the session or its host. */
 import { listModels } from "../llm/catalog.ts";
-import type { ReasoningEffort } from "../llm/types.ts";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 import type { TreeNode } from "../store/tree.ts";
+import { parseToolList } from "../../tools/registry.ts";
 import { planChecklist, type Style } from "./render.ts";
 import type { SessionHost } from "./session-host.ts";
 
@@ -49,15 +50,12 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/tools [preset|a,b,c]",
     help: "show or switch the active tools",
     run(arg, { host, out }) {
-      if (arg) {
-        const names = arg.split(",").map((s) => s.trim()).filter(Boolean);
-        host.session.setTools(names.length === 1 && ["default", "minimal", "readonly"].includes(names[0]) ? (names[0] as "default") : names);
-      }
+      if (arg) host.session.setTools(parseToolList(arg));
       out(`tools: ${host.session.tools.join(", ")}\n`);
     },
   },
   reasoning: {
-    usage: "/reasoning [low|medium|high|off]",
+    usage: `/reasoning [${REASONING_EFFORTS.join("|")}|off]`,
     help: "show or set the reasoning effort",
     run(arg, { host, out }) {
       if (arg) host.session.setReasoningEffort(arg === "off" ? null : (arg as ReasoningEffort));

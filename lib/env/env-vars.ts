@@ -12,9 +12,8 @@
  * on top of any policy.
  */
 
-export type EnvPolicy = "filtered" | "inherit" | "core" | "none";
-
-export const ENV_POLICIES: readonly EnvPolicy[] = ["filtered", "inherit", "core", "none"];
+export const ENV_POLICIES = ["filtered", "inherit", "core", "none"] as const;
+export type EnvPolicy = (typeof ENV_POLICIES)[number];
 
 /** Variables every policy but "none" keeps. */
 export const ALWAYS_KEPT: readonly string[] = [

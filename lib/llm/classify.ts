@@ -31,10 +31,6 @@ const THINKING_ORDER = [
 
 const NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|terminated|other side closed|network|connection (error|closed|reset)|premature close|unexpected end|aborted by peer/i;
 
-export function isOverflowText(text: string): boolean {
-  return !THINKING_ORDER.some((p) => p.test(text)) && OVERFLOW_PATTERNS.some((p) => p.test(text));
-}
-
 /** Turns any thrown value into a classified LlmError. */
 export function classifyError(err: unknown, provider?: string): LlmError {
   if (err instanceof LlmError) return err;

@@ -30,7 +30,6 @@ export interface ClientOptions {
 
 export interface Client extends LlmClient {
   listModels(filter?: ModelFilter): ModelInfo[];
-  readonly retryPolicy: RetryPolicy;
 }
 
 /** Each adapter (and so its SDK) loads on first use: a run pays only for the provider it talks to. */
@@ -146,7 +145,7 @@ export function createClient(options: ClientOptions = {}): Client {
     }
   }
 
-  return { complete, stream, model, listModels, retryPolicy: policy };
+  return { complete, stream, model, listModels };
 }
 
 /** The key (or Anthropic bearer token) for a provider; a missing required key fails before any request. */

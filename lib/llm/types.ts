@@ -4,7 +4,9 @@
  * provider's own format.
  */
 
-export type WireApi = "anthropic-messages" | "openai-responses" | "openai-chat" | "gemini";
+/** The wire APIs gong speaks (one adapter each; the fake server plays all four). */
+export const WIRE_APIS = ["anthropic-messages", "openai-responses", "openai-chat", "gemini"] as const;
+export type WireApi = (typeof WIRE_APIS)[number];
 
 export interface TextPart {
   type: "text";
@@ -101,7 +103,9 @@ export interface ToolSpec {
 }
 
 export type ToolChoice = "auto" | "none" | "required" | { name: string };
-export type ReasoningEffort = "low" | "medium" | "high" | "xhigh";
+/** Reasoning efforts, lowest first; each adapter maps them onto its provider's scale. */
+export const REASONING_EFFORTS = ["low", "medium", "high", "xhigh"] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 export interface Request {
   /** "provider/model-id", e.g. "anthropic/claude-sonnet-4-6". */

@@ -107,17 +107,6 @@ export type Entry =
 
 export type EntryType = Entry["type"];
 
-export const ENTRY_TYPES: readonly EntryType[] = [
-  "message",
-  "model_change",
-  "thinking_level_change",
-  "compaction",
-  "branch_summary",
-  "label",
-  "custom",
-  "session_info",
-];
-
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** What a caller hands to `append`: an entry without the fields the store fills in. */

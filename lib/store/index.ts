@@ -13,19 +13,3 @@ export { describeEntry, type TreeNode } from "./tree.ts";
 export { SessionWriter, type WriterOptions } from "./writer.ts";
 export { SessionLockedError, isSessionLocked } from "./lock.ts";
 
-import { SessionStore, type CreateOptions, type OpenOptions, type StoreOptions } from "./session-store.ts";
-
-/** A new session (nothing is written until the first entry). */
-export function createSession(options: CreateOptions): SessionStore {
-  return SessionStore.create(options);
-}
-
-/** Opens a session by file path or id prefix. */
-export function openSession(idOrPath: string, options: OpenOptions = {}): SessionStore {
-  return SessionStore.open(idOrPath, options);
-}
-
-/** The latest session of `cwd`, or a new one. */
-export function continueLatest(cwd: string, options: StoreOptions = {}): SessionStore {
-  return SessionStore.continueLatest(cwd, options);
-}

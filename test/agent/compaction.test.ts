@@ -30,124 +30,100 @@ const mentions = (r: RecordedRequest, text: string) => JSON.stringify(r.body.mes
 
 describe("compaction in the session", () => {
   test("003 6.1 compaction at a turn boundary inside a long tool loop", async () => {
-    const h = await harness(scripted([bigOutput(16_000), bigOutput(16_000), { text: "done" }]), {
+    await using h = await harness(scripted([bigOutput(16_000), bigOutput(16_000), { text: "done" }]), {
       profile: smallWindow(24_000),
       config: { compactKeepRecentTokens: 1_000 },
     });
-    try {
-      const result = await h.session.submit("produce output");
-      expect(result.text).toBe("done");
-      const end = h.events.find((e) => e.kind === "compaction_end")!;
-      expect(end.data).toMatchObject({ reason: "threshold", compacted: true, strategy: "summary" });
-      expect(h.kinds().indexOf("compaction_start")).toBeLessThan(h.kinds().indexOf("compaction_end"));
-      const last = agentRequests(h).at(-1)!;
-      expect(mentions(last, "SUMMARY-TEXT")).toBe(true);
-      expect(h.session.messages[0].content).toContain("SUMMARY-TEXT");
-      const types = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).type);
-      expect(types).toContain("compaction");
-    } finally {
-      await h.cleanup();
-    }
+    const result = await h.session.submit("produce output");
+    expect(result.text).toBe("done");
+    const end = h.events.find((e) => e.kind === "compaction_end")!;
+    expect(end.data).toMatchObject({ reason: "threshold", compacted: true, strategy: "summary" });
+    expect(h.kinds().indexOf("compaction_start")).toBeLessThan(h.kinds().indexOf("compaction_end"));
+    const last = agentRequests(h).at(-1)!;
+    expect(mentions(last, "SUMMARY-TEXT")).toBe(true);
+    expect(h.session.messages[0].content).toContain("SUMMARY-TEXT");
+    const types = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).type);
+    expect(types).toContain("compaction");
   });
 
   test("J.9 4.4 steering and follow-ups sent during a compaction are processed afterwards", async () => {
-    const h = await harness(scripted([bigOutput(16_000), bigOutput(16_000), { text: "after steering" }, { text: "after follow-up" }]), {
+    await using h = await harness(scripted([bigOutput(16_000), bigOutput(16_000), { text: "after steering" }, { text: "after follow-up" }]), {
       profile: smallWindow(24_000),
       config: { compactKeepRecentTokens: 1_000 },
     });
-    try {
-      const off = h.session.subscribe((e) => {
-        if (e.kind === "compaction_start") {
-          off();
-          h.session.steer("STEER-DURING-COMPACTION");
-          h.session.followUp("FOLLOW-DURING-COMPACTION");
-        }
-      });
-      const result = await h.session.submit("produce output");
-      expect(result.text).toBe("after follow-up");
-      const requests = agentRequests(h);
-      expect(requests).toHaveLength(4);
-      expect(mentions(requests[2], "STEER-DURING-COMPACTION")).toBe(true);
-      expect(mentions(requests[2], "FOLLOW-DURING-COMPACTION")).toBe(false);
-      expect(mentions(requests[3], "FOLLOW-DURING-COMPACTION")).toBe(true);
-    } finally {
-      await h.cleanup();
-    }
+    const off = h.session.subscribe((e) => {
+      if (e.kind === "compaction_start") {
+        off();
+        h.session.steer("STEER-DURING-COMPACTION");
+        h.session.followUp("FOLLOW-DURING-COMPACTION");
+      }
+    });
+    const result = await h.session.submit("produce output");
+    expect(result.text).toBe("after follow-up");
+    const requests = agentRequests(h);
+    expect(requests).toHaveLength(4);
+    expect(mentions(requests[2], "STEER-DURING-COMPACTION")).toBe(true);
+    expect(mentions(requests[2], "FOLLOW-DURING-COMPACTION")).toBe(false);
+    expect(mentions(requests[3], "FOLLOW-DURING-COMPACTION")).toBe(true);
   });
 
   test("003 6 a context overflow compacts and retries the request once", async () => {
-    const h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { text: "recovered" }]), {
+    await using h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { text: "recovered" }]), {
       config: { compactKeepRecentTokens: 1 },
     });
-    try {
-      await h.session.submit("hello");
-      const result = await h.session.submit("a question that overflows");
-      expect(result.text).toBe("recovered");
-      expect(h.events.find((e) => e.kind === "compaction_start")!.data.reason).toBe("overflow");
-      const requests = agentRequests(h);
-      expect(requests).toHaveLength(3);
-      expect(mentions(requests[2], "SUMMARY-TEXT")).toBe(true);
-      expect(mentions(requests[2], "a question that overflows")).toBe(true);
-    } finally {
-      await h.cleanup();
-    }
+    await h.session.submit("hello");
+    const result = await h.session.submit("a question that overflows");
+    expect(result.text).toBe("recovered");
+    expect(h.events.find((e) => e.kind === "compaction_start")!.data.reason).toBe("overflow");
+    const requests = agentRequests(h);
+    expect(requests).toHaveLength(3);
+    expect(mentions(requests[2], "SUMMARY-TEXT")).toBe(true);
+    expect(mentions(requests[2], "a question that overflows")).toBe(true);
   });
 
   test("004-9.11 an overflow that persists after compacting ends the input with error and warning events", async () => {
-    const h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { fault: { type: "overflow" } }, { text: "unused" }]), {
+    await using h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { fault: { type: "overflow" } }, { text: "unused" }]), {
       config: { compactKeepRecentTokens: 1 },
     });
-    try {
-      await h.session.submit("hello");
-      const result = await h.session.submit("too big");
-      expect(result.stopReason).toBe("error");
-      expect(result.error?.kind).toBe("context_overflow");
-      expect(h.events.some((e) => e.kind === "warning" && e.data.kind === "context_overflow")).toBe(true);
-      expect(agentRequests(h)).toHaveLength(3);
-      expect(h.session.state).toBe("IDLE");
-    } finally {
-      await h.cleanup();
-    }
+    await h.session.submit("hello");
+    const result = await h.session.submit("too big");
+    expect(result.stopReason).toBe("error");
+    expect(result.error?.kind).toBe("context_overflow");
+    expect(h.events.some((e) => e.kind === "warning" && e.data.kind === "context_overflow")).toBe(true);
+    expect(agentRequests(h)).toHaveLength(3);
+    expect(h.session.state).toBe("IDLE");
   });
 
   test("004 5.5 a warning event once the context passes 80% of the window, not before", async () => {
     // Each round adds 6,400 characters (~1,600 tokens) to a 6,000-token window: about 37%, 63%, then 90%.
-    const h = await harness(scripted([bigOutput(6_400), bigOutput(6_400), bigOutput(6_400), { text: "done" }]), {
+    await using h = await harness(scripted([bigOutput(6_400), bigOutput(6_400), bigOutput(6_400), { text: "done" }]), {
       profile: smallWindow(6_000),
       config: { autoCompact: false },
     });
-    try {
-      await h.session.submit("fill it");
-      const kinds = h.kinds();
-      const turnEnds = kinds.flatMap((k, i) => (k === "turn_end" ? [i] : []));
-      const warnings = h.of("warning").filter((e) => e.data.kind === "context_usage");
-      expect(warnings).toHaveLength(1);
-      const at = h.events.indexOf(warnings[0]);
-      expect(at).toBeGreaterThan(turnEnds[2]);
-      expect(at).toBeLessThan(kinds.indexOf("turn_start", turnEnds[2]));
-      // The figure is the chars/4 estimate of what the next request carries.
-      const chars = h.session.systemPrompt().length + h.session.messages.reduce((n, m) => n + textLength(m.content), 0);
-      const percent = warnings[0].data.percent!;
-      expect(Math.abs(percent - (chars / 4 / 6_000) * 100)).toBeLessThan(3);
-      expect(percent).toBeGreaterThan(80);
-      expect(String(warnings[0].data.message)).toBe(`Context usage is about ${percent}% of the context window`);
-      expect(kinds).not.toContain("compaction_start");
-    } finally {
-      await h.cleanup();
-    }
+    await h.session.submit("fill it");
+    const kinds = h.kinds();
+    const turnEnds = kinds.flatMap((k, i) => (k === "turn_end" ? [i] : []));
+    const warnings = h.of("warning").filter((e) => e.data.kind === "context_usage");
+    expect(warnings).toHaveLength(1);
+    const at = h.events.indexOf(warnings[0]);
+    expect(at).toBeGreaterThan(turnEnds[2]);
+    expect(at).toBeLessThan(kinds.indexOf("turn_start", turnEnds[2]));
+    // The figure is the chars/4 estimate of what the next request carries.
+    const chars = h.session.systemPrompt().length + h.session.messages.reduce((n, m) => n + textLength(m.content), 0);
+    const percent = warnings[0].data.percent!;
+    expect(Math.abs(percent - (chars / 4 / 6_000) * 100)).toBeLessThan(3);
+    expect(percent).toBeGreaterThan(80);
+    expect(String(warnings[0].data.message)).toBe(`Context usage is about ${percent}% of the context window`);
+    expect(kinds).not.toContain("compaction_start");
   });
 
   test("session.compact() summarizes on request", async () => {
-    const h = await harness(scripted([{ text: "one" }, { text: "two" }, { text: "three" }]), { config: { compactKeepRecentTokens: 1 } });
-    try {
-      await h.session.submit("first");
-      await h.session.submit("second");
-      expect(await h.session.compact()).toBe(true);
-      expect(h.session.messages[0].content).toContain("SUMMARY-TEXT");
-      await h.session.submit("third");
-      expect(mentions(agentRequests(h).at(-1)!, "SUMMARY-TEXT")).toBe(true);
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness(scripted([{ text: "one" }, { text: "two" }, { text: "three" }]), { config: { compactKeepRecentTokens: 1 } });
+    await h.session.submit("first");
+    await h.session.submit("second");
+    expect(await h.session.compact()).toBe(true);
+    expect(h.session.messages[0].content).toContain("SUMMARY-TEXT");
+    await h.session.submit("third");
+    expect(mentions(agentRequests(h).at(-1)!, "SUMMARY-TEXT")).toBe(true);
   });
 });

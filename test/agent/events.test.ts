@@ -9,29 +9,25 @@ import { harness } from "./harness.ts";
 
 describe("004 §2.9 events", () => {
   test("004-9.10 events() iterators see every event from their creation on and end with the session", async () => {
-    const h = await harness([{ text: "one" }, { text: "two" }]);
-    try {
-      const early = h.session.events();
-      const collected: SessionEvent[] = [];
-      const draining = (async () => {
-        for await (const e of early) collected.push(e);
-      })();
-      await h.session.submit("first");
-      const late = h.session.events();
-      await h.session.submit("second");
-      await h.session.close();
-      await draining;
-      expect(collected.map((e): string => e.kind)).toEqual(h.kinds());
-      expect(collected[0].kind).toBe("session_start");
-      expect(collected.at(-1)!.kind).toBe("session_end");
-      const lateKinds: string[] = [];
-      for await (const e of late) lateKinds.push(e.kind);
-      expect(lateKinds[0]).toBe("agent_start");
-      expect(lateKinds.at(-1)).toBe("session_end");
-      expect(collected.every((e) => e.session_id === h.session.id && typeof e.timestamp === "number")).toBe(true);
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "one" }, { text: "two" }]);
+    const early = h.session.events();
+    const collected: SessionEvent[] = [];
+    const draining = (async () => {
+      for await (const e of early) collected.push(e);
+    })();
+    await h.session.submit("first");
+    const late = h.session.events();
+    await h.session.submit("second");
+    await h.session.close();
+    await draining;
+    expect(collected.map((e): string => e.kind)).toEqual(h.kinds());
+    expect(collected[0].kind).toBe("session_start");
+    expect(collected.at(-1)!.kind).toBe("session_end");
+    const lateKinds: string[] = [];
+    for await (const e of late) lateKinds.push(e.kind);
+    expect(lateKinds[0]).toBe("agent_start");
+    expect(lateKinds.at(-1)).toBe("session_end");
+    expect(collected.every((e) => e.session_id === h.session.id && typeof e.timestamp === "number")).toBe(true);
   });
 
   test("a consumer that stops iterating leaves no listener behind", async () => {
@@ -51,83 +47,63 @@ describe("004 §2.9 events", () => {
   });
 
   test("a listener that throws does not break the agent", async () => {
-    const h = await harness([{ text: "fine" }]);
-    try {
-      h.session.subscribe(() => {
-        throw new Error("listener bug");
-      });
-      expect((await h.session.submit("go")).text).toBe("fine");
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "fine" }]);
+    h.session.subscribe(() => {
+      throw new Error("listener bug");
+    });
+    expect((await h.session.submit("go")).text).toBe("fine");
   });
 
   test("004 2.3 states: IDLE, PROCESSING, AWAITING_INPUT after a question, CLOSED", async () => {
-    const h = await harness([{ text: "Which file do you mean?", chunkSize: 4, chunkDelayMs: 2 }, { text: "Done." }]);
-    try {
-      expect(h.session.state).toBe("IDLE");
-      const running = h.session.submit("fix it");
-      expect(h.session.state).toBe("PROCESSING");
-      await running;
-      expect(h.session.state).toBe("AWAITING_INPUT");
-      await h.session.submit("main.ts");
-      expect(h.session.state).toBe("IDLE");
-      await h.session.close();
-      expect(h.session.state).toBe("CLOSED");
-      expect(() => h.session.steer("x")).toThrow(/closed/);
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "Which file do you mean?", chunkSize: 4, chunkDelayMs: 2 }, { text: "Done." }]);
+    expect(h.session.state).toBe("IDLE");
+    const running = h.session.submit("fix it");
+    expect(h.session.state).toBe("PROCESSING");
+    await running;
+    expect(h.session.state).toBe("AWAITING_INPUT");
+    await h.session.submit("main.ts");
+    expect(h.session.state).toBe("IDLE");
+    await h.session.close();
+    expect(h.session.state).toBe("CLOSED");
+    expect(() => h.session.steer("x")).toThrow(/closed/);
   });
 
   test("004-9.10 tool_call_output_delta streams a command's output while it runs", async () => {
     // "late" is printed only after the marker file exists: a delta holding "early" sent while the
     // command runs arrives before the marker is there.
-    const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo early; sleep 0.3; touch done.marker; echo late" } }] }, { text: "ok" }]);
-    try {
-      let markerAtEarly: boolean | undefined;
-      h.session.subscribe((e) => {
-        if (e.kind === "tool_call_output_delta" && markerAtEarly === undefined && String(e.data.delta).includes("early")) {
-          markerAtEarly = existsSync(join(h.dir, "done.marker"));
-        }
-      });
-      await h.session.submit("run");
-      expect(markerAtEarly).toBe(false);
-      const deltas = h.events.filter((e) => e.kind === "tool_call_output_delta");
-      const start = h.events.find((e) => e.kind === "tool_call_start")!;
-      expect(deltas.every((e) => e.data.tool_name === "bash" && e.data.call_id === start.data.call_id)).toBe(true);
-      const streamed = deltas.map((e) => String(e.data.delta)).join("");
-      expect(streamed.indexOf("early")).toBeLessThan(streamed.indexOf("late"));
-      const kinds = h.kinds();
-      expect(kinds.lastIndexOf("tool_call_output_delta")).toBeLessThan(kinds.indexOf("tool_call_end"));
-      expect(kinds.indexOf("tool_call_output_delta")).toBeGreaterThan(kinds.indexOf("tool_call_start"));
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo early; sleep 0.3; touch done.marker; echo late" } }] }, { text: "ok" }]);
+    let markerAtEarly: boolean | undefined;
+    h.session.subscribe((e) => {
+      if (e.kind === "tool_call_output_delta" && markerAtEarly === undefined && String(e.data.delta).includes("early")) {
+        markerAtEarly = existsSync(join(h.dir, "done.marker"));
+      }
+    });
+    await h.session.submit("run");
+    expect(markerAtEarly).toBe(false);
+    const deltas = h.events.filter((e) => e.kind === "tool_call_output_delta");
+    const start = h.events.find((e) => e.kind === "tool_call_start")!;
+    expect(deltas.every((e) => e.data.tool_name === "bash" && e.data.call_id === start.data.call_id)).toBe(true);
+    const streamed = deltas.map((e) => String(e.data.delta)).join("");
+    expect(streamed.indexOf("early")).toBeLessThan(streamed.indexOf("late"));
+    const kinds = h.kinds();
+    expect(kinds.lastIndexOf("tool_call_output_delta")).toBeLessThan(kinds.indexOf("tool_call_end"));
+    expect(kinds.indexOf("tool_call_output_delta")).toBeGreaterThan(kinds.indexOf("tool_call_start"));
   });
 
   test("an unexpected failure (a custom tool with a non-object schema) rejects submit with an error event; the session stays usable", async () => {
     const broken: Tool<string> = { name: "broken", description: "Bad schema.", schema: v.string(), truncation: "head", run: async (_a, ctx) => ctx.reply.success({}, "") };
-    const h = await harness([{ text: "ok" }], { customTools: [broken] });
-    try {
-      await expect(h.session.submit("go")).rejects.toThrow(/broken: its schema must describe an object/);
-      expect(h.events.find((e) => e.kind === "error")!.data.kind).toBe("internal");
-      expect(h.session.state).toBe("IDLE");
-      h.session.setTools("default");
-      expect((await h.session.submit("again")).text).toBe("ok");
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "ok" }], { customTools: [broken] });
+    await expect(h.session.submit("go")).rejects.toThrow(/broken: its schema must describe an object/);
+    expect(h.events.find((e) => e.kind === "error")!.data.kind).toBe("internal");
+    expect(h.session.state).toBe("IDLE");
+    h.session.setTools("default");
+    expect((await h.session.submit("again")).text).toBe("ok");
   });
 });
 
 test("004-9.10 session_start and session_end bracket the session; an unused session announces neither", async () => {
-  const h = await harness([]);
-  try {
-    await h.session.close();
-    expect(h.kinds()).not.toContain("session_end");
-    expect(h.kinds()).not.toContain("session_start");
-  } finally {
-    await h.cleanup();
-  }
+  await using h = await harness([]);
+  await h.session.close();
+  expect(h.kinds()).not.toContain("session_end");
+  expect(h.kinds()).not.toContain("session_start");
 });

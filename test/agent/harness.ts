@@ -1,15 +1,16 @@
 /**
  * Test harness for the agent: a temp workspace, a temp GONG_HOME, the fake LLM server and a
- * session wired to it through the real client. `cleanup()` closes everything and removes the dirs.
+ * session wired to it through the real client. `cleanup()` — or `await using h = await harness(…)`
+ * — closes everything and removes the dirs.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession, type CreateSessionOptions, type EventKind, type Session, type SessionEvent } from "../../lib/agent/index.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
-import { createClient } from "../../lib/llm/client.ts";
 import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
+import { fakeClient } from "../helpers/fake-client.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 export const MODEL = "anthropic/claude-sonnet-4-5";
 
@@ -23,20 +24,11 @@ export interface Harness {
   /** The events of one kind, typed. */
   of<K extends EventKind>(kind: K): SessionEvent<K>[];
   cleanup(): Promise<void>;
+  /** cleanup(), for `await using h = await harness(…)`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
-export function fakeClient(fake: FakeLlm, extra: { streamIdleTimeoutMs?: number; chatProvider?: string } = {}) {
-  const { chatProvider, ...rest } = extra;
-  return createClient({
-    // deepseek stands for every OpenAI-compatible (Chat Completions) provider.
-    baseUrls: { anthropic: fake.baseUrls.anthropic, openai: fake.baseUrls.openai, gemini: fake.baseUrls.gemini, deepseek: fake.baseUrls.openai },
-    apiKeys: { anthropic: "test", openai: "test", gemini: "test", deepseek: "test" },
-    retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
-    // An OpenAI-compatible provider of this id reaches the fake's Chat Completions endpoint.
-    ...(chatProvider ? { providers: [{ id: chatProvider, baseUrl: fake.baseUrls.openai }] } : {}),
-    ...rest,
-  });
-}
+export { fakeClient };
 
 export interface HarnessOptions extends CreateSessionOptions {
   idleTimeoutMs?: number;
@@ -51,8 +43,10 @@ export interface HarnessOptions extends CreateSessionOptions {
 }
 
 export async function harness(script: Script, options: HarnessOptions = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), "gong-agent-"));
-  const home = mkdtempSync(join(tmpdir(), "gong-home-"));
+  const workspace = tempDir("gong-agent-");
+  const homeDir = tempDir("gong-home-");
+  const { dir } = workspace;
+  const home = homeDir.dir;
   const fake = await startFakeLlm({ script });
   const { idleTimeoutMs, killGraceMs, chatProvider, ...rest } = options;
   const env = killGraceMs === undefined ? undefined : new LocalEnvironment({ root: options.cwd ?? dir, killGraceMs });
@@ -63,7 +57,7 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
       // The loop's own tests script gong's core tools; profile tests name their profile.
       profile: "default",
       cwd: dir,
-      client: fakeClient(fake, { ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}), chatProvider }),
+      client: fakeClient(fake, { retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 }, ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}), chatProvider }),
       store: { dir: join(home, "sessions") },
       ...(env ? { env } : {}),
       ...rest,
@@ -71,12 +65,19 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
   } catch (e) {
     await env?.cleanup();
     await fake.close();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
+    workspace.cleanup();
+    homeDir.cleanup();
     throw e;
   }
   const events: SessionEvent[] = [];
   session.subscribe((e) => events.push(e));
+  const cleanup = async () => {
+    await session.close().catch(() => {});
+    await env?.cleanup();
+    await fake.close();
+    workspace.cleanup();
+    homeDir.cleanup();
+  };
   return {
     dir,
     home,
@@ -85,13 +86,8 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
     events,
     kinds: () => events.map((e) => e.kind),
     of: <K extends EventKind>(kind: K) => events.filter((e) => e.kind === kind) as SessionEvent<K>[],
-    async cleanup() {
-      await session.close().catch(() => {});
-      await env?.cleanup();
-      await fake.close();
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    },
+    cleanup,
+    [Symbol.asyncDispose]: cleanup,
   };
 }
 

@@ -32,57 +32,45 @@ describe("004 §2.10 loop detection", () => {
 
   test("004-9.1 repeating tool calls inject a warning as a user message and a loop_detection event", async () => {
     let n = 0;
-    const h = await harness(() => (n++ < 4 ? { toolCalls: [{ name: "ls", arguments: { path: "." } }] } : { text: "changing approach" }), {
+    await using h = await harness(() => (n++ < 4 ? { toolCalls: [{ name: "ls", arguments: { path: "." } }] } : { text: "changing approach" }), {
       config: { loopDetectionWindow: 3 },
     });
-    try {
-      const result = await h.session.submit("list");
-      expect(result.text).toBe("changing approach");
-      const event = h.events.find((e) => e.kind === "loop_detection")!;
-      expect(String(event.data.message)).toMatch(/^Loop detected: the last 3 tool calls follow a repeating pattern/);
-      // Injected right after the third call's result, as a user message, and only once.
-      expect(JSON.stringify(h.fake.requests.slice(0, 3).map((r) => r.body.messages))).not.toContain("Loop detected");
-      const last = requestMessages(h.fake, 3).at(-1);
-      expect(last.role).toBe("user");
-      expect(last.content.map((c: any) => c.type)).toEqual(["tool_result", "text"]);
-      expect(last.content[1].text).toBe(event.data.message);
-      expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
-      const before = h.kinds().slice(0, h.kinds().indexOf("loop_detection"));
-      expect(before.filter((k) => k === "tool_call_end")).toHaveLength(3);
-    } finally {
-      await h.cleanup();
-    }
+    const result = await h.session.submit("list");
+    expect(result.text).toBe("changing approach");
+    const event = h.events.find((e) => e.kind === "loop_detection")!;
+    expect(String(event.data.message)).toMatch(/^Loop detected: the last 3 tool calls follow a repeating pattern/);
+    // Injected right after the third call's result, as a user message, and only once.
+    expect(JSON.stringify(h.fake.requests.slice(0, 3).map((r) => r.body.messages))).not.toContain("Loop detected");
+    const last = requestMessages(h.fake, 3).at(-1);
+    expect(last.role).toBe("user");
+    expect(last.content.map((c: any) => c.type)).toEqual(["tool_result", "text"]);
+    expect(last.content[1].text).toBe(event.data.message);
+    expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
+    const before = h.kinds().slice(0, h.kinds().indexOf("loop_detection"));
+    expect(before.filter((k) => k === "tool_call_end")).toHaveLength(3);
   });
 
   test("004 2.10 an alternating pair of calls in the session is caught; varied calls are not", async () => {
     const pair = [{ name: "ls", arguments: { path: "." } }, { name: "find", arguments: { pattern: "*.ts" } }];
     let n = 0;
-    const h = await harness(() => (n < 4 ? { toolCalls: [pair[n++ % 2]] } : { text: "done" }), { config: { loopDetectionWindow: 4 } });
-    try {
-      await h.session.submit("look around");
-      expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
-      expect(JSON.stringify(requestMessages(h.fake, 4))).toContain("Loop detected");
+    await using h = await harness(() => (n < 4 ? { toolCalls: [pair[n++ % 2]] } : { text: "done" }), { config: { loopDetectionWindow: 4 } });
+    await h.session.submit("look around");
+    expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
+    expect(JSON.stringify(requestMessages(h.fake, 4))).toContain("Loop detected");
 
-      // The same tool with different arguments each time is work, not a loop.
-      let m = 0;
-      h.fake.setScript(() => (m < 4 ? { toolCalls: [{ name: "ls", arguments: { path: `dir${m++}` } }] } : { text: "done" }));
-      await h.session.submit("list four directories");
-      expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
-    } finally {
-      await h.cleanup();
-    }
+    // The same tool with different arguments each time is work, not a loop.
+    let m = 0;
+    h.fake.setScript(() => (m < 4 ? { toolCalls: [{ name: "ls", arguments: { path: `dir${m++}` } }] } : { text: "done" }));
+    await h.session.submit("list four directories");
+    expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
   });
 
   test("loop detection can be turned off", async () => {
     let n = 0;
-    const h = await harness(() => (n++ < 4 ? { toolCalls: [{ name: "ls", arguments: {} }] } : { text: "done" }), {
+    await using h = await harness(() => (n++ < 4 ? { toolCalls: [{ name: "ls", arguments: {} }] } : { text: "done" }), {
       config: { enable_loop_detection: false, loop_detection_window: 2 },
     });
-    try {
-      await h.session.submit("list");
-      expect(h.kinds()).not.toContain("loop_detection");
-    } finally {
-      await h.cleanup();
-    }
+    await h.session.submit("list");
+    expect(h.kinds()).not.toContain("loop_detection");
   });
 });

@@ -24,37 +24,29 @@ const DIALECTS = [
 describe("the plan in the session", () => {
   for (const d of DIALECTS) {
     test(`${d.tool} over ${d.model.split("/")[0]}: the plan reaches the session, the event stream and the model's next request`, async () => {
-      const h = await harness([{ toolCalls: [{ name: d.tool, arguments: d.args }] }, { text: "planned" }], { model: d.model, tools: ["default", d.tool] });
-      try {
-        expect(h.session.plan).toBeNull();
-        await h.session.submit("plan the port");
-        expect(h.session.plan!.items).toEqual([expect.objectContaining({ text: expect.stringMatching(/^Port it$/), status: "in_progress" })]);
-        const update = h.events.find((e) => e.kind === "plan_update")!;
-        expect(update.data).toMatchObject({ tool_name: d.tool, items: h.session.plan!.items });
-        // plan_update follows the call's own end event.
-        const end = h.events.findIndex((e) => e.kind === "tool_call_end" && e.data.tool_name === d.tool);
-        expect(h.events.indexOf(update)).toBeGreaterThan(end);
-        expect(h.events[end].data).toMatchObject({ kind: "plan", call_summary: "1 item", result_summary: "0/1 done" });
-        expect(JSON.stringify(h.fake.requests[1].body)).toContain("Plan updated: 1 item (1 in progress).");
-      } finally {
-        await h.cleanup();
-      }
+      await using h = await harness([{ toolCalls: [{ name: d.tool, arguments: d.args }] }, { text: "planned" }], { model: d.model, tools: ["default", d.tool] });
+      expect(h.session.plan).toBeNull();
+      await h.session.submit("plan the port");
+      expect(h.session.plan!.items).toEqual([expect.objectContaining({ text: expect.stringMatching(/^Port it$/), status: "in_progress" })]);
+      const update = h.events.find((e) => e.kind === "plan_update")!;
+      expect(update.data).toMatchObject({ tool_name: d.tool, items: h.session.plan!.items });
+      // plan_update follows the call's own end event.
+      const end = h.events.findIndex((e) => e.kind === "tool_call_end" && e.data.tool_name === d.tool);
+      expect(h.events.indexOf(update)).toBeGreaterThan(end);
+      expect(h.events[end].data).toMatchObject({ kind: "plan", call_summary: "1 item", result_summary: "0/1 done" });
+      expect(JSON.stringify(h.fake.requests[1].body)).toContain("Plan updated: 1 item (1 in progress).");
     });
   }
 
   test("the default tools have no plan tool", async () => {
-    const h = await harness([{ text: "ok" }]);
-    try {
-      await h.session.submit("hi");
-      const names = (h.fake.requests[0].body.tools as any[]).map((t) => t.name);
-      expect(names.filter((n) => ["TodoWrite", "update_plan", "write_todos"].includes(n))).toEqual([]);
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "ok" }]);
+    await h.session.submit("hi");
+    const names = (h.fake.requests[0].body.tools as any[]).map((t) => t.name);
+    expect(names.filter((n) => ["TodoWrite", "update_plan", "write_todos"].includes(n))).toEqual([]);
   });
 
   test("a rejected plan changes nothing; the getter hands out a copy", async () => {
-    const h = await harness(
+    await using h = await harness(
       [
         { toolCalls: [{ name: "TodoWrite", arguments: { todos: TODOS } }] },
         { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "x", status: "finished", activeForm: "x" }] } }] },
@@ -62,20 +54,16 @@ describe("the plan in the session", () => {
       ],
       { tools: ["default", "TodoWrite"] },
     );
-    try {
-      await h.session.submit("plan");
-      expect(h.events.filter((e) => e.kind === "plan_update")).toHaveLength(1);
-      const plan = h.session.plan!;
-      expect(plan.items).toEqual(ITEMS);
-      plan.items.length = 0;
-      expect(h.session.plan!.items).toEqual(ITEMS);
-    } finally {
-      await h.cleanup();
-    }
+    await h.session.submit("plan");
+    expect(h.events.filter((e) => e.kind === "plan_update")).toHaveLength(1);
+    const plan = h.session.plan!;
+    expect(plan.items).toEqual(ITEMS);
+    plan.items.length = 0;
+    expect(h.session.plan!.items).toEqual(ITEMS);
   });
 
   test("the plan is written to the session file and comes back on resume", async () => {
-    const h = await harness(
+    await using h = await harness(
       [
         { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "Old", status: "pending", activeForm: "Old" }] } }] },
         { toolCalls: [{ name: "TodoWrite", arguments: { todos: TODOS } }] },
@@ -84,27 +72,19 @@ describe("the plan in the session", () => {
       ],
       { tools: ["default", "TodoWrite"] },
     );
-    try {
-      await h.session.submit("plan");
-      const file = h.session.sessionFile!;
-      await h.session.close();
-      const entries = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-      expect(entries.filter((e) => e.type === "custom" && e.customType === "plan").map((e) => e.data.items.length)).toEqual([1, 2]);
+    await h.session.submit("plan");
+    const file = h.session.sessionFile!;
+    await h.session.close();
+    const entries = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(entries.filter((e) => e.type === "custom" && e.customType === "plan").map((e) => e.data.items.length)).toEqual([1, 2]);
 
-      for (const store of [{ resume: file }, { continue: true }]) {
-        const again = await createSession({ cwd: h.dir, client: fakeClient(h.fake), store: { dir: join(h.home, "sessions"), ...store }, tools: ["default", "TodoWrite"] });
-        try {
-          expect(again.plan).toEqual({ items: ITEMS });
-        } finally {
-          await again.close();
-        }
-      }
-    } finally {
-      await h.cleanup();
+    for (const store of [{ resume: file }, { continue: true }]) {
+      await using again = await createSession({ cwd: h.dir, client: fakeClient(h.fake), store: { dir: join(h.home, "sessions"), ...store }, tools: ["default", "TodoWrite"] });
+      expect(again.plan).toEqual({ items: ITEMS });
     }
   });
   test("branching back to before a plan change brings the earlier plan back; a fork keeps it", async () => {
-    const h = await harness(
+    await using h = await harness(
       [
         { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "Old", status: "pending", activeForm: "Old" }] } }] },
         { text: "first plan" },
@@ -113,18 +93,14 @@ describe("the plan in the session", () => {
       ],
       { tools: ["default", "TodoWrite"] },
     );
-    try {
-      await h.session.submit("plan");
-      await h.session.submit("replan");
-      expect(h.session.plan!.items).toEqual(ITEMS);
-      const entries = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-      const firstAnswer = entries.find((e) => e.type === "message" && e.message.role === "assistant" && JSON.stringify(e.message.content).includes("first plan"));
-      await h.session.branch(firstAnswer.id);
-      expect(h.session.plan!.items).toEqual([{ text: "Old", status: "pending", active_form: "Old" }]);
-      await h.session.fork();
-      expect(h.session.plan!.items).toEqual([{ text: "Old", status: "pending", active_form: "Old" }]);
-    } finally {
-      await h.cleanup();
-    }
+    await h.session.submit("plan");
+    await h.session.submit("replan");
+    expect(h.session.plan!.items).toEqual(ITEMS);
+    const entries = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const firstAnswer = entries.find((e) => e.type === "message" && e.message.role === "assistant" && JSON.stringify(e.message.content).includes("first plan"));
+    await h.session.branch(firstAnswer.id);
+    expect(h.session.plan!.items).toEqual([{ text: "Old", status: "pending", active_form: "Old" }]);
+    await h.session.fork();
+    expect(h.session.plan!.items).toEqual([{ text: "Old", status: "pending", active_form: "Old" }]);
   });
 });

@@ -25,7 +25,7 @@ const isSummaryRequest = (r: RecordedRequest) => JSON.stringify(r.body.system ??
 
 describe("tool metadata through the agent", () => {
   test("tool_call_start/end carry the kind and the tool's own summaries; updates while streaming too", async () => {
-    const h = await harness([
+    await using h = await harness([
       {
         toolCalls: [
           { id: "toolu_r", name: "read", arguments: { path: "notes.txt", start_line: 2 } },
@@ -38,32 +38,28 @@ describe("tool metadata through the agent", () => {
     ], { customTools: [loadConfig] });
     writeFileSync(join(h.dir, "notes.txt"), "one\ntwo\nthree\n");
     writeFileSync(join(h.dir, "app.json"), '{"a":1,"b":2}');
-    try {
-      await h.session.submit("look");
-      const of = (kind: string, id: string) => h.events.find((e) => e.kind === kind && "call_id" in e.data && e.data.call_id === id)!.data;
-      expect(of("tool_call_start", "toolu_r")).toMatchObject({ tool_name: "read", kind: "read", call_summary: "notes.txt:2-" });
-      expect(of("tool_call_end", "toolu_r")).toMatchObject({ kind: "read", call_summary: "notes.txt:2-", result_summary: "2 lines read" });
-      expect(of("tool_call_end", "toolu_b")).toMatchObject({ kind: "shell", call_summary: "echo hi", result_summary: "exit 0 · 1 line" });
-      expect(of("tool_call_end", "toolu_c")).toMatchObject({ kind: "read", call_summary: "config app", result_summary: "2 keys" });
-      expect(of("tool_call_end", "toolu_x")).toMatchObject({ kind: "other", call_summary: "q=1", is_error: true });
-      const complete = h.events.find((e) => e.kind === "tool_call_update" && e.data.call_id === "toolu_b" && e.data.complete)!;
-      expect(complete.data).toMatchObject({ tool_name: "bash", kind: "shell", call_summary: "echo hi" });
+    await h.session.submit("look");
+    const of = (kind: string, id: string) => h.events.find((e) => e.kind === kind && "call_id" in e.data && e.data.call_id === id)!.data;
+    expect(of("tool_call_start", "toolu_r")).toMatchObject({ tool_name: "read", kind: "read", call_summary: "notes.txt:2-" });
+    expect(of("tool_call_end", "toolu_r")).toMatchObject({ kind: "read", call_summary: "notes.txt:2-", result_summary: "2 lines read" });
+    expect(of("tool_call_end", "toolu_b")).toMatchObject({ kind: "shell", call_summary: "echo hi", result_summary: "exit 0 · 1 line" });
+    expect(of("tool_call_end", "toolu_c")).toMatchObject({ kind: "read", call_summary: "config app", result_summary: "2 keys" });
+    expect(of("tool_call_end", "toolu_x")).toMatchObject({ kind: "other", call_summary: "q=1", is_error: true });
+    const complete = h.events.find((e) => e.kind === "tool_call_update" && e.data.call_id === "toolu_b" && e.data.complete)!;
+    expect(complete.data).toMatchObject({ tool_name: "bash", kind: "shell", call_summary: "echo hi" });
 
-      // The result messages record kind and files, in memory and in the session file.
-      const tools = h.session.messages.filter((m) => m.role === "tool") as any[];
-      expect(tools.map((m) => [m.toolName, m.kind, m.files])).toEqual([
-        ["read", "read", ["notes.txt"]],
-        ["bash", "shell", undefined],
-        ["load_config", "read", ["app.json"]],
-        ["no_such_tool", "other", undefined],
-      ]);
-      const stored = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-      expect(stored.filter((e) => e.message?.role === "tool").map((e) => e.message.files ?? null)).toEqual([["notes.txt"], null, ["app.json"], null]);
-      // Never sent to the model.
-      expect(JSON.stringify(h.fake.requests[1].body.messages)).not.toContain('"files"');
-    } finally {
-      await h.cleanup();
-    }
+    // The result messages record kind and files, in memory and in the session file.
+    const tools = h.session.messages.filter((m) => m.role === "tool") as any[];
+    expect(tools.map((m) => [m.toolName, m.kind, m.files])).toEqual([
+      ["read", "read", ["notes.txt"]],
+      ["bash", "shell", undefined],
+      ["load_config", "read", ["app.json"]],
+      ["no_such_tool", "other", undefined],
+    ]);
+    const stored = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(stored.filter((e) => e.message?.role === "tool").map((e) => e.message.files ?? null)).toEqual([["notes.txt"], null, ["app.json"], null]);
+    // Never sent to the model.
+    expect(JSON.stringify(h.fake.requests[1].body.messages)).not.toContain('"files"');
   });
 
   test("J.12 6.2 compaction lists the files read and modified, a custom reader's included", async () => {
@@ -76,21 +72,17 @@ describe("tool metadata through the agent", () => {
       { text: "again" },
     ];
     let i = 0;
-    const h = await harness((r: RecordedRequest) => (isSummaryRequest(r) ? { text: "SUMMARY-TEXT" } : turns[i++]), {
+    await using h = await harness((r: RecordedRequest) => (isSummaryRequest(r) ? { text: "SUMMARY-TEXT" } : turns[i++]), {
       customTools: [loadConfig],
       config: { compactKeepRecentTokens: 1 },
     });
     writeFileSync(join(h.dir, "notes.txt"), "one\n");
     writeFileSync(join(h.dir, "app.json"), "{}");
-    try {
-      await h.session.submit("work");
-      await h.session.submit("more");
-      expect(await h.session.compact()).toBe(true);
-      const summary = String(h.session.messages[0].content);
-      expect(summary).toContain("<read-files>\napp.json\n</read-files>");
-      expect(summary).toContain("<modified-files>\nnotes.txt\nout/new.txt\n</modified-files>");
-    } finally {
-      await h.cleanup();
-    }
+    await h.session.submit("work");
+    await h.session.submit("more");
+    expect(await h.session.compact()).toBe(true);
+    const summary = String(h.session.messages[0].content);
+    expect(summary).toContain("<read-files>\napp.json\n</read-files>");
+    expect(summary).toContain("<modified-files>\nnotes.txt\nout/new.txt\n</modified-files>");
   });
 });

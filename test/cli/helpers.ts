@@ -3,11 +3,10 @@
  * temp GONG_HOME/HOME and no provider keys, against the fake LLM server.
  */
 import { afterEach, beforeEach } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeLlm as startServer, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CLI = join(ROOT, "cli.ts");
@@ -30,8 +29,10 @@ export interface Workspace {
 const PROVIDER_VARS = /(_API_KEY|_AUTH_TOKEN|_BASE_URL)$/;
 
 export function workspace(): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), "gong-cli-"));
-  const home = mkdtempSync(join(tmpdir(), "gong-cli-home-"));
+  const workDir = tempDir("gong-cli-");
+  const homeDir = tempDir("gong-cli-home-");
+  const { dir } = workDir;
+  const home = homeDir.dir;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !PROVIDER_VARS.test(k)) env[k] = v;
   Object.assign(env, { HOME: home, GONG_HOME: join(home, ".gong"), NO_COLOR: "1" });
@@ -52,15 +53,15 @@ export function workspace(): Workspace {
       return { code, stdout, stderr };
     },
     cleanup() {
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
+      workDir.cleanup();
+      homeDir.cleanup();
     },
   };
 }
 
 /** The four wire APIs, each as the command-line flags that point gong at the fake server. */
 export const WIRE_APIS: Array<{ name: string; flags(fake: FakeLlm): string[] }> = [
-  { name: "anthropic", flags: (f) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", f.baseUrls.anthropic, "--api-key", "test", "--profile", "default"] },
+  { name: "anthropic-messages", flags: (f) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", f.baseUrls.anthropic, "--api-key", "test", "--profile", "default"] },
   { name: "openai-responses", flags: (f) => ["--model", "openai/gpt-5-mini", "--base-url", f.baseUrls.openai, "--api-key", "test", "--profile", "default"] },
   { name: "openai-chat", flags: (f) => ["--model", "ollama/qwen3-coder", "--base-url", f.baseUrls.openai, "--profile", "default"] },
   { name: "gemini", flags: (f) => ["--model", "gemini/gemini-2.5-flash", "--base-url", f.baseUrls.gemini, "--api-key", "test", "--profile", "default"] },

@@ -160,6 +160,22 @@ test("cli rpc session commands: set_model, set_tools, list_sessions, new_session
   expect(await r.close()).toBe(0);
 });
 
+test("cli rpc commands sent right behind new_session meet the new session", async () => {
+  fake = await startFakeLlm({ script: [{ text: "one" }, { text: "two" }] });
+  const r = rpc(WIRE_APIS[0].flags(fake));
+  r.send({ id: 1, type: "prompt", text: "first" });
+  await r.response(1);
+  // No waiting between the three lines: new_session is still opening when the others are read.
+  r.send({ id: 2, type: "new_session" });
+  r.send({ id: 3, type: "get_state" });
+  r.send({ id: 4, type: "prompt", text: "second" });
+  const fresh = (await r.response(2)).data.session_id;
+  expect((await r.response(3)).data).toMatchObject({ session_id: fresh, message_count: 0 });
+  expect((await r.response(4)).data.text).toBe("two");
+  expect(JSON.stringify(fake.requests[1].body.messages)).not.toContain("first");
+  expect(await r.close()).toBe(0);
+});
+
 test("cli rpc a prompt while one runs is a busy error response; follow_up runs after it", async () => {
   fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 0.5" } }] }, { text: "first done" }, { text: "follow-up done" }] });
   const r = rpc(WIRE_APIS[0].flags(fake));

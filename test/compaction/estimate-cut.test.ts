@@ -24,7 +24,7 @@ describe("J.12 1. token estimate", () => {
     expect(textTokens("abcd".repeat(100))).toBe(100);
   });
 
-  test("J.12 1.2 empty message list", () => {
+  test("J.12 1.2 an empty message list estimates to zero tokens", () => {
     expect(estimateTokens([])).toBe(0);
   });
 

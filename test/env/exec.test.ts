@@ -24,14 +24,14 @@ async function execError(run: () => Promise<unknown>): Promise<ToolError> {
 const pidsIn = (text: string) => text.trim().split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
 
 describe("J.2 1. basic execution (environment side)", () => {
-  test("J.2 1.1 simple command", async () => {
+  test("J.2 1.1 a simple command reports its stdout, exit code 0 and nothing truncated", async () => {
     const r = await ws.env().exec("echo hello");
     expect(r).toMatchObject({ stdout: "hello\n", stderr: "", output: "hello\n", exitCode: 0, signal: null, timedOut: false, aborted: false });
     expect(r.totalBytes).toBe(6);
     expect(r.outputTruncated).toBe(false);
   });
 
-  test("J.2 1.2 exit code", async () => {
+  test("J.2 1.2 a non-zero exit code is reported with the output before it", async () => {
     const r = await ws.env().exec("echo before; exit 3");
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("before\n");
@@ -54,7 +54,7 @@ describe("J.2 1. basic execution (environment side)", () => {
     expect((await env.exec("pwd", { cwd: "sub" })).stdout).toBe(`${join(ws.dir, "sub")}\n`);
   });
 
-  test("J.2 5.4 bash syntax works", async () => {
+  test("J.2 5.4 commands run under bash, so [[ ]], arrays and process substitution work", async () => {
     const r = await ws.env().exec("if [[ -d / ]]; then a=(x y); echo ${a[1]}; fi; cat <(echo sub)");
     expect(r.stdout).toBe("y\nsub\n");
   });
@@ -84,7 +84,7 @@ describe("J.2 2. errors", () => {
     expect(r.timedOut).toBe(true);
   });
 
-  test("J.2 2.2 missing working directory", async () => {
+  test("J.2 2.2 a missing working directory is NOT_FOUND naming the directory", async () => {
     const e = await execError(() => ws.env().exec("echo test", { cwd: "/this/directory/does/not/exist" }));
     expect(e.code).toBe("NOT_FOUND");
     expect(e.message).toContain("Working directory '/this/directory/does/not/exist' does not exist");

@@ -1,8 +1,7 @@
 /** Shared set-up for the environment tests: a temp workspace and an environment that is cleaned up. */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import { LocalEnvironment, type LocalEnvironmentOptions } from "../../lib/env/local.ts";
+import { tempDir } from "../helpers/temp.ts";
 
 export interface Workspace {
   dir: string;
@@ -10,26 +9,29 @@ export interface Workspace {
   temp: string;
   env(options?: Partial<LocalEnvironmentOptions>): LocalEnvironment;
   dispose(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 export function makeWorkspace(prefix: string): Workspace {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), `gong-${prefix}-`)));
-  const dir = join(base, "ws");
-  const temp = join(base, "tmp");
+  const base = tempDir(`gong-${prefix}-`);
+  const dir = base.path("ws");
+  const temp = base.path("tmp");
   for (const d of [dir, temp]) mkdirSync(d, { recursive: true });
   const made: LocalEnvironment[] = [];
+  const dispose = async () => {
+    for (const e of made) await e.cleanup();
+    base.cleanup();
+  };
   return {
     dir,
     temp,
     env(options = {}) {
-      const e = new LocalEnvironment({ root: dir, home: join(base, "home"), killGraceMs: 300, ...options });
+      const e = new LocalEnvironment({ root: dir, home: base.path("home"), killGraceMs: 300, ...options });
       made.push(e);
       return e;
     },
-    async dispose() {
-      for (const e of made) await e.cleanup();
-      rmSync(base, { recursive: true, force: true });
-    },
+    dispose,
+    [Symbol.asyncDispose]: dispose,
   };
 }
 

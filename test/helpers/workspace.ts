@@ -2,14 +2,14 @@
  * A throwaway workspace for tool tests: a temp project root (plus a temp HOME that is an allowed
  * extra root, for `~` paths), a LocalEnvironment over it and a registry, removed by `dispose()`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { envelopeProblems, type ToolResponse } from "../../lib/envelope.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
 import type { Observed } from "../../lib/observe.ts";
 import { createToolRegistry, type ToolRegistry } from "../../tools/registry.ts";
 import { coreObserver, runObserved } from "./observed.ts";
+import { tempDir } from "./temp.ts";
 
 export interface Workspace {
   /** Parent temp dir holding `root`, `home` and `outside`. */
@@ -30,10 +30,12 @@ export interface Workspace {
   /** Execute a tool as the agent does: its complete output, then the framework's cut with the default profile's limits. */
   seen(name: string, args: unknown): Promise<Observed & { response: ToolResponse }>;
   dispose(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 export function createWorkspace(prefix = "gong-tools-"): Workspace {
-  const base = mkdtempSync(join(tmpdir(), prefix));
+  const temp = tempDir(prefix);
+  const base = temp.dir;
   const root = join(base, "project");
   const home = join(base, "home");
   const outside = join(base, "outside");
@@ -41,6 +43,10 @@ export function createWorkspace(prefix = "gong-tools-"): Workspace {
   const env = new LocalEnvironment({ root, home, extraRoots: [home] });
   const registry = createToolRegistry({ cwd: root, env });
   const path = (rel: string) => join(root, rel);
+  const dispose = async () => {
+    await env.cleanup();
+    temp.cleanup();
+  };
   return {
     base,
     root,
@@ -64,9 +70,7 @@ export function createWorkspace(prefix = "gong-tools-"): Workspace {
       return result;
     },
     seen: (name, args) => runObserved(registry, coreObserver(root), name, args),
-    async dispose() {
-      await env.cleanup();
-      rmSync(base, { recursive: true, force: true });
-    },
+    dispose,
+    [Symbol.asyncDispose]: dispose,
   };
 }

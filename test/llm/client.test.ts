@@ -104,7 +104,7 @@ describe("client: retry policy", () => {
     expect(errorOf(events).error).toMatchObject({ kind: "server", status: 500 });
   });
 
-  test("J.9 5.6 401 is never retried", async () => {
+  test("J.9 5.6 a 401 is an auth error and is never retried", async () => {
     const { events, requests } = await play([{ fault: { type: "http", status: 401 } }, { text: "unreachable" }]);
     expect(requests).toHaveLength(1);
     expect(retries(events)).toHaveLength(0);

@@ -1,24 +1,9 @@
 /** Shared pieces for LLM tests: a client wired to a fake server, and stream collection. */
-import { createClient, type ClientOptions } from "../../lib/llm/client.ts";
 import type { Message, Request, StreamEvent } from "../../lib/llm/types.ts";
+import { fakeClient } from "../helpers/fake-client.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 
-/** A client whose every provider points at the fake server, with fast retries and fake keys. */
-export function fakeClient(fake: FakeLlm, options: ClientOptions = {}) {
-  const url = fake.baseUrls.openai;
-  return createClient({
-    env: {},
-    apiKeys: { anthropic: "sk-ant-test", openai: "sk-test", gemini: "g-test", deepseek: "ds-test", xai: "xai-test", mistral: "m-test", cerebras: "c-test", groq: "gq-test" },
-    baseUrls: {
-      anthropic: fake.baseUrls.anthropic,
-      openai: url,
-      gemini: fake.baseUrls.gemini,
-      ...Object.fromEntries(["ollama", "lmstudio", "vllm", "deepseek", "xai", "mistral", "cerebras", "groq", "openrouter", "together"].map((p) => [p, url])),
-    },
-    retry: { baseDelayMs: 1, maxDelayMs: 50 },
-    ...options,
-  });
-}
+export { fakeClient };
 
 export async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];

@@ -26,13 +26,13 @@ for (const { model, key } of PROVIDERS) {
   describe(`live ${model}`, () => {
     const client = createClient();
 
-    test.skipIf(!key)("J.9 2.1 text prompt", async () => {
+    test.skipIf(!key)("J.9 2.1 a text prompt gets an answer and usage from the real provider", async () => {
       const response = await client.complete({ model, maxTokens: 200, messages: [{ role: "user", content: "What is 2+2? Answer with the number only." }] });
       expect(response.text).toContain("4");
       expect(response.usage.input).toBeGreaterThan(0);
     }, LIVE_TIMEOUT);
 
-    test.skipIf(!key)("J.9 2.2 tool call", async () => {
+    test.skipIf(!key)("J.9 2.2 a forced tool call comes back with its arguments from the real provider", async () => {
       const events = await collect(
         client.stream({
           model,
@@ -53,7 +53,7 @@ for (const { model, key } of PROVIDERS) {
       expect(finishOf(events).text).toMatch(/1.*2.*3.*4.*5/s);
     }, LIVE_TIMEOUT);
 
-    test.skipIf(!key)("J.9 2.4 two-turn memory", async () => {
+    test.skipIf(!key)("J.9 2.4 the second turn remembers what the first one said", async () => {
       const messages: Message[] = [{ role: "user", content: "My favourite colour is teal. Reply with just OK." }];
       const first = await client.complete({ model, maxTokens: 200, messages });
       messages.push(first.message, { role: "user", content: "What is my favourite colour? One word." });

@@ -60,14 +60,10 @@ const ends = (h: Harness) => h.events.filter((e) => e.kind === "tool_call_end");
 const file = (h: Harness, path: string) => readFileSync(join(h.dir, path), "utf8");
 
 async function run(wire: WireProfile, script: ScriptTurn[], body: (h: Harness, d: Dialect) => Promise<void>, options: Parameters<typeof harness>[1] = {}): Promise<void> {
-  const h = await harness(script, { model: wire.model, profile: "auto", killGraceMs: 200, ...options });
-  try {
-    expect(h.session.profile).toBe(wire.profile);
-    await body(h, DIALECTS[wire.profile]);
-    for (const r of h.fake.requests) expect(r.format).toBe(wire.profile === "openai" ? "openai-responses" : wire.profile);
-  } finally {
-    await h.cleanup();
-  }
+  await using h = await harness(script, { model: wire.model, profile: "auto", killGraceMs: 200, ...options });
+  expect(h.session.profile).toBe(wire.profile);
+  await body(h, DIALECTS[wire.profile]);
+  for (const r of h.fake.requests) expect(r.format).toBe(wire.profile === "openai" ? "openai-responses" : wire.profile === "anthropic" ? "anthropic-messages" : wire.profile);
 }
 
 for (const wire of WIRE_PROFILES) {

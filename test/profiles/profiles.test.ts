@@ -87,54 +87,46 @@ describe("004 §3.1 the profile follows the model's family", () => {
 describe("004 §9.2 each profile's request (snapshot per profile)", () => {
   for (const wire of WIRE_PROFILES) {
     test(`${wire.profile}: exactly the reference agent's tool names and parameter shapes, over its own wire API`, async () => {
-      const h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
-      try {
-        await h.session.submit("hi");
-        expect(h.session.profile).toBe(wire.profile);
-        const body = h.fake.requests[0].body;
-        const shapes = SHAPES[wire.profile];
-        expect(wire.toolNames(body)).toEqual(Object.keys(shapes));
-        const schemas = wire.toolSchemas(body) as Record<string, any>;
-        for (const [name, shape] of Object.entries(shapes)) {
-          if (shape === "freeform") {
-            expect(schemas[name]).toMatchObject({ type: "grammar", syntax: "lark" });
-            continue;
-          }
-          if (shape === "subagent") continue;
-          expect(`${name}: ${Object.keys(schemas[name].properties ?? {}).join(",")}`).toBe(`${name}: ${shape[0].join(",")}`);
-          expect(`${name}: ${(schemas[name].required ?? []).join(",")}`).toBe(`${name}: ${shape[1].join(",")}`);
+      await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
+      await h.session.submit("hi");
+      expect(h.session.profile).toBe(wire.profile);
+      const body = h.fake.requests[0].body;
+      const shapes = SHAPES[wire.profile];
+      expect(wire.toolNames(body)).toEqual(Object.keys(shapes));
+      const schemas = wire.toolSchemas(body) as Record<string, any>;
+      for (const [name, shape] of Object.entries(shapes)) {
+        if (shape === "freeform") {
+          expect(schemas[name]).toMatchObject({ type: "grammar", syntax: "lark" });
+          continue;
         }
-        expect(Object.fromEntries(Object.entries(schemas).filter(([name]) => shapes[name] !== "subagent"))).toMatchSnapshot();
-      } finally {
-        await h.cleanup();
+        if (shape === "subagent") continue;
+        expect(`${name}: ${Object.keys(schemas[name].properties ?? {}).join(",")}`).toBe(`${name}: ${shape[0].join(",")}`);
+        expect(`${name}: ${(schemas[name].required ?? []).join(",")}`).toBe(`${name}: ${shape[1].join(",")}`);
       }
+      expect(Object.fromEntries(Object.entries(schemas).filter(([name]) => shapes[name] !== "subagent"))).toMatchSnapshot();
     });
   }
 
   test("units and types as the references declare them: Bash timeout in ms, codex counts as numbers, gemini lines as integers", async () => {
     const types = (schemas: Record<string, any>, tool: string, prop: string) => schemas[tool].properties[prop].type;
     for (const wire of WIRE_PROFILES) {
-      const h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
-      try {
-        await h.session.submit("hi");
-        const s = wire.toolSchemas(h.fake.requests[0].body) as Record<string, any>;
-        if (wire.profile === "anthropic") {
-          expect(types(s, "Bash", "timeout")).toBe("number");
-          expect(s.Bash.properties.timeout.maximum).toBe(600_000);
-          expect(s.Grep.properties.output_mode.enum).toEqual(["content", "files_with_matches", "count"]);
-        }
-        if (wire.profile === "openai") {
-          expect(types(s, "exec_command", "yield_time_ms")).toBe("number");
-          expect(types(s, "write_stdin", "session_id")).toBe("number");
-          expect(types(s, "list_dir", "depth")).toBe("number");
-        }
-        if (wire.profile === "gemini") {
-          expect(types(s, "read_file", "start_line")).toBe("integer");
-          expect(types(s, "read_many_files", "include")).toBe("array");
-          expect(types(s, "run_shell_command", "is_background")).toBe("boolean");
-        }
-      } finally {
-        await h.cleanup();
+      await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
+      await h.session.submit("hi");
+      const s = wire.toolSchemas(h.fake.requests[0].body) as Record<string, any>;
+      if (wire.profile === "anthropic") {
+        expect(types(s, "Bash", "timeout")).toBe("number");
+        expect(s.Bash.properties.timeout.maximum).toBe(600_000);
+        expect(s.Grep.properties.output_mode.enum).toEqual(["content", "files_with_matches", "count"]);
+      }
+      if (wire.profile === "openai") {
+        expect(types(s, "exec_command", "yield_time_ms")).toBe("number");
+        expect(types(s, "write_stdin", "session_id")).toBe("number");
+        expect(types(s, "list_dir", "depth")).toBe("number");
+      }
+      if (wire.profile === "gemini") {
+        expect(types(s, "read_file", "start_line")).toBe("integer");
+        expect(types(s, "read_many_files", "include")).toBe("array");
+        expect(types(s, "run_shell_command", "is_background")).toBe("boolean");
       }
     }
   });
@@ -164,57 +156,45 @@ describe("004 §9.8 prompt layers per profile", () => {
     });
 
     test(`${wire.profile}: the first request (system prompt + tool definitions) stays under 12,000 characters`, async () => {
-      const h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
-      try {
-        await h.session.submit("hi");
-        const body = h.fake.requests[0].body;
-        expect(wire.system(body).length + JSON.stringify(body.tools).length).toBeLessThan(12_000);
-      } finally {
-        await h.cleanup();
-      }
+      await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
+      await h.session.submit("hi");
+      const body = h.fake.requests[0].body;
+      expect(wire.system(body).length + JSON.stringify(body.tools).length).toBeLessThan(12_000);
     });
   }
 });
 
 describe("004 §3 overrides and switching", () => {
   test("createSession({ profile }) overrides the model's choice: gemini's tools over the Anthropic wire", async () => {
-    const h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "gemini" });
-    try {
-      await h.session.submit("hi");
-      expect(h.session.profile).toBe("gemini");
-      expect(wireOf("anthropic").toolNames(h.fake.requests[0].body)).toContain("run_shell_command");
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "gemini" });
+    await h.session.submit("hi");
+    expect(h.session.profile).toBe("gemini");
+    expect(wireOf("anthropic").toolNames(h.fake.requests[0].body)).toContain("run_shell_command");
   });
 
   test("setProfile switches at the next request and announces it; 'auto' follows the model again", async () => {
-    const h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }], { model: "anthropic/claude-sonnet-4-5", profile: "auto" });
-    try {
-      await h.session.submit("a");
-      h.session.setProfile("openai");
-      await h.session.submit("b");
-      h.session.setProfile("auto");
-      await h.session.submit("c");
-      const names = h.fake.requests.map((r) => wireOf("anthropic").toolNames(r.body));
-      expect(names[0]).toContain("Read");
-      expect(names[1]).toContain("exec_command");
-      expect(names[2]).toContain("Read");
-      const changes = h.events.filter((e) => e.kind === "profile_change").map((e) => e.data.profile);
-      expect(changes).toEqual(["openai", "anthropic"]);
-      // The subagent tools follow the profile's dialect.
-      expect(h.session.tools).toContain("Agent");
-      h.session.setProfile("gemini");
-      expect(h.session.tools).toContain("invoke_agent");
-      expect(h.session.tools).not.toContain("Agent");
-      expect(() => h.session.setProfile("nosuch")).toThrow(/Unknown profile 'nosuch'. Known profiles: auto, default, anthropic, openai, gemini/);
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }], { model: "anthropic/claude-sonnet-4-5", profile: "auto" });
+    await h.session.submit("a");
+    h.session.setProfile("openai");
+    await h.session.submit("b");
+    h.session.setProfile("auto");
+    await h.session.submit("c");
+    const names = h.fake.requests.map((r) => wireOf("anthropic").toolNames(r.body));
+    expect(names[0]).toContain("Read");
+    expect(names[1]).toContain("exec_command");
+    expect(names[2]).toContain("Read");
+    const changes = h.events.filter((e) => e.kind === "profile_change").map((e) => e.data.profile);
+    expect(changes).toEqual(["openai", "anthropic"]);
+    // The subagent tools follow the profile's dialect.
+    expect(h.session.tools).toContain("Agent");
+    h.session.setProfile("gemini");
+    expect(h.session.tools).toContain("invoke_agent");
+    expect(h.session.tools).not.toContain("Agent");
+    expect(() => h.session.setProfile("nosuch")).toThrow(/Unknown profile 'nosuch'. Known profiles: auto, default, anthropic, openai, gemini/);
   });
 
   test("/model to another family switches the profile; earlier calls under the old names reach the new model as text", async () => {
-    const h = await harness(
+    await using h = await harness(
       [
         { toolCalls: [{ name: "Write", arguments: { file_path: "note.txt", content: "hello\n" } }] },
         { text: "written" },
@@ -222,63 +202,47 @@ describe("004 §3 overrides and switching", () => {
       ],
       { model: "anthropic/claude-sonnet-4-5", profile: "auto" },
     );
-    try {
-      await h.session.submit("write a note");
-      h.session.setModel("openai/gpt-5.2");
-      expect(h.session.profile).toBe("openai");
-      await h.session.submit("what did you do?");
-      const body = last(h.fake.requests);
-      expect(h.fake.requests.at(-1)!.format).toBe("openai-responses");
-      // No function_call for a tool the model was not given; the call and its result are quoted instead.
-      expect(body.input.some((i: any) => i.type === "function_call")).toBe(false);
-      const texts = JSON.stringify(body.input);
-      expect(texts).toContain("[Called Write");
-      expect(texts).toContain("Result of the earlier Write call");
-      expect(wireOf("openai").toolNames(body)).toContain("exec_command");
-      expect(h.events.find((e) => e.kind === "model_change")!.data.profile).toBe("openai");
-    } finally {
-      await h.cleanup();
-    }
+    await h.session.submit("write a note");
+    h.session.setModel("openai/gpt-5.2");
+    expect(h.session.profile).toBe("openai");
+    await h.session.submit("what did you do?");
+    const body = last(h.fake.requests);
+    expect(h.fake.requests.at(-1)!.format).toBe("openai-responses");
+    // No function_call for a tool the model was not given; the call and its result are quoted instead.
+    expect(body.input.some((i: any) => i.type === "function_call")).toBe(false);
+    const texts = JSON.stringify(body.input);
+    expect(texts).toContain("[Called Write");
+    expect(texts).toContain("Result of the earlier Write call");
+    expect(wireOf("openai").toolNames(body)).toContain("exec_command");
+    expect(h.events.find((e) => e.kind === "model_change")!.data.profile).toBe("openai");
   });
 
   test("a named profile stays when the model changes family", async () => {
-    const h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "anthropic" });
-    try {
-      h.session.setModel("gemini/gemini-2.5-pro");
-      expect(h.session.profile).toBe("anthropic");
-      await h.session.submit("hi");
-      expect(wireOf("gemini").toolNames(last(h.fake.requests))).toContain("Edit");
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "anthropic" });
+    h.session.setModel("gemini/gemini-2.5-pro");
+    expect(h.session.profile).toBe("anthropic");
+    await h.session.submit("hi");
+    expect(wireOf("gemini").toolNames(last(h.fake.requests))).toContain("Edit");
   });
 
   test("presets translate into the profile's own tools; a custom tool of the same name wins", async () => {
     const custom = { ...(await import("../../tools/read.ts")).readTool, name: "Read", description: "My own reader." };
-    const h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "auto", tools: "readonly", customTools: [custom] });
-    try {
-      await h.session.submit("hi");
-      const body = h.fake.requests[0].body;
-      expect(wireOf("anthropic").toolNames(body)).toEqual(["Read", "Grep", "Glob"]);
-      expect(body.tools[0].description).toBe("My own reader.");
-      h.session.setTools("minimal");
-      expect(h.session.tools).toEqual(["Read", "Write", "Edit", "Bash", "TaskOutput", "TaskStop"]);
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "auto", tools: "readonly", customTools: [custom] });
+    await h.session.submit("hi");
+    const body = h.fake.requests[0].body;
+    expect(wireOf("anthropic").toolNames(body)).toEqual(["Read", "Grep", "Glob"]);
+    expect(body.tools[0].description).toBe("My own reader.");
+    h.session.setTools("minimal");
+    expect(h.session.tools).toEqual(["Read", "Write", "Edit", "Bash", "TaskOutput", "TaskStop"]);
   });
 });
 
 describe("004 §5.4 command timeouts", () => {
   test("defaultCommandTimeoutMs in the session config is honoured by the default profile's bash too", async () => {
-    const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "sleep 5" } }] }, { text: "too slow" }], { config: { defaultCommandTimeoutMs: 300 }, killGraceMs: 200 });
-    try {
-      await h.session.submit("wait");
-      const end = h.events.find((e) => e.kind === "tool_call_end")!;
-      expect((end.data.output as any).error.code).toBe("TIMEOUT");
-    } finally {
-      await h.cleanup();
-    }
+    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "sleep 5" } }] }, { text: "too slow" }], { config: { defaultCommandTimeoutMs: 300 }, killGraceMs: 200 });
+    await h.session.submit("wait");
+    const end = h.events.find((e) => e.kind === "tool_call_end")!;
+    expect((end.data.output as any).error.code).toBe("TIMEOUT");
   });
 
   test("each profile's own default: Bash 120 s, exec_command and run_shell_command 10 s", async () => {

@@ -1,15 +1,8 @@
 /** Shared helpers for the store and compaction tests: temp dirs and small messages. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "../../lib/llm/types.ts";
 import type { SessionStore } from "../../lib/store/index.ts";
 
-/** A fresh temp dir and a function removing it. */
-export function tempDir(prefix = "gong-store-"): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { tempDir } from "../helpers/temp.ts";
 
 export const user = (text: string): UserMessage => ({ role: "user", content: text });
 

@@ -29,7 +29,7 @@ async function bashSeen(args: unknown) {
 const pidsIn = (file: string) => readFileSync(join(ws.dir, file), "utf8").trim().split("\n").map(Number);
 
 describe("1. basic execution", () => {
-  test("bash 1.1 simple command", async () => {
+  test("bash 1.1 a simple command succeeds with its output as text", async () => {
     const r = await bash({ command: "echo hello" });
     expect(r.status).toBe("success");
     expect(r.text).toBe("hello\n");
@@ -37,7 +37,7 @@ describe("1. basic execution", () => {
     expect(r.data.full_output_path).toBeUndefined();
   });
 
-  test("bash 1.2 command exit code", async () => {
+  test("bash 1.2 a non-zero exit is EXECUTION_ERROR carrying the output and the exit code", async () => {
     const r = await bash({ command: "echo before; exit 1" });
     expect(r.status).toBe("error");
     expect(r.error).toEqual({ code: "EXECUTION_ERROR", message: "Command exited with code 1" });
@@ -45,7 +45,7 @@ describe("1. basic execution", () => {
     expect(r.data.exit_code).toBe(1);
   });
 
-  test("bash 1.3 command prefix", async () => {
+  test("bash 1.3 the environment's command prefix runs before the command", async () => {
     const r = await bash({ command: "echo $TEST_VAR" }, { commandPrefix: "export TEST_VAR=hello" });
     expect(r.text).toBe("hello\n");
   });
@@ -58,7 +58,7 @@ describe("1. basic execution", () => {
 });
 
 describe("2. errors", () => {
-  test("bash 2.1 timeout", async () => {
+  test("bash 2.1 a command over its timeout is killed: TIMEOUT with the output so far", async () => {
     const r = await bash({ command: "echo started; sleep 5", timeout: 1 });
     expect(r.status).toBe("error");
     expect(r.error?.code).toBe("TIMEOUT");
@@ -74,7 +74,7 @@ describe("2. errors", () => {
     expect(r.error?.message).toContain("does not exist");
   });
 
-  test("bash 2.3 spawn failure", async () => {
+  test("bash 2.3 a shell that cannot be started is an error naming ENOENT", async () => {
     const r = await bash({ command: "echo test" }, { shell: join(ws.dir, "no-such-shell") });
     expect(r.status).toBe("error");
     expect(r.error?.message).toContain("ENOENT");
@@ -126,13 +126,13 @@ describe("4. process management", () => {
     for (const pid of pids) expect(await gone(pid)).toBe(true);
   });
 
-  test("bash 4.2 pipe with SIGPIPE", async () => {
+  test("bash 4.2 a pipe whose reader stops early (SIGPIPE) still succeeds", async () => {
     const r = await bash({ command: "yes | head -5" });
     expect(r.status).toBe("success");
     expect(r.text).toBe("y\ny\ny\ny\ny\n");
   });
 
-  test("bash 4.3 environment inherited", async () => {
+  test("bash 4.3 commands inherit the environment's HOME and PATH", async () => {
     const home = join(ws.temp, "home-for-test");
     const r = await bash({ command: 'echo "$HOME"; command -v seq' }, { baseEnv: { HOME: home, PATH: process.env.PATH } });
     expect(r.text.split("\n")[0]).toBe(home);
@@ -176,7 +176,7 @@ describe("5. regressions", () => {
     for (const pid of pidsIn("pids")) expect(await gone(pid)).toBe(true);
   });
 
-  test("bash 5.4 bash syntax, not sh", async () => {
+  test("bash 5.4 commands run under bash, not sh: [[ ]], arrays, process substitution", async () => {
     const r = await bash({ command: "if [[ -d / ]]; then arr=(a b); echo yes ${arr[1]}; fi; cat <(echo sub)" });
     expect(r.text).toBe("yes b\nsub\n");
   });
@@ -191,7 +191,7 @@ describe("5. regressions", () => {
     expect(readFileSync(join(ws.dir, cut.fullOutputPath!), "utf8")).toStartWith("1\n2\n3\n");
   });
 
-  test("bash 5.6 invalid argument types", async () => {
+  test("bash 5.6 wrong argument types are INVALID_PARAM naming the field", async () => {
     for (const args of [{ command: null }, { command: 42 }, {}, { command: "echo", timeout: "5" }, { command: "echo", timeout: 0 }, { command: "echo", timeout: 601 }]) {
       const r = await bash(args);
       expect(r.status).toBe("error");

@@ -15,7 +15,7 @@ afterAll(() => ws.dispose());
 const edit = (path: string, old_text: string, new_text: string, extra: Record<string, unknown> = {}) => ws.run("edit", { path, old_text, new_text, ...extra });
 
 describe("J.1 1. basic replacement", () => {
-  test("edit 1.1 exact replacement", async () => {
+  test("edit 1.1 an exact match is replaced and the diff is returned", async () => {
     ws.write("hello.txt", "Hello, world!");
     const r = await edit("hello.txt", "world", "testing");
     expect(r.status).toBe("success");
@@ -26,7 +26,7 @@ describe("J.1 1. basic replacement", () => {
     expect(r.text).toContain(r.data.diff as string);
   });
 
-  test("edit 1.2 text not found", async () => {
+  test("edit 1.2 old_text that is not in the file is INVALID_PARAM and the file is untouched", async () => {
     ws.write("hello2.txt", "Hello, world!");
     const r = await edit("hello2.txt", "nonexistent", "x");
     expect(r.error).toEqual({
@@ -46,7 +46,7 @@ describe("J.1 1. basic replacement", () => {
 });
 
 describe("J.1 2. fuzzy matching", () => {
-  test("edit 2.1 trailing whitespace", async () => {
+  test("edit 2.1 trailing spaces in the file do not stop a match (fuzzy)", async () => {
     ws.write("trail.txt", "line one   \nline two\n");
     const r = await edit("trail.txt", "line one\n", "replaced\n");
     expect(r.status).toBe("success");
@@ -54,39 +54,39 @@ describe("J.1 2. fuzzy matching", () => {
     expect(ws.read("trail.txt")).toBe("replaced\nline two\n");
   });
 
-  test("edit 2.2 curly single quotes", async () => {
+  test("edit 2.2 straight single quotes match curly ones in the file", async () => {
     ws.write("single.txt", "say \u2018hello\u2019 now");
     await edit("single.txt", "'hello'", "'world'");
     expect(ws.read("single.txt")).toBe("say 'world' now");
   });
 
-  test("edit 2.3 curly double quotes", async () => {
+  test("edit 2.3 straight double quotes match curly ones in the file", async () => {
     ws.write("double.txt", "print(\u201CHello\u201D)\n");
     await edit("double.txt", '"Hello"', '"World"');
     expect(ws.read("double.txt")).toBe('print("World")\n');
   });
 
-  test("edit 2.4 unicode dashes", async () => {
+  test("edit 2.4 ASCII hyphens match Unicode dashes in the file", async () => {
     ws.write("dash.txt", "range 1\u20132 \u2014 done\n");
     const r = await edit("dash.txt", "range 1-2 - done", "range 3-4");
     expect(r.status).toBe("success");
     expect(ws.read("dash.txt")).toBe("range 3-4\n");
   });
 
-  test("edit 2.5 non-breaking space", async () => {
+  test("edit 2.5 a plain space matches a non-breaking space in the file", async () => {
     ws.write("nbsp.txt", "a\u00A0b c\n");
     await edit("nbsp.txt", "a b", "ab");
     expect(ws.read("nbsp.txt")).toBe("ab c\n");
   });
 
-  test("edit 2.6 exact match wins", async () => {
+  test("edit 2.6 an exact match is used before any fuzzy one", async () => {
     ws.write("ascii.txt", "keep   \nchange me\nkeep too   \n");
     const r = await edit("ascii.txt", "change me", "changed");
     expect(r.data.fuzzy_match).toBe(false);
     expect(ws.read("ascii.txt")).toBe("keep   \nchanged\nkeep too   \n");
   });
 
-  test("edit 2.7 fuzzy also fails", async () => {
+  test("edit 2.7 text that matches neither exactly nor fuzzily is not found", async () => {
     ws.write("other.txt", "something \u201Celse\u201D\n");
     const r = await edit("other.txt", "completely different", "x");
     expect(r.error?.message).toStartWith("Could not find the exact text in other.txt.");
@@ -131,7 +131,7 @@ describe("J.1 3. CRLF / BOM", () => {
     expect(ws.read("crlf1.txt")).toBe("uno\r\ndos\r\nthree\r\n");
   });
 
-  test("edit 3.2 CRLF kept", async () => {
+  test("edit 3.2 a CRLF file stays CRLF, new lines included", async () => {
     ws.write("crlf2.txt", "a\r\nb\r\nc\r\n");
     await edit("crlf2.txt", "b", "b1\nb2");
     const after = ws.read("crlf2.txt");
@@ -139,7 +139,7 @@ describe("J.1 3. CRLF / BOM", () => {
     expect(after.replaceAll("\r\n", "")).not.toContain("\n");
   });
 
-  test("edit 3.3 LF kept", async () => {
+  test("edit 3.3 an LF file stays LF even when new_text has CRLF", async () => {
     ws.write("lf.txt", "a\nb\nc\n");
     await edit("lf.txt", "b", "b1\r\nb2");
     expect(ws.read("lf.txt")).toBe("a\nb1\nb2\nc\n");
@@ -151,7 +151,7 @@ describe("J.1 3. CRLF / BOM", () => {
     expect(r.error?.message).toStartWith("Found 2 occurrences of the text in mixed-eol.txt.");
   });
 
-  test("edit 3.5 BOM and CRLF both kept", async () => {
+  test("edit 3.5 a UTF-8 BOM and CRLF endings are both kept", async () => {
     ws.write("bom.txt", "\uFEFFfirst\r\nsecond\r\n");
     await edit("bom.txt", "second", "2nd");
     expect(ws.read("bom.txt")).toBe("\uFEFFfirst\r\n2nd\r\n");
@@ -202,7 +202,7 @@ describe("J.1 4. safety and edges", () => {
     expect(ws.read("empty.txt")).toBe("content");
   });
 
-  test("edit 4.2 10 MB file", async () => {
+  test("edit 4.2 a 10 MB file is edited correctly", async () => {
     const line = "const value = 'some reasonably long line of code';\n";
     const count = Math.ceil((10 * 1024 * 1024) / line.length);
     const body = line.repeat(count);
@@ -214,7 +214,7 @@ describe("J.1 4. safety and edges", () => {
     expect(r.data.first_changed_line).toBe(content.slice(0, content.indexOf("UNIQUE")).split("\n").length);
   });
 
-  test("edit 4.3 no-op detection", async () => {
+  test("edit 4.3 a replacement that changes nothing is refused", async () => {
     ws.write("same.txt", "hello");
     const r = await edit("same.txt", "hello", "hello");
     expect(r.error?.message).toBe("No changes made to same.txt. The replacement produced identical content.");
@@ -255,7 +255,7 @@ describe("J.1 4. safety and edges", () => {
     expect(readFileSync(file, "utf8")).toBe("someone else wrote this meanwhile\n");
   });
 
-  test("edit 4.5 binary file protected", async () => {
+  test("edit 4.5 binary and non-UTF-8 files are refused as BINARY_FILE and left untouched", async () => {
     const png = makePng(8, 8);
     ws.write("image.png", png);
     const r = await edit("image.png", "IHDR", "XXXX");
@@ -267,7 +267,7 @@ describe("J.1 4. safety and edges", () => {
     expect([...ws.bytes("latin1.txt")]).toEqual([0x63, 0x61, 0x66, 0xe9, 0x0a]);
   });
 
-  test("edit 4.6 path traversal", async () => {
+  test("edit 4.6 paths outside the workspace are ACCESS_DENIED", async () => {
     const canary = join(ws.outside, "passwd");
     writeFileSync(canary, "root:x:0:0\n");
     const rel = `../outside/passwd`;
@@ -278,7 +278,7 @@ describe("J.1 4. safety and edges", () => {
     expect(readFileSync(canary, "utf8")).toBe("root:x:0:0\n");
   });
 
-  test("edit 4.7 target is a directory", async () => {
+  test("edit 4.7 a directory as target is IS_DIRECTORY", async () => {
     ws.write("dir/file.txt", "x");
     const r = await edit("dir", "x", "y");
     expect(r.error?.code).toBe("IS_DIRECTORY");
@@ -287,7 +287,7 @@ describe("J.1 4. safety and edges", () => {
 });
 
 describe("J.1 5. regressions", () => {
-  test("edit 5.1 tilde path", async () => {
+  test("edit 5.1 ~ expands to the home directory", async () => {
     const file = join(ws.home, "test_dir", "hello.txt");
     await Bun.write(file, "a b c\n");
     const r = await edit("~/test_dir/hello.txt", "a", "b");
@@ -295,7 +295,7 @@ describe("J.1 5. regressions", () => {
     expect(readFileSync(file, "utf8")).toBe("b b c\n");
   });
 
-  test("edit 5.2 invalid parameter types", async () => {
+  test("edit 5.2 wrong argument types are INVALID_PARAM naming the field", async () => {
     const nil = await ws.run("edit", { path: null, old_text: "x", new_text: "y" });
     expect(nil.error?.message).toBe("Invalid arguments for edit: 'path' must be a string (got null).");
     const num = await ws.run("edit", { path: 123, old_text: "x", new_text: "y" });
@@ -339,7 +339,7 @@ describe("edit replace_all and file details", () => {
     expect(statSync(file).mode & 0o777).toBe(0o755);
   });
 
-  test("edit missing file", async () => {
+  test("edit of a missing file is NOT_FOUND and suggests write", async () => {
     const r = await edit("nope.txt", "a", "b");
     expect(r.error).toEqual({ code: "NOT_FOUND", message: "File not found: nope.txt" });
   });

@@ -36,19 +36,19 @@ for (const { engine, pathEnv, missing } of [
   const pathsOf = async (args: unknown) => ((await find(args)).data.paths as string[]).slice().sort();
 
   describe(`find [${engine}]`, () => {
-    test.skipIf(missing)("find 1.1 hidden files included", async () => {
+    test.skipIf(missing)("find 1.1 hidden files are included", async () => {
       files(".secret/hidden.txt", "visible.txt");
       expect(await pathsOf({ pattern: "*.txt" })).toEqual([".secret/hidden.txt", "visible.txt"]);
     });
 
-    test.skipIf(missing)("find 1.2 nested glob", async () => {
+    test.skipIf(missing)("find 1.2 ** globs match at any depth, also below a given path", async () => {
       files("top.ex", "lib/a.ex", "lib/deep/er/b.ex", "lib/c.exs", "test/d.ex");
       expect(await pathsOf({ pattern: "**/*.ex" })).toEqual(["lib/a.ex", "lib/deep/er/b.ex", "test/d.ex", "top.ex"]);
       expect(await pathsOf({ pattern: "lib/**/*.ex" })).toEqual(["lib/a.ex", "lib/deep/er/b.ex"]);
       expect(await pathsOf({ pattern: "*.ex", path: "lib/deep" })).toEqual(["lib/deep/er/b.ex"]);
     });
 
-    test.skipIf(missing)("find 1.3 empty result", async () => {
+    test.skipIf(missing)("find 1.3 no match is a result saying so, not an error", async () => {
       files("a.txt");
       const r = await find({ pattern: "*.xyz" });
       expect(r.status).toBe(fallback ? "partial" : "success");
@@ -56,14 +56,14 @@ for (const { engine, pathEnv, missing } of [
       expect(r.data).toMatchObject({ paths: [], truncated: false });
     });
 
-    test.skipIf(missing)("find 2.1 respects .gitignore", async () => {
+    test.skipIf(missing)("find 2.1 nested .gitignore files are honoured", async () => {
       files("ignored.txt", "kept.txt", "sub/local.txt", "other/local.txt");
       writeFileSync(join(ws.dir, ".gitignore"), "ignored.txt\n");
       writeFileSync(join(ws.dir, "sub/.gitignore"), "local.txt\n");
       expect(await pathsOf({ pattern: "*.txt" })).toEqual(["kept.txt", "other/local.txt"]);
     });
 
-    test.skipIf(missing)("find 2.2 result limit", async () => {
+    test.skipIf(missing)("find 2.2 past the limit the result is partial and says how to see more", async () => {
       files(...Array.from({ length: 12 }, (_, i) => `f${i}.txt`));
       const r = await find({ pattern: "*", limit: 5 });
       expect(r.status).toBe("partial");
@@ -72,7 +72,7 @@ for (const { engine, pathEnv, missing } of [
       expect(r.text).toContain("5 results limit reached. Use limit=10 for more, or refine pattern");
     });
 
-    test.skipIf(missing)("find 2.3 symlinks", async () => {
+    test.skipIf(missing)("find 2.3 symlinks are listed by name; linked directories are not entered", async () => {
       // Documented behaviour: symlinks are listed under their own name; a symlinked directory is
       // not entered, so files reachable only through it do not appear.
       files("target/inner.txt", "plain.txt");
@@ -82,7 +82,7 @@ for (const { engine, pathEnv, missing } of [
       expect(await pathsOf({ pattern: "linked" })).toEqual(["linked"]);
     });
 
-    test.skipIf(missing)("find 3.1 invalid argument types", async () => {
+    test.skipIf(missing)("find 3.1 wrong argument types are INVALID_PARAM", async () => {
       for (const args of [{ pattern: [] }, { pattern: null }, {}, { pattern: "*", limit: -1 }]) {
         const r = await find(args);
         expect(r.status).toBe("error");

@@ -38,7 +38,7 @@ for (const { engine, pathEnv, missing } of [
   const whole = fallback ? "partial" : "success";
 
   describe(`grep [${engine}]`, () => {
-    test.skipIf(missing)("grep 1.1 single file search", async () => {
+    test.skipIf(missing)("grep 1.1 a search in one file reports file:line: text", async () => {
       files({ "file.txt": "one\ntwo\nhello world\n" });
       const r = await grep({ pattern: "hello", path: "file.txt" });
       expect(r.status).toBe(whole);
@@ -58,7 +58,7 @@ for (const { engine, pathEnv, missing } of [
       expect(r.text).toStartWith("Found 3 matches for 'test' in 2 files:");
     });
 
-    test.skipIf(missing)("grep 1.3 no matches", async () => {
+    test.skipIf(missing)("grep 1.3 no match is a result saying so, not an error", async () => {
       files({ "file.txt": "nothing here\n" });
       const r = await grep({ pattern: "nonexistent", path: "file.txt" });
       expect(r.status).toBe(whole);
@@ -66,7 +66,7 @@ for (const { engine, pathEnv, missing } of [
       expect(r.data).toMatchObject({ matches: [], truncated: false });
     });
 
-    test.skipIf(missing)("grep 2.1 limit + context", async () => {
+    test.skipIf(missing)("grep 2.1 limit counts matches; context lines are shown around them", async () => {
       files({ "f.txt": Array.from({ length: 10 }, (_, i) => `x${i}\nplain${i}`).join("\n") });
       const r = await grep({ pattern: "x", limit: 1, context: 1 });
       expect(r.status).toBe("partial");
@@ -76,19 +76,19 @@ for (const { engine, pathEnv, missing } of [
       expect(r.data.truncated).toBe(true);
     });
 
-    test.skipIf(missing)("grep 2.2 regex metacharacters", async () => {
+    test.skipIf(missing)("grep 2.2 escaped regex metacharacters match literally", async () => {
       files({ "f.txt": "foo.bar(baz)\nfooXbar(\n" });
       const r = await grep({ pattern: "foo\\.bar\\(" });
       expect(r.data.matches).toEqual([{ file: "f.txt", line: 1, text: "foo.bar(baz)" }]);
     });
 
-    test.skipIf(missing)("grep 2.3 literal mode", async () => {
+    test.skipIf(missing)("grep 2.3 literal mode takes the pattern as plain text", async () => {
       files({ "f.txt": "foo.bar(baz)\nfooXbar(\n" });
       const r = await grep({ pattern: "foo.bar(", literal: true });
       expect(r.data.matches).toEqual([{ file: "f.txt", line: 1, text: "foo.bar(baz)" }]);
     });
 
-    test.skipIf(missing)("grep 2.4 ignore case", async () => {
+    test.skipIf(missing)("grep 2.4 ignore_case matches regardless of case", async () => {
       files({ "f.txt": "Hello World\n" });
       expect((await grep({ pattern: "hello" })).data.matches).toEqual([]);
       expect((await grep({ pattern: "hello", ignore_case: true })).data.matches).toEqual([{ file: "f.txt", line: 1, text: "Hello World" }]);
@@ -108,19 +108,19 @@ for (const { engine, pathEnv, missing } of [
       expect(r.forModel.text).toContain(fallback ? "Lines 101-1903 of 2003 are not shown." : "Lines 101-1901 of 2001 are not shown.");
     });
 
-    test.skipIf(missing)("grep 3.2 glob filter", async () => {
+    test.skipIf(missing)("grep 3.2 glob limits the search to matching file names", async () => {
       files({ "lib/a.ex": "test\n", "lib/b.js": "test\n", "c.ex": "test\n" });
       const r = await grep({ pattern: "test", glob: "*.ex" });
       expect((r.data.matches as { file: string }[]).map((m) => m.file)).toEqual(["c.ex", "lib/a.ex"]);
     });
 
-    test.skipIf(missing)("grep 3.3 binary files skipped", async () => {
+    test.skipIf(missing)("grep 3.3 binary files are skipped", async () => {
       files({ "pic.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0x74, 0x65, 0x73, 0x74, 0x0a]), "t.txt": "test\n" });
       const r = await grep({ pattern: "test" });
       expect(r.data.matches).toEqual([{ file: "t.txt", line: 1, text: "test" }]);
     });
 
-    test.skipIf(missing)("grep 4.1 invalid argument types", async () => {
+    test.skipIf(missing)("grep 4.1 wrong argument types are INVALID_PARAM", async () => {
       for (const args of [{ pattern: null }, { pattern: 42 }, {}, { pattern: "x", limit: 0 }, { pattern: "x", context: "2" }]) {
         const r = await grep(args);
         expect(r.status).toBe("error");

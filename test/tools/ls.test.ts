@@ -21,7 +21,7 @@ describe("J.7 1. basic listing", () => {
     ]);
   });
 
-  test("ls 1.2 empty directory", async () => {
+  test("ls 1.2 an empty directory says so", async () => {
     mkdirSync(ws.path("void"));
     const r = await ws.run("ls", { path: "void" });
     expect(r.status).toBe("success");
@@ -29,7 +29,7 @@ describe("J.7 1. basic listing", () => {
     expect(r.data.entries).toEqual([]);
   });
 
-  test("ls 1.3 case-insensitive sort", async () => {
+  test("ls 1.3 entries are sorted regardless of case", async () => {
     for (const n of ["Zebra.txt", "apple.txt", "Banana.txt"]) ws.write(`sorted/${n}`, n);
     const r = await ws.run("ls", { path: "sorted" });
     expect(r.text.split("\n").slice(1)).toEqual(["apple.txt", "Banana.txt", "Zebra.txt"]);
@@ -37,18 +37,18 @@ describe("J.7 1. basic listing", () => {
 });
 
 describe("J.7 2. errors and edges", () => {
-  test("ls 2.1 path is a file", async () => {
+  test("ls 2.1 a file as path is INVALID_PARAM", async () => {
     ws.write("file.txt", "x");
     const r = await ws.run("ls", { path: "file.txt" });
     expect(r.error).toEqual({ code: "INVALID_PARAM", message: "Not a directory: file.txt" });
   });
 
-  test("ls 2.2 path not found", async () => {
+  test("ls 2.2 a missing path is NOT_FOUND", async () => {
     const r = await ws.run("ls", { path: "no/such/dir" });
     expect(r.error).toEqual({ code: "NOT_FOUND", message: "Path not found: no/such/dir" });
   });
 
-  test("ls 2.3 large directory truncated", async () => {
+  test("ls 2.3 a directory past the limit is listed in part and says how to see more", async () => {
     mkdirSync(ws.path("many"));
     for (let i = 0; i < 600; i++) writeFileSync(ws.path(`many/f${String(i).padStart(3, "0")}.txt`), "");
     const r = await ws.run("ls", { path: "many" });
@@ -64,7 +64,7 @@ describe("J.7 2. errors and edges", () => {
 });
 
 describe("J.7 3. parameter checks", () => {
-  test("ls 3.1 invalid parameter types", async () => {
+  test("ls 3.1 wrong argument types are INVALID_PARAM naming the field", async () => {
     const r = await ws.run("ls", { path: 42 });
     expect(r.error).toEqual({ code: "INVALID_PARAM", message: "Invalid arguments for ls: 'path' must be a string (got number 42)." });
     expect((await ws.run("ls", { limit: 0 })).error?.code).toBe("INVALID_PARAM");

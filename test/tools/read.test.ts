@@ -22,7 +22,7 @@ const numbered = (from: number, to: number, line = (n: number) => `line ${n}`) =
 const lines = (count: number, line = (n: number) => `line ${n}`) => Array.from({ length: count }, (_, i) => `${line(i + 1)}\n`).join("");
 
 describe("J.3 1. basic reading", () => {
-  test("read 1.1 normal read", async () => {
+  test("read 1.1 a file is returned with numbered lines", async () => {
     ws.write("three.txt", "alpha\nbeta\ngamma\n");
     const r = await ws.run("read", { path: "three.txt" });
     expect(r.status).toBe("success");
@@ -30,13 +30,13 @@ describe("J.3 1. basic reading", () => {
     expect(r.text).toMatch(/^Read 3 lines from 'three.txt' \(Lines 1-3\)\.\n\(Took \d+ms\)\n   1 \| alpha\n   2 \| beta\n   3 \| gamma\n$/);
   });
 
-  test("read 1.2 file not found", async () => {
+  test("read 1.2 a missing file is NOT_FOUND", async () => {
     const r = await ws.run("read", { path: "missing.txt" });
     expect(r.status).toBe("error");
     expect(r.error).toEqual({ code: "NOT_FOUND", message: "File 'missing.txt' does not exist." });
   });
 
-  test("read 1.3 empty file", async () => {
+  test("read 1.3 an empty file reads as empty, not as an error", async () => {
     ws.write("empty.txt", "");
     const r = await ws.run("read", { path: "empty.txt" });
     expect(r.status).toBe("success");
@@ -58,21 +58,21 @@ describe("J.3 2. paging", () => {
     expect(r.text).toContain("Read 50 lines from 'hundred.txt' (Lines 51-100).");
   });
 
-  test("read 2.2 limit parameter", async () => {
+  test("read 2.2 limit shows that many lines and says where to continue", async () => {
     const r = await ws.run("read", { path: "hundred.txt", limit: 10 });
     expect(r.status).toBe("partial");
     expect(r.data).toEqual({ content: numbered(1, 10), truncated: true });
     expect(r.text.endsWith("[Truncated: Showing first 10 of 100 lines. Use start_line=11 to continue.]")).toBe(true);
   });
 
-  test("read 2.3 offset + limit", async () => {
+  test("read 2.3 start_line with limit shows that window and what is left", async () => {
     const r = await ws.run("read", { path: "hundred.txt", start_line: 41, limit: 20 });
     expect(r.status).toBe("partial");
     expect(r.data.content).toBe(numbered(41, 60));
     expect(r.text).toContain("[Truncated: Showing lines 41-60 of 100. 40 more lines in file. Use start_line=61 to continue.]");
   });
 
-  test("read 2.4 offset=1 boundary", async () => {
+  test("read 2.4 start_line=1 is the same as no start_line", async () => {
     const a = await ws.run("read", { path: "hundred.txt", start_line: 1 });
     const b = await ws.run("read", { path: "hundred.txt" });
     expect(a.data).toEqual(b.data);
@@ -103,7 +103,7 @@ describe("002 5.1 start_line at the edge", () => {
 });
 
 describe("J.3 3. truncation", () => {
-  test("read 3.1 line truncation", async () => {
+  test("read 3.1 without a limit, 500 lines are shown and the rest announced", async () => {
     ws.write("long.txt", lines(2500));
     const byDefault = await ws.run("read", { path: "long.txt" });
     expect(byDefault.status).toBe("partial");
@@ -217,21 +217,21 @@ describe("J.3 4. images", () => {
 });
 
 describe("J.3 5. file system edges", () => {
-  test("read 5.1 truncation metadata", async () => {
+  test("read 5.1 a cut page reports total_lines and lines_read", async () => {
     ws.write("meta.txt", lines(2500));
     const r = await ws.run("read", { path: "meta.txt", limit: 2000 });
     expect(r.data.truncated).toBe(true);
     expect(r.stats).toMatchObject({ total_lines: 2500, lines_read: 2000 });
   });
 
-  test("read 5.2 offset = last line", async () => {
+  test("read 5.2 start_line at the last line shows that line", async () => {
     ws.write("last.txt", lines(100));
     const r = await ws.run("read", { path: "last.txt", start_line: 100 });
     expect(r.status).toBe("success");
     expect(r.data.content).toBe(" 100 | line 100\n");
   });
 
-  test("read 5.3 symlink", async () => {
+  test("read 5.3 a symlink inside the workspace is read through to its target", async () => {
     ws.write("real/target.txt", "through the link\n");
     symlinkSync(ws.path("real/target.txt"), ws.path("link.txt"));
     const r = await ws.run("read", { path: "link.txt" });
@@ -239,7 +239,7 @@ describe("J.3 5. file system edges", () => {
     expect(r.context.path_resolved).toBe("real/target.txt");
   });
 
-  test("read 5.4 permission denied", async () => {
+  test("read 5.4 an unreadable file is PERMISSION_DENIED", async () => {
     openForOthers(ws.base, ws.root);
     ws.write("locked.txt", "secret\n");
     chmodSync(ws.path("locked.txt"), 0o000);
@@ -267,14 +267,14 @@ describe("J.3 6. regressions", () => {
     expect(mac.data.content).toBe("   1 | mac\n");
   });
 
-  test("read 6.2 tilde path expansion", async () => {
+  test("read 6.2 ~ expands to the home directory", async () => {
     await Bun.write(join(ws.home, "test.txt"), "from home\n");
     const r = await ws.run("read", { path: "~/test.txt" });
     expect(r.status).toBe("success");
     expect(r.data.content).toBe("   1 | from home\n");
   });
 
-  test("read 6.3 invalid parameter types", async () => {
+  test("read 6.3 wrong argument types are INVALID_PARAM naming the field", async () => {
     const number = await ws.run("read", { path: 42 });
     expect(number.error).toEqual({ code: "INVALID_PARAM", message: "Invalid arguments for read: 'path' must be a string (got number 42)." });
     const nil = await ws.run("read", { path: null });
@@ -285,7 +285,7 @@ describe("J.3 6. regressions", () => {
 });
 
 describe("002 contract", () => {
-  test("002 limit out of range", async () => {
+  test("002 a limit outside 1-2000 is INVALID_PARAM", async () => {
     ws.write("range.txt", lines(5));
     for (const limit of [0, 2001, -3]) {
       const r = await ws.run("read", { path: "range.txt", limit });
@@ -297,7 +297,7 @@ describe("002 contract", () => {
     expect((await ws.run("read", { path: "range.txt", start_line: 0 })).error?.message).toContain("'start_line' must be at least 1");
   });
 
-  test("002 stats fields", async () => {
+  test("002 stats carry the lines and characters read, total lines, file size, encoding and mtime", async () => {
     const file = ws.write("stats.txt", "héllo\nwörld");
     const r = await ws.run("read", { path: "stats.txt" });
     const st = statSync(file);
@@ -314,7 +314,7 @@ describe("002 contract", () => {
     expect(r.data.content).toBe("   1 | héllo\n   2 | wörld\n");
   });
 
-  test("002 replace fallback is partial", async () => {
+  test("002 invalid UTF-8 is shown with replacement characters and the result is partial", async () => {
     ws.write("latin1.txt", new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x6f, 0x6b, 0x0a]));
     const r = await ws.run("read", { path: "latin1.txt" });
     expect(r.status).toBe("partial");
@@ -324,7 +324,7 @@ describe("002 contract", () => {
     expect(r.text).toContain("not valid UTF-8");
   });
 
-  test("002 binary file", async () => {
+  test("002 a NUL in the first 8 KB makes a file BINARY_FILE", async () => {
     ws.write("data.bin", new Uint8Array([0x41, 0x00, 0x42, 0x0a]));
     const r = await ws.run("read", { path: "data.bin" });
     expect(r.error).toEqual({ code: "BINARY_FILE", message: "File 'data.bin' appears to be binary." });
@@ -333,7 +333,7 @@ describe("002 contract", () => {
     expect((await ws.run("read", { path: "late-nul.txt" })).status).not.toBe("error");
   });
 
-  test("002 directory is refused", async () => {
+  test("002 a directory is IS_DIRECTORY, pointing at ls", async () => {
     ws.write("folder/inner.txt", "x");
     const r = await ws.run("read", { path: "folder" });
     expect(r.error).toEqual({ code: "IS_DIRECTORY", message: "Path 'folder' is a directory. Use ls to explore it." });
@@ -370,14 +370,15 @@ describe("002 contract", () => {
       const controller = new AbortController();
       controller.abort();
       // Straight to the tool: the registry would refuse an aborted signal before opening anything.
-      const r = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal, output: new OutputCapture() });
-      expect(r.error).toMatchObject({ code: "EXECUTION_ERROR", message: "Operation aborted" });
+      // The tool throws; turning that into an envelope is the registry's job.
+      const thrown = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal, output: new OutputCapture() }).catch((e) => e);
+      expect(thrown).toMatchObject({ code: "EXECUTION_ERROR", message: "Operation aborted" });
     }
     await Bun.sleep(20);
     expect(openFds()).toBeLessThanOrEqual(before);
   });
 
-  test("002 CRLF and BOM are not shown", async () => {
+  test("002 CRLF endings and a BOM are not shown in the lines", async () => {
     ws.write("crlf.txt", "\uFEFFone\r\ntwo\r\n");
     const r = await ws.run("read", { path: "crlf.txt" });
     expect(r.data.content).toBe("   1 | one\n   2 | two\n");

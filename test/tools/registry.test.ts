@@ -26,22 +26,22 @@ describe("TOOLCFG presets", () => {
     expect(coreTools.map((t) => t.name)).toEqual([...TOOL_PRESETS.default]);
   });
 
-  test("TOOLCFG-002 minimal preset", () => {
+  test("TOOLCFG-002 the minimal preset is read, write, edit and bash", () => {
     expect(make("minimal").names()).toEqual(["read", "write", "edit", "bash"]);
   });
 
-  test("TOOLCFG-003 readonly preset", async () => {
+  test("TOOLCFG-003 the readonly preset has no writing tools, and calling one is NOT_FOUND", async () => {
     const registry = make("readonly");
     expect(registry.names()).toEqual(["read", "grep", "find", "ls"]);
     const r = await registry.execute("write", { path: "x.txt", content: "x" });
-    expect(r.error).toEqual({ code: "INVALID_PARAM", message: "Unknown tool 'write'. Available tools: read, grep, find, ls." });
+    expect(r.error).toEqual({ code: "NOT_FOUND", message: "Unknown tool 'write'. Available tools: read, grep, find, ls." });
   });
 
   test("TOOLCFG-004 runtime switch takes effect at once", async () => {
     const registry = make();
     registry.setActive("minimal");
     expect(registry.definitions().map((d) => d.name)).toEqual(["read", "write", "edit", "bash"]);
-    expect((await registry.execute("ls", {})).error?.code).toBe("INVALID_PARAM");
+    expect((await registry.execute("ls", {})).error?.code).toBe("NOT_FOUND");
     registry.setActive(["ls", "read"]);
     expect(registry.names()).toEqual(["ls", "read"]);
     expect((await registry.execute("ls", {})).status).toBe("success");
@@ -55,7 +55,7 @@ describe("TOOLCFG presets", () => {
     expect(registry.names()).toHaveLength(7);
   });
 
-  test("TOOLCFG-006 empty list rejected", () => {
+  test("TOOLCFG-006 an empty tool list is refused and the active set stays", () => {
     expect(() => make([])).toThrow("The active tool list is empty");
     const registry = make("minimal");
     expect(() => registry.setActive([])).toThrow("The active tool list is empty");

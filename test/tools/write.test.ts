@@ -11,7 +11,7 @@ beforeAll(() => {
 afterAll(() => ws.dispose());
 
 describe("J.4 1. basic writing", () => {
-  test("write 1.1 create a new file", async () => {
+  test("write 1.1 a new file is created and the result says so", async () => {
     const r = await ws.run("write", { path: "new.txt", content: "hello world" });
     expect(r.status).toBe("success");
     expect(r.text).toBe("Successfully wrote 11 bytes to new.txt (created).");
@@ -39,13 +39,13 @@ describe("J.4 1. basic writing", () => {
 });
 
 describe("J.4 2. content edges", () => {
-  test("write 2.1 empty content", async () => {
+  test("write 2.1 empty content writes an empty file", async () => {
     const r = await ws.run("write", { path: "zero.txt", content: "" });
     expect(r.data.bytes_written).toBe(0);
     expect(statSync(ws.path("zero.txt")).size).toBe(0);
   });
 
-  test("write 2.2 UTF-8 multibyte", async () => {
+  test("write 2.2 bytes_written counts UTF-8 bytes, not characters", async () => {
     const r = await ws.run("write", { path: "utf8.txt", content: "你好 🌍" });
     expect(r.data.bytes_written).toBe(11);
     expect(ws.read("utf8.txt")).toBe("你好 🌍");
@@ -53,7 +53,7 @@ describe("J.4 2. content edges", () => {
 });
 
 describe("J.4 3. safety and errors", () => {
-  test("write 3.1 permission denied", async () => {
+  test("write 3.1 a read-only directory is PERMISSION_DENIED", async () => {
     openForOthers(ws.base, ws.root);
     mkdirSync(ws.path("readonly"));
     chmodSync(ws.path("readonly"), 0o555);
@@ -63,7 +63,7 @@ describe("J.4 3. safety and errors", () => {
     expect(readdirSync(ws.path("readonly"))).toEqual([]);
   });
 
-  test("write 3.2 path traversal", async () => {
+  test("write 3.2 paths outside the workspace are ACCESS_DENIED and nothing is written", async () => {
     for (const path of ["../../etc/crontab", "../outside/evil.txt", join(ws.outside, "evil.txt")]) {
       const r = await ws.run("write", { path, content: "malicious" });
       expect(r.error?.code).toBe("ACCESS_DENIED");
@@ -71,13 +71,13 @@ describe("J.4 3. safety and errors", () => {
     expect(readdirSync(ws.outside)).toEqual([]);
   });
 
-  test("write 3.3 tilde expansion", async () => {
+  test("write 3.3 ~ expands to the home directory and parents are created", async () => {
     const r = await ws.run("write", { path: "~/output/result.txt", content: "data" });
     expect(r.status).toBe("success");
     expect(readFileSync(join(ws.home, "output/result.txt"), "utf8")).toBe("data");
   });
 
-  test("write 3.4 invalid parameter types", async () => {
+  test("write 3.4 wrong argument types are INVALID_PARAM naming each field", async () => {
     const r = await ws.run("write", { path: 123, content: null });
     expect(r.error?.code).toBe("INVALID_PARAM");
     expect(r.error?.message).toBe("Invalid arguments for write: 'path' must be a string (got number 123); 'content' must be a string (got null).");

@@ -9,7 +9,7 @@ import { flag, text } from "../args.ts";
 import { BASH_MAX_TIMEOUT_S, bashTool, runShellCommand } from "../bash.ts";
 import { editTool } from "../edit.ts";
 import { findTool } from "../find.ts";
-import { grepTool, guardedSearch } from "../grep.ts";
+import { grepTool } from "../grep.ts";
 import { count as plural, defaultResultSummary } from "../metadata.ts";
 import { READ_MAX_LIMIT, readTool } from "../read.ts";
 import type { Tool } from "../types.ts";
@@ -183,7 +183,7 @@ export const GrepTool: Tool<GrepArgs> = {
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.glob })),
   summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total_matches ?? 0), "match", "matches")),
   files: () => [],
-  run: guardedSearch(grep),
+  run: grep,
 };
 
 async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<ToolResponse> {

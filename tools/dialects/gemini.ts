@@ -12,7 +12,7 @@ import { flag, text } from "../args.ts";
 import { bashTool, runShellCommand } from "../bash.ts";
 import { editTool } from "../edit.ts";
 import { findTool } from "../find.ts";
-import { grepTool, guardedSearch } from "../grep.ts";
+import { grepTool } from "../grep.ts";
 import { lsTool } from "../ls.ts";
 import { count as plural, defaultResultSummary } from "../metadata.ts";
 import { READ_MAX_LIMIT, readTool } from "../read.ts";
@@ -85,7 +85,7 @@ export const readManyFilesTool: Tool<ManyArgs> = {
   summarizeCall: (a) => (Array.isArray(a.include) ? a.include.join(" ") : ""),
   summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : plural(r.data.files.length, "file")),
   files: (r) => (Array.isArray(r.data.files) ? (r.data.files as string[]) : []),
-  run: guardedSearch(async (args: ManyArgs, ctx) => {
+  run: async (args: ManyArgs, ctx) => {
     const excludes = [...args.exclude, ...(args.useDefaultExcludes ? DEFAULT_EXCLUDES : [])];
     const skip = excludes.length ? picomatch(excludes, { dot: true }) : () => false;
     const files = new Set<string>();
@@ -122,7 +122,7 @@ export const readManyFilesTool: Tool<ManyArgs> = {
     const body = [...parts, "--- End of content ---", ...(skipped.length ? [`Skipped ${skipped.length}: ${skipped.slice(0, 20).join(", ")}`] : [])].join("\n");
     const data = { files: read, skipped };
     return skipped.length ? ctx.reply.partial(data, body) : ctx.reply.success(data, body);
-  }),
+  },
 };
 
 const writeSchema = v.strictObject({
@@ -276,7 +276,7 @@ export const grepSearchTool: Tool<GrepArgs> = {
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.dir_path, glob: a.include_pattern })),
   summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total_matches ?? (Array.isArray(r.data.files) ? r.data.files.length : 0)), "match", "matches")),
   files: () => [],
-  run: guardedSearch(async (args: GrepArgs, ctx: ToolRunContext) => {
+  run: async (args: GrepArgs, ctx: ToolRunContext) => {
     const result = await searchContent(ctx, {
       pattern: args.pattern,
       path: args.dir_path,
@@ -318,7 +318,7 @@ export const grepSearchTool: Tool<GrepArgs> = {
     const body = `${head}\n---\n${listing.text}${cut ? "\n[Narrow the pattern or raise total_max_matches to see more.]" : ""}`;
     const data = { files: result.files, total_matches: all, truncated: cut };
     return cut ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
-  }),
+  },
 };
 
 const globSchema = v.strictObject({

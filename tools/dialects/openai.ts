@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
 import { flag, text } from "../args.ts";
-import { grepTool, guardedSearch } from "../grep.ts";
+import { grepTool } from "../grep.ts";
 import { lsTool } from "../ls.ts";
 import { count as plural, defaultResultSummary } from "../metadata.ts";
 import { READ_MAX_LIMIT, readTool } from "../read.ts";
@@ -186,7 +186,7 @@ export const grepFilesTool: Tool<GrepArgs> = {
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.include })),
   summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : plural(r.data.files.length, "file")),
   files: () => [],
-  run: guardedSearch(async (args: GrepArgs, ctx) => {
+  run: async (args: GrepArgs, ctx) => {
     const limit = Math.min(count(args.limit, 1) ?? 100, 2000);
     const result = await searchContent(ctx, { pattern: args.pattern, path: args.path, glob: args.include, signal: ctx.signal });
     const files = (await newestFirst(ctx, result.files)).slice(0, limit);
@@ -195,7 +195,7 @@ export const grepFilesTool: Tool<GrepArgs> = {
     const more = result.files.length - files.length;
     const body = files.join("\n") + (more > 0 ? `\n[${more} more files; raise limit or narrow the pattern.]` : "");
     return more > 0 ? ctx.reply.partial({ files, truncated: true }, body, extras) : ctx.reply.success({ files, truncated: false }, body, extras);
-  }),
+  },
 };
 
 const imageSchema = v.strictObject({

@@ -16,10 +16,6 @@ export class CompactionInProgressError extends Error {
 export class CompactionLock {
   private running = false;
 
-  get busy(): boolean {
-    return this.running;
-  }
-
   /** Runs `fn` holding the lock; throws CompactionInProgressError when it is already held. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.running) throw new CompactionInProgressError();

@@ -29,6 +29,8 @@ export interface FakeLlm {
   setScript(script: Script): void;
   /** Ends every open connection (stalled streams included) and stops listening. */
   close(): Promise<void>;
+  /** close(), for `await using fake = await startFakeLlm(…)`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 const FORMATS: WireFormat[] = [anthropicFormat, openaiResponsesFormat, openaiChatFormat, geminiFormat];
@@ -191,6 +193,10 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const url = `http://127.0.0.1:${port}`;
+  const close = () => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
 
   return {
     url,
@@ -200,10 +206,8 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       script = next;
       turnIndex = 0;
     },
-    close() {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
 

@@ -3,6 +3,7 @@
  * of the recorded request); each wire format turns one scripted turn into the exact bytes the real
  * API would send, so the official SDKs cannot tell the difference.
  */
+import type { WireApi } from "../../llm/types.ts";
 
 export interface ScriptToolCall {
   name: string;
@@ -54,18 +55,17 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   body: any;
-  format: WireFormatName;
+  format: WireApi;
   /** 0-based index of this request among all requests the server received. */
   index: number;
 }
 
 export type Script = ScriptTurn[] | ((request: RecordedRequest) => ScriptTurn | Promise<ScriptTurn>);
 
-export type WireFormatName = "anthropic" | "openai-responses" | "openai-chat" | "gemini";
 
 /** One wire API's fake: recognises its requests and renders scripted turns in its exact format. */
 export interface WireFormat {
-  name: WireFormatName;
+  name: WireApi;
   /** True when this format serves `method path` (path without the query string). */
   matches(method: string, path: string): boolean;
   /** True when the request asks for a stream (body.stream, or the Gemini streaming endpoint). */

@@ -38,7 +38,7 @@ function usage(turn: ScriptTurn) {
 const messageId = (request: RecordedRequest) => `msg_fake${String(request.index).padStart(6, "0")}`;
 
 export const anthropicFormat: WireFormat = {
-  name: "anthropic",
+  name: "anthropic-messages",
   matches: (method, path) => method === "POST" && /\/v1\/messages$/.test(path),
   isStreaming: (_path, body) => body?.stream === true,
 
