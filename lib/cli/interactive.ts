@@ -78,6 +78,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     historySize: InputHistory.size,
   });
   let running: Promise<void> | null = null;
+  /** Set once the shell is closing: a finishing input must not prompt on the closed line. */
+  let closing = false;
   let lastSigint = 0;
   /** Slash commands typed while the agent worked that need it idle: they run when it is done. */
   const deferred: string[] = [];
@@ -171,6 +173,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         spinner.stop();
         running = null;
         screen.endWork();
+        if (closing) return;
         rl.setPrompt(inputPrompt);
         const commands = deferred.splice(0);
         if (commands.length === 0) return showPrompt(true); // keeps the cursor where the user left a half-typed line
@@ -199,11 +202,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   };
 
   const done = new Promise<number>((resolveExit) => {
-    let quitting = false;
     const quit = async (code: number) => {
       // rl.close() below emits "close", which calls quit again.
-      if (quitting) return;
-      quitting = true;
+      if (closing) return;
+      closing = true;
       answerPending(null);
       io.stdin.off("keypress", onKeypress);
       rl.close();
@@ -287,6 +289,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     });
 
     rl.on("close", () => void quit(0));
+    setup.terminated.addEventListener("abort", () => void quit(0), { once: true });
   });
 
   if (initialPrompt) {

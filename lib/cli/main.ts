@@ -3,6 +3,8 @@
  * (0 done, 1 failed, 2 usage or configuration error, 130 interrupted). Errors are one sentence on
  * stderr; stack traces only with --verbose.
  */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { listModels } from "../llm/catalog.ts";
 import { LlmError } from "../llm/errors.ts";
 import { listChildSessions, listSessions } from "../store/list.ts";
@@ -14,8 +16,10 @@ import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
 import { runAcp } from "./acp/server.ts";
 import { runRpc } from "./rpc.ts";
-import { SettingsError } from "./settings.ts";
-import { prepareSession } from "./setup.ts";
+import { loadSettings, SettingsError } from "./settings.ts";
+import { prepareSession, type CliSetup } from "./setup.ts";
+import { Termination } from "./termination.ts";
+import { decideTrust } from "./trust.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -42,33 +46,58 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 }
 
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, io.env, (line) => io.stderr.write(`${line}\n`));
+  const trust = await projectTrust(opts, io);
+  for (const notice of trust.notices ?? []) io.stderr.write(`gong: ${notice}\n`);
+  const setup = await prepareSession(opts, io.env, (line) => io.stderr.write(`${line}\n`), trust);
+  // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC and ACP have no Ctrl-C of their own, so SIGINT too.
+  const termination = new Termination({
+    signals: opts.mode === "rpc" || opts.mode === "acp" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
+    onSignal: (signal) => setup.terminate(`gong received ${signal}`),
+  });
   try {
-    if (opts.mode === "rpc") return await runRpc(setup, io);
-    if (opts.mode === "acp") return await runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
-
-    // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
-    // answer it: run the input to completion as print mode does.
-    const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
-    const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
-    const prompt =
-      opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
-
-    if (mode === "print") {
-      if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
-      const store = storeFor(setup);
-      const session = await openSession(setup, store);
-      try {
-        return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);
-      } finally {
-        await session.close();
-        store.close();
-      }
-    }
-    return await runInteractive(setup, prompt, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
+    const code = await runMode(opts, setup, io);
+    return termination.exitCode ?? code;
   } finally {
+    termination.release();
     await setup.dispose();
   }
+}
+
+/**
+ * Whether the project's own settings that run code or redirect credentials take effect: --trust,
+ * the global list, a remembered yes, or — in the interactive shell — the user's answer now.
+ */
+async function projectTrust(opts: CliOptions, io: Io) {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const canAsk = opts.mode === "interactive" && Boolean(io.stdin.isTTY) && existsSync(cwd);
+  return decideTrust({ cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout }, loadSettings(cwd));
+}
+
+async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
+  if (opts.mode === "rpc") return await runRpc(setup, io);
+  if (opts.mode === "acp") return await runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
+
+  // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
+  // answer it: run the input to completion as print mode does.
+  const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
+  const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
+  const prompt =
+    opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
+
+  if (mode === "print") {
+    if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
+    if (setup.terminated.aborted) return EXIT.interrupted;
+    const store = storeFor(setup);
+    const session = await openSession(setup, store);
+    setup.terminated.addEventListener("abort", () => void session.abort(), { once: true });
+    try {
+      return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);
+    } finally {
+      await session.close();
+      store.close();
+    }
+  }
+  return await runInteractive(setup, prompt, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
 }
 
 function listModelsCommand(filter: string | undefined, io: Io): number {

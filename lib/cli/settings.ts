@@ -11,6 +11,7 @@ import { REASONING_EFFORTS, WIRE_APIS } from "../llm/types.ts";
 import { gongHome } from "../store/paths.ts";
 
 const Effort = v.picklist(REASONING_EFFORTS);
+const SandboxModeSchema = v.picklist(["workspace-write", "read-only", "off"]);
 const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 const ProviderSettings = v.strictObject({
@@ -47,6 +48,12 @@ const SettingsSchema = v.strictObject({
   hooks: v.optional(v.array(v.string())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Variables passed to commands although their names look secret (exact names or `PREFIX_*`). */
+  envAllow: v.optional(v.array(v.string())),
+  /** The OS sandbox for commands: a mode, or the mode with network access and extra writable roots. */
+  sandbox: v.optional(v.union([SandboxModeSchema, v.strictObject({ mode: SandboxModeSchema, network: v.optional(v.boolean()), writableRoots: v.optional(v.array(v.string())) })])),
+  /** Directories whose projects are trusted without asking (read from the global settings only). */
+  trustedProjects: v.optional(v.array(v.string())),
   /** Characters of a tool's output the model sees, by tool name. */
   toolOutputLimits: v.optional(v.record(v.string(), Positive)),
   /** Lines of a tool's output the model sees, by tool name. */
@@ -83,6 +90,8 @@ export interface LoadedSettings {
   files: string[];
   /** For each key set, the file its value came from (so an error can name it). */
   sources: Partial<Record<keyof Settings, string>>;
+  /** Each file's own settings, global first (for what depends on where a key was set). */
+  layers: { file: string; scope: "global" | "project"; settings: Settings }[];
 }
 
 export function loadSettings(cwd: string): LoadedSettings {
@@ -90,15 +99,17 @@ export function loadSettings(cwd: string): LoadedSettings {
   const projectFile = join(cwd, ".gong", "settings.json");
   const files: string[] = [];
   const sources: LoadedSettings["sources"] = {};
+  const layers: LoadedSettings["layers"] = [];
   let merged: Settings = {};
-  for (const [file, base] of [[globalFile, dirname(globalFile)], [projectFile, cwd]]) {
+  for (const [file, base, scope] of [[globalFile, dirname(globalFile), "global"], [projectFile, cwd, "project"]] as const) {
     if (!existsSync(file)) continue;
     const loaded = readSettingsFile(file, base);
     merged = mergeSettings(merged, loaded);
     for (const key of Object.keys(loaded) as (keyof Settings)[]) sources[key] = file;
     files.push(file);
+    layers.push({ file, scope, settings: loaded });
   }
-  return { settings: merged, files, sources };
+  return { settings: merged, files, sources, layers };
 }
 
 /** Reads and validates one file; relative hook paths and roots are made absolute against `base`. */
@@ -119,6 +130,8 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   const absolute = (p: string) => (isAbsolute(p) || p.startsWith("~") ? p : resolve(base, p));
   if (settings.hooks) settings.hooks = settings.hooks.map(absolute);
   if (settings.allowedRoots) settings.allowedRoots = settings.allowedRoots.map(absolute);
+  if (settings.trustedProjects) settings.trustedProjects = settings.trustedProjects.map(absolute);
+  if (typeof settings.sandbox === "object" && settings.sandbox.writableRoots) settings.sandbox.writableRoots = settings.sandbox.writableRoots.map(absolute);
   return settings;
 }
 

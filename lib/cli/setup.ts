@@ -19,6 +19,8 @@ import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
+import { applyTrust, type TrustDecision } from "./trust.ts";
+import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
 import { parseToolList } from "../../tools/registry.ts";
 
 export interface CliSetup {
@@ -39,6 +41,12 @@ export interface CliSetup {
   warn(line: string): void;
   /** Stops what setup started (the fake server). */
   dispose(): Promise<void>;
+  /** Boxes an environment's commands as --sandbox asks (modes that make environments of their own); undefined when off. */
+  box?: Boxer;
+  /** Aborted when gong is told to end (SIGTERM, SIGHUP): the mode closes its session and returns. */
+  terminated: AbortSignal;
+  /** Kills every command's process tree at once and aborts `terminated`. */
+  terminate(reason: string): void;
 }
 
 /** Prompt input read from stdin or @file stops here unless settings say otherwise. */
@@ -48,10 +56,14 @@ export async function prepareSession(
   opts: CliOptions,
   env: Record<string, string | undefined> = process.env,
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  trust: TrustDecision = { trusted: false },
 ): Promise<CliSetup> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
-  const { settings, files, sources } = loadSettings(cwd);
+  const loaded = loadSettings(cwd);
+  const { files, sources } = loaded;
+  // What trust leaves out was already said (TrustDecision.notices).
+  const { settings } = applyTrust(loaded, trust.trusted, env);
   // Temp files of writes a killed gong left in the project go at the next start there.
   await sweepTempFiles(cwd);
   const model = chooseModel(opts.model, settings, env);
@@ -76,7 +88,9 @@ export async function prepareSession(
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
   const envPolicy = settings.envPolicy as EnvPolicy | undefined;
-  const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy });
+  const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy, envAllow: settings.envAllow });
+  const box = sandboxFor(opts.sandbox, settings.sandbox);
+  const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
   checkTools(tools, execEnv, cwd, opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`);
@@ -84,7 +98,7 @@ export async function prepareSession(
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
-    env: execEnv,
+    env: toolEnv,
     tools,
     profile: opts.profile ?? settings.profile,
     clientOptions,
@@ -104,12 +118,19 @@ export async function prepareSession(
     observer: settings.toolOutput,
   };
 
+  const termination = new AbortController();
   return {
     cwd,
     model,
     settings,
     sessionOptions,
     store: storeSelection(opts),
+    box,
+    terminated: termination.signal,
+    terminate(reason) {
+      void execEnv.cleanup().catch(() => {});
+      termination.abort(new Error(reason));
+    },
     fork: opts.fork,
     name: opts.name,
     maxInputBytes: settings.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,

@@ -10,7 +10,7 @@ import { resolveWorkspacePath } from "../paths.ts";
 import { type EnvPolicy, commandEnv } from "./env-vars.ts";
 import { runCommand } from "./exec.ts";
 import { fileExists, listDir, readWholeFile, removeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
-import { ProcessGroups } from "./process-groups.ts";
+import { ProcessTrees } from "./process-trees.ts";
 import { searchGlob } from "./search/glob.ts";
 import { searchGrep } from "./search/grep.ts";
 import type {
@@ -42,6 +42,8 @@ export interface LocalEnvironmentOptions {
   commandPrefix?: string;
   /** Which variables commands see (see env-vars.ts); default "filtered". */
   envPolicy?: EnvPolicy;
+  /** Names (or `PREFIX_*` patterns) passed to commands although they look like secrets. */
+  envAllow?: string[];
   /** Variables the policy filters; default process.env. */
   baseEnv?: Record<string, string | undefined>;
   defaultTimeoutMs?: number;
@@ -65,8 +67,9 @@ export class LocalEnvironment implements ExecutionEnvironment {
   private rootPath: string;
   private cwdPath: string;
   private extraRootPaths: string[];
-  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "commandPrefix">>;
-  private readonly groups = new ProcessGroups();
+  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "commandPrefix" | "envAllow">>;
+  /** Every process started for a tool, so timeout, abort and cleanup kill whole trees. */
+  readonly processes = new ProcessTrees();
 
   constructor(private readonly options: LocalEnvironmentOptions) {
     this.rootPath = resolve(options.root);
@@ -159,7 +162,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       shell: s.shell,
       script: prefix ? `${prefix}\n${command}` : command,
       cwd: this.abs(options.cwd ?? "."),
-      env: commandEnv(s.envPolicy, s.baseEnv, options.env),
+      env: commandEnv(s.envPolicy, s.baseEnv, options.env, this.options.envAllow),
       timeoutMs: clampTimeout(options.timeoutMs, s.defaultTimeoutMs, s.maxTimeoutMs),
       killGraceMs: s.killGraceMs,
       signal: options.signal,
@@ -167,7 +170,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       onOutput: options.onOutput,
       onStdin: options.onStdin,
       windowBytes: s.windowBytes,
-      groups: this.groups,
+      trees: this.processes,
     });
   }
 
@@ -179,9 +182,9 @@ export class LocalEnvironment implements ExecutionEnvironment {
     return searchGlob(options, this.searchContext());
   }
 
-  /** Kills every process group still running. */
+  /** Kills every process tree still running. */
   async cleanup(): Promise<void> {
-    await this.groups.killAll(this.settings.killGraceMs);
+    await this.processes.killAll(this.settings.killGraceMs);
   }
 
   private abs(path: string): string {

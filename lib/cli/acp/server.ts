@@ -51,12 +51,14 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
   const open = async (client: acp.AgentContext, cwd: string, store: SessionStore): Promise<EditorSession> => {
     if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
     const editor = new EditorSession(store.id, cwd, client, options.approval);
-    const local = new LocalEnvironment({ root: cwd, extraRoots: setup.settings.allowedRoots, envPolicy: setup.settings.envPolicy as EnvPolicy | undefined });
+    const local = new LocalEnvironment({ root: cwd, extraRoots: setup.settings.allowedRoots, envPolicy: setup.settings.envPolicy as EnvPolicy | undefined, envAllow: setup.settings.envAllow });
     environments.push(local);
+    // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
+    const own = setup.box ? setup.box(local) : local;
     const env: ExecutionEnvironment =
       capabilities.fs?.readTextFile || capabilities.fs?.writeTextFile || capabilities.terminal
-        ? new ClientEnvironment(local, { sessionId: store.id, client, capabilities, onTerminal: (id) => editor.terminalOpened(id) })
-        : local;
+        ? new ClientEnvironment(own, { sessionId: store.id, client, capabilities, onTerminal: (id) => editor.terminalOpened(id) })
+        : own;
     const hooks = [editor.gate.hooks, ...toArray(setup.sessionOptions.hooks)];
     const session = await createSession({ ...setup.sessionOptions, cwd, env, hooks, store });
     editor.attach(session);
@@ -122,7 +124,9 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
     });
 
   const connection = app.connect(acp.ndJsonStream(writableOf(io), readableOf(io)));
-  await connection.closed;
+  // gong told to end (SIGTERM, SIGHUP) ends the run as if the editor went away.
+  const terminated = new Promise<void>((done) => (setup.terminated.aborted ? done() : setup.terminated.addEventListener("abort", () => done(), { once: true })));
+  await Promise.race([connection.closed, terminated]);
   // The editor went away: stop what runs and close every session (their files are complete).
   await Promise.all([...sessions.values()].map((s) => s.gong.close().catch(() => {})));
   await Promise.all(environments.map((e) => e.cleanup().catch(() => {})));
