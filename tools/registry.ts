@@ -9,13 +9,14 @@ import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import { checkArgs } from "./args.ts";
+import { checkJsonArgs } from "./json-args.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import { readTool } from "./read.ts";
-import type { Tool, ToolDefinition } from "./types.ts";
+import type { Tool, ToolDefinition, ToolProgress } from "./types.ts";
 import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
@@ -51,7 +52,19 @@ export interface ToolRegistryOptions {
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
+  onProgress?: (progress: ToolProgress) => void;
 }
+
+export interface RegisterOptions {
+  /**
+   * Active only when the selection takes it: the `default` preset (everything) or a list naming
+   * it. Tools of MCP servers register this way, so `--tools readonly` keeps them out.
+   */
+  followSelection?: boolean;
+}
+
+/** Tools of MCP servers connect after start-up: a tool list may name them before they exist. */
+const LATE_TOOL_PREFIX = "mcp__";
 
 export interface ToolRegistry {
   readonly env: ExecutionEnvironment;
@@ -63,8 +76,8 @@ export interface ToolRegistry {
   names(): string[];
   /** A registered tool (active or not). */
   get(name: string): Tool | undefined;
-  /** Add or replace a tool; it becomes active. */
-  register(tool: Tool): void;
+  /** Add or replace a tool; it becomes active (with `followSelection`, when the selection takes it). */
+  register(tool: Tool, options?: RegisterOptions): void;
   unregister(name: string): boolean;
   /** Switch the active set; throws on an unknown preset or tool name, or an empty list. */
   setActive(presetOrNames: ToolPreset | readonly string[]): void;
@@ -76,6 +89,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const tools = new Map<string, Tool>();
   for (const tool of [...coreTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
+  let selection: ToolPreset | readonly string[] = "default";
+  const following = new Set<string>();
+  const selected = (name: string) => selection === "default" || (Array.isArray(selection) && selection.includes(name));
 
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
     let names: readonly string[];
@@ -87,11 +103,12 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     } else if (Array.isArray(presetOrNames)) names = presetOrNames;
     else throw new Error("Active tools must be a preset name or a list of tool names.");
     if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
-    const unknown = names.filter((n) => !tools.has(n));
+    const unknown = names.filter((n) => !tools.has(n) && !n.startsWith(LATE_TOOL_PREFIX));
     if (unknown.length > 0) {
       throw new Error(`Unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}. Available tools: ${[...tools.keys()].join(", ")}.`);
     }
-    return [...new Set(names)];
+    selection = presetOrNames;
+    return [...new Set(names.filter((n) => tools.has(n))), ...[...following].filter((n) => selected(n) && !names.includes(n))];
   };
 
   active = resolveActive(options.preset ?? options.config?.active ?? options.config?.preset ?? "default");
@@ -106,26 +123,29 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     env,
     names: () => [...active],
     get: (name) => tools.get(name),
-    register(tool) {
+    register(tool, { followSelection = false } = {}) {
       tools.set(tool.name, tool);
-      if (!active.includes(tool.name)) active.push(tool.name);
+      if (followSelection) following.add(tool.name);
+      else following.delete(tool.name);
+      if (!active.includes(tool.name) && (!followSelection || selected(tool.name))) active.push(tool.name);
     },
     unregister(name) {
       active = active.filter((n) => n !== name);
+      following.delete(name);
       return tools.delete(name);
     },
     setActive(presetOrNames) {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate } = {}) {
+    async execute(name, args, { signal, onUpdate, onProgress } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
         const shown = typeof name === "string" ? name : String(name);
         return reply.fail("INVALID_PARAM", `Unknown tool '${shown}'. Available tools: ${active.join(", ")}.`);
       }
-      const checked = checkArgs(tool.name, tool.schema, args);
+      const checked = tool.jsonSchema ? checkJsonArgs(tool.name, tool.jsonSchema, args) : checkArgs(tool.name, schemaOf(tool), args);
       if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
       try {
@@ -134,7 +154,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;
@@ -147,8 +167,13 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 
 /** JSON Schema of a tool's arguments as the model sees it (root type "object", descriptions kept). */
 export function toDefinition(tool: Tool): ToolDefinition {
-  const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>;
+  const schema = tool.jsonSchema ?? (toJsonSchema(schemaOf(tool), { errorMode: "ignore" }) as Record<string, unknown>);
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);
   return { name: tool.name, description: tool.description, parameters };
+}
+
+function schemaOf(tool: Tool): NonNullable<Tool["schema"]> {
+  if (!tool.schema) throw new Error(`Tool ${tool.name} has neither a valibot schema nor a JSON Schema for its arguments.`);
+  return tool.schema;
 }

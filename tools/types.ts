@@ -17,6 +17,14 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
+  /** How far a long operation has got (an MCP server's progress notifications). */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 export interface Tool<Args = any> {
@@ -24,7 +32,12 @@ export interface Tool<Args = any> {
   /** Shown to the model. */
   description: string;
   /** valibot schema of the arguments; the registry validates before `run`. */
-  schema: GenericSchema<unknown, Args>;
+  schema?: GenericSchema<unknown, Args>;
+  /**
+   * Or the arguments' JSON Schema as another program published it (an MCP server's tool): sent to
+   * the model as is; the registry checks required fields, types and enums before `run`.
+   */
+  jsonSchema?: Record<string, unknown>;
   truncation: TruncationDirection;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
 }

@@ -11,12 +11,13 @@ import { createObserver, type ObserverOptions, type ToolLimits } from "../observ
 import { getProfileFactory } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
 import { SessionStore } from "../store/session-store.ts";
+import { McpManager, serverFromOptions, type McpServerSettingsEntry } from "../mcp/index.ts";
 import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
 import { createRecorder } from "./recorder.ts";
-import { Session } from "./session.ts";
+import { Session, type SessionParts } from "./session.ts";
 import { gatherPromptSources } from "./system-prompt.ts";
 
 export interface StoreSelection {
@@ -58,6 +59,12 @@ export interface CreateSessionOptions {
   reasoningEffort?: ReasoningEffort | null;
   /** Framework truncation settings (spill directory, retention, limits); root defaults to cwd. */
   observer?: Partial<ObserverOptions>;
+  /**
+   * MCP servers, by name, in the `.mcp.json` / settings shape; they connect in the background and
+   * their tools join as they come. Or a running McpManager shared between sessions (not closed
+   * with the session).
+   */
+  mcpServers?: Record<string, McpServerSettingsEntry> | McpManager;
 }
 
 export async function createSession(options: CreateSessionOptions = {}): Promise<Session> {
@@ -89,6 +96,7 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
+  const mcp = openMcp(options.mcpServers, cwd);
   const sources = await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = stored ? [...stored.messages] : [];
   let session: Session | undefined;
@@ -112,8 +120,17 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
     recorder,
+    mcp,
   });
   return session;
+}
+
+/** Servers given as entries are this session's own (closed with it); a manager passed in is shared. */
+function openMcp(servers: CreateSessionOptions["mcpServers"], cwd: string): SessionParts["mcp"] {
+  if (!servers) return undefined;
+  if (servers instanceof McpManager) return { manager: servers.start(), owned: false };
+  const configs = Object.entries(servers).map(([name, entry]) => serverFromOptions(name, entry));
+  return configs.length > 0 ? { manager: new McpManager(configs, cwd).start(), owned: true } : undefined;
 }
 
 /** The store the session writes through; `false` keeps it in memory (same API, no file). */

@@ -23,6 +23,7 @@ export const EVENT_KINDS = [
   "tool_call_update",
   "tool_call_start",
   "tool_call_output_delta",
+  "tool_call_progress",
   "tool_call_end",
   "steering_injected",
   "turn_limit",
@@ -33,6 +34,7 @@ export const EVENT_KINDS = [
   "compaction_end",
   "model_change",
   "hook_error",
+  "mcp_server",
   "error",
 ] as const;
 

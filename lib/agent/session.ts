@@ -5,6 +5,7 @@
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../observe.ts";
+import type { McpManager, McpServerEvent } from "../mcp/index.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
@@ -41,6 +42,8 @@ export interface SessionParts {
   overrides: PromptOverrides;
   history: Message[];
   recorder: SessionRecorder;
+  /** MCP servers whose tools this session offers; `owned` ones close with the session. */
+  mcp?: { manager: McpManager; owned: boolean };
 }
 
 const SUBAGENT_TOOLS = new Set(["task", "Task", "spawn_agent"]);
@@ -68,6 +71,9 @@ export class Session implements LoopHost {
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
+  private detachMcp?: () => void;
+  /** MCP events from before session_start, told right after it. */
+  private pendingMcp: McpServerEvent[] | null = [];
 
   constructor(parts: SessionParts) {
     this.parts = parts;
@@ -83,6 +89,7 @@ export class Session implements LoopHost {
     this.queues = new InputQueues(() => this.interruptTools());
     this.loopDetector = new LoopDetector(() => this.config.loopDetectionWindow);
     this.monitor = new ContextMonitor(this, parts.recorder);
+    this.detachMcp = parts.mcp?.manager.attach(this.registry, (event) => this.mcpChanged(event));
   }
 
   get state(): SessionState {
@@ -99,6 +106,11 @@ export class Session implements LoopHost {
 
   get signal(): AbortSignal {
     return this.abortController.signal;
+  }
+
+  /** The MCP servers whose tools this session offers (status, `settled()`), when any are configured. */
+  get mcp(): McpManager | undefined {
+    return this.parts.mcp?.manager;
   }
 
   /** Path of the session file, when the session is stored. */
@@ -239,6 +251,8 @@ export class Session implements LoopHost {
     if (!this.started) {
       this.started = true;
       this.bus.emit("session_start", { model: this.model, cwd: this.env.workingDirectory(), profile: this.currentProfile.id });
+      for (const event of this.pendingMcp ?? []) this.bus.emit("mcp_server", { ...event });
+      this.pendingMcp = null;
     }
     this.currentState = "PROCESSING";
     const run = (async () => {
@@ -263,6 +277,13 @@ export class Session implements LoopHost {
     return result;
   }
 
+  /** A server connected (its tools are in the next request) or failed. */
+  private mcpChanged(event: McpServerEvent): void {
+    this.cachedPrompt = null;
+    if (this.pendingMcp) this.pendingMcp.push(event);
+    else if (this.currentState !== "CLOSED") this.bus.emit("mcp_server", { ...event });
+  }
+
   /** Steering interrupts the tool calls running right now (a long command is killed). */
   private interruptTools(): void {
     for (const controller of this.runningTools) controller.abort(new Error("Interrupted by a steering message"));
@@ -276,6 +297,8 @@ export class Session implements LoopHost {
     this.closing ??= (async () => {
       this.currentState = "CLOSED";
       if (!this.abortController.signal.aborted) this.abortController.abort(new Error("Session closed"));
+      this.detachMcp?.();
+      if (this.parts.mcp?.owned) await this.parts.mcp.manager.close().catch(() => {});
       if (this.parts.ownsEnv) await this.env.cleanup().catch(() => {});
       this.parts.recorder.close();
       // session_start and session_end bracket a session that ran; one closed unused announced nothing.

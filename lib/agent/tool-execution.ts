@@ -69,6 +69,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
+      onProgress: (p) => ctx.bus.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),
     });
     if (!isEnvelope(response)) throw new Error(`tool '${call.name}' returned no result envelope`);
   } catch (e) {

@@ -1,0 +1,60 @@
+/**
+ * The MCP server the tests talk to: `@modelcontextprotocol/server-everything`, the reference
+ * server of the protocol's authors, over stdio or streamable HTTP on 127.0.0.1.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+/** node runs the server, as `npx @modelcontextprotocol/server-everything` would. */
+export const NODE = Bun.which("node") ?? process.execPath;
+
+export const stdioEntry = () => ({ command: NODE, args: [EVERYTHING, "stdio"] });
+
+/** A wrapper that waits `ms` before the server starts, so its handshake comes late. */
+export const slowStdioEntry = (ms: number) => ({ command: "bash", args: ["-c", `sleep ${ms / 1000}; exec "$0" "$@"`, NODE, EVERYTHING, "stdio"] });
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface HttpServer {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** server-everything's streamable HTTP transport on a free port; resolves once it listens. */
+export async function startHttpEverything(): Promise<HttpServer> {
+  const port = await freePort();
+  const child = spawn(NODE, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  await new Promise<void>((ready, fail) => {
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes("listening on port")) ready();
+    };
+    child.stderr!.on("data", onData);
+    child.stdout!.on("data", () => {});
+    child.once("exit", (code) => fail(new Error(`server-everything exited (${code}): ${seen}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((done) => child.once("exit", done));
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
