@@ -11,7 +11,7 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { colorDiff, describeCall, describeProgress, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -244,6 +244,17 @@ class EventRenderer {
         this.spinner.start(label);
         break;
       }
+      case "tool_call_progress": {
+        // A long MCP call says how far it got: the spinner line shows it.
+        const label = this.calls.get(String(d.call_id));
+        if (label) this.spinner.start(`${label}  ${describeProgress(d)}`);
+        break;
+      }
+      case "mcp_server":
+        this.endLine();
+        if (d.state === "failed") this.out(`${s.yellow(`warning: ${String(d.message)}`)}\n`);
+        else this.out(`${s.dim(`MCP server '${String(d.server)}' connected: ${(d.tools as unknown[]).length} tools`)}\n`);
+        break;
       case "tool_call_end": {
         this.spinner.stop();
         const label = this.calls.get(String(d.call_id)) ?? String(d.tool_name);

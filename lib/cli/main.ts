@@ -10,11 +10,12 @@ import { VERSION } from "../version.ts";
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
 import { buildPrompt, EXIT, openSession, openStore, processIo, readAll, type Io } from "./host.ts";
 import { runInteractive } from "./interactive.ts";
+import { configureMcp, listMcpServers } from "./mcp.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
 import { runRpc } from "./rpc.ts";
-import { SettingsError } from "./settings.ts";
-import { prepareSession } from "./setup.ts";
+import { loadSettings, SettingsError } from "./settings.ts";
+import { prepareSession, type TrustInput } from "./setup.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -32,6 +33,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
         return listModelsCommand(opts.listModelsFilter, io);
       case "sessions":
         return sessionsCommand(opts, io);
+      case "mcp-list":
+        return await mcpListCommand(opts, io);
       default:
         return await runSession(opts, io);
     }
@@ -40,8 +43,17 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
   }
 }
 
+/**
+ * Whether the project's own settings that run code (its MCP servers) take effect. Projects are
+ * untrusted unless the user says otherwise; this is the one place that answer comes from.
+ */
+function projectTrust(_opts: CliOptions): TrustInput {
+  return { trusted: false };
+}
+
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, io.env);
+  const setup = await prepareSession(opts, io.env, projectTrust(opts));
+  for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   try {
     if (opts.mode === "rpc") return await runRpc(setup, io);
 
@@ -94,6 +106,17 @@ function sessionsCommand(opts: CliOptions, io: Io): number {
   for (const s of sessions) {
     const when = s.updated.toISOString().slice(0, 16).replace("T", " ");
     io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${String(Math.ceil(s.size / 1024)).padStart(6)} KB  ${s.name ?? s.firstMessage}\n`);
+  }
+  return EXIT.ok;
+}
+
+async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
+  const cwd = opts.cwd ?? process.cwd();
+  const mcp = configureMcp(cwd, loadSettings(cwd), projectTrust(opts).trusted, io.env);
+  try {
+    await listMcpServers(mcp, (s) => io.stdout.write(s));
+  } finally {
+    await mcp.manager?.close();
   }
   return EXIT.ok;
 }

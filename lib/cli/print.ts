@@ -33,7 +33,9 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
   const style = makeStyle(useColor(io.stderr, io.env));
   const unsubscribe = session.subscribe((event) => {
     if (options.format === "stream-json") writeLine(event);
-    if (options.verbose) reportProgress(event, io, style);
+    // A failing MCP server is told once, in one line, with or without --verbose.
+    if (event.kind === "mcp_server" && event.data.state === "failed") io.stderr.write(style.yellow(`warning: ${String(event.data.message)}\n`));
+    else if (options.verbose) reportProgress(event, io, style);
   });
 
   let interrupted = false;
@@ -83,4 +85,5 @@ function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof ma
   else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${describeResult(d.output as ToolResponse | undefined) || String(d.error ?? "")}\n`);
   else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string })?.message ?? "")}\n`));
   else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${String(d.message)}\n`));
+  else if (event.kind === "mcp_server" && d.state === "connected") io.stderr.write(style.dim(`MCP server '${String(d.server)}' connected: ${(d.tools as unknown[]).length} tools\n`));
 }

@@ -40,6 +40,12 @@ export function describeCall(name: string, args: Record<string, unknown> | undef
   return `${name}  ${oneLine(String(main))}${extra}`;
 }
 
+/** "3/10 · indexing" — how far a long call has got, from a tool_call_progress event. */
+export function describeProgress(d: Record<string, unknown>): string {
+  const done = typeof d.total === "number" ? `${String(d.progress)}/${d.total}` : String(d.progress);
+  return typeof d.message === "string" && d.message ? `${done} · ${oneLine(d.message, 60)}` : done;
+}
+
 /** A short result: "exit 0 · 12 lines", "3 matches", the error sentence… */
 export function describeResult(result: ToolResponse | undefined): string {
   if (!result) return "";

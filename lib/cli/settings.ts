@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
+import { McpServerSettings } from "../mcp/config.ts";
 import { gongHome } from "../store/paths.ts";
 
 const Effort = v.picklist(["low", "medium", "high"]);
@@ -40,6 +41,8 @@ const SettingsSchema = v.strictObject({
   hooks: v.optional(v.array(v.string())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** MCP servers by name, in the `.mcp.json` shape plus gong's keys (see lib/mcp/config.ts). */
+  mcpServers: v.optional(v.record(v.string(), McpServerSettings)),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
@@ -55,20 +58,24 @@ export interface LoadedSettings {
   settings: Settings;
   /** The files that were read, global first. */
   files: string[];
+  /** Each file's own settings, global first (for what depends on where a key was set). */
+  layers: { file: string; scope: "global" | "project"; settings: Settings }[];
 }
 
 export function loadSettings(cwd: string): LoadedSettings {
   const globalFile = join(gongHome(), "settings.json");
   const projectFile = join(cwd, ".gong", "settings.json");
   const files: string[] = [];
+  const layers: LoadedSettings["layers"] = [];
   let merged: Settings = {};
-  for (const [file, base] of [[globalFile, dirname(globalFile)], [projectFile, cwd]]) {
+  for (const [file, base, scope] of [[globalFile, dirname(globalFile), "global"], [projectFile, cwd, "project"]] as const) {
     if (!existsSync(file)) continue;
     const loaded = readSettingsFile(file, base);
     merged = mergeSettings(merged, loaded);
     files.push(file);
+    layers.push({ file, scope, settings: loaded });
   }
-  return { settings: merged, files };
+  return { settings: merged, files, layers };
 }
 
 /** Reads and validates one file; relative hook paths and roots are made absolute against `base`. */

@@ -16,6 +16,7 @@ import type { ScriptTurn } from "../testing/fake-llm/types.ts";
 import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
+import { configureMcp } from "./mcp.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 
 export interface CliSetup {
@@ -26,14 +27,26 @@ export interface CliSetup {
   sessionOptions: CreateSessionOptions;
   /** Where the session comes from: a new file, a resumed one, or none. */
   store: StoreSelection | false;
-  /** Stops what setup started (the fake server). */
+  /** One-line notices for stderr (project MCP servers left out of an untrusted project). */
+  notices: string[];
+  /** Stops what setup started (the fake server, MCP servers). */
   dispose(): Promise<void>;
 }
 
-export async function prepareSession(opts: CliOptions, env: Record<string, string | undefined> = process.env): Promise<CliSetup> {
+export interface TrustInput {
+  /** Whether project-level settings that run code (the project's MCP servers) may take effect. */
+  trusted: boolean;
+}
+
+export async function prepareSession(
+  opts: CliOptions,
+  env: Record<string, string | undefined> = process.env,
+  trust: TrustInput = { trusted: false },
+): Promise<CliSetup> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
-  const { settings, files } = loadSettings(cwd);
+  const loaded = loadSettings(cwd);
+  const { settings, files } = loaded;
   const model = chooseModel(opts.model, settings, env);
 
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
@@ -60,6 +73,10 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
 
   const tools = parseTools(opts.tools ?? settings.tools);
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
+  // Servers connect in the background from here on; the first request does not wait for them.
+  const mcp = configureMcp(cwd, loaded, trust.trusted, env);
+  if (mcp.manager) disposers.push(() => mcp.manager!.close());
+  mcp.manager?.start();
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
@@ -69,6 +86,7 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
     hooks,
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
+    mcpServers: mcp.manager,
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
@@ -84,6 +102,7 @@ export async function prepareSession(opts: CliOptions, env: Record<string, strin
     settings,
     sessionOptions,
     store: storeSelection(opts),
+    notices: mcp.warning ? [mcp.warning] : [],
     async dispose() {
       await execEnv.cleanup().catch(() => {});
       for (const d of disposers) await d().catch(() => {});
