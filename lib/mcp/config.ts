@@ -125,19 +125,27 @@ export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
     for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "global", `${layer.file} (mcpServers.${name})`);
   }
   const mcpJson = join(options.cwd, ".mcp.json");
+  let unreadable: string | undefined;
   if (existsSync(mcpJson)) {
-    for (const [name, entry] of Object.entries(readMcpJson(mcpJson))) add(name, entry, "project", `${mcpJson} (mcpServers.${name})`);
+    try {
+      for (const [name, entry] of Object.entries(readMcpJson(mcpJson))) add(name, entry, "project", `${mcpJson} (mcpServers.${name})`);
+    } catch (e) {
+      // An untrusted project's file would not be used anyway: its mistakes must not stop gong.
+      if (options.trusted) throw e;
+      unreadable = (e as Error).message;
+    }
   }
   for (const layer of options.settings.filter((l) => l.scope === "project")) {
     for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "project", `${layer.file} (mcpServers.${name})`);
   }
   const all = [...byName.values()];
   if (options.trusted) return { servers: all, untrusted: [] };
-  const untrusted = all.filter((s) => s.scope === "project" && s.enabled);
+  const untrusted = all.filter((s) => s.scope === "project");
   const servers = all.filter((s) => s.scope !== "project");
+  const skipped = untrusted.filter((s) => s.enabled).map((s) => s.name);
   const warning =
-    untrusted.length > 0
-      ? `${untrusted.length} project MCP server${untrusted.length > 1 ? "s" : ""} (${untrusted.map((s) => s.name).join(", ")}) not started: this project is not trusted.`
+    skipped.length > 0 || unreadable
+      ? `${skipped.length > 0 ? `project MCP server${skipped.length > 1 ? "s" : ""} ${skipped.join(", ")} not started` : ".mcp.json not read"}: this project is not trusted.${unreadable ? ` (${unreadable})` : ""}`
       : undefined;
   return { servers, untrusted, warning };
 }
