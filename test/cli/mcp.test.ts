@@ -1,0 +1,76 @@
+/** MCP servers through the `gong` command: settings, .mcp.json and trust, `gong mcp list`, a print-mode call. */
+import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import { stdioEntry } from "../mcp/helpers.ts";
+import { startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
+
+const ws = useWorkspace();
+
+function globalSettings(value: unknown): string {
+  const dir = join(ws.home, ".gong");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "settings.json");
+  writeFileSync(file, JSON.stringify(value, null, 2));
+  return file;
+}
+
+test("gong mcp list: each server with its state and tools; project servers of an untrusted project are not started", async () => {
+  globalSettings({ mcpServers: { everything: stdioEntry(), broken: { command: "/nonexistent/server" }, off: { ...stdioEntry(), enabled: false } } });
+  writeFileSync(join(ws.dir, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "node", args: ["server.js"] } } }));
+  const r = await ws.run(["mcp", "list"]);
+  expect(r.code).toBe(0);
+  const blocks = Object.fromEntries(r.stdout.split(/\n(?=\S)/).map((b) => [b.split(" ")[0], b]));
+  expect(blocks.everything).toMatch(/^everything {2}connected {2}stdio /);
+  expect(blocks.everything).toContain("  mcp__everything__echo  Echoes back the input string");
+  expect(blocks.everything).toContain("mcp__everything__get-tiny-image");
+  expect(blocks.broken).toMatch(/^broken {2}failed {2}stdio /);
+  expect(blocks.broken).toContain("/nonexistent/server");
+  expect(blocks.off).toContain('not started: "enabled": false');
+  expect(blocks.repo).toMatch(/^repo {2}untrusted {2}stdio .*\.mcp\.json/);
+  expect(blocks.repo).toContain("not started: the project is not trusted");
+}, 30_000);
+
+test("gong mcp list with nothing configured says where servers go", async () => {
+  const r = await ws.run(["mcp", "list"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("No MCP servers configured");
+  expect((await ws.run(["mcp", "add"])).code).toBe(2);
+});
+
+test("print mode: a server from the settings is called once it has connected; the first request did not wait", async () => {
+  globalSettings({ mcpServers: { everything: stdioEntry() } });
+  // The model keeps to bash until the echo tool shows up in its request, then calls it.
+  const script = (request: { body: { tools?: { name: string }[]; messages: { content: unknown }[] } }): ScriptTurn => {
+    const names = (request.body.tools ?? []).map((t) => t.name);
+    const text = JSON.stringify(request.body.messages);
+    if (text.includes("Echo: via the CLI")) return { text: "the server answered" };
+    if (names.includes("mcp__everything__echo")) return { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "via the CLI" } }] };
+    return { toolCalls: [{ name: "bash", arguments: { command: "sleep 0.3" } }] };
+  };
+  const fake = await startFakeLlm({ script });
+  const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "use the echo tool", "--verbose"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("the server answered\n");
+  expect(r.stderr).toContain("MCP server 'everything' connected");
+  const firstTools = (fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
+  expect(firstTools.some((n) => n.startsWith("mcp__"))).toBe(false);
+}, 30_000);
+
+test("a project .mcp.json in an untrusted project: one line on stderr, the session goes on", async () => {
+  writeFileSync(join(ws.dir, ".mcp.json"), JSON.stringify({ mcpServers: { repo: stdioEntry() } }));
+  const fake = await startFakeLlm({ script: [{ text: "done" }] });
+  const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("done\n");
+  expect(r.stderr).toBe("gong: project MCP server repo not started: this project is not trusted.\n");
+  expect((fake.requests[0].body.tools as { name: string }[]).some((t) => t.name.startsWith("mcp__"))).toBe(false);
+});
+
+test("a bad config line in the settings: exit 2, the message names the file and the key", async () => {
+  const file = globalSettings({ mcpServers: { db: { command: "db-server", args: "--port 5" } } });
+  const r = await ws.run(["-p", "hi", "--model", "anthropic/claude-haiku-4-5", "--api-key", "x"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(`gong: Invalid settings in ${file}: 'mcpServers.db.args' expected Array but received "--port 5"\n`);
+});

@@ -1,0 +1,130 @@
+/**
+ * MCP servers that are slow, long-running, killed or broken: the session never waits on them at
+ * start, hears of them once, cancels their calls on an interrupt and restarts them on the next call.
+ */
+import { expect, test } from "bun:test";
+import { alive, harness, toolResultTexts, waitForEvent } from "../agent/harness.ts";
+import type { ToolResponse } from "../../lib/envelope.ts";
+import { isValidToolName, mcpToolName } from "../../lib/mcp/names.ts";
+import { slowStdioEntry, stdioEntry } from "./helpers.ts";
+
+const toolNames = (body: { tools?: { name: string }[] }) => (body.tools ?? []).map((t) => t.name);
+
+test("a slow-starting server: the first request goes without it, its tools join the next one with an event", async () => {
+  const h = await harness([{ text: "first answer" }, { text: "second answer" }], { mcpServers: { slow: slowStdioEntry(2500) } });
+  try {
+    const first = await h.session.submit("hi");
+    expect(first.text).toBe("first answer");
+    expect(toolNames(h.fake.requests[0].body).some((n) => n.startsWith("mcp__"))).toBe(false);
+    const ready = await waitForEvent(h.session, h.events, (e) => e.kind === "mcp_server");
+    expect(ready.data).toMatchObject({ server: "slow", state: "connected" });
+    expect(ready.data.tools).toContain("mcp__slow__echo");
+    await h.session.submit("again");
+    expect(toolNames(h.fake.requests[1].body)).toContain("mcp__slow__echo");
+  } finally {
+    await h.cleanup();
+  }
+}, 30_000);
+
+test("a long-running operation reports progress as events and an interrupt cancels it", async () => {
+  const h = await harness(
+    [{ toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 40 } }] }, { text: "stopped it" }],
+    { mcpServers: { everything: stdioEntry() } },
+  );
+  try {
+    await h.session.mcp!.settled();
+    const off = h.session.subscribe((e) => {
+      if (e.kind === "tool_call_progress" && (e.data.progress as number) >= 2) h.session.steer("stop that");
+    });
+    const result = await h.session.submit("run the long thing");
+    off();
+    const progress = h.events.filter((e) => e.kind === "tool_call_progress");
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0].data).toMatchObject({ tool_name: "mcp__everything__trigger-long-running-operation", progress: 1, total: 40 });
+    const end = h.events.find((e) => e.kind === "tool_call_end")!.data.output as ToolResponse;
+    expect(end.status).toBe("error");
+    expect(end.error!.message).toContain("was cancelled");
+    expect(progress.length).toBeLessThan(40);
+    expect(result.text).toBe("stopped it");
+    // The server is still there for the next call.
+    expect(h.session.mcp!.status()[0].state).toBe("connected");
+  } finally {
+    await h.cleanup();
+  }
+}, 30_000);
+
+test("the server killed mid-call: an error result the model can act on, one event, a restart on the next call", async () => {
+  const h = await harness(
+    [
+      { toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 40 } }] },
+      { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "back again" } }] },
+      { text: "recovered" },
+    ],
+    { mcpServers: { everything: stdioEntry() } },
+  );
+  try {
+    await h.session.mcp!.settled();
+    const firstPid = h.session.mcp!.status()[0].pid!;
+    expect(alive(firstPid)).toBe(true);
+    const off = h.session.subscribe((e) => {
+      if (e.kind === "tool_call_progress") {
+        off();
+        process.kill(firstPid, "SIGKILL");
+      }
+    });
+    const result = await h.session.submit("go");
+    expect(result.text).toBe("recovered");
+    const [died, echoed] = toolResultTexts(h.fake, 2);
+    expect(died).toContain("MCP server 'everything' stopped during the call");
+    expect(died).toContain("started again on the next call");
+    expect(echoed).toBe("Echo: back again");
+    const failures = h.events.filter((e) => e.kind === "mcp_server" && e.data.state === "failed");
+    expect(failures).toHaveLength(1);
+    expect(String(failures[0].data.message)).not.toContain("\n");
+    const secondPid = h.session.mcp!.status()[0].pid!;
+    expect(secondPid).not.toBe(firstPid);
+    expect(alive(secondPid)).toBe(true);
+  } finally {
+    await h.cleanup();
+  }
+}, 30_000);
+
+test("a server that cannot start is reported once, in one line, and the session goes on with the others", async () => {
+  const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo still working" } }] }, { text: "fine" }], {
+    mcpServers: { broken: { command: "/nonexistent/mcp-server" }, everything: stdioEntry() },
+  });
+  try {
+    await h.session.mcp!.settled();
+    const result = await h.session.submit("go");
+    expect(result.text).toBe("fine");
+    const failures = h.events.filter((e) => e.kind === "mcp_server" && e.data.state === "failed");
+    expect(failures).toHaveLength(1);
+    expect(failures[0].data).toMatchObject({ server: "broken" });
+    expect(String(failures[0].data.message)).toContain("MCP server 'broken' failed");
+    expect(String(failures[0].data.message)).not.toContain("\n");
+    expect(toolNames(h.fake.requests[0].body)).toContain("mcp__everything__echo");
+    expect(h.session.mcp!.status().find((s) => s.name === "broken")!.state).toBe("failed");
+  } finally {
+    await h.cleanup();
+  }
+}, 30_000);
+
+test("a server name long enough to need mangling: valid, distinct names that still reach the server", async () => {
+  const server = "an-mcp-server-with-a-name-so-long-that-its-tool-names-overflow";
+  const echoName = mcpToolName(server, "echo");
+  const h = await harness([{ toolCalls: [{ name: echoName, arguments: { message: "mangled" } }] }, { text: "ok" }], { mcpServers: { [server]: stdioEntry() } });
+  try {
+    await h.session.mcp!.settled();
+    await h.session.submit("go");
+    const names = toolNames(h.fake.requests[0].body).filter((n) => n.startsWith("mcp__"));
+    expect(names.length).toBeGreaterThan(5);
+    for (const n of names) expect(isValidToolName(n)).toBe(true);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain(echoName);
+    expect(echoName.length).toBe(64);
+    expect(h.session.mcp!.status()[0].tools.find((t) => t.name === "echo")!.exposedAs).toBe(echoName);
+    expect(toolResultTexts(h.fake, 1)).toEqual(["Echo: mangled"]);
+  } finally {
+    await h.cleanup();
+  }
+}, 30_000);
