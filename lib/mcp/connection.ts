@@ -3,10 +3,11 @@
  * it goes away. A server that failed or died is connected again on the next call — the call then
  * waits for the restart — so a crash costs one error result, not the rest of the session.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../version.ts";
 import type { McpServerConfig } from "./config.ts";
+import { loadSdk, type McpSdk } from "./sdk.ts";
 import { openTransport, type OpenedTransport } from "./transport.ts";
 
 export type McpServerState = "disabled" | "pending" | "connecting" | "connected" | "failed";
@@ -42,6 +43,7 @@ export class McpConnection {
   serverInfo?: { name: string; version: string };
 
   private client?: Client;
+  private sdk?: McpSdk;
   private opened?: OpenedTransport;
   private connecting?: Promise<void>;
   private closing = false;
@@ -101,6 +103,7 @@ export class McpConnection {
 
   private callError(e: unknown, signal: AbortSignal | undefined): McpCallError {
     const message = e instanceof Error ? e.message : String(e);
+    const { McpError, ErrorCode } = this.sdk!;
     if (signal?.aborted) return new McpCallError("aborted", `The call to MCP server '${this.name}' was cancelled.`);
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
       return new McpCallError("timeout", `MCP server '${this.name}' did not answer within ${this.config.toolTimeoutMs} ms (toolTimeoutMs).`);
@@ -114,6 +117,11 @@ export class McpConnection {
   private async attempt(): Promise<void> {
     if (this.config.problem) return this.fail(this.config.problem);
     this.setState("connecting");
+    try {
+      this.sdk ??= await loadSdk();
+    } catch (e) {
+      return this.fail(`the MCP SDK could not be loaded: ${(e as Error).message}`);
+    }
     const kinds = this.config.transport === "http" && this.config.inferred ? (["http", "sse"] as const) : ([this.config.transport] as const);
     let lastError = "";
     for (const kind of kinds) {
@@ -127,10 +135,11 @@ export class McpConnection {
 
   /** One connection attempt over one transport: true when connected and listed, else why not. */
   private async handshake(kind: "stdio" | "http" | "sse"): Promise<true | string> {
-    const client = new Client({ name: "gong", version: VERSION }, { capabilities: {} });
+    const sdk = this.sdk!;
+    const client = new sdk.Client({ name: "gong", version: VERSION }, { capabilities: {} });
     let opened: OpenedTransport;
     try {
-      opened = openTransport(this.config, kind, this.projectCwd);
+      opened = openTransport(sdk, this.config, kind, this.projectCwd);
     } catch (e) {
       return (e as Error).message;
     }
@@ -146,7 +155,7 @@ export class McpConnection {
       const tools = await Promise.race([this.listAll(client, timeout), timedOut]);
       if (this.closing) return "closed";
       client.onclose = () => this.lost(client);
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refresh(client));
+      client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.refresh(client));
       this.tools = tools;
       this.serverInfo = client.getServerVersion();
       this.error = undefined;

@@ -4,12 +4,10 @@
  * (PATH, HOME, …) plus what its entry sets — never gong's own keys — and its stderr is kept, last
  * lines only, to say why it failed.
  */
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isAbsolute, resolve } from "node:path";
 import type { McpServerConfig } from "./config.ts";
+import type { McpSdk } from "./sdk.ts";
 
 const STDERR_KEEP = 2_000;
 
@@ -21,7 +19,8 @@ export interface OpenedTransport {
   pid(): number | undefined;
 }
 
-export function openTransport(config: McpServerConfig, kind: "stdio" | "http" | "sse", projectCwd: string): OpenedTransport {
+export function openTransport(sdk: McpSdk, config: McpServerConfig, kind: "stdio" | "http" | "sse", projectCwd: string): OpenedTransport {
+  const { getDefaultEnvironment, SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = sdk;
   if (kind === "stdio") {
     const cwd = config.cwd === undefined ? projectCwd : isAbsolute(config.cwd) ? config.cwd : resolve(projectCwd, config.cwd);
     const transport = new StdioClientTransport({
