@@ -1,10 +1,10 @@
 /** MCP servers through the `gong` command: settings, .mcp.json and trust, `gong mcp list`, a print-mode call. */
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { stdioEntry } from "../mcp/helpers.ts";
-import { startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
+import { ROOT, startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
 
 const ws = useWorkspace();
 
@@ -74,3 +74,14 @@ test("a bad config line in the settings: exit 2, the message names the file and 
   expect(r.code).toBe(2);
   expect(r.stderr).toBe(`gong: Invalid settings in ${file}: 'mcpServers.db.args' expected Array but received "--port 5"\n`);
 });
+
+const DENO = join(ROOT, "node_modules/.bin/deno");
+
+test.skipIf(!existsSync(DENO))("deno runs gong mcp list: the SDK's stdio client works there too", async () => {
+  globalSettings({ mcpServers: { everything: stdioEntry() } });
+  const args = ["run", "-A", "--config", join(ROOT, "deno.json"), join(ROOT, "cli.ts"), "mcp", "list"];
+  const r = await ws.run(args, { binary: DENO, env: { DENO_DIR: join(ws.home, "deno"), DENO_NO_UPDATE_CHECK: "1" } });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^everything {2}connected {2}stdio /);
+  expect(r.stdout).toContain("mcp__everything__echo");
+}, 60_000);
