@@ -34,10 +34,13 @@ export { registerProfile, profileIds, createDefaultProfile, type ProviderProfile
 
 // Tools and the envelope they return.
 export { createToolRegistry, coreTools, TOOL_PRESETS, toDefinition, type ToolRegistry, type ToolPreset } from "./tools/registry.ts";
-export type { Tool, ToolDefinition, ToolRunContext, TruncationDirection } from "./tools/types.ts";
+export type { Tool, ToolDefinition, ToolRunContext, ToolProgress, TruncationDirection } from "./tools/types.ts";
 export { ERROR_CODES, FIELD, ToolError, startReply, envelopeProblems, type ToolResponse, type ErrorCode, type Reply } from "./lib/envelope.ts";
 export { createObserver, type Observer, type ObserverOptions } from "./lib/observe.ts";
 export { truncateHead, truncateTail, truncateLine, truncateChars, truncateLines, formatSize } from "./lib/truncate.ts";
+
+// MCP servers (createSession({ mcpServers }) takes entries or a shared manager).
+export { McpManager, type McpServerStatus, type McpServerEvent, type McpServerSettingsEntry } from "./lib/mcp/index.ts";
 
 // Where tools run.
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "./lib/env/index.ts";
