@@ -39,6 +39,8 @@ export class McpConnection {
   tools: McpTool[] = [];
   /** Why the server is not connected, when it failed. */
   error?: string;
+  /** The transport of the live connection (a url without a type may have fallen back to SSE). */
+  transportUsed?: "stdio" | "http" | "sse";
   /** The server's own name and version from the handshake. */
   serverInfo?: { name: string; version: string };
 
@@ -157,6 +159,7 @@ export class McpConnection {
       client.onclose = () => this.lost(client);
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.refresh(client));
       this.tools = tools;
+      this.transportUsed = kind;
       this.serverInfo = client.getServerVersion();
       this.error = undefined;
       this.setState("connected");

@@ -86,7 +86,7 @@ export class McpManager {
     const live = this.connections.map((c) => ({
       name: c.name,
       state: c.state,
-      transport: c.config.transport,
+      transport: c.transportUsed ?? c.config.transport,
       source: c.config.source,
       tools: c.tools.map((t, i) => ({ name: t.name, exposedAs: this.toolsByServer.get(c.name)?.[i]?.name ?? t.name, description: t.description })),
       error: c.error,

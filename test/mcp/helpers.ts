@@ -33,22 +33,22 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** server-everything's streamable HTTP transport on a free port; resolves once it listens. */
-export async function startHttpEverything(): Promise<HttpServer> {
+/** server-everything over streamable HTTP (or the older HTTP+SSE) on a free port; resolves once it listens. */
+export async function startHttpEverything(transport: "streamableHttp" | "sse" = "streamableHttp"): Promise<HttpServer> {
   const port = await freePort();
-  const child = spawn(NODE, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(NODE, [EVERYTHING, transport], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
   await new Promise<void>((ready, fail) => {
     let seen = "";
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
-      if (seen.includes("listening on port")) ready();
+      if (seen.includes("listening on port") || seen.includes("running on port")) ready();
     };
     child.stderr!.on("data", onData);
     child.stdout!.on("data", () => {});
     child.once("exit", (code) => fail(new Error(`server-everything exited (${code}): ${seen}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${transport === "sse" ? "sse" : "mcp"}`,
     process: child,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -11,14 +11,19 @@ import type { ToolResponse } from "../../lib/envelope.ts";
 import { startHttpEverything, stdioEntry, type HttpServer } from "./helpers.ts";
 
 let http: HttpServer;
+let sse: HttpServer;
 beforeAll(async () => {
-  http = await startHttpEverything();
+  [http, sse] = await Promise.all([startHttpEverything(), startHttpEverything("sse")]);
 }, 30_000);
-afterAll(() => http?.stop());
+afterAll(async () => {
+  await http?.stop();
+  await sse?.stop();
+});
 
 const TRANSPORTS = [
   { name: "stdio", entry: () => stdioEntry() },
   { name: "streamable HTTP", entry: () => ({ type: "http" as const, url: http.url }) },
+  { name: "HTTP+SSE (older servers)", entry: () => ({ type: "sse" as const, url: sse.url }) },
 ];
 
 /** A session whose server is connected before the first request. */
@@ -71,6 +76,31 @@ for (const transport of TRANSPORTS) {
         const output = endOf(h, "mcp__everything__echo");
         expect(output.status).toBe("success");
         expect(output.data).toMatchObject({ server: "everything", tool: "echo" });
+      } finally {
+        await h.cleanup();
+      }
+    }, 30_000);
+
+    test("a long-running operation: progress arrives as events, an interrupt cancels the call on the server", async () => {
+      const h = await connected(
+        [{ toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 40 } }] }, { text: "stopped it" }],
+        transport.entry(),
+      );
+      try {
+        const off = h.session.subscribe((e) => {
+          if (e.kind === "tool_call_progress" && (e.data.progress as number) >= 2) h.session.steer("stop that");
+        });
+        const result = await h.session.submit("run the long thing");
+        off();
+        const progress = h.events.filter((e) => e.kind === "tool_call_progress");
+        expect(progress[0].data).toMatchObject({ tool_name: "mcp__everything__trigger-long-running-operation", progress: 1, total: 40 });
+        expect(progress.length).toBeGreaterThanOrEqual(2);
+        expect(progress.length).toBeLessThan(40);
+        const end = endOf(h, "mcp__everything__trigger-long-running-operation");
+        expect(end.status).toBe("error");
+        expect(end.error!.message).toBe("The call to MCP server 'everything' was cancelled.");
+        expect(result.text).toBe("stopped it");
+        expect(h.manager.status()[0].state).toBe("connected");
       } finally {
         await h.cleanup();
       }
@@ -152,5 +182,16 @@ test("hooks gate MCP tools like built-in ones", async () => {
   } finally {
     await h.cleanup();
     await manager.close();
+  }
+}, 30_000);
+
+test("a url without a type: streamable HTTP first, then SSE for an older server", async () => {
+  const h = await connected([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "guessed" } }] }, { text: "ok" }], { url: sse.url });
+  try {
+    expect(h.manager.status()[0]).toMatchObject({ state: "connected", transport: "sse" });
+    await h.session.submit("echo");
+    expect(toolResultTexts(h.fake, 1)).toEqual(["Echo: guessed"]);
+  } finally {
+    await h.cleanup();
   }
 }, 30_000);
