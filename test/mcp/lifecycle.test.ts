@@ -100,3 +100,44 @@ test("a server name long enough to need mangling: valid, distinct names that sti
     await h.cleanup();
   }
 }, 30_000);
+
+test("a call past toolTimeoutMs is a TIMEOUT error result; the server stays usable", async () => {
+  const h = await harness(
+    [
+      { toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 5, steps: 1 } }] },
+      { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "still here" } }] },
+      { text: "done" },
+    ],
+    { mcpServers: { everything: { ...stdioEntry(), toolTimeoutMs: 300 } } },
+  );
+  try {
+    await h.session.mcp!.settled();
+    await h.session.submit("go");
+    const end = h.events.find((e) => e.kind === "tool_call_end")!.data.output as { status: string; error: { code: string; message: string } };
+    expect(end.status).toBe("error");
+    expect(end.error).toEqual({ code: "TIMEOUT", message: "MCP server 'everything' did not answer within 300 ms (toolTimeoutMs)." });
+    expect(toolResultTexts(h.fake, 2)[1]).toBe("Echo: still here");
+  } finally {
+    await h.cleanup();
+  }
+}, 30_000);
+
+test("framework truncation applies to MCP results: the model gets the cut text, the event the full one", async () => {
+  const message = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n");
+  const h = await harness([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message } }] }, { text: "long" }], {
+    mcpServers: { everything: stdioEntry() },
+  });
+  try {
+    await h.session.mcp!.settled();
+    await h.session.submit("go");
+    const seen = toolResultTexts(h.fake, 1)[0];
+    expect(seen).toContain("line 0");
+    expect(seen).not.toContain("line 2999");
+    expect(seen.length).toBeLessThan(message.length);
+    const end = h.events.find((e) => e.kind === "tool_call_end")!;
+    expect(end.data.truncated).toBe(true);
+    expect((end.data.output as { text: string }).text).toBe(`Echo: ${message}`);
+  } finally {
+    await h.cleanup();
+  }
+}, 30_000);
