@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { stdioEntry } from "../mcp/helpers.ts";
-import { ROOT, startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
+import { CLI, ROOT, startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
 
 const ws = useWorkspace();
 
@@ -84,4 +84,49 @@ test.skipIf(!existsSync(DENO))("deno runs gong mcp list: the SDK's stdio client 
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/^everything {2}connected {2}stdio /);
   expect(r.stdout).toContain("mcp__everything__echo");
+}, 60_000);
+
+const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
+
+test.skipIf(!hasTmux)("interactive: a long MCP call shows its progress in the spinner line and Ctrl-C cancels it", async () => {
+  globalSettings({ mcpServers: { everything: stdioEntry() } });
+  const fake = await startFakeLlm({
+    script: [
+      { text: "hello back" },
+      { toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 30, steps: 60 } }] },
+      { text: "after the interrupt" },
+    ],
+  });
+  const socket = `gong-mcp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-200").stdout.toString();
+  const waitFor = async (check: (text: string) => boolean, what: string) => {
+    const until = Date.now() + 20_000;
+    let text = "";
+    while (Date.now() < until) {
+      text = screen();
+      if (check(text)) return text;
+      await Bun.sleep(50);
+    }
+    throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
+  };
+  try {
+    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
+      .map(([k, v]) => `${k}=${quote(String(v))}`)
+      .join(" ");
+    const command = `cd ${quote(ws.dir)} && env ${envs} ${quote(process.execPath)} ${quote(CLI)} ${WIRE_APIS[0].flags(fake).map(quote).join(" ")}`;
+    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+    await waitFor((s) => s.includes("›"), "the prompt");
+    // Server events are told from the session's start on: the first input starts it.
+    tmux("send-keys", "-t", "t", "hello", "Enter");
+    await waitFor((s) => s.includes("hello back"), "the first answer");
+    await waitFor((s) => /MCP server 'everything' connected: \d+ tools/.test(s), "the server");
+    tmux("send-keys", "-t", "t", "run the long operation", "Enter");
+    await waitFor((s) => /trigger-long-running-operation .*\b[2-9]\/60\b/.test(s), "progress in the spinner line");
+    tmux("send-keys", "-t", "t", "C-c");
+    await waitFor((s) => s.includes("The call to MCP server 'everything' was cancelled."), "the cancelled call");
+  } finally {
+    tmux("kill-server");
+  }
 }, 60_000);
