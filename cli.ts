@@ -16,6 +16,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`gong ${VERSION}\n`);
     return 0;
   }
+  // Before anything starts a command: gong's keys must not stay readable in /proc/<gong>/environ.
+  const { hideOwnSecrets } = await import("./lib/env/own-secrets.ts");
+  hideOwnSecrets();
   const { runCli } = await import("./lib/cli/main.ts");
   return runCli(argv);
 }

@@ -38,6 +38,10 @@ export interface CliOptions {
   noSession: boolean;
   listModelsFilter?: string;
   verbose: boolean;
+  /** `--sandbox`: box commands with the OS sandbox. */
+  sandbox?: "workspace-write" | "read-only" | "off";
+  /** `--trust`: let this project's settings run code and redirect credentials. */
+  trust: boolean;
 }
 
 const OPTIONS = {
@@ -59,6 +63,8 @@ const OPTIONS = {
   "no-session": { type: "boolean" },
   "list-models": { type: "boolean" },
   verbose: { type: "boolean" },
+  sandbox: { type: "string" },
+  trust: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -107,6 +113,10 @@ export function parseCliArgs(argv: string[]): CliOptions {
     maxTurns = Number(v["max-turns"]);
     if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a positive integer (got '${v["max-turns"]}').`);
   }
+  const sandbox = v.sandbox;
+  if (sandbox !== undefined && sandbox !== "workspace-write" && sandbox !== "read-only" && sandbox !== "off") {
+    throw new UsageError(`--sandbox must be workspace-write, read-only or off (got '${sandbox}').`);
+  }
   if (v.continue && (v.resume || resumeId)) throw new UsageError("Use either --continue or --resume, not both.");
   if (v["no-session"] && (v.continue || v.resume || resumeId || v.session)) {
     throw new UsageError("--no-session cannot be combined with --continue, --resume or --session.");
@@ -142,6 +152,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     noSession: Boolean(v["no-session"]),
     listModelsFilter: listFilter,
     verbose: Boolean(v.verbose),
+    sandbox,
+    trust: Boolean(v.trust),
   };
 }
 
@@ -192,6 +204,9 @@ Options:
       --session FILE            use this session file
       --no-session              do not save the session
       --list-models [FILTER]    list known models
+      --sandbox MODE            box commands: workspace-write | read-only | off
+      --trust                   let this project's .gong/settings.json run hooks and
+                                choose providers (asked once in the interactive shell)
       --verbose                 stack traces and diagnostics on stderr
   -v, --version                 print the version
   -h, --help                    this help

@@ -49,6 +49,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     historySize: InputHistory.size,
   });
   let running: Promise<void> | null = null;
+  /** Set once the shell is closing: a finishing input must not prompt on the closed line. */
+  let closing = false;
   /** Set while Ctrl-C closes the running input and the host opens the next session. */
   let interrupting: Promise<void> | null = null;
   /** Lines typed while an interruption completes: they become the next inputs. */
@@ -92,6 +94,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         await interrupting;
         running = null;
         screen.endWork();
+        if (closing) return;
         rl.setPrompt(inputPrompt);
         const next = queued.shift();
         if (next !== undefined) submit(next);
@@ -113,11 +116,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   };
 
   const done = new Promise<number>((resolveExit) => {
-    let quitting = false;
     const quit = async (code: number) => {
       // rl.close() below emits "close", which calls quit again.
-      if (quitting) return;
-      quitting = true;
+      if (closing) return;
+      closing = true;
       io.stdin.off("keypress", onKeypress);
       rl.close();
       spinner.stop();
@@ -186,6 +188,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     });
 
     rl.on("close", () => void quit(0));
+    setup.terminated.addEventListener("abort", () => void quit(0), { once: true });
   });
 
   if (initialPrompt) {

@@ -3,6 +3,8 @@
  * (0 done, 1 failed, 2 usage or configuration error, 130 interrupted). Errors are one sentence on
  * stderr; stack traces only with --verbose.
  */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { listModels } from "../llm/catalog.ts";
 import { LlmError } from "../llm/errors.ts";
 import { listSessions } from "../store/list.ts";
@@ -15,7 +17,9 @@ import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
 import { runRpc } from "./rpc.ts";
 import { loadSettings, SettingsError } from "./settings.ts";
-import { prepareSession, type TrustInput } from "./setup.ts";
+import { prepareSession, type CliSetup } from "./setup.ts";
+import { Termination } from "./termination.ts";
+import { decideTrust } from "./trust.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -43,41 +47,56 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
   }
 }
 
-/**
- * Whether the project's own settings that run code (its MCP servers) take effect. Projects are
- * untrusted unless the user says otherwise; this is the one place that answer comes from.
- */
-function projectTrust(_opts: CliOptions): TrustInput {
-  return { trusted: false };
-}
-
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, io.env, projectTrust(opts));
+  const setup = await prepareSession(opts, io.env, await projectTrust(opts, io));
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
+  // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC has no Ctrl-C of its own, so SIGINT too.
+  const termination = new Termination({
+    signals: opts.mode === "rpc" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
+    onSignal: (signal) => setup.terminate(`gong received ${signal}`),
+  });
   try {
-    if (opts.mode === "rpc") return await runRpc(setup, io);
-
-    // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
-    // answer it: run the input to completion as print mode does.
-    const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
-    const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin) : undefined;
-    const prompt = opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd) : undefined;
-
-    if (mode === "print") {
-      if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
-      const store = openStore(setup);
-      const session = await openSession(setup, store);
-      try {
-        return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);
-      } finally {
-        await session.close();
-        store.close();
-      }
-    }
-    return await runInteractive(setup, prompt, io);
+    const code = await runMode(opts, setup, io);
+    return termination.exitCode ?? code;
   } finally {
+    termination.release();
     await setup.dispose();
   }
+}
+
+/**
+ * Whether the project's own settings that run code or redirect credentials take effect: --trust,
+ * the global list, a remembered yes, or — in the interactive shell — the user's answer now.
+ */
+async function projectTrust(opts: CliOptions, io: Io, ask = true) {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const canAsk = ask && opts.mode === "interactive" && Boolean(io.stdin.isTTY) && existsSync(cwd);
+  return decideTrust({ cwd, flag: opts.trust, canAsk, input: io.stdin, output: io.stdout }, loadSettings(cwd));
+}
+
+async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
+  if (opts.mode === "rpc") return await runRpc(setup, io);
+
+  // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
+  // answer it: run the input to completion as print mode does.
+  const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
+  const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin) : undefined;
+  const prompt = opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd) : undefined;
+
+  if (mode === "print") {
+    if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
+    if (setup.terminated.aborted) return EXIT.interrupted;
+    const store = openStore(setup);
+    const session = await openSession(setup, store);
+    setup.terminated.addEventListener("abort", () => void session.abort(), { once: true });
+    try {
+      return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);
+    } finally {
+      await session.close();
+      store.close();
+    }
+  }
+  return await runInteractive(setup, prompt, io);
 }
 
 function listModelsCommand(filter: string | undefined, io: Io): number {
@@ -111,8 +130,8 @@ function sessionsCommand(opts: CliOptions, io: Io): number {
 }
 
 async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
-  const cwd = opts.cwd ?? process.cwd();
-  const mcp = configureMcp(cwd, loadSettings(cwd), projectTrust(opts).trusted, io.env);
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const mcp = configureMcp(cwd, loadSettings(cwd), (await projectTrust(opts, io, false)).trusted, io.env);
   try {
     await listMcpServers(mcp, (s) => io.stdout.write(s));
   } finally {

@@ -3,7 +3,10 @@
  * `.mcp.json`, shared by every session the run opens (a session swap does not restart servers),
  * and `gong mcp list`, which connects to each server and shows its state and tools.
  */
-import { loadMcpConfig, McpConfigError, McpManager, type McpServerStatus } from "../mcp/index.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { loadMcpConfig, McpConfigError, McpManager, type LoadedMcpConfig, type McpServerStatus } from "../mcp/index.ts";
+import { gongHome } from "../store/paths.ts";
 import { ConfigError } from "./model.ts";
 import type { LoadedSettings } from "./settings.ts";
 
@@ -29,7 +32,20 @@ export function configureMcp(cwd: string, loaded: LoadedSettings, trusted: boole
     throw e;
   }
   const hasAny = config.servers.length > 0 || config.untrusted.length > 0;
-  return { manager: hasAny ? new McpManager(config.servers, cwd, config.untrusted) : undefined, warning: config.warning };
+  return { manager: hasAny ? new McpManager(config.servers, cwd, config.untrusted) : undefined, warning: trustNotice(cwd, config, trusted) };
+}
+
+/**
+ * One line when an untrusted project's `.mcp.json` is left out. (Servers in its settings file are
+ * told about by the settings' own trust notice, with the other keys that need trust.)
+ */
+function trustNotice(cwd: string, config: LoadedMcpConfig, trusted: boolean): string | undefined {
+  const file = join(cwd, ".mcp.json");
+  if (trusted || !existsSync(file)) return undefined;
+  const names = config.untrusted.filter((s) => s.file === file && s.enabled).map((s) => s.name);
+  if (names.length === 0 && !config.unreadable) return undefined;
+  const what = names.length > 0 ? `the MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} from ${file}` : file;
+  return `ignoring ${what}: the project is not trusted (run with --trust, or list it under "trustedProjects" in ${join(gongHome(), "settings.json")}).`;
 }
 
 /** `gong mcp list`: every configured server, its state and its tools. */

@@ -70,6 +70,13 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
 
   const pending = new Set<Promise<void>>();
   const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  // gong told to end: read no more commands, end the running input, close the session below.
+  const onTerminate = () => {
+    lines.close();
+    void host.session.abort().catch(() => {});
+  };
+  setup.terminated.addEventListener("abort", onTerminate, { once: true });
+  if (setup.terminated.aborted) onTerminate();
   for await (const line of lines) {
     if (!line.trim()) continue;
     let cmd: Command;
@@ -103,6 +110,7 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
   }
   // stdin closed: let running commands answer, then shut down.
   await Promise.all(pending);
+  setup.terminated.removeEventListener("abort", onTerminate);
   unsubscribe();
   await host.close();
   return 0;

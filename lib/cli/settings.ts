@@ -10,6 +10,7 @@ import { McpServerSettings } from "../mcp/config.ts";
 import { gongHome } from "../store/paths.ts";
 
 const Effort = v.picklist(["low", "medium", "high"]);
+const SandboxModeSchema = v.picklist(["workspace-write", "read-only", "off"]);
 
 const ProviderSettings = v.strictObject({
   baseUrl: v.optional(v.string()),
@@ -43,6 +44,12 @@ const SettingsSchema = v.strictObject({
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** MCP servers by name, in the `.mcp.json` shape plus gong's keys (see lib/mcp/config.ts). */
   mcpServers: v.optional(v.record(v.string(), McpServerSettings)),
+  /** Variables passed to commands although their names look secret (exact names or `PREFIX_*`). */
+  envAllow: v.optional(v.array(v.string())),
+  /** The OS sandbox for commands: a mode, or the mode with network access and extra writable roots. */
+  sandbox: v.optional(v.union([SandboxModeSchema, v.strictObject({ mode: SandboxModeSchema, network: v.optional(v.boolean()), writableRoots: v.optional(v.array(v.string())) })])),
+  /** Directories whose projects are trusted without asking (read from the global settings only). */
+  trustedProjects: v.optional(v.array(v.string())),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
@@ -96,6 +103,8 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   const absolute = (p: string) => (isAbsolute(p) || p.startsWith("~") ? p : resolve(base, p));
   if (settings.hooks) settings.hooks = settings.hooks.map(absolute);
   if (settings.allowedRoots) settings.allowedRoots = settings.allowedRoots.map(absolute);
+  if (settings.trustedProjects) settings.trustedProjects = settings.trustedProjects.map(absolute);
+  if (typeof settings.sandbox === "object" && settings.sandbox.writableRoots) settings.sandbox.writableRoots = settings.sandbox.writableRoots.map(absolute);
   return settings;
 }
 

@@ -18,6 +18,8 @@ import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
 import { configureMcp } from "./mcp.ts";
 import { loadSettings, type Settings } from "./settings.ts";
+import { applyTrust, type TrustDecision } from "./trust.ts";
+import { sandboxedEnvironment } from "./sandbox-setup.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -27,26 +29,26 @@ export interface CliSetup {
   sessionOptions: CreateSessionOptions;
   /** Where the session comes from: a new file, a resumed one, or none. */
   store: StoreSelection | false;
-  /** One-line notices for stderr (project MCP servers left out of an untrusted project). */
+  /** One-line notices for stderr (project settings and MCP servers left out of an untrusted project). */
   notices: string[];
   /** Stops what setup started (the fake server, MCP servers). */
   dispose(): Promise<void>;
-}
-
-export interface TrustInput {
-  /** Whether project-level settings that run code (the project's MCP servers) may take effect. */
-  trusted: boolean;
+  /** Aborted when gong is told to end (SIGTERM, SIGHUP): the mode closes its session and returns. */
+  terminated: AbortSignal;
+  /** Kills every command's process tree at once and aborts `terminated`. */
+  terminate(reason: string): void;
 }
 
 export async function prepareSession(
   opts: CliOptions,
   env: Record<string, string | undefined> = process.env,
-  trust: TrustInput = { trusted: false },
+  trust: TrustDecision = { trusted: false },
 ): Promise<CliSetup> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
   const loaded = loadSettings(cwd);
-  const { settings, files } = loaded;
+  const { files } = loaded;
+  const { settings, notices } = applyTrust(loaded, trust.trusted, env);
   const model = chooseModel(opts.model, settings, env);
 
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
@@ -69,7 +71,8 @@ export async function prepareSession(
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
   const envPolicy = settings.envPolicy as EnvPolicy | undefined;
-  const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy });
+  const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy, envAllow: settings.envAllow });
+  const toolEnv = await sandboxedEnvironment(execEnv, opts.sandbox, settings.sandbox);
 
   const tools = parseTools(opts.tools ?? settings.tools);
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
@@ -80,7 +83,7 @@ export async function prepareSession(
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
-    env: execEnv,
+    env: toolEnv,
     tools,
     clientOptions,
     hooks,
@@ -96,13 +99,19 @@ export async function prepareSession(
     },
   };
 
+  const termination = new AbortController();
   return {
     cwd,
     model,
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: mcp.warning ? [mcp.warning] : [],
+    notices: mcp.warning ? [...notices, mcp.warning] : notices,
+    terminated: termination.signal,
+    terminate(reason) {
+      void execEnv.cleanup().catch(() => {});
+      termination.abort(new Error(reason));
+    },
     async dispose() {
       await execEnv.cleanup().catch(() => {});
       for (const d of disposers) await d().catch(() => {});

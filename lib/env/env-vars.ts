@@ -2,14 +2,14 @@
  * Which environment variables a command sees (004 §4.2 "environment variable filtering").
  *
  * Policies:
- * - "filtered" (default): everything except secrets — names ending in API_KEY, SECRET, TOKEN,
- *   PASSWORD or CREDENTIAL, either as the whole name or after an underscore (`OPENAI_API_KEY`,
- *   `GITHUB_TOKEN`, `TOKEN`; not `TOKENIZER_PATH`), case-insensitive — and `BASH_ENV`, so no
+ * - "filtered" (default): everything except secrets (see `isSecretName`) and `BASH_ENV`, so no
  *   startup file runs before a command (use `commandPrefix` for set-up instead).
  * - "inherit": everything, unchanged.
  * - "core": only the always-kept set below.
  * - "none": only PATH, so `bash` and the usual tools can still be found.
- * The always-kept set is never filtered; per-call variables are added last, on top of any policy.
+ * The always-kept set is never filtered; names in `allow` pass "filtered" even when they look
+ * secret (a user's deliberate choice, e.g. `SSH_AUTH_SOCK`); per-call variables are added last,
+ * on top of any policy.
  */
 
 export type EnvPolicy = "filtered" | "inherit" | "core" | "none";
@@ -23,16 +23,53 @@ export const ALWAYS_KEPT: readonly string[] = [
   "JAVA_HOME", "BUN_INSTALL", "DENO_DIR", "NODE_PATH",
 ];
 
-const SECRET_NAME = /(^|_)(API_KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL)$/i;
+/**
+ * Words that mark a secret when one of the name's words is exactly that word (or its plural):
+ * `AWS_SECRET_ACCESS_KEY`, `STRIPE_SECRET_KEY`, `ANTHROPIC_AUTH_TOKEN`, `npm_config__authToken`,
+ * but not `MONKEY`, `GIT_AUTHOR_NAME` or `TOKENIZER_PATH`, whose words only begin or end alike.
+ */
+export const SECRET_WORDS: readonly string[] = [
+  "KEY", "APIKEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIAL",
+  "AUTH", "OAUTH", "PRIVATE", "SESSION", "COOKIE",
+];
+
+/** Secrets whose names carry none of the words: connection strings with passwords, webhook URLs, … */
+export const KNOWN_SECRETS: readonly string[] = [
+  "PGPASSWORD", "MYSQL_PWD", "DATABASE_URL", "REDIS_URL", "MONGODB_URI", "MONGO_URL", "AMQP_URL",
+  "SENTRY_DSN", "SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "GITHUB_PAT", "CI_JOB_JWT", "CI_JOB_JWT_V2",
+];
+
+/** Names that contain a secret word but hold none: desktop-session plumbing. */
+const NOT_SECRETS = new Set(["DBUS_SESSION_BUS_ADDRESS", "DESKTOP_SESSION", "SESSION_MANAGER", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS", "XDG_SESSION_DESKTOP"]);
+
 /** Variables dropped by "filtered" even though they are no secret. */
 const STARTUP_FILES = new Set(["BASH_ENV"]);
 
+const SECRET_SET = new Set(SECRET_WORDS.flatMap((w) => [w, `${w}S`]));
+const KNOWN_SET = new Set(KNOWN_SECRETS);
+
+/** The words of a variable name: split at `_`, `-`, `.`, `/`, `:` and where lower case meets upper case. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toUpperCase());
+}
+
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
+  const upper = name.toUpperCase();
+  if (NOT_SECRETS.has(upper)) return false;
+  return KNOWN_SET.has(upper) || nameWords(name).some((w) => SECRET_SET.has(w));
 }
 
 export function isAlwaysKept(name: string): boolean {
   return ALWAYS_KEPT.includes(name) || name.startsWith("LC_");
+}
+
+/** `NAME` or a `PREFIX_*` pattern from an allow-list matches `name` (case-sensitive, as variables are). */
+export function matchesAllowList(name: string, allow: readonly string[]): boolean {
+  return allow.some((a) => (a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : a === name));
 }
 
 /** The environment a command runs with under `policy`, from `base` plus `extra`. */
@@ -40,24 +77,25 @@ export function commandEnv(
   policy: EnvPolicy,
   base: Record<string, string | undefined>,
   extra: Record<string, string> = {},
+  allow: readonly string[] = [],
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
-    if (value === undefined || !keeps(policy, name)) continue;
+    if (value === undefined || !keeps(policy, name, allow)) continue;
     out[name] = value;
   }
   return Object.assign(out, extra);
 }
 
-function keeps(policy: EnvPolicy, name: string): boolean {
+function keeps(policy: EnvPolicy, name: string, allow: readonly string[]): boolean {
   switch (policy) {
     case "inherit":
       return true;
     case "none":
       return name === "PATH";
     case "core":
-      return isAlwaysKept(name);
+      return isAlwaysKept(name) || matchesAllowList(name, allow);
     case "filtered":
-      return isAlwaysKept(name) || (!isSecretName(name) && !STARTUP_FILES.has(name));
+      return isAlwaysKept(name) || matchesAllowList(name, allow) || (!isSecretName(name) && !STARTUP_FILES.has(name));
   }
 }

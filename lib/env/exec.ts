@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { ToolError } from "../envelope.ts";
 import { OutputCollector, type OutputCollectorOptions } from "./output-buffer.ts";
-import { type ProcessGroups, isGroupAlive, signalGroup } from "./process-groups.ts";
+import type { ProcessTrees } from "./process-trees.ts";
 import type { ExecResult } from "./types.ts";
 
 /** After the exit, the pipes are read until they are quiet this long (or close)… */
@@ -28,8 +28,8 @@ export interface RunCommandOptions extends OutputCollectorOptions {
   /** Between SIGTERM and SIGKILL. */
   killGraceMs: number;
   signal?: AbortSignal;
-  /** Where the started group is registered, so cleanup can reach it. */
-  groups: ProcessGroups;
+  /** Where the command's process tree is registered, so timeout, abort and cleanup reach all of it. */
+  trees: ProcessTrees;
 }
 
 export async function runCommand(options: RunCommandOptions): Promise<ExecResult> {
@@ -38,32 +38,34 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
   const collector = new OutputCollector(options);
   if (options.signal?.aborted) return { ...collector.finish(), ...ending(started, null, null, false, true) };
 
+  const tree = options.trees.openTree();
   let child: ChildProcess;
   try {
     child = spawn(options.shell, ["-c", options.script], {
       cwd: options.cwd,
-      env: options.env,
+      env: options.trees.treeEnv(tree, options.env),
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
   } catch (e) {
     collector.finish();
+    options.trees.forgetIfGone(tree);
     throw spawnError(e, options.shell);
   }
 
   return new Promise<ExecResult>((resolve, reject) => {
     let timedOut = false;
     let aborted = false;
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    let killing: Promise<void> | undefined;
     const pid = child.pid;
-    if (pid !== undefined) options.groups.add(pid);
+    tree.pid = pid;
 
+    // The whole tree goes, not just the shell: SIGTERM, then SIGKILL after the grace period.
     const stop = (why: "timeout" | "abort") => {
       if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
       if (why === "timeout") timedOut = true;
       else aborted = true;
-      signalGroup(pid, "SIGTERM");
-      killTimer ??= setTimeout(() => signalGroup(pid, "SIGKILL"), options.killGraceMs);
+      killing ??= options.trees.kill(tree, options.killGraceMs);
     };
     const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
     const onAbort = () => stop("abort");
@@ -87,6 +89,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
       if (pid !== undefined) return; // A late error on a running child (e.g. a failed kill): the exit still comes.
       detach();
       collector.finish();
+      options.trees.forgetIfGone(tree);
       reject(spawnError(e, options.shell));
     });
 
@@ -100,11 +103,9 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
         clearTimeout(capTimer);
         child.stdout!.destroy();
         child.stderr!.destroy();
-        if (pid !== undefined) {
-          // Members that ignored SIGTERM still get the SIGKILL; otherwise no timer is left behind.
-          if (killTimer && !isGroupAlive(pid)) clearTimeout(killTimer);
-          options.groups.forgetIfEmpty(pid);
-        }
+        // A killed tree finishes dying on its own; a finished command's background processes
+        // (a dev server) stay, tracked until cleanup.
+        if (!killing) options.trees.forgetIfGone(tree);
         resolve({ ...collector.finish(), ...ending(started, code, signal, timedOut, aborted) });
       };
       let quietTimer = setTimeout(settle, DRAIN_QUIET_MS);

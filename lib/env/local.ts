@@ -10,7 +10,7 @@ import { resolveWorkspacePath } from "../paths.ts";
 import { type EnvPolicy, commandEnv } from "./env-vars.ts";
 import { runCommand } from "./exec.ts";
 import { fileExists, listDir, readWholeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
-import { ProcessGroups } from "./process-groups.ts";
+import { ProcessTrees } from "./process-trees.ts";
 import { searchGlob } from "./search/glob.ts";
 import { searchGrep } from "./search/grep.ts";
 import type {
@@ -42,6 +42,8 @@ export interface LocalEnvironmentOptions {
   commandPrefix?: string;
   /** Which variables commands see (see env-vars.ts); default "filtered". */
   envPolicy?: EnvPolicy;
+  /** Names (or `PREFIX_*` patterns) passed to commands although they look like secrets. */
+  envAllow?: string[];
   /** Variables the policy filters; default process.env. */
   baseEnv?: Record<string, string | undefined>;
   defaultTimeoutMs?: number;
@@ -72,8 +74,9 @@ export class LocalEnvironment implements ExecutionEnvironment {
   private rootPath: string;
   private cwdPath: string;
   private extraRootPaths: string[];
-  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "commandPrefix">>;
-  private readonly groups = new ProcessGroups();
+  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "commandPrefix" | "envAllow">>;
+  /** Every process started for a tool, so timeout, abort and cleanup kill whole trees. */
+  readonly processes = new ProcessTrees();
   private readonly spills = new Set<string>();
 
   constructor(private readonly options: LocalEnvironmentOptions) {
@@ -165,7 +168,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       shell: s.shell,
       script: prefix ? `${prefix}\n${command}` : command,
       cwd: this.abs(options.cwd ?? "."),
-      env: commandEnv(s.envPolicy, s.baseEnv, options.env),
+      env: commandEnv(s.envPolicy, s.baseEnv, options.env, this.options.envAllow),
       timeoutMs: clampTimeout(options.timeoutMs, s.defaultTimeoutMs, s.maxTimeoutMs),
       killGraceMs: s.killGraceMs,
       signal: options.signal,
@@ -173,7 +176,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       windowBytes: s.windowBytes,
       spillThresholdBytes: s.spillThresholdBytes,
       tempDir: s.tempDir,
-      groups: this.groups,
+      trees: this.processes,
     });
     if (result.spillPath) this.spills.add(result.spillPath);
     return result;
@@ -189,7 +192,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
 
   /** Kills every process group still running; removes spill files only when asked to. */
   async cleanup(): Promise<void> {
-    await this.groups.killAll(this.settings.killGraceMs);
+    await this.processes.killAll(this.settings.killGraceMs);
     if (!this.settings.removeSpillsOnCleanup) return;
     await Promise.all([...this.spills].map((p) => rm(p, { force: true })));
     this.spills.clear();

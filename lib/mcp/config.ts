@@ -75,7 +75,9 @@ export interface McpServerConfig {
   enabledTools?: string[];
   disabledTools: string[];
   scope: McpScope;
-  /** The file (and key) the entry came from, for messages. */
+  /** The file the entry came from (absent for entries given in code). */
+  file?: string;
+  /** The file and key the entry came from, for messages. */
   source: string;
   /** A configuration problem found after parsing (an unset variable): the server fails with it. */
   problem?: string;
@@ -112,23 +114,24 @@ export interface LoadedMcpConfig {
   servers: McpServerConfig[];
   /** Project servers left out because the project is not trusted. */
   untrusted: McpServerConfig[];
-  /** One line for the user when servers were skipped. */
-  warning?: string;
+  /** Why `.mcp.json` could not be read, when the project is not trusted (a trusted one throws). */
+  unreadable?: string;
 }
 
 /** Reads every place servers are configured; a malformed `.mcp.json` throws an error naming the file and the key. */
 export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
   const env = options.env ?? process.env;
   const byName = new Map<string, McpServerConfig>();
-  const add = (name: string, entry: McpServerSettingsEntry, scope: McpScope, source: string) => byName.set(name, resolveServer(name, entry, scope, source, env));
+  const add = (name: string, entry: McpServerSettingsEntry, scope: McpScope, file: string) =>
+    byName.set(name, { ...resolveServer(name, entry, scope, `${file} (mcpServers.${name})`, env), file });
   for (const layer of options.settings.filter((l) => l.scope === "global")) {
-    for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "global", `${layer.file} (mcpServers.${name})`);
+    for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "global", layer.file);
   }
   const mcpJson = join(options.cwd, ".mcp.json");
   let unreadable: string | undefined;
   if (existsSync(mcpJson)) {
     try {
-      for (const [name, entry] of Object.entries(readMcpJson(mcpJson))) add(name, entry, "project", `${mcpJson} (mcpServers.${name})`);
+      for (const [name, entry] of Object.entries(readMcpJson(mcpJson))) add(name, entry, "project", mcpJson);
     } catch (e) {
       // An untrusted project's file would not be used anyway: its mistakes must not stop gong.
       if (options.trusted) throw e;
@@ -136,18 +139,11 @@ export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
     }
   }
   for (const layer of options.settings.filter((l) => l.scope === "project")) {
-    for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "project", `${layer.file} (mcpServers.${name})`);
+    for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "project", layer.file);
   }
   const all = [...byName.values()];
   if (options.trusted) return { servers: all, untrusted: [] };
-  const untrusted = all.filter((s) => s.scope === "project");
-  const servers = all.filter((s) => s.scope !== "project");
-  const skipped = untrusted.filter((s) => s.enabled).map((s) => s.name);
-  const warning =
-    skipped.length > 0 || unreadable
-      ? `${skipped.length > 0 ? `project MCP server${skipped.length > 1 ? "s" : ""} ${skipped.join(", ")} not started` : ".mcp.json not read"}: this project is not trusted.${unreadable ? ` (${unreadable})` : ""}`
-      : undefined;
-  return { servers, untrusted, warning };
+  return { servers: all.filter((s) => s.scope !== "project"), untrusted: all.filter((s) => s.scope === "project"), unreadable };
 }
 
 /** Parses and validates `.mcp.json`. */

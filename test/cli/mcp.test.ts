@@ -64,7 +64,9 @@ test("a project .mcp.json in an untrusted project: one line on stderr, the sessi
   const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("done\n");
-  expect(r.stderr).toBe("gong: project MCP server repo not started: this project is not trusted.\n");
+  expect(r.stderr).toBe(
+    `gong: ignoring the MCP server repo from ${join(ws.dir, ".mcp.json")}: the project is not trusted (run with --trust, or list it under "trustedProjects" in ${join(ws.home, ".gong", "settings.json")}).\n`,
+  );
   expect((fake.requests[0].body.tools as { name: string }[]).some((t) => t.name.startsWith("mcp__"))).toBe(false);
 });
 
@@ -130,3 +132,25 @@ test.skipIf(!hasTmux)("interactive: a long MCP call shows its progress in the sp
     tmux("kill-server");
   }
 }, 60_000);
+
+test("--trust: the project's .mcp.json and settings servers start", async () => {
+  writeFileSync(join(ws.dir, ".mcp.json"), JSON.stringify({ mcpServers: { repo: stdioEntry() } }));
+  mkdirSync(join(ws.dir, ".gong"));
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ mcpServers: { "project-settings": stdioEntry() } }));
+  const untrusted = await ws.run(["mcp", "list"]);
+  expect(untrusted.stdout).toMatch(/^repo {2}untrusted/m);
+  expect(untrusted.stdout).toMatch(/^project-settings {2}untrusted/m);
+  const trusted = await ws.run(["mcp", "list", "--trust"]);
+  expect(trusted.code).toBe(0);
+  expect(trusted.stdout).toMatch(/^repo {2}connected {2}stdio .*\.mcp\.json/m);
+  expect(trusted.stdout).toMatch(/^project-settings {2}connected {2}stdio .*settings\.json/m);
+  expect(trusted.stdout).toContain("mcp__repo__echo");
+}, 30_000);
+
+test("a bad config line in a trusted project's .mcp.json: exit 2, the message names the file and the key", async () => {
+  const file = join(ws.dir, ".mcp.json");
+  writeFileSync(file, JSON.stringify({ mcpServers: { ok: stdioEntry(), broken: { command: "x", env: { PORT: 5 } } } }));
+  const r = await ws.run(["mcp", "list", "--trust"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(`gong: Invalid MCP configuration in ${file}: 'mcpServers.broken.env.PORT' expected string but received 5\n`);
+});

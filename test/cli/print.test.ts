@@ -179,7 +179,8 @@ describe("hosting problems", () => {
       'export default { beforeToolCall: (tool, params) => (tool === "bash" && String(params.command).includes("touch") ? { block: "touching files is not allowed here" } : undefined) };\n',
     );
     fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch forbidden.txt" } }] }, { text: "blocked, as asked" }] });
-    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "make a file"]);
+    // Project hooks run code: they need the project to be trusted.
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "--trust", "-p", "make a file"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("blocked, as asked\n");
     expect(existsSync(join(ws.dir, "forbidden.txt"))).toBe(false);
@@ -191,7 +192,7 @@ describe("hosting problems", () => {
     writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ hooks: ["guard.ts"] }));
     writeFileSync(join(ws.dir, "guard.ts"), 'throw new Error("guard is broken");\n');
     fake = await startFakeLlm({ script: [{ text: "never" }] });
-    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi"]);
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "--trust", "-p", "hi"]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n").length).toBe(1);
     expect(r.stderr).toContain('"hooks"');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ALWAYS_KEPT, commandEnv, isSecretName } from "../../lib/env/env-vars.ts";
+import { ALWAYS_KEPT, commandEnv, isSecretName, KNOWN_SECRETS, nameWords } from "../../lib/env/env-vars.ts";
+import { TREE_MARKER } from "../../lib/env/process-trees.ts";
 import { makeWorkspace, type Workspace } from "./helpers.ts";
 
 let ws: Workspace;
@@ -33,8 +34,8 @@ async function seen(policy: "filtered" | "inherit" | "core" | "none", extra?: Re
     const eq = line.indexOf("=");
     if (eq > 0) vars[line.slice(0, eq)] = line.slice(eq + 1);
   }
-  // bash itself adds a few (PWD, SHLVL, _): ignore those.
-  for (const own of ["PWD", "SHLVL", "_", "OLDPWD"]) delete vars[own];
+  // bash itself adds a few (PWD, SHLVL, _), the environment its process-tree marker: ignore those.
+  for (const own of ["PWD", "SHLVL", "_", "OLDPWD", TREE_MARKER]) delete vars[own];
   return vars;
 }
 
@@ -69,9 +70,44 @@ describe("environment variable filtering (004 §4.2)", () => {
     expect(commandEnv("filtered", { A_TOKEN: "x", B: "y", C: undefined })).toEqual({ B: "y" });
   });
 
-  test("secret names match the suffix after an underscore or as the whole name", () => {
-    expect(["OPENAI_API_KEY", "Slack_Token", "SECRET", "X_PASSWORD", "Y_CREDENTIAL"].every(isSecretName)).toBe(true);
-    expect(["TOKENIZER", "MYTOKEN", "SECRETS_DIR", "PASSWORD_FILE"].some(isSecretName)).toBe(false);
+  test("secret names: any word of the name is a secret word, case-insensitive", () => {
+    const secret = [
+      "OPENAI_API_KEY", "Slack_Token", "SECRET", "X_PASSWORD", "Y_CREDENTIAL", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID",
+      "STRIPE_SECRET_KEY", "ANTHROPIC_AUTH_TOKEN", "GITHUB_TOKEN", "SSH_PRIVATE_KEY", "SESSION_COOKIE", "DB_PASSWD", "DB_PASS",
+      "GOOGLE_APPLICATION_CREDENTIALS", "SECRETS_DIR", "PASSWORD_FILE", "API_KEYS", "npm_config__authToken", "myApiKey",
+      "SSH_AUTH_SOCK", "KEY", "rails-session", "OPENAI_APIKEY",
+    ];
+    const plain = [
+      "TOKENIZER", "TOKENIZER_PATH", "MYTOKEN", "MONKEY", "KEYBOARD_LAYOUT", "GIT_AUTHOR_NAME", "AUTHOR", "XAUTHORITY",
+      "PRIVATEER", "DBUS_SESSION_BUS_ADDRESS", "XDG_SESSION_TYPE", "PASSENGER_APP_ENV", "BYPASS_CACHE", "HOME", "PWD",
+    ];
+    expect(secret.filter((n) => !isSecretName(n))).toEqual([]);
+    expect(plain.filter(isSecretName)).toEqual([]);
     expect(ALWAYS_KEPT).toContain("TMPDIR");
+  });
+
+  test("well-known secrets without a secret word are withheld too", () => {
+    expect(KNOWN_SECRETS.filter((n) => !isSecretName(n))).toEqual([]);
+    expect(["PGPASSWORD", "DATABASE_URL", "SENTRY_DSN"].every(isSecretName)).toBe(true);
+  });
+
+  test("name words split at separators and case changes", () => {
+    expect(nameWords("npm_config__authToken")).toEqual(["NPM", "CONFIG", "AUTH", "TOKEN"]);
+    expect(nameWords("AWS_SECRET_ACCESS_KEY")).toEqual(["AWS", "SECRET", "ACCESS", "KEY"]);
+    expect(nameWords("my-app.key")).toEqual(["MY", "APP", "KEY"]);
+  });
+
+  test("an allow-list passes chosen secrets under filtered and core, exact names or PREFIX_*", async () => {
+    const env = { PATH: "/bin", SSH_AUTH_SOCK: "/run/agent", NPM_TOKEN: "n", NPM_CONFIG_TOKEN: "c", AWS_SECRET_ACCESS_KEY: "a" };
+    expect(commandEnv("filtered", env, {}, ["SSH_AUTH_SOCK", "NPM_*"])).toEqual({ PATH: "/bin", SSH_AUTH_SOCK: "/run/agent", NPM_TOKEN: "n", NPM_CONFIG_TOKEN: "c" });
+    expect(commandEnv("core", env, {}, ["SSH_AUTH_SOCK"])).toEqual({ PATH: "/bin", SSH_AUTH_SOCK: "/run/agent" });
+    expect(commandEnv("none", env, {}, ["SSH_AUTH_SOCK"])).toEqual({ PATH: "/bin" });
+  });
+
+  test("a real command under filtered does not see AWS_SECRET_ACCESS_KEY or STRIPE_SECRET_KEY", async () => {
+    const r = await ws.env({ baseEnv: { PATH: base.PATH, AWS_SECRET_ACCESS_KEY: "aws-s3cret", STRIPE_SECRET_KEY: "sk_live_x", PLAIN: "p" } }).exec("env");
+    expect(r.stdout).not.toContain("aws-s3cret");
+    expect(r.stdout).not.toContain("sk_live_x");
+    expect(r.stdout).toContain("PLAIN=p");
   });
 });

@@ -68,7 +68,7 @@ test("later places win by name: global settings < .mcp.json < project settings",
   expect(byName.g).toMatchObject({ enabled: false, scope: "global" });
 });
 
-test("an untrusted project: its servers are skipped with one line, global ones stay", () => {
+test("an untrusted project: its servers are left out, global ones stay", () => {
   writeJson(join(dir, ".mcp.json"), { mcpServers: { repo: { command: "node", args: ["evil.js"] } } });
   const loaded = loadMcpConfig({
     cwd: dir,
@@ -78,8 +78,7 @@ test("an untrusted project: its servers are skipped with one line, global ones s
   });
   expect(loaded.servers.map((s) => s.name)).toEqual(["mine"]);
   expect(loaded.untrusted.map((s) => s.name)).toEqual(["repo"]);
-  expect(loaded.warning).toBe("project MCP server repo not started: this project is not trusted.");
-  expect(loaded.warning).not.toContain("\n");
+
 });
 
 test("bad config line in .mcp.json: the error names the file and the key", () => {
@@ -92,7 +91,7 @@ test("bad config line in .mcp.json: the error names the file and the key", () =>
   writeFileSync(file, "{ not json");
   expect(() => loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} })).toThrow(`Invalid MCP configuration in ${file}:`);
   // In an untrusted project the file is not used, so its mistakes do not stop anything.
-  expect(loadMcpConfig({ cwd: dir, settings: [], trusted: false, env: {} }).warning).toContain(".mcp.json not read");
+  expect(loadMcpConfig({ cwd: dir, settings: [], trusted: false, env: {} }).unreadable).toContain("Invalid MCP configuration");
 });
 
 test("bad config line in settings: the settings error names the file and the key", () => {

@@ -1,0 +1,261 @@
+/**
+ * Process trees started by an environment (003 §B "kill process tree"): a command and everything
+ * it started, including processes that left its process group (`setsid`), double-forked away from
+ * their parent, or run inside a sandbox's PID namespace.
+ *
+ * Every process started for a tool carries a marker variable naming its tree (`treeEnv()`);
+ * children inherit it. On Linux, membership is one pass over /proc: a living process belongs to a
+ * tree when its environment carries the tree's marker, when it is in the tree's process group, or
+ * when its parent belongs. Where /proc cannot be read (macOS, BSD), the process group alone is used.
+ *
+ * Anything spawned for a tool — a one-shot command, a background shell session — must be opened
+ * here and started with `treeEnv()`, so timeout, abort, cleanup and gong's own exit reach it.
+ */
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import process from "node:process";
+
+/** The variable that marks a process as started for a tool; nested gongs append their own marks. */
+export const TREE_MARKER = "GONG_PROCESS_TREE";
+
+const POLL_MS = 20;
+
+export interface ProcessTree {
+  /** Marker value, unique per tree: `<environment id>-<sequence>`. */
+  readonly id: string;
+  /** The first process (the shell): it leads the tree's process group. */
+  pid?: number;
+}
+
+/** Every ProcessTrees with open trees, so gong's exit can still kill them. */
+const registries = new Set<ProcessTrees>();
+let exitHookInstalled = false;
+
+export class ProcessTrees {
+  /** Identifies this environment's trees among all gong processes on the machine. */
+  readonly envId = randomBytes(6).toString("hex");
+  private sequence = 0;
+  private readonly open = new Map<string, ProcessTree>();
+
+  /** A new tree: start its first process with `treeEnv(tree, env)`, then set `tree.pid`. */
+  openTree(): ProcessTree {
+    const tree: ProcessTree = { id: `${this.envId}-${++this.sequence}` };
+    this.open.set(tree.id, tree);
+    registries.add(this);
+    installExitHook();
+    return tree;
+  }
+
+  /** `env` with the tree's marker added (after any marker an enclosing gong already set). */
+  treeEnv(tree: ProcessTree, env: Record<string, string>): Record<string, string> {
+    const outer = env[TREE_MARKER];
+    return { ...env, [TREE_MARKER]: outer ? `${outer},${tree.id}` : tree.id };
+  }
+
+  /** The tree's living processes (zombies excluded). */
+  members(tree: ProcessTree): number[] {
+    return findMembers(this.envId, new Map([[tree.id, tree]])).get(tree.id) ?? [];
+  }
+
+  /** Called when a tree's first process has exited: it is forgotten once nothing of it runs. */
+  forgetIfGone(tree: ProcessTree): void {
+    if (this.members(tree).length === 0) return this.forget(tree);
+    // Once its group is empty, the group id may be reused by a stranger: stop matching it.
+    if (tree.pid !== undefined && !groupAlive(tree.pid)) tree.pid = undefined;
+  }
+
+  /** SIGTERM the tree; after `graceMs`, SIGKILL whatever is left. Resolves when nothing of it runs. */
+  async kill(tree: ProcessTree, graceMs: number): Promise<void> {
+    await this.terminate(new Map([[tree.id, tree]]), graceMs);
+    this.forget(tree);
+  }
+
+  /** Kill every tree this environment opened, the forgotten ones too (a late double-fork). */
+  async killAll(graceMs: number): Promise<void> {
+    await this.terminate(null, graceMs);
+    this.open.clear();
+    registries.delete(this);
+  }
+
+  /** SIGKILL everything at once, synchronously: for gong's own exit, where no timer runs any more. */
+  killAllSync(): void {
+    for (let round = 0; round < 3; round++) {
+      const pids = allPids(findMembers(this.envId, null, this.open));
+      if (pids.length === 0) break;
+      for (const pid of pids) signal(pid, "SIGKILL");
+      this.signalGroups(this.open, "SIGKILL");
+    }
+    this.open.clear();
+    registries.delete(this);
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Where /proc cannot be read, the group is the tree: signal it as a whole. */
+  private signalGroups(trees: Map<string, ProcessTree>, name: NodeJS.Signals): void {
+    for (const tree of trees.values()) if (tree.pid !== undefined) signalGroup(tree.pid, name);
+  }
+
+  private forget(tree: ProcessTree): void {
+    this.open.delete(tree.id);
+    if (this.open.size === 0) registries.delete(this);
+  }
+
+  /** `only` null means every tree of this environment. */
+  private async terminate(only: Map<string, ProcessTree> | null, graceMs: number): Promise<void> {
+    const scan = () => allPids(findMembers(this.envId, only, this.open));
+    const trees = only ?? this.open;
+    let pids = scan();
+    if (pids.length === 0) return;
+    for (const pid of pids) signal(pid, "SIGTERM");
+    this.signalGroups(trees, "SIGTERM");
+    const deadline = Date.now() + graceMs;
+    while (pids.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      pids = scan();
+    }
+    // Stop before killing, so a process cannot fork a replacement between the scan and the kill.
+    for (let round = 0; round < 5 && pids.length > 0; round++) {
+      for (const pid of pids) signal(pid, "SIGSTOP");
+      for (const pid of scan()) signal(pid, "SIGKILL");
+      this.signalGroups(trees, "SIGKILL");
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      pids = scan();
+    }
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const registry of [...registries]) registry.killAllSync();
+  });
+}
+
+function signalGroup(pgid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, name);
+  } catch {
+    // no member left
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // gone meanwhile
+  }
+}
+
+function allPids(members: Map<string, number[]>): number[] {
+  return [...new Set([...members.values()].flat())];
+}
+
+interface ProcInfo {
+  ppid: number;
+  pgrp: number;
+}
+
+/**
+ * Living members of this environment's trees, by tree id. `only` limits the answer to those trees
+ * (null: every tree whose marker carries `envId`); `groups` supplies the process groups to match
+ * when `only` is null.
+ */
+export function findMembers(envId: string, only: Map<string, ProcessTree> | null, groups: Map<string, ProcessTree> = only ?? new Map()): Map<string, number[]> {
+  const trees = only ?? groups;
+  const result = new Map<string, number[]>();
+  const add = (id: string, pid: number) => {
+    const list = result.get(id);
+    if (list) list.push(pid);
+    else result.set(id, [pid]);
+  };
+  const byGroup = new Map<number, string>();
+  for (const tree of trees.values()) if (tree.pid !== undefined) byGroup.set(tree.pid, tree.id);
+
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    // No /proc: the process groups are all we can see.
+    for (const [pgid, id] of byGroup) if (groupAlive(pgid)) add(id, pgid);
+    return result;
+  }
+
+  const needle = Buffer.from(`${TREE_MARKER}=`);
+  const mark = `${envId}-`;
+  const procs = new Map<number, ProcInfo>();
+  const owner = new Map<number, string>();
+  const self = process.pid;
+  for (const name of names) {
+    const c = name.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const pid = Number(name);
+    if (pid === self) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "latin1");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid pgrp …" — comm may hold spaces and parentheses, so split after the last ")".
+    const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 3);
+    if (state === "Z" || state === "X") continue;
+    const info = { ppid: Number(ppid), pgrp: Number(pgrp) };
+    procs.set(pid, info);
+    const group = byGroup.get(info.pgrp);
+    if (group !== undefined) {
+      owner.set(pid, group);
+      continue;
+    }
+    const id = markedTree(pid, needle, mark);
+    if (id !== undefined && (only === null || only.has(id))) owner.set(pid, id);
+  }
+  // Children of members are members, even when they dropped the marker (`env -i`).
+  const outside = new Set<number>();
+  for (const [pid] of procs) {
+    if (owner.has(pid) || outside.has(pid)) continue;
+    const chain: number[] = [];
+    let at: number | undefined = pid;
+    let found: string | undefined;
+    while (at !== undefined && at > 1 && !outside.has(at) && !chain.includes(at)) {
+      found = owner.get(at);
+      if (found !== undefined) break;
+      chain.push(at);
+      at = procs.get(at)?.ppid;
+    }
+    for (const p of chain) {
+      if (found !== undefined) owner.set(p, found);
+      else outside.add(p);
+    }
+  }
+  for (const [pid, id] of owner) add(id, pid);
+  return result;
+}
+
+/** The tree id in a process's marker that belongs to this environment, if any. */
+function markedTree(pid: number, needle: Buffer, mark: string): string | undefined {
+  let environ: Buffer;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return undefined; // another user's process, or gone
+  }
+  const at = environ.indexOf(needle);
+  if (at < 0 || (at > 0 && environ[at - 1] !== 0)) return undefined;
+  const end = environ.indexOf(0, at);
+  const value = environ.subarray(at + needle.length, end < 0 ? undefined : end).toString("latin1");
+  return value.split(",").find((id) => id.startsWith(mark));
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

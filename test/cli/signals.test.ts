@@ -1,0 +1,122 @@
+/**
+ * SIGTERM and SIGHUP to gong end it like Ctrl-C, in print, RPC and interactive mode: the running
+ * command's whole tree is killed (an escaped `setsid` process too), the session file is complete,
+ * and gong exits with 143 / 129 (130 for SIGINT in RPC mode).
+ */
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
+
+const ws = useWorkspace();
+const linux = existsSync("/proc/self/stat");
+const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
+
+/** Records gong's pid, the shell's and an escaped process's, then waits for a long time. */
+const LONG_COMMAND = "echo $PPID > gong.pid; echo $$ > shell.pid; setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & sleep 300";
+
+const script = () => [{ toolCalls: [{ name: "bash", arguments: { command: LONG_COMMAND, timeout: 600 } }] }, { text: "never reached" }];
+
+async function pidFile(name: string): Promise<number> {
+  const path = join(ws.dir, name);
+  for (let i = 0; i < 600; i++) {
+    if (existsSync(path)) {
+      const text = readFileSync(path, "utf8").trim();
+      if (/^\d+$/.test(text)) return Number(text);
+    }
+    await Bun.sleep(25);
+  }
+  throw new Error(`${name} was never written`);
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat[stat.lastIndexOf(")") + 2] !== "Z";
+}
+
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 300; i++) {
+    if (!running(pid)) return true;
+    await Bun.sleep(20);
+  }
+  return false;
+}
+
+/** The command's processes, once they all started. */
+async function commandPids(): Promise<number[]> {
+  return [await pidFile("shell.pid"), await pidFile("escaped.pid")];
+}
+
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  test.skipIf(!linux)(`print mode: ${signal} kills the command's tree, flushes the session, exits ${code}`, async () => {
+    const fake = await startFakeLlm({ script: script() });
+    const proc = Bun.spawn([process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "-p", "run it", "--output-format", "json"], {
+      cwd: ws.dir,
+      env: ws.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const pids = await commandPids();
+    proc.kill(signal);
+    expect(await proc.exited).toBe(code);
+    for (const pid of pids) expect(await gone(pid)).toBe(true);
+    const result = JSON.parse(await new Response(proc.stdout).text());
+    expect(result.stop_reason).toBe("aborted");
+    const lines = readFileSync(result.session_file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(JSON.stringify(lines)).toContain("escaped.pid");
+  }, 30_000);
+}
+
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]] as const) {
+  test.skipIf(!linux)(`rpc mode: ${signal} kills the command's tree, answers the running prompt, exits ${code}`, async () => {
+    const fake = await startFakeLlm({ script: script() });
+    const proc = Bun.spawn([process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "--mode", "rpc"], {
+      cwd: ws.dir,
+      env: ws.env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    proc.stdin.write(`${JSON.stringify({ id: 1, type: "prompt", text: "run it" })}\n`);
+    proc.stdin.flush();
+    const pids = await commandPids();
+    proc.kill(signal);
+    expect(await proc.exited).toBe(code);
+    for (const pid of pids) expect(await gone(pid)).toBe(true);
+    const responses = (await new Response(proc.stdout).text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((m) => m.type === "response");
+    expect(responses[0]).toMatchObject({ id: 1, command: "prompt", success: true, data: { stopReason: "aborted" } });
+  }, 30_000);
+}
+
+test.skipIf(!linux || !hasTmux)("interactive mode: SIGTERM kills the command's tree and exits 143", async () => {
+  const fake = await startFakeLlm({ script: script() });
+  const socket = `gong-signal-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
+  try {
+    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
+      .map(([k, v]) => `${k}=${quote(String(v))}`)
+      .join(" ");
+    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake)].map(quote).join(" ");
+    const command = `cd ${quote(ws.dir)} && env ${envs} ${gong}; echo $? > exit.code; sleep 30`;
+    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+    for (let i = 0; i < 300 && !tmux("capture-pane", "-p", "-t", "t").stdout.toString().includes("›"); i++) await Bun.sleep(50);
+    tmux("send-keys", "-t", "t", "run it", "Enter");
+    const pids = await commandPids();
+    process.kill(await pidFile("gong.pid"), "SIGTERM");
+    const exitCode = await pidFile("exit.code");
+    expect(exitCode).toBe(143);
+    for (const pid of pids) expect(await gone(pid)).toBe(true);
+  } finally {
+    tmux("kill-server");
+  }
+}, 30_000);

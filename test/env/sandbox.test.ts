@@ -1,0 +1,171 @@
+/**
+ * The OS sandbox around commands (bubblewrap here): real namespaces, real writes, a real socket.
+ * Skipped with the reason where bubblewrap is missing or cannot create namespaces on this machine.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { ToolError } from "../../lib/envelope.ts";
+import { bubblewrapArgs, seatbeltProfile } from "../../lib/env/sandbox-profiles.ts";
+import { findSandboxProgram, SandboxedEnvironment, SandboxUnavailableError, type SandboxOptions } from "../../lib/env/sandbox.ts";
+import { makeWorkspace, type Workspace } from "./helpers.ts";
+
+let ws: Workspace;
+beforeAll(() => {
+  ws = makeWorkspace("sandbox");
+});
+afterAll(() => ws.dispose());
+
+/** Why bubblewrap cannot box a command on this machine; undefined when it can. */
+function whyUnavailable(): string | undefined {
+  if (process.platform !== "linux") return "bubblewrap is Linux only";
+  let bwrap: string;
+  try {
+    bwrap = findSandboxProgram({ mode: "workspace-write" });
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const probe = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"], { encoding: "utf8" });
+  return probe.status === 0 ? undefined : `bubblewrap cannot create namespaces here: ${probe.stderr.trim()}`;
+}
+const unavailable = whyUnavailable();
+if (unavailable) console.warn(`bubblewrap sandbox tests skipped: ${unavailable}`);
+
+function sandbox(options: Partial<SandboxOptions> = {}): SandboxedEnvironment {
+  return new SandboxedEnvironment(ws.env(), { mode: "workspace-write", home: join(ws.dir, "..", "home"), ...options });
+}
+
+describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
+  test("workspace-write: the workspace is writable, the rest of the file system is not", async () => {
+    const probe = `/var/tmp/gong-sandbox-probe-${process.pid}`;
+    const r = await sandbox().exec(`echo inside > made-here.txt && cat made-here.txt; touch ${probe}; touch /usr/gong-probe; echo done`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("inside\ndone\n");
+    expect(readFileSync(join(ws.dir, "made-here.txt"), "utf8")).toBe("inside\n");
+    expect(r.stderr).toContain("Read-only file system");
+    expect(existsSync(probe)).toBe(false);
+    expect(existsSync("/usr/gong-probe")).toBe(false);
+  });
+
+  test("read-only: not even the workspace is writable; /tmp is private scratch that vanishes", async () => {
+    const scratch = `/tmp/gong-sandbox-scratch-${process.pid}`;
+    const r = await sandbox({ mode: "read-only" }).exec(`touch ws-file.txt; echo tmp > ${scratch} && cat ${scratch}; ls >/dev/null && echo listed`);
+    expect(r.stdout).toBe("tmp\nlisted\n");
+    expect(r.stderr).toContain("Read-only file system");
+    expect(existsSync(join(ws.dir, "ws-file.txt"))).toBe(false);
+    expect(existsSync(scratch)).toBe(false);
+  });
+
+  test("no network: a server listening on the host's 127.0.0.1 cannot be reached; allowed, it can", async () => {
+    const server: Server = createServer((socket) => socket.end("hello from the host\n"));
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const dial = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3 || echo unreachable`;
+      expect((await sandbox().exec(dial)).stdout).toBe("unreachable\n");
+      expect((await sandbox({ network: true }).exec(dial)).stdout).toBe("hello from the host\n");
+    } finally {
+      server.close();
+    }
+  });
+
+  test("gong's process and environment are invisible: a new PID namespace shows only the box", async () => {
+    // A stand-in for gong holding a key in its start-up environment.
+    const holder: ChildProcess = spawn("sleep", ["30"], { env: { PATH: process.env.PATH, GONG_PROBE_SECRET: "probe-7d1e55" }, stdio: "ignore" });
+    try {
+      const scan = "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c probe-7d1e55; ls /proc | grep -c '^[0-9]'";
+      const outside = await ws.env().exec(scan);
+      expect(outside.stdout.split("\n")[0]).not.toBe("0"); // the scan works: unboxed, the key is found
+      const [found, processes] = (await sandbox().exec(scan)).stdout.trim().split("\n").map(Number);
+      expect(found).toBe(0);
+      expect(processes).toBeLessThan(10);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  });
+
+  test("credential stores in the home directory and gong's home are hidden", async () => {
+    const home = join(ws.dir, "..", "home");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY");
+    writeFileSync(join(home, ".netrc"), "machine x password y");
+    const gongHome = join(ws.dir, "..", "gong-home");
+    mkdirSync(gongHome, { recursive: true });
+    writeFileSync(join(gongHome, "trusted.json"), "{}");
+    const r = await sandbox({ home, gongHome }).exec(`ls -A ${home}/.ssh | wc -l; cat ${home}/.netrc | wc -c; ls -A ${gongHome} | wc -l; echo x > ${gongHome}/trusted.json; echo end`);
+    expect(r.stdout.split("\n").map((l) => l.trim())).toEqual(["0", "0", "0", "end", ""]);
+    expect(readFileSync(join(gongHome, "trusted.json"), "utf8")).toBe("{}");
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  test("a timeout kills everything in the box", async () => {
+    const tag = `301.${process.pid % 1000}`;
+    const r = await sandbox().exec(`setsid sleep ${tag} & sleep ${tag}`, { timeoutMs: 400 });
+    expect(r.timedOut).toBe(true);
+    let left = 1;
+    for (let i = 0; i < 100 && left > 0; i++) {
+      left = readdirSync("/proc").filter((p) => /^\d+$/.test(p) && cmdline(p).includes(`sleep\0${tag}`)).length;
+      if (left > 0) await Bun.sleep(20);
+    }
+    expect(left).toBe(0);
+  });
+
+  test("file tools obey the writable roots: read-only refuses, workspace-write refuses outside", async () => {
+    const readOnly = sandbox({ mode: "read-only" });
+    const denied = await readOnly.writeFile(join(ws.dir, "a.txt"), "x").catch((e) => e);
+    expect(denied).toBeInstanceOf(ToolError);
+    expect((denied as ToolError).code).toBe("ACCESS_DENIED");
+    expect((denied as ToolError).message).toContain("read-only");
+    const writer = sandbox();
+    await writer.writeFile(join(ws.dir, "b.txt"), "ok");
+    expect(readFileSync(join(ws.dir, "b.txt"), "utf8")).toBe("ok");
+    const outside = await writer.writeFile("/var/lib/gong-probe.txt", "x").catch((e) => e);
+    expect((outside as ToolError).code).toBe("ACCESS_DENIED");
+  });
+});
+
+describe("sandbox availability and policy", () => {
+  test("a missing bubblewrap is one sentence naming the package and --sandbox off", () => {
+    let error: unknown;
+    try {
+      findSandboxProgram({ mode: "workspace-write", path: "/nonexistent", platform: "linux" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SandboxUnavailableError);
+    expect((error as Error).message).toBe(
+      "--sandbox workspace-write needs bubblewrap (bwrap), which is not installed: install it (apt install bubblewrap, dnf install bubblewrap) or run with --sandbox off.",
+    );
+  });
+
+  test("an unsupported platform is refused, not run unboxed", () => {
+    expect(() => findSandboxProgram({ mode: "read-only", platform: "win32" })).toThrow("not available on win32");
+  });
+
+  test("bubblewrap arguments: read-only root, writable roots bound, hidden paths masked, namespaces", () => {
+    const args = bubblewrapArgs({ mode: "workspace-write", writableRoots: ["/w"], network: false, hidden: [{ path: "/h/.ssh", dir: true }, { path: "/h/.netrc", dir: false }] });
+    expect(args.join(" ")).toBe(
+      "--ro-bind / / --dev /dev --proc /proc --bind /w /w --tmpfs /h/.ssh --ro-bind /dev/null /h/.netrc --unshare-pid --unshare-ipc --die-with-parent --new-session --unshare-net",
+    );
+    expect(bubblewrapArgs({ mode: "read-only", writableRoots: ["/w"], network: true, hidden: [] })).not.toContain("--unshare-net");
+  });
+
+  test("the macOS profile denies writes outside the roots and the network unless allowed", () => {
+    const profile = seatbeltProfile({ mode: "workspace-write", writableRoots: ["/Users/me/project"], network: false, hidden: [{ path: "/Users/me/.ssh", dir: true }] });
+    expect(profile).toContain("(deny file-write*)");
+    expect(profile).toContain('(subpath "/Users/me/project")');
+    expect(profile).toContain('(deny file-read* file-write* (subpath "/Users/me/.ssh"))');
+    expect(profile).toContain("(deny network*)");
+    expect(seatbeltProfile({ mode: "read-only", writableRoots: ["/p"], network: true, hidden: [] })).not.toContain("network");
+  });
+});
+
+function cmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "latin1");
+  } catch {
+    return "";
+  }
+}
