@@ -56,11 +56,8 @@ export interface ExecuteOptions {
 }
 
 export interface RegisterOptions {
-  /**
-   * Active only when the selection takes it: the `default` preset (everything) or a list naming
-   * it. Tools of MCP servers register this way, so `--tools readonly` keeps them out.
-   */
-  followSelection?: boolean;
+  /** Whether the tool becomes active (default true); the session decides for tools of MCP servers. */
+  activate?: boolean;
 }
 
 /** Tools of MCP servers connect after start-up: a tool list may name them before they exist. */
@@ -76,7 +73,7 @@ export interface ToolRegistry {
   names(): string[];
   /** A registered tool (active or not). */
   get(name: string): Tool | undefined;
-  /** Add or replace a tool; it becomes active (with `followSelection`, when the selection takes it). */
+  /** Add or replace a tool; it becomes active unless `activate` is false. */
   register(tool: Tool, options?: RegisterOptions): void;
   unregister(name: string): boolean;
   /** Switch the active set; throws on an unknown preset or tool name, or an empty list. */
@@ -89,9 +86,6 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const tools = new Map<string, Tool>();
   for (const tool of [...coreTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
-  let selection: ToolPreset | readonly string[] = "default";
-  const following = new Set<string>();
-  const selected = (name: string) => selection === "default" || (Array.isArray(selection) && selection.includes(name));
 
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
     let names: readonly string[];
@@ -107,8 +101,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     if (unknown.length > 0) {
       throw new Error(`Unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}. Available tools: ${[...tools.keys()].join(", ")}.`);
     }
-    selection = presetOrNames;
-    return [...new Set(names.filter((n) => tools.has(n))), ...[...following].filter((n) => selected(n) && !names.includes(n))];
+    return [...new Set(names.filter((n) => tools.has(n)))];
   };
 
   active = resolveActive(options.preset ?? options.config?.active ?? options.config?.preset ?? "default");
@@ -123,15 +116,12 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     env,
     names: () => [...active],
     get: (name) => tools.get(name),
-    register(tool, { followSelection = false } = {}) {
+    register(tool, { activate = true } = {}) {
       tools.set(tool.name, tool);
-      if (followSelection) following.add(tool.name);
-      else following.delete(tool.name);
-      if (!active.includes(tool.name) && (!followSelection || selected(tool.name))) active.push(tool.name);
+      if (activate && !active.includes(tool.name)) active.push(tool.name);
     },
     unregister(name) {
       active = active.filter((n) => n !== name);
-      following.delete(name);
       return tools.delete(name);
     },
     setActive(presetOrNames) {

@@ -121,6 +121,7 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
     history,
     recorder,
     mcp,
+    toolSelection: options.tools ?? "default",
   });
   return session;
 }

@@ -17,6 +17,7 @@ import { runInput, type LoopHost, type PendingInput, type SubmitResult } from ".
 import { InputQueues } from "./queues.ts";
 import type { SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
+import { SessionMcpTools, type ToolSelection } from "./mcp-tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ToolExecutionContext } from "./tool-execution.ts";
 
@@ -44,6 +45,8 @@ export interface SessionParts {
   recorder: SessionRecorder;
   /** MCP servers whose tools this session offers; `owned` ones close with the session. */
   mcp?: { manager: McpManager; owned: boolean };
+  /** The tool selection the session was given (a preset or names); MCP tools follow it. */
+  toolSelection: ToolSelection;
 }
 
 const SUBAGENT_TOOLS = new Set(["task", "Task", "spawn_agent"]);
@@ -71,7 +74,7 @@ export class Session implements LoopHost {
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
-  private detachMcp?: () => void;
+  private mcpTools?: SessionMcpTools;
   /** MCP events from before session_start, told right after it. */
   private pendingMcp: McpServerEvent[] | null = [];
 
@@ -89,7 +92,7 @@ export class Session implements LoopHost {
     this.queues = new InputQueues(() => this.interruptTools());
     this.loopDetector = new LoopDetector(() => this.config.loopDetectionWindow);
     this.monitor = new ContextMonitor(this, parts.recorder);
-    this.detachMcp = parts.mcp?.manager.attach(this.registry, (event) => this.mcpChanged(event));
+    if (parts.mcp) this.mcpTools = new SessionMcpTools(parts.mcp.manager, this.registry, () => this.parts.toolSelection, (event) => this.mcpChanged(event));
   }
 
   get state(): SessionState {
@@ -183,6 +186,8 @@ export class Session implements LoopHost {
   setTools(presetOrNames: ToolPreset | readonly string[]): void {
     this.assertOpen("setTools");
     this.registry.setActive(presetOrNames);
+    this.parts.toolSelection = presetOrNames;
+    this.mcpTools?.reselect();
     this.cachedPrompt = null;
   }
 
@@ -297,7 +302,7 @@ export class Session implements LoopHost {
     this.closing ??= (async () => {
       this.currentState = "CLOSED";
       if (!this.abortController.signal.aborted) this.abortController.abort(new Error("Session closed"));
-      this.detachMcp?.();
+      this.mcpTools?.close();
       if (this.parts.mcp?.owned) await this.parts.mcp.manager.close().catch(() => {});
       if (this.parts.ownsEnv) await this.env.cleanup().catch(() => {});
       this.parts.recorder.close();

@@ -32,10 +32,10 @@ export interface McpServerStatus {
   pid?: number;
 }
 
-/** A registry to put tools in: the session's tool registry fits. */
+/** Where attached tools go: a tool registry fits; a session decides which of them are active. */
 export interface ToolSink {
-  register(tool: Tool, options?: { followSelection?: boolean }): void;
-  unregister(name: string): boolean;
+  register(tool: Tool): void;
+  unregister(name: string): unknown;
 }
 
 type Listener = (event: McpServerEvent) => void;
@@ -106,14 +106,14 @@ export class McpManager {
    * ones as they connect (then `onEvent` hears of it). Returns the detach function.
    */
   attach(sink: ToolSink, onEvent?: Listener): () => void {
-    for (const tool of this.tools()) sink.register(tool, { followSelection: true });
+    for (const tool of this.tools()) sink.register(tool);
     // Failures that happened before this attachment are told once to it too.
     for (const c of this.connections) if (c.state === "failed") onEvent?.(this.failure(c));
     const held = new Map<string, string[]>([...this.toolsByServer].map(([server, tools]) => [server, tools.map((t) => t.name)]));
     return this.subscribe((event) => {
       if (event.state === "connected") {
         for (const old of held.get(event.server) ?? []) if (!event.tools.includes(old)) sink.unregister(old);
-        for (const tool of this.toolsByServer.get(event.server) ?? []) sink.register(tool, { followSelection: true });
+        for (const tool of this.toolsByServer.get(event.server) ?? []) sink.register(tool);
         held.set(event.server, event.tools);
       }
       onEvent?.(event);

@@ -152,16 +152,20 @@ test("structured content goes to data.structured; bad arguments are refused befo
   }
 }, 30_000);
 
-test("presets apply: readonly leaves MCP tools out, a list may name them", async () => {
+test("presets apply: readonly leaves MCP tools out, a list may name them, setTools re-selects them", async () => {
   const manager = new McpManager([serverFromOptions("everything", stdioEntry())], process.cwd());
   await manager.settled();
-  const ro = await harness([{ text: "a" }], { mcpServers: manager, tools: "readonly" });
+  const ro = await harness([{ text: "a" }, { text: "c" }], { mcpServers: manager, tools: "readonly" });
   const picked = await harness([{ text: "b" }], { mcpServers: manager, tools: ["read", "mcp__everything__echo"] });
   try {
     await ro.session.submit("x");
     await picked.session.submit("y");
     expect(ro.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "grep", "find", "ls"]);
     expect(picked.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "mcp__everything__echo"]);
+    // Switching back to the default preset brings them back.
+    ro.session.setTools("default");
+    await ro.session.submit("z");
+    expect(ro.fake.requests[1].body.tools.map((t: { name: string }) => t.name)).toContain("mcp__everything__get-sum");
   } finally {
     await ro.cleanup();
     await picked.cleanup();
