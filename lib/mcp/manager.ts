@@ -138,7 +138,9 @@ export class McpManager {
   }
 
   private failure(connection: McpConnection): McpServerEvent {
-    return { server: connection.name, state: "failed", tools: [], message: `MCP server '${connection.name}' failed: ${connection.error ?? "unknown error"}` };
+    // One line, whatever the server or the transport wrote.
+    const why = (connection.error ?? "unknown error").replace(/\s+/g, " ").trim();
+    return { server: connection.name, state: "failed", tools: [], message: `MCP server '${connection.name}' failed: ${why}` };
   }
 
   private emit(event: McpServerEvent): void {
