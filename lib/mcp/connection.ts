@@ -182,7 +182,9 @@ export class McpConnection {
       cursor = page.nextCursor;
     } while (cursor);
     const { enabledTools, disabledTools } = this.config;
-    return tools.filter((t) => (!enabledTools || enabledTools.includes(t.name)) && !disabledTools.includes(t.name));
+    // A tool that only runs as a protocol task (started now, fetched later) cannot be called in one request: left out.
+    const callable = (t: McpTool) => (t.execution as { taskSupport?: string } | undefined)?.taskSupport !== "required";
+    return tools.filter((t) => callable(t) && (!enabledTools || enabledTools.includes(t.name)) && !disabledTools.includes(t.name));
   }
 
   private async refresh(client: Client): Promise<void> {
