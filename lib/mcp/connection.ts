@@ -93,6 +93,9 @@ export class McpConnection {
       });
       return result as CallToolResult;
     } catch (e) {
+      // Not an answer of the server's but a failure of the wire (an HTTP server gone or restarted,
+      // its session lost): connect afresh on the next call.
+      if (!options.signal?.aborted && !(e instanceof this.sdk!.McpError)) this.lost(client, `the connection failed: ${(e as Error).message ?? String(e)}`);
       throw this.callError(e, options.signal);
     }
   }
@@ -156,7 +159,7 @@ export class McpConnection {
       await Promise.race([client.connect(opened.transport, { timeout }), timedOut]);
       const tools = await Promise.race([this.listAll(client, timeout), timedOut]);
       if (this.closing) return "closed";
-      client.onclose = () => this.lost(client);
+      client.onclose = () => this.lost(client, "the server exited");
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.refresh(client));
       this.tools = tools;
       this.transportUsed = kind;
@@ -198,13 +201,15 @@ export class McpConnection {
     }
   }
 
-  /** The transport closed without our asking: the server exited or the connection dropped. */
-  private lost(client: Client): void {
+  /** The connection ended without our asking: the server exited or the wire failed. */
+  private lost(client: Client, why: string): void {
     if (client !== this.client || this.closing) return;
     const stderr = this.opened?.stderrTail().trim().split("\n").pop()?.trim();
     this.client = undefined;
     this.opened = undefined;
-    this.fail(`the server exited${stderr ? ` (stderr: ${stderr.slice(0, 200)})` : ""}`);
+    client.onclose = undefined;
+    void client.close().catch(() => {});
+    this.fail(`${why}${stderr ? ` (stderr: ${stderr.slice(0, 200)})` : ""}`);
   }
 
   private fail(error: string): void {

@@ -34,8 +34,8 @@ export interface HttpServer {
 }
 
 /** server-everything over streamable HTTP (or the older HTTP+SSE) on a free port; resolves once it listens. */
-export async function startHttpEverything(transport: "streamableHttp" | "sse" = "streamableHttp"): Promise<HttpServer> {
-  const port = await freePort();
+export async function startHttpEverything(transport: "streamableHttp" | "sse" = "streamableHttp", port?: number): Promise<HttpServer> {
+  port ??= await freePort();
   const child = spawn(NODE, [EVERYTHING, transport], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
   await new Promise<void>((ready, fail) => {
     let seen = "";

@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { alive, harness, toolResultTexts, waitForEvent } from "../agent/harness.ts";
 import { isValidToolName, mcpToolName } from "../../lib/mcp/names.ts";
-import { slowStdioEntry, stdioEntry } from "./helpers.ts";
+import { slowStdioEntry, startHttpEverything, stdioEntry } from "./helpers.ts";
 
 const toolNames = (body: { tools?: { name: string }[] }) => (body.tools ?? []).map((t) => t.name);
 
@@ -139,5 +139,43 @@ test("framework truncation applies to MCP results: the model gets the cut text, 
     expect((end.data.output as { text: string }).text).toBe(`Echo: ${message}`);
   } finally {
     await h.cleanup();
+  }
+}, 30_000);
+
+test("an HTTP server that went away and came back: one error result, then the next call connects afresh", async () => {
+  let server = await startHttpEverything();
+  const port = Number(new URL(server.url).port);
+  const h = await harness(
+    [
+      { toolCalls: [{ name: "mcp__web__echo", arguments: { message: "one" } }] },
+      { toolCalls: [{ name: "mcp__web__echo", arguments: { message: "two" } }] },
+      { toolCalls: [{ name: "mcp__web__echo", arguments: { message: "three" } }] },
+      { text: "done" },
+    ],
+    {
+      mcpServers: { web: { type: "http", url: server.url } },
+      config: { hookTimeoutMs: 20_000 },
+      // The server goes away before the second call and a new one (which knows nothing of the old session) is up before the third.
+      hooks: {
+        async beforeToolCall(_name, args) {
+          if (args.message === "two") await server.stop();
+          if (args.message === "three") server = await startHttpEverything("streamableHttp", port);
+          return undefined;
+        },
+      },
+    },
+  );
+  try {
+    await h.session.mcp!.settled();
+    await h.session.submit("go");
+    const [one, two, three] = toolResultTexts(h.fake, 3);
+    expect(one).toBe("Echo: one");
+    expect(two).toContain("MCP server 'web' stopped during the call (the connection failed");
+    expect(two).toContain("It is started again on the next call.");
+    expect(three).toBe("Echo: three");
+    expect(h.events.filter((e) => e.kind === "mcp_server" && e.data.state === "failed")).toHaveLength(1);
+  } finally {
+    await h.cleanup();
+    await server.stop();
   }
 }, 30_000);
