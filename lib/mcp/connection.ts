@@ -76,7 +76,9 @@ export class McpConnection {
 
   async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     if (this.state !== "connected") {
-      await this.connect();
+      // An interrupt while the server is being started again ends the wait (the start goes on).
+      await untilAborted(this.connect(), options.signal);
+      if (options.signal?.aborted) throw new McpCallError("aborted", `The call to MCP server '${this.name}' was cancelled.`);
       if ((this.state as McpServerState) !== "connected") {
         throw new McpCallError("unavailable", `MCP server '${this.name}' is not available: ${this.error ?? this.state}. It is started again on the next call.`);
       }
@@ -231,4 +233,17 @@ export class McpConnection {
       await client.close().catch(() => {});
     }
   }
+}
+
+function untilAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((done) => {
+    const onAbort = () => done();
+    signal.addEventListener("abort", onAbort, { once: true });
+    void work.finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      done();
+    });
+  });
 }
