@@ -5,7 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createClient, createSession, startFakeLlm } from "../mod.ts";
+import { createClient, createSession } from "gong";
+import { startFakeLlm } from "gong/testing";
 
 const workdir = mkdtempSync(join(tmpdir(), "gong-example-"));
 const fake = await startFakeLlm({
@@ -24,7 +25,7 @@ try {
     store: false,
   });
   session.subscribe((event) => {
-    if (event.kind === "tool_call_start") console.log(`tool: ${String(event.data.tool_name)}`);
+    if (event.kind === "tool_call_start") console.log(`tool: ${event.data.tool_name}`);
   });
   const result = await session.submit("Create hello.txt and show it.");
   console.log(`answer: ${result.text}`);

@@ -16,6 +16,7 @@ import type { ExecResult } from "../lib/env/types.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary, firstLine } from "./metadata.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -38,6 +39,9 @@ export const bashTool: Tool<BashArgs> = {
     "Prefer the read, grep and find tools for looking at files.",
   schema,
   truncation: "tail",
+  kind: "shell",
+  summarizeCall: (a) => String(a.command ?? ""),
+  summarizeResult: summarizeCommand,
   async run(args, ctx) {
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
     const lines = new LineCounter();
@@ -145,4 +149,19 @@ class TailUpdates {
     this.lastSent = now;
     this.send(truncateTail(this.tail, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES }).content);
   }
+}
+
+/** "exit 0 · 12 lines"; a failed command shows its last line of output, which usually says why. */
+export function summarizeCommand(r: ToolResponse): string {
+  const code = r.data.exit_code;
+  if (typeof code !== "number") return defaultResultSummary(r);
+  const sentence = r.error?.message;
+  const output = sentence && r.text.endsWith(sentence) ? r.text.slice(0, -sentence.length) : r.text;
+  if (code !== 0) {
+    const last = firstLine(output.trimEnd().split("\n").pop());
+    return `exit ${code}${last ? ` · ${last}` : ""}`;
+  }
+  if (r.status === "error") return defaultResultSummary(r);
+  const body = output.endsWith("\n") ? output.slice(0, -1) : output;
+  return `exit 0 · ${count(body === "" ? 0 : body.split("\n").length, "line")}`;
 }

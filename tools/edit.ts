@@ -15,6 +15,7 @@ import { regionDiff } from "./edit-diff.ts";
 import { findMatches, type Span, splice } from "./edit-match.ts";
 import { withFileLock } from "./file-lock.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 const schema = v.strictObject({
   path: text("Path of the file to edit (relative to the project root, absolute inside it, or ~/…)."),
@@ -36,6 +37,9 @@ export const editTool: Tool<EditArgs> = {
     "Returns a unified diff of the change.",
   schema,
   truncation: "head",
+  kind: "modify",
+  summarizeCall: (a) => String(a.path ?? ""),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.replacements ?? 0), "replacement")),
   async run(args, ctx) {
     try {
       if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
 import { FALLBACK_NOTICE, guardedSearch, listWithinBytes, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const FIND_DEFAULT_LIMIT = 1000;
 
@@ -27,6 +28,9 @@ export const findTool: Tool<FindArgs> = {
     `Returns at most 'limit' paths (default ${FIND_DEFAULT_LIMIT}).`,
   schema,
   truncation: "head",
+  kind: "search",
+  summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}`,
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.paths) ? defaultResultSummary(r) : count(r.data.paths.length, "path")),
   run: guardedSearch(find),
 };
 

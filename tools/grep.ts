@@ -10,6 +10,7 @@ import type { GrepLine } from "../lib/env/types.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, formatSize, truncateHead, truncateLine } from "../lib/truncate.ts";
 import { flag, text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const GREP_DEFAULT_LIMIT = 100;
 
@@ -32,6 +33,9 @@ export const grepTool: Tool<GrepArgs> = {
     `Returns at most 'limit' matches (default ${GREP_DEFAULT_LIMIT}); long lines are cut to ${DEFAULT_MAX_LINE_CHARS} characters.`,
   schema,
   truncation: "head",
+  kind: "search",
+  summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}${a.glob !== undefined ? ` (${a.glob})` : ""}`,
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.matches) ? defaultResultSummary(r) : count(r.data.matches.length, "match", "matches")),
   run: guardedSearch(grep),
 };
 

@@ -9,6 +9,7 @@ import type { Entry } from "../lib/envelope.ts";
 import { DEFAULT_MAX_BYTES, formatSize, utf8Length } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
 import type { Tool } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const LS_DEFAULT_LIMIT = 500;
 export const LS_MAX_LIMIT = 10000;
@@ -24,6 +25,9 @@ export const lsTool: Tool<LsArgs> = {
   description: `Lists the entries of one directory (not recursive), dotfiles included, directories marked with "/", sorted case-insensitively. Default limit ${LS_DEFAULT_LIMIT} entries.`,
   schema,
   truncation: "head",
+  kind: "search",
+  summarizeCall: (a) => String(a.path ?? "."),
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.entries) ? defaultResultSummary(r) : count(r.data.entries.length, "entry", "entries")),
   async run(args, ctx) {
     try {
       const resolved = await ctx.env.resolvePath(args.path);

@@ -14,6 +14,7 @@ import { text, whole } from "./args.ts";
 import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";
 import { type LineWindow, scanWindow } from "./read-window.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const READ_DEFAULT_LIMIT = 500;
 export const READ_MAX_LIMIT = 2000;
@@ -35,6 +36,16 @@ export const readTool: Tool<ReadArgs> = {
     "Images (PNG, JPEG, GIF, WebP) are returned for viewing. Binary files are refused.",
   schema,
   truncation: "head",
+  kind: "read",
+  summarizeCall: (a) => {
+    if (a.start_line === undefined && a.limit === undefined) return String(a.path ?? "");
+    const first = a.start_line ?? 1;
+    return `${a.path ?? ""}:${first}-${a.limit === undefined ? "" : first + a.limit - 1}`;
+  },
+  summarizeResult: (r) =>
+    r.status === "error" ? defaultResultSummary(r)
+    : Array.isArray(r.data.images) && r.data.images.length > 0 ? "image"
+    : count(Number(r.stats.lines_read ?? 0), "line") + " read",
   async run(args, ctx) {
     const extras = { context: { truncation_skip: true } };
     try {

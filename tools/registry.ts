@@ -15,12 +15,19 @@ import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
+import { planTools } from "./plan.ts";
 import { readTool } from "./read.ts";
 import type { Tool, ToolDefinition, ToolProgress } from "./types.ts";
 import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
+
+/**
+ * Tools every registry knows but no preset activates: the plan tool's dialects (TodoWrite,
+ * update_plan, write_todos). A profile or the user turns them on by name, e.g. ["default", "TodoWrite"].
+ */
+export const optionalTools: readonly Tool[] = [...planTools];
 
 export const TOOL_PRESETS = {
   default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
@@ -32,14 +39,14 @@ export type ToolPreset = keyof typeof TOOL_PRESETS;
 export interface ToolRegistryConfig {
   /** Preset used when the options give none. */
   preset?: ToolPreset;
-  /** Explicit active tool names; wins over `preset`. */
+  /** Explicit active tool names (a preset name among them stands for its tools); wins over `preset`. */
   active?: readonly string[];
 }
 
 export interface ToolRegistryOptions {
   /** Project root (and working directory) used when no `env` is given. */
   cwd: string;
-  /** Which tools are active: a preset name or a list of tool names. Default "default". */
+  /** Which tools are active: a preset name or a list of tool and preset names. Default "default". */
   preset?: ToolPreset | readonly string[];
   /** Execution environment; default `new LocalEnvironment({ root: cwd })`. */
   env?: ExecutionEnvironment;
@@ -53,6 +60,7 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
   onProgress?: (progress: ToolProgress) => void;
+  callId?: string;
 }
 
 export interface RegisterOptions {
@@ -76,7 +84,7 @@ export interface ToolRegistry {
   /** Add or replace a tool; it becomes active unless `activate` is false. */
   register(tool: Tool, options?: RegisterOptions): void;
   unregister(name: string): boolean;
-  /** Switch the active set; throws on an unknown preset or tool name, or an empty list. */
+  /** Switch the active set (a preset, or tool and preset names); throws on an unknown name or an empty list. */
   setActive(presetOrNames: ToolPreset | readonly string[]): void;
 }
 
@@ -84,7 +92,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const env = options.env ?? new LocalEnvironment({ root: options.cwd });
   let ready: Promise<void> | null = options.env ? Promise.resolve() : null;
   const tools = new Map<string, Tool>();
-  for (const tool of [...coreTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
+  for (const tool of [...coreTools, ...optionalTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
 
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
@@ -94,7 +102,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         throw new Error(`Unknown tool preset '${presetOrNames}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
       }
       names = TOOL_PRESETS[presetOrNames as ToolPreset];
-    } else if (Array.isArray(presetOrNames)) names = presetOrNames;
+    } else if (Array.isArray(presetOrNames)) {
+      // A preset's name in a list stands for its tools, unless a tool has that name.
+      names = presetOrNames.flatMap((n) => (!tools.has(n) && typeof n === "string" && Object.hasOwn(TOOL_PRESETS, n) ? TOOL_PRESETS[n as ToolPreset] : [n]));
+    }
     else throw new Error("Active tools must be a preset name or a list of tool names.");
     if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
     const unknown = names.filter((n) => !tools.has(n) && !n.startsWith(LATE_TOOL_PREFIX));
@@ -128,7 +139,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate, onProgress } = {}) {
+    async execute(name, args, { signal, onUpdate, onProgress, callId } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -144,7 +155,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress, callId });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;

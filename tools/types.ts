@@ -1,7 +1,10 @@
 /**
  * What a tool is: a name, a description for the model, a valibot schema for its arguments, the
- * direction the framework truncator cuts its output, and a function of
- * (validated args, context) → ToolResponse.
+ * direction the framework truncator cuts its output, a function of
+ * (validated args, context) → ToolResponse, and how it describes itself (kind, one-line summaries
+ * of a call and of its result, the files it touched) so renderers, compaction and event consumers
+ * never keep lists of tool names. The metadata is plain data and pure functions: a tool exposed
+ * under another name spreads the original's.
  */
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
@@ -9,6 +12,14 @@ import type { ExecutionEnvironment } from "../lib/env/types.ts";
 
 /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
 export type TruncationDirection = "head" | "tail" | "head_tail";
+
+/**
+ * What a tool does, for everything that is not the model: `read` looks at files, `modify` changes
+ * them, `shell` runs commands, `search` looks for files or text, `plan` keeps the task list,
+ * `agent` delegates to another agent, `other` is anything else (the default for custom tools).
+ */
+export type ToolKind = "read" | "modify" | "shell" | "search" | "plan" | "agent" | "other";
+export const TOOL_KINDS: readonly ToolKind[] = ["read", "modify", "shell", "search", "plan", "agent", "other"];
 
 export interface ToolRunContext {
   env: ExecutionEnvironment;
@@ -19,6 +30,8 @@ export interface ToolRunContext {
   onUpdate?: (text: string) => void;
   /** How far a long operation has got (an MCP server's progress notifications). */
   onProgress?: (progress: ToolProgress) => void;
+  /** Id of the model's call this run answers (tools that start child agents record it). */
+  callId?: string;
 }
 
 export interface ToolProgress {
@@ -40,6 +53,18 @@ export interface Tool<Args = any> {
   jsonSchema?: Record<string, unknown>;
   truncation: TruncationDirection;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
+  /** Default "other". */
+  kind?: ToolKind;
+  /**
+   * One line naming what a call does, without the tool's name: "src/app.ts:10-40", "npm test".
+   * It also sees arguments still streaming in, so it must accept missing fields. Default: the
+   * arguments as `key=value` pairs.
+   */
+  summarizeCall?(args: Partial<Args>): string;
+  /** One line saying how the call went: "exit 0 · 12 lines", "3 matches". Default: the error sentence or the first line of `text`. */
+  summarizeResult?(response: ToolResponse): string;
+  /** Project-relative files the call read (kind "read") or changed (kind "modify"). Default: `context.path_resolved` of a result that is not an error. */
+  files?(response: ToolResponse): string[];
 }
 
 export interface ToolDefinition {

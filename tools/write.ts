@@ -6,6 +6,7 @@ import * as v from "valibot";
 import { text } from "./args.ts";
 import { withFileLock } from "./file-lock.ts";
 import type { Tool } from "./types.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 const schema = v.strictObject({
   path: text("Path of the file to write (relative to the project root, absolute inside it, or ~/…). Parent directories are created."),
@@ -20,6 +21,9 @@ export const writeTool: Tool<WriteArgs> = {
   description: "Writes content to a file, creating it and its parent directories if needed, or overwriting it. Use edit to change part of an existing file.",
   schema,
   truncation: "head",
+  kind: "modify",
+  summarizeCall: (a) => String(a.path ?? ""),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : `${r.data.created ? "created" : "overwrote"} · ${count(Number(r.data.bytes_written ?? 0), "byte")}`),
   async run(args, ctx) {
     try {
       if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");

@@ -4,6 +4,7 @@
  * replaced by the final message. If the stream breaks or is aborted, a partial message with text
  * is kept; an empty one is dropped.
  */
+import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
 import type { AssistantMessage, AssistantPart, LlmClient, LlmErrorKind, Message, Request, Response } from "../llm/types.ts";
 import type { EventBus } from "./events.ts";
@@ -21,16 +22,22 @@ export interface StreamOutcome {
   error?: StreamError;
 }
 
+/** The kind and one-line summary of a call, from the tool's own metadata. */
+export type DescribeCall = (name: string, args: unknown) => CallDescription;
+
 export async function streamAssistant(
   client: LlmClient,
   request: Request,
   signal: AbortSignal,
   bus: EventBus,
   history: Message[],
+  describe: DescribeCall = () => ({ kind: "other", call_summary: "" }),
 ): Promise<StreamOutcome> {
   const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
   let started = false;
   let textStarted = false;
+  /** Tool names of the calls being streamed: the argument deltas do not repeat them. */
+  const callNames = new Map<string, string>();
   const start = () => {
     if (started) return;
     started = true;
@@ -81,14 +88,23 @@ export async function streamAssistant(
           break;
         case "tool_call_start":
           start();
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, arguments: {} });
+          callNames.set(event.id, event.name);
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, arguments: {}, ...describe(event.name, {}) });
           break;
-        case "tool_call_delta":
-          bus.emit("tool_call_update", { call_id: event.id, arguments: event.partialArguments });
+        case "tool_call_delta": {
+          const name = callNames.get(event.id);
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: name ?? "", arguments: event.partialArguments, ...describe(name ?? "", event.partialArguments) });
           break;
+        }
         case "tool_call_end":
           placeholder.content.push(event.call);
-          bus.emit("tool_call_update", { call_id: event.call.id, tool_name: event.call.name, arguments: event.call.arguments, complete: true });
+          bus.emit("tool_call_update", {
+            call_id: event.call.id,
+            tool_name: event.call.name,
+            arguments: event.call.arguments,
+            complete: true,
+            ...describe(event.call.name, event.call.arguments),
+          });
           break;
         case "retry":
           bus.emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });

@@ -21,7 +21,10 @@ export interface SessionConfig {
   enableLoopDetection: boolean;
   /** How many recent tool calls the loop detector looks at. */
   loopDetectionWindow: number;
+  /** How deep child agents may nest: 1 lets a session spawn children that cannot spawn; 0 turns subagents off. */
   maxSubagentDepth: number;
+  /** Child agents of one session running at once. */
+  maxConcurrentSubagents: number;
   /** A hook call slower than this is skipped (hook_error event) and the agent goes on. */
   hookTimeoutMs: number;
   /** Fraction of the context window past which a `warning` event is sent. */
@@ -45,6 +48,7 @@ export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   enableLoopDetection: true,
   loopDetectionWindow: 10,
   maxSubagentDepth: 1,
+  maxConcurrentSubagents: 4,
   hookTimeoutMs: 5_000,
   contextWarningRatio: 0.8,
   autoCompact: true,

@@ -5,7 +5,7 @@
  * context-overflow error (then the request is retried once) and on session.compact().
  */
 import { compact, estimateTokens, shouldCompact } from "./compaction/index.ts";
-import type { Session } from "./session.ts";
+import type { LoopHost } from "./loop.ts";
 import type { SessionRecorder } from "./recorder.ts";
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
@@ -15,7 +15,7 @@ export class ContextMonitor {
   private running: Promise<boolean> | null = null;
 
   constructor(
-    private readonly session: Session,
+    private readonly session: LoopHost,
     private readonly recorder: SessionRecorder,
   ) {}
 
@@ -72,7 +72,7 @@ export class ContextMonitor {
       const result = await compact({
         store: this.recorder.store,
         client: session.client,
-        model: session.model,
+        model: session.profile.model,
         contextWindow: session.profile.contextWindowSize,
         reserveTokens: config.compactReserveTokens,
         keepRecentTokens: config.compactKeepRecentTokens,

@@ -4,21 +4,27 @@
  */
 import { resolve } from "node:path";
 import { LocalEnvironment } from "../env/local.ts";
+import { SubdirEnvironment } from "../env/subdir.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import { createClient, type ClientOptions } from "../llm/client.ts";
 import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import { createObserver, type ObserverOptions, type ToolLimits } from "../observe.ts";
 import { getProfileFactory } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
+import { childSessionDir } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { McpManager, serverFromOptions, type McpServerSettingsEntry } from "../mcp/index.ts";
-import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
+import { createToolRegistry, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
+import { planOf } from "../../tools/plan.ts";
 import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
-import { createRecorder } from "./recorder.ts";
+import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
 import { Session, type SessionParts } from "./session.ts";
-import { gatherPromptSources } from "./system-prompt.ts";
+import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./subagents/manager.ts";
+import { childFiles } from "./subagents/stored.ts";
+import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
+import { gatherPromptSources, type PromptSources } from "./system-prompt.ts";
 
 export interface StoreSelection {
   /** Directory for this session's files (default $GONG_HOME/sessions/<encoded cwd>). */
@@ -67,7 +73,22 @@ export interface CreateSessionOptions {
   mcpServers?: Record<string, McpServerSettingsEntry> | McpManager;
 }
 
-export async function createSession(options: CreateSessionOptions = {}): Promise<Session> {
+/** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
+interface Lineage {
+  depth: number;
+  /** A child starts from a copy of these messages (fork_context) instead of the stored ones. */
+  history?: Message[];
+  /** A child in its parent's directory with its parent's model reuses the parent's prompt sources (no second git snapshot). */
+  sources?: PromptSources;
+}
+
+const ALL_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(Object.values(SUBAGENT_TOOL_NAMES).flat());
+
+export function createSession(options: CreateSessionOptions = {}): Promise<Session> {
+  return assembleSession(options, { depth: 0 });
+}
+
+async function assembleSession(options: CreateSessionOptions, lineage: Lineage): Promise<Session> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const config: SessionConfig = resolveConfig(options.config);
   const client = options.client ?? createClient(options.clientOptions);
@@ -83,7 +104,9 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
   }
 
   const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs });
-  const registry = createToolRegistry({ cwd, env, preset: options.tools, tools: options.customTools });
+  // Subagent tools are registered below, once the manager exists; a list naming them only decides whether they are active.
+  const preset = Array.isArray(options.tools) ? options.tools.filter((n) => !ALL_SUBAGENT_TOOLS.has(n)) : options.tools;
+  const registry = createToolRegistry({ cwd, env, preset, tools: options.customTools });
   const profileFactory = typeof options.profile === "function" ? options.profile : getProfileFactory(options.profile ?? "default");
   const profile = profileFactory({ model, modelInfo, registry });
 
@@ -97,16 +120,12 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
   const mcp = openMcp(options.mcpServers, cwd);
-  const sources = await gatherPromptSources(env, profile, modelInfo);
-  const history: Message[] = stored ? [...stored.messages] : [];
-  let session: Session | undefined;
-  const recorder = createRecorder(
-    store,
-    { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel },
-    (message) => session?.bus.emit("warning", { kind: "session_file", message }),
-  );
-  session = new Session({
-    id: store.id,
+  const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
+  const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
+  const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
+  const parentParts: ParentParts = { env, store, config, cwd, hooks, client, sources, depth: lineage.depth + 1 };
+  let subagents: SubagentManager | undefined;
+  const session: Session = new Session({
     config,
     client,
     env,
@@ -119,10 +138,32 @@ export async function createSession(options: CreateSessionOptions = {}): Promise
     sources,
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
-    recorder,
     mcp,
     toolSelection: options.tools ?? "default",
+    recorder: (onError) => {
+      const recorder = createRecorder(store, { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel }, onError);
+      // A child forked from its parent's conversation keeps that start in its own file too.
+      for (const message of lineage.history ?? []) recorder.message(message);
+      return recorder;
+    },
+    plan,
+    subagents: (link) => {
+      subagents = new SubagentManager({
+        ...link,
+        depth: lineage.depth,
+        maxDepth: config.maxSubagentDepth,
+        maxConcurrent: config.maxConcurrentSubagents,
+        createChild: (request) => spawnChild(session, options, parentParts, request),
+      });
+      if (subagents.canSpawn) registerSubagentTools(registry, subagents, profile.id, model, lineage.depth > 0 ? undefined : options.tools);
+      return subagents;
+    },
   });
+  if (stored && store.path) {
+    for (const child of childFiles(store.path)) {
+      subagents!.adopt({ ...child, sessionFile: child.path, revive: () => childSession(session, options, parentParts, { store: SessionStore.open(child.path) }) });
+    }
+  }
   return session;
 }
 
@@ -132,6 +173,89 @@ function openMcp(servers: CreateSessionOptions["mcpServers"], cwd: string): Sess
   if (servers instanceof McpManager) return { manager: servers.start(), owned: false };
   const configs = Object.entries(servers).map(([name, entry]) => serverFromOptions(name, entry));
   return configs.length > 0 ? { manager: new McpManager(configs, cwd).start(), owned: true } : undefined;
+}
+
+/** The subagent tools of the profile's dialect; active unless an explicit tool list leaves them out. */
+function registerSubagentTools(registry: ToolRegistry, manager: SubagentManager, profileId: string, model: string, wanted: CreateSessionOptions["tools"]): void {
+  const tools = subagentTools(subagentDialect(profileId), manager, { parentModel: model });
+  for (const tool of tools) registry.register(tool);
+  const names = new Set(tools.map((t) => t.name));
+  const explicit = Array.isArray(wanted) ? wanted : wanted !== undefined && wanted !== "default" ? [wanted] : undefined;
+  if (explicit && !explicit.some((n) => names.has(n))) registry.setActive(registry.names().filter((n) => !names.has(n)));
+}
+
+interface ParentParts {
+  env: ExecutionEnvironment;
+  store: SessionStore;
+  config: SessionConfig;
+  cwd: string;
+  hooks: Hooks[];
+  client: LlmClient;
+  sources: PromptSources;
+  depth: number;
+}
+
+/**
+ * A child agent: the parent's environment (a subdirectory view of it for working_dir), client,
+ * profile kind and hooks; its own history, session file (linked to the parent's and the spawning
+ * call) and turn limit; the parent's active tools minus the subagent tools once at the depth limit.
+ */
+async function spawnChild(parent: Session, options: CreateSessionOptions, parts: ParentParts, request: SpawnRequest): Promise<Session> {
+  let env: ExecutionEnvironment = parts.env;
+  if (request.workingDir) {
+    const where = await parts.env.resolvePath(request.workingDir);
+    const info = await parts.env.stat(where.absolute);
+    if (!info || info.type !== "dir") throw new Error(`working_dir '${request.workingDir}' is not a directory of the workspace.`);
+    env = new SubdirEnvironment(parts.env, where.absolute);
+  }
+  const store = parts.store.path
+    ? SessionStore.create({ cwd: parts.cwd, dir: childSessionDir(parts.store.path), parentSession: parts.store.path, spawnedBy: request.callId })
+    : SessionStore.create({ cwd: parts.cwd, persist: false });
+  return childSession(parent, options, parts, {
+    store,
+    env,
+    model: request.model,
+    tools: request.tools,
+    maxTurns: request.maxTurns,
+    reasoningEffort: request.reasoningEffort === undefined ? undefined : checkReasoningEffort(request.reasoningEffort),
+    history: request.forkContext ? [...parent.messages] : undefined,
+  });
+}
+
+interface ChildChoices {
+  store: SessionStore;
+  env?: ExecutionEnvironment;
+  model?: string;
+  tools?: string | readonly string[];
+  maxTurns?: number;
+  reasoningEffort?: ReasoningEffort | null;
+  history?: Message[];
+}
+
+/** A child session (new, or reopened from its file) with the parent's parts and the child's own choices. */
+function childSession(parent: Session, options: CreateSessionOptions, parts: ParentParts, choices: ChildChoices): Promise<Session> {
+  const tools = choices.tools ?? parent.tools.filter((n) => !ALL_SUBAGENT_TOOLS.has(n));
+  const sameSetting = (choices.env ?? parts.env) === parts.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
+  return assembleSession(
+    {
+      // A reopened child keeps the model its file recorded.
+      model: choices.model ?? (choices.store.size > 0 ? undefined : parent.model),
+      cwd: parts.cwd,
+      profile: options.profile,
+      tools: typeof tools === "string" ? (tools as ToolPreset) : tools,
+      customTools: options.customTools,
+      env: choices.env ?? parts.env,
+      config: { ...parts.config, maxTurns: choices.maxTurns ?? DEFAULT_CHILD_MAX_TURNS },
+      hooks: parts.hooks,
+      systemPrompt: options.systemPrompt,
+      appendSystemPrompt: options.appendSystemPrompt,
+      store: choices.store,
+      client: parts.client,
+      reasoningEffort: choices.reasoningEffort ?? parts.config.reasoningEffort,
+      observer: options.observer,
+    },
+    { depth: parts.depth, history: choices.history, sources: sameSetting ? parts.sources : undefined },
+  );
 }
 
 /** The store the session writes through; `false` keeps it in memory (same API, no file). */

@@ -3,50 +3,122 @@
  * `{ kind, timestamp, session_id, data }`. Hosts listen with `subscribe(fn)` or iterate
  * `events()`; each iterator sees every event from its creation on and is removed when the
  * consumer stops, so an abandoned `for await` leaks nothing.
+ *
+ * `EventMap` is the one list of kinds: each key is a kind, its value the payload type, so
+ * `switch (event.kind)` narrows `event.data`. Payload fields are snake_case throughout
+ * (`call_id`, `tool_name`, `turn_index`); domain objects inside them (a `Message`, a `Usage`, a
+ * tool's envelope) keep their own shape. To add a kind, add one line here and emit it.
  */
+import type { ToolResponse } from "../envelope.ts";
+import type { AssistantMessage, LlmErrorKind, Message, Usage } from "../llm/types.ts";
+import type { StreamError } from "./assistant-stream.ts";
+import type { CompactionReason } from "./context-monitor.ts";
+import type { HookErrorReport } from "./hooks.ts";
+import type { StopReason } from "./loop.ts";
+import type { ChildReport } from "./subagents/manager.ts";
+import type { CallDescription } from "../../tools/metadata.ts";
+import type { Plan } from "../../tools/plan.ts";
+import type { ToolProgress } from "../../tools/types.ts";
+import type { McpServerEvent } from "../mcp/index.ts";
 
-export const EVENT_KINDS = [
-  "session_start",
-  "session_end",
-  "agent_start",
-  "agent_end",
-  "user_input",
-  "turn_start",
-  "turn_end",
-  "message_start",
-  "message_update",
-  "message_end",
-  "assistant_text_start",
-  "assistant_text_delta",
-  "assistant_text_end",
-  "assistant_thinking_delta",
-  "tool_call_update",
-  "tool_call_start",
-  "tool_call_output_delta",
-  "tool_call_progress",
-  "tool_call_end",
-  "steering_injected",
-  "turn_limit",
-  "loop_detection",
-  "warning",
-  "retry",
-  "compaction_start",
-  "compaction_end",
-  "model_change",
-  "hook_error",
-  "mcp_server",
-  "error",
-] as const;
-
-export type EventKind = (typeof EVENT_KINDS)[number];
-
-export interface SessionEvent {
-  kind: EventKind;
-  /** Milliseconds since the epoch. */
-  timestamp: number;
-  session_id: string;
-  data: Record<string, unknown>;
+/** A tool call as events name it. */
+export interface EventToolCall {
+  call_id: string;
+  tool_name: string;
+  arguments: Record<string, unknown>;
 }
+
+export interface EventMap {
+  /** The first input of a session starts; one per session. */
+  session_start: { model: string; cwd: string; profile: string };
+  /** The session closed (close(), abort() or an auth error). */
+  session_end: { state: "CLOSED"; reason: "aborted" | "closed" | "error"; turns: number };
+  /** One input (and its follow-ups) starts … */
+  agent_start: { prompt: string };
+  /** … and ends; `steps` counts its model calls. */
+  agent_end: { duration_ms: number; steps: number; stop_reason: StopReason; usage: Usage };
+  /** The user's message as sent (after the onInput / onBeforeAgent hooks). */
+  user_input: { content: string; images: number };
+  turn_start: { turn_index: number };
+  /** The turn's tool calls and how they ended; `error` when the model call failed. */
+  turn_end: {
+    turn_index: number;
+    tool_calls: EventToolCall[];
+    tool_results?: { call_id: string; tool_name: string; is_error: boolean }[];
+    error?: StreamError;
+  };
+  /** Every message added to the history: user, assistant, tool result. */
+  message_start: { message: Message };
+  /** The assistant's message as it streams. */
+  message_update: { message: AssistantMessage; kind: "text" | "thinking"; delta: string };
+  message_end: { message: Message };
+  assistant_text_start: Record<string, never>;
+  assistant_text_delta: { delta: string };
+  assistant_text_end: { text: string; reasoning: string | null };
+  assistant_thinking_delta: { delta: string };
+  /** A call's arguments as the model streams them (partially parsed); `complete` on the last one. */
+  tool_call_update: EventToolCall & CallDescription & { complete?: boolean };
+  /** With the tool's kind and a one-line summary of the call, so consumers need no list of tool names. */
+  tool_call_start: EventToolCall & CallDescription;
+  /** A running tool's output as it arrives (a command's stdout and stderr). */
+  tool_call_output_delta: { call_id: string; tool_name: string; delta: string };
+  /** How far a long call has got (an MCP server's progress notifications). */
+  tool_call_progress: { call_id: string; tool_name: string } & ToolProgress;
+  /** The full, untruncated envelope; `truncated` says whether the model got a shortened text. */
+  tool_call_end: { call_id: string; tool_name: string; output: ToolResponse; is_error: boolean; truncated: boolean; result_summary: string } & CallDescription;
+  steering_injected: { content: string };
+  /** The plan tool set a new plan (kept in the session and its file). */
+  plan_update: Plan & { call_id: string; tool_name: string };
+  /** A limit stopped the input: `count` of `limit` tool rounds (this input) or turns (the session). */
+  turn_limit: { kind: "tool_rounds" | "turns"; limit: number; count: number };
+  loop_detection: { message: string; window: number };
+  /** `context_usage` (past the warning ratio), `context_overflow`, `session_file` (a write failed). */
+  warning: { kind: "context_usage" | "context_overflow" | "session_file" | (string & {}); message: string; tokens?: number; context_window?: number; percent?: number };
+  retry: { attempt: number; delay_ms: number; error: { kind: LlmErrorKind; message: string; status?: number } };
+  compaction_start: { reason: CompactionReason; tokens_before: number };
+  /**
+   * `compacted` false with `cancelled` (a beforeSessionOp hook), `why` (nothing to compact) or
+   * `error` (it failed); true with the strategy and the token counts before and after.
+   */
+  compaction_end: {
+    reason: CompactionReason;
+    compacted: boolean;
+    cancelled?: boolean;
+    why?: string;
+    error?: string;
+    strategy?: string;
+    tokens_before?: number;
+    tokens_after?: number;
+    summary_error?: string;
+  };
+  model_change: { model: string };
+  hook_error: HookErrorReport;
+  /** An MCP server connected (its tools join the next request) or failed (one line, once). */
+  mcp_server: McpServerEvent;
+  /** A child agent started on its task (its own events follow, tagged with its agent_id). */
+  subagent_start: { agent_id: string; name: string; task: string; model?: string; session_file?: string; call_id?: string };
+  /** A child agent's run ended: its status, answer, turns and usage. */
+  subagent_end: ChildReport;
+  /** A model call failed (`kind` from the LLM layer) or, `internal`, a bug outside the guarded steps. */
+  error: { kind: LlmErrorKind | "internal"; message: string; status?: number; stack?: string; turn_index?: number };
+}
+
+export type EventKind = keyof EventMap;
+
+/** One event; `SessionEvent` alone is the union of every kind, so a check of `kind` narrows `data`. */
+export type SessionEvent<K extends EventKind = EventKind> = {
+  [P in K]: {
+    kind: P;
+    /** Milliseconds since the epoch. */
+    timestamp: number;
+    session_id: string;
+    data: EventMap[P];
+    /** Set on a child agent's event forwarded to its parent's stream: the child's agent id. */
+    agent_id?: string;
+    /** With agent_id: the id of the session that spawned the child. */
+    parent_id?: string;
+  };
+}[K];
 
 export type EventListener = (event: SessionEvent) => void;
 
@@ -54,10 +126,20 @@ export class EventBus {
   private readonly listeners = new Set<EventListener>();
   private closed = false;
 
-  constructor(private readonly sessionId: string) {}
+  constructor(private readonly sessionId: () => string) {}
 
-  emit(kind: EventKind, data: Record<string, unknown> = {}): SessionEvent {
-    const event: SessionEvent = { kind, timestamp: Date.now(), session_id: this.sessionId, data };
+  emit<K extends EventKind>(kind: K, data: EventMap[K]): SessionEvent<K> {
+    const event = { kind, timestamp: Date.now(), session_id: this.sessionId(), data } as SessionEvent<K>;
+    this.deliver(event as SessionEvent);
+    return event;
+  }
+
+  /** Delivers an event that happened elsewhere (a child agent's) to this stream's listeners as it is. */
+  forward(event: SessionEvent): void {
+    if (!this.closed) this.deliver(event);
+  }
+
+  private deliver(event: SessionEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -65,7 +147,6 @@ export class EventBus {
         // A broken listener must not break the agent or the other listeners.
       }
     }
-    return event;
   }
 
   subscribe(listener: EventListener): () => void {

@@ -9,7 +9,8 @@ import type { ToolResponse } from "../envelope.ts";
 import type { ImagePart, Message } from "../llm/types.ts";
 
 export type GateResult = void | "ok" | { block: string };
-export type SessionOp = "compact" | "fork" | "switch" | "branch" | "set_model" | "close" | (string & {});
+/** The session operations a beforeSessionOp gate is asked about. */
+export type SessionOp = "compact" | "fork" | "branch";
 export type InputResult = void | "passthrough" | "handled" | { transform: string; images?: ImagePart[] };
 export interface BeforeAgentResult {
   prompt?: string;

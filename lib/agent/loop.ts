@@ -7,6 +7,9 @@
 import type { ImagePart, LlmClient, Message, Request, Usage, UserMessage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
+import { describeCall } from "../../tools/metadata.ts";
+import { planOf, type Plan } from "../../tools/plan.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
 import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
 import type { SessionConfig } from "./config.ts";
 import type { EventBus } from "./events.ts";
@@ -44,6 +47,7 @@ export interface LoopHost {
   readonly queues: InputQueues;
   readonly history: Message[];
   readonly loopDetector: LoopDetector;
+  readonly registry: ToolRegistry;
   /** Aborted by session.abort(). */
   readonly signal: AbortSignal;
   /** Model calls across the whole session (for max_turns). */
@@ -54,10 +58,14 @@ export interface LoopHost {
   append(message: Message): void;
   /** Records a message the stream already placed in the history. */
   persist(message: Message): void;
+  /** The plan tool set a new plan: keep it, write it to the session file, emit plan_update. */
+  updatePlan(plan: Plan, source: { call_id: string; tool_name: string }): void;
   /** Turn boundary inside a tool loop: context warning, compaction when due. */
   afterTurn(): Promise<void>;
   /** Context overflow: compact so the request can be retried once; false when that is impossible. */
   compactForOverflow(): Promise<boolean>;
+  /** Usage of child agents that finished since the last call. */
+  takeChildUsage(): Usage;
 }
 
 /** Processes one input and the follow-ups queued meanwhile. */
@@ -72,6 +80,7 @@ export async function runInput(host: LoopHost, first: PendingInput): Promise<Sub
     const next = host.queues.nextFollowUp();
     input = next === undefined ? undefined : { text: next, images: [] };
   }
+  total.usage = addUsage(total.usage, host.takeChildUsage());
   host.bus.emit("agent_end", {
     duration_ms: Math.round(performance.now() - started),
     steps: total.turns,
@@ -105,12 +114,12 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
   let overflowRetried = false;
   for (;;) {
     if (rounds >= config.maxToolRoundsPerInput) {
-      bus.emit("turn_limit", { round: rounds, limit: config.maxToolRoundsPerInput, kind: "tool_rounds" });
+      bus.emit("turn_limit", { kind: "tool_rounds", limit: config.maxToolRoundsPerInput, count: rounds });
       total.stopReason = "tool_round_limit";
       return;
     }
     if (config.maxTurns > 0 && host.turnCount >= config.maxTurns) {
-      bus.emit("turn_limit", { total_turns: host.turnCount, limit: config.maxTurns, kind: "turns" });
+      bus.emit("turn_limit", { kind: "turns", limit: config.maxTurns, count: host.turnCount });
       total.stopReason = "turn_limit";
       return;
     }
@@ -125,7 +134,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     total.turns++;
     bus.emit("turn_start", { turn_index: turnIndex });
     const request = await buildRequest(host, systemOverride ?? host.systemPrompt());
-    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history);
+    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history, (name, args) => describeCall(host.registry.get(name), args));
     if (outcome.message) host.persist(outcome.message);
     if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 
@@ -165,10 +174,13 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     for (const result of executed) {
       host.append(result.message);
       host.loopDetector.record(result.call.name, result.call.arguments);
+      // A plan tool (of whatever name) says what it is through its kind and returns the plan in data.
+      const plan = result.message.kind === "plan" && result.response.status !== "error" ? planOf(result.response.data.plan) : undefined;
+      if (plan) host.updatePlan(plan, { call_id: result.call.id, tool_name: result.call.name });
     }
     bus.emit("turn_end", {
       turn_index: turnIndex,
-      tool_calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+      tool_calls: calls.map((c) => ({ call_id: c.id, tool_name: c.name, arguments: c.arguments })),
       tool_results: executed.map((r) => ({ call_id: r.call.id, tool_name: r.call.name, is_error: r.message.isError })),
     });
     if (host.signal.aborted) {

@@ -23,8 +23,10 @@ export class InputQueues {
     return this.steering.length > 0;
   }
 
-  get hasFollowUp(): boolean {
-    return this.followUps.length > 0;
+  /** Drops everything queued (the input was interrupted). */
+  clear(): void {
+    this.steering = [];
+    this.followUps = [];
   }
 
   /** All queued steering messages, oldest first; the queue is left empty. */

@@ -1,10 +1,14 @@
 /**
  * Writes the session to its file as it happens (DESIGN "every step appends to the session file"):
- * each message, model change and thinking-level change is one entry. A failing disk must not stop
+ * each message, model change, thinking-level change and plan update is one entry. A failing disk must not stop
  * the agent: the first write error is reported once as a `warning` event and later ones are dropped.
  */
 import type { Message, ReasoningEffort } from "../llm/types.ts";
 import type { SessionStore } from "../store/session-store.ts";
+import type { Plan } from "../../tools/plan.ts";
+
+/** customType of the session-file entries holding the plan. */
+export const PLAN_ENTRY = "plan";
 
 export interface SessionRecorder {
   readonly store: SessionStore;
@@ -14,6 +18,8 @@ export interface SessionRecorder {
   message(message: Message): void;
   modelChange(model: string): void;
   thinkingLevelChange(effort: ReasoningEffort | null): void;
+  /** The task plan as the plan tool last set it (a `custom` entry "plan"). */
+  plan(plan: Plan): void;
   close(): void;
 }
 
@@ -65,6 +71,10 @@ export function createRecorder(
     thinkingLevelChange(effort) {
       if (pending) initial.effort = effort;
       else write((s) => s.setThinkingLevel(thinkingLevelOf(effort)));
+    },
+    plan(plan) {
+      flushPending();
+      write((s) => s.appendCustom(PLAN_ENTRY, plan));
     },
     close() {
       store.close();

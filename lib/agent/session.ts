@@ -2,12 +2,19 @@
  * The Session (004 §2.1): holds the conversation, runs one input at a time through the loop,
  * takes steering and follow-ups while it runs, and owns the lifecycle
  * IDLE → PROCESSING → IDLE | AWAITING_INPUT, and CLOSED on close(), abort() or an auth error.
+ * interrupt() stops the running input and leaves the session IDLE with its history.
+ *
+ * What the loop needs (the event bus, hooks, queues, history writes, compaction) lives on a
+ * private host object, so a script sees only the methods documented in the README.
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../observe.ts";
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
-import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
+import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
+import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
+import { kindOf } from "../../tools/metadata.ts";
+import type { Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
@@ -19,7 +26,7 @@ import type { SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { SessionMcpTools, type ToolSelection } from "./mcp-tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
-import type { ToolExecutionContext } from "./tool-execution.ts";
+import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -29,7 +36,6 @@ export interface SubmitOptions {
 
 /** Everything the session is assembled from (see createSession). */
 export interface SessionParts {
-  id: string;
   config: SessionConfig;
   client: LlmClient;
   env: ExecutionEnvironment;
@@ -42,73 +48,110 @@ export interface SessionParts {
   sources: PromptSources;
   overrides: PromptOverrides;
   history: Message[];
-  recorder: SessionRecorder;
+  /** Opens the session file's recorder; a failed write is reported through `onError` (a warning event). */
+  recorder(onError: (message: string) => void): SessionRecorder;
+  /** Builds the manager of this session's child agents, linked to the session's event stream and totals. */
+  subagents(link: SubagentLink): SubagentManager;
+  /** The plan stored in the session file (on resume), if any. */
+  plan?: Plan;
   /** MCP servers whose tools this session offers; `owned` ones close with the session. */
   mcp?: { manager: McpManager; owned: boolean };
   /** The tool selection the session was given (a preset or names); MCP tools follow it. */
   toolSelection: ToolSelection;
 }
 
-const SUBAGENT_TOOLS = new Set(["task", "Task", "spawn_agent"]);
+export class Session {
 
-export class Session implements LoopHost {
-  readonly id: string;
-  readonly config: SessionConfig;
-  readonly client: LlmClient;
-  readonly bus: EventBus;
-  readonly hooks: HookRunner;
-  readonly queues: InputQueues;
-  readonly history: Message[];
-  readonly loopDetector: LoopDetector;
-  readonly registry: ToolRegistry;
-  readonly env: ExecutionEnvironment;
-  turnCount = 0;
-
-  private currentProfile: ProviderProfile;
   private readonly parts: SessionParts;
+  private readonly recorder: SessionRecorder;
+  private readonly config: SessionConfig;
+  private readonly bus: EventBus;
+  private readonly hooks: HookRunner;
+  private readonly queues: InputQueues;
+  private readonly host: LoopHost;
   private readonly monitor: ContextMonitor;
+  private currentProfile: ProviderProfile;
   private readonly runningTools = new Set<AbortController>();
-  private readonly abortController = new AbortController();
+  /** Aborted by abort() and close(): the session is over. */
+  private readonly lifetime = new AbortController();
+  /** Aborted by interrupt(): only the input running now stops. */
+  private inputController: AbortController | null = null;
+  private turnCount = 0;
   private currentState: SessionState = "IDLE";
   private running: Promise<SubmitResult> | null = null;
+  /** Set from interrupt() until the interrupted input has stopped. */
+  private stopping: Promise<unknown> | null = null;
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
   private mcpTools?: SessionMcpTools;
   /** MCP events from before session_start, told right after it. */
   private pendingMcp: McpServerEvent[] | null = [];
+  private readonly children: SubagentManager;
+  private currentPlan: Plan | null;
+  /** Usage of child agents' runs not yet counted in an input's totals. */
+  private childUsage: Usage = zeroUsage();
 
   constructor(parts: SessionParts) {
     this.parts = parts;
-    this.id = parts.id;
     this.config = parts.config;
-    this.client = parts.client;
-    this.env = parts.env;
-    this.registry = parts.registry;
     this.currentProfile = parts.profile;
-    this.history = parts.history;
-    this.bus = new EventBus(parts.id);
+    this.currentPlan = parts.plan ?? null;
+    this.bus = new EventBus(() => this.id);
     this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
-    this.queues = new InputQueues(() => this.interruptTools());
-    this.loopDetector = new LoopDetector(() => this.config.loopDetectionWindow);
-    this.monitor = new ContextMonitor(this, parts.recorder);
-    if (parts.mcp) this.mcpTools = new SessionMcpTools(parts.mcp.manager, this.registry, () => this.parts.toolSelection, (event) => this.mcpChanged(event));
+    this.queues = new InputQueues(() => this.interruptTools(new Error("Interrupted by a steering message")));
+    this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
+    this.host = this.loopHost(new LoopDetector(() => this.config.loopDetectionWindow));
+    this.monitor = new ContextMonitor(this.host, this.recorder);
+    this.children = parts.subagents({
+      parentId: () => this.id,
+      forward: (event) => this.bus.forward(event),
+      emit: (kind, data) => this.bus.emit(kind, data as never),
+      addUsage: (usage) => (this.childUsage = addUsage(this.childUsage, usage)),
+      // A background child's report: processed after the current input, or now when idle.
+      notify: (text) => {
+        if (this.currentState !== "CLOSED") this.followUp(text);
+      },
+    });
+    if (parts.mcp) this.mcpTools = new SessionMcpTools(parts.mcp.manager, parts.registry, () => this.parts.toolSelection, (event) => this.mcpChanged(event));
+  }
+
+  /** The session's id; a fork gives the session the id of its new file. */
+  get id(): string {
+    return this.recorder.store.id;
   }
 
   get state(): SessionState {
     return this.currentState;
   }
 
-  get profile(): ProviderProfile {
-    return this.currentProfile;
-  }
-
+  /** "provider/model-id" of the next model call. */
   get model(): string {
     return this.currentProfile.model;
   }
 
-  get signal(): AbortSignal {
-    return this.abortController.signal;
+  get reasoningEffort(): ReasoningEffort | null {
+    return this.config.reasoningEffort;
+  }
+
+  /** Names of the active tools, in the order the model sees them. */
+  get tools(): string[] {
+    return this.parts.registry.names();
+  }
+
+  /** The conversation the next request carries (after compaction: the summary and what was kept). */
+  get messages(): readonly Message[] {
+    return this.parts.history;
+  }
+
+  /** The child agents this session has spawned, with their status and last answer. */
+  get subagents(): ChildReport[] {
+    return this.children.reports();
+  }
+
+  /** The task plan the model last wrote with the plan tool (kept across resume), or null. A copy: changing it changes nothing. */
+  get plan(): Plan | null {
+    return this.currentPlan && structuredClone(this.currentPlan);
   }
 
   /** The MCP servers whose tools this session offers (status, `settled()`), when any are configured. */
@@ -118,7 +161,7 @@ export class Session implements LoopHost {
 
   /** Path of the session file, when the session is stored. */
   get sessionFile(): string | undefined {
-    return this.parts.recorder.path;
+    return this.recorder.path;
   }
 
   // ---------------------------------------------------------------------------------- input
@@ -126,6 +169,9 @@ export class Session implements LoopHost {
   /** Runs one input (and the follow-ups queued meanwhile) to the end. Rejects when the session is busy or closed. */
   async submit(text: string, options: SubmitOptions = {}): Promise<SubmitResult> {
     if (typeof text !== "string") throw new Error("submit() needs the input text as a string.");
+    this.assertOpen("submit");
+    // An input sent right behind interrupt() waits for the interrupted one to stop.
+    if (this.stopping) await this.stopping;
     this.assertOpen("submit");
     if (this.running || this.currentState === "PROCESSING") {
       throw new Error("Session is busy with another input; use steer() to redirect it or followUp() to queue a message for afterwards.");
@@ -150,13 +196,30 @@ export class Session implements LoopHost {
     }
   }
 
+  /**
+   * Stops the running input — the model's stream is closed, running commands are killed, partial
+   * text is kept — and drops the queued steering and follow-ups. The session stays open (IDLE)
+   * with its history, so the next submit() continues the conversation. Resolves when the input
+   * has stopped; does nothing when none runs.
+   */
+  async interrupt(): Promise<void> {
+    this.assertOpen("interrupt");
+    this.queues.clear();
+    const running = this.running;
+    if (!running) return;
+    this.inputController?.abort(new Error("Interrupted"));
+    this.stopping ??= running.catch(() => {}).finally(() => (this.stopping = null));
+    await this.stopping;
+  }
+
   /** Stops everything: the stream, running commands; the session ends CLOSED. Resolves when it has. */
   async abort(): Promise<void> {
-    if (!this.abortController.signal.aborted) this.abortController.abort(new Error("Session aborted"));
+    if (!this.lifetime.signal.aborted) this.lifetime.abort(new Error("Session aborted"));
     if (this.running) await this.running.catch(() => {});
     await this.shutdown("aborted");
   }
 
+  /** Ends the session; a running input is aborted. */
   async close(): Promise<void> {
     if (this.running) return this.abort();
     await this.shutdown("closed");
@@ -167,25 +230,25 @@ export class Session implements LoopHost {
   /** Switches the model; the next model call uses it. */
   setModel(ref: string): void {
     this.assertOpen("setModel");
-    const info: ModelInfo = this.client.model(ref);
-    this.currentProfile = this.parts.profileFactory({ model: ref, modelInfo: info, registry: this.registry });
+    const info: ModelInfo = this.parts.client.model(ref);
+    this.currentProfile = this.parts.profileFactory({ model: ref, modelInfo: info, registry: this.parts.registry });
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
     this.cachedPrompt = null;
-    this.parts.recorder.modelChange(ref);
+    this.recorder.modelChange(ref);
     this.bus.emit("model_change", { model: ref });
   }
 
   setReasoningEffort(effort: ReasoningEffort | null): void {
     this.assertOpen("setReasoningEffort");
     this.config.reasoningEffort = checkReasoningEffort(effort);
-    this.parts.recorder.thinkingLevelChange(effort);
+    this.recorder.thinkingLevelChange(effort);
   }
 
   /** Switches the active tools (a preset or tool names); the next request carries the new list. */
   setTools(presetOrNames: ToolPreset | readonly string[]): void {
     this.assertOpen("setTools");
-    this.registry.setActive(presetOrNames);
+    this.parts.registry.setActive(presetOrNames);
     this.parts.toolSelection = presetOrNames;
     this.mcpTools?.reselect();
     this.cachedPrompt = null;
@@ -204,6 +267,33 @@ export class Session implements LoopHost {
     return this.monitor.compact("manual");
   }
 
+  /**
+   * Copies the conversation up to `entryId` (default: the last entry) into a new session file and
+   * goes on there; the session takes the new file's id. beforeSessionOp("fork") may cancel.
+   */
+  async fork(entryId?: string): Promise<{ id: string; path?: string }> {
+    const store = this.storeBetweenInputs("fork");
+    const target = entryId ?? store.leafId;
+    if (!target) throw new Error("Nothing to fork yet: the session is empty.");
+    if (!store.has(target)) throw new Error(`No entry '${target}' in this session.`);
+    await this.gate("fork", { entry_id: target, from: this.id });
+    const forked = store.fork(target);
+    this.reloadHistory();
+    return forked.path ? forked : { id: forked.id };
+  }
+
+  /**
+   * Continues from an earlier entry of the same file (a branch); with a summary, the abandoned path
+   * is described in a `branch_summary` entry. beforeSessionOp("branch") may cancel.
+   */
+  async branch(entryId: string, options: { summary?: string } = {}): Promise<void> {
+    const store = this.storeBetweenInputs("branch");
+    if (!store.has(entryId)) throw new Error(`No entry '${entryId}' in this session. Use /tree to see the entries.`);
+    await this.gate("branch", { entry_id: entryId });
+    store.branch(entryId, options.summary ? { summary: options.summary } : {});
+    this.reloadHistory();
+  }
+
   // ---------------------------------------------------------------------------------- events
 
   events(): AsyncIterableIterator<SessionEvent> {
@@ -214,55 +304,99 @@ export class Session implements LoopHost {
     return this.bus.subscribe(listener);
   }
 
-  // ---------------------------------------------------------------------------------- LoopHost
+  // ---------------------------------------------------------------------------------- internals
 
-  toolContext(): ToolExecutionContext {
-    const names = this.registry.names();
+  /** What the loop and the context monitor work with; never handed to a script. */
+  private loopHost(loopDetector: LoopDetector): LoopHost {
+    const session = this;
+    const { parts } = this;
     return {
-      registry: this.registry,
-      hooks: this.hooks,
-      observer: this.parts.observer,
+      config: this.config,
+      client: parts.client,
       bus: this.bus,
-      parallel: this.currentProfile.supportsParallelToolCalls,
-      signal: this.signal,
-      steeringPending: () => this.queues.hasSteering,
-      running: this.runningTools,
-      hasSubagentTool: names.some((n) => SUBAGENT_TOOLS.has(n)),
+      hooks: this.hooks,
+      queues: this.queues,
+      history: parts.history,
+      registry: parts.registry,
+      loopDetector,
+      get profile() {
+        return session.currentProfile;
+      },
+      get signal() {
+        return session.inputController?.signal ?? session.lifetime.signal;
+      },
+      get turnCount() {
+        return session.turnCount;
+      },
+      set turnCount(value: number) {
+        session.turnCount = value;
+      },
+      systemPrompt: () => this.systemPrompt(),
+      toolContext: () => ({
+        registry: parts.registry,
+        hooks: this.hooks,
+        observer: parts.observer,
+        bus: this.bus,
+        parallel: this.currentProfile.supportsParallelToolCalls,
+        signal: this.host.signal,
+        steeringPending: () => this.queues.hasSteering,
+        running: this.runningTools,
+        // The first delegating tool is the spawning one (spawn_agent, Agent, invoke_agent).
+        subagentTool: parts.registry.names().find((n) => kindOf(parts.registry.get(n)) === "agent"),
+      }),
+      append: (message: Message) => {
+        parts.history.push(message);
+        this.bus.emit("message_start", { message });
+        this.bus.emit("message_end", { message });
+        this.recorder.message(message);
+      },
+      persist: (message: Message) => this.recorder.message(message),
+      updatePlan: (plan, source) => {
+        this.currentPlan = plan;
+        this.recorder.plan(plan);
+        this.bus.emit("plan_update", { ...structuredClone(plan), ...source });
+      },
+      afterTurn: () => this.monitor.afterTurn(),
+      compactForOverflow: () => this.monitor.compact("overflow"),
+      takeChildUsage: () => {
+        const usage = this.childUsage;
+        this.childUsage = zeroUsage();
+        return usage;
+      },
     };
   }
 
-  append(message: Message): void {
-    this.history.push(message);
-    this.bus.emit("message_start", { message });
-    this.bus.emit("message_end", { message });
-    this.parts.recorder.message(message);
+  private storeBetweenInputs(method: string) {
+    this.assertOpen(method);
+    if (this.running) throw new Error(`Session is busy; ${method}() runs between inputs (interrupt() stops the running one).`);
+    return this.recorder.store;
   }
 
-  persist(message: Message): void {
-    this.parts.recorder.message(message);
+  private async gate(op: "fork" | "branch", meta: Record<string, unknown>): Promise<void> {
+    if (!(await this.hooks.beforeSessionOp(op, meta))) throw new Error(`The ${op} was cancelled by a beforeSessionOp hook.`);
   }
 
-  afterTurn(): Promise<void> {
-    return this.monitor.afterTurn();
+  /** The history is the store's active branch after the leaf moved. */
+  private reloadHistory(): void {
+    const { history } = this.parts;
+    history.splice(0, history.length, ...this.recorder.store.buildContext().messages);
   }
-
-  compactForOverflow(): Promise<boolean> {
-    return this.monitor.compact("overflow");
-  }
-
-  // ---------------------------------------------------------------------------------- internals
 
   private async start(input: PendingInput): Promise<SubmitResult> {
     if (!this.started) {
       this.started = true;
-      this.bus.emit("session_start", { model: this.model, cwd: this.env.workingDirectory(), profile: this.currentProfile.id });
+      this.bus.emit("session_start", { model: this.model, cwd: this.parts.env.workingDirectory(), profile: this.currentProfile.id });
       for (const event of this.pendingMcp ?? []) this.bus.emit("mcp_server", { ...event });
       this.pendingMcp = null;
     }
     this.currentState = "PROCESSING";
+    const controller = new AbortController();
+    const onEnd = () => controller.abort(this.lifetime.signal.reason);
+    this.lifetime.signal.addEventListener("abort", onEnd, { once: true });
+    this.inputController = controller;
     const run = (async () => {
       await this.monitor.idle();
-      return runInput(this, input);
+      return runInput(this.host, input);
     })();
     this.running = run;
     let result: SubmitResult;
@@ -275,8 +409,10 @@ export class Session implements LoopHost {
       throw e;
     } finally {
       this.running = null;
+      this.inputController = null;
+      this.lifetime.signal.removeEventListener("abort", onEnd);
     }
-    if (this.signal.aborted) await this.shutdown("aborted");
+    if (this.lifetime.signal.aborted) await this.shutdown("aborted");
     else if (result.error?.kind === "auth") await this.shutdown("error");
     else this.currentState = result.stopReason === "completed" && result.text.trimEnd().endsWith("?") ? "AWAITING_INPUT" : "IDLE";
     return result;
@@ -289,9 +425,9 @@ export class Session implements LoopHost {
     else if (this.currentState !== "CLOSED") this.bus.emit("mcp_server", { ...event });
   }
 
-  /** Steering interrupts the tool calls running right now (a long command is killed). */
-  private interruptTools(): void {
-    for (const controller of this.runningTools) controller.abort(new Error("Interrupted by a steering message"));
+  /** Aborts the tool calls running right now (a long command is killed). */
+  private interruptTools(reason: Error): void {
+    for (const controller of this.runningTools) controller.abort(reason);
   }
 
   private assertOpen(method: string): void {
@@ -301,11 +437,13 @@ export class Session implements LoopHost {
   private shutdown(reason: "aborted" | "closed" | "error"): Promise<void> {
     this.closing ??= (async () => {
       this.currentState = "CLOSED";
-      if (!this.abortController.signal.aborted) this.abortController.abort(new Error("Session closed"));
+      if (!this.lifetime.signal.aborted) this.lifetime.abort(new Error("Session closed"));
+      // Children share this session's environment: they stop before it is cleaned up.
+      await this.children.closeAll();
       this.mcpTools?.close();
       if (this.parts.mcp?.owned) await this.parts.mcp.manager.close().catch(() => {});
-      if (this.parts.ownsEnv) await this.env.cleanup().catch(() => {});
-      this.parts.recorder.close();
+      if (this.parts.ownsEnv) await this.parts.env.cleanup().catch(() => {});
+      this.recorder.close();
       // session_start and session_end bracket a session that ran; one closed unused announced nothing.
       if (this.started) this.bus.emit("session_end", { state: "CLOSED", reason, turns: this.turnCount });
       this.bus.close();

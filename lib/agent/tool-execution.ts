@@ -9,12 +9,13 @@ import { startReply, type ErrorCode, type ImageData, type ToolResponse } from ".
 import type { Observer } from "../observe.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { TruncationDirection } from "../../tools/types.ts";
+import { describeCall, filesOf, kindOf, summarizeResult } from "../../tools/metadata.ts";
+import type { Tool } from "../../tools/types.ts";
 import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 
 export const SKIPPED_MESSAGE = "Skipped due to queued user message";
-export const ABORTED_MESSAGE = "Tool call aborted: the session was stopped.";
+export const ABORTED_MESSAGE = "Tool call aborted: the input was stopped.";
 
 export interface ToolExecutionContext {
   registry: ToolRegistry;
@@ -28,7 +29,8 @@ export interface ToolExecutionContext {
   steeringPending(): boolean;
   /** Controllers of the calls running right now; steering aborts them. */
   running: Set<AbortController>;
-  hasSubagentTool: boolean;
+  /** Name of the active tool that starts subagents, if any (the truncation hint points at it). */
+  subagentTool?: string;
 }
 
 export interface ExecutedCall {
@@ -38,27 +40,76 @@ export interface ExecutedCall {
   message: ToolResultMessage;
 }
 
-/** Runs the calls of one assistant message; results come back in the calls' order. */
+/**
+ * Runs the calls of one assistant message; results come back in the calls' order. Without parallel
+ * calls they run one after another. With them (the profile allows it: the model sends the calls of
+ * one turn as independent) they start together, except that a call of kind "modify" waits for the
+ * calls before it and the calls after it wait for it — a command that runs a file written in the
+ * same turn sees the file, a read issued before an edit sees the old text. Either way a call not
+ * yet started when steering arrives or the session is aborted is answered without running, and
+ * each call passes the beforeToolCall gate on its own.
+ */
 export async function executeToolCalls(ctx: ToolExecutionContext, calls: ToolCallPart[]): Promise<ExecutedCall[]> {
-  if (ctx.parallel && calls.length > 1) return Promise.all(calls.map((call) => executeOne(ctx, call)));
+  if (ctx.parallel && calls.length > 1) return Promise.all(inParallel(ctx, calls));
   const results: ExecutedCall[] = [];
-  for (const call of calls) {
-    if (ctx.signal.aborted) results.push(await finish(ctx, call, refusal(call, "EXECUTION_ERROR", ABORTED_MESSAGE), false));
-    else if (ctx.steeringPending()) results.push(await finish(ctx, call, refusal(call, "EXECUTION_ERROR", SKIPPED_MESSAGE), false));
-    else results.push(await executeOne(ctx, call));
-  }
+  for (const call of calls) results.push(await runOrSkip(ctx, call));
   return results;
 }
 
+function inParallel(ctx: ToolExecutionContext, calls: ToolCallPart[]): Promise<ExecutedCall>[] {
+  const started: Promise<ExecutedCall>[] = [];
+  /** The last modifying call (or nothing): every later call starts after it. */
+  let barrier: Promise<unknown> = Promise.resolve();
+  /** Calls started since that barrier: the next modifying call waits for them. */
+  let sinceBarrier: Promise<unknown>[] = [];
+  for (const call of calls) {
+    if (kindOf(toolFor(ctx, call.name)) === "modify") {
+      const run = Promise.all([barrier, ...sinceBarrier]).then(() => runOrSkip(ctx, call));
+      barrier = run;
+      sinceBarrier = [];
+      started.push(run);
+    } else {
+      const run = barrier.then(() => runOrSkip(ctx, call));
+      sinceBarrier.push(run);
+      started.push(run);
+    }
+  }
+  return started;
+}
+
+async function runOrSkip(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
+  const reason = notStarting(ctx);
+  return reason ? finish(ctx, call, refusal(call, "EXECUTION_ERROR", reason), false) : executeOne(ctx, call);
+}
+
+/** Why a call that has not started must not start now, if it must not. */
+function notStarting(ctx: ToolExecutionContext): string | undefined {
+  if (ctx.signal.aborted) return ABORTED_MESSAGE;
+  if (ctx.steeringPending()) return SKIPPED_MESSAGE;
+  return undefined;
+}
+
+/** The active tool a call names, if any. */
+function toolFor(ctx: ToolExecutionContext, name: string): Tool | undefined {
+  return ctx.registry.names().includes(name) ? ctx.registry.get(name) : undefined;
+}
+
+function emitStart(ctx: ToolExecutionContext, call: ToolCallPart, tool: Tool | undefined): void {
+  ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments, ...describeCall(tool, call.arguments) });
+}
+
 async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
-  ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
-  const tool = ctx.registry.names().includes(call.name) ? ctx.registry.get(call.name) : undefined;
+  const tool = toolFor(ctx, call.name);
+  emitStart(ctx, call, tool);
   if (!tool) {
     const known = ctx.registry.names().join(", ") || "none";
     return finish(ctx, call, refusal(call, "NOT_FOUND", `Unknown tool '${call.name}'. Available tools: ${known}.`), true);
   }
   const gate = await ctx.hooks.beforeToolCall(call.name, call.arguments);
   if (gate) return finish(ctx, call, refusal(call, "PERMISSION_DENIED", `Tool call blocked: ${gate.block}`), true);
+  // The gate may take a while (a host asking its user): steering or an abort meanwhile wins.
+  const late = notStarting(ctx);
+  if (late) return finish(ctx, call, refusal(call, "EXECUTION_ERROR", late), true);
 
   const controller = new AbortController();
   const onAbort = () => controller.abort(ctx.signal.reason);
@@ -68,6 +119,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   try {
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
+      callId: call.id,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
       onProgress: (p) => ctx.bus.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),
     });
@@ -80,7 +132,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
     ctx.signal.removeEventListener("abort", onAbort);
   }
   response = await ctx.hooks.onToolResult(call.name, response);
-  return finish(ctx, call, response, true, tool.truncation);
+  return finish(ctx, call, response, true);
 }
 
 /** Truncates for the model, emits tool_call_end with the full envelope, builds the result message. */
@@ -89,13 +141,28 @@ async function finish(
   call: ToolCallPart,
   full: ToolResponse,
   started: boolean,
-  direction?: TruncationDirection,
 ): Promise<ExecutedCall> {
-  if (!started) ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments });
-  const seen = await ctx.observer.observe(call.name, full, { direction, hasSubagentTool: ctx.hasSubagentTool }).catch(() => full);
+  const tool = toolFor(ctx, call.name);
+  if (!started) emitStart(ctx, call, tool);
+  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.subagentTool !== undefined, subagentToolName: ctx.subagentTool }).catch(() => full);
   const isError = full.status === "error";
-  ctx.bus.emit("tool_call_end", { call_id: call.id, tool_name: call.name, output: full, is_error: isError, truncated: seen !== full });
-  return { call, response: full, message: resultMessage(call, seen, isError) };
+  const described = describeCall(tool, call.arguments);
+  ctx.bus.emit("tool_call_end", {
+    call_id: call.id,
+    tool_name: call.name,
+    output: full,
+    is_error: isError,
+    truncated: seen !== full,
+    ...described,
+    result_summary: summarizeResult(tool, full),
+  });
+  const message = resultMessage(call, seen, isError);
+  message.kind = described.kind;
+  if (described.kind === "read" || described.kind === "modify") {
+    const files = isError ? [] : filesOf(tool, full);
+    if (files.length > 0) message.files = files;
+  }
+  return { call, response: full, message };
 }
 
 function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean): ToolResultMessage {

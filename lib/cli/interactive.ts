@@ -2,16 +2,16 @@
  * The line-mode interactive shell: a prompt line, answers streamed as they arrive, one line per
  * tool call (a spinner while it runs, then a short result; a colored diff for edits), usage after
  * each answer. A line typed while the agent works is sent as steering (typing opens a line of its
- * own, see screen.ts); Ctrl-C aborts the running input, and a second Ctrl-C on an empty line exits.
+ * own, see screen.ts); Ctrl-C interrupts the running input (the conversation goes on), and a second Ctrl-C on an empty line exits.
  */
 import { createInterface, type Interface } from "node:readline";
 import type { Session, SessionEvent } from "../agent/index.ts";
-import type { ToolResponse } from "../envelope.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { colorDiff, describeCall, describeProgress, describeResult, formatUsage, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { callLabel, colorDiff, describeProgress, formatUsage, indent, planChecklist, resultLine, makeStyle, Spinner, useColor, type Style } from "./render.ts";
+import { subagentLine } from "./subagent-lines.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
@@ -51,10 +51,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   let running: Promise<void> | null = null;
   /** Set once the shell is closing: a finishing input must not prompt on the closed line. */
   let closing = false;
-  /** Set while Ctrl-C closes the running input and the host opens the next session. */
-  let interrupting: Promise<void> | null = null;
-  /** Lines typed while an interruption completes: they become the next inputs. */
-  const queued: string[] = [];
   let sessionUsage: Usage = zeroUsage();
   let lastSigint = 0;
 
@@ -89,24 +85,17 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       .catch((e: Error) => {
         out(`${style.red(`error: ${e.message}`)}\n`);
       })
-      .finally(async () => {
+      .finally(() => {
         spinner.stop();
-        await interrupting;
         running = null;
         screen.endWork();
         if (closing) return;
         rl.setPrompt(inputPrompt);
-        const next = queued.shift();
-        if (next !== undefined) submit(next);
-        else rl.prompt(true); // keeps the cursor where the user left a half-typed line
+        rl.prompt(true); // keeps the cursor where the user left a half-typed line
       });
   };
 
   const steer = (text: string, echoed: boolean) => {
-    if (interrupting) {
-      queued.push(text);
-      return;
-    }
     try {
       host.session.steer(text);
       if (!echoed) out(`${style.dim(`↳ steering: ${text}`)}\n`);
@@ -124,7 +113,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       rl.close();
       spinner.stop();
       screen.endWork();
-      if (running) await host.abortInput().catch(() => {});
+      if (running) await host.session.interrupt().catch(() => {});
       await host.close();
       resolveExit(code);
     };
@@ -164,16 +153,9 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
           rl.write(null, { ctrl: true, name: "u" });
           endSteeringLine(true);
         }
-        if (interrupting) return;
         out(`\n${style.yellow("interrupted")}\n`);
-        interrupting = host
-          .abortInput()
-          .catch((e: Error) => {
-            out(`${style.red(e.message)}\n`);
-          })
-          .finally(() => {
-            interrupting = null;
-          });
+        // The input stops; the session and its history stay, so the next line continues the conversation.
+        host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
         return;
       }
       if (rl.line.length > 0) {
@@ -202,9 +184,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 /** Turns session events into terminal lines. */
 class EventRenderer {
   private midLine = false;
+  /** Labels of the calls running now, by call id. */
   private readonly calls = new Map<string, string>();
-  /** Tool names of the calls the model is still streaming, by call id. */
-  private readonly streaming = new Map<string, string>();
 
   constructor(
     private readonly out: (s: string) => void,
@@ -213,82 +194,93 @@ class EventRenderer {
   ) {}
 
   render(event: SessionEvent): void {
-    const d = event.data;
     const s = this.style;
+    const child = subagentLine(event, s);
+    if (child !== undefined || event.agent_id !== undefined) {
+      if (child) {
+        this.endLine();
+        this.out(child);
+      }
+      return;
+    }
     switch (event.kind) {
       case "turn_start":
       case "assistant_thinking_delta":
         // Waiting for the model: say so until its first words arrive.
         if (!this.midLine) this.spinner.start("thinking…");
         break;
-      case "tool_call_update": {
+      case "tool_call_update":
         // The model is still writing the call: show it as its arguments stream in.
-        if (typeof d.tool_name === "string") this.streaming.set(String(d.call_id), d.tool_name);
-        const name = this.streaming.get(String(d.call_id));
-        if (name) {
-          this.endLine();
-          this.spinner.start(describeCall(name, d.arguments as Record<string, unknown>));
-        }
+        this.endLine();
+        this.spinner.start(callLabel(event.data));
+        break;
+      case "assistant_text_delta": {
+        const { delta } = event.data;
+        this.spinner.stop();
+        this.out(delta);
+        this.midLine = !delta.endsWith("\n");
         break;
       }
-      case "assistant_text_delta":
-        this.spinner.stop();
-        this.out(String(d.delta));
-        this.midLine = !String(d.delta).endsWith("\n");
-        break;
       case "assistant_text_end":
         this.endLine();
         break;
       case "tool_call_start": {
         this.endLine();
-        const label = describeCall(String(d.tool_name), d.arguments as Record<string, unknown>);
-        this.streaming.delete(String(d.call_id));
-        this.calls.set(String(d.call_id), label);
+        const label = callLabel(event.data);
+        this.calls.set(event.data.call_id, label);
         this.spinner.start(label);
         break;
       }
       case "tool_call_progress": {
         // A long MCP call says how far it got: the spinner line shows it.
-        const label = this.calls.get(String(d.call_id));
-        if (label) this.spinner.start(`${label}  ${describeProgress(d)}`);
+        const label = this.calls.get(event.data.call_id);
+        if (label) this.spinner.start(`${label}  ${describeProgress(event.data)}`);
         break;
       }
       case "mcp_server":
         this.endLine();
-        if (d.state === "failed") this.out(`${s.yellow(`warning: ${String(d.message)}`)}\n`);
-        else this.out(`${s.dim(`MCP server '${String(d.server)}' connected: ${(d.tools as unknown[]).length} tools`)}\n`);
+        if (event.data.state === "failed") this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
+        else this.out(`${s.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools`)}\n`);
         break;
       case "tool_call_end": {
+        const { call_id, tool_name, output, is_error } = event.data;
         this.spinner.stop();
-        const label = this.calls.get(String(d.call_id)) ?? String(d.tool_name);
-        const output = d.output as ToolResponse | undefined;
-        const failed = d.is_error === true || output?.status === "error";
-        this.out(`${failed ? s.red("●") : s.green("●")} ${label}\n`);
-        this.out(`  ${s.dim("⎿")} ${failed ? s.red(describeResult(output) || String(d.error ?? "failed")) : s.dim(describeResult(output))}\n`);
-        const diff = (output?.data as { diff?: unknown } | undefined)?.diff;
+        const label = this.calls.get(call_id) ?? tool_name;
+        this.calls.delete(call_id);
+        this.out(`${is_error ? s.red("●") : s.green("●")} ${label}\n`);
+        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(resultLine(event.data) || "failed") : s.dim(resultLine(event.data))}\n`);
+        const diff = (output.data as { diff?: unknown }).diff;
         if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
+        // Parallel calls: the spinner goes on for one still running.
+        const stillRunning = [...this.calls.values()].at(-1);
+        if (stillRunning) this.spinner.start(stillRunning);
         break;
       }
+      case "plan_update":
+        this.out(`${indent(planChecklist(event.data, s))}\n`);
+        break;
       case "retry":
         this.endLine();
-        this.out(`${s.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string } | undefined)?.message ?? "")}`)}\n`);
+        this.out(`${s.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
         break;
       case "warning":
         this.endLine();
-        this.out(`${s.yellow(`warning: ${String(d.message)}`)}\n`);
+        this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
         break;
       case "loop_detection":
-        this.out(`${s.yellow(String(d.message))}\n`);
+        this.out(`${s.yellow(event.data.message)}\n`);
         break;
       case "compaction_start":
         this.endLine();
         this.out(`${s.dim("compacting the conversation…")}\n`);
         break;
-      case "compaction_end":
-        this.out(`${s.dim(d.compacted ? "compacted." : `not compacted${d.error ? `: ${String(d.error)}` : ""}.`)}\n`);
+      case "compaction_end": {
+        const { compacted, error } = event.data;
+        this.out(`${s.dim(compacted ? "compacted." : `not compacted${error ? `: ${error}` : ""}.`)}\n`);
         break;
+      }
       case "hook_error":
-        this.out(`${s.red(`hook error: ${String(d.message ?? d.error ?? "")}`)}\n`);
+        this.out(`${s.red(`hook error: ${event.data.error}`)}\n`);
         break;
       default:
         break;
@@ -305,9 +297,3 @@ class EventRenderer {
     this.midLine = false;
   }
 }
-
-const indent = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => `    ${l}`)
-    .join("\n");

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { listModels } from "../llm/catalog.ts";
 import { LlmError } from "../llm/errors.ts";
-import { listSessions } from "../store/list.ts";
+import { listChildSessions, listSessions } from "../store/list.ts";
 import { VERSION } from "../version.ts";
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
 import { buildPrompt, EXIT, openSession, openStore, processIo, readAll, type Io } from "./host.ts";
@@ -125,6 +125,7 @@ function sessionsCommand(opts: CliOptions, io: Io): number {
   for (const s of sessions) {
     const when = s.updated.toISOString().slice(0, 16).replace("T", " ");
     io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${String(Math.ceil(s.size / 1024)).padStart(6)} KB  ${s.name ?? s.firstMessage}\n`);
+    for (const child of listChildSessions(s.path)) io.stdout.write(`  ↳ ${child.id.slice(0, 8)}  subagent  ${child.firstMessage}\n`);
   }
   return EXIT.ok;
 }

@@ -4,10 +4,10 @@
  * With --verbose, tool calls are shown on stderr as they run.
  */
 import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
-import type { ToolResponse } from "../envelope.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
-import { describeCall, describeResult, makeStyle, useColor } from "./render.ts";
+import { callLabel, indent, makeStyle, planChecklist, resultLine, useColor } from "./render.ts";
+import { subagentLine } from "./subagent-lines.ts";
 
 export interface PrintOptions {
   prompt: string;
@@ -80,10 +80,15 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
 }
 
 function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof makeStyle>): void {
-  const d = event.data;
-  if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${describeCall(String(d.tool_name ?? d.name), d.arguments as Record<string, unknown>)}\n`);
-  else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${describeResult(d.output as ToolResponse | undefined) || String(d.error ?? "")}\n`);
-  else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${String(d.attempt)}): ${String((d.error as { message?: string })?.message ?? "")}\n`));
-  else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${String(d.message)}\n`));
-  else if (event.kind === "mcp_server" && d.state === "connected") io.stderr.write(style.dim(`MCP server '${String(d.server)}' connected: ${(d.tools as unknown[]).length} tools\n`));
+  const child = subagentLine(event, style);
+  if (child !== undefined || event.agent_id !== undefined) {
+    if (child) io.stderr.write(child);
+    return;
+  }
+  if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${callLabel(event.data)}\n`);
+  else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${resultLine(event.data)}\n`);
+  else if (event.kind === "plan_update") io.stderr.write(`${indent(planChecklist(event.data, style))}\n`);
+  else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}\n`));
+  else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${event.data.message}\n`));
+  else if (event.kind === "mcp_server" && event.data.state === "connected") io.stderr.write(style.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools\n`));
 }

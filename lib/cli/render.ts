@@ -2,7 +2,7 @@
  * Terminal rendering for the line-mode shell and text output: one line per tool call, a short
  * result, colored diffs for edits. Color is off when NO_COLOR is set or the stream is not a TTY.
  */
-import type { ToolResponse } from "../envelope.ts";
+import type { Plan } from "../../tools/plan.ts";
 
 export interface Style {
   bold(s: string): string;
@@ -27,55 +27,63 @@ export function useColor(stream: { isTTY?: boolean }, env: Record<string, string
   return Boolean(stream.isTTY);
 }
 
-const oneLine = (s: string, max = 80) => {
+/**
+ * "bash  npm test": a tool event's name and the one-line summary the tool gave of the call
+ * (`call_summary` on tool_call_update/start/end). The tool describes itself, so nothing here
+ * depends on which tool it is.
+ */
+export function callLabel(data: { tool_name: string; call_summary?: string }): string {
+  return data.call_summary ? `${data.tool_name}  ${data.call_summary}` : data.tool_name;
+}
+
+/** The one-line result the tool gave (`result_summary` on tool_call_end): "exit 0 · 12 lines", "3 matches", the error sentence… */
+export function resultLine(data: { result_summary?: string }): string {
+  return data.result_summary ?? "";
+}
+
+/** How each status of a plan item is shown: its mark and its style. */
+const PLAN_LOOK: Record<string, [string, keyof Style | null]> = {
+  completed: ["✔", "green"],
+  in_progress: ["◼", "bold"],
+  pending: ["☐", null],
+  cancelled: ["✘", "dim"],
+  blocked: ["!", "yellow"],
+};
+
+/** "3/10 · indexing" — how far a long call has got, from a tool_call_progress event. */
+export function describeProgress(d: { progress: number; total?: number; message?: string }): string {
+  const done = typeof d.total === "number" ? `${d.progress}/${d.total}` : String(d.progress);
+  return d.message ? `${done} · ${oneLine(d.message, 60)}` : done;
+}
+
+const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-/** "bash  ls -la" — the most telling argument of a call, on one line. */
-export function describeCall(name: string, args: Record<string, unknown> | undefined): string {
-  const a = args ?? {};
-  const main = a.command ?? a.pattern ?? a.path ?? a.file_path ?? a.patch ?? a.task ?? "";
-  const extra = a.pattern !== undefined && a.path !== undefined ? ` in ${String(a.path)}` : "";
-  return `${name}  ${oneLine(String(main))}${extra}`;
-}
-
-/** "3/10 · indexing" — how far a long call has got, from a tool_call_progress event. */
-export function describeProgress(d: Record<string, unknown>): string {
-  const done = typeof d.total === "number" ? `${String(d.progress)}/${d.total}` : String(d.progress);
-  return typeof d.message === "string" && d.message ? `${done} · ${oneLine(d.message, 60)}` : done;
-}
-
-/** A short result: "exit 0 · 12 lines", "3 matches", the error sentence… */
-export function describeResult(result: ToolResponse | undefined): string {
-  if (!result) return "";
-  const d = result.data as Record<string, unknown>;
-  if (typeof d.exit_code === "number" && d.exit_code !== 0) {
-    // A failed command: its last line of output usually says why.
-    const last = commandOutput(result).trimEnd().split("\n").pop() ?? "";
-    return `exit ${d.exit_code}${last ? ` · ${oneLine(last, 110)}` : ""}`;
+/**
+ * The plan of a `plan_update` event as a checklist, one item a line: ✔ done, ◼ in progress (in its
+ * "-ing" form when the model gave one), ☐ pending, ✘ cancelled, ! blocked.
+ */
+export function planChecklist(plan: Plan, style: Style): string {
+  const lines: string[] = [];
+  if (plan.explanation) lines.push(style.dim(plan.explanation));
+  if (plan.items.length === 0) lines.push(style.dim("(plan cleared)"));
+  for (const item of plan.items) {
+    const [mark, look] = PLAN_LOOK[item.status] ?? PLAN_LOOK.pending;
+    const active = item.status === "in_progress" && item.active_form;
+    const line = `${mark} ${active || item.text}`;
+    lines.push(look ? style[look](line) : line);
   }
-  if (result.status === "error") return oneLine(result.error?.message ?? result.text, 120);
-  if (typeof d.exit_code === "number") return `exit 0 · ${countLines(result.text)} lines`;
-  if (Array.isArray(d.matches)) return `${d.matches.length} matches`;
-  if (Array.isArray(d.paths)) return `${d.paths.length} paths`;
-  if (Array.isArray(d.entries)) return `${d.entries.length} entries`;
-  if (typeof d.replacements === "number") return `${d.replacements} replacement${d.replacements === 1 ? "" : "s"}`;
-  if (typeof d.bytes_written === "number") return `${d.bytes_written} bytes written`;
-  if (typeof result.stats.lines_read === "number") return `${result.stats.lines_read} lines read`;
-  return oneLine(result.text, 120);
+  return lines.join("\n");
 }
 
-/** A failed command's text without the error sentence the tool appended to it. */
-function commandOutput(result: ToolResponse): string {
-  const sentence = result.error?.message;
-  return sentence && result.text.endsWith(sentence) ? result.text.slice(0, -sentence.length) : result.text;
-}
-
-function countLines(text: string): number {
-  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
-  return body === "" ? 0 : body.split("\n").length;
-}
+/** Indents every line by four spaces (results and checklists under their tool line). */
+export const indent = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");
 
 /** Colors a unified diff: additions green, removals red, hunk headers cyan. */
 export function colorDiff(diff: string, style: Style, maxLines = 40): string {

@@ -14,9 +14,13 @@ import type { CliSetup } from "./setup.ts";
 
 type Command = { id?: unknown; type?: unknown; [key: string]: unknown };
 
-/** Commands that replace the host's session. */
-const SWAPPING = new Set(["abort", "new_session", "switch_session", "fork"]);
-type Handler = (cmd: Command) => Promise<unknown> | unknown;
+/** Called at once with the session the command is meant for (a promise: a new_session before it may still be opening it). */
+type Handler = (cmd: Command, session: Promise<Session>) => Promise<unknown> | unknown;
+/** A command on the session, run once that session is open. */
+const on =
+  (fn: (cmd: Command, session: Session) => unknown): Handler =>
+  async (cmd, session) =>
+    fn(cmd, await session);
 
 export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
   const host = await SessionHost.start(setup);
@@ -35,34 +39,37 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
   };
 
   const handlers: Record<string, Handler> = {
-    prompt: async (cmd) => {
+    prompt: on((cmd, session) => {
       const images = Array.isArray(cmd.images) ? (cmd.images as { mimeType: string; data: string }[]) : undefined;
-      return host.session.submit(text(cmd), { images });
-    },
-    steer: (cmd) => host.session.steer(text(cmd)),
-    follow_up: (cmd) => host.session.followUp(text(cmd)),
-    abort: () => host.abortInput(),
-    get_state: () => ({
-      session_id: host.session.id,
-      state: host.session.state,
-      model: host.session.model,
-      reasoning_effort: host.session.config.reasoningEffort,
-      tools: host.session.registry.names(),
-      message_count: host.session.history.length,
-      session_file: host.session.sessionFile ?? null,
-      leaf_id: host.sessionStore.leafId,
+      return session.submit(text(cmd), { images });
     }),
-    get_messages: () => ({ messages: host.session.history }),
-    set_model: (cmd) => host.session.setModel(text(cmd, "model")),
-    set_reasoning_effort: (cmd) => host.session.setReasoningEffort((cmd.effort ?? null) as ReasoningEffort | null),
-    set_tools: (cmd) => {
+    steer: on((cmd, session) => session.steer(text(cmd))),
+    follow_up: on((cmd, session) => session.followUp(text(cmd))),
+    // Stops the running input; the session and its history stay.
+    abort: on((_cmd, session) => session.interrupt()),
+    get_state: on((_cmd, session) => ({
+      session_id: session.id,
+      state: session.state,
+      model: session.model,
+      reasoning_effort: session.reasoningEffort,
+      tools: session.tools,
+      message_count: session.messages.length,
+      session_file: session.sessionFile ?? null,
+      leaf_id: host.sessionStore.leafId,
+      plan: session.plan,
+    })),
+    get_messages: on((_cmd, session) => ({ messages: session.messages })),
+    set_model: on((cmd, session) => session.setModel(text(cmd, "model"))),
+    set_reasoning_effort: on((cmd, session) => session.setReasoningEffort((cmd.effort ?? null) as ReasoningEffort | null)),
+    set_tools: on((cmd, session) => {
       const tools = cmd.tools;
       if (typeof tools !== "string" && !Array.isArray(tools)) throw new Error("'tools' must be a preset name or a list of tool names.");
-      host.session.setTools(tools as string[]);
-      return { tools: host.session.registry.names() };
-    },
-    compact: async () => ({ compacted: await host.session.compact() }),
-    fork: async (cmd) => host.fork(typeof cmd.entry_id === "string" ? cmd.entry_id : undefined),
+      session.setTools(tools as string[]);
+      return { tools: session.tools };
+    }),
+    compact: on(async (_cmd, session) => ({ compacted: await session.compact() })),
+    fork: on((cmd, session) => session.fork(typeof cmd.entry_id === "string" ? cmd.entry_id : undefined)),
+    // Both start opening the next session at once (before their first await), so the commands read after them meet it.
     new_session: async () => ({ session_id: (await host.newSession()).id }),
     switch_session: async (cmd) => ({ session_id: (await host.switchSession(text(cmd, "session"))).id }),
     list_sessions: () => ({ sessions: host.listSessions() }),
@@ -97,9 +104,8 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     // Commands run concurrently: a running prompt must not block its own steer or abort.
     const run = (async () => {
       try {
-        // A command sent while abort (or new_session, …) swaps the session waits for the new one;
-        // the swapping commands start at once, so the commands behind them see the swap.
-        const data = await (SWAPPING.has(command) ? handler(cmd) : host.ready().then(() => handler(cmd)));
+        // A command sent behind new_session or switch_session meets the session they open.
+        const data = await handler(cmd, host.use());
         send({ type: "response", id, command, success: true, data: data ?? null });
       } catch (e) {
         send({ type: "response", id, command, success: false, error: (e as Error).message });

@@ -2,7 +2,7 @@
 import { listModels } from "../llm/catalog.ts";
 import type { ReasoningEffort } from "../llm/types.ts";
 import type { TreeNode } from "../store/tree.ts";
-import type { Style } from "./render.ts";
+import { planChecklist, type Style } from "./render.ts";
 import type { SessionHost } from "./session-host.ts";
 
 export interface SlashContext {
@@ -44,7 +44,7 @@ const COMMANDS: Record<string, SlashCommand> = {
         const names = arg.split(",").map((s) => s.trim()).filter(Boolean);
         host.session.setTools(names.length === 1 && ["default", "minimal", "readonly"].includes(names[0]) ? (names[0] as "default") : names);
       }
-      out(`tools: ${host.session.registry.names().join(", ")}\n`);
+      out(`tools: ${host.session.tools.join(", ")}\n`);
     },
   },
   reasoning: {
@@ -52,7 +52,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "show or set the reasoning effort",
     run(arg, { host, out }) {
       if (arg) host.session.setReasoningEffort(arg === "off" ? null : (arg as ReasoningEffort));
-      out(`reasoning effort: ${host.session.config.reasoningEffort ?? "provider default"}\n`);
+      out(`reasoning effort: ${host.session.reasoningEffort ?? "provider default"}\n`);
     },
   },
   compact: {
@@ -62,11 +62,19 @@ const COMMANDS: Record<string, SlashCommand> = {
       out((await host.session.compact()) ? "compacted.\n" : "nothing to compact.\n");
     },
   },
+  plan: {
+    usage: "/plan",
+    help: "show the task plan the model keeps with its plan tool",
+    run(_arg, { host, out, style }) {
+      const plan = host.session.plan;
+      out(plan ? `${planChecklist({ ...plan }, style)}\n` : "no plan yet.\n");
+    },
+  },
   fork: {
     usage: "/fork [entry-id]",
     help: "copy the conversation (up to an entry) into a new session",
     async run(arg, { host, out }) {
-      const forked = await host.fork(arg || undefined);
+      const forked = await host.session.fork(arg || undefined);
       out(`forked into ${forked.id}${forked.path ? ` (${forked.path})` : ""}\n`);
     },
   },
@@ -75,7 +83,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "list the conversation's entries and branches; with an id, continue from there",
     async run(arg, { host, out, style }) {
       if (arg) {
-        await host.branch(arg);
+        await host.session.branch(arg);
         out(`continuing from ${arg}\n`);
         return;
       }
@@ -99,7 +107,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     async run(arg, ctx) {
       if (!arg) return COMMANDS.sessions.run("", ctx);
       const session = await ctx.host.switchSession(arg);
-      ctx.out(`resumed ${session.id} (${session.history.length} messages)\n`);
+      ctx.out(`resumed ${session.id} (${session.messages.length} messages)\n`);
     },
   },
   new: {

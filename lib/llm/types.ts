@@ -67,6 +67,10 @@ export interface ToolResultMessage {
   content: string | UserPart[];
   isError: boolean;
   timestamp?: number;
+  /** What the tool declared itself to be ("read", "modify", "shell"…); kept for compaction, never sent to the model. */
+  kind?: string;
+  /** Project-relative files a read or modify call touched, as its result named them; kept for compaction. */
+  files?: string[];
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

@@ -20,8 +20,10 @@ export interface SessionHeader {
   timestamp: string;
   /** Working directory the session belongs to. */
   cwd: string;
-  /** Path of the session file this one was forked from. */
+  /** Path of the session file this one was forked from (or, for a child agent, of its parent's). */
   parentSession?: string;
+  /** A child agent's file: the id of the parent's tool call that spawned it. */
+  spawnedBy?: string;
 }
 
 export interface EntryBase {
@@ -134,8 +136,8 @@ export function serializeEntry(entry: Entry): string {
 }
 
 export function serializeHeader(header: SessionHeader): string {
-  const { type, version, id, timestamp, cwd, parentSession } = header;
-  return JSON.stringify(parentSession === undefined ? { type, version, id, timestamp, cwd } : { type, version, id, timestamp, cwd, parentSession });
+  const { type, version, id, timestamp, cwd, parentSession, spawnedBy } = header;
+  return JSON.stringify({ type, version, id, timestamp, cwd, parentSession, spawnedBy });
 }
 
 /** A fresh 8-hex-character id not already in `taken`. */

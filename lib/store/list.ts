@@ -7,7 +7,7 @@
  */
 import { Buffer } from "node:buffer";
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, statSync, unlinkSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Message } from "../llm/types.ts";
 import { forEachLine } from "./reader.ts";
 import { idFromFileName, sessionDir, sessionsRoot, type LocationOptions } from "./paths.ts";
@@ -28,6 +28,8 @@ export interface SessionInfo {
   /** Number of message entries; only for files small enough to read whole (≤ 128 KB). */
   messageCount?: number;
   parentSession?: string;
+  /** A child agent's session: the parent's tool call that spawned it. */
+  spawnedBy?: string;
   /**
    * Line 1 is not a readable session header (torn, corrupt or missing): the id comes from the file
    * name, `cwd` from the directory listed, and the session still opens (see SessionStore.open).
@@ -53,6 +55,23 @@ export function listSessions(cwd?: string, options: LocationOptions = {}): Sessi
     if (wantedCwd === undefined || info.cwd === wantedCwd) infos.push(info);
   }
   return infos.sort((a, b) => b.updated.getTime() - a.updated.getTime());
+}
+
+/**
+ * Child agents' session files live in an `agents/` folder beside their parent's, so that listing,
+ * `-c` and `-r` see only top-level sessions.
+ */
+export function childSessionDir(parentPath: string): string {
+  return join(dirname(parentPath), "agents");
+}
+
+/** The child agents spawned from the session file at `parentPath`, oldest first. */
+export function listChildSessions(parentPath: string): SessionInfo[] {
+  const parent = resolve(parentPath);
+  return sessionFiles(childSessionDir(parent))
+    .map(readSessionInfo)
+    .filter((info): info is SessionInfo => info !== undefined && info.parentSession !== undefined && resolve(info.parentSession) === parent)
+    .sort((a, b) => a.created.getTime() - b.created.getTime());
 }
 
 /** Path of the most recently modified session file of `cwd`, if any (reads no file contents). */
@@ -165,6 +184,7 @@ export function readSessionInfo(path: string): SessionInfo | undefined {
       size: stat.size,
       messageCount: whole ? messageCount : undefined,
       parentSession: stringField(header, "parentSession"),
+      spawnedBy: stringField(header, "spawnedBy"),
     };
   } finally {
     closeSync(fd);

@@ -39,6 +39,8 @@ export interface CreateOptions extends StoreOptions {
   cwd: string;
   /** Path (or id) of the session this one continues from. */
   parentSession?: string;
+  /** With parentSession: the parent's tool call that spawned this session (a child agent). */
+  spawnedBy?: string;
 }
 
 export interface OpenOptions extends StoreOptions {
@@ -76,7 +78,7 @@ export class SessionStore {
 
   /** A new, empty session for `cwd`. Nothing is written until the first append. */
   static create(options: CreateOptions): SessionStore {
-    const { header, created } = newHeader(resolve(options.cwd), options.parentSession);
+    const { header, created } = newHeader(resolve(options.cwd), options.parentSession, options.spawnedBy);
     const path = options.persist === false ? undefined : join(sessionDir(options.cwd, options), sessionFileName(header.id, created));
     return new SessionStore({ header, path, records: new Map(), order: [], lines: 0, pendingRewrite: false }, [], options.fsync ?? false);
   }
@@ -108,6 +110,7 @@ export class SessionStore {
       timestamp: typeof raw?.timestamp === "string" ? raw.timestamp : statSync(path).birthtime.toISOString(),
       cwd: typeof raw?.cwd === "string" ? raw.cwd : resolve(options.cwd ?? "."),
       ...(typeof raw?.parentSession === "string" ? { parentSession: raw.parentSession } : {}),
+      ...(typeof raw?.spawnedBy === "string" ? { spawnedBy: raw.spawnedBy } : {}),
     };
     const records = indexRecords(order, warnings);
     if (records.size !== order.length) order = [...records.values()]; // duplicates were dropped
@@ -166,6 +169,22 @@ export class SessionStore {
 
   setThinkingLevel(thinkingLevel: string): Entry {
     return this.append({ type: "thinking_level_change", thinkingLevel });
+  }
+
+  /** Extension data (a `custom` entry, never part of the model's context). */
+  appendCustom(customType: string, data: unknown): Entry {
+    return this.append({ type: "custom", customType, data });
+  }
+
+  /** Data of the latest `custom` entry of `customType` on the active branch, if any. */
+  latestCustom(customType: string): unknown {
+    const path = pathTo(this.state.records, this.leaf);
+    for (let i = path.length - 1; i >= 0; i--) {
+      if (path[i].type !== "custom") continue;
+      const entry = this.read(path[i]);
+      if (entry?.type === "custom" && entry.customType === customType) return entry.data;
+    }
+    return undefined;
   }
 
   /** Names the session (a `session_info` entry; the latest one wins). */
@@ -330,10 +349,11 @@ export class SessionStore {
 }
 
 /** A header for a new session file, and the time its file name carries. */
-function newHeader(cwd: string, parentSession?: string): { header: SessionHeader; created: Date } {
+function newHeader(cwd: string, parentSession?: string, spawnedBy?: string): { header: SessionHeader; created: Date } {
   const created = new Date();
   const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: crypto.randomUUID(), timestamp: created.toISOString(), cwd };
   if (parentSession !== undefined) header.parentSession = parentSession;
+  if (spawnedBy !== undefined) header.spawnedBy = spawnedBy;
   return { header, created };
 }
 

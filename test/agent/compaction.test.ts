@@ -42,7 +42,7 @@ describe("compaction in the session", () => {
       expect(h.kinds().indexOf("compaction_start")).toBeLessThan(h.kinds().indexOf("compaction_end"));
       const last = agentRequests(h).at(-1)!;
       expect(mentions(last, "SUMMARY-TEXT")).toBe(true);
-      expect(h.session.history[0].content).toContain("SUMMARY-TEXT");
+      expect(h.session.messages[0].content).toContain("SUMMARY-TEXT");
       const types = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).type);
       expect(types).toContain("compaction");
     } finally {
@@ -120,14 +120,14 @@ describe("compaction in the session", () => {
       await h.session.submit("fill it");
       const kinds = h.kinds();
       const turnEnds = kinds.flatMap((k, i) => (k === "turn_end" ? [i] : []));
-      const warnings = h.events.filter((e) => e.kind === "warning" && e.data.kind === "context_usage");
+      const warnings = h.of("warning").filter((e) => e.data.kind === "context_usage");
       expect(warnings).toHaveLength(1);
       const at = h.events.indexOf(warnings[0]);
       expect(at).toBeGreaterThan(turnEnds[2]);
       expect(at).toBeLessThan(kinds.indexOf("turn_start", turnEnds[2]));
       // The figure is the chars/4 estimate of what the next request carries.
-      const chars = h.session.systemPrompt().length + h.session.history.reduce((n, m) => n + textLength(m.content), 0);
-      const percent = warnings[0].data.percent as number;
+      const chars = h.session.systemPrompt().length + h.session.messages.reduce((n, m) => n + textLength(m.content), 0);
+      const percent = warnings[0].data.percent!;
       expect(Math.abs(percent - (chars / 4 / 6_000) * 100)).toBeLessThan(3);
       expect(percent).toBeGreaterThan(80);
       expect(String(warnings[0].data.message)).toBe(`Context usage is about ${percent}% of the context window`);
@@ -143,7 +143,7 @@ describe("compaction in the session", () => {
       await h.session.submit("first");
       await h.session.submit("second");
       expect(await h.session.compact()).toBe(true);
-      expect(h.session.history[0].content).toContain("SUMMARY-TEXT");
+      expect(h.session.messages[0].content).toContain("SUMMARY-TEXT");
       await h.session.submit("third");
       expect(mentions(agentRequests(h).at(-1)!, "SUMMARY-TEXT")).toBe(true);
     } finally {

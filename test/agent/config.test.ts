@@ -12,7 +12,6 @@ describe("004 §2.2 session config", () => {
       reasoningEffort: null,
       enableLoopDetection: true,
       loopDetectionWindow: 10,
-      maxSubagentDepth: 1,
       hookTimeoutMs: 5_000,
       contextWarningRatio: 0.8,
     });

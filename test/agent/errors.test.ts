@@ -33,7 +33,7 @@ describe("J.9 4. regressions", () => {
       expect(await second).toMatch(/busy/);
       await first;
       expect(h.fake.requests.length).toBe(1);
-      expect(h.session.history.filter((m) => m.role === "user").length).toBe(1);
+      expect(h.session.messages.filter((m) => m.role === "user").length).toBe(1);
     } finally {
       await h.cleanup();
     }

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSession, type CreateSessionOptions, type Session, type SessionEvent } from "../../lib/agent/index.ts";
+import { createSession, type CreateSessionOptions, type EventKind, type Session, type SessionEvent } from "../../lib/agent/index.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
 import { createClient } from "../../lib/llm/client.ts";
 import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
@@ -20,6 +20,8 @@ export interface Harness {
   session: Session;
   events: SessionEvent[];
   kinds(): string[];
+  /** The events of one kind, typed. */
+  of<K extends EventKind>(kind: K): SessionEvent<K>[];
   cleanup(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
     session,
     events,
     kinds: () => events.map((e) => e.kind),
+    of: <K extends EventKind>(kind: K) => events.filter((e) => e.kind === kind) as SessionEvent<K>[],
     async cleanup() {
       await session.close().catch(() => {});
       await env?.cleanup();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hooks } from "../../lib/agent/index.ts";
@@ -51,7 +51,7 @@ describe("J.10 1. notification hooks (events)", () => {
     try {
       await h.session.submit("go");
       const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
-      expect(turnEnd.data.tool_calls).toEqual([{ id: expect.any(String), name: "bash", arguments: { command: "echo hi" } }]);
+      expect(turnEnd.data.tool_calls).toEqual([{ call_id: expect.any(String), tool_name: "bash", arguments: { command: "echo hi" } }]);
     } finally {
       await h.cleanup();
     }
@@ -119,7 +119,7 @@ describe("J.10 2. gates", () => {
       expect(h.events.find((e) => e.kind === "compaction_end")!.data).toMatchObject({ compacted: false, cancelled: true });
       // No summary request went out and the next request carried the whole history.
       expect(h.fake.requests).toHaveLength(2);
-      expect(h.session.history.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+      expect(h.session.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
       expect(toolResultTexts(h.fake, 1)[0]).toContain("x".repeat(16_000));
     } finally {
       await h.cleanup();
@@ -131,11 +131,43 @@ describe("J.10 2. gates", () => {
     const h = await harness([{ text: "one" }], { hooks, config: { compactKeepRecentTokens: 1 } });
     try {
       await h.session.submit("hello");
-      const before = JSON.stringify(h.session.history);
+      const before = JSON.stringify(h.session.messages);
       expect(await h.session.compact()).toBe(false);
-      expect(JSON.stringify(h.session.history)).toBe(before);
+      expect(JSON.stringify(h.session.messages)).toBe(before);
       expect(h.kinds()).not.toContain("compaction_start");
       expect(h.fake.requests).toHaveLength(1);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("J.10 2.4 beforeSessionOp is asked before a fork and a branch; cancel leaves the session where it was", async () => {
+    const ops: [string, unknown][] = [];
+    let refuse = true;
+    const hooks: Hooks = { beforeSessionOp: (op, meta) => (ops.push([op, meta.entry_id]), refuse ? "cancel" : "ok") };
+    const h = await harness([{ text: "one" }, { text: "two" }], { hooks });
+    try {
+      await h.session.submit("first");
+      await h.session.submit("second");
+      const id = h.session.id;
+      const file = h.session.sessionFile;
+      await expect(h.session.fork()).rejects.toThrow(/cancelled by a beforeSessionOp hook/);
+      expect(h.session.id).toBe(id);
+      const firstAnswer = h.session.messages.length; // unchanged below
+      const entries = readFileSync(file!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const firstUser = entries.find((e) => e.type === "message" && e.message.content === "first")!.id;
+      await expect(h.session.branch(firstUser)).rejects.toThrow(/cancelled/);
+      expect(h.session.messages.length).toBe(firstAnswer);
+      expect(ops.map(([op]) => op)).toEqual(["fork", "branch"]);
+      expect(ops[1][1]).toBe(firstUser);
+
+      refuse = false;
+      await h.session.branch(firstUser);
+      expect(h.session.messages.map((m) => m.content)).toEqual(["first"]);
+      const forked = await h.session.fork();
+      expect(forked.id).not.toBe(id);
+      expect(h.session.id).toBe(forked.id);
+      expect(ops.map(([op]) => op)).toEqual(["fork", "branch", "branch", "fork"]);
     } finally {
       await h.cleanup();
     }
@@ -208,7 +240,7 @@ describe("J.10 3. pipes", () => {
     try {
       await h.session.submit("hello");
       expect(lastUserTexts(requestMessages(h.fake, 0))).toContain("[note: be brief]");
-      expect(h.session.history.length).toBe(2);
+      expect(h.session.messages.length).toBe(2);
     } finally {
       await h.cleanup();
     }
@@ -234,7 +266,7 @@ describe("J.10 3. pipes", () => {
       expect(result.stopReason).toBe("handled");
       expect(later).toEqual([]);
       expect(h.fake.requests.length).toBe(0);
-      expect(h.session.history.length).toBe(0);
+      expect(h.session.messages.length).toBe(0);
     } finally {
       await h.cleanup();
     }

@@ -79,7 +79,7 @@ describe("J.9 1. agent pipeline", () => {
       expect((await h.session.submit("now")).text).toBe("second");
       // The refused input left no trace in the conversation.
       expect(JSON.stringify(h.fake.requests[1].body.messages)).not.toContain('"second"');
-      expect(h.session.history.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "now"]);
+      expect(h.session.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["first", "now"]);
     } finally {
       await h.cleanup();
     }
@@ -124,7 +124,7 @@ describe("004 §9 core loop", () => {
       expect(result.stopReason).toBe("tool_round_limit");
       expect(h.fake.requests.length).toBe(2);
       const limit = h.events.find((e) => e.kind === "turn_limit")!;
-      expect(limit.data.round).toBe(2);
+      expect(limit.data).toMatchObject({ kind: "tool_rounds", count: 2 });
       expect(h.events.filter((e) => e.kind === "tool_call_end")).toHaveLength(2);
       expect(h.session.state).toBe("IDLE");
       // The limit is per input: the next input gets its own two rounds.
@@ -143,7 +143,7 @@ describe("004 §9 core loop", () => {
       const third = await h.session.submit("three");
       expect(third.stopReason).toBe("turn_limit");
       expect(h.fake.requests.length).toBe(2);
-      expect(h.events.filter((e) => e.kind === "turn_limit")[0].data.total_turns).toBe(2);
+      expect(h.of("turn_limit")[0].data.count).toBe(2);
     } finally {
       await h.cleanup();
     }
@@ -157,7 +157,7 @@ describe("004 §9 core loop", () => {
       expect(result.turns).toBe(3);
       expect(h.fake.requests.length).toBe(3);
       expect(h.events.filter((e) => e.kind === "tool_call_end")).toHaveLength(3);
-      expect(h.events.find((e) => e.kind === "turn_limit")!.data).toMatchObject({ total_turns: 3, kind: "turns" });
+      expect(h.events.find((e) => e.kind === "turn_limit")!.data).toMatchObject({ count: 3, kind: "turns" });
       expect(h.session.state).toBe("IDLE");
     } finally {
       await h.cleanup();
@@ -170,7 +170,7 @@ describe("004 §9 core loop", () => {
       expect((await h.session.submit("1")).text).toBe("a");
       expect((await h.session.submit("2")).text).toBe("b");
       expect((await h.session.submit("3")).text).toBe("c");
-      expect(h.session.history.length).toBe(6);
+      expect(h.session.messages.length).toBe(6);
     } finally {
       await h.cleanup();
     }
@@ -249,7 +249,7 @@ describe("004 §9 core loop", () => {
       expect(results.map((r: any) => r.tool_use_id)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
       expect(toolResultTexts(h.fake, 1)).toEqual(["echo A", "echo B", "echo C"]);
       // The history itself (not just the wire adapter) holds the results in call order.
-      const tools = h.session.history.filter((m) => m.role === "tool") as any[];
+      const tools = h.session.messages.filter((m) => m.role === "tool") as any[];
       expect(tools.map((m) => [m.toolCallId, m.content])).toEqual([
         ["toolu_A", "echo A"],
         ["toolu_B", "echo B"],
@@ -352,7 +352,7 @@ describe("004 §9 core loop", () => {
       expect(spill).toBeDefined();
       expect(numbered(JSON.parse(readFileSync(join(h.dir, spill!), "utf8")).text)).toEqual(range(1, 300));
       // The history (and so every later request) keeps the truncated text, not the full one.
-      expect(h.session.history.find((m) => m.role === "tool")!.content).toBe(seen);
+      expect(h.session.messages.find((m) => m.role === "tool")!.content).toBe(seen);
     } finally {
       await h.cleanup();
     }
@@ -399,7 +399,7 @@ describe("004 §9 core loop", () => {
       const updates = firstTurn.flatMap((k, i) => (k === "tool_call_update" ? [i] : []));
       expect(updates.length).toBeGreaterThan(0);
       expect(updates.every((i) => i > textStart && i < firstTurn.lastIndexOf("message_end"))).toBe(true);
-      const firstDeltas = h.events.filter((e, i) => e.kind === "assistant_text_delta" && i < kinds.indexOf("tool_call_start"));
+      const firstDeltas = h.of("assistant_text_delta").filter((e) => h.events.indexOf(e) < kinds.indexOf("tool_call_start"));
       expect(firstDeltas.map((e) => e.data.delta).join("")).toBe("Let me look.");
       // The events name the same call and carry the turn's content.
       expect(h.events.find((e) => e.kind === "user_input")!.data.content).toBe("what is here?");
@@ -408,7 +408,7 @@ describe("004 §9 core loop", () => {
       const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
       expect(start.data.tool_name).toBe("ls");
       expect(end.data.call_id).toBe(start.data.call_id);
-      expect(turnEnd.data.tool_calls).toEqual([{ id: start.data.call_id, name: "ls", arguments: {} }]);
+      expect(turnEnd.data.tool_calls).toEqual([{ call_id: start.data.call_id, tool_name: "ls", arguments: {} }]);
       const afterTool = h.events.slice(kinds.indexOf("tool_call_end")).find((e) => e.kind === "message_end")!;
       expect((afterTool.data.message as any).role).toBe("tool");
       expect(h.events.filter((e) => e.kind === "assistant_text_end").map((e) => e.data.text)).toEqual(["Let me look.", "Empty."]);

@@ -40,7 +40,7 @@ describe("session file", () => {
       await h.session.submit("hi");
       expect(h.session.sessionFile).toBeUndefined();
       expect(existsSync(join(h.home, "sessions")) ? readdirSync(join(h.home, "sessions")) : []).toEqual([]);
-      expect(h.session.history.length).toBe(2);
+      expect(h.session.messages.length).toBe(2);
     } finally {
       await h.cleanup();
     }
@@ -58,8 +58,8 @@ describe("session file", () => {
       try {
         expect(resumed.id).toBe(first.session.id);
         expect(resumed.model).toBe("anthropic/claude-sonnet-4-5");
-        expect(resumed.config.reasoningEffort).toBe("medium");
-        expect(resumed.history.map((m) => m.role)).toEqual(["user", "assistant"]);
+        expect(resumed.reasoningEffort).toBe("medium");
+        expect(resumed.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
         await resumed.submit("what did I ask?");
         expect(JSON.stringify(first.fake.requests.at(-1)!.body.messages)).toContain("the answer is 42");
       } finally {
@@ -69,7 +69,7 @@ describe("session file", () => {
       const continued = await createSession({ cwd: first.dir, client: fakeClient(first.fake), store: { continue: true, dir: join(first.home, "sessions") } });
       try {
         expect(continued.id).toBe(first.session.id);
-        expect(continued.history.length).toBe(4);
+        expect(continued.messages.length).toBe(4);
       } finally {
         await continued.close();
       }

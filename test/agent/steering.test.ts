@@ -83,7 +83,7 @@ describe("J.9 1. steering, follow-up, abort", () => {
       await h.session.submit("first");
       h.session.followUp("second");
       const end = await waitForEvent(h.session, h.events, (e) => e.kind === "agent_end" && h.events.filter((x) => x.kind === "agent_end").length === 2);
-      expect(end.data.stop_reason).toBe("completed");
+      expect(end.kind === "agent_end" && end.data.stop_reason).toBe("completed");
       expect(userTexts(requestMessages(h.fake, 1)).at(-1)).toBe("second");
     } finally {
       await h.cleanup();
@@ -97,7 +97,7 @@ describe("J.9 1. steering, follow-up, abort", () => {
       await h.session.submit("explain");
       const texts = userTexts(requestMessages(h.fake, 0));
       expect(texts).toEqual(["explain", "also keep it short"]);
-      expect(h.session.history.filter((m) => m.role === "user").length).toBe(2);
+      expect(h.session.messages.filter((m) => m.role === "user").length).toBe(2);
     } finally {
       await h.cleanup();
     }
@@ -130,7 +130,7 @@ describe("J.9 1. steering, follow-up, abort", () => {
       expect(h.session.state).toBe("CLOSED");
       expect(h.kinds().at(-1)).toBe("session_end");
       expect(h.fake.requests.length).toBe(1);
-      const last = h.session.history.at(-1)!;
+      const last = h.session.messages.at(-1)!;
       expect(last.role).toBe("tool");
       await expect(h.session.submit("again")).rejects.toThrow(/closed/);
     } finally {
@@ -146,7 +146,7 @@ describe("J.9 1. steering, follow-up, abort", () => {
       await h.session.abort();
       const result = await running;
       expect(result.stopReason).toBe("aborted");
-      const last = h.session.history.at(-1)!;
+      const last = h.session.messages.at(-1)!;
       expect(last.role).toBe("assistant");
       const text = (last.content as any[]).map((p) => p.text).join("");
       expect(text.length).toBeGreaterThan(0);
@@ -165,7 +165,7 @@ describe("J.9 1. steering, follow-up, abort", () => {
       await new Promise((r) => setTimeout(r, 50));
       await h.session.abort();
       expect((await running).stopReason).toBe("aborted");
-      expect(h.session.history.map((m) => m.role)).toEqual(["user"]);
+      expect(h.session.messages.map((m) => m.role)).toEqual(["user"]);
     } finally {
       await h.cleanup();
     }

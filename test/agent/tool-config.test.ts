@@ -9,11 +9,11 @@ import { harness, requestMessages, toolResultTexts } from "./harness.ts";
 const toolNames = (body: any): string[] => (body.tools ?? []).map((t: any) => t.name);
 
 describe("003 §10 tool presets", () => {
-  test("TOOLCFG-001 all seven tools are active by default", async () => {
+  test("TOOLCFG-001 all seven tools are active by default (and the profile's subagent tools after them)", async () => {
     const h = await harness([{ text: "ok" }]);
     try {
       await h.session.submit("hi");
-      expect(toolNames(h.fake.requests[0].body)).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls"]);
+      expect(toolNames(h.fake.requests[0].body)).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", ...SUBAGENT_TOOLS]);
     } finally {
       await h.cleanup();
     }
@@ -53,7 +53,7 @@ describe("003 §10 tool presets", () => {
       });
       await h.session.submit("first");
       expect(events).toEqual(["switched"]);
-      expect(toolNames(h.fake.requests[0].body)).toHaveLength(7);
+      expect(toolNames(h.fake.requests[0].body)).toHaveLength(7 + SUBAGENT_TOOLS.length);
       expect(toolNames(h.fake.requests[1].body)).toEqual(["read", "grep", "find", "ls"]);
       h.session.setTools(["read", "bash"]);
       await h.session.submit("second");
@@ -80,12 +80,15 @@ describe("003 §10 tool presets", () => {
     const h = await harness([{ text: "ok" }]);
     try {
       expect(() => h.session.setTools([])).toThrow(/empty/);
-      expect(h.session.registry.names()).toHaveLength(7);
+      expect(h.session.tools).toHaveLength(7 + SUBAGENT_TOOLS.length);
     } finally {
       await h.cleanup();
     }
   });
 });
+
+/** The default profile's subagent tools, active beside the seven (see test/agent/subagents.test.ts). */
+const SUBAGENT_TOOLS = ["spawn_agent", "send_input", "wait", "close_agent"];
 
 const plainText: Tool<{}> = {
   name: "plain_text",

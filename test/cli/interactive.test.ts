@@ -70,20 +70,24 @@ test.skipIf(!hasTmux)("cli interactive: a prompt, a streamed answer, a tool line
   await waitFor(() => !alive(), "gong to exit");
 });
 
-test.skipIf(!hasTmux)("cli interactive: Ctrl-C during a sleep interrupts it, the shell goes on, Ctrl-C twice exits", async () => {
+test.skipIf(!hasTmux)("cli interactive: Ctrl-C during a sleep interrupts it, the next input continues the conversation, Ctrl-C twice exits", async () => {
   fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] }, { text: "back again" }] });
   startGong(WIRE_APIS[0].flags(fake));
   await waitFor((s) => s.includes("›"), "the prompt");
   keys("take a nap", "Enter");
   await waitFor(() => fake.requests.length === 1 && pgrepSleep(), "the sleep to start");
-  // A line typed right after Ctrl-C (while the interruption completes) becomes the next input.
   keys("C-c");
-  keys("are you there?", "Enter");
   await waitFor((s) => s.includes("interrupted"), "the interruption");
   await waitFor(() => !pgrepSleep(), "the sleep to be killed");
+  await waitFor((s) => /›\s*$/.test(s.trimEnd()), "the prompt after the interruption");
 
+  keys("are you there?", "Enter");
   await waitFor((s) => s.includes("back again"), "the next answer");
-  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("take a nap");
+  // The same session goes on: the second request carries the first input and its interrupted call.
+  const sent = JSON.stringify(fake.requests[1].body.messages);
+  expect(sent).toContain("take a nap");
+  expect(sent).toContain("sleep 29.5");
+  expect(sent).toContain("are you there?");
 
   keys("C-c");
   await waitFor((s) => s.includes("press Ctrl-C again"), "the exit hint");
@@ -208,6 +212,26 @@ test.skipIf(!hasTmux)("cli interactive: the up arrow recalls inputs from an earl
   keys("Enter");
   await waitFor((s) => s.includes("second answer"), "the recalled input's answer");
   expect(JSON.stringify(fake.requests[1].body.messages)).toContain("remember this prompt");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("cli interactive: the plan tool's update is shown as a checklist", async () => {
+  fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "Inspect", status: "completed", activeForm: "Inspecting" }, { content: "Repair", status: "in_progress", activeForm: "Repairing" }] } }] },
+      { text: "Plan made." },
+    ],
+  });
+  startGong([...WIRE_APIS[0].flags(fake), "--tools", "default,TodoWrite"]);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("make a plan", "Enter");
+  const text = await waitFor((s) => s.includes("Plan made.") && s.includes("↑"), "the answer");
+  expect(text).toContain("● TodoWrite  2 items");
+  expect(text).toContain("⎿ 1/2 done");
+  expect(text).toMatch(/✔ Inspect\n\s+◼ Repairing/);
+  keys("/plan", "Enter");
+  await waitFor((s) => s.split("◼ Repairing").length === 3, "the /plan checklist");
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });

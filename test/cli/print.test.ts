@@ -283,3 +283,34 @@ describe("offline demo", () => {
     expect(m.stdout).toContain("anthropic/claude-sonnet-4-5");
   });
 });
+
+describe("tool lines and the plan", () => {
+  test("cli print --verbose shows each call by its tool's summary and the plan as a checklist", async () => {
+    fake = await startFakeLlm({
+      script: [
+        {
+          toolCalls: [
+            {
+              name: "TodoWrite",
+              arguments: {
+                todos: [
+                  { content: "Look around", status: "completed", activeForm: "Looking around" },
+                  { content: "Say hi", status: "in_progress", activeForm: "Saying hi" },
+                  { content: "Wave", status: "pending", activeForm: "Waving" },
+                ],
+              },
+            },
+          ],
+        },
+        { toolCalls: [{ name: "bash", arguments: { command: "echo hi-from-bash" } }] },
+        { text: "done" },
+      ],
+    });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "--tools", "default,TodoWrite", "--verbose", "-p", "say hi"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("done\n");
+    expect(r.stderr).toContain("● TodoWrite  3 items\n  ⎿ 1/3 done\n    ✔ Look around\n    ◼ Saying hi\n    ☐ Wave\n");
+    expect(r.stderr).toContain("● bash  echo hi-from-bash\n  ⎿ exit 0 · 1 line\n");
+    expect((fake.requests[0].body.tools as { name: string }[]).map((t) => t.name)).toContain("TodoWrite");
+  });
+});

@@ -1,32 +1,16 @@
+import type { Plan } from "../../tools/plan.ts";
 import { expect, test } from "bun:test";
-import { startReply } from "../../lib/envelope.ts";
-import { colorDiff, describeCall, describeResult, formatUsage, makeStyle, useColor } from "../../lib/cli/render.ts";
+import { callLabel, colorDiff, formatUsage, makeStyle, planChecklist, resultLine, useColor } from "../../lib/cli/render.ts";
 
-const reply = () => startReply({});
-
-test("render: a failed command shows its exit code and last line of output", () => {
-  const r = reply().fail("EXECUTION_ERROR", "Command exited with code 1", {
-    data: { exit_code: 1 },
-    text: "building…\ngreet.sh: line 4: nmae: unbound variable\n\nCommand exited with code 1",
-  });
-  expect(describeResult(r)).toBe("exit 1 · greet.sh: line 4: nmae: unbound variable");
+test("render: a call is shown by its tool's name and the summary the tool gave, whatever the tool", () => {
+  expect(callLabel({ tool_name: "bash", call_summary: "npm test --watch" })).toBe("bash  npm test --watch");
+  expect(callLabel({ tool_name: "Read", call_summary: "src/app.ts:10-40" })).toBe("Read  src/app.ts:10-40");
+  expect(callLabel({ tool_name: "my_tool" })).toBe("my_tool");
 });
 
-test("render: a successful command counts its output lines", () => {
-  expect(describeResult(reply().success({ exit_code: 0 }, "a\nb\n"))).toBe("exit 0 · 2 lines");
-  expect(describeResult(reply().success({ exit_code: 0 }, ""))).toBe("exit 0 · 0 lines");
-});
-
-test("render: other tools summarise their data; errors show their message", () => {
-  expect(describeResult(reply().success({ matches: [{}, {}, {}] }, ""))).toBe("3 matches");
-  expect(describeResult(reply().success({ replacements: 1 }, ""))).toBe("1 replacement");
-  expect(describeResult(reply().fail("NOT_FOUND", "File 'x' does not exist."))).toBe("File 'x' does not exist.");
-});
-
-test("render: a call is shown by its most telling argument, on one line", () => {
-  expect(describeCall("bash", { command: "npm test\n  --watch" })).toBe("bash  npm test --watch");
-  expect(describeCall("grep", { pattern: "needle", path: "src" })).toBe("grep  needle in src");
-  expect(describeCall("read", { path: "a".repeat(200) }).length).toBeLessThanOrEqual(87);
+test("render: a result is the tool's one-line summary", () => {
+  expect(resultLine({ result_summary: "3 matches" })).toBe("3 matches");
+  expect(resultLine({})).toBe("");
 });
 
 test("render: NO_COLOR turns color off, diffs are colored line by line", () => {
@@ -41,4 +25,20 @@ test("render: NO_COLOR turns color off, diffs are colored line by line", () => {
 
 test("render: usage totals", () => {
   expect(formatUsage({ input: 12_345, output: 678, cacheRead: 2_000, cost: 0.0123 })).toBe("↑ 12.3k ↓ 678 · cache 2.0k · $0.0123");
+});
+
+test("render: a plan is a checklist; the item in progress shows its -ing form", () => {
+  const plan: Plan = {
+    explanation: "found the cause",
+    items: [
+      { text: "Read", status: "completed" },
+      { text: "Fix", status: "in_progress", active_form: "Fixing" },
+      { text: "Test", status: "pending" },
+      { text: "Old idea", status: "cancelled" },
+      { text: "Deploy", status: "blocked" },
+    ],
+  };
+  expect(planChecklist(plan, makeStyle(false))).toBe("found the cause\n✔ Read\n◼ Fixing\n☐ Test\n✘ Old idea\n! Deploy");
+  expect(planChecklist(plan, makeStyle(true))).toContain("\x1b[32m✔ Read");
+  expect(planChecklist({ items: [] }, makeStyle(false))).toBe("(plan cleared)");
 });

@@ -103,9 +103,11 @@ test("cli rpc steer while a command runs", async () => {
   expect(await r.close()).toBe(0);
 });
 
-test("cli rpc abort stops the input and the host stays usable", async () => {
+test("cli rpc abort interrupts the input; the next prompt continues the same session with its history", async () => {
   fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "still here" }] });
   const r = rpc(WIRE_APIS[0].flags(fake));
+  r.send({ id: 0, type: "get_state" });
+  const before = (await r.response(0)).data;
   await promptUntilToolRuns(r, 1);
   r.send({ id: 2, type: "abort" });
   expect((await r.response(2)).success).toBe(true);
@@ -113,13 +115,17 @@ test("cli rpc abort stops the input and the host stays usable", async () => {
   expect(aborted.data.stopReason).toBe("aborted");
 
   r.send({ id: 3, type: "get_state" });
-  expect((await r.response(3)).data.state).toBe("IDLE");
+  const after = (await r.response(3)).data;
+  expect(after.state).toBe("IDLE");
+  expect(after.session_id).toBe(before.session_id);
+  expect(after.message_count).toBe(3); // the prompt, the call, its "aborted" result
   r.send({ id: 4, type: "prompt", text: "are you there?" });
   expect((await r.response(4)).data.text).toBe("still here");
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("sleep 30");
   expect(await r.close()).toBe(0);
 });
 
-test("cli rpc a prompt sent right behind an abort meets the next session, not a closed one", async () => {
+test("cli rpc a prompt sent right behind an abort waits for the interrupted input instead of failing as busy", async () => {
   fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "fresh start" }] });
   const r = rpc(WIRE_APIS[0].flags(fake));
   await promptUntilToolRuns(r, 1);
@@ -227,5 +233,21 @@ test("cli rpc compact, fork and switch_session", async () => {
   expect(missing.error).toContain("ffffffff");
   r.send({ id: 11, type: "get_state" });
   expect((await r.response(11)).data.session_id).toBe(original.session_id);
+  expect(await r.close()).toBe(0);
+});
+
+test("cli rpc: plan_update events and the plan in get_state", async () => {
+  fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "update_plan", arguments: { explanation: "start", plan: [{ step: "Probe", status: "in_progress" }] } }] }, { text: "planned" }],
+  });
+  const r = rpc([...WIRE_APIS[1].flags(fake), "--tools", "default,update_plan"]);
+  r.send({ id: 1, type: "get_state" });
+  expect((await r.response(1)).data.plan).toBeNull();
+  r.send({ id: 2, type: "prompt", text: "plan" });
+  expect((await r.response(2)).success).toBe(true);
+  const update = r.lines.find((m) => m.type === "event" && m.event.kind === "plan_update");
+  expect(update.event.data).toMatchObject({ tool_name: "update_plan", explanation: "start", items: [{ text: "Probe", status: "in_progress" }] });
+  r.send({ id: 3, type: "get_state" });
+  expect((await r.response(3)).data.plan).toEqual({ explanation: "start", items: [{ text: "Probe", status: "in_progress" }] });
   expect(await r.close()).toBe(0);
 });

@@ -187,7 +187,7 @@ describe("J.12 3. fallback and guards", () => {
     // The session goes on and compacts again: the previous summary is sent for an UPDATE.
     for (const m of conversation(25, 2000)) store.appendMessage({ ...m, ...(m.role === "user" ? { content: `later ${m.content}` } : {}) } as Message);
     store.appendMessage(assistant("", [{ id: "w1", name: "write", arguments: { path: "out.ts", content: "x" } }]));
-    store.appendMessage(toolResult("w1", "write", "written"));
+    store.appendMessage(toolResult("w1", "write", "written", { kind: "modify", files: ["out.ts"] }));
     store.appendMessage(user("and the last question"));
     const second = (await compact(opts)) as Extract<CompactResult, { compacted: true }>;
     expect(second.compacted).toBe(true);

@@ -77,23 +77,21 @@ describe("6.2 cut point", () => {
 });
 
 describe("6.2 file lists", () => {
-  test("6.2 files read and modified under every profile's tool names", () => {
+  test("6.2 files read and modified come from the kind and files each result recorded, whatever the tool's name", () => {
     const messages: Message[] = [
-      assistant("", [
-        { id: "1", name: "read", arguments: { path: "a.ts" } },
-        { id: "2", name: "Read", arguments: { file_path: "b.ts" } },
-        { id: "3", name: "read_file", arguments: { path: "c.ts" } },
-        { id: "4", name: "read_many_files", arguments: { paths: ["d.ts", "e.ts"] } },
-        { id: "5", name: "Edit", arguments: { file_path: "b.ts", old_string: "x", new_string: "y" } },
-        { id: "6", name: "write_file", arguments: { file_path: "f.ts", content: "" } },
-        { id: "7", name: "replace", arguments: { file_path: "g.ts" } },
-        { id: "8", name: "apply_patch", arguments: { input: "*** Begin Patch\n*** Update File: h.ts\n@@\n-a\n+b\n*** Add File: i.ts\n+new\n*** End Patch" } },
-        { id: "9", name: "bash", arguments: { command: "cat z.ts" } },
-      ]),
+      toolResult("1", "read", "…", { kind: "read", files: ["a.ts"] }),
+      toolResult("2", "Read", "…", { kind: "read", files: ["b.ts"] }),
+      toolResult("3", "my_loader", "…", { kind: "read", files: ["c.ts", "d.ts"] }),
+      toolResult("4", "Edit", "…", { kind: "modify", files: ["b.ts"] }),
+      toolResult("5", "apply_patch", "…", { kind: "modify", files: ["h.ts", "i.ts"] }),
+      toolResult("6", "bash", "…", { kind: "shell" }),
+      toolResult("7", "grep", "…", { kind: "search", files: ["z.ts"] }),
+      // A result recorded without metadata (a session written before tools described themselves) lists nothing.
+      toolResult("8", "read", "…"),
     ];
     const lists = fileLists(extractFileOps(messages), { filesRead: ["old.ts"], filesModified: ["older.ts"] });
-    expect(lists.filesRead).toEqual(["a.ts", "c.ts", "d.ts", "e.ts", "old.ts"]);
-    expect(lists.filesModified).toEqual(["b.ts", "f.ts", "g.ts", "h.ts", "i.ts", "older.ts"]);
+    expect(lists.filesRead).toEqual(["a.ts", "c.ts", "d.ts", "old.ts"]);
+    expect(lists.filesModified).toEqual(["b.ts", "h.ts", "i.ts", "older.ts"]);
     expect(formatFileLists(["a"], ["b"])).toBe("<read-files>\na\n</read-files>\n\n<modified-files>\nb\n</modified-files>");
   });
 });

@@ -5,6 +5,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import type { SessionEvent } from "../../lib/agent/index.ts";
+import type { McpServerEvent } from "../../lib/mcp/index.ts";
+import type { ToolResponse } from "../../lib/envelope.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -57,4 +60,15 @@ export async function startHttpEverything(transport: "streamableHttp" | "sse" = 
       await exited;
     },
   };
+}
+
+/** The mcp_server events seen, optionally of one state. */
+export function mcpEvents(events: SessionEvent[], state?: McpServerEvent["state"]): McpServerEvent[] {
+  return events.flatMap((e) => (e.kind === "mcp_server" && (!state || e.data.state === state) ? [e.data] : []));
+}
+
+/** The full envelope of the first call of `tool`. */
+export function outputOf(events: SessionEvent[], tool: string): ToolResponse {
+  for (const e of events) if (e.kind === "tool_call_end" && e.data.tool_name === tool) return e.data.output;
+  throw new Error(`no tool_call_end for ${tool}`);
 }

@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { alive, harness, toolResultTexts, waitForEvent } from "../agent/harness.ts";
 import { isValidToolName, mcpToolName } from "../../lib/mcp/names.ts";
-import { slowStdioEntry, startHttpEverything, stdioEntry } from "./helpers.ts";
+import { mcpEvents, outputOf, slowStdioEntry, startHttpEverything, stdioEntry } from "./helpers.ts";
 
 const toolNames = (body: { tools?: { name: string }[] }) => (body.tools ?? []).map((t) => t.name);
 
@@ -15,9 +15,10 @@ test("a slow-starting server: the first request goes without it, its tools join 
     const first = await h.session.submit("hi");
     expect(first.text).toBe("first answer");
     expect(toolNames(h.fake.requests[0].body).some((n) => n.startsWith("mcp__"))).toBe(false);
-    const ready = await waitForEvent(h.session, h.events, (e) => e.kind === "mcp_server");
-    expect(ready.data).toMatchObject({ server: "slow", state: "connected" });
-    expect(ready.data.tools).toContain("mcp__slow__echo");
+    await waitForEvent(h.session, h.events, (e) => e.kind === "mcp_server");
+    const [ready] = mcpEvents(h.events);
+    expect(ready).toMatchObject({ server: "slow", state: "connected" });
+    expect(ready.tools).toContain("mcp__slow__echo");
     await h.session.submit("again");
     expect(toolNames(h.fake.requests[1].body)).toContain("mcp__slow__echo");
   } finally {
@@ -50,9 +51,9 @@ test("the server killed mid-call: an error result the model can act on, one even
     expect(died).toContain("MCP server 'everything' stopped during the call");
     expect(died).toContain("started again on the next call");
     expect(echoed).toBe("Echo: back again");
-    const failures = h.events.filter((e) => e.kind === "mcp_server" && e.data.state === "failed");
+    const failures = mcpEvents(h.events, "failed");
     expect(failures).toHaveLength(1);
-    expect(String(failures[0].data.message)).not.toContain("\n");
+    expect(String(failures[0].message)).not.toContain("\n");
     const secondPid = h.session.mcp!.status()[0].pid!;
     expect(secondPid).not.toBe(firstPid);
     expect(alive(secondPid)).toBe(true);
@@ -69,11 +70,11 @@ test("a server that cannot start is reported once, in one line, and the session 
     await h.session.mcp!.settled();
     const result = await h.session.submit("go");
     expect(result.text).toBe("fine");
-    const failures = h.events.filter((e) => e.kind === "mcp_server" && e.data.state === "failed");
+    const failures = mcpEvents(h.events, "failed");
     expect(failures).toHaveLength(1);
-    expect(failures[0].data).toMatchObject({ server: "broken" });
-    expect(String(failures[0].data.message)).toContain("MCP server 'broken' failed");
-    expect(String(failures[0].data.message)).not.toContain("\n");
+    expect(failures[0]).toMatchObject({ server: "broken" });
+    expect(String(failures[0].message)).toContain("MCP server 'broken' failed");
+    expect(String(failures[0].message)).not.toContain("\n");
     expect(toolNames(h.fake.requests[0].body)).toContain("mcp__everything__echo");
     expect(h.session.mcp!.status().find((s) => s.name === "broken")!.state).toBe("failed");
   } finally {
@@ -113,7 +114,7 @@ test("a call past toolTimeoutMs is a TIMEOUT error result; the server stays usab
   try {
     await h.session.mcp!.settled();
     await h.session.submit("go");
-    const end = h.events.find((e) => e.kind === "tool_call_end")!.data.output as { status: string; error: { code: string; message: string } };
+    const end = outputOf(h.events, "mcp__everything__trigger-long-running-operation");
     expect(end.status).toBe("error");
     expect(end.error).toEqual({ code: "TIMEOUT", message: "MCP server 'everything' did not answer within 300 ms (toolTimeoutMs)." });
     expect(toolResultTexts(h.fake, 2)[1]).toBe("Echo: still here");
@@ -173,7 +174,7 @@ test("an HTTP server that went away and came back: one error result, then the ne
     expect(two).toContain("MCP server 'web' stopped during the call (the connection failed");
     expect(two).toContain("It is started again on the next call.");
     expect(three).toBe("Echo: three");
-    expect(h.events.filter((e) => e.kind === "mcp_server" && e.data.state === "failed")).toHaveLength(1);
+    expect(mcpEvents(h.events, "failed")).toHaveLength(1);
   } finally {
     await h.cleanup();
     await server.stop();

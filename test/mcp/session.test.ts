@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { harness, requestMessages, toolResultTexts, type Harness } from "../agent/harness.ts";
 import { McpManager, serverFromOptions } from "../../lib/mcp/index.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
-import type { ToolResponse } from "../../lib/envelope.ts";
-import { startHttpEverything, stdioEntry, type HttpServer } from "./helpers.ts";
+import { outputOf, startHttpEverything, stdioEntry, type HttpServer } from "./helpers.ts";
 
 let http: HttpServer;
 let sse: HttpServer;
@@ -41,7 +40,7 @@ async function connected(script: Script, entry: Record<string, unknown>): Promis
   };
 }
 
-const endOf = (h: Harness, tool: string) => h.events.find((e) => e.kind === "tool_call_end" && e.data.tool_name === tool)?.data.output as ToolResponse;
+const endOf = (h: Harness, tool: string) => outputOf(h.events, tool);
 
 for (const transport of TRANSPORTS) {
   describe(`server-everything over ${transport.name}`, () => {

@@ -20,12 +20,14 @@ export const assistant = (text: string, calls: { id: string; name: string; argum
   usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0 },
 });
 
-export const toolResult = (toolCallId: string, toolName: string, content: string): ToolResultMessage => ({
+/** A tool result; `meta` is what the agent records from the tool's metadata (kind, files touched). */
+export const toolResult = (toolCallId: string, toolName: string, content: string, meta: { kind?: string; files?: string[] } = {}): ToolResultMessage => ({
   role: "tool",
   toolCallId,
   toolName,
   content,
   isError: false,
+  ...meta,
 });
 
 /** Every tree invariant: ids unique, every parentId exists, exactly one root, the leaf lies on a root path. */
@@ -52,7 +54,7 @@ export function conversation(turns: number, outputChars = 40): Message[] {
   for (let i = 0; i < turns; i++) {
     out.push(user(`step ${i}: look at file ${i}`));
     out.push(assistant("", [{ id: `call_${i}`, name: "read", arguments: { path: `src/f${i}.ts` } }]));
-    out.push(toolResult(`call_${i}`, "read", `content of f${i} `.padEnd(outputChars, "x")));
+    out.push(toolResult(`call_${i}`, "read", `content of f${i} `.padEnd(outputChars, "x"), { kind: "read", files: [`src/f${i}.ts`] }));
     out.push(assistant(`done with step ${i}`));
   }
   return out;

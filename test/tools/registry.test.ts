@@ -48,7 +48,7 @@ describe("TOOLCFG presets", () => {
   });
 
   test("TOOLCFG-005 invalid tool names rejected", () => {
-    expect(() => make(["nonexistent"])).toThrow("Unknown tool 'nonexistent'. Available tools: read, write, edit, bash, grep, find, ls.");
+    expect(() => make(["nonexistent"])).toThrow("Unknown tool 'nonexistent'. Available tools: read, write, edit, bash, grep, find, ls, TodoWrite, update_plan, write_todos.");
     const registry = make();
     expect(() => registry.setActive(["read", "nope"])).toThrow("Unknown tool 'nope'");
     expect(() => registry.setActive("everything" as "default")).toThrow("Unknown tool preset 'everything'");

@@ -1,0 +1,276 @@
+/**
+ * Child agents (004 §7): a parent hands a scoped task to a child session with its own history that
+ * shares the parent's execution environment. The manager owns the children of one session: it
+ * spawns them (within the depth limit and the cap on concurrent children), runs their inputs in
+ * the background, forwards their events to the parent's stream, lets the parent talk to them, wait
+ * for them and close them, and rolls their usage up into the parent's totals.
+ */
+import type { Usage } from "../../llm/types.ts";
+import { addUsage, zeroUsage } from "../../llm/usage.ts";
+import type { EventMap, SessionEvent } from "../events.ts";
+import type { SubmitResult } from "../loop.ts";
+
+/** What the manager needs of a child session (a Session satisfies it). */
+export interface ChildSession {
+  readonly id: string;
+  readonly sessionFile: string | undefined;
+  submit(text: string): Promise<SubmitResult>;
+  steer(text: string): void;
+  followUp(text: string): void;
+  abort(): Promise<void>;
+  subscribe(listener: (event: SessionEvent) => void): () => void;
+}
+
+export interface SpawnRequest {
+  /** The child's first input. */
+  task: string;
+  /** A short name shown in progress lines ("explore parser"). */
+  name?: string;
+  /** Model override ("provider/id"); default the parent's. */
+  model?: string;
+  /** Subdirectory of the workspace the child works in. */
+  workingDir?: string;
+  /** Model calls the child may make; default 50. */
+  maxTurns?: number;
+  /** Tool preset or names for the child; default the parent's active tools. */
+  tools?: string | readonly string[];
+  /** The parent's tool call that spawned the child (recorded in the child's session file). */
+  callId?: string;
+  /** Start the child with a copy of the parent's conversation instead of an empty one. */
+  forkContext?: boolean;
+  reasoningEffort?: string;
+  /** When the child finishes, its report is sent to the parent as a message (background agents). */
+  notifyWhenDone?: boolean;
+}
+
+export type ChildStatus = "running" | "completed" | "failed" | "closed";
+
+export interface ChildReport {
+  agent_id: string;
+  name: string;
+  status: ChildStatus;
+  /** The child's last answer (its final text once it has finished). */
+  output: string;
+  /** Model calls made by the child so far. */
+  turns: number;
+  usage: Usage;
+  error?: string;
+  session_file?: string;
+}
+
+export interface SubagentLimits {
+  /** This session's depth: 0 for a top-level session. */
+  depth: number;
+  /** Children may exist while depth < maxDepth. */
+  maxDepth: number;
+  /** Children running at once. */
+  maxConcurrent: number;
+}
+
+/** What the parent session lends its manager: its id, its event stream and its totals. */
+export interface SubagentLink {
+  /** The parent session's id (parent_id of forwarded events). */
+  parentId(): string;
+  /** Puts a child's event on the parent's stream as it is (its own kind and data, tagged). */
+  forward(event: SessionEvent): void;
+  emit<K extends "subagent_start" | "subagent_end">(kind: K, data: EventMap[K]): void;
+  /** Usage of a finished child run, added to the parent's totals. */
+  addUsage(usage: Usage): void;
+  /** Delivers a message to the parent as its next input (queued behind the current one). */
+  notify(text: string): void;
+}
+
+export interface SubagentHost extends SubagentLimits, SubagentLink {
+  createChild(request: SpawnRequest): Promise<ChildSession>;
+}
+
+/** A child found in a resumed parent's files: its last state, and how to bring it back to life. */
+export interface StoredChild {
+  sessionId: string;
+  name: string;
+  /** Completed when its last message is a final answer; failed when it stopped mid-work. */
+  status: "completed" | "failed";
+  output: string;
+  sessionFile: string;
+  revive(): Promise<ChildSession>;
+}
+
+interface Child {
+  id: string;
+  name: string;
+  /** Absent for a stored child until a message revives it. */
+  session?: ChildSession;
+  revive?: () => Promise<ChildSession>;
+  sessionFile?: string;
+  status: ChildStatus;
+  output: string;
+  turns: number;
+  usage: Usage;
+  error?: string;
+  notifyWhenDone: boolean;
+  /** Settles when the current run ends. */
+  done: Promise<void>;
+  unsubscribe(): void;
+}
+
+export const DEFAULT_CHILD_MAX_TURNS = 50;
+
+export class SubagentManager {
+  private readonly children = new Map<string, Child>();
+  private nextNumber = 1;
+
+  constructor(private readonly host: SubagentHost) {}
+
+  /** True when this session may have children at all. */
+  get canSpawn(): boolean {
+    return this.host.depth < this.host.maxDepth;
+  }
+
+  get running(): number {
+    return [...this.children.values()].filter((c) => c.status === "running").length;
+  }
+
+  /** Starts a child on its task; resolves once it is running (not when it finishes). */
+  async spawn(request: SpawnRequest): Promise<ChildReport> {
+    if (!this.canSpawn) {
+      throw new Error(`Subagents cannot be spawned at depth ${this.host.depth}: the depth limit (maxSubagentDepth) is ${this.host.maxDepth}. Do the task yourself.`);
+    }
+    if (this.running >= this.host.maxConcurrent) {
+      throw new Error(`${this.running} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
+    }
+    const session = await this.host.createChild(request);
+    const child = this.add(session.id, request.name?.trim() || `agent ${this.nextNumber}`, "running", "");
+    child.notifyWhenDone = request.notifyWhenDone ?? false;
+    this.attach(child, session);
+    this.host.emit("subagent_start", { agent_id: child.id, name: child.name, task: request.task, model: request.model, session_file: session.sessionFile, call_id: request.callId });
+    this.run(child, request.task);
+    return this.report(child);
+  }
+
+  /** Knows a child from an earlier run of a resumed parent: it can be waited for, closed, or sent a new task. */
+  adopt(stored: StoredChild): void {
+    const child = this.add(stored.sessionId, stored.name, stored.status, stored.output);
+    child.sessionFile = stored.sessionFile;
+    child.revive = stored.revive;
+  }
+
+  private add(sessionId: string, name: string, status: ChildStatus, output: string): Child {
+    const id = sessionId.slice(0, 8);
+    this.nextNumber++;
+    const child: Child = { id, name, status, output, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
+    this.children.set(id, child);
+    return child;
+  }
+
+  private attach(child: Child, session: ChildSession): void {
+    child.session = session;
+    child.sessionFile = session.sessionFile;
+    // Grandchildren's events arrive already tagged; they keep their own agent_id.
+    child.unsubscribe = session.subscribe((event) =>
+      this.host.forward({ ...event, agent_id: event.agent_id ?? child.id, parent_id: event.parent_id ?? this.host.parentId() }),
+    );
+  }
+
+  /** Sends a message: steering (interrupt) or a follow-up while it runs; a new input once it has finished. */
+  async send(id: string, message: string, interrupt = false): Promise<ChildReport> {
+    const child = this.find(id);
+    if (child.status === "closed") throw new Error(`Subagent ${id} is closed; spawn a new one.`);
+    if (!child.session && child.revive) this.attach(child, await child.revive());
+    const session = child.session!;
+    if (child.status === "running") {
+      if (interrupt) session.steer(message);
+      else session.followUp(message);
+    } else this.run(child, message);
+    return this.report(child);
+  }
+
+  /**
+   * Waits until one of the children (or all, with `all`) is no longer running, or the timeout
+   * (milliseconds; Infinity for none) passes, or the signal fires. Returns the report of every child asked about.
+   */
+  async wait(ids: readonly string[], options: { all?: boolean; timeoutMs: number; signal?: AbortSignal }): Promise<{ reports: ChildReport[]; timedOut: boolean }> {
+    const children = ids.map((id) => this.find(id));
+    const running = children.filter((c) => c.status === "running");
+    let timedOut = false;
+    if (running.length > 0 && (options.all || running.length === children.length)) {
+      const settled = options.all ? Promise.all(running.map((c) => c.done)) : Promise.race(running.map((c) => c.done));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let onAbort: (() => void) | undefined;
+      const stop = new Promise<"timeout">((resolve) => {
+        // Infinity waits for the end (setTimeout cannot hold more than 2^31-1 ms).
+        if (Number.isFinite(options.timeoutMs)) timer = setTimeout(() => resolve("timeout"), Math.min(Math.max(0, options.timeoutMs), 2 ** 31 - 1));
+        onAbort = () => resolve("timeout");
+        options.signal?.addEventListener("abort", onAbort, { once: true });
+      });
+      timedOut = (await Promise.race([settled.then(() => "done" as const), stop])) === "timeout";
+      clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+    }
+    return { reports: children.map((c) => this.report(c)), timedOut };
+  }
+
+  /** Stops a child (its commands are killed) and returns its report from before the close. */
+  async close(id: string): Promise<ChildReport> {
+    const child = this.find(id);
+    const before = this.report(child);
+    if (child.status !== "closed") {
+      child.status = "closed";
+      await child.session?.abort().catch(() => {});
+      child.unsubscribe();
+    }
+    return before;
+  }
+
+  /** Stops every child: the parent is closing or aborting. */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.children.keys()].map((id) => this.close(id)));
+  }
+
+  reports(): ChildReport[] {
+    return [...this.children.values()].map((c) => this.report(c));
+  }
+
+  private run(child: Child, text: string): void {
+    child.status = "running";
+    child.error = undefined;
+    child.done = child.session!.submit(text).then(
+      (result) => this.finish(child, result),
+      (error: unknown) => this.finish(child, undefined, error),
+    );
+  }
+
+  private finish(child: Child, result: SubmitResult | undefined, thrown?: unknown): void {
+    if (result) {
+      child.output = result.text;
+      child.turns += result.turns;
+      child.usage = addUsage(child.usage, result.usage);
+      this.host.addUsage(result.usage);
+    }
+    if (child.status === "closed") return;
+    const failed = thrown !== undefined || result?.stopReason === "error" || result?.stopReason === "aborted";
+    child.status = failed ? "failed" : "completed";
+    if (failed) child.error = thrown !== undefined ? (thrown as Error).message ?? String(thrown) : (result?.error?.message ?? `stopped: ${result?.stopReason}`);
+    const report = this.report(child);
+    this.host.emit("subagent_end", { ...report });
+    if (child.notifyWhenDone) {
+      const outcome = report.status === "failed" ? `failed: ${report.error}` : `finished:\n${report.output}`;
+      this.host.notify(`[Background subagent ${report.agent_id} (${report.name}) ${outcome}]`);
+    }
+  }
+
+  private find(id: string): Child {
+    const child = this.children.get(id) ?? [...this.children.values()].find((c) => c.session?.id === id || c.name === id);
+    if (!child) {
+      const known = [...this.children.keys()];
+      throw new Error(`No subagent '${id}'.${known.length ? ` Known agent ids: ${known.join(", ")}.` : " None has been spawned."}`);
+    }
+    return child;
+  }
+
+  private report(child: Child): ChildReport {
+    const report: ChildReport = { agent_id: child.id, name: child.name, status: child.status, output: child.output, turns: child.turns, usage: child.usage };
+    if (child.error) report.error = child.error;
+    if (child.sessionFile) report.session_file = child.sessionFile;
+    return report;
+  }
+}

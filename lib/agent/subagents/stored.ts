@@ -1,0 +1,36 @@
+/**
+ * A resumed parent finds the children it spawned in earlier runs from their session files (the
+ * `agents/` folder beside its own, linked by parentSession): which finished with an answer, which
+ * stopped mid-work, and what they said last.
+ */
+import type { AssistantMessage } from "../../llm/types.ts";
+import { listChildSessions } from "../../store/list.ts";
+import { SessionStore } from "../../store/session-store.ts";
+import { textOf, toolCallsOf } from "../assistant-stream.ts";
+
+export interface ChildFile {
+  sessionId: string;
+  path: string;
+  name: string;
+  status: "completed" | "failed";
+  output: string;
+}
+
+export function childFiles(parentPath: string): ChildFile[] {
+  return listChildSessions(parentPath).flatMap((info) => {
+    try {
+      const messages = SessionStore.open(info.path).buildContext().messages;
+      const last = messages.at(-1);
+      const finished = last?.role === "assistant" && toolCallsOf(last).length === 0;
+      const answer = [...messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
+      return [{ sessionId: info.id, path: info.path, name: info.name ?? firstLine(info.firstMessage), status: finished ? ("completed" as const) : ("failed" as const), output: answer ? textOf(answer) : "" }];
+    } catch {
+      return []; // an unreadable child file is left out; the parent still resumes
+    }
+  });
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0] ?? "";
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line;
+}

@@ -1,0 +1,338 @@
+/**
+ * The subagent tools in each model family's dialect, all over one SubagentManager:
+ * - default (004 §7.2): spawn_agent {task, working_dir?, model?, max_turns?}, send_input, wait, close_agent;
+ * - openai (codex 0.169 multi-agent tools): spawn_agent {message|items, agent_type?, fork_context?,
+ *   model?, reasoning_effort?}, send_input {target, message|items, interrupt?}, wait_agent
+ *   {targets, timeout_ms?}, close_agent {target};
+ * - anthropic (Claude Code 2.1): Agent {description, prompt, subagent_type?, model?, run_in_background?};
+ * - gemini (gemini-cli 0.61): invoke_agent {agent_name, prompt}.
+ * Names and parameter shapes are the references'; the descriptions are ours.
+ */
+import * as v from "valibot";
+import type { ToolResponse } from "../../envelope.ts";
+import type { Tool, ToolRunContext } from "../../../tools/types.ts";
+import type { ChildReport, SpawnRequest, SubagentManager } from "./manager.ts";
+
+export type SubagentDialect = "default" | "openai" | "anthropic" | "gemini";
+
+/** Names of every subagent tool in every dialect (the truncation hint and renderers use it). */
+export const SUBAGENT_TOOL_NAMES: Record<SubagentDialect, readonly string[]> = {
+  default: ["spawn_agent", "send_input", "wait", "close_agent"],
+  openai: ["spawn_agent", "send_input", "wait_agent", "close_agent"],
+  anthropic: ["Agent"],
+  gemini: ["invoke_agent"],
+};
+
+export interface SubagentToolOptions {
+  /** "provider/model-id" of the parent: model aliases (sonnet, haiku…) resolve within its provider. */
+  parentModel: string;
+}
+
+const DEFAULT_WAIT_MS = 30_000;
+const MAX_WAIT_MS = 300_000;
+
+/** Kinds of child a model may ask for by name: the whole tool set, or only the reading tools. */
+const READONLY_TYPES = new Set(["explorer", "Explore", "codebase_investigator"]);
+
+export function subagentTools(dialect: SubagentDialect, manager: SubagentManager, options: SubagentToolOptions): Tool[] {
+  switch (dialect) {
+    case "openai":
+      return codexTools(manager);
+    case "anthropic":
+      return [claudeAgentTool(manager, options)];
+    case "gemini":
+      return [geminiInvokeAgentTool(manager)];
+    default:
+      return defaultTools(manager);
+  }
+}
+
+/** The dialect of a profile id; unknown profiles use the spec's own tools. */
+export function subagentDialect(profileId: string): SubagentDialect {
+  return profileId === "openai" || profileId === "anthropic" || profileId === "gemini" ? profileId : "default";
+}
+
+// ------------------------------------------------------------------------------ default (004 §7.2)
+
+function defaultTools(manager: SubagentManager): Tool[] {
+  const spawn: Tool<{ task: string; working_dir?: string; model?: string; max_turns?: number }> = {
+    name: "spawn_agent",
+    summarizeCall: (a) => a.task ?? "",
+    description:
+      "Start a subagent on a scoped task (explore a package, write tests for a module, review a diff). It works in the same files with its own conversation and runs in the background; collect its answer with wait. Returns its agent_id.",
+    schema: v.object({
+      task: v.pipe(v.string(), v.minLength(1), v.description("What the subagent should do, with all the context it needs: it does not see this conversation.")),
+      working_dir: v.optional(v.pipe(v.string(), v.description("Subdirectory of the workspace the subagent works in."))),
+      model: v.optional(v.pipe(v.string(), v.description("Model override as provider/model-id; default: yours."))),
+      max_turns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Model calls the subagent may make (default 50)."))),
+    }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const report = await manager.spawn({ task: args.task, workingDir: args.working_dir, model: args.model, maxTurns: args.max_turns, callId: ctx.callId, name: firstWords(args.task) });
+        return ctx.reply.success({ ...report }, `Spawned subagent ${report.agent_id}; it is running. Call wait with agent_id "${report.agent_id}" for its result.`);
+      }),
+  };
+  const send: Tool<{ agent_id: string; message: string }> = {
+    name: "send_input",
+    description: "Send a message to a subagent: while it works, the message redirects it; once it has finished, it starts a new task with its conversation so far.",
+    schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)), message: v.pipe(v.string(), v.minLength(1)) }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const report = await manager.send(args.agent_id, args.message, true);
+        return ctx.reply.success({ ...report }, `Message sent to subagent ${report.agent_id} (${report.status}).`);
+      }),
+  };
+  const wait: Tool<{ agent_id: string | string[]; timeout_ms?: number; all?: boolean }> = {
+    name: "wait",
+    description:
+      "Wait for subagents and return their answers. With several ids it returns when the first finishes (or all, with all: true), or when the timeout passes.",
+    schema: v.object({
+      agent_id: v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.array(v.string()), v.minLength(1))]),
+      timeout_ms: v.optional(v.pipe(v.number(), v.minValue(0), v.description(`Milliseconds (default ${MAX_WAIT_MS}).`))),
+      all: v.optional(v.boolean()),
+    }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const ids = Array.isArray(args.agent_id) ? args.agent_id : [args.agent_id];
+        const { reports, timedOut } = await manager.wait(ids, { all: args.all, timeoutMs: Math.min(args.timeout_ms ?? MAX_WAIT_MS, MAX_WAIT_MS), signal: ctx.signal });
+        return ctx.reply.success({ agents: reports, timed_out: timedOut }, reportsText(reports, timedOut));
+      }),
+  };
+  const close: Tool<{ agent_id: string }> = {
+    name: "close_agent",
+    description: "Stop a subagent (its running commands are killed) when its work is no longer needed.",
+    schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)) }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const before = await manager.close(args.agent_id);
+        return ctx.reply.success({ ...before, previous_status: before.status, status: "closed" }, `Subagent ${before.agent_id} closed (it was ${before.status}).`);
+      }),
+  };
+  return [spawn, send, wait, close];
+}
+
+// ------------------------------------------------------------------------------ openai (codex)
+
+const inputItems = v.optional(
+  v.array(
+    v.object({
+      type: v.optional(v.string()),
+      text: v.optional(v.string()),
+      image_url: v.optional(v.string()),
+      path: v.optional(v.string()),
+      name: v.optional(v.string()),
+    }),
+  ),
+);
+
+/** The text of a codex message/items pair; images and mentions are named so the child can look them up. */
+function codexText(message: string | undefined, items: v.InferOutput<typeof inputItems>): string {
+  const parts = [message ?? ""];
+  for (const item of items ?? []) {
+    if (item.text) parts.push(item.text);
+    else if (item.path || item.image_url || item.name) parts.push(`[${item.type ?? "item"}: ${item.path ?? item.image_url ?? item.name}]`);
+  }
+  return parts.filter((p) => p.trim() !== "").join("\n");
+}
+
+/** codex's status shape: "running" | "shutdown" | {completed: text} | {errored: message}. */
+function codexStatus(report: ChildReport): unknown {
+  if (report.status === "running") return "running";
+  if (report.status === "closed") return "shutdown";
+  if (report.status === "failed") return { errored: report.error ?? "failed" };
+  return { completed: report.output };
+}
+
+function codexTools(manager: SubagentManager): Tool[] {
+  const spawn: Tool<{ message?: string; items?: v.InferOutput<typeof inputItems>; agent_type?: string; fork_context?: boolean; model?: string; reasoning_effort?: string }> = {
+    name: "spawn_agent",
+    summarizeCall: (a) => a.message ?? "",
+    description:
+      "Start a sub-agent on a well-scoped task that can run beside your own work. It shares the workspace, has its own conversation (unless fork_context copies yours) and runs in the background. agent_type \"explorer\" gets only reading tools; \"worker\" (default) gets all of yours. Returns its agent_id; wait_agent collects its answer.",
+    schema: v.object({
+      message: v.optional(v.string()),
+      items: inputItems,
+      agent_type: v.optional(v.string()),
+      fork_context: v.optional(v.boolean()),
+      model: v.optional(v.string()),
+      reasoning_effort: v.optional(v.string()),
+    }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const task = codexText(args.message, args.items);
+        if (!task) return ctx.reply.fail("INVALID_PARAM", "spawn_agent needs the task: give message (or text items).");
+        const request: SpawnRequest = { task, model: args.model, callId: ctx.callId, name: args.agent_type ? `${args.agent_type}: ${firstWords(task)}` : firstWords(task) };
+        if (args.agent_type && READONLY_TYPES.has(args.agent_type)) request.tools = "readonly";
+        if (args.fork_context) request.forkContext = true;
+        if (args.reasoning_effort) request.reasoningEffort = args.reasoning_effort;
+        const report = await manager.spawn(request);
+        return ctx.reply.success({ agent_id: report.agent_id, nickname: report.name }, JSON.stringify({ agent_id: report.agent_id, nickname: report.name }));
+      }),
+  };
+  const send: Tool<{ target: string; message?: string; items?: v.InferOutput<typeof inputItems>; interrupt?: boolean }> = {
+    name: "send_input",
+    description: "Send a message to a sub-agent. interrupt=true redirects its current work at once; otherwise the message is queued for when it is done with the current one.",
+    schema: v.object({ target: v.pipe(v.string(), v.minLength(1)), message: v.optional(v.string()), items: inputItems, interrupt: v.optional(v.boolean()) }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const text = codexText(args.message, args.items);
+        if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
+        const report = await manager.send(args.target, text, args.interrupt ?? false);
+        const submission = `${report.agent_id}-${Date.now().toString(36)}`;
+        return ctx.reply.success({ submission_id: submission }, JSON.stringify({ submission_id: submission }));
+      }),
+  };
+  const wait: Tool<{ targets: string[]; timeout_ms?: number }> = {
+    name: "wait_agent",
+    description: `Wait until one of the given sub-agents reaches a final status, or the timeout passes (default ${DEFAULT_WAIT_MS} ms, at most ${MAX_WAIT_MS}). Completed statuses carry the agent's final answer.`,
+    schema: v.object({ targets: v.pipe(v.array(v.string()), v.minLength(1)), timeout_ms: v.optional(v.number()) }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const timeoutMs = Math.min(Math.max(args.timeout_ms ?? DEFAULT_WAIT_MS, 0), MAX_WAIT_MS);
+        const { reports, timedOut } = await manager.wait(args.targets, { timeoutMs, signal: ctx.signal });
+        const status = Object.fromEntries(reports.filter((r) => r.status !== "running").map((r) => [r.agent_id, codexStatus(r)]));
+        return ctx.reply.success({ status, timed_out: timedOut, agents: reports }, JSON.stringify({ status, timed_out: timedOut }));
+      }),
+  };
+  const close: Tool<{ target: string }> = {
+    name: "close_agent",
+    description: "Close a sub-agent that is no longer needed (its commands are killed) and return its status from before the close.",
+    schema: v.object({ target: v.pipe(v.string(), v.minLength(1)) }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const before = await manager.close(args.target);
+        const previous = codexStatus(before);
+        return ctx.reply.success({ previous_status: previous, agent: before }, JSON.stringify({ previous_status: previous }));
+      }),
+  };
+  return [spawn, send, wait, close];
+}
+
+// ------------------------------------------------------------------------------ anthropic (Claude Code)
+
+const CLAUDE_TYPES = ["general-purpose", "Explore"] as const;
+
+function claudeAgentTool(manager: SubagentManager, options: SubagentToolOptions): Tool {
+  return {
+    name: "Agent",
+    summarizeCall: (a: { description?: string }) => a.description ?? "",
+    description:
+      `Hand a self-contained task to a subagent that works in the same project with its own conversation and returns one final report. subagent_type: "general-purpose" (all tools, the default) or "Explore" (read-only search and reading). Write the prompt so it stands alone: the subagent has not seen this conversation. With run_in_background the call returns at once and the report arrives later as a message.`,
+    schema: v.object({
+      description: v.pipe(v.string(), v.minLength(1), v.description("A short (3-5 word) description of the task.")),
+      prompt: v.pipe(v.string(), v.minLength(1), v.description("The task for the subagent.")),
+      subagent_type: v.optional(v.string()),
+      model: v.optional(v.picklist(["sonnet", "opus", "haiku"])),
+      run_in_background: v.optional(v.boolean()),
+    }),
+    truncation: "head",
+    kind: "agent",
+    run: (args: { description: string; prompt: string; subagent_type?: string; model?: "sonnet" | "opus" | "haiku"; run_in_background?: boolean }, ctx) =>
+      guarded(ctx, async () => {
+        const type = args.subagent_type ?? "general-purpose";
+        if (!(CLAUDE_TYPES as readonly string[]).includes(type)) {
+          return ctx.reply.fail("INVALID_PARAM", `Unknown subagent_type '${type}'. Available: ${CLAUDE_TYPES.join(", ")}.`);
+        }
+        const request: SpawnRequest = { task: args.prompt, name: args.description, callId: ctx.callId, model: args.model ? aliasModel(options.parentModel, args.model) : undefined };
+        if (READONLY_TYPES.has(type)) request.tools = "readonly";
+        if (args.run_in_background) {
+          const report = await manager.spawn({ ...request, notifyWhenDone: true });
+          return ctx.reply.success({ ...report }, `Subagent ${report.agent_id} is running in the background; its report will arrive as a message when it finishes.`);
+        }
+        return runToCompletion(manager, request, ctx);
+      }),
+  };
+}
+
+/** "haiku" → the parent's provider's newest haiku model, when the catalog-style id is recognisable. */
+function aliasModel(parentModel: string, alias: string): string | undefined {
+  const [provider] = parentModel.split("/");
+  if (provider !== "anthropic") return undefined;
+  return { sonnet: "anthropic/claude-sonnet-4-6", opus: "anthropic/claude-opus-4-6", haiku: "anthropic/claude-haiku-4-5" }[alias];
+}
+
+// ------------------------------------------------------------------------------ gemini (gemini-cli)
+
+const GEMINI_AGENTS: Record<string, string> = {
+  generalist: "all tools; for multi-step changes",
+  codebase_investigator: "reading and search tools only; for understanding code",
+};
+
+function geminiInvokeAgentTool(manager: SubagentManager): Tool {
+  return {
+    name: "invoke_agent",
+    summarizeCall: (a: { agent_name?: string; prompt?: string }) => [a.agent_name, a.prompt].filter(Boolean).join(": "),
+    description: `Run a subagent on a task and return its final report. Agents: ${Object.entries(GEMINI_AGENTS).map(([n, d]) => `${n} (${d})`).join(", ")}. The prompt must be complete: the subagent has not seen this conversation.`,
+    schema: v.object({
+      agent_name: v.pipe(v.string(), v.minLength(1), v.description("Name of the subagent to invoke.")),
+      prompt: v.pipe(v.string(), v.minLength(1), v.description("The complete task for the subagent.")),
+    }),
+    truncation: "head",
+    kind: "agent",
+    run: (args: { agent_name: string; prompt: string }, ctx) =>
+      guarded(ctx, async () => {
+        if (!Object.hasOwn(GEMINI_AGENTS, args.agent_name)) {
+          return ctx.reply.fail("NOT_FOUND", `Subagent '${args.agent_name}' not found. Available: ${Object.keys(GEMINI_AGENTS).join(", ")}.`);
+        }
+        const request: SpawnRequest = { task: args.prompt, name: `${args.agent_name}: ${firstWords(args.prompt)}`, callId: ctx.callId };
+        if (READONLY_TYPES.has(args.agent_name)) request.tools = "readonly";
+        return runToCompletion(manager, request, ctx);
+      }),
+  };
+}
+
+// ------------------------------------------------------------------------------ shared
+
+/** Spawns, waits for the end (an interrupted call closes the child) and answers with its report. */
+async function runToCompletion(manager: SubagentManager, request: SpawnRequest, ctx: ToolRunContext): Promise<ToolResponse> {
+  const spawned = await manager.spawn(request);
+  const { reports } = await manager.wait([spawned.agent_id], { all: true, timeoutMs: Infinity, signal: ctx.signal });
+  if (ctx.signal?.aborted) {
+    await manager.close(spawned.agent_id);
+    return ctx.reply.fail("EXECUTION_ERROR", `Subagent ${spawned.agent_id} was stopped before it finished.`);
+  }
+  const report = reports[0];
+  if (report.status === "failed") {
+    return ctx.reply.fail("EXECUTION_ERROR", `Subagent ${report.agent_id} failed: ${report.error ?? "unknown error"}`, { data: { ...report } });
+  }
+  return ctx.reply.success({ ...report }, report.output || "(the subagent gave no final answer)");
+}
+
+function reportsText(reports: ChildReport[], timedOut: boolean): string {
+  const lines = reports.map((r) => {
+    const head = `agent ${r.agent_id} (${r.name}): ${r.status}${r.error ? ` — ${r.error}` : ""}`;
+    return r.status === "completed" ? `${head}\n${r.output}` : head;
+  });
+  if (timedOut) lines.push("The wait timed out; the agents still running keep working.");
+  return lines.join("\n\n");
+}
+
+/** A manager error (depth, cap, unknown id) is an error result the model can act on. */
+async function guarded(ctx: ToolRunContext, body: () => Promise<ToolResponse>): Promise<ToolResponse> {
+  try {
+    return await body();
+  } catch (e) {
+    return ctx.reply.fail("EXECUTION_ERROR", (e as Error).message);
+  }
+}
+
+function firstWords(text: string): string {
+  const words = text.trim().split(/\s+/).slice(0, 6).join(" ");
+  return words.length > 48 ? `${words.slice(0, 47)}…` : words;
+}

@@ -1,0 +1,463 @@
+/**
+ * Child agents (004 §9.9): spawn with a scoped task, a shared filesystem, independent histories,
+ * the depth limit, results as tool results, send_input / wait / close_agent, parallel children,
+ * abort reaching a child's command, a child's failure as an error result, persistence and usage.
+ * Every model call goes through the real SDK to the fake server; children are routed by their prompt.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createDefaultProfile } from "../../lib/profiles/index.ts";
+import type { ProfileFactory } from "../../lib/profiles/types.ts";
+import type { SessionEvent } from "../../lib/agent/index.ts";
+import { listChildSessions } from "../../lib/store/list.ts";
+import { conversationOf, routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
+import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import { alive, harness, pidFrom, waitForEvent } from "./harness.ts";
+
+/** The agent id the last spawn answered with, read from the request the parent sends next. */
+function spawnedId(request: RecordedRequest, nth = 0): string {
+  const ids = [...JSON.stringify(request.body).matchAll(/(?:agent_id\\+":\\+"|subagent )([0-9a-f]{8})/g)].map((m) => m[1]);
+  const unique = [...new Set(ids)];
+  if (unique[nth] === undefined) throw new Error(`no agent id in request ${request.index}`);
+  return unique[nth];
+}
+
+const isEnd = (e: SessionEvent): e is SessionEvent<"tool_call_end"> => e.kind === "tool_call_end";
+const isStart = (e: SessionEvent): e is SessionEvent<"tool_call_start"> => e.kind === "tool_call_start";
+
+const call = (name: string, args: Record<string, unknown>): ScriptTurn => ({ toolCalls: [{ name, arguments: args }] });
+
+/** The default profile under another id, so the dialect of that family is used over any wire API. */
+const profileAs = (id: string): ProfileFactory => (options) => ({ ...createDefaultProfile(options), id });
+
+function childRequests(requests: RecordedRequest[], marker: string): RecordedRequest[] {
+  return requests.filter((r) => conversationOf(r).firstUser.includes(marker));
+}
+
+describe("subagents (004 §9.9)", () => {
+  test("9.9 spawn a scoped task; shared filesystem; the result comes back as a tool result", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-A: create child.txt containing 'from the child'" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          call("read", { path: "child.txt" }),
+          { text: "The child wrote child.txt." },
+        ],
+        "CHILD-A": [call("write", { path: "child.txt", content: "from the child\n" }), { text: "child.txt is written." }],
+      }),
+    );
+    try {
+      const result = await h.session.submit("PARENT: delegate the file creation");
+      expect(result.text).toBe("The child wrote child.txt.");
+      expect(readFileSync(join(h.dir, "child.txt"), "utf8")).toBe("from the child\n");
+      const ends = h.events.filter(isEnd).filter((e) => e.agent_id === undefined);
+      const waitEnd = ends.find((e) => e.data.tool_name === "wait")!;
+      expect((waitEnd.data.output as any).status).toBe("success");
+      expect((waitEnd.data.output as any).text).toContain("child.txt is written.");
+      const readEnd = ends.find((e) => e.data.tool_name === "read")!;
+      expect((readEnd.data.output as any).text).toContain("from the child");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("9.9 independent histories: the child's requests hold none of the parent's turns", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { task: "CHILD-B: say hello" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "done" }],
+        "CHILD-B": [{ text: "hello" }],
+      }),
+    );
+    try {
+      await h.session.submit("PARENT: secret parent context 42");
+      const child = childRequests(h.fake.requests, "CHILD-B");
+      expect(child.length).toBe(1);
+      const body = JSON.stringify(child[0].body.messages);
+      expect(body).not.toContain("secret parent context");
+      expect(child[0].body.messages.length).toBe(1);
+      // The child runs its own session: a session file of its own, linked to the parent and the spawning call.
+      const spawnCall = h.events.filter(isStart).find((e) => e.data.tool_name === "spawn_agent")!;
+      const children = listChildSessions(h.session.sessionFile!);
+      expect(children.length).toBe(1);
+      expect(children[0].parentSession).toBe(h.session.sessionFile);
+      expect(children[0].spawnedBy).toBe(String(spawnCall.data.call_id));
+      expect(children[0].firstMessage).toContain("CHILD-B");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("9.9 depth limit: a child at the limit has no spawn tool, and a spawn call from it is an error result", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { task: "CHILD-C: try to spawn" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "done" }],
+        "CHILD-C": [call("spawn_agent", { task: "GRANDCHILD" }), { text: "could not spawn" }],
+      }),
+    );
+    try {
+      await h.session.submit("PARENT: go");
+      const parentTools = h.fake.requests[0].body.tools.map((t: any) => t.name);
+      expect(parentTools).toEqual(expect.arrayContaining(["spawn_agent", "send_input", "wait", "close_agent"]));
+      const child = childRequests(h.fake.requests, "CHILD-C");
+      const childTools = child[0].body.tools.map((t: any) => t.name);
+      expect(childTools).not.toContain("spawn_agent");
+      expect(childTools).toContain("read");
+      const childEnd = h.events.filter(isEnd).find((e) => e.agent_id !== undefined && e.data.tool_name === "spawn_agent")!;
+      expect(childEnd.data.is_error).toBe(true);
+      expect(childRequests(h.fake.requests, "GRANDCHILD").length).toBe(0);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("9.9 maxSubagentDepth 0 offers no subagent tools at all", async () => {
+    const h = await harness([{ text: "ok" }], { config: { maxSubagentDepth: 0 } });
+    try {
+      await h.session.submit("hi");
+      const names = h.fake.requests[0].body.tools.map((t: any) => t.name);
+      expect(names).not.toContain("spawn_agent");
+      expect(names).not.toContain("wait");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("9.9 send_input, wait and close_agent", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-D: answer, then answer the follow-up" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          (r) => call("send_input", { agent_id: spawnedId(r), message: "now the second part" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          (r) => call("close_agent", { agent_id: spawnedId(r) }),
+          (r) => call("send_input", { agent_id: spawnedId(r), message: "too late" }),
+          { text: "all done" },
+        ],
+        "CHILD-D": [{ text: "first answer" }, { text: "second answer" }],
+      }),
+    );
+    try {
+      const result = await h.session.submit("PARENT: talk to a child");
+      expect(result.text).toBe("all done");
+      const ends = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+      const texts = ends.map((o) => o.text as string);
+      expect(texts[1]).toContain("first answer");
+      expect(texts[3]).toContain("second answer");
+      expect(texts[4]).toContain("closed (it was completed)");
+      expect(ends[5].status).toBe("error");
+      expect(ends[5].error.message).toContain("closed");
+      // The child's second input continued its own conversation.
+      const second = childRequests(h.fake.requests, "CHILD-D")[1];
+      expect(JSON.stringify(second.body.messages)).toContain("first answer");
+      expect(JSON.stringify(second.body.messages)).toContain("now the second part");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("9.9 two children run in parallel: each starts its command before the other's ends", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD-E1: sleep" } }, { name: "spawn_agent", arguments: { task: "CHILD-E2: sleep" } }] },
+          (r) => call("wait", { agent_id: [spawnedId(r, 0), spawnedId(r, 1)], all: true }),
+          { text: "both finished" },
+        ],
+        "CHILD-E1": [call("bash", { command: "sleep 1; echo one" }), { text: "one done" }],
+        "CHILD-E2": [call("bash", { command: "sleep 1; echo two" }), { text: "two done" }],
+      }),
+    );
+    try {
+      const result = await h.session.submit("PARENT: run two children");
+      expect(result.text).toBe("both finished");
+      const childCalls = h.events.filter((e) => e.agent_id !== undefined && (e.kind === "tool_call_start" || e.kind === "tool_call_end") && e.data.tool_name === "bash");
+      const starts = childCalls.filter((e) => e.kind === "tool_call_start").map((e) => e.timestamp);
+      const ends = childCalls.filter((e) => e.kind === "tool_call_end").map((e) => e.timestamp);
+      expect(starts.length).toBe(2);
+      expect(Math.max(...starts)).toBeLessThan(Math.min(...ends));
+      const waitText = (h.events.filter(isEnd).find((e) => e.data.tool_name === "wait")!.data.output as any).text;
+      expect(waitText).toContain("one done");
+      expect(waitText).toContain("two done");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("9.9 aborting the parent kills a child's running command", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { task: "CHILD-F: long command" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "never" }],
+        "CHILD-F": [call("bash", { command: "echo $$ > child.pid; sleep 30", timeout: 60 }), { text: "never" }],
+      }),
+      { killGraceMs: 200 },
+    );
+    try {
+      const running = h.session.submit("PARENT: start a long child");
+      const pid = await pidFrom(join(h.dir, "child.pid"));
+      expect(alive(pid)).toBe(true);
+      await h.session.abort();
+      await running.catch(() => {});
+      expect(alive(pid)).toBe(false);
+      expect(h.session.subagents[0].status).toBe("closed");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("9.9 a child's error becomes an error result and the parent goes on", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { task: "CHILD-G: fail" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "the child failed; I carry on" }],
+        "CHILD-G": [{ fault: { type: "invalid_request", message: "bad request from the child" } }],
+      }),
+    );
+    try {
+      const result = await h.session.submit("PARENT: spawn a failing child");
+      expect(result.stopReason).toBe("completed");
+      expect(result.text).toBe("the child failed; I carry on");
+      const waitOut = h.events.filter(isEnd).find((e) => e.data.tool_name === "wait")!.data.output as any;
+      expect(waitOut.text).toContain("failed");
+      expect(waitOut.data.agents[0].status).toBe("failed");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("events: child events are forwarded with agent_id and parent_id, between subagent_start and subagent_end; usage rolls up", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          { ...call("spawn_agent", { task: "CHILD-H: answer" }), usage: { input: 10, output: 5 } },
+          (r) => ({ ...call("wait", { agent_id: spawnedId(r) }), usage: { input: 10, output: 5 } }),
+          { text: "done", usage: { input: 10, output: 5 } },
+        ],
+        "CHILD-H": [{ text: "child answer", usage: { input: 1000, output: 500 } }],
+      }),
+    );
+    try {
+      const result = await h.session.submit("PARENT: count usage");
+      const start = h.events.find((e) => e.kind === "subagent_start")!;
+      const end = h.events.find((e) => e.kind === "subagent_end")!;
+      expect(start.agent_id).toBeUndefined();
+      const forwarded = h.events.filter((e) => e.agent_id === start.data.agent_id);
+      expect(forwarded.length).toBeGreaterThan(3);
+      for (const e of forwarded) {
+        expect(e.parent_id).toBe(h.session.id);
+        expect(e.session_id).not.toBe(h.session.id);
+      }
+      expect(forwarded.some((e) => e.kind === "assistant_text_delta")).toBe(true);
+      expect(end.data.status).toBe("completed");
+      expect(end.data.output).toBe("child answer");
+      expect(result.usage.input).toBe(1030);
+      expect(result.usage.output).toBe(515);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("spawn beyond the cap on concurrent children is an error result", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD-I1: wait" } }, { name: "spawn_agent", arguments: { task: "CHILD-I2: wait" } }] },
+          { text: "done" },
+        ],
+        "CHILD-I1": [call("bash", { command: "sleep 1" }), { text: "1" }],
+        "CHILD-I2": [{ text: "2" }],
+      }),
+      { config: { maxConcurrentSubagents: 1 } },
+    );
+    try {
+      await h.session.submit("PARENT: two at once");
+      const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "spawn_agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+      expect(outs[0].status).toBe("success");
+      expect(outs[1].status).toBe("error");
+      expect(outs[1].error.message).toContain("already running");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("spawn_agent working_dir: the child works in that subdirectory; outside the workspace is refused", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-J: write here.txt", working_dir: "pkg" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          call("spawn_agent", { task: "CHILD-K: never", working_dir: "../elsewhere" }),
+          { text: "done" },
+        ],
+        "CHILD-J": [call("write", { path: "here.txt", content: "x" }), call("bash", { command: "pwd > where.txt" }), { text: "ok" }],
+      }),
+    );
+    try {
+      mkdirSync(join(h.dir, "pkg"));
+      await h.session.submit("PARENT: scoped child");
+      expect(existsSync(join(h.dir, "pkg", "here.txt"))).toBe(true);
+      expect(readFileSync(join(h.dir, "pkg", "where.txt"), "utf8").trim()).toEndWith("/pkg");
+      const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "spawn_agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+      expect(outs[1].status).toBe("error");
+      expect(childRequests(h.fake.requests, "CHILD-K").length).toBe(0);
+    } finally {
+      await h.cleanup();
+    }
+  });
+});
+
+test("a resumed parent knows its children: finished ones report their answer, and send_input revives them", async () => {
+  const script = routeByPrompt({
+    PARENT: [call("spawn_agent", { task: "CHILD-R: first task" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "first run done" }],
+    "CHILD-R": [{ text: "first answer" }, { text: "second answer" }],
+  });
+  const h = await harness(script);
+  try {
+    await h.session.submit("PARENT: spawn and wait");
+    const id = h.session.subagents[0].agent_id;
+    const file = h.session.sessionFile!;
+    await h.session.close();
+    const { createSession } = await import("../../lib/agent/index.ts");
+    const { fakeClient, MODEL } = await import("./harness.ts");
+    const resumed = await createSession({ model: MODEL, cwd: h.dir, client: fakeClient(h.fake), store: { resume: file } });
+    try {
+      expect(resumed.subagents).toEqual([expect.objectContaining({ agent_id: id, status: "completed", output: "first answer" })]);
+      h.fake.setScript(
+        routeByPrompt({
+          PARENT: [
+            {}, {}, {},
+            call("send_input", { agent_id: id, message: "and now the second" }),
+            call("wait", { agent_id: id }),
+            { text: "second run done" },
+          ],
+          "CHILD-R": [{ text: "first answer" }, { text: "second answer" }],
+        }),
+      );
+      const result = await resumed.submit("continue with the child");
+      expect(result.text).toBe("second run done");
+      const child = childRequests(h.fake.requests, "CHILD-R").at(-1)!;
+      expect(JSON.stringify(child.body.messages)).toContain("first answer");
+      expect(resumed.subagents[0].output).toBe("second answer");
+    } finally {
+      await resumed.close();
+    }
+  } finally {
+    await h.cleanup();
+  }
+});
+
+describe("subagents in each family's dialect (§9.12 subagent row)", () => {
+  test("anthropic: Agent runs a child to completion and returns its report", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [call("Agent", { description: "write notes", prompt: "CHILD-CC: write notes.md" }), { text: "done" }],
+        "CHILD-CC": [call("write", { path: "notes.md", content: "# notes\n" }), { text: "notes.md written" }],
+      }),
+      { profile: profileAs("anthropic") },
+    );
+    try {
+      await h.session.submit("PARENT: delegate");
+      const tools = h.fake.requests[0].body.tools;
+      const agent = tools.find((t: any) => t.name === "Agent");
+      expect(Object.keys(agent.input_schema.properties).sort()).toEqual(["description", "model", "prompt", "run_in_background", "subagent_type"]);
+      expect(agent.input_schema.required.sort()).toEqual(["description", "prompt"]);
+      expect(tools.some((t: any) => t.name === "spawn_agent")).toBe(false);
+      const end = h.events.filter(isEnd).find((e) => e.data.tool_name === "Agent")!.data.output as any;
+      expect(end.text).toBe("notes.md written");
+      expect(readFileSync(join(h.dir, "notes.md"), "utf8")).toBe("# notes\n");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("anthropic: Explore subagents get only the reading tools; run_in_background reports back as a message", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          call("Agent", { description: "look around", prompt: "CHILD-EX: list files", subagent_type: "Explore", run_in_background: true }),
+          { text: "started it" },
+          { text: "got the report" },
+        ],
+        "CHILD-EX": [{ text: "found 3 files" }],
+      }),
+      { profile: profileAs("anthropic") },
+    );
+    try {
+      await h.session.submit("PARENT: explore in the background");
+      await waitForEvent(h.session, h.events, (e) => e.kind === "agent_end" && e.agent_id === undefined && h.fake.requests.length >= 4);
+      const child = childRequests(h.fake.requests, "CHILD-EX")[0];
+      const names = child.body.tools.map((t: any) => t.name);
+      expect(names).not.toContain("write");
+      expect(names).not.toContain("bash");
+      expect(names).toContain("read");
+      const last = h.fake.requests.at(-1)!;
+      expect(JSON.stringify(last.body.messages)).toContain("found 3 files");
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("openai (Responses API): codex's spawn_agent / wait_agent / close_agent", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          call("spawn_agent", { message: "CHILD-OA: summarise", agent_type: "explorer" }),
+          (r) => call("wait_agent", { targets: [spawnedId(r)], timeout_ms: 60_000 }),
+          (r) => call("close_agent", { target: spawnedId(r) }),
+          { text: "done" },
+        ],
+        "CHILD-OA": [{ text: "summary here" }],
+      }),
+      { model: "openai/gpt-5.2", profile: profileAs("openai") },
+    );
+    try {
+      await h.session.submit("PARENT: codex style");
+      const tools = h.fake.requests[0].body.tools.map((t: any) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(["spawn_agent", "send_input", "wait_agent", "close_agent"]));
+      const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+      const spawned = JSON.parse(outs[0].text);
+      expect(spawned.agent_id).toMatch(/^[0-9a-f]{8}$/);
+      const waited = JSON.parse(outs[1].text);
+      expect(waited).toEqual({ status: { [spawned.agent_id]: { completed: "summary here" } }, timed_out: false });
+      expect(JSON.parse(outs[2].text)).toEqual({ previous_status: { completed: "summary here" } });
+    } finally {
+      await h.cleanup();
+    }
+  });
+
+  test("gemini: invoke_agent runs the named agent; an unknown name is an error result", async () => {
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [
+          call("invoke_agent", { agent_name: "codebase_investigator", prompt: "CHILD-GM: how is it built?" }),
+          call("invoke_agent", { agent_name: "nobody", prompt: "x" }),
+          { text: "done" },
+        ],
+        "CHILD-GM": [{ text: "with bun" }],
+      }),
+      { model: "gemini/gemini-2.5-pro", profile: profileAs("gemini") },
+    );
+    try {
+      await h.session.submit("PARENT: gemini style");
+      const decls = h.fake.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []);
+      expect(decls.map((d: any) => d.name)).toContain("invoke_agent");
+      const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+      expect(outs[0].text).toBe("with bun");
+      expect(outs[1].status).toBe("error");
+      expect(outs[1].error.message).toContain("codebase_investigator");
+    } finally {
+      await h.cleanup();
+    }
+  });
+});
+
+test("routeByPrompt serves interleaved conversations their own turns", async () => {
+  const script = routeByPrompt({ A: [{ text: "a1" }, { text: "a2" }], B: [{ text: "b1" }] });
+  const req = (messages: unknown[]): RecordedRequest => ({ method: "POST", path: "/v1/messages", headers: {}, body: { messages }, format: "anthropic", index: 0 });
+  expect(await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "A go" }]))).toEqual({ text: "a1" });
+  expect(await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "B go" }]))).toEqual({ text: "b1" });
+  expect(
+    await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "A go" }, { role: "assistant", content: "a1" }, { role: "user", content: "more" }])),
+  ).toEqual({ text: "a2" });
+});

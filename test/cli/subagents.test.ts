@@ -1,0 +1,61 @@
+/**
+ * Child agents through the command line: indented progress lines in print mode, forwarded events
+ * in stream-json, and the child's session listed under its parent by `gong sessions`.
+ */
+import { describe, expect, test } from "bun:test";
+import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
+import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
+import { startFakeLlm, useWorkspace } from "./helpers.ts";
+
+const ws = useWorkspace();
+
+/** The agent id in the parent's latest tool result (Chat Completions wire format). */
+const lastAgentId = (r: RecordedRequest) => /subagent ([0-9a-f]{8})/.exec(JSON.stringify(r.body.messages))![1];
+
+async function parentAndChild() {
+  const fake = await startFakeLlm({
+    script: routeByPrompt({
+      PARENT: [
+        { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD: count the files" } }] },
+        (r) => ({ toolCalls: [{ name: "wait", arguments: { agent_id: lastAgentId(r) } }] }),
+        { text: "The child counted 0 files." },
+      ],
+      CHILD: [{ toolCalls: [{ name: "bash", arguments: { command: "ls | wc -l" } }] }, { text: "There are 0 files." }],
+    }),
+  });
+  return ["--model", "ollama/qwen3-coder", "--base-url", fake.baseUrls.openai];
+}
+
+describe("subagents in the CLI", () => {
+  test("print --verbose shows each child as indented lines: start, its tool calls, its summary", async () => {
+    const flags = await parentAndChild();
+    const r = await ws.run(["-p", "PARENT: delegate", "--verbose", ...flags]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe("The child counted 0 files.");
+    const lines = r.stderr.split("\n");
+    const started = lines.findIndex((l) => /^ {2}↳ agent [0-9a-f]{8} started CHILD: count the files/.test(l));
+    const tool = lines.findIndex((l) => /^ {4}↳ agent [0-9a-f]{8} .*ls \| wc -l/.test(l));
+    const ended = lines.findIndex((l) => /^ {2}↳ agent [0-9a-f]{8} completed \(2 turns\) There are 0 files\./.test(l));
+    expect(started).toBeGreaterThanOrEqual(0);
+    expect(tool).toBeGreaterThan(started);
+    expect(ended).toBeGreaterThan(tool);
+  });
+
+  test("stream-json carries the child's events tagged with agent_id and parent_id; gong sessions lists the child", async () => {
+    const flags = await parentAndChild();
+    const r = await ws.run(["-p", "PARENT: delegate", "--output-format", "stream-json", ...flags]);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const parentId = events.find((e) => e.kind === "session_start").session_id;
+    const start = events.find((e) => e.kind === "subagent_start");
+    const forwarded = events.filter((e) => e.agent_id === start.data.agent_id);
+    expect(forwarded.some((e) => e.kind === "tool_call_start" && e.data.tool_name === "bash")).toBe(true);
+    expect(forwarded.every((e) => e.parent_id === parentId)).toBe(true);
+    expect(events.at(-1).kind).toBe("result");
+
+    const list = await ws.run(["sessions"]);
+    const rows = list.stdout.trim().split("\n");
+    expect(rows[0]).toContain("PARENT: delegate");
+    expect(rows[1]).toMatch(/^ {2}↳ [0-9a-f]{8} {2}subagent {2}CHILD: count the files/);
+  });
+});

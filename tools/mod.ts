@@ -1,0 +1,18 @@
+/**
+ * `gong/tools`: the kit for writing and running tools outside a session — the registry and its
+ * presets, the envelope every tool returns, the execution environment tools run in, and the
+ * framework truncation applied to their output.
+ *
+ *   import { createToolRegistry } from "gong/tools";
+ *   const tools = createToolRegistry({ cwd: process.cwd(), preset: "readonly" });
+ *   const page = await tools.execute("read", { path: "README.md" });
+ */
+export { createToolRegistry, coreTools, optionalTools, TOOL_PRESETS, type ToolRegistry, type ToolRegistryOptions, type ToolPreset, type ExecuteOptions } from "./registry.ts";
+export { TOOL_KINDS, type Tool, type ToolDefinition, type ToolKind, type ToolProgress, type ToolRunContext, type TruncationDirection } from "./types.ts";
+export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } from "./metadata.ts";
+export { planTools, todoWriteTool, updatePlanTool, writeTodosTool, PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./plan.ts";
+export { ERROR_CODES, ToolError, type ToolResponse, type ErrorCode, type Reply, type ToolStatus } from "../lib/envelope.ts";
+export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "../lib/env/index.ts";
+export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "../lib/env/types.ts";
+export { createObserver, type Observer, type ObserverOptions } from "../lib/observe.ts";
+export { truncateHead, truncateTail, truncateLine, formatSize } from "../lib/truncate.ts";
