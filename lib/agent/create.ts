@@ -253,6 +253,8 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
       client: parts.client,
       reasoningEffort: choices.reasoningEffort ?? parts.config.reasoningEffort,
       observer: options.observer,
+      // The parent's MCP servers serve its children too (shared, closed with the parent's owner).
+      mcpServers: parent.mcp,
     },
     { depth: parts.depth, history: choices.history, sources: sameSetting ? parts.sources : undefined },
   );

@@ -36,6 +36,8 @@ function wrapTool(connection: McpConnection, tool: McpTool, name: string): Tool 
     description: tool.description?.trim() || tool.title || `Tool '${tool.name}' of the MCP server '${server}'.`,
     jsonSchema: objectSchema(tool.inputSchema),
     truncation: "head",
+    // What a server's tool does is the server's business: no file or shell semantics are assumed.
+    kind: "other",
     async run(args, { reply, signal, onProgress }) {
       try {
         const result = await connection.call(tool.name, args as Record<string, unknown>, { signal, onProgress });

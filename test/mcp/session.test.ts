@@ -200,3 +200,27 @@ test("a url without a type: streamable HTTP first, then SSE for an older server"
     await h.cleanup();
   }
 }, 30_000);
+
+test("a child agent uses its parent's MCP servers", async () => {
+  const { routeByPrompt } = await import("../../lib/testing/fake-llm/route.ts");
+  const spawned = (r: { body: unknown }) => [...JSON.stringify(r.body).matchAll(/(?:agent_id\\+":\\+"|subagent )([0-9a-f]{8})/g)][0][1];
+  const h = await connected(
+    routeByPrompt({
+      PARENT: [
+        { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD-M: echo through the server" } }] },
+        (r) => ({ toolCalls: [{ name: "wait", arguments: { agent_id: spawned(r) } }] }),
+        { text: "the child is done" },
+      ],
+      "CHILD-M": [{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "from the child" } }] }, { text: "echoed" }],
+    }),
+    stdioEntry(),
+  );
+  try {
+    const result = await h.session.submit("PARENT: delegate");
+    expect(result.text).toBe("the child is done");
+    const childEnd = h.events.find((e) => e.kind === "tool_call_end" && e.agent_id !== undefined && e.data.tool_name === "mcp__everything__echo");
+    expect(childEnd?.kind === "tool_call_end" && childEnd.data.output.text).toBe("Echo: from the child");
+  } finally {
+    await h.cleanup();
+  }
+}, 30_000);
