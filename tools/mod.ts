@@ -13,6 +13,7 @@ export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } 
 export { planTools, todoWriteTool, updatePlanTool, writeTodosTool, PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./plan.ts";
 export { ERROR_CODES, ToolError, type ToolResponse, type ErrorCode, type Reply, type ToolStatus } from "../lib/envelope.ts";
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "../lib/env/index.ts";
+export { SandboxedEnvironment, SandboxUnavailableError, hideOwnSecrets, isSecretName, ProcessTrees, type SandboxOptions, type SandboxMode } from "../lib/env/index.ts";
 export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "../lib/env/types.ts";
 export { createObserver, type Observer, type ObserverOptions } from "../lib/observe.ts";
 export { truncateHead, truncateTail, truncateLine, formatSize } from "../lib/truncate.ts";

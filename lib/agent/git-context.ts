@@ -4,6 +4,7 @@
  * repository or a slow git all give "not a repository" rather than an error.
  */
 import { execFile } from "node:child_process";
+import { commandEnv } from "../env/env-vars.ts";
 import type { GitSummary } from "../profiles/types.ts";
 
 /** Branch, change counts and recent commit subjects; the prompt layers render it (profiles/types.ts). */
@@ -12,10 +13,15 @@ export type GitSnapshot = GitSummary;
 const GIT_TIMEOUT_MS = 3_000;
 const COMMITS = 5;
 
+/**
+ * git runs in a repository nobody vetted yet: without gong's keys in its environment, and without
+ * the repository's `core.fsmonitor`, a command `git status` would otherwise start.
+ */
 function git(cwd: string, args: string[]): Promise<string | null> {
+  const env = commandEnv("filtered", process.env, { GIT_OPTIONAL_LOCKS: "0" });
   return new Promise((resolve) => {
     try {
-      execFile("git", args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } }, (error, stdout) =>
+      execFile("git", ["-c", "core.fsmonitor=false", ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20, env }, (error, stdout) =>
         resolve(error ? null : stdout),
       );
     } catch {

@@ -23,6 +23,11 @@ type MaybePromise<T> = T | Promise<T>;
 export interface Hooks {
   /** Optional label used in hook_error events. */
   name?: string;
+  /**
+   * Milliseconds this hook's callbacks may take, instead of the session's hookTimeoutMs; 0 waits
+   * as long as it takes (a gate that asks a person, as the ACP and interactive approvals do).
+   */
+  timeoutMs?: number;
   beforeToolCall?(tool: string, params: Record<string, unknown>): MaybePromise<GateResult>;
   beforeSessionOp?(op: SessionOp, meta: Record<string, unknown>): MaybePromise<void | "ok" | "cancel">;
   /** May return a partial envelope: the fields it leaves out keep their value. */
@@ -32,7 +37,7 @@ export interface Hooks {
   onBeforeAgent?(prompt: string, system: string): MaybePromise<BeforeAgentResult | void>;
 }
 
-export type HookName = Exclude<keyof Hooks, "name">;
+export type HookName = Exclude<keyof Hooks, "name" | "timeoutMs">;
 
 export interface HookErrorReport {
   hook: string;
@@ -62,7 +67,7 @@ export class HookRunner {
   /** Runs every hook's gate in order; returns the first refusal. */
   async beforeToolCall(tool: string, params: Record<string, unknown>): Promise<{ block: string } | null> {
     for (const [hook, label] of this.with("beforeToolCall")) {
-      const result = await this.call(label, "beforeToolCall", () => hook.beforeToolCall!(tool, params));
+      const result = await this.call(label, "beforeToolCall", () => hook.beforeToolCall!(tool, params), hook.timeoutMs);
       if (result !== SKIPPED && typeof result === "object" && result !== null && "block" in result) return { block: String(result.block) };
     }
     return null;
@@ -126,17 +131,22 @@ export class HookRunner {
     }
   }
 
-  private async call<T>(label: string, callback: HookName, fn: () => MaybePromise<T>): Promise<T | typeof SKIPPED> {
-    const limit = this.timeoutMs();
+  private async call<T>(label: string, callback: HookName, fn: () => MaybePromise<T>, own?: number): Promise<T | typeof SKIPPED> {
+    const limit = own ?? this.timeoutMs();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<typeof SKIPPED>((resolve) => {
-      timer = setTimeout(() => {
-        this.report({ hook: label, callback, error: `${callback} did not finish within ${limit} ms and was skipped`, timed_out: true });
-        resolve(SKIPPED);
-      }, limit);
-    });
+    const racers: Promise<T | typeof SKIPPED>[] = [Promise.resolve().then(fn)];
+    if (limit > 0) {
+      racers.push(
+        new Promise<typeof SKIPPED>((resolve) => {
+          timer = setTimeout(() => {
+            this.report({ hook: label, callback, error: `${callback} did not finish within ${limit} ms and was skipped`, timed_out: true });
+            resolve(SKIPPED);
+          }, limit);
+        }),
+      );
+    }
     try {
-      return await Promise.race([Promise.resolve().then(fn), timeout]);
+      return await Promise.race(racers);
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       this.report({ hook: label, callback, error: error.message, stack: error.stack, timed_out: false });

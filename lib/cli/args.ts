@@ -2,6 +2,7 @@
  * Command-line parsing (node:util parseArgs). Produces a plain options object; usage mistakes throw
  * `UsageError`, which the entry point turns into exit code 2 with one clear sentence.
  */
+import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "./approval.ts";
 import { parseArgs } from "node:util";
 
 export class UsageError extends Error {
@@ -21,7 +22,9 @@ export interface CliOptions {
   attachments: string[];
   print: boolean;
   outputFormat: OutputFormat;
-  mode: "interactive" | "print" | "rpc";
+  mode: "interactive" | "print" | "rpc" | "acp";
+  /** --approval (or --approve): ask | edits | auto. */
+  approval?: ApprovalMode;
   model?: string;
   apiKey?: string;
   baseUrl?: string;
@@ -48,6 +51,8 @@ const OPTIONS = {
   print: { type: "boolean", short: "p" },
   "output-format": { type: "string" },
   mode: { type: "string" },
+  approval: { type: "string" },
+  approve: { type: "string" },
   model: { type: "string", short: "m" },
   "api-key": { type: "string" },
   "base-url": { type: "string" },
@@ -101,9 +106,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (!["text", "json", "stream-json"].includes(outputFormat)) {
     throw new UsageError(`--output-format must be text, json or stream-json (got '${outputFormat}').`);
   }
-  if (v.mode !== undefined && v.mode !== "rpc" && v.mode !== "print" && v.mode !== "interactive") {
-    throw new UsageError(`--mode must be rpc, print or interactive (got '${v.mode}').`);
+  if (v.mode !== undefined && v.mode !== "rpc" && v.mode !== "acp" && v.mode !== "print" && v.mode !== "interactive") {
+    throw new UsageError(`--mode must be rpc, acp, print or interactive (got '${v.mode}').`);
   }
+  const approval = v.approval ?? v.approve;
+  if (approval !== undefined && !isApprovalMode(approval)) throw new UsageError(`--approval must be ${APPROVAL_MODES.join(", ")} (got '${approval}').`);
   const effort = v["reasoning-effort"];
   if (effort !== undefined && !["low", "medium", "high"].includes(effort)) {
     throw new UsageError(`--reasoning-effort must be low, medium or high (got '${effort}').`);
@@ -128,7 +135,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
   const prompt = promptWords.length > 0 ? promptWords.join(" ") : undefined;
 
   const print = Boolean(v.print) || v.mode === "print" || outputFormat !== "text";
-  const mode: CliOptions["mode"] = v.mode === "rpc" ? "rpc" : print ? "print" : "interactive";
+  const mode: CliOptions["mode"] = v.mode === "rpc" || v.mode === "acp" ? v.mode : print ? "print" : "interactive";
 
   return {
     command,
@@ -137,6 +144,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     print,
     outputFormat,
     mode,
+    approval,
     model: v.model,
     apiKey: v["api-key"],
     baseUrl: v["base-url"],
@@ -184,11 +192,13 @@ Usage:
   gong sessions                 list this directory's sessions
   gong mcp list                 MCP servers: state and tools
   gong --mode rpc               JSON lines on stdin/stdout for editors and programs
+  gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
 
 Options:
   -p, --print                   non-interactive: print the final answer and exit
       --output-format FMT       text | json | stream-json (print mode)
-      --mode rpc                JSON-lines RPC host protocol on stdio
+      --mode rpc|acp            JSON-lines RPC host protocol, or ACP for editors, on stdio
+      --approval MODE           ask | edits | auto: which calls wait for consent (ACP; default ask)
   -m, --model PROVIDER/ID       e.g. anthropic/claude-sonnet-4-6, openai/gpt-5.2,
                                 gemini/gemini-2.5-pro, ollama/qwen3-coder, fake/script.json
       --api-key KEY             API key for the model's provider

@@ -15,6 +15,7 @@ import { runInteractive } from "./interactive.ts";
 import { configureMcp, listMcpServers } from "./mcp.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
+import { runAcp } from "./acp/server.ts";
 import { runRpc } from "./rpc.ts";
 import { loadSettings, SettingsError } from "./settings.ts";
 import { prepareSession, type CliSetup } from "./setup.ts";
@@ -48,11 +49,13 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 }
 
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, io.env, await projectTrust(opts, io));
+  const trust = await projectTrust(opts, io);
+  for (const notice of trust.notices ?? []) io.stderr.write(`gong: ${notice}\n`);
+  const setup = await prepareSession(opts, io.env, trust);
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
-  // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC has no Ctrl-C of its own, so SIGINT too.
+  // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC and ACP have no Ctrl-C of their own, so SIGINT too.
   const termination = new Termination({
-    signals: opts.mode === "rpc" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
+    signals: opts.mode === "rpc" || opts.mode === "acp" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
     onSignal: (signal) => setup.terminate(`gong received ${signal}`),
   });
   try {
@@ -71,11 +74,12 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
 async function projectTrust(opts: CliOptions, io: Io, ask = true) {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const canAsk = ask && opts.mode === "interactive" && Boolean(io.stdin.isTTY) && existsSync(cwd);
-  return decideTrust({ cwd, flag: opts.trust, canAsk, input: io.stdin, output: io.stdout }, loadSettings(cwd));
+  return decideTrust({ cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout }, loadSettings(cwd));
 }
 
 async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
   if (opts.mode === "rpc") return await runRpc(setup, io);
+  if (opts.mode === "acp") return await runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
 
   // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
   // answer it: run the input to completion as print mode does.

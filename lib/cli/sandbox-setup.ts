@@ -1,28 +1,33 @@
 /**
- * The OS sandbox the CLI wraps around its environment: `--sandbox MODE` wins over the `sandbox`
+ * The OS sandbox the CLI wraps around its environments: `--sandbox MODE` wins over the `sandbox`
  * setting; "off" (the default) runs commands unboxed. A sandbox that was asked for and cannot run
  * is a configuration error with one sentence, never a silent fall-back.
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
-import { SandboxedEnvironment, SandboxUnavailableError } from "../env/sandbox.ts";
+import { SandboxedEnvironment, SandboxUnavailableError, type SandboxOptions } from "../env/sandbox.ts";
 import type { SandboxMode } from "../env/sandbox-profiles.ts";
 import { gongHome } from "../store/paths.ts";
 import { ConfigError } from "./model.ts";
 import type { Settings } from "./settings.ts";
 
-export async function sandboxedEnvironment(inner: ExecutionEnvironment, flag: SandboxMode | undefined, setting: Settings["sandbox"]): Promise<ExecutionEnvironment> {
+/** Boxes an environment's commands; undefined when no sandbox was asked for. */
+export type Boxer = (inner: ExecutionEnvironment) => ExecutionEnvironment;
+
+/** The function that boxes each environment as asked, or undefined for "off". */
+export function sandboxFor(flag: SandboxMode | undefined, setting: Settings["sandbox"]): Boxer | undefined {
   const configured = typeof setting === "string" ? { mode: setting } : setting;
   const mode = flag ?? configured?.mode ?? "off";
-  if (mode === "off") return inner;
+  if (mode === "off") return undefined;
+  const options: SandboxOptions = { mode, network: configured?.network, writableRoots: configured?.writableRoots, gongHome: gongHome() };
+  return (inner) => new SandboxedEnvironment(inner, options);
+}
+
+/** `box(inner)`, with a sandbox that cannot run turned into a configuration error (exit 2). */
+export async function boxChecked(box: Boxer, inner: ExecutionEnvironment): Promise<ExecutionEnvironment> {
   try {
-    const sandbox = new SandboxedEnvironment(inner, {
-      mode,
-      network: configured?.network,
-      writableRoots: configured?.writableRoots,
-      gongHome: gongHome(),
-    });
-    await sandbox.check();
-    return sandbox;
+    const boxed = box(inner) as SandboxedEnvironment;
+    await boxed.check();
+    return boxed;
   } catch (e) {
     if (e instanceof SandboxUnavailableError) throw new ConfigError(e.message);
     throw e;

@@ -50,6 +50,8 @@ const SettingsSchema = v.strictObject({
   sandbox: v.optional(v.union([SandboxModeSchema, v.strictObject({ mode: SandboxModeSchema, network: v.optional(v.boolean()), writableRoots: v.optional(v.array(v.string())) })])),
   /** Directories whose projects are trusted without asking (read from the global settings only). */
   trustedProjects: v.optional(v.array(v.string())),
+  /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */
+  approval: v.optional(v.picklist(["ask", "edits", "auto"])),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

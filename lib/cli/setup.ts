@@ -19,7 +19,7 @@ import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
 import { configureMcp } from "./mcp.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import { applyTrust, type TrustDecision } from "./trust.ts";
-import { sandboxedEnvironment } from "./sandbox-setup.ts";
+import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -29,10 +29,12 @@ export interface CliSetup {
   sessionOptions: CreateSessionOptions;
   /** Where the session comes from: a new file, a resumed one, or none. */
   store: StoreSelection | false;
-  /** One-line notices for stderr (project settings and MCP servers left out of an untrusted project). */
+  /** One-line notices for stderr (a project's .mcp.json left out of an untrusted project). */
   notices: string[];
   /** Stops what setup started (the fake server, MCP servers). */
   dispose(): Promise<void>;
+  /** Boxes an environment's commands as --sandbox asks (modes that make environments of their own); undefined when off. */
+  box?: Boxer;
   /** Aborted when gong is told to end (SIGTERM, SIGHUP): the mode closes its session and returns. */
   terminated: AbortSignal;
   /** Kills every command's process tree at once and aborts `terminated`. */
@@ -48,7 +50,8 @@ export async function prepareSession(
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
   const loaded = loadSettings(cwd);
   const { files } = loaded;
-  const { settings, notices } = applyTrust(loaded, trust.trusted, env);
+  // What trust leaves out was already said (TrustDecision.notices).
+  const { settings } = applyTrust(loaded, trust.trusted, env);
   const model = chooseModel(opts.model, settings, env);
 
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
@@ -72,7 +75,8 @@ export async function prepareSession(
 
   const envPolicy = settings.envPolicy as EnvPolicy | undefined;
   const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy, envAllow: settings.envAllow });
-  const toolEnv = await sandboxedEnvironment(execEnv, opts.sandbox, settings.sandbox);
+  const box = sandboxFor(opts.sandbox, settings.sandbox);
+  const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
@@ -106,7 +110,8 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: mcp.warning ? [...notices, mcp.warning] : notices,
+    notices: mcp.warning ? [mcp.warning] : [],
+    box,
     terminated: termination.signal,
     terminate(reason) {
       void execEnv.cleanup().catch(() => {});

@@ -17,7 +17,7 @@ import { findProvider } from "../llm/providers.ts";
 import { gongHome } from "../store/paths.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
 
-/** Project settings keys that need trust. */
+/** Project settings keys that need trust (`mcpServers` for the MCP servers a project may declare). */
 export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox"] as const;
 
 export interface TrustOptions {
@@ -160,6 +160,8 @@ function isInside(path: string, dir: string): boolean {
 export interface TrustDecision {
   /** Whether project-level settings that run code or redirect credentials may take effect. */
   trusted: boolean;
+  /** One line each for stderr: what the decision leaves out of the project's settings. */
+  notices?: string[];
 }
 
 export interface TrustQuestion {
@@ -169,6 +171,8 @@ export interface TrustQuestion {
   flag: boolean;
   /** Whether someone at a terminal can be asked. */
   canAsk: boolean;
+  /** The user's environment (their own base URLs win over the project's). */
+  env: Record<string, string | undefined>;
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
 }
@@ -178,13 +182,18 @@ export interface TrustQuestion {
  * that needs trust and a person is at the terminal, ask once; a yes is remembered.
  */
 export async function decideTrust(q: TrustQuestion, loaded: LoadedSettings): Promise<TrustDecision> {
-  if (isProjectTrusted(q.cwd, { flag: q.flag, global: globalSettings(loaded) })) return { trusted: true };
+  const trusted = await askIfNeeded(q, loaded);
+  return { trusted, notices: applyTrust(loaded, trusted, q.env).notices };
+}
+
+async function askIfNeeded(q: TrustQuestion, loaded: LoadedSettings): Promise<boolean> {
+  if (isProjectTrusted(q.cwd, { flag: q.flag, global: globalSettings(loaded) })) return true;
   const project = projectSettings(loaded);
   const requests = trustRequests(project?.settings);
   // The project's .mcp.json starts servers, which is running code too.
   const mcpJson = join(q.cwd, ".mcp.json");
   const asks = [...(project && requests.length > 0 ? [`${project.file} sets ${requests.join(", ")}`] : []), ...(existsSync(mcpJson) ? [`${mcpJson} starts MCP servers`] : [])];
-  if (asks.length === 0 || !q.canAsk) return { trusted: false };
+  if (asks.length === 0 || !q.canAsk) return false;
   q.output.write(
     `${asks.join("; ")}: settings that run code or decide where your API keys and files go.\n` +
       `Trust this project (${canonical(q.cwd)})? Your answer is remembered. [y/N] `,
@@ -192,7 +201,7 @@ export async function decideTrust(q: TrustQuestion, loaded: LoadedSettings): Pro
   const answer = await readAnswer(q.input);
   const trusted = /^y(es)?$/i.test(answer.trim());
   if (trusted) rememberTrust(q.cwd);
-  return { trusted };
+  return trusted;
 }
 
 async function readAnswer(input: NodeJS.ReadableStream): Promise<string> {

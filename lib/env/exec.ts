@@ -49,7 +49,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
     });
   } catch (e) {
     collector.finish();
-    options.trees.forgetIfGone(tree);
+    options.trees.settle(tree);
     throw spawnError(e, options.shell);
   }
 
@@ -58,7 +58,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
     let aborted = false;
     let killing: Promise<void> | undefined;
     const pid = child.pid;
-    tree.pid = pid;
+    options.trees.attach(tree, pid);
 
     // The whole tree goes, not just the shell: SIGTERM, then SIGKILL after the grace period.
     const stop = (why: "timeout" | "abort") => {
@@ -89,7 +89,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
       if (pid !== undefined) return; // A late error on a running child (e.g. a failed kill): the exit still comes.
       detach();
       collector.finish();
-      options.trees.forgetIfGone(tree);
+      options.trees.settle(tree);
       reject(spawnError(e, options.shell));
     });
 
@@ -105,7 +105,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
         child.stderr!.destroy();
         // A killed tree finishes dying on its own; a finished command's background processes
         // (a dev server) stay, tracked until cleanup.
-        if (!killing) options.trees.forgetIfGone(tree);
+        if (!killing) options.trees.settle(tree);
         resolve({ ...collector.finish(), ...ending(started, code, signal, timedOut, aborted) });
       };
       let quietTimer = setTimeout(settle, DRAIN_QUIET_MS);

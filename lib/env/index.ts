@@ -7,3 +7,5 @@ export { ProcessTrees, TREE_MARKER, type ProcessTree } from "./process-trees.ts"
 export { OutputCollector, RollingWindow, tailBytes } from "./output-buffer.ts";
 export { runCommand, type RunCommandOptions } from "./exec.ts";
 export { fsError } from "./fs-errors.ts";
+export { SandboxedEnvironment, SandboxUnavailableError, findSandboxProgram, type SandboxOptions } from "./sandbox.ts";
+export { SANDBOX_MODES, bubblewrapArgs, seatbeltProfile, type SandboxMode, type SandboxPolicy } from "./sandbox-profiles.ts";

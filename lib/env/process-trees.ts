@@ -25,9 +25,11 @@ export interface ProcessTree {
   readonly id: string;
   /** The first process (the shell): it leads the tree's process group. */
   pid?: number;
+  /** Its start time (clock ticks since boot, /proc/<pid>/stat): every member started later. */
+  startTicks?: number;
 }
 
-/** Every ProcessTrees with open trees, so gong's exit can still kill them. */
+/** Every ProcessTrees that started something and was not cleaned up, so gong's exit can still kill it. */
 const registries = new Set<ProcessTrees>();
 let exitHookInstalled = false;
 
@@ -36,6 +38,8 @@ export class ProcessTrees {
   readonly envId = randomBytes(6).toString("hex");
   private sequence = 0;
   private readonly open = new Map<string, ProcessTree>();
+  /** Start time of the first tree's first process: nothing older can belong to any tree. */
+  private earliest: number | undefined;
 
   /** A new tree: start its first process with `treeEnv(tree, env)`, then set `tree.pid`. */
   openTree(): ProcessTree {
@@ -46,6 +50,14 @@ export class ProcessTrees {
     return tree;
   }
 
+  /** Records the tree's first process, right after it was spawned. */
+  attach(tree: ProcessTree, pid: number | undefined): void {
+    if (pid === undefined) return;
+    tree.pid = pid;
+    tree.startTicks = startTicks(pid);
+    if (tree.startTicks !== undefined) this.earliest = Math.min(this.earliest ?? tree.startTicks, tree.startTicks);
+  }
+
   /** `env` with the tree's marker added (after any marker an enclosing gong already set). */
   treeEnv(tree: ProcessTree, env: Record<string, string>): Record<string, string> {
     const outer = env[TREE_MARKER];
@@ -54,14 +66,21 @@ export class ProcessTrees {
 
   /** The tree's living processes (zombies excluded). */
   members(tree: ProcessTree): number[] {
-    return findMembers(this.envId, new Map([[tree.id, tree]])).get(tree.id) ?? [];
+    return findMembers(this.envId, new Map([[tree.id, tree]]), undefined, tree.startTicks).get(tree.id) ?? [];
   }
 
-  /** Called when a tree's first process has exited: it is forgotten once nothing of it runs. */
-  forgetIfGone(tree: ProcessTree): void {
-    if (this.members(tree).length === 0) return this.forget(tree);
-    // Once its group is empty, the group id may be reused by a stranger: stop matching it.
-    if (tree.pid !== undefined && !groupAlive(tree.pid)) tree.pid = undefined;
+  /** Every living process of every tree this environment opened. */
+  running(): number[] {
+    return allPids(findMembers(this.envId, null, this.open, this.earliest));
+  }
+
+  /**
+   * Called when a tree's first process has exited. Processes it left in its group (`server &`) keep
+   * the tree open for a group kill; otherwise it is forgotten here without a /proc scan — anything
+   * that escaped the group still carries the marker, which cleanup and gong's exit look for.
+   */
+  settle(tree: ProcessTree): void {
+    if (tree.pid === undefined || !groupAlive(tree.pid)) this.forget(tree);
   }
 
   /** SIGTERM the tree; after `graceMs`, SIGKILL whatever is left. Resolves when nothing of it runs. */
@@ -80,17 +99,13 @@ export class ProcessTrees {
   /** SIGKILL everything at once, synchronously: for gong's own exit, where no timer runs any more. */
   killAllSync(): void {
     for (let round = 0; round < 3; round++) {
-      const pids = allPids(findMembers(this.envId, null, this.open));
+      const pids = this.running();
       if (pids.length === 0) break;
       for (const pid of pids) signal(pid, "SIGKILL");
       this.signalGroups(this.open, "SIGKILL");
     }
     this.open.clear();
     registries.delete(this);
-  }
-
-  get size(): number {
-    return this.open.size;
   }
 
   /** Where /proc cannot be read, the group is the tree: signal it as a whole. */
@@ -100,12 +115,12 @@ export class ProcessTrees {
 
   private forget(tree: ProcessTree): void {
     this.open.delete(tree.id);
-    if (this.open.size === 0) registries.delete(this);
   }
 
   /** `only` null means every tree of this environment. */
   private async terminate(only: Map<string, ProcessTree> | null, graceMs: number): Promise<void> {
-    const scan = () => allPids(findMembers(this.envId, only, this.open));
+    const since = only ? Math.min(...[...only.values()].map((t) => t.startTicks ?? 0)) : this.earliest;
+    const scan = () => allPids(findMembers(this.envId, only, this.open, since));
     const trees = only ?? this.open;
     let pids = scan();
     if (pids.length === 0) return;
@@ -119,7 +134,8 @@ export class ProcessTrees {
     // Stop before killing, so a process cannot fork a replacement between the scan and the kill.
     for (let round = 0; round < 5 && pids.length > 0; round++) {
       for (const pid of pids) signal(pid, "SIGSTOP");
-      for (const pid of scan()) signal(pid, "SIGKILL");
+      // The stopped ones too: a stopped process the next scan misses must not stay stopped forever.
+      for (const pid of new Set([...pids, ...scan()])) signal(pid, "SIGKILL");
       this.signalGroups(trees, "SIGKILL");
       await new Promise((r) => setTimeout(r, POLL_MS));
       pids = scan();
@@ -163,9 +179,10 @@ interface ProcInfo {
 /**
  * Living members of this environment's trees, by tree id. `only` limits the answer to those trees
  * (null: every tree whose marker carries `envId`); `groups` supplies the process groups to match
- * when `only` is null.
+ * when `only` is null. Processes that started before `since` (clock ticks) cannot be members and
+ * are not looked at further — on a busy machine that is almost all of them.
  */
-export function findMembers(envId: string, only: Map<string, ProcessTree> | null, groups: Map<string, ProcessTree> = only ?? new Map()): Map<string, number[]> {
+export function findMembers(envId: string, only: Map<string, ProcessTree> | null, groups: Map<string, ProcessTree> = only ?? new Map(), since = 0): Map<string, number[]> {
   const trees = only ?? groups;
   const result = new Map<string, number[]>();
   const add = (id: string, pid: number) => {
@@ -201,9 +218,10 @@ export function findMembers(envId: string, only: Map<string, ProcessTree> | null
     } catch {
       continue; // gone meanwhile
     }
-    // "pid (comm) state ppid pgrp …" — comm may hold spaces and parentheses, so split after the last ")".
-    const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 3);
-    if (state === "Z" || state === "X") continue;
+    // "pid (comm) state ppid pgrp … starttime(22) …" — comm may hold spaces and parentheses, so split after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 20);
+    const [state, ppid, pgrp] = fields;
+    if (state === "Z" || state === "X" || Number(fields[19]) < since) continue;
     const info = { ppid: Number(ppid), pgrp: Number(pgrp) };
     procs.set(pid, info);
     const group = byGroup.get(info.pgrp);
@@ -249,6 +267,16 @@ function markedTree(pid: number, needle: Buffer, mark: string): string | undefin
   const end = environ.indexOf(0, at);
   const value = environ.subarray(at + needle.length, end < 0 ? undefined : end).toString("latin1");
   return value.split(",").find((id) => id.startsWith(mark));
+}
+
+function startTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ", 20)[19]);
+    return Number.isFinite(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function groupAlive(pgid: number): boolean {

@@ -22,7 +22,9 @@ export interface SandboxPolicy {
  * bubblewrap: the whole file system read-only, writable roots bound read-write on top, a fresh
  * /dev and /proc, a new PID namespace (gong and every other process of the machine invisible), a
  * new IPC namespace, no network unless allowed, killed with its parent. In read-only mode /tmp is
- * a private, throw-away tmpfs so tools that need scratch space still work.
+ * a private, throw-away tmpfs so tools that need scratch space still work. No `--new-session`:
+ * commands already start in a session of their own without a controlling terminal (the local
+ * environment spawns them detached), so terminal injection is impossible, and it costs time.
  */
 export function bubblewrapArgs(policy: SandboxPolicy): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
@@ -36,7 +38,7 @@ export function bubblewrapArgs(policy: SandboxPolicy): string[] {
     if (dir) args.push("--tmpfs", path);
     else args.push("--ro-bind", "/dev/null", path);
   }
-  args.push("--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session");
+  args.push("--unshare-pid", "--unshare-ipc", "--die-with-parent");
   if (!policy.network) args.push("--unshare-net");
   return args;
 }

@@ -14,19 +14,8 @@ import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
 import process from "node:process";
 import { ToolError } from "../envelope.ts";
 import { bubblewrapArgs, seatbeltProfile, shellQuote, type SandboxMode, type SandboxPolicy } from "./sandbox-profiles.ts";
-import type {
-  DirEntry,
-  ExecOptions,
-  ExecResult,
-  ExecutionEnvironment,
-  FileInfo,
-  GlobOptions,
-  GlobResult,
-  GrepOptions,
-  GrepResult,
-  ResolveOptions,
-  ResolvedPath,
-} from "./types.ts";
+import { DelegatingEnvironment } from "./delegating.ts";
+import type { ExecOptions, ExecResult, ExecutionEnvironment } from "./types.ts";
 
 export interface SandboxOptions {
   mode: Exclude<SandboxMode, "off">;
@@ -86,26 +75,19 @@ export function findSandboxProgram(options: Pick<SandboxOptions, "mode" | "path"
   throw new SandboxUnavailableError(`${flag} is not available on ${platform} (only Linux with bubblewrap and macOS); run with --sandbox off.`);
 }
 
-export class SandboxedEnvironment implements ExecutionEnvironment {
+export class SandboxedEnvironment extends DelegatingEnvironment {
   private readonly program: string;
-  private readonly platform_: NodeJS.Platform;
+  private readonly os: NodeJS.Platform;
   private checked: Promise<void> | undefined;
 
   /** Throws SandboxUnavailableError when the sandbox program is missing. */
   constructor(
-    readonly inner: ExecutionEnvironment,
+    inner: ExecutionEnvironment,
     private readonly options: SandboxOptions,
   ) {
-    this.platform_ = options.platform ?? process.platform;
+    super(inner);
+    this.os = options.platform ?? process.platform;
     this.program = findSandboxProgram(options);
-  }
-
-  get root(): string {
-    return this.inner.root;
-  }
-
-  get allowedRoots(): readonly string[] {
-    return this.inner.allowedRoots;
   }
 
   get mode(): Exclude<SandboxMode, "off"> {
@@ -116,7 +98,7 @@ export class SandboxedEnvironment implements ExecutionEnvironment {
   get writableRoots(): string[] {
     if (this.options.mode === "read-only") return [];
     const temp = [tmpdir(), "/tmp"].filter((d) => existsSync(d));
-    return unique([...this.inner.allowedRoots, ...(this.options.writableRoots ?? []), ...temp].map(real));
+    return unique([...this.base.allowedRoots, ...(this.options.writableRoots ?? []), ...temp].map(real));
   }
 
   /** The rules a command runs under. */
@@ -124,28 +106,16 @@ export class SandboxedEnvironment implements ExecutionEnvironment {
     const home = this.options.home ?? homedir();
     const candidates = HIDDEN_IN_HOME.map((h) => ({ path: join(home, h.path), dir: h.dir }));
     if (this.options.gongHome) candidates.push({ path: this.options.gongHome, dir: true });
-    const workspace = this.inner.root;
+    const workspace = this.base.root;
     // Never hide a directory that holds the workspace.
     const hidden = candidates.filter((h) => existsSync(h.path) && !isInside(workspace, h.path)).map((h) => ({ ...h, path: real(h.path) }));
-    const writableRoots = this.options.mode === "read-only" ? this.inner.allowedRoots.map(real) : this.writableRoots;
+    const writableRoots = this.options.mode === "read-only" ? this.base.allowedRoots.map(real) : this.writableRoots;
     return { mode: this.options.mode, writableRoots, network: this.options.network ?? false, hidden };
   }
 
-  workingDirectory(): string {
-    return this.inner.workingDirectory();
-  }
-
-  platform(): string {
-    return this.inner.platform();
-  }
-
-  osVersion(): string {
-    return this.inner.osVersion();
-  }
-
   /** Initializes the inner environment, then proves the sandbox can start a command here. */
-  async initialize(): Promise<void> {
-    await this.inner.initialize();
+  override async initialize(): Promise<void> {
+    await this.base.initialize();
     await this.check();
   }
 
@@ -158,7 +128,7 @@ export class SandboxedEnvironment implements ExecutionEnvironment {
       this.checked = undefined;
       const why = (probe.stderr || probe.error?.message || `exit ${probe.status}`).trim().split("\n")[0];
       const hint =
-        this.platform_ === "linux"
+        this.os === "linux"
           ? "user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or AppArmor's restrict_unprivileged_userns)"
           : "sandbox-exec refused the profile";
       throw new SandboxUnavailableError(`--sandbox ${this.options.mode} cannot start a command here (${why}): ${hint}; or run with --sandbox off.`);
@@ -166,60 +136,24 @@ export class SandboxedEnvironment implements ExecutionEnvironment {
     return this.checked;
   }
 
-  resolvePath(input: string, options?: ResolveOptions): Promise<ResolvedPath> {
-    return this.inner.resolvePath(input, options);
-  }
-
-  stat(path: string): Promise<FileInfo | null> {
-    return this.inner.stat(path);
-  }
-
-  readFile(path: string): Promise<Uint8Array> {
-    return this.inner.readFile(path);
-  }
-
-  readStream(path: string, start?: number): AsyncIterable<Uint8Array> {
-    return this.inner.readStream(path, start);
-  }
-
-  async writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void> {
+  override async writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void> {
     this.assertWritable(path);
-    return this.inner.writeFile(path, data, options);
+    return this.base.writeFile(path, data, options);
   }
 
-  fileExists(path: string): Promise<boolean> {
-    return this.inner.fileExists(path);
-  }
-
-  listDirectory(path: string): Promise<DirEntry[]> {
-    return this.inner.listDirectory(path);
-  }
-
-  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+  override async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     await this.check();
-    const cwd = resolve(this.inner.workingDirectory(), options.cwd ?? ".");
+    const cwd = resolve(this.base.workingDirectory(), options.cwd ?? ".");
     const { program, args } = this.command(command, cwd);
     // The outer shell (with the environment's filtered variables) only replaces itself with the box.
-    return this.inner.exec(`exec ${[program, ...args].map(shellQuote).join(" ")}`, options);
-  }
-
-  grep(options: GrepOptions): Promise<GrepResult> {
-    return this.inner.grep(options);
-  }
-
-  glob(options: GlobOptions): Promise<GlobResult> {
-    return this.inner.glob(options);
-  }
-
-  cleanup(): Promise<void> {
-    return this.inner.cleanup();
+    return this.base.exec(`exec ${[program, ...args].map(shellQuote).join(" ")}`, options);
   }
 
   /** The sandbox program and its arguments for one command run in `cwd`. */
   private command(script: string, cwd = "/"): { program: string; args: string[] } {
     const shell = this.options.shell ?? "bash";
     const policy = this.policy();
-    if (this.platform_ === "linux") return { program: this.program, args: [...bubblewrapArgs(policy), "--chdir", cwd, "--", shell, "-c", script] };
+    if (this.os === "linux") return { program: this.program, args: [...bubblewrapArgs(policy), "--chdir", cwd, "--", shell, "-c", script] };
     return { program: this.program, args: ["-p", seatbeltProfile(policy), shell, "-c", script] };
   }
 

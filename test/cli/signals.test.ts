@@ -97,26 +97,75 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]
   }, 30_000);
 }
 
-test.skipIf(!linux || !hasTmux)("interactive mode: SIGTERM kills the command's tree and exits 143", async () => {
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  test.skipIf(!linux || !hasTmux)(`interactive mode: ${signal} kills the command's tree and exits ${code}`, async () => {
+    const fake = await startFakeLlm({ script: script() });
+    const socket = `gong-signal-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
+    try {
+      const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
+        .map(([k, v]) => `${k}=${quote(String(v))}`)
+        .join(" ");
+      const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake)].map(quote).join(" ");
+      const command = `cd ${quote(ws.dir)} && env ${envs} ${gong}; echo $? > exit.code; sleep 30`;
+      expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+      for (let i = 0; i < 300 && !tmux("capture-pane", "-p", "-t", "t").stdout.toString().includes("›"); i++) await Bun.sleep(50);
+      tmux("send-keys", "-t", "t", "run it", "Enter");
+      const pids = await commandPids();
+      process.kill(await pidFile("gong.pid"), signal);
+      const exitCode = await pidFile("exit.code");
+      expect(exitCode).toBe(code);
+      for (const pid of pids) expect(await gone(pid)).toBe(true);
+    } finally {
+      tmux("kill-server");
+    }
+  }, 30_000);
+}
+
+test.skipIf(!linux)("a daemon that a finished command left behind (setsid, double fork) does not outlive gong", async () => {
+  const command = "( setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & ) ; sleep 0.1; echo started";
+  const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "left it running" }] });
+  const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "start a daemon"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("left it running\n");
+  expect(await gone(await pidFile("escaped.pid"))).toBe(true);
+}, 30_000);
+
+test.skipIf(!linux)("acp mode: SIGTERM kills the running command's tree and exits 143", async () => {
   const fake = await startFakeLlm({ script: script() });
-  const socket = `gong-signal-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
-  try {
-    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
-      .map(([k, v]) => `${k}=${quote(String(v))}`)
-      .join(" ");
-    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake)].map(quote).join(" ");
-    const command = `cd ${quote(ws.dir)} && env ${envs} ${gong}; echo $? > exit.code; sleep 30`;
-    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
-    for (let i = 0; i < 300 && !tmux("capture-pane", "-p", "-t", "t").stdout.toString().includes("›"); i++) await Bun.sleep(50);
-    tmux("send-keys", "-t", "t", "run it", "Enter");
-    const pids = await commandPids();
-    process.kill(await pidFile("gong.pid"), "SIGTERM");
-    const exitCode = await pidFile("exit.code");
-    expect(exitCode).toBe(143);
-    for (const pid of pids) expect(await gone(pid)).toBe(true);
-  } finally {
-    tmux("kill-server");
-  }
+  const proc = Bun.spawn([process.execPath, CLI, "--mode", "acp", "--model", "ollama/qwen3-coder", "--base-url", fake.baseUrls.openai, "--approval", "auto"], {
+    cwd: ws.dir,
+    env: ws.env,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  // A bare JSON-RPC editor: initialize, open a session, prompt.
+  const replies = new Map<number, any>();
+  void (async () => {
+    let buffered = "";
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+      buffered += new TextDecoder().decode(chunk);
+      let nl: number;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        if (typeof message.id === "number" && !message.method) replies.set(message.id, message);
+      }
+    }
+  })();
+  const request = async (id: number, method: string, params: unknown) => {
+    proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    proc.stdin.flush();
+    for (let i = 0; i < 400 && !replies.has(id); i++) await Bun.sleep(25);
+    return replies.get(id);
+  };
+  await request(1, "initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const opened = await request(2, "session/new", { cwd: ws.dir, mcpServers: [] });
+  void request(3, "session/prompt", { sessionId: opened.result.sessionId, prompt: [{ type: "text", text: "run it" }] });
+  const pids = await commandPids();
+  proc.kill("SIGTERM");
+  expect(await proc.exited).toBe(143);
+  for (const pid of pids) expect(await gone(pid)).toBe(true);
 }, 30_000);

@@ -3,13 +3,14 @@
  * Skipped with the reason where bubblewrap is missing or cannot create namespaces on this machine.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { ToolError } from "../../lib/envelope.ts";
 import { bubblewrapArgs, seatbeltProfile } from "../../lib/env/sandbox-profiles.ts";
 import { findSandboxProgram, SandboxedEnvironment, SandboxUnavailableError, type SandboxOptions } from "../../lib/env/sandbox.ts";
+import { sandboxUnavailable } from "../helpers/sandbox.ts";
 import { makeWorkspace, type Workspace } from "./helpers.ts";
 
 let ws: Workspace;
@@ -18,19 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => ws.dispose());
 
-/** Why bubblewrap cannot box a command on this machine; undefined when it can. */
-function whyUnavailable(): string | undefined {
-  if (process.platform !== "linux") return "bubblewrap is Linux only";
-  let bwrap: string;
-  try {
-    bwrap = findSandboxProgram({ mode: "workspace-write" });
-  } catch (e) {
-    return (e as Error).message;
-  }
-  const probe = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"], { encoding: "utf8" });
-  return probe.status === 0 ? undefined : `bubblewrap cannot create namespaces here: ${probe.stderr.trim()}`;
-}
-const unavailable = whyUnavailable();
+const unavailable = sandboxUnavailable();
 if (unavailable) console.warn(`bubblewrap sandbox tests skipped: ${unavailable}`);
 
 function sandbox(options: Partial<SandboxOptions> = {}): SandboxedEnvironment {
@@ -147,7 +136,7 @@ describe("sandbox availability and policy", () => {
   test("bubblewrap arguments: read-only root, writable roots bound, hidden paths masked, namespaces", () => {
     const args = bubblewrapArgs({ mode: "workspace-write", writableRoots: ["/w"], network: false, hidden: [{ path: "/h/.ssh", dir: true }, { path: "/h/.netrc", dir: false }] });
     expect(args.join(" ")).toBe(
-      "--ro-bind / / --dev /dev --proc /proc --bind /w /w --tmpfs /h/.ssh --ro-bind /dev/null /h/.netrc --unshare-pid --unshare-ipc --die-with-parent --new-session --unshare-net",
+      "--ro-bind / / --dev /dev --proc /proc --bind /w /w --tmpfs /h/.ssh --ro-bind /dev/null /h/.netrc --unshare-pid --unshare-ipc --die-with-parent --unshare-net",
     );
     expect(bubblewrapArgs({ mode: "read-only", writableRoots: ["/w"], network: true, hidden: [] })).not.toContain("--unshare-net");
   });

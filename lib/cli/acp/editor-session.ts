@@ -1,0 +1,194 @@
+/**
+ * One ACP session: a gong Session driven by an editor. It turns the editor's prompt blocks into an
+ * input, the session's events into `session/update` notifications (tool calls with a diff of each
+ * file they changed, taken from the file before and after the call), asks the editor before calls
+ * that need consent, and maps how an input ended to ACP's stop reasons.
+ */
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as acp from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import type { Session, SessionEvent, SubmitResult } from "../../agent/index.ts";
+import type { AssistantMessage } from "../../llm/types.ts";
+import { approvalGate, needsApproval, type ApprovalAnswer, type ApprovalGate, type ApprovalMode, type ApprovalRequest } from "../approval.ts";
+import { acpKind, callLocations, callTitle, resultContent, streamUpdate, type FileChange } from "./updates.ts";
+
+/** What the session needs of the connection (an AgentContext satisfies it). */
+export interface EditorLink {
+  notify(method: "session/update", params: acp.SessionNotification): Promise<void>;
+  request(method: "session/request_permission", params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
+}
+
+export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
+  { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+  { optionId: "allow_always", name: "Always allow", kind: "allow_always" },
+  { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+];
+
+export class EditorSession {
+  mode: ApprovalMode;
+  readonly gate: ApprovalGate;
+  private session!: Session;
+  private running: { cancelled: boolean } | null = null;
+  /** Answers of the permission requests still open: a cancel answers them "declined". */
+  private readonly waiting = new Set<(answer: ApprovalAnswer) => void>();
+  /** The text of the files a modifying call names, from before it ran. */
+  private readonly before = new Map<string, { path: string; oldText: string | null }[]>();
+  /** Shell calls running now, and the editor terminal each one's command runs in. */
+  private readonly shellCalls: string[] = [];
+  private readonly terminals = new Map<string, string>();
+  /** Updates go out in order, each after the one before. */
+  private sending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly id: string,
+    private readonly cwd: string,
+    private readonly link: EditorLink,
+    mode: ApprovalMode,
+  ) {
+    this.mode = mode;
+    this.gate = approvalGate({ mode: () => this.mode, ask: (request) => this.ask(request) });
+  }
+
+  /** Attaches the gong session (created with `gate.hooks` among its hooks). */
+  attach(session: Session): void {
+    this.session = session;
+    session.subscribe((event) => this.onEvent(event));
+  }
+
+  get gong(): Session {
+    return this.session;
+  }
+
+  send(update: acp.SessionUpdate): Promise<unknown> {
+    this.sending = this.sending.then(() => this.link.notify("session/update", { sessionId: this.id, update }).catch(() => {}));
+    return this.sending;
+  }
+
+  /** Runs one prompt turn; resolves with ACP's stop reason once it has ended and its updates are sent. */
+  async prompt(blocks: acp.ContentBlock[]): Promise<acp.StopReason> {
+    if (this.running) throw RequestError.invalidRequest(undefined, "A prompt is already running in this session; cancel it or wait for it to end.");
+    const { text, images } = promptInput(blocks, this.cwd);
+    const run = { cancelled: false };
+    this.running = run;
+    let result: SubmitResult;
+    try {
+      result = await this.session.submit(text, { images });
+    } finally {
+      this.running = null;
+    }
+    await this.sending;
+    return stopReason(result, run.cancelled, this.session.messages.at(-1));
+  }
+
+  /** session/cancel: the running input stops, open permission requests are declined, the session stays. */
+  async cancel(): Promise<void> {
+    if (this.running) this.running.cancelled = true;
+    for (const answer of [...this.waiting]) answer({ allow: false, reason: "the prompt was cancelled" });
+    await this.session.interrupt();
+  }
+
+  resolvePath = (path: string): string => (isAbsolute(path) ? path : resolve(this.cwd, path));
+
+  /** A terminal the client environment opened: it belongs to the shell call running now. */
+  terminalOpened(terminalId: string): void {
+    const callId = this.shellCalls.find((id) => !this.terminals.has(id));
+    if (!callId) return;
+    this.terminals.set(callId, terminalId);
+    void this.send({ sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress", content: [{ type: "terminal", terminalId }] });
+  }
+
+  private onEvent(event: SessionEvent): void {
+    this.gate.observe(event);
+    const streamed = streamUpdate(event);
+    if (streamed) {
+      void this.send(streamed);
+      return;
+    }
+    if (event.agent_id !== undefined) return;
+    if (event.kind === "tool_call_start") {
+      const { call_id, tool_name, kind, call_summary, arguments: args } = event.data;
+      const locations = callLocations(args, this.resolvePath);
+      if (kind === "modify") this.before.set(call_id, locations.map((l) => ({ path: l.path, oldText: readText(l.path) })));
+      if (kind === "shell") this.shellCalls.push(call_id);
+      const waits = needsApproval(this.mode, kind);
+      void this.send({ sessionUpdate: "tool_call", toolCallId: call_id, title: callTitle(tool_name, call_summary), kind: acpKind(kind), status: waits ? "pending" : "in_progress", locations, rawInput: args });
+    } else if (event.kind === "tool_call_end") {
+      const { call_id, output, is_error, kind } = event.data;
+      const changes: FileChange[] = is_error ? [] : (this.before.get(call_id) ?? []).map((b) => ({ ...b, newText: readText(b.path) ?? "" }));
+      this.before.delete(call_id);
+      if (kind === "shell") this.shellCalls.splice(this.shellCalls.indexOf(call_id), 1);
+      const terminalId = this.terminals.get(call_id);
+      this.terminals.delete(call_id);
+      void this.send({ sessionUpdate: "tool_call_update", toolCallId: call_id, status: is_error ? "failed" : "completed", content: resultContent(output, changes, terminalId) });
+    }
+  }
+
+  private async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    await this.sending;
+    const asked = this.link
+      .request("session/request_permission", {
+        sessionId: this.id,
+        toolCall: { toolCallId: request.callId, title: callTitle(request.toolName, request.summary), kind: acpKind(request.kind), status: "pending", rawInput: request.args, locations: callLocations(request.args, this.resolvePath) },
+        options: PERMISSION_OPTIONS,
+      })
+      .then((response): ApprovalAnswer => {
+        const outcome = response.outcome;
+        if (outcome.outcome !== "selected") return { allow: false, reason: "the prompt was cancelled" };
+        if (outcome.optionId === "allow_once") return { allow: true };
+        if (outcome.optionId === "allow_always") return { allow: true, always: true };
+        return { allow: false };
+      })
+      .catch((): ApprovalAnswer => ({ allow: false, reason: "the editor did not answer the permission request" }));
+    let answer!: (a: ApprovalAnswer) => void;
+    const cancelled = new Promise<ApprovalAnswer>((resolve) => (answer = resolve));
+    this.waiting.add(answer);
+    try {
+      const result = await Promise.race([asked, cancelled]);
+      if (result.allow) void this.send({ sessionUpdate: "tool_call_update", toolCallId: request.callId, status: "in_progress" });
+      return result;
+    } finally {
+      this.waiting.delete(answer);
+    }
+  }
+}
+
+/** The editor's prompt blocks as gong input: text as it is, files and resources as marked context, images as images. */
+export function promptInput(blocks: acp.ContentBlock[], cwd: string): { text: string; images: { mimeType: string; data: string }[] } {
+  const parts: string[] = [];
+  const images: { mimeType: string; data: string }[] = [];
+  for (const block of blocks) {
+    if (block.type === "text") parts.push(block.text);
+    else if (block.type === "image") images.push({ mimeType: block.mimeType, data: block.data });
+    else if (block.type === "resource_link") parts.push(`@${displayPath(block.uri, cwd)}`);
+    else if (block.type === "resource" && "text" in block.resource) {
+      parts.push(`<context ref="${displayPath(block.resource.uri, cwd)}">\n${block.resource.text}\n</context>`);
+    }
+  }
+  return { text: parts.join("\n"), images };
+}
+
+function displayPath(uri: string, cwd: string): string {
+  if (!uri.startsWith("file://")) return uri;
+  const path = fileURLToPath(uri);
+  return path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+}
+
+function stopReason(result: SubmitResult, cancelled: boolean, last: unknown): acp.StopReason {
+  if (cancelled || result.stopReason === "aborted") return "cancelled";
+  if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") return "max_turn_requests";
+  if (result.stopReason === "error") throw RequestError.internalError(undefined, result.error?.message ?? "The model call failed.");
+  const finish = (last as AssistantMessage | undefined)?.role === "assistant" ? (last as AssistantMessage).finishReason : undefined;
+  if (finish === "content_filter") return "refusal";
+  if (finish === "length") return "max_tokens";
+  return "end_turn";
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}

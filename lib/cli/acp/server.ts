@@ -1,0 +1,164 @@
+/**
+ * `gong --mode acp`: the Agent Client Protocol (version 1) over stdio, on the official SDK, so
+ * editors (Zed and others) drive gong as they drive their other agents. stdout carries protocol
+ * messages only; anything else goes to stderr.
+ *
+ * Supported: initialize, session/new, session/load (the stored conversation replayed as updates),
+ * session/prompt, session/cancel (the session stays usable), session/set_mode (approval modes),
+ * session/set_config_option (the model); session/request_permission before calls that need
+ * consent; fs/* and terminal/* of the client when it offers them.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { isAbsolute } from "node:path";
+import { createSession } from "../../agent/index.ts";
+import { LocalEnvironment } from "../../env/local.ts";
+import type { EnvPolicy } from "../../env/env-vars.ts";
+import type { ExecutionEnvironment } from "../../env/types.ts";
+import { listModels } from "../../llm/catalog.ts";
+import { SessionStore } from "../../store/session-store.ts";
+import { VERSION } from "../../version.ts";
+import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../approval.ts";
+import { EXIT, openExisting, type Io } from "../host.ts";
+import type { CliSetup } from "../setup.ts";
+import { ClientEnvironment } from "./client-environment.ts";
+import { EditorSession } from "./editor-session.ts";
+import { replayUpdates } from "./updates.ts";
+
+const MODE_INFO: Record<ApprovalMode, string> = {
+  ask: "Ask before every file change and command",
+  edits: "File changes in the workspace go ahead; ask before commands",
+  auto: "Ask nothing",
+};
+
+export interface AcpOptions {
+  /** Approval mode of new sessions (--approval / the `approval` setting); default "ask". */
+  approval: ApprovalMode;
+}
+
+export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Promise<number> {
+  const sessions = new Map<string, EditorSession>();
+  /** Each session's own environment (rooted at its cwd); cleaned up when the editor leaves. */
+  const environments: LocalEnvironment[] = [];
+  let capabilities: acp.ClientCapabilities = {};
+
+  const find = (sessionId: string): EditorSession => {
+    const found = sessions.get(sessionId);
+    if (!found) throw acp.RequestError.resourceNotFound(sessionId);
+    return found;
+  };
+
+  /** A gong session for an editor session: the editor's files and terminals when it offers them. */
+  const open = async (client: acp.AgentContext, cwd: string, store: SessionStore): Promise<EditorSession> => {
+    if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
+    const editor = new EditorSession(store.id, cwd, client, options.approval);
+    const local = new LocalEnvironment({ root: cwd, extraRoots: setup.settings.allowedRoots, envPolicy: setup.settings.envPolicy as EnvPolicy | undefined, envAllow: setup.settings.envAllow });
+    environments.push(local);
+    // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
+    const own = setup.box ? setup.box(local) : local;
+    const env: ExecutionEnvironment =
+      capabilities.fs?.readTextFile || capabilities.fs?.writeTextFile || capabilities.terminal
+        ? new ClientEnvironment(own, { sessionId: store.id, client, capabilities, onTerminal: (id) => editor.terminalOpened(id) })
+        : own;
+    const hooks = [editor.gate.hooks, ...toArray(setup.sessionOptions.hooks)];
+    const session = await createSession({ ...setup.sessionOptions, cwd, env, hooks, store });
+    editor.attach(session);
+    sessions.set(store.id, editor);
+    return editor;
+  };
+
+  const state = (editor: EditorSession) => ({
+    modes: { currentModeId: editor.mode, availableModes: APPROVAL_MODES.map((id) => ({ id, name: id, description: MODE_INFO[id] })) },
+    configOptions: [modelOption(editor.gong.model)],
+  });
+
+  const app = acp
+    .agent()
+    .onRequest("initialize", ({ params }) => {
+      capabilities = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+        },
+        agentInfo: { name: "gong", title: "gong", version: VERSION },
+        authMethods: [],
+      };
+    })
+    .onRequest("session/new", async ({ params, client }) => {
+      const store = SessionStore.create({ cwd: params.cwd, persist: setup.store !== false });
+      const editor = await open(client, params.cwd, store);
+      return { sessionId: editor.id, ...state(editor) };
+    })
+    .onRequest("session/load", async ({ params, client }) => {
+      let store: SessionStore;
+      try {
+        store = openExisting(params.sessionId, params.cwd);
+      } catch (e) {
+        throw acp.RequestError.resourceNotFound(`${params.sessionId} (${(e as Error).message})`);
+      }
+      const editor = await open(client, params.cwd, store);
+      for (const update of replayUpdates(editor.gong.messages, editor.resolvePath)) void editor.send(update);
+      await editor.send({ sessionUpdate: "current_mode_update", currentModeId: editor.mode });
+      return state(editor);
+    })
+    .onRequest("session/prompt", async ({ params }) => ({ stopReason: await find(params.sessionId).prompt(params.prompt) }))
+    .onNotification("session/cancel", async ({ params }) => {
+      await sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest("session/set_mode", ({ params }) => {
+      if (!isApprovalMode(params.modeId)) throw acp.RequestError.invalidParams(undefined, `Unknown mode '${params.modeId}'. Modes: ${APPROVAL_MODES.join(", ")}.`);
+      find(params.sessionId).mode = params.modeId;
+      return {};
+    })
+    .onRequest("session/set_config_option", ({ params }) => {
+      const editor = find(params.sessionId);
+      if (params.configId !== "model" || typeof params.value !== "string") throw acp.RequestError.invalidParams(undefined, `Unknown option '${params.configId}'; gong offers 'model'.`);
+      try {
+        editor.gong.setModel(params.value);
+      } catch (e) {
+        throw acp.RequestError.invalidParams(undefined, (e as Error).message);
+      }
+      return { configOptions: [modelOption(editor.gong.model)] };
+    });
+
+  const connection = app.connect(acp.ndJsonStream(writableOf(io), readableOf(io)));
+  // gong told to end (SIGTERM, SIGHUP) ends the run as if the editor went away.
+  const terminated = new Promise<void>((done) => (setup.terminated.aborted ? done() : setup.terminated.addEventListener("abort", () => done(), { once: true })));
+  await Promise.race([connection.closed, terminated]);
+  // The editor went away: stop what runs and close every session (their files are complete).
+  await Promise.all([...sessions.values()].map((s) => s.gong.close().catch(() => {})));
+  await Promise.all(environments.map((e) => e.cleanup().catch(() => {})));
+  return EXIT.ok;
+}
+
+/** The model choice as an ACP select: the current model and the catalog's models of the same provider. */
+function modelOption(current: string): acp.SessionConfigOption {
+  const provider = current.slice(0, current.indexOf("/"));
+  const refs = [current, ...listModels().map((m) => m.ref).filter((ref) => ref !== current && ref.startsWith(`${provider}/`))];
+  return { id: "model", name: "Model", category: "model", type: "select", currentValue: current, options: refs.map((ref) => ({ value: ref, name: ref })) };
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+function writableOf(io: Io): WritableStream<Uint8Array> {
+  return new WritableStream({
+    write: (chunk) =>
+      new Promise<void>((resolve, reject) => {
+        io.stdout.write(chunk, (error) => (error ? reject(error) : resolve()));
+      }),
+  });
+}
+
+function readableOf(io: Io): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      io.stdin.on("data", (chunk: Buffer | string) => controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk)));
+      io.stdin.on("end", () => controller.close());
+      io.stdin.on("error", (e) => controller.error(e));
+    },
+  });
+}
