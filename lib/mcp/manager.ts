@@ -62,6 +62,11 @@ export class McpManager {
     return this.connections.length;
   }
 
+  /** The servers this manager runs (for a manager that adds some to them). */
+  get configs(): McpServerConfig[] {
+    return this.connections.map((c) => c.config);
+  }
+
   /** Starts connecting every enabled server; does not wait. */
   start(): this {
     if (!this.started) {
