@@ -145,7 +145,7 @@ test.skipIf(!linux)("acp mode: SIGTERM kills the running command's tree and exit
   const replies = new Map<number, any>();
   void (async () => {
     let buffered = "";
-    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+    for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) {
       buffered += new TextDecoder().decode(chunk);
       let nl: number;
       while ((nl = buffered.indexOf("\n")) >= 0) {
