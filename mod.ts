@@ -64,6 +64,7 @@ export type {
 
 // Session files.
 export { SessionStore } from "./lib/store/session-store.ts";
+export { SessionLockedError } from "./lib/store/lock.ts";
 export { listSessions, findSession, deleteSession, type SessionInfo } from "./lib/store/list.ts";
 
 export { VERSION } from "./lib/version.ts";

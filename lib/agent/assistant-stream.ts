@@ -86,32 +86,40 @@ export async function streamAssistant(
           appendDelta("thinking", event.delta);
           bus.emit("assistant_thinking_delta", { delta: event.delta });
           break;
+        // A call's arguments stream as deltas; `arguments` (a lenient parse, for display) comes with
+        // the first piece and then at most a few times a second, so the events stay proportional
+        // to what the model sent.
         case "tool_call_start":
           start();
           callNames.set(event.id, event.name);
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, arguments: {}, ...describe(event.name, {}) });
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, delta: "", arguments: {}, ...describe(event.name, {}) });
           break;
         case "tool_call_delta": {
-          const name = callNames.get(event.id);
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: name ?? "", arguments: event.partialArguments, ...describe(name ?? "", event.partialArguments) });
+          const name = callNames.get(event.id) ?? "";
+          const snapshot = event.partialArguments ? { arguments: event.partialArguments, ...describe(name, event.partialArguments) } : {};
+          bus.emit("tool_call_update", { call_id: event.id, tool_name: name, delta: event.delta, ...snapshot });
           break;
         }
-        case "tool_call_end":
+        case "tool_call_end": {
           placeholder.content.push(event.call);
+          const invalid = event.call.invalidArguments ? { invalid_arguments: event.call.invalidArguments } : {};
           bus.emit("tool_call_update", {
             call_id: event.call.id,
             tool_name: event.call.name,
+            delta: "",
             arguments: event.call.arguments,
             complete: true,
             ...describe(event.call.name, event.call.arguments),
+            ...invalid,
           });
           break;
+        }
         case "retry":
           bus.emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });
           break;
         case "finish": {
           start();
-          const message = normalizeAssistant(event.response.message, request.model);
+          const message = markCutOffCalls(normalizeAssistant(event.response.message, request.model));
           const text = textOf(message);
           if (textStarted || text !== "") {
             if (!textStarted) bus.emit("assistant_text_start", {});
@@ -137,6 +145,20 @@ export function normalizeAssistant(message: AssistantMessage, model: string): As
   const content: AssistantPart[] =
     typeof raw === "string" ? (raw === "" ? [] : [{ type: "text", text: raw }]) : Array.isArray(raw) ? (raw as AssistantPart[]) : [];
   return { ...message, content, model: message.model ?? model, timestamp: message.timestamp ?? Date.now() };
+}
+
+/**
+ * A response that stopped at the output limit was cut off: none of its calls is trusted to be
+ * what the model meant (the last one is incomplete for sure), so each is marked and never runs.
+ */
+function markCutOffCalls(message: AssistantMessage): AssistantMessage {
+  if (message.finishReason !== "length") return message;
+  for (const part of message.content) {
+    if (part.type !== "tool_call") continue;
+    const limit = "the response stopped at the output token limit (max_tokens) before it was complete";
+    part.invalidArguments = part.invalidArguments ? `${limit}; ${part.invalidArguments}` : limit;
+  }
+  return message;
 }
 
 export function textOf(message: AssistantMessage): string {

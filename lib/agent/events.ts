@@ -56,8 +56,17 @@ export interface EventMap {
   assistant_text_delta: { delta: string };
   assistant_text_end: { text: string; reasoning: string | null };
   assistant_thinking_delta: { delta: string };
-  /** A call's arguments as the model streams them (partially parsed); `complete` on the last one. */
-  tool_call_update: EventToolCall & CallDescription & { complete?: boolean };
+  /**
+   * A call's arguments as the model streams them: `delta` is the next piece of the argument text
+   * (concatenated, the pieces are the arguments' JSON); `arguments` (a lenient parse, for display)
+   * with the call's `kind` and `call_summary` comes with the first update and then at most a few
+   * times a second, so the events stay proportional to what the model sent. The last update has
+   * `complete`, the final arguments, and `invalid_arguments` when they did not parse (the call is
+   * cut off and will not run).
+   */
+  tool_call_update: { call_id: string; tool_name: string; delta: string; complete?: boolean; invalid_arguments?: string } & Partial<
+    { arguments: Record<string, unknown> } & CallDescription
+  >;
   /** With the tool's kind and a one-line summary of the call, so consumers need no list of tool names. */
   tool_call_start: EventToolCall & CallDescription;
   /** A running tool's output as it arrives (a command's stdout and stderr). */
@@ -74,7 +83,8 @@ export interface EventMap {
   loop_detection: { message: string; window: number };
   /** `context_usage` (past the warning ratio), `context_overflow`, `session_file` (a write failed). */
   warning: { kind: "context_usage" | "context_overflow" | "session_file" | (string & {}); message: string; tokens?: number; context_window?: number; percent?: number };
-  retry: { attempt: number; delay_ms: number; error: { kind: LlmErrorKind; message: string; status?: number } };
+  /** `error.retryAfterMs`: the wait the server asked for (retry-after), when it asked. */
+  retry: { attempt: number; delay_ms: number; error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number } };
   compaction_start: { reason: CompactionReason; tokens_before: number };
   /**
    * `compacted` false with `cancelled` (a beforeSessionOp hook), `why` (nothing to compact) or

@@ -14,7 +14,7 @@ import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage }
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { kindOf } from "../../tools/metadata.ts";
-import type { Plan } from "../../tools/plan.ts";
+import { planOf, type Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
@@ -22,7 +22,7 @@ import { HookRunner, type Hooks } from "./hooks.ts";
 import { LoopDetector } from "./loop-detection.ts";
 import { runInput, type LoopHost, type PendingInput, type SubmitResult } from "./loop.ts";
 import { InputQueues } from "./queues.ts";
-import type { SessionRecorder } from "./recorder.ts";
+import { PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { SessionMcpTools, type ToolSelection } from "./mcp-tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
@@ -380,6 +380,8 @@ export class Session {
   private reloadHistory(): void {
     const { history } = this.parts;
     history.splice(0, history.length, ...this.recorder.store.buildContext().messages);
+    // Another branch may have planned differently.
+    this.currentPlan = planOf(this.recorder.store.latestCustom(PLAN_ENTRY)) ?? null;
   }
 
   private async start(input: PendingInput): Promise<SubmitResult> {

@@ -101,6 +101,8 @@ function emitStart(ctx: ToolExecutionContext, call: ToolCallPart, tool: Tool | u
 async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
   const tool = toolFor(ctx, call.name);
   emitStart(ctx, call, tool);
+  // A cut-off call is never run on repaired arguments: the model hears why and can retry smaller.
+  if (call.invalidArguments) return finish(ctx, call, refusal(call, "INVALID_PARAM", cutOffMessage(call)), true);
   if (!tool) {
     const known = ctx.registry.names().join(", ") || "none";
     return finish(ctx, call, refusal(call, "NOT_FOUND", `Unknown tool '${call.name}'. Available tools: ${known}.`), true);
@@ -171,6 +173,13 @@ function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean)
   const content: string | UserPart[] =
     images.length === 0 ? text : [{ type: "text", text }, ...images.map((img) => ({ type: "image" as const, mimeType: img.mimeType, data: img.data }))];
   return { role: "tool", toolCallId: call.id, toolName: call.name, content, isError, timestamp: Date.now() };
+}
+
+export function cutOffMessage(call: ToolCallPart): string {
+  return (
+    `Tool call '${call.name}' was not run because it was cut off: ${call.invalidArguments}. ` +
+    "Send it again, smaller: split long content over several calls (write the first part, then add the rest with edits)."
+  );
 }
 
 function refusal(call: ToolCallPart, code: ErrorCode, message: string): ToolResponse {

@@ -35,9 +35,13 @@ export interface CliOptions {
   cwd?: string;
   maxTurns?: number;
   continue: boolean;
-  /** `true` when -r was given without an id. */
+  /** `true` when -r was given without a value; else an id prefix, a session name or a file. */
   resume?: string | true;
   session?: string;
+  /** With -c/-r/--session: continue in a new file branched off the session, leaving it to its owner. */
+  fork: boolean;
+  /** Names the session (resumable with -r NAME). */
+  name?: string;
   noSession: boolean;
   listModelsFilter?: string;
   verbose: boolean;
@@ -66,6 +70,8 @@ const OPTIONS = {
   resume: { type: "boolean", short: "r" },
   session: { type: "string" },
   "no-session": { type: "boolean" },
+  fork: { type: "boolean" },
+  name: { type: "string" },
   "list-models": { type: "boolean" },
   verbose: { type: "boolean" },
   sandbox: { type: "string" },
@@ -74,13 +80,14 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** A value after -r/--resume is taken as a session id only when it looks like one. */
-const SESSION_REF = /^([0-9a-f][0-9a-f-]{3,}|.+\.jsonl)$/i;
+/** Options that take a value: a value that looks like a negative number is still their value. */
+const VALUED = new Set(Object.entries(OPTIONS).flatMap(([name, o]) => (o.type === "string" ? [`--${name}`, ...("short" in o ? [`-${o.short}`] : [])] : [])));
 
 export function parseCliArgs(argv: string[]): CliOptions {
-  // parseArgs has no optional values: lift `-r [id]` and `--list-models [filter]` out first.
-  const args = [...argv];
-  const resumeId = takeOptionalValue(args, ["-r", "--resume"], (v) => SESSION_REF.test(v));
+  // parseArgs has no optional values: lift `-r [session]` and `--list-models [filter]` out first.
+  // A word after -r always names a session (id prefix, name or file), never the prompt.
+  const args = joinNegativeValues(argv);
+  const resumeId = takeOptionalValue(args, ["-r", "--resume"], (v) => !v.startsWith("-"));
   const listFilter = takeOptionalValue(args, ["--list-models"], (v) => !v.startsWith("-"));
 
   let parsed;
@@ -128,6 +135,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (v["no-session"] && (v.continue || v.resume || resumeId || v.session)) {
     throw new UsageError("--no-session cannot be combined with --continue, --resume or --session.");
   }
+  if (v.fork && !(v.continue || v.resume || resumeId || v.session)) throw new UsageError("--fork branches off an existing session: use it with --continue, --resume or --session.");
+  if (v.name !== undefined && v.name.trim() === "") throw new UsageError("--name needs a non-empty name.");
 
   const words = command === "sessions" || command === "mcp-list" ? [] : positionals;
   const attachments = words.filter((w) => w.startsWith("@") && w.length > 1).map((w) => w.slice(1));
@@ -158,11 +167,26 @@ export function parseCliArgs(argv: string[]): CliOptions {
     resume: resumeId ?? (v.resume ? true : undefined),
     session: v.session,
     noSession: Boolean(v["no-session"]),
+    fork: Boolean(v.fork),
+    name: v.name?.trim(),
     listModelsFilter: listFilter,
     verbose: Boolean(v.verbose),
     sandbox,
     trust: Boolean(v.trust),
   };
+}
+
+/** `--max-turns -1` → `--max-turns=-1`, so the value reaches validation instead of parseArgs' ambiguity error. */
+function joinNegativeValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (VALUED.has(argv[i]) && next !== undefined && /^-\d/.test(next)) {
+      out.push(argv[i].startsWith("--") ? `${argv[i]}=${next}` : `${argv[i]}${next}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
 }
 
 /** Removes `flag [value]` (or the value of `--flag=value`) from args; returns the value when `accept` takes it. The flag stays for parseArgs. */
@@ -210,8 +234,10 @@ Options:
       --cwd DIR                 work in DIR
       --max-turns N             stop after N model turns
   -c, --continue                continue the most recent session here
-  -r, --resume [ID]             resume a session (latest when no id)
+  -r, --resume [SESSION]        resume a session: id prefix, name or file (latest when none)
       --session FILE            use this session file
+      --fork                    with -c/-r/--session: continue in a new branch file
+      --name NAME               name the session (resume it later with -r NAME)
       --no-session              do not save the session
       --list-models [FILTER]    list known models
       --sandbox MODE            box commands: workspace-write | read-only | off

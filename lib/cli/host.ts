@@ -3,9 +3,12 @@
  * session over it, the prompt built from arguments, stdin and @file attachments, and the exit
  * code of a finished input.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { Buffer } from "node:buffer";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createSession, type Session, type SubmitResult } from "../agent/index.ts";
+import { findSession, listSessions } from "../store/list.ts";
+import { SessionLockedError } from "../store/lock.ts";
 import { SessionStore } from "../store/session-store.ts";
 import type { CliSetup } from "./setup.ts";
 import { UsageError } from "./args.ts";
@@ -25,37 +28,95 @@ export const processIo = (): Io => ({ stdout: process.stdout, stderr: process.st
 /** The store the flags ask for; the same instance serves every session the host opens over it. */
 export function openStore(setup: CliSetup): SessionStore {
   const selection = setup.store;
-  if (selection === false) return SessionStore.create({ cwd: setup.cwd, persist: false });
-  if (selection.resume) return openExisting(selection.resume, setup.cwd);
-  if (selection.continue) return SessionStore.continueLatest(setup.cwd);
-  return SessionStore.create({ cwd: setup.cwd });
+  let store: SessionStore;
+  if (selection === false) store = SessionStore.create({ cwd: setup.cwd, persist: false });
+  else if (selection.resume) store = openExisting(selection.resume, setup.cwd, setup.fork);
+  else if (selection.continue) store = openLatest(setup.cwd, setup.fork);
+  else store = SessionStore.create({ cwd: setup.cwd });
+  // --fork: the session stays its owner's; this run writes a new file holding its path so far.
+  if (setup.fork && store.leafId) store.fork(store.leafId);
+  if (setup.name) {
+    try {
+      store.setName(setup.name);
+    } catch (e) {
+      setup.warn(`gong: warning: the session name could not be saved (${(e as Error).message}).`);
+    }
+  }
+  return store;
 }
 
-/** An existing session by id prefix or path; a wrong reference is a configuration error (exit 2), not a crash. */
-export function openExisting(ref: string, cwd: string): SessionStore {
-  if (ref.endsWith(".jsonl") && !existsSync(ref)) throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
+/**
+ * An existing session by name, id prefix or file path. An unknown reference, a session another
+ * process is writing, or a file this gong cannot read is a configuration error (exit 2), not a crash.
+ */
+export function openExisting(ref: string, cwd: string, fork = false): SessionStore {
+  return opening(ref, () => SessionStore.open(findSessionRef(ref, cwd), { cwd, lock: !fork }));
+}
+
+function openLatest(cwd: string, fork: boolean): SessionStore {
+  return opening("the latest session", () => SessionStore.continueLatest(cwd, { lock: !fork }));
+}
+
+function opening(ref: string, open: () => SessionStore): SessionStore {
   try {
-    return SessionStore.open(ref, { cwd });
+    return open();
   } catch (e) {
-    throw new ConfigError(`Cannot resume session '${ref}': ${(e as Error).message}. 'gong sessions' lists this directory's sessions.`);
+    if (e instanceof ConfigError) throw e;
+    if (e instanceof SessionLockedError) {
+      throw new ConfigError(`Session ${e.path} is in use by another gong process (pid ${e.pid}); wait for it to finish, or branch off it with --fork.`);
+    }
+    throw new ConfigError(`Cannot resume ${ref === "the latest session" ? ref : `session '${ref}'`}: ${(e as Error).message}.`);
   }
 }
 
-export async function openSession(setup: CliSetup, store: SessionStore): Promise<Session> {
-  return createSession({ ...setup.sessionOptions, store });
+/** A file path (anything with a slash or ending in .jsonl), a session name in this directory, or an id prefix. */
+function findSessionRef(ref: string, cwd: string): string {
+  if (ref.includes("/") || ref.endsWith(".jsonl")) {
+    const path = resolve(cwd, ref);
+    if (!existsSync(path)) throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
+    return path;
+  }
+  const named = listSessions(cwd).find((s) => s.name === ref);
+  if (named) return named.path;
+  try {
+    return findSession(ref, { cwd });
+  } catch (e) {
+    const ambiguous = (e as Error).message.includes("ambiguous");
+    if (ambiguous) throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
+    throw new ConfigError(`No session '${ref}': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions.`);
+  }
 }
 
-/** Prompt words + piped stdin + @file contents, in that order. */
-export function buildPrompt(words: string | undefined, attachments: string[], stdinText: string | undefined, cwd: string): string {
+/** Load problems already reported, per store (a host reopens sessions over the same store). */
+const reported = new WeakMap<SessionStore, number>();
+
+export async function openSession(setup: CliSetup, store: SessionStore): Promise<Session> {
+  const session = await createSession({ ...setup.sessionOptions, store });
+  // Skipped lines (torn, corrupt, invalid entries) are said once each, naming the file and line.
+  const from = reported.get(store) ?? 0;
+  for (const w of store.warnings.slice(from)) {
+    const where = w.line && !w.message.startsWith("line ") ? `line ${w.line}: ` : "";
+    setup.warn(`gong: warning: ${store.path ?? "session"}: ${where}${w.message}`);
+  }
+  reported.set(store, store.warnings.length);
+  return session;
+}
+
+/** Prompt words + piped stdin + @file contents, in that order; at most `maxBytes` of input in all. */
+export function buildPrompt(words: string | undefined, attachments: string[], stdinText: string | undefined, cwd: string, maxBytes = Infinity): string {
   const parts: string[] = [];
   if (words) parts.push(words);
   if (stdinText && stdinText.trim()) parts.push(stdinText.replace(/\s+$/, ""));
+  let total = Buffer.byteLength(stdinText ?? "");
   for (const file of attachments) {
     const path = resolve(cwd, file);
     let content: string;
     try {
+      total += statSync(path).size;
+      if (total > maxBytes) throw new UsageError(tooLarge(`@${file}`, maxBytes));
       content = readFileSync(path, "utf8");
     } catch (e) {
+      if (e instanceof UsageError) throw e;
       throw new UsageError(`Cannot attach @${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}.`);
     }
     parts.push(`<file path="${file}">\n${content.replace(/\s+$/, "")}\n</file>`);
@@ -63,10 +124,22 @@ export function buildPrompt(words: string | undefined, attachments: string[], st
   return parts.join("\n\n");
 }
 
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** Reads a stream to the end, refusing (without reading on) once it passes `maxBytes`. */
+export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Infinity): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    total += bytes.length;
+    if (total > maxBytes) throw new UsageError(tooLarge("The prompt on stdin", maxBytes));
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(what: string, maxBytes: number): string {
+  const size = maxBytes >= 1024 * 1024 ? `${+(maxBytes / (1024 * 1024)).toFixed(1)} MB` : `${+(maxBytes / 1024).toFixed(1)} KB`;
+  return `${what} is larger than the ${size} input limit ("maxInputBytes" in settings); give the model a file path to read instead.`;
 }
 
 export function exitCodeOf(result: SubmitResult): number {

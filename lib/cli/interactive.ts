@@ -6,6 +6,7 @@
  */
 import { createInterface, type Interface } from "node:readline";
 import type { Session, SessionEvent } from "../agent/index.ts";
+import { formatWait } from "../llm/retry.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
@@ -211,8 +212,11 @@ class EventRenderer {
         break;
       case "tool_call_update":
         // The model is still writing the call: show it as its arguments stream in.
-        this.endLine();
-        this.spinner.start(callLabel(event.data));
+        // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
+        if (event.data.call_summary !== undefined) {
+          this.endLine();
+          this.spinner.start(callLabel({ tool_name: event.data.tool_name, call_summary: event.data.call_summary }));
+        }
         break;
       case "assistant_text_delta": {
         const { delta } = event.data;
@@ -261,7 +265,8 @@ class EventRenderer {
         break;
       case "retry":
         this.endLine();
-        this.out(`${s.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
+        this.out(`${s.yellow(`retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`)}
+`);
         break;
       case "warning":
         this.endLine();

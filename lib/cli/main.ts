@@ -51,7 +51,7 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
   const trust = await projectTrust(opts, io);
   for (const notice of trust.notices ?? []) io.stderr.write(`gong: ${notice}\n`);
-  const setup = await prepareSession(opts, io.env, trust);
+  const setup = await prepareSession(opts, io.env, trust, (line) => io.stderr.write(`${line}\n`));
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC and ACP have no Ctrl-C of their own, so SIGINT too.
   const termination = new Termination({
@@ -84,8 +84,9 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
   // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
   // answer it: run the input to completion as print mode does.
   const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
-  const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin) : undefined;
-  const prompt = opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd) : undefined;
+  const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
+  const prompt =
+    opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
 
   if (mode === "print") {
     if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');

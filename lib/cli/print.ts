@@ -6,6 +6,8 @@
 import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import type { OutputFormat } from "./args.ts";
 import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
+import { formatWait } from "../llm/retry.ts";
+import { eventJson } from "./event-json.ts";
 import { callLabel, indent, makeStyle, planChecklist, resultLine, useColor } from "./render.ts";
 import { subagentLine } from "./subagent-lines.ts";
 
@@ -31,10 +33,21 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
   };
   const writeLine = (value: unknown) => write(`${JSON.stringify(value)}\n`);
   const style = makeStyle(useColor(io.stderr, io.env));
+  // A session file that cannot be written is said once on stderr, whatever the format.
+  let notSaved = false;
   const unsubscribe = session.subscribe((event) => {
-    if (options.format === "stream-json") writeLine(event);
+    if (options.format === "stream-json") writeLine(eventJson(event));
+    if (event.kind === "warning" && event.data.kind === "session_file" && !notSaved) {
+      notSaved = true;
+      if (!options.verbose) io.stderr.write(style.yellow(`gong: warning: ${String(event.data.message)}\n`));
+    }
+    // A wait the server asked for (rate limits) is said, so a pause is never silent.
+    if (event.kind === "retry" && !options.verbose) {
+      const error = event.data.error as { message?: string; retryAfterMs?: number } | undefined;
+      if (error?.retryAfterMs !== undefined) io.stderr.write(style.yellow(`gong: ${error.message}; retrying in ${formatWait(Number(event.data.delay_ms))} (attempt ${String(event.data.attempt)})\n`));
+    }
     // A failing MCP server is told once, in one line, with or without --verbose.
-    if (event.kind === "mcp_server" && event.data.state === "failed") io.stderr.write(style.yellow(`warning: ${String(event.data.message)}\n`));
+    if (event.kind === "mcp_server" && event.data.state === "failed") io.stderr.write(style.yellow(`gong: warning: ${event.data.message}\n`));
     else if (options.verbose) reportProgress(event, io, style);
   });
 
@@ -71,7 +84,9 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
       usage: result.usage,
       cost_usd: result.usage.cost,
       duration_ms: Date.now() - started,
-      session_file: session.sessionFile,
+      // Only a file that holds the whole session is named; otherwise the result says it was not saved.
+      session_file: notSaved ? undefined : session.sessionFile,
+      session_saved: !notSaved && session.sessionFile !== undefined,
     });
   }
   io.stdout.off("error", onStdoutError);

@@ -8,6 +8,7 @@
 import { createInterface } from "node:readline";
 import type { Session } from "../agent/index.ts";
 import type { ReasoningEffort } from "../llm/types.ts";
+import { eventJson } from "./event-json.ts";
 import type { Io } from "./host.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
@@ -25,7 +26,7 @@ const on =
 export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
   const host = await SessionHost.start(setup);
   const send = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
-  const forward = (session: Session) => session.subscribe((event) => send({ type: "event", event }));
+  const forward = (session: Session) => session.subscribe((event) => send({ type: "event", event: eventJson(event) }));
   let unsubscribe = forward(host.session);
   host.onSession((session) => {
     unsubscribe();
@@ -96,7 +97,8 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     }
     const { id } = cmd;
     const command = String(cmd.type ?? "");
-    const handler = handlers[command];
+    // Only the table's own entries are commands: "constructor" or "__proto__" must not reach Object.prototype.
+    const handler = Object.hasOwn(handlers, command) ? handlers[command] : undefined;
     if (!handler) {
       send({ type: "response", id, command, success: false, error: `Unknown command '${command}'. Commands: ${Object.keys(handlers).join(", ")}.` });
       continue;
@@ -114,7 +116,9 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     pending.add(run);
     void run.finally(() => pending.delete(run));
   }
-  // stdin closed: let running commands answer, then shut down.
+  // stdin closed: nobody can steer or read on, so the running input is aborted (not finished);
+  // the other commands answer, then the server shuts down.
+  await (await host.use()).interrupt();
   await Promise.all(pending);
   setup.terminated.removeEventListener("abort", onTerminate);
   unsubscribe();

@@ -50,6 +50,8 @@ const SettingsSchema = v.strictObject({
   sandbox: v.optional(v.union([SandboxModeSchema, v.strictObject({ mode: SandboxModeSchema, network: v.optional(v.boolean()), writableRoots: v.optional(v.array(v.string())) })])),
   /** Directories whose projects are trusted without asking (read from the global settings only). */
   trustedProjects: v.optional(v.array(v.string())),
+  /** Largest prompt read from stdin or @file, in bytes (default 32 MB). */
+  maxInputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */
   approval: v.optional(v.picklist(["ask", "edits", "auto"])),
 });
@@ -69,6 +71,8 @@ export interface LoadedSettings {
   files: string[];
   /** Each file's own settings, global first (for what depends on where a key was set). */
   layers: { file: string; scope: "global" | "project"; settings: Settings }[];
+  /** For each key set, the file its value came from (so an error can name it). */
+  sources: Partial<Record<keyof Settings, string>>;
 }
 
 export function loadSettings(cwd: string): LoadedSettings {
@@ -76,15 +80,17 @@ export function loadSettings(cwd: string): LoadedSettings {
   const projectFile = join(cwd, ".gong", "settings.json");
   const files: string[] = [];
   const layers: LoadedSettings["layers"] = [];
+  const sources: LoadedSettings["sources"] = {};
   let merged: Settings = {};
   for (const [file, base, scope] of [[globalFile, dirname(globalFile), "global"], [projectFile, cwd, "project"]] as const) {
     if (!existsSync(file)) continue;
     const loaded = readSettingsFile(file, base);
     merged = mergeSettings(merged, loaded);
+    for (const key of Object.keys(loaded) as (keyof Settings)[]) sources[key] = file;
     files.push(file);
     layers.push({ file, scope, settings: loaded });
   }
-  return { settings: merged, files, layers };
+  return { settings: merged, files, layers, sources };
 }
 
 /** Reads and validates one file; relative hook paths and roots are made absolute against `base`. */

@@ -13,6 +13,8 @@ import { findProvider } from "../llm/providers.ts";
 import type { CustomProvider } from "../llm/providers.ts";
 import { startFakeLlm } from "../testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../testing/fake-llm/types.ts";
+import { createToolRegistry } from "../../tools/registry.ts";
+import { sweepTempFiles } from "../temp-files.ts";
 import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
@@ -31,6 +33,14 @@ export interface CliSetup {
   store: StoreSelection | false;
   /** One-line notices for stderr (a project's .mcp.json left out of an untrusted project). */
   notices: string[];
+  /** Branch off the resumed session into a new file instead of writing it (--fork). */
+  fork: boolean;
+  /** Name to give the session (--name). */
+  name?: string;
+  /** Largest prompt input (stdin, @file) in bytes. */
+  maxInputBytes: number;
+  /** One line of diagnostics on stderr (a warning that must not stop the run). */
+  warn(line: string): void;
   /** Stops what setup started (the fake server, MCP servers). */
   dispose(): Promise<void>;
   /** Boxes an environment's commands as --sandbox asks (modes that make environments of their own); undefined when off. */
@@ -41,17 +51,23 @@ export interface CliSetup {
   terminate(reason: string): void;
 }
 
+/** Prompt input read from stdin or @file stops here unless settings say otherwise. */
+export const DEFAULT_MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
 export async function prepareSession(
   opts: CliOptions,
   env: Record<string, string | undefined> = process.env,
   trust: TrustDecision = { trusted: false },
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<CliSetup> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
   const loaded = loadSettings(cwd);
-  const { files } = loaded;
+  const { files, sources } = loaded;
   // What trust leaves out was already said (TrustDecision.notices).
   const { settings } = applyTrust(loaded, trust.trusted, env);
+  // Temp files of writes a killed gong left in the project go at the next start there.
+  await sweepTempFiles(cwd);
   const model = chooseModel(opts.model, settings, env);
 
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
@@ -79,6 +95,7 @@ export async function prepareSession(
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
+  checkTools(tools, execEnv, cwd, opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`);
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
@@ -117,6 +134,10 @@ export async function prepareSession(
       void execEnv.cleanup().catch(() => {});
       termination.abort(new Error(reason));
     },
+    fork: opts.fork,
+    name: opts.name,
+    maxInputBytes: settings.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
+    warn,
     async dispose() {
       await execEnv.cleanup().catch(() => {});
       for (const d of disposers) await d().catch(() => {});
@@ -145,6 +166,18 @@ function applyProviderSettings(settings: Settings, clientOptions: ClientOptions)
     if (!p.baseUrl) throw new ConfigError(`Provider '${id}' in settings needs a "baseUrl".`);
     const custom: CustomProvider = { id, baseUrl: p.baseUrl, apiKeyEnv: p.apiKeyEnv, api: p.api };
     clientOptions.providers!.push(custom);
+  }
+}
+
+/** An unknown preset or tool name is a configuration error naming where it was written. */
+function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment, cwd: string, source: string): void {
+  if (tools === undefined) return;
+  try {
+    createToolRegistry({ cwd, env, preset: tools });
+  } catch (e) {
+    // The registry's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
+    const reason = (e as Error).message.replace(/\.$/, "").replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
+    throw new ConfigError(`Invalid ${source}: ${reason[0].toLowerCase()}${reason.slice(1)}.`);
   }
 }
 

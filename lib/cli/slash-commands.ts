@@ -110,6 +110,14 @@ const COMMANDS: Record<string, SlashCommand> = {
       ctx.out(`resumed ${session.id} (${session.messages.length} messages)\n`);
     },
   },
+  name: {
+    usage: "/name [name]",
+    help: "show or set this session's name (gong -r NAME resumes it)",
+    run(arg, { host, out }) {
+      if (arg) host.sessionStore.setName(arg);
+      out(`name: ${host.sessionStore.name ?? "(none)"}\n`);
+    },
+  },
   new: {
     usage: "/new",
     help: "start a new session",
@@ -137,7 +145,8 @@ const COMMANDS: Record<string, SlashCommand> = {
 
 export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
   const [name, ...rest] = line.slice(1).split(/\s+/);
-  const command = COMMANDS[name.toLowerCase()] ?? (name === "exit" ? COMMANDS.quit : undefined);
+  const key = name.toLowerCase();
+  const command = Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : name === "exit" ? COMMANDS.quit : undefined;
   if (!command) {
     ctx.out(`${ctx.style.red(`unknown command /${name}`)} — /help lists them.\n`);
     return;

@@ -2,11 +2,11 @@
  * File operations on the local disk for LocalEnvironment. Paths are absolute (the environment
  * resolves and checks them first); failures are ToolErrors from fs-errors.ts.
  */
-import { randomBytes } from "node:crypto";
 import { createReadStream, type Stats } from "node:fs";
 import { chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { ToolError } from "../envelope.ts";
+import { sweepTempFiles, tempPathFor } from "../temp-files.ts";
 import type { DirEntry, FileInfo, FileType } from "./types.ts";
 import { fsError, isMissingError } from "./fs-errors.ts";
 
@@ -65,7 +65,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   const existing = await stat(target).catch(() => null);
   if (existing?.isDirectory()) throw fsError(Object.assign(new Error("EISDIR"), { code: "EISDIR" }), path, "write");
   const finalMode = mode ?? (existing ? existing.mode & 0o7777 : undefined);
-  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = tempPathFor(target);
   try {
     await mkdir(dir, { recursive: true });
     const handle = await open(temp, "wx", finalMode ?? 0o666);
@@ -81,6 +81,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await rm(temp, { force: true }).catch(() => undefined);
     throw fsError(e, path, "write");
   }
+  // Temp files a killed process left in this folder go now (see lib/temp-files.ts).
+  await sweepTempFiles(dir);
 }
 
 export async function fileExists(path: string): Promise<boolean> {

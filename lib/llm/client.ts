@@ -10,7 +10,7 @@ import { classifyError } from "./classify.ts";
 import { LlmError } from "./errors.ts";
 import { MessageBuilder } from "./message-builder.ts";
 import { providerRegistry, type CustomProvider, type ProviderPreset } from "./providers.ts";
-import { abortedError, DEFAULT_RETRY, retryDelayMs, shouldRetry, sleep, withRetry, type RetryPolicy } from "./retry.ts";
+import { abortedError, DEFAULT_RETRY, retryDelayMs, shouldRetry, sleep, waitBeyondBudget, withRetry, type RetryPolicy } from "./retry.ts";
 import { transformMessages } from "./transform.ts";
 import type { CallOptions, LlmClient, ModelInfo, Request, Response, StreamEvent, WireApi } from "./types.ts";
 
@@ -126,6 +126,11 @@ export function createClient(options: ClientOptions = {}): Client {
         events?.return?.().catch(() => {});
       }
       // Retrying after content was shown would repeat it: only a clean failure is retried.
+      const tooLong = contentSeen ? undefined : waitBeyondBudget(failure, policy);
+      if (tooLong) {
+        yield errorEvent(tooLong, partial);
+        return;
+      }
       if (contentSeen || attempt > policy.maxRetries || !shouldRetry(failure)) {
         yield errorEvent(failure, partial);
         return;
@@ -196,7 +201,12 @@ function nextEvent(
   });
 }
 
-const describe = (err: LlmError) => ({ kind: err.kind, message: err.message, ...(err.status !== undefined ? { status: err.status } : {}) });
+const describe = (err: LlmError) => ({
+  kind: err.kind,
+  message: err.message,
+  ...(err.status !== undefined ? { status: err.status } : {}),
+  ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+});
 
 function errorEvent(err: LlmError, partial: MessageBuilder): StreamEvent {
   return {

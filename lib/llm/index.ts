@@ -4,7 +4,7 @@ export { getModel, listModels, supportsAdaptiveThinking, type ModelFilter } from
 export { PROVIDERS, findProvider, providerRegistry, type CustomProvider, type ProviderPreset, type ProviderQuirks, type ToolCallIdStyle } from "./providers.ts";
 export { classifyError, isOverflowText, silentOverflow, OVERFLOW_PATTERNS } from "./classify.ts";
 export { LlmError } from "./errors.ts";
-export { DEFAULT_RETRY, retryDelayMs, shouldRetry, withRetry, type RetryPolicy } from "./retry.ts";
+export { DEFAULT_RETRY, formatWait, retryDelayMs, shouldRetry, waitBeyondBudget, withRetry, type RetryPolicy } from "./retry.ts";
 export { transformMessages, normalizeToolCallId, NO_RESULT, type TransformTarget } from "./transform.ts";
 export { parsePartialJson, accumulate } from "./partial-json.ts";
 export { zeroUsage, addUsage, costOf, usageWithCost } from "./usage.ts";

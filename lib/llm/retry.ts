@@ -25,6 +25,29 @@ export function retryDelayMs(attempt: number, err: LlmError, policy: RetryPolicy
   return Math.round(random() * ceiling);
 }
 
+/**
+ * A server that asks to wait longer than the policy ever waits (retry-after: 3600 against a 30 s
+ * cap) will not be satisfied by retrying sooner: fail at once, saying when to come back.
+ */
+export function waitBeyondBudget(err: LlmError, policy: RetryPolicy): LlmError | undefined {
+  if (err.retryAfterMs === undefined || err.retryAfterMs <= policy.maxDelayMs || !shouldRetry(err)) return undefined;
+  return new LlmError("rate_limit", `rate-limited by ${err.provider ?? "the provider"}; retry after ${formatWait(err.retryAfterMs)}`, {
+    status: err.status,
+    provider: err.provider,
+    retryAfterMs: err.retryAfterMs,
+    cause: err,
+  });
+}
+
+/** A wait as people say it: "45 s", "20 min", "3 h". */
+export function formatWait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  return `${+(minutes / 60).toFixed(1)} h`;
+}
+
 /** Waits `ms`, or rejects with an aborted LlmError as soon as the signal fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -55,6 +78,8 @@ export async function withRetry<T>(
       return await run();
     } catch (thrown) {
       const err = options.signal?.aborted ? abortedError() : classify(thrown);
+      const tooLong = waitBeyondBudget(err, policy);
+      if (tooLong) throw tooLong;
       if (attempt > policy.maxRetries || !shouldRetry(err)) throw err;
       const delay = retryDelayMs(attempt, err, policy);
       options.onRetry?.(attempt, delay, err);

@@ -34,6 +34,11 @@ export interface ToolCallPart {
   arguments: Record<string, unknown>;
   /** Provider-specific data that must round-trip (OpenAI Responses item id, Gemini thoughtSignature). */
   providerData?: Record<string, unknown>;
+  /**
+   * Why the call cannot run: its streamed arguments did not parse as a JSON object (a call cut off
+   * by the output limit). `arguments` then holds only the lenient display parse; the agent never runs it.
+   */
+  invalidArguments?: string;
 }
 
 export type UserPart = TextPart | ImagePart;
@@ -139,9 +144,11 @@ export type StreamEvent =
   | { type: "text_delta"; delta: string }
   | { type: "thinking_delta"; delta: string }
   | { type: "tool_call_start"; index: number; id: string; name: string }
-  | { type: "tool_call_delta"; index: number; id: string; delta: string; partialArguments: Record<string, unknown> }
+  /** `partialArguments`: a lenient parse of the arguments so far, present on the first piece and then at most a few times a second. */
+  | { type: "tool_call_delta"; index: number; id: string; delta: string; partialArguments?: Record<string, unknown> }
   | { type: "tool_call_end"; index: number; call: ToolCallPart }
-  | { type: "retry"; attempt: number; delayMs: number; error: { kind: LlmErrorKind; message: string; status?: number } }
+  /** `error.retryAfterMs`: the wait the server asked for (retry-after), when it asked. */
+  | { type: "retry"; attempt: number; delayMs: number; error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number } }
   | { type: "finish"; response: Response }
   | { type: "error"; error: { kind: LlmErrorKind; message: string; status?: number }; partial: AssistantMessage };
 

@@ -148,3 +148,19 @@ export function newEntryId(taken: { has(id: string): boolean }): string {
     if (!taken.has(id)) return id;
   }
 }
+
+const ROLES = new Set(["user", "assistant", "tool"]);
+
+/**
+ * Why a parsed entry cannot be used, or undefined when it can. Valid JSON is not enough: a message
+ * entry whose `message` is null or missing would break every later load of the session, so such an
+ * entry is skipped (with a warning) like a torn line.
+ */
+export function entryProblem(entry: Entry): string | undefined {
+  if (entry.type !== "message") return undefined;
+  const message = (entry as { message?: unknown }).message;
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return `message entry "${entry.id}" has no message object; skipped`;
+  const role = (message as { role?: unknown }).role;
+  if (typeof role !== "string" || !ROLES.has(role)) return `message entry "${entry.id}" has no valid role (user, assistant or tool); skipped`;
+  return undefined;
+}

@@ -11,6 +11,7 @@ export { scanSession, type IndexRecord, type ScanResult } from "./reader.ts";
 export { SessionStore, type CreateOptions, type OpenOptions, type StoreOptions } from "./session-store.ts";
 export { describeEntry, type TreeNode } from "./tree.ts";
 export { SessionWriter, type WriterOptions } from "./writer.ts";
+export { SessionLockedError, isSessionLocked } from "./lock.ts";
 
 import { SessionStore, type CreateOptions, type OpenOptions, type StoreOptions } from "./session-store.ts";
 

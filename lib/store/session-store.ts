@@ -12,6 +12,7 @@ import type { Message } from "../llm/types.ts";
 import { buildContext, type SessionContext } from "./context.ts";
 import {
   CURRENT_VERSION,
+  entryProblem,
   newEntryId,
   serializeEntry,
   serializeHeader,
@@ -26,6 +27,7 @@ import {
 import { latestSessionPath, resolveSession } from "./list.ts";
 import { headerVersion, loadAndMigrate } from "./migrate.ts";
 import { idFromFileName, sessionDir, sessionFileName, type LocationOptions } from "./paths.ts";
+import { acquireSessionLock } from "./lock.ts";
 import { readBody, scanSession, type IndexRecord } from "./reader.ts";
 import { buildTree, pathTo, type TreeNode } from "./tree.ts";
 import { SessionWriter, type WriterOptions } from "./writer.ts";
@@ -33,6 +35,12 @@ import { SessionWriter, type WriterOptions } from "./writer.ts";
 export interface StoreOptions extends LocationOptions, WriterOptions {
   /** false: keep every entry in memory and write no file (same API). Default true. */
   persist?: boolean;
+  /**
+   * Hold the session file's lock (`<file>.lock`, see lock.ts) while the store writes it, so a second
+   * process cannot write the same session: opening a session another live process holds throws
+   * SessionLockedError. Default true.
+   */
+  lock?: boolean;
 }
 
 export interface CreateOptions extends StoreOptions {
@@ -67,11 +75,14 @@ export class SessionStore {
   private writer: SessionWriter | undefined;
   private readFd: number | undefined;
   private readonly unreadable = new Set<string>();
+  private readonly locking: boolean;
+  private releaseLock: (() => void) | undefined;
 
-  private constructor(state: State, warnings: LoadWarning[], fsync: boolean) {
+  private constructor(state: State, warnings: LoadWarning[], fsync: boolean, locking = true) {
     this.state = state;
     this.warnings = warnings;
     this.fsync = fsync;
+    this.locking = locking;
     this.leaf = state.order.length ? state.order[state.order.length - 1].id : null;
     this.writer = state.path ? new SessionWriter(state.path, { fsync }) : undefined;
   }
@@ -80,12 +91,25 @@ export class SessionStore {
   static create(options: CreateOptions): SessionStore {
     const { header, created } = newHeader(resolve(options.cwd), options.parentSession, options.spawnedBy);
     const path = options.persist === false ? undefined : join(sessionDir(options.cwd, options), sessionFileName(header.id, created));
-    return new SessionStore({ header, path, records: new Map(), order: [], lines: 0, pendingRewrite: false }, [], options.fsync ?? false);
+    return new SessionStore({ header, path, records: new Map(), order: [], lines: 0, pendingRewrite: false }, [], options.fsync ?? false, options.lock !== false);
   }
 
   /** Opens a session file (a path ending in .jsonl, or an id prefix) and indexes it. */
   static open(idOrPath: string, options: OpenOptions = {}): SessionStore {
     const path = resolveSession(idOrPath, options);
+    // Refuse a session another live process is writing before reading a byte of it.
+    const release = options.lock !== false ? acquireSessionLock(path) : undefined;
+    try {
+      const store = SessionStore.load(path, options);
+      store.releaseLock = release;
+      return store;
+    } catch (e) {
+      release?.();
+      throw e;
+    }
+  }
+
+  private static load(path: string, options: OpenOptions): SessionStore {
     const warnings: LoadWarning[] = [];
     const head = scanSession(path, { headerOnly: true });
     let order: IndexRecord[];
@@ -114,7 +138,7 @@ export class SessionStore {
     };
     const records = indexRecords(order, warnings);
     if (records.size !== order.length) order = [...records.values()]; // duplicates were dropped
-    return new SessionStore({ header, path, records, order, lines, pendingRewrite: upgrade }, warnings, options.fsync ?? false);
+    return new SessionStore({ header, path, records, order, lines, pendingRewrite: upgrade }, warnings, options.fsync ?? false, options.lock !== false);
   }
 
   /** The most recently modified session of `cwd`, or a new one when it has none. */
@@ -270,7 +294,7 @@ export class SessionStore {
     const entries = this.branchEntries(entryId);
     const { header, created } = newHeader(this.cwd, this.state.path ?? this.id);
     const path = this.state.path ? join(dirname(this.state.path), sessionFileName(header.id, created)) : undefined;
-    this.close();
+    this.close(); // the old file is no longer written: its lock goes too
     let order: IndexRecord[] = entries.map(memoryRecord);
     if (path) {
       this.writer = new SessionWriter(path, { fsync: this.fsync });
@@ -288,8 +312,14 @@ export class SessionStore {
     return buildTree(this.state.order, (r) => this.read(r), this.labels());
   }
 
-  /** Releases the file handles (the store can still be used; they reopen on demand). */
+  /** Releases the file handles and the lock (the store can still be used; they are taken again on demand). */
   close(): void {
+    this.closeFiles();
+    this.releaseLock?.();
+    this.releaseLock = undefined;
+  }
+
+  private closeFiles(): void {
     this.writer?.close();
     if (this.readFd !== undefined) closeSync(this.readFd);
     this.readFd = undefined;
@@ -303,6 +333,7 @@ export class SessionStore {
     const { state } = this;
     const record = memoryRecord(entry);
     if (this.writer) {
+      if (this.locking && !this.releaseLock) this.releaseLock = acquireSessionLock(this.writer.path);
       delete record.entry;
       if (state.pendingRewrite) this.rewriteUpgraded();
       if (state.lines === 0) {
@@ -328,14 +359,19 @@ export class SessionStore {
     });
     state.lines = spans.length;
     state.pendingRewrite = false;
-    this.close();
+    this.closeFiles();
   }
 
   private read(record: IndexRecord): Entry | undefined {
-    if (record.entry) return record.entry;
     try {
-      this.readFd ??= openSync(this.state.path!, "r");
-      const entry = readBody(this.readFd, record);
+      let entry: Entry;
+      if (record.entry) entry = record.entry;
+      else {
+        this.readFd ??= openSync(this.state.path!, "r");
+        entry = readBody(this.readFd, record);
+      }
+      const problem = entryProblem(entry);
+      if (problem) throw new Error(record.line ? `line ${record.line}: ${problem}` : problem);
       // A parent repaired at load (see indexRecords) wins over the one on disk.
       return entry.parentId === record.parentId ? entry : { ...entry, parentId: record.parentId };
     } catch (error) {

@@ -10,7 +10,7 @@
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import process from "node:process";
+import { sweepTempFiles, tempPathFor } from "../temp-files.ts";
 
 export interface WriterOptions {
   /** fsync after every entry (default false). */
@@ -51,7 +51,7 @@ export class SessionWriter {
   rewrite(lines: string[]): Span[] {
     this.close();
     mkdirSync(dirname(this.path), { recursive: true });
-    const temp = `${this.path}.${process.pid}.tmp`;
+    const temp = tempPathFor(this.path);
     const fd = openSync(temp, "w");
     const spans: Span[] = [];
     let offset = 0;
@@ -67,6 +67,7 @@ export class SessionWriter {
       closeSync(fd);
     }
     renameSync(temp, this.path);
+    void sweepTempFiles(dirname(this.path)); // what a rewrite killed midway left here
     return spans;
   }
 

@@ -103,4 +103,28 @@ describe("the plan in the session", () => {
       await h.cleanup();
     }
   });
+  test("branching back to before a plan change brings the earlier plan back; a fork keeps it", async () => {
+    const h = await harness(
+      [
+        { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "Old", status: "pending", activeForm: "Old" }] } }] },
+        { text: "first plan" },
+        { toolCalls: [{ name: "TodoWrite", arguments: { todos: TODOS } }] },
+        { text: "second plan" },
+      ],
+      { tools: ["default", "TodoWrite"] },
+    );
+    try {
+      await h.session.submit("plan");
+      await h.session.submit("replan");
+      expect(h.session.plan!.items).toEqual(ITEMS);
+      const entries = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      const firstAnswer = entries.find((e) => e.type === "message" && e.message.role === "assistant" && JSON.stringify(e.message.content).includes("first plan"));
+      await h.session.branch(firstAnswer.id);
+      expect(h.session.plan!.items).toEqual([{ text: "Old", status: "pending", active_form: "Old" }]);
+      await h.session.fork();
+      expect(h.session.plan!.items).toEqual([{ text: "Old", status: "pending", active_form: "Old" }]);
+    } finally {
+      await h.cleanup();
+    }
+  });
 });

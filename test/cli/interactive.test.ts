@@ -235,3 +235,18 @@ test.skipIf(!hasTmux)("cli interactive: the plan tool's update is shown as a che
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("cli interactive: a rate limit being waited out is one line; /name names the session for -r", async () => {
+  fake = await startFakeLlm({ script: [{ fault: { type: "http", status: 429, retryAfterMs: 800 } }, { text: "after the wait" }] });
+  startGong(WIRE_APIS[0].flags(fake));
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("hello", "Enter");
+  const text = await waitFor((s) => s.includes("after the wait"), "the answer after the wait");
+  expect(text.split("\n").filter((l) => l.includes("retrying in 1 s (attempt 1): anthropic 429")).length).toBe(1);
+  keys("/name my-feature", "Enter");
+  await waitFor((s) => s.includes("name: my-feature"), "the /name answer");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+  const list = await ws.run(["sessions"]);
+  expect(list.stdout).toContain("my-feature");
+});

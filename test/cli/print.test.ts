@@ -215,7 +215,7 @@ describe("sessions", () => {
     const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "x", "-r", "deadbeef", "-p", "hi"]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n").length).toBe(1);
-    expect(r.stderr).toContain("Cannot resume session 'deadbeef'");
+    expect(r.stderr).toContain("No session 'deadbeef'");
     expect(r.stderr).not.toContain("    at ");
   });
 

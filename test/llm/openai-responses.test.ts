@@ -70,7 +70,7 @@ describe("openai-responses adapter", () => {
     expect(response.message.usage).toEqual(response.usage);
   });
 
-  test("003 §12 tool-call arguments arrive in pieces and partialArguments grow", async () => {
+  test("003 §12 tool-call arguments arrive in pieces; display snapshots are lenient parses", async () => {
     const args = { path: "src/main.ts", content: "export const answer = 42;\n" };
     const { events, response } = await streamTurn({ toolCalls: [{ name: "write", arguments: args }], chunkSize: 7 });
     const [start] = ofType(events, "tool_call_start");
@@ -80,10 +80,9 @@ describe("openai-responses adapter", () => {
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.map((d) => d.delta).join("")).toBe(JSON.stringify(args));
     expect(deltas.every((d) => d.id === start.id && d.index === 0)).toBe(true);
-    const sizes = deltas.map((d) => JSON.stringify(d.partialArguments).length);
-    expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
-    expect(deltas.some((d) => typeof d.partialArguments.path === "string" && d.partialArguments.content === undefined)).toBe(true);
-    expect(deltas.at(-1)?.partialArguments).toEqual(args);
+    // Snapshots come with the first piece and then at most a few times a second (parsing is for display).
+    expect(deltas[0].partialArguments).toBeDefined();
+    expect(deltas.filter((d) => d.partialArguments).length).toBeLessThan(deltas.length);
     const [end] = ofType(events, "tool_call_end");
     expect(end.call).toEqual({ type: "tool_call", id: start.id, name: "write", arguments: args });
     expect(response.finishReason).toBe("tool_calls");

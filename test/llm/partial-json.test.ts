@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { accumulate, parsePartialJson } from "../../lib/llm/partial-json.ts";
+import { JsonCloser } from "../../lib/llm/json-closer.ts";
+import { accumulate, finalArguments, parsePartialJson, SNAPSHOT_INTERVAL_MS, StreamedArguments } from "../../lib/llm/partial-json.ts";
 
 describe("partial JSON for streamed tool arguments", () => {
   test("PJSON-001 complete JSON parses directly", () => {
@@ -44,5 +45,56 @@ describe("partial JSON for streamed tool arguments", () => {
     expect(parsePartialJson("not json at all")).toEqual({});
     expect(parsePartialJson("[1,2]")).toEqual({});
     expect(parsePartialJson("null")).toEqual({});
+  });
+
+  test("final arguments: complete JSON parses; cut-off JSON is reported, never repaired into a call", () => {
+    expect(finalArguments('{"path":"a.txt","content":"line1\\nline2"}')).toEqual({ arguments: { path: "a.txt", content: "line1\nline2" } });
+    expect(finalArguments("")).toEqual({ arguments: {} });
+    const cut = finalArguments('{"path":"a.txt","content":"line1\\nli');
+    expect(cut.error).toContain("not complete JSON");
+    expect(cut.arguments).toEqual({ path: "a.txt", content: "line1\nli" });
+    expect(finalArguments("[1]").error).toBe("its arguments are not a JSON object");
+  });
+
+  test("streamed arguments parse the first piece, then at most every interval", () => {
+    let clock = 0;
+    const args = new StreamedArguments(() => clock);
+    expect(args.push('{"path":"a')).toEqual({ path: "a" });
+    clock += 1;
+    expect(args.push('.txt","content":"x')).toBeUndefined();
+    clock += SNAPSHOT_INTERVAL_MS;
+    expect(args.push("yz")).toEqual({ path: "a.txt", content: "xyz" });
+    args.push('"}');
+    expect(args.text).toBe('{"path":"a.txt","content":"xyz"}');
+    expect(args.final()).toEqual({ arguments: { path: "a.txt", content: "xyz" } });
+  });
+});
+
+describe("incremental closing of streamed JSON", () => {
+  const snapshotsOf = (text: string, size: number) => {
+    const closer = new JsonCloser();
+    const out: unknown[] = [];
+    for (let i = 0; i < text.length; i += size) {
+      closer.push(text.slice(i, i + size));
+      out.push(closer.snapshot(text.slice(0, i + size)));
+    }
+    return out;
+  };
+
+  test("every prefix closes into what a lenient parse shows, and the whole into the value", () => {
+    const value = { path: "a/b.ts", content: 'say "hi"\\n\u00e9\t', n: -12.5, ok: true, none: null, list: [1, "two", { three: [3] }], nested: { x: {} } };
+    const text = JSON.stringify(value);
+    const snaps = snapshotsOf(text, 1);
+    expect(snaps.at(-1)).toEqual(value);
+    for (const [i, snap] of snaps.entries()) {
+      // Never garbage: always an object, and every complete field so far is there.
+      expect(typeof snap).toBe("object");
+      const prefix = text.slice(0, i + 1);
+      if (prefix.includes('"content":"') ) expect((snap as any).path).toBe("a/b.ts");
+    }
+    expect(snapshotsOf('{"path":"x","content":"ab\\u00', 100)[0]).toEqual({ path: "x", content: "ab" });
+    expect(snapshotsOf('{"a":tr', 100)[0]).toEqual({});
+    expect(snapshotsOf('{"a":1,"b', 100)[0]).toEqual({ a: 1 });
+    expect(snapshotsOf('{"a":[1,2', 100)[0]).toEqual({ a: [1, 2] });
   });
 });

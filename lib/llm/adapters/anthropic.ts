@@ -7,11 +7,11 @@ import Anthropic from "@anthropic-ai/sdk";
 import { supportsAdaptiveThinking } from "../catalog.ts";
 import { classifyError } from "../classify.ts";
 import { MessageBuilder } from "../message-builder.ts";
-import { parsePartialJson } from "../partial-json.ts";
+import { StreamedArguments, toolCallPart } from "../partial-json.ts";
 import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
-import { SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Block = Anthropic.Messages.ContentBlockParam;
@@ -33,7 +33,7 @@ const sdk = sdkCache(({ baseUrl, apiKey, headers = {} }) => {
   // A bearer token (ANTHROPIC_AUTH_TOKEN) arrives as an authorization header.
   const { authorization, ...rest } = headers;
   const credential = authorization ? { authToken: authorization.replace(/^Bearer\s+/i, "") } : { apiKey: apiKey ?? "" };
-  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest });
+  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest, logLevel: SDK_LOG_LEVEL });
 });
 
 export const anthropicAdapter: Adapter = {
@@ -41,7 +41,7 @@ export const anthropicAdapter: Adapter = {
 
   async *stream(request, ctx) {
     const builder = new MessageBuilder(ctx.model.ref);
-    const tools = new Map<number, { ordinal: number; id: string; name: string; json: string }>();
+    const tools = new Map<number, { ordinal: number; id: string; name: string; json: StreamedArguments }>();
     let id: string | undefined;
     let stop: string | null = null;
     let counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -64,7 +64,7 @@ export const anthropicAdapter: Adapter = {
             const block = event.content_block;
             if (block.type === "redacted_thinking") builder.redacted(block.data);
             else if (block.type === "tool_use") {
-              const call = { ordinal: tools.size, id: block.id, name: block.name, json: "" };
+              const call = { ordinal: tools.size, id: block.id, name: block.name, json: new StreamedArguments() };
               tools.set(event.index, call);
               yield { type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name };
             }
@@ -82,15 +82,15 @@ export const anthropicAdapter: Adapter = {
             else if (delta.type === "input_json_delta") {
               const call = tools.get(event.index);
               if (!call) break;
-              call.json += delta.partial_json;
-              yield { type: "tool_call_delta", index: call.ordinal, id: call.id, delta: delta.partial_json, partialArguments: parsePartialJson(call.json) };
+              const partialArguments = call.json.push(delta.partial_json);
+              yield { type: "tool_call_delta", index: call.ordinal, id: call.id, delta: delta.partial_json, ...(partialArguments ? { partialArguments } : {}) };
             }
             break;
           }
           case "content_block_stop": {
             const call = tools.get(event.index);
             if (!call) break;
-            const part = { type: "tool_call" as const, id: call.id, name: call.name, arguments: parsePartialJson(call.json) };
+            const part = toolCallPart(call.id, call.name, call.json.final());
             builder.toolCall(part);
             yield { type: "tool_call_end", index: call.ordinal, call: part };
             break;

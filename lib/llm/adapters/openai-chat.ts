@@ -8,12 +8,12 @@ import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionCrea
 import { classifyError } from "../classify.ts";
 import { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
-import { parsePartialJson } from "../partial-json.ts";
+import { finalArguments, StreamedArguments, toolCallPart } from "../partial-json.ts";
 import { quirksFor, type ProviderQuirks } from "../providers.ts";
 import type { FinishReason, Message, ModelInfo, Request, Response, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
-import { SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
 
 const FINISH: Record<string, FinishReason> = {
   stop: "stop",
@@ -25,7 +25,7 @@ const FINISH: Record<string, FinishReason> = {
 
 const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
   // Local servers take no key, but the SDK insists on one.
-  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers }),
+  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: SDK_LOG_LEVEL }),
 );
 
 const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
@@ -33,7 +33,7 @@ const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.
 interface PendingCall {
   id: string;
   name: string;
-  args: string;
+  args: StreamedArguments;
 }
 
 export const openaiChatAdapter: Adapter = {
@@ -73,14 +73,14 @@ export const openaiChatAdapter: Adapter = {
           const index = tc.index ?? 0;
           let call = calls.get(index);
           if (!call) {
-            call = { id: tc.id || `call_${index}_${Date.now().toString(36)}`, name: tc.function?.name ?? "", args: "" };
+            call = { id: tc.id || `call_${index}_${Date.now().toString(36)}`, name: tc.function?.name ?? "", args: new StreamedArguments() };
             calls.set(index, call);
             yield { type: "tool_call_start", index, id: call.id, name: call.name };
           } else if (tc.function?.name && !call.name) call.name = tc.function.name;
           const piece = tc.function?.arguments ?? "";
           if (piece) {
-            call.args += piece;
-            yield { type: "tool_call_delta", index, id: call.id, delta: piece, partialArguments: parsePartialJson(call.args) };
+            const partialArguments = call.args.push(piece);
+            yield { type: "tool_call_delta", index, id: call.id, delta: piece, ...(partialArguments ? { partialArguments } : {}) };
           }
         }
         if (choice.finish_reason) finish = choice.finish_reason;
@@ -90,7 +90,7 @@ export const openaiChatAdapter: Adapter = {
     }
     if (finish === null) throw failure(new LlmError("network", `${ctx.model.provider}: the stream ended before a finish_reason`), ctx);
     for (const [index, call] of [...calls].sort(([a], [b]) => a - b)) {
-      const part = { type: "tool_call" as const, id: call.id, name: call.name, arguments: parsePartialJson(call.args) };
+      const part = toolCallPart(call.id, call.name, call.args.final());
       builder.toolCall(part);
       yield { type: "tool_call_end", index, call: part };
     }
@@ -114,7 +114,7 @@ export const openaiChatAdapter: Adapter = {
     if (typeof message.content === "string" && message.content) builder.text(message.content);
     for (const tc of message.tool_calls ?? []) {
       if (tc.type !== "function") continue;
-      builder.toolCall({ type: "tool_call", id: tc.id, name: tc.function.name, arguments: parsePartialJson(tc.function.arguments) });
+      builder.toolCall(toolCallPart(tc.id, tc.function.name, finalArguments(tc.function.arguments)));
     }
     const hasCalls = (message.tool_calls?.length ?? 0) > 0;
     return builder.response({ id: completion.id, usage: readUsage(completion.usage, ctx.model), finishReason: finishReason(choice.finish_reason, hasCalls) });

@@ -9,12 +9,12 @@ import OpenAI from "openai";
 import { classifyError } from "../classify.ts";
 import type { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
-import { parsePartialJson } from "../partial-json.ts";
+import { finalArguments, StreamedArguments } from "../partial-json.ts";
 import { normalizeToolCallId } from "../transform.ts";
 import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, Request, StreamEvent, ThinkingPart, ToolCallPart, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
-import { SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 
 type Params = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, "stream">;
@@ -56,7 +56,7 @@ export const openaiResponsesAdapter: Adapter = {
 // The client owns the one retry policy: the SDK's own retries stay off. Its console logging too:
 // a broken event is thrown as an error, not printed.
 const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
-  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: "off" }),
+  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: SDK_LOG_LEVEL }),
 );
 
 const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
@@ -147,7 +147,7 @@ function splitCallId(id: string): { callId: string; itemId?: string } {
 class Turn {
   final?: ApiResponse;
   private readonly parts: AssistantPart[] = [];
-  private readonly byOutput = new Map<number, { part: AssistantPart; toolIndex: number; args: string }>();
+  private readonly byOutput = new Map<number, { part: AssistantPart; toolIndex: number; args: StreamedArguments; done: boolean }>();
   private toolCount = 0;
 
   constructor(private readonly ctx: AdapterContext) {}
@@ -208,12 +208,22 @@ class Turn {
       if (!part.text) part.text = item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal)).join("");
     } else if (item.type === "function_call" && part.type === "tool_call") {
       part.id = `${item.call_id}|${item.id}`;
-      part.arguments = parsePartialJson(item.arguments || state.args);
+      state.done = true;
+      const final = finalArguments(item.arguments || state.args.text);
+      part.arguments = final.arguments;
+      if (final.error) part.invalidArguments = final.error;
       yield { type: "tool_call_end", index: state.toolIndex, call: part };
     }
   }
 
   response(result: ApiResponse) {
+    // A call whose item never finished (the response stopped at the output limit) cannot run.
+    for (const state of this.byOutput.values()) {
+      if (state.part.type !== "tool_call" || state.done) continue;
+      const final = state.args.final();
+      state.part.arguments = final.arguments;
+      state.part.invalidArguments = final.error ?? "the call was not finished";
+    }
     const builder = new MessageBuilder(this.ctx.model.ref);
     // Items that produced nothing (an empty summary without encrypted content) leave no part.
     builder.parts.push(...this.parts.filter((p) => (p.type === "text" ? p.text !== "" : p.type === "thinking" ? p.text !== "" || p.signature : true)));
@@ -222,7 +232,7 @@ class Turn {
 
   private open(index: number, part: AssistantPart, toolIndex = -1): void {
     this.parts.push(part);
-    this.byOutput.set(index, { part, toolIndex, args: "" });
+    this.byOutput.set(index, { part, toolIndex, args: new StreamedArguments(), done: false });
   }
 
   private *thinking(index: number, delta: string): Generator<StreamEvent> {
@@ -242,10 +252,9 @@ class Turn {
   private *args(index: number, delta: string): Generator<StreamEvent> {
     const state = this.byOutput.get(index);
     if (state?.part.type !== "tool_call") return;
-    state.args += delta;
-    const partialArguments = parsePartialJson(state.args);
-    state.part.arguments = partialArguments;
-    yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, partialArguments };
+    const partialArguments = state.args.push(delta);
+    if (partialArguments) state.part.arguments = partialArguments;
+    yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, ...(partialArguments ? { partialArguments } : {}) };
   }
 }
 

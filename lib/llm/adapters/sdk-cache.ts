@@ -15,3 +15,10 @@ export function sdkCache<T>(create: (key: { baseUrl?: string; apiKey?: string; h
 
 /** SDK request timeout: generous, since the client's idle watchdog catches stalled streams. */
 export const SDK_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The SDKs' own loggers print to the console (a malformed SSE line costs nine lines of it) before
+ * the error reaches us; gong reports every failure itself, in one sentence, so they stay silent —
+ * whatever ANTHROPIC_LOG / OPENAI_LOG say.
+ */
+export const SDK_LOG_LEVEL = "off" as const;

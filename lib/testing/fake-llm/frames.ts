@@ -1,5 +1,5 @@
 /** Small helpers every wire format of the fake LLM server shares. */
-import type { ScriptTurn } from "./types.ts";
+import type { ScriptToolCall, ScriptTurn } from "./types.ts";
 
 /** One complete SSE frame; `event` adds the `event:` line Anthropic and Responses use. */
 export function sse(data: unknown, event?: string): string {
@@ -35,4 +35,9 @@ export function turnUsage(turn: ScriptTurn): Required<NonNullable<ScriptTurn["us
 /** The finish reason a turn implies: tool calls end with tool_calls unless the script says otherwise. */
 export function turnFinish(turn: ScriptTurn): "stop" | "length" | "tool_calls" {
   return turn.finishReason ?? (turn.toolCalls?.length ? "tool_calls" : "stop");
+}
+
+/** The argument text a scripted call streams: its raw text when given, else the JSON of its arguments. */
+export function argumentText(call: ScriptToolCall): string {
+  return call.argumentText ?? JSON.stringify(call.arguments);
 }

@@ -9,6 +9,11 @@ export interface ScriptToolCall {
   arguments: Record<string, unknown>;
   /** Generated when absent. */
   id?: string;
+  /**
+   * The exact argument text to stream instead of the JSON of `arguments` (not Gemini, which sends
+   * objects): e.g. JSON cut off mid-string, as a response stopped by the output limit sends it.
+   */
+  argumentText?: string;
 }
 
 /** Faults a turn can inject instead of (or in the middle of) its normal answer. */

@@ -1,5 +1,5 @@
 /** Anthropic Messages API (POST /v1/messages): SSE with `event:` lines, and the JSON form. */
-import { pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
+import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
 const STOP_REASONS = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use" } as const;
@@ -18,14 +18,14 @@ const ERROR_TYPES: Record<number, string> = {
 type Block =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; argumentText: string };
 
 function blocks(turn: ScriptTurn, request: RecordedRequest): Block[] {
   const out: Block[] = [];
   if (turn.thinking !== undefined) out.push({ type: "thinking", thinking: turn.thinking, signature: turn.thinkingSignature ?? "sig_fake" });
   if (turn.text !== undefined) out.push({ type: "text", text: turn.text });
   (turn.toolCalls ?? []).forEach((c, i) =>
-    out.push({ type: "tool_use", id: c.id ?? scriptedCallId("toolu_", request.index, i), name: c.name, input: c.arguments }),
+    out.push({ type: "tool_use", id: c.id ?? scriptedCallId("toolu_", request.index, i), name: c.name, input: c.arguments, argumentText: argumentText(c) }),
   );
   return out;
 }
@@ -48,7 +48,7 @@ export const anthropicFormat: WireFormat = {
       type: "message",
       role: "assistant",
       model: request.body?.model ?? "claude-fake",
-      content: blocks(turn, request),
+      content: blocks(turn, request).map((b) => (b.type === "tool_use" ? { type: b.type, id: b.id, name: b.name, input: b.input } : b)),
       stop_reason: STOP_REASONS[turnFinish(turn)],
       stop_sequence: null,
       usage: usage(turn),
@@ -88,7 +88,7 @@ export const anthropicFormat: WireFormat = {
         for (const p of pieces(block.text, size)) frames.push(delta({ type: "text_delta", text: p }));
       } else {
         frames.push(start({ type: "tool_use", id: block.id, name: block.name, input: {} }));
-        for (const p of pieces(JSON.stringify(block.input), size)) frames.push(delta({ type: "input_json_delta", partial_json: p }));
+        for (const p of pieces(block.argumentText, size)) frames.push(delta({ type: "input_json_delta", partial_json: p }));
       }
       frames.push(sse({ type: "content_block_stop", index }, "content_block_stop"));
     });

@@ -1,5 +1,5 @@
 /** OpenAI Chat Completions (POST …/chat/completions), the format of every OpenAI-compatible server. */
-import { pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
+import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
 const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
@@ -21,7 +21,7 @@ function usage(turn: ScriptTurn) {
 }
 
 function calls(turn: ScriptTurn, request: RecordedRequest) {
-  return (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? scriptedCallId("call_", request.index, i), name: c.name, arguments: JSON.stringify(c.arguments) }));
+  return (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? scriptedCallId("call_", request.index, i), name: c.name, arguments: argumentText(c) }));
 }
 
 const base = (request: RecordedRequest) => ({

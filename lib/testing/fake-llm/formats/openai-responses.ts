@@ -1,5 +1,5 @@
 /** OpenAI Responses API (POST /v1/responses): SSE with `event:` lines and sequence numbers, and the JSON form. */
-import { pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
+import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
 const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
@@ -46,7 +46,7 @@ function items(turn: ScriptTurn, request: RecordedRequest): Item[] {
       id: scriptedCallId("fc_fake", request.index, i),
       type: "function_call",
       status: "completed",
-      arguments: JSON.stringify(c.arguments),
+      arguments: argumentText(c),
       call_id: c.id ?? scriptedCallId("call_fake", request.index, i),
       name: c.name,
     }),

@@ -1,0 +1,120 @@
+/**
+ * One writer per session file. A live session holds `<file>.lock`, which names the owner's pid; a
+ * second process that wants to write the same session is refused (it may branch off on purpose
+ * instead). A lock whose owner is gone (killed, crashed) is stale and taken over. Within one
+ * process the lock is shared: a host that reopens its own session over the same file keeps it.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import process from "node:process";
+import { isProcessAlive } from "../temp-files.ts";
+
+export class SessionLockedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly pid: number,
+  ) {
+    super(`the session is in use by another gong process (pid ${pid})`);
+    this.name = "SessionLockedError";
+  }
+}
+
+/** Locks held by this process: lock path → holders. */
+const held = new Map<string, number>();
+let exitHookInstalled = false;
+
+export const lockPathOf = (sessionPath: string) => `${sessionPath}.lock`;
+
+/** Takes the lock of `sessionPath` (throws SessionLockedError when a live process holds it); returns its release. */
+export function acquireSessionLock(sessionPath: string): () => void {
+  const lock = lockPathOf(sessionPath);
+  const holders = held.get(lock);
+  if (holders === undefined) {
+    let created = tryCreate(lock);
+    // A folder that cannot take a lock file cannot take the session either: the write will say so.
+    if (created === "unavailable") return () => {};
+    if (created === "exists") {
+      const owner = ownerOf(lock);
+      if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) throw new SessionLockedError(sessionPath, owner);
+      // No pid yet may mean another process created the file a moment ago and is writing it.
+      if (owner === undefined && ageMs(lock) < 2000) throw new SessionLockedError(sessionPath, 0);
+      // Stale (owner gone, or unreadable): take it over. Two processes racing here: one create wins.
+      removeQuietly(lock);
+      created = tryCreate(lock);
+      if (created === "exists") throw new SessionLockedError(sessionPath, ownerOf(lock) ?? 0);
+      if (created === "unavailable") return () => {};
+    }
+    installExitHook();
+  }
+  held.set(lock, (holders ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (held.get(lock) ?? 1) - 1;
+    if (left > 0) held.set(lock, left);
+    else {
+      held.delete(lock);
+      if (ownerOf(lock) === process.pid) removeQuietly(lock);
+    }
+  };
+}
+
+/** True when a live process other than this one holds the session's lock. */
+export function isSessionLocked(sessionPath: string): boolean {
+  const owner = ownerOf(lockPathOf(sessionPath));
+  return owner !== undefined && owner !== process.pid && isProcessAlive(owner);
+}
+
+function tryCreate(lock: string): "created" | "exists" | "unavailable" {
+  let fd: number;
+  try {
+    mkdirSync(dirname(lock), { recursive: true });
+    fd = openSync(lock, "wx");
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EEXIST" ? "exists" : "unavailable";
+  }
+  try {
+    writeSync(fd, `${process.pid}\n`);
+  } catch {
+    // A full disk: the pid could not be written; an empty lock reads as stale, which is the truth.
+  } finally {
+    closeSync(fd);
+  }
+  return "created";
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return Infinity;
+  }
+}
+
+function ownerOf(lock: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(lock, "utf8"), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Locks are files: remove ours when the process ends normally (a kill -9 leaves a stale one, taken over later). */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const lock of held.keys()) if (ownerOf(lock) === process.pid) removeQuietly(lock);
+    held.clear();
+  });
+}

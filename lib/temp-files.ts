@@ -1,0 +1,69 @@
+/**
+ * Temp files of atomic writes (write to a temp file beside the target, then rename). A process
+ * killed between the two leaves its temp file behind, possibly large. Every such file carries a
+ * recognisable name with its owner's pid — `.<name>.gong-<pid>-<random>.tmp` — so a later gong can
+ * tell an orphan (older than a minute, owner gone) from a write in progress, and remove it.
+ */
+import { randomBytes } from "node:crypto";
+import { readdir, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import process from "node:process";
+
+const TEMP_NAME = /^\..*\.gong-(\d+)-[0-9a-f]+\.tmp$/;
+
+/** Orphans must be at least this old: a slow write of a live process is never touched. */
+export const ORPHAN_AGE_MS = 60_000;
+
+/** The temp path for an atomic write of `target` (same folder, so the rename stays atomic). */
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.gong-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+}
+
+/** The owner pid of a temp file name, or undefined when the name is not one of ours. */
+export function tempFileOwner(name: string): number | undefined {
+  const match = TEMP_NAME.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Signal 0 checks existence; EPERM means it exists under another user. */
+export function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const swept = new Set<string>();
+
+/**
+ * Removes orphaned temp files directly in `dir`; returns the paths removed. Each folder is swept
+ * once per process (the first write there, or the start in a project), so frequent writes cost
+ * one listing, not one each. Never throws: sweeping is housekeeping.
+ */
+export async function sweepTempFiles(dir: string, now = Date.now()): Promise<string[]> {
+  if (swept.has(dir)) return [];
+  swept.add(dir);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const owner = tempFileOwner(name);
+    if (owner === undefined || isProcessAlive(owner)) continue;
+    const path = join(dir, name);
+    try {
+      if (now - (await stat(path)).mtimeMs < ORPHAN_AGE_MS) continue;
+      await unlink(path);
+      removed.push(path);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+  return removed;
+}
