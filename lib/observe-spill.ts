@@ -1,16 +1,157 @@
 /**
- * Where the framework truncator keeps full outputs (spec 001 §4): one JSON file per truncated
- * result under `<root>/<dir>/`, written atomically, never overwriting another, swept after the
- * retention period, and kept out of `git status` through `.git/info/exclude`.
+ * Where complete tool outputs go when the model sees only part of them (spec 001 §4): one text
+ * file per tool call under `<root>/tool-output/`, written to a temp file and renamed into place
+ * (a reader never sees half a file), never overwriting another, capped in size (past the cap
+ * bytes are counted, not stored), swept by age and by a size budget for the whole folder, and
+ * kept out of `git status` through `.git/info/exclude`.
+ *
+ * The file holds the output's text itself, not a JSON wrapper: the model is pointed at it to page
+ * through with read or search with grep, which only works on the text.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { appendFile, link, mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { Buffer } from "node:buffer";
+import { appendFileSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readdir, stat, unlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import process from "node:process";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const SPILL_FILE = /^tool_.+\.json$/;
+const SPILL_FILE = /^tool_.+\.(txt|json)$/;
 const TEMP_FILE = /^\.tool_.+\.tmp$/;
+
+export interface SpillOptions {
+  /** Absolute directory. */
+  dir: string;
+  /** Bytes stored per file; the rest is counted only. */
+  capBytes: number;
+  /** Days a file is kept; 0 keeps them forever. */
+  retentionDays: number;
+  /** Total bytes the folder may hold; the oldest files go first. 0 = no budget. */
+  budgetBytes: number;
+  now: () => Date;
+}
+
+/** One call's spill file while it is being written. */
+export class SpillWriter {
+  private fd: number | undefined;
+  private stored = 0;
+  private total = 0;
+  private failure: string | null = null;
+  private readonly temp: string;
+
+  constructor(
+    private readonly store: SpillStore,
+    private readonly toolName: string,
+  ) {
+    this.temp = join(store.dir, `.tool_${process.pid}_${Math.random().toString(36).slice(2)}.tmp`);
+    try {
+      mkdirSync(store.dir, { recursive: true });
+      this.fd = openSync(this.temp, "wx", 0o600);
+    } catch (e) {
+      this.failure = reason(e);
+    }
+  }
+
+  /** Appends bytes up to the cap; synchronous so the producer's pace is the disk's and memory stays flat. */
+  write(bytes: Uint8Array): void {
+    this.total += bytes.length;
+    const room = this.store.options.capBytes - this.stored;
+    if (this.fd === undefined || room <= 0) return;
+    const part = room >= bytes.length ? bytes : bytes.subarray(0, Math.max(0, room));
+    try {
+      for (let off = 0; off < part.length; ) off += writeSync(this.fd, part, off);
+      this.stored += part.length;
+    } catch (e) {
+      this.abandon(reason(e));
+    }
+  }
+
+  get storedBytes(): number {
+    return this.stored;
+  }
+
+  get totalBytes(): number {
+    return this.total;
+  }
+
+  /** Closes the file and moves it to its final name; returns the absolute path, or why there is none. */
+  finish(): { path: string } | { failure: string } {
+    if (this.fd === undefined) return { failure: this.failure ?? "the spill file was already closed" };
+    try {
+      closeSync(this.fd);
+      this.fd = undefined;
+      const path = placeUnique(this.temp, this.store.options.dir, `tool_${spillStamp(this.store.options.now())}_${safeToolName(this.toolName)}`);
+      this.store.written(path);
+      return { path };
+    } catch (e) {
+      this.abandon(reason(e));
+      return { failure: this.failure! };
+    }
+  }
+
+  /** Drops the file: a partial file would claim to be complete. */
+  abandon(why: string): void {
+    this.failure ??= why;
+    if (this.fd !== undefined) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // closing is best effort
+      }
+    }
+    this.fd = undefined;
+    try {
+      unlinkSync(this.temp);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+export class SpillStore {
+  private excluded = false;
+  private sweeping: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly options: SpillOptions) {}
+
+  get dir(): string {
+    return this.options.dir;
+  }
+
+  open(toolName: string): SpillWriter {
+    return new SpillWriter(this, toolName);
+  }
+
+  /** Writes a whole text at once (an output that did not stream). */
+  save(toolName: string, text: string): { path: string } | { failure: string } {
+    const writer = this.open(toolName);
+    const bytes = Buffer.from(text, "utf8");
+    writer.write(bytes);
+    return writer.finish();
+  }
+
+  /** A file was placed: keep it out of git, then sweep (never the new file) in the background. */
+  written(path: string): void {
+    if (!this.excluded) {
+      this.excluded = true;
+      try {
+        excludeFromGit(this.dir);
+      } catch {
+        // Not being excluded from git is no reason to lose the output.
+      }
+    }
+    this.sweeping = this.sweeping.then(() => this.sweep(path)).catch(() => 0);
+  }
+
+  /** Resolves once the sweeps started so far are done. */
+  settled(): Promise<unknown> {
+    return this.sweeping;
+  }
+
+  /** Deletes expired files and, past the budget, the oldest ones; returns how many. */
+  sweep(keep?: string): Promise<number> {
+    return sweepSpills(this.dir, { retentionDays: this.options.retentionDays, budgetBytes: this.options.budgetBytes, now: this.options.now(), keep });
+  }
+}
 
 /** "20260113_153045" in UTC, so names sort by time and never repeat across a DST change. */
 export function spillStamp(date: Date): string {
@@ -27,62 +168,73 @@ function safeToolName(name: string): string {
 }
 
 /**
- * Writes `json` to `<dir>/tool_<stamp>_<Tool>.json` (with `_2`, `_3`… when taken) and returns the
- * absolute path. The content goes to a temp file first and is then hard-linked to the final name:
- * the link fails instead of overwriting, so two spills in the same second never collide, and
- * a reader never sees a half-written file.
+ * Gives `temp` the name `<base>.txt` (or `<base>_2.txt`, …) in `dir`. A hard link fails instead
+ * of overwriting, so two spills in the same second never collide.
  */
-export async function writeSpill(dir: string, toolName: string, json: string, now: Date): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const base = `tool_${spillStamp(now)}_${safeToolName(toolName)}`;
-  const temp = join(dir, `.${base}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  await writeFile(temp, json);
-  try {
-    for (let n = 1; ; n++) {
-      const target = join(dir, n === 1 ? `${base}.json` : `${base}_${n}.json`);
-      const placed = await place(temp, target);
-      if (placed) return target;
+function placeUnique(temp: string, dir: string, base: string): string {
+  for (let n = 1; ; n++) {
+    const target = join(dir, n === 1 ? `${base}.txt` : `${base}_${n}.txt`);
+    try {
+      linkSync(temp, target);
+      unlinkSync(temp);
+      return target;
+    } catch (e) {
+      if (errorCode(e) === "EEXIST") continue;
+      // Filesystems without hard links: fall back to a checked rename.
+      if (existsSync(target)) continue;
+      renameSync(temp, target);
+      return target;
     }
-  } finally {
-    await unlink(temp).catch(() => {});
   }
 }
 
-/** true when `temp` now also lives at `target`; false when the name is taken. */
-async function place(temp: string, target: string): Promise<boolean> {
-  try {
-    await link(temp, target);
-    return true;
-  } catch (e) {
-    if (errorCode(e) === "EEXIST") return false;
-    // Filesystems without hard links: fall back to a checked rename.
-    if (existsSync(target)) return false;
-    await rename(temp, target);
-    return true;
-  }
+export interface SweepRule {
+  retentionDays: number;
+  budgetBytes: number;
+  now: Date;
+  /** A file never deleted (the one just written). */
+  keep?: string;
 }
 
-/** Deletes spill files (and stray temp files) older than `retentionDays`; returns how many. */
-export async function sweepSpills(dir: string, retentionDays: number, now: Date): Promise<number> {
-  if (!(retentionDays > 0)) return 0;
+/**
+ * Deletes spill files (and stray temp files) older than the retention period, then the oldest
+ * ones until the folder fits the budget. Returns how many were deleted; never throws.
+ */
+export async function sweepSpills(dir: string, rule: SweepRule): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch {
     return 0;
   }
-  const cutoff = now.getTime() - retentionDays * DAY_MS;
+  const cutoff = rule.retentionDays > 0 ? rule.now.getTime() - rule.retentionDays * DAY_MS : -Infinity;
+  const files: Array<{ path: string; size: number; mtimeMs: number }> = [];
   let removed = 0;
-  for (const name of names) {
-    if (!SPILL_FILE.test(name) && !TEMP_FILE.test(name)) continue;
-    const path = join(dir, name);
+  const remove = async (path: string) => {
     try {
-      const info = await stat(path);
-      if (!info.isFile() || info.mtimeMs >= cutoff) continue;
       await unlink(path);
       removed++;
+      return true;
     } catch {
-      // Gone already or not ours to delete: the sweep is best effort.
+      return false; // gone already or not ours to delete: the sweep is best effort
+    }
+  };
+  for (const name of names) {
+    const temp = TEMP_FILE.test(name);
+    if (!SPILL_FILE.test(name) && !temp) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile() || path === rule.keep) continue;
+    // A temp file is being written right now unless it is old.
+    if (info.mtimeMs < cutoff || (temp && info.mtimeMs < rule.now.getTime() - DAY_MS)) await remove(path);
+    else if (!temp) files.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+  }
+  if (rule.budgetBytes > 0) {
+    const keptSize = rule.keep ? ((await stat(rule.keep).catch(() => null))?.size ?? 0) : 0;
+    let total = keptSize + files.reduce((n, f) => n + f.size, 0);
+    for (const f of files.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
+      if (total <= rule.budgetBytes) break;
+      if (await remove(f.path)) total -= f.size;
     }
   }
   return removed;
@@ -92,7 +244,7 @@ export async function sweepSpills(dir: string, retentionDays: number, now: Date)
  * Adds `dir` to the enclosing repository's `.git/info/exclude` (once), so spilled outputs never
  * show up in `git status`. Does nothing outside a repository or when `dir` is outside the work tree.
  */
-export async function excludeFromGit(dir: string): Promise<void> {
+export function excludeFromGit(dir: string): void {
   const repo = findRepository(dirname(resolve(dir)));
   if (!repo) return;
   const rel = relative(repo.workTree, resolve(dir));
@@ -103,11 +255,11 @@ export async function excludeFromGit(dir: string): Promise<void> {
   try {
     current = readFileSync(excludeFile, "utf8");
   } catch {
-    await mkdir(dirname(excludeFile), { recursive: true });
+    mkdirSync(dirname(excludeFile), { recursive: true });
   }
   if (current.split(/\r?\n/).some((line) => line.trim() === pattern)) return;
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await appendFile(excludeFile, `${separator}${pattern}\n`);
+  appendFileSync(excludeFile, `${separator}${pattern}\n`);
 }
 
 /** The work tree holding `from` and the git directory whose info/exclude applies to it. */
@@ -132,4 +284,8 @@ function findRepository(from: string): { workTree: string; gitDir: string } | nu
 
 function errorCode(e: unknown): string | undefined {
   return typeof e === "object" && e !== null && "code" in e ? String((e as { code: unknown }).code) : undefined;
+}
+
+function reason(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

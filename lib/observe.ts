@@ -1,22 +1,36 @@
 /**
- * The framework-level truncator (spec 001, envelope shape of 000 §2): every tool result passes
- * through `observe()` before the model sees it. A result whose `text` is within the limits comes
- * back as the same object; a longer one comes back as a "partial" envelope (an "error" stays
- * "error") holding a preview, the truncation figures and the path of the full original JSON.
+ * The framework truncator (spec 001, 004 §5.1–5.3): the only place tool output is cut for the
+ * model. Every tool returns its complete output; `observe()` then produces two views of it:
  *
- * Limits resolve, most specific first: perTool[tool] → the call's direction → createObserver
- * options → TOOL_OUTPUT_* environment variables → defaults (2000 lines, 51200 bytes, head,
- * "tool-output", 7 days).
+ * - for the model: characters cut first, then lines, with the tool's limits and direction, and
+ *   one visible marker saying exactly what was removed and where the full output is (001 §5/§7);
+ * - for `tool_call_end`: the complete envelope, or — past the event limit — its first and last
+ *   parts with `full_output_path`.
+ *
+ * The full output goes to one file per call under `tool-output/` (observe-spill.ts), written
+ * only when some view is cut. Limits resolve, most specific first: perTool[tool] → the tool's
+ * declared direction → createObserver options → TOOL_OUTPUT_* environment variables → defaults
+ * (51200 characters, 2000 lines, head; 001 §3).
  */
+import { Buffer } from "node:buffer";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import process from "node:process";
 import type { ToolResponse } from "./envelope.ts";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateOutput, type OutputTruncation, type TruncateMode } from "./truncate.ts";
-import { excludeFromGit, sweepSpills, writeSpill } from "./observe-spill.ts";
+import { SpillStore } from "./observe-spill.ts";
+import { DEFAULT_EVENT_LIMIT_CHARS, OutputCapture, type SpillInfo } from "./tool-output.ts";
+import { cutOutput, type CutResult, type HeldText, type TruncateMode } from "./truncate.ts";
 
+export const DEFAULT_MAX_CHARS = 51_200;
+export const DEFAULT_MAX_LINES = 2000;
+export const DEFAULT_SPILL_CAP_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_SPILL_BUDGET_BYTES = 2 * 1024 * 1024 * 1024;
+export const DEFAULT_RETENTION_DAYS = 7;
+
+/** Framework limits for one tool: characters and lines the model sees, and which end is kept. */
 export interface ToolLimits {
+  maxChars?: number;
+  /** No line cut when absent and no default applies; 0 is not allowed. */
   maxLines?: number;
-  maxBytes?: number;
   direction?: TruncateMode;
 }
 
@@ -28,37 +42,67 @@ export interface ObserverOptions extends ToolLimits {
   /** Days a spill file is kept; 0 keeps them forever. Default 7. */
   retentionDays?: number;
   perTool?: Record<string, ToolLimits>;
+  /** Characters of output tool_call_end carries before it keeps only the first and last parts. Default 10,000,000. */
+  eventLimitChars?: number;
+  /** Bytes stored per spill file; past it bytes are counted, not stored. Default 256 MB. */
+  spillCapBytes?: number;
+  /** Total bytes the spill directory may hold; the oldest files are deleted first. Default 2 GB; 0 = no budget. */
+  spillBudgetBytes?: number;
   /** Where TOOL_OUTPUT_* variables are read; defaults to process.env. */
   env?: Record<string, string | undefined>;
   now?: () => Date;
 }
 
 export interface ObserveOptions {
-  /** The tool's own preferred direction (Tool.truncation). */
+  /** The tool's own direction (Tool.truncation), used when no limit names one. */
   direction?: TruncateMode;
+  /** The call's capture (from `capture()`), when the tool streamed its output there. */
+  capture?: OutputCapture;
   /** A subagent tool is registered: the hint points at it (001 §7). */
   hasSubagentTool?: boolean;
   subagentToolName?: string;
   readToolName?: string;
   grepToolName?: string;
+  /** Named in the hint for a line longer than the limit. */
+  shellToolName?: string;
 }
 
 export interface TruncationInfo {
   direction: TruncateMode;
-  max_lines: number;
-  max_bytes: number;
+  max_chars: number;
+  max_lines: number | null;
+  original_chars: number;
   original_lines: number;
-  original_bytes: number;
+  kept_chars: number;
   kept_lines: number;
-  kept_bytes: number;
+  removed_chars: number;
+  removed_lines: number;
   /** Relative to the root (POSIX); null when the full output could not be saved. */
   full_output_path: string | null;
+  /** The file holds only its first stored_bytes: the spill cap was reached. */
+  spill_capped: boolean;
+}
+
+export interface Observed {
+  /** What the model reads: the response itself, or a "partial" envelope (an "error" stays "error") with the marked preview. */
+  forModel: ToolResponse;
+  /** What tool_call_end carries: the complete response, or its first and last parts past the event limit. */
+  forEvent: ToolResponse;
+  /** The model's view was cut. */
+  truncated: boolean;
+  /** The event's view holds the whole output. */
+  complete: boolean;
+  fullOutputPath: string | null;
 }
 
 export interface Observer {
-  /** Truncates `response` when its text is over the limits; never throws. */
-  observe(toolName: string, response: ToolResponse, opts?: ObserveOptions): Promise<ToolResponse>;
-  /** Deletes spill files older than the retention period; returns how many were deleted. */
+  /** A capture for one call's streamed output (memory bounded by the event limit, one spill file). */
+  capture(toolName: string): OutputCapture;
+  /** Cuts `response` for the model and the event; never throws. */
+  observe(toolName: string, response: ToolResponse, opts?: ObserveOptions): Promise<Observed>;
+  /** The limits that apply to a tool. */
+  limits(toolName: string, direction?: TruncateMode): Required<Pick<ToolLimits, "maxChars" | "direction">> & { maxLines?: number };
+  /** Deletes expired spill files and the oldest ones past the budget; returns how many. */
   sweep(): Promise<number>;
 }
 
@@ -68,108 +112,179 @@ export function createObserver(options: ObserverOptions): Observer {
   const env = options.env ?? process.env;
   const now = options.now ?? (() => new Date());
   const root = resolve(options.root);
-  const dir = resolve(root, options.dir ?? nonEmpty(env.TOOL_OUTPUT_DIR) ?? "tool-output");
-  const retentionDays = options.retentionDays ?? envNumber(env.TOOL_OUTPUT_RETENTION_DAYS, { min: 0 }) ?? 7;
+  const store = new SpillStore({
+    dir: resolve(root, options.dir ?? nonEmpty(env.TOOL_OUTPUT_DIR) ?? "tool-output"),
+    retentionDays: options.retentionDays ?? envNumber(env.TOOL_OUTPUT_RETENTION_DAYS, { min: 0 }) ?? DEFAULT_RETENTION_DAYS,
+    capBytes: options.spillCapBytes ?? DEFAULT_SPILL_CAP_BYTES,
+    budgetBytes: options.spillBudgetBytes ?? DEFAULT_SPILL_BUDGET_BYTES,
+    now,
+  });
+  const eventLimitChars = options.eventLimitChars ?? DEFAULT_EVENT_LIMIT_CHARS;
+  // TOOL_OUTPUT_MAX_BYTES (001 §9) is read as characters, the unit the cut now counts.
+  const envChars = envNumber(env.TOOL_OUTPUT_MAX_CHARS, { min: 1, integer: true }) ?? envNumber(env.TOOL_OUTPUT_MAX_BYTES, { min: 1, integer: true });
   const global = {
+    maxChars: options.maxChars ?? envChars ?? DEFAULT_MAX_CHARS,
     maxLines: options.maxLines ?? envNumber(env.TOOL_OUTPUT_MAX_LINES, { min: 1, integer: true }) ?? DEFAULT_MAX_LINES,
-    maxBytes: options.maxBytes ?? envNumber(env.TOOL_OUTPUT_MAX_BYTES, { min: 1, integer: true }) ?? DEFAULT_MAX_BYTES,
     direction: options.direction ?? envDirection(env.TOOL_OUTPUT_TRUNCATE_DIRECTION),
   };
-  let firstSpill = true;
+  const show = (absolute: string) => displayPath(root, absolute);
 
-  const sweep = () => sweepSpills(dir, retentionDays, now()).catch(() => 0);
-
-  /** Saves the full response; returns the path to show, or the reason it could not be saved. */
-  async function spill(toolName: string, response: ToolResponse): Promise<{ path: string } | { failure: string }> {
-    try {
-      const written = await writeSpill(dir, toolName, JSON.stringify(response), now());
-      if (firstSpill) {
-        firstSpill = false;
-        await sweep();
-        await excludeFromGit(dir).catch(() => {});
-      }
-      return { path: displayPath(root, written) };
-    } catch (e) {
-      return { failure: e instanceof Error ? e.message : String(e) };
-    }
+  function limits(toolName: string, direction?: TruncateMode) {
+    const own = options.perTool?.[toolName] ?? {};
+    return {
+      maxChars: own.maxChars ?? global.maxChars,
+      maxLines: own.maxLines ?? global.maxLines,
+      direction: own.direction ?? direction ?? global.direction ?? "head",
+    };
   }
 
-  async function observe(toolName: string, response: ToolResponse, opts: ObserveOptions = {}): Promise<ToolResponse> {
+  function capture(toolName: string): OutputCapture {
+    return new OutputCapture({ eventLimitChars, openSpill: () => store.open(toolName), displayPath: show });
+  }
+
+  async function observe(toolName: string, response: ToolResponse, opts: ObserveOptions = {}): Promise<Observed> {
+    const unchanged: Observed = { forModel: response, forEvent: response, truncated: false, complete: true, fullOutputPath: null };
     try {
-      if (response.context?.truncation_skip === true || isFrameworkTruncated(response)) return response;
-      if (typeof response.text !== "string") return response;
-      const own = options.perTool?.[toolName] ?? {};
-      const limits = {
-        maxLines: own.maxLines ?? global.maxLines,
-        maxBytes: own.maxBytes ?? global.maxBytes,
-        direction: own.direction ?? opts.direction ?? global.direction ?? "head",
-      };
-      const cut = truncateOutput(response.text, limits);
-      if (!cut.truncated) return response;
-      const saved = await spill(toolName, response);
+      if (typeof response.text !== "string" || isFrameworkTruncated(response)) {
+        opts.capture?.dropSpill();
+        return unchanged;
+      }
+      const captured = opts.capture?.used ? opts.capture.finish() : null;
+      const held = heldText(response.text, captured?.gapLine ?? null, captured?.omitted ?? null);
+      const tooBigForEvent = !held.omitted && response.text.length > eventLimitChars;
+      const limit = limits(toolName, opts.direction);
+      // The character cut always runs (004 §5.3); a tool paging itself waives only the line cut (001 §6).
+      const skipLines = response.context?.truncation_skip === true;
+      const cut = cutOutput(held, { maxChars: limit.maxChars, maxLines: skipLines ? undefined : limit.maxLines, direction: limit.direction });
+      if (!cut.truncated && !held.omitted && !tooBigForEvent) {
+        opts.capture?.dropSpill();
+        return unchanged;
+      }
+
+      const spill = saveFull(toolName, response.text, opts.capture, store, show);
+      await store.settled();
+      const forEvent = tooBigForEvent ? { ...response, text: eventView(response.text, eventLimitChars, spill) } : response;
+      const complete = !held.omitted && !tooBigForEvent;
+      if (!cut.truncated) return { forModel: response, forEvent, truncated: false, complete, fullOutputPath: spill.path };
+
       const info: TruncationInfo = {
-        direction: limits.direction,
-        max_lines: limits.maxLines,
-        max_bytes: limits.maxBytes,
+        direction: limit.direction,
+        max_chars: limit.maxChars,
+        max_lines: skipLines ? null : limit.maxLines,
+        original_chars: cut.totalChars,
         original_lines: cut.totalLines,
-        original_bytes: cut.totalBytes,
-        kept_lines: cut.keptLines,
-        kept_bytes: cut.keptBytes,
-        full_output_path: "path" in saved ? saved.path : null,
+        kept_chars: cut.keptChars,
+        kept_lines: cut.totalLines - cut.removedLines,
+        removed_chars: cut.removedChars,
+        removed_lines: cut.removedLines,
+        full_output_path: spill.path,
+        spill_capped: spill.capped,
       };
-      const notice = `[${describeCut(cut, limits)} ${nextStep(saved, opts)}]`;
-      const truncated: ToolResponse = {
+      const marker = `[${describeCut(cut, limit.maxChars, limit.direction)} ${whereFull(spill, cut, limit.maxChars, opts)}]`;
+      const parts = [cut.head?.text, marker, cut.tail?.text].filter((p): p is string => p !== undefined && p !== "");
+      const forModel: ToolResponse = {
         status: response.status === "error" ? "error" : "partial",
-        data: { truncated: true, truncation: info, preview: cut.content },
-        text: `${cut.content}\n\n${notice}`,
+        data: { truncated: true, truncation: info, preview: [cut.head?.text, cut.tail?.text].filter((p) => p).join("\n") },
+        text: parts.join("\n"),
         stats: { ...response.stats },
         context: { ...response.context },
       };
-      if (response.status === "error" && response.error) truncated.error = { ...response.error };
-      return truncated;
+      if (response.status === "error" && response.error) forModel.error = { ...response.error };
+      return { forModel, forEvent, truncated: true, complete, fullOutputPath: spill.path };
     } catch {
       // A truncator failure must not lose the tool's answer.
-      return response;
+      return unchanged;
     }
   }
 
-  return { observe, sweep };
+  return { capture, observe, limits, sweep: () => store.sweep().catch(() => 0) };
 }
 
-/** "Output truncated: showing the first 2000 of 5234 lines (49.9KB of 178.1KB; limit 2000 lines / 50.0KB)." */
-function describeCut(cut: OutputTruncation, limits: { maxLines: number; maxBytes: number }): string {
-  const shown =
-    cut.direction === "head"
-      ? `the first ${cut.keptLines}`
-      : cut.direction === "tail"
-        ? `the last ${cut.keptLines}`
-        : `${cut.keptLines} (from the start and the end)`;
-  const partial = cut.partialLine ? ", a line longer than the limit was cut" : "";
-  return (
-    `Output truncated: showing ${shown} of ${cut.totalLines} lines ` +
-    `(${formatSize(cut.keptBytes)} of ${formatSize(cut.totalBytes)}${partial}; ` +
-    `limit ${limits.maxLines} lines / ${formatSize(limits.maxBytes)}).`
-  );
-}
-
-/** Where the full output is and how to get at it (001 §7). */
-function nextStep(saved: { path: string } | { failure: string }, opts: ObserveOptions): string {
-  if ("failure" in saved) {
-    return `The full output could not be saved (${saved.failure}); re-run the tool with narrower parameters to see a specific part.`;
-  }
-  if (opts.hasSubagentTool) {
-    return `Full output saved to ${saved.path}. Use ${opts.subagentToolName ?? "Task"} to have a subagent process the full output file if you need all of it.`;
-  }
-  return (
-    `Full output saved to ${saved.path}. Use ${opts.readToolName ?? "read"} with start_line pagination ` +
-    `or ${opts.grepToolName ?? "grep"} to search the full output file instead of re-running the tool.`
-  );
-}
-
-/** Already the envelope this module builds: truncating it again would only nest notices. */
+/** Already the envelope this module builds: cutting it again would only nest markers. */
 function isFrameworkTruncated(response: ToolResponse): boolean {
   const data = response.data as Record<string, unknown> | undefined;
   return data?.truncated === true && typeof data.truncation === "object" && data.truncation !== null && "full_output_path" in data.truncation;
+}
+
+/** The response text as the cut sees it: around the capture's gap line when the capture left out a middle. */
+function heldText(text: string, gapLine: string | null, omitted: HeldText["omitted"] | null): HeldText {
+  const at = gapLine ? text.indexOf(gapLine) : -1;
+  if (at === -1 || !omitted) return { head: text };
+  return { head: text.slice(0, at), omitted, tail: text.slice(at + gapLine!.length) };
+}
+
+/** The call's one spill file: the capture's when the tool streamed, else the response text written now. */
+function saveFull(toolName: string, text: string, capture: OutputCapture | undefined, store: SpillStore, show: (p: string) => string): SpillInfo {
+  if (capture?.used) return capture.keepSpill();
+  const saved = store.save(toolName, text);
+  const bytes = Buffer.byteLength(text, "utf8");
+  if ("failure" in saved) return { path: null, failure: saved.failure, storedBytes: 0, totalBytes: bytes, capped: false };
+  const stored = Math.min(bytes, store.options.capBytes);
+  return { path: show(saved.path), storedBytes: stored, totalBytes: bytes, capped: stored < bytes };
+}
+
+/** A text longer than the event limit, as the event carries it: first and last halves around a note. */
+function eventView(text: string, limit: number, spill: SpillInfo): string {
+  const half = Math.floor(limit / 2);
+  const where = spill.path ? `; the complete output is in ${spill.path}` : "";
+  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters omitted here to keep the event under ${limit} characters${where} ...]\n${text.slice(text.length - half)}`;
+}
+
+const FROM = { head: "from the end", tail: "from the start", head_tail: "from the middle" } as const;
+
+/**
+ * "WARNING: Tool output was truncated: 588639 of 588895 characters were removed from the start.
+ * Lines 1-99744 of 100000 are not shown; lines 99745-100000 are." — exact counts, never rounded.
+ */
+function describeCut(cut: CutResult, maxChars: number, direction: TruncateMode): string {
+  const sentences = [`WARNING: Tool output was truncated: ${cut.removedChars} of ${cut.totalChars} characters were removed ${FROM[direction]}.`];
+  const total = cut.totalLines;
+  const headLines = cut.head?.lines ?? 0;
+  const tailFirst = cut.tail && cut.tail.lines > 0 ? cut.tail.firstLine : total + 1;
+  if (cut.removedLines > 0) {
+    const from = headLines + 1;
+    const to = tailFirst - 1;
+    sentences.push(`${range("Line", from, to)} of ${total} ${from === to ? "is" : "are"} not shown.`);
+  }
+  const shared = cut.head?.partialLine && cut.tail?.partialLine && cut.tail.firstLine === headLines;
+  const shown: string[] = [];
+  if (headLines > 0) shown.push(range("line", 1, headLines));
+  if (cut.tail && cut.tail.lines > 0 && !shared) shown.push(range("line", tailFirst, total));
+  if (cut.tail && shared && cut.tail.lines > 1) shown.push(range("line", tailFirst + 1, total));
+  if (shown.length > 0) sentences.push(`Shown: ${shown.join(" and ")}.`);
+  const first = cut.head?.partialLine ? cut.head.text.length - cut.head.text.lastIndexOf("\n") - 1 : 0;
+  const last = cut.tail?.partialLine ? firstLineLength(cut.tail.text) : 0;
+  const tooLong = (line: number, part: string) => `Line ${line} alone is longer than the ${maxChars}-character limit: only ${part} characters are shown.`;
+  if (shared) sentences.push(tooLong(headLines, `its first ${first} and last ${last}`));
+  else {
+    if (first > 0) sentences.push(tooLong(headLines, `its first ${first}`));
+    if (last > 0) sentences.push(tooLong(tailFirst, `its last ${last}`));
+  }
+  return sentences.join(" ");
+}
+
+function firstLineLength(text: string): number {
+  const nl = text.indexOf("\n");
+  return nl === -1 ? text.length : nl;
+}
+
+const range = (word: string, from: number, to: number) => (from === to ? `${word} ${from}` : `${word}s ${from}-${to}`);
+
+/** Where the full output is and how to get at it (001 §7). */
+function whereFull(spill: SpillInfo, cut: CutResult, maxChars: number, opts: ObserveOptions): string {
+  if (!spill.path) {
+    return `The full output could not be saved (${spill.failure ?? "unknown error"}); re-run the tool with narrower parameters to see a specific part.`;
+  }
+  const capped = spill.capped ? ` (only its first ${spill.storedBytes} of ${spill.totalBytes} bytes were stored: the spill file is capped)` : "";
+  const next = opts.hasSubagentTool
+    ? `Use ${opts.subagentToolName ?? "Task"} to have a subagent process the full output file if you need all of it.`
+    : `Use ${opts.readToolName ?? "read"} with start_line to page through that file, or ${opts.grepToolName ?? "grep"} to search it, instead of re-running the tool.`;
+  // Paging by lines cannot show the rest of one huge line: say how to page it by characters.
+  const longLine =
+    cut.head?.partialLine || cut.tail?.partialLine
+      ? ` To see other parts of the long line, cut that file by characters with ${opts.shellToolName ?? "a shell command"} (e.g. cut -c 1-${maxChars}).`
+      : "";
+  return `The full output is in ${spill.path}${capped}. ${next}${longLine}`;
 }
 
 /** Relative POSIX path when inside the root, absolute otherwise. */

@@ -1,19 +1,19 @@
 /**
  * bash — run a shell command in the workspace (003 §3.3/§B, 004 §3.3 shell).
  *
- * The environment runs it (own process group, timeout SIGTERM → grace → SIGKILL, rolling output
- * window, spill file); this tool picks the timeout, streams the tail to `onUpdate`, keeps the last
- * 2000 lines / 50 KB for the model and says exactly which lines it shows. A non-zero exit, a
- * timeout or an abort is reported as status "error" with the output kept in `text`, so the model
- * both notices the failure and sees why.
+ * The environment runs it (own process group, timeout SIGTERM → grace → SIGKILL); this tool picks
+ * the timeout, streams every byte of output to the call's capture (memory bounded by the event
+ * limit, one capped spill file) and a tail to `onUpdate`, and returns the complete output: the
+ * framework alone cuts it for the model, keeping the end. A non-zero exit, a timeout or an abort
+ * is reported as status "error" with the output kept in `text`, so the model both notices the
+ * failure and sees why.
  */
-import { randomUUID } from "node:crypto";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as v from "valibot";
 import type { ErrorCode, ToolResponse } from "../lib/envelope.ts";
 import type { ExecResult } from "../lib/env/types.ts";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../lib/truncate.ts";
+import { SubdirEnvironment } from "../lib/env/subdir.ts";
+import { patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
+import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary, firstLine } from "./metadata.ts";
@@ -22,6 +22,8 @@ export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 /** onUpdate is called at most this often, with the tail of the output so far. */
 const UPDATE_INTERVAL_MS = 100;
+/** Characters of the output's end each update carries. */
+const UPDATE_TAIL_CHARS = 30_000;
 
 const schema = v.strictObject({
   command: text("The command to run with bash -c in the project directory. Stdin is closed: interactive commands fail or time out."),
@@ -34,7 +36,7 @@ export const bashTool: Tool<BashArgs> = {
   name: "bash",
   description:
     "Runs a bash command in the project directory and returns its combined stdout and stderr. " +
-    `Output is cut to the last ${DEFAULT_MAX_LINES} lines or ${formatSize(DEFAULT_MAX_BYTES)}; the full output is then saved to a file whose path is given. ` +
+    "When the output is long, the end of it is shown and the full output is saved to a file whose path is given. " +
     `Default timeout ${BASH_DEFAULT_TIMEOUT_S} s (max ${BASH_MAX_TIMEOUT_S} s); the whole process tree is killed on timeout. ` +
     "Prefer the read, grep and find tools for looking at files.",
   schema,
@@ -43,55 +45,57 @@ export const bashTool: Tool<BashArgs> = {
   summarizeCall: (a) => String(a.command ?? ""),
   summarizeResult: summarizeCommand,
   async run(args, ctx) {
+    // `apply_patch <<'EOF' … EOF` is how codex-trained models patch through a shell: apply it directly.
+    const shellPatch = patchFromShellCommand(args.command);
+    if (shellPatch) return runShellPatch(shellPatch, ctx);
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
-    const lines = new LineCounter();
     const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
     let result: ExecResult;
     try {
       result = await ctx.env.exec(args.command, {
         timeoutMs: timeoutS * 1000,
         signal: ctx.signal,
-        onData(chunk) {
-          lines.add(chunk);
-          updates?.add(chunk);
-        },
+        onOutput: (chunk) => ctx.output.write(chunk),
+        onData: updates ? (text) => updates.add(text) : undefined,
       });
     } catch (e) {
       return ctx.reply.fromError(e);
     }
-    return respond(result, timeoutS, lines.total(), ctx);
+    return respond(result, timeoutS, ctx);
   },
 };
 
-async function respond(result: ExecResult, timeoutS: number, totalLines: number, ctx: ToolRunContext): Promise<ToolResponse> {
-  const cut = truncateTail(result.output, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
-  const truncated = cut.truncated || result.outputTruncated;
-  const fullOutputPath = truncated ? (result.spillPath ?? (await saveOutput(result.output, ctx))) : undefined;
-
-  let body = truncated ? cut.content : result.output;
-  if (body === "") body = "(no output)";
-  if (truncated) {
-    const first = totalLines - cut.outputLines + 1;
-    const where = fullOutputPath ? ` Full output: ${fullOutputPath}` : "";
-    body += cut.lastLinePartial
-      ? `\n[Showing the last ${formatSize(cut.outputBytes)} of line ${totalLines}.${where}]`
-      : `\n[Showing lines ${first}-${totalLines} of ${totalLines}.${where}]`;
+/** Applies a patch found in a shell command; after `cd <dir> &&` its paths are relative to that directory. */
+async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRunContext): Promise<ToolResponse> {
+  if (workdir === undefined) return runPatch(patch, ctx);
+  try {
+    const dir = await ctx.env.resolvePath(workdir);
+    const info = dir.exists ? await ctx.env.stat(dir.absolute) : null;
+    if (info?.type !== "dir") return ctx.reply.fail("NOT_FOUND", `cd: ${workdir}: no such directory. Nothing was changed.`);
+    return runPatch(patch, { ...ctx, env: new SubdirEnvironment(ctx.env, dir.absolute) });
+  } catch (e) {
+    return ctx.reply.fromError(e);
   }
+}
 
+function respond(result: ExecResult, timeoutS: number, ctx: ToolRunContext): ToolResponse {
+  // An environment that does not stream raw bytes (onOutput is optional) still gave its window.
+  if (!ctx.output.used && result.output !== "") ctx.output.write(result.output);
+  const output = ctx.output.finish();
+  const body = output.totalBytes === 0 ? "(no output)" : output.text;
   const data: Record<string, unknown> = {
     exit_code: result.exitCode,
     timed_out: result.timedOut,
     aborted: result.aborted,
     duration_ms: result.durationMs,
     total_bytes: result.totalBytes,
-    truncated,
   };
-  if (fullOutputPath) data.full_output_path = fullOutputPath;
-  const extras = { stats: { total_bytes: result.totalBytes, total_lines: totalLines } };
+  if (output.spill?.path) data.full_output_path = output.spill.path;
+  const extras = { stats: { total_bytes: result.totalBytes, total_lines: output.newlines + (output.endsOpen ? 1 : 0) } };
 
   const failure = failureOf(result, timeoutS);
   if (failure) return ctx.reply.fail(failure.code, failure.message, { ...extras, data, text: `${body}\n\n${failure.message}` });
-  return truncated ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
+  return ctx.reply.success(data, body, extras);
 }
 
 function failureOf(result: ExecResult, timeoutS: number): { code: ErrorCode; message: string } | null {
@@ -107,33 +111,6 @@ function failureOf(result: ExecResult, timeoutS: number): { code: ErrorCode; mes
   return null;
 }
 
-/** Output cut by lines but under the spill threshold has no file yet: keep it for the model. */
-async function saveOutput(output: string, ctx: ToolRunContext): Promise<string | undefined> {
-  const path = join(tmpdir(), `gong-bash-${randomUUID()}.log`);
-  try {
-    await ctx.env.writeFile(path, output);
-    return path;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Counts lines of streamed output exactly: every "\n", plus a final line without one. */
-class LineCounter {
-  private newlines = 0;
-  private endsOpen = false;
-
-  add(chunk: string): void {
-    if (chunk === "") return;
-    for (let i = chunk.indexOf("\n"); i !== -1; i = chunk.indexOf("\n", i + 1)) this.newlines++;
-    this.endsOpen = !chunk.endsWith("\n");
-  }
-
-  total(): number {
-    return this.newlines + (this.endsOpen ? 1 : 0);
-  }
-}
-
 /** Sends the tail of the output so far to onUpdate, at most every UPDATE_INTERVAL_MS. */
 class TailUpdates {
   private tail = "";
@@ -143,11 +120,11 @@ class TailUpdates {
 
   add(chunk: string): void {
     this.tail += chunk;
-    if (this.tail.length > 2 * DEFAULT_MAX_BYTES) this.tail = this.tail.slice(-DEFAULT_MAX_BYTES);
+    if (this.tail.length > 2 * UPDATE_TAIL_CHARS) this.tail = this.tail.slice(-UPDATE_TAIL_CHARS);
     const now = performance.now();
     if (now - this.lastSent < UPDATE_INTERVAL_MS) return;
     this.lastSent = now;
-    this.send(truncateTail(this.tail, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES }).content);
+    this.send(this.tail.slice(-UPDATE_TAIL_CHARS));
   }
 }
 

@@ -5,9 +5,8 @@
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
-import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
-import { FALLBACK_NOTICE, guardedSearch, listWithinBytes, withNotices } from "./grep.ts";
+import { FALLBACK_NOTICE, guardedSearch, joinLines, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -27,7 +26,7 @@ export const findTool: Tool<FindArgs> = {
     "Hidden files are included; .gitignore'd paths are skipped; symlinked directories are listed but not entered. " +
     `Returns at most 'limit' paths (default ${FIND_DEFAULT_LIMIT}).`,
   schema,
-  truncation: "head",
+  truncation: "head_tail",
   kind: "search",
   summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}`,
   summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.paths) ? defaultResultSummary(r) : count(r.data.paths.length, "path")),
@@ -44,13 +43,12 @@ async function find(args: FindArgs, ctx: ToolRunContext): Promise<ToolResponse> 
   const result = await ctx.env.glob({ pattern: args.pattern, path: resolved.absolute, limit, signal: ctx.signal });
   const fallback = result.engine === "typescript";
 
-  const listing = listWithinBytes(result.paths);
+  const listing = joinLines(result.paths, ctx);
   const notices: string[] = [];
   if (result.limitReached) notices.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`);
-  if (listing.cut) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
   if (fallback) notices.push(FALLBACK_NOTICE.find);
 
-  const truncated = result.limitReached || listing.cut;
+  const truncated = result.limitReached;
   const data: Record<string, unknown> = { paths: result.paths, truncated };
   if (fallback) data.fallback = "typescript";
   const extras = { pathResolved: resolved.relative, stats: { total_paths: result.paths.length, engine: result.engine } };

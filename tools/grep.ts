@@ -1,13 +1,12 @@
 /**
  * grep — search file contents (003 §3.5/§E, 004 §3.3 grep). ripgrep through the environment when
  * it is installed, the built-in TypeScript search otherwise (then status "partial" with
- * `data.fallback`, 000 §3.2). Three cuts keep the answer small: the match limit, 500 characters
- * per line, 50 KB in all.
+ * `data.fallback`, 000 §3.2). The match limit is the only bound the tool sets; every matching
+ * line is returned whole and the framework alone cuts the answer for the model.
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import type { GrepLine } from "../lib/env/types.ts";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINE_CHARS, formatSize, truncateHead, truncateLine } from "../lib/truncate.ts";
 import { flag, text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
@@ -30,9 +29,9 @@ export const grepTool: Tool<GrepArgs> = {
   description:
     "Searches file contents for a regular expression and returns matching lines as 'path:line: text' " +
     "(context lines as 'path-line- text'). Hidden files are searched; .gitignore'd files and binary files are skipped. " +
-    `Returns at most 'limit' matches (default ${GREP_DEFAULT_LIMIT}); long lines are cut to ${DEFAULT_MAX_LINE_CHARS} characters.`,
+    `Returns at most 'limit' matches (default ${GREP_DEFAULT_LIMIT}).`,
   schema,
-  truncation: "head",
+  truncation: "head_tail",
   kind: "search",
   summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}${a.glob !== undefined ? ` (${a.glob})` : ""}`,
   summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.matches) ? defaultResultSummary(r) : count(r.data.matches.length, "match", "matches")),
@@ -57,24 +56,16 @@ async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> 
     signal: ctx.signal,
   });
 
-  let linesCut = false;
-  const shown = result.lines.map((l) => {
-    const cut = truncateLine(l.text);
-    linesCut ||= cut.truncated;
-    return { ...l, text: cut.text };
-  });
-  const matches = shown.filter((l) => l.kind === "match").map(({ file, line, text }) => ({ file, line, text }));
+  const matches = result.lines.filter((l) => l.kind === "match").map(({ file, line, text }) => ({ file, line, text }));
   const fallback = result.engine === "typescript";
   const files = new Set(matches.map((m) => m.file)).size;
 
   const notices: string[] = [];
   if (result.limitReached) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`);
-  const listing = listWithinBytes(shown.map(formatLine));
-  if (listing.cut) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-  if (linesCut) notices.push(`Some lines truncated to ${DEFAULT_MAX_LINE_CHARS} chars. Use read tool to see full lines`);
+  const listing = joinLines(result.lines.map(formatLine), ctx);
   if (fallback) notices.push(FALLBACK_NOTICE.grep);
 
-  const truncated = result.limitReached || listing.cut;
+  const truncated = result.limitReached;
   const data: Record<string, unknown> = { matches, truncated };
   if (fallback) data.fallback = "typescript";
   const extras = { pathResolved: resolved.relative, stats: { total_matches: result.matchCount, files, engine: result.engine } };
@@ -96,10 +87,10 @@ export const FALLBACK_NOTICE = {
   find: "fd not found; used the built-in TypeScript search (slower)",
 } as const;
 
-/** Joins result lines, keeping whole lines within 50 KB (no line limit: the tools limit counts). */
-export function listWithinBytes(lines: string[]): { text: string; cut: boolean } {
-  const cut = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER, maxBytes: DEFAULT_MAX_BYTES });
-  return { text: cut.content, cut: cut.truncated };
+/** Result lines joined through the call's capture, so a huge listing is bounded in memory and spilled. */
+export function joinLines(lines: string[], ctx: ToolRunContext): { text: string } {
+  lines.forEach((line, i) => ctx.output.write(i === 0 ? line : `\n${line}`));
+  return { text: ctx.output.finish().text };
 }
 
 /** A search as a tool's run(): whatever it throws becomes an error envelope, an abort "Search aborted". */

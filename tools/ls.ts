@@ -1,12 +1,11 @@
 /**
  * ls — one directory level (003 §G): dotfiles included, "/" after directories, case-insensitive
- * order, entries that cannot be inspected (dangling links) skipped, at most `limit` entries and
- * 50KB of text.
+ * order, entries that cannot be inspected (dangling links) skipped, at most `limit` entries; the
+ * framework alone cuts the listing for the model.
  */
 import * as v from "valibot";
 import type { DirEntry } from "../lib/env/types.ts";
 import type { Entry } from "../lib/envelope.ts";
-import { DEFAULT_MAX_BYTES, formatSize, utf8Length } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
 import type { Tool } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
@@ -24,7 +23,7 @@ export const lsTool: Tool<LsArgs> = {
   name: "ls",
   description: `Lists the entries of one directory (not recursive), dotfiles included, directories marked with "/", sorted case-insensitively. Default limit ${LS_DEFAULT_LIMIT} entries.`,
   schema,
-  truncation: "head",
+  truncation: "head_tail",
   kind: "search",
   summarizeCall: (a) => String(a.path ?? "."),
   summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.entries) ? defaultResultSummary(r) : count(r.data.entries.length, "entry", "entries")),
@@ -40,17 +39,9 @@ export const lsTool: Tool<LsArgs> = {
       const prefix = resolved.relative === "." ? "" : `${resolved.relative}/`;
       const shown: string[] = [];
       const entries: Entry[] = [];
-      let bytes = 0;
-      let cutByBytes = false;
       for (const e of listed) {
         if (entries.length >= args.limit) break;
         const name = e.type === "dir" ? `${e.name}/` : e.name;
-        const size = utf8Length(name) + 1;
-        if (bytes + size > DEFAULT_MAX_BYTES) {
-          cutByBytes = true;
-          break;
-        }
-        bytes += size;
         shown.push(name);
         entries.push({ path: prefix + name, type: e.isSymlink ? "link" : e.type === "dir" ? "dir" : "file" });
       }
@@ -63,9 +54,10 @@ export const lsTool: Tool<LsArgs> = {
       const head = `Listed ${entries.length} entries in '${args.path}'${remaining > 0 ? ` (of ${total})` : ""}.`;
       const body = `${head}\n${shown.join("\n")}`;
       if (remaining === 0) return ctx.reply.success({ entries, truncated: false }, body, { ...extras, stats });
-      const hint = cutByBytes
-        ? `[${remaining} more entries; output stopped at the ${formatSize(DEFAULT_MAX_BYTES)} limit. Use find with a pattern to narrow the listing.]`
-        : `[${remaining} more entries. Use limit=${Math.min(total, LS_MAX_LIMIT)} to see more.]`;
+      const hint =
+        args.limit >= LS_MAX_LIMIT
+          ? `[${remaining} more entries. Use find with a pattern to narrow the listing.]`
+          : `[${remaining} more entries. Use limit=${Math.min(total, LS_MAX_LIMIT)} to see more.]`;
       return ctx.reply.partial({ entries, truncated: true }, `${body}\n${hint}`, { ...extras, stats });
     } catch (e) {
       return ctx.reply.fromError(e);

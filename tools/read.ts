@@ -3,16 +3,20 @@
  * paging (limit 1..2000, never clamped), binary refusal, strict UTF-8 with a "replace" fallback,
  * and images (by magic bytes) returned in `data.images` for multimodal models.
  *
- * The file is streamed once: only the requested window is kept, the rest is counted, so a read
- * near the end of a 1 GB file costs time but not memory.
+ * The file is streamed once: the requested window goes to the call's output capture, the rest is
+ * counted, so a read near the end of a 1 GB file — or of one 1 GB line — costs time but not
+ * memory. read returns every line of its window whole; the framework alone cuts for the model (a
+ * line longer than the limit is cut inside, with a marker and where the rest is). A read that
+ * names its own window (start_line or limit) pages itself: it sets `truncation_skip`, which waives
+ * the framework's line cut; the character cut still guards the context.
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import type { FileInfo, ResolvedPath } from "../lib/env/types.ts";
-import { DEFAULT_MAX_BYTES, formatSize } from "../lib/truncate.ts";
+import { formatSize } from "../lib/truncate.ts";
 import { text, whole } from "./args.ts";
 import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";
-import { type LineWindow, scanWindow } from "./read-window.ts";
+import { scanWindow, type WindowScan } from "./read-window.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -23,19 +27,21 @@ const BINARY_SNIFF_BYTES = 8192;
 
 const schema = v.strictObject({
   path: text("Path to the file (relative to the project root, absolute inside it, or ~/…)."),
-  start_line: v.optional(whole("The line number to start reading from (1-based). Default is 1.", 1), 1),
-  limit: v.optional(whole(`The maximum number of lines to read. Default is ${READ_DEFAULT_LIMIT}. Hard limit is ${READ_MAX_LIMIT}.`, 1, READ_MAX_LIMIT), READ_DEFAULT_LIMIT),
+  start_line: v.optional(whole("The line number to start reading from (1-based). Default is 1.", 1)),
+  limit: v.optional(whole(`The maximum number of lines to read. Default is ${READ_DEFAULT_LIMIT}. Hard limit is ${READ_MAX_LIMIT}.`, 1, READ_MAX_LIMIT)),
 });
 export type ReadArgs = v.InferOutput<typeof schema>;
+/** The arguments with the defaults applied, and whether the caller chose the window. */
+type Window = { path: string; start_line: number; limit: number; explicit: boolean };
 
 export const readTool: Tool<ReadArgs> = {
   name: "read",
   description:
     "Reads a file with line numbers (\"   1 | text\"), optimized for code editing. Pages with start_line and limit " +
-    `(default ${READ_DEFAULT_LIMIT}, at most ${READ_MAX_LIMIT} lines; output is also capped at 50KB). ` +
+    `(default ${READ_DEFAULT_LIMIT}, at most ${READ_MAX_LIMIT} lines). Very long output is shortened with a note saying where the rest is. ` +
     "Images (PNG, JPEG, GIF, WebP) are returned for viewing. Binary files are refused.",
   schema,
-  truncation: "head",
+  truncation: "head_tail",
   kind: "read",
   summarizeCall: (a) => {
     if (a.start_line === undefined && a.limit === undefined) return String(a.path ?? "");
@@ -46,22 +52,27 @@ export const readTool: Tool<ReadArgs> = {
     r.status === "error" ? defaultResultSummary(r)
     : Array.isArray(r.data.images) && r.data.images.length > 0 ? "image"
     : count(Number(r.stats.lines_read ?? 0), "line") + " read",
-  async run(args, ctx) {
-    const extras = { context: { truncation_skip: true } };
+  async run(input, ctx) {
+    const args: Window = {
+      path: input.path,
+      start_line: input.start_line ?? 1,
+      limit: input.limit ?? READ_DEFAULT_LIMIT,
+      explicit: input.start_line !== undefined || input.limit !== undefined,
+    };
     try {
       const resolved = await ctx.env.resolvePath(args.path, { variants: true });
       const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
-      if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { ...extras, text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
-      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, { ...extras, pathResolved: resolved.relative });
-      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, { ...extras, pathResolved: resolved.relative });
+      if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
+      if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, { pathResolved: resolved.relative });
+      if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, { pathResolved: resolved.relative });
       return await readFile(args, ctx, resolved, info);
     } catch (e) {
-      return ctx.reply.fromError(e, extras);
+      return ctx.reply.fromError(e);
     }
   },
 };
 
-async function readFile(args: ReadArgs, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
+async function readFile(args: Window, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
   const iterator = ctx.env.readStream(resolved.absolute)[Symbol.asyncIterator]();
   try {
     return await readFrom(iterator, args, ctx, resolved, info);
@@ -71,10 +82,10 @@ async function readFile(args: ReadArgs, ctx: ToolRunContext, resolved: ResolvedP
   }
 }
 
-async function readFrom(iterator: AsyncIterator<Uint8Array>, args: ReadArgs, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
+async function readFrom(iterator: AsyncIterator<Uint8Array>, args: Window, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
   const head = await readHead(iterator, BINARY_SNIFF_BYTES);
   const baseStats = { file_size_bytes: info.size, file_mtime_ms: Math.round(info.mtimeMs) };
-  const extras = { context: { truncation_skip: true }, pathResolved: resolved.relative };
+  const extras = { context: args.explicit ? { truncation_skip: true } : {}, pathResolved: resolved.relative };
 
   const mime = sniffImage(head.bytes.subarray(0, IMAGE_SNIFF_BYTES));
   if (mime) {
@@ -89,62 +100,52 @@ async function readFrom(iterator: AsyncIterator<Uint8Array>, args: ReadArgs, ctx
     });
   }
 
-  const window = await scanWindow(replay(head.chunks, iterator), { startLine: args.start_line, limit: args.limit, maxBytes: DEFAULT_MAX_BYTES, signal: ctx.signal });
+  // Lines go straight to the capture as "%4d | line\n": nothing but the capture holds them.
+  const out = ctx.output;
+  let prefixChars = 0;
+  const window = await scanWindow(replay(head.chunks, iterator), { startLine: args.start_line, limit: args.limit, signal: ctx.signal }, {
+    start(n) {
+      const prefix = `${String(n).padStart(4)} | `;
+      prefixChars += prefix.length + 1;
+      out.write(prefix);
+    },
+    bytes: (piece) => out.write(piece),
+    end: () => out.write("\n"),
+  });
   if (window.totalLines === 0 || args.start_line > window.totalLines) return emptyOrBeyond(args, ctx, window.totalLines, baseStats, extras);
 
-  const decoded = decodeLines(window.lines, args.start_line);
-  const lastShown = args.start_line + window.lines.length - 1;
-  const content = decoded.lines.map((line, i) => `${String(args.start_line + i).padStart(4)} | ${line}\n`).join("");
+  const captured = out.finish();
+  const lastShown = args.start_line + window.shown - 1;
   const hint = pagingHint(args, window, lastShown);
   const truncated = hint !== null;
   const stats = {
     ...baseStats,
-    lines_read: window.lines.length,
-    chars_read: decoded.chars,
+    lines_read: window.shown,
+    chars_read: captured.totalChars - prefixChars + window.shown,
     total_lines: window.totalLines,
-    encoding: decoded.fallback ? "utf-8 (replace)" : "utf-8",
+    encoding: captured.invalidUtf8 ? "utf-8 (replace)" : "utf-8",
   };
-  const summary =
-    window.lines.length === 0
-      ? `Read 0 lines from '${args.path}' (line ${args.start_line} is too large to show).`
-      : `Read ${window.lines.length} lines from '${args.path}' (Lines ${args.start_line}-${lastShown}).`;
+  const summary = `Read ${window.shown} lines from '${args.path}' (Lines ${args.start_line}-${lastShown}).`;
   const notes = [
-    decoded.fallback ? "[Note: the file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not edit it as text without checking its encoding.]" : null,
+    captured.invalidUtf8 ? "[Note: the file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not edit it as text without checking its encoding.]" : null,
     hint,
   ].filter((n): n is string => n !== null);
-  const body = `${summary}\n(Took ${ctx.reply.elapsed()}ms)\n${content}${notes.join("\n")}`;
-  const data: Record<string, unknown> = { content, truncated };
-  if (decoded.fallback) data.fallback_encoding = "replace";
-  return truncated || decoded.fallback ? ctx.reply.partial(data, body, { ...extras, stats }) : ctx.reply.success(data, body, { ...extras, stats });
+  const body = `${summary}\n(Took ${ctx.reply.elapsed()}ms)\n${captured.text}${notes.join("\n")}`;
+  const data: Record<string, unknown> = { content: captured.text, truncated };
+  if (captured.invalidUtf8) data.fallback_encoding = "replace";
+  return truncated || captured.invalidUtf8 ? ctx.reply.partial(data, body, { ...extras, stats }) : ctx.reply.success(data, body, { ...extras, stats });
 }
 
 /** The continuation hint when lines remain after the window, or null when it reached EOF. */
-function pagingHint(args: ReadArgs, window: LineWindow, lastShown: number): string | null {
+function pagingHint(args: Window, window: WindowScan, lastShown: number): string | null {
+  if (!window.stoppedByLimit) return null;
   const next = lastShown + 1;
   const total = window.totalLines;
-  switch (window.stoppedBy) {
-    case "first_line_too_large": {
-      const n = args.start_line;
-      const more = n < total ? ` Or use start_line=${n + 1} to continue after it.` : "";
-      return `[Line ${n} is ${formatSize(window.oversizedLineBytes)}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${n}p' ${shellQuote(args.path)} | head -c ${DEFAULT_MAX_BYTES}]${more}`;
-    }
-    case "bytes":
-      return `[Showing lines ${args.start_line}-${lastShown} of ${total} (${formatSize(DEFAULT_MAX_BYTES)} limit). Use start_line=${next} to continue.]`;
-    case "limit":
-      if (lastShown >= total) return null;
-      if (args.start_line === 1) return `[Truncated: Showing first ${window.lines.length} of ${total} lines. Use start_line=${next} to continue.]`;
-      return `[Truncated: Showing lines ${args.start_line}-${lastShown} of ${total}. ${total - lastShown} more lines in file. Use start_line=${next} to continue.]`;
-    default:
-      return null;
-  }
+  if (args.start_line === 1) return `[Truncated: Showing first ${window.shown} of ${total} lines. Use start_line=${next} to continue.]`;
+  return `[Truncated: Showing lines ${args.start_line}-${lastShown} of ${total}. ${total - lastShown} more lines in file. Use start_line=${next} to continue.]`;
 }
 
-/** A path as a shell word: bare when it is plainly safe, single-quoted otherwise. */
-function shellQuote(path: string): string {
-  return /^[\w./~-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
-}
-
-function emptyOrBeyond(args: ReadArgs, ctx: ToolRunContext, totalLines: number, baseStats: Record<string, number>, extras: { context: Record<string, unknown>; pathResolved: string }): ToolResponse {
+function emptyOrBeyond(args: Window, ctx: ToolRunContext, totalLines: number, baseStats: Record<string, number>, extras: { context: Record<string, unknown>; pathResolved: string }): ToolResponse {
   const stats = { ...baseStats, lines_read: 0, chars_read: 0, total_lines: totalLines, encoding: "utf-8" };
   if (totalLines === 0 && args.start_line === 1) {
     return ctx.reply.success({ content: "", truncated: false }, `Read 0 lines from '${args.path}' (file is empty).`, { ...extras, stats });
@@ -214,27 +215,4 @@ async function* replay(first: Uint8Array[], rest: AsyncIterator<Uint8Array>): As
     if (next.done) return;
     yield next.value;
   }
-}
-
-const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/** Strict UTF-8 per line, falling back to U+FFFD replacement; CR of CRLF and a leading BOM dropped. */
-function decodeLines(raw: Uint8Array[], firstLine: number): { lines: string[]; chars: number; fallback: boolean } {
-  let fallback = false;
-  let chars = 0;
-  const lines = raw.map((bytes, i) => {
-    let line: string;
-    try {
-      line = strict.decode(bytes);
-    } catch {
-      fallback = true;
-      line = lenient.decode(bytes);
-    }
-    if (i === 0 && firstLine === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    chars += line.length + 1;
-    return line;
-  });
-  return { lines, chars, fallback };
 }

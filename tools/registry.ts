@@ -8,8 +8,10 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope.ts";
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import { OutputCapture } from "../lib/tool-output.ts";
 import { checkArgs } from "./args.ts";
 import { checkJsonArgs } from "./json-args.ts";
+import { applyPatchTool } from "./apply-patch/tool.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
@@ -22,12 +24,12 @@ import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
-
 /**
  * Tools every registry knows but no preset activates: the plan tool's dialects (TodoWrite,
- * update_plan, write_todos). A profile or the user turns them on by name, e.g. ["default", "TodoWrite"].
+ * update_plan, write_todos) and apply_patch. A profile or the user turns them on by name,
+ * e.g. ["default", "TodoWrite"] or `--tools default,apply_patch`.
  */
-export const optionalTools: readonly Tool[] = [...planTools];
+export const optionalTools: readonly Tool[] = [...planTools, applyPatchTool];
 
 export const TOOL_PRESETS = {
   default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
@@ -61,6 +63,8 @@ export interface ExecuteOptions {
   onUpdate?: (text: string) => void;
   onProgress?: (progress: ToolProgress) => void;
   callId?: string;
+  /** The call's output capture (the observer's, so big outputs spill); default one held in memory only. */
+  output?: OutputCapture;
 }
 
 export interface RegisterOptions {
@@ -139,7 +143,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate, onProgress, callId } = {}) {
+    async execute(name, args, { signal, onUpdate, onProgress, callId, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -155,7 +159,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress, callId });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress, callId, output });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;
@@ -171,7 +175,7 @@ export function toDefinition(tool: Tool): ToolDefinition {
   const schema = tool.jsonSchema ?? (toJsonSchema(schemaOf(tool), { errorMode: "ignore" }) as Record<string, unknown>);
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);
-  return { name: tool.name, description: tool.description, parameters };
+  return { name: tool.name, description: tool.description, parameters, ...(tool.format ? { format: tool.format } : {}) };
 }
 
 function schemaOf(tool: Tool): NonNullable<Tool["schema"]> {

@@ -9,6 +9,7 @@
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import type { OutputCapture } from "../lib/tool-output.ts";
 
 /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
 export type TruncationDirection = "head" | "tail" | "head_tail";
@@ -30,6 +31,12 @@ export interface ToolRunContext {
   onUpdate?: (text: string) => void;
   /** How far a long operation has got (an MCP server's progress notifications). */
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Where a tool whose output can be huge writes it: the capture keeps what fits the event limit
+   * in memory and streams everything to the call's spill file. The tool puts `finish().text` in its
+   * envelope; the framework does the only cut for the model.
+   */
+  output: OutputCapture;
   /** Id of the model's call this run answers (tools that start child agents record it). */
   callId?: string;
 }
@@ -38,6 +45,16 @@ export interface ToolProgress {
   progress: number;
   total?: number;
   message?: string;
+}
+
+/**
+ * A freeform tool's input format: the model writes raw text constrained by a grammar instead of
+ * JSON arguments (OpenAI Responses "custom" tools). The text arrives as the `input` argument.
+ */
+export interface FreeformFormat {
+  type: "grammar";
+  syntax: "lark" | "regex";
+  definition: string;
 }
 
 export interface Tool<Args = any> {
@@ -52,6 +69,8 @@ export interface Tool<Args = any> {
    */
   jsonSchema?: Record<string, unknown>;
   truncation: TruncationDirection;
+  /** Set for a tool whose only argument is `input`, a text the model may write freeform where the API allows it. */
+  format?: FreeformFormat;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
   /** Default "other". */
   kind?: ToolKind;
@@ -72,4 +91,6 @@ export interface ToolDefinition {
   description: string;
   /** JSON Schema (root type "object"). */
   parameters: Record<string, unknown>;
+  /** Freeform format (see Tool.format); APIs without freeform tools use `parameters`. */
+  format?: FreeformFormat;
 }

@@ -14,9 +14,9 @@ export interface SessionConfig {
   /** Upper bound for any command timeout. */
   maxCommandTimeoutMs: number;
   reasoningEffort: ReasoningEffort | null;
-  /** Per-tool character limits for the framework truncator, by tool name. */
+  /** Characters of a tool's output the model sees, by tool name (004 §5.2); over the profile's limits. */
   toolOutputLimits: Record<string, number>;
-  /** Per-tool line limits for the framework truncator, by tool name. */
+  /** Lines of a tool's output the model sees, by tool name (004 §5.3), cut after the characters. */
   toolLineLimits: Record<string, number>;
   enableLoopDetection: boolean;
   /** How many recent tool calls the loop detector looks at. */

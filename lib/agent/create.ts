@@ -63,7 +63,7 @@ export interface CreateSessionOptions {
   client?: LlmClient;
   clientOptions?: ClientOptions;
   reasoningEffort?: ReasoningEffort | null;
-  /** Framework truncation settings (spill directory, retention, limits); root defaults to cwd. */
+  /** Framework truncation settings (spill directory, retention, event limit, spill cap and budget, limits); root defaults to cwd. */
   observer?: Partial<ObserverOptions>;
   /**
    * MCP servers, by name, in the `.mcp.json` / settings shape; they connect in the background and
@@ -112,9 +112,11 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
 
   const perTool: Record<string, ToolLimits> = {};
   for (const [name, limits] of Object.entries(profile.toolLimits)) perTool[name] = { ...limits };
-  for (const [name, bytes] of Object.entries(config.toolOutputLimits)) perTool[name] = { ...perTool[name], maxBytes: bytes };
+  for (const [name, chars] of Object.entries(config.toolOutputLimits)) perTool[name] = { ...perTool[name], maxChars: chars };
   for (const [name, lines] of Object.entries(config.toolLineLimits)) perTool[name] = { ...perTool[name], maxLines: lines };
   const observer = createObserver({ root: cwd, ...options.observer, perTool: { ...perTool, ...options.observer?.perTool } });
+  // Expired and over-budget spill files go at session start, not only when something spills.
+  await observer.sweep();
 
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));

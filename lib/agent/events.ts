@@ -74,7 +74,21 @@ export interface EventMap {
   /** How far a long call has got (an MCP server's progress notifications). */
   tool_call_progress: { call_id: string; tool_name: string } & ToolProgress;
   /** The full, untruncated envelope; `truncated` says whether the model got a shortened text. */
-  tool_call_end: { call_id: string; tool_name: string; output: ToolResponse; is_error: boolean; truncated: boolean; result_summary: string } & CallDescription;
+  /**
+   * `output` is the tool's complete envelope up to the event limit (past it `output.text` holds the
+   * first and last parts and `output_complete` is false); `truncated` says the model's copy was cut;
+   * `full_output_path` (relative to the project) holds the complete output whenever either was.
+   */
+  tool_call_end: {
+    call_id: string;
+    tool_name: string;
+    output: ToolResponse;
+    is_error: boolean;
+    truncated: boolean;
+    output_complete: boolean;
+    full_output_path: string | null;
+    result_summary: string;
+  } & CallDescription;
   steering_injected: { content: string };
   /** The plan tool set a new plan (kept in the session and its file). */
   plan_update: Plan & { call_id: string; tool_name: string };

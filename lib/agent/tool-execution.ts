@@ -1,12 +1,14 @@
 /**
  * The tool execution pipeline (004 §3.8, DESIGN "flow of one input"): lookup → validate (the
  * registry) → beforeToolCall gate → execute with an abort signal → onToolResult pipe →
- * framework truncation → tool result message. `tool_call_end` carries the full envelope; the
- * model gets the truncated text. Nothing here throws: every failure is an error result the
+ * framework truncation → tool result message. The tool writes its output to the call's capture
+ * (bounded memory, one spill file); `tool_call_end` carries the complete envelope up to the event
+ * limit, the model gets the framework's cut. Nothing here throws: every failure is an error result the
  * model can recover from.
  */
 import { startReply, type ErrorCode, type ImageData, type ToolResponse } from "../envelope.ts";
-import type { Observer } from "../observe.ts";
+import type { Observed, Observer } from "../observe.ts";
+import type { OutputCapture } from "../tool-output.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { describeCall, filesOf, kindOf, summarizeResult } from "../../tools/metadata.ts";
@@ -117,11 +119,13 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   const onAbort = () => controller.abort(ctx.signal.reason);
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   ctx.running.add(controller);
+  const capture = ctx.observer.capture(call.name);
   let response: ToolResponse;
   try {
     response = await ctx.registry.execute(call.name, call.arguments, {
       signal: controller.signal,
       callId: call.id,
+      output: capture,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
       onProgress: (p) => ctx.bus.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),
     });
@@ -134,37 +138,49 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
     ctx.signal.removeEventListener("abort", onAbort);
   }
   response = await ctx.hooks.onToolResult(call.name, response);
-  return finish(ctx, call, response, true);
+  return finish(ctx, call, response, true, capture);
 }
 
-/** Truncates for the model, emits tool_call_end with the full envelope, builds the result message. */
+/** Cuts for the model, emits tool_call_end with the complete envelope (up to the event limit), builds the result message. */
 async function finish(
   ctx: ToolExecutionContext,
   call: ToolCallPart,
   full: ToolResponse,
   started: boolean,
+  capture?: OutputCapture,
 ): Promise<ExecutedCall> {
   const tool = toolFor(ctx, call.name);
   if (!started) emitStart(ctx, call, tool);
-  const seen = await ctx.observer.observe(call.name, full, { direction: tool?.truncation, hasSubagentTool: ctx.subagentTool !== undefined, subagentToolName: ctx.subagentTool }).catch(() => full);
+  const untouched: Observed = { forModel: full, forEvent: full, truncated: false, complete: true, fullOutputPath: null };
+  const seen = await ctx.observer
+    .observe(call.name, full, {
+      direction: tool?.truncation,
+      capture,
+      hasSubagentTool: ctx.subagentTool !== undefined,
+      subagentToolName: ctx.subagentTool,
+      shellToolName: ctx.registry.names().find((name) => kindOf(ctx.registry.get(name)) === "shell"),
+    })
+    .catch(() => untouched);
   const isError = full.status === "error";
   const described = describeCall(tool, call.arguments);
   ctx.bus.emit("tool_call_end", {
     call_id: call.id,
     tool_name: call.name,
-    output: full,
+    output: seen.forEvent,
     is_error: isError,
-    truncated: seen !== full,
+    truncated: seen.truncated,
+    output_complete: seen.complete,
+    full_output_path: seen.fullOutputPath,
     ...described,
     result_summary: summarizeResult(tool, full),
   });
-  const message = resultMessage(call, seen, isError);
+  const message = resultMessage(call, seen.forModel, isError);
   message.kind = described.kind;
   if (described.kind === "read" || described.kind === "modify") {
     const files = isError ? [] : filesOf(tool, full);
     if (files.length > 0) message.files = files;
   }
-  return { call, response: full, message };
+  return { call, response: seen.forEvent, message };
 }
 
 function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean): ToolResultMessage {

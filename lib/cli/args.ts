@@ -228,7 +228,7 @@ Options:
       --api-key KEY             API key for the model's provider
       --base-url URL            base URL for the model's provider
       --reasoning-effort LEVEL  low | medium | high
-      --tools SET               default | minimal | readonly | read,grep,...
+      --tools SET               default | minimal | readonly | read,grep,... | default,apply_patch
       --system-prompt TEXT      replace the base instructions
       --append-system-prompt T  append instructions (highest priority)
       --cwd DIR                 work in DIR

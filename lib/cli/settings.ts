@@ -11,6 +11,7 @@ import { gongHome } from "../store/paths.ts";
 
 const Effort = v.picklist(["low", "medium", "high"]);
 const SandboxModeSchema = v.picklist(["workspace-write", "read-only", "off"]);
+const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 const ProviderSettings = v.strictObject({
   baseUrl: v.optional(v.string()),
@@ -50,6 +51,19 @@ const SettingsSchema = v.strictObject({
   sandbox: v.optional(v.union([SandboxModeSchema, v.strictObject({ mode: SandboxModeSchema, network: v.optional(v.boolean()), writableRoots: v.optional(v.array(v.string())) })])),
   /** Directories whose projects are trusted without asking (read from the global settings only). */
   trustedProjects: v.optional(v.array(v.string())),
+  /** Characters of a tool's output the model sees, by tool name. */
+  toolOutputLimits: v.optional(v.record(v.string(), Positive)),
+  /** Lines of a tool's output the model sees, by tool name. */
+  toolLineLimits: v.optional(v.record(v.string(), Positive)),
+  /** Where complete outputs go and how much of them events carry. */
+  toolOutput: v.optional(
+    v.strictObject({
+      eventLimitChars: v.optional(Positive),
+      spillCapBytes: v.optional(Positive),
+      spillBudgetBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      retentionDays: v.optional(v.pipe(v.number(), v.minValue(0))),
+    }),
+  ),
   /** Largest prompt read from stdin or @file, in bytes (default 32 MB). */
   maxInputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   /** Which tool calls wait for the user's consent where a host asks (ACP): ask | edits | auto. */

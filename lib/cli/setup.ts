@@ -117,7 +117,10 @@ export async function prepareSession(
       autoCompact: settings.compaction?.enabled,
       compactReserveTokens: settings.compaction?.reserveTokens,
       compactKeepRecentTokens: settings.compaction?.keepRecentTokens,
+      toolOutputLimits: settings.toolOutputLimits,
+      toolLineLimits: settings.toolLineLimits,
     },
+    observer: settings.toolOutput,
   };
 
   const termination = new AbortController();

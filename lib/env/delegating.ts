@@ -48,6 +48,10 @@ export class DelegatingEnvironment implements ExecutionEnvironment {
     return this.base.writeFile(path, data, options);
   }
 
+  removeFile(path: string) {
+    return this.base.removeFile(path);
+  }
+
   fileExists(path: string) {
     return this.base.fileExists(path);
   }

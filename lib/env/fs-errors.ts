@@ -1,7 +1,7 @@
 /** OS errors from file operations → ToolError with a code and a sentence the model can act on. */
 import { ToolError } from "../envelope.ts";
 
-export type FileAction = "read" | "write" | "list" | "stat";
+export type FileAction = "read" | "write" | "list" | "stat" | "delete";
 
 export function fsError(e: unknown, path: string, action: FileAction): ToolError {
   if (e instanceof ToolError) return e;
@@ -19,7 +19,7 @@ export function fsError(e: unknown, path: string, action: FileAction): ToolError
     case "EPERM":
       return new ToolError("PERMISSION_DENIED", `Permission denied: cannot ${action} '${path}' (${code}). Check the file's permissions.`);
     case "EISDIR":
-      return new ToolError("IS_DIRECTORY", `'${path}' is a directory, not a file. ${action === "write" ? "Choose a file path inside it." : "List it instead of reading it."}`);
+      return new ToolError("IS_DIRECTORY", `'${path}' is a directory, not a file. ${action === "write" ? "Choose a file path inside it." : action === "delete" ? "Only files can be deleted." : "List it instead of reading it."}`);
     case "ENAMETOOLONG":
       return new ToolError("INVALID_PARAM", `'${path}' is too long for the file system (ENAMETOOLONG). Use a shorter path.`);
     case "ELOOP":

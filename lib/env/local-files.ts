@@ -85,6 +85,17 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   await sweepTempFiles(dir);
 }
 
+/** Remove a file (never a directory); a missing file is an error. */
+export async function removeFile(path: string): Promise<void> {
+  const info = await lstat(path).catch((e) => {
+    throw fsError(e, path, "delete");
+  });
+  if (info.isDirectory()) throw fsError(Object.assign(new Error("EISDIR"), { code: "EISDIR" }), path, "delete");
+  await rm(path).catch((e) => {
+    throw fsError(e, path, "delete");
+  });
+}
+
 export async function fileExists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null)) !== null;
 }

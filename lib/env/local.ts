@@ -1,15 +1,15 @@
 /**
  * LocalEnvironment: the default ExecutionEnvironment (004 §4.2) — this machine's disk and shell.
  */
-import { realpath, rm } from "node:fs/promises";
-import { release, tmpdir, version } from "node:os";
+import { realpath } from "node:fs/promises";
+import { release, version } from "node:os";
 import { resolve } from "node:path";
 import process from "node:process";
 import { ToolError } from "../envelope.ts";
 import { resolveWorkspacePath } from "../paths.ts";
 import { type EnvPolicy, commandEnv } from "./env-vars.ts";
 import { runCommand } from "./exec.ts";
-import { fileExists, listDir, readWholeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
+import { fileExists, listDir, readWholeFile, removeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
 import { ProcessTrees } from "./process-trees.ts";
 import { searchGlob } from "./search/glob.ts";
 import { searchGrep } from "./search/grep.ts";
@@ -50,14 +50,8 @@ export interface LocalEnvironmentOptions {
   maxTimeoutMs?: number;
   /** Between SIGTERM and SIGKILL on timeout, abort and cleanup. */
   killGraceMs?: number;
-  /** Output past this many bytes is also written to a spill file. */
-  spillThresholdBytes?: number;
-  /** Tail of output kept in memory. */
+  /** Tail of output kept in memory (ExecResult.output); onOutput sees all of it. */
   windowBytes?: number;
-  /** Where spill files go; default os.tmpdir(). */
-  tempDir?: string;
-  /** Delete the spill files this environment wrote when cleanup() runs (they are kept by default: tool output names them). */
-  removeSpillsOnCleanup?: boolean;
 }
 
 export const LOCAL_DEFAULTS = {
@@ -66,7 +60,6 @@ export const LOCAL_DEFAULTS = {
   defaultTimeoutMs: 10_000,
   maxTimeoutMs: 600_000,
   killGraceMs: 2_000,
-  spillThresholdBytes: 51_200,
   windowBytes: 102_400,
 };
 
@@ -77,7 +70,6 @@ export class LocalEnvironment implements ExecutionEnvironment {
   private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "commandPrefix" | "envAllow">>;
   /** Every process started for a tool, so timeout, abort and cleanup kill whole trees. */
   readonly processes = new ProcessTrees();
-  private readonly spills = new Set<string>();
 
   constructor(private readonly options: LocalEnvironmentOptions) {
     this.rootPath = resolve(options.root);
@@ -86,8 +78,6 @@ export class LocalEnvironment implements ExecutionEnvironment {
     this.settings = {
       ...LOCAL_DEFAULTS,
       baseEnv: process.env,
-      tempDir: tmpdir(),
-      removeSpillsOnCleanup: false,
       ...definedOnly(options),
     };
   }
@@ -153,6 +143,10 @@ export class LocalEnvironment implements ExecutionEnvironment {
     return writeFileAtomic(this.abs(path), data, options.mode);
   }
 
+  removeFile(path: string): Promise<void> {
+    return removeFile(this.abs(path));
+  }
+
   fileExists(path: string): Promise<boolean> {
     return fileExists(this.abs(path));
   }
@@ -164,7 +158,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const s = this.settings;
     const prefix = this.options.commandPrefix;
-    const result = await runCommand({
+    return runCommand({
       shell: s.shell,
       script: prefix ? `${prefix}\n${command}` : command,
       cwd: this.abs(options.cwd ?? "."),
@@ -173,13 +167,10 @@ export class LocalEnvironment implements ExecutionEnvironment {
       killGraceMs: s.killGraceMs,
       signal: options.signal,
       onData: options.onData,
+      onOutput: options.onOutput,
       windowBytes: s.windowBytes,
-      spillThresholdBytes: s.spillThresholdBytes,
-      tempDir: s.tempDir,
       trees: this.processes,
     });
-    if (result.spillPath) this.spills.add(result.spillPath);
-    return result;
   }
 
   grep(options: GrepOptions): Promise<GrepResult> {
@@ -190,12 +181,9 @@ export class LocalEnvironment implements ExecutionEnvironment {
     return searchGlob(options, this.searchContext());
   }
 
-  /** Kills every process group still running; removes spill files only when asked to. */
+  /** Kills every process group still running. */
   async cleanup(): Promise<void> {
     await this.processes.killAll(this.settings.killGraceMs);
-    if (!this.settings.removeSpillsOnCleanup) return;
-    await Promise.all([...this.spills].map((p) => rm(p, { force: true })));
-    this.spills.clear();
   }
 
   private abs(path: string): string {

@@ -4,14 +4,11 @@
  * Chunks are kept raw in rolling tail windows (stdout, stderr, and both interleaved) and decoded
  * only when the result is read, so a command printing a gigabyte costs no string per chunk; a
  * listener, when there is one, gets each chunk decoded by a streaming TextDecoder per stream (a
- * character split across two chunks decodes whole). Once the total passes the spill threshold the
- * raw bytes also go to a spill file, backfilled with everything seen before, so the file always
- * holds the complete output.
+ * character split across two chunks decodes whole), and a raw listener gets the bytes as they
+ * come. Keeping the complete output is the caller's business (the bash tool streams it to the
+ * call's capture and its one spill file); the environment keeps only the windows.
  */
 import { Buffer } from "node:buffer";
-import { randomBytes } from "node:crypto";
-import { closeSync, openSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
 
 export type StreamName = "stdout" | "stderr";
 
@@ -78,10 +75,9 @@ export function tailBytes(text: string, maxBytes: number): string {
 
 export interface OutputCollectorOptions {
   windowBytes: number;
-  spillThresholdBytes: number;
-  /** Directory for the spill file. */
-  tempDir: string;
   onData?: (text: string, stream: StreamName) => void;
+  /** Every chunk as raw bytes, in arrival order (both streams). */
+  onOutput?: (chunk: Uint8Array, stream: StreamName) => void;
 }
 
 export interface CollectedOutput {
@@ -90,16 +86,11 @@ export interface CollectedOutput {
   output: string;
   totalBytes: number;
   outputTruncated: boolean;
-  spillPath?: string;
 }
 
 export class OutputCollector {
   private readonly decoders = { stdout: new TextDecoder("utf-8"), stderr: new TextDecoder("utf-8") };
   private readonly windows: Record<StreamName | "output", RollingWindow>;
-  /** Raw chunks kept until the spill file opens (bounded by the threshold plus one chunk). */
-  private beforeSpill: Uint8Array[] = [];
-  private spillFd: number | undefined;
-  private spillPath: string | undefined;
   private totalBytes = 0;
 
   constructor(private readonly options: OutputCollectorOptions) {
@@ -110,75 +101,34 @@ export class OutputCollector {
   write(chunk: Uint8Array, stream: StreamName): void {
     if (chunk.length === 0) return;
     this.totalBytes += chunk.length;
-    this.spill(chunk);
+    if (this.options.onOutput) this.guard(() => this.options.onOutput!(chunk, stream));
     this.windows[stream].push(chunk, stream);
     this.windows.output.push(chunk, stream);
     // Decoding costs a string per chunk: only done when someone listens.
     if (this.options.onData) this.tell(this.decoders[stream].decode(chunk, { stream: true }), stream);
   }
 
-  /** Flush the decoders and close the spill file; the collector is done after this. */
+  /** Flush the decoders; the collector is done after this. */
   finish(): CollectedOutput {
     if (this.options.onData) for (const stream of ["stdout", "stderr"] as const) this.tell(this.decoders[stream].decode(), stream);
-    if (this.spillFd !== undefined) closeSync(this.spillFd);
-    this.spillFd = undefined;
-    this.beforeSpill = [];
-    const result: CollectedOutput = {
+    return {
       stdout: this.windows.stdout.text(),
       stderr: this.windows.stderr.text(),
       output: this.windows.output.text(),
       totalBytes: this.totalBytes,
       outputTruncated: this.windows.output.truncated,
     };
-    if (this.spillPath) result.spillPath = this.spillPath;
-    return result;
   }
 
   private tell(text: string, stream: StreamName): void {
-    if (text === "") return;
+    if (text !== "") this.guard(() => this.options.onData?.(text, stream));
+  }
+
+  private guard(listener: () => void): void {
     try {
-      this.options.onData?.(text, stream);
+      listener();
     } catch {
       // A failing listener must not break the capture of the command's output.
-    }
-  }
-
-  private spill(chunk: Uint8Array): void {
-    if (this.spillFd === undefined && this.spillPath === undefined) {
-      this.beforeSpill.push(chunk);
-      if (this.totalBytes <= this.options.spillThresholdBytes) return;
-      this.openSpill();
-      return;
-    }
-    if (this.spillFd !== undefined) this.append(chunk);
-  }
-
-  private openSpill(): void {
-    const path = join(this.options.tempDir, `gong-bash-${randomBytes(8).toString("hex")}.log`);
-    const backlog = this.beforeSpill;
-    this.beforeSpill = [];
-    try {
-      this.spillFd = openSync(path, "wx", 0o600);
-      this.spillPath = path;
-    } catch {
-      // No spill file (temp dir unwritable): the window still holds the tail.
-      this.spillPath = "";
-      return;
-    }
-    for (const c of backlog) this.append(c);
-  }
-
-  /** Synchronous on purpose: the writer's pace is the reader's, so memory stays bounded. */
-  private append(chunk: Uint8Array): void {
-    if (this.spillFd === undefined) return;
-    try {
-      for (let off = 0; off < chunk.length; ) off += writeSync(this.spillFd, chunk, off);
-    } catch {
-      // A partial file would claim to be complete: drop it.
-      closeSync(this.spillFd);
-      rmSync(this.spillPath!, { force: true });
-      this.spillFd = undefined;
-      this.spillPath = "";
     }
   }
 }

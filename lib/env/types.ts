@@ -55,6 +55,8 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Streamed output as it arrives (decoded, UTF-8 safe across chunks). */
   onData?: (text: string, stream: "stdout" | "stderr") => void;
+  /** Streamed output as raw bytes, both streams in arrival order: for keeping all of it (the bash tool's capture). */
+  onOutput?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
 }
 
 export interface ExecResult {
@@ -71,10 +73,8 @@ export interface ExecResult {
   durationMs: number;
   /** All bytes the command wrote, on both streams. */
   totalBytes: number;
-  /** True when `output` holds only the tail of what was written. */
+  /** True when `output` holds only the tail of what was written (pass `onOutput` to keep everything). */
   outputTruncated: boolean;
-  /** File holding the complete combined output, once output passed the spill threshold. */
-  spillPath?: string;
 }
 
 export interface GrepOptions {
@@ -141,6 +141,8 @@ export interface ExecutionEnvironment {
   readStream(path: string, start?: number): AsyncIterable<Uint8Array>;
   /** Atomic write (temp file + rename), parents created, the existing file's mode kept. */
   writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  /** Remove one file (a symlink itself, never a directory); ToolError NOT_FOUND / IS_DIRECTORY otherwise. */
+  removeFile(path: string): Promise<void>;
   fileExists(path: string): Promise<boolean>;
   listDirectory(path: string): Promise<DirEntry[]>;
 

@@ -80,11 +80,24 @@ export interface ToolResultMessage {
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 
+/** A grammar constraining a freeform tool's raw-text input (OpenAI Responses "custom" tools). */
+export interface FreeformFormat {
+  type: "grammar";
+  syntax: "lark" | "regex";
+  definition: string;
+}
+
 export interface ToolSpec {
   name: string;
   description: string;
   /** JSON Schema with root type "object". */
   parameters: Record<string, unknown>;
+  /**
+   * Makes the tool freeform where the wire API supports it: the model writes raw text matching
+   * the grammar, delivered as the call's `{ input }` argument. Elsewhere `parameters` (an object
+   * with one string `input`) is used as usual.
+   */
+  format?: FreeformFormat;
 }
 
 export type ToolChoice = "auto" | "none" | "required" | { name: string };

@@ -4,6 +4,7 @@
  * shapes; everything else about a profile works as here.
  */
 import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
+import { limitsFor } from "./tool-limits.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
 /** Used when the catalog does not know the model. */
@@ -44,6 +45,6 @@ export function createDefaultProfile({ model, modelInfo, registry }: ProfileOpti
     supportsParallelToolCalls: false,
     contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
     projectDocFiles: [],
-    toolLimits: {},
+    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", write: "write" }),
   };
 }

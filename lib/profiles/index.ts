@@ -7,6 +7,7 @@ import type { ProfileFactory } from "./types.ts";
 
 export type * from "./types.ts";
 export { createDefaultProfile, DEFAULT_BASE_INSTRUCTIONS, FALLBACK_CONTEXT_WINDOW } from "./default.ts";
+export { CAPABILITY_LIMITS, limitsFor, type LimitCapability } from "./tool-limits.ts";
 export { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
 
 const factories = new Map<string, ProfileFactory>([["default", createDefaultProfile]]);

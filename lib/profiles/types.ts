@@ -68,7 +68,7 @@ export interface ProviderProfile {
   contextWindowSize: number;
   /** Instruction files this profile reads, besides AGENTS.md (always read). */
   projectDocFiles: string[];
-  /** Framework truncation limits per tool name (lines, bytes, direction); absent → the observer's defaults. */
+  /** What the model sees of each tool's output, by tool name (characters, lines, direction); absent → the observer's defaults. */
   toolLimits: Record<string, ToolLimits>;
 }
 

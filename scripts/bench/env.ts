@@ -8,7 +8,7 @@ import { type BenchRow, gigabyteProbe, mb, medianMs, ms } from "./measure.ts";
 
 export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-env-"));
-  const env = new LocalEnvironment({ root: dir, tempDir: dir, maxTimeoutMs: 600_000 });
+  const env = new LocalEnvironment({ root: dir, maxTimeoutMs: 600_000 });
   try {
     await env.initialize();
     const spawnExit = await medianMs(() => env.exec("true"), { warmup: 5, runs: 50 });

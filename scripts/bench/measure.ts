@@ -52,13 +52,13 @@ export const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
 export const mb = (v: number) => `${v.toFixed(1)} MB`;
 
 /** Runs scripts/bench/probes/gigabyte.ts in a fresh process (median of `runs`). */
-export async function gigabyteProbe(mode: "exec" | "bash-tool", runs = 3): Promise<{ seconds: number; growthMb: number }> {
-  const results: Array<{ seconds: number; growthMb: number; ok: boolean }> = [];
+export async function gigabyteProbe(mode: "exec" | "bash-tool" | "observed" | "line-50mb", runs = 3): Promise<{ seconds: number; growthMb: number; spillBytes?: number }> {
+  const results: Array<{ seconds: number; growthMb: number; ok: boolean; spillBytes?: number }> = [];
   for (let i = 0; i < runs; i++) {
     const proc = Bun.spawn([process.execPath, `${import.meta.dir}/probes/gigabyte.ts`, mode], { stdout: "pipe", stderr: "inherit" });
     const out = JSON.parse(await new Response(proc.stdout).text());
     if ((await proc.exited) !== 0 || !out.ok) throw new Error(`the 1 GB ${mode} probe failed`);
     results.push(out);
   }
-  return { seconds: median(results.map((r) => r.seconds)), growthMb: median(results.map((r) => r.growthMb)) };
+  return { seconds: median(results.map((r) => r.seconds)), growthMb: median(results.map((r) => r.growthMb)), spillBytes: Math.max(...results.map((r) => r.spillBytes ?? 0)) };
 }

@@ -62,6 +62,6 @@ async function bashGigabyte(): Promise<BenchRow[]> {
   const { seconds, growthMb } = await gigabyteProbe("bash-tool");
   return [
     { area: "search", name: "bash tool, 1 GB of output: time", value: ms(seconds * 1000) },
-    { area: "search", name: "bash tool, 1 GB of output: RSS growth", value: mb(growthMb), target: "≤ 50 MB" },
+    { area: "search", name: "bash tool, 1 GB of output: RSS growth", value: mb(growthMb), target: "≤ 64 MB (the event limit is held)" },
   ];
 }

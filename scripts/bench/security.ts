@@ -13,7 +13,7 @@ import { type BenchRow, medianMs, ms } from "./measure.ts";
 
 export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-security-"));
-  const env = new LocalEnvironment({ root: dir, tempDir: dir });
+  const env = new LocalEnvironment({ root: dir });
   const out: BenchRow[] = [];
   try {
     await env.initialize();

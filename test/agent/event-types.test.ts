@@ -43,6 +43,8 @@ test("a kind check narrows the payload to that kind's fields", () => {
       tool_name: "bash",
       is_error: true,
       truncated: false,
+      output_complete: true,
+      full_output_path: null,
       kind: "shell",
       call_summary: "ls",
       result_summary: "exit 1",

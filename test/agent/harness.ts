@@ -25,12 +25,16 @@ export interface Harness {
   cleanup(): Promise<void>;
 }
 
-export function fakeClient(fake: FakeLlm, extra: { streamIdleTimeoutMs?: number } = {}) {
+export function fakeClient(fake: FakeLlm, extra: { streamIdleTimeoutMs?: number; chatProvider?: string } = {}) {
+  const { chatProvider, ...rest } = extra;
   return createClient({
-    baseUrls: { anthropic: fake.baseUrls.anthropic, openai: fake.baseUrls.openai, gemini: fake.baseUrls.gemini },
-    apiKeys: { anthropic: "test", openai: "test", gemini: "test" },
+    // deepseek stands for every OpenAI-compatible (Chat Completions) provider.
+    baseUrls: { anthropic: fake.baseUrls.anthropic, openai: fake.baseUrls.openai, gemini: fake.baseUrls.gemini, deepseek: fake.baseUrls.openai },
+    apiKeys: { anthropic: "test", openai: "test", gemini: "test", deepseek: "test" },
     retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
-    ...extra,
+    // An OpenAI-compatible provider of this id reaches the fake's Chat Completions endpoint.
+    ...(chatProvider ? { providers: [{ id: chatProvider, baseUrl: fake.baseUrls.openai }] } : {}),
+    ...rest,
   });
 }
 
@@ -42,20 +46,22 @@ export interface HarnessOptions extends CreateSessionOptions {
    * whole default grace (2 s) for it.
    */
   killGraceMs?: number;
+  /** Also serve Chat Completions as an OpenAI-compatible provider of this id (model "<id>/<name>"). */
+  chatProvider?: string;
 }
 
 export async function harness(script: Script, options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "gong-agent-"));
   const home = mkdtempSync(join(tmpdir(), "gong-home-"));
   const fake = await startFakeLlm({ script });
-  const { idleTimeoutMs, killGraceMs, ...rest } = options;
+  const { idleTimeoutMs, killGraceMs, chatProvider, ...rest } = options;
   const env = killGraceMs === undefined ? undefined : new LocalEnvironment({ root: options.cwd ?? dir, killGraceMs });
   let session: Session;
   try {
     session = await createSession({
       model: MODEL,
       cwd: dir,
-      client: fakeClient(fake, idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}),
+      client: fakeClient(fake, { ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}), chatProvider }),
       store: { dir: join(home, "sessions") },
       ...(env ? { env } : {}),
       ...rest,

@@ -346,11 +346,12 @@ describe("004 §9 core loop", () => {
       // What the model got, read from the recorded request body: the last 20 lines and the notice.
       const seen = toolResultTexts(h.fake, 1)[0];
       expect(numbered(seen)).toEqual(range(281, 300));
-      expect(seen).toContain("[Output truncated: showing the last 20 of 300 lines");
+      expect(seen).toContain("[WARNING: Tool output was truncated: 1012 of 1092 characters were removed from the start. Lines 1-280 of 300 are not shown.");
       expect(seen.length).toBeLessThan(full.text.length / 2);
-      const spill = /Full output saved to (tool-output\/\S+?\.json)/.exec(seen)?.[1];
+      const spill = /The full output is in (tool-output\/\S+?\.txt)/.exec(seen)?.[1];
       expect(spill).toBeDefined();
-      expect(numbered(JSON.parse(readFileSync(join(h.dir, spill!), "utf8")).text)).toEqual(range(1, 300));
+      expect(end.data.full_output_path).toBe(spill!);
+      expect(numbered(readFileSync(join(h.dir, spill!), "utf8"))).toEqual(range(1, 300));
       // The history (and so every later request) keeps the truncated text, not the full one.
       expect(h.session.messages.find((m) => m.role === "tool")!.content).toBe(seen);
     } finally {

@@ -175,7 +175,7 @@ describe("003 §11 dual channel (envelope text for the model, data for hosts)", 
       const full = h.events.find((e) => e.kind === "tool_call_end")!.data.output as any;
       expect(toolResultTexts(h.fake, 1)[0]).toContain("QUIET");
       expect(full.data.exit_code).toBe(0);
-      expect(full.data.truncated).toBe(false);
+      expect(full.data.total_bytes).toBe(6);
     } finally {
       await h.cleanup();
     }

@@ -33,6 +33,20 @@ test("cli provider aliases take --api-key and --base-url (google → gemini)", a
   expect(fake.requests[0].format).toBe("gemini");
 });
 
+test("cli settings set the tool output limits and the event limit", async () => {
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 1000" } }] }, { text: "counted" }] });
+  mkdirSync(join(ws.dir, ".gong"));
+  const settings = { toolOutputLimits: { bash: 2000 }, toolLineLimits: { bash: 5 }, toolOutput: { eventLimitChars: 1000 } };
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify(settings));
+  const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "count", "--output-format", "stream-json"]);
+  expect(r.code).toBe(0);
+  expect(toolResultText(fake.requests[1].body)).toContain("Lines 1-995 of 1000 are not shown. Shown: lines 996-1000.");
+  const end = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).find((e) => e.kind === "tool_call_end");
+  expect(end.data.output_complete).toBe(false);
+  expect(end.data.output.text.length).toBeLessThan(1300);
+  expect(existsSync(join(ws.dir, end.data.full_output_path))).toBe(true);
+});
+
 describe("output formats", () => {
   test("cli json prints one result object", async () => {
     fake = await startFakeLlm({ script: BASH_THEN_ANSWER });

@@ -6,7 +6,7 @@ import { LocalEnvironment, type LocalEnvironmentOptions } from "../../lib/env/lo
 
 export interface Workspace {
   dir: string;
-  /** Spill files land here, so removing the workspace removes them. */
+  /** A scratch directory beside the workspace, removed with it. */
   temp: string;
   env(options?: Partial<LocalEnvironmentOptions>): LocalEnvironment;
   dispose(): Promise<void>;
@@ -22,7 +22,7 @@ export function makeWorkspace(prefix: string): Workspace {
     dir,
     temp,
     env(options = {}) {
-      const e = new LocalEnvironment({ root: dir, tempDir: temp, home: join(base, "home"), killGraceMs: 300, ...options });
+      const e = new LocalEnvironment({ root: dir, home: join(base, "home"), killGraceMs: 300, ...options });
       made.push(e);
       return e;
     },

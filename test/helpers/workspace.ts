@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { envelopeProblems, type ToolResponse } from "../../lib/envelope.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
+import type { Observed } from "../../lib/observe.ts";
 import { createToolRegistry, type ToolRegistry } from "../../tools/registry.ts";
+import { coreObserver, runObserved } from "./observed.ts";
 
 export interface Workspace {
   /** Parent temp dir holding `root`, `home` and `outside`. */
@@ -25,6 +27,8 @@ export interface Workspace {
   bytes(rel: string): Uint8Array;
   /** Execute a tool and check the result is a valid envelope. */
   run(name: string, args: unknown): Promise<ToolResponse>;
+  /** Execute a tool as the agent does: its complete output, then the framework's cut with the default profile's limits. */
+  seen(name: string, args: unknown): Promise<Observed & { response: ToolResponse }>;
   dispose(): Promise<void>;
 }
 
@@ -59,6 +63,7 @@ export function createWorkspace(prefix = "gong-tools-"): Workspace {
       if (problems.length > 0) throw new Error(`invalid envelope from ${name}: ${problems.join("; ")}`);
       return result;
     },
+    seen: (name, args) => runObserved(registry, coreObserver(root), name, args),
     async dispose() {
       await env.cleanup();
       rmSync(base, { recursive: true, force: true });

@@ -1,27 +1,29 @@
 /** bash tool: the J.2 scenarios (003 §B) through the registry and a real LocalEnvironment. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { LocalEnvironmentOptions } from "../../lib/env/local.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
 import { gone, makeWorkspace, type Workspace } from "../env/helpers.ts";
+import { coreObserver, runObserved } from "../helpers/observed.ts";
 
 let ws: Workspace;
-const written: string[] = [];
 beforeEach(() => {
   ws = makeWorkspace("bash-tool");
 });
 afterEach(async () => {
   await ws.dispose();
-  for (const p of written.splice(0)) rmSync(p, { force: true });
 });
 
 async function bash(args: unknown, options: Partial<LocalEnvironmentOptions> = {}, extra: { signal?: AbortSignal; onUpdate?: (t: string) => void } = {}) {
   const registry = createToolRegistry({ cwd: ws.dir, env: ws.env(options) });
-  const result = await registry.execute("bash", args, extra);
-  const path = result.data.full_output_path;
-  if (typeof path === "string" && !path.startsWith(ws.temp)) written.push(path);
-  return result;
+  return registry.execute("bash", args, extra);
+}
+
+/** bash as the agent runs it: the tool's complete output, then the framework's cut with the shell limits. */
+async function bashSeen(args: unknown) {
+  const registry = createToolRegistry({ cwd: ws.dir, env: ws.env() });
+  return runObserved(registry, coreObserver(ws.dir), "bash", args);
 }
 
 const pidsIn = (file: string) => readFileSync(join(ws.dir, file), "utf8").trim().split("\n").map(Number);
@@ -31,7 +33,7 @@ describe("1. basic execution", () => {
     const r = await bash({ command: "echo hello" });
     expect(r.status).toBe("success");
     expect(r.text).toBe("hello\n");
-    expect(r.data).toMatchObject({ exit_code: 0, timed_out: false, aborted: false, truncated: false });
+    expect(r.data).toMatchObject({ exit_code: 0, timed_out: false, aborted: false });
     expect(r.data.full_output_path).toBeUndefined();
   });
 
@@ -80,22 +82,22 @@ describe("2. errors", () => {
 });
 
 describe("3. output management", () => {
-  test("bash 3.1 large output keeps the tail", async () => {
-    const r = await bash({ command: "seq 1 100000" });
-    expect(r.status).toBe("partial");
-    expect(r.data.truncated).toBe(true);
-    expect(r.text).toStartWith("98001\n");
-    expect(r.text).toContain("100000\n[Showing lines 98001-100000 of 100000. Full output: ");
-    const full = readFileSync(String(r.data.full_output_path), "utf8");
-    expect(full.split("\n").length).toBe(100001);
+  test("bash 3.1 large output: the tool returns all of it, the model gets the tail", async () => {
+    const r = await bashSeen({ command: "seq 1 100000" });
+    expect(r.response.status).toBe("success");
+    expect(r.response.text).toBe(Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join(""));
+    expect(r.response.stats.total_lines).toBe(100_000);
+    expect(r.forModel.text.endsWith("\n99999\n100000\n")).toBe(true);
+    expect(r.forModel.text).toContain("Lines 1-99744 of 100000 are not shown. Shown: lines 99745-100000.");
   });
 
-  test("bash 3.2 temp file for output over 50KB", async () => {
-    const r = await bash({ command: "head -c 60000 /dev/zero | tr '\\0' a | fold -w 100" });
-    const path = String(r.data.full_output_path);
-    expect(path.startsWith(ws.temp)).toBe(true);
-    expect(r.text).toContain(`Full output: ${path}]`);
-    expect(readFileSync(path, "utf8")).toBe(Array(600).fill("a".repeat(100)).join("\n"));
+  test("bash 3.2 the full output goes to one file under tool-output/", async () => {
+    const r = await bashSeen({ command: "head -c 60000 /dev/zero | tr '\\0' a | fold -w 100" });
+    expect(r.fullOutputPath).toMatch(/^tool-output\/tool_\d{8}_\d{6}_bash\.txt$/);
+    expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath}.`);
+    expect(readFileSync(join(ws.dir, r.fullOutputPath!), "utf8")).toBe(Array(600).fill("a".repeat(100)).join("\n"));
+    expect(readdirSync(join(ws.dir, "tool-output"))).toHaveLength(1);
+    expect(readdirSync(ws.temp)).toEqual([]);
   });
 
   test("bash 3.3 stderr and stdout both captured", async () => {
@@ -105,10 +107,11 @@ describe("3. output management", () => {
   });
 
   test("bash 3.4 multibyte UTF-8 truncation", async () => {
-    const r = await bash({ command: 'for i in $(seq 1 3000); do echo "你好世界，中文输出 $i"; done' });
-    expect(r.data.truncated).toBe(true);
-    expect(r.text).not.toContain("\uFFFD");
-    const shown = r.text.split("\n[Showing")[0].split("\n");
+    const r = await bashSeen({ command: 'for i in $(seq 1 3000); do echo "你好世界，中文输出 $i"; done' });
+    expect(r.truncated).toBe(true);
+    expect(r.forModel.text).not.toContain("\uFFFD");
+    const shown = r.forModel.text.split("]\n")[1].trimEnd().split("\n");
+    expect(shown).toHaveLength(256);
     expect(shown.every((line) => /^你好世界，中文输出 \d+$/.test(line))).toBe(true);
     expect(shown.at(-1)).toBe("你好世界，中文输出 3000");
   });
@@ -179,13 +182,13 @@ describe("5. regressions", () => {
   });
 
   test("bash 5.5 exact line counts when truncated", async () => {
-    const r = await bash({ command: "seq 1 2150" });
-    expect(r.status).toBe("partial");
-    expect(r.text).toStartWith("151\n152\n");
-    expect(r.text).toContain("\n2150\n[Showing lines 151-2150 of 2150. Full output: ");
-    expect(r.stats.total_lines).toBe(2150);
-    // Under 50 KB nothing was spilled by the environment; the tool kept the output itself.
-    expect(readFileSync(String(r.data.full_output_path), "utf8")).toStartWith("1\n2\n3\n");
+    const r = await bashSeen({ command: "seq 1 150" });
+    expect(r.truncated).toBe(false);
+    const cut = await bashSeen({ command: "seq 1 2150" });
+    expect(cut.response.stats.total_lines).toBe(2150);
+    expect(cut.forModel.text).toContain("Lines 1-1894 of 2150 are not shown. Shown: lines 1895-2150.");
+    expect(cut.forModel.text).toEndWith("]\n" + Array.from({ length: 256 }, (_, i) => `${1895 + i}\n`).join(""));
+    expect(readFileSync(join(ws.dir, cut.fullOutputPath!), "utf8")).toStartWith("1\n2\n3\n");
   });
 
   test("bash 5.6 invalid argument types", async () => {
@@ -208,4 +211,12 @@ test("bash streams the output tail to onUpdate", async () => {
 test("bash empty output says so", async () => {
   const r = await bash({ command: "true" });
   expect(r.text).toBe("(no output)");
+});
+
+test("bash in an environment that does not stream raw bytes still returns the output it kept", async () => {
+  const local = ws.env();
+  const env = Object.create(local) as typeof local;
+  env.exec = (command, options = {}) => local.exec(command, { ...options, onOutput: undefined });
+  const r = await createToolRegistry({ cwd: ws.dir, env }).execute("bash", { command: "echo from-the-window" });
+  expect(r.text).toBe("from-the-window\n");
 });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findExecutable } from "../../lib/env/search/which.ts";
+import { coreObserver, runObserved } from "../helpers/observed.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
 import { makeWorkspace, type Workspace } from "../env/helpers.ts";
 import { expectFallbackReported } from "./search-fallback.ts";
@@ -93,14 +94,18 @@ for (const { engine, pathEnv, missing } of [
       expect((await grep({ pattern: "hello", ignore_case: true })).data.matches).toEqual([{ file: "f.txt", line: 1, text: "Hello World" }]);
     });
 
-    test.skipIf(missing)("grep 3.1 byte truncation", async () => {
+    test.skipIf(missing)("grep 3.1 truncation: the tool returns every match, the framework cuts (20,000 characters, 200 lines)", async () => {
       files({ "big.txt": Array.from({ length: 2000 }, (_, i) => `common word ${i} ${"z".repeat(60)}`).join("\n") });
-      const r = await grep({ pattern: "common", limit: 2000 });
-      expect(r.status).toBe("partial");
-      expect(r.data.truncated).toBe(true);
-      expect(r.text).toContain("50.0KB limit reached");
-      expect(Buffer.byteLength(r.text)).toBeLessThan(52 * 1024);
-      expect((r.data.matches as unknown[]).length).toBe(2000);
+      const registry = createToolRegistry({ cwd: ws.dir, env: ws.env({ baseEnv: { PATH: pathEnv } }) });
+      const r = await runObserved(registry, coreObserver(ws.dir), "grep", { pattern: "common", limit: 2000 });
+      expect(r.response.text.split("\n").filter((l) => l.startsWith("big.txt:"))).toHaveLength(2000);
+      expect((r.response.data.matches as unknown[]).length).toBe(2000);
+      expect(r.truncated).toBe(true);
+      expect(r.forModel.text.length).toBeLessThan(21_000);
+      // 200 lines: the first 100 and the last 100, which hold the summary and any notice too.
+      const shown = r.forModel.text.split("\n").filter((l) => l.startsWith("big.txt:")).length;
+      expect(shown).toBe(fallback ? 197 : 199);
+      expect(r.forModel.text).toContain(fallback ? "Lines 101-1903 of 2003 are not shown." : "Lines 101-1901 of 2001 are not shown.");
     });
 
     test.skipIf(missing)("grep 3.2 glob filter", async () => {
@@ -130,11 +135,11 @@ for (const { engine, pathEnv, missing } of [
       expect(r.error?.message).toContain("Invalid regex 'foo('");
     });
 
-    test.skipIf(missing)("grep long lines are cut to 500 chars", async () => {
-      files({ "min.js": `var hit = "${"q".repeat(900)}";\n` });
+    test.skipIf(missing)("grep returns long lines whole", async () => {
+      const line = `var hit = "${"q".repeat(900)}";`;
+      files({ "min.js": `${line}\n` });
       const r = await grep({ pattern: "hit" });
-      expect(r.text).toContain("... [truncated]");
-      expect(r.text).toContain("Some lines truncated to 500 chars. Use read tool to see full lines");
+      expect(r.text).toContain(`min.js:1: ${line}`);
     });
 
     test.skipIf(missing)("grep missing path is NOT_FOUND; outside the workspace ACCESS_DENIED", async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { startReply } from "../../lib/envelope.ts";
+import { OutputCapture } from "../../lib/tool-output.ts";
 import { readTool } from "../../tools/read.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 import { makeGif, makeJpeg, makePng, makeWebpHeader } from "../helpers/images.ts";
@@ -113,24 +114,27 @@ describe("J.3 3. truncation", () => {
     expect(max.text).toContain("[Truncated: Showing first 2000 of 2500 lines. Use start_line=2001 to continue.]");
   });
 
-  test("read 3.2 byte truncation", async () => {
+  test("read 3.2 character truncation: the tool returns the window, the framework cuts it", async () => {
     const wide = (n: number) => `${String(n).padStart(3, "0")}${"x".repeat(197)}`;
     ws.write("wide.txt", lines(500, wide));
-    const r = await ws.run("read", { path: "wide.txt", limit: 2000 });
-    expect(r.status).toBe("partial");
-    const fit = Math.floor(51200 / (7 + 200 + 1));
-    expect(r.data.content).toBe(numbered(1, fit, wide));
-    expect(new TextEncoder().encode(r.data.content as string).length).toBeLessThanOrEqual(51200);
-    expect(r.text).toContain(`[Showing lines 1-${fit} of 500 (50.0KB limit). Use start_line=${fit + 1} to continue.]`);
+    const r = await ws.seen("read", { path: "wide.txt" });
+    expect(r.response.status).toBe("success");
+    expect(r.response.data.content).toBe(numbered(1, 500, wide));
+    expect(r.truncated).toBe(true);
+    expect(r.forModel.text.length).toBeLessThan(51_000);
+    expect(r.forModel.text).toMatch(/WARNING: Tool output was truncated: \d+ of \d+ characters were removed from the middle\. Lines 122-382 of 502 are not shown\. Shown: lines 1-121 and lines 383-502\./);
+    expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath}. Use read with start_line to page through that file`);
   });
 
-  test("read 3.3 first line exceeds limit", async () => {
+  test("read 3.3 a first line over the limit is shown, cut inside the line with a marker", async () => {
     ws.write("huge-line.txt", `${"y".repeat(120 * 1024)}\nsecond\n`);
-    const r = await ws.run("read", { path: "huge-line.txt" });
-    expect(r.status).toBe("partial");
-    expect(r.data).toEqual({ content: "", truncated: true });
-    expect(r.text).toContain("[Line 1 is 120.0KB, exceeds 50.0KB limit. Use bash: sed -n '1p' huge-line.txt | head -c 51200]");
-    expect(r.text).toContain("start_line=2");
+    const r = await ws.seen("read", { path: "huge-line.txt" });
+    expect(r.response.status).toBe("success");
+    expect(r.response.data.content).toBe(`   1 | ${"y".repeat(120 * 1024)}\n   2 | second\n`);
+    expect(r.forModel.text).toContain(`   1 | ${"y".repeat(24_000)}`);
+    expect(r.forModel.text).toMatch(/Line 3 alone is longer than the 50000-character limit: only its first \d+ and last \d+ characters are shown\./);
+    expect(r.forModel.text).toEndWith("   2 | second\n");
+    expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath}.`);
     const next = await ws.run("read", { path: "huge-line.txt", start_line: 2 });
     expect(next.data.content).toBe("   2 | second\n");
   });
@@ -342,12 +346,6 @@ describe("002 contract", () => {
     expect(r.error?.message).toContain("not a regular file");
   });
 
-  test("read quotes an odd path in the sed hint", async () => {
-    ws.write("it's big.txt", `${"q".repeat(60 * 1024)}\n`);
-    const r = await ws.run("read", { path: "it's big.txt" });
-    expect(r.text).toContain(`Use bash: sed -n '1p' 'it'\\''s big.txt' | head -c 51200]`);
-  });
-
   test("002 empty file allows only start_line 1", async () => {
     ws.write("empty2.txt", "");
     const r = await ws.run("read", { path: "empty2.txt", start_line: 2 });
@@ -355,10 +353,13 @@ describe("002 contract", () => {
     expect(r.error?.message).toContain("beyond end of file (file is empty)");
   });
 
-  test("002 context fields and truncation_skip", async () => {
+  test("002 context fields; truncation_skip only when the call names its window", async () => {
     ws.write("sub/ctx.txt", "c\n");
     const r = await ws.run("read", { path: "./sub/../sub/ctx.txt" });
-    expect(r.context).toMatchObject({ cwd: ".", params_input: { path: "./sub/../sub/ctx.txt" }, path_resolved: "sub/ctx.txt", truncation_skip: true });
+    expect(r.context).toMatchObject({ cwd: ".", params_input: { path: "./sub/../sub/ctx.txt" }, path_resolved: "sub/ctx.txt" });
+    expect(r.context.truncation_skip).toBeUndefined();
+    const paged = await ws.run("read", { path: "sub/ctx.txt", start_line: 1 });
+    expect(paged.context.truncation_skip).toBe(true);
   });
 
   test("read closes the file when it is aborted mid-scan", async () => {
@@ -369,7 +370,7 @@ describe("002 contract", () => {
       const controller = new AbortController();
       controller.abort();
       // Straight to the tool: the registry would refuse an aborted signal before opening anything.
-      const r = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal });
+      const r = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal, output: new OutputCapture() });
       expect(r.error).toMatchObject({ code: "EXECUTION_ERROR", message: "Operation aborted" });
     }
     await Bun.sleep(20);

@@ -48,7 +48,7 @@ describe("TOOLCFG presets", () => {
   });
 
   test("TOOLCFG-005 invalid tool names rejected", () => {
-    expect(() => make(["nonexistent"])).toThrow("Unknown tool 'nonexistent'. Available tools: read, write, edit, bash, grep, find, ls, TodoWrite, update_plan, write_todos.");
+    expect(() => make(["nonexistent"])).toThrow("Unknown tool 'nonexistent'. Available tools: read, write, edit, bash, grep, find, ls, TodoWrite, update_plan, write_todos, apply_patch.");
     const registry = make();
     expect(() => registry.setActive(["read", "nope"])).toThrow("Unknown tool 'nope'");
     expect(() => registry.setActive("everything" as "default")).toThrow("Unknown tool preset 'everything'");
@@ -81,7 +81,7 @@ describe("definitions", () => {
     const read = defs.find((d) => d.name === "read");
     expect(read?.parameters).toMatchObject({
       required: ["path"],
-      properties: { start_line: { type: "integer", minimum: 1, default: 1 }, limit: { type: "integer", minimum: 1, maximum: 2000, default: 500 } },
+      properties: { start_line: { type: "integer", minimum: 1 }, limit: { type: "integer", minimum: 1, maximum: 2000 } },
     });
     const edit = defs.find((d) => d.name === "edit");
     expect(edit?.parameters.required).toEqual(["path", "old_text", "new_text"]);

@@ -11,6 +11,7 @@ import type { ToolResponse } from "../../envelope.ts";
 import type { AssistantMessage, Message, ToolResultMessage } from "../../llm/types.ts";
 import type { Plan } from "../../../tools/plan.ts";
 import type { ToolKind } from "../../../tools/types.ts";
+import { patchFilePaths } from "../../../tools/apply-patch/parser.ts";
 
 /** gong's tool kinds as ACP's (which drive the editor's icons and grouping). */
 export function acpKind(kind: ToolKind | undefined): acp.ToolKind {
@@ -42,6 +43,8 @@ export function callLocations(args: Record<string, unknown>, resolve: (path: str
     const value = args[key];
     if (typeof value === "string" && value !== "") out.push({ path: resolve(value) });
   }
+  // A patch (apply_patch's `input`) names its files in its headers.
+  if (typeof args.input === "string") for (const path of patchFilePaths(args.input)) out.push({ path: resolve(path) });
   return out;
 }
 

@@ -3,7 +3,8 @@
  * Requests are stateless (`store: false`): encrypted reasoning comes back on every reasoning item and
  * is sent again on the next request to the same model, so the model keeps its chain of thought.
  * Tool-call ids are composites "call_id|item_id": the call id pairs a call with its output, the item
- * id pairs a call with the reasoning item that preceded it.
+ * id pairs a call with the reasoning item that preceded it. Tools with a freeform format are sent
+ * as custom tools; the model's custom_tool_call (raw text) arrives as a call with `{ input }`.
  */
 import OpenAI from "openai";
 import { classifyError } from "../classify.ts";
@@ -63,12 +64,22 @@ const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.
 
 function params(request: Request, ctx: AdapterContext): Params {
   const { model } = ctx;
-  const body: Params = { model: model.id, input: toInput(request.messages, model), store: false };
+  const freeform = new Set((request.tools ?? []).filter((t) => t.format).map((t) => t.name));
+  const body: Params = { model: model.id, input: toInput(request.messages, model, freeform), store: false };
   if (request.system) body.instructions = request.system;
   if (request.tools?.length) {
-    body.tools = request.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+    // A tool with a freeform format goes as a custom tool: the model writes raw text for it.
+    body.tools = request.tools.map((t) =>
+      t.format
+        ? { type: "custom", name: t.name, description: t.description, format: { type: "grammar", syntax: t.format.syntax, definition: t.format.definition } }
+        : { type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false },
+    );
   }
-  if (request.toolChoice) body.tool_choice = typeof request.toolChoice === "string" ? request.toolChoice : { type: "function", name: request.toolChoice.name };
+  if (request.toolChoice) {
+    const choice = request.toolChoice;
+    const custom = typeof choice !== "string" && request.tools?.some((t) => t.name === choice.name && t.format);
+    body.tool_choice = typeof choice === "string" ? choice : { type: custom ? "custom" : "function", name: choice.name };
+  }
   if (request.maxTokens) body.max_output_tokens = request.maxTokens;
   if (model.reasoning) {
     body.reasoning = { summary: "auto", ...(request.reasoningEffort ? { effort: request.reasoningEffort } : {}) };
@@ -80,15 +91,32 @@ function params(request: Request, ctx: AdapterContext): Params {
   return { ...body, ...request.providerOptions?.[model.provider] };
 }
 
-function toInput(messages: Message[], model: ModelInfo): InputItem[] {
+/**
+ * The conversation as input items. A call the model made to a freeform tool (marked on the part,
+ * or to a tool that is freeform now) goes back as a custom_tool_call, and its result as a
+ * custom_tool_call_output: the API pairs each output with a call of its own kind.
+ */
+function toInput(messages: Message[], model: ModelInfo, freeform: ReadonlySet<string>): InputItem[] {
   const input: InputItem[] = [];
+  const customCalls = new Set<string>();
   messages.forEach((m, i) => {
     // Content from outside may be null (J.9 4.5): it counts as empty text.
     if (m.role === "user") input.push({ role: "user", content: Array.isArray(m.content) ? m.content.map(inputPart) : (m.content ?? "") });
-    else if (m.role === "tool") input.push({ type: "function_call_output", call_id: splitCallId(m.toolCallId).callId, output: toolOutput(m.content ?? "") });
-    else input.push(...assistantItems(m, i, model));
+    else if (m.role === "tool") {
+      const callId = splitCallId(m.toolCallId).callId;
+      if (customCalls.has(callId)) input.push({ type: "custom_tool_call_output", call_id: callId, output: textOf(m.content ?? "") });
+      else input.push({ type: "function_call_output", call_id: callId, output: toolOutput(m.content ?? "") });
+    } else input.push(...assistantItems(m, i, model, freeform, customCalls));
   });
   return input;
+}
+
+function textOf(content: string | UserPart[]): string {
+  return typeof content === "string" ? content : content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+}
+
+function isFreeformCall(part: ToolCallPart, freeform: ReadonlySet<string>): boolean {
+  return part.providerData?.freeform === true || freeform.has(part.name);
 }
 
 function inputPart(part: UserPart): OpenAI.Responses.ResponseInputContent {
@@ -103,7 +131,7 @@ function toolOutput(content: string | UserPart[]): string | OpenAI.Responses.Res
   return content.map(inputPart) as OpenAI.Responses.ResponseFunctionCallOutputItemList;
 }
 
-function assistantItems(message: AssistantMessage, index: number, model: ModelInfo): InputItem[] {
+function assistantItems(message: AssistantMessage, index: number, model: ModelInfo, freeform: ReadonlySet<string>, customCalls: Set<string>): InputItem[] {
   const same = fromSameModel(message, model);
   const raw = message.content as AssistantMessage["content"] | string | null;
   const content: AssistantPart[] = Array.isArray(raw) ? raw : raw ? [{ type: "text", text: raw }] : [];
@@ -117,7 +145,12 @@ function assistantItems(message: AssistantMessage, index: number, model: ModelIn
       if (reasoning) items.push(reasoning);
     } else {
       const { callId, itemId } = splitCallId(part.id);
-      items.push({ type: "function_call", call_id: callId, name: part.name, arguments: JSON.stringify(part.arguments ?? {}), ...(same && itemId ? { id: itemId } : {}) });
+      const id = same && itemId ? { id: itemId } : {};
+      if (isFreeformCall(part, freeform)) {
+        customCalls.add(callId);
+        const raw = part.arguments?.input;
+        items.push({ type: "custom_tool_call", call_id: callId, name: part.name, input: typeof raw === "string" ? raw : "", ...id });
+      } else items.push({ type: "function_call", call_id: callId, name: part.name, arguments: JSON.stringify(part.arguments ?? {}), ...id });
     }
   });
   return items;
@@ -172,6 +205,9 @@ class Turn {
       case "response.function_call_arguments.delta":
         yield* this.args(event.output_index, event.delta);
         break;
+      case "response.custom_tool_call_input.delta":
+        yield* this.args(event.output_index, event.delta, true);
+        break;
       case "response.output_item.done":
         yield* this.itemDone(event.output_index, event.item);
         break;
@@ -194,6 +230,12 @@ class Turn {
       const toolIndex = this.toolCount++;
       this.open(index, call, toolIndex);
       yield { type: "tool_call_start", index: toolIndex, id: call.id, name: call.name };
+    } else if (item.type === "custom_tool_call") {
+      // A freeform call: its raw text becomes the `input` argument; the mark sends it back as one.
+      const call: ToolCallPart = { type: "tool_call", id: `${item.call_id}|${item.id ?? ""}`, name: item.name, arguments: { input: "" }, providerData: { freeform: true } };
+      const toolIndex = this.toolCount++;
+      this.open(index, call, toolIndex);
+      yield { type: "tool_call_start", index: toolIndex, id: call.id, name: call.name };
     }
   }
 
@@ -212,6 +254,11 @@ class Turn {
       const final = finalArguments(item.arguments || state.args.text);
       part.arguments = final.arguments;
       if (final.error) part.invalidArguments = final.error;
+      yield { type: "tool_call_end", index: state.toolIndex, call: part };
+    } else if (item.type === "custom_tool_call" && part.type === "tool_call") {
+      part.id = `${item.call_id}|${item.id ?? ""}`;
+      state.done = true;
+      part.arguments = { input: item.input ?? state.args.text };
       yield { type: "tool_call_end", index: state.toolIndex, call: part };
     }
   }
@@ -249,10 +296,12 @@ class Turn {
     yield { type: "text_delta", delta };
   }
 
-  private *args(index: number, delta: string): Generator<StreamEvent> {
+  private *args(index: number, delta: string, freeform = false): Generator<StreamEvent> {
     const state = this.byOutput.get(index);
     if (state?.part.type !== "tool_call") return;
-    const partialArguments = state.args.push(delta);
+    const due = state.args.push(delta);
+    // A freeform call's raw text is no JSON: its snapshot (when one is due) is the text so far as `{ input }`.
+    const partialArguments = due && freeform ? { input: state.args.text } : due;
     if (partialArguments) state.part.arguments = partialArguments;
     yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, ...(partialArguments ? { partialArguments } : {}) };
   }

@@ -1,4 +1,8 @@
-/** OpenAI Responses API (POST /v1/responses): SSE with `event:` lines and sequence numbers, and the JSON form. */
+/**
+ * OpenAI Responses API (POST /v1/responses): SSE with `event:` lines and sequence numbers, and the
+ * JSON form. A scripted call to a tool the request declared as custom (freeform) comes back as a
+ * custom_tool_call whose raw `input` is the script's `input` argument.
+ */
 import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
@@ -15,7 +19,8 @@ const OVERFLOW_MESSAGE = "Your input exceeds the context window of this model. P
 type Item =
   | { id: string; type: "reasoning"; summary: { type: "summary_text"; text: string }[]; encrypted_content?: string }
   | { id: string; type: "message"; status: string; role: "assistant"; content: { type: "output_text"; annotations: []; logprobs: []; text: string }[] }
-  | { id: string; type: "function_call"; status: string; arguments: string; call_id: string; name: string };
+  | { id: string; type: "function_call"; status: string; arguments: string; call_id: string; name: string }
+  | { id: string; type: "custom_tool_call"; status: string; input: string; call_id: string; name: string };
 
 const pad = (n: number) => String(n).padStart(6, "0");
 const responseId = (request: RecordedRequest) => `resp_fake${pad(request.index)}`;
@@ -41,17 +46,22 @@ function items(turn: ScriptTurn, request: RecordedRequest): Item[] {
       content: [{ type: "output_text", annotations: [], logprobs: [], text: turn.text }],
     });
   }
-  (turn.toolCalls ?? []).forEach((c, i) =>
-    out.push({
-      id: scriptedCallId("fc_fake", request.index, i),
-      type: "function_call",
-      status: "completed",
-      arguments: argumentText(c),
-      call_id: c.id ?? scriptedCallId("call_fake", request.index, i),
-      name: c.name,
-    }),
-  );
+  const custom = customToolNames(request);
+  (turn.toolCalls ?? []).forEach((c, i) => {
+    const common = { status: "completed", call_id: c.id ?? scriptedCallId("call_fake", request.index, i), name: c.name };
+    // The model answers a custom (freeform) tool with raw text: the script's `input` argument.
+    if (custom.has(c.name)) {
+      const input = typeof c.arguments.input === "string" ? c.arguments.input : "";
+      out.push({ id: scriptedCallId("ctc_fake", request.index, i), type: "custom_tool_call", input, ...common });
+    } else out.push({ id: scriptedCallId("fc_fake", request.index, i), type: "function_call", arguments: argumentText(c), ...common });
+  });
   return out;
+}
+
+/** Names of the tools the request declared as custom (freeform) tools. */
+function customToolNames(request: RecordedRequest): Set<string> {
+  const tools: unknown[] = Array.isArray(request.body?.tools) ? request.body.tools : [];
+  return new Set(tools.filter((t): t is { type: string; name: string } => (t as { type?: string })?.type === "custom").map((t) => t.name));
 }
 
 function usage(turn: ScriptTurn) {
@@ -102,6 +112,7 @@ function responseObject(turn: ScriptTurn, request: RecordedRequest, finished: bo
 function started(item: Item): Item {
   if (item.type === "reasoning") return { id: item.id, type: "reasoning", summary: [] };
   if (item.type === "message") return { ...item, status: "in_progress", content: [] };
+  if (item.type === "custom_tool_call") return { ...item, status: "in_progress", input: "" };
   return { ...item, status: "in_progress", arguments: "" };
 }
 
@@ -137,6 +148,9 @@ export const openaiResponsesFormat: WireFormat = {
         for (const delta of pieces(part.text, size)) emit("response.output_text.delta", { ...atPart, delta, logprobs: [] });
         emit("response.output_text.done", { ...atPart, text: part.text, logprobs: [] });
         emit("response.content_part.done", { ...atPart, part });
+      } else if (item.type === "custom_tool_call") {
+        for (const delta of pieces(item.input, size)) emit("response.custom_tool_call_input.delta", { ...at, delta });
+        emit("response.custom_tool_call_input.done", { ...at, input: item.input });
       } else {
         for (const delta of pieces(item.arguments, size)) emit("response.function_call_arguments.delta", { ...at, delta });
         emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });

@@ -1,0 +1,29 @@
+/**
+ * How much of each tool's output the model sees (004 §5.2/§5.3), by what the tool does: characters
+ * first, then lines. A profile maps its own tool names onto these, so `Bash`, `exec_command` and
+ * `run_shell_command` all get the shell's limits. Which end is kept is the tool's own declaration
+ * (`Tool.truncation`: the shell keeps the end) unless a limit names a direction.
+ */
+import type { ToolLimits } from "../observe.ts";
+
+export const CAPABILITY_LIMITS = {
+  read: { maxChars: 50_000 },
+  /** The shell (004's `shell`). */
+  bash: { maxChars: 30_000, maxLines: 256 },
+  grep: { maxChars: 20_000, maxLines: 200 },
+  /** File search by pattern (004's `glob`). */
+  find: { maxChars: 20_000, maxLines: 500 },
+  /** A directory listing is cut like a file listing. */
+  ls: { maxChars: 20_000, maxLines: 500 },
+  edit: { maxChars: 10_000 },
+  apply_patch: { maxChars: 10_000 },
+  write: { maxChars: 1_000 },
+  spawn_agent: { maxChars: 20_000 },
+} as const satisfies Record<string, ToolLimits>;
+
+export type LimitCapability = keyof typeof CAPABILITY_LIMITS;
+
+/** Limits by tool name, from a map of the profile's tool names to what they do. */
+export function limitsFor(names: Record<string, LimitCapability>): Record<string, ToolLimits> {
+  return Object.fromEntries(Object.entries(names).map(([name, capability]) => [name, { ...CAPABILITY_LIMITS[capability] }]));
+}

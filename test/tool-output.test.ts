@@ -1,0 +1,92 @@
+/** The per-call output capture: complete up to the event limit, first and last parts past it, exact counts. */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SpillStore } from "../lib/observe-spill.ts";
+import { OutputCapture } from "../lib/tool-output.ts";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "gong-capture-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+const store = (capBytes = 1 << 30) => new SpillStore({ dir: join(dir, "tool-output"), capBytes, retentionDays: 7, budgetBytes: 0, now: () => new Date() });
+
+describe("within the event limit", () => {
+  test("text and bytes together come back whole; a character split across writes decodes whole", () => {
+    const c = new OutputCapture();
+    const zh = bytes("中文");
+    c.write("line 1\n");
+    c.write(zh.subarray(0, 2));
+    c.write(zh.subarray(2));
+    c.write(bytes("\nend"));
+    const out = c.finish();
+    expect(out).toMatchObject({ complete: true, text: "line 1\n中文\nend", newlines: 2, endsOpen: true, totalChars: 13, totalBytes: 17, invalidUtf8: false, gapLine: null });
+  });
+
+  test("invalid UTF-8 is flagged, a real U+FFFD in the input is not", () => {
+    const bad = new OutputCapture();
+    bad.write(new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+    bad.write("\n");
+    expect(bad.finish()).toMatchObject({ text: "caf\uFFFD\n", invalidUtf8: true, totalChars: 5 });
+    const good = new OutputCapture();
+    const real = bytes("a\uFFFDb");
+    good.write(real.subarray(0, 2));
+    good.write(real.subarray(2));
+    expect(good.finish()).toMatchObject({ text: "a\uFFFDb", invalidUtf8: false });
+  });
+
+  test("nothing goes to disk unless asked: a small output drops its spill file", () => {
+    const c = new OutputCapture({ openSpill: () => store().open("bash") });
+    c.write(new Uint8Array(100_000).fill(0x61)); // past 64 KB: the file opens
+    c.finish();
+    c.dropSpill();
+    expect(readdirSync(join(dir, "tool-output"))).toEqual([]);
+  });
+});
+
+describe("past the event limit", () => {
+  test("the first and last halves around a gap line that counts the rest exactly", () => {
+    const c = new OutputCapture({ eventLimitChars: 100 });
+    for (let i = 1; i <= 1000; i++) c.write(bytes(`${i}\n`));
+    const out = c.finish();
+    expect(out.complete).toBe(false);
+    const [head, tail] = out.text.split(out.gapLine!);
+    expect(head.length).toBeLessThanOrEqual(50);
+    expect(tail.length).toBeLessThanOrEqual(50);
+    expect(head.startsWith("1\n2\n3\n")).toBe(true);
+    expect(tail.endsWith("999\n1000\n")).toBe(true);
+    expect(head.length + out.omitted!.chars + tail.length).toBe(out.totalChars);
+    expect(out.newlines).toBe(1000);
+    expect(out.gapLine).toContain(`[... ${out.omitted!.chars} characters (${out.omitted!.newlines} line breaks) omitted here to keep the event under 100 characters`);
+  });
+
+  test("multibyte text keeps whole characters at both edges", () => {
+    const c = new OutputCapture({ eventLimitChars: 1001 });
+    const text = "中文😀".repeat(10_000);
+    const raw = bytes(text);
+    for (let i = 0; i < raw.length; i += 777) c.write(raw.subarray(i, i + 777));
+    const out = c.finish();
+    const [head, tail] = out.text.split(out.gapLine!);
+    expect(head).not.toContain("\uFFFD");
+    expect(tail).not.toContain("\uFFFD");
+    expect(text.startsWith(head)).toBe(true);
+    expect(text.endsWith(tail)).toBe(true);
+    expect(head.length + out.omitted!.chars + tail.length).toBe(text.length);
+    expect(out.invalidUtf8).toBe(false);
+  });
+
+  test("the spill file holds every byte up to its cap, and the gap line names it", () => {
+    const spills = store(5000);
+    const c = new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("bash"), displayPath: (p) => `shown:${p.split("/").pop()}` });
+    for (let i = 0; i < 100; i++) c.write(new Uint8Array(1000).fill(0x61 + (i % 26)));
+    const out = c.finish();
+    expect(out.spill).toMatchObject({ storedBytes: 5000, totalBytes: 100_000, capped: true });
+    const [file] = readdirSync(join(dir, "tool-output"));
+    expect(out.gapLine).toContain(`the complete output is in shown:${file} (its first 5000 bytes)`);
+    expect(readFileSync(join(dir, "tool-output", file), "utf8")).toBe(["a", "b", "c", "d", "e"].map((ch) => ch.repeat(1000)).join(""));
+  });
+});

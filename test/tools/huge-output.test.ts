@@ -1,0 +1,122 @@
+/**
+ * The outputs that broke the old double cut (issue: one truncation path), run the way the agent
+ * runs them: the tool returns everything through the call's capture, the framework cuts once.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_EVENT_LIMIT_CHARS } from "../../lib/tool-output.ts";
+import { createToolRegistry } from "../../tools/registry.ts";
+import { makeWorkspace, type Workspace } from "../env/helpers.ts";
+import { coreObserver, runObserved } from "../helpers/observed.ts";
+
+let ws: Workspace;
+beforeEach(() => {
+  ws = makeWorkspace("huge-output");
+});
+afterEach(async () => {
+  await ws.dispose();
+});
+
+const registry = () => createToolRegistry({ cwd: ws.dir, env: ws.env() });
+const spills = () => readdirSync(join(ws.dir, "tool-output")).filter((f) => !f.startsWith("."));
+
+describe("shell output", () => {
+  test("one 50 MB line: the model gets its last 30,000 characters, the event the first and last 5 MB", async () => {
+    const r = await runObserved(registry(), coreObserver(ws.dir), "bash", { command: "head -c 50000000 /dev/zero | tr '\\0' a" });
+    expect(r.response.data.total_bytes).toBe(50_000_000);
+    expect(r.forModel.text.endsWith(`]\n${"a".repeat(30_000)}`)).toBe(true);
+    expect(r.forModel.text).toContain("WARNING: Tool output was truncated: 49970000 of 50000000 characters were removed from the start.");
+    expect(r.forModel.text).toContain("Line 1 alone is longer than the 30000-character limit: only its last 30000 characters are shown.");
+    expect(r.complete).toBe(false);
+    expect(r.forEvent.text.length).toBeLessThan(DEFAULT_EVENT_LIMIT_CHARS + 300);
+    expect(statSync(join(ws.dir, r.fullOutputPath!)).size).toBe(50_000_000);
+    expect(spills()).toHaveLength(1);
+  }, 60_000);
+
+  test("seq 1 100000: exact counts in the marker, nothing dropped silently", async () => {
+    const r = await runObserved(registry(), coreObserver(ws.dir), "bash", { command: "seq 1 100000" });
+    const info = r.forModel.data.truncation as Record<string, number>;
+    expect(info).toMatchObject({ original_lines: 100_000, kept_lines: 256, removed_lines: 99_744, original_chars: 588_895 });
+    expect(info.kept_chars + info.removed_chars).toBe(info.original_chars);
+    const shown = r.forModel.text.split("]\n")[1];
+    expect(shown).toBe(Array.from({ length: 256 }, (_, i) => `${99_745 + i}\n`).join(""));
+    expect(r.forModel.text).toContain(`WARNING: Tool output was truncated: ${info.removed_chars} of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown.`);
+  });
+
+  test("1 GB of output: the event limit holds, the spill file stops at its cap, the counts are whole", async () => {
+    const cap = 8 * 1024 * 1024;
+    const r = await runObserved(registry(), coreObserver(ws.dir, { spillCapBytes: cap }), "bash", {
+      command: "head -c 1000000000 /dev/zero | tr '\\0' b",
+      timeout: 600,
+    });
+    expect(r.response.data.total_bytes).toBe(1_000_000_000);
+    // Memory held the event limit, not the gigabyte: the event shows the first and last halves.
+    expect(r.forEvent.text.length).toBeLessThan(DEFAULT_EVENT_LIMIT_CHARS + 300);
+    expect(r.forEvent.text).toContain("[... 990000000 characters (0 line breaks) omitted here");
+    expect(statSync(join(ws.dir, r.fullOutputPath!)).size).toBe(cap);
+    expect(r.forModel.text).toContain(`(only its first ${cap} of 1000000000 bytes were stored: the spill file is capped)`);
+    expect(r.forModel.text).toContain("999970000 of 1000000000 characters were removed from the start.");
+    expect(r.forModel.text.endsWith("b".repeat(30_000))).toBe(true);
+  }, 180_000);
+
+  test("yes under a 3 s timeout: the spill is capped and the timeout is reported", async () => {
+    const cap = 4 * 1024 * 1024;
+    const r = await runObserved(registry(), coreObserver(ws.dir, { spillCapBytes: cap }), "bash", { command: "yes", timeout: 3 }, {});
+    expect(r.response.error?.code).toBe("TIMEOUT");
+    expect(statSync(join(ws.dir, r.fullOutputPath!)).size).toBe(cap);
+    expect(r.forModel.text.endsWith("Command timed out after 3 seconds. The output so far is shown above; retry with a larger timeout (at most 600) or run long jobs in the background.")).toBe(true);
+    expect(r.forModel.text).toContain("the spill file is capped");
+    expect(r.forEvent.text.length).toBeLessThan(DEFAULT_EVENT_LIMIT_CHARS + 400);
+    expect(spills()).toHaveLength(1);
+  }, 60_000);
+});
+
+describe("read", () => {
+  test("a 100,000-character line: the event has it whole, the model a marked cut", async () => {
+    writeFileSync(join(ws.dir, "one-line.txt"), "x".repeat(100_000));
+    const r = await runObserved(registry(), coreObserver(ws.dir), "read", { path: "one-line.txt" });
+    expect(r.response.status).toBe("success");
+    expect(r.response.text).toContain(`   1 | ${"x".repeat(100_000)}\n`);
+    expect(r.forModel.text).toContain("Line 3 alone is longer than the 50000-character limit");
+    expect(r.forModel.text.length).toBeLessThan(51_000);
+    expect(readFileSync(join(ws.dir, r.fullOutputPath!), "utf8")).toBe(`   1 | ${"x".repeat(100_000)}\n`);
+  });
+
+  test("a long first line does not hide the lines after it", async () => {
+    writeFileSync(join(ws.dir, "wide.txt"), `${"y".repeat(70_000)}\nshort\n`);
+    const r = await runObserved(registry(), coreObserver(ws.dir), "read", { path: "wide.txt" });
+    expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath}. Use read with start_line to page through that file`);
+    expect(r.forModel.text).toContain("   2 | short");
+  });
+
+  test("a read naming its window pages itself: no line cut, the character cut still guards", async () => {
+    writeFileSync(join(ws.dir, "many.txt"), Array.from({ length: 3000 }, (_, i) => `row ${i + 1}`).join("\n"));
+    const observer = coreObserver(ws.dir, { perTool: { read: { maxChars: 50_000, maxLines: 100 } } });
+    const paged = await runObserved(registry(), observer, "read", { path: "many.txt", start_line: 1, limit: 2000 });
+    expect(paged.response.context.truncation_skip).toBe(true);
+    expect(paged.truncated).toBe(false);
+    const unpaged = await runObserved(registry(), observer, "read", { path: "many.txt" });
+    expect(unpaged.response.context.truncation_skip).toBeUndefined();
+    expect(unpaged.truncated).toBe(true);
+  });
+});
+
+describe("search", () => {
+  test("grep returns every matching line whole; the framework cuts the listing", async () => {
+    writeFileSync(join(ws.dir, "min.js"), `${"var a=1;".repeat(10_000)}\n`);
+    const r = await runObserved(registry(), coreObserver(ws.dir), "grep", { pattern: "var", path: "min.js" });
+    expect(r.response.text).toContain(`min.js:1: ${"var a=1;".repeat(10_000)}`);
+    expect(r.truncated).toBe(true);
+    expect(r.forModel.text.length).toBeLessThan(21_000);
+    expect(r.forModel.text).toContain("Line 2 alone is longer than the 20000-character limit");
+  });
+
+  test("find lists every path; past 500 lines the framework keeps both ends", async () => {
+    for (let i = 0; i < 800; i++) writeFileSync(join(ws.dir, `f${String(i).padStart(3, "0")}.txt`), "");
+    const r = await runObserved(registry(), coreObserver(ws.dir), "find", { pattern: "*.txt" });
+    expect(r.response.text.split("\n").filter((l) => l.endsWith(".txt"))).toHaveLength(800);
+    expect(r.forModel.text).toContain("of 801 are not shown");
+    expect(r.forModel.text.split("\n").filter((l) => l.endsWith(".txt"))).toHaveLength(499);
+  });
+});
