@@ -32,7 +32,7 @@ export type {
   BeforeAgentResult,
   SessionOp,
 } from "./lib/agent/index.ts";
-export { registerProfile, profileIds } from "./lib/profiles/index.ts";
+export { registerProfile, profileIds, profileForModel, AUTO_PROFILE } from "./lib/profiles/index.ts";
 export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
 export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
 export { parsePatch, applyPatch, PatchParseError, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./tools/apply-patch/index.ts";

@@ -11,8 +11,9 @@ import { startFakeLlm } from "gong/testing";
 const workdir = mkdtempSync(join(tmpdir(), "gong-example-"));
 const fake = await startFakeLlm({
   script: [
-    { toolCalls: [{ name: "write", arguments: { path: "hello.txt", content: "hello from gong\n" } }] },
-    { toolCalls: [{ name: "bash", arguments: { command: "cat hello.txt" } }] },
+    // A Claude model gets the `anthropic` profile: Claude Code's tool names and arguments.
+    { toolCalls: [{ name: "Write", arguments: { file_path: "hello.txt", content: "hello from gong\n" } }] },
+    { toolCalls: [{ name: "Bash", arguments: { command: "cat hello.txt" } }] },
     { text: "Created hello.txt; it says hello." },
   ],
 });

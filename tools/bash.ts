@@ -27,7 +27,7 @@ const UPDATE_TAIL_CHARS = 30_000;
 
 const schema = v.strictObject({
   command: text("The command to run with bash -c in the project directory. Stdin is closed: interactive commands fail or time out."),
-  timeout: v.optional(whole(`Timeout in seconds (1-${BASH_MAX_TIMEOUT_S}). Default ${BASH_DEFAULT_TIMEOUT_S}.`, 1, BASH_MAX_TIMEOUT_S)),
+  timeout: v.optional(whole(`Timeout in seconds (1-${BASH_MAX_TIMEOUT_S}). Default ${BASH_DEFAULT_TIMEOUT_S}, or the session's command timeout when set.`, 1, BASH_MAX_TIMEOUT_S)),
   description: v.optional(text("A few words saying what the command does, shown to the user.")),
 });
 export type BashArgs = v.InferOutput<typeof schema>;
@@ -45,28 +45,46 @@ export const bashTool: Tool<BashArgs> = {
   summarizeCall: (a) => String(a.command ?? ""),
   summarizeResult: summarizeCommand,
   async run(args, ctx) {
-    // `apply_patch <<'EOF' … EOF` is how codex-trained models patch through a shell: apply it directly.
-    const shellPatch = patchFromShellCommand(args.command);
-    if (shellPatch) return runShellPatch(shellPatch, ctx);
-    const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
-    const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
-    let result: ExecResult;
-    try {
-      result = await ctx.env.exec(args.command, {
-        timeoutMs: timeoutS * 1000,
-        signal: ctx.signal,
-        onOutput: (chunk) => ctx.output.write(chunk),
-        onData: updates ? (text) => updates.add(text) : undefined,
-      });
-    } catch (e) {
-      return ctx.reply.fromError(e);
-    }
-    return respond(result, timeoutS, ctx);
+    const timeoutMs = args.timeout !== undefined ? args.timeout * 1000 : (ctx.commandTimeoutMs ?? BASH_DEFAULT_TIMEOUT_S * 1000);
+    return runShellCommand(ctx, { command: args.command, timeoutMs, retryHint: `retry with a larger timeout (at most ${BASH_MAX_TIMEOUT_S})` });
   },
 };
 
+export interface ShellRun {
+  command: string;
+  timeoutMs: number;
+  /** Working directory (relative to the working directory, or absolute). */
+  cwd?: string;
+  /** How the model asks for more time, in its tool's own terms ("retry with a larger timeout …"). */
+  retryHint: string;
+}
+
+/**
+ * Runs one command to its end (or its timeout) and answers with its complete output (the framework
+ * cuts it for the model, keeping the end): the shared core of every profile's foreground shell tool.
+ */
+export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promise<ToolResponse> {
+  // `apply_patch <<'EOF' … EOF` is how codex-trained models patch through a shell: apply it directly.
+  const shellPatch = patchFromShellCommand(run.command);
+  if (shellPatch) return runShellPatch(shellPatch, ctx);
+  const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
+  let result: ExecResult;
+  try {
+    result = await ctx.env.exec(run.command, {
+      timeoutMs: run.timeoutMs,
+      cwd: run.cwd,
+      signal: ctx.signal,
+      onOutput: (chunk) => ctx.output.write(chunk),
+      onData: updates ? (text) => updates.add(text) : undefined,
+    });
+  } catch (e) {
+    return ctx.reply.fromError(e);
+  }
+  return respond(result, run, ctx);
+}
+
 /** Applies a patch found in a shell command; after `cd <dir> &&` its paths are relative to that directory. */
-async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRunContext): Promise<ToolResponse> {
+export async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRunContext): Promise<ToolResponse> {
   if (workdir === undefined) return runPatch(patch, ctx);
   try {
     const dir = await ctx.env.resolvePath(workdir);
@@ -78,7 +96,7 @@ async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRunContext
   }
 }
 
-function respond(result: ExecResult, timeoutS: number, ctx: ToolRunContext): ToolResponse {
+function respond(result: ExecResult, run: ShellRun, ctx: ToolRunContext): ToolResponse {
   // An environment that does not stream raw bytes (onOutput is optional) still gave its window.
   if (!ctx.output.used && result.output !== "") ctx.output.write(result.output);
   const output = ctx.output.finish();
@@ -93,22 +111,27 @@ function respond(result: ExecResult, timeoutS: number, ctx: ToolRunContext): Too
   if (output.spill?.path) data.full_output_path = output.spill.path;
   const extras = { stats: { total_bytes: result.totalBytes, total_lines: output.newlines + (output.endsOpen ? 1 : 0) } };
 
-  const failure = failureOf(result, timeoutS);
+  const failure = failureOf(result, run);
   if (failure) return ctx.reply.fail(failure.code, failure.message, { ...extras, data, text: `${body}\n\n${failure.message}` });
   return ctx.reply.success(data, body, extras);
 }
 
-function failureOf(result: ExecResult, timeoutS: number): { code: ErrorCode; message: string } | null {
+function failureOf(result: ExecResult, run: ShellRun): { code: ErrorCode; message: string } | null {
   if (result.timedOut) {
     return {
       code: "TIMEOUT",
-      message: `Command timed out after ${timeoutS} seconds. The output so far is shown above; retry with a larger timeout (at most ${BASH_MAX_TIMEOUT_S}) or run long jobs in the background.`,
+      message: `Command timed out after ${formatDuration(run.timeoutMs)}. The output so far is shown above; ${run.retryHint} or run long jobs in the background.`,
     };
   }
   if (result.aborted) return { code: "EXECUTION_ERROR", message: "Command aborted" };
   if (result.exitCode === null) return { code: "EXECUTION_ERROR", message: `Command was killed by signal ${result.signal ?? "unknown"}` };
   if (result.exitCode !== 0) return { code: "EXECUTION_ERROR", message: `Command exited with code ${result.exitCode}` };
   return null;
+}
+
+/** The timeout as the model set it: whole seconds when it is a whole number of seconds. */
+function formatDuration(timeoutMs: number): string {
+  return timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} seconds` : `${timeoutMs} ms`;
 }
 
 /** Sends the tail of the output so far to onUpdate, at most every UPDATE_INTERVAL_MS. */

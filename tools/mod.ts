@@ -11,6 +11,12 @@ export { createToolRegistry, coreTools, optionalTools, TOOL_PRESETS, type ToolRe
 export { TOOL_KINDS, type Tool, type ToolDefinition, type ToolKind, type ToolProgress, type ToolRunContext, type TruncationDirection } from "./types.ts";
 export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } from "./metadata.ts";
 export { planTools, todoWriteTool, updatePlanTool, writeTodosTool, PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./plan.ts";
+export { parsePatch, applyPatch, PatchParseError, APPLY_PATCH_LARK_GRAMMAR, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./apply-patch/index.ts";
+// The provider-aligned dialects (Claude Code, codex, gemini-cli) and the table of background commands they share.
+export { anthropicTools } from "./dialects/anthropic.ts";
+export { openaiTools } from "./dialects/openai.ts";
+export { geminiTools } from "./dialects/gemini.ts";
+export { ProcessTable, type BackgroundProcess } from "./processes.ts";
 export { ERROR_CODES, ToolError, type ToolResponse, type ErrorCode, type Reply, type ToolStatus } from "../lib/envelope.ts";
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "../lib/env/index.ts";
 export { SandboxedEnvironment, SandboxUnavailableError, hideOwnSecrets, isSecretName, ProcessTrees, type SandboxOptions, type SandboxMode } from "../lib/env/index.ts";

@@ -18,6 +18,7 @@ import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
 import { planTools } from "./plan.ts";
+import { ProcessTable } from "./processes.ts";
 import { readTool } from "./read.ts";
 import type { Tool, ToolDefinition, ToolProgress } from "./types.ts";
 import { writeTool } from "./write.ts";
@@ -65,6 +66,8 @@ export interface ExecuteOptions {
   callId?: string;
   /** The call's output capture (the observer's, so big outputs spill); default one held in memory only. */
   output?: OutputCapture;
+  /** Default timeout for shell commands that give none. */
+  commandTimeoutMs?: number;
 }
 
 export interface RegisterOptions {
@@ -77,6 +80,8 @@ const LATE_TOOL_PREFIX = "mcp__";
 
 export interface ToolRegistry {
   readonly env: ExecutionEnvironment;
+  /** Background commands started by the tools (killed by `close()`). */
+  readonly processes: ProcessTable;
   /** Validate, run, and return the envelope; never throws. */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<ToolResponse>;
   /** JSON Schema definitions of the active tools. */
@@ -90,12 +95,15 @@ export interface ToolRegistry {
   unregister(name: string): boolean;
   /** Switch the active set (a preset, or tool and preset names); throws on an unknown name or an empty list. */
   setActive(presetOrNames: ToolPreset | readonly string[]): void;
+  /** Kills the background commands still running. */
+  close(): Promise<void>;
 }
 
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const env = options.env ?? new LocalEnvironment({ root: options.cwd });
   let ready: Promise<void> | null = options.env ? Promise.resolve() : null;
   const tools = new Map<string, Tool>();
+  const processes = new ProcessTable(env);
   for (const tool of [...coreTools, ...optionalTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
 
@@ -129,6 +137,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 
   return {
     env,
+    processes,
+    close: () => processes.killAll(),
     names: () => [...active],
     get: (name) => tools.get(name),
     register(tool, { activate = true } = {}) {
@@ -143,7 +153,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate, onProgress, callId, output = new OutputCapture() } = {}) {
+    async execute(name, args, { signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) {
@@ -159,7 +169,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress, callId, output });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress, callId, processes, commandTimeoutMs, output });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;

@@ -10,6 +10,7 @@ import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import type { OutputCapture } from "../lib/tool-output.ts";
+import type { ProcessTable } from "./processes.ts";
 
 /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
 export type TruncationDirection = "head" | "tail" | "head_tail";
@@ -39,6 +40,10 @@ export interface ToolRunContext {
   output: OutputCapture;
   /** Id of the model's call this run answers (tools that start child agents record it). */
   callId?: string;
+  /** Commands running in the background for this session (exec_command, run_in_background…). */
+  processes?: ProcessTable;
+  /** Timeout for a shell command that names none: the session's setting, else the profile's default. */
+  commandTimeoutMs?: number;
 }
 
 export interface ToolProgress {

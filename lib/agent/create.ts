@@ -9,7 +9,7 @@ import type { ExecutionEnvironment } from "../env/types.ts";
 import { createClient, type ClientOptions } from "../llm/client.ts";
 import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import { createObserver, type ObserverOptions, type ToolLimits } from "../observe.ts";
-import { getProfileFactory } from "../profiles/index.ts";
+import { AUTO_PROFILE } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
 import { childSessionDir } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
@@ -20,7 +20,7 @@ import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
 import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
-import { Session, type SessionParts } from "./session.ts";
+import { factoryFor, Session, type SessionParts } from "./session.ts";
 import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./subagents/manager.ts";
 import { childFiles } from "./subagents/stored.ts";
 import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
@@ -40,7 +40,7 @@ export interface CreateSessionOptions {
   model?: string;
   /** Working directory and workspace root; default process.cwd(). */
   cwd?: string;
-  /** Profile id ("default", …) or a factory; default "default". */
+  /** "auto" (default: chosen from the model's family), a profile id ("default", "anthropic", "openai", "gemini") or a factory. */
   profile?: string | ProfileFactory;
   /** Active tools: a preset ("default", "minimal", "readonly") or tool names. */
   tools?: ToolPreset | readonly string[];
@@ -106,15 +106,18 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs });
   // Subagent tools are registered below, once the manager exists; a list naming them only decides whether they are active.
   const preset = Array.isArray(options.tools) ? options.tools.filter((n) => !ALL_SUBAGENT_TOOLS.has(n)) : options.tools;
-  const registry = createToolRegistry({ cwd, env, preset, tools: options.customTools });
-  const profileFactory = typeof options.profile === "function" ? options.profile : getProfileFactory(options.profile ?? "default");
-  const profile = profileFactory({ model, modelInfo, registry });
+  // The profile activates the tools (its own names for the selection) once the session applies it.
+  const registry = createToolRegistry({ cwd, env, tools: options.customTools });
+  const profileChoice = options.profile ?? AUTO_PROFILE;
+  const profile = factoryFor(profileChoice, model)({ model, modelInfo, registry });
 
-  const perTool: Record<string, ToolLimits> = {};
-  for (const [name, limits] of Object.entries(profile.toolLimits)) perTool[name] = { ...limits };
-  for (const [name, chars] of Object.entries(config.toolOutputLimits)) perTool[name] = { ...perTool[name], maxChars: chars };
-  for (const [name, lines] of Object.entries(config.toolLineLimits)) perTool[name] = { ...perTool[name], maxLines: lines };
-  const observer = createObserver({ root: cwd, ...options.observer, perTool: { ...perTool, ...options.observer?.perTool } });
+  // Config limits (characters, lines) and the observer's own per-tool options win over the profile's.
+  const limitOverrides: Record<string, ToolLimits> = {};
+  for (const [name, chars] of Object.entries(config.toolOutputLimits)) limitOverrides[name] = { ...limitOverrides[name], maxChars: chars };
+  for (const [name, lines] of Object.entries(config.toolLineLimits)) limitOverrides[name] = { ...limitOverrides[name], maxLines: lines };
+  for (const [name, limits] of Object.entries(options.observer?.perTool ?? {})) limitOverrides[name] = { ...limitOverrides[name], ...limits };
+  const toolLimits: Record<string, ToolLimits> = {};
+  const observer = createObserver({ root: cwd, ...options.observer, perTool: toolLimits });
   // Expired and over-budget spill files go at session start, not only when something spills.
   await observer.sweep();
 
@@ -133,15 +136,25 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     env,
     ownsEnv: options.env === undefined,
     registry,
-    profileFactory,
+    profileChoice,
     profile,
+    toolSelection: preset ?? "default",
+    customToolNames: (options.customTools ?? []).map((t) => t.name),
+    toolLimits,
+    limitOverrides,
+    commandTimeoutMs: explicitCommandTimeout(options.config),
+    subagentToolsFor: (profileId, active) => {
+      if (!subagents?.canSpawn) return [];
+      const tools = subagentTools(subagentDialect(profileId), subagents, { parentModel: model });
+      for (const tool of tools) registry.register(tool);
+      return active ? tools.map((t) => t.name) : [];
+    },
     observer,
     hooks,
     sources,
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
     mcp,
-    toolSelection: options.tools ?? "default",
     recorder: (onError) => {
       const recorder = createRecorder(store, { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel }, onError);
       // A child forked from its parent's conversation keeps that start in its own file too.
@@ -175,6 +188,12 @@ function openMcp(servers: CreateSessionOptions["mcpServers"], cwd: string): Sess
   if (servers instanceof McpManager) return { manager: servers.start(), owned: false };
   const configs = Object.entries(servers).map(([name, entry]) => serverFromOptions(name, entry));
   return configs.length > 0 ? { manager: new McpManager(configs, cwd).start(), owned: true } : undefined;
+}
+
+/** The command timeout the caller's config sets, if it sets one (otherwise the profile's default applies). */
+function explicitCommandTimeout(config: SessionConfigInput | undefined): number | undefined {
+  const value = config?.defaultCommandTimeoutMs ?? config?.default_command_timeout_ms;
+  return typeof value === "number" ? value : undefined;
 }
 
 /** The subagent tools of the profile's dialect; active unless an explicit tool list leaves them out. */

@@ -115,7 +115,10 @@ export interface EventMap {
     tokens_after?: number;
     summary_error?: string;
   };
-  model_change: { model: string };
+  /** `profile`: the profile the new model's requests use. */
+  model_change: { model: string; profile: string };
+  /** The profile changed: by an override (setProfile) or with the model's family. */
+  profile_change: { profile: string; previous: string; reason: "override" | "model" };
   hook_error: HookErrorReport;
   /** An MCP server connected (its tools join the next request) or failed (one line, once). */
   mcp_server: McpServerEvent;

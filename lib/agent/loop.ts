@@ -16,6 +16,7 @@ import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 import { loopWarning, type LoopDetector } from "./loop-detection.ts";
 import type { InputQueues } from "./queues.ts";
+import { presentForeignCalls } from "./foreign-calls.ts";
 import { executeToolCalls, type ToolExecutionContext } from "./tool-execution.ts";
 
 export type StopReason = "completed" | "handled" | "tool_round_limit" | "turn_limit" | "aborted" | "error";
@@ -54,6 +55,8 @@ export interface LoopHost {
   turnCount: number;
   systemPrompt(): string;
   toolContext(): ToolExecutionContext;
+  /** True for a tool name some profile defines (used to present calls made under another profile). */
+  isProfileTool?(name: string): boolean;
   /** Adds a finished message to the history (and the session file), with message events. */
   append(message: Message): void;
   /** Records a message the stream already placed in the history. */
@@ -197,15 +200,16 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
 }
 
 async function buildRequest(host: LoopHost, system: string): Promise<Request> {
-  const messages = host.hooks.has("onContext") ? await host.hooks.onContext([...host.history]) : [...host.history];
+  const history = host.hooks.has("onContext") ? await host.hooks.onContext([...host.history]) : [...host.history];
   const tools = host.profile.tools();
+  const messages = host.isProfileTool ? presentForeignCalls(history, new Set(tools.map((t) => t.name)), host.isProfileTool) : history;
   const request: Request = { model: host.profile.model, system, messages };
   if (tools.length > 0) {
     request.tools = tools;
     request.toolChoice = "auto";
   }
   if (host.config.reasoningEffort) request.reasoningEffort = host.config.reasoningEffort;
-  const providerOptions = host.profile.providerOptions();
+  const providerOptions = host.profile.providerOptions({ reasoningEffort: host.config.reasoningEffort });
   if (providerOptions) request.providerOptions = providerOptions;
   return request;
 }

@@ -27,27 +27,43 @@ export async function discoverProjectDocs(
   options: { gitRoot?: string; files?: string[]; budgetBytes?: number } = {},
 ): Promise<ProjectDoc[]> {
   const names = [ALWAYS_LOADED, ...(options.files ?? []).filter((f) => f !== ALWAYS_LOADED)];
-  const budget = options.budgetBytes ?? PROJECT_DOC_BUDGET_BYTES;
   const docs: ProjectDoc[] = [];
-  let used = 0;
   for (const dir of directoriesDown(options.gitRoot ?? cwd, cwd)) {
     for (const name of names) {
       const path = join(dir, name);
       const content = await readTextFile(path);
-      if (content === null) continue;
-      const bytes = Buffer.byteLength(content);
-      if (used + bytes <= budget) {
-        docs.push({ path, content, truncated: false });
-        used += bytes;
-        continue;
-      }
-      const room = budget - used;
-      if (room > 0) docs.push({ path, content: `${cutToBytes(content, room)}\n${PROJECT_DOC_MARKER}`, truncated: true });
-      else docs.push({ path, content: PROJECT_DOC_MARKER, truncated: true });
-      return docs;
+      if (content !== null) docs.push({ path, content, truncated: false });
     }
   }
-  return docs;
+  return withinBudget(docs, options.budgetBytes ?? PROJECT_DOC_BUDGET_BYTES);
+}
+
+/** Every instruction file any profile reads (AGENTS.md first), gathered once so a profile switch needs no new walk. */
+export const KNOWN_DOC_FILES = [ALWAYS_LOADED, "CLAUDE.md", "GEMINI.md", ".codex/instructions.md"];
+
+/** The docs a profile reads, from all those found (root first), cut to the shared budget. */
+export function selectProjectDocs(all: ProjectDoc[], files: string[], budgetBytes = PROJECT_DOC_BUDGET_BYTES): ProjectDoc[] {
+  const names = [ALWAYS_LOADED, ...files];
+  const wanted = all.filter((d) => names.some((n) => d.path.split(sep).join("/").endsWith(`/${n}`)));
+  return withinBudget(wanted, budgetBytes);
+}
+
+/** Docs in order until the budget is spent; the one that passes it is cut with the marker, the rest dropped. */
+function withinBudget(docs: ProjectDoc[], budget: number): ProjectDoc[] {
+  const out: ProjectDoc[] = [];
+  let used = 0;
+  for (const doc of docs) {
+    const bytes = Buffer.byteLength(doc.content);
+    if (used + bytes <= budget) {
+      out.push(doc);
+      used += bytes;
+      continue;
+    }
+    const room = budget - used;
+    out.push({ path: doc.path, content: room > 0 ? `${cutToBytes(doc.content, room)}\n${PROJECT_DOC_MARKER}` : PROJECT_DOC_MARKER, truncated: true });
+    break;
+  }
+  return out;
 }
 
 async function readTextFile(path: string): Promise<string | null> {

@@ -12,10 +12,12 @@ import type { Observer } from "../observe.ts";
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
+import type { ToolLimits } from "../observe.ts";
+import { AUTO_PROFILE, getProfileFactory, isProfileToolName, profileForModel } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { kindOf } from "../../tools/metadata.ts";
 import { planOf, type Plan } from "../../tools/plan.ts";
-import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
+import { TOOL_PRESETS, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
 import { HookRunner, type Hooks } from "./hooks.ts";
@@ -24,7 +26,7 @@ import { runInput, type LoopHost, type PendingInput, type SubmitResult } from ".
 import { InputQueues } from "./queues.ts";
 import { PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
-import { SessionMcpTools, type ToolSelection } from "./mcp-tools.ts";
+import { SessionMcpTools } from "./mcp-tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
 
@@ -41,8 +43,21 @@ export interface SessionParts {
   env: ExecutionEnvironment;
   ownsEnv: boolean;
   registry: ToolRegistry;
-  profileFactory: ProfileFactory;
+  /** "auto" (chosen from the model), a profile id, or a factory. */
+  profileChoice: string | ProfileFactory;
   profile: ProviderProfile;
+  /** The tool selection the session was given (a preset or names), translated per profile. */
+  toolSelection: ToolPreset | readonly string[];
+  /** Names of the caller's own tools: they stay active across profiles and win over a profile's tool of the same name. */
+  customToolNames: readonly string[];
+  /** The observer's per-tool limits, rewritten when the profile changes… */
+  toolLimits: Record<string, ToolLimits>;
+  /** …with these (from the session config and observer options) always on top. */
+  limitOverrides: Record<string, ToolLimits>;
+  /** The command timeout the session config set explicitly, if it did. */
+  commandTimeoutMs?: number;
+  /** Registers the subagent tools in a profile's dialect; returns the names to keep active (none when `active` is false). */
+  subagentToolsFor?(profileId: string, active: boolean): string[];
   observer: Observer;
   hooks: Hooks[];
   sources: PromptSources;
@@ -54,10 +69,8 @@ export interface SessionParts {
   subagents(link: SubagentLink): SubagentManager;
   /** The plan stored in the session file (on resume), if any. */
   plan?: Plan;
-  /** MCP servers whose tools this session offers; `owned` ones close with the session. */
+  /** MCP servers whose tools this session offers (they follow `toolSelection`); `owned` ones close with the session. */
   mcp?: { manager: McpManager; owned: boolean };
-  /** The tool selection the session was given (a preset or names); MCP tools follow it. */
-  toolSelection: ToolSelection;
 }
 
 export class Session {
@@ -103,6 +116,7 @@ export class Session {
     this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
     this.host = this.loopHost(new LoopDetector(() => this.config.loopDetectionWindow));
     this.monitor = new ContextMonitor(this.host, this.recorder);
+    this.applyProfile(parts.profile);
     this.children = parts.subagents({
       parentId: () => this.id,
       forward: (event) => this.bus.forward(event),
@@ -128,6 +142,21 @@ export class Session {
   /** "provider/model-id" of the next model call. */
   get model(): string {
     return this.currentProfile.model;
+  }
+
+  /** Id of the profile the next request uses ("anthropic", "openai", "gemini", "default", …). */
+  get profile(): string {
+    return this.currentProfile.id;
+  }
+
+  /** "auto" when the profile follows the model, else the profile named. */
+  get profileChoice(): string {
+    return typeof this.parts.profileChoice === "string" ? this.parts.profileChoice : this.currentProfile.id;
+  }
+
+  /** The tool selection (a preset or names) each profile translates into its own tools. */
+  get toolSelection(): ToolPreset | readonly string[] {
+    return this.parts.toolSelection;
   }
 
   get reasoningEffort(): ReasoningEffort | null {
@@ -227,16 +256,27 @@ export class Session {
 
   // ---------------------------------------------------------------------------------- settings
 
-  /** Switches the model; the next model call uses it. */
+  /** Switches the model; the next model call uses it (and, when the profile follows the model, that family's profile). */
   setModel(ref: string): void {
     this.assertOpen("setModel");
     const info: ModelInfo = this.parts.client.model(ref);
-    this.currentProfile = this.parts.profileFactory({ model: ref, modelInfo: info, registry: this.parts.registry });
+    const before = this.currentProfile.id;
+    this.applyProfile(factoryFor(this.parts.profileChoice, ref)({ model: ref, modelInfo: info, registry: this.parts.registry }));
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
-    this.cachedPrompt = null;
     this.recorder.modelChange(ref);
-    this.bus.emit("model_change", { model: ref });
+    this.bus.emit("model_change", { model: ref, profile: this.currentProfile.id });
+    if (this.currentProfile.id !== before) this.bus.emit("profile_change", { profile: this.currentProfile.id, previous: before, reason: "model" });
+  }
+
+  /** "auto" to follow the model, or a profile id (or factory): the next request carries its tools and prompt. */
+  setProfile(profile: string | ProfileFactory): void {
+    this.assertOpen("setProfile");
+    const factory = factoryFor(profile, this.model);
+    const before = this.currentProfile.id;
+    this.parts.profileChoice = profile;
+    this.applyProfile(factory({ model: this.model, modelInfo: this.parts.client.model(this.model), registry: this.parts.registry }));
+    this.bus.emit("profile_change", { profile: this.currentProfile.id, previous: before, reason: "override" });
   }
 
   setReasoningEffort(effort: ReasoningEffort | null): void {
@@ -248,7 +288,7 @@ export class Session {
   /** Switches the active tools (a preset or tool names); the next request carries the new list. */
   setTools(presetOrNames: ToolPreset | readonly string[]): void {
     this.assertOpen("setTools");
-    this.parts.registry.setActive(presetOrNames);
+    this.parts.registry.setActive(activeToolNames(this.currentProfile, presetOrNames, this.parts.registry, []));
     this.parts.toolSelection = presetOrNames;
     this.mcpTools?.reselect();
     this.cachedPrompt = null;
@@ -343,7 +383,11 @@ export class Session {
         running: this.runningTools,
         // The first delegating tool is the spawning one (spawn_agent, Agent, invoke_agent).
         subagentTool: parts.registry.names().find((n) => kindOf(parts.registry.get(n)) === "agent"),
+        commandTimeoutMs: parts.commandTimeoutMs ?? this.currentProfile.defaultCommandTimeoutMs,
+        readToolName: this.currentProfile.capabilityTools.read[0],
+        grepToolName: this.currentProfile.capabilityTools.grep[0],
       }),
+      isProfileTool: (name: string) => isProfileToolName(name),
       append: (message: Message) => {
         parts.history.push(message);
         this.bus.emit("message_start", { message });
@@ -364,6 +408,26 @@ export class Session {
         return usage;
       },
     };
+  }
+
+  /** Makes `profile` current: its tools registered and active (custom and subagent tools kept), its limits in force. */
+  private applyProfile(profile: ProviderProfile): void {
+    const { registry } = this.parts;
+    const custom = new Set(this.parts.customToolNames);
+    // Custom tools active now stay active under the new profile; one dropped by setTools stays dropped.
+    const keep = registry.names().filter((n) => custom.has(n));
+    const agentsOn = registry.names().some((n) => kindOf(registry.get(n)) === "agent");
+    for (const tool of profile.ownTools) if (!custom.has(tool.name)) registry.register(tool);
+    // The subagent tools follow the profile's dialect (spawn_agent, Agent, invoke_agent…).
+    keep.push(...(this.parts.subagentToolsFor?.(profile.id, agentsOn) ?? []));
+    registry.setActive(activeToolNames(profile, this.parts.toolSelection, registry, keep));
+    this.mcpTools?.reselect();
+    const limits = this.parts.toolLimits;
+    for (const key of Object.keys(limits)) delete limits[key];
+    for (const [name, l] of Object.entries(profile.toolLimits)) limits[name] = { ...l };
+    for (const [name, l] of Object.entries(this.parts.limitOverrides)) limits[name] = { ...limits[name], ...l };
+    this.currentProfile = profile;
+    this.cachedPrompt = null;
   }
 
   private storeBetweenInputs(method: string) {
@@ -444,6 +508,7 @@ export class Session {
       await this.children.closeAll();
       this.mcpTools?.close();
       if (this.parts.mcp?.owned) await this.parts.mcp.manager.close().catch(() => {});
+      await this.parts.registry.close().catch(() => {});
       if (this.parts.ownsEnv) await this.parts.env.cleanup().catch(() => {});
       this.recorder.close();
       // session_start and session_end bracket a session that ran; one closed unused announced nothing.
@@ -452,4 +517,37 @@ export class Session {
     })();
     return this.closing;
   }
+}
+
+/** The profile factory for a choice: "auto" picks by the model's family. */
+export function factoryFor(choice: string | ProfileFactory, model: string): ProfileFactory {
+  if (typeof choice === "function") return choice;
+  return getProfileFactory(choice === AUTO_PROFILE ? profileForModel(model) : choice);
+}
+
+/**
+ * The tool names a profile activates for a selection: a preset's capabilities become the profile's
+ * own tools (the full preset adds its extras), core tool names in a list are translated the same
+ * way, other names stay; `keep` (the caller's custom tools, the subagent tools) are added. Names
+ * not registered are left out, except ones listed explicitly (the registry then reports them).
+ */
+export function activeToolNames(profile: ProviderProfile, selection: ToolPreset | readonly string[], registry: ToolRegistry, keep: readonly string[]): string[] {
+  const presets: Record<string, readonly string[]> = TOOL_PRESETS;
+  const caps = profile.capabilityTools as Record<string, readonly string[]>;
+  const names: string[] = [];
+  const expand = (preset: string) => {
+    for (const c of presets[preset]) names.push(...caps[c].filter((n) => registry.get(n)));
+    if (preset === "default") names.push(...profile.extraTools.filter((n) => registry.get(n)));
+  };
+  if (typeof selection === "string") {
+    if (!Object.hasOwn(presets, selection)) throw new Error(`Unknown tool preset '${selection}'. Presets: ${Object.keys(presets).join(", ")}.`);
+    expand(selection);
+  } else {
+    for (const n of selection) {
+      if (Object.hasOwn(presets, n) && !registry.get(n)) expand(n);
+      else names.push(...(Object.hasOwn(caps, n) ? caps[n].filter((m) => registry.get(m)) : [n]));
+    }
+  }
+  names.push(...keep);
+  return [...new Set(names)];
 }

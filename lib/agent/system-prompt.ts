@@ -8,10 +8,11 @@ import type { ModelInfo } from "../llm/types.ts";
 import { joinLayers } from "../profiles/prompt-layers.ts";
 import type { GitSummary, ProjectDoc, PromptEnvironment, ProviderProfile } from "../profiles/types.ts";
 import { gitSnapshot } from "./git-context.ts";
-import { discoverProjectDocs } from "./project-docs.ts";
+import { discoverProjectDocs, KNOWN_DOC_FILES, selectProjectDocs } from "./project-docs.ts";
 
 export interface PromptSources {
   environment: PromptEnvironment;
+  /** Every instruction file found for any profile; each profile's prompt takes its own (selectProjectDocs). */
   projectDocs: ProjectDoc[];
 }
 
@@ -46,11 +47,13 @@ export async function gatherPromptSources(
 ): Promise<PromptSources> {
   const cwd = env.workingDirectory();
   const git = await gitSnapshot(cwd);
-  const projectDocs = await discoverProjectDocs(cwd, { gitRoot: git.root, files: profile.projectDocFiles });
+  const files = [...new Set([...KNOWN_DOC_FILES, ...profile.projectDocFiles])];
+  const projectDocs = await discoverProjectDocs(cwd, { gitRoot: git.root, files, budgetBytes: Number.POSITIVE_INFINITY });
   return { environment: promptEnvironment(env, git, profile.model, info), projectDocs };
 }
 
 export function composeSystemPrompt(profile: ProviderProfile, sources: PromptSources, overrides: PromptOverrides): string {
-  const built = profile.buildSystemPrompt(sources.environment, sources.projectDocs, { baseInstructions: overrides.systemPrompt });
+  const docs = selectProjectDocs(sources.projectDocs, profile.projectDocFiles);
+  const built = profile.buildSystemPrompt(sources.environment, docs, { baseInstructions: overrides.systemPrompt });
   return joinLayers([built, overrides.appendSystemPrompt]);
 }

@@ -33,6 +33,11 @@ export interface ToolExecutionContext {
   running: Set<AbortController>;
   /** Name of the active tool that starts subagents, if any (the truncation hint points at it). */
   subagentTool?: string;
+  /** Timeout for shell commands that give none (session config, else the profile's default). */
+  commandTimeoutMs?: number;
+  /** The profile's names for reading and searching, for the truncation notice's advice. */
+  readToolName?: string;
+  grepToolName?: string;
 }
 
 export interface ExecutedCall {
@@ -126,6 +131,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
       signal: controller.signal,
       callId: call.id,
       output: capture,
+      commandTimeoutMs: ctx.commandTimeoutMs,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
       onProgress: (p) => ctx.bus.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),
     });
@@ -158,6 +164,8 @@ async function finish(
       capture,
       hasSubagentTool: ctx.subagentTool !== undefined,
       subagentToolName: ctx.subagentTool,
+      readToolName: ctx.readToolName,
+      grepToolName: ctx.grepToolName,
       shellToolName: ctx.registry.names().find((name) => kindOf(ctx.registry.get(name)) === "shell"),
     })
     .catch(() => untouched);

@@ -30,6 +30,8 @@ export interface CliOptions {
   baseUrl?: string;
   reasoningEffort?: ReasoningEffortArg;
   tools?: string;
+  /** auto | default | anthropic | openai | gemini */
+  profile?: string;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   cwd?: string;
@@ -62,6 +64,7 @@ const OPTIONS = {
   "base-url": { type: "string" },
   "reasoning-effort": { type: "string" },
   tools: { type: "string" },
+  profile: { type: "string" },
   "system-prompt": { type: "string" },
   "append-system-prompt": { type: "string" },
   cwd: { type: "string" },
@@ -159,6 +162,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     baseUrl: v["base-url"],
     reasoningEffort: effort as ReasoningEffortArg | undefined,
     tools: v.tools,
+    profile: v.profile,
     systemPrompt: v["system-prompt"],
     appendSystemPrompt: v["append-system-prompt"],
     cwd: v.cwd,
@@ -229,6 +233,7 @@ Options:
       --base-url URL            base URL for the model's provider
       --reasoning-effort LEVEL  low | medium | high
       --tools SET               default | minimal | readonly | read,grep,... | default,apply_patch
+      --profile NAME            auto (from the model) | default | anthropic | openai | gemini
       --system-prompt TEXT      replace the base instructions
       --append-system-prompt T  append instructions (highest priority)
       --cwd DIR                 work in DIR

@@ -36,7 +36,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     unsubscribe = session.subscribe((e) => renderer.render(e));
   });
 
-  out(`${style.bold("gong")} ${VERSION} · ${host.session.model} · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
+  out(`${style.bold("gong")} ${VERSION} · ${host.session.model} (${host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
 
   const inputPrompt = style.cyan("› ");
   const steeringPrompt = style.dim("↳ ");

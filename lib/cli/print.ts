@@ -76,6 +76,7 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
       kind: "result",
       session_id: session.id,
       model: session.model,
+      profile: session.profile,
       answer: result.text,
       stop_reason: result.stopReason,
       is_error: code !== EXIT.ok,

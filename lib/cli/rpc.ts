@@ -52,6 +52,8 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
       session_id: session.id,
       state: session.state,
       model: session.model,
+      profile: session.profile,
+      profile_choice: session.profileChoice,
       reasoning_effort: session.reasoningEffort,
       tools: session.tools,
       message_count: session.messages.length,
@@ -67,6 +69,10 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
       if (typeof tools !== "string" && !Array.isArray(tools)) throw new Error("'tools' must be a preset name or a list of tool names.");
       session.setTools(tools as string[]);
       return { tools: session.tools };
+    }),
+    set_profile: on((cmd, session) => {
+      session.setProfile(text(cmd, "profile"));
+      return { profile: session.profile, tools: session.tools };
     }),
     compact: on(async (_cmd, session) => ({ compacted: await session.compact() })),
     fork: on((cmd, session) => session.fork(typeof cmd.entry_id === "string" ? cmd.entry_id : undefined)),

@@ -71,7 +71,14 @@ export class SessionHost {
       await previous.close();
       this.store = store;
       // Settings changed during the conversation carry over into the next session.
-      const sessionOptions = { ...this.setup.sessionOptions, model: previous.model, reasoningEffort: previous.reasoningEffort, tools: previous.tools };
+      // The profile choice and the tool selection carry over as chosen ("auto", a preset), not as resolved names.
+      const sessionOptions = {
+        ...this.setup.sessionOptions,
+        model: previous.model,
+        reasoningEffort: previous.reasoningEffort,
+        tools: previous.toolSelection,
+        profile: previous.profileChoice,
+      };
       this.current = await openSession({ ...this.setup, sessionOptions }, store);
       for (const listener of this.listeners) listener(this.current);
       return this.current;

@@ -23,6 +23,10 @@ const ProviderSettings = v.strictObject({
 const SettingsSchema = v.strictObject({
   model: v.optional(v.pipe(v.string(), v.regex(/^[^/\s]+\/\S+$/, "must look like provider/model-id"))),
   tools: v.optional(v.union([v.string(), v.array(v.string())])),
+  /** auto (chosen from the model) | default | anthropic | openai | gemini */
+  profile: v.optional(v.string()),
+  /** Timeout of a shell command that names none (every profile's shell tools); default per profile. */
+  defaultCommandTimeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   reasoningEffort: v.optional(Effort),
   compaction: v.optional(
     v.strictObject({

@@ -106,6 +106,7 @@ export async function prepareSession(
     cwd,
     env: toolEnv,
     tools,
+    profile: opts.profile ?? settings.profile,
     clientOptions,
     hooks,
     systemPrompt: opts.systemPrompt,
@@ -114,6 +115,7 @@ export async function prepareSession(
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
+      defaultCommandTimeoutMs: settings.defaultCommandTimeoutMs,
       autoCompact: settings.compaction?.enabled,
       compactReserveTokens: settings.compaction?.reserveTokens,
       compactKeepRecentTokens: settings.compaction?.keepRecentTokens,

@@ -36,6 +36,15 @@ const COMMANDS: Record<string, SlashCommand> = {
       out(`model: ${arg}\n`);
     },
   },
+  profile: {
+    usage: "/profile [name]",
+    help: "show or switch the tool profile: auto, default, anthropic, openai, gemini",
+    run(arg, { host, out }) {
+      if (arg) host.session.setProfile(arg);
+      const choice = host.session.profileChoice === "auto" ? " (auto: from the model)" : "";
+      out(`profile: ${host.session.profile}${choice}\ntools: ${host.session.tools.join(", ")}\n`);
+    },
+  },
   tools: {
     usage: "/tools [preset|a,b,c]",
     help: "show or switch the active tools",

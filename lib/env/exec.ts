@@ -11,7 +11,7 @@ import { stat } from "node:fs/promises";
 import { ToolError } from "../envelope.ts";
 import { OutputCollector, type OutputCollectorOptions } from "./output-buffer.ts";
 import type { ProcessTrees } from "./process-trees.ts";
-import type { ExecResult } from "./types.ts";
+import type { ExecResult, StdinPort } from "./types.ts";
 
 /** After the exit, the pipes are read until they are quiet this long (or close)… */
 const DRAIN_QUIET_MS = 20;
@@ -30,6 +30,8 @@ export interface RunCommandOptions extends OutputCollectorOptions {
   signal?: AbortSignal;
   /** Where the command's process tree is registered, so timeout, abort and cleanup reach all of it. */
   trees: ProcessTrees;
+  /** Keep stdin open as a pipe and hand its write end over (long-running, interactive commands). */
+  onStdin?: (stdin: StdinPort) => void;
 }
 
 export async function runCommand(options: RunCommandOptions): Promise<ExecResult> {
@@ -45,7 +47,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
       cwd: options.cwd,
       env: options.trees.treeEnv(tree, options.env),
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.onStdin ? "pipe" : "ignore", "pipe", "pipe"],
     });
   } catch (e) {
     collector.finish();
@@ -75,6 +77,8 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
       options.signal?.removeEventListener("abort", onAbort);
     };
 
+    if (options.onStdin && child.stdin) options.onStdin(stdinPort(child));
+
     let onDrainData = () => {};
     child.stdout!.on("data", (chunk: Uint8Array) => {
       collector.write(chunk, "stdout");
@@ -103,6 +107,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
         clearTimeout(capTimer);
         child.stdout!.destroy();
         child.stderr!.destroy();
+        child.stdin?.destroy();
         // A killed tree finishes dying on its own; a finished command's background processes
         // (a dev server) stay, tracked until cleanup.
         if (!killing) options.trees.settle(tree);
@@ -117,6 +122,23 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
       child.once("close", settle);
     });
   });
+}
+
+function stdinPort(child: ChildProcess): StdinPort {
+  const stdin = child.stdin!;
+  // A command that exits or closes its input makes writes fail with EPIPE: that is an answer, not a crash.
+  stdin.on("error", () => {});
+  const open = () => !stdin.destroyed && !stdin.writableEnded && child.exitCode === null && child.signalCode === null;
+  return {
+    write(text) {
+      if (!open()) return false;
+      stdin.write(text);
+      return true;
+    },
+    end() {
+      if (!stdin.writableEnded) stdin.end();
+    },
+  };
 }
 
 function ending(started: number, exitCode: number | null, signal: string | null, timedOut: boolean, aborted: boolean) {

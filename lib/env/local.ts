@@ -168,6 +168,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       signal: options.signal,
       onData: options.onData,
       onOutput: options.onOutput,
+      onStdin: options.onStdin,
       windowBytes: s.windowBytes,
       trees: this.processes,
     });

@@ -57,6 +57,15 @@ export interface ExecOptions {
   onData?: (text: string, stream: "stdout" | "stderr") => void;
   /** Streamed output as raw bytes, both streams in arrival order: for keeping all of it (the bash tool's capture). */
   onOutput?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
+  /** When given, stdin is a pipe handed to this callback right after the start (otherwise stdin is closed). */
+  onStdin?: (stdin: StdinPort) => void;
+}
+
+/** The write end of a running command's stdin. */
+export interface StdinPort {
+  /** False when the command no longer reads its input (exited or closed it). */
+  write(text: string): boolean;
+  end(): void;
 }
 
 export interface ExecResult {

@@ -5,6 +5,8 @@
  */
 import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
 import { limitsFor } from "./tool-limits.ts";
+import { coreTools } from "../../tools/registry.ts";
+import { BASH_DEFAULT_TIMEOUT_S } from "../../tools/bash.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
 /** Used when the catalog does not know the model. */
@@ -40,6 +42,10 @@ export function createDefaultProfile({ model, modelInfo, registry }: ProfileOpti
     },
     tools: () => registry.definitions(),
     providerOptions: () => undefined,
+    ownTools: coreTools,
+    capabilityTools: { read: ["read"], write: ["write"], edit: ["edit"], bash: ["bash"], grep: ["grep"], find: ["find"], ls: ["ls"] },
+    extraTools: [],
+    defaultCommandTimeoutMs: BASH_DEFAULT_TIMEOUT_S * 1000,
     supportsReasoning: modelInfo?.reasoning ?? false,
     supportsStreaming: true,
     supportsParallelToolCalls: false,

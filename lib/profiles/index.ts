@@ -1,18 +1,38 @@
 /**
- * Profiles by id. `default` serves every model; provider-aligned profiles register here under
- * their own id, and hosts may register their own.
+ * Profiles by id, and the choice of one from the model. `default` serves any model; `anthropic`,
+ * `openai` and `gemini` give their model families the tools and prompt they were trained on.
+ * Hosts may register their own profiles.
  */
+import { createAnthropicProfile } from "./anthropic.ts";
 import { createDefaultProfile } from "./default.ts";
+import { createGeminiProfile } from "./gemini.ts";
+import { createOpenAIProfile } from "./openai.ts";
 import type { ProfileFactory } from "./types.ts";
+import { coreTools } from "../../tools/registry.ts";
+import { anthropicTools } from "../../tools/dialects/anthropic.ts";
+import { openaiTools } from "../../tools/dialects/openai.ts";
+import { geminiTools } from "../../tools/dialects/gemini.ts";
 
 export type * from "./types.ts";
 export { createDefaultProfile, DEFAULT_BASE_INSTRUCTIONS, FALLBACK_CONTEXT_WINDOW } from "./default.ts";
 export { CAPABILITY_LIMITS, limitsFor, type LimitCapability } from "./tool-limits.ts";
+export { createAnthropicProfile, ANTHROPIC_BASE_INSTRUCTIONS, ANTHROPIC_REFERENCE } from "./anthropic.ts";
+export { createOpenAIProfile, OPENAI_BASE_INSTRUCTIONS, OPENAI_REFERENCE } from "./openai.ts";
+export { createGeminiProfile, GEMINI_BASE_INSTRUCTIONS, GEMINI_REFERENCE } from "./gemini.ts";
 export { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
 
-const factories = new Map<string, ProfileFactory>([["default", createDefaultProfile]]);
+/** Chooses the profile from the model (see profileForModel) unless one is named. */
+export const AUTO_PROFILE = "auto";
+
+const factories = new Map<string, ProfileFactory>([
+  ["default", createDefaultProfile],
+  ["anthropic", createAnthropicProfile],
+  ["openai", createOpenAIProfile],
+  ["gemini", createGeminiProfile],
+]);
 
 export function registerProfile(id: string, factory: ProfileFactory): void {
+  if (id === AUTO_PROFILE) throw new Error(`'${AUTO_PROFILE}' is reserved: it means "choose from the model".`);
   factories.set(id, factory);
 }
 
@@ -23,6 +43,36 @@ export function profileIds(): string[] {
 /** The factory for `id`; an unknown id is an error naming the known ones. */
 export function getProfileFactory(id: string): ProfileFactory {
   const factory = factories.get(id);
-  if (!factory) throw new Error(`Unknown profile '${id}'. Known profiles: ${profileIds().join(", ")}.`);
+  if (!factory) throw new Error(`Unknown profile '${id}'. Known profiles: ${[AUTO_PROFILE, ...profileIds()].join(", ")}.`);
   return factory;
+}
+
+/**
+ * The profile a model's family was trained for: Claude ids (on any provider) → anthropic; GPT,
+ * o-series and codex ids → openai; Gemini ids → gemini; anything else (Ollama, vLLM, DeepSeek…)
+ * → default.
+ */
+export function profileForModel(model: string): string {
+  const slash = model.indexOf("/");
+  const provider = slash < 0 ? "" : model.slice(0, slash).toLowerCase();
+  const id = (slash < 0 ? model : model.slice(slash + 1)).toLowerCase();
+  const last = id.slice(id.lastIndexOf("/") + 1);
+  if (provider === "anthropic" || /claude/.test(id)) return "anthropic";
+  if (provider === "gemini" || /(^|[/-])gemini/.test(id)) return "gemini";
+  if (provider === "openai" || /^(gpt-|o\d(-|$)|codex)/.test(last) || /codex/.test(last)) return "openai";
+  return "default";
+}
+
+/** Tool names of the built-in profiles, including tools they offer once registered (plans, patches). */
+const PROFILE_TOOL_NAMES = new Set([
+  ...[...coreTools, ...anthropicTools, ...openaiTools, ...geminiTools].map((t) => t.name),
+  "apply_patch",
+  "TodoWrite",
+  "update_plan",
+  "write_todos",
+]);
+
+/** True for a tool name one of the built-in profiles defines. */
+export function isProfileToolName(name: string): boolean {
+  return PROFILE_TOOL_NAMES.has(name);
 }

@@ -43,6 +43,12 @@ export function toolsBlock(tools: ToolSpec[]): string {
   return ["Available tools:", ...lines].join("\n");
 }
 
+/** The active tools by name only: the request's tool list carries each one's description and schema. */
+export function toolNamesBlock(tools: ToolSpec[]): string {
+  if (tools.length === 0) return toolsBlock(tools);
+  return `Available tools: ${tools.map((t) => t.name).join(", ")}. Each one's description and parameters come with the request.`;
+}
+
 /** Project instructions, root first; the file path heads each one. */
 export function projectDocsBlock(docs: ProjectDoc[]): string {
   if (docs.length === 0) return "";

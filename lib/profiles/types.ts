@@ -7,6 +7,15 @@
 import type { ToolLimits } from "../observe.ts";
 import type { ModelInfo, ToolSpec } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
+import type { Tool } from "../../tools/types.ts";
+
+/** The capabilities the tool presets are written in (003 §10): each profile names its tools for them. */
+export type Capability = "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls";
+
+/** What the request-time options depend on. */
+export interface RequestSettings {
+  reasoningEffort?: string | null;
+}
 
 /** The git snapshot taken at session start (004 §6.4). */
 export interface GitSummary {
@@ -59,8 +68,16 @@ export interface ProviderProfile {
   buildSystemPrompt(environment: PromptEnvironment, projectDocs: ProjectDoc[], options?: BuildPromptOptions): string;
   /** Definitions of the active tools, for the request. */
   tools(): ToolSpec[];
-  /** Per-provider request extras, or undefined. */
-  providerOptions(): Record<string, Record<string, unknown>> | undefined;
+  /** Per-provider request extras (keyed by provider id), or undefined. */
+  providerOptions(settings?: RequestSettings): Record<string, Record<string, unknown>> | undefined;
+  /** The tools this profile brings; applying the profile registers them (a custom tool of the same name wins). */
+  ownTools: readonly Tool[];
+  /** This profile's tool names for each preset capability (names not registered are left out). */
+  capabilityTools: Record<Capability, readonly string[]>;
+  /** Tools on with the full preset besides the capabilities (plan, images, patches), when registered. */
+  extraTools: readonly string[];
+  /** Timeout of a shell command when neither the model nor the session config gives one. */
+  defaultCommandTimeoutMs: number;
   supportsReasoning: boolean;
   supportsStreaming: boolean;
   supportsParallelToolCalls: boolean;

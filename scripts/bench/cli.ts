@@ -31,7 +31,7 @@ async function runOnce(cmd: string[], cwd: string, env: Record<string, string>):
   return { wall: out.wall, rssMb: out.rss / 2 ** 20 };
 }
 
-async function series(n: number, cmd: string[], cwd: string, env: Record<string, string>) {
+export async function series(n: number, cmd: string[], cwd: string, env: Record<string, string>) {
   await runOnce(cmd, cwd, env);
   const runs = [];
   for (let i = 0; i < n; i++) runs.push(await runOnce(cmd, cwd, env));
@@ -51,7 +51,7 @@ export async function rows(): Promise<BenchRow[]> {
     const fake = await startFakeLlm({
       script: (request) => (JSON.stringify(request.body).includes("tool_result") ? { text: "done" } : { toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }),
     });
-    const task = await series(10, [binary, "--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "bench", "-p", "say hi"], dir, env);
+    const task = await series(10, [binary, "--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "bench", "--profile", "default", "-p", "say hi"], dir, env);
     await fake.close();
 
     return [

@@ -9,14 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSession, type SessionEvent } from "../../lib/agent/index.ts";
 import { createClient } from "../../lib/llm/client.ts";
-import { createDefaultProfile } from "../../lib/profiles/index.ts";
-import type { ProfileFactory } from "../../lib/profiles/types.ts";
 import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { type BenchRow, median, ms } from "./measure.ts";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
-const asAnthropic: ProfileFactory = (options) => ({ ...createDefaultProfile(options), id: "anthropic" });
 const CHILD_DELAY_MS = 50;
 
 export async function rows(): Promise<BenchRow[]> {
@@ -34,7 +31,7 @@ export async function rows(): Promise<BenchRow[]> {
   try {
     const overheads: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const session = await createSession({ model: MODEL, cwd: dir, client, profile: asAnthropic, store: false });
+      const session = await createSession({ model: MODEL, cwd: dir, client, profile: "anthropic", store: false });
       const events: SessionEvent[] = [];
       session.subscribe((e) => events.push(e));
       await session.submit("ONE: delegate");
@@ -49,7 +46,7 @@ export async function rows(): Promise<BenchRow[]> {
     const childrenDone = async (prompt: string): Promise<number> => {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const session = await createSession({ model: MODEL, cwd: dir, client, store: false });
+        const session = await createSession({ model: MODEL, cwd: dir, client, store: false, profile: "default" });
         const started = performance.now();
         await session.submit(prompt);
         while (session.subagents.some((c) => c.status === "running")) await new Promise((r) => setTimeout(r, 1));

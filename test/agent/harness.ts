@@ -60,6 +60,8 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
   try {
     session = await createSession({
       model: MODEL,
+      // The loop's own tests script gong's core tools; profile tests name their profile.
+      profile: "default",
       cwd: dir,
       client: fakeClient(fake, { ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}), chatProvider }),
       store: { dir: join(home, "sessions") },

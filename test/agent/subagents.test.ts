@@ -7,8 +7,6 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createDefaultProfile } from "../../lib/profiles/index.ts";
-import type { ProfileFactory } from "../../lib/profiles/types.ts";
 import type { SessionEvent } from "../../lib/agent/index.ts";
 import { listChildSessions } from "../../lib/store/list.ts";
 import { conversationOf, routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
@@ -28,8 +26,6 @@ const isStart = (e: SessionEvent): e is SessionEvent<"tool_call_start"> => e.kin
 
 const call = (name: string, args: Record<string, unknown>): ScriptTurn => ({ toolCalls: [{ name, arguments: args }] });
 
-/** The default profile under another id, so the dialect of that family is used over any wire API. */
-const profileAs = (id: string): ProfileFactory => (options) => ({ ...createDefaultProfile(options), id });
 
 function childRequests(requests: RecordedRequest[], marker: string): RecordedRequest[] {
   return requests.filter((r) => conversationOf(r).firstUser.includes(marker));
@@ -320,7 +316,7 @@ test("a resumed parent knows its children: finished ones report their answer, an
     await h.session.close();
     const { createSession } = await import("../../lib/agent/index.ts");
     const { fakeClient, MODEL } = await import("./harness.ts");
-    const resumed = await createSession({ model: MODEL, cwd: h.dir, client: fakeClient(h.fake), store: { resume: file } });
+    const resumed = await createSession({ model: MODEL, profile: "default", cwd: h.dir, client: fakeClient(h.fake), store: { resume: file } });
     try {
       expect(resumed.subagents).toEqual([expect.objectContaining({ agent_id: id, status: "completed", output: "first answer" })]);
       h.fake.setScript(
@@ -352,9 +348,9 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
     const h = await harness(
       routeByPrompt({
         PARENT: [call("Agent", { description: "write notes", prompt: "CHILD-CC: write notes.md" }), { text: "done" }],
-        "CHILD-CC": [call("write", { path: "notes.md", content: "# notes\n" }), { text: "notes.md written" }],
+        "CHILD-CC": [call("Write", { file_path: "notes.md", content: "# notes\n" }), { text: "notes.md written" }],
       }),
-      { profile: profileAs("anthropic") },
+      { profile: "anthropic" },
     );
     try {
       await h.session.submit("PARENT: delegate");
@@ -381,16 +377,16 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
         ],
         "CHILD-EX": [{ text: "found 3 files" }],
       }),
-      { profile: profileAs("anthropic") },
+      { profile: "anthropic" },
     );
     try {
       await h.session.submit("PARENT: explore in the background");
       await waitForEvent(h.session, h.events, (e) => e.kind === "agent_end" && e.agent_id === undefined && h.fake.requests.length >= 4);
       const child = childRequests(h.fake.requests, "CHILD-EX")[0];
       const names = child.body.tools.map((t: any) => t.name);
-      expect(names).not.toContain("write");
-      expect(names).not.toContain("bash");
-      expect(names).toContain("read");
+      expect(names).not.toContain("Write");
+      expect(names).not.toContain("Bash");
+      expect(names).toContain("Read");
       const last = h.fake.requests.at(-1)!;
       expect(JSON.stringify(last.body.messages)).toContain("found 3 files");
     } finally {
@@ -409,7 +405,7 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
         ],
         "CHILD-OA": [{ text: "summary here" }],
       }),
-      { model: "openai/gpt-5.2", profile: profileAs("openai") },
+      { model: "openai/gpt-5.2", profile: "openai" },
     );
     try {
       await h.session.submit("PARENT: codex style");
@@ -436,7 +432,7 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
         ],
         "CHILD-GM": [{ text: "with bun" }],
       }),
-      { model: "gemini/gemini-2.5-pro", profile: profileAs("gemini") },
+      { model: "gemini/gemini-2.5-pro", profile: "gemini" },
     );
     try {
       await h.session.submit("PARENT: gemini style");

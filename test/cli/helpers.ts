@@ -60,10 +60,10 @@ export function workspace(): Workspace {
 
 /** The four wire APIs, each as the command-line flags that point gong at the fake server. */
 export const WIRE_APIS: Array<{ name: string; flags(fake: FakeLlm): string[] }> = [
-  { name: "anthropic", flags: (f) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", f.baseUrls.anthropic, "--api-key", "test"] },
-  { name: "openai-responses", flags: (f) => ["--model", "openai/gpt-5-mini", "--base-url", f.baseUrls.openai, "--api-key", "test"] },
-  { name: "openai-chat", flags: (f) => ["--model", "ollama/qwen3-coder", "--base-url", f.baseUrls.openai] },
-  { name: "gemini", flags: (f) => ["--model", "gemini/gemini-2.5-flash", "--base-url", f.baseUrls.gemini, "--api-key", "test"] },
+  { name: "anthropic", flags: (f) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", f.baseUrls.anthropic, "--api-key", "test", "--profile", "default"] },
+  { name: "openai-responses", flags: (f) => ["--model", "openai/gpt-5-mini", "--base-url", f.baseUrls.openai, "--api-key", "test", "--profile", "default"] },
+  { name: "openai-chat", flags: (f) => ["--model", "ollama/qwen3-coder", "--base-url", f.baseUrls.openai, "--profile", "default"] },
+  { name: "gemini", flags: (f) => ["--model", "gemini/gemini-2.5-flash", "--base-url", f.baseUrls.gemini, "--api-key", "test", "--profile", "default"] },
 ];
 
 export const BASH_THEN_ANSWER: Script = [

@@ -66,6 +66,9 @@ test.skipIf(!hasTmux)("cli interactive: a prompt, a streamed answer, a tool line
 
   keys("/tools readonly", "Enter");
   await waitFor((s) => s.includes("tools: read, grep, find, ls"), "the /tools answer");
+  // The readonly selection follows the profile into its own tool names.
+  keys("/profile anthropic", "Enter");
+  await waitFor((s) => s.includes("profile: anthropic") && s.includes("tools: Read, Grep, Glob"), "the /profile answer");
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });

@@ -55,7 +55,7 @@ describe("output formats", () => {
     const lines = r.stdout.trim().split("\n");
     expect(lines.length).toBe(1);
     const result = JSON.parse(lines[0]);
-    expect(result).toMatchObject({ kind: "result", answer: "The command printed hi-from-bash.", stop_reason: "completed", is_error: false, turns: 2 });
+    expect(result).toMatchObject({ kind: "result", profile: "default", answer: "The command printed hi-from-bash.", stop_reason: "completed", is_error: false, turns: 2 });
     expect(typeof result.session_id).toBe("string");
     expect(result.usage.input).toBeGreaterThan(0);
   });
@@ -326,5 +326,30 @@ describe("tool lines and the plan", () => {
     expect(r.stderr).toContain("● TodoWrite  3 items\n  ⎿ 1/3 done\n    ✔ Look around\n    ◼ Saying hi\n    ☐ Wave\n");
     expect(r.stderr).toContain("● bash  echo hi-from-bash\n  ⎿ exit 0 · 1 line\n");
     expect((fake.requests[0].body.tools as { name: string }[]).map((t) => t.name)).toContain("TodoWrite");
+  });
+});
+
+describe("profiles from the command line", () => {
+  test("cli picks the profile from the model; --profile and the settings' profile override it; defaultCommandTimeoutMs reaches the shell", async () => {
+    fake = await startFakeLlm({
+      script: [
+        { text: "auto" },
+        { text: "flag" },
+        { toolCalls: [{ name: "exec_command", arguments: { cmd: "sleep 5; echo late" } }] },
+        { text: "settings" },
+      ],
+    });
+    const flags = ["--model", "openai/gpt-5-mini", "--base-url", fake.baseUrls.openai, "--api-key", "test"];
+    const names = (i: number) => fake.requests[i].body.tools.map((t: any) => t.name);
+    expect((await ws.run([...flags, "-p", "a"])).stdout).toBe("auto\n");
+    expect(names(0)).toContain("exec_command");
+    expect((await ws.run([...flags, "--profile", "anthropic", "-p", "b"])).stdout).toBe("flag\n");
+    expect(names(1)).toContain("Bash");
+    mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ profile: "openai", defaultCommandTimeoutMs: 300 }));
+    const r = await ws.run([...flags, "-p", "c"]);
+    expect(r.stdout).toBe("settings\n");
+    // exec_command waits the session's command timeout (300 ms), not its 10 s default, then reports the running session.
+    expect(JSON.stringify(fake.requests[3].body.input)).toContain("Process running with session ID");
   });
 });

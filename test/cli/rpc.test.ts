@@ -251,3 +251,27 @@ test("cli rpc: plan_update events and the plan in get_state", async () => {
   expect((await r.response(3)).data.plan).toEqual({ explanation: "start", items: [{ text: "Probe", status: "in_progress" }] });
   expect(await r.close()).toBe(0);
 });
+
+test("cli rpc set_profile switches the tools at the next request and survives a new session; get_state reports it", async () => {
+  fake = await startFakeLlm({ script: [{ text: "one" }, { text: "two" }] });
+  // No --profile: a Claude model gets the anthropic profile.
+  const r = rpc(["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "test"]);
+  r.send({ id: 1, type: "get_state" });
+  expect((await r.response(1)).data).toMatchObject({ profile: "anthropic", profile_choice: "auto" });
+  r.send({ id: 2, type: "prompt", text: "first" });
+  await r.response(2);
+  r.send({ id: 3, type: "set_profile", profile: "gemini" });
+  expect((await r.response(3)).data.tools).toContain("run_shell_command");
+  r.send({ id: 4, type: "prompt", text: "second" });
+  await r.response(4);
+  const names = fake.requests.map((q) => q.body.tools.map((t: any) => t.name));
+  expect(names[0]).toContain("Bash");
+  expect(names[1]).toContain("run_shell_command");
+  r.send({ id: 5, type: "new_session" });
+  await r.response(5);
+  r.send({ id: 6, type: "get_state" });
+  expect((await r.response(6)).data).toMatchObject({ profile: "gemini", profile_choice: "gemini" });
+  r.send({ id: 7, type: "set_profile", profile: "nosuch" });
+  expect((await r.response(7)).error).toContain("Unknown profile 'nosuch'");
+  expect(await r.close()).toBe(0);
+});

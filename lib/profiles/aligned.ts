@@ -1,0 +1,58 @@
+/**
+ * What every provider-aligned profile shares: the prompt layers, the capability → tool-name map
+ * for presets, and the per-tool limits of 004 §5.2–5.3 (characters first, then lines), written
+ * per capability and applied to this profile's own tool names.
+ */
+import type { Tool } from "../../tools/types.ts";
+import { FALLBACK_CONTEXT_WINDOW } from "./default.ts";
+import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolNamesBlock } from "./prompt-layers.ts";
+import { limitsFor, type LimitCapability } from "./tool-limits.ts";
+import type { Capability, ProfileOptions, ProviderProfile, RequestSettings } from "./types.ts";
+
+export interface AlignedProfileSpec {
+  id: string;
+  /** Reference agent and version the tool shapes were checked against. */
+  reference: string;
+  baseInstructions: string;
+  tools: readonly Tool[];
+  capabilities: Record<Capability, readonly string[]>;
+  extras: readonly string[];
+  /** Which capability's output limits (004 §5.2/§5.3) each tool name gets. */
+  limits: Record<string, LimitCapability>;
+  projectDocFiles: string[];
+  defaultCommandTimeoutMs: number;
+  supportsParallelToolCalls: boolean;
+  providerOptions(options: ProfileOptions, settings: RequestSettings): Record<string, Record<string, unknown>> | undefined;
+}
+
+export function createAlignedProfile(spec: AlignedProfileSpec, options: ProfileOptions): ProviderProfile {
+  const { model, modelInfo, registry } = options;
+  const toolLimits = limitsFor(spec.limits);
+  return {
+    id: spec.id,
+    model,
+    registry,
+    buildSystemPrompt(environment, projectDocs, prompt = {}) {
+      return joinLayers([
+        prompt.baseInstructions ?? spec.baseInstructions,
+        environmentBlock(environment),
+        gitBlock(environment.git),
+        // Names only: the reference agents describe their tools in the tool list, and the prompt stays lean.
+        toolNamesBlock(this.tools()),
+        projectDocsBlock(projectDocs),
+      ]);
+    },
+    tools: () => registry.definitions(),
+    providerOptions: (settings = {}) => spec.providerOptions(options, settings),
+    ownTools: spec.tools,
+    capabilityTools: spec.capabilities,
+    extraTools: spec.extras,
+    defaultCommandTimeoutMs: spec.defaultCommandTimeoutMs,
+    supportsReasoning: modelInfo?.reasoning ?? false,
+    supportsStreaming: true,
+    supportsParallelToolCalls: spec.supportsParallelToolCalls,
+    contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
+    projectDocFiles: spec.projectDocFiles,
+    toolLimits,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The `gemini` profile: Gemini models get gemini-cli's tools (read_file, read_many_files,
+ * write_file, replace, run_shell_command with background processes, grep_search, glob,
+ * list_directory, write_todos when registered), a base prompt in the order of gemini-cli's
+ * (identity, conventions, tool use, editing, verification, answers), GEMINI.md as project
+ * instructions, a 10 s default command timeout, parallel calls and explicit safety settings.
+ *
+ * Tool shapes checked against gemini-cli 0.56 (its model tool-declaration snapshots).
+ */
+import { GEMINI_SHELL_DEFAULT_TIMEOUT_MS, geminiTools } from "../../tools/dialects/gemini.ts";
+import { createAlignedProfile } from "./aligned.ts";
+import type { ProfileOptions, ProviderProfile } from "./types.ts";
+
+export const GEMINI_REFERENCE = "gemini-cli 0.56";
+
+/** Code, logs and security work trip the default filters easily; block only what is clearly harmful. */
+export const GEMINI_SAFETY_SETTINGS = [
+  "HARM_CATEGORY_HARASSMENT",
+  "HARM_CATEGORY_HATE_SPEECH",
+  "HARM_CATEGORY_SEXUALLY_EXPLICIT",
+  "HARM_CATEGORY_DANGEROUS_CONTENT",
+].map((category) => ({ category, threshold: "BLOCK_ONLY_HIGH" }));
+
+export const GEMINI_BASE_INSTRUCTIONS = `You are gong, a command-line agent for software engineering. You help the user safely and efficiently in their project, using the tools available to you.
+
+# Core rules
+- Follow the project's style, structure and libraries; read nearby code, configuration and tests first, and never assume a library is available.
+- Do what was asked, completely, and nothing more without asking. Explain a command that deletes or rewrites files before running it.
+- GEMINI.md and AGENTS.md files (shown below when present) are the project's own rules: follow them.
+
+# Tools
+- Search with grep_search (contents) and glob (names); read with read_file or read_many_files.
+- Run commands with run_shell_command, non-interactively; start servers and watchers with is_background and check them with read_background_output.
+- Make independent calls together in one turn: they run in parallel.
+- If write_todos is available, track multi-step work with it.
+
+# Editing
+- Use replace: old_string is the exact literal text from the file (whitespace included) with enough context to be unique; allow_multiple changes every occurrence. Say what the change does in instruction.
+- Use write_file for new files or complete rewrites.
+
+# Verifying
+- After changing code, run the project's tests, build, linter or type checker. Fix what you broke and run them again.
+
+# Answers
+- Concise and direct, for a terminal: a few lines, Markdown only where it helps. Say what changed and where, and plainly what is left undone or failing.`;
+
+export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
+  return createAlignedProfile(
+    {
+      id: "gemini",
+      reference: GEMINI_REFERENCE,
+      baseInstructions: GEMINI_BASE_INSTRUCTIONS,
+      tools: geminiTools,
+      capabilities: {
+        read: ["read_file", "read_many_files"],
+        write: ["write_file"],
+        edit: ["replace"],
+        bash: ["run_shell_command", "read_background_output", "list_background_processes"],
+        grep: ["grep_search"],
+        find: ["glob"],
+        ls: ["list_directory"],
+      },
+      extras: ["write_todos"],
+      limits: {
+        read_file: "read",
+        read_many_files: "read",
+        run_shell_command: "bash",
+        read_background_output: "bash",
+        grep_search: "grep",
+        glob: "find",
+        list_directory: "find",
+        replace: "edit",
+        write_file: "write",
+      },
+      projectDocFiles: ["GEMINI.md"],
+      defaultCommandTimeoutMs: GEMINI_SHELL_DEFAULT_TIMEOUT_MS,
+      supportsParallelToolCalls: true,
+      providerOptions({ modelInfo }) {
+        return { [modelInfo?.provider ?? "gemini"]: { safetySettings: GEMINI_SAFETY_SETTINGS } };
+      },
+    },
+    options,
+  );
+}

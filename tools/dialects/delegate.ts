@@ -1,0 +1,57 @@
+/**
+ * What the provider-aligned tools share: they take the arguments of their reference agent, map
+ * them onto one of gong's core tools and answer with that tool's envelope. Hints inside the
+ * answer ("use start_line=…") are rewritten to the caller's own parameter names, so a model is
+ * never told about a parameter its tool does not have.
+ */
+import * as v from "valibot";
+import type { ToolResponse } from "../../lib/envelope.ts";
+import { checkArgs } from "../args.ts";
+import type { Tool, ToolRunContext } from "../types.ts";
+
+/** Runs a core tool with mapped arguments (validated and defaulted by the core tool's own schema). */
+export async function delegate<A>(tool: Tool<A>, args: Record<string, unknown>, ctx: ToolRunContext, renames: Record<string, string> = {}): Promise<ToolResponse> {
+  const defined = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
+  if (!tool.schema) return ctx.reply.fail("INTERNAL_ERROR", `Tool ${tool.name} has no valibot schema to map arguments onto.`);
+  const checked = checkArgs(tool.name, tool.schema, defined);
+  if (!checked.ok) return ctx.reply.fail("INVALID_PARAM", rename(checked.message, renames));
+  const response = await tool.run(checked.args, ctx);
+  return renameHints(response, renames);
+}
+
+/** Rewrites `name=` / `'name'` mentions of core parameters in the text and error to the caller's names. */
+export function renameHints(response: ToolResponse, renames: Record<string, string>): ToolResponse {
+  if (Object.keys(renames).length === 0) return response;
+  response.text = rename(response.text, renames);
+  if (response.error) response.error.message = rename(response.error.message, renames);
+  return response;
+}
+
+function rename(text: string, renames: Record<string, string>): string {
+  let out = text;
+  for (const [from, to] of Object.entries(renames)) {
+    out = out.replace(new RegExp(`\\b${from}(?==|'| to | must| is)`, "g"), to);
+  }
+  return out;
+}
+
+/** A JSON-Schema "number" (the reference agents declare counts as plain numbers, not integers). */
+export const num = (description: string) => v.pipe(v.number(), v.description(description));
+
+/** A number argument as a whole count at least `min`, or undefined. */
+export function count(value: number | undefined, min = 0): number | undefined {
+  return value === undefined ? undefined : Math.max(min, Math.floor(value));
+}
+
+/**
+ * The self-description of a tool that stands for `core` under another name: the same kind and
+ * result summary, and the call summary of its arguments mapped onto the core tool's.
+ */
+export function describedLike<A>(core: Tool, mapArgs: (args: Partial<A>) => Record<string, unknown>): Pick<Tool<A>, "kind" | "summarizeCall" | "summarizeResult" | "files"> {
+  return {
+    kind: core.kind,
+    summarizeCall: (args) => core.summarizeCall?.(mapArgs(args)) ?? "",
+    ...(core.summarizeResult ? { summarizeResult: core.summarizeResult } : {}),
+    ...(core.files ? { files: core.files } : {}),
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * The tools of the `gemini` profile, under gemini-cli's names and argument shapes (checked
+ * against gemini-cli 0.56's declarations for Gemini 2.5/3): read_file, read_many_files,
+ * write_file, replace, run_shell_command (+ read_background_output, list_background_processes),
+ * grep_search, glob, list_directory. Each maps its arguments onto gong's core tools.
+ */
+import { OutputCapture } from "../../lib/tool-output.ts";
+import picomatch from "picomatch";
+import * as v from "valibot";
+import type { ToolResponse } from "../../lib/envelope.ts";
+import { flag, text } from "../args.ts";
+import { bashTool, runShellCommand } from "../bash.ts";
+import { editTool } from "../edit.ts";
+import { findTool } from "../find.ts";
+import { grepTool, guardedSearch } from "../grep.ts";
+import { lsTool } from "../ls.ts";
+import { count as plural, defaultResultSummary } from "../metadata.ts";
+import { READ_MAX_LIMIT, readTool } from "../read.ts";
+import type { Tool, ToolRunContext } from "../types.ts";
+import { writeTool } from "../write.ts";
+import { isResponse, processTable } from "./background.ts";
+import { delegate, describedLike } from "./delegate.ts";
+import { searchContent } from "./search.ts";
+
+export const GEMINI_SHELL_DEFAULT_TIMEOUT_MS = 10_000;
+const BACKGROUND_DELAY_MS = 200;
+const GREP_DEFAULT_TOTAL = 100;
+/** read_many_files stops adding files past this many characters. */
+const MANY_FILES_MAX_CHARS = 200_000;
+const DEFAULT_EXCLUDES = ["**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/*.lock", "**/*.min.js", "**/*.{png,jpg,jpeg,gif,webp,ico,pdf,zip,gz,tar,exe,dll,so,dylib,class,jar,wasm}"];
+
+const int = (description: string, min?: number) =>
+  min === undefined ? v.pipe(v.number(), v.integer(), v.description(description)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.description(description));
+const filtering = v.optional(
+  v.pipe(
+    v.strictObject({
+      respect_git_ignore: v.optional(flag("Default true.")),
+      respect_gemini_ignore: v.optional(flag("Default true.")),
+    }),
+    v.description("Ignore files to respect."),
+  ),
+);
+
+/** The core read's "   7 | text" numbering removed: gemini-cli shows file content as it is. */
+function plainLines(response: ToolResponse): ToolResponse {
+  response.text = response.text.replace(/^ *\d+ \| /gm, "");
+  return response;
+}
+
+const readSchema = v.strictObject({
+  file_path: text("Path of the file to read."),
+  start_line: v.optional(int("First line to read, 1-based.", 1)),
+  end_line: v.optional(int("Last line to read, 1-based and inclusive.", 1)),
+});
+
+export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
+  name: "read_file",
+  description: `Reads a file (at most ${READ_MAX_LIMIT} lines at a time; start_line and end_line pick a range). Images come back for viewing.`,
+  schema: readSchema,
+  truncation: "head_tail",
+  ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.start_line })),
+  async run(args, ctx) {
+    const start = args.start_line ?? 1;
+    if (args.end_line !== undefined && args.end_line < start) return ctx.reply.fail("INVALID_PARAM", `end_line (${args.end_line}) is before start_line (${start}).`);
+    const limit = args.end_line === undefined ? READ_MAX_LIMIT : Math.min(args.end_line - start + 1, READ_MAX_LIMIT);
+    return plainLines(await delegate(readTool, { path: args.file_path, start_line: start, limit }, ctx, { path: "file_path" }));
+  },
+};
+
+const manySchema = v.strictObject({
+  include: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.description('Paths or globs, e.g. ["src/**/*.ts", "docs/"].')),
+  exclude: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Globs to skip.")), []),
+  recursive: v.optional(flag("Descend into directories (default true)."), true),
+  useDefaultExcludes: v.optional(flag("Skip node_modules, .git, build output, binaries (default true)."), true),
+  file_filtering_options: filtering,
+});
+type ManyArgs = v.InferOutput<typeof manySchema>;
+
+export const readManyFilesTool: Tool<ManyArgs> = {
+  name: "read_many_files",
+  description: "Reads several text files found by paths or globs, each headed by its path.",
+  schema: manySchema,
+  truncation: "head",
+  kind: "read",
+  summarizeCall: (a) => (Array.isArray(a.include) ? a.include.join(" ") : ""),
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : plural(r.data.files.length, "file")),
+  files: (r) => (Array.isArray(r.data.files) ? (r.data.files as string[]) : []),
+  run: guardedSearch(async (args: ManyArgs, ctx) => {
+    const excludes = [...args.exclude, ...(args.useDefaultExcludes ? DEFAULT_EXCLUDES : [])];
+    const skip = excludes.length ? picomatch(excludes, { dot: true }) : () => false;
+    const files = new Set<string>();
+    for (const item of args.include) {
+      const pattern = item.endsWith("/") ? `${item}${args.recursive ? "**/*" : "*"}` : item;
+      const plain = await ctx.env.resolvePath(item).catch(() => null);
+      const info = plain?.exists ? await ctx.env.stat(plain.absolute) : null;
+      if (info?.type === "file") files.add(plain!.relative);
+      else if (info?.type === "dir") for (const p of (await ctx.env.glob({ pattern: args.recursive ? "**/*" : "*", path: plain!.absolute, limit: 5000 })).paths) files.add(p);
+      else for (const p of (await ctx.env.glob({ pattern, path: ctx.env.workingDirectory(), limit: 5000 })).paths) files.add(p);
+    }
+    const chosen = [...files].filter((f) => !f.endsWith("/") && !skip(f)).sort();
+    const parts: string[] = [];
+    const read: string[] = [];
+    const skipped: string[] = [];
+    let size = 0;
+    for (const file of chosen) {
+      if (size > MANY_FILES_MAX_CHARS) {
+        skipped.push(`${file} (size budget reached)`);
+        continue;
+      }
+      // Each file is a read of its own: its own output capture (held in memory, never spilled).
+      const r = await delegate(readTool, { path: file, limit: READ_MAX_LIMIT }, { ...ctx, output: new OutputCapture() });
+      if (r.status === "error" || Array.isArray(r.data.images)) {
+        skipped.push(`${file} (${r.error?.message ?? "not text"})`);
+        continue;
+      }
+      const content = String(r.data.content ?? "").replace(/^ *\d+ \| /gm, "");
+      size += content.length;
+      read.push(file);
+      parts.push(`--- ${file} ---\n${content}`);
+    }
+    if (read.length === 0) return ctx.reply.fail("NOT_FOUND", `No readable files matched ${JSON.stringify(args.include)}${skipped.length ? ` (skipped: ${skipped.slice(0, 5).join(", ")})` : ""}. Check the patterns.`);
+    const body = [...parts, "--- End of content ---", ...(skipped.length ? [`Skipped ${skipped.length}: ${skipped.slice(0, 20).join(", ")}`] : [])].join("\n");
+    const data = { files: read, skipped };
+    return skipped.length ? ctx.reply.partial(data, body) : ctx.reply.success(data, body);
+  }),
+};
+
+const writeSchema = v.strictObject({
+  file_path: text("Path of the file to write."),
+  content: text("The content to write."),
+});
+
+export const geminiWriteFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
+  name: "write_file",
+  description: "Writes content to a file, creating it (and its directories) or replacing what it held. Prefer replace for changing part of an existing file.",
+  schema: writeSchema,
+  truncation: "tail",
+  ...describedLike(writeTool, (a) => ({ path: a.file_path })),
+  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
+};
+
+const replaceSchema = v.strictObject({
+  file_path: text("Path of the file to change."),
+  instruction: text("What the change does and why, in a sentence."),
+  old_string: text("The exact literal text to replace, with its whitespace and a few lines of context so it is unique. Empty to create a new file."),
+  new_string: text("The exact literal text to put in its place."),
+  allow_multiple: v.optional(flag("Replace every occurrence of old_string instead of requiring exactly one.")),
+});
+
+export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
+  name: "replace",
+  description:
+    "Replaces exact text in a file: old_string must match the file literally (read it first) and exactly once, unless allow_multiple is true. " +
+    "An empty old_string on a path that does not exist creates the file with new_string.",
+  schema: replaceSchema,
+  truncation: "tail",
+  ...describedLike(editTool, (a) => ({ path: a.file_path })),
+  async run(args, ctx) {
+    if (args.old_string === "") {
+      const target = await ctx.env.resolvePath(args.file_path).catch(() => null);
+      if (target && !target.exists) return delegate(writeTool, { path: args.file_path, content: args.new_string }, ctx, { path: "file_path" });
+    }
+    return delegate(editTool, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.allow_multiple ?? false }, ctx, {
+      old_text: "old_string",
+      new_text: "new_string",
+      replace_all: "allow_multiple",
+      path: "file_path",
+    });
+  },
+};
+
+const shellSchema = v.strictObject({
+  command: text("The bash command to run (bash -c <command>)."),
+  description: v.optional(text("A short description of what the command does.")),
+  dir_path: v.optional(text("Directory to run the command in (default: the project root).")),
+  is_background: v.optional(flag("Run the command in the background (servers, watchers) and return at once.")),
+  delay_ms: v.optional(int("For background commands: milliseconds to wait for first output before returning (default 200).")),
+});
+type ShellArgs = v.InferOutput<typeof shellSchema>;
+
+export const runShellCommandTool: Tool<ShellArgs> = {
+  name: "run_shell_command",
+  description:
+    `Runs a bash command and returns its combined output, exit code and any error. Default timeout ${GEMINI_SHELL_DEFAULT_TIMEOUT_MS / 1000} s; the process tree is killed on timeout. ` +
+    "Set is_background for servers and long jobs; read their output with read_background_output.",
+  schema: shellSchema,
+  truncation: "tail",
+  ...describedLike(bashTool, (a) => ({ command: a.command })),
+  async run(args, ctx) {
+    if (args.dir_path !== undefined) {
+      const dir = await ctx.env.resolvePath(args.dir_path).catch((e) => e as Error);
+      if (dir instanceof Error) return ctx.reply.fromError(dir);
+      if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. Run the command from an existing directory.`);
+    }
+    if (args.is_background) {
+      const table = processTable(ctx);
+      if (isResponse(table)) return table;
+      const started = table.start(args.command, { cwd: args.dir_path });
+      await table.waitForExit(started.id, args.delay_ms ?? BACKGROUND_DELAY_MS, ctx.signal);
+      const first = table.tail(started.id, 20);
+      const state = started.result ? `It already exited (code ${started.result.exitCode}).` : "It keeps running.";
+      return ctx.reply.success(
+        { pid: started.id, running: !started.result },
+        `Started in the background. Background PIDs: ${started.id}. ${state} Read its output with read_background_output (pid ${started.id}).\nOutput: ${first === "" ? "(empty)" : first}`,
+      );
+    }
+    const timeoutMs = ctx.commandTimeoutMs ?? GEMINI_SHELL_DEFAULT_TIMEOUT_MS;
+    return runShellCommand(ctx, { command: args.command, cwd: args.dir_path, timeoutMs, retryHint: "run it with is_background: true" });
+  },
+};
+
+const backgroundOutputSchema = v.strictObject({
+  pid: int("PID of the background process."),
+  lines: v.optional(int("Lines from the end (default 100).", 1)),
+  delay_ms: v.optional(int("Wait this long before reading (ms).")),
+});
+
+export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutputSchema>> = {
+  name: "read_background_output",
+  description: "Reads the latest output of a background process and whether it still runs.",
+  schema: backgroundOutputSchema,
+  truncation: "tail",
+  kind: "shell",
+  summarizeCall: (a) => `pid ${a.pid ?? ""}`,
+  async run(args, ctx) {
+    const table = processTable(ctx);
+    if (isResponse(table)) return table;
+    const process = table.get(args.pid);
+    if (!process) return ctx.reply.fail("NOT_FOUND", `No background process with PID ${args.pid}. List them with list_background_processes.`);
+    if (args.delay_ms) await table.waitForExit(process.id, args.delay_ms, ctx.signal);
+    const tail = table.tail(process.id, args.lines ?? 100);
+    table.takeNewOutput(process.id);
+    const r = process.result;
+    const state = r ? `exited with code ${r.exitCode ?? r.signal}` : "running";
+    return ctx.reply.success({ pid: process.id, running: !r, output: tail }, `PID ${process.id} (${state}):\n${tail === "" ? "(no output yet)" : tail}`);
+  },
+};
+
+export const listBackgroundProcessesTool: Tool<Record<string, never>> = {
+  name: "list_background_processes",
+  description: "Lists this session's background processes.",
+  schema: v.strictObject({}),
+  truncation: "head",
+  kind: "shell",
+  async run(_args, ctx) {
+    const table = processTable(ctx);
+    if (isResponse(table)) return table;
+    const all = table.list();
+    const lines = all.map((p) => `${p.id}: ${p.result ? `exited (${p.result.exitCode ?? p.result.signal})` : "running"} — ${p.command}`);
+    return ctx.reply.success({ processes: all.map((p) => ({ pid: p.id, running: !p.result, command: p.command })) }, lines.length ? lines.join("\n") : "No background processes.");
+  },
+};
+
+const grepSchema = v.strictObject({
+  pattern: text("Regular expression to search for (ripgrep syntax)."),
+  dir_path: v.optional(text("File or directory to search (default: the project root).")),
+  include_pattern: v.optional(text('Glob of files to search, e.g. "*.ts".')),
+  exclude_pattern: v.optional(text("Glob of files to skip.")),
+  names_only: v.optional(flag("Only the names of matching files.")),
+  case_sensitive: v.optional(flag("Match case (default false).")),
+  fixed_strings: v.optional(flag("Pattern is literal text.")),
+  context: v.optional(int("Context lines around a match.", 0)),
+  after: v.optional(int("Context lines after a match.", 0)),
+  before: v.optional(int("Context lines before a match.", 0)),
+  no_ignore: v.optional(flag("Search ignored files too (not supported: they stay skipped).")),
+  max_matches_per_file: v.optional(int("Most matches per file.", 1)),
+  total_max_matches: v.optional(int(`Most matches in all (default ${GREP_DEFAULT_TOTAL}).`, 1)),
+});
+type GrepArgs = v.InferOutput<typeof grepSchema>;
+
+export const grepSearchTool: Tool<GrepArgs> = {
+  name: "grep_search",
+  description: "Searches file contents for a regular expression (ripgrep), skipping .gitignore'd and binary files; matching lines come grouped by file.",
+  schema: grepSchema,
+  truncation: "head",
+  ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.dir_path, glob: a.include_pattern })),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total_matches ?? (Array.isArray(r.data.files) ? r.data.files.length : 0)), "match", "matches")),
+  files: () => [],
+  run: guardedSearch(async (args: GrepArgs, ctx: ToolRunContext) => {
+    const result = await searchContent(ctx, {
+      pattern: args.pattern,
+      path: args.dir_path,
+      glob: args.include_pattern,
+      exclude: args.exclude_pattern,
+      ignoreCase: !(args.case_sensitive ?? false),
+      literal: args.fixed_strings,
+      before: args.before ?? args.context ?? 0,
+      after: args.after ?? args.context ?? 0,
+      signal: ctx.signal,
+    });
+    const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };
+    const where = args.dir_path ?? ".";
+    if (result.files.length === 0) return ctx.reply.success({ files: [], total_matches: 0 }, `No matches found for pattern "${args.pattern}" in ${where}.`, extras);
+    if (args.names_only) return ctx.reply.success({ files: result.files }, `Found ${result.files.length} files matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
+    const total = args.total_max_matches ?? GREP_DEFAULT_TOTAL;
+    const perFile = args.max_matches_per_file ?? Number.MAX_SAFE_INTEGER;
+    const blocks: string[] = [];
+    let shown = 0;
+    for (const file of result.files) {
+      if (shown >= total) break;
+      let inFile = 0;
+      const rows: string[] = [];
+      for (const l of result.lines.filter((x) => x.file === file)) {
+        if (l.kind === "match") {
+          if (inFile >= perFile || shown >= total) break;
+          inFile++;
+          shown++;
+        }
+        rows.push(`L${l.line}${l.kind === "match" ? ":" : "-"} ${l.text}`);
+      }
+      blocks.push(`File: ${file}\n${rows.join("\n")}`);
+    }
+    const all = [...result.counts.values()].reduce((a, b) => a + b, 0);
+    // Whole lines: the framework cuts what the model sees, once.
+    const listing = { text: blocks.join("\n---\n") };
+    const cut = shown < all;
+    const head = `Found ${all} matches for pattern "${args.pattern}" in ${where}${cut ? ` (showing ${shown})` : ""}:`;
+    const body = `${head}\n---\n${listing.text}${cut ? "\n[Narrow the pattern or raise total_max_matches to see more.]" : ""}`;
+    const data = { files: result.files, total_matches: all, truncated: cut };
+    return cut ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
+  }),
+};
+
+const globSchema = v.strictObject({
+  pattern: text("Glob to match, e.g. '**/*.py' or 'docs/*.md'."),
+  dir_path: v.optional(text("Directory to search in (default: the project root).")),
+  case_sensitive: v.optional(flag("Match case (default false).")),
+  respect_git_ignore: v.optional(flag("Default true.")),
+  respect_gemini_ignore: v.optional(flag("Default true.")),
+});
+
+export const geminiGlobTool: Tool<v.InferOutput<typeof globSchema>> = {
+  name: "glob",
+  description: "Finds files by glob pattern and lists them newest first (directories end in '/'). .gitignore'd paths are skipped.",
+  schema: globSchema,
+  truncation: "head",
+  ...describedLike(findTool, (a) => ({ pattern: a.pattern, path: a.dir_path })),
+  run: (args, ctx) => delegate(findTool, { pattern: args.pattern, path: args.dir_path }, ctx, { path: "dir_path" }),
+};
+
+const listSchema = v.strictObject({
+  dir_path: text("The directory to list."),
+  ignore: v.optional(v.pipe(v.array(v.string()), v.description("Globs of entries to skip."))),
+  file_filtering_options: filtering,
+});
+
+export const listDirectoryTool: Tool<v.InferOutput<typeof listSchema>> = {
+  name: "list_directory",
+  description: "Lists the entries directly inside a directory (directories end in '/').",
+  schema: listSchema,
+  truncation: "head",
+  ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
+  async run(args, ctx) {
+    const response = await delegate(lsTool, { path: args.dir_path }, ctx, { path: "dir_path" });
+    if (!args.ignore?.length || response.status === "error") return response;
+    const ignored = picomatch(args.ignore, { dot: true });
+    const lines = response.text.split("\n");
+    const kept = [lines[0], ...lines.slice(1).filter((l) => !ignored(l.replace(/\/$/, "")))];
+    response.text = kept.join("\n");
+    return response;
+  },
+};
+
+export const geminiTools: readonly Tool[] = [
+  geminiReadFileTool,
+  readManyFilesTool,
+  geminiWriteFileTool,
+  replaceTool,
+  runShellCommandTool,
+  readBackgroundOutputTool,
+  listBackgroundProcessesTool,
+  grepSearchTool,
+  geminiGlobTool,
+  listDirectoryTool,
+];
