@@ -224,3 +224,23 @@ test("a child agent uses its parent's MCP servers", async () => {
     await h.cleanup();
   }
 }, 30_000);
+
+test("every profile offers MCP tools: the anthropic, openai and gemini profiles list them beside their own tools", async () => {
+  const manager = new McpManager([serverFromOptions("everything", stdioEntry())], process.cwd());
+  await manager.settled();
+  try {
+    for (const [profile, own] of [["anthropic", "Read"], ["openai", "read_file"], ["gemini", "read_file"]] as const) {
+      const h = await harness([{ text: "ok" }], { mcpServers: manager, profile });
+      try {
+        await h.session.submit("tools?");
+        const names = (h.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
+        expect(names).toContain(own);
+        expect(names).toContain("mcp__everything__echo");
+      } finally {
+        await h.cleanup();
+      }
+    }
+  } finally {
+    await manager.close();
+  }
+}, 30_000);
