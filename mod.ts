@@ -37,6 +37,9 @@ export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
 export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
 export { parsePatch, applyPatch, PatchParseError, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./tools/apply-patch/index.ts";
 
+// MCP servers: createSession({ mcpServers }) takes entries or a manager shared by sessions.
+export { McpManager, type McpServerStatus, type McpServerEvent, type McpServerSettingsEntry } from "./lib/mcp/index.ts";
+
 // The LLM layer. (Imported module by module: the adapters load their SDKs only when used.)
 export { createClient, type Client, type ClientOptions } from "./lib/llm/client.ts";
 export { getModel, listModels } from "./lib/llm/catalog.ts";

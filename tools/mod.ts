@@ -8,7 +8,7 @@
  *   const page = await tools.execute("read", { path: "README.md" });
  */
 export { createToolRegistry, coreTools, optionalTools, TOOL_PRESETS, type ToolRegistry, type ToolRegistryOptions, type ToolPreset, type ExecuteOptions } from "./registry.ts";
-export { TOOL_KINDS, type Tool, type ToolKind, type ToolRunContext } from "./types.ts";
+export { TOOL_KINDS, type Tool, type ToolKind, type ToolProgress, type ToolRunContext } from "./types.ts";
 export type { ToolSpec } from "../lib/llm/types.ts";
 export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } from "./metadata.ts";
 export { planTools, todoWriteTool, updatePlanTool, writeTodosTool, PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./plan.ts";

@@ -12,6 +12,7 @@ import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import { OutputCapture } from "../lib/tool-output.ts";
 import { checkArgs } from "./args.ts";
+import { checkJsonArgs } from "./json-args.ts";
 import { applyPatchTool } from "./apply-patch/tool.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
@@ -22,7 +23,7 @@ import { planTools } from "./plan.ts";
 import { ProcessTable } from "./processes.ts";
 import { readTool } from "./read.ts";
 import type { ToolSpec } from "../lib/llm/types.ts";
-import type { Tool } from "./types.ts";
+import type { Tool, ToolProgress } from "./types.ts";
 import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
@@ -72,12 +73,21 @@ export interface ToolRegistryOptions {
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
+  onProgress?: (progress: ToolProgress) => void;
   callId?: string;
   /** The call's output capture (the observer's, so big outputs spill); default one held in memory only. */
   output?: OutputCapture;
   /** Default timeout for shell commands that give none. */
   commandTimeoutMs?: number;
 }
+
+export interface RegisterOptions {
+  /** Whether the tool becomes active (default true); the session decides for tools of MCP servers. */
+  activate?: boolean;
+}
+
+/** Tools of MCP servers connect after start-up: a tool list may name them before they exist. */
+const LATE_TOOL_PREFIX = "mcp__";
 
 export interface ToolRegistry {
   readonly env: ExecutionEnvironment;
@@ -91,8 +101,8 @@ export interface ToolRegistry {
   names(): string[];
   /** A registered tool (active or not). */
   get(name: string): Tool | undefined;
-  /** Add or replace a tool; it becomes active. */
-  register(tool: Tool): void;
+  /** Add or replace a tool; it becomes active unless `activate` is false. */
+  register(tool: Tool, options?: RegisterOptions): void;
   unregister(name: string): boolean;
   /** Switch the active set (a preset, or tool and preset names); throws on an unknown name or an empty list. */
   setActive(presetOrNames: ToolPreset | readonly string[]): void;
@@ -121,11 +131,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     }
     else throw new Error("Active tools must be a preset name or a list of tool names.");
     if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
-    const unknown = names.filter((n) => !tools.has(n));
+    const unknown = names.filter((n) => !tools.has(n) && !n.startsWith(LATE_TOOL_PREFIX));
     if (unknown.length > 0) {
       throw new Error(`Unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}. Available tools: ${[...tools.keys()].join(", ")}.`);
     }
-    return [...new Set(names)];
+    return [...new Set(names.filter((n) => tools.has(n)))];
   };
 
   active = resolveActive(options.preset ?? options.config?.active ?? options.config?.preset ?? "default");
@@ -142,9 +152,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     close: () => processes.killAll(),
     names: () => [...active],
     get: (name) => tools.get(name),
-    register(tool) {
+    register(tool, { activate = true } = {}) {
       tools.set(tool.name, tool);
-      if (!active.includes(tool.name)) active.push(tool.name);
+      if (activate && !active.includes(tool.name)) active.push(tool.name);
     },
     unregister(name) {
       active = active.filter((n) => n !== name);
@@ -154,11 +164,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       active = resolveActive(presetOrNames);
     },
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
-    async execute(name, args, { signal, onUpdate, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
+    async execute(name, args, { signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
       if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${active.join(", ")}.`);
-      const checked = checkArgs(tool.name, tool.schema, args);
+      const checked = tool.jsonSchema ? checkJsonArgs(tool.name, tool.jsonSchema, args) : checkArgs(tool.name, schemaOf(tool), args);
       if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
       try {
@@ -167,7 +177,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, callId, processes, commandTimeoutMs, output });
+        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress, callId, processes, commandTimeoutMs, output });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;
@@ -182,8 +192,13 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 
 /** JSON Schema of a tool's arguments as the model sees it (root type "object", descriptions kept). */
 export function toDefinition(tool: Tool): ToolSpec {
-  const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>;
+  const schema = tool.jsonSchema ?? (toJsonSchema(schemaOf(tool), { errorMode: "ignore" }) as Record<string, unknown>);
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);
   return { name: tool.name, description: tool.description, parameters, ...(tool.format ? { format: tool.format } : {}) };
+}
+
+function schemaOf(tool: Tool): NonNullable<Tool["schema"]> {
+  if (!tool.schema) throw new Error(`Tool ${tool.name} has neither a valibot schema nor a JSON Schema for its arguments.`);
+  return tool.schema;
 }

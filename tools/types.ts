@@ -29,6 +29,8 @@ export interface ToolRunContext {
   signal?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
+  /** How far a long operation has got (an MCP server's progress notifications). */
+  onProgress?: (progress: ToolProgress) => void;
   /**
    * Where a tool whose output can be huge writes it: the capture keeps what fits the event limit
    * in memory and streams everything to the call's spill file. The tool puts `finish().text` in its
@@ -43,12 +45,23 @@ export interface ToolRunContext {
   commandTimeoutMs?: number;
 }
 
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 export interface Tool<Args = any> {
   name: string;
   /** Shown to the model. */
   description: string;
   /** valibot schema of the arguments; the registry validates before `run`. */
-  schema: GenericSchema<unknown, Args>;
+  schema?: GenericSchema<unknown, Args>;
+  /**
+   * Or the arguments' JSON Schema as another program published it (an MCP server's tool): sent to
+   * the model as is; the registry checks required fields, types and enums before `run`.
+   */
+  jsonSchema?: Record<string, unknown>;
   /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
   truncation: TruncateMode;
   /** Set for a tool whose only argument is `input`, a text the model may write freeform where the API allows it. */

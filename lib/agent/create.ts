@@ -13,13 +13,14 @@ import { AUTO_PROFILE } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
 import { childSessionDir } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
+import { McpManager, serverFromOptions, type McpServerSettingsEntry } from "../mcp/index.ts";
 import { createToolRegistry, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
 import { planOf } from "../../tools/plan.ts";
 import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
 import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
-import { factoryFor, Session } from "./session.ts";
+import { factoryFor, Session, type SessionParts } from "./session.ts";
 import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./subagents/manager.ts";
 import { childFiles } from "./subagents/stored.ts";
 import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
@@ -64,6 +65,12 @@ export interface CreateSessionOptions {
   reasoningEffort?: ReasoningEffort | null;
   /** Framework truncation settings (spill directory, retention, event limit, spill cap and budget, limits); root defaults to cwd. */
   observer?: Partial<ObserverOptions>;
+  /**
+   * MCP servers, by name, in the `.mcp.json` / settings shape; they connect in the background and
+   * their tools join as they come. Or a running McpManager shared between sessions (not closed
+   * with the session).
+   */
+  mcpServers?: Record<string, McpServerSettingsEntry> | McpManager;
 }
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
@@ -117,6 +124,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
+  const mcp = openMcp(options.mcpServers, cwd);
   const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
@@ -146,6 +154,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     sources,
     overrides: { systemPrompt: options.systemPrompt, appendSystemPrompt: options.appendSystemPrompt },
     history,
+    mcp,
     recorder: (onError) => {
       const recorder = createRecorder(store, { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel }, onError);
       // A child forked from its parent's conversation keeps that start in its own file too.
@@ -171,6 +180,14 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     }
   }
   return session;
+}
+
+/** Servers given as entries are this session's own (closed with it); a manager passed in is shared. */
+function openMcp(servers: CreateSessionOptions["mcpServers"], cwd: string): SessionParts["mcp"] {
+  if (!servers) return undefined;
+  if (servers instanceof McpManager) return { manager: servers.start(), owned: false };
+  const configs = Object.entries(servers).map(([name, entry]) => serverFromOptions(name, entry));
+  return configs.length > 0 ? { manager: new McpManager(configs, cwd).start(), owned: true } : undefined;
 }
 
 /** The command timeout the caller's config sets, if it sets one (otherwise the profile's default applies). */
@@ -257,6 +274,8 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
       client: parts.client,
       reasoningEffort: choices.reasoningEffort ?? parts.config.reasoningEffort,
       observer: options.observer,
+      // The parent's MCP servers serve its children too (shared, closed with the parent's owner).
+      mcpServers: parent.mcp,
     },
     { depth: parts.depth, history: choices.history, sources: sameSetting ? parts.sources : undefined },
   );

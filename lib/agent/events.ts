@@ -18,6 +18,8 @@ import type { StopReason } from "./loop.ts";
 import type { ChildReport } from "./subagents/manager.ts";
 import type { CallDescription } from "../../tools/metadata.ts";
 import type { Plan } from "../../tools/plan.ts";
+import type { ToolProgress } from "../../tools/types.ts";
+import type { McpServerEvent } from "../mcp/index.ts";
 
 /** A tool call as events name it. */
 export interface EventToolCall {
@@ -69,6 +71,8 @@ export interface EventMap {
   tool_call_start: EventToolCall & CallDescription;
   /** A running tool's output as it arrives (a command's stdout and stderr). */
   tool_call_output_delta: { call_id: string; tool_name: string; delta: string };
+  /** How far a long call has got (an MCP server's progress notifications). */
+  tool_call_progress: { call_id: string; tool_name: string } & ToolProgress;
   /** The full, untruncated envelope; `truncated` says whether the model got a shortened text. */
   /**
    * `output` is the tool's complete envelope up to the event limit (past it `output.text` holds the
@@ -116,6 +120,8 @@ export interface EventMap {
   /** The profile changed: by an override (setProfile) or with the model's family. */
   profile_change: { profile: string; previous: string; reason: "override" | "model" };
   hook_error: HookErrorReport;
+  /** An MCP server connected (its tools join the next request) or failed (one line, once). */
+  mcp_server: McpServerEvent;
   /** A child agent started on its task (its own events follow, tagged with its agent_id). */
   subagent_start: { agent_id: string; name: string; task: string; model?: string; session_file?: string; call_id?: string };
   /** A child agent's run ended: its status, answer, turns and usage. */

@@ -9,6 +9,7 @@
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../observe.ts";
+import type { McpManager, McpServerEvent } from "../mcp/index.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ToolLimits } from "../observe.ts";
@@ -25,6 +26,7 @@ import { runInput, type LoopHost, type PendingInput, type SubmitResult } from ".
 import { InputQueues } from "./queues.ts";
 import { PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
+import { SessionMcpTools } from "./mcp-tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
 
@@ -67,6 +69,8 @@ export interface SessionParts {
   subagents(link: SubagentLink): SubagentManager;
   /** The plan stored in the session file (on resume), if any. */
   plan?: Plan;
+  /** MCP servers whose tools this session offers (they follow `toolSelection`); `owned` ones close with the session. */
+  mcp?: { manager: McpManager; owned: boolean };
 }
 
 export class Session {
@@ -93,6 +97,9 @@ export class Session {
   private cachedPrompt: string | null = null;
   private started = false;
   private closing: Promise<void> | null = null;
+  private mcpTools?: SessionMcpTools;
+  /** MCP events from before session_start, told right after it. */
+  private pendingMcp: McpServerEvent[] | null = [];
   private readonly children: SubagentManager;
   private currentPlan: Plan | null;
   /** Usage of child agents' runs not yet counted in an input's totals. */
@@ -120,6 +127,7 @@ export class Session {
         if (this.currentState !== "CLOSED") this.followUp(text);
       },
     });
+    if (parts.mcp) this.mcpTools = new SessionMcpTools(parts.mcp.manager, parts.registry, () => this.parts.toolSelection, (event) => this.mcpChanged(event));
   }
 
   /** The session's id; a fork gives the session the id of its new file. */
@@ -173,6 +181,11 @@ export class Session {
   /** The task plan the model last wrote with the plan tool (kept across resume), or null. A copy: changing it changes nothing. */
   get plan(): Plan | null {
     return this.currentPlan && structuredClone(this.currentPlan);
+  }
+
+  /** The MCP servers whose tools this session offers (status, `settled()`), when any are configured. */
+  get mcp(): McpManager | undefined {
+    return this.parts.mcp?.manager;
   }
 
   /** Path of the session file, when the session is stored. */
@@ -282,6 +295,7 @@ export class Session {
     this.assertOpen("setTools");
     this.parts.registry.setActive(activeToolNames(this.currentProfile, presetOrNames, this.parts.registry, []));
     this.parts.toolSelection = presetOrNames;
+    this.mcpTools?.reselect();
     this.cachedPrompt = null;
   }
 
@@ -412,6 +426,7 @@ export class Session {
     // The subagent tools follow the profile's dialect (spawn_agent, Agent, invoke_agent…).
     keep.push(...(this.parts.subagentToolsFor?.(profile.id, agentsOn) ?? []));
     registry.setActive(activeToolNames(profile, this.parts.toolSelection, registry, keep));
+    this.mcpTools?.reselect();
     const limits = this.parts.toolLimits;
     for (const key of Object.keys(limits)) delete limits[key];
     for (const [name, l] of Object.entries(profile.toolLimits)) limits[name] = { ...l };
@@ -442,6 +457,8 @@ export class Session {
     if (!this.started) {
       this.started = true;
       this.bus.emit("session_start", { model: this.model, cwd: this.parts.env.workingDirectory(), profile: this.currentProfile.id });
+      for (const event of this.pendingMcp ?? []) this.bus.emit("mcp_server", { ...event });
+      this.pendingMcp = null;
     }
     this.currentState = "PROCESSING";
     const controller = new AbortController();
@@ -472,6 +489,13 @@ export class Session {
     return result;
   }
 
+  /** A server connected (its tools are in the next request) or failed. */
+  private mcpChanged(event: McpServerEvent): void {
+    this.cachedPrompt = null;
+    if (this.pendingMcp) this.pendingMcp.push(event);
+    else if (this.currentState !== "CLOSED") this.bus.emit("mcp_server", { ...event });
+  }
+
   /** Aborts the tool calls running right now (a long command is killed). */
   private interruptTools(reason: Error): void {
     for (const controller of this.runningTools) controller.abort(reason);
@@ -487,6 +511,8 @@ export class Session {
       if (!this.lifetime.signal.aborted) this.lifetime.abort(new Error("Session closed"));
       // Children share this session's environment: they stop before it is cleaned up.
       await this.children.closeAll();
+      this.mcpTools?.close();
+      if (this.parts.mcp?.owned) await this.parts.mcp.manager.close().catch(() => {});
       await this.parts.registry.close().catch(() => {});
       if (this.parts.ownsEnv) await this.parts.env.cleanup().catch(() => {});
       this.recorder.close();

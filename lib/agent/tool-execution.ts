@@ -131,6 +131,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
       output: capture,
       commandTimeoutMs: ctx.commandTimeoutMs,
       onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
+      onProgress: (p) => ctx.bus.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),
     });
   } finally {
     ctx.running.delete(controller);

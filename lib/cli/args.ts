@@ -17,7 +17,7 @@ export type OutputFormat = "text" | "json" | "stream-json";
 export type ReasoningEffortArg = "low" | "medium" | "high";
 
 export interface CliOptions {
-  command: "run" | "sessions" | "version" | "help" | "list-models";
+  command: "run" | "sessions" | "version" | "help" | "list-models" | "mcp-list";
   prompt?: string;
   /** `@file` arguments: paths whose contents are attached to the prompt. */
   attachments: string[];
@@ -108,6 +108,10 @@ export function parseCliArgs(argv: string[]): CliOptions {
   else if (v.version) command = "version";
   else if (v["list-models"]) command = "list-models";
   else if (positionals[0] === "sessions" && positionals.length === 1) command = "sessions";
+  else if (positionals[0] === "mcp" && positionals.length <= 2) {
+    if (positionals[1] !== undefined && positionals[1] !== "list") throw new UsageError(`Unknown command 'gong mcp ${positionals[1]}'. Use 'gong mcp list'.`);
+    command = "mcp-list";
+  }
 
   const outputFormat = (v["output-format"] ?? "text") as OutputFormat;
   if (!["text", "json", "stream-json"].includes(outputFormat)) {
@@ -138,7 +142,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (v.fork && !(v.continue || v.resume || resumeId || v.session)) throw new UsageError("--fork branches off an existing session: use it with --continue, --resume or --session.");
   if (v.name !== undefined && v.name.trim() === "") throw new UsageError("--name needs a non-empty name.");
 
-  const words = command === "sessions" ? [] : positionals;
+  const words = command === "sessions" || command === "mcp-list" ? [] : positionals;
   const attachments = words.filter((w) => w.startsWith("@") && w.length > 1).map((w) => w.slice(1));
   const promptWords = words.filter((w) => !(w.startsWith("@") && w.length > 1));
   const prompt = promptWords.length > 0 ? promptWords.join(" ") : undefined;
@@ -215,6 +219,7 @@ Usage:
   gong -p "prompt"              run to completion, print the answer, exit
   git diff | gong -p "review"   the prompt may also come on stdin
   gong sessions                 list this directory's sessions
+  gong mcp list                 MCP servers: state and tools
   gong --mode rpc               JSON lines on stdin/stdout for editors and programs
   gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
 
@@ -250,6 +255,7 @@ Options:
 
 @file arguments attach a file's contents to the prompt.
 Keys: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (or GOOGLE_API_KEY), and each
-OpenAI-compatible provider's variable. Settings: ~/.gong/settings.json and .gong/settings.json.
+OpenAI-compatible provider's variable. Settings: ~/.gong/settings.json and .gong/settings.json;
+MCP servers: .mcp.json and "mcpServers" in settings.
 Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.
 `;

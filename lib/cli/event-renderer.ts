@@ -6,7 +6,7 @@
  */
 import type { SessionEvent } from "../agent/index.ts";
 import { formatWait } from "../llm/retry.ts";
-import { callLabel, colorDiff, indent, planChecklist, resultLine, type Style } from "./render.ts";
+import { callLabel, colorDiff, describeProgress, indent, planChecklist, resultLine, type Style } from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
 import type { MarkdownStream } from "./markdown.ts";
 import { subagentLine } from "./subagent-lines.ts";
@@ -122,6 +122,17 @@ export class EventRenderer {
       }
       case "plan_update":
         this.out(`${indent(planChecklist(event.data, s))}\n`);
+        break;
+      case "tool_call_progress": {
+        // A long MCP call says how far it got: the live line shows it.
+        const call = this.calls.get(event.data.call_id);
+        if (call) this.spinner.start(`${call.label}  ${describeProgress(event.data)}`, call.started);
+        break;
+      }
+      case "mcp_server":
+        this.endLine();
+        if (event.data.state === "failed") this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
+        else this.out(`${s.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools`)}\n`);
         break;
       case "retry":
         this.endLine();

@@ -12,6 +12,7 @@ import { VERSION } from "../version.ts";
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
 import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io } from "./host.ts";
 import { runInteractive } from "./interactive.ts";
+import { configureMcp, listMcpServers } from "./mcp.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
 import { runAcp } from "./acp/server.ts";
@@ -37,6 +38,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
         return listModelsCommand(opts.listModelsFilter, io);
       case "sessions":
         return sessionsCommand(opts, io);
+      case "mcp-list":
+        return await mcpListCommand(opts, io);
       default:
         return await runSession(opts, io);
     }
@@ -49,6 +52,7 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
   const trust = await projectTrust(opts, io);
   for (const notice of trust.notices ?? []) io.stderr.write(`gong: ${notice}\n`);
   const setup = await prepareSession(opts, io.env, (line) => io.stderr.write(`${line}\n`), trust);
+  for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC and ACP have no Ctrl-C of their own, so SIGINT too.
   const termination = new Termination({
     signals: opts.mode === "rpc" || opts.mode === "acp" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
@@ -67,9 +71,9 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
  * Whether the project's own settings that run code or redirect credentials take effect: --trust,
  * the global list, a remembered yes, or — in the interactive shell — the user's answer now.
  */
-async function projectTrust(opts: CliOptions, io: Io) {
+async function projectTrust(opts: CliOptions, io: Io, ask = true) {
   const cwd = resolve(opts.cwd ?? process.cwd());
-  const canAsk = opts.mode === "interactive" && Boolean(io.stdin.isTTY) && existsSync(cwd);
+  const canAsk = ask && opts.mode === "interactive" && Boolean(io.stdin.isTTY) && existsSync(cwd);
   return decideTrust({ cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout }, loadSettings(cwd));
 }
 
@@ -127,6 +131,17 @@ function sessionsCommand(opts: CliOptions, io: Io): number {
     const when = s.updated.toISOString().slice(0, 16).replace("T", " ");
     io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${String(Math.ceil(s.size / 1024)).padStart(6)} KB  ${s.name ?? s.firstMessage}\n`);
     for (const child of listChildSessions(s.path)) io.stdout.write(`  ↳ ${child.id.slice(0, 8)}  subagent  ${child.firstMessage}\n`);
+  }
+  return EXIT.ok;
+}
+
+async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const mcp = configureMcp(cwd, loadSettings(cwd), (await projectTrust(opts, io, false)).trusted, io.env);
+  try {
+    await listMcpServers(mcp, (s) => io.stdout.write(s));
+  } finally {
+    await mcp.manager?.close();
   }
   return EXIT.ok;
 }

@@ -46,7 +46,9 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
       const error = event.data.error as { message?: string; retryAfterMs?: number } | undefined;
       if (error?.retryAfterMs !== undefined) io.stderr.write(style.yellow(`gong: ${error.message}; retrying in ${formatWait(Number(event.data.delay_ms))} (attempt ${String(event.data.attempt)})\n`));
     }
-    if (options.verbose) reportProgress(event, io, style);
+    // A failing MCP server is told once, in one line, with or without --verbose.
+    if (event.kind === "mcp_server" && event.data.state === "failed") io.stderr.write(style.yellow(`gong: warning: ${event.data.message}\n`));
+    else if (options.verbose) reportProgress(event, io, style);
   });
 
   let interrupted = false;
@@ -104,4 +106,5 @@ function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof ma
   else if (event.kind === "plan_update") io.stderr.write(`${indent(planChecklist(event.data, style))}\n`);
   else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}\n`));
   else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${event.data.message}\n`));
+  else if (event.kind === "mcp_server" && event.data.state === "connected") io.stderr.write(style.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools\n`));
 }

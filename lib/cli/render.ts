@@ -50,6 +50,17 @@ const PLAN_LOOK: Record<string, [string, keyof Style | null]> = {
   blocked: ["!", "yellow"],
 };
 
+/** "3/10 · indexing" — how far a long call has got, from a tool_call_progress event. */
+export function describeProgress(d: { progress: number; total?: number; message?: string }): string {
+  const done = typeof d.total === "number" ? `${d.progress}/${d.total}` : String(d.progress);
+  return d.message ? `${done} · ${oneLine(d.message, 60)}` : done;
+}
+
+const oneLine = (s: string, max: number) => {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
 /**
  * The plan of a `plan_update` event as a checklist, one item a line: ✔ done, ◼ in progress (in its
  * "-ing" form when the model gave one), ☐ pending, ✘ cancelled, ! blocked.

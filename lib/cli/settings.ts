@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ENV_POLICIES } from "../env/env-vars.ts";
 import { REASONING_EFFORTS, WIRE_APIS } from "../llm/types.ts";
+import { McpServerSettings } from "../mcp/config.ts";
 import { gongHome } from "../store/paths.ts";
 
 const Effort = v.picklist(REASONING_EFFORTS);
@@ -48,6 +49,8 @@ const SettingsSchema = v.strictObject({
   hooks: v.optional(v.array(v.string())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** MCP servers by name, in the `.mcp.json` shape plus gong's keys (see lib/mcp/config.ts). */
+  mcpServers: v.optional(v.record(v.string(), McpServerSettings)),
   /** Variables passed to commands although their names look secret (exact names or `PREFIX_*`). */
   envAllow: v.optional(v.array(v.string())),
   /** The OS sandbox for commands: a mode, or the mode with network access and extra writable roots. */

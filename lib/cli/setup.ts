@@ -18,6 +18,7 @@ import { sweepTempFiles } from "../temp-files.ts";
 import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
+import { configureMcp } from "./mcp.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import { applyTrust, type TrustDecision } from "./trust.ts";
 import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
@@ -31,6 +32,8 @@ export interface CliSetup {
   sessionOptions: CreateSessionOptions;
   /** Where the session comes from: a new file, a resumed one, or none. */
   store: StoreSelection | false;
+  /** One-line notices for stderr (a project's .mcp.json left out of an untrusted project). */
+  notices: string[];
   /** Branch off the resumed session into a new file instead of writing it (--fork). */
   fork: boolean;
   /** Name to give the session (--name). */
@@ -39,7 +42,7 @@ export interface CliSetup {
   maxInputBytes: number;
   /** One line of diagnostics on stderr (a warning that must not stop the run). */
   warn(line: string): void;
-  /** Stops what setup started (the fake server). */
+  /** Stops what setup started (the fake server, MCP servers). */
   dispose(): Promise<void>;
   /** Boxes an environment's commands as --sandbox asks (modes that make environments of their own); undefined when off. */
   box?: Boxer;
@@ -95,6 +98,10 @@ export async function prepareSession(
   const tools = parseTools(opts.tools ?? settings.tools);
   checkTools(tools, execEnv, cwd, opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`);
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
+  // Servers connect in the background from here on; the first request does not wait for them.
+  const mcp = configureMcp(cwd, loaded, trust.trusted, env);
+  if (mcp.manager) disposers.push(() => mcp.manager!.close());
+  mcp.manager?.start();
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
@@ -105,6 +112,7 @@ export async function prepareSession(
     hooks,
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
+    mcpServers: mcp.manager,
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
@@ -125,6 +133,7 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
+    notices: mcp.warning ? [mcp.warning] : [],
     box,
     terminated: termination.signal,
     terminate(reason) {

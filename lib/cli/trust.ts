@@ -190,9 +190,12 @@ async function askIfNeeded(q: TrustQuestion, loaded: LoadedSettings): Promise<bo
   if (isProjectTrusted(q.cwd, { flag: q.flag, global: globalSettings(loaded) })) return true;
   const project = projectSettings(loaded);
   const requests = trustRequests(project?.settings);
-  if (!project || requests.length === 0 || !q.canAsk) return false;
+  // The project's .mcp.json starts servers, which is running code too.
+  const mcpJson = join(q.cwd, ".mcp.json");
+  const asks = [...(project && requests.length > 0 ? [`${project.file} sets ${requests.join(", ")}`] : []), ...(existsSync(mcpJson) ? [`${mcpJson} starts MCP servers`] : [])];
+  if (asks.length === 0 || !q.canAsk) return false;
   q.output.write(
-    `${project.file} sets ${requests.join(", ")}: settings that run code or decide where your API keys and files go.\n` +
+    `${asks.join("; ")}: settings that run code or decide where your API keys and files go.\n` +
       `Trust this project (${canonical(q.cwd)})? Your answer is remembered. [y/N] `,
   );
   const answer = await readAnswer(q.input);

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import { EVERYTHING, NODE } from "../mcp/helpers.ts";
 import { CLI, ROOT, startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
@@ -290,4 +291,27 @@ describe("gong --mode acp", () => {
       await second.close();
     }
   });
+
+  test("the editor's MCP servers (session/new mcpServers): their tools reach the model and answer through the server", async () => {
+    // The model keeps to bash until the echo tool shows up in its request (servers connect in the background).
+    const script = (request: { body: { tools?: { function?: { name: string } }[]; messages: unknown[] } }): ScriptTurn => {
+      const names = (request.body.tools ?? []).map((t) => t.function?.name);
+      if (JSON.stringify(request.body.messages).includes("Echo: from the editor")) return { text: "the editor's server answered" };
+      if (names.includes("mcp__editor-tools__echo")) return { toolCalls: [{ name: "mcp__editor-tools__echo", arguments: { message: "from the editor" } }] };
+      return bash("sleep 0.3");
+    };
+    const fake = await startFakeLlm({ script });
+    const e = await editor(agentArgs(fake));
+    try {
+      const { sessionId } = await e.agent.request("session/new", {
+        cwd: ws.dir,
+        mcpServers: [{ name: "editor-tools", command: NODE, args: [EVERYTHING, "stdio"], env: [{ name: "UNUSED", value: "1" }] }],
+      });
+      const done = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo something" }] });
+      expect(done.stopReason).toBe("end_turn");
+      expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("Echo: from the editor");
+    } finally {
+      await e.close();
+    }
+  }, 30_000);
 });

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { stdioEntry } from "../mcp/helpers.ts";
 import { ROOT, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
 let buildDir: string;
@@ -74,4 +75,13 @@ test("binary print mode on each wire API", async () => {
     expect(r.stdout).toBe(`answer via ${api.name}\n`);
     expect(JSON.stringify(fake.requests[1].body)).toContain("compiled");
   }
+});
+
+test("binary talks to an MCP server over stdio (the SDK is compiled in)", async () => {
+  mkdirSync(join(ws.home, ".gong"), { recursive: true });
+  writeFileSync(join(ws.home, ".gong", "settings.json"), JSON.stringify({ mcpServers: { everything: stdioEntry() } }));
+  const r = await ws.run(["mcp", "list"], { binary, env: { PATH: bareBin } });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^everything {2}connected {2}stdio /);
+  expect(r.stdout).toContain("mcp__everything__get-tiny-image");
 });

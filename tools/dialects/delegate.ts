@@ -12,6 +12,7 @@ import type { Tool, ToolRunContext } from "../types.ts";
 /** Runs a core tool with mapped arguments (validated and defaulted by the core tool's own schema). */
 export async function delegate<A>(tool: Tool<A>, args: Record<string, unknown>, ctx: ToolRunContext, renames: Record<string, string> = {}): Promise<ToolResponse> {
   const defined = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
+  if (!tool.schema) return ctx.reply.fail("INTERNAL_ERROR", `Tool ${tool.name} has no valibot schema to map arguments onto.`);
   const checked = checkArgs(tool.name, tool.schema, defined);
   if (!checked.ok) return ctx.reply.fail("INVALID_PARAM", rename(checked.message, renames));
   const response = await tool.run(checked.args, ctx);

@@ -11,6 +11,8 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import { createSession } from "../../agent/index.ts";
+import type { McpManager } from "../../mcp/index.ts";
+import { editorMcp } from "./mcp-servers.ts";
 import { LocalEnvironment } from "../../env/local.ts";
 import type { EnvPolicy } from "../../env/env-vars.ts";
 import type { ExecutionEnvironment } from "../../env/types.ts";
@@ -39,6 +41,8 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
   const sessions = new Map<string, EditorSession>();
   /** Each session's own environment (rooted at its cwd); cleaned up when the editor leaves. */
   const environments: LocalEnvironment[] = [];
+  /** MCP servers started for one editor session (with the servers the editor gave); stopped when the editor leaves. */
+  const managers: McpManager[] = [];
   let capabilities: acp.ClientCapabilities = {};
 
   const find = (sessionId: string): EditorSession => {
@@ -48,7 +52,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
   };
 
   /** A gong session for an editor session: the editor's files and terminals when it offers them. */
-  const open = async (client: acp.AgentContext, cwd: string, store: SessionStore): Promise<EditorSession> => {
+  const open = async (client: acp.AgentContext, cwd: string, store: SessionStore, mcpServers?: acp.McpServer[]): Promise<EditorSession> => {
     if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
     const editor = new EditorSession(store.id, cwd, client, options.approval);
     const local = new LocalEnvironment({ root: cwd, extraRoots: setup.settings.allowedRoots, envPolicy: setup.settings.envPolicy as EnvPolicy | undefined, envAllow: setup.settings.envAllow });
@@ -60,7 +64,10 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
         ? new ClientEnvironment(own, { sessionId: store.id, client, capabilities, onTerminal: (id) => editor.terminalOpened(id) })
         : own;
     const hooks = [editor.gate.hooks, ...toArray(setup.sessionOptions.hooks)];
-    const session = await createSession({ ...setup.sessionOptions, cwd, env, hooks, store });
+    // The editor's MCP servers join gong's own for this session.
+    const mcp = editorMcp(mcpServers, setup.sessionOptions.mcpServers as McpManager | undefined, cwd);
+    if (mcp.owned) managers.push(mcp.manager!);
+    const session = await createSession({ ...setup.sessionOptions, cwd, env, hooks, store, mcpServers: mcp.manager });
     editor.attach(session);
     sessions.set(store.id, editor);
     return editor;
@@ -88,7 +95,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
     })
     .onRequest("session/new", async ({ params, client }) => {
       const store = SessionStore.create({ cwd: params.cwd, persist: setup.store !== false });
-      const editor = await open(client, params.cwd, store);
+      const editor = await open(client, params.cwd, store, params.mcpServers);
       return { sessionId: editor.id, ...state(editor) };
     })
     .onRequest("session/load", async ({ params, client }) => {
@@ -98,7 +105,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       } catch (e) {
         throw acp.RequestError.resourceNotFound(`${params.sessionId} (${(e as Error).message})`);
       }
-      const editor = await open(client, params.cwd, store);
+      const editor = await open(client, params.cwd, store, params.mcpServers);
       for (const update of replayUpdates(editor.gong.messages, editor.resolvePath)) void editor.send(update);
       await editor.send({ sessionUpdate: "current_mode_update", currentModeId: editor.mode });
       return state(editor);
@@ -130,6 +137,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
   // The editor went away: stop what runs and close every session (their files are complete).
   await Promise.all([...sessions.values()].map((s) => s.gong.close().catch(() => {})));
   await Promise.all(environments.map((e) => e.cleanup().catch(() => {})));
+  await Promise.all(managers.map((m) => m.close().catch(() => {})));
   return EXIT.ok;
 }
 

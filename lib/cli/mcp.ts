@@ -1,0 +1,75 @@
+/**
+ * MCP servers in the CLI: one manager per run, built from the settings files and the project's
+ * `.mcp.json`, shared by every session the run opens (a session swap does not restart servers),
+ * and `gong mcp list`, which connects to each server and shows its state and tools.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { loadMcpConfig, McpConfigError, McpManager, type LoadedMcpConfig, type McpServerStatus } from "../mcp/index.ts";
+import { gongHome } from "../store/paths.ts";
+import { ConfigError } from "./model.ts";
+import type { LoadedSettings } from "./settings.ts";
+
+export interface CliMcp {
+  /** Undefined when no server is configured. */
+  manager?: McpManager;
+  /** One line for the user when project servers were left out. */
+  warning?: string;
+}
+
+/** Reads the configuration (a malformed file is a configuration error naming file and key); does not connect. */
+export function configureMcp(cwd: string, loaded: LoadedSettings, trusted: boolean, env: Record<string, string | undefined>): CliMcp {
+  let config;
+  try {
+    config = loadMcpConfig({
+      cwd,
+      trusted,
+      env,
+      settings: loaded.layers.filter((l) => l.settings.mcpServers).map((l) => ({ file: l.file, scope: l.scope, servers: l.settings.mcpServers! })),
+    });
+  } catch (e) {
+    if (e instanceof McpConfigError) throw new ConfigError(e.message);
+    throw e;
+  }
+  const hasAny = config.servers.length > 0 || config.untrusted.length > 0;
+  return { manager: hasAny ? new McpManager(config.servers, cwd, config.untrusted) : undefined, warning: trustNotice(cwd, config, trusted) };
+}
+
+/**
+ * One line when an untrusted project's `.mcp.json` is left out. (Servers in its settings file are
+ * told about by the settings' own trust notice, with the other keys that need trust.)
+ */
+function trustNotice(cwd: string, config: LoadedMcpConfig, trusted: boolean): string | undefined {
+  const file = join(cwd, ".mcp.json");
+  if (trusted || !existsSync(file)) return undefined;
+  const names = config.untrusted.filter((s) => s.file === file && s.enabled).map((s) => s.name);
+  if (names.length === 0 && !config.unreadable) return undefined;
+  const what = names.length > 0 ? `the MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} from ${file}` : file;
+  return `ignoring ${what}: the project is not trusted (run with --trust, or list it under "trustedProjects" in ${join(gongHome(), "settings.json")}).`;
+}
+
+/** `gong mcp list`: every configured server, its state and its tools. */
+export async function listMcpServers(mcp: CliMcp, out: (s: string) => void): Promise<void> {
+  if (!mcp.manager) {
+    out('No MCP servers configured. Add them to .mcp.json or under "mcpServers" in ~/.gong/settings.json.\n');
+    return;
+  }
+  await mcp.manager.settled();
+  for (const server of mcp.manager.status()) out(describeServer(server));
+}
+
+function describeServer(s: McpServerStatus): string {
+  const head = `${s.name}  ${s.state}  ${s.transport}  ${s.source}`;
+  const lines = [head];
+  if (s.state === "untrusted") lines.push("  not started: the project is not trusted");
+  else if (s.state === "disabled") lines.push('  not started: "enabled": false');
+  else if (s.error) lines.push(`  ${s.error}`);
+  for (const t of s.tools) lines.push(`  ${t.exposedAs}${t.description ? `  ${oneLine(t.description)}` : ""}`);
+  if (s.state === "connected" && s.tools.length === 0) lines.push("  (no tools)");
+  return `${lines.join("\n")}\n`;
+}
+
+const oneLine = (s: string, max = 70) => {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
