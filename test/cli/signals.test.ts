@@ -107,7 +107,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
       const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
         .map(([k, v]) => `${k}=${quote(String(v))}`)
         .join(" ");
-      const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake)].map(quote).join(" ");
+      const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "--approval", "auto"].map(quote).join(" ");
       const command = `cd ${quote(ws.dir)} && env ${envs} ${gong}; echo $? > exit.code; sleep 30`;
       expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
       for (let i = 0; i < 300 && !tmux("capture-pane", "-p", "-t", "t").stdout.toString().includes("›"); i++) await Bun.sleep(50);
