@@ -182,12 +182,17 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return result;
       } catch (e) {
-        // The one place a tool's failure becomes an envelope: tool bodies just throw.
-        if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
+        // The one place a tool's failure becomes an envelope: tool bodies just throw. After an abort a
+        // tool's own sentence ("the call to MCP server x was cancelled") beats the generic one.
+        if (signal?.aborted) return reply.fail("EXECUTION_ERROR", abortMessage(e));
         return reply.fromError(e);
       }
     },
   };
+}
+
+function abortMessage(e: unknown): string {
+  return e instanceof Error && e.name !== "AbortError" && e.message !== "" ? e.message : "Operation aborted";
 }
 
 /** JSON Schema of a tool's arguments as the model sees it (root type "object", descriptions kept). */
