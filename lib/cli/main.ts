@@ -15,7 +15,6 @@ import { runInteractive } from "./interactive.ts";
 import { configureMcp, listMcpServers } from "./mcp.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
-import { runAcp } from "./acp/server.ts";
 import { runRpc } from "./rpc.ts";
 import { loadSettings, SettingsError } from "./settings.ts";
 import { prepareSession, type CliSetup } from "./setup.ts";
@@ -79,7 +78,8 @@ async function projectTrust(opts: CliOptions, io: Io, ask = true) {
 
 async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
   if (opts.mode === "rpc") return await runRpc(setup, io);
-  if (opts.mode === "acp") return await runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
+  // The ACP server and its SDK load only in ACP mode: other modes do not pay for them.
+  if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
 
   // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
   // answer it: run the input to completion as print mode does.
