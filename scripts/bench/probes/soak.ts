@@ -16,6 +16,8 @@ writeFileSync(join(dir, "data.txt"), `${"x".repeat(49)}\n`.repeat(400)); // 20 K
 
 const session = await createSession({
   model: "anthropic/claude-sonnet-4-5",
+  // The script calls `read`: the default profile's name (a Claude model would get Claude Code's `Read`).
+  profile: "default",
   cwd: dir,
   clientOptions: { baseUrls: { anthropic: baseUrl }, apiKeys: { anthropic: "bench" } },
   store: { dir: join(dir, "sessions") },
