@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
+import type { GlobOptions } from "../lib/env/types.ts";
 import { text, whole } from "./args.ts";
 import { FALLBACK_NOTICE, joinLines, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
@@ -30,17 +31,20 @@ export const findTool: Tool<FindArgs> = {
   kind: "search",
   summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}`,
   summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.paths) ? defaultResultSummary(r) : count(r.data.paths.length, "path")),
-  run: find,
+  run: (args, ctx) => findFiles(args, ctx),
 };
 
-async function find(args: FindArgs, ctx: ToolRunContext): Promise<ToolResponse> {
+/** What a dialect's finder may ask beyond find's own arguments (gemini-cli's glob: case and ignore files). */
+export type FindMatching = Pick<GlobOptions, "noIgnore" | "ignoreCase">;
+
+export async function findFiles(args: FindArgs, ctx: ToolRunContext, matching: FindMatching = {}): Promise<ToolResponse> {
   const limit = args.limit ?? FIND_DEFAULT_LIMIT;
   const where = args.path ?? ".";
   const resolved = await ctx.env.resolvePath(where);
   if (!resolved.exists) {
     return ctx.reply.fail("NOT_FOUND", `Directory '${where}' does not exist. Check the path, or use ls to see what is there.`, { pathResolved: resolved.relative });
   }
-  const result = await ctx.env.glob({ pattern: args.pattern, path: resolved.absolute, limit, signal: ctx.signal });
+  const result = await ctx.env.glob({ ...matching, pattern: args.pattern, path: resolved.absolute, limit, signal: ctx.signal });
   const fallback = result.engine === "typescript";
 
   const listing = joinLines(result.paths, ctx);

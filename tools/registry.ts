@@ -101,6 +101,8 @@ export interface ToolRegistry {
   names(): string[];
   /** A registered tool (active or not). */
   get(name: string): Tool | undefined;
+  /** The active tool a call under `name` runs: the tool of that name, or one keeping it as an older alias. */
+  callable(name: string): Tool | undefined;
   /** Add or replace a tool; it becomes active unless `activate` is false. */
   register(tool: Tool, options?: RegisterOptions): void;
   unregister(name: string): boolean;
@@ -141,6 +143,12 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   active = resolveActive(options.preset ?? options.config?.active ?? options.config?.preset ?? "default");
   for (const tool of options.tools ?? []) if (!active.includes(tool.name)) active.push(tool.name);
 
+  /** The active tool called `name`, or the active tool that keeps `name` as an older alias. */
+  const activeTool = (name: string): Tool | undefined => {
+    if (active.includes(name)) return tools.get(name);
+    return active.map((n) => tools.get(n) as Tool).find((t) => t.aliases?.includes(name));
+  };
+
   const relativeCwd = () => {
     const rel = relative(env.root, env.workingDirectory()).split("\\").join("/");
     return rel === "" ? "." : rel;
@@ -152,6 +160,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     close: () => processes.killAll(),
     names: () => [...active],
     get: (name) => tools.get(name),
+    callable: activeTool,
     register(tool, { activate = true } = {}) {
       tools.set(tool.name, tool);
       if (activate && !active.includes(tool.name)) active.push(tool.name);
@@ -166,7 +175,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
     async execute(name, args, { signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
-      const tool = typeof name === "string" && active.includes(name) ? tools.get(name) : undefined;
+      const tool = typeof name === "string" ? activeTool(name) : undefined;
       if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${active.join(", ")}.`);
       const checked = tool.jsonSchema ? checkJsonArgs(tool.name, tool.jsonSchema, args) : checkArgs(tool.name, schemaOf(tool), args);
       if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);

@@ -66,6 +66,8 @@ export interface Tool<Args = any> {
   truncation: TruncateMode;
   /** Set for a tool whose only argument is `input`, a text the model may write freeform where the API allows it. */
   format?: FreeformFormat;
+  /** Older names the reference agent still answers to (gemini-cli's `search_file_content`): a call under one runs this tool; the model is shown only `name`. */
+  aliases?: readonly string[];
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
   /** Default "other". */
   kind?: ToolKind;

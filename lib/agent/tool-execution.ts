@@ -98,7 +98,7 @@ function notStarting(ctx: ToolExecutionContext): string | undefined {
 
 /** The active tool a call names, if any. */
 function toolFor(ctx: ToolExecutionContext, name: string): Tool | undefined {
-  return ctx.registry.names().includes(name) ? ctx.registry.get(name) : undefined;
+  return ctx.registry.callable(name);
 }
 
 function emitStart(ctx: ToolExecutionContext, call: ToolCallPart, tool: Tool | undefined): void {

@@ -93,6 +93,8 @@ export interface GrepOptions {
   glob?: string;
   ignoreCase?: boolean;
   literal?: boolean;
+  /** Search files that .gitignore and the other ignore files leave out too. */
+  noIgnore?: boolean;
   /** Lines of context before and after each match. */
   context?: number;
   /** Maximum number of matches (context lines not counted). */
@@ -121,6 +123,10 @@ export interface GlobOptions {
   /** Absolute directory to search. */
   path: string;
   limit?: number;
+  /** List what .gitignore and the other ignore files leave out too. */
+  noIgnore?: boolean;
+  /** Match names regardless of case (true) or exactly (false); unset, fd's smart case: exact only when the pattern has a capital. */
+  ignoreCase?: boolean;
   signal?: AbortSignal;
 }
 

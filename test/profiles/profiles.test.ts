@@ -16,13 +16,13 @@ import { last, WIRE_PROFILES, wireOf } from "./wire.ts";
 /** "freeform": a grammar tool (apply_patch); "subagent": the subagent tools, whose shapes their own tests check. */
 const SHAPES: Record<string, Record<string, [string[], string[]] | "freeform" | "subagent">> = {
   anthropic: {
-    Read: [["file_path", "offset", "limit"], ["file_path"]],
+    Read: [["file_path", "offset", "limit", "pages"], ["file_path"]],
     Write: [["file_path", "content"], ["file_path", "content"]],
     Edit: [["file_path", "old_string", "new_string", "replace_all"], ["file_path", "old_string", "new_string"]],
-    Bash: [["command", "timeout", "description", "run_in_background"], ["command"]],
+    Bash: [["command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"], ["command"]],
     TaskOutput: [["task_id", "block", "timeout"], ["task_id", "block", "timeout"]],
-    TaskStop: [["task_id"], ["task_id"]],
-    Grep: [["pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "-n", "-i", "type", "head_limit", "offset", "multiline"], ["pattern"]],
+    TaskStop: [["task_id", "shell_id"], []],
+    Grep: [["pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "context", "-n", "-i", "-o", "type", "head_limit", "offset", "multiline"], ["pattern"]],
     Glob: [["pattern", "path"], ["pattern"]],
     TodoWrite: [["todos"], ["todos"]],
     Agent: "subagent",
@@ -31,7 +31,7 @@ const SHAPES: Record<string, Record<string, [string[], string[]] | "freeform" | 
     read_file: [["file_path", "offset", "limit", "mode", "indentation"], ["file_path"]],
     write_file: [["file_path", "content"], ["file_path", "content"]],
     apply_patch: "freeform",
-    exec_command: [["cmd", "workdir", "tty", "yield_time_ms", "max_output_tokens", "shell", "login"], ["cmd"]],
+    exec_command: [["cmd", "workdir", "tty", "yield_time_ms", "max_output_tokens", "shell", "login", "sandbox_permissions", "justification", "prefix_rule"], ["cmd"]],
     write_stdin: [["session_id", "chars", "yield_time_ms", "max_output_tokens"], ["session_id"]],
     grep_files: [["pattern", "include", "path", "limit"], ["pattern"]],
     list_dir: [["dir_path", "offset", "limit", "depth"], ["dir_path"]],
@@ -47,7 +47,7 @@ const SHAPES: Record<string, Record<string, [string[], string[]] | "freeform" | 
     read_many_files: [["include", "exclude", "recursive", "useDefaultExcludes", "file_filtering_options"], ["include"]],
     write_file: [["file_path", "content"], ["file_path", "content"]],
     replace: [["file_path", "instruction", "old_string", "new_string", "allow_multiple"], ["file_path", "instruction", "old_string", "new_string"]],
-    run_shell_command: [["command", "description", "dir_path", "is_background", "delay_ms"], ["command"]],
+    run_shell_command: [["command", "description", "dir_path", "is_background", "delay_ms", "additional_permissions"], ["command"]],
     read_background_output: [["pid", "lines", "delay_ms"], ["pid"]],
     list_background_processes: [[], []],
     grep_search: [

@@ -228,14 +228,19 @@ describe("gemini-cli tools", () => {
     expect(alive(pid)).toBe(false);
   });
 
-  test("grep_search groups lines by file, ignores case by default, names_only and exclude_pattern", async () => {
+  test("grep_search groups lines by file, ignores case by default, names_only and exclude_pattern (a line regex, as gemini-cli reads it)", async () => {
     ws.write("a.ts", "Needle\n");
-    ws.write("b.js", "needle\n");
+    ws.write("b.js", "needle\nneedle in a haystack\n");
     const r = await run("grep_search", { pattern: "needle" });
     expect(r.text).toContain("File: a.ts\nL1: Needle");
-    const names = await run("grep_search", { pattern: "needle", names_only: true, exclude_pattern: "*.js", case_sensitive: true });
-    expect(names.data.files).toEqual([]);
-    expect((await run("grep_search", { pattern: "needle", names_only: true, exclude_pattern: "*.js" })).data.files).toEqual(["a.ts"]);
+    expect((await run("grep_search", { pattern: "needle", names_only: true, case_sensitive: true })).data.files).toEqual(["b.js"]);
+    const kept = await run("grep_search", { pattern: "needle", exclude_pattern: "HAYSTACK" });
+    expect(kept.text).toContain("L1: needle");
+    expect(kept.text).not.toContain("haystack");
+    expect(kept.data.total_matches).toBe(2);
+    const bad = await run("grep_search", { pattern: "needle", exclude_pattern: "*.js" });
+    expect(bad.status).toBe("error");
+    expect(bad.error?.message).toContain("exclude_pattern");
   });
 
   test("list_directory with ignore globs", async () => {

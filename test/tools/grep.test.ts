@@ -47,6 +47,14 @@ for (const { engine, pathEnv, missing } of [
       expect(r.context.path_resolved).toBe("file.txt");
     });
 
+    test.skipIf(missing)("grep 1.1 the engine searches ignored files when asked (gemini-cli's no_ignore)", async () => {
+      files({ ".gitignore": "build/\n", "build/out.js": "needle\n", "src.js": "needle\n" });
+      const env = ws.env({ baseEnv: { PATH: pathEnv } });
+      const filesOf = async (noIgnore: boolean) => [...new Set((await env.grep({ pattern: "needle", path: ws.dir, noIgnore })).lines.map((l) => l.file))].sort();
+      expect(await filesOf(false)).toEqual(["src.js"]);
+      expect(await filesOf(true)).toEqual(["build/out.js", "src.js"]);
+    });
+
     test.skipIf(missing)("grep 1.2 directory with several files", async () => {
       files({ "d/a.txt": "a test\n", "d/b.txt": "nothing\n", "d/c.txt": "test again\ntest\n" });
       const r = await grep({ pattern: "test", path: "d" });

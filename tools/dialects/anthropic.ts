@@ -16,15 +16,19 @@ import type { Tool } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { describeProcess, isResponse, processTable } from "./background.ts";
 import { count, delegate, describedLike, num } from "./delegate.ts";
+import { compileSearchRegex } from "../../lib/env/search/regex.ts";
 import { newestFirst, searchContent } from "./search.ts";
 
 export const CLAUDE_BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** Claude Code's Grep shows at most this many rows unless head_limit says otherwise. */
+const GREP_HEAD_LIMIT = 250;
 const MAX_TIMEOUT_MS = BASH_MAX_TIMEOUT_S * 1000;
 
 const readSchema = v.strictObject({
   file_path: text("Path of the file to read (absolute, or relative to the project root)."),
   offset: v.optional(num("Line number to start reading at (1-based). Give it with limit for large files.")),
   limit: v.optional(num(`Number of lines to read (default and most: ${READ_MAX_LIMIT}).`)),
+  pages: v.optional(text('Page range of a PDF, e.g. "1-5" (gong does not render PDFs: extract their text with a command instead).')),
 });
 
 export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
@@ -36,7 +40,9 @@ export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
   truncation: "head",
   ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.offset, limit: a.limit })),
   run: (args, ctx) =>
-    delegate(readTool, { path: args.file_path, start_line: count(args.offset, 1), limit: Math.min(count(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" }),
+    args.pages !== undefined
+      ? Promise.resolve(ctx.reply.fail("INVALID_PARAM", `pages is for PDF files, which gong does not render. Extract the text with a command (e.g. pdftotext -f 1 -l 5 '${args.file_path}' -) and read that.`))
+      : delegate(readTool, { path: args.file_path, start_line: count(args.offset, 1), limit: Math.min(count(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" }),
 };
 
 const writeSchema = v.strictObject({
@@ -81,6 +87,7 @@ const bashSchema = v.strictObject({
   timeout: v.optional(v.pipe(v.number(), v.maxValue(MAX_TIMEOUT_MS), v.description(`Timeout in milliseconds (at most ${MAX_TIMEOUT_MS}); default ${CLAUDE_BASH_DEFAULT_TIMEOUT_MS}.`))),
   description: v.optional(text("A short description of what the command does, in 5-10 words.")),
   run_in_background: v.optional(flag("Start the command in the background and return at once; read its output later with TaskOutput.")),
+  dangerouslyDisableSandbox: v.optional(flag("Ask to run outside the sandbox. The user decides the sandbox when starting gong; a command never leaves it on its own.")),
 });
 
 export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
@@ -133,7 +140,8 @@ export const TaskOutputTool: Tool<v.InferOutput<typeof taskOutputSchema>> = {
 };
 
 const taskStopSchema = v.strictObject({
-  task_id: text("The ID of the background task to stop."),
+  task_id: v.optional(text("The ID of the background task to stop.")),
+  shell_id: v.optional(text("Deprecated: the same as task_id.")),
 });
 
 export const TaskStopTool: Tool<v.InferOutput<typeof taskStopSchema>> = {
@@ -142,12 +150,14 @@ export const TaskStopTool: Tool<v.InferOutput<typeof taskStopSchema>> = {
   schema: taskStopSchema,
   truncation: "tail",
   kind: "shell",
-  summarizeCall: (a) => `stop task ${a.task_id ?? ""}`,
+  summarizeCall: (a) => `stop task ${a.task_id ?? a.shell_id ?? ""}`,
   async run(args, ctx) {
+    const id = args.task_id ?? args.shell_id;
+    if (id === undefined) return ctx.reply.fail("INVALID_PARAM", "TaskStop needs task_id: the ID Bash gave when it started the background command.");
     const table = processTable(ctx);
     if (isResponse(table)) return table;
-    const process = table.get(Number(args.task_id));
-    if (!process) return ctx.reply.fail("NOT_FOUND", `No background task with ID '${args.task_id}'.`);
+    const process = table.get(Number(id));
+    if (!process) return ctx.reply.fail("NOT_FOUND", `No background task with ID '${id}'.`);
     await table.kill(process.id);
     return describeProcess(table, process, ctx, { idLabel: "task" });
   },
@@ -162,11 +172,13 @@ const grepSchema = v.strictObject({
   ),
   "-B": v.optional(num('Lines of context before each match (output_mode "content").')),
   "-A": v.optional(num('Lines of context after each match (output_mode "content").')),
-  "-C": v.optional(num('Lines of context before and after each match (output_mode "content").')),
+  "-C": v.optional(num('Lines of context before and after each match (output_mode "content"); the same as context.')),
+  context: v.optional(num('Lines of context before and after each match (output_mode "content").')),
   "-n": v.optional(flag('Show line numbers (output_mode "content"; default true).')),
   "-i": v.optional(flag("Ignore case.")),
+  "-o": v.optional(flag('Show only the matching part of each line, one per row (output_mode "content").')),
   type: v.optional(text('File type to search, e.g. "js", "py", "rust", "go".')),
-  head_limit: v.optional(num("Only the first N lines / files / counts of the output.")),
+  head_limit: v.optional(num(`Only the first N lines / files / counts of the output (default ${GREP_HEAD_LIMIT}; 0 for all).`)),
   offset: v.optional(num("Skip the first N lines / files / counts of the output.")),
   multiline: v.optional(flag("Let patterns span lines and '.' match newlines (default false).")),
 });
@@ -188,7 +200,7 @@ export const GrepTool: Tool<GrepArgs> = {
 
 async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<ToolResponse> {
   const mode = args.output_mode ?? "files_with_matches";
-  const around = count(args["-C"]) ?? 0;
+  const around = count(args.context) ?? count(args["-C"]) ?? 0;
   const result = await searchContent(ctx, {
     pattern: args.pattern,
     path: args.path,
@@ -203,15 +215,17 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
   let rows: string[];
   if (mode === "content") {
     const numbers = args["-n"] ?? true;
-    rows = result.lines.map((l) => {
-      const line = l.text;
+    const only = args["-o"] ? compileSearchRegex(args.pattern, { ignoreCase: args["-i"] }) : null;
+    rows = result.lines.flatMap((l) => {
       const sep = l.kind === "match" ? ":" : "-";
-      return numbers ? `${l.file}${sep}${l.line}${sep}${line}` : `${l.file}${sep}${line}`;
+      const prefix = numbers ? `${l.file}${sep}${l.line}${sep}` : `${l.file}${sep}`;
+      if (!only) return [`${prefix}${l.text}`];
+      return l.kind === "match" ? matchedParts(l.text, only).map((part) => `${prefix}${part}`) : [];
     });
   } else if (mode === "count") rows = result.files.map((f) => `${f}:${result.counts.get(f)}`);
   else rows = await newestFirst(ctx, result.files);
   const skip = count(args.offset) ?? 0;
-  const limit = count(args.head_limit);
+  const limit = count(args.head_limit) ?? GREP_HEAD_LIMIT;
   const shown = rows.slice(skip, limit === undefined || limit === 0 ? undefined : skip + limit);
   // Whole lines, the whole listing: the framework cuts what the model sees, once.
   const listing = { text: shown.join("\n") };
@@ -231,6 +245,12 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
   const data = { mode, files: result.files, total_matches: total, truncated: notes.length > 0 };
   const extras = { pathResolved: result.where, stats: { total_matches: total, files: result.files.length, engine: result.engine } };
   return notes.length > 0 ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
+}
+
+/** The non-empty matches of `regex` in one line, as `rg -o` prints them. */
+function matchedParts(line: string, regex: RegExp): string[] {
+  const global = new RegExp(regex.source, regex.flags.includes("g") ? regex.flags : `${regex.flags}g`);
+  return [...line.matchAll(global)].map((m) => m[0]).filter((m) => m !== "");
 }
 
 const globSchema = v.strictObject({

@@ -34,6 +34,11 @@ const execSchema = v.strictObject({
   max_output_tokens: v.optional(num(`Default ${DEFAULT_MAX_OUTPUT_TOKENS}.`)),
   shell: v.optional(text("Default bash.")),
   login: v.optional(flag("Login shell (-l) for the given shell; default true.")),
+  // codex's approval fields. gong's sandbox is the user's choice when it starts, so a command cannot
+  // ask its way out; the fields are accepted so a codex-trained call is never refused for them.
+  sandbox_permissions: v.optional(text('"use_default" (default) or "require_escalated"; gong keeps every command in the sandbox the user chose.')),
+  justification: v.optional(text("Why the command needs to leave the sandbox (with require_escalated).")),
+  prefix_rule: v.optional(v.pipe(v.array(v.string()), v.description('Command prefix a user might allow from now on, e.g. ["git", "pull"].'))),
 });
 type ExecArgs = v.InferOutput<typeof execSchema>;
 

@@ -11,7 +11,7 @@ import type { ToolResponse } from "../../lib/envelope.ts";
 import { flag, text } from "../args.ts";
 import { bashTool, runShellCommand } from "../bash.ts";
 import { editTool } from "../edit.ts";
-import { findTool } from "../find.ts";
+import { findFiles, findTool } from "../find.ts";
 import { grepTool } from "../grep.ts";
 import { lsTool } from "../ls.ts";
 import { count as plural, defaultResultSummary } from "../metadata.ts";
@@ -19,7 +19,7 @@ import { READ_MAX_LIMIT, readTool } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { isResponse, processTable } from "./background.ts";
-import { delegate, describedLike } from "./delegate.ts";
+import { delegate, describedLike, renameHints } from "./delegate.ts";
 import { searchContent } from "./search.ts";
 
 export const GEMINI_SHELL_DEFAULT_TIMEOUT_MS = 10_000;
@@ -175,6 +175,16 @@ const shellSchema = v.strictObject({
   dir_path: v.optional(text("Directory to run the command in (default: the project root).")),
   is_background: v.optional(flag("Run the command in the background (servers, watchers) and return at once.")),
   delay_ms: v.optional(int("For background commands: milliseconds to wait for first output before returning (default 200).")),
+  // gemini-cli's sandbox request. gong's sandbox is the user's choice when it starts; a command keeps it.
+  additional_permissions: v.optional(
+    v.pipe(
+      v.strictObject({
+        fileSystem: v.optional(v.strictObject({ read: v.optional(v.array(v.string())), write: v.optional(v.array(v.string())) })),
+        network: v.optional(v.boolean()),
+      }),
+      v.description("Asks for more sandbox access; gong keeps every command in the sandbox the user chose."),
+    ),
+  ),
 });
 type ShellArgs = v.InferOutput<typeof shellSchema>;
 
@@ -255,14 +265,14 @@ const grepSchema = v.strictObject({
   pattern: text("Regular expression to search for (ripgrep syntax)."),
   dir_path: v.optional(text("File or directory to search (default: the project root).")),
   include_pattern: v.optional(text('Glob of files to search, e.g. "*.ts".')),
-  exclude_pattern: v.optional(text("Glob of files to skip.")),
+  exclude_pattern: v.optional(text("Regular expression: matching lines that also match it are left out.")),
   names_only: v.optional(flag("Only the names of matching files.")),
   case_sensitive: v.optional(flag("Match case (default false).")),
   fixed_strings: v.optional(flag("Pattern is literal text.")),
   context: v.optional(int("Context lines around a match.", 0)),
   after: v.optional(int("Context lines after a match.", 0)),
   before: v.optional(int("Context lines before a match.", 0)),
-  no_ignore: v.optional(flag("Search ignored files too (not supported: they stay skipped).")),
+  no_ignore: v.optional(flag("Search files that .gitignore leaves out too (default false).")),
   max_matches_per_file: v.optional(int("Most matches per file.", 1)),
   total_max_matches: v.optional(int(`Most matches in all (default ${GREP_DEFAULT_TOTAL}).`, 1)),
 });
@@ -270,6 +280,7 @@ type GrepArgs = v.InferOutput<typeof grepSchema>;
 
 export const grepSearchTool: Tool<GrepArgs> = {
   name: "grep_search",
+  aliases: ["search_file_content"],
   description: "Searches file contents for a regular expression (ripgrep), skipping .gitignore'd and binary files; matching lines come grouped by file.",
   schema: grepSchema,
   truncation: "head",
@@ -281,7 +292,8 @@ export const grepSearchTool: Tool<GrepArgs> = {
       pattern: args.pattern,
       path: args.dir_path,
       glob: args.include_pattern,
-      exclude: args.exclude_pattern,
+      excludeLines: args.exclude_pattern,
+      noIgnore: args.no_ignore,
       ignoreCase: !(args.case_sensitive ?? false),
       literal: args.fixed_strings,
       before: args.before ?? args.context ?? 0,
@@ -331,11 +343,12 @@ const globSchema = v.strictObject({
 
 export const geminiGlobTool: Tool<v.InferOutput<typeof globSchema>> = {
   name: "glob",
-  description: "Finds files by glob pattern and lists them newest first (directories end in '/'). .gitignore'd paths are skipped.",
+  description: "Finds files by glob pattern and lists them newest first (directories end in '/'). .gitignore'd paths are skipped unless respect_git_ignore is false.",
   schema: globSchema,
   truncation: "head",
   ...describedLike(findTool, (a) => ({ pattern: a.pattern, path: a.dir_path })),
-  run: (args, ctx) => delegate(findTool, { pattern: args.pattern, path: args.dir_path }, ctx, { path: "dir_path" }),
+  run: async (args, ctx) =>
+    renameHints(await findFiles({ pattern: args.pattern, path: args.dir_path }, ctx, { ignoreCase: !(args.case_sensitive ?? false), noIgnore: args.respect_git_ignore === false }), { path: "dir_path" }),
 };
 
 const listSchema = v.strictObject({

@@ -4,7 +4,6 @@
  * built on the environment's grep (ripgrep or the built-in search). Each dialect formats the
  * result in its own words.
  */
-import picomatch from "picomatch";
 import type { GrepLine } from "../../lib/env/types.ts";
 import { ToolError } from "../../lib/envelope.ts";
 import type { ToolRunContext } from "../types.ts";
@@ -53,8 +52,10 @@ export interface ContentSearch {
   path?: string;
   /** Only files matching this glob. */
   glob?: string;
-  /** Files matching this glob are left out. */
-  exclude?: string;
+  /** Matching lines that also match this regular expression (case-insensitive) are left out. */
+  excludeLines?: string;
+  /** Search ignored files too. */
+  noIgnore?: boolean;
   /** A FILE_TYPES key. */
   type?: string;
   ignoreCase?: boolean;
@@ -87,8 +88,8 @@ export async function searchContent(ctx: ToolRunContext, search: ContentSearch):
   if (search.type !== undefined && !extensions) {
     throw new ToolError("INVALID_PARAM", `Unknown file type '${search.type}'. Known types: ${Object.keys(FILE_TYPES).join(", ")}; or use a glob instead.`);
   }
-  const excluded = search.exclude ? picomatch(search.exclude, { dot: true, basename: !search.exclude.includes("/") }) : null;
-  const keep = (file: string) => (!extensions || extensions.includes(extensionOf(file))) && !excluded?.(file);
+  const excluded = search.excludeLines ? compileExclusion(search.excludeLines) : null;
+  const keep = (l: GrepLine) => (!extensions || extensions.includes(extensionOf(l.file))) && !(l.kind === "match" && excluded?.test(l.text));
 
   const found = search.multiline
     ? await multilineSearch(ctx, search, resolved.absolute)
@@ -98,19 +99,29 @@ export async function searchContent(ctx: ToolRunContext, search: ContentSearch):
         glob: search.glob,
         ignoreCase: search.ignoreCase,
         literal: search.literal,
+        noIgnore: search.noIgnore,
         context: Math.max(search.before ?? 0, search.after ?? 0),
         limit: COLLECT_LIMIT,
         signal: search.signal,
       });
-  const lines = withinContext(found.lines.filter((l) => keep(l.file)), search.before ?? 0, search.after ?? 0);
+  const kept = found.lines.filter(keep);
+  // Context lines may now belong to no match (an excluded one), or lie beyond an asymmetric window.
+  const lines = kept.length < found.lines.length || search.before !== search.after ? withinContext(kept, search.before ?? 0, search.after ?? 0) : kept;
   const counts = new Map<string, number>();
   for (const l of lines) if (l.kind === "match") counts.set(l.file, (counts.get(l.file) ?? 0) + 1);
   return { lines, files: [...counts.keys()], counts, limitReached: found.limitReached, engine: found.engine, where: resolved.relative };
 }
 
+function compileExclusion(source: string): RegExp {
+  try {
+    return new RegExp(source, "i");
+  } catch (e) {
+    throw new ToolError("INVALID_PARAM", `Invalid exclude_pattern '${source}': ${(e as Error).message}. It is a regular expression for lines to leave out.`);
+  }
+}
+
 /** The engine gives symmetric context: keep only the lines within `before` above or `after` below a match. */
 function withinContext(lines: GrepLine[], before: number, after: number): GrepLine[] {
-  if (before === after) return lines;
   const matches = new Map<string, number[]>();
   for (const l of lines) if (l.kind === "match") (matches.get(l.file) ?? matches.set(l.file, []).get(l.file)!).push(l.line);
   return lines.filter((l) => {

@@ -10,16 +10,20 @@ import { dirname, join, resolve } from "node:path";
 import { runLines } from "./child.ts";
 import { globBody, globHasPath } from "./glob-filter.ts";
 import { FIND_IGNORE_FILES, IgnoreOracle } from "./ignore-rules.ts";
+import type { GlobOptions } from "../types.ts";
 import type { FoundPaths } from "./glob-walk.ts";
 import type { SearchTarget } from "./target.ts";
 
 const knowsNoRequireGit = new Map<string, boolean>();
 
-export async function fdSearch(fd: string, pattern: string, limit: number, target: SearchTarget, pathEnv: string, signal?: AbortSignal): Promise<FoundPaths> {
+export async function fdSearch(fd: string, options: GlobOptions, limit: number, target: SearchTarget, pathEnv: string): Promise<FoundPaths> {
+  const { pattern, signal } = options;
   const noRequireGit = supportsNoRequireGit(fd, pathEnv);
-  const oracle = noRequireGit || insideGitRepo(target.path) ? null : new IgnoreOracle(target.root, target.path, FIND_IGNORE_FILES);
+  const oracle = options.noIgnore || noRequireGit || insideGitRepo(target.path) ? null : new IgnoreOracle(target.root, target.path, FIND_IGNORE_FILES);
   const args = ["--glob", "--color=never", "--hidden", "--exclude", ".git"];
-  if (noRequireGit) args.push("--no-require-git");
+  if (options.noIgnore) args.push("--no-ignore");
+  else if (noRequireGit) args.push("--no-require-git");
+  if (options.ignoreCase !== undefined) args.push(options.ignoreCase ? "--ignore-case" : "--case-sensitive");
   // One more than the limit tells whether the limit cut anything.
   if (!oracle) args.push("--max-results", String(limit + 1));
   const body = globBody(pattern);

@@ -7,10 +7,10 @@ import picomatch from "picomatch";
 export type PathMatcher = (rel: string, name: string) => boolean;
 
 /** A matcher for `glob`; a leading "!" inverts it (rg's exclusion form). */
-export function compileGlob(glob: string): PathMatcher {
+export function compileGlob(glob: string, { nocase = false }: { nocase?: boolean } = {}): PathMatcher {
   const negated = glob.startsWith("!");
   const body = globBody(glob);
-  const test = picomatch(body, { dot: true });
+  const test = picomatch(body, { dot: true, nocase });
   const matches: PathMatcher = body.includes("/") ? (rel) => test(rel) : (_rel, name) => test(name);
   return negated ? (rel, name) => !matches(rel, name) : matches;
 }

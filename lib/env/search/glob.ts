@@ -28,8 +28,8 @@ export async function searchGlob(options: GlobOptions, ctx: SearchContext): Prom
   const limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_GLOB_LIMIT));
   const fd = findExecutable(["fd", "fdfind"], ctx.pathEnv);
   const found = fd
-    ? await fdSearch(fd, options.pattern, limit, target, ctx.pathEnv, options.signal)
-    : await walkGlob(options.pattern, limit, target, options.signal);
+    ? await fdSearch(fd, options, limit, target, ctx.pathEnv)
+    : await walkGlob(options, limit, target);
   const paths = await newestFirst(ctx.root, found.paths, options.signal);
   return { paths, limitReached: found.limitReached, engine: fd ? "fd" : "typescript" };
 }

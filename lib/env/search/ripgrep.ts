@@ -26,6 +26,7 @@ export async function ripgrepSearch(rg: string, options: GrepOptions, target: Se
   const args = ["--json", "--line-number", "--color=never", "--hidden", "--no-require-git", "--glob", "!.git"];
   if (options.ignoreCase) args.push("--ignore-case");
   if (options.literal) args.push("--fixed-strings");
+  if (options.noIgnore) args.push("--no-ignore");
   if (options.glob) args.push("--glob", options.glob);
   if (context > 0) args.push("--context", String(context));
   // Run inside the searched directory so a glob with "/" is relative to it, as in the TS engine.

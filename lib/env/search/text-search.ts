@@ -52,7 +52,7 @@ export async function typescriptSearch(options: GrepOptions, target: SearchTarge
 
 async function* candidateFiles(options: GrepOptions, target: SearchTarget): AsyncGenerator<string> {
   const glob = options.glob ? compileGlob(options.glob) : null;
-  for await (const entry of walk(target.path, { root: target.root, ignoreFiles: GREP_IGNORE_FILES, signal: options.signal })) {
+  for await (const entry of walk(target.path, { root: target.root, ignoreFiles: options.noIgnore ? [] : GREP_IGNORE_FILES, signal: options.signal })) {
     if (entry.kind !== "file") continue;
     if (glob && !glob(entry.rel, entry.name)) continue;
     yield entry.abs;
