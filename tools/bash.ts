@@ -3,7 +3,7 @@
  *
  * The environment runs it (own process group, timeout SIGTERM → grace → SIGKILL); this tool picks
  * the timeout, streams every byte of output to the call's capture (memory bounded by the event
- * limit, one capped spill file) and a tail to `onUpdate`, and returns the complete output: the
+ * limit, one capped spill file) and what is new of it to `onUpdate`, and returns the complete output: the
  * framework alone cuts it for the model, keeping the end. A non-zero exit, a timeout or an abort
  * is reported as status "error" with the output kept in `text`, so the model both notices the
  * failure and sees why.
@@ -21,10 +21,10 @@ import { count, defaultResultSummary, firstLine } from "./metadata.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
-/** onUpdate is called at most this often, with the tail of the output so far. */
+/** onUpdate is called at most this often, with the output added since its last call. */
 const UPDATE_INTERVAL_MS = 100;
-/** Characters of the output's end each update carries. */
-const UPDATE_TAIL_CHARS = 30_000;
+/** At most this many characters per update: a faster flood keeps its end and says what it skipped. */
+const UPDATE_MAX_CHARS = 30_000;
 
 const schema = v.strictObject({
   command: text("The command to run with bash -c in the project directory. Stdin is closed: interactive commands fail or time out."),
@@ -78,8 +78,9 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
       onOutput: (chunk) => ctx.output.write(chunk),
       onData: updates ? (text) => updates.add(text) : undefined,
     });
-  } catch (e) {
-    return ctx.reply.fromError(e);
+  } finally {
+    // What came after the last update is sent before the call ends (a failure is the registry's to report).
+    updates?.flush();
   }
   return respond(result, run, ctx);
 }
@@ -130,20 +131,47 @@ function formatDuration(timeoutMs: number): string {
   return timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} seconds` : `${timeoutMs} ms`;
 }
 
-/** Sends the tail of the output so far to onUpdate, at most every UPDATE_INTERVAL_MS. */
+/**
+ * Sends onUpdate the output added since its last call (the event is a delta: joined, the updates
+ * are the output), at most every UPDATE_INTERVAL_MS; a timer sends what a quiet spell leaves
+ * waiting, and `flush` what is left when the command ends.
+ */
 class TailUpdates {
-  private tail = "";
+  private pending = "";
+  /** Characters of a flood left out of the pending text. */
+  private skipped = 0;
   private lastSent = 0;
+  private timer?: ReturnType<typeof setTimeout>;
+  /** The last update ended a line (a skip note starts on a line of its own). */
+  private atLineStart = true;
 
   constructor(private readonly send: (text: string) => void) {}
 
   add(chunk: string): void {
-    this.tail += chunk;
-    if (this.tail.length > 2 * UPDATE_TAIL_CHARS) this.tail = this.tail.slice(-UPDATE_TAIL_CHARS);
-    const now = performance.now();
-    if (now - this.lastSent < UPDATE_INTERVAL_MS) return;
-    this.lastSent = now;
-    this.send(this.tail.slice(-UPDATE_TAIL_CHARS));
+    this.pending += chunk;
+    if (this.pending.length > 2 * UPDATE_MAX_CHARS) this.skip(this.pending.length - UPDATE_MAX_CHARS);
+    const wait = this.lastSent + UPDATE_INTERVAL_MS - performance.now();
+    if (wait <= 0) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), wait);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length > UPDATE_MAX_CHARS) this.skip(this.pending.length - UPDATE_MAX_CHARS);
+    if (this.pending === "" && this.skipped === 0) return;
+    const note = this.skipped > 0 ? `${this.atLineStart ? "" : "\n"}[… ${this.skipped} characters of output skipped …]\n` : "";
+    const text = note + this.pending;
+    this.pending = "";
+    this.skipped = 0;
+    this.lastSent = performance.now();
+    this.atLineStart = text.endsWith("\n");
+    this.send(text);
+  }
+
+  private skip(chars: number): void {
+    this.skipped += chars;
+    this.pending = this.pending.slice(chars);
   }
 }
 

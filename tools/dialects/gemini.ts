@@ -198,8 +198,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
   ...describedLike(bashTool, (a) => ({ command: a.command })),
   async run(args, ctx) {
     if (args.dir_path !== undefined) {
-      const dir = await ctx.env.resolvePath(args.dir_path).catch((e) => e as Error);
-      if (dir instanceof Error) return ctx.reply.fromError(dir);
+      const dir = await ctx.env.resolvePath(args.dir_path);
       if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. Run the command from an existing directory.`);
     }
     if (args.is_background) {
@@ -207,7 +206,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
       if (isResponse(table)) return table;
       const started = table.start(args.command, { cwd: args.dir_path });
       await table.waitForExit(started.id, args.delay_ms ?? BACKGROUND_DELAY_MS, ctx.signal);
-      const first = table.tail(started.id, 20);
+      const first = table.tail(started.id, 20).text;
       const state = started.result ? `It already exited (code ${started.result.exitCode}).` : "It keeps running.";
       return ctx.reply.success(
         { pid: started.id, running: !started.result },
@@ -238,11 +237,16 @@ export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutpu
     const process = table.get(args.pid);
     if (!process) return ctx.reply.fail("NOT_FOUND", `No background process with PID ${args.pid}. List them with list_background_processes.`);
     if (args.delay_ms) await table.waitForExit(process.id, args.delay_ms, ctx.signal);
+    // gemini-cli's own window: the last `lines` lines of the log (default 100). The framework cuts that once.
     const tail = table.tail(process.id, args.lines ?? 100);
-    table.takeNewOutput(process.id);
     const r = process.result;
     const state = r ? `exited with code ${r.exitCode ?? r.signal}` : "running";
-    return ctx.reply.success({ pid: process.id, running: !r, output: tail }, `PID ${process.id} (${state}):\n${tail === "" ? "(no output yet)" : tail}`);
+    const shown = tail.lines < tail.totalLines ? `the last ${tail.lines} of ${tail.totalLines} lines` : `all ${tail.totalLines} lines`;
+    const clipped = tail.clipped ? "; the first line shown is only the end of a longer line" : "";
+    const header = `PID ${process.id} (${state}), ${shown}${clipped}:\n`;
+    return ctx.reply.success({ pid: process.id, running: !r, lines_shown: tail.lines, total_lines: tail.totalLines }, header + (tail.text === "" ? "(no output yet)" : tail.text), {
+      context: { truncation_header: header.length, ...(args.lines !== undefined ? { truncation_skip: true } : {}) },
+    });
   },
 };
 

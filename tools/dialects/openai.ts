@@ -19,6 +19,12 @@ import { execCommandTool, writeStdinTool } from "./exec-command.ts";
 import { newestFirst, searchContent } from "./search.ts";
 
 const READ_DEFAULT_LIMIT = 2000;
+/**
+ * codex's own rule for read_file (codex-rs read_file.rs: MAX_LINE_LENGTH = 500, tested by
+ * truncates_lines_longer_than_max_length): each line it returns is cut at 500. gong keeps it for
+ * the indentation mode, a block view for finding one's way in code, and marks the cut with "…";
+ * the slice mode returns lines whole, so the framework's one cut applies there.
+ */
 const MAX_LINE_CHARS = 500;
 
 const indentationSchema = v.strictObject({
@@ -138,26 +144,22 @@ export const listDirTool: Tool<ListArgs> = {
   ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
   summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total ?? 0), "entry", "entries")),
   async run(args, ctx) {
-    try {
-      const resolved = await ctx.env.resolvePath(args.dir_path);
-      const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
-      if (!info) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. List its parent to see what is there.`);
-      if (info.type !== "dir") return ctx.reply.fail("INVALID_PARAM", `'${args.dir_path}' is a file, not a directory. Use read_file to read it.`);
-      const depth = count(args.depth, 1) ?? 2;
-      const entries: string[] = [];
-      await walk(ctx, resolved.absolute, depth, 0, entries);
-      const offset = count(args.offset, 1) ?? 1;
-      const limit = count(args.limit, 1) ?? 25;
-      if (offset > Math.max(entries.length, 1)) return ctx.reply.fail("INVALID_PARAM", `offset ${offset} is past the last entry (${entries.length} entries).`);
-      const shown = entries.slice(offset - 1, offset - 1 + limit);
-      const more = entries.length - (offset - 1 + shown.length);
-      const lines = [`Absolute path: ${resolved.absolute}`, ...shown.map((e, i) => `${offset + i}. ${e}`)];
-      if (more > 0) lines.push(`More than ${shown.length} entries found; ${more} more (use offset=${offset + shown.length}).`);
-      const data = { entries: shown, total: entries.length, truncated: more > 0 };
-      return more > 0 ? ctx.reply.partial(data, lines.join("\n"), { pathResolved: resolved.relative }) : ctx.reply.success(data, lines.join("\n"), { pathResolved: resolved.relative });
-    } catch (e) {
-      return ctx.reply.fromError(e);
-    }
+    const resolved = await ctx.env.resolvePath(args.dir_path);
+    const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
+    if (!info) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. List its parent to see what is there.`);
+    if (info.type !== "dir") return ctx.reply.fail("INVALID_PARAM", `'${args.dir_path}' is a file, not a directory. Use read_file to read it.`);
+    const depth = count(args.depth, 1) ?? 2;
+    const entries: string[] = [];
+    await walk(ctx, resolved.absolute, depth, 0, entries);
+    const offset = count(args.offset, 1) ?? 1;
+    const limit = count(args.limit, 1) ?? 25;
+    if (offset > Math.max(entries.length, 1)) return ctx.reply.fail("INVALID_PARAM", `offset ${offset} is past the last entry (${entries.length} entries).`);
+    const shown = entries.slice(offset - 1, offset - 1 + limit);
+    const more = entries.length - (offset - 1 + shown.length);
+    const lines = [`Absolute path: ${resolved.absolute}`, ...shown.map((e, i) => `${offset + i}. ${e}`)];
+    if (more > 0) lines.push(`More than ${shown.length} entries found; ${more} more (use offset=${offset + shown.length}).`);
+    const data = { entries: shown, total: entries.length, truncated: more > 0 };
+    return more > 0 ? ctx.reply.partial(data, lines.join("\n"), { pathResolved: resolved.relative }) : ctx.reply.success(data, lines.join("\n"), { pathResolved: resolved.relative });
   },
 };
 
