@@ -43,6 +43,11 @@ export interface ToolContext {
   path_resolved?: string;
   /** Set by tools that paginate themselves: the framework truncator lets the result through. */
   truncation_skip?: boolean;
+  /**
+   * Characters at the start of `text` that are a header, not output (exec_command's status lines):
+   * the framework truncator keeps them whole and counts characters and lines after them only.
+   */
+  truncation_header?: number;
   [key: string]: unknown;
 }
 

@@ -150,7 +150,10 @@ export function createObserver(options: ObserverOptions): Observer {
         return unchanged;
       }
       const captured = opts.capture?.used ? opts.capture.finish() : null;
-      const held = heldText(response.text, captured?.gapLine ?? null, captured?.omitted ?? null);
+      // A header the tool put before the output (exec_command's status lines) stays whole and out of the counts.
+      const header = response.text.slice(0, headerLength(response));
+      const body = response.text.slice(header.length);
+      const held = heldText(body, captured?.gapLine ?? null, captured?.omitted ?? null);
       const tooBigForEvent = !held.omitted && response.text.length > eventLimitChars;
       const limit = limits(toolName, opts.direction);
       // The character cut always runs (004 §5.3); a tool paging itself waives only the line cut (001 §6).
@@ -161,7 +164,7 @@ export function createObserver(options: ObserverOptions): Observer {
         return unchanged;
       }
 
-      const spill = saveFull(toolName, response.text, opts.capture, store, show);
+      const spill = saveFull(toolName, body, opts.capture, store, show);
       await store.settled();
       const forEvent = tooBigForEvent ? { ...response, text: eventView(response.text, eventLimitChars, spill) } : response;
       const complete = !held.omitted && !tooBigForEvent;
@@ -185,7 +188,7 @@ export function createObserver(options: ObserverOptions): Observer {
       const forModel: ToolResponse = {
         status: response.status === "error" ? "error" : "partial",
         data: { truncated: true, truncation: info, preview: [cut.head?.text, cut.tail?.text].filter((p) => p).join("\n") },
-        text: parts.join("\n"),
+        text: header + parts.join("\n"),
         stats: { ...response.stats },
         context: { ...response.context },
       };
@@ -204,6 +207,12 @@ export function createObserver(options: ObserverOptions): Observer {
 function isFrameworkTruncated(response: ToolResponse): boolean {
   const data = response.data as Record<string, unknown> | undefined;
   return data?.truncated === true && typeof data.truncation === "object" && data.truncation !== null && "full_output_path" in data.truncation;
+}
+
+/** `context.truncation_header`, when it is a whole number of characters within the text; else 0. */
+function headerLength(response: ToolResponse): number {
+  const n = response.context?.truncation_header;
+  return typeof n === "number" && Number.isInteger(n) && n > 0 && n <= response.text.length ? n : 0;
 }
 
 /** The response text as the cut sees it: around the capture's gap line when the capture left out a middle. */

@@ -62,9 +62,10 @@ interface Held {
 }
 
 export class OutputCapture {
-  readonly eventLimitChars: number;
+  /** Fixed at construction; a capture that adopts another takes the other's (see adopt). */
+  eventLimitChars: number;
   /** Decodes chunks that are not plain ASCII, only to count their characters and bad bytes. */
-  private readonly counter = new TextDecoder("utf-8");
+  private counter = new TextDecoder("utf-8");
   private counterDirty = false;
   /** Raw chunks while the whole output fits the event limit. */
   private held: Held[] = [];
@@ -82,9 +83,49 @@ export class OutputCapture {
   private replacementsOut = 0;
   private carry: number[] = [];
   private result: CapturedOutput | null = null;
+  /** Its output moved to another capture (adopt): later writes are not this capture's to keep. */
+  private moved = false;
 
   constructor(private readonly options: CaptureOptions = {}) {
     this.eventLimitChars = Math.max(2, Math.floor(options.eventLimitChars ?? DEFAULT_EVENT_LIMIT_CHARS));
+  }
+
+  /** A new, empty capture with the same limits and spill folder: where a background command's output waits for the call that reads it. */
+  sibling(): OutputCapture {
+    return new OutputCapture(this.options);
+  }
+
+  /**
+   * Takes over everything `other` holds — counts, the kept text, its open spill file — as if it
+   * had been written here, and leaves `other` inert. Nothing is copied, so a background command's
+   * output written between two calls reaches the reading call's capture whole at no cost. False
+   * (and nothing moved) when this capture already has output or is finished.
+   */
+  adopt(other: OutputCapture): boolean {
+    if (other === this || this.used || this.result || this.moved) return false;
+    if (other.result || other.moved) return false;
+    this.eventLimitChars = other.eventLimitChars;
+    this.counter = other.counter;
+    this.counterDirty = other.counterDirty;
+    this.held = other.held;
+    this.tail = other.tail;
+    this.head = other.head;
+    this.chars = other.chars;
+    this.bytes = other.bytes;
+    this.newlines = other.newlines;
+    this.backlog = other.backlog;
+    this.writer = other.writer;
+    this.replacementsIn = other.replacementsIn;
+    this.replacementsOut = other.replacementsOut;
+    this.carry = other.carry;
+    other.moved = true;
+    other.chars = other.bytes = other.newlines = 0;
+    other.held = [];
+    other.tail = null;
+    other.head = null;
+    other.backlog = [];
+    other.writer = null;
+    return true;
   }
 
   /** True once anything was written. */
@@ -97,7 +138,7 @@ export class OutputCapture {
    * Held raw — one byte per ASCII character — and decoded once, at the end.
    */
   write(chunk: string | Uint8Array): void {
-    if (this.result) return;
+    if (this.result || this.moved) return;
     if (typeof chunk === "string") {
       if (chunk === "") return;
       this.flushCounter();

@@ -90,3 +90,35 @@ describe("past the event limit", () => {
     expect(readFileSync(join(dir, "tool-output", file), "utf8")).toBe(["a", "b", "c", "d", "e"].map((ch) => ch.repeat(1000)).join(""));
   });
 });
+
+describe("adopt: a background command's output reaching the call that reads it", () => {
+  test("the reading capture takes over everything written so far — counts, kept text, the open spill file — and the old one goes inert", () => {
+    const spills = store();
+    const waiting = new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("exec_command") });
+    for (let i = 1; i <= 20_000; i++) waiting.write(bytes(`${i}\n`));
+    const reader = waiting.sibling();
+    expect(reader.adopt(waiting)).toBe(true);
+    waiting.write("lost\n");
+    reader.write("20001\n");
+    const out = reader.finish();
+    const all = Array.from({ length: 20_001 }, (_, i) => `${i + 1}\n`).join("");
+    expect(out).toMatchObject({ complete: false, newlines: 20_001, totalChars: all.length });
+    expect(out.text.startsWith("1\n2\n3\n")).toBe(true);
+    expect(out.text.endsWith("19999\n20000\n20001\n")).toBe(true);
+    const [file] = readdirSync(join(dir, "tool-output"));
+    expect(readFileSync(join(dir, "tool-output", file), "utf8")).toBe(all);
+    expect(waiting.finish()).toMatchObject({ totalChars: 0, text: "" });
+  });
+
+  test("a capture that already has output, or is finished, adopts nothing", () => {
+    const waiting = new OutputCapture();
+    waiting.write("pending\n");
+    const used = new OutputCapture();
+    used.write("mine\n");
+    expect(used.adopt(waiting)).toBe(false);
+    const done = new OutputCapture();
+    done.finish();
+    expect(done.adopt(waiting)).toBe(false);
+    expect(waiting.finish().text).toBe("pending\n");
+  });
+});

@@ -6,11 +6,21 @@
  *
  * They run through the execution environment like any command (own process group, filtered
  * variables), with stdin kept open as a pipe and the environment's maximum timeout as their limit.
+ *
+ * Output is kept one of two ways, chosen at the start:
+ * - read as new output (exec_command, TaskOutput): every byte goes to a capture (lib/tool-output.ts)
+ *   made like the starting call's, and the next call that reads the process takes that capture
+ *   over as its own. So each call's new output is its capture's — memory bounded by the event
+ *   limit, every byte in that call's one spill file — and the framework alone cuts it for the model.
+ * - read as the last lines (gemini-cli's read_background_output): only the last TAIL_CHARS
+ *   characters are kept, and a read says when the lines it was asked for reach past them.
  */
 import type { ExecResult, ExecutionEnvironment, StdinPort } from "../lib/env/types.ts";
+import type { OutputCapture } from "../lib/tool-output.ts";
+import { countNewlines } from "../lib/truncate.ts";
 
-/** Output kept per process; older output is dropped (and counted) past this many characters. */
-const KEEP_CHARS = 1_000_000;
+/** Characters kept for tail() by a process read as its last lines. */
+const TAIL_CHARS = 1_000_000;
 /** Background commands may run as long as the environment allows. */
 const BACKGROUND_TIMEOUT_MS = Number.MAX_SAFE_INTEGER;
 
@@ -24,20 +34,39 @@ export interface BackgroundProcess {
 }
 
 interface Entry extends BackgroundProcess {
-  output: string;
-  /** Characters dropped from the front of `output`. */
+  /** Output not yet taken by a call (read-as-new-output processes); null once the process ended and it was taken. */
+  pending: OutputCapture | null;
+  /** The last characters written (read-as-last-lines processes). */
+  recent: string;
+  /** Characters dropped from the front of `recent`. */
   dropped: number;
-  /** Absolute position (dropped + index) up to which output was handed out. */
-  readTo: number;
+  /** Line breaks written in all. */
+  newlines: number;
   stdin?: StdinPort;
   controller: AbortController;
   done: Promise<ExecResult>;
-  waiters: Set<() => void>;
 }
 
 export interface StartOptions {
   /** Working directory, relative to the environment's working directory or absolute. */
   cwd?: string;
+  /**
+   * The starting call's capture. Given, the process is read as new output: its output is kept
+   * whole in captures like this one until a call takes it (take). Without it, only the last
+   * characters are kept, for tail().
+   */
+  output?: OutputCapture;
+}
+
+/** The last lines of a process's output, as tail() gives them. */
+export interface Tail {
+  text: string;
+  /** Lines shown. */
+  lines: number;
+  /** Lines written in all. */
+  totalLines: number;
+  /** The lines asked for reach back past the kept characters: `text` starts inside the output, not at a line start. */
+  clipped: boolean;
 }
 
 export class ProcessTable {
@@ -52,15 +81,23 @@ export class ProcessTable {
       id: this.nextId++,
       command,
       startedAt: Date.now(),
-      output: "",
+      pending: options.output?.sibling() ?? null,
+      recent: "",
       dropped: 0,
-      readTo: 0,
+      newlines: 0,
       controller: new AbortController(),
       done: Promise.resolve(undefined as unknown as ExecResult),
-      waiters: new Set(),
     };
-    const wake = () => {
-      for (const w of entry.waiters) w();
+    const readAsNew = entry.pending !== null;
+    let streamed = false;
+    const keepRecent = (text: string) => {
+      entry.newlines += countNewlines(text);
+      entry.recent += text;
+      if (entry.recent.length > 2 * TAIL_CHARS) {
+        const cut = entry.recent.length - TAIL_CHARS;
+        entry.recent = entry.recent.slice(cut);
+        entry.dropped += cut;
+      }
     };
     entry.done = this.env
       .exec(command, {
@@ -70,24 +107,27 @@ export class ProcessTable {
         onStdin: (stdin) => {
           entry.stdin = stdin;
         },
-        onData: (text) => {
-          entry.output += text;
-          if (entry.output.length > KEEP_CHARS) {
-            const cut = entry.output.length - KEEP_CHARS;
-            entry.output = entry.output.slice(cut);
-            entry.dropped += cut;
-          }
-          wake();
-        },
+        // Raw bytes into the capture (the whole output); decoded text only where the last lines are kept.
+        onOutput: readAsNew
+          ? (chunk) => {
+              streamed = true;
+              entry.pending?.write(chunk);
+            }
+          : undefined,
+        onData: readAsNew ? undefined : keepRecent,
       })
       .catch((e): ExecResult => {
         const message = `${(e as Error).message}\n`;
-        entry.output += message;
+        if (readAsNew) {
+          streamed = true;
+          entry.pending?.write(message);
+        } else keepRecent(message);
         return { stdout: "", stderr: message, output: message, exitCode: null, signal: null, timedOut: false, aborted: false, durationMs: 0, totalBytes: 0, outputTruncated: false };
       })
       .then((result) => {
+        // An environment that does not stream raw bytes (onOutput is optional) still gave its window.
+        if (readAsNew && !streamed && result.output !== "") entry.pending?.write(result.output);
         entry.result = result;
-        wake();
         return result;
       });
     this.entries.set(entry.id, entry);
@@ -122,23 +162,31 @@ export class ProcessTable {
     }
   }
 
-  /** Output written since the previous call (and whether older output was dropped before it could be read). */
-  takeNewOutput(id: number): { text: string; missed: number } {
+  /**
+   * Hands the output written since the last take to `capture` (the reading call's, still empty):
+   * it takes the waiting capture over whole. What the process writes afterwards waits in a new
+   * capture for the next reader. Call it right before finishing the capture, in the same tick,
+   * so no byte falls between the two.
+   */
+  take(id: number, capture: OutputCapture): void {
     const entry = this.entries.get(id);
-    if (!entry) return { text: "", missed: 0 };
-    const from = Math.max(entry.readTo, entry.dropped);
-    const missed = from - entry.readTo;
-    const text = entry.output.slice(from - entry.dropped);
-    entry.readTo = entry.dropped + entry.output.length;
-    return { text, missed };
+    if (!entry?.pending) return;
+    capture.adopt(entry.pending);
+    entry.pending = entry.result ? null : capture.sibling();
   }
 
-  /** The last `lines` lines of everything kept. */
-  tail(id: number, lines: number): string {
+  /** The last `lines` lines of what a read-as-last-lines process wrote. */
+  tail(id: number, lines: number): Tail {
     const entry = this.entries.get(id);
-    if (!entry) return "";
-    const all = entry.output.endsWith("\n") ? entry.output.slice(0, -1) : entry.output;
-    return all.split("\n").slice(-lines).join("\n");
+    if (!entry) return { text: "", lines: 0, totalLines: 0, clipped: false };
+    const totalLines = entry.newlines + (entry.recent !== "" && !entry.recent.endsWith("\n") ? 1 : 0);
+    const body = entry.recent.endsWith("\n") ? entry.recent.slice(0, -1) : entry.recent;
+    if (body === "") return { text: "", lines: 0, totalLines, clipped: false };
+    const kept = body.split("\n");
+    const shown = kept.slice(-lines);
+    // Reaching back to the first kept line, which may be the end of a longer one, once anything was dropped.
+    const clipped = entry.dropped > 0 && shown.length === kept.length;
+    return { text: shown.join("\n"), lines: shown.length, totalLines, clipped };
   }
 
   /** Sends text to the process's stdin; false when it no longer takes input. */
@@ -159,12 +207,15 @@ export class ProcessTable {
   /** Forgets a finished process (its output was handed out). */
   forget(id: number): void {
     const entry = this.entries.get(id);
-    if (entry?.result) this.entries.delete(id);
+    if (!entry?.result) return;
+    entry.pending?.dropSpill();
+    this.entries.delete(id);
   }
 
-  /** Kills every process still running; used when the session closes. */
+  /** Kills every process still running and drops output nobody read; used when the session closes. */
   async killAll(): Promise<void> {
     await Promise.all([...this.entries.keys()].map((id) => this.kill(id)));
+    for (const entry of this.entries.values()) entry.pending?.dropSpill();
     this.entries.clear();
   }
 }

@@ -2,10 +2,11 @@
  * 004 §9.13 step 4 (truncation check) through the whole agent: a 100,000-character file is read;
  * `tool_call_end` carries all of it, while the request the model receives — read from the fake
  * server's request log — has the truncation marker and stays under the read limit. Run over each
- * wire API the fake server speaks (the default profile serves every provider).
+ * wire API the fake server speaks (the default profile serves every provider), and on each
+ * provider profile with its own read tool; then each profile's shell tool through the same one cut.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
@@ -52,6 +53,76 @@ describe("004 §9.13 step 4: truncation check", () => {
       expect(seen.length).toBeGreaterThan(CAPABILITY_LIMITS.read.maxChars - 100);
     });
   }
+});
+
+const PROFILES = {
+  anthropic: { model: "anthropic/claude-sonnet-4-5", read: "Read", shell: (command: string) => ({ name: "Bash", arguments: { command } }) },
+  openai: { model: "openai/gpt-5", read: "read_file", shell: (command: string) => ({ name: "exec_command", arguments: { cmd: command } }) },
+  gemini: { model: "gemini/gemini-2.5-pro", read: "read_file", shell: (command: string) => ({ name: "run_shell_command", arguments: { command } }) },
+} as const;
+
+/** `seq 1 100000` as the command prints it. */
+const SEQ = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join("");
+
+describe("004 §9.13 step 4 on each provider profile", () => {
+  for (const [profile, p] of Object.entries(PROFILES)) {
+    test(`004-9.13 step 4 ${profile}: a 100,000-character file read with ${p.read}`, async () => {
+      await using h = await harness([{ toolCalls: [{ name: p.read, arguments: { file_path: "big.txt" } }] }, { text: "It is all x." }], { model: p.model, profile });
+      writeFileSync(join(h.dir, "big.txt"), "x".repeat(100_000));
+      await h.session.submit("Read big.txt");
+      const end = h.events.find((e) => e.kind === "tool_call_end")!;
+      expect(end.data.tool_name).toBe(p.read);
+      expect((end.data.output as { text: string }).text).toContain("x".repeat(100_000));
+      expect(end.data).toMatchObject({ truncated: true, output_complete: true });
+      const [seen] = markedStrings(h.fake.requests[1].body);
+      expect(seen).toContain("alone is longer than the 50000-character limit");
+      expect(seen).toContain(`The full output is in ${end.data.full_output_path}.`);
+      expect(seen.length).toBeLessThan(CAPABILITY_LIMITS.read.maxChars + 1000);
+      expect(readFileSync(join(h.dir, String(end.data.full_output_path)), "utf8")).toContain("x".repeat(100_000));
+    });
+
+    test(`004-5.3 ${profile}: seq 1 100000 through ${p.shell("").name} is cut once, with exact counts, and spilled whole`, async () => {
+      await using h = await harness([{ toolCalls: [p.shell("seq 1 100000")] }, { text: "counted" }], { model: p.model, profile });
+      await h.session.submit("count");
+      const end = h.events.find((e) => e.kind === "tool_call_end")!;
+      expect(end.data).toMatchObject({ truncated: true, output_complete: true });
+      expect((end.data.output as { text: string }).text).toContain(SEQ);
+      expect(readFileSync(join(h.dir, String(end.data.full_output_path)), "utf8")).toBe(SEQ);
+      const [seen] = markedStrings(h.fake.requests[1].body);
+      // The last 256 lines (99745-100000, 1537 characters) are kept.
+      const kept = SEQ.slice(SEQ.indexOf("\n99745\n") + 1);
+      expect(kept.length).toBe(1537);
+      expect(seen).toContain(
+        "WARNING: Tool output was truncated: 587358 of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown. Shown: lines 99745-100000.",
+      );
+      expect(seen.match(/WARNING/g)).toHaveLength(1);
+      expect(seen).not.toContain("omitted");
+      expect(seen.endsWith(`]\n${kept}`)).toBe(true);
+    });
+  }
+
+  test("004-5.3 openai: exec_command keeps its status lines whole and reports the true token count", async () => {
+    await using h = await harness([{ toolCalls: [PROFILES.openai.shell("seq 1 100000")] }, { text: "counted" }], { model: PROFILES.openai.model, profile: "openai" });
+    await h.session.submit("count");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toMatch(/^Wall time: [\d.]+ seconds\nProcess exited with code 0\nOriginal token count: 147224\nOutput:\n\[WARNING: Tool output was truncated/);
+  });
+
+  test("004-5.3 openai: one 50 MB line through exec_command — the model gets its last 30,000 characters, the spill file all of it", async () => {
+    await using h = await harness([{ toolCalls: [PROFILES.openai.shell("head -c 50000000 /dev/zero | tr '\\0' a")] }, { text: "long" }], {
+      model: PROFILES.openai.model,
+      profile: "openai",
+    });
+    await h.session.submit("print");
+    const end = h.events.find((e) => e.kind === "tool_call_end")!;
+    expect(end.data).toMatchObject({ truncated: true, output_complete: false });
+    expect(statSync(join(h.dir, String(end.data.full_output_path))).size).toBe(50_000_000);
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain("Original token count: 12500000\nOutput:\n[WARNING: Tool output was truncated: 49970000 of 50000000 characters were removed from the start.");
+    expect(seen).toContain("Line 1 alone is longer than the 30000-character limit: only its last 30000 characters are shown.");
+    expect(seen.endsWith(`]\n${"a".repeat(30_000)}`)).toBe(true);
+    expect(seen.length).toBeLessThan(CAPABILITY_LIMITS.bash.maxChars + 1000);
+  }, 60_000);
 });
 
 describe("004 §9.5 limits through the session config", () => {

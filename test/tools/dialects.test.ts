@@ -9,6 +9,8 @@ import { anthropicTools } from "../../tools/dialects/anthropic.ts";
 import { indentationBlock, openaiTools } from "../../tools/dialects/openai.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
 import type { Tool } from "../../tools/types.ts";
+import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
+import { coreObserver, runObserved } from "../helpers/observed.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 let ws: Workspace;
@@ -67,16 +69,43 @@ describe("codex exec_command / write_stdin sessions", () => {
     expect(alive(pid)).toBe(false);
   });
 
-  test("workdir and max_output_tokens: output past the budget keeps its start and end", async () => {
+  test("workdir; the whole output by default, the tool's own cut only when the model names max_output_tokens", async () => {
     ws.write("sub/marker.txt", "x");
     const here = await run("exec_command", { cmd: "ls", workdir: "sub" });
     expect(here.text).toContain("marker.txt");
+    const seq = Array.from({ length: 20_000 }, (_, i) => `${i + 1}\n`).join("");
+    const whole = await run("exec_command", { cmd: "seq 1 20000" });
+    expect(whole.text.endsWith(`Output:\n${seq}`)).toBe(true);
+    expect(whole.text).not.toContain("omitted");
+    expect(whole.text).toContain(`Original token count: ${Math.ceil(seq.length / 4)}`);
+    expect(whole.context.truncation_header).toBe(whole.text.length - seq.length);
     const long = await run("exec_command", { cmd: "seq 1 20000", max_output_tokens: 100 });
     expect(long.text).toMatch(/^1$/m);
     expect(long.text).toMatch(/^20000$/m);
-    expect(long.text).toContain("characters omitted");
+    expect(long.text).toContain(`[… ${seq.length - 400} of ${seq.length} characters omitted: max_output_tokens 100 allows about 400.`);
+    expect(long.text).toContain(`Original token count: ${Math.ceil(seq.length / 4)}`);
     const missing = await run("exec_command", { cmd: "ls", workdir: "nope" });
     expect(missing.error?.code).toBe("NOT_FOUND");
+  });
+
+  test("004-5.3 a session polled with write_stdin: each call gets the output written since the last, whole, in its own spill file", async () => {
+    const observer = coreObserver(ws.root, { perTool: { exec_command: CAPABILITY_LIMITS.bash, write_stdin: CAPABILITY_LIMITS.bash } });
+    const seen = (name: string, args: unknown) => runObserved(ws.registry, observer, name, args);
+    const seq = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}\n`).join("");
+    const first = await seen("exec_command", { cmd: "seq 1 100000; read a; seq 100001 200000; read b; echo done", yield_time_ms: 2000 });
+    const id = first.response.data.session_id as number;
+    expect(first.response.text).toContain(`Process running with session ID ${id}`);
+    const second = await seen("write_stdin", { session_id: id, chars: "\n", yield_time_ms: 2000 });
+    const last = await seen("write_stdin", { session_id: id, chars: "\n", yield_time_ms: 2000 });
+    expect(last.response.text).toContain("Process exited with code 0");
+    expect(last.response.text.endsWith("Output:\ndone\n")).toBe(true);
+    for (const [call, from, to] of [[first, 1, 100_000], [second, 100_001, 200_000]] as const) {
+      expect(ws.read(call.fullOutputPath!)).toBe(seq(from, to));
+      expect(call.forModel.data.truncation).toMatchObject({ original_lines: 100_000, original_chars: seq(from, to).length, kept_lines: 256 });
+      expect(call.forModel.text).toContain(`Original token count: ${Math.ceil(seq(from, to).length / 4)}\nOutput:\n[WARNING: Tool output was truncated:`);
+      expect(call.forModel.text.endsWith(`${to}\n`)).toBe(true);
+    }
+    expect(first.fullOutputPath).not.toBe(second.fullOutputPath);
   });
 });
 

@@ -5,8 +5,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { DEFAULT_EVENT_LIMIT_CHARS } from "../../lib/tool-output.ts";
+import { anthropicTools } from "../../tools/dialects/anthropic.ts";
+import { geminiTools } from "../../tools/dialects/gemini.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
+import type { Tool } from "../../tools/types.ts";
 import { makeWorkspace, type Workspace } from "../env/helpers.ts";
 import { coreObserver, runObserved } from "../helpers/observed.ts";
 
@@ -18,7 +22,12 @@ afterEach(async () => {
   await ws.dispose();
 });
 
-const registry = () => createToolRegistry({ cwd: ws.dir, env: ws.env() });
+const registry = (tools: readonly Tool[] = []) => {
+  const r = createToolRegistry({ cwd: ws.dir, env: ws.env() });
+  for (const t of tools) r.register(t);
+  return r;
+};
+const seq = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}\n`).join("");
 const spills = () => readdirSync(join(ws.dir, "tool-output")).filter((f) => !f.startsWith("."));
 
 describe("shell output", () => {
@@ -118,5 +127,45 @@ describe("search", () => {
     expect(r.response.text.split("\n").filter((l) => l.endsWith(".txt"))).toHaveLength(800);
     expect(r.forModel.text).toContain("of 801 are not shown");
     expect(r.forModel.text.split("\n").filter((l) => l.endsWith(".txt"))).toHaveLength(499);
+  });
+});
+
+describe("background commands", () => {
+  test("Bash run_in_background, then TaskOutput: the whole output, cut once, in the reading call's one spill file", async () => {
+    const reg = registry(anthropicTools);
+    try {
+      const observer = coreObserver(ws.dir, { perTool: { TaskOutput: CAPABILITY_LIMITS.bash } });
+      const started = await runObserved(reg, observer, "Bash", { command: "seq 1 100000", run_in_background: true });
+      const id = started.response.data.task_id as string;
+      const read = await runObserved(reg, observer, "TaskOutput", { task_id: id, block: true, timeout: 30_000 });
+      expect(read.response.text).toBe(`Process task ${id} exited with code 0.\n${seq(1, 100_000)}`);
+      expect(read.forModel.text).toStartWith(
+        `Process task ${id} exited with code 0.\n[WARNING: Tool output was truncated: 587358 of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown. Shown: lines 99745-100000.`,
+      );
+      expect(read.forModel.text.endsWith(`]\n${seq(99_745, 100_000)}`)).toBe(true);
+      expect(readFileSync(join(ws.dir, read.fullOutputPath!), "utf8")).toBe(seq(1, 100_000));
+      expect(spills()).toHaveLength(1);
+    } finally {
+      await reg.close();
+    }
+  });
+
+  test("read_background_output: gemini-cli's window of last lines, then the framework's one cut", async () => {
+    const reg = registry(geminiTools);
+    try {
+      const observer = coreObserver(ws.dir, { perTool: { read_background_output: CAPABILITY_LIMITS.bash } });
+      const lines = await runObserved(reg, observer, "run_shell_command", { command: "seq 1 1000; sleep 30", is_background: true, delay_ms: 300 });
+      const pid = lines.response.data.pid as number;
+      const window = await runObserved(reg, observer, "read_background_output", { pid, lines: 300 });
+      expect(window.response.text).toBe(`PID ${pid} (running), lines 701-1000 of 1000:\n${seq(701, 1000).trimEnd()}`);
+      expect(window.truncated).toBe(false);
+      const wide = await runObserved(reg, observer, "run_shell_command", { command: "head -c 100000 /dev/zero | tr '\\0' w; echo; sleep 30", is_background: true, delay_ms: 300 });
+      const read = await runObserved(reg, observer, "read_background_output", { pid: wide.response.data.pid as number });
+      expect(read.forModel.text).toStartWith(`PID ${wide.response.data.pid} (running), line 1 of 1:\n[WARNING: Tool output was truncated: 70000 of 100000 characters were removed from the start.`);
+      expect(read.forModel.text.match(/WARNING/g)).toHaveLength(1);
+      expect(read.forModel.text.endsWith(`]\n${"w".repeat(30_000)}`)).toBe(true);
+    } finally {
+      await reg.close();
+    }
   });
 });

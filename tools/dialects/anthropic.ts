@@ -103,7 +103,8 @@ export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
     if (args.run_in_background) {
       const table = processTable(ctx);
       if (isResponse(table)) return table;
-      const started = table.start(args.command);
+      // Kept whole until TaskOutput reads it, in captures like this call's (one spill file per reading call).
+      const started = table.start(args.command, { output: ctx.output });
       await table.waitForExit(started.id, 50, ctx.signal);
       return ctx.reply.success(
         { task_id: String(started.id), running: !started.result },

@@ -15,21 +15,23 @@ export function isResponse(value: unknown): value is ToolResponse {
   return typeof value === "object" && value !== null && "status" in value && "stats" in value;
 }
 
-/** One running or finished process, with the output written since it was last read. */
-export function describeProcess(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunContext, options: { idLabel: string; maxChars?: number }): ToolResponse {
-  const fresh = table.takeNewOutput(process.id);
-  const cut = options.maxChars !== undefined && fresh.text.length > options.maxChars;
-  // The model asked for at most this much (codex's max_output_tokens): its end, the newest output.
-  const body = cut ? fresh.text.slice(-options.maxChars!) : fresh.text;
+/**
+ * One running or finished process, with the output written since it was last read: all of it,
+ * taken over from the process table into this call's capture (one spill file, memory bounded),
+ * for the framework to cut once. The status line is a header the cut keeps whole.
+ */
+export function describeProcess(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunContext, options: { idLabel: string }): ToolResponse {
+  // Same tick as finish(): output written from here on waits for the next read.
+  table.take(process.id, ctx.output);
+  const output = ctx.output.finish();
   const result = process.result;
   const state = result ? (result.exitCode !== null ? `exited with code ${result.exitCode}` : result.aborted ? "was stopped" : `was killed by ${result.signal ?? "a signal"}`) : "is still running";
-  const lines = [
-    `Process ${options.idLabel} ${process.id} ${state}.`,
-    fresh.missed > 0 ? `[${fresh.missed} earlier characters were dropped before they were read.]` : null,
-    cut ? `[Showing the end of the new output (${options.maxChars} characters).]` : null,
-    body === "" ? "(no new output)" : body.trimEnd(),
-  ].filter((l): l is string => l !== null);
-  const data: Record<string, unknown> = { id: process.id, running: !result, exit_code: result?.exitCode ?? null, output: fresh.text };
+  const header = `Process ${options.idLabel} ${process.id} ${state}.\n`;
+  const data: Record<string, unknown> = { id: process.id, running: !result, exit_code: result?.exitCode ?? null };
+  if (output.spill?.path) data.full_output_path = output.spill.path;
   if (result) table.forget(process.id);
-  return ctx.reply.success(data, lines.join("\n"), { stats: { new_chars: fresh.text.length } });
+  return ctx.reply.success(data, header + (output.totalChars === 0 ? "(no new output)" : output.text), {
+    stats: { new_chars: output.totalChars, total_lines: output.newlines + (output.endsOpen ? 1 : 0) },
+    context: { truncation_header: header.length },
+  });
 }

@@ -5,9 +5,14 @@
  * running and answers with its output so far and a session id. `write_stdin` sends that session
  * input (or nothing, to poll) and answers with the output written since. The gong session kills
  * every one still running when it closes.
+ *
+ * Each answer carries the complete output of its stretch: the command streams into the process
+ * table's capture, which the answering call takes over (one spill file per call, memory bounded),
+ * and the framework cuts it once with the profile's shell limits.
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
+import type { CapturedOutput, OutputCapture } from "../../lib/tool-output.ts";
 import { patchFromShellCommand } from "../apply-patch/shell.ts";
 import { flag, text } from "../args.ts";
 import { runShellPatch } from "../bash.ts";
@@ -22,16 +27,17 @@ const MAX_YIELD_MS = 30_000;
 const WRITE_DEFAULT_YIELD_MS = 250;
 const POLL_DEFAULT_YIELD_MS = 5_000;
 const POLL_MAX_YIELD_MS = 300_000;
-const DEFAULT_MAX_OUTPUT_TOKENS = 10_000;
 /** Tokens are estimated at four characters each. */
 const CHARS_PER_TOKEN = 4;
+
+const MAX_TOKENS_NOTE = "Show at most about this many tokens of the output (its start and end); by default it is shown up to the tool's output limit.";
 
 const execSchema = v.strictObject({
   cmd: text("The shell command."),
   workdir: v.optional(text("Working directory (default: the session's).")),
   tty: v.optional(flag("Ask for a terminal (stdin is a pipe either way).")),
   yield_time_ms: v.optional(num(`Wait this long, in ms (default ${EXEC_DEFAULT_YIELD_MS}, ${MIN_YIELD_MS}-${MAX_YIELD_MS}).`)),
-  max_output_tokens: v.optional(num(`Default ${DEFAULT_MAX_OUTPUT_TOKENS}.`)),
+  max_output_tokens: v.optional(num(MAX_TOKENS_NOTE)),
   shell: v.optional(text("Default bash.")),
   login: v.optional(flag("Login shell (-l) for the given shell; default true.")),
   // codex's approval fields. gong's sandbox is the user's choice when it starts, so a command cannot
@@ -46,7 +52,8 @@ export const execCommandTool: Tool<ExecArgs> = {
   name: "exec_command",
   description: "Runs a shell command; one still running after yield_time_ms keeps running and returns its output so far and a session_id for write_stdin.",
   schema: execSchema,
-  truncation: "head_tail",
+  // The end, as every profile's shell keeps it; the status lines before the output stay whole (truncation_header).
+  truncation: "tail",
   kind: "shell",
   summarizeCall: (a) => String(a.cmd ?? ""),
   summarizeResult: summarizeRun,
@@ -64,7 +71,7 @@ export const execCommandTool: Tool<ExecArgs> = {
         const dir = await ctx.env.resolvePath(args.workdir);
         if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Working directory '${args.workdir}' does not exist. Create it first or pick an existing workdir.`);
       }
-      process = table.start(command, { cwd: args.workdir });
+      process = table.start(command, { cwd: args.workdir, output: ctx.output });
     } catch (e) {
       return ctx.reply.fromError(e);
     }
@@ -79,7 +86,7 @@ const writeSchema = v.strictObject({
   session_id: num("From exec_command."),
   chars: v.optional(v.pipe(v.string(), v.description("Text for stdin; empty or omitted to poll."))),
   yield_time_ms: v.optional(num(`Wait ms (write default ${WRITE_DEFAULT_YIELD_MS}; poll default ${POLL_DEFAULT_YIELD_MS}).`)),
-  max_output_tokens: v.optional(num(`Default ${DEFAULT_MAX_OUTPUT_TOKENS}.`)),
+  max_output_tokens: v.optional(num(MAX_TOKENS_NOTE)),
 });
 type WriteArgs = v.InferOutput<typeof writeSchema>;
 
@@ -87,7 +94,7 @@ export const writeStdinTool: Tool<WriteArgs> = {
   name: "write_stdin",
   description: "Writes to a running exec_command session's stdin (or polls it) and returns its new output.",
   schema: writeSchema,
-  truncation: "head_tail",
+  truncation: "tail",
   kind: "shell",
   summarizeCall: (a) => `session ${a.session_id ?? ""}${a.chars ? ` ← ${JSON.stringify(a.chars)}` : " (poll)"}`,
   summarizeResult: summarizeRun,
@@ -110,11 +117,15 @@ export const writeStdinTool: Tool<WriteArgs> = {
   },
 };
 
-/** The codex-style answer: wall time, exit code or session id, then the new output. */
+/**
+ * The codex-style answer: wall time, exit code or session id, the true token count, then the new
+ * output — all of it. The framework cuts it for the model (keeping this header whole); only a
+ * model that names max_output_tokens gets the tool's own cut, which says so.
+ */
 function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunContext, started: number, maxTokens: number | undefined): ToolResponse {
-  const fresh = table.takeNewOutput(process.id);
-  const budget = Math.max(1, Math.floor(maxTokens ?? DEFAULT_MAX_OUTPUT_TOKENS)) * CHARS_PER_TOKEN;
-  const output = fresh.text.length > budget ? `${fresh.text.slice(0, budget / 2)}\n…${fresh.text.length - budget} characters omitted…\n${fresh.text.slice(-budget / 2)}` : fresh.text;
+  // Same tick as finish(): output written from here on waits for the next write_stdin.
+  table.take(process.id, ctx.output);
+  const output = ctx.output.finish();
   const wall = ((performance.now() - started) / 1000).toFixed(1);
   const result = process.result;
   const status = result
@@ -122,18 +133,41 @@ function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunCon
       ? `Process exited with code ${result.exitCode}`
       : `Process was killed (${result.aborted ? "stopped" : (result.signal ?? "signal")})`
     : `Process running with session ID ${process.id}`;
-  const lines = [`Wall time: ${wall} seconds`, status, `Original token count: ${Math.ceil(fresh.text.length / CHARS_PER_TOKEN)}`, "Output:", output.trimEnd()];
-  const data: Record<string, unknown> = { output: fresh.text, wall_time_seconds: Number(wall) };
+  const tokens = Math.ceil(output.totalChars / CHARS_PER_TOKEN);
+  const header = `${[`Wall time: ${wall} seconds`, status, `Original token count: ${tokens}`, "Output:"].join("\n")}\n`;
+  const own = maxTokens === undefined ? null : cutToTokens(output, maxTokens, ctx.output);
+  const data: Record<string, unknown> = { wall_time_seconds: Number(wall), original_token_count: tokens };
+  const fullPath = own ? own.path : output.spill?.path;
+  if (fullPath) data.full_output_path = fullPath;
   if (result) {
     data.exit_code = result.exitCode;
     table.forget(process.id);
   } else data.session_id = process.id;
-  const body = lines.join("\n");
+  const text = header + (own ? own.text : output.text);
+  const extras = {
+    stats: { output_chars: output.totalChars, total_lines: output.newlines + (output.endsOpen ? 1 : 0) },
+    context: { truncation_header: header.length },
+  };
   if (result && result.exitCode !== 0) {
     const why = result.exitCode === null ? "Command was killed" : `Command exited with code ${result.exitCode}`;
-    return ctx.reply.fail("EXECUTION_ERROR", why, { data, text: body });
+    return ctx.reply.fail("EXECUTION_ERROR", why, { ...extras, data, text });
   }
-  return ctx.reply.success(data, body, { stats: { output_chars: fresh.text.length } });
+  return ctx.reply.success(data, text, extras);
+}
+
+/**
+ * codex's max_output_tokens, when the model names it: the start and end of the output within that
+ * many tokens (four characters each), and a line saying how much was left out and where all of it is.
+ */
+function cutToTokens(output: CapturedOutput, maxTokens: number, capture: OutputCapture): { text: string; path: string | null } | null {
+  const budget = Math.max(1, Math.floor(maxTokens)) * CHARS_PER_TOKEN;
+  if (output.totalChars <= budget) return null;
+  const spill = capture.keepSpill();
+  const where = spill.path ? ` The full output is in ${spill.path}.` : "";
+  const head = Math.floor(budget / 2);
+  const omitted = output.totalChars - budget;
+  const note = `[… ${omitted} of ${output.totalChars} characters omitted: max_output_tokens ${maxTokens} allows about ${budget}.${where} …]`;
+  return { text: `${output.text.slice(0, head)}\n${note}\n${output.text.slice(output.text.length - (budget - head))}`, path: spill.path };
 }
 
 /** "exit 0", "running (session 1000)". */

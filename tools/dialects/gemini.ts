@@ -241,9 +241,10 @@ export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutpu
     const tail = table.tail(process.id, args.lines ?? 100);
     const r = process.result;
     const state = r ? `exited with code ${r.exitCode ?? r.signal}` : "running";
-    const shown = tail.lines < tail.totalLines ? `the last ${tail.lines} of ${tail.totalLines} lines` : `all ${tail.totalLines} lines`;
-    const clipped = tail.clipped ? "; the first line shown is only the end of a longer line" : "";
-    const header = `PID ${process.id} (${state}), ${shown}${clipped}:\n`;
+    const from = tail.totalLines - tail.lines + 1;
+    const shown = tail.lines === 0 ? "" : from === tail.totalLines ? `, line ${from} of ${tail.totalLines}` : `, lines ${from}-${tail.totalLines} of ${tail.totalLines}`;
+    const clipped = tail.clipped ? ` (only the end of line ${from} is kept)` : "";
+    const header = `PID ${process.id} (${state})${shown}${clipped}:\n`;
     return ctx.reply.success({ pid: process.id, running: !r, lines_shown: tail.lines, total_lines: tail.totalLines }, header + (tail.text === "" ? "(no output yet)" : tail.text), {
       context: { truncation_header: header.length, ...(args.lines !== undefined ? { truncation_skip: true } : {}) },
     });
