@@ -10,7 +10,7 @@ import { createClient, type ClientOptions } from "../llm/client.ts";
 import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import { createObserver, type ObserverOptions, type ToolLimits } from "../observe.ts";
 import { AUTO_PROFILE } from "../profiles/index.ts";
-import type { ProfileFactory } from "../profiles/types.ts";
+import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { childSessionDir } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { McpManager, serverFromOptions, type McpServerSettingsEntry } from "../mcp/index.ts";
@@ -128,9 +128,8 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
-  const parentParts: ParentParts = { env, store, config, cwd, hooks, client, sources, depth: lineage.depth + 1 };
   let subagents: SubagentManager | undefined;
-  const session: Session = new Session({
+  const parts: SessionParts = {
     config,
     client,
     env,
@@ -169,15 +168,17 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
         maxDepth: config.maxSubagentDepth,
         maxConcurrent: config.maxConcurrentSubagents,
         createChild: (request) => spawnChild(session, options, parentParts, request),
+        reopenChild: (file) => childSession(session, options, parentParts, { store: SessionStore.open(file) }),
       });
       if (subagents.canSpawn) registerSubagentTools(registry, subagents, profile.id, model, lineage.depth > 0 ? undefined : options.tools);
       return subagents;
     },
-  });
+  };
+  // The parts object stays the session's own: its profile choice and tool selection are the ones in force when a child starts.
+  const parentParts: ParentParts = { env, store, config, cwd, hooks, client, sources, depth: lineage.depth + 1, live: parts };
+  const session: Session = new Session(parts);
   if (stored && store.path) {
-    for (const child of childFiles(store.path)) {
-      subagents!.adopt({ ...child, sessionFile: child.path, revive: () => childSession(session, options, parentParts, { store: SessionStore.open(child.path) }) });
-    }
+    for (const child of childFiles(store.path)) subagents!.adopt({ ...child, sessionFile: child.path });
   }
   return session;
 }
@@ -214,12 +215,15 @@ interface ParentParts {
   client: LlmClient;
   sources: PromptSources;
   depth: number;
+  /** The parent's own parts, as its setProfile / setTools / setModel left them. */
+  live: SessionParts;
 }
 
 /**
  * A child agent: the parent's environment (a subdirectory view of it for working_dir), client,
- * profile kind and hooks; its own history, session file (linked to the parent's and the spawning
- * call) and turn limit; the parent's active tools minus the subagent tools once at the depth limit.
+ * profile choice (as it is now) and hooks; its own history, session file (linked to the parent's
+ * and the spawning call) and turn limit; the parent's tool selection minus the subagent tools
+ * once at the depth limit.
  */
 async function spawnChild(parent: Session, options: CreateSessionOptions, parts: ParentParts, request: SpawnRequest): Promise<Session> {
   let env: ExecutionEnvironment = parts.env;
@@ -253,16 +257,21 @@ interface ChildChoices {
   history?: Message[];
 }
 
-/** A child session (new, or reopened from its file) with the parent's parts and the child's own choices. */
+/**
+ * A child session (new, or reopened from its file) with the parent's parts and the child's own
+ * choices. The child follows the parent's profile choice, so under "auto" a child on another
+ * family's model gets that family's profile; the parent's tool selection goes over as presets and
+ * capabilities, which the child's profile turns into its own tool names.
+ */
 function childSession(parent: Session, options: CreateSessionOptions, parts: ParentParts, choices: ChildChoices): Promise<Session> {
-  const tools = choices.tools ?? parent.tools.filter((n) => !ALL_SUBAGENT_TOOLS.has(n));
+  const tools = choices.tools ?? childToolSelection(parts.live.toolSelection, parts.live.profile);
   const sameSetting = (choices.env ?? parts.env) === parts.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
   return assembleSession(
     {
       // A reopened child keeps the model its file recorded.
       model: choices.model ?? (choices.store.size > 0 ? undefined : parent.model),
       cwd: parts.cwd,
-      profile: options.profile,
+      profile: parts.live.profileChoice,
       tools: typeof tools === "string" ? (tools as ToolPreset) : tools,
       customTools: options.customTools,
       env: choices.env ?? parts.env,
@@ -279,6 +288,18 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
     },
     { depth: parts.depth, history: choices.history, sources: sameSetting ? parts.sources : undefined },
   );
+}
+
+/**
+ * The parent's tool selection in a form any profile can take: a preset as it is; in a list, a
+ * name the parent's profile gives a capability (Read, exec_command…) becomes that capability,
+ * other names (custom, MCP, plan tools) stay; the subagent tools are left out.
+ */
+function childToolSelection(selection: ToolPreset | readonly string[], profile: ProviderProfile): ToolPreset | string[] {
+  if (typeof selection === "string") return selection;
+  const capabilityOf = new Map<string, string>();
+  for (const [capability, names] of Object.entries(profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability);
+  return [...new Set(selection.filter((n) => !ALL_SUBAGENT_TOOLS.has(n)).map((n) => capabilityOf.get(n) ?? n))];
 }
 
 /** The store a selection names (new, resumed, the latest, or in memory with `false`); a store passes through. */

@@ -45,6 +45,7 @@ export interface SessionParts {
   registry: ToolRegistry;
   /** "auto" (chosen from the model), a profile id, or a factory. */
   profileChoice: string | ProfileFactory;
+  /** The profile in force: the session keeps it (and profileChoice, toolSelection) current, so a child can follow them. */
   profile: ProviderProfile;
   /** The tool selection the session was given (a preset or names), translated per profile. */
   toolSelection: ToolPreset | readonly string[];
@@ -227,7 +228,8 @@ export class Session {
 
   /**
    * Stops the running input — the model's stream is closed, running commands are killed, partial
-   * text is kept — and drops the queued steering and follow-ups. The session stays open (IDLE)
+   * text is kept, the child agents it started stop too — and drops the queued steering and
+   * follow-ups. The session stays open (IDLE)
    * with its history, so the next submit() continues the conversation. Resolves when the input
    * has stopped; does nothing when none runs.
    */
@@ -237,7 +239,10 @@ export class Session {
     const running = this.running;
     if (!running) return;
     this.inputController?.abort(new Error("Interrupted"));
-    this.stopping ??= running.catch(() => {}).finally(() => (this.stopping = null));
+    // A spawn still in flight when the interrupt came is done once the input has stopped: a second pass catches its child.
+    this.stopping ??= Promise.all([running.catch(() => {}), this.children.interruptInput()])
+      .then(() => this.children.interruptInput())
+      .finally(() => (this.stopping = null));
     await this.stopping;
   }
 
@@ -432,6 +437,7 @@ export class Session {
     for (const [name, l] of Object.entries(profile.toolLimits)) limits[name] = { ...l };
     for (const [name, l] of Object.entries(this.parts.limitOverrides)) limits[name] = { ...limits[name], ...l };
     this.currentProfile = profile;
+    this.parts.profile = profile;
     this.cachedPrompt = null;
   }
 
@@ -461,6 +467,7 @@ export class Session {
       this.pendingMcp = null;
     }
     this.currentState = "PROCESSING";
+    this.children.beginInput();
     const controller = new AbortController();
     const onEnd = () => controller.abort(this.lifetime.signal.reason);
     this.lifetime.signal.addEventListener("abort", onEnd, { once: true });

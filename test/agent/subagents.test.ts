@@ -5,7 +5,7 @@
  * Every model call goes through the real SDK to the fake server; children are routed by their prompt.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionEvent } from "../../lib/agent/index.ts";
 import { listChildSessions } from "../../lib/store/list.ts";
@@ -388,4 +388,233 @@ test("routeByPrompt serves interleaved conversations their own turns", async () 
   expect(
     await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "A go" }, { role: "assistant", content: "a1" }, { role: "user", content: "more" }])),
   ).toEqual({ text: "a2" });
+});
+
+describe("a child follows its parent's profile and tool selection", () => {
+  test("after setProfile('anthropic') an Agent child gets Claude Code's tools", async () => {
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [call("Agent", { description: "say hi", prompt: "CHILD-P: say hi" }), { text: "done" }],
+        "CHILD-P": [{ text: "child here" }],
+      }),
+      { profile: "default" },
+    );
+    h.session.setProfile("anthropic");
+    await h.session.submit("PARENT: go");
+    const end = h.events.filter(isEnd).find((e) => e.agent_id === undefined && e.data.tool_name === "Agent")!.data.output as any;
+    expect(end.status).toBe("success");
+    expect(end.text).toBe("child here");
+    const child = childRequests(h.fake.requests, "CHILD-P")[0];
+    const names = child.body.tools.map((t: any) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["Read", "Write", "Edit", "Bash", "Grep", "Glob"]));
+    expect(names).not.toContain("read");
+  });
+
+  test("profile auto: spawn_agent with a model of another family gives the child that family's names for the parent's selection", async () => {
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { message: "CHILD-M: hi", model: "anthropic/claude-sonnet-4-5" }), (r) => call("wait_agent", { targets: [spawnedId(r)] }), { text: "done" }],
+        "CHILD-M": [{ text: "child here" }],
+      }),
+      { model: "openai/gpt-5.2", profile: "auto" },
+    );
+    // The parent picks codex's tools by name; the child on a Claude model gets the same capabilities under Claude Code's names.
+    h.session.setTools(["read_file", "exec_command", "spawn_agent", "wait_agent"]);
+    await h.session.submit("PARENT: go");
+    const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    expect(outs.map((o) => o.status)).toEqual(["success", "success"]);
+    expect(JSON.parse(outs[1].text).status).toEqual({ [JSON.parse(outs[0].text).agent_id]: { completed: "child here" } });
+    const child = childRequests(h.fake.requests, "CHILD-M");
+    expect(child.length).toBe(1);
+    expect(child[0].format).toBe("anthropic-messages");
+    // read_file → read → Read; exec_command → bash → Bash and its background-job companions; no subagent tools at the limit.
+    expect(child[0].body.tools.map((t: any) => t.name)).toEqual(["Read", "Bash", "TaskOutput", "TaskStop"]);
+  });
+});
+
+test("interrupt() of the parent stops the child its input spawned and kills the child's command", async () => {
+  await using h = await harness(
+    routeByPrompt({
+      PARENT: [call("spawn_agent", { task: "CHILD-INT: long command" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "second input answered" }],
+      "CHILD-INT": [call("bash", { command: "echo $$ > child.pid; sleep 30", timeout: 60 }), { text: "never" }],
+    }),
+    { killGraceMs: 200 },
+  );
+  const running = h.session.submit("PARENT: start a long child");
+  const pid = await pidFrom(join(h.dir, "child.pid"));
+  expect(alive(pid)).toBe(true);
+  await h.session.interrupt();
+  expect((await running).stopReason).toBe("aborted");
+  expect(alive(pid)).toBe(false);
+  expect(h.session.state).toBe("IDLE");
+  const [child] = h.session.subagents;
+  expect(child.status).toBe("failed");
+  expect(child.error).toContain("interrupted");
+  const end = h.events.find((e) => e.kind === "subagent_end")!;
+  expect(end.data.status).toBe("failed");
+  // The parent goes on with its history.
+  expect((await h.session.submit("PARENT: and now?")).text).toBe("second input answered");
+});
+
+test("9.9 wait with a timeout returns a timed-out result while the child keeps running; a later wait gets its answer", async () => {
+  await using h = await harness(
+    routeByPrompt({
+      PARENT: [
+        call("spawn_agent", { task: "CHILD-TO: wait for the go file" }),
+        (r) => call("wait", { agent_id: spawnedId(r), timeout_ms: 50 }),
+        (r) => call("wait", { agent_id: spawnedId(r) }),
+        { text: "done" },
+      ],
+      "CHILD-TO": [call("bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo released" }), { text: "released at last" }],
+    }),
+  );
+  // The child can only finish once the first wait has returned.
+  h.session.subscribe((e) => {
+    if (e.kind === "tool_call_end" && e.agent_id === undefined && e.data.tool_name === "wait" && (e.data.output as any).data?.timed_out) writeFileSync(join(h.dir, "go"), "");
+  });
+  await h.session.submit("PARENT: wait briefly, then for real");
+  const waits = h.events.filter(isEnd).filter((e) => e.agent_id === undefined && e.data.tool_name === "wait").map((e) => e.data.output as any);
+  expect(waits[0].status).toBe("success");
+  expect(waits[0].data.timed_out).toBe(true);
+  expect(waits[0].data.agents[0]).toMatchObject({ status: "running", success: false, turns_used: 0 });
+  expect(waits[0].text).toContain("timed out");
+  expect(waits[1].data.timed_out).toBe(false);
+  // 004 §7.3 SubAgentResult: output, success, turns_used.
+  expect(waits[1].data.agents[0]).toMatchObject({ status: "completed", output: "released at last", success: true, turns_used: 2 });
+});
+
+test("maxSubagentDepth 2: a child may spawn a grandchild; the grandchild has no spawn tool and its spawn is refused", async () => {
+  await using h = await harness(
+    routeByPrompt({
+      PARENT: [call("spawn_agent", { task: "CHILD-D2: delegate further" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "done" }],
+      "CHILD-D2": [call("spawn_agent", { task: "GRAND-D2: try once more" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "child done" }],
+      "GRAND-D2": [call("spawn_agent", { task: "GREAT-D2: never" }), { text: "grandchild done" }],
+    }),
+    { config: { maxSubagentDepth: 2 } },
+  );
+  const result = await h.session.submit("PARENT: go deep");
+  expect(result.text).toBe("done");
+  const toolsOf = (marker: string) => childRequests(h.fake.requests, marker)[0].body.tools.map((t: any) => t.name);
+  expect(toolsOf("CHILD-D2")).toEqual(expect.arrayContaining(["spawn_agent", "wait"]));
+  expect(toolsOf("GRAND-D2")).not.toContain("spawn_agent");
+  expect(childRequests(h.fake.requests, "GREAT-D2").length).toBe(0);
+  // The grandchild's events reach the top with its own agent_id and its parent (the child) as parent_id.
+  const starts = h.events.filter((e) => e.kind === "subagent_start") as SessionEvent<"subagent_start">[];
+  const child = starts.find((e) => e.agent_id === undefined)!;
+  const grand = starts.find((e) => e.agent_id !== undefined)!;
+  expect(grand.agent_id).toBe(child.data.agent_id);
+  const grandEvents = h.events.filter((e) => e.agent_id === grand.data.agent_id);
+  expect(grandEvents.length).toBeGreaterThan(0);
+  expect(grandEvents.every((e) => e.parent_id === grand.session_id)).toBe(true);
+  const refused = grandEvents.find((e) => e.kind === "tool_call_end" && e.data.tool_name === "spawn_agent") as SessionEvent<"tool_call_end">;
+  expect(refused.data.is_error).toBe(true);
+  expect(h.session.subagents[0].status).toBe("completed");
+});
+
+describe("001 §7: a truncated tool output points at the profile's subagent tool", () => {
+  const hint = "to have a subagent process the full output file";
+  test("default profile: spawn_agent", async () => {
+    await using h = await harness([call("bash", { command: "seq 1 3000" }), { text: "ok" }], { config: { toolOutputLimits: { bash: 500 } } });
+    await h.session.submit("count");
+    expect(JSON.stringify(h.fake.requests[1].body.messages)).toContain(`Use spawn_agent ${hint}`);
+  });
+
+  test("anthropic profile: Agent", async () => {
+    await using h = await harness([call("Bash", { command: "seq 1 3000" }), { text: "ok" }], { profile: "anthropic", config: { toolOutputLimits: { Bash: 500 } } });
+    await h.session.submit("count");
+    expect(JSON.stringify(h.fake.requests[1].body.messages)).toContain(`Use Agent ${hint}`);
+  });
+
+  test("no subagents (maxSubagentDepth 0): the hint names the reading tools instead", async () => {
+    await using h = await harness([call("bash", { command: "seq 1 3000" }), { text: "ok" }], { config: { toolOutputLimits: { bash: 500 }, maxSubagentDepth: 0 } });
+    await h.session.submit("count");
+    const sent = JSON.stringify(h.fake.requests[1].body.messages);
+    expect(sent).not.toContain(hint);
+    expect(sent).toContain("Use read with start_line");
+  });
+});
+
+describe("codex's wait_agent timeout and resume_agent", () => {
+  test("openai: the multi-agent tools carry codex's parameter names, types and required fields", async () => {
+    await using h = await harness([{ text: "ok" }], { model: "openai/gpt-5.2", profile: "openai" });
+    await h.session.submit("hi");
+    const params = Object.fromEntries(h.fake.requests[0].body.tools.map((t: any) => [t.name, t.parameters]));
+    const shape = (name: string) => {
+      const p = params[name];
+      return { names: Object.keys(p.properties).sort(), required: [...(p.required ?? [])].sort(), types: Object.fromEntries(Object.entries(p.properties).map(([k, v]: [string, any]) => [k, v.type])) };
+    };
+    expect(shape("spawn_agent")).toEqual({
+      names: ["agent_type", "fork_context", "items", "message", "model", "reasoning_effort"],
+      required: [],
+      types: { message: "string", items: "array", agent_type: "string", fork_context: "boolean", model: "string", reasoning_effort: "string" },
+    });
+    expect(shape("send_input")).toEqual({ names: ["interrupt", "items", "message", "target"], required: ["target"], types: { target: "string", message: "string", items: "array", interrupt: "boolean" } });
+    expect(shape("wait_agent")).toEqual({ names: ["targets", "timeout_ms"], required: ["targets"], types: { targets: "array", timeout_ms: "number" } });
+    expect(params.wait_agent.properties.targets.items.type).toBe("string");
+    expect(shape("close_agent")).toEqual({ names: ["target"], required: ["target"], types: { target: "string" } });
+    expect(shape("resume_agent")).toEqual({ names: ["id"], required: ["id"], types: { id: "string" } });
+  });
+
+  test("wait_agent: timeout_ms 0 is an error result; a short timeout gives an empty status with timed_out", async () => {
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [
+          call("spawn_agent", { message: "CHILD-WT: wait for the go file" }),
+          (r) => call("wait_agent", { targets: [spawnedId(r)], timeout_ms: 0 }),
+          (r) => call("wait_agent", { targets: [spawnedId(r)], timeout_ms: 50 }),
+          (r) => call("wait_agent", { targets: [spawnedId(r)] }),
+          { text: "done" },
+        ],
+        "CHILD-WT": [call("exec_command", { cmd: "while [ ! -f go ]; do sleep 0.05; done" }), { text: "went" }],
+      }),
+      { model: "openai/gpt-5.2", profile: "openai" },
+    );
+    h.session.subscribe((e) => {
+      if (e.kind === "tool_call_end" && e.agent_id === undefined && (e.data.output as any).data?.timed_out) writeFileSync(join(h.dir, "go"), "");
+    });
+    await h.session.submit("PARENT: codex waits");
+    const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    const id = JSON.parse(outs[0].text).agent_id;
+    expect(outs[1].status).toBe("error");
+    expect(outs[1].error.message).toContain("timeout_ms must be greater than zero");
+    expect(JSON.parse(outs[2].text)).toEqual({ status: {}, timed_out: true });
+    expect(JSON.parse(outs[3].text)).toEqual({ status: { [id]: { completed: "went" } }, timed_out: false });
+    expect(outs[3].data.agents[0]).toMatchObject({ success: true, turns_used: 2 });
+  });
+
+  test("resume_agent reopens a closed child from its session file; send_input works again", async () => {
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [
+          call("spawn_agent", { message: "CHILD-RS: first task" }),
+          (r) => call("wait_agent", { targets: [spawnedId(r)] }),
+          (r) => call("close_agent", { target: spawnedId(r) }),
+          (r) => call("send_input", { target: spawnedId(r), message: "too early" }),
+          (r) => call("resume_agent", { id: spawnedId(r) }),
+          (r) => call("send_input", { target: spawnedId(r), message: "the second task" }),
+          (r) => call("wait_agent", { targets: [spawnedId(r)] }),
+          call("resume_agent", { id: "nobody00" }),
+          { text: "done" },
+        ],
+        "CHILD-RS": [{ text: "first answer" }, { text: "second answer" }],
+      }),
+      { model: "openai/gpt-5.2", profile: "openai" },
+    );
+    await h.session.submit("PARENT: close and reopen");
+    expect(h.fake.requests[0].body.tools.map((t: any) => t.name)).toContain("resume_agent");
+    const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    const id = JSON.parse(outs[0].text).agent_id;
+    expect(JSON.parse(outs[2].text)).toEqual({ previous_status: { completed: "first answer" } });
+    expect(outs[3].status).toBe("error");
+    expect(outs[3].error.message).toContain("resume_agent");
+    expect(JSON.parse(outs[4].text)).toEqual({ status: { completed: "first answer" } });
+    expect(outs[5].status).toBe("success");
+    expect(JSON.parse(outs[6].text)).toEqual({ status: { [id]: { completed: "second answer" } }, timed_out: false });
+    expect(outs[7].status).toBe("error");
+    expect(outs[7].error.message).toContain("No subagent 'nobody00'");
+    // The reopened child went on with its stored conversation.
+    const second = childRequests(h.fake.requests, "CHILD-RS").at(-1)!;
+    expect(JSON.stringify(second.body)).toContain("first answer");
+    expect(JSON.stringify(second.body)).toContain("the second task");
+  });
 });

@@ -1,11 +1,14 @@
 /**
  * Child agents through the command line: indented progress lines in print mode, forwarded events
- * in stream-json, and the child's session listed under its parent by `gong sessions`.
+ * in stream-json and over RPC, the child's session listed under its parent by `gong sessions`, and
+ * under the spawning call by the shell's /tree.
  */
 import { describe, expect, test } from "bun:test";
 import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
-import { startFakeLlm, useWorkspace } from "./helpers.ts";
+import { CLI, startFakeLlm, useWorkspace } from "./helpers.ts";
+
+const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 
 const ws = useWorkspace();
 
@@ -58,4 +61,72 @@ describe("subagents in the CLI", () => {
     expect(rows[0]).toContain("PARENT: delegate");
     expect(rows[1]).toMatch(/^ {2}↳ [0-9a-f]{8} {2}subagent {2}CHILD: count the files/);
   });
+});
+
+test("--mode rpc carries the child's events with agent_id and parent_id on the event lines", async () => {
+  const flags = await parentAndChild();
+  const proc = Bun.spawn([process.execPath, CLI, "--mode", "rpc", ...flags], { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const lines: any[] = [];
+  // Read until the prompt's response: stdin stays open meanwhile (closing it would interrupt the input).
+  const reading = (async () => {
+    let buffer = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        lines.push(JSON.parse(buffer.slice(0, nl)));
+        buffer = buffer.slice(nl + 1);
+        if (lines.at(-1).type === "response" && lines.at(-1).id === 1) return;
+      }
+    }
+  })();
+  proc.stdin.write(`${JSON.stringify({ id: 1, type: "prompt", text: "PARENT: delegate" })}\n`);
+  proc.stdin.flush();
+  await reading;
+  proc.stdin.end();
+  expect(await proc.exited).toBe(0);
+  const response = lines.at(-1);
+  expect(response).toMatchObject({ success: true, data: { text: "The child counted 0 files." } });
+  const events = lines.filter((l) => l.type === "event").map((l) => l.event);
+  const parentId = events.find((e) => e.kind === "session_start").session_id;
+  const start = events.find((e) => e.kind === "subagent_start");
+  expect(start.agent_id).toBeUndefined();
+  const forwarded = events.filter((e) => e.agent_id === start.data.agent_id);
+  expect(forwarded.some((e) => e.kind === "tool_call_start" && e.data.tool_name === "bash")).toBe(true);
+  expect(forwarded.some((e) => e.kind === "assistant_text_delta")).toBe(true);
+  expect(forwarded.every((e) => e.parent_id === parentId && e.session_id !== parentId)).toBe(true);
+  expect(events.find((e) => e.kind === "subagent_end").data).toMatchObject({ agent_id: start.data.agent_id, status: "completed", output: "There are 0 files." });
+});
+
+test.skipIf(!hasTmux)("the shell's /tree lists a child agent under the call that spawned it", async () => {
+  const flags = await parentAndChild();
+  const socket = `gong-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-200").stdout.toString();
+  const waitFor = async (check: (text: string) => boolean, what: string): Promise<string> => {
+    for (const until = Date.now() + 15_000; Date.now() < until; await Bun.sleep(50)) {
+      const text = screen();
+      if (check(text)) return text;
+    }
+    throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
+  };
+  try {
+    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" }).map(([k, v]) => `${k}=${quote(String(v))}`);
+    const command = `cd ${quote(ws.dir)} && env ${envs.join(" ")} ${quote(process.execPath)} ${quote(CLI)} ${[...flags, "--approval", "auto"].map(quote).join(" ")}`;
+    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+    await waitFor((s) => s.includes("›"), "the prompt");
+    tmux("send-keys", "-t", "t", "PARENT: delegate", "Enter");
+    await waitFor((s) => s.includes("The child counted 0 files."), "the answer");
+    tmux("send-keys", "-t", "t", "/tree", "Enter");
+    const tree = (await waitFor((s) => /↳ agent [0-9a-f]{8} completed CHILD: count the files/.test(s), "the child in /tree")).split("\n");
+    const spawning = tree.findIndex((l) => /^[ *] +[0-9a-f]{8} assistant: \[spawn_agent\]/.test(l));
+    expect(spawning).toBeGreaterThanOrEqual(0);
+    // Right under the spawning entry, one level deeper.
+    expect(tree[spawning + 1]).toMatch(/^ {4}↳ agent [0-9a-f]{8} completed CHILD: count the files$/);
+    expect(tree[spawning + 2]).toMatch(/tool result \(spawn_agent\)/);
+  } finally {
+    tmux("kill-server");
+  }
 });

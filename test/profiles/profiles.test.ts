@@ -41,6 +41,7 @@ const SHAPES: Record<string, Record<string, [string[], string[]] | "freeform" | 
     send_input: "subagent",
     wait_agent: "subagent",
     close_agent: "subagent",
+    resume_agent: "subagent",
   },
   gemini: {
     read_file: [["file_path", "start_line", "end_line"], ["file_path"]],

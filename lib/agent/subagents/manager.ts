@@ -17,6 +17,8 @@ export interface ChildSession {
   submit(text: string): Promise<SubmitResult>;
   steer(text: string): void;
   followUp(text: string): void;
+  /** Stops the running input (its commands are killed); the session stays open. */
+  interrupt(): Promise<void>;
   abort(): Promise<void>;
   subscribe(listener: (event: SessionEvent) => void): () => void;
 }
@@ -82,9 +84,11 @@ export interface SubagentLink {
 
 export interface SubagentHost extends SubagentLimits, SubagentLink {
   createChild(request: SpawnRequest): Promise<ChildSession>;
+  /** Opens a child again from its session file (a stored child of a resumed parent, a closed one). */
+  reopenChild(sessionFile: string): Promise<ChildSession>;
 }
 
-/** A child found in a resumed parent's files: its last state, and how to bring it back to life. */
+/** A child found in a resumed parent's files: its last state. */
 export interface StoredChild {
   sessionId: string;
   name: string;
@@ -92,7 +96,6 @@ export interface StoredChild {
   status: "completed" | "failed";
   output: string;
   sessionFile: string;
-  revive(): Promise<ChildSession>;
 }
 
 interface Child {
@@ -100,9 +103,14 @@ interface Child {
   name: string;
   /** Absent for a stored child until a message revives it. */
   session?: ChildSession;
-  revive?: () => Promise<ChildSession>;
   sessionFile?: string;
   status: ChildStatus;
+  /** The status a close ended (a reopened child takes it up again). */
+  closedFrom?: ChildStatus;
+  /** The parent's input that started the current run: interrupting that input stops it. */
+  input: number;
+  /** The current run was stopped by the parent's interrupt. */
+  interrupted: boolean;
   output: string;
   turns: number;
   usage: Usage;
@@ -118,6 +126,8 @@ export const DEFAULT_CHILD_MAX_TURNS = 50;
 export class SubagentManager {
   private readonly children = new Map<string, Child>();
   private nextNumber = 1;
+  /** Counts the parent's inputs (see beginInput). */
+  private input = 0;
 
   constructor(private readonly host: SubagentHost) {}
 
@@ -151,13 +161,12 @@ export class SubagentManager {
   adopt(stored: StoredChild): void {
     const child = this.add(stored.sessionId, stored.name, stored.status, stored.output);
     child.sessionFile = stored.sessionFile;
-    child.revive = stored.revive;
   }
 
   private add(sessionId: string, name: string, status: ChildStatus, output: string): Child {
     const id = sessionId.slice(0, 8);
     this.nextNumber++;
-    const child: Child = { id, name, status, output, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
+    const child: Child = { id, name, status, output, input: this.input, interrupted: false, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
     this.children.set(id, child);
     return child;
   }
@@ -175,7 +184,7 @@ export class SubagentManager {
   async send(id: string, message: string, interrupt = false): Promise<ChildReport> {
     const child = this.find(id);
     if (child.status === "closed") throw new Error(`Subagent ${id} is closed; spawn a new one.`);
-    if (!child.session && child.revive) this.attach(child, await child.revive());
+    if (!child.session) this.attach(child, await this.host.reopenChild(child.sessionFile!));
     const session = child.session!;
     if (child.status === "running") {
       if (interrupt) session.steer(message);
@@ -209,11 +218,47 @@ export class SubagentManager {
     return { reports: children.map((c) => this.report(c)), timedOut };
   }
 
+  /**
+   * Opens a closed child again from its session file, so it can be sent input and waited for; it
+   * takes up the status it had (a run the close stopped counts as failed). Any other child is left as it is.
+   */
+  async resume(id: string): Promise<ChildReport> {
+    const child = this.find(id);
+    if (child.status !== "closed") return this.report(child);
+    if (!child.sessionFile) throw new Error(`Subagent ${child.id} kept no session file (this session is not stored), so it cannot be reopened; spawn a new one.`);
+    this.attach(child, await this.host.reopenChild(child.sessionFile));
+    child.status = child.closedFrom === "running" ? "failed" : (child.closedFrom ?? "completed");
+    if (child.closedFrom === "running") child.error = "it was closed before it finished";
+    child.closedFrom = undefined;
+    return this.report(child);
+  }
+
+  /** Marks the start of one of the parent's inputs: the runs it starts are the ones interruptInput stops. */
+  beginInput(): void {
+    this.input++;
+  }
+
+  /**
+   * The parent's input was interrupted: the children whose runs it started stop too (their
+   * commands are killed). They stay open, failed, and can be sent a new task.
+   */
+  async interruptInput(): Promise<void> {
+    const started = [...this.children.values()].filter((c) => c.status === "running" && c.input === this.input);
+    await Promise.all(
+      started.map(async (child) => {
+        child.interrupted = true;
+        await child.session?.interrupt().catch(() => {}); // closed meanwhile (Agent closes its child on abort)
+        await child.done;
+      }),
+    );
+  }
+
   /** Stops a child (its commands are killed) and returns its report from before the close. */
   async close(id: string): Promise<ChildReport> {
     const child = this.find(id);
     const before = this.report(child);
     if (child.status !== "closed") {
+      child.closedFrom = child.status;
       child.status = "closed";
       await child.session?.abort().catch(() => {});
       child.unsubscribe();
@@ -226,6 +271,11 @@ export class SubagentManager {
     await Promise.all([...this.children.keys()].map((id) => this.close(id)));
   }
 
+  /** The status of a child (throws for an unknown id). */
+  status(id: string): ChildStatus {
+    return this.find(id).status;
+  }
+
   reports(): ChildReport[] {
     return [...this.children.values()].map((c) => this.report(c));
   }
@@ -233,6 +283,8 @@ export class SubagentManager {
   private run(child: Child, text: string): void {
     child.status = "running";
     child.error = undefined;
+    child.input = this.input;
+    child.interrupted = false;
     child.done = child.session!.submit(text).then(
       (result) => this.finish(child, result),
       (error: unknown) => this.finish(child, undefined, error),
@@ -249,10 +301,17 @@ export class SubagentManager {
     if (child.status === "closed") return;
     const failed = thrown !== undefined || result?.stopReason === "error" || result?.stopReason === "aborted";
     child.status = failed ? "failed" : "completed";
-    if (failed) child.error = thrown !== undefined ? (thrown as Error).message ?? String(thrown) : (result?.error?.message ?? `stopped: ${result?.stopReason}`);
+    if (failed) {
+      child.error = child.interrupted
+        ? "interrupted: the parent's input was interrupted"
+        : thrown !== undefined
+          ? ((thrown as Error).message ?? String(thrown))
+          : (result?.error?.message ?? `stopped: ${result?.stopReason}`);
+    }
     const report = this.report(child);
     this.host.emit("subagent_end", { ...report });
-    if (child.notifyWhenDone) {
+    // An interrupted parent asked for quiet: no report starts a new input behind its back.
+    if (child.notifyWhenDone && !child.interrupted) {
       const outcome = report.status === "failed" ? `failed: ${report.error}` : `finished:\n${report.output}`;
       this.host.notify(`[Background subagent ${report.agent_id} (${report.name}) ${outcome}]`);
     }

@@ -14,6 +14,8 @@ export interface ChildFile {
   name: string;
   status: "completed" | "failed";
   output: string;
+  /** The parent's tool call that spawned it. */
+  spawnedBy?: string;
 }
 
 export function childFiles(parentPath: string): ChildFile[] {
@@ -23,7 +25,8 @@ export function childFiles(parentPath: string): ChildFile[] {
       const last = messages.at(-1);
       const finished = last?.role === "assistant" && toolCallsOf(last).length === 0;
       const answer = [...messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
-      return [{ sessionId: info.id, path: info.path, name: info.name ?? firstLine(info.firstMessage), status: finished ? ("completed" as const) : ("failed" as const), output: answer ? textOf(answer) : "" }];
+      const status = finished ? ("completed" as const) : ("failed" as const);
+      return [{ sessionId: info.id, path: info.path, name: info.name ?? firstLine(info.firstMessage), status, output: answer ? textOf(answer) : "", spawnedBy: info.spawnedBy }];
     } catch {
       return []; // an unreadable child file is left out; the parent still resumes
     }

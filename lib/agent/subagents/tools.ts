@@ -1,9 +1,9 @@
 /**
  * The subagent tools in each model family's dialect, all over one SubagentManager:
  * - default (004 §7.2): spawn_agent {task, working_dir?, model?, max_turns?}, send_input, wait, close_agent;
- * - openai (codex 0.169 multi-agent tools): spawn_agent {message|items, agent_type?, fork_context?,
+ * - openai (codex's multi-agent tools): spawn_agent {message|items, agent_type?, fork_context?,
  *   model?, reasoning_effort?}, send_input {target, message|items, interrupt?}, wait_agent
- *   {targets, timeout_ms?}, close_agent {target};
+ *   {targets, timeout_ms?}, close_agent {target}, resume_agent {id};
  * - anthropic (Claude Code 2.1): Agent {description, prompt, subagent_type?, model?, run_in_background?};
  * - gemini (gemini-cli 0.61): invoke_agent {agent_name, prompt}.
  * Names and parameter shapes are the references'; the descriptions are ours.
@@ -18,7 +18,7 @@ export type SubagentDialect = "default" | "openai" | "anthropic" | "gemini";
 /** Names of every subagent tool in every dialect (the truncation hint and renderers use it). */
 export const SUBAGENT_TOOL_NAMES: Record<SubagentDialect, readonly string[]> = {
   default: ["spawn_agent", "send_input", "wait", "close_agent"],
-  openai: ["spawn_agent", "send_input", "wait_agent", "close_agent"],
+  openai: ["spawn_agent", "send_input", "wait_agent", "close_agent", "resume_agent"],
   anthropic: ["Agent"],
   gemini: ["invoke_agent"],
 };
@@ -101,7 +101,7 @@ function defaultTools(manager: SubagentManager): Tool[] {
       guarded(ctx, async () => {
         const ids = Array.isArray(args.agent_id) ? args.agent_id : [args.agent_id];
         const { reports, timedOut } = await manager.wait(ids, { all: args.all, timeoutMs: Math.min(args.timeout_ms ?? MAX_WAIT_MS, MAX_WAIT_MS), signal: ctx.signal });
-        return ctx.reply.success({ agents: reports, timed_out: timedOut }, reportsText(reports, timedOut));
+        return ctx.reply.success({ agents: reports.map(withResult), timed_out: timedOut }, reportsText(reports, timedOut));
       }),
   };
   const close: Tool<{ agent_id: string }> = {
@@ -189,6 +189,7 @@ function codexTools(manager: SubagentManager): Tool[] {
       guarded(ctx, async () => {
         const text = codexText(args.message, args.items);
         if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
+        if (manager.status(args.target) === "closed") return ctx.reply.fail("EXECUTION_ERROR", `Subagent ${args.target} is closed; resume_agent reopens it, or spawn a new one.`);
         const report = await manager.send(args.target, text, args.interrupt ?? false);
         const submission = `${report.agent_id}-${Date.now().toString(36)}`;
         return ctx.reply.success({ submission_id: submission }, JSON.stringify({ submission_id: submission }));
@@ -202,10 +203,11 @@ function codexTools(manager: SubagentManager): Tool[] {
     kind: "agent",
     run: (args, ctx) =>
       guarded(ctx, async () => {
-        const timeoutMs = Math.min(Math.max(args.timeout_ms ?? DEFAULT_WAIT_MS, 0), MAX_WAIT_MS);
+        if (args.timeout_ms !== undefined && args.timeout_ms <= 0) return ctx.reply.fail("INVALID_PARAM", "timeout_ms must be greater than zero (omit it for the default wait).");
+        const timeoutMs = Math.min(args.timeout_ms ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
         const { reports, timedOut } = await manager.wait(args.targets, { timeoutMs, signal: ctx.signal });
         const status = Object.fromEntries(reports.filter((r) => r.status !== "running").map((r) => [r.agent_id, codexStatus(r)]));
-        return ctx.reply.success({ status, timed_out: timedOut, agents: reports }, JSON.stringify({ status, timed_out: timedOut }));
+        return ctx.reply.success({ status, timed_out: timedOut, agents: reports.map(withResult) }, JSON.stringify({ status, timed_out: timedOut }));
       }),
   };
   const close: Tool<{ target: string }> = {
@@ -221,7 +223,20 @@ function codexTools(manager: SubagentManager): Tool[] {
         return ctx.reply.success({ previous_status: previous, agent: before }, JSON.stringify({ previous_status: previous }));
       }),
   };
-  return [spawn, send, wait, close];
+  const resume: Tool<{ id: string }> = {
+    name: "resume_agent",
+    description: "Reopen a closed sub-agent from its saved conversation so send_input and wait_agent work with it again. Returns its status.",
+    schema: v.object({ id: v.pipe(v.string(), v.minLength(1)) }),
+    truncation: "head",
+    kind: "agent",
+    run: (args, ctx) =>
+      guarded(ctx, async () => {
+        const report = await manager.resume(args.id);
+        const status = codexStatus(report);
+        return ctx.reply.success({ status, agent: report }, JSON.stringify({ status }));
+      }),
+  };
+  return [spawn, send, wait, close, resume];
 }
 
 // ------------------------------------------------------------------------------ anthropic (Claude Code)
@@ -312,6 +327,11 @@ async function runToCompletion(manager: SubagentManager, request: SpawnRequest, 
     return ctx.reply.fail("EXECUTION_ERROR", `Subagent ${report.agent_id} failed: ${report.error ?? "unknown error"}`, { data: { ...report } });
   }
   return ctx.reply.success({ ...report }, report.output || "(the subagent gave no final answer)");
+}
+
+/** A child's report as 004 §7.3's SubAgentResult also names it: success and turns_used. */
+function withResult(report: ChildReport): ChildReport & { success: boolean; turns_used: number } {
+  return { ...report, success: report.status === "completed", turns_used: report.turns };
 }
 
 function reportsText(reports: ChildReport[], timedOut: boolean): string {
