@@ -1,5 +1,6 @@
 /**
- * An MCP tool result in the envelope (spec 000): text and embedded text resources become `text`,
+ * An MCP tool result in the envelope (spec 000): text and embedded text resources (also text sent
+ * as a base64 blob with a text MIME type) become `text`, resource links a line naming them,
  * images go to `data.images` (the model receives them as image parts), `isError` becomes
  * status "error", structured content goes to `data.structured`. What the model cannot see (audio,
  * binary resources) is named in the text, so it knows it was there.
@@ -24,8 +25,11 @@ export function toEnvelope(reply: Reply, result: CallToolResult, server: string,
         break;
       case "resource": {
         const r = item.resource;
+        const blob = String((r as { blob?: string }).blob ?? "");
+        const decoded = "text" in r ? undefined : textOfBlob(blob, r.mimeType);
         if ("text" in r && typeof r.text === "string") texts.push(r.text);
-        else texts.push(`[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}, ${base64Bytes(String((r as { blob?: string }).blob ?? ""))} bytes of binary data, not shown]`);
+        else if (decoded !== undefined) texts.push(decoded);
+        else texts.push(`[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}, ${base64Bytes(blob)} bytes of binary data, not shown]`);
         break;
       }
       case "resource_link":
@@ -53,5 +57,15 @@ const firstLine = (s: string) => {
   const line = s.split("\n").find((l) => l.trim() !== "") ?? s;
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 };
+
+/** Text sent base64-encoded (a blob whose MIME type is text, JSON, XML…): the text itself, when it is valid UTF-8. */
+function textOfBlob(blob: string, mimeType: string | undefined): string | undefined {
+  if (!mimeType || !/^text\/|[/+](json|xml|yaml|javascript|csv)\b/i.test(mimeType)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(blob), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
 
 const base64Bytes = (b64: string) => Math.floor((b64.replace(/=+$/, "").length * 3) / 4);

@@ -1,115 +1,23 @@
 /**
  * `gong --mode acp` driven by clients no one here wrote: the `acpx` command line (a prompt whose
- * tool call edits a file and shows a diff; a stored session loaded by a later run), and the ACP
- * SDK's own client class (permissions rejected, always allowed and pending at a cancel; cancel
- * mid-tool; the editor's files and terminals as gong's environment; session/load replay). The
- * model is the fake server, in this process, so its request log shows what gong sent.
+ * tool call edits a file and shows a diff; cancel mid-tool; the editor refusing a command or a
+ * write; a stored session loaded by a later run), and the ACP SDK's own client class (permissions
+ * rejected, always allowed and pending at a cancel; cancel mid-tool; the editor's files and
+ * terminals as gong's environment; session/load replay; MCP servers of the editor and of the
+ * session's directory). The model is the fake server, in this process, so its request log shows
+ * what gong sent.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
-import { EVERYTHING, NODE } from "../mcp/helpers.ts";
-import { CLI, ROOT, startFakeLlm, useWorkspace } from "./helpers.ts";
+import { tempDir } from "../helpers/temp.ts";
+import { EVERYTHING, NODE, stdioEntry } from "../mcp/helpers.ts";
+import { acpx, acpxOwnerGone, acpxStopReason, acpxUpdates, agentArgs, bash, editor, gone, kinds, pidFrom, toolUpdates, until } from "./acp-client.ts";
+import { startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
-const ACPX = join(ROOT, "node_modules", "acpx", "dist", "cli.js");
-
-/** gong's command line against the fake server (Chat Completions: the default profile, plain tool names). */
-function agentArgs(fake: FakeLlm, approval = "auto"): string[] {
-  return ["--mode", "acp", "--model", "ollama/qwen3-coder", "--base-url", fake.baseUrls.openai, "--approval", approval];
-}
-
-const bash = (command: string): ScriptTurn => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
-
-interface Editor {
-  agent: acp.ClientContext;
-  updates: acp.SessionNotification[];
-  permissions: acp.RequestPermissionRequest[];
-  calls: { method: string; params: unknown }[];
-  close(): Promise<void>;
-}
-
-interface EditorOptions {
-  capabilities?: acp.ClientCapabilities;
-  /** Answers permission requests; default: allow once. */
-  permit?(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
-  /** Editor buffers by absolute path (fs/read_text_file answers from here, else from disk). */
-  buffers?: Record<string, string>;
-}
-
-/** Starts `gong --mode acp` and connects the SDK's client to it, as an editor would. */
-async function editor(args: string[], options: EditorOptions = {}): Promise<Editor> {
-  const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const updates: acp.SessionNotification[] = [];
-  const permissions: acp.RequestPermissionRequest[] = [];
-  const calls: { method: string; params: unknown }[] = [];
-  const terminals = new Map<string, { output: string; exit: Promise<number> }>();
-  const app = acp
-    .client()
-    .onNotification("session/update", ({ params }) => {
-      updates.push(params);
-    })
-    .onRequest("session/request_permission", async ({ params }) => {
-      permissions.push(params);
-      return options.permit ? options.permit(params) : { outcome: { outcome: "selected", optionId: "allow_once" } };
-    })
-    .onRequest("fs/read_text_file", ({ params }) => {
-      calls.push({ method: "fs/read_text_file", params });
-      return { content: options.buffers?.[params.path] ?? readFileSync(params.path, "utf8") };
-    })
-    .onRequest("fs/write_text_file", ({ params }) => {
-      calls.push({ method: "fs/write_text_file", params });
-      options.buffers ??= {};
-      options.buffers[params.path] = params.content;
-    })
-    .onRequest("terminal/create", ({ params }) => {
-      calls.push({ method: "terminal/create", params });
-      const child = Bun.spawn([params.command, ...(params.args ?? [])], { cwd: params.cwd ?? ws.dir, stdout: "pipe", stderr: "pipe" });
-      const id = `term-${terminals.size + 1}`;
-      const entry = { output: "", exit: child.exited };
-      void new Response(child.stdout).text().then((t) => (entry.output += t));
-      terminals.set(id, entry);
-      return { terminalId: id };
-    })
-    .onRequest("terminal/wait_for_exit", async ({ params }) => ({ exitCode: await terminals.get(params.terminalId)!.exit }))
-    .onRequest("terminal/output", async ({ params }) => {
-      const t = terminals.get(params.terminalId)!;
-      await t.exit;
-      await Bun.sleep(20);
-      return { output: t.output, truncated: false, exitStatus: { exitCode: await t.exit } };
-    })
-    .onRequest("terminal/release", () => {})
-    .onRequest("terminal/kill", () => {});
-  const stream = acp.ndJsonStream(
-    new WritableStream({
-      write(chunk) {
-        proc.stdin.write(chunk);
-        proc.stdin.flush();
-      },
-    }),
-    proc.stdout as ReadableStream<Uint8Array>,
-  );
-  const connection = app.connect(stream);
-  await connection.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: options.capabilities ?? {} });
-  return {
-    agent: connection.agent,
-    updates,
-    permissions,
-    calls,
-    async close() {
-      connection.close();
-      proc.stdin.end();
-      const exited = await Promise.race([proc.exited, Bun.sleep(5000).then(() => "hung")]);
-      if (exited === "hung") proc.kill("SIGKILL");
-    },
-  };
-}
-
-const kinds = (e: Editor) => e.updates.map((u) => u.update.sessionUpdate);
-const toolUpdates = (e: Editor) => e.updates.map((u) => u.update).filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }> => u.sessionUpdate === "tool_call_update");
 
 describe("gong --mode acp", () => {
   test("acpx: a prompt whose tool call edits a file streams the call, its diff and the answer", async () => {
@@ -117,19 +25,17 @@ describe("gong --mode acp", () => {
     const fake = await startFakeLlm({
       script: [{ text: "Editing.", toolCalls: [{ name: "edit", arguments: { path: "hello.txt", old_text: "a", new_text: "b" } }] }, { text: "hello.txt now says b." }],
     });
-    const agent = [process.execPath, CLI, ...agentArgs(fake)].join(" ");
-    const proc = Bun.spawn(["node", ACPX, "--agent", agent, "--format", "json", "--approve-all", "exec", "change a to b"], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
-    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    expect(code).toBe(0);
-    const messages = out.trim().split("\n").map((l) => JSON.parse(l));
-    const updates = messages.filter((m) => m.method === "session/update").map((m) => m.params.update);
+    const run = await acpx(ws, agentArgs(fake), "--format", "json", "--approve-all", "exec", "change a to b").exited;
+    expect(run.code).toBe(0);
+    const { messages } = run;
+    const updates = acpxUpdates(run);
     const call = updates.find((u) => u.sessionUpdate === "tool_call");
     expect(call).toMatchObject({ kind: "edit", title: "edit: hello.txt", locations: [{ path: join(realpathSync(ws.dir), "hello.txt") }] });
     const done = updates.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
     expect(done.content).toEqual([{ type: "diff", path: join(realpathSync(ws.dir), "hello.txt"), oldText: "a\n", newText: "b\n" }]);
     const text = updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("");
     expect(text).toContain("hello.txt now says b.");
-    expect(messages.find((m) => m.result?.stopReason)?.result.stopReason).toBe("end_turn");
+    expect(acpxStopReason(run)).toBe("end_turn");
     // acpx offers its own fs: the write went through the editor, which wrote the file.
     expect(messages.some((m) => m.method === "fs/write_text_file")).toBe(true);
     expect(readFileSync(join(ws.dir, "hello.txt"), "utf8")).toBe("b\n");
@@ -137,29 +43,64 @@ describe("gong --mode acp", () => {
 
   test("acpx: a later run loads the stored session and the model sees the earlier exchange", async () => {
     const fake = await startFakeLlm({ script: [{ text: "First answer." }, { text: "Second answer." }] });
-    const agent = [process.execPath, CLI, ...agentArgs(fake)].join(" ");
-    const acpx = async (...args: string[]) => {
-      const proc = Bun.spawn(["node", ACPX, "--agent", agent, ...args], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
-      const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-      return { out, code };
-    };
-    expect((await acpx("sessions", "new")).code).toBe(0);
-    expect((await acpx("--format", "json", "--ttl", "0.2", "prompt", "remember the word kiwi")).code).toBe(0);
-    await Bun.sleep(1000); // the first run's agent has gone away
-    const second = await acpx("--format", "json", "--ttl", "0.2", "prompt", "which word?");
+    const agent = agentArgs(fake);
+    expect((await acpx(ws, agent, "sessions", "new").exited).code).toBe(0);
+    expect((await acpx(ws, agent, "--format", "json", "--ttl", "0.2", "prompt", "remember the word kiwi").exited).code).toBe(0);
+    await acpxOwnerGone(ws, agent); // the first run's agent has gone away
+    const second = await acpx(ws, agent, "--format", "json", "--ttl", "0.2", "prompt", "which word?").exited;
     expect(second.code).toBe(0);
-    const methods = second.out.trim().split("\n").map((l) => JSON.parse(l).method).filter(Boolean);
+    const methods = second.messages.map((m) => m.method).filter(Boolean);
     expect(methods).toContain("session/load");
     expect(methods).not.toContain("session/new");
     const last = JSON.stringify(fake.requests.at(-1)!.body.messages);
     expect(last).toContain("remember the word kiwi");
     expect(last).toContain("First answer.");
     expect(last).toContain("which word?");
-  }, 40_000);
+    await acpxOwnerGone(ws, agent);
+  }, 60_000);
+
+  test("acpx: cancel mid-tool stops the command, the turn ends cancelled, and the next prompt in the session works", async () => {
+    // The command's pid becomes the sleep's (exec), so "gone" means the sleep itself was stopped.
+    const fake = await startFakeLlm({ script: [bash("echo $$ > pid.txt; exec sleep 60"), { text: "after the cancel" }] });
+    const agent = agentArgs(fake);
+    expect((await acpx(ws, agent, "sessions", "new").exited).code).toBe(0);
+    const prompt = acpx(ws, agent, "--approve-all", "--format", "json", "--ttl", "1", "prompt", "sleep a while");
+    const pid = await pidFrom(ws.dir);
+    expect(gone(pid)).toBe(false);
+    expect((await acpx(ws, agent, "cancel").exited).code).toBe(0);
+    const first = await prompt.exited;
+    expect(acpxStopReason(first)).toBe("cancelled");
+    expect(first.messages.some((m) => m.method === "session/cancel")).toBe(true);
+    expect(acpxUpdates(first).filter((u) => u.sessionUpdate === "tool_call_update").at(-1).status).toBe("failed");
+    await until(() => gone(pid), "the sleep to end");
+
+    const next = await acpx(ws, agent, "--approve-all", "--format", "json", "--ttl", "1", "prompt", "still there?").exited;
+    expect(next.code).toBe(0);
+    expect(acpxStopReason(next)).toBe("end_turn");
+    expect(acpxUpdates(next).filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("")).toContain("after the cancel");
+    const history = JSON.stringify(fake.requests.at(-1)!.body.messages);
+    expect(history).toContain("sleep a while");
+    expect(history).toContain("still there?");
+    await acpxOwnerGone(ws, agent);
+  }, 60_000);
+
+  test("acpx without --approve-all refuses the command and the write: the model reads why, in the editor's words", async () => {
+    const fake = await startFakeLlm({
+      script: [bash("touch ran.txt"), { toolCalls: [{ name: "write", arguments: { path: "out.txt", content: "x\n" } }] }, { text: "could not do it" }],
+    });
+    const run = await acpx(ws, agentArgs(fake), "--format", "json", "--non-interactive-permissions", "deny", "exec", "make files").exited;
+    expect(existsSync(join(ws.dir, "ran.txt"))).toBe(false);
+    expect(existsSync(join(ws.dir, "out.txt"))).toBe(false);
+    const results = fake.requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
+    expect(results[0]).toContain("The editor refused to run the command: Permission denied for terminal/create. The command did not run");
+    expect(results[1]).toContain(`The editor refused to write '${join(ws.dir, "out.txt")}': Permission denied for fs/write_text_file.`);
+    const failed = acpxUpdates(run).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+    expect(failed.map((u) => u.content[0].content.text)).toEqual(results);
+  }, 60_000);
 
   test("initialize advertises session loading, images, embedded context and MCP over HTTP", async () => {
     const fake = await startFakeLlm({ script: [] });
-    const e = await editor(agentArgs(fake));
+    const e = await editor(ws, agentArgs(fake));
     try {
       const init = await e.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       expect(init.protocolVersion).toBe(1);
@@ -170,12 +111,12 @@ describe("gong --mode acp", () => {
     } finally {
       await e.close();
     }
-  });
+  }, 30_000);
 
   test("permissions: a rejected command does not run and the model hears why; 'always' asks once per tool", async () => {
     const fake = await startFakeLlm({ script: [bash("touch rejected.txt"), { text: "ok, not running it" }, bash("touch one.txt"), bash("touch two.txt"), { text: "both done" }] });
     let answer: acp.PermissionOptionId = "reject_once";
-    const e = await editor(agentArgs(fake, "ask"), { permit: async () => ({ outcome: { outcome: "selected", optionId: answer } }) });
+    const e = await editor(ws, agentArgs(fake, "ask"), { permit: async () => ({ outcome: { outcome: "selected", optionId: answer } }) });
     try {
       const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
       const first = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a file" }] });
@@ -192,13 +133,13 @@ describe("gong --mode acp", () => {
     } finally {
       await e.close();
     }
-  });
+  }, 30_000);
 
   test("cancel while a permission request is open: the call never runs, the turn ends cancelled, the session goes on", async () => {
     const fake = await startFakeLlm({ script: [bash("touch never.txt"), { text: "next turn" }] });
     let asked!: () => void;
     const askedOnce = new Promise<void>((r) => (asked = r));
-    const e = await editor(agentArgs(fake, "ask"), {
+    const e = await editor(ws, agentArgs(fake, "ask"), {
       permit: () => {
         asked();
         return new Promise(() => {}); // the user never answers
@@ -216,27 +157,25 @@ describe("gong --mode acp", () => {
     } finally {
       await e.close();
     }
-  });
+  }, 30_000);
 
   test("cancel mid-tool kills the command, reports cancelled, and the session keeps its history", async () => {
     const fake = await startFakeLlm({ script: [bash("echo $$ > pid.txt; sleep 30"), { text: "back again" }] });
-    const e = await editor(agentArgs(fake));
+    const e = await editor(ws, agentArgs(fake));
     try {
       const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
       const prompt = e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "sleep" }] });
-      while (!existsSync(join(ws.dir, "pid.txt")) || !readFileSync(join(ws.dir, "pid.txt"), "utf8").trim()) await Bun.sleep(20);
-      const pid = Number(readFileSync(join(ws.dir, "pid.txt"), "utf8"));
+      const pid = await pidFrom(ws.dir);
       await e.agent.notify("session/cancel", { sessionId });
       expect((await prompt).stopReason).toBe("cancelled");
-      await Bun.sleep(100);
-      expect(() => process.kill(pid, 0)).toThrow();
+      await until(() => gone(pid), "the command to end");
       expect(toolUpdates(e).at(-1)?.status).toBe("failed");
       await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "and now?" }] });
       expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("sleep");
     } finally {
       await e.close();
     }
-  });
+  }, 30_000);
 
   test("the editor's files and terminals: reads see the unsaved buffer, writes go to the editor, commands run in its terminal", async () => {
     writeFileSync(join(ws.dir, "notes.txt"), "on disk\n");
@@ -249,7 +188,7 @@ describe("gong --mode acp", () => {
       ],
     });
     const notes = join(realpathSync(ws.dir), "notes.txt");
-    const e = await editor(agentArgs(fake), { capabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, buffers: { [notes]: "unsaved buffer\n" } });
+    const e = await editor(ws, agentArgs(fake), { capabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, buffers: { [notes]: "unsaved buffer\n" } });
     try {
       const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
       await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "work" }] });
@@ -264,11 +203,13 @@ describe("gong --mode acp", () => {
     } finally {
       await e.close();
     }
-  });
+  }, 30_000);
 
-  test("session/load replays the stored conversation as updates; set_mode and the model option work", async () => {
-    const fake = await startFakeLlm({ script: [bash("echo hi"), { text: "it said hi" }] });
-    const first = await editor(agentArgs(fake));
+  test("session/load replays the stored conversation as updates (an edit with its diff); set_mode and the model option work", async () => {
+    writeFileSync(join(ws.dir, "hello.txt"), "one\na\nthree\n");
+    const edit = { toolCalls: [{ name: "edit", arguments: { path: "hello.txt", old_text: "a", new_text: "b" } }] };
+    const fake = await startFakeLlm({ script: [edit, bash("echo hi"), { text: "it said hi" }] });
+    const first = await editor(ws, agentArgs(fake));
     let sessionId: string;
     try {
       sessionId = (await first.agent.request("session/new", { cwd: ws.dir, mcpServers: [] })).sessionId;
@@ -276,12 +217,18 @@ describe("gong --mode acp", () => {
     } finally {
       await first.close();
     }
-    const second = await editor(agentArgs(fake));
+    const file = join(realpathSync(ws.dir), "hello.txt");
+    // The live session showed the whole file before and after.
+    expect(toolUpdates(first).find((u) => u.content?.[0]?.type === "diff")?.content).toEqual([{ type: "diff", path: file, oldText: "one\na\nthree\n", newText: "one\nb\nthree\n" }]);
+    const second = await editor(ws, agentArgs(fake));
     try {
       await second.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
-      expect(kinds(second)).toEqual(["user_message_chunk", "tool_call", "agent_message_chunk", "current_mode_update"]);
+      expect(kinds(second)).toEqual(["user_message_chunk", "tool_call", "tool_call", "agent_message_chunk", "current_mode_update"]);
       expect(second.updates[0].update).toMatchObject({ content: { text: "say hi" } });
-      expect(second.updates[1].update).toMatchObject({ kind: "execute", status: "completed" });
+      // The replay shows the diff the edit returned (its region, here the whole small file).
+      expect(second.updates[1].update).toMatchObject({ kind: "edit", status: "completed", locations: [{ path: file }] });
+      expect((second.updates[1].update as acp.ToolCall).content).toEqual([{ type: "diff", path: file, oldText: "one\na\nthree\n", newText: "one\nb\nthree\n" }]);
+      expect(second.updates[2].update).toMatchObject({ kind: "execute", status: "completed" });
       await second.agent.request("session/set_mode", { sessionId, modeId: "ask" });
       await expect(second.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toThrow(/Unknown mode/);
       const set = await second.agent.request("session/set_config_option", { sessionId, configId: "model", value: "ollama/llama3.3" });
@@ -290,7 +237,7 @@ describe("gong --mode acp", () => {
     } finally {
       await second.close();
     }
-  });
+  }, 30_000);
 
   test("the editor's MCP servers (session/new mcpServers): their tools reach the model and answer through the server", async () => {
     // The model keeps to bash until the echo tool shows up in its request (servers connect in the background).
@@ -301,7 +248,7 @@ describe("gong --mode acp", () => {
       return bash("sleep 0.3");
     };
     const fake = await startFakeLlm({ script });
-    const e = await editor(agentArgs(fake));
+    const e = await editor(ws, agentArgs(fake));
     try {
       const { sessionId } = await e.agent.request("session/new", {
         cwd: ws.dir,
@@ -314,4 +261,87 @@ describe("gong --mode acp", () => {
       await e.close();
     }
   }, 30_000);
+
+  test("the editor refuses a command and a write: the model reads the editor's reason, not an internal error", async () => {
+    const fake = await startFakeLlm({
+      script: [bash("touch ran.txt"), { toolCalls: [{ name: "write", arguments: { path: "out.txt", content: "x\n" } }] }, { text: "both refused" }],
+    });
+    const e = await editor(ws, agentArgs(fake), {
+      capabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      refuse: ["terminal/create", "fs/write_text_file"],
+    });
+    try {
+      const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+      expect((await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] })).stopReason).toBe("end_turn");
+      const results = fake.requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
+      expect(results).toEqual([
+        "The editor refused to run the command: Permission denied for terminal/create. The command did not run; ask the user to allow it in the editor.",
+        `The editor refused to write '${join(realpathSync(ws.dir), "out.txt")}': Permission denied for fs/write_text_file. The file was not changed; ask the user to allow the change in the editor.`,
+      ]);
+      expect(toolUpdates(e).filter((u) => u.status === "failed").map((u) => (u.content?.[0] as { content: { text: string } }).content.text)).toEqual(results);
+      expect(existsSync(join(ws.dir, "ran.txt"))).toBe(false);
+    } finally {
+      await e.close();
+    }
+  }, 30_000);
+
+  test("an MCP server that fails is told to the editor (a notice, or a message without that capability) and on stderr", async () => {
+    const broken: acp.McpServer = { name: "broken", command: "/nonexistent/mcp-server", args: [], env: [] };
+    const warned = (text: string) => text.includes("MCP server 'broken' failed");
+    for (const capabilities of [{}, { session: { notices: {} } }] as acp.ClientCapabilities[]) {
+      const fake = await startFakeLlm({ script: [{ text: "answered anyway" }] });
+      const e = await editor(ws, agentArgs(fake), { capabilities });
+      let stderr = "";
+      try {
+        const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [broken] });
+        const done = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+        expect(done.stopReason).toBe("end_turn");
+        const shown = () =>
+          e.updates.map((u) => u.update).filter((u) => (u.sessionUpdate === "notice" ? warned(u.title) : u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" && warned(u.content.text)));
+        await until(() => shown().length > 0, "the failure in the editor");
+        expect(shown()).toHaveLength(1);
+        expect(shown()[0].sessionUpdate).toBe(capabilities.session ? "notice" : "agent_message_chunk");
+      } finally {
+        stderr = await e.close();
+      }
+      expect(stderr).toContain("gong: warning: MCP server 'broken' failed");
+    }
+  }, 30_000);
+
+  test("a session's .mcp.json is read from the cwd session/new gives, not from where gong started (and only when trusted)", async () => {
+    writeFileSync(join(ws.dir, ".mcp.json"), JSON.stringify({ mcpServers: { here: stdioEntry() } }));
+    using project = tempDir("gong-acp-project-");
+    writeFileSync(project.path(".mcp.json"), JSON.stringify({ mcpServers: { there: stdioEntry() } }));
+
+    // Untrusted: the project's servers are left out, with one line on stderr.
+    const idle = await startFakeLlm({ script: [{ text: "no servers" }] });
+    const untrusted = await editor(ws, agentArgs(idle));
+    let stderr: string;
+    try {
+      await untrusted.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    } finally {
+      stderr = await untrusted.close();
+    }
+    expect(stderr).toContain(`gong: ignoring the MCP server there from ${project.path(".mcp.json")}: the project is not trusted`);
+
+    // The model keeps to bash until the project's echo tool shows up in its request.
+    const script = (request: { body: { tools?: { function?: { name: string } }[]; messages: unknown[] } }): ScriptTurn => {
+      const names = (request.body.tools ?? []).map((t) => t.function?.name ?? "");
+      if (JSON.stringify(request.body.messages).includes("Echo: from the project")) return { text: "done" };
+      if (names.includes("mcp__there__echo")) return { toolCalls: [{ name: "mcp__there__echo", arguments: { message: "from the project" } }] };
+      return bash("sleep 0.3");
+    };
+    const fake = await startFakeLlm({ script });
+    const e = await editor(ws, agentArgs(fake, "auto", "--trust"));
+    try {
+      const { sessionId } = await e.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+      expect((await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] })).stopReason).toBe("end_turn");
+      const last = fake.requests.at(-1)!.body;
+      expect(JSON.stringify(last.messages)).toContain("Echo: from the project");
+      const names = (last.tools as { function: { name: string } }[]).map((t) => t.function.name);
+      expect(names.some((n) => n.startsWith("mcp__here__"))).toBe(false);
+    } finally {
+      await e.close();
+    }
+  }, 60_000);
 });

@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
-import { stdioEntry } from "../mcp/helpers.ts";
+import { slowStdioEntry, stdioEntry } from "../mcp/helpers.ts";
 import { CLI, ROOT, startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
 
 const ws = useWorkspace();
@@ -40,7 +40,8 @@ test("gong mcp list with nothing configured says where servers go", async () => 
 });
 
 test("print mode: a server from the settings is called once it has connected; the first request did not wait", async () => {
-  globalSettings({ mcpServers: { everything: stdioEntry() } });
+  // The server starts 2 s late, so a first request that waited for it would list its tools, however fast the machine.
+  globalSettings({ mcpServers: { everything: slowStdioEntry(2000) } });
   // The model keeps to bash until the echo tool shows up in its request, then calls it.
   const script = (request: { body: { tools?: { name: string }[]; messages: { content: unknown }[] } }): ScriptTurn => {
     const names = (request.body.tools ?? []).map((t) => t.name);

@@ -14,10 +14,20 @@ export const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-
 /** node runs the server, as `npx @modelcontextprotocol/server-everything` would. */
 export const NODE = Bun.which("node") ?? process.execPath;
 
-export const stdioEntry = () => ({ command: NODE, args: [EVERYTHING, "stdio"] });
+/**
+ * A start-up timeout far above the default 10 s: node starting the server on a loaded 2-core CI
+ * machine must not turn into a "failed" server; the tests assert what happens, not how fast.
+ */
+export const STARTUP_TIMEOUT_MS = 30_000;
+
+export const stdioEntry = () => ({ command: NODE, args: [EVERYTHING, "stdio"], startupTimeoutMs: STARTUP_TIMEOUT_MS });
 
 /** A wrapper that waits `ms` before the server starts, so its handshake comes late. */
-export const slowStdioEntry = (ms: number) => ({ command: "bash", args: ["-c", `sleep ${ms / 1000}; exec "$0" "$@"`, NODE, EVERYTHING, "stdio"] });
+export const slowStdioEntry = (ms: number) => ({
+  command: "bash",
+  args: ["-c", `sleep ${ms / 1000}; exec "$0" "$@"`, NODE, EVERYTHING, "stdio"],
+  startupTimeoutMs: STARTUP_TIMEOUT_MS,
+});
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

@@ -24,7 +24,7 @@ test("a slow-starting server: the first request goes without it, its tools join 
   } finally {
     await h.cleanup();
   }
-}, 30_000);
+}, 60_000);
 
 test("the server killed mid-call: an error result the model can act on, one event, a restart on the next call", async () => {
   const h = await harness(
@@ -103,20 +103,21 @@ test("a server name long enough to need mangling: valid, distinct names that sti
 }, 30_000);
 
 test("a call past toolTimeoutMs is a TIMEOUT error result; the server stays usable", async () => {
+  // One step of 60 s sends no progress before the timeout; the limit leaves the echo after it ample time on a loaded machine.
   const h = await harness(
     [
-      { toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 5, steps: 1 } }] },
+      { toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 60, steps: 1 } }] },
       { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "still here" } }] },
       { text: "done" },
     ],
-    { mcpServers: { everything: { ...stdioEntry(), toolTimeoutMs: 300 } } },
+    { mcpServers: { everything: { ...stdioEntry(), toolTimeoutMs: 2_000 } } },
   );
   try {
     await h.session.mcp!.settled();
     await h.session.submit("go");
     const end = outputOf(h.events, "mcp__everything__trigger-long-running-operation");
     expect(end.status).toBe("error");
-    expect(end.error).toEqual({ code: "TIMEOUT", message: "MCP server 'everything' did not answer within 300 ms (toolTimeoutMs)." });
+    expect(end.error).toEqual({ code: "TIMEOUT", message: "MCP server 'everything' did not answer within 2000 ms (toolTimeoutMs)." });
     expect(toolResultTexts(h.fake, 2)[1]).toBe("Echo: still here");
   } finally {
     await h.cleanup();

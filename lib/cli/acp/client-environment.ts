@@ -7,6 +7,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { DelegatingEnvironment } from "../../env/delegating.ts";
+import { ToolError } from "../../envelope.ts";
 import type { ExecOptions, ExecResult, ExecutionEnvironment } from "../../env/types.ts";
 
 /** The client methods this environment calls (an AgentContext satisfies it). */
@@ -66,21 +67,30 @@ export class ClientEnvironment extends DelegatingEnvironment {
     const text = typeof data === "string" ? data : decodeText(data);
     // Binary content, or a client without the capability, goes to disk directly.
     if (text === undefined || !this.fs.writeTextFile) return this.base.writeFile(path, data, options);
-    await this.options.client.request("fs/write_text_file", { sessionId: this.options.sessionId, path, content: text });
+    try {
+      await this.options.client.request("fs/write_text_file", { sessionId: this.options.sessionId, path, content: text });
+    } catch (e) {
+      throw new ToolError("PERMISSION_DENIED", `The editor refused to write '${path}': ${editorReason(e)}. The file was not changed; ask the user to allow the change in the editor.`);
+    }
   }
 
   override async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     if (!this.options.capabilities.terminal) return this.base.exec(command, options);
     const started = performance.now();
     const cwd = options.cwd ? (await this.base.resolvePath(options.cwd)).absolute : this.workingDirectory();
-    const terminal = await this.options.client.createTerminal({
-      sessionId: this.options.sessionId,
-      command: "bash",
-      args: ["-c", command],
-      cwd,
-      env: Object.entries(options.env ?? {}).map(([name, value]) => ({ name, value })),
-      outputByteLimit: this.options.outputByteLimit ?? 1_000_000,
-    });
+    let terminal: Awaited<ReturnType<AcpClient["createTerminal"]>>;
+    try {
+      terminal = await this.options.client.createTerminal({
+        sessionId: this.options.sessionId,
+        command: "bash",
+        args: ["-c", command],
+        cwd,
+        env: Object.entries(options.env ?? {}).map(([name, value]) => ({ name, value })),
+        outputByteLimit: this.options.outputByteLimit ?? 1_000_000,
+      });
+    } catch (e) {
+      throw new ToolError("PERMISSION_DENIED", `The editor refused to run the command: ${editorReason(e)}. The command did not run; ask the user to allow it in the editor.`);
+    }
     this.options.onTerminal?.(terminal.id);
     let timedOut = false;
     let aborted = false;
@@ -135,6 +145,23 @@ export class ClientEnvironment extends DelegatingEnvironment {
       return undefined;
     }
   }
+}
+
+/**
+ * What the editor said when it refused a request. A JSON-RPC error's message is often just
+ * "Internal error"; the reason is in its data (acpx: `{details: "Permission denied for terminal/create"}`).
+ */
+function editorReason(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const data = (e as { data?: unknown } | null)?.data;
+  const said = typeof data === "string" ? data : pickString(data, "details") ?? pickString(data, "message") ?? pickString(data, "reason");
+  const reason = !said ? message : /^internal error$/i.test(message.trim()) || message.includes(said) ? said : `${said} (${message})`;
+  return reason.trim().replace(/\.+$/, "");
+}
+
+function pickString(value: unknown, key: string): string | undefined {
+  const found = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof found === "string" && found.trim() !== "" ? found.trim() : undefined;
 }
 
 /** A NUL byte in the first 8 KB on disk: an image or other binary, which the editor's text API would mangle. */

@@ -26,6 +26,14 @@ export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
   { optionId: "reject_once", name: "Reject", kind: "reject_once" },
 ];
 
+/** How the session reaches the user outside the transcript of the model's turn. */
+export interface EditorReports {
+  /** The client advertised `session.notices`: warnings go out as notices, else as an agent message. */
+  notices?: boolean;
+  /** One line for gong's stderr (the editor's agent log). */
+  warn?(line: string): void;
+}
+
 export class EditorSession {
   mode: ApprovalMode;
   readonly gate: ApprovalGate;
@@ -46,6 +54,7 @@ export class EditorSession {
     private readonly cwd: string,
     private readonly link: EditorLink,
     mode: ApprovalMode,
+    private readonly reports: EditorReports = {},
   ) {
     this.mode = mode;
     this.gate = approvalGate({ mode: () => this.mode, ask: (request) => this.ask(request) });
@@ -99,6 +108,16 @@ export class EditorSession {
     void this.send({ sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress", content: [{ type: "terminal", terminalId }] });
   }
 
+  /** A warning for the user (an MCP server that failed): on stderr, and in the editor as it can show it. */
+  private warn(title: string, detail: string): void {
+    this.reports.warn?.(`gong: warning: ${detail}`);
+    void this.send(
+      this.reports.notices
+        ? { sessionUpdate: "notice", severity: "warning", title, description: detail }
+        : { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n⚠ ${detail}\n\n` } },
+    );
+  }
+
   private onEvent(event: SessionEvent): void {
     this.gate.observe(event);
     const streamed = streamUpdate(event);
@@ -107,6 +126,10 @@ export class EditorSession {
       return;
     }
     if (event.agent_id !== undefined) return;
+    if (event.kind === "mcp_server" && event.data.state === "failed") {
+      this.warn(`MCP server '${event.data.server}' failed`, event.data.message ?? `MCP server '${event.data.server}' failed.`);
+      return;
+    }
     if (event.kind === "tool_call_start") {
       const { call_id, tool_name, kind, call_summary, arguments: args } = event.data;
       const locations = callLocations(args, this.resolvePath);

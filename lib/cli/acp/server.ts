@@ -11,8 +11,8 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
 import { createSession } from "../../agent/index.ts";
-import type { McpManager } from "../../mcp/index.ts";
-import { editorMcp } from "./mcp-servers.ts";
+import { McpConfigError, type McpManager } from "../../mcp/index.ts";
+import { sessionMcp } from "./mcp-servers.ts";
 import { LocalEnvironment } from "../../env/local.ts";
 import type { EnvPolicy } from "../../env/env-vars.ts";
 import type { ExecutionEnvironment } from "../../env/types.ts";
@@ -21,10 +21,12 @@ import { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../approval.ts";
 import { EXIT, openExisting, type Io } from "../host.ts";
+import { ConfigError } from "../model.ts";
+import { SettingsError } from "../settings.ts";
 import type { CliSetup } from "../setup.ts";
 import { ClientEnvironment } from "./client-environment.ts";
 import { EditorSession } from "./editor-session.ts";
-import { replayUpdates } from "./updates.ts";
+import { replayUpdates } from "./replay.ts";
 
 const MODE_INFO: Record<ApprovalMode, string> = {
   ask: "Ask before every file change and command",
@@ -35,6 +37,8 @@ const MODE_INFO: Record<ApprovalMode, string> = {
 export interface AcpOptions {
   /** Approval mode of new sessions (--approval / the `approval` setting); default "ask". */
   approval: ApprovalMode;
+  /** `--trust`: the project servers of a session's directory start (otherwise its trust is looked up). */
+  trust?: boolean;
 }
 
 export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Promise<number> {
@@ -54,7 +58,8 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
   /** A gong session for an editor session: the editor's files and terminals when it offers them. */
   const open = async (client: acp.AgentContext, cwd: string, store: SessionStore, mcpServers?: acp.McpServer[]): Promise<EditorSession> => {
     if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
-    const editor = new EditorSession(store.id, cwd, client, options.approval);
+    const warn = (line: string) => void io.stderr.write(`${line}\n`);
+    const editor = new EditorSession(store.id, cwd, client, options.approval, { notices: Boolean(capabilities.session?.notices), warn });
     const local = new LocalEnvironment({ root: cwd, extraRoots: setup.settings.allowedRoots, envPolicy: setup.settings.envPolicy as EnvPolicy | undefined, envAllow: setup.settings.envAllow });
     environments.push(local);
     // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
@@ -64,8 +69,15 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
         ? new ClientEnvironment(own, { sessionId: store.id, client, capabilities, onTerminal: (id) => editor.terminalOpened(id) })
         : own;
     const hooks = [editor.gate.hooks, ...toArray(setup.sessionOptions.hooks)];
-    // The editor's MCP servers join gong's own for this session.
-    const mcp = editorMcp(mcpServers, setup.sessionOptions.mcpServers as McpManager | undefined, cwd);
+    // gong's servers for the session's directory (its .mcp.json, not that of gong's own cwd) and the editor's.
+    let mcp: ReturnType<typeof sessionMcp>;
+    try {
+      mcp = sessionMcp({ cwd, startCwd: setup.cwd, shared: setup.sessionOptions.mcpServers as McpManager | undefined, given: mcpServers, trustFlag: options.trust, env: io.env, warn });
+    } catch (e) {
+      // A malformed settings or .mcp.json file there: the editor shows the message naming file and key.
+      if (e instanceof ConfigError || e instanceof SettingsError || e instanceof McpConfigError) throw acp.RequestError.invalidParams(undefined, e.message);
+      throw e;
+    }
     if (mcp.owned) managers.push(mcp.manager!);
     const session = await createSession({ ...setup.sessionOptions, cwd, env, hooks, store, mcpServers: mcp.manager });
     editor.attach(session);

@@ -1,14 +1,12 @@
 /**
  * gong's session events as ACP `session/update` notifications: streamed text and thinking, tool
  * calls with their kind, title, locations and content (a diff for a file change, the output of a
- * command), the plan of the plan tool — and the stored conversation replayed the same way when an
- * editor loads a session. Only what a tool says about itself (its kind, summaries, files) is used:
- * no list of tool names.
+ * command), the plan of the plan tool. Only what a tool says about itself (its kind, summaries,
+ * files) is used: no list of tool names.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionEvent } from "../../agent/index.ts";
 import type { ToolResponse } from "../../envelope.ts";
-import type { AssistantMessage, Message, ToolResultMessage } from "../../llm/types.ts";
 import type { Plan } from "../../../tools/plan.ts";
 import type { ToolKind } from "../../../tools/types.ts";
 import { patchFilePaths } from "../../../tools/apply-patch/parser.ts";
@@ -85,43 +83,4 @@ export function streamUpdate(event: SessionEvent): acp.SessionUpdate | undefined
     default:
       return undefined;
   }
-}
-
-/** A stored conversation as the updates that would have shown it, in order (session/load). */
-export function replayUpdates(messages: readonly Message[], resolve: (path: string) => string): acp.SessionUpdate[] {
-  const updates: acp.SessionUpdate[] = [];
-  const results = new Map<string, ToolResultMessage>();
-  for (const m of messages) if (m.role === "tool") results.set(m.toolCallId, m);
-  for (const message of messages) {
-    if (message.role === "user") {
-      const text = typeof message.content === "string" ? message.content : message.content.map((p) => (p.type === "text" ? p.text : "")).join("");
-      if (text) updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text } });
-    } else if (message.role === "assistant") {
-      updates.push(...assistantUpdates(message, results, resolve));
-    }
-  }
-  return updates;
-}
-
-function assistantUpdates(message: AssistantMessage, results: Map<string, ToolResultMessage>, resolve: (path: string) => string): acp.SessionUpdate[] {
-  const updates: acp.SessionUpdate[] = [];
-  for (const part of message.content) {
-    if (part.type === "thinking" && part.text) updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text } });
-    else if (part.type === "text" && part.text) updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text } });
-    else if (part.type === "tool_call") {
-      const result = results.get(part.id);
-      const text = typeof result?.content === "string" ? result.content : (result?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
-      updates.push({
-        sessionUpdate: "tool_call",
-        toolCallId: part.id,
-        title: part.name,
-        kind: acpKind(result?.kind as ToolKind | undefined),
-        status: result === undefined ? "failed" : result.isError ? "failed" : "completed",
-        locations: callLocations(part.arguments, resolve),
-        rawInput: part.arguments,
-        content: text ? [{ type: "content", content: { type: "text", text } }] : [],
-      });
-    }
-  }
-  return updates;
 }

@@ -33,7 +33,7 @@ export function turnUsage(turn: ScriptTurn): Required<NonNullable<ScriptTurn["us
 }
 
 /** The finish reason a turn implies: tool calls end with tool_calls unless the script says otherwise. */
-export function turnFinish(turn: ScriptTurn): "stop" | "length" | "tool_calls" {
+export function turnFinish(turn: ScriptTurn): NonNullable<ScriptTurn["finishReason"]> {
   return turn.finishReason ?? (turn.toolCalls?.length ? "tool_calls" : "stop");
 }
 

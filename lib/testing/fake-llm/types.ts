@@ -41,7 +41,8 @@ export interface ScriptTurn {
   thinkingSignature?: string;
   toolCalls?: ScriptToolCall[];
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
-  finishReason?: "stop" | "length" | "tool_calls";
+  /** How the turn ends; "content_filter" is each API's own refusal (Anthropic `refusal`, Gemini `SAFETY`, …). */
+  finishReason?: "stop" | "length" | "tool_calls" | "content_filter";
   fault?: Fault;
   /** Characters per streamed text / argument piece (default 8): arguments arrive in several pieces. */
   chunkSize?: number;

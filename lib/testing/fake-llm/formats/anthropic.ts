@@ -2,7 +2,7 @@
 import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
-const STOP_REASONS = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use" } as const;
+const STOP_REASONS = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use", content_filter: "refusal" } as const;
 
 const ERROR_TYPES: Record<number, string> = {
   400: "invalid_request_error",

@@ -5,7 +5,7 @@
 import { pieces, turnFinish, turnUsage } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
-const FINISH_REASONS = { stop: "STOP", length: "MAX_TOKENS", tool_calls: "STOP" } as const;
+const FINISH_REASONS = { stop: "STOP", length: "MAX_TOKENS", tool_calls: "STOP", content_filter: "SAFETY" } as const;
 
 const STATUS_NAMES: Record<number, string> = {
   400: "INVALID_ARGUMENT",

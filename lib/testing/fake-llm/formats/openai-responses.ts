@@ -78,8 +78,10 @@ function usage(turn: ScriptTurn) {
 /** The response object; `output` and `usage` are filled only once it is finished. */
 function responseObject(turn: ScriptTurn, request: RecordedRequest, finished: boolean) {
   const body = request.body ?? {};
-  const length = turnFinish(turn) === "length";
-  const status = !finished ? "in_progress" : length ? "incomplete" : "completed";
+  // A response cut by the output limit or stopped by the content filter ends "incomplete", saying which.
+  const finish = turnFinish(turn);
+  const incomplete = finish === "length" ? "max_output_tokens" : finish === "content_filter" ? "content_filter" : undefined;
+  const status = !finished ? "in_progress" : incomplete ? "incomplete" : "completed";
   return {
     id: responseId(request),
     object: "response",
@@ -87,7 +89,7 @@ function responseObject(turn: ScriptTurn, request: RecordedRequest, finished: bo
     status,
     background: false,
     error: null,
-    incomplete_details: finished && length ? { reason: "max_output_tokens" } : null,
+    incomplete_details: finished && incomplete ? { reason: incomplete } : null,
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     model: body.model ?? "gpt-fake",
