@@ -69,10 +69,12 @@ export class EventRenderer {
         break;
       case "assistant_text_delta": {
         const { delta } = event.data;
+        if (!delta) break;
         this.endThinking();
+        // The first words end the "thinking…" line; an unfinished line shows at once (markdown re-renders it when it ends).
+        this.spinner.stop();
         const text = this.markdown ? this.markdown.push(delta) : delta;
         if (!text) break;
-        this.spinner.stop();
         this.out(text);
         this.midLine = !text.endsWith("\n");
         break;
@@ -104,10 +106,12 @@ export class EventRenderer {
         const call = this.calls.get(call_id);
         this.calls.delete(call_id);
         const seconds = call ? Math.floor((Date.now() - call.started) / 1000) : 0;
-        const time = seconds >= 1 ? s.dim(` · ${formatSeconds(seconds)}`) : "";
+        const time = seconds >= 1 ? ` · ${formatSeconds(seconds)}` : "";
         const width = this.columns();
         this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(call?.label ?? tool_name, width - 3)}\n`);
-        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(resultLine(event.data) || "failed") : s.dim(resultLine(event.data))}${time}\n`);
+        // "  ⎿ " takes four columns, and the last one stays free, like the live line's.
+        const result = cutToWidth(resultLine(event.data) || (is_error ? "failed" : ""), Math.max(1, width - 5 - time.length));
+        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
         // A command's first lines of output, so a success shows what it printed.
         if (kind === "shell" && !is_error) {
           const first = firstLines(output.text, RESULT_LINES);
@@ -146,12 +150,17 @@ export class EventRenderer {
         this.out(`${s.yellow(event.data.message)}\n`);
         break;
       case "compaction_start":
+        // The live line while it runs; its outcome is one line.
         this.endLine();
-        this.out(`${s.dim("compacting the conversation…")}\n`);
+        this.spinner.start("compacting the conversation…");
         break;
       case "compaction_end": {
-        const { compacted, error } = event.data;
-        this.out(`${s.dim(compacted ? "compacted." : `not compacted${error ? `: ${error}` : ""}.`)}\n`);
+        const { compacted, error, cancelled, tokens_before, tokens_after } = event.data;
+        this.spinner.stop();
+        const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+        const sizes = tokens_before !== undefined && tokens_after !== undefined ? `: ${k(tokens_before)} → ${k(tokens_after)} tokens` : "";
+        const line = compacted ? `compacted${sizes}.` : error ? `not compacted: ${error}.` : cancelled ? "compaction cancelled by a hook." : "nothing to compact.";
+        this.out(`${error ? s.red(line) : s.dim(line)}\n`);
         break;
       }
       case "hook_error":
@@ -175,7 +184,7 @@ export class EventRenderer {
     if (!rest) return;
     this.spinner.stop();
     this.out(rest);
-    this.midLine = true;
+    this.midLine = !rest.endsWith("\n");
   }
 
   /** The reasoning text ends on a line of its own before the answer or a tool line. */
@@ -186,6 +195,8 @@ export class EventRenderer {
   }
 
   endLine(): void {
+    // Other output follows: the answer's provisional text stays on screen as it is.
+    this.markdown?.commit();
     if (this.midLine) this.out("\n");
     this.midLine = false;
   }

@@ -4,7 +4,7 @@
  * each answer. A line typed while the agent works is sent as steering (typing opens a line of its
  * own, see screen.ts); Ctrl-C interrupts the running input (the conversation goes on), and a second Ctrl-C on an empty line exits.
  */
-import { createInterface, type Interface } from "node:readline";
+import { existsSync } from "node:fs";
 import type { Session, SessionEvent } from "../agent/index.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
@@ -19,12 +19,13 @@ import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
-import { runSlashCommand, runsWhileBusy } from "./slash-commands.ts";
+import { runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
+import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
+import { completeInput } from "./completion.ts";
 import { approvalGate, type ApprovalMode } from "./approval.ts";
 import { AllowList, MODE_HELP, ShellApprovals } from "./approve-prompt.ts";
-
-/** Lines closer together than this are one paste. */
-const PASTE_GAP_MS = 15;
+import { PlanMode } from "./plan-mode.ts";
+import { renderTranscript } from "./transcript.ts";
 
 export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io, options: { approval: ApprovalMode }): Promise<number> {
   const color = useColor(io.stdout, io.env);
@@ -33,7 +34,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const out = (s: string) => screen.write(s);
   const spinner = new LiveLine(screen, style);
   screen.attach(spinner);
-  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns) : null, setup.settings.showThinking !== false);
+  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns, () => (io.stdout as { rows?: number }).rows || 24) : null, setup.settings.showThinking !== false);
 
   // Approvals: the gate waits on the user's typed answer (read by the line handler below).
   let pendingAnswer: ((line: string | null) => void) | null = null;
@@ -52,31 +53,52 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks } });
 
   let sessionUsage: Usage = zeroUsage();
-  const status = new StatusLine(screen, style, () => ({ model: host.session.model, profile: host.session.profile, approval: approvals.mode, cost: sessionUsage.cost ?? 0 }));
+  const planMode = new PlanMode();
+  const status = new StatusLine(screen, style, () => ({
+    model: host.session.model,
+    profile: host.session.profile,
+    approval: approvals.mode,
+    cost: sessionUsage.cost ?? 0,
+    plan: planMode.active,
+  }));
   const onEvent = (e: SessionEvent) => {
     gate.observe(e);
     status.observe(e);
     renderer.render(e);
   };
   let unsubscribe = host.session.subscribe(onEvent);
+  let store = host.sessionStore;
   host.onSession((session: Session) => {
     unsubscribe();
     unsubscribe = session.subscribe(onEvent);
+    // Another session (/new, /resume) starts its own totals; one reopened after an error keeps them.
+    if (host.sessionStore !== store) {
+      sessionUsage = zeroUsage();
+      status.reset(session.messages);
+    }
+    store = host.sessionStore;
   });
+  /** The conversation's last turns: shown when a session is continued or resumed. */
+  const transcript = () => renderTranscript(host.session.messages, { style, columns: screen.columns, markdown: color, profile: host.session.profile });
 
   out(`${style.bold("gong")} ${VERSION} · ${host.session.model} (${host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
+  if (host.session.messages.length > 0) out(`${style.dim(`continuing session ${host.session.id} (${host.session.messages.length} messages)`)}\n${transcript()}`);
+  status.reset(host.session.messages);
 
   const inputPrompt = style.cyan("› ");
   const steeringPrompt = style.dim("↳ ");
-  const history = new InputHistory();
-  const rl: Interface = createInterface({
+  const history = new InputHistory(setup.cwd);
+  const rl: LineInput = createLineInput({
     input: io.stdin,
     output: screen.echo,
-    terminal: Boolean(io.stdin.isTTY),
+    terminal: io.stdout,
     prompt: inputPrompt,
     history: history.load(),
     historySize: InputHistory.size,
+    complete: (line, cursor) => completeInput(line, cursor, setup.cwd, slashCommandList()),
+    reserveBelow: () => (status.visible ? 1 : 0),
   });
+  status.rowsBelow = () => rl.rowsBelowCursor;
   let running: Promise<void> | null = null;
   /** Set once the shell is closing: a finishing input must not prompt on the closed line. */
   let closing = false;
@@ -95,8 +117,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     new Promise((resolve) => {
       // A half-typed steering line gives way to the question.
       if (screen.composing) {
-        rl.write(null, { ctrl: true, name: "e" });
-        rl.write(null, { ctrl: true, name: "u" });
+        rl.clearInput();
         endSteeringLine(true);
       }
       pendingAnswer = resolve;
@@ -114,7 +135,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const interruptRun = () => {
     answerPending(null);
     if (screen.composing) {
-      rl.write(null, { ctrl: true, name: "u" });
+      rl.clearInput();
       endSteeringLine(true);
     }
     spinner.stop();
@@ -132,7 +153,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     status.draw();
   };
 
-  const onKeypress = (_text: string | undefined, key: { name?: string; ctrl?: boolean; meta?: boolean; shift?: boolean } | undefined) => {
+  const onKeypress = (_text: string | undefined, key: Key | undefined) => {
     // The line editor clears below itself as it redraws: the status line comes back after each key.
     if (!running && !pendingAnswer && key?.name !== "return" && key?.name !== "enter") status.draw();
     if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
@@ -151,7 +172,13 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     rl.setPrompt(steeringPrompt);
     rl.prompt(true);
   };
-  io.stdin.on("keypress", onKeypress);
+  rl.on("keypress", onKeypress);
+  // The line editor redraws the input at the new width, clearing below it: the status line comes
+  // back under it, or stays away on a terminal now too narrow for it.
+  const onResize = () => {
+    if (!running && !pendingAnswer && !closing) status.draw();
+  };
+  (io.stdout as NodeJS.EventEmitter).on?.("resize", onResize);
 
   const submit = (text: string) => {
     screen.startWork();
@@ -207,18 +234,26 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       if (closing) return;
       closing = true;
       answerPending(null);
-      io.stdin.off("keypress", onKeypress);
+      rl.off("keypress", onKeypress);
+      (io.stdout as NodeJS.EventEmitter).off?.("resize", onResize);
       rl.close();
       spinner.stop();
       screen.endWork();
       screen.detach();
       if (running) await host.session.interrupt().catch(() => {});
+      // Leaving a saved conversation says how to come back to it (the input row is cleared for the line).
+      const file = host.session.sessionFile;
+      const resume = setup.store !== false && file !== undefined && existsSync(file) ? host.session.id : undefined;
       await host.close();
+      if (resume) {
+        renderer.endLine();
+        out(`${io.stdout.isTTY ? "\r\x1b[J" : ""}${style.dim(`resume this session: gong -r ${resume}`)}\n`);
+      }
       resolveExit(code);
     };
 
     runSlashLine = (text: string) =>
-      runSlashCommand(text, { host, out, style, quit: () => quit(0) })
+      runSlashCommand(text, { host, out, style, quit: () => quit(0), planMode, transcript })
         .catch((e: Error) => out(`${style.red(`error: ${e.message}`)}\n`))
         .then(keepSessionOpen);
 
@@ -232,10 +267,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       submit(text);
     };
 
-    // A paste arrives as several lines within a few milliseconds: they form one input, so a
-    // pasted stack trace or snippet is not cut into a prompt and a string of steering messages.
-    const pasted: string[] = [];
-    let pasteTimer: ReturnType<typeof setTimeout> | undefined;
     rl.on("line", (line) => {
       if (pendingAnswer) {
         endSteeringLine(false);
@@ -259,27 +290,21 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         if (text) steer(text, echoed);
         return;
       }
-      pasted.push(line);
-      clearTimeout(pasteTimer);
-      pasteTimer = setTimeout(() => handleInput(pasted.splice(0).join("\n").trim()), PASTE_GAP_MS);
+      // A paste or a line continued with Alt+Enter arrives as one line holding its newlines.
+      handleInput(line.trim());
     });
 
     rl.on("SIGINT", () => {
       if (running) {
         // A half-typed steering line is cleared first; the next Ctrl-C interrupts.
         if (screen.composing && rl.line.length > 0) {
-          rl.write(null, { ctrl: true, name: "e" });
-          rl.write(null, { ctrl: true, name: "u" });
+          rl.clearInput();
           endSteeringLine(true);
           return;
         }
         return interruptRun();
       }
-      if (rl.line.length > 0) {
-        rl.write(null, { ctrl: true, name: "e" });
-        rl.write(null, { ctrl: true, name: "u" });
-        return;
-      }
+      if (rl.line.length > 0) return rl.clearInput();
       const now = Date.now();
       if (now - lastSigint < 2000) return void quit(0);
       lastSigint = now;

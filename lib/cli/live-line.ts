@@ -58,7 +58,7 @@ export class LiveLine {
   /** The last lines of the running command's output, shown under the label. */
   showTail(lines: string[]): void {
     this.tail = lines;
-    this.erase();
+    // Redrawn over the old rows in one write: no moment shows the old tail beside the new one.
     this.draw();
   }
 

@@ -1,59 +1,184 @@
 /**
- * Markdown of a streamed answer rendered for the terminal, a line at a time as each line completes:
- * headings bold, emphasis, inline code, fenced code with its keywords, strings and comments in
- * color, list bullets, quotes, rules and table rows with drawn separators; links show their text
- * and, dimmed, their address. Prose is wrapped at word boundaries to the terminal's width. Used
- * only when color is on (a terminal, no NO_COLOR); otherwise the text is printed as it came.
+ * Markdown of a streamed answer rendered for the terminal: headings bold, emphasis, inline code,
+ * fenced code with its keywords, strings and comments in color, list bullets, quotes, rules, and
+ * tables with aligned columns; links show their text and, dimmed, their address. Prose is wrapped
+ * at word boundaries to the terminal's width. Text shows as it arrives: the unfinished line (and a
+ * table still being written) is printed as it came, then erased and printed again rendered once
+ * the line (or the table) is complete. Used only when color is on (a terminal, no NO_COLOR);
+ * otherwise the text is printed as it came.
  */
 import type { Style } from "./render.ts";
 import { textWidth } from "./text-width.ts";
 
 const italic = (s: string) => `\x1b[3m${s}\x1b[23m`;
 
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+
 export class MarkdownStream {
+  /** The unfinished line's text. */
   private partial = "";
   private inFence = false;
+  /** Rows of a table being written: rendered together once it ends, so its columns line up. */
+  private table: string[] = [];
+  /**
+   * What is on screen only until it is rendered, at the end of the output: the table rows so far
+   * and the unfinished line (from `kept` on), as they came.
+   */
+  private shownRows: string[] = [];
+  private shownPartial = "";
+  /** Characters of the unfinished line printed for good (other output broke the line there). */
+  private kept = 0;
 
   constructor(
     private readonly style: Style,
     private readonly columns: () => number,
+    /** The terminal's height: text taller than it cannot be erased, so it is kept as it came. */
+    private readonly rows: () => number = () => 24,
   ) {}
 
-  /** True when text of an unfinished line is waiting. */
+  /** True when text of an unfinished line or table is waiting. */
   get pending(): boolean {
-    return this.partial !== "";
+    return this.partial !== "" || this.table.length > 0;
   }
 
-  /** Takes a delta; returns the rendered complete lines (each ending in a newline). */
+  /** Takes a delta; returns what to write: the new text as it came, or the finished lines rendered in its place. */
   push(delta: string): string {
     const text = this.partial + delta;
     const end = text.lastIndexOf("\n");
     if (end < 0) {
       this.partial = text;
-      return "";
+      const visible = plain(text.slice(this.kept));
+      if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows()) return this.keep(visible);
+      const added = visible.startsWith(this.shownPartial) ? visible.slice(this.shownPartial.length) : null;
+      if (added === null) return this.redraw();
+      this.shownPartial = visible;
+      return added;
     }
+    let out = this.erase();
+    for (const line of text.slice(0, end).split("\n")) out += this.complete(line);
     this.partial = text.slice(end + 1);
-    return text
-      .slice(0, end)
-      .split("\n")
-      .map((line) => `${this.wrapped(line)}\n`)
-      .join("");
+    return out + this.showBlock();
   }
 
-  /** The answer ended: the unfinished line, rendered, without a newline; the next answer starts fresh. */
+  /** The answer ended: everything still waiting, rendered; the next answer starts fresh. */
   flush(): string {
+    let out = this.erase();
     const rest = this.partial;
     this.partial = "";
-    const out = rest ? this.wrapped(rest) : "";
+    if (this.kept > 0) {
+      out += plain(rest.slice(this.kept));
+      this.kept = 0;
+    } else if (rest && this.isTableLine(rest)) {
+      this.table.push(rest);
+      out += this.renderTable();
+      out = out.slice(0, -1);
+    } else {
+      out += this.renderTable();
+      if (rest) out += this.wrapped(rest);
+    }
+    this.table = [];
     this.inFence = false;
     return out;
   }
 
-  /** A rendered line, wrapped at spaces to the width (code and tables are left to the terminal). */
+  /**
+   * Other output is about to break into the answer (a newline follows what is shown): what is on
+   * screen stays as it is, and the rest of the line is printed as it comes.
+   */
+  commit(): void {
+    this.shownRows = [];
+    this.shownPartial = "";
+    this.table = [];
+    this.kept = this.partial.length;
+  }
+
+  /** A complete line: rendered, or collected into the table it belongs to. */
+  private complete(line: string): string {
+    if (this.kept > 0) {
+      // Its start is already on screen as it came; the rest follows it the same way.
+      const rest = plain(line.slice(this.kept));
+      this.kept = 0;
+      this.line(line);
+      return `${rest}\n`;
+    }
+    if (this.isTableLine(line)) {
+      this.table.push(line);
+      // A table taller than the screen is rendered in parts.
+      return this.table.length >= this.maxRows() ? this.renderTable() : "";
+    }
+    return `${this.renderTable()}${this.wrapped(line)}\n`;
+  }
+
+  private isTableLine(line: string): boolean {
+    return !this.inFence && (TABLE_ROW.test(line) || (TABLE_RULE.test(line) && line.includes("|")));
+  }
+
+  /** The collected table with its columns lined up ("" when none is collected). */
+  private renderTable(): string {
+    const lines = this.table;
+    this.table = [];
+    if (lines.length === 0) return "";
+    const s = this.style;
+    const cells = (line: string) => splitRow(line);
+    const rule = lines.findIndex((l) => TABLE_RULE.test(l));
+    const align = rule >= 0 ? cells(lines[rule]).map((c) => (/^:-+:$/.test(c) ? "center" : /-:$/.test(c) ? "right" : "left")) : [];
+    const rows = lines.map((l, i) => (i === rule ? null : cells(l).map((c) => inline(c, s))));
+    const count = Math.max(...rows.map((r) => r?.length ?? 0), align.length);
+    const widths = Array.from({ length: count }, (_, c) => Math.max(1, ...rows.map((r) => textWidth(r?.[c] ?? ""))));
+    return rows
+      .map((row) => {
+        if (!row) return s.dim(widths.map((w) => "─".repeat(w + 2)).join("┼"));
+        return widths.map((w, c) => ` ${pad(row[c] ?? "", w, align[c] ?? "left")} `).join(s.dim("│"));
+      })
+      .map((l) => `${l}\n`)
+      .join("");
+  }
+
+  /** The provisional text as it came: the table rows so far and the unfinished line. */
+  private showBlock(): string {
+    this.shownRows = this.table.map(plain);
+    this.shownPartial = plain(this.partial.slice(this.kept));
+    return this.shownRows.map((r) => `${r}\n`).join("") + this.shownPartial;
+  }
+
+  private redraw(): string {
+    return this.erase() + this.showBlock();
+  }
+
+  /** Provisional text about to be taller than the screen (it could not be erased): printed for good as it came. */
+  private keep(visible: string): string {
+    const out = this.erase() + this.shownRows.map((r) => `${r}\n`).join("") + visible;
+    this.shownRows = [];
+    this.shownPartial = "";
+    this.table = [];
+    this.kept = this.partial.length;
+    return out;
+  }
+
+  /** Moves the cursor back to the start of the provisional text and clears from there. */
+  private erase(): string {
+    if (this.shownRows.length === 0 && this.shownPartial === "") return "";
+    const rows = this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(this.shownPartial);
+    this.shownRows = [];
+    this.shownPartial = "";
+    return `\r${rows > 1 ? `\x1b[${rows - 1}A` : ""}\x1b[J`;
+  }
+
+  /** Terminal rows `text` takes (the cursor's row when it is empty). */
+  private rowsOf(text: string): number {
+    return Math.max(1, Math.ceil(textWidth(text) / Math.max(1, this.columns())));
+  }
+
+  private maxRows(): number {
+    return Math.max(2, this.rows() - 2);
+  }
+
+  /** A rendered line, wrapped at spaces to the width (code is left to the terminal). */
   private wrapped(line: string): string {
     const code = this.inFence;
     const rendered = this.line(line);
-    if (code || this.inFence || /^\s*\|/.test(line)) return rendered;
+    if (code || this.inFence) return rendered;
     return wrapWords(rendered, Math.max(20, this.columns() - 1), /^(\s*)/.exec(line)![1].length + (/^\s*([-*+]|\d+[.)])\s/.test(line) ? 2 : 0));
   }
 
@@ -68,14 +193,6 @@ export class MarkdownStream {
     const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading) return s.bold(heading[1].length <= 2 ? s.cyan(inline(heading[2], s)) : inline(heading[2], s));
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return s.dim("─".repeat(Math.min(40, Math.max(3, this.columns() - 1))));
-    if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line) && line.includes("|")) {
-      const cells = line.trim().replace(/^\||\|$/g, "").split("|");
-      return s.dim(cells.map((c) => "─".repeat(Math.max(3, c.length))).join("┼"));
-    }
-    if (/^\s*\|.*\|\s*$/.test(line)) {
-      const cells = line.trim().slice(1, -1).split("|");
-      return cells.map((c) => inline(c, s)).join(s.dim("│"));
-    }
     const quote = /^\s*>\s?(.*)$/.exec(line);
     if (quote) return `${s.dim("│")} ${s.dim(inline(quote[1], s))}`;
     const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
@@ -88,6 +205,28 @@ export class MarkdownStream {
     if (numbered) return `${numbered[1]}${s.cyan(numbered[2])} ${inline(numbered[3], s)}`;
     return inline(line, s);
   }
+}
+
+/** Text as it came, made safe to count: tabs as spaces, no control characters or escapes. */
+function plain(text: string): string {
+  return text.replace(/\t/g, "    ").replace(/[\x00-\x1f\x7f]/g, "");
+}
+
+/** A table row's cells, trimmed, without the outer pipes. */
+function splitRow(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/\|$/, "")
+    .split("|")
+    .map((c) => c.trim());
+}
+
+function pad(text: string, width: number, align: string): string {
+  const room = Math.max(0, width - textWidth(text));
+  if (align === "right") return " ".repeat(room) + text;
+  if (align === "center") return " ".repeat(Math.floor(room / 2)) + text + " ".repeat(Math.ceil(room / 2));
+  return text + " ".repeat(room);
 }
 
 /** Inline code, bold, italics and links of one line; code spans are left as they are inside. */

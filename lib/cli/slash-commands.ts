@@ -1,16 +1,25 @@
 /** The interactive shell's slash commands: each is a thin call on the session or its host. */
-import { listModels } from "../llm/catalog.ts";
+import { childFiles } from "../agent/subagents/stored.ts";
+import { resolve } from "node:path";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
+import type { SessionStore } from "../store/session-store.ts";
 import type { TreeNode } from "../store/tree.ts";
+import { idFromFileName } from "../store/paths.ts";
 import { parseToolList } from "../../tools/registry.ts";
 import { planChecklist, type Style } from "./render.ts";
 import type { SessionHost } from "./session-host.ts";
+import { ModelPicker } from "./model-picker.ts";
+import type { PlanMode } from "./plan-mode.ts";
 
 export interface SlashContext {
   host: SessionHost;
   out: (s: string) => void;
   style: Style;
   quit: () => Promise<void>;
+  /** Plan mode (/plan): reading tools only until the plan is accepted. */
+  planMode: PlanMode;
+  /** The current session's last turns, as the shell shows a resumed conversation. */
+  transcript: () => string;
 }
 
 interface SlashCommand {
@@ -27,15 +36,28 @@ const COMMANDS: Record<string, SlashCommand> = {
       out(`${Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`),
   },
   model: {
-    usage: "/model [provider/id]",
-    help: "show or switch the model (next call)",
-    run(arg, { host, out }) {
-      if (!arg) {
-        out(`model: ${host.session.model}\n${listModels().map((m) => `  ${m.ref}`).join("\n")}\n`);
+    usage: "/model [filter|id]",
+    help: "list the models whose key is set (a filter narrows), or switch to one (next call)",
+    run(arg, { host, out, style }) {
+      const picker = new ModelPicker(host.setup.sessionOptions.clientOptions);
+      const choice = picker.choose(arg);
+      if ("switchTo" in choice) {
+        host.session.setModel(choice.switchTo);
+        out(`model: ${choice.switchTo}${choice.missingKey ? style.yellow(` (no key for it yet: set ${choice.missingKey})`) : ""}\n`);
         return;
       }
-      host.session.setModel(arg);
-      out(`model: ${arg}\n`);
+      const current = host.session.model;
+      const k = (n: number) => `${Math.round(n / 1000)}k`;
+      const rows = choice.list.map((m) => {
+        const key = choice.keyed ? "" : ` (set ${picker.missingKey(m.provider)})`;
+        return `${m.ref === current ? style.green("*") : " "} ${m.ref.padEnd(40)} ${style.dim(`${k(m.contextWindow)} context${key}`)}`;
+      });
+      if (!arg) out(`model: ${current}\n${rows.join("\n")}${rows.length ? "\n" : ""}`);
+      else if (rows.length === 0) out(`no known model matches '${arg}'; /model provider/id takes any id.\n`);
+      else out(`${choice.keyed ? "" : `no model with a key set matches '${arg}'; these need one:\n`}${rows.join("\n")}\n`);
+      const hint = arg ? "" : `/model <filter> narrows the list; /model <id> or provider/id switches`;
+      const keys = choice.unkeyed.length ? `; no key set for ${choice.unkeyed.join(", ")}` : "";
+      if (hint) out(`${style.dim(hint + keys)}\n`);
     },
   },
   profile: {
@@ -66,16 +88,25 @@ const COMMANDS: Record<string, SlashCommand> = {
   compact: {
     usage: "/compact",
     help: "summarise the older part of the conversation now",
-    async run({}, { host, out }) {
-      out((await host.session.compact()) ? "compacted.\n" : "nothing to compact.\n");
+    async run({}, { host }) {
+      // Its one line (compacted, or why not) comes from the compaction's own events.
+      await host.session.compact();
     },
   },
   plan: {
-    usage: "/plan",
-    help: "show the task plan the model keeps with its plan tool",
-    run(_arg, { host, out, style }) {
+    usage: "/plan [accept|show]",
+    help: "plan mode: the model only reads and plans; /plan again (or /plan accept) accepts the plan and gives the tools back",
+    run(arg, { host, out, style, planMode }) {
       const plan = host.session.plan;
-      out(plan ? `${planChecklist({ ...plan }, style)}\n` : "no plan yet.\n");
+      const checklist = plan ? `${planChecklist({ ...plan }, style)}\n` : "";
+      if (arg === "show") return out(checklist || "no plan yet.\n");
+      if (planMode.active) {
+        planMode.accept(host.session);
+        return out(`${checklist}plan accepted; tools: ${host.session.tools.join(", ")}\n`);
+      }
+      if (arg === "accept") return out(`${checklist}not in plan mode (/plan enters it).\n`);
+      planMode.enter(host.session);
+      out(`${checklist}plan mode: the model only reads and plans (tools: ${host.session.tools.join(", ")}); /plan again accepts the plan and gives the tools back.\n`);
     },
   },
   fork: {
@@ -88,24 +119,40 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   tree: {
     usage: "/tree [entry-id]",
-    help: "list the conversation's entries and branches; with an id, continue from there",
+    help: "list the conversation's entries, branches and child agents; with an id, continue from there",
     async run(arg, { host, out, style }) {
       if (arg) {
         await host.session.branch(arg);
         out(`continuing from ${arg}\n`);
         return;
       }
-      const leaf = host.sessionStore.leafId;
+      const store = host.sessionStore;
+      const leaf = store.leafId;
+      const children = childLines(host, style);
       const lines: string[] = [];
-      const walk = (nodes: TreeNode[], depth: number) => {
-        for (const node of nodes) {
+      const dim = (text: string) => (text ? style.dim(text) : "");
+      // A chain of single children stays in its column; the branches of a fork hang from ├─ / └─,
+      // with │ carrying an earlier branch down past a later one's entries.
+      const walk = (nodes: TreeNode[], lead: string, branching: boolean) => {
+        nodes.forEach((node, i) => {
+          const last = i === nodes.length - 1;
+          const connector = branching ? (last ? "└─ " : "├─ ") : "";
+          const under = lead + (branching ? (last ? "   " : "│  ") : "");
           const mark = node.id === leaf ? style.green("*") : " ";
           const label = node.label ? style.yellow(` [${node.label}]`) : "";
-          lines.push(`${mark} ${"  ".repeat(depth)}${style.dim(node.id)} ${node.text.slice(0, 100)}${label}`);
-          walk(node.children, node.children.length > 1 ? depth + 1 : depth);
-        }
+          lines.push(`${mark} ${dim(lead + connector)}${style.dim(node.id)} ${node.text.slice(0, 100)}${label}`);
+          // The child agents a call of this entry spawned, right under it.
+          for (const callId of toolCallIds(store, node.id)) {
+            for (const line of children.get(callId) ?? []) lines.push(`  ${dim(under)}  ${line}`);
+            children.delete(callId);
+          }
+          walk(node.children, under, node.children.length > 1);
+        });
       };
-      walk(host.sessionStore.tree(), 0);
+      const roots = store.tree();
+      walk(roots, "", roots.length > 1);
+      // Children whose spawning call is not in this file (a header without spawnedBy) still show.
+      for (const rest of children.values()) for (const line of rest) lines.push(`    ${line}`);
       out(lines.length ? `${lines.join("\n")}\n` : "(empty)\n");
     },
   },
@@ -115,7 +162,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     async run(arg, ctx) {
       if (!arg) return COMMANDS.sessions.run("", ctx);
       const session = await ctx.host.switchSession(arg);
-      ctx.out(`resumed ${session.id} (${session.messages.length} messages)\n`);
+      ctx.out(`resumed ${session.id} (${session.messages.length} messages)\n${ctx.transcript()}`);
     },
   },
   name: {
@@ -138,10 +185,18 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "list this directory's sessions",
     run({}, { host, out, style }) {
       const sessions = host.listSessions();
-      if (sessions.length === 0) return out("no sessions here yet.\n");
+      const current = host.session.id;
+      if (sessions.length === 0) return out(`no saved sessions here yet (this one, ${current.slice(0, 8)}, is saved with its first input).\n`);
+      // A fork names the session it branched off (its header's parentSession).
+      const ids = new Map(sessions.map((s) => [resolve(s.path), s.id]));
       for (const s of sessions.slice(0, 20)) {
-        out(`  ${style.dim(s.id.slice(0, 8))}  ${s.updated.toISOString().slice(0, 16).replace("T", " ")}  ${s.name ?? s.firstMessage}\n`);
+        const parent = s.parentSession && (ids.get(resolve(s.parentSession)) ?? idFromFileName(s.parentSession));
+        const fork = s.parentSession ? style.dim(` (fork of ${parent ? parent.slice(0, 8) : s.parentSession})`) : "";
+        const mark = s.id === current ? style.green("*") : " ";
+        const here = s.id === current ? style.dim(" ← this session") : "";
+        out(`${mark} ${style.dim(s.id.slice(0, 8))}  ${s.updated.toISOString().slice(0, 16).replace("T", " ")}  ${s.name ?? s.firstMessage}${fork}${here}\n`);
       }
+      if (!sessions.some((s) => s.id === current)) out(`${style.green("*")} ${style.dim(current.slice(0, 8))}  ${style.dim("this session (not saved until its first input)")}\n`);
     },
   },
   quit: {
@@ -151,14 +206,51 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
 };
 
+/** Ids of the tool calls an assistant entry made. */
+function toolCallIds(store: SessionStore, entryId: string): string[] {
+  const entry = store.getEntry(entryId);
+  if (entry?.type !== "message" || entry.message.role !== "assistant" || !Array.isArray(entry.message.content)) return [];
+  return entry.message.content.flatMap((p) => (p.type === "tool_call" ? [p.id] : []));
+}
+
+/**
+ * One line per child agent of the session ("↳ agent 3f2a9c1e completed explore the parser"),
+ * by the id of the call that spawned it: the status is the live one while the session knows the
+ * child, else what its file shows.
+ */
+function childLines(host: SessionHost, style: Style): Map<string, string[]> {
+  const byCall = new Map<string, string[]>();
+  const path = host.sessionStore.path;
+  if (!path) return byCall;
+  const live = new Map(host.session.subagents.map((r) => [r.session_file, r]));
+  for (const child of childFiles(path)) {
+    const report = live.get(child.path);
+    const status = report?.status ?? child.status;
+    const shown = status === "failed" ? style.red(status) : status === "running" ? style.cyan(status) : style.green(status);
+    const key = child.spawnedBy ?? "";
+    byCall.set(key, [...(byCall.get(key) ?? []), `${style.dim(`↳ agent ${child.sessionId.slice(0, 8)}`)} ${shown} ${report?.name ?? child.name}`]);
+  }
+  return byCall;
+}
+
 /** The shell's keys, as /help lists them. */
 const KEYS: [string, string][] = [
   ["Enter", "send; while the agent works, the line steers it"],
+  ["Alt+Enter, \\ Enter", "a new line in the input (a backslash before Enter is replaced by it)"],
+  ["paste", "goes into the input as it is, newlines too; Enter sends it"],
+  ["Tab", "complete a /command at the start, or an @path (several: listed under the input)"],
   ["Esc", "interrupt the running input (the conversation goes on)"],
   ["Ctrl-C", "clear the typed line; else interrupt; twice on an empty line: exit"],
-  ["Up / Down", "earlier inputs"],
+  ["Shift+Tab", "cycle the approval mode: ask → edits → auto"],
+  ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
+  ["Ctrl-R", "search earlier inputs: type to narrow, Ctrl-R older, Enter takes it, Esc cancels"],
   ["/command while working", "/help /model /tools /reasoning /plan /sessions /quit run at once; the others when the agent is done"],
 ];
+
+/** The commands, for completion. */
+export function slashCommandList(): { name: string; usage: string; help: string }[] {
+  return Object.entries(COMMANDS).map(([name, c]) => ({ name, usage: c.usage, help: c.help }));
+}
 
 /** Commands that only read or change settings for the next call: they run while the agent works. */
 const WHILE_BUSY = new Set(["help", "model", "tools", "reasoning", "plan", "sessions", "quit", "exit"]);

@@ -6,6 +6,7 @@
  * terminals and off a terminal.
  */
 import type { SessionEvent } from "../agent/index.ts";
+import type { Message, Usage } from "../llm/types.ts";
 import { getModel } from "../llm/catalog.ts";
 import type { LiveSurface } from "./live-line.ts";
 import type { Style } from "./render.ts";
@@ -19,12 +20,16 @@ export interface StatusInfo {
   profile: string;
   approval: string;
   cost: number;
+  /** In plan mode (/plan): only reading tools until the plan is accepted. */
+  plan?: boolean;
 }
 
 export class StatusLine {
   /** Tokens the last model call carried (its input and output): the conversation's size. */
   private contextTokens = 0;
   private shown = false;
+  /** Rows the input takes below the cursor (a multi-line input, a completion list): the status row is under them. */
+  rowsBelow: () => number = () => 0;
 
   constructor(
     private readonly surface: LiveSurface & { readonly isTTY: boolean },
@@ -40,12 +45,17 @@ export class StatusLine {
     if (event.kind !== "message_end" || event.agent_id !== undefined) return;
     const { message } = event.data;
     if (message.role !== "assistant" || !message.usage) return;
-    const u = message.usage;
-    this.contextTokens = u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0) + u.output;
+    this.contextTokens = tokensOf(message.usage);
+  }
+
+  /** Another session is current (/new, /resume): its size is what its last answer carried. */
+  reset(messages: readonly Message[]): void {
+    const last = messages.findLast((m) => m.role === "assistant" && m.usage !== undefined);
+    this.contextTokens = last?.role === "assistant" && last.usage ? tokensOf(last.usage) : 0;
   }
 
   text(): string {
-    const { model, profile, approval, cost } = this.info();
+    const { model, profile, approval, cost, plan } = this.info();
     let window = 0;
     try {
       window = getModel(model).contextWindow;
@@ -53,7 +63,7 @@ export class StatusLine {
       // An unknown model: no percentage.
     }
     const context = window > 0 ? ` · context ${Math.round((this.contextTokens / window) * 100)}%` : "";
-    return `${model} (${profile}) · approval: ${approval} (Shift+Tab)${context} · $${cost.toFixed(4)}`;
+    return `${model} (${profile}) · ${plan ? "plan mode (/plan accepts) · " : ""}approval: ${approval} (Shift+Tab)${context} · $${cost.toFixed(4)}`;
   }
 
   /** Before the prompt is drawn: makes room for the status row below it. */
@@ -67,14 +77,14 @@ export class StatusLine {
     if (!this.visible) return;
     this.shown = true;
     const line = cutToWidth(this.text(), this.surface.columns - 1);
-    this.surface.raw(`\x1b7\x1b[1B\r${this.style.dim(line)}\x1b[K\x1b8`);
+    this.surface.raw(`\x1b7\x1b[${1 + this.rowsBelow()}B\r${this.style.dim(line)}\x1b[K\x1b8`);
   }
 
   /** Empties the status row below the cursor, the cursor staying where it is. */
   hide(): void {
     if (!this.shown) return;
     this.shown = false;
-    this.surface.raw("\x1b7\x1b[1B\r\x1b[K\x1b8");
+    this.surface.raw(`\x1b7\x1b[${1 + this.rowsBelow()}B\r\x1b[K\x1b8`);
   }
 
   /** The input was sent: the cursor is on the status row now; it is emptied for the output. */
@@ -83,4 +93,8 @@ export class StatusLine {
     this.shown = false;
     this.surface.raw("\r\x1b[K");
   }
+}
+
+function tokensOf(u: Usage): number {
+  return u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0) + u.output;
 }

@@ -4,6 +4,7 @@
  * throws: it ends with one `finish` or one `error` event.
  */
 import process from "node:process";
+import { withholdVariables } from "../env/env-vars.ts";
 import type { Adapter, AdapterContext } from "./adapters/types.ts";
 import { getModel, listModels, type ModelFilter } from "./catalog.ts";
 import { classifyError } from "./classify.ts";
@@ -26,6 +27,11 @@ export interface ClientOptions {
   streamIdleTimeoutMs?: number;
   /** Extra providers (OpenAI-compatible unless `api` says otherwise). */
   providers?: CustomProvider[];
+  /**
+   * How the caller's users give a key besides the environment, for the missing-key message
+   * (the CLI names its flag); default: the `apiKeys` option.
+   */
+  keyHint?: (provider: string) => string;
 }
 
 export interface Client extends LlmClient {
@@ -50,6 +56,8 @@ interface PreparedCall {
 export function createClient(options: ClientOptions = {}): Client {
   const env = options.env ?? process.env;
   const registry = providerRegistry(options.providers);
+  // A variable a key is read from is never handed to a command, whatever its name.
+  withholdVariables([...registry.values()].flatMap((p) => p.apiKeyEnv));
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const idleMs = options.streamIdleTimeoutMs ?? 60_000;
 
@@ -58,7 +66,7 @@ export function createClient(options: ClientOptions = {}): Client {
   async function prepare(request: Request): Promise<PreparedCall> {
     const info = model(request.model);
     const preset = registry.get(info.provider) as ProviderPreset;
-    const auth = credentials(preset, options.apiKeys, env);
+    const auth = credentials(preset, options.apiKeys, env, options.keyHint);
     const baseUrl = options.baseUrls?.[preset.id] ?? (preset.baseUrlEnv ? env[preset.baseUrlEnv] : undefined) ?? preset.baseUrl;
     return {
       model: info,
@@ -76,7 +84,7 @@ export function createClient(options: ClientOptions = {}): Client {
       throw classifyError(err);
     }
     const signal = callOptions.signal ?? new AbortController().signal;
-    return withRetry(() => call.adapter.complete(call.request, { ...call.context, signal }), (e) => classifyError(e, call.model.provider), policy, {
+    return withRetry(() => call.adapter.complete(call.request, { ...call.context, signal }), (e) => unreachable(classifyError(e, call.model.provider), call.context.baseUrl), policy, {
       signal: callOptions.signal,
     });
   }
@@ -118,6 +126,7 @@ export function createClient(options: ClientOptions = {}): Client {
         }
       } catch (err) {
         failure = user?.aborted ? abortedError() : classifyError(err, call.model.provider);
+        if (!contentSeen) failure = unreachable(failure, call.context.baseUrl);
       } finally {
         user?.removeEventListener("abort", forwardAbort);
         controller.abort(); // ends the HTTP request whatever happened (also when the consumer stops early)
@@ -149,7 +158,12 @@ export function createClient(options: ClientOptions = {}): Client {
 }
 
 /** The key (or Anthropic bearer token) for a provider; a missing required key fails before any request. */
-function credentials(preset: ProviderPreset, keys: Record<string, string> | undefined, env: Record<string, string | undefined>): Pick<AdapterContext, "apiKey" | "headers"> {
+function credentials(
+  preset: ProviderPreset,
+  keys: Record<string, string> | undefined,
+  env: Record<string, string | undefined>,
+  keyHint: (provider: string) => string = (id) => `apiKeys.${id} in createClient`,
+): Pick<AdapterContext, "apiKey" | "headers"> {
   const given = keys?.[preset.id];
   if (given) return { apiKey: given };
   for (const name of preset.apiKeyEnv) {
@@ -160,7 +174,25 @@ function credentials(preset: ProviderPreset, keys: Record<string, string> | unde
   }
   if (!preset.needsKey) return {};
   const vars = preset.apiKeyEnv.join(" or ");
-  throw new LlmError("auth", `No API key for ${preset.id}: set ${vars} (or pass one: --api-key, or apiKeys.${preset.id} in createClient).`, { provider: preset.id });
+  throw new LlmError("auth", `No API key for ${preset.id}: set ${vars} (or pass one: ${keyHint(preset.id)}).`, { provider: preset.id });
+}
+
+/** The ways a connection is refused or a host not found, as the runtimes and SDKs word them. */
+const CONNECT_FAILURE = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNABORTED|ETIMEDOUT|ConnectionRefused)\b|Unable to connect|Connection error|fetch failed/i;
+
+/**
+ * A server that could not be reached at all says where it was looked for: "ollama: cannot reach
+ * http://localhost:11434/v1 (ECONNREFUSED)", not the SDK's "Connection error.".
+ */
+function unreachable(err: LlmError, baseUrl: string | undefined): LlmError {
+  if (err.kind !== "network" || !baseUrl || !CONNECT_FAILURE.test(err.message)) return err;
+  const code = /\b(E[A-Z]{4,}|ConnectionRefused)\b/.exec(err.message)?.[1];
+  const where = err.provider ? `${err.provider}: ` : "";
+  return new LlmError("network", `${where}cannot reach ${baseUrl} (${code ?? "no connection"}); is the server running and the base URL right?`, {
+    provider: err.provider,
+    status: err.status,
+    cause: err.cause ?? err,
+  });
 }
 
 /** The next adapter event, or a timeout after `idleMs` of silence, or an abort the moment the caller aborts. */
@@ -212,5 +244,14 @@ function errorEvent(err: LlmError, partial: MessageBuilder): StreamEvent {
     type: "error",
     error: describe(err),
     partial: partial.message({ errorMessage: err.message, finishReason: err.kind === "aborted" ? "aborted" : "error" }),
+    stack: stackOf(err),
   };
+}
+
+/** The error's stack followed by its causes' (the SDK's error the LlmError was made from). */
+function stackOf(err: Error): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e instanceof Error && depth < 5; depth++, e = e.cause) parts.push(`${depth > 0 ? "Caused by: " : ""}${e.stack ?? e.message}`);
+  return parts.join("\n");
 }

@@ -1,8 +1,8 @@
 /**
  * The interactive shell: time from start to the first prompt on a terminal (tmux), and how long a
  * streamed token takes to reach the screen through the renderer with markdown on — a 10,000-token
- * answer with code blocks, tokens arriving every 5 ms. Markdown is rendered a line at a time, so a
- * token waits for the rest of its line; the figure is that wait plus the rendering time.
+ * answer with code blocks, tokens arriving every 5 ms. An unfinished line is written as its tokens
+ * come (and redrawn rendered when it ends), so a token waits only for the rendering.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

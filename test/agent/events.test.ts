@@ -90,6 +90,21 @@ describe("004 §2.9 events", () => {
     expect(kinds.indexOf("tool_call_output_delta")).toBeGreaterThan(kinds.indexOf("tool_call_start"));
   });
 
+  test("004-9.10 tool_call_output_delta carries only what is new: joined, the deltas are the command's output", async () => {
+    // Bursts closer together than the update interval, pauses longer than it, and an unfinished last line.
+    const command = "for i in 1 2 3 4 5 6; do echo line-$i; echo more-$i; sleep 0.06; done; printf 'no newline at the end'";
+    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "ok" }]);
+    await h.session.submit("run");
+    const deltas = h.events.filter((e) => e.kind === "tool_call_output_delta").map((e) => String(e.data.delta));
+    const end = h.events.find((e) => e.kind === "tool_call_end")!;
+    const output = (end.data.output as { text: string }).text;
+    expect(output).toBe(`${[1, 2, 3, 4, 5, 6].map((i) => `line-${i}\nmore-${i}\n`).join("")}no newline at the end`);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe(output);
+    // No delta repeats text an earlier one carried.
+    expect(deltas.filter((d) => d.includes("line-1")).length).toBe(1);
+  });
+
   test("an unexpected failure (a custom tool with a non-object schema) rejects submit with an error event; the session stays usable", async () => {
     const broken: Tool<string> = { name: "broken", description: "Bad schema.", schema: v.string(), truncation: "head", run: async (_a, ctx) => ctx.reply.success({}, "") };
     await using h = await harness([{ text: "ok" }], { customTools: [broken] });

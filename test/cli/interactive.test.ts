@@ -132,14 +132,25 @@ test.skipIf(!hasTmux)("cli interactive slash commands: /model /reasoning /compac
   mkdirSync(join(ws.dir, ".gong"));
   writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
   fake = await startFakeLlm({
-    script: [{ text: "noted the pelican" }, { text: "second answer" }, { text: "SUMMARY: the user named a pelican." }, { text: "third answer" }],
+    script: [{ text: "noted the pelican" }, { text: "second answer" }, { text: "SUMMARY: the user named a pelican." }, { text: "third answer" }, { text: "branch answer" }],
   });
   startGong(WIRE_APIS[0].flags(fake));
   await waitFor((s) => s.includes("›"), "the prompt");
   keys("remember the word pelican", "Enter");
   await waitFor((s) => s.includes("noted the pelican"), "the first answer");
 
-  keys("/model anthropic/claude-opus-4-6", "Enter");
+  // /model lists the models whose key is set; a filter narrows; an exact id switches.
+  keys("/model", "Enter");
+  const listed = await waitFor((s) => s.includes("/model <filter> narrows the list"), "the /model list");
+  expect(listed).toMatch(/^\* anthropic\/claude-haiku-4-5 /m);
+  expect(listed).toMatch(/^ {2}anthropic\/claude-opus-4-6 /m);
+  expect(listed).not.toMatch(/^ {2}openai\//m);
+  expect(listed).toMatch(/no key set for [a-z, ]*openai/);
+  keys("/model gpt", "Enter");
+  await waitFor((s) => s.includes("no model with a key set matches 'gpt'; these need one:\n  openai/gpt-5.2 ") && /openai\/gpt-5 +\d+k context \(set OPENAI_API_KEY\)/.test(s), "the filtered list");
+  keys("/model opus", "Enter");
+  await waitFor((s) => /\/model opus\n {2}anthropic\/claude-opus-4-6 [^\n]*\n {2}anthropic\/claude-opus-4-5 /.test(s), "the opus models");
+  keys("/model claude-opus-4-6", "Enter");
   await waitFor((s) => s.includes("model: anthropic/claude-opus-4-6"), "the /model answer");
   keys("/reasoning high", "Enter");
   await waitFor((s) => s.includes("reasoning effort: high"), "the /reasoning answer");
@@ -149,7 +160,7 @@ test.skipIf(!hasTmux)("cli interactive slash commands: /model /reasoning /compac
   expect(fake.requests[1].body.thinking?.type).toMatch(/enabled|adaptive/);
 
   keys("/compact", "Enter");
-  await waitFor((s) => /^compacted\.$/m.test(s), "the /compact answer");
+  await waitFor((s) => /^compacted: \d+ → \d+ tokens\.$/m.test(s), "the /compact answer");
   expect(JSON.stringify(fake.requests[2].body)).toContain("remember the word pelican");
   keys("and now?", "Enter");
   await waitFor((s) => s.includes("third answer"), "the answer after compaction");
@@ -159,11 +170,27 @@ test.skipIf(!hasTmux)("cli interactive slash commands: /model /reasoning /compac
   const tree = await waitFor((s) => /\* \w{8} assistant: third answer/.test(s), "the /tree listing");
   const firstUser = /(\w{8}) user: remember the word pelican/.exec(tree)![1];
 
+  // A branch: the tree draws both paths from where they part, with connectors.
+  const afterFirst = /(\w{8}) assistant: noted the pelican/.exec(tree)![1];
+  keys("/tree " + afterFirst, "Enter");
+  await waitFor((s) => s.includes(`continuing from ${afterFirst}`), "the /tree answer");
+  keys("take the other path", "Enter");
+  await waitFor((s) => s.includes("branch answer"), "the answer on the branch");
+  keys("/tree", "Enter");
+  const branched = await waitFor((s) => /\n\* {4}\w{8} assistant: branch answer/.test(s), "the branched /tree");
+  expect(branched).toMatch(new RegExp(`  ${afterFirst} assistant: noted the pelican\\n {2}├─ \\w{8} [^\\n]*\\n {2}│  \\w{8} `));
+  expect(branched).toMatch(/\n {2}│  \w{8} assistant: third answer\n {2}└─ \w{8} user: take the other path\n\* {4}\w{8} assistant: branch answer/);
+
   keys("/fork " + firstUser, "Enter");
   const forked = await waitFor((s) => s.includes("forked into"), "the /fork answer");
   const forkId = /forked into ([0-9a-f-]{36})/.exec(forked)![1];
   keys("/sessions", "Enter");
-  await waitFor((s) => s.includes(forkId.slice(0, 8)) && (s.match(/^ {2}[0-9a-f]{8} {2}\d{4}-/gm) ?? []).length >= 2, "both sessions listed");
+  // The current session is marked; a fork names the session it came from.
+  const listedSessions = await waitFor((s) => s.includes(`* ${forkId.slice(0, 8)}  `), "both sessions listed");
+  const forkLine = listedSessions.split("\n").find((l) => l.startsWith(`* ${forkId.slice(0, 8)}`))!;
+  expect(forkLine).toMatch(/\(fork of [0-9a-f]{8}\) ← this session$/);
+  const parent = /fork of ([0-9a-f]{8})/.exec(forkLine)![1];
+  expect(listedSessions).toMatch(new RegExp(`^ {2}${parent} {2}\\d{4}-`, "m"));
 
   keys("/new", "Enter");
   const fresh = await waitFor((s) => s.includes("new session "), "the /new answer");
@@ -178,9 +205,12 @@ test.skipIf(!hasTmux)("cli interactive: a multi-line paste is one input", async 
   fake = await startFakeLlm({ script: [{ text: "read your trace" }] });
   startGong(WIRE_APIS[0].flags(fake));
   await waitFor((s) => s.includes("›"), "the prompt");
-  // paste-buffer types the text at once, each newline as Enter, as a terminal paste does.
+  // paste-buffer -p sends the text between bracketed-paste marks, as a terminal paste does; it
+  // waits in the input until Enter.
   tmux("set-buffer", "why does this fail?\n  at parse (src/a.ts:3)\n  at main (src/b.ts:9)\n");
-  tmux("paste-buffer", "-t", "t");
+  tmux("paste-buffer", "-p", "-t", "t");
+  await waitFor((s) => s.includes("  at main (src/b.ts:9)"), "the pasted text in the input");
+  keys("Enter");
   await waitFor((s) => s.includes("read your trace"), "the answer");
   expect(fake.requests.length).toBe(1);
   const sent = JSON.stringify(fake.requests[0].body.messages);
@@ -255,7 +285,10 @@ test.skipIf(!hasTmux)("cli interactive: a 401 is one error line; the same sessio
   keys("/model openai/gpt-5", "Enter");
   await waitFor((s) => s.includes("model: openai/gpt-5"), "the /model answer");
   keys("try the other one", "Enter");
-  await waitFor((s) => /No API key for openai[^\n]*\n›\s*\n[^\n]*approval/.test(s), "the missing-key error and the prompt");
+  const noKey = await waitFor((s) => /No API key for openai[^\n]*\n›\s*\n[^\n]*approval/.test(s), "the missing-key error and the prompt");
+  // In gong's words: the variable to set and gong's own flag, not the SDK's option.
+  expect(noKey).toContain("set OPENAI_API_KEY (or pass one: gong --model openai/… --api-key KEY)");
+  expect(noKey).not.toContain("createClient");
   keys("/model anthropic/claude-haiku-4-5", "Enter");
   await waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5"), "the /model answer");
   keys("again please", "Enter");
@@ -285,7 +318,6 @@ for (const columns of [40, 80]) {
     let seen = 0;
     let tailSeen = false;
     let timerSeen = false;
-    let doubledTails = 0;
     while (!screen().includes("long wait over")) {
       const now = screen();
       const lines = now.split("\n").filter((l) => l.includes("bash  echo"));
@@ -294,15 +326,15 @@ for (const columns of [40, 80]) {
       for (const line of lines) expect(line.length).toBeLessThan(columns);
       // Under it, the command's output so far, replaced in place; the live line counts the seconds.
       const tail = now.split("\n").filter((l) => l.startsWith("  started-the-quick"));
-      // A capture taken in the middle of one redraw may show the old tail beside the new one once.
-      if (tail.length > 1) doubledTails++;
+      // Each line of output once: the tail is replaced in place, never printed again below itself.
+      expect(tail.length).toBeLessThanOrEqual(1);
+      expect(now.split("\n").filter((l) => l.startsWith("  finished-the-long-wait")).length).toBeLessThanOrEqual(1);
       tailSeen ||= tail.length === 1;
       timerSeen ||= lines.some((l) => /· [1-9]s$/.test(l.trimEnd()));
       seen++;
       await Bun.sleep(100);
     }
     expect(seen).toBeGreaterThan(5);
-    expect(doubledTails).toBeLessThanOrEqual(1);
     expect(tailSeen).toBe(true);
     expect(timerSeen).toBe(true);
     const text = await waitFor((s) => s.includes("↑"), "the usage line");
@@ -487,6 +519,140 @@ test.skipIf(!hasTmux)("cli interactive: the model's reasoning is shown before it
   keys("pick again", "Enter");
   const quiet = await waitFor((s) => s.includes("option one") && s.includes("↑"), "the second answer");
   expect(quiet).not.toContain("hidden musing");
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+/** True once gong's pane has ended (remain-on-exit keeps its last screen for capture-pane). */
+const paneDead = () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").stdout.toString().trim() === "1";
+
+test.skipIf(!hasTmux)("cli interactive continuity: -c shows the earlier transcript, leaving prints the resume command, /compact on a short chat is one line, /new resets the totals", async () => {
+  fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "bash", arguments: { command: "echo from-the-first-run" } }] },
+      { text: "The pelican is noted." },
+      { text: "Still here after -c." },
+      { text: "A fresh start." },
+    ],
+  });
+  startGong(WIRE_APIS[0].flags(fake));
+  tmux("set-option", "-t", "t", "remain-on-exit", "on");
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("remember the pelican", "Enter");
+  await waitFor((s) => s.includes("The pelican is noted.") && s.includes("↑"), "the first answer");
+  keys("/quit", "Enter");
+  const left = await waitFor((s) => /\nresume this session: gong -r [0-9a-f-]{36}\n/.test(s) && paneDead(), "the resume command");
+  const id = /gong -r ([0-9a-f-]{36})/.exec(left)![1];
+  expect((await ws.run(["sessions"])).stdout).toContain(id.slice(0, 8));
+  tmux("kill-session", "-t", "t");
+
+  startGong([...WIRE_APIS[0].flags(fake), "-c"]);
+  tmux("set-option", "-t", "t", "remain-on-exit", "on");
+  const shown = await waitFor((s) => /The pelican is noted\.\n›/.test(s), "the earlier transcript above the prompt");
+  // The earlier turn as it looked live: the input, the tool line and its result, the answer.
+  expect(shown).toContain(`continuing session ${id}`);
+  expect(shown).toMatch(/\n› remember the pelican\n● bash {2}echo from-the-first-run\n {2}⎿ 1 line of output\nThe pelican is noted\.\n/);
+
+  keys("/compact", "Enter");
+  await waitFor((s) => /› \/compact\nnothing to compact\.\n›/.test(s), "one line for /compact");
+  keys("are you there?", "Enter");
+  const again = await waitFor((s) => s.includes("Still here after -c.") && /Still here after -c\.\n↑/.test(s), "the answer after -c");
+  expect(JSON.stringify(fake.requests[2].body.messages)).toContain("remember the pelican");
+  // The session totals carried the earlier usage of this run only; after /new they start again.
+  expect(again.split("\n").find((l) => l.includes("(session"))).toMatch(/^(↑ .+?) {2}\(session \1\)$/);
+  keys("/new", "Enter");
+  await waitFor((s) => s.includes("new session "), "the /new answer");
+  keys("start over", "Enter");
+  const fresh = await waitFor((s) => /A fresh start\.\n↑[^\n]*\n/.test(s), "the answer in the new session");
+  expect(fresh.split("\n").findLast((l) => l.includes("(session"))).toMatch(/^(↑ .+?) {2}\(session \1\)$/);
+  expect(JSON.stringify(fake.requests[3].body.messages)).not.toContain("remember the pelican");
+  keys("/quit", "Enter");
+  const second = await waitFor((s) => paneDead() && (s.match(/resume this session: gong -r/g) ?? []).length === 1, "the second resume command");
+  expect(second).not.toContain(`gong -r ${id}`);
+  tmux("kill-session", "-t", "t");
+
+  // Without a session file there is nothing to resume.
+  startGong([...WIRE_APIS[0].flags(fake), "--no-session"]);
+  tmux("set-option", "-t", "t", "remain-on-exit", "on");
+  await waitFor((s) => s.includes("›"), "the prompt without a session");
+  keys("/quit", "Enter");
+  await waitFor(() => paneDead(), "gong to exit");
+  expect(screen()).not.toContain("gong -r");
+});
+
+test.skipIf(!hasTmux)("cli interactive /plan: the model gets only reading tools and the profile's plan tool until the plan is accepted", async () => {
+  fake = await startFakeLlm({ script: [{ text: "Plan: read the parser, then fix it." }, { text: "Fixed." }] });
+  const flags = ["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "test", "--profile", "anthropic"];
+  startGong(flags);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("/plan", "Enter");
+  const entered = await waitFor((s) => s.includes("plan mode: the model only reads and plans (tools: "), "plan mode");
+  await waitFor((s) => /\nanthropic\/claude-haiku-4-5 \(anthropic\) · plan mode \(\/plan accepts\) · approval/.test(s), "plan mode in the status line");
+  const planTools = /\(tools: ([^)]*)\)/.exec(entered)![1].split(", ");
+  keys("make a plan", "Enter");
+  await waitFor((s) => s.includes("Plan: read the parser"), "the plan");
+  const offered = (fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
+  expect(offered.sort()).toEqual([...planTools].sort());
+  expect(offered).toContain("TodoWrite");
+  expect(offered).toContain("Read");
+  for (const writer of ["Bash", "Edit", "Write"]) expect(offered).not.toContain(writer);
+
+  keys("/plan", "Enter");
+  await waitFor((s) => s.includes("plan accepted; tools: "), "the accepted plan");
+  keys("go ahead", "Enter");
+  await waitFor((s) => s.includes("Fixed."), "the answer after the plan");
+  const after = (fake.requests[1].body.tools as { name: string }[]).map((t) => t.name);
+  for (const writer of ["Bash", "Edit", "Write", "TodoWrite"]) expect(after).toContain(writer);
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("cli interactive: a failed command's long last line is cut to the terminal's width on its ⎿ line", async () => {
+  const long = `error: ${"the-build-failed-".repeat(8)}`;
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: `echo ${long}; exit 3` } }] }, { text: "it failed" }] });
+  startGong(WIRE_APIS[0].flags(fake), 40);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("build it", "Enter");
+  const text = await waitFor((s) => s.includes("it failed") && s.includes("↑"), "the answer");
+  const result = text.split("\n").find((l) => l.includes("⎿"))!;
+  expect(result).toMatch(/^ {2}⎿ exit 3 · error: the-build-fai/);
+  expect(result.endsWith("…")).toBe(true);
+  expect(result.length).toBeLessThan(40);
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("cli interactive: the status line leaves when the idle terminal is resized narrower and comes back when it widens", async () => {
+  fake = await startFakeLlm({ script: [] });
+  startGong(WIRE_APIS[0].flags(fake), 80);
+  const statusLine = /›[^\n]*\nanthropic\/claude-haiku-4-5 \(default\) · approval: auto \(Shift\+Tab\)/;
+  await waitFor((s) => statusLine.test(s), "the status line");
+  tmux("resize-window", "-t", "t", "-x", "50", "-y", "50");
+  // No piece of it is left, wrapped or not.
+  await waitFor((s) => /›\s*$/.test(s) && !/approval|Shift\+Tab|\$0\.|context \d/.test(s), "the status line gone at 50 columns");
+  tmux("resize-window", "-t", "t", "-x", "80", "-y", "50");
+  const back = await waitFor((s) => statusLine.test(s), "the status line back at 80 columns");
+  expect(back.match(/approval: auto/g)!.length).toBe(1);
+  keys("/quit", "Enter");
+  await waitFor(() => !alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("cli interactive: a long markdown line shows while it streams and is redrawn rendered in its place once it ends", async () => {
+  const paragraph = `Intro **bold** ${"words that keep the line going ".repeat(6)}end.`;
+  fake = await startFakeLlm({ script: [{ text: `${paragraph}\n| k | v |\n|---|--:|\n| alpha | 1 |\n| b | 1000 |\nDone.`, chunkSize: 4, chunkDelayMs: 25 }] });
+  startGong(WIRE_APIS[0].flags(fake), 80, true);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  keys("explain", "Enter");
+  // Before its line ends, the paragraph's first words are on screen as they came.
+  const streaming = await waitFor((s) => s.includes("Intro **bold** words"), "the unfinished line");
+  expect(streaming).not.toContain("Done.");
+  expect(streaming).not.toContain("thinking…");
+  const text = await waitFor((s) => s.includes("Done.") && s.includes("↑"), "the whole answer");
+  expect(text).toContain("Intro bold words that keep");
+  expect(text).not.toContain("**");
+  expect(text.split("\n").filter((l) => l.includes("Intro")).length).toBe(1);
+  // The table's columns line up, numbers to the right.
+  expect(text).toMatch(/\n k {5}│ {4}v\n─{7}┼─{6}\n alpha │ {4}1\n b {5}│ 1000\n/);
   keys("/quit", "Enter");
   await waitFor(() => !alive(), "gong to exit");
 });

@@ -140,6 +140,8 @@ describe("errors and exit codes", () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n").length).toBe(1);
     expect(r.stderr).not.toContain("    at ");
+    // It names where the server was looked for.
+    expect(r.stderr).toContain("gong: ollama: cannot reach http://127.0.0.1:9/v1 (ECONNREFUSED)");
   });
 
   test("cli unknown provider and malformed model are configuration errors", async () => {

@@ -208,6 +208,18 @@ test("bash streams the output tail to onUpdate", async () => {
   expect(updates[0]).toBe("first\n");
 });
 
+test("bash updates carry only new output, at most 30 000 characters each: a flood says what it skipped", async () => {
+  const updates: string[] = [];
+  const r = await bash({ command: "head -c 400000 /dev/zero | tr '\\0' a; echo; echo the-end" }, {}, { onUpdate: (t) => updates.push(t) });
+  expect(r.status).toBe("success");
+  for (const u of updates) expect(u.length).toBeLessThanOrEqual(30_100);
+  const joined = updates.join("");
+  expect(joined).toMatch(/\[… \d+ characters of output skipped …\]\n/);
+  expect(joined.endsWith("a\nthe-end\n")).toBe(true);
+  const skipped = [...joined.matchAll(/\[… (\d+) characters of output skipped …\]\n/g)].reduce((n, m) => n + Number(m[1]), 0);
+  expect(joined.replace(/\n?\[… \d+ characters of output skipped …\]\n/g, "").length + skipped).toBe(400_000 + "\nthe-end\n".length);
+});
+
 test("bash empty output says so", async () => {
   const r = await bash({ command: "true" });
   expect(r.text).toBe("(no output)");

@@ -1,0 +1,92 @@
+/**
+ * Where the line editor's text lands on the terminal: the prompt, the text broken into rows at
+ * the terminal's width (and at each newline of a multi-line input, whose later lines are indented
+ * under the first), and the row and column of the cursor. The editor breaks rows itself rather
+ * than leaving it to the terminal's wrap, so it always knows how many rows to redraw.
+ */
+import { textWidth } from "./text-width.ts";
+
+export interface Layout {
+  /** The rows to print, the prompt on the first; each fits the width. */
+  rows: string[];
+  cursorRow: number;
+  cursorCol: number;
+}
+
+/** A tab is shown as spaces: the terminal's tab stops would move the text away from the layout. */
+const TAB = "    ";
+
+function glyph(ch: string): string {
+  return ch === "\t" ? TAB : ch;
+}
+
+/** `text` after `prompt` in rows of at most `width` columns, with the cursor at string index `cursor`. */
+export function layoutInput(prompt: string, text: string, cursor: number, width: number): Layout {
+  const indent = " ".repeat(Math.min(textWidth(prompt), Math.max(0, width - 1)));
+  const rows: string[] = [];
+  let row = prompt;
+  let col = textWidth(prompt);
+  let cursorRow = 0;
+  let cursorCol = col;
+  let index = 0;
+  const place = () => {
+    if (index !== cursor) return;
+    // A cursor just past a full row stands at the start of the next one.
+    if (col >= width) {
+      rows.push(row);
+      row = "";
+      col = 0;
+    }
+    cursorRow = rows.length;
+    cursorCol = col;
+  };
+  for (const ch of text) {
+    if (ch === "\n") {
+      place();
+      rows.push(row);
+      row = indent;
+      col = indent.length;
+    } else {
+      const shown = glyph(ch);
+      const w = textWidth(shown);
+      if (col + w > width && col > 0) {
+        rows.push(row);
+        row = "";
+        col = 0;
+      }
+      place();
+      row += shown;
+      col += w;
+    }
+    index += ch.length;
+  }
+  place();
+  rows.push(row);
+  return { rows, cursorRow, cursorCol };
+}
+
+/** Completion candidates under the input, in columns filled row by row, at most `maxRows` rows. */
+export function layoutMenu(labels: string[], width: number, maxRows: number): string[] {
+  if (labels.length === 0 || maxRows < 1) return [];
+  const cut = (s: string, w: number) => {
+    if (textWidth(s) <= w) return s;
+    let out = "";
+    for (const ch of s) {
+      if (textWidth(out + ch) > w - 1) break;
+      out += ch;
+    }
+    return `${out}…`;
+  };
+  const colWidth = Math.max(...labels.map(textWidth)) + 2;
+  const columns = Math.max(1, Math.floor((width - 1) / colWidth));
+  const rows: string[] = [];
+  const needed = Math.ceil(labels.length / columns);
+  const shownRows = needed > maxRows ? Math.max(1, maxRows - 1) : needed;
+  for (let r = 0; r < shownRows; r++) {
+    const cells = labels.slice(r * columns, (r + 1) * columns);
+    rows.push(columns === 1 ? cut(cells[0], width - 1) : cells.map((l) => l + " ".repeat(colWidth - textWidth(l))).join("").trimEnd());
+  }
+  const hidden = labels.length - shownRows * columns;
+  if (hidden > 0) rows.push(`… ${hidden} more`);
+  return rows;
+}

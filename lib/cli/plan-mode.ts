@@ -1,0 +1,38 @@
+/**
+ * Plan mode (/plan): the model is offered only the reading tools — the readonly preset and the
+ * plan tool of the profile in use — so it looks around and proposes a plan without changing
+ * anything. Accepting the plan (/plan again) gives back the tools chosen before, unless the user
+ * chose others meanwhile (/tools).
+ */
+import type { Session } from "../agent/index.ts";
+import { planTools } from "../../tools/plan.ts";
+import type { ToolPreset } from "../../tools/registry.ts";
+
+type Selection = ToolPreset | readonly string[];
+
+const PLAN_TOOLS = new Set(planTools.map((t) => t.name));
+
+export class PlanMode {
+  /** The selection before plan mode, and the one plan mode set (null: not in plan mode). */
+  private state: { before: Selection; planning: Selection } | null = null;
+
+  get active(): boolean {
+    return this.state !== null;
+  }
+
+  enter(session: Session): void {
+    if (this.state) return;
+    // The profile's plan tool is among the tools it offers now (TodoWrite, update_plan, write_todos).
+    const planning = ["readonly", ...session.tools.filter((name) => PLAN_TOOLS.has(name))];
+    const before = session.toolSelection;
+    session.setTools(planning);
+    this.state = { before, planning };
+  }
+
+  accept(session: Session): void {
+    const state = this.state;
+    this.state = null;
+    // Compared by value: a session opened meanwhile (/new, /resume) carries a copy of the selection.
+    if (state && JSON.stringify(session.toolSelection) === JSON.stringify(state.planning)) session.setTools(state.before);
+  }
+}

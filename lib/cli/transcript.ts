@@ -1,0 +1,107 @@
+/**
+ * The conversation so far, as the shell shows it when a session is continued (`-c`), resumed
+ * (`-r`, /resume): its last turns — the user's inputs, the answers, one line per tool call with
+ * its result, as they looked live — under one line counting what is older.
+ */
+import type { AssistantMessage, Message, ToolResultMessage, UserPart } from "../llm/types.ts";
+import type { Tool } from "../../tools/types.ts";
+import { coreTools, optionalTools } from "../../tools/registry.ts";
+import { anthropicTools } from "../../tools/dialects/anthropic.ts";
+import { openaiTools } from "../../tools/dialects/openai.ts";
+import { geminiTools } from "../../tools/dialects/gemini.ts";
+import { describeCall } from "../../tools/metadata.ts";
+import { MarkdownStream } from "./markdown.ts";
+import { callLabel, type Style } from "./render.ts";
+import { cutToWidth } from "./text-width.ts";
+
+/** Turns (a user input and what followed it) shown in full. */
+export const TRANSCRIPT_TURNS = 3;
+/** Lines of a long input shown. */
+const INPUT_LINES = 3;
+
+export interface TranscriptOptions {
+  style: Style;
+  columns: number;
+  /** Render the answers' markdown (a color terminal). */
+  markdown: boolean;
+  /** The session's profile: its tools describe their calls first (tool names differ by profile). */
+  profile?: string;
+  turns?: number;
+}
+
+/** The transcript's text (each line ending in a newline); "" for an empty conversation. */
+export function renderTranscript(messages: readonly Message[], options: TranscriptOptions): string {
+  const { style: s, columns } = options;
+  const starts = messages.flatMap((m, i) => (m.role === "user" ? [i] : []));
+  if (messages.length === 0) return "";
+  const from = starts.length > (options.turns ?? TRANSCRIPT_TURNS) ? starts[starts.length - (options.turns ?? TRANSCRIPT_TURNS)] : 0;
+  const lines: string[] = [];
+  if (from > 0) {
+    const inputs = starts.filter((i) => i < from).length;
+    lines.push(s.dim(`… ${from} earlier messages (${inputs} input${inputs === 1 ? "" : "s"}); /tree lists the whole session`));
+  }
+  const results = new Map<string, ToolResultMessage>();
+  for (const m of messages) if (m.role === "tool") results.set(m.toolCallId, m);
+  const tools = toolLookup(options.profile);
+  for (const m of messages.slice(from)) {
+    if (m.role === "user") lines.push(...inputLines(textOf(m.content), s, columns));
+    else if (m.role === "assistant") lines.push(...answerLines(m, results, tools, options));
+  }
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}
+
+function inputLines(text: string, s: Style, columns: number): string[] {
+  const all = text.trim().split("\n");
+  const shown = all.slice(0, INPUT_LINES).map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${cutToWidth(l, columns - 3)}`);
+  if (all.length > INPUT_LINES) shown.push(s.dim(`  … ${all.length - INPUT_LINES} more lines`));
+  return shown;
+}
+
+function answerLines(message: AssistantMessage, results: Map<string, ToolResultMessage>, tools: Map<string, Tool>, options: TranscriptOptions): string[] {
+  const { style: s, columns } = options;
+  const lines: string[] = [];
+  const content = message.content as unknown;
+  const parts = Array.isArray(message.content) ? message.content : typeof content === "string" ? [{ type: "text" as const, text: content }] : [];
+  for (const part of parts) {
+    if (part.type === "text" && part.text.trim()) {
+      const text = part.text.replace(/\s+$/, "");
+      if (!options.markdown) lines.push(text);
+      else {
+        const md = new MarkdownStream(s, () => columns);
+        lines.push((md.push(`${text}\n`) + md.flush()).replace(/\n$/, ""));
+      }
+    } else if (part.type === "tool_call") {
+      const result = results.get(part.id);
+      const failed = !result || result.isError;
+      const label = callLabel({ tool_name: part.name, call_summary: describeCall(tools.get(part.name), part.arguments).call_summary });
+      lines.push(`${failed ? s.red("●") : s.green("●")} ${cutToWidth(label, columns - 3)}`);
+      const summary = cutToWidth(result ? resultSummary(result) : "no result (interrupted)", columns - 5);
+      lines.push(`  ${s.dim("⎿")} ${failed ? s.red(summary) : s.dim(summary)}`);
+    }
+  }
+  return lines;
+}
+
+/** A stored result in one line: a failure's last line, a command's line count, else its first line. */
+function resultSummary(result: ToolResultMessage): string {
+  const lines = textOf(result.content)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (result.isError) return lines.at(-1) ?? "failed";
+  if (result.kind === "shell") return lines.length === 0 ? "no output" : `${lines.length} line${lines.length === 1 ? "" : "s"} of output`;
+  return lines[0] ?? "done";
+}
+
+function textOf(content: string | UserPart[]): string {
+  return typeof content === "string" ? content : content.map((p) => (p.type === "text" ? p.text : p.type === "image" ? "[image]" : "")).join("");
+}
+
+/** Every tool a profile can offer, by name; the session's own profile's tools win a shared name. */
+function toolLookup(profile: string | undefined): Map<string, Tool> {
+  const byProfile: Record<string, readonly Tool[]> = { anthropic: anthropicTools, openai: openaiTools, gemini: geminiTools };
+  const order = [byProfile[profile ?? ""] ?? coreTools, coreTools, optionalTools, anthropicTools, openaiTools, geminiTools];
+  const map = new Map<string, Tool>();
+  for (const list of order) for (const tool of list) if (!map.has(tool.name)) map.set(tool.name, tool as Tool);
+  return map;
+}

@@ -1,0 +1,49 @@
+/** The conversation so far as the shell shows it on -c, -r and /resume. */
+import { expect, test } from "bun:test";
+import type { Message } from "../../lib/llm/types.ts";
+import { makeStyle } from "../../lib/cli/render.ts";
+import { renderTranscript } from "../../lib/cli/transcript.ts";
+
+const plain = makeStyle(false);
+
+function turn(n: number): Message[] {
+  return [
+    { role: "user", content: `input ${n}` },
+    { role: "assistant", content: [{ type: "tool_call", id: `c${n}`, name: "bash", arguments: { command: `echo step-${n}` } }] },
+    { role: "tool", toolCallId: `c${n}`, toolName: "bash", content: `step-${n}\nsecond line\n`, isError: false, kind: "shell" },
+    { role: "assistant", content: [{ type: "text", text: `Answer ${n}: **done**.` }] },
+  ];
+}
+
+test("transcript: the last turns as they looked live, one line for the older ones", () => {
+  const messages = [1, 2, 3, 4, 5].flatMap(turn);
+  const text = renderTranscript(messages, { style: plain, columns: 80, markdown: false });
+  const lines = text.trimEnd().split("\n");
+  expect(lines[0]).toBe("… 8 earlier messages (2 inputs); /tree lists the whole session");
+  expect(lines.slice(1, 5)).toEqual(["› input 3", "● bash  echo step-3", "  ⎿ 2 lines of output", "Answer 3: **done**."]);
+  expect(text).not.toContain("input 2");
+  expect(text).toContain("› input 5");
+});
+
+test("transcript: a failed call shows its last line, an input's long text is cut, markdown is rendered on a color terminal", () => {
+  const color = makeStyle(true);
+  const messages: Message[] = [
+    { role: "user", content: `fix it\n${"x".repeat(200)}\nthird\nfourth\nfifth` },
+    { role: "assistant", content: [{ type: "tool_call", id: "a", name: "read", arguments: { path: "missing.ts" } }] },
+    { role: "tool", toolCallId: "a", toolName: "read", content: "Could not read.\nFile not found: missing.ts", isError: true, kind: "read" },
+    { role: "assistant", content: [{ type: "text", text: "## Result\nThe file is **gone**." }] },
+  ];
+  const text = renderTranscript(messages, { style: color, columns: 40, markdown: true });
+  const shown = text.replace(/\x1b\[[0-9;]*m/g, "").trimEnd().split("\n");
+  expect(shown[0]).toBe("› fix it");
+  expect(shown[1].length).toBeLessThanOrEqual(39);
+  expect(shown[3]).toBe("  … 2 more lines");
+  expect(shown).toContain("● read  missing.ts");
+  expect(shown).toContain("  ⎿ File not found: missing.ts");
+  expect(shown.slice(-2)).toEqual(["Result", "The file is gone."]);
+  expect(text).toContain(color.bold("gone"));
+});
+
+test("transcript: an empty conversation shows nothing", () => {
+  expect(renderTranscript([], { style: plain, columns: 80, markdown: false })).toBe("");
+});
