@@ -1,8 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { SessionStore } from "../../lib/store/session-store.ts";
+import { tempDir } from "../helpers/temp.ts";
 import { harness, requestMessages } from "./harness.ts";
 
 const compactionKinds = (kinds: string[]) => kinds.filter((k) => k.startsWith("compaction"));
@@ -36,7 +34,8 @@ describe("J.9 4. regressions", () => {
   });
 
   test("J.9 4.2 orphan tool calls in a resumed history are answered before the request goes out", async () => {
-    const home = mkdtempSync(join(tmpdir(), "gong-store-"));
+    using temp = tempDir("gong-store-");
+    const home = temp.dir;
     const store = SessionStore.create({ cwd: home, dir: home });
     store.appendMessage({ role: "user", content: "read two files" });
     store.appendMessage({
@@ -49,17 +48,12 @@ describe("J.9 4. regressions", () => {
     store.appendMessage({ role: "tool", toolCallId: "toolu_first", toolName: "read", content: "a's content", isError: false });
     const path = store.path!;
     store.close();
-    const h = await harness([{ text: "continuing" }], { store: { resume: path, dir: home } });
-    try {
-      const result = await h.session.submit("go on");
-      expect(result.stopReason).toBe("completed");
-      const { uses, results } = pairedToolIds(requestMessages(h.fake, 0));
-      expect(uses).toEqual(["toolu_first", "toolu_second"]);
-      expect(results.sort()).toEqual(["toolu_first", "toolu_second"]);
-    } finally {
-      await h.cleanup();
-      rmSync(home, { recursive: true, force: true });
-    }
+    await using h = await harness([{ text: "continuing" }], { store: { resume: path, dir: home } });
+    const result = await h.session.submit("go on");
+    expect(result.stopReason).toBe("completed");
+    const { uses, results } = pairedToolIds(requestMessages(h.fake, 0));
+    expect(uses).toEqual(["toolu_first", "toolu_second"]);
+    expect(results.sort()).toEqual(["toolu_first", "toolu_second"]);
   });
 
   test("J.9 4.3 a 429 is retried and never triggers compaction", async () => {
@@ -72,7 +66,8 @@ describe("J.9 4. regressions", () => {
   });
 
   test("J.9 4.5 assistant content as a string or null does not crash the loop", async () => {
-    const home = mkdtempSync(join(tmpdir(), "gong-store-"));
+    using temp = tempDir("gong-store-");
+    const home = temp.dir;
     const store = SessionStore.create({ cwd: home, dir: home });
     store.appendMessage({ role: "user", content: "hi" });
     store.appendMessage({ role: "assistant", content: "plain string content" as any });
@@ -80,16 +75,11 @@ describe("J.9 4. regressions", () => {
     store.appendMessage({ role: "assistant", content: null as any });
     const path = store.path!;
     store.close();
-    const h = await harness([{ text: "fine" }], { store: { resume: path, dir: home } });
-    try {
-      const result = await h.session.submit("still there?");
-      expect(result.text).toBe("fine");
-      const assistant = requestMessages(h.fake, 0).find((m) => m.role === "assistant");
-      expect(JSON.stringify(assistant.content)).toContain("plain string content");
-    } finally {
-      await h.cleanup();
-      rmSync(home, { recursive: true, force: true });
-    }
+    await using h = await harness([{ text: "fine" }], { store: { resume: path, dir: home } });
+    const result = await h.session.submit("still there?");
+    expect(result.text).toBe("fine");
+    const assistant = requestMessages(h.fake, 0).find((m) => m.role === "assistant");
+    expect(JSON.stringify(assistant.content)).toContain("plain string content");
   });
 
   test("J.9 4.7 after a retry, submit resolves only once the tool call has run", async () => {

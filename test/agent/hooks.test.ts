@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Hooks } from "../../lib/agent/index.ts";
 import { createDefaultProfile } from "../../lib/profiles/index.ts";
+import { tempDir } from "../helpers/temp.ts";
 import { harness, requestMessages, toolResultTexts } from "./harness.ts";
 
 const readCall = (path: string) => ({ toolCalls: [{ name: "read", arguments: { path } }] });
@@ -261,7 +261,8 @@ describe("J.10 4. errors and isolation", () => {
 
 describe("J.10 5. registration", () => {
   test("J.10 5.1 hooks from a module file (hookModules)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "gong-hookmod-"));
+    using temp = tempDir("gong-hookmod-");
+    const dir = temp.dir;
     const file = join(dir, "audit-hook.ts");
     writeFileSync(
       file,
@@ -272,14 +273,9 @@ describe("J.10 5. registration", () => {
         },
       };\n`,
     );
-    const h = await harness([bashCall("printf hi"), { text: "ok" }], { hookModules: [file] });
-    try {
-      await h.session.submit("go");
-      expect(toolResultTexts(h.fake, 1)[0]).toBe("hi [audited bash]");
-    } finally {
-      await h.cleanup();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await using h = await harness([bashCall("printf hi"), { text: "ok" }], { hookModules: [file] });
+    await h.session.submit("go");
+    expect(toolResultTexts(h.fake, 1)[0]).toBe("hi [audited bash]");
   });
 
   test("J.10 5.2 hooks given to createSession", async () => {
@@ -290,14 +286,11 @@ describe("J.10 5. registration", () => {
   });
 
   test("J.10 5.1 a hook module that does not export hooks is a clear error", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "gong-hookmod-"));
+    using temp = tempDir("gong-hookmod-");
+    const dir = temp.dir;
     const file = join(dir, "bad.ts");
     writeFileSync(file, "export default 42;\n");
-    try {
-      await expect(harness([], { hookModules: [file] })).rejects.toThrow(/default-export a hooks object/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await expect(harness([], { hookModules: [file] })).rejects.toThrow(/default-export a hooks object/);
   });
 });
 

@@ -15,28 +15,20 @@ async function gone(pid: number): Promise<boolean> {
 }
 
 test("steering kills the interrupted command's setsid descendant", async () => {
-  const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "changed course" }], { killGraceMs: 100 });
-  try {
-    const running = h.session.submit("start something long");
-    const escaped = await pidFrom(join(h.dir, "escaped.txt"));
-    expect(alive(escaped)).toBe(true);
-    h.session.steer("stop that");
-    expect((await running).text).toBe("changed course");
-    expect(await gone(escaped)).toBe(true);
-  } finally {
-    await h.cleanup();
-  }
+  await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "changed course" }], { killGraceMs: 100 });
+  const running = h.session.submit("start something long");
+  const escaped = await pidFrom(join(h.dir, "escaped.txt"));
+  expect(alive(escaped)).toBe(true);
+  h.session.steer("stop that");
+  expect((await running).text).toBe("changed course");
+  expect(await gone(escaped)).toBe(true);
 });
 
 test("aborting the session kills the running command's setsid descendant", async () => {
-  const h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "never" }], { killGraceMs: 100 });
-  try {
-    const running = h.session.submit("start something long");
-    const escaped = await pidFrom(join(h.dir, "escaped.txt"));
-    await h.session.abort();
-    expect((await running).stopReason).toBe("aborted");
-    expect(await gone(escaped)).toBe(true);
-  } finally {
-    await h.cleanup();
-  }
+  await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "never" }], { killGraceMs: 100 });
+  const running = h.session.submit("start something long");
+  const escaped = await pidFrom(join(h.dir, "escaped.txt"));
+  await h.session.abort();
+  expect((await running).stopReason).toBe("aborted");
+  expect(await gone(escaped)).toBe(true);
 });

@@ -6,10 +6,10 @@
  * provider profile with its own read tool; then each profile's shell tool through the same one cut.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
+import { tempDir } from "../helpers/temp.ts";
 import { harness } from "./harness.ts";
 
 const MARKER = "WARNING: Tool output was truncated";
@@ -152,7 +152,8 @@ describe("004 §9.5 limits through the session config", () => {
 });
 
 test("001-10 a session sweeps expired and over-budget spill files when it starts", async () => {
-  const project = mkdtempSync(join(tmpdir(), "gong-sweep-"));
+  using temp = tempDir("gong-sweep-");
+  const project = temp.dir;
   const spills = join(project, "tool-output");
   mkdirSync(spills);
   const day = 86_400;
@@ -161,11 +162,6 @@ test("001-10 a session sweeps expired and over-budget spill files when it starts
     writeFileSync(join(spills, name), "x".repeat(size));
     utimesSync(join(spills, name), now - age, now - age);
   }
-  const h = await harness([{ text: "hi" }], { cwd: project, observer: { spillBudgetBytes: 2000 } });
-  try {
-    expect(readdirSync(spills)).toEqual(["tool_new_bash.txt"]);
-  } finally {
-    await h.cleanup();
-    rmSync(project, { recursive: true, force: true });
-  }
+  await using _session = await harness([{ text: "hi" }], { cwd: project, observer: { spillBudgetBytes: 2000 } });
+  expect(readdirSync(spills)).toEqual(["tool_new_bash.txt"]);
 });

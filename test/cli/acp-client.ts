@@ -32,6 +32,8 @@ export interface Editor {
   calls: { method: string; params: unknown }[];
   /** Ends the connection and gong; resolves with what gong wrote to stderr. */
   close(): Promise<string>;
+  /** close(), for `await using e = await editor(…)`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 export interface EditorOptions {
@@ -102,17 +104,21 @@ export async function editor(place: Place, args: string[], options: EditorOption
   );
   const connection = app.connect(stream);
   await connection.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: options.capabilities ?? {} });
+  const close = async () => {
+    connection.close();
+    proc.stdin.end();
+    const exited = await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "hung")]);
+    if (exited === "hung") proc.kill("SIGKILL");
+    return stderr;
+  };
   return {
     agent: connection.agent,
     updates,
     permissions,
     calls,
-    async close() {
-      connection.close();
-      proc.stdin.end();
-      const exited = await Promise.race([proc.exited, Bun.sleep(10_000).then(() => "hung")]);
-      if (exited === "hung") proc.kill("SIGKILL");
-      return stderr;
+    close,
+    async [Symbol.asyncDispose]() {
+      await close();
     },
   };
 }

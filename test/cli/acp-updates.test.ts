@@ -28,77 +28,60 @@ describe("gong --mode acp: updates and stop reasons", () => {
         { text: "Patched twice." },
       ],
     });
-    const e = await editor(ws, agentArgs(fake, "ask", "--profile", "openai"));
-    try {
-      expect((await promptOnce(e, ws.dir, "patch it")).stopReason).toBe("end_turn");
-      const updates = e.updates.map((u) => u.update);
-      const thought = updates.flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
-      expect(thought).toBe("Let me plan the change.");
-      const plan = updates.find((u) => u.sessionUpdate === "plan");
-      expect(plan).toMatchObject({
-        entries: [
-          { content: "Patch notes.txt", status: "in_progress" },
-          { content: "Check it", status: "pending" },
-        ],
-      });
-      // The plan tool is not a change: only the two patches asked, each once (allow once is not remembered).
-      expect(e.permissions.map((p) => p.toolCall.kind)).toEqual(["edit", "edit"]);
-      expect(e.permissions[0].options.map((o) => o.optionId)).toContain("allow_once");
-      const file = join(realpathSync(ws.dir), "notes.txt");
-      const diffs = toolUpdates(e).flatMap((u) => (u.status === "completed" ? (u.content ?? []).filter((c) => c.type === "diff") : []));
-      expect(diffs).toEqual([
-        { type: "diff", path: file, oldText: "one\ntwo\n", newText: "one\nTWO\n" },
-        { type: "diff", path: file, oldText: "one\nTWO\n", newText: "one\n2\n" },
-      ]);
-      expect(readFileSync(join(ws.dir, "notes.txt"), "utf8")).toBe("one\n2\n");
-    } finally {
-      await e.close();
-    }
+    await using e = await editor(ws, agentArgs(fake, "ask", "--profile", "openai"));
+    expect((await promptOnce(e, ws.dir, "patch it")).stopReason).toBe("end_turn");
+    const updates = e.updates.map((u) => u.update);
+    const thought = updates.flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
+    expect(thought).toBe("Let me plan the change.");
+    const plan = updates.find((u) => u.sessionUpdate === "plan");
+    expect(plan).toMatchObject({
+      entries: [
+        { content: "Patch notes.txt", status: "in_progress" },
+        { content: "Check it", status: "pending" },
+      ],
+    });
+    // The plan tool is not a change: only the two patches asked, each once (allow once is not remembered).
+    expect(e.permissions.map((p) => p.toolCall.kind)).toEqual(["edit", "edit"]);
+    expect(e.permissions[0].options.map((o) => o.optionId)).toContain("allow_once");
+    const file = join(realpathSync(ws.dir), "notes.txt");
+    const diffs = toolUpdates(e).flatMap((u) => (u.status === "completed" ? (u.content ?? []).filter((c) => c.type === "diff") : []));
+    expect(diffs).toEqual([
+      { type: "diff", path: file, oldText: "one\ntwo\n", newText: "one\nTWO\n" },
+      { type: "diff", path: file, oldText: "one\nTWO\n", newText: "one\n2\n" },
+    ]);
+    expect(readFileSync(join(ws.dir, "notes.txt"), "utf8")).toBe("one\n2\n");
   }, 30_000);
 
   test("a session/load of an apply_patch session replays the patch's hunks as diffs", async () => {
     writeFileSync(join(ws.dir, "notes.txt"), "one\ntwo\n");
     const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "apply_patch", arguments: { input: patch("two", "TWO") } }] }, { text: "done" }] });
-    const first = await editor(ws, agentArgs(fake, "auto", "--profile", "openai"));
     let sessionId: string;
-    try {
+    {
+      // The first editor (and its gong) is gone before the second loads the session.
+      await using first = await editor(ws, agentArgs(fake, "auto", "--profile", "openai"));
       sessionId = (await promptOnce(first, ws.dir, "patch it")).sessionId;
-    } finally {
-      await first.close();
     }
-    const second = await editor(ws, agentArgs(fake, "auto", "--profile", "openai"));
-    try {
-      await second.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
-      const call = second.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call");
-      expect(call).toMatchObject({ kind: "edit", status: "completed" });
-      expect(call?.sessionUpdate === "tool_call" && call.content).toEqual([{ type: "diff", path: join(realpathSync(ws.dir), "notes.txt"), oldText: "one\ntwo\n", newText: "one\nTWO\n" }]);
-    } finally {
-      await second.close();
-    }
+    await using second = await editor(ws, agentArgs(fake, "auto", "--profile", "openai"));
+    await second.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
+    const call = second.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call");
+    expect(call).toMatchObject({ kind: "edit", status: "completed" });
+    expect(call?.sessionUpdate === "tool_call" && call.content).toEqual([{ type: "diff", path: join(realpathSync(ws.dir), "notes.txt"), oldText: "one\ntwo\n", newText: "one\nTWO\n" }]);
   }, 30_000);
 
   test("--max-turns: a prompt that reaches the limit ends with max_turn_requests", async () => {
     const fake = await startFakeLlm({ script: [bash("echo 1"), bash("echo 2"), bash("echo 3"), { text: "never reached" }] });
-    const e = await editor(ws, agentArgs(fake, "auto", "--max-turns", "1"));
-    try {
-      expect((await promptOnce(e, ws.dir, "loop")).stopReason).toBe("max_turn_requests");
-      expect(fake.requests.some((r) => JSON.stringify(r.body.messages).includes("echo 3"))).toBe(false);
-    } finally {
-      await e.close();
-    }
+    await using e = await editor(ws, agentArgs(fake, "auto", "--max-turns", "1"));
+    expect((await promptOnce(e, ws.dir, "loop")).stopReason).toBe("max_turn_requests");
+    expect(fake.requests.some((r) => JSON.stringify(r.body.messages).includes("echo 3"))).toBe(false);
   }, 30_000);
 
   for (const wire of WIRE_APIS) {
     test(`${wire.name}: an answer the provider's content filter stopped ends with refusal`, async () => {
       const fake = await startFakeLlm({ script: [{ text: "I can't help with", finishReason: "content_filter" }] });
-      const e = await editor(ws, ["--mode", "acp", ...wire.flags(fake), "--approval", "auto"]);
-      try {
-        expect((await promptOnce(e, ws.dir, "something forbidden")).stopReason).toBe("refusal");
-        const text = e.updates.flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text" ? [u.update.content.text] : [])).join("");
-        expect(text).toBe("I can't help with");
-      } finally {
-        await e.close();
-      }
+      await using e = await editor(ws, ["--mode", "acp", ...wire.flags(fake), "--approval", "auto"]);
+      expect((await promptOnce(e, ws.dir, "something forbidden")).stopReason).toBe("refusal");
+      const text = e.updates.flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text" ? [u.update.content.text] : [])).join("");
+      expect(text).toBe("I can't help with");
     }, 30_000);
   }
 });

@@ -100,81 +100,65 @@ describe("gong --mode acp", () => {
 
   test("initialize advertises session loading, images, embedded context and MCP over HTTP", async () => {
     const fake = await startFakeLlm({ script: [] });
-    const e = await editor(ws, agentArgs(fake));
-    try {
-      const init = await e.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-      expect(init.protocolVersion).toBe(1);
-      expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true } });
-      const session = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-      expect(session.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "edits", "auto"]);
-      expect(session.configOptions?.[0]).toMatchObject({ id: "model", currentValue: "ollama/qwen3-coder" });
-    } finally {
-      await e.close();
-    }
+    await using e = await editor(ws, agentArgs(fake));
+    const init = await e.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    expect(init.protocolVersion).toBe(1);
+    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true } });
+    const session = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+    expect(session.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "edits", "auto"]);
+    expect(session.configOptions?.[0]).toMatchObject({ id: "model", currentValue: "ollama/qwen3-coder" });
   }, 30_000);
 
   test("permissions: a rejected command does not run and the model hears why; 'always' asks once per tool", async () => {
     const fake = await startFakeLlm({ script: [bash("touch rejected.txt"), { text: "ok, not running it" }, bash("touch one.txt"), bash("touch two.txt"), { text: "both done" }] });
     let answer: acp.PermissionOptionId = "reject_once";
-    const e = await editor(ws, agentArgs(fake, "ask"), { permit: async () => ({ outcome: { outcome: "selected", optionId: answer } }) });
-    try {
-      const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-      const first = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a file" }] });
-      expect(first.stopReason).toBe("end_turn");
-      expect(existsSync(join(ws.dir, "rejected.txt"))).toBe(false);
-      expect(e.permissions[0].toolCall).toMatchObject({ kind: "execute", title: "bash: touch rejected.txt" });
-      expect(JSON.stringify(fake.requests[1].body.messages)).toContain("The user declined this call.");
+    await using e = await editor(ws, agentArgs(fake, "ask"), { permit: async () => ({ outcome: { outcome: "selected", optionId: answer } }) });
+    const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+    const first = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a file" }] });
+    expect(first.stopReason).toBe("end_turn");
+    expect(existsSync(join(ws.dir, "rejected.txt"))).toBe(false);
+    expect(e.permissions[0].toolCall).toMatchObject({ kind: "execute", title: "bash: touch rejected.txt" });
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain("The user declined this call.");
 
-      answer = "allow_always";
-      await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make two files" }] });
-      expect(existsSync(join(ws.dir, "one.txt"))).toBe(true);
-      expect(existsSync(join(ws.dir, "two.txt"))).toBe(true);
-      expect(e.permissions.length).toBe(2); // the rejected one, then one 'always' for bash
-    } finally {
-      await e.close();
-    }
+    answer = "allow_always";
+    await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make two files" }] });
+    expect(existsSync(join(ws.dir, "one.txt"))).toBe(true);
+    expect(existsSync(join(ws.dir, "two.txt"))).toBe(true);
+    expect(e.permissions.length).toBe(2); // the rejected one, then one 'always' for bash
   }, 30_000);
 
   test("cancel while a permission request is open: the call never runs, the turn ends cancelled, the session goes on", async () => {
     const fake = await startFakeLlm({ script: [bash("touch never.txt"), { text: "next turn" }] });
     let asked!: () => void;
     const askedOnce = new Promise<void>((r) => (asked = r));
-    const e = await editor(ws, agentArgs(fake, "ask"), {
+    await using e = await editor(ws, agentArgs(fake, "ask"), {
       permit: () => {
         asked();
         return new Promise(() => {}); // the user never answers
       },
     });
-    try {
-      const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-      const prompt = e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
-      await askedOnce;
-      await e.agent.notify("session/cancel", { sessionId });
-      expect((await prompt).stopReason).toBe("cancelled");
-      expect(existsSync(join(ws.dir, "never.txt"))).toBe(false);
-      const again = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "still there?" }] });
-      expect(again.stopReason).toBe("end_turn");
-    } finally {
-      await e.close();
-    }
+    const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+    const prompt = e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    await askedOnce;
+    await e.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(existsSync(join(ws.dir, "never.txt"))).toBe(false);
+    const again = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "still there?" }] });
+    expect(again.stopReason).toBe("end_turn");
   }, 30_000);
 
   test("cancel mid-tool kills the command, reports cancelled, and the session keeps its history", async () => {
     const fake = await startFakeLlm({ script: [bash("echo $$ > pid.txt; sleep 30"), { text: "back again" }] });
-    const e = await editor(ws, agentArgs(fake));
-    try {
-      const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-      const prompt = e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "sleep" }] });
-      const pid = await pidFrom(ws.dir);
-      await e.agent.notify("session/cancel", { sessionId });
-      expect((await prompt).stopReason).toBe("cancelled");
-      await until(() => gone(pid), "the command to end");
-      expect(toolUpdates(e).at(-1)?.status).toBe("failed");
-      await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "and now?" }] });
-      expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("sleep");
-    } finally {
-      await e.close();
-    }
+    await using e = await editor(ws, agentArgs(fake));
+    const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+    const prompt = e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "sleep" }] });
+    const pid = await pidFrom(ws.dir);
+    await e.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    await until(() => gone(pid), "the command to end");
+    expect(toolUpdates(e).at(-1)?.status).toBe("failed");
+    await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "and now?" }] });
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("sleep");
   }, 30_000);
 
   test("the editor's files and terminals: reads see the unsaved buffer, writes go to the editor, commands run in its terminal", async () => {
@@ -188,27 +172,24 @@ describe("gong --mode acp", () => {
       ],
     });
     const notes = join(realpathSync(ws.dir), "notes.txt");
-    const e = await editor(ws, agentArgs(fake), { capabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, buffers: { [notes]: "unsaved buffer\n" } });
-    try {
-      const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-      await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "work" }] });
-      const requests = JSON.stringify(fake.requests.map((r) => r.body.messages));
-      expect(requests).toContain("unsaved buffer");
-      expect(requests).not.toContain("on disk");
-      expect(e.calls.some((c) => c.method === "fs/write_text_file" && (c.params as acp.WriteTextFileRequest).content === "from gong\n")).toBe(true);
-      expect(existsSync(join(ws.dir, "out.txt"))).toBe(false); // the editor holds it in a buffer
-      expect(e.calls.filter((c) => c.method === "terminal/create").map((c) => (c.params as acp.CreateTerminalRequest).args)).toEqual([["-c", "echo in-the-terminal"]]);
-      expect(requests).toContain("in-the-terminal");
-      expect(toolUpdates(e).some((u) => u.content?.some((c) => c.type === "terminal"))).toBe(true);
-    } finally {
-      await e.close();
-    }
+    await using e = await editor(ws, agentArgs(fake), { capabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, buffers: { [notes]: "unsaved buffer\n" } });
+    const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+    await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "work" }] });
+    const requests = JSON.stringify(fake.requests.map((r) => r.body.messages));
+    expect(requests).toContain("unsaved buffer");
+    expect(requests).not.toContain("on disk");
+    expect(e.calls.some((c) => c.method === "fs/write_text_file" && (c.params as acp.WriteTextFileRequest).content === "from gong\n")).toBe(true);
+    expect(existsSync(join(ws.dir, "out.txt"))).toBe(false); // the editor holds it in a buffer
+    expect(e.calls.filter((c) => c.method === "terminal/create").map((c) => (c.params as acp.CreateTerminalRequest).args)).toEqual([["-c", "echo in-the-terminal"]]);
+    expect(requests).toContain("in-the-terminal");
+    expect(toolUpdates(e).some((u) => u.content?.some((c) => c.type === "terminal"))).toBe(true);
   }, 30_000);
 
   test("session/load replays the stored conversation as updates (an edit with its diff); set_mode and the model option work", async () => {
     writeFileSync(join(ws.dir, "hello.txt"), "one\na\nthree\n");
     const edit = { toolCalls: [{ name: "edit", arguments: { path: "hello.txt", old_text: "a", new_text: "b" } }] };
     const fake = await startFakeLlm({ script: [edit, bash("echo hi"), { text: "it said hi" }] });
+    // The first editor (and its gong) is gone before the second loads the session; its updates are read after.
     const first = await editor(ws, agentArgs(fake));
     let sessionId: string;
     try {
@@ -220,23 +201,19 @@ describe("gong --mode acp", () => {
     const file = join(realpathSync(ws.dir), "hello.txt");
     // The live session showed the whole file before and after.
     expect(toolUpdates(first).find((u) => u.content?.[0]?.type === "diff")?.content).toEqual([{ type: "diff", path: file, oldText: "one\na\nthree\n", newText: "one\nb\nthree\n" }]);
-    const second = await editor(ws, agentArgs(fake));
-    try {
-      await second.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
-      expect(kinds(second)).toEqual(["user_message_chunk", "tool_call", "tool_call", "agent_message_chunk", "current_mode_update"]);
-      expect(second.updates[0].update).toMatchObject({ content: { text: "say hi" } });
-      // The replay shows the diff the edit returned (its region, here the whole small file).
-      expect(second.updates[1].update).toMatchObject({ kind: "edit", status: "completed", locations: [{ path: file }] });
-      expect((second.updates[1].update as acp.ToolCall).content).toEqual([{ type: "diff", path: file, oldText: "one\na\nthree\n", newText: "one\nb\nthree\n" }]);
-      expect(second.updates[2].update).toMatchObject({ kind: "execute", status: "completed" });
-      await second.agent.request("session/set_mode", { sessionId, modeId: "ask" });
-      await expect(second.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toThrow(/Unknown mode/);
-      const set = await second.agent.request("session/set_config_option", { sessionId, configId: "model", value: "ollama/llama3.3" });
-      expect(set.configOptions[0]).toMatchObject({ currentValue: "ollama/llama3.3" });
-      await expect(second.agent.request("session/load", { sessionId: "no-such-session", cwd: ws.dir, mcpServers: [] })).rejects.toThrow();
-    } finally {
-      await second.close();
-    }
+    await using second = await editor(ws, agentArgs(fake));
+    await second.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
+    expect(kinds(second)).toEqual(["user_message_chunk", "tool_call", "tool_call", "agent_message_chunk", "current_mode_update"]);
+    expect(second.updates[0].update).toMatchObject({ content: { text: "say hi" } });
+    // The replay shows the diff the edit returned (its region, here the whole small file).
+    expect(second.updates[1].update).toMatchObject({ kind: "edit", status: "completed", locations: [{ path: file }] });
+    expect((second.updates[1].update as acp.ToolCall).content).toEqual([{ type: "diff", path: file, oldText: "one\na\nthree\n", newText: "one\nb\nthree\n" }]);
+    expect(second.updates[2].update).toMatchObject({ kind: "execute", status: "completed" });
+    await second.agent.request("session/set_mode", { sessionId, modeId: "ask" });
+    await expect(second.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toThrow(/Unknown mode/);
+    const set = await second.agent.request("session/set_config_option", { sessionId, configId: "model", value: "ollama/llama3.3" });
+    expect(set.configOptions[0]).toMatchObject({ currentValue: "ollama/llama3.3" });
+    await expect(second.agent.request("session/load", { sessionId: "no-such-session", cwd: ws.dir, mcpServers: [] })).rejects.toThrow();
   }, 30_000);
 
   test("the editor's MCP servers (session/new mcpServers): their tools reach the model and answer through the server", async () => {
@@ -248,41 +225,33 @@ describe("gong --mode acp", () => {
       return bash("sleep 0.3");
     };
     const fake = await startFakeLlm({ script });
-    const e = await editor(ws, agentArgs(fake));
-    try {
-      const { sessionId } = await e.agent.request("session/new", {
-        cwd: ws.dir,
-        mcpServers: [{ name: "editor-tools", command: NODE, args: [EVERYTHING, "stdio"], env: [{ name: "UNUSED", value: "1" }] }],
-      });
-      const done = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo something" }] });
-      expect(done.stopReason).toBe("end_turn");
-      expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("Echo: from the editor");
-    } finally {
-      await e.close();
-    }
+    await using e = await editor(ws, agentArgs(fake));
+    const { sessionId } = await e.agent.request("session/new", {
+      cwd: ws.dir,
+      mcpServers: [{ name: "editor-tools", command: NODE, args: [EVERYTHING, "stdio"], env: [{ name: "UNUSED", value: "1" }] }],
+    });
+    const done = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo something" }] });
+    expect(done.stopReason).toBe("end_turn");
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("Echo: from the editor");
   }, 30_000);
 
   test("the editor refuses a command and a write: the model reads the editor's reason, not an internal error", async () => {
     const fake = await startFakeLlm({
       script: [bash("touch ran.txt"), { toolCalls: [{ name: "write", arguments: { path: "out.txt", content: "x\n" } }] }, { text: "both refused" }],
     });
-    const e = await editor(ws, agentArgs(fake), {
+    await using e = await editor(ws, agentArgs(fake), {
       capabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
       refuse: ["terminal/create", "fs/write_text_file"],
     });
-    try {
-      const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-      expect((await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] })).stopReason).toBe("end_turn");
-      const results = fake.requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
-      expect(results).toEqual([
-        "The editor refused to run the command: Permission denied for terminal/create. The command did not run; ask the user to allow it in the editor.",
-        `The editor refused to write '${join(realpathSync(ws.dir), "out.txt")}': Permission denied for fs/write_text_file. The file was not changed; ask the user to allow the change in the editor.`,
-      ]);
-      expect(toolUpdates(e).filter((u) => u.status === "failed").map((u) => (u.content?.[0] as { content: { text: string } }).content.text)).toEqual(results);
-      expect(existsSync(join(ws.dir, "ran.txt"))).toBe(false);
-    } finally {
-      await e.close();
-    }
+    const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+    expect((await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] })).stopReason).toBe("end_turn");
+    const results = fake.requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
+    expect(results).toEqual([
+      "The editor refused to run the command: Permission denied for terminal/create. The command did not run; ask the user to allow it in the editor.",
+      `The editor refused to write '${join(realpathSync(ws.dir), "out.txt")}': Permission denied for fs/write_text_file. The file was not changed; ask the user to allow the change in the editor.`,
+    ]);
+    expect(toolUpdates(e).filter((u) => u.status === "failed").map((u) => (u.content?.[0] as { content: { text: string } }).content.text)).toEqual(results);
+    expect(existsSync(join(ws.dir, "ran.txt"))).toBe(false);
   }, 30_000);
 
   test("an MCP server that fails is told to the editor (a notice, or a message without that capability) and on stderr", async () => {
@@ -332,16 +301,12 @@ describe("gong --mode acp", () => {
       return bash("sleep 0.3");
     };
     const fake = await startFakeLlm({ script });
-    const e = await editor(ws, agentArgs(fake, "auto", "--trust"));
-    try {
-      const { sessionId } = await e.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
-      expect((await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] })).stopReason).toBe("end_turn");
-      const last = fake.requests.at(-1)!.body;
-      expect(JSON.stringify(last.messages)).toContain("Echo: from the project");
-      const names = (last.tools as { function: { name: string } }[]).map((t) => t.function.name);
-      expect(names.some((n) => n.startsWith("mcp__here__"))).toBe(false);
-    } finally {
-      await e.close();
-    }
+    await using e = await editor(ws, agentArgs(fake, "auto", "--trust"));
+    const { sessionId } = await e.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    expect((await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] })).stopReason).toBe("end_turn");
+    const last = fake.requests.at(-1)!.body;
+    expect(JSON.stringify(last.messages)).toContain("Echo: from the project");
+    const names = (last.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(names.some((n) => n.startsWith("mcp__here__"))).toBe(false);
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import { tmuxServer } from "../helpers/tmux.ts";
 import { slowStdioEntry, stdioEntry } from "../mcp/helpers.ts";
 import { CLI, ROOT, startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
 
@@ -100,8 +101,7 @@ test.skipIf(!hasTmux)("interactive: a long MCP call shows its progress in the sp
       { text: "after the interrupt" },
     ],
   });
-  const socket = `gong-mcp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
+  using tmux = tmuxServer("gong-mcp", ws.env);
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-200").stdout.toString();
   const waitFor = async (check: (text: string) => boolean, what: string) => {
@@ -114,25 +114,21 @@ test.skipIf(!hasTmux)("interactive: a long MCP call shows its progress in the sp
     }
     throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
   };
-  try {
-    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
-      .map(([k, v]) => `${k}=${quote(String(v))}`)
-      .join(" ");
-    const command = `cd ${quote(ws.dir)} && env ${envs} ${quote(process.execPath)} ${quote(CLI)} ${WIRE_APIS[0].flags(fake).map(quote).join(" ")}`;
-    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
-    await waitFor((s) => s.includes("›"), "the prompt");
-    // Server events are told from the session's start on: the first input starts it.
-    tmux("send-keys", "-t", "t", "hello", "Enter");
-    await waitFor((s) => s.includes("hello back"), "the first answer");
-    await waitFor((s) => /MCP server 'everything' connected: \d+ tools/.test(s), "the server");
-    tmux("send-keys", "-t", "t", "run the long operation", "Enter");
-    await waitFor((s) => /trigger-long-running-operation .*\b[2-9]\/60\b/.test(s), "progress in the spinner line");
-    tmux("send-keys", "-t", "t", "C-c");
-    // The interrupt stops the running call: its result line says it was cancelled (or aborted, when the stop reached it first).
-    await waitFor((s) => /trigger-long-running-operation[^\n]*\n\s*⎿ [^\n]*(cancelled|aborted)/i.test(s), "the cancelled call");
-  } finally {
-    tmux("kill-server");
-  }
+  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
+    .map(([k, v]) => `${k}=${quote(String(v))}`)
+    .join(" ");
+  const command = `cd ${quote(ws.dir)} && env ${envs} ${quote(process.execPath)} ${quote(CLI)} ${WIRE_APIS[0].flags(fake).map(quote).join(" ")}`;
+  expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  // Server events are told from the session's start on: the first input starts it.
+  tmux("send-keys", "-t", "t", "hello", "Enter");
+  await waitFor((s) => s.includes("hello back"), "the first answer");
+  await waitFor((s) => /MCP server 'everything' connected: \d+ tools/.test(s), "the server");
+  tmux("send-keys", "-t", "t", "run the long operation", "Enter");
+  await waitFor((s) => /trigger-long-running-operation .*\b[2-9]\/60\b/.test(s), "progress in the spinner line");
+  tmux("send-keys", "-t", "t", "C-c");
+  // The interrupt stops the running call: its result line says it was cancelled (or aborted, when the stop reached it first).
+  await waitFor((s) => /trigger-long-running-operation[^\n]*\n\s*⎿ [^\n]*(cancelled|aborted)/i.test(s), "the cancelled call");
 }, 60_000);
 
 test("--trust: the project's .mcp.json and settings servers start", async () => {

@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tmuxServer } from "../helpers/tmux.ts";
 import { CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
@@ -100,26 +101,21 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]
 for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   test.skipIf(!linux || !hasTmux)(`interactive mode: ${signal} kills the command's tree and exits ${code}`, async () => {
     const fake = await startFakeLlm({ script: script() });
-    const socket = `gong-signal-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
-    try {
-      const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
-        .map(([k, v]) => `${k}=${quote(String(v))}`)
-        .join(" ");
-      const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "--approval", "auto"].map(quote).join(" ");
-      const command = `cd ${quote(ws.dir)} && env ${envs} ${gong}; echo $? > exit.code; sleep 30`;
-      expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
-      for (let i = 0; i < 300 && !tmux("capture-pane", "-p", "-t", "t").stdout.toString().includes("›"); i++) await Bun.sleep(50);
-      tmux("send-keys", "-t", "t", "run it", "Enter");
-      const pids = await commandPids();
-      process.kill(await pidFile("gong.pid"), signal);
-      const exitCode = await pidFile("exit.code");
-      expect(exitCode).toBe(code);
-      for (const pid of pids) expect(await gone(pid)).toBe(true);
-    } finally {
-      tmux("kill-server");
-    }
+    using tmux = tmuxServer("gong-signal", ws.env);
+    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
+      .map(([k, v]) => `${k}=${quote(String(v))}`)
+      .join(" ");
+    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "--approval", "auto"].map(quote).join(" ");
+    const command = `cd ${quote(ws.dir)} && env ${envs} ${gong}; echo $? > exit.code; sleep 30`;
+    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+    for (let i = 0; i < 300 && !tmux("capture-pane", "-p", "-t", "t").stdout.toString().includes("›"); i++) await Bun.sleep(50);
+    tmux("send-keys", "-t", "t", "run it", "Enter");
+    const pids = await commandPids();
+    process.kill(await pidFile("gong.pid"), signal);
+    const exitCode = await pidFile("exit.code");
+    expect(exitCode).toBe(code);
+    for (const pid of pids) expect(await gone(pid)).toBe(true);
   }, 30_000);
 }
 

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
+import { tmuxServer } from "../helpers/tmux.ts";
 import { CLI, startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
@@ -101,8 +102,7 @@ test("--mode rpc carries the child's events with agent_id and parent_id on the e
 
 test.skipIf(!hasTmux)("the shell's /tree lists a child agent under the call that spawned it", async () => {
   const flags = await parentAndChild();
-  const socket = `gong-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
+  using tmux = tmuxServer("gong-test", ws.env);
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-200").stdout.toString();
   const waitFor = async (check: (text: string) => boolean, what: string): Promise<string> => {
@@ -112,21 +112,17 @@ test.skipIf(!hasTmux)("the shell's /tree lists a child agent under the call that
     }
     throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
   };
-  try {
-    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" }).map(([k, v]) => `${k}=${quote(String(v))}`);
-    const command = `cd ${quote(ws.dir)} && env ${envs.join(" ")} ${quote(process.execPath)} ${quote(CLI)} ${[...flags, "--approval", "auto"].map(quote).join(" ")}`;
-    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
-    await waitFor((s) => s.includes("›"), "the prompt");
-    tmux("send-keys", "-t", "t", "PARENT: delegate", "Enter");
-    await waitFor((s) => s.includes("The child counted 0 files."), "the answer");
-    tmux("send-keys", "-t", "t", "/tree", "Enter");
-    const tree = (await waitFor((s) => /↳ agent [0-9a-f]{8} completed CHILD: count the files/.test(s), "the child in /tree")).split("\n");
-    const spawning = tree.findIndex((l) => /^[ *] +[0-9a-f]{8} assistant: \[spawn_agent\]/.test(l));
-    expect(spawning).toBeGreaterThanOrEqual(0);
-    // Right under the spawning entry, one level deeper.
-    expect(tree[spawning + 1]).toMatch(/^ {4}↳ agent [0-9a-f]{8} completed CHILD: count the files$/);
-    expect(tree[spawning + 2]).toMatch(/tool result \(spawn_agent\)/);
-  } finally {
-    tmux("kill-server");
-  }
+  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" }).map(([k, v]) => `${k}=${quote(String(v))}`);
+  const command = `cd ${quote(ws.dir)} && env ${envs.join(" ")} ${quote(process.execPath)} ${quote(CLI)} ${[...flags, "--approval", "auto"].map(quote).join(" ")}`;
+  expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+  await waitFor((s) => s.includes("›"), "the prompt");
+  tmux("send-keys", "-t", "t", "PARENT: delegate", "Enter");
+  await waitFor((s) => s.includes("The child counted 0 files."), "the answer");
+  tmux("send-keys", "-t", "t", "/tree", "Enter");
+  const tree = (await waitFor((s) => /↳ agent [0-9a-f]{8} completed CHILD: count the files/.test(s), "the child in /tree")).split("\n");
+  const spawning = tree.findIndex((l) => /^[ *] +[0-9a-f]{8} assistant: \[spawn_agent\]/.test(l));
+  expect(spawning).toBeGreaterThanOrEqual(0);
+  // Right under the spawning entry, one level deeper.
+  expect(tree[spawning + 1]).toMatch(/^ {4}↳ agent [0-9a-f]{8} completed CHILD: count the files$/);
+  expect(tree[spawning + 2]).toMatch(/tool result \(spawn_agent\)/);
 });

@@ -48,31 +48,23 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
   });
 
   test("no network: a server listening on the host's 127.0.0.1 cannot be reached; allowed, it can", async () => {
-    const server: Server = createServer((socket) => socket.end("hello from the host\n"));
+    await using server: Server = createServer((socket) => socket.end("hello from the host\n"));
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
     const port = (server.address() as { port: number }).port;
-    try {
-      const dial = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3 || echo unreachable`;
-      expect((await sandbox().exec(dial)).stdout).toBe("unreachable\n");
-      expect((await sandbox({ network: true }).exec(dial)).stdout).toBe("hello from the host\n");
-    } finally {
-      server.close();
-    }
+    const dial = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3 || echo unreachable`;
+    expect((await sandbox().exec(dial)).stdout).toBe("unreachable\n");
+    expect((await sandbox({ network: true }).exec(dial)).stdout).toBe("hello from the host\n");
   });
 
   test("gong's process and environment are invisible: a new PID namespace shows only the box", async () => {
     // A stand-in for gong holding a key in its start-up environment.
-    const holder: ChildProcess = spawn("sleep", ["30"], { env: { PATH: process.env.PATH, GONG_PROBE_SECRET: "probe-7d1e55" }, stdio: "ignore" });
-    try {
-      const scan = "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c probe-7d1e55; ls /proc | grep -c '^[0-9]'";
-      const outside = await ws.env().exec(scan);
-      expect(outside.stdout.split("\n")[0]).not.toBe("0"); // the scan works: unboxed, the key is found
-      const [found, processes] = (await sandbox().exec(scan)).stdout.trim().split("\n").map(Number);
-      expect(found).toBe(0);
-      expect(processes).toBeLessThan(10);
-    } finally {
-      holder.kill("SIGKILL");
-    }
+    using _holder: ChildProcess = spawn("sleep", ["30"], { env: { PATH: process.env.PATH, GONG_PROBE_SECRET: "probe-7d1e55" }, stdio: "ignore" });
+    const scan = "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c probe-7d1e55; ls /proc | grep -c '^[0-9]'";
+    const outside = await ws.env().exec(scan);
+    expect(outside.stdout.split("\n")[0]).not.toBe("0"); // the scan works: unboxed, the key is found
+    const [found, processes] = (await sandbox().exec(scan)).stdout.trim().split("\n").map(Number);
+    expect(found).toBe(0);
+    expect(processes).toBeLessThan(10);
   });
 
   test("credential stores in the home directory and gong's home are hidden", async () => {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import type { SessionEvent } from "../../lib/agent/index.ts";
-import type { McpServerEvent } from "../../lib/mcp/index.ts";
+import { McpManager, serverFromOptions, type McpServerEvent } from "../../lib/mcp/index.ts";
 import type { ToolResponse } from "../../lib/envelope.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
@@ -28,6 +28,13 @@ export const slowStdioEntry = (ms: number) => ({
   args: ["-c", `sleep ${ms / 1000}; exec "$0" "$@"`, NODE, EVERYTHING, "stdio"],
   startupTimeoutMs: STARTUP_TIMEOUT_MS,
 });
+
+/** A manager of one server named "everything", connected before it is returned; `await using` closes it. */
+export async function connectedManager(entry: Record<string, unknown> = stdioEntry()): Promise<McpManager & AsyncDisposable> {
+  const manager = new McpManager([serverFromOptions("everything", entry)], process.cwd());
+  await manager.settled();
+  return Object.assign(manager, { [Symbol.asyncDispose]: () => manager.close() });
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

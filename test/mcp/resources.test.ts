@@ -4,16 +4,14 @@
  */
 import { expect, test } from "bun:test";
 import { harness, toolResultTexts } from "../agent/harness.ts";
-import { McpManager, serverFromOptions } from "../../lib/mcp/index.ts";
-import { outputOf, stdioEntry } from "./helpers.ts";
+import { connectedManager, outputOf } from "./helpers.ts";
 
 const call = (tool: string, args: Record<string, unknown>) => ({ name: `mcp__everything__${tool}`, arguments: args });
 
 test("embedded resources and resource links become text the model reads; binary data is named, not shown", async () => {
-  const manager = new McpManager([serverFromOptions("everything", stdioEntry())], process.cwd());
-  await manager.settled();
+  await using manager = await connectedManager();
   const gzip = { name: "hello.txt.gz", data: `data:text/plain;base64,${btoa("hello")}` };
-  const h = await harness(
+  await using h = await harness(
     [
       {
         toolCalls: [
@@ -28,23 +26,18 @@ test("embedded resources and resource links become text the model reads; binary 
     ],
     { mcpServers: manager },
   );
-  try {
-    await h.session.submit("show me the resources");
-    const [text, blob, links, gzipped, linked] = toolResultTexts(h.fake, 1);
-    // A text resource: its text.
-    expect(text).toContain("Resource 1: This is a plaintext resource");
-    // Text sent as a base64 blob with a text MIME type: decoded.
-    expect(blob).toContain("Resource 2: This is a base64 blob");
-    expect(blob).not.toContain("bytes of binary data");
-    // Links: one line each, with name, URI and description.
-    expect(links).toContain("[resource link: Blob Resource 1 demo://resource/dynamic/blob/1 — Resource 1: plaintext resource]");
-    expect(links).toContain("[resource link: Text Resource 2 demo://resource/dynamic/text/2");
-    // Binary data: named with its URI, type and size, so the model knows it is there.
-    expect(gzipped).toMatch(/^\[resource demo:\/\/resource\/session\/hello\.txt\.gz \(application\/gzip\), \d+ bytes of binary data, not shown\]$/);
-    expect(linked).toBe("[resource link: linked.txt.gz demo://resource/session/linked.txt.gz]");
-    expect(outputOf(h.events, "mcp__everything__get-resource-links").status).toBe("success");
-  } finally {
-    await h.cleanup();
-    await manager.close();
-  }
+  await h.session.submit("show me the resources");
+  const [text, blob, links, gzipped, linked] = toolResultTexts(h.fake, 1);
+  // A text resource: its text.
+  expect(text).toContain("Resource 1: This is a plaintext resource");
+  // Text sent as a base64 blob with a text MIME type: decoded.
+  expect(blob).toContain("Resource 2: This is a base64 blob");
+  expect(blob).not.toContain("bytes of binary data");
+  // Links: one line each, with name, URI and description.
+  expect(links).toContain("[resource link: Blob Resource 1 demo://resource/dynamic/blob/1 — Resource 1: plaintext resource]");
+  expect(links).toContain("[resource link: Text Resource 2 demo://resource/dynamic/text/2");
+  // Binary data: named with its URI, type and size, so the model knows it is there.
+  expect(gzipped).toMatch(/^\[resource demo:\/\/resource\/session\/hello\.txt\.gz \(application\/gzip\), \d+ bytes of binary data, not shown\]$/);
+  expect(linked).toBe("[resource link: linked.txt.gz demo://resource/session/linked.txt.gz]");
+  expect(outputOf(h.events, "mcp__everything__get-resource-links").status).toBe("success");
 }, 30_000);

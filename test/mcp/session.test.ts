@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { harness, requestMessages, toolResultTexts, type Harness } from "../agent/harness.ts";
-import { McpManager, serverFromOptions } from "../../lib/mcp/index.ts";
+import type { McpManager } from "../../lib/mcp/index.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
-import { outputOf, startHttpEverything, stdioEntry, type HttpServer } from "./helpers.ts";
+import { connectedManager, outputOf, startHttpEverything, stdioEntry, type HttpServer } from "./helpers.ts";
 
 let http: HttpServer;
 let sse: HttpServer;
@@ -25,19 +25,15 @@ const TRANSPORTS = [
   { name: "HTTP+SSE (older servers)", entry: () => ({ type: "sse" as const, url: sse.url }) },
 ];
 
-/** A session whose server is connected before the first request. */
+/** A session whose server is connected before the first request; cleanup (or `await using`) closes both. */
 async function connected(script: Script, entry: Record<string, unknown>): Promise<Harness & { manager: McpManager }> {
-  const manager = new McpManager([serverFromOptions("everything", entry)], process.cwd());
-  await manager.settled();
+  const manager = await connectedManager(entry);
   const h = await harness(script, { mcpServers: manager });
-  return {
-    ...h,
-    manager,
-    async cleanup() {
-      await h.cleanup();
-      await manager.close();
-    },
+  const cleanup = async () => {
+    await h.cleanup();
+    await manager.close();
   };
+  return { ...h, manager, cleanup, [Symbol.asyncDispose]: cleanup };
 }
 
 const endOf = (h: Harness, tool: string) => outputOf(h.events, tool);
@@ -45,89 +41,73 @@ const endOf = (h: Harness, tool: string) => outputOf(h.events, tool);
 for (const transport of TRANSPORTS) {
   describe(`server-everything over ${transport.name}`, () => {
     test("its tools are in the model request under mcp__everything__<tool>, with the server's JSON Schema", async () => {
-      const h = await connected([{ text: "seen" }], transport.entry());
-      try {
-        await h.session.submit("which tools?");
-        const tools = h.fake.requests[0].body.tools as { name: string; input_schema: Record<string, any> }[];
-        const names = tools.map((t) => t.name);
-        expect(names).toContain("read");
-        expect(names).toContain("mcp__everything__echo");
-        expect(names).toContain("mcp__everything__get-tiny-image");
-        expect(names).toContain("mcp__everything__trigger-long-running-operation");
-        // A tool that runs only as a protocol task (started, then fetched later) cannot be called in one request.
-        expect(names).not.toContain("mcp__everything__simulate-research-query");
-        for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-        const echo = tools.find((t) => t.name === "mcp__everything__echo")!;
-        expect(echo.input_schema).toMatchObject({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
-        expect(h.fake.requests[0].body.system.map((b: { text: string }) => b.text).join("")).toContain("mcp__everything__echo");
-      } finally {
-        await h.cleanup();
-      }
+      await using h = await connected([{ text: "seen" }], transport.entry());
+      await h.session.submit("which tools?");
+      const tools = h.fake.requests[0].body.tools as { name: string; input_schema: Record<string, any> }[];
+      const names = tools.map((t) => t.name);
+      expect(names).toContain("read");
+      expect(names).toContain("mcp__everything__echo");
+      expect(names).toContain("mcp__everything__get-tiny-image");
+      expect(names).toContain("mcp__everything__trigger-long-running-operation");
+      // A tool that runs only as a protocol task (started, then fetched later) cannot be called in one request.
+      expect(names).not.toContain("mcp__everything__simulate-research-query");
+      for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      const echo = tools.find((t) => t.name === "mcp__everything__echo")!;
+      expect(echo.input_schema).toMatchObject({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
+      expect(h.fake.requests[0].body.system.map((b: { text: string }) => b.text).join("")).toContain("mcp__everything__echo");
     }, 30_000);
 
     test("a scripted echo call goes through the server and back to the model", async () => {
-      const h = await connected(
+      await using h = await connected(
         [{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "hello over MCP" } }] }, { text: "it echoed" }],
         transport.entry(),
       );
-      try {
-        const result = await h.session.submit("echo something");
-        expect(result.text).toBe("it echoed");
-        expect(toolResultTexts(h.fake, 1)).toEqual(["Echo: hello over MCP"]);
-        const output = endOf(h, "mcp__everything__echo");
-        expect(output.status).toBe("success");
-        expect(output.data).toMatchObject({ server: "everything", tool: "echo" });
-      } finally {
-        await h.cleanup();
-      }
+      const result = await h.session.submit("echo something");
+      expect(result.text).toBe("it echoed");
+      expect(toolResultTexts(h.fake, 1)).toEqual(["Echo: hello over MCP"]);
+      const output = endOf(h, "mcp__everything__echo");
+      expect(output.status).toBe("success");
+      expect(output.data).toMatchObject({ server: "everything", tool: "echo" });
     }, 30_000);
 
     test("a long-running operation: progress arrives as events, an interrupt cancels the call on the server", async () => {
-      const h = await connected(
+      await using h = await connected(
         [{ toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 40 } }] }, { text: "stopped it" }],
         transport.entry(),
       );
-      try {
-        const off = h.session.subscribe((e) => {
-          if (e.kind === "tool_call_progress" && (e.data.progress as number) >= 2) h.session.steer("stop that");
-        });
-        const result = await h.session.submit("run the long thing");
-        off();
-        const progress = h.events.filter((e) => e.kind === "tool_call_progress");
-        expect(progress[0].data).toMatchObject({ tool_name: "mcp__everything__trigger-long-running-operation", progress: 1, total: 40 });
-        expect(progress.length).toBeGreaterThanOrEqual(2);
-        expect(progress.length).toBeLessThan(40);
-        const end = endOf(h, "mcp__everything__trigger-long-running-operation");
-        expect(end.status).toBe("error");
-        expect(end.error!.message).toBe("The call to MCP server 'everything' was cancelled.");
-        expect(result.text).toBe("stopped it");
-        expect(h.manager.status()[0].state).toBe("connected");
-      } finally {
-        await h.cleanup();
-      }
+      const off = h.session.subscribe((e) => {
+        if (e.kind === "tool_call_progress" && (e.data.progress as number) >= 2) h.session.steer("stop that");
+      });
+      const result = await h.session.submit("run the long thing");
+      off();
+      const progress = h.events.filter((e) => e.kind === "tool_call_progress");
+      expect(progress[0].data).toMatchObject({ tool_name: "mcp__everything__trigger-long-running-operation", progress: 1, total: 40 });
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress.length).toBeLessThan(40);
+      const end = endOf(h, "mcp__everything__trigger-long-running-operation");
+      expect(end.status).toBe("error");
+      expect(end.error!.message).toBe("The call to MCP server 'everything' was cancelled.");
+      expect(result.text).toBe("stopped it");
+      expect(h.manager.status()[0].state).toBe("connected");
     }, 30_000);
 
     test("the image tool: the model receives an image part, the envelope keeps it in data.images", async () => {
-      const h = await connected([{ toolCalls: [{ name: "mcp__everything__get-tiny-image", arguments: {} }] }, { text: "a logo" }], transport.entry());
-      try {
-        await h.session.submit("show me");
-        const blocks = requestMessages(h.fake, 1).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
-        const result = blocks.find((b) => b.type === "tool_result");
-        const image = result.content.find((c: { type: string }) => c.type === "image");
-        expect(image.source).toMatchObject({ type: "base64", media_type: "image/png" });
-        expect(image.source.data).toStartWith("iVBORw0KGgo");
-        expect(result.content.find((c: { type: string }) => c.type === "text").text).toContain("The image above is the MCP logo.");
-        const output = endOf(h, "mcp__everything__get-tiny-image");
-        expect((output.data.images as { mimeType: string }[])[0].mimeType).toBe("image/png");
-      } finally {
-        await h.cleanup();
-      }
+      await using h = await connected([{ toolCalls: [{ name: "mcp__everything__get-tiny-image", arguments: {} }] }, { text: "a logo" }], transport.entry());
+      await h.session.submit("show me");
+      const blocks = requestMessages(h.fake, 1).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+      const result = blocks.find((b) => b.type === "tool_result");
+      const image = result.content.find((c: { type: string }) => c.type === "image");
+      expect(image.source).toMatchObject({ type: "base64", media_type: "image/png" });
+      expect(image.source.data).toStartWith("iVBORw0KGgo");
+      expect(result.content.find((c: { type: string }) => c.type === "text").text).toContain("The image above is the MCP logo.");
+      const output = endOf(h, "mcp__everything__get-tiny-image");
+      expect((output.data.images as { mimeType: string }[])[0].mimeType).toBe("image/png");
     }, 30_000);
   });
 }
 
 test("structured content goes to data.structured; bad arguments are refused before the server is asked", async () => {
-  const h = await connected(
+  await using h = await connected(
     [
       {
         toolCalls: [
@@ -139,72 +119,51 @@ test("structured content goes to data.structured; bad arguments are refused befo
     ],
     stdioEntry(),
   );
-  try {
-    await h.session.submit("weather and a sum");
-    const structured = endOf(h, "mcp__everything__get-structured-content");
-    expect(structured.status).toBe("success");
-    expect(structured.data.structured).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
-    const sum = endOf(h, "mcp__everything__get-sum");
-    expect(sum.status).toBe("error");
-    expect(sum.error).toMatchObject({ code: "INVALID_PARAM" });
-    expect(sum.error!.message).toContain("'b' is required (a number)");
-  } finally {
-    await h.cleanup();
-  }
+  await h.session.submit("weather and a sum");
+  const structured = endOf(h, "mcp__everything__get-structured-content");
+  expect(structured.status).toBe("success");
+  expect(structured.data.structured).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+  const sum = endOf(h, "mcp__everything__get-sum");
+  expect(sum.status).toBe("error");
+  expect(sum.error).toMatchObject({ code: "INVALID_PARAM" });
+  expect(sum.error!.message).toContain("'b' is required (a number)");
 }, 30_000);
 
 test("presets apply: readonly leaves MCP tools out, a list may name them, setTools re-selects them", async () => {
-  const manager = new McpManager([serverFromOptions("everything", stdioEntry())], process.cwd());
-  await manager.settled();
-  const ro = await harness([{ text: "a" }, { text: "c" }], { mcpServers: manager, tools: "readonly" });
-  const picked = await harness([{ text: "b" }], { mcpServers: manager, tools: ["read", "mcp__everything__echo"] });
-  try {
-    await ro.session.submit("x");
-    await picked.session.submit("y");
-    expect(ro.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "grep", "find", "ls"]);
-    expect(picked.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "mcp__everything__echo"]);
-    // Switching back to the default preset brings them back.
-    ro.session.setTools("default");
-    await ro.session.submit("z");
-    expect(ro.fake.requests[1].body.tools.map((t: { name: string }) => t.name)).toContain("mcp__everything__get-sum");
-  } finally {
-    await ro.cleanup();
-    await picked.cleanup();
-    await manager.close();
-  }
+  await using manager = await connectedManager();
+  await using ro = await harness([{ text: "a" }, { text: "c" }], { mcpServers: manager, tools: "readonly" });
+  await using picked = await harness([{ text: "b" }], { mcpServers: manager, tools: ["read", "mcp__everything__echo"] });
+  await ro.session.submit("x");
+  await picked.session.submit("y");
+  expect(ro.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "grep", "find", "ls"]);
+  expect(picked.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "mcp__everything__echo"]);
+  // Switching back to the default preset brings them back.
+  ro.session.setTools("default");
+  await ro.session.submit("z");
+  expect(ro.fake.requests[1].body.tools.map((t: { name: string }) => t.name)).toContain("mcp__everything__get-sum");
 }, 30_000);
 
 test("hooks gate MCP tools like built-in ones", async () => {
-  const manager = new McpManager([serverFromOptions("everything", stdioEntry())], process.cwd());
-  await manager.settled();
-  const h = await harness([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "x" } }] }, { text: "blocked" }], {
+  await using manager = await connectedManager();
+  await using h = await harness([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "x" } }] }, { text: "blocked" }], {
     mcpServers: manager,
     hooks: { beforeToolCall: (name) => (name.startsWith("mcp__") ? { block: "no MCP today" } : undefined) },
   });
-  try {
-    await h.session.submit("try");
-    expect(toolResultTexts(h.fake, 1)[0]).toContain("no MCP today");
-  } finally {
-    await h.cleanup();
-    await manager.close();
-  }
+  await h.session.submit("try");
+  expect(toolResultTexts(h.fake, 1)[0]).toContain("no MCP today");
 }, 30_000);
 
 test("a url without a type: streamable HTTP first, then SSE for an older server", async () => {
-  const h = await connected([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "guessed" } }] }, { text: "ok" }], { url: sse.url });
-  try {
-    expect(h.manager.status()[0]).toMatchObject({ state: "connected", transport: "sse" });
-    await h.session.submit("echo");
-    expect(toolResultTexts(h.fake, 1)).toEqual(["Echo: guessed"]);
-  } finally {
-    await h.cleanup();
-  }
+  await using h = await connected([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "guessed" } }] }, { text: "ok" }], { url: sse.url });
+  expect(h.manager.status()[0]).toMatchObject({ state: "connected", transport: "sse" });
+  await h.session.submit("echo");
+  expect(toolResultTexts(h.fake, 1)).toEqual(["Echo: guessed"]);
 }, 30_000);
 
 test("a child agent uses its parent's MCP servers", async () => {
   const { routeByPrompt } = await import("../../lib/testing/fake-llm/route.ts");
   const spawned = (r: { body: unknown }) => [...JSON.stringify(r.body).matchAll(/(?:agent_id\\+":\\+"|subagent )([0-9a-f]{8})/g)][0][1];
-  const h = await connected(
+  await using h = await connected(
     routeByPrompt({
       PARENT: [
         { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD-M: echo through the server" } }] },
@@ -215,32 +174,19 @@ test("a child agent uses its parent's MCP servers", async () => {
     }),
     stdioEntry(),
   );
-  try {
-    const result = await h.session.submit("PARENT: delegate");
-    expect(result.text).toBe("the child is done");
-    const childEnd = h.events.find((e) => e.kind === "tool_call_end" && e.agent_id !== undefined && e.data.tool_name === "mcp__everything__echo");
-    expect(childEnd?.kind === "tool_call_end" && childEnd.data.output.text).toBe("Echo: from the child");
-  } finally {
-    await h.cleanup();
-  }
+  const result = await h.session.submit("PARENT: delegate");
+  expect(result.text).toBe("the child is done");
+  const childEnd = h.events.find((e) => e.kind === "tool_call_end" && e.agent_id !== undefined && e.data.tool_name === "mcp__everything__echo");
+  expect(childEnd?.kind === "tool_call_end" && childEnd.data.output.text).toBe("Echo: from the child");
 }, 30_000);
 
 test("every profile offers MCP tools: the anthropic, openai and gemini profiles list them beside their own tools", async () => {
-  const manager = new McpManager([serverFromOptions("everything", stdioEntry())], process.cwd());
-  await manager.settled();
-  try {
-    for (const [profile, own] of [["anthropic", "Read"], ["openai", "read_file"], ["gemini", "read_file"]] as const) {
-      const h = await harness([{ text: "ok" }], { mcpServers: manager, profile });
-      try {
-        await h.session.submit("tools?");
-        const names = (h.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
-        expect(names).toContain(own);
-        expect(names).toContain("mcp__everything__echo");
-      } finally {
-        await h.cleanup();
-      }
-    }
-  } finally {
-    await manager.close();
+  await using manager = await connectedManager();
+  for (const [profile, own] of [["anthropic", "Read"], ["openai", "read_file"], ["gemini", "read_file"]] as const) {
+    await using h = await harness([{ text: "ok" }], { mcpServers: manager, profile });
+    await h.session.submit("tools?");
+    const names = (h.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
+    expect(names).toContain(own);
+    expect(names).toContain("mcp__everything__echo");
   }
 }, 30_000);

@@ -4,12 +4,13 @@
  * lean; the profile follows the model unless overridden, and a switch keeps the history valid.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { harness } from "../agent/harness.ts";
 import { ANTHROPIC_BASE_INSTRUCTIONS, GEMINI_BASE_INSTRUCTIONS, getProfileFactory, OPENAI_BASE_INSTRUCTIONS, profileForModel } from "../../lib/profiles/index.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
+import { tempDir } from "../helpers/temp.ts";
 import { last, WIRE_PROFILES, wireOf } from "./wire.ts";
 
 /** Parameter names and required ones, per tool, as the reference agents declare them. */
@@ -136,24 +137,20 @@ describe("004 §9.2 each profile's request (snapshot per profile)", () => {
 describe("004 §9.8 prompt layers per profile", () => {
   for (const wire of WIRE_PROFILES) {
     test(`${wire.profile}: base instructions, environment, tools, then AGENTS.md and its own doc file only`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), "gong-profile-docs-"));
+      using temp = tempDir("gong-profile-docs-");
+      const dir = temp.dir;
       mkdirSync(join(dir, ".codex"));
       for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", ".codex/instructions.md"]) writeFileSync(join(dir, name), `rule from ${name}\n`);
-      const h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto", cwd: dir });
-      try {
-        await h.session.submit("hi");
-        const system = wire.system(h.fake.requests[0].body);
-        const at = (needle: string) => system.indexOf(needle);
-        expect(at(BASES[wire.profile])).toBe(0);
-        expect(at("<environment>")).toBeGreaterThan(at(BASES[wire.profile]));
-        expect(at("Available tools:")).toBeGreaterThan(at("<environment>"));
-        expect(at("rule from AGENTS.md")).toBeGreaterThan(at("Available tools:"));
-        expect(at(`rule from ${OWN_DOC[wire.profile]}`)).toBeGreaterThan(at("rule from AGENTS.md"));
-        for (const other of Object.values(OWN_DOC).filter((d) => d !== OWN_DOC[wire.profile])) expect(system).not.toContain(`rule from ${other}`);
-      } finally {
-        await h.cleanup();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto", cwd: dir });
+      await h.session.submit("hi");
+      const system = wire.system(h.fake.requests[0].body);
+      const at = (needle: string) => system.indexOf(needle);
+      expect(at(BASES[wire.profile])).toBe(0);
+      expect(at("<environment>")).toBeGreaterThan(at(BASES[wire.profile]));
+      expect(at("Available tools:")).toBeGreaterThan(at("<environment>"));
+      expect(at("rule from AGENTS.md")).toBeGreaterThan(at("Available tools:"));
+      expect(at(`rule from ${OWN_DOC[wire.profile]}`)).toBeGreaterThan(at("rule from AGENTS.md"));
+      for (const other of Object.values(OWN_DOC).filter((d) => d !== OWN_DOC[wire.profile])) expect(system).not.toContain(`rule from ${other}`);
     });
 
     test(`${wire.profile}: the first request (system prompt + tool definitions) stays under 12,000 characters`, async () => {

@@ -71,39 +71,35 @@ test("5.1 large file: a body outside the kept range is never read; a corrupt kep
 
 test("5.1 kill -9 while appending: the file loads and every complete entry is present", async () => {
   const script = join(import.meta.dir, "append-loop.ts");
-  const child = Bun.spawn([process.execPath, script, tmp.dir], { stdout: "pipe", stderr: "pipe" });
-  try {
-    const reader = child.stdout.getReader();
-    let out = "";
-    while (!out.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += new TextDecoder().decode(value);
-    }
-    const path = out.trim();
-    expect(path).toEndWith(".jsonl");
-    while (readFileSync(path).length < 400_000) await Bun.sleep(5);
-    child.kill("SIGKILL");
-    await child.exited;
-    expect(child.signalCode).toBe("SIGKILL");
-
-    const raw = readFileSync(path, "utf8");
-    const complete = raw.slice(0, raw.lastIndexOf("\n") + 1).split("\n").filter(Boolean);
-    const completeIds = complete.slice(1).map((line) => JSON.parse(line).id as string);
-    const store = SessionStore.open(path);
-    expect(store.warnings.length).toBeLessThanOrEqual(1); // at most the torn last line
-    if (!raw.endsWith("\n")) expect(store.warnings[0].message).toContain("torn last line");
-    const loaded = [...store.entries()].map((e) => e.id);
-    expect(loaded).toEqual(completeIds);
-    expect(store.buildContext().messages).toHaveLength(completeIds.length);
-    const next = store.appendMessage(user("resumed"));
-    store.close();
-    const again = SessionStore.open(path);
-    expect(again.leafId).toBe(next.id);
-    expect(again.buildContext().messages).toHaveLength(completeIds.length + 1);
-    again.close();
-  } finally {
-    child.kill("SIGKILL");
-    await child.exited;
+  // Killed below; should the test fail before that, `await using` stops it.
+  await using child = Bun.spawn([process.execPath, script, tmp.dir], { stdout: "pipe", stderr: "pipe" });
+  const reader = child.stdout.getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
   }
+  const path = out.trim();
+  expect(path).toEndWith(".jsonl");
+  while (readFileSync(path).length < 400_000) await Bun.sleep(5);
+  child.kill("SIGKILL");
+  await child.exited;
+  expect(child.signalCode).toBe("SIGKILL");
+
+  const raw = readFileSync(path, "utf8");
+  const complete = raw.slice(0, raw.lastIndexOf("\n") + 1).split("\n").filter(Boolean);
+  const completeIds = complete.slice(1).map((line) => JSON.parse(line).id as string);
+  const store = SessionStore.open(path);
+  expect(store.warnings.length).toBeLessThanOrEqual(1); // at most the torn last line
+  if (!raw.endsWith("\n")) expect(store.warnings[0].message).toContain("torn last line");
+  const loaded = [...store.entries()].map((e) => e.id);
+  expect(loaded).toEqual(completeIds);
+  expect(store.buildContext().messages).toHaveLength(completeIds.length);
+  const next = store.appendMessage(user("resumed"));
+  store.close();
+  const again = SessionStore.open(path);
+  expect(again.leafId).toBe(next.id);
+  expect(again.buildContext().messages).toHaveLength(completeIds.length + 1);
+  again.close();
 });

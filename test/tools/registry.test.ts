@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { envelopeProblems, type ToolResponse } from "../../lib/envelope.ts";
 import { coreTools, createToolRegistry, TOOL_PRESETS } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
+import { tempDir } from "../helpers/temp.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 let ws: Workspace;
@@ -158,16 +158,13 @@ describe("execute", () => {
   });
 
   test("without env the registry works in a LocalEnvironment over cwd", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "gong-registry-default-"));
-    try {
-      writeFileSync(join(dir, "note.txt"), "hi\n");
-      const registry = createToolRegistry({ cwd: dir });
-      const r = await registry.execute("read", { path: "note.txt" });
-      expect(r.data.content).toBe("   1 | hi\n");
-      expect(r.context.cwd).toBe(".");
-      await registry.env.cleanup();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    using temp = tempDir("gong-registry-default-");
+    const dir = temp.dir;
+    writeFileSync(join(dir, "note.txt"), "hi\n");
+    const registry = createToolRegistry({ cwd: dir });
+    const r = await registry.execute("read", { path: "note.txt" });
+    expect(r.data.content).toBe("   1 | hi\n");
+    expect(r.context.cwd).toBe(".");
+    await registry.env.cleanup();
   });
 });
