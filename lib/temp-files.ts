@@ -9,14 +9,31 @@ import { readdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
 
-const TEMP_NAME = /^\..*\.gong-(\d+)-[0-9a-f]+\.tmp$/;
+// `s`: a file name may hold a newline, and its temp file must still be recognised.
+const TEMP_NAME = /^\..*\.gong-(\d+)-[0-9a-f]+\.tmp$/s;
+
+/** A name may have 255 bytes; the temp name adds about 35 to the target's, so a longer one is cut. */
+const KEPT_NAME_BYTES = 200;
 
 /** Orphans must be at least this old: a slow write of a live process is never touched. */
 export const ORPHAN_AGE_MS = 60_000;
 
 /** The temp path for an atomic write of `target` (same folder, so the rename stays atomic). */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.gong-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  return join(dirname(target), `.${keptName(basename(target))}.gong-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+}
+
+/** `name` cut to KEPT_NAME_BYTES of UTF-8 at a character boundary. */
+function keptName(name: string): string {
+  if (Buffer.byteLength(name) <= KEPT_NAME_BYTES) return name;
+  let bytes = 0;
+  let kept = "";
+  for (const char of name) {
+    bytes += Buffer.byteLength(char);
+    if (bytes > KEPT_NAME_BYTES) break;
+    kept += char;
+  }
+  return kept;
 }
 
 /** The owner pid of a temp file name, or undefined when the name is not one of ours. */

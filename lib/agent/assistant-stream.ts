@@ -20,6 +20,8 @@ export interface StreamOutcome {
   message: AssistantMessage | null;
   response?: Response;
   error?: StreamError;
+  /** Where the error came from, for --verbose (kept out of `error`, which events and results carry). */
+  stack?: string;
 }
 
 /** The kind and one-line summary of a call, from the tool's own metadata. */
@@ -60,10 +62,10 @@ export async function streamAssistant(
     if (message) bus.emit("message_end", { message });
     return message;
   };
-  const fail = (error: StreamError, partial?: AssistantMessage): StreamOutcome => {
+  const fail = (error: StreamError, partial?: AssistantMessage, stack?: string): StreamOutcome => {
     const kept = keepPartial(partial ?? placeholder, error, request.model);
     if (kept && !started) start();
-    return { message: settle(kept), error };
+    return { message: settle(kept), error, ...(stack ? { stack } : {}) };
   };
 
   try {
@@ -128,14 +130,14 @@ export async function streamAssistant(
           return { message: settle(message), response: event.response };
         }
         case "error":
-          return fail(event.error, event.partial);
+          return fail(event.error, event.partial, event.stack);
       }
     }
     return fail({ kind: signal.aborted ? "aborted" : "network", message: "The model's stream ended without a final message." });
   } catch (e) {
     if (signal.aborted) return fail({ kind: "aborted", message: "Aborted by the user." });
-    if (e instanceof LlmError) return fail({ kind: e.kind, message: e.message, status: e.status });
-    return fail({ kind: "unknown", message: e instanceof Error ? e.message : String(e) });
+    if (e instanceof LlmError) return fail({ kind: e.kind, message: e.message, status: e.status }, undefined, e.stack);
+    return fail({ kind: "unknown", message: e instanceof Error ? e.message : String(e) }, undefined, e instanceof Error ? e.stack : undefined);
   }
 }
 

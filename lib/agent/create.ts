@@ -9,6 +9,7 @@ import type { ExecutionEnvironment } from "../env/types.ts";
 import { createClient, type ClientOptions } from "../llm/client.ts";
 import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import { createObserver, type ObserverOptions, type ToolLimits } from "../observe.ts";
+import { sweepTempFiles } from "../temp-files.ts";
 import { AUTO_PROFILE } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { childSessionDir } from "../store/list.ts";
@@ -120,6 +121,8 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const observer = createObserver({ root: cwd, ...options.observer, perTool: toolLimits });
   // Expired and over-budget spill files go at session start, not only when something spills.
   await observer.sweep();
+  // So do the temp files of writes a killed process left in the project (each folder once per process).
+  if (lineage.depth === 0) await sweepTempFiles(cwd);
 
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));

@@ -152,7 +152,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
         overflowRetried = true;
         if (await host.compactForOverflow()) continue;
       }
-      bus.emit("error", { ...outcome.error, turn_index: turnIndex });
+      bus.emit("error", { ...outcome.error, turn_index: turnIndex, ...(outcome.stack ? { stack: outcome.stack } : {}) });
       if (outcome.error.kind === "context_overflow") {
         bus.emit("warning", { kind: "context_overflow", message: "The conversation no longer fits the model's context window; compact it or start a new session." });
       }

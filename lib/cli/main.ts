@@ -79,7 +79,7 @@ async function projectTrust(opts: CliOptions, io: Io, ask = true) {
 async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
   if (opts.mode === "rpc") return await runRpc(setup, io);
   // The ACP server and its SDK load only in ACP mode: other modes do not pay for them.
-  if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
+  if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask", trust: opts.trust });
 
   // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
   // answer it: run the input to completion as print mode does.

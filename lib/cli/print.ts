@@ -1,7 +1,7 @@
 /**
  * Print mode (`gong -p`): one input run to completion. `text` prints the final answer, `json` one
  * result object, `stream-json` every session event as a JSON line as it happens, then the result.
- * With --verbose, tool calls are shown on stderr as they run.
+ * With --verbose, tool calls are shown on stderr as they run, and a failed model call's stack.
  */
 import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import type { OutputFormat } from "./args.ts";
@@ -46,6 +46,8 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
       const error = event.data.error as { message?: string; retryAfterMs?: number } | undefined;
       if (error?.retryAfterMs !== undefined) io.stderr.write(style.yellow(`gong: ${error.message}; retrying in ${formatWait(Number(event.data.delay_ms))} (attempt ${String(event.data.attempt)})\n`));
     }
+    // With --verbose a failed model call shows where it failed; the sentence follows at the end.
+    if (event.kind === "error" && options.verbose && event.data.stack) io.stderr.write(`${event.data.stack}\n`);
     // A failing MCP server is told once, in one line, with or without --verbose.
     if (event.kind === "mcp_server" && event.data.state === "failed") io.stderr.write(style.yellow(`gong: warning: ${event.data.message}\n`));
     else if (options.verbose) reportProgress(event, io, style);

@@ -7,9 +7,10 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadHookModules, type CreateSessionOptions, type Hooks, type StoreSelection } from "../agent/index.ts";
 import { LocalEnvironment } from "../env/local.ts";
-import type { EnvPolicy } from "../env/env-vars.ts";
+import { isSecretName, isWithheld, withholdVariables, type EnvPolicy } from "../env/env-vars.ts";
+import { hideOwnSecrets } from "../env/own-secrets.ts";
 import type { ClientOptions } from "../llm/client.ts";
-import { findProvider } from "../llm/providers.ts";
+import { findProvider, PROVIDERS } from "../llm/providers.ts";
 import type { CustomProvider } from "../llm/providers.ts";
 import { startFakeLlm } from "../testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../testing/fake-llm/types.ts";
@@ -71,9 +72,12 @@ export async function prepareSession(
   await sweepTempFiles(cwd);
   const model = chooseModel(opts.model, settings, env);
 
-  const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry };
+  // A missing key's message names gong's flag (--api-key applies to the --model's provider).
+  const keyHint = (id: string) => `gong --model ${id}/… --api-key KEY`;
+  const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry, keyHint };
   const disposers: Array<() => Promise<void>> = [];
   applyProviderSettings(settings, clientOptions);
+  protectKeyVariables(settings);
 
   // Aliases (google → gemini) are keyed under the provider's own id, where the client looks.
   const named = model.slice(0, model.indexOf("/"));
@@ -173,6 +177,19 @@ function applyProviderSettings(settings: Settings, clientOptions: ClientOptions)
     const custom: CustomProvider = { id, baseUrl: p.baseUrl, apiKeyEnv: p.apiKeyEnv, api: p.api };
     clientOptions.providers!.push(custom);
   }
+}
+
+/**
+ * Every variable a key is read from — the presets' and the settings' `apiKeyEnv`, whatever its
+ * name (`MYLAB_ACCESS`) — is withheld from commands and wiped from gong's start-up environment
+ * (/proc/<gong>/environ) like a secret. cli.ts wiped the secret-looking names before the settings
+ * were known; the others go now, before any command runs.
+ */
+function protectKeyVariables(settings: Settings): void {
+  const names = [...PROVIDERS.flatMap((p) => p.apiKeyEnv), ...Object.values(settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))];
+  withholdVariables(names);
+  const unnamed = new Set(names.filter((n) => isWithheld(n) && !isSecretName(n)));
+  if (unnamed.size > 0) hideOwnSecrets((n) => unnamed.has(n));
 }
 
 /** An unknown preset or tool name is a configuration error naming where it was written. */

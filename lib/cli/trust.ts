@@ -1,8 +1,9 @@
 /**
  * Trust for project files. A repository's `.gong/settings.json` is written by whoever wrote the
  * repository: the settings in it that run code (`hooks`, `mcpServers`), decide where the user's
- * keys go (`providers`) or loosen what commands may see and touch (`envPolicy`, `envAllow`,
- * `allowedRoots`, `sandbox`) take effect only for a trusted project.
+ * keys go (`providers`), loosen what commands may see and touch (`envPolicy`, `envAllow`,
+ * `allowedRoots`, `sandbox` — a project could turn it off or widen it) or stop gong from asking
+ * before it acts (`approval`) take effect only for a trusted project.
  *
  * A project is trusted when gong runs with `--trust`, when the global settings list it (or a
  * directory above it) under `trustedProjects`, or when the user said yes once in the interactive
@@ -17,8 +18,8 @@ import { findProvider } from "../llm/providers.ts";
 import { gongHome } from "../store/paths.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
 
-/** Project settings keys that need trust (`mcpServers` for the MCP servers a project may declare). */
-export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox"] as const;
+/** Project settings keys that need trust: whatever runs code, redirects keys or lowers the user's guard. */
+export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox", "approval"] as const;
 
 export interface TrustOptions {
   /** `--trust` was given. */
@@ -195,7 +196,7 @@ async function askIfNeeded(q: TrustQuestion, loaded: LoadedSettings): Promise<bo
   const asks = [...(project && requests.length > 0 ? [`${project.file} sets ${requests.join(", ")}`] : []), ...(existsSync(mcpJson) ? [`${mcpJson} starts MCP servers`] : [])];
   if (asks.length === 0 || !q.canAsk) return false;
   q.output.write(
-    `${asks.join("; ")}: settings that run code or decide where your API keys and files go.\n` +
+    `${asks.join("; ")}: settings that run code, decide where your API keys and files go, or ask you less.\n` +
       `Trust this project (${canonical(q.cwd)})? Your answer is remembered. [y/N] `,
   );
   const answer = await readAnswer(q.input);

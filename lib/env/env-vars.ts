@@ -9,7 +9,8 @@
  * - "none": only PATH, so `bash` and the usual tools can still be found.
  * The always-kept set is never filtered; names in `allow` pass "filtered" even when they look
  * secret (a user's deliberate choice, e.g. `SSH_AUTH_SOCK`); per-call variables are added last,
- * on top of any policy.
+ * on top of any policy. A variable gong reads a key from (`withholdVariables`: every provider's
+ * `apiKeyEnv`, `MYLAB_ACCESS` as much as `ANTHROPIC_API_KEY`) counts as a secret whatever its name.
  */
 
 export const ENV_POLICIES = ["filtered", "inherit", "core", "none"] as const;
@@ -62,6 +63,22 @@ export function isSecretName(name: string): boolean {
   return KNOWN_SET.has(upper) || nameWords(name).some((w) => SECRET_SET.has(w));
 }
 
+/** Variables gong reads keys from, registered as the providers become known. */
+const keyVariables = new Set<string>();
+
+/**
+ * Marks variables that hold keys gong uses (a provider's `apiKeyEnv`): from now on they are withheld
+ * from commands like secrets, whatever their names. The always-kept set stays kept.
+ */
+export function withholdVariables(names: Iterable<string>): void {
+  for (const name of names) if (name && !isAlwaysKept(name)) keyVariables.add(name);
+}
+
+/** A secret by its name, or a variable gong reads a key from. */
+export function isWithheld(name: string): boolean {
+  return keyVariables.has(name) || isSecretName(name);
+}
+
 export function isAlwaysKept(name: string): boolean {
   return ALWAYS_KEPT.includes(name) || name.startsWith("LC_");
 }
@@ -95,6 +112,6 @@ function keeps(policy: EnvPolicy, name: string, allow: readonly string[]): boole
     case "core":
       return isAlwaysKept(name) || matchesAllowList(name, allow);
     case "filtered":
-      return isAlwaysKept(name) || matchesAllowList(name, allow) || (!isSecretName(name) && !STARTUP_FILES.has(name));
+      return isAlwaysKept(name) || matchesAllowList(name, allow) || (!isWithheld(name) && !STARTUP_FILES.has(name));
   }
 }

@@ -4,15 +4,18 @@
  * (`/proc/$PPID/environ`, `/proc/$PPID/cmdline`, `ps eww`). Changing `process.env` does not change
  * those — they show the memory the kernel filled at exec time — so on Linux that memory is
  * overwritten in place through /proc/self/mem, once, at start-up:
- * - secret variables (`isSecretName`) are zeroed in the environment block;
+ * - secret variables (`isWithheld`: secret names, and the key variables known so far) are zeroed
+ *   in the environment block;
  * - the value of `--api-key` is replaced by asterisks in the argument block.
  * The values stay in the runtime's own copy (`process.env`), so gong itself still finds its keys.
+ * Settings can name more key variables (`providers.*.apiKeyEnv`), so once they are read the CLI
+ * calls this again for those; an entry zeroed before stays zeroed.
  * Elsewhere (macOS) nothing can be overwritten; the sandbox's PID namespace is the guard on Linux
  * when /proc/self/mem is not writable.
  */
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import process from "node:process";
-import { isSecretName } from "./env-vars.ts";
+import { isWithheld } from "./env-vars.ts";
 
 export interface HiddenSecrets {
   /** Whether the start-up memory could be rewritten (false off Linux or without /proc/self/mem). */
@@ -26,7 +29,7 @@ export interface HiddenSecrets {
 /** Command-line options whose value is a secret. */
 const SECRET_OPTIONS = ["--api-key"];
 
-export function hideOwnSecrets(isSecret: (name: string) => boolean = isSecretName): HiddenSecrets {
+export function hideOwnSecrets(isSecret: (name: string) => boolean = isWithheld): HiddenSecrets {
   const none: HiddenSecrets = { hidden: false, variables: [], arguments: 0 };
   if (process.platform !== "linux") return none;
   const before: Record<string, string | undefined> = { ...process.env };

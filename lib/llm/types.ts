@@ -167,7 +167,8 @@ export type StreamEvent =
   /** `error.retryAfterMs`: the wait the server asked for (retry-after), when it asked. */
   | { type: "retry"; attempt: number; delayMs: number; error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number } }
   | { type: "finish"; response: Response }
-  | { type: "error"; error: { kind: LlmErrorKind; message: string; status?: number }; partial: AssistantMessage };
+  /** `stack`: where the error came from, with its causes (the SDK's own error), for --verbose. */
+  | { type: "error"; error: { kind: LlmErrorKind; message: string; status?: number }; partial: AssistantMessage; stack?: string };
 
 export interface CallOptions {
   signal?: AbortSignal;

@@ -5,7 +5,7 @@
  * that carries the tool result must not contain the key.
  */
 import { expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, startFakeLlm, useWorkspace } from "./helpers.ts";
 
@@ -78,3 +78,20 @@ test.skipIf(!linux || !existsSync(DENO))("after hiding, gong still finds its key
   expect(r.code).toBe(0);
   expect(JSON.stringify(fake.requests[0].headers).includes(ENV_KEY)).toBe(true);
 }, 60_000);
+
+test.skipIf(!linux)("a custom provider's key under a plain name (apiKeyEnv MYLAB_ACCESS) is neither in commands' environment nor in /proc/$PPID/environ", async () => {
+  const KEY = "mylab-secret-77e1";
+  const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: SNOOP } }] }, { text: "done" }] });
+  mkdirSync(ws.env.GONG_HOME, { recursive: true });
+  writeFileSync(join(ws.env.GONG_HOME, "settings.json"), JSON.stringify({ providers: { mylab: { baseUrl: fake.baseUrls.openai, apiKeyEnv: "MYLAB_ACCESS", api: "openai-chat" } } }));
+  const r = await ws.run(["--model", "mylab/m1", "--profile", "default", "-p", "look around"], { env: { MYLAB_ACCESS: KEY, GONG_TEST_PLAIN: "plain-visible" } });
+  expect(r.code).toBe(0);
+  // gong itself sent the key it read from MYLAB_ACCESS …
+  expect(JSON.stringify(fake.requests[0].headers)).toContain(KEY);
+  const seen = JSON.stringify(fake.requests[1].body);
+  // … the command read the parent's environment and its own …
+  expect(seen.match(/GONG_TEST_PLAIN=plain-visible/g)?.length).toBeGreaterThanOrEqual(2);
+  // … and the key was in neither.
+  expect(seen.includes(KEY)).toBe(false);
+  expect(seen.includes("MYLAB_ACCESS=")).toBe(false);
+}, 30_000);

@@ -1,14 +1,15 @@
 /**
- * Trust for project files: a repository's `.gong/settings.json` cannot run hooks or send the user's
- * key elsewhere unless the project is trusted (--trust, the global `trustedProjects`, or a yes in
+ * Trust for project files: a repository's `.gong/settings.json` cannot run hooks, send the user's
+ * key elsewhere or turn off the approval prompts unless the project is trusted (--trust, the global `trustedProjects`, or a yes in
  * the interactive shell, remembered in $GONG_HOME/trusted.json); print and RPC mode say in one line
  * what they ignored. A user's own ANTHROPIC_BASE_URL always wins over a project file.
  */
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isProjectTrusted, rememberTrust } from "../../lib/cli/trust.ts";
-import { CLI, startFakeLlm, useWorkspace } from "./helpers.ts";
+import { isProjectTrusted, rememberTrust, TRUST_KEYS } from "../../lib/cli/trust.ts";
+import { bash, editor, promptOnce } from "./acp-client.ts";
+import { CLI, ROOT, startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
@@ -99,6 +100,44 @@ test("an untrusted project cannot widen what commands see (envPolicy inherit)", 
   const seen = JSON.stringify(fake.requests[1].body);
   expect(seen).toContain("PATH="); // the command ran and printed its environment
   expect(seen.includes("sk_live_dontleak")).toBe(false);
+});
+
+/**
+ * `gong --mode acp` (no --approval: the settings decide) with an editor that declines every
+ * permission request; the model runs one command. The permission requests seen and gong's stderr.
+ */
+async function acpRun(extra: string[]): Promise<{ permissions: number; stderr: string }> {
+  const fake = await startFakeLlm({ script: [bash("touch approved.txt"), { text: "ok" }] });
+  const e = await editor(ws, ["--mode", "acp", "--model", "ollama/qwen3-coder", "--base-url", fake.baseUrls.openai, ...extra], {
+    permit: async () => ({ outcome: { outcome: "selected", optionId: "reject_once" } }),
+  });
+  try {
+    await promptOnce(e, ws.dir, "make a file");
+  } catch (error) {
+    await e.close();
+    throw error;
+  }
+  const permissions = e.permissions.length;
+  return { permissions, stderr: await e.close() };
+}
+
+test("an untrusted project cannot turn off the approval prompts (approval: auto); trusted, it can", async () => {
+  projectSettings({ approval: "auto" });
+  const untrusted = await acpRun([]);
+  // The editor was asked, declined, and the command never ran.
+  expect(untrusted.permissions).toBe(1);
+  expect(existsSync(join(ws.dir, "approved.txt"))).toBe(false);
+  expect(untrusted.stderr).toContain("ignoring approval from");
+
+  const trusted = await acpRun(["--trust"]);
+  expect(trusted.permissions).toBe(0);
+  expect(existsSync(join(ws.dir, "approved.txt"))).toBe(true);
+}, 30_000);
+
+test("every project key that needs trust is listed in the README's trust section", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Trust for project files"), readme.indexOf("## Models and providers"));
+  for (const key of TRUST_KEYS) expect(section).toContain(`\`${key}\``);
 });
 
 test("the global trustedProjects trusts a directory and everything below it", async () => {

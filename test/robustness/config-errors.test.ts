@@ -17,7 +17,7 @@ describe("configuration errors: exit 2, one sentence", () => {
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "--tools", "nonsense", "-p", "hi"]);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toStartWith("gong: Invalid --tools: unknown tool 'nonsense'; available tools: read, write, edit, bash, grep, find, ls");
-  });
+  }, 30_000);
 
   test('"tools" in settings names the file and the key', async () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
@@ -26,13 +26,13 @@ describe("configuration errors: exit 2, one sentence", () => {
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi"]);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toContain(`Invalid "tools" in ${join(ws.dir, ".gong", "settings.json")}: unknown tool 'nonsense'; available tools:`);
-  });
+  }, 30_000);
 
   test("--max-turns -1 is one sentence naming the flag", async () => {
     const r = await ws.run(["--max-turns", "-1", "-m", "fake/demo", "-p", "hi"]);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toBe("gong: --max-turns must be a positive integer (got '-1').");
-  });
+  }, 30_000);
 
   test("a session file from a newer gong is exit 2 with -c and with -r", async () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
@@ -48,7 +48,7 @@ describe("configuration errors: exit 2, one sentence", () => {
       expect(r.code).toBe(2);
       expect(oneLine(r.stderr)).toContain("was written by a newer gong (session version 99");
     }
-  });
+  }, 30_000);
 });
 
 describe("input caps", () => {
@@ -64,7 +64,7 @@ describe("input caps", () => {
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toBe('gong: The prompt on stdin is larger than the 1 KB input limit ("maxInputBytes" in settings); give the model a file path to read instead.');
     expect(fake.requests.length).toBe(0);
-  });
+  }, 30_000);
 
   test("an @file past the limit is one line and exit 2", async () => {
     capped();
@@ -74,7 +74,7 @@ describe("input caps", () => {
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toContain("@big.txt is larger than the");
     expect(fake.requests.length).toBe(0);
-  });
+  }, 30_000);
 
   test("an endless stdin (/dev/zero) stops at the default 32 MB limit", async () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
@@ -87,5 +87,5 @@ describe("input caps", () => {
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(2);
     expect(oneLine(stderr)).toContain("The prompt on stdin is larger than the 32 MB input limit");
-  });
+  }, 30_000);
 });

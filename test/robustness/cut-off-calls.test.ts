@@ -30,7 +30,7 @@ describe("cut-off tool calls never run", () => {
       const sent = toolResult(fake.requests[1].body);
       expect(sent).toContain("was not run because it was cut off");
       expect(sent).toContain("output token limit");
-    });
+    }, 30_000);
   }
 
   test("a bash call whose arguments are not complete JSON is not run, even without max_tokens", async () => {
@@ -46,7 +46,7 @@ describe("cut-off tool calls never run", () => {
     const sent = toolResult(fake.requests[1].body);
     expect(sent).toContain("not complete JSON");
     expect(sent).toContain("Send it again, smaller");
-  });
+  }, 30_000);
 
   test("complete calls in a normal response still run", async () => {
     const fake = await startFakeLlm({
@@ -55,7 +55,7 @@ describe("cut-off tool calls never run", () => {
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "write b.txt"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(ws.dir, "b.txt"), "utf8")).toBe("whole\n");
-  });
+  }, 30_000);
 });
 
 test("a call in a response stopped at max_tokens is not run even when its arguments parse (gemini sends them whole)", async () => {
@@ -68,4 +68,4 @@ test("a call in a response stopped at max_tokens is not run even when its argume
   expect(r.code).toBe(0);
   expect(readFileSync(join(ws.dir, "a.txt"), "utf8")).toBe("original\n");
   expect(toolResult(fake.requests[1].body)).toContain("output token limit (max_tokens)");
-});
+}, 30_000);

@@ -1,7 +1,8 @@
 /** Provider faults reach the user as gong's own sentence: the SDKs' loggers stay silent. */
 import { beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tmuxServer } from "../helpers/tmux.ts";
 import { CLI, startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
 
 const ws = useWorkspace();
@@ -11,6 +12,7 @@ beforeEach(() => {
   writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ retry: { baseDelayMs: 1, maxDelayMs: 5 } }));
 });
 const malformed = () => Array.from({ length: 8 }, () => ({ fault: { type: "malformed" as const } }));
+const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 
 describe("a malformed SSE stream is one sentence on stderr", () => {
   const oneSentence = (stderr: string) => expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(/^gong: Malformed response from \w+: /)]);
@@ -21,7 +23,7 @@ describe("a malformed SSE stream is one sentence on stderr", () => {
       const r = await ws.run([...api.flags(fake), "-p", "hi"]);
       expect(r.code).toBe(1);
       oneSentence(r.stderr);
-    });
+    }, 30_000);
   }
 
   test("json and stream-json output", async () => {
@@ -31,7 +33,49 @@ describe("a malformed SSE stream is one sentence on stderr", () => {
       expect(r.code).toBe(1);
       oneSentence(r.stderr);
     }
-  });
+  }, 30_000);
+
+  test("--verbose adds the error's stack (and its cause's) before the sentence", async () => {
+    const fake = await startFakeLlm({ script: malformed() });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "--verbose", "-p", "hi"]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines.at(-1)).toMatch(/^gong: Malformed response from anthropic: /);
+    const stack = lines.slice(lines.findIndex((l) => l.startsWith("LlmError: ")), -1);
+    expect(stack[0]).toMatch(/^LlmError: Malformed response from anthropic: /);
+    expect(stack.filter((l) => /^\s+at /.test(l)).length).toBeGreaterThan(1);
+    expect(stack.some((l) => l.startsWith("Caused by: SyntaxError: "))).toBe(true);
+  }, 30_000);
+
+  test.skipIf(!hasTmux)("interactive mode: one error line in the shell, nothing else on stderr, and the shell goes on", async () => {
+    const fake = await startFakeLlm({ script: malformed() });
+    using tmux = tmuxServer("gong-faults", ws.env);
+    const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-100").stdout.toString();
+    const waitFor = async (check: (s: string) => boolean, what: string) => {
+      for (let i = 0; i < 300; i++) {
+        const s = screen();
+        if (check(s)) return s;
+        await Bun.sleep(50);
+      }
+      throw new Error(`timed out waiting for ${what}:\n${screen()}`);
+    };
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
+      .map(([k, v]) => `${k}=${quote(String(v))}`)
+      .join(" ");
+    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake)].map(quote).join(" ");
+    // stderr to a file: the screen mixes it with the shell's own output.
+    const stderrFile = join(ws.home, "stderr.txt");
+    expect(tmux("new-session", "-d", "-s", "t", "-x", "200", "-y", "50", `cd ${quote(ws.dir)} && env ${envs} ${gong} 2>${quote(stderrFile)}; sleep 30`).exitCode).toBe(0);
+    await waitFor((s) => s.includes("›"), "the prompt");
+    tmux("send-keys", "-t", "t", "hi", "Enter");
+    const s = await waitFor((text) => /\nerror: [^\n]*\n›/.test(text), "the error line and the prompt");
+    const after = s.slice(s.indexOf("› hi") + "› hi".length, s.lastIndexOf("›")).trim().split("\n");
+    // A retry notice per attempt, then exactly one error line: the SDK printed nothing of its own.
+    expect(after.filter((l) => l.startsWith("error: "))).toEqual([expect.stringMatching(/^error: Malformed response from anthropic: /)]);
+    expect(after.every((l) => l.startsWith("error: ") || /^retrying in .*\(attempt \d\): Malformed response from anthropic: /.test(l))).toBe(true);
+    expect(readFileSync(stderrFile, "utf8")).toBe("");
+  }, 30_000);
 
   test("rpc mode: the error is in the protocol, stderr stays empty", async () => {
     const fake = await startFakeLlm({ script: malformed() });
@@ -52,7 +96,7 @@ describe("a malformed SSE stream is one sentence on stderr", () => {
     const response = out.trim().split("\n").map((l) => JSON.parse(l)).find((m) => m.type === "response" && m.id === 1);
     expect(response.data.stopReason).toBe("error");
     expect(response.data.error.message).toMatch(/^Malformed response from ollama/);
-  });
+  }, 30_000);
 });
 
 describe("retry-after", () => {
@@ -63,7 +107,7 @@ describe("retry-after", () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toEqual(["gong: rate-limited by anthropic; retry after 60 min"]);
     expect(fake.requests.length).toBe(1);
-  });
+  }, 30_000);
 
   test("a shorter retry-after is waited out with a one-line notice in print mode", async () => {
     const fake = await startFakeLlm({ script: [{ fault: { type: "http", status: 429, retryAfterMs: 5 } }, { text: "after the wait" }] });
@@ -73,5 +117,5 @@ describe("retry-after", () => {
     const lines = r.stderr.trim().split("\n");
     expect(lines.length).toBe(1);
     expect(lines[0]).toMatch(/^gong: openai 429: .*; retrying in 1 s \(attempt 1\)$/);
-  });
+  }, 30_000);
 });

@@ -18,7 +18,7 @@ test("rpc: names of Object.prototype members are unknown commands", async () => 
     expect(m.success).toBe(false);
     expect(m.error).toStartWith(`Unknown command '${names[i]}'`);
   }
-});
+}, 30_000);
 
 test("rpc: stdin closing mid-prompt aborts the running input and the server exits", async () => {
   const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 25; touch finished.txt" } }] }, { text: "done" }] });

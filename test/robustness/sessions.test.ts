@@ -48,7 +48,7 @@ describe("invalid session entries", () => {
     } finally {
       store.close();
     }
-  });
+  }, 30_000);
 });
 
 describe("a session that cannot be saved", () => {
@@ -65,7 +65,7 @@ describe("a session that cannot be saved", () => {
     expect(result.session_file).toBeUndefined();
     expect(result.session_saved).toBe(false);
     expect(result.answer).toBe("answer");
-  });
+  }, 30_000);
 
   test("a saved session is named in the result", async () => {
     const fake = await startFakeLlm({ script: [{ text: "answer" }] });
@@ -73,7 +73,7 @@ describe("a session that cannot be saved", () => {
     const result = JSON.parse(r.stdout);
     expect(result.session_saved).toBe(true);
     expect(existsSync(result.session_file)).toBe(true);
-  });
+  }, 30_000);
 });
 
 describe("one writer per session", () => {
@@ -134,7 +134,7 @@ describe("-r names a session", () => {
     expect(JSON.stringify(sent.at(-1))).toContain('"second"');
     const list = await ws.run(["sessions"]);
     expect(list.stdout).toContain("my-feature");
-  });
+  }, 30_000);
 
   test("-r with an unknown session is exit 2 in one sentence, the prompt is never sent", async () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
@@ -142,5 +142,5 @@ describe("-r names a session", () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toEqual(["gong: No session 'my-feature': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions."]);
     expect(fake.requests.length).toBe(0);
-  });
+  }, 30_000);
 });

@@ -1,10 +1,13 @@
 /**
  * Temp files of atomic writes carry a recognisable name with their owner's pid; orphans (older than
- * a minute, owner gone) are swept the next time gong writes in that folder or starts in that project.
+ * a minute, owner gone) are swept the next time gong writes in that folder or starts in that project
+ * — from the command line or through the SDK.
  */
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { tempFileOwner, tempPathFor } from "../../lib/temp-files.ts";
+import { harness } from "../agent/harness.ts";
 import { startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
 
 const ws = useWorkspace();
@@ -41,4 +44,28 @@ test("orphaned temp files are swept when gong writes in their folder or starts i
   for (const kept of [fresh, live, foreign]) expect(existsSync(kept)).toBe(true);
   // The write itself left no temp file.
   expect(readdirSync(sub).filter((n) => n.startsWith(".main.ts."))).toEqual([]);
+}, 30_000);
+
+test("every temp file name tempPathFor() makes is recognised by tempFileOwner(), and can be created", () => {
+  const names = ["main.ts", ".env", "Makefile", "with space.txt", "new\nline.txt", "ünïcode-日本.md", ".x.gong-1-abc.tmp", "a".repeat(250), "日".repeat(85)];
+  for (const name of names) {
+    const temp = tempPathFor(join(ws.dir, name));
+    const tempName = basename(temp);
+    expect({ name, owner: tempFileOwner(tempName) }).toEqual({ name, owner: process.pid });
+    expect(Buffer.byteLength(tempName)).toBeLessThanOrEqual(255);
+    writeFileSync(temp, "x"); // a name the file system takes (a long target's is shortened)
+  }
+  // Names that are not ours stay unrecognised.
+  for (const name of ["main.ts", ".editor-swap.tmp", ".main.ts.gong-12-zz.tmp", "main.ts.gong-12-ab.tmp"]) expect(tempFileOwner(name)).toBeUndefined();
+});
+
+test("the SDK's createSession sweeps the project's orphaned temp files at start", async () => {
+  const dead = await deadPid();
+  const orphan = plant(ws.dir, `.notes.md.gong-${dead}-0a0b0c0d0e0f.tmp`, 5 * 60_000);
+  const fresh = plant(ws.dir, `.fresh.md.gong-${dead}-111111111111.tmp`, 1000);
+  const live = plant(ws.dir, `.live.md.gong-${process.pid}-222222222222.tmp`, 5 * 60_000);
+  await using h = await harness([{ text: "ok" }], { cwd: ws.dir, store: false });
+  expect(h.fake.requests).toHaveLength(0); // before any prompt
+  expect(existsSync(orphan)).toBe(false);
+  for (const kept of [fresh, live]) expect(existsSync(kept)).toBe(true);
 });
