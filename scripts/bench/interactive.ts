@@ -19,7 +19,8 @@ const TOKEN_GAP_MS = 5;
 
 async function firstPrompt(dir: string): Promise<number> {
   const socket = `gong-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args]);
+  // The socket lives in the bench's temp directory: tmux leaves it behind after kill-server.
+  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: { ...process.env, TMUX_TMPDIR: dir } });
   const command = `cd ${dir} && env HOME=${dir} GONG_HOME=${dir}/home NO_COLOR=1 ${process.execPath} ${CLI} --model anthropic/claude-haiku-4-5 --api-key bench`;
   const t = performance.now();
   tmux("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", command);

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { startFakeLlm as startServer, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { killTmuxServersIn } from "../helpers/tmux.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CLI = join(ROOT, "cli.ts");
@@ -35,7 +36,8 @@ export function workspace(): Workspace {
   const home = homeDir.dir;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !PROVIDER_VARS.test(k)) env[k] = v;
-  Object.assign(env, { HOME: home, GONG_HOME: join(home, ".gong"), NO_COLOR: "1" });
+  // tmux keeps its sockets under TMUX_TMPDIR: in the test's own home, so none is left in /tmp.
+  Object.assign(env, { HOME: home, GONG_HOME: join(home, ".gong"), NO_COLOR: "1", TMUX_TMPDIR: home });
   return {
     dir,
     home,
@@ -53,6 +55,7 @@ export function workspace(): Workspace {
       return { code, stdout, stderr };
     },
     cleanup() {
+      killTmuxServersIn(home);
       workDir.cleanup();
       homeDir.cleanup();
     },
