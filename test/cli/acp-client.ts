@@ -3,7 +3,8 @@
  * an editor would (its files and terminals when asked for), and the `acpx` command line. Both run
  * under the Bun running the tests, so they do not depend on the machine's `node`.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
@@ -171,7 +172,17 @@ export interface AcpxRun {
 }
 
 /** `acpx` (run by the Bun running the tests) with gong as its agent, in `place.dir`. */
+/** Folders acpx made for its queue sockets: it keys them by HOME, always under /tmp. */
+const acpxSocketDirs = new Set<string>();
+
+/** Removes the socket folders of the acpx runs so far (their queue owners are gone by then, or will find none). */
+export function removeAcpxSocketDirs(): void {
+  for (const dir of acpxSocketDirs) rmSync(dir, { recursive: true, force: true });
+  acpxSocketDirs.clear();
+}
+
 export function acpx(place: Place, agent: string[], ...args: string[]): { exited: Promise<AcpxRun> } {
+  if (place.env.HOME) acpxSocketDirs.add(join("/tmp", `acpx-${createHash("sha256").update(place.env.HOME).digest("hex").slice(0, 10)}`));
   const proc = Bun.spawn([process.execPath, ACPX, "--agent", [process.execPath, CLI, ...agent].join(" "), ...args], {
     cwd: place.dir,
     env: place.env,

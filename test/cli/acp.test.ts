@@ -7,17 +7,18 @@
  * session's directory). The model is the fake server, in this process, so its request log shows
  * what gong sent.
  */
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { EVERYTHING, NODE, stdioEntry } from "../mcp/helpers.ts";
-import { acpx, acpxOwnerGone, acpxStopReason, acpxUpdates, agentArgs, bash, editor, gone, kinds, pidFrom, toolUpdates, until } from "./acp-client.ts";
+import { acpx, acpxOwnerGone, removeAcpxSocketDirs, acpxStopReason, acpxUpdates, agentArgs, bash, editor, gone, kinds, pidFrom, toolUpdates, until } from "./acp-client.ts";
 import { startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
+afterEach(removeAcpxSocketDirs);
 
 describe("gong --mode acp", () => {
   test("acpx: a prompt whose tool call edits a file streams the call, its diff and the answer", async () => {
