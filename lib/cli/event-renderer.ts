@@ -12,10 +12,15 @@ import type { MarkdownStream } from "./markdown.ts";
 import { subagentLine } from "./subagent-lines.ts";
 import { cutToWidth } from "./text-width.ts";
 
+/** How the shell shows the model's reasoning (the `showThinking` setting). */
+export type ThinkingDisplay = boolean | "collapsed";
+
 /** Turns session events into terminal lines. */
 export class EventRenderer {
   private midLine = false;
   private thinking = false;
+  /** The reasoning of the current turn so far (collapsed mode shows only its latest line). */
+  private reasoning = "";
   /** The calls running now, by call id: label, start time, and their output so far (its last lines). */
   private readonly calls = new Map<string, { label: string; started: number; output: string }>();
   /** When the model was asked (the live line counts from there). */
@@ -28,8 +33,8 @@ export class EventRenderer {
     private readonly columns: () => number,
     /** Renders the answer's markdown (color on); null prints the text as it came. */
     private readonly markdown: MarkdownStream | null = null,
-    /** Show the model's reasoning text (the `showThinking` setting). */
-    private readonly showThinking = true,
+    /** The model's reasoning (the `showThinking` setting): whole, collapsed to one line (`/thinking` shows it), or not at all. */
+    private readonly showThinking: ThinkingDisplay = true,
   ) {}
 
   render(event: SessionEvent): void {
@@ -52,8 +57,14 @@ export class EventRenderer {
         // The model's reasoning, dimmed, before its answer.
         const { delta } = event.data;
         if (!delta || !this.showThinking) break;
-        this.spinner.stop();
         this.thinking = true;
+        if (this.showThinking === "collapsed") {
+          // Its latest line on the live line while it streams; one summary line once it ends.
+          this.reasoning += delta;
+          this.spinner.start(`thinking: ${lastLines(this.reasoning, 1)[0]?.trim() ?? ""}`, this.turnStarted);
+          break;
+        }
+        this.spinner.stop();
         this.out(s.dim(delta));
         this.midLine = !delta.endsWith("\n");
         break;
@@ -191,6 +202,14 @@ export class EventRenderer {
   private endThinking(): void {
     if (!this.thinking) return;
     this.thinking = false;
+    if (this.showThinking === "collapsed") {
+      this.spinner.stop();
+      const lines = this.reasoning.trim().split("\n").length;
+      this.reasoning = "";
+      this.endLine();
+      this.out(`${this.style.dim(`✻ thought for ${lines} ${lines === 1 ? "line" : "lines"} (/thinking shows it)`)}\n`);
+      return;
+    }
     this.endLine();
   }
 

@@ -34,7 +34,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const out = (s: string) => screen.write(s);
   const spinner = new LiveLine(screen, style);
   screen.attach(spinner);
-  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns, () => (io.stdout as { rows?: number }).rows || 24) : null, setup.settings.showThinking !== false);
+  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns, () => (io.stdout as { rows?: number }).rows || 24) : null, setup.settings.showThinking ?? true);
 
   // Approvals: the gate waits on the user's typed answer (read by the line handler below).
   let pendingAnswer: ((line: string | null) => void) | null = null;

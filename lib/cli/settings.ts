@@ -75,7 +75,7 @@ const SettingsSchema = v.strictObject({
   /** Which tool calls wait for the user's consent where a host asks (the interactive shell, ACP): ask | edits | auto. */
   approval: v.optional(v.picklist(["ask", "edits", "auto"])),
   /** The interactive shell shows the model's reasoning text, dimmed (default true). */
-  showThinking: v.optional(v.boolean()),
+  showThinking: v.optional(v.union([v.boolean(), v.literal("collapsed")])),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

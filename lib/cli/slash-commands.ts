@@ -93,6 +93,15 @@ const COMMANDS: Record<string, SlashCommand> = {
       await host.session.compact();
     },
   },
+  thinking: {
+    usage: "/thinking",
+    help: "the model's last reasoning in full (shown collapsed with showThinking: \"collapsed\")",
+    run({}, { host, out, style }) {
+      const last = host.session.messages.findLast((m) => m.role === "assistant" && m.content.some((p) => p.type === "thinking" && p.text !== ""));
+      const text = last?.role === "assistant" ? last.content.flatMap((p) => (p.type === "thinking" ? [p.text] : [])).join("\n").trim() : "";
+      out(text ? `${style.dim(text)}\n` : "no reasoning yet.\n");
+    },
+  },
   plan: {
     usage: "/plan [accept|show]",
     help: "plan mode: the model only reads and plans; /plan again (or /plan accept) accepts the plan and gives the tools back",
