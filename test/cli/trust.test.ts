@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import { isProjectTrusted, rememberTrust, TRUST_KEYS } from "../../lib/cli/trust.ts";
 import { bash, editor, promptOnce } from "./acp-client.ts";
-import { CLI, ROOT, startFakeLlm, useWorkspace } from "./helpers.ts";
+import { ROOT, startFakeLlm, useWorkspace } from "./helpers.ts";
+import { gongTerminal } from "./terminal.ts";
 
 const ws = useWorkspace();
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
@@ -171,72 +172,40 @@ test("remembered trust: trusted.json holds the project's real path; other projec
 test.skipIf(!hasTmux)("interactive: the shell asks once; a yes is remembered and the hooks run, later runs do not ask", async () => {
   const fake = await startFakeLlm({ script: [{ text: "first" }, { text: "second" }] });
   projectSettings({ hooks: [hookThatRuns()] });
+  const args = ["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"];
   // One tmux server per run of gong: a server that is still shutting down cannot take a new session.
-  let socket = "";
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
-  const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-100").stdout.toString();
-  const waitFor = async (check: (s: string) => boolean, what: string) => {
-    for (let i = 0; i < 300; i++) {
-      const s = screen();
-      if (check(s)) return s;
-      await Bun.sleep(50);
-    }
-    throw new Error(`timed out waiting for ${what}:\n${screen()}`);
-  };
-  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
-    .map(([k, v]) => `${k}=${quote(String(v))}`)
-    .join(" ");
-  const gong = [process.execPath, CLI, "--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"].map(quote).join(" ");
-  const start = () => {
-    socket = `gong-trust-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", `cd ${quote(ws.dir)} && env ${envs} ${gong}; sleep 30`).exitCode).toBe(0);
-  };
-  try {
-    start();
-    const asked = await waitFor((s) => s.includes("[y/N]"), "the trust question");
+  {
+    using term = gongTerminal(ws);
+    term.start(args, { after: "sleep 30" });
+    const asked = await term.waitFor((s) => s.includes("[y/N]"), "the trust question");
     expect(asked).toContain("sets hooks");
     expect(existsSync(join(ws.dir, "hook-ran"))).toBe(false);
-    tmux("send-keys", "-t", "t", "y", "Enter");
-    await waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("y", "Enter");
+    await term.waitFor((s) => s.includes("›"), "the prompt");
     expect(existsSync(join(ws.dir, "hook-ran"))).toBe(true);
     expect(readFileSync(join(ws.env.GONG_HOME, "trusted.json"), "utf8")).toContain(realpathSync(ws.dir));
     // The terminal still works for the shell after the question.
-    tmux("send-keys", "-t", "t", "hello", "Enter");
-    await waitFor((s) => s.includes("first"), "the answer");
-    tmux("kill-server");
-
+    term.keys("hello", "Enter");
+    await term.waitFor((s) => s.includes("first"), "the answer");
+  }
+  {
     // The second run remembers: no question, straight to the prompt.
-    start();
-    const second = await waitFor((s) => s.includes("›"), "the prompt");
+    using term = gongTerminal(ws);
+    term.start(args, { after: "sleep 30" });
+    const second = await term.waitFor((s) => s.includes("›"), "the prompt");
     expect(second).not.toContain("[y/N]");
-  } finally {
-    tmux("kill-server");
   }
 }, 30_000);
 
 test.skipIf(!hasTmux)("interactive: answering no keeps the hooks off and remembers nothing", async () => {
   const fake = await startFakeLlm({ script: [{ text: "first" }] });
   projectSettings({ hooks: [hookThatRuns()] });
-  const socket = `gong-trust-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: ws.env });
-  const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-100").stdout.toString();
-  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
-    .map(([k, v]) => `${k}=${quote(String(v))}`)
-    .join(" ");
-  const gong = [process.execPath, CLI, "--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"].map(quote).join(" ");
-  try {
-    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", `cd ${quote(ws.dir)} && env ${envs} ${gong}; sleep 30`).exitCode).toBe(0);
-    for (let i = 0; i < 300 && !screen().includes("[y/N]"); i++) await Bun.sleep(50);
-    tmux("send-keys", "-t", "t", "n", "Enter");
-    for (let i = 0; i < 300 && !screen().includes("›"); i++) await Bun.sleep(50);
-    const s = screen();
-    expect(s).toContain("›");
-    expect(s).toContain("ignoring hooks from");
-    expect(existsSync(join(ws.dir, "hook-ran"))).toBe(false);
-    expect(existsSync(join(ws.env.GONG_HOME, "trusted.json"))).toBe(false);
-  } finally {
-    tmux("kill-server");
-  }
+  using term = gongTerminal(ws);
+  term.start(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", fake.baseUrls.anthropic, "--api-key", "k"], { after: "sleep 30" });
+  await term.waitFor((s) => s.includes("[y/N]"), "the trust question");
+  term.keys("n", "Enter");
+  const s = await term.waitFor((s) => s.includes("›"), "the prompt");
+  expect(s).toContain("ignoring hooks from");
+  expect(existsSync(join(ws.dir, "hook-ran"))).toBe(false);
+  expect(existsSync(join(ws.env.GONG_HOME, "trusted.json"))).toBe(false);
 }, 30_000);

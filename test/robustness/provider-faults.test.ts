@@ -2,8 +2,8 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmuxServer } from "../helpers/tmux.ts";
 import { CLI, startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
+import { gongTerminal } from "../cli/terminal.ts";
 
 const ws = useWorkspace();
 // Retries are part of the story, their waits are not.
@@ -49,27 +49,13 @@ describe("a malformed SSE stream is one sentence on stderr", () => {
 
   test.skipIf(!hasTmux)("interactive mode: one error line in the shell, nothing else on stderr, and the shell goes on", async () => {
     const fake = await startFakeLlm({ script: malformed() });
-    using tmux = tmuxServer("gong-faults", ws.env);
-    const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-100").stdout.toString();
-    const waitFor = async (check: (s: string) => boolean, what: string) => {
-      for (let i = 0; i < 300; i++) {
-        const s = screen();
-        if (check(s)) return s;
-        await Bun.sleep(50);
-      }
-      throw new Error(`timed out waiting for ${what}:\n${screen()}`);
-    };
-    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
-      .map(([k, v]) => `${k}=${quote(String(v))}`)
-      .join(" ");
-    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake)].map(quote).join(" ");
+    using term = gongTerminal(ws);
     // stderr to a file: the screen mixes it with the shell's own output.
     const stderrFile = join(ws.home, "stderr.txt");
-    expect(tmux("new-session", "-d", "-s", "t", "-x", "200", "-y", "50", `cd ${quote(ws.dir)} && env ${envs} ${gong} 2>${quote(stderrFile)}; sleep 30`).exitCode).toBe(0);
-    await waitFor((s) => s.includes("›"), "the prompt");
-    tmux("send-keys", "-t", "t", "hi", "Enter");
-    const s = await waitFor((text) => /\nerror: [^\n]*\n›/.test(text), "the error line and the prompt");
+    term.start(WIRE_APIS[0].flags(fake), { columns: 200, stderr: stderrFile, after: "sleep 30" });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("hi", "Enter");
+    const s = await term.waitFor((text) => /\nerror: [^\n]*\n›/.test(text), "the error line and the prompt");
     const after = s.slice(s.indexOf("› hi") + "› hi".length, s.lastIndexOf("›")).trim().split("\n");
     // A retry notice per attempt, then exactly one error line: the SDK printed nothing of its own.
     expect(after.filter((l) => l.startsWith("error: "))).toEqual([expect.stringMatching(/^error: Malformed response from anthropic: /)]);

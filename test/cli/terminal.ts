@@ -1,0 +1,94 @@
+/**
+ * gong in a real terminal: tmux runs `bun cli.ts` in a session, send-keys types, capture-pane reads
+ * the screen. `using term = gongTerminal(ws)` gives the test a tmux server of its own, killed (with
+ * whatever still runs in it) when the block ends.
+ */
+import { expect } from "bun:test";
+import { tmuxServer } from "../helpers/tmux.ts";
+import { CLI, type Workspace } from "./helpers.ts";
+
+export interface StartOptions {
+  /** The directory gong starts in; the workspace's by default. */
+  cwd?: string;
+  /** The terminal's size: 160 × 50 by default. */
+  columns?: number;
+  rows?: number;
+  /** Colors on: NO_COLOR unset (it is set by default). */
+  color?: boolean;
+  /** A shell command that takes gong's stdout (`gong | pipe`). */
+  pipe?: string;
+  /** A file that takes gong's stderr, which the screen would mix with the shell's own output. */
+  stderr?: string;
+  /** A shell command run in the pane once gong has exited. */
+  after?: string;
+  /** The pane, and its last screen, stay after gong exits (tmux's remain-on-exit); see exited(). */
+  keepPane?: boolean;
+}
+
+export interface GongTerminal extends Disposable {
+  /** Starts gong with `args` in a new session; a session left by an earlier start must have ended. */
+  start(args: string[], options?: StartOptions): void;
+  /** The screen and up to 200 lines of scrollback. */
+  screen(): string;
+  /** Whether the session is still there (gong, or what runs after it, has not ended). */
+  alive(): boolean;
+  /** With keepPane: whether gong's pane has ended. */
+  exited(): boolean;
+  /** tmux send-keys: key names ("Enter", "C-c"), text, or "-l" and literal text. */
+  keys(...keys: string[]): void;
+  /** Pastes `text` as a terminal does, between bracketed-paste marks. */
+  paste(text: string): void;
+  /** Resizes the terminal to `columns`, keeping its rows. */
+  resize(columns: number): void;
+  /** Ends the session (gong's pane with it). */
+  close(): void;
+  /** The screen once `check` holds for it (an empty screen once the session has ended); throws after `ms`. */
+  waitFor(check: (screen: string) => boolean, what: string, ms?: number): Promise<string>;
+}
+
+/** Quotes `s` for the shell. */
+export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
+  const tmux = tmuxServer("gong-term", ws.env);
+  let rows = 50;
+  const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-200").stdout.toString();
+  const alive = () => tmux("has-session", "-t", "t").exitCode === 0;
+  return {
+    start(args, options = {}) {
+      const { cwd = ws.dir, columns = 160, color = false } = options;
+      rows = options.rows ?? 50;
+      const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", ...(color ? {} : { NO_COLOR: "1" }) })
+        .map(([k, v]) => `${k}=${quote(String(v))}`)
+        .join(" ");
+      // The tmux server has the test's environment, NO_COLOR included: with colors on it is unset.
+      let command = `cd ${quote(cwd)} && env ${color ? "-u NO_COLOR " : ""}${envs} ${[process.execPath, CLI, ...args].map(quote).join(" ")}`;
+      if (options.stderr) command += ` 2>${quote(options.stderr)}`;
+      if (options.pipe) command += ` | ${options.pipe}`;
+      if (options.after) command += `; ${options.after}`;
+      expect(tmux("new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows), command).exitCode).toBe(0);
+      if (options.keepPane) tmux("set-option", "-t", "t", "remain-on-exit", "on");
+    },
+    screen,
+    alive,
+    exited: () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").stdout.toString().trim() === "1",
+    keys: (...keys) => void tmux("send-keys", "-t", "t", ...keys),
+    paste(text) {
+      tmux("set-buffer", text);
+      tmux("paste-buffer", "-p", "-t", "t");
+    },
+    resize: (columns) => void tmux("resize-window", "-t", "t", "-x", String(columns), "-y", String(rows)),
+    close: () => void tmux("kill-session", "-t", "t"),
+    async waitFor(check, what, ms = 15_000) {
+      const until = Date.now() + ms;
+      let text = "";
+      while (Date.now() < until) {
+        text = alive() ? screen() : "";
+        if (check(text)) return text;
+        await Bun.sleep(50);
+      }
+      throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
+    },
+    [Symbol.dispose]: () => tmux[Symbol.dispose](),
+  };
+}
