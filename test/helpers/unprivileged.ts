@@ -19,38 +19,30 @@ export function openForOthers(...dirs: string[]): void {
 
 /**
  * The checkout (and the bun binary in its node_modules) may sit under a 0700 directory the
- * unprivileged user cannot enter, as `mktemp -d` makes. What the child needs is staged once per
- * run in a world-readable temp directory: the runtime (hard-linked, else copied) and the child
+ * unprivileged user cannot enter, as `mktemp -d` makes. What the child needs is staged in the
+ * call's own world-readable temp directory: the runtime (hard-linked, else copied) and the child
  * bundled into one file with everything it imports.
  */
-let staged: Promise<{ runtime: string; child: string }> | undefined;
-
-function stage(): Promise<{ runtime: string; child: string }> {
-  staged ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), "gong-nobody-bin-"));
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-    chmodSync(dir, 0o755);
-    const runtime = join(dir, "bun");
-    try {
-      linkSync(process.execPath, runtime);
-    } catch {
-      copyFileSync(process.execPath, runtime);
-    }
-    chmodSync(runtime, 0o755);
-    const built = await Bun.build({ entrypoints: [CHILD], target: "bun", outdir: dir, naming: "tool-child.js" });
-    if (!built.success) throw new Error(`cannot bundle the tool child: ${built.logs.join("; ")}`);
-    const child = join(dir, "tool-child.js");
-    chmodSync(child, 0o644);
-    return { runtime, child };
-  })();
-  return staged;
+async function stage(dir: string): Promise<{ runtime: string; child: string }> {
+  const runtime = join(dir, "bun");
+  try {
+    linkSync(process.execPath, runtime);
+  } catch {
+    copyFileSync(process.execPath, runtime);
+  }
+  chmodSync(runtime, 0o755);
+  const built = await Bun.build({ entrypoints: [CHILD], target: "bun", outdir: dir, naming: "tool-child.js" });
+  if (!built.success) throw new Error(`cannot bundle the tool child: ${built.logs.join("; ")}`);
+  const child = join(dir, "tool-child.js");
+  chmodSync(child, 0o644);
+  return { runtime, child };
 }
 
 export async function runToolUnprivileged(root: string, tool: string, args: unknown): Promise<ToolResponse> {
-  const { runtime, child: childScript } = await stage();
   const home = mkdtempSync(join(tmpdir(), "gong-nobody-home-"));
   chmodSync(home, 0o777);
   try {
+    const { runtime, child: childScript } = await stage(home);
     const command = [runtime, childScript, root, tool, JSON.stringify(args)];
     const argv = isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...command] : command;
     const child = Bun.spawn(argv, {
