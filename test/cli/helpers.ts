@@ -115,3 +115,47 @@ export function useWorkspace(): Omit<Workspace, "cleanup"> {
     run: (args, options) => now().run(args, options),
   };
 }
+
+/** A running `gong --mode rpc` with a line reader over its stdout. */
+export function rpcProcess(place: { dir: string; env: Record<string, string> }, args: string[]) {
+  const proc = Bun.spawn([process.execPath, CLI, "--mode", "rpc", ...args], { cwd: place.dir, env: place.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const lines: any[] = [];
+  const waiters: Array<{ match: (m: any) => boolean; resolve: (m: any) => void }> = [];
+  void (async () => {
+    let buffer = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+        lines.push(message);
+        for (const w of [...waiters]) if (w.match(message)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(message);
+        }
+      }
+    }
+  })();
+  return {
+    proc,
+    lines,
+    send(command: unknown) {
+      proc.stdin.write(typeof command === "string" ? `${command}\n` : `${JSON.stringify(command)}\n`);
+      proc.stdin.flush();
+    },
+    waitFor(match: (m: any) => boolean): Promise<any> {
+      const seen = lines.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    response(id: unknown) {
+      return this.waitFor((m) => m.type === "response" && m.id === id);
+    },
+    async close() {
+      proc.stdin.end();
+      return proc.exited;
+    },
+  };
+}

@@ -2,55 +2,12 @@ import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
+import { rpcProcess, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
 let fake: FakeLlm;
 
-/** A running `gong --mode rpc` with a line reader over its stdout. */
-function rpc(args: string[]) {
-  const proc = Bun.spawn([process.execPath, CLI, "--mode", "rpc", ...args], { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const lines: any[] = [];
-  const waiters: Array<{ match: (m: any) => boolean; resolve: (m: any) => void }> = [];
-  void (async () => {
-    let buffer = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const message = JSON.parse(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
-        lines.push(message);
-        for (const w of [...waiters]) if (w.match(message)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(message);
-        }
-      }
-    }
-  })();
-  return {
-    proc,
-    lines,
-    send(command: unknown) {
-      proc.stdin.write(typeof command === "string" ? `${command}\n` : `${JSON.stringify(command)}\n`);
-      proc.stdin.flush();
-    },
-    waitFor(match: (m: any) => boolean): Promise<any> {
-      const seen = lines.find(match);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve) => waiters.push({ match, resolve }));
-    },
-    response(id: unknown) {
-      return this.waitFor((m) => m.type === "response" && m.id === id);
-    },
-    async close() {
-      proc.stdin.end();
-      return proc.exited;
-    },
-  };
-}
-
+const rpc = (args: string[]) => rpcProcess(ws, args);
 
 /** Sends a prompt whose first turn runs a command, and returns once that command has started. */
 async function promptUntilToolRuns(r: ReturnType<typeof rpc>, id: number): Promise<void> {

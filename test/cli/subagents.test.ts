@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
 import { tmuxServer } from "../helpers/tmux.ts";
-import { CLI, startFakeLlm, useWorkspace } from "./helpers.ts";
+import { CLI, rpcProcess, startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 
@@ -66,28 +66,12 @@ describe("subagents in the CLI", () => {
 
 test("--mode rpc carries the child's events with agent_id and parent_id on the event lines", async () => {
   const flags = await parentAndChild();
-  const proc = Bun.spawn([process.execPath, CLI, "--mode", "rpc", ...flags], { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const lines: any[] = [];
-  // Read until the prompt's response: stdin stays open meanwhile (closing it would interrupt the input).
-  const reading = (async () => {
-    let buffer = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        lines.push(JSON.parse(buffer.slice(0, nl)));
-        buffer = buffer.slice(nl + 1);
-        if (lines.at(-1).type === "response" && lines.at(-1).id === 1) return;
-      }
-    }
-  })();
-  proc.stdin.write(`${JSON.stringify({ id: 1, type: "prompt", text: "PARENT: delegate" })}\n`);
-  proc.stdin.flush();
-  await reading;
-  proc.stdin.end();
-  expect(await proc.exited).toBe(0);
-  const response = lines.at(-1);
+  const r = rpcProcess(ws, flags);
+  // Stdin stays open until the prompt's response (closing it would interrupt the input).
+  r.send({ id: 1, type: "prompt", text: "PARENT: delegate" });
+  const response = await r.response(1);
+  expect(await r.close()).toBe(0);
+  const { lines } = r;
   expect(response).toMatchObject({ success: true, data: { text: "The child counted 0 files." } });
   const events = lines.filter((l) => l.type === "event").map((l) => l.event);
   const parentId = events.find((e) => e.kind === "session_start").session_id;
