@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionEvent } from "../../lib/agent/index.ts";
 import { listChildSessions } from "../../lib/store/list.ts";
+import { childFiles } from "../../lib/agent/subagents/stored.ts";
 import { conversationOf, routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { alive, harness, pidFrom, waitForEvent } from "./harness.ts";
@@ -273,6 +274,9 @@ test("a resumed parent knows its children: finished ones report their answer, an
   const { fakeClient, MODEL } = await import("./harness.ts");
   await using resumed = await createSession({ model: MODEL, profile: "default", cwd: h.dir, client: fakeClient(h.fake), store: { resume: file } });
   expect(resumed.subagents).toEqual([expect.objectContaining({ agent_id: id, status: "completed", output: "first answer" })]);
+  // Reading the children to know them locks none of them: another process may still resume one.
+  const childFile = childFiles(file)[0].path;
+  expect(existsSync(`${childFile}.lock`)).toBe(false);
   h.fake.setScript(
     routeByPrompt({
       PARENT: [

@@ -21,7 +21,14 @@ export interface ChildFile {
 export function childFiles(parentPath: string): ChildFile[] {
   return listChildSessions(parentPath).flatMap((info) => {
     try {
-      const messages = SessionStore.open(info.path).buildContext().messages;
+      // Read only: no lock, so the child stays free for whoever resumes it.
+      const store = SessionStore.open(info.path, { lock: false });
+      let messages;
+      try {
+        messages = store.buildContext().messages;
+      } finally {
+        store.close();
+      }
       const last = messages.at(-1);
       const finished = last?.role === "assistant" && toolCallsOf(last).length === 0;
       const answer = [...messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
