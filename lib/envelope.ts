@@ -48,6 +48,11 @@ export interface ToolContext {
    * the framework truncator keeps them whole and counts characters and lines after them only.
    */
   truncation_header?: number;
+  /**
+   * This call's own character budget (exec_command's max_output_tokens): the framework truncator
+   * keeps the start and end within it (never more than the tool's limit) and cuts no lines.
+   */
+  truncation_max_chars?: number;
   [key: string]: unknown;
 }
 

@@ -8,15 +8,13 @@
  * The file holds the output's text itself, not a JSON wrapper: the model is pointed at it to page
  * through with read or search with grep, which only works on the text.
  */
-import { Buffer } from "node:buffer";
 import { appendFileSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { readdir, stat, unlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import process from "node:process";
+import { sweepTempFiles, tempPathFor } from "./temp-files.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SPILL_FILE = /^tool_.+\.(txt|json)$/;
-const TEMP_FILE = /^\.tool_.+\.tmp$/;
 
 export interface SpillOptions {
   /** Absolute directory. */
@@ -42,7 +40,8 @@ export class SpillWriter {
     private readonly store: SpillStore,
     private readonly toolName: string,
   ) {
-    this.temp = join(store.dir, `.tool_${process.pid}_${Math.random().toString(36).slice(2)}.tmp`);
+    // A temp name with the owner's pid: a later sweep removes it once its writer is gone (temp-files.ts).
+    this.temp = tempPathFor(join(store.dir, `tool_${safeToolName(toolName)}`));
     try {
       mkdirSync(store.dir, { recursive: true });
       this.fd = openSync(this.temp, "wx", 0o600);
@@ -121,14 +120,6 @@ export class SpillStore {
     return new SpillWriter(this, toolName);
   }
 
-  /** Writes a whole text at once (an output that did not stream). */
-  save(toolName: string, text: string): { path: string } | { failure: string } {
-    const writer = this.open(toolName);
-    const bytes = Buffer.from(text, "utf8");
-    writer.write(bytes);
-    return writer.finish();
-  }
-
   /** A file was placed: keep it out of git, then sweep (never the new file) in the background. */
   written(path: string): void {
     if (!this.excluded) {
@@ -197,8 +188,8 @@ export interface SweepRule {
 }
 
 /**
- * Deletes spill files (and stray temp files) older than the retention period, then the oldest
- * ones until the folder fits the budget. Returns how many were deleted; never throws.
+ * Deletes spill files older than the retention period, then the oldest ones until the folder
+ * fits the budget, and temp files whose writer is gone. Returns how many were deleted; never throws.
  */
 export async function sweepSpills(dir: string, rule: SweepRule): Promise<number> {
   let names: string[];
@@ -209,7 +200,7 @@ export async function sweepSpills(dir: string, rule: SweepRule): Promise<number>
   }
   const cutoff = rule.retentionDays > 0 ? rule.now.getTime() - rule.retentionDays * DAY_MS : -Infinity;
   const files: Array<{ path: string; size: number; mtimeMs: number }> = [];
-  let removed = 0;
+  let removed = (await sweepTempFiles(dir)).length;
   const remove = async (path: string) => {
     try {
       await unlink(path);
@@ -220,14 +211,12 @@ export async function sweepSpills(dir: string, rule: SweepRule): Promise<number>
     }
   };
   for (const name of names) {
-    const temp = TEMP_FILE.test(name);
-    if (!SPILL_FILE.test(name) && !temp) continue;
+    if (!SPILL_FILE.test(name)) continue;
     const path = join(dir, name);
     const info = await stat(path).catch(() => null);
     if (!info?.isFile() || path === rule.keep) continue;
-    // A temp file is being written right now unless it is old.
-    if (info.mtimeMs < cutoff || (temp && info.mtimeMs < rule.now.getTime() - DAY_MS)) await remove(path);
-    else if (!temp) files.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+    if (info.mtimeMs < cutoff) await remove(path);
+    else files.push({ path, size: info.size, mtimeMs: info.mtimeMs });
   }
   if (rule.budgetBytes > 0) {
     const keptSize = rule.keep ? ((await stat(rule.keep).catch(() => null))?.size ?? 0) : 0;

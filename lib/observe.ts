@@ -12,7 +12,6 @@
  * declared direction → createObserver options → TOOL_OUTPUT_* environment variables → defaults
  * (51200 characters, 2000 lines, head; 001 §3).
  */
-import { Buffer } from "node:buffer";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import process from "node:process";
 import type { ToolResponse } from "./envelope.ts";
@@ -58,8 +57,7 @@ export interface ObserveOptions {
   direction?: TruncateMode;
   /** The call's capture (from `capture()`), when the tool streamed its output there. */
   capture?: OutputCapture;
-  /** A subagent tool is registered: the hint points at it (001 §7). */
-  hasSubagentTool?: boolean;
+  /** The active subagent tool, when there is one: the hint points at it (001 §7). */
   subagentToolName?: string;
   readToolName?: string;
   grepToolName?: string;
@@ -104,6 +102,8 @@ export interface Observer {
   limits(toolName: string, direction?: TruncateMode): Required<Pick<ToolLimits, "maxChars" | "direction">> & { maxLines?: number };
   /** Deletes expired spill files and the oldest ones past the budget; returns how many. */
   sweep(): Promise<number>;
+  /** Resolves once the sweeps that spills started in the background are done. */
+  settled(): Promise<unknown>;
 }
 
 const DIRECTIONS: readonly TruncateMode[] = ["head", "tail", "head_tail"];
@@ -149,24 +149,33 @@ export function createObserver(options: ObserverOptions): Observer {
         opts.capture?.dropSpill();
         return unchanged;
       }
-      const captured = opts.capture?.used ? opts.capture.finish() : null;
+      const streamed = opts.capture?.used ? opts.capture : null;
+      const captured = streamed?.finish() ?? null;
       // A header the tool put before the output (exec_command's status lines) stays whole and out of the counts.
       const header = response.text.slice(0, headerLength(response));
       const body = response.text.slice(header.length);
       const held = heldText(body, captured?.gapLine ?? null, captured?.omitted ?? null);
-      const tooBigForEvent = !held.omitted && response.text.length > eventLimitChars;
-      const limit = limits(toolName, opts.direction);
+      const tooBigForEvent = !held.omitted && body.length > eventLimitChars;
+      const callLimit = callMaxChars(response);
+      // A call naming its own budget (exec_command's max_output_tokens) is cut to it from the middle,
+      // never past the tool's limit; the budget is in characters only, so no line cut.
+      const toolLimit = limits(toolName, opts.direction);
+      const limit = callLimit === null ? toolLimit : { ...toolLimit, maxChars: Math.min(toolLimit.maxChars, callLimit), direction: "head_tail" as const };
       // The character cut always runs (004 §5.3); a tool paging itself waives only the line cut (001 §6).
-      const skipLines = response.context?.truncation_skip === true;
+      const skipLines = response.context?.truncation_skip === true || callLimit !== null;
       const cut = cutOutput(held, { maxChars: limit.maxChars, maxLines: skipLines ? undefined : limit.maxLines, direction: limit.direction });
       if (!cut.truncated && !held.omitted && !tooBigForEvent) {
         opts.capture?.dropSpill();
         return unchanged;
       }
 
-      const spill = saveFull(toolName, body, opts.capture, store, show);
-      await store.settled();
-      const forEvent = tooBigForEvent ? { ...response, text: eventView(response.text, eventLimitChars, spill) } : response;
+      // The call's one spill file: the capture's when the tool streamed, else the response text
+      // written to a capture now, which also gives the event its first and last parts.
+      const full = streamed ?? capture(toolName);
+      if (!streamed) full.write(body);
+      const kept = full.finish();
+      const spill = full.keepSpill();
+      const forEvent = tooBigForEvent ? { ...response, text: header + kept.text } : response;
       const complete = !held.omitted && !tooBigForEvent;
       if (!cut.truncated) return { forModel: response, forEvent, truncated: false, complete, fullOutputPath: spill.path };
 
@@ -200,7 +209,7 @@ export function createObserver(options: ObserverOptions): Observer {
     }
   }
 
-  return { capture, observe, limits, sweep: () => store.sweep().catch(() => 0) };
+  return { capture, observe, limits, sweep: () => store.sweep().catch(() => 0), settled: () => store.settled() };
 }
 
 /** Already the envelope this module builds: cutting it again would only nest markers. */
@@ -215,28 +224,17 @@ function headerLength(response: ToolResponse): number {
   return typeof n === "number" && Number.isInteger(n) && n > 0 && n <= response.text.length ? n : 0;
 }
 
+/** `context.truncation_max_chars`, when it is a positive whole number; else null. */
+function callMaxChars(response: ToolResponse): number | null {
+  const n = response.context?.truncation_max_chars;
+  return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
+}
+
 /** The response text as the cut sees it: around the capture's gap line when the capture left out a middle. */
 function heldText(text: string, gapLine: string | null, omitted: HeldText["omitted"] | null): HeldText {
   const at = gapLine ? text.indexOf(gapLine) : -1;
   if (at === -1 || !omitted) return { head: text };
   return { head: text.slice(0, at), omitted, tail: text.slice(at + gapLine!.length) };
-}
-
-/** The call's one spill file: the capture's when the tool streamed, else the response text written now. */
-function saveFull(toolName: string, text: string, capture: OutputCapture | undefined, store: SpillStore, show: (p: string) => string): SpillInfo {
-  if (capture?.used) return capture.keepSpill();
-  const saved = store.save(toolName, text);
-  const bytes = Buffer.byteLength(text, "utf8");
-  if ("failure" in saved) return { path: null, failure: saved.failure, storedBytes: 0, totalBytes: bytes, capped: false };
-  const stored = Math.min(bytes, store.options.capBytes);
-  return { path: show(saved.path), storedBytes: stored, totalBytes: bytes, capped: stored < bytes };
-}
-
-/** A text longer than the event limit, as the event carries it: first and last halves around a note. */
-function eventView(text: string, limit: number, spill: SpillInfo): string {
-  const half = Math.floor(limit / 2);
-  const where = spill.path ? `; the complete output is in ${spill.path}` : "";
-  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters omitted here to keep the event under ${limit} characters${where} ...]\n${text.slice(text.length - half)}`;
 }
 
 const FROM = { head: "from the end", tail: "from the start", head_tail: "from the middle" } as const;
@@ -285,8 +283,8 @@ function whereFull(spill: SpillInfo, cut: CutResult, maxChars: number, opts: Obs
     return `The full output could not be saved (${spill.failure ?? "unknown error"}); re-run the tool with narrower parameters to see a specific part.`;
   }
   const capped = spill.capped ? ` (only its first ${spill.storedBytes} of ${spill.totalBytes} bytes were stored: the spill file is capped)` : "";
-  const next = opts.hasSubagentTool
-    ? `Use ${opts.subagentToolName ?? "Task"} to have a subagent process the full output file if you need all of it.`
+  const next = opts.subagentToolName
+    ? `Use ${opts.subagentToolName} to have a subagent process the full output file if you need all of it.`
     : `Use ${opts.readToolName ?? "read"} with start_line to page through that file, or ${opts.grepToolName ?? "grep"} to search it, instead of re-running the tool.`;
   // Paging by lines cannot show the rest of one huge line: say how to page it by characters.
   const longLine =

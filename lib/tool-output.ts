@@ -263,7 +263,7 @@ export class OutputCapture {
     this.chars += rest.length; // the bytes are held already; they decode to these characters
   }
 
-  /** Keeps every chunk up to the event limit; past it the first half once (decoded) and the last bytes. */
+  /** Keeps every chunk up to the event limit; past it the first half once (raw) and the last bytes. */
   private hold(raw: Uint8Array, chars: number): void {
     this.chars += chars;
     if (this.tail) {

@@ -96,8 +96,37 @@ describe("001 §10 framework truncation: preview, notice and spill file", () => 
     expect(await observer().sweep()).toBe(2);
     expect(readdirSync(dir).sort()).toEqual(["notes.txt", "tool_20260107_000000_Recent.txt"]);
     // Each spill sweeps too.
-    await observer({ now: () => new Date(fixedNow().getTime() + 2 * 86400_000) }).observe("Bash", reply(numbered(2001)));
+    const later = observer({ now: () => new Date(fixedNow().getTime() + 2 * 86400_000) });
+    await later.observe("Bash", reply(numbered(2001)));
+    await later.settled(); // the sweep runs in the background
     expect(readdirSync(dir).sort()).toEqual(["notes.txt", "tool_20260115_153045_Bash.txt"]);
+  });
+});
+
+describe("spill temp files", () => {
+  test("a spill being written has a temp name with its writer's pid; one whose writer is gone is swept, others stay", async () => {
+    const dir = join(root, "tool-output");
+    mkdirSync(dir);
+    const proc = Bun.spawn(["true"]);
+    await proc.exited;
+    const plant = (name: string, ageMs: number) => {
+      writeFileSync(join(dir, name), "partial");
+      const t = (Date.now() - ageMs) / 1000;
+      utimesSync(join(dir, name), t, t);
+      return name;
+    };
+    const orphan = plant(`.tool_Bash.gong-${proc.pid}-a1b2c3d4e5f6.tmp`, 5 * 60_000); // its writer died mid-spill
+    const live = plant(`.tool_Bash.gong-${process.pid}-0a0b0c0d0e0f.tmp`, 5 * 60_000); // its writer runs
+    const fresh = plant(`.tool_Bash.gong-${proc.pid}-111111111111.tmp`, 1000); // a minute has not passed
+    const obs = observer();
+    const capture = obs.capture("Bash");
+    capture.write(new Uint8Array(70_000).fill(0x61)); // past 64 KB the spill file opens
+    expect(readdirSync(dir).filter((n) => n.startsWith(`.tool_Bash.gong-${process.pid}-`))).toHaveLength(2);
+    expect(await obs.sweep()).toBe(1);
+    expect(existsSync(join(dir, orphan))).toBe(false);
+    for (const kept of [live, fresh]) expect(existsSync(join(dir, kept))).toBe(true);
+    expect(readdirSync(dir)).toHaveLength(3); // and the spill being written now
+    capture.dropSpill();
   });
 });
 
@@ -115,7 +144,9 @@ describe("sweep by size", () => {
     expect(removed).toBe(3);
     expect(readdirSync(dir).sort()).toEqual(["tool_20260113_000000_Bash.txt", "tool_20260114_000000_Bash.txt"]);
     // A new spill bigger than the budget stays; everything older goes.
-    const { fullOutputPath } = await observer({ spillBudgetBytes: 2500 }).observe("Bash", reply(numbered(3000)));
+    const budgeted = observer({ spillBudgetBytes: 2500 });
+    const { fullOutputPath } = await budgeted.observe("Bash", reply(numbered(3000)));
+    await budgeted.settled();
     expect(readdirSync(dir)).toEqual([fullOutputPath!.split("/")[1]]);
   });
 });
@@ -163,7 +194,7 @@ describe("envelope and limits", () => {
   });
 
   test("001 §7 subagent hint when a subagent tool is registered, tool names otherwise", async () => {
-    const { forModel: r } = await observer().observe("Bash", reply(numbered(2500)), { hasSubagentTool: true, subagentToolName: "Task" });
+    const { forModel: r } = await observer().observe("Bash", reply(numbered(2500)), { subagentToolName: "Task" });
     expect(r.text).toContain("Use Task to have a subagent process the full output file");
     const { forModel: named } = await observer().observe("Bash", reply(numbered(2500)), { readToolName: "Read", grepToolName: "Grep" });
     expect(named.text).toContain("Use Read with start_line to page through that file, or Grep to search it");
@@ -216,7 +247,11 @@ describe("event limit", () => {
     expect(r.fullOutputPath).toBe("tool-output/tool_20260113_153045_Read.txt");
     expect(r.forEvent.text.startsWith(big.text.slice(0, 500))).toBe(true);
     expect(r.forEvent.text.endsWith(big.text.slice(-500))).toBe(true);
-    expect(r.forEvent.text).toContain(`[... ${big.text.length - 1000} characters omitted here to keep the event under 1000 characters; the complete output is in ${r.fullOutputPath} ...]`);
+    const lineBreaks = (text: string) => text.split("\n").length - 1;
+    const omittedBreaks = lineBreaks(big.text) - lineBreaks(big.text.slice(0, 500)) - lineBreaks(big.text.slice(-500));
+    expect(r.forEvent.text).toContain(
+      `[... ${big.text.length - 1000} characters (${omittedBreaks} line breaks) omitted here to keep the event under 1000 characters; the complete output is in ${r.fullOutputPath} ...]`,
+    );
     expect(readFileSync(join(root, r.fullOutputPath!), "utf8")).toBe(big.text);
   });
 

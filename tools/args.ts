@@ -10,11 +10,13 @@ import * as v from "valibot";
 /** A required string field. */
 export const text = (description: string) => v.pipe(v.string(), v.description(description));
 
-/** A whole number in [min, max] (max optional). */
-export const whole = (description: string, min: number, max?: number) =>
-  max === undefined
-    ? v.pipe(v.number(), v.integer(), v.minValue(min), v.description(description))
-    : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));
+/** A whole number in [min, max] (each bound optional; max only with min). */
+export const whole = (description: string, min?: number, max?: number) =>
+  min === undefined
+    ? v.pipe(v.number(), v.integer(), v.description(description))
+    : max === undefined
+      ? v.pipe(v.number(), v.integer(), v.minValue(min), v.description(description))
+      : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));
 
 export const flag = (description: string) => v.pipe(v.boolean(), v.description(description));
 

@@ -94,8 +94,6 @@ export async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRun
 }
 
 function respond(result: ExecResult, run: ShellRun, ctx: ToolRunContext): ToolResponse {
-  // An environment that does not stream raw bytes (onOutput is optional) still gave its window.
-  if (!ctx.output.used && result.output !== "") ctx.output.write(result.output);
   const output = ctx.output.finish();
   const body = output.totalBytes === 0 ? "(no output)" : output.text;
   const data: Record<string, unknown> = {
@@ -180,9 +178,7 @@ export function summarizeCommand(r: ToolResponse): string {
   const code = r.data.exit_code;
   if (typeof code !== "number") return defaultResultSummary(r);
   const sentence = r.error?.message;
-  const text = sentence && r.text.endsWith(sentence) ? r.text.slice(0, -sentence.length) : r.text;
-  // The note a long output ends with ("[Showing lines …]") is not the command's output.
-  const output = r.data.truncated ? text.trimEnd().replace(/\n\[Showing [^\n]*\]$/, "\n") : text;
+  const output = sentence && r.text.endsWith(sentence) ? r.text.slice(0, -sentence.length) : r.text;
   if (code !== 0) {
     const last = firstLine(output.trimEnd().split("\n").pop());
     return `exit ${code}${last ? ` · ${last}` : ""}`;

@@ -60,7 +60,7 @@ export async function findFiles(args: FindArgs, ctx: ToolRunContext, matching: F
   const head =
     n === 0
       ? `No files found matching '${args.pattern}' in '${where}'. A pattern without '/' matches names ('*.ts'); use '**/' to match paths at any depth.`
-      : `Found ${n} ${n === 1 ? "path" : "paths"} matching '${args.pattern}' in '${where}' (newest first):\n${listing.text}`;
+      : `Found ${n} ${n === 1 ? "path" : "paths"} matching '${args.pattern}' in '${where}' (newest first):\n${listing}`;
   const body = withNotices(head, notices);
   return truncated || fallback ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
 }

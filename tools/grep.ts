@@ -73,7 +73,7 @@ async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> 
   const head =
     matches.length === 0
       ? `No matches found for '${args.pattern}' in '${where}'. Check the pattern (a regular expression; literal=true for plain text), ignore_case, glob or path.`
-      : `Found ${matches.length} ${matches.length === 1 ? "match" : "matches"} for '${args.pattern}' in ${files} ${files === 1 ? "file" : "files"}:\n${listing.text}`;
+      : `Found ${matches.length} ${matches.length === 1 ? "match" : "matches"} for '${args.pattern}' in ${files} ${files === 1 ? "file" : "files"}:\n${listing}`;
   const body = withNotices(head, notices);
   return truncated || fallback ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
 }
@@ -88,9 +88,9 @@ export const FALLBACK_NOTICE = {
 } as const;
 
 /** Result lines joined through the call's capture, so a huge listing is bounded in memory and spilled. */
-export function joinLines(lines: string[], ctx: ToolRunContext): { text: string } {
+export function joinLines(lines: string[], ctx: ToolRunContext): string {
   lines.forEach((line, i) => ctx.output.write(i === 0 ? line : `\n${line}`));
-  return { text: ctx.output.finish().text };
+  return ctx.output.finish().text;
 }
 
 /** Appends the notices as one bracketed line, the way the model sees every tool's notes. */

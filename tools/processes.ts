@@ -89,7 +89,6 @@ export class ProcessTable {
       done: Promise.resolve(undefined as unknown as ExecResult),
     };
     const readAsNew = entry.pending !== null;
-    let streamed = false;
     const keepRecent = (text: string) => {
       entry.newlines += countNewlines(text);
       entry.recent += text;
@@ -108,28 +107,16 @@ export class ProcessTable {
           entry.stdin = stdin;
         },
         // Raw bytes into the capture (the whole output); decoded text only where the last lines are kept.
-        onOutput: readAsNew
-          ? (chunk) => {
-              streamed = true;
-              entry.pending?.write(chunk);
-            }
-          : undefined,
+        onOutput: readAsNew ? (chunk) => entry.pending?.write(chunk) : undefined,
         onData: readAsNew ? undefined : keepRecent,
       })
       .catch((e): ExecResult => {
         const message = `${(e as Error).message}\n`;
-        if (readAsNew) {
-          streamed = true;
-          entry.pending?.write(message);
-        } else keepRecent(message);
+        if (readAsNew) entry.pending?.write(message);
+        else keepRecent(message);
         return { stdout: "", stderr: message, output: message, exitCode: null, signal: null, timedOut: false, aborted: false, durationMs: 0, totalBytes: 0, outputTruncated: false };
       })
-      .then((result) => {
-        // An environment that does not stream raw bytes (onOutput is optional) still gave its window.
-        if (readAsNew && !streamed && result.output !== "") entry.pending?.write(result.output);
-        entry.result = result;
-        return result;
-      });
+      .then((result) => (entry.result = result));
     this.entries.set(entry.id, entry);
     return entry;
   }

@@ -32,8 +32,12 @@ const schema = v.strictObject({
   limit: v.optional(whole(`The maximum number of lines to read. Default is ${READ_DEFAULT_LIMIT}. Hard limit is ${READ_MAX_LIMIT}.`, 1, READ_MAX_LIMIT)),
 });
 export type ReadArgs = v.InferOutput<typeof schema>;
-/** The arguments with the defaults applied, and whether the caller chose the window. */
-type Window = { path: string; start_line: number; limit: number; explicit: boolean };
+/** The arguments with the defaults applied, whether the caller chose the window, and how lines are numbered. */
+type Window = { path: string; start_line: number; limit: number; explicit: boolean; prefix: LinePrefix };
+
+/** What goes before line `n` of the file: "   7 | " for read; a dialect numbers lines its own way (or not at all). */
+export type LinePrefix = (n: number) => string;
+const numbered: LinePrefix = (n) => `${String(n).padStart(4)} | `;
 
 export const readTool: Tool<ReadArgs> = {
   name: "read",
@@ -53,20 +57,28 @@ export const readTool: Tool<ReadArgs> = {
     r.status === "error" ? defaultResultSummary(r)
     : Array.isArray(r.data.images) && r.data.images.length > 0 ? "image"
     : count(Number(r.stats.lines_read ?? 0), "line") + " read",
-  async run(input, ctx) {
-    const args: Window = {
-      path: input.path,
-      start_line: input.start_line ?? 1,
-      limit: input.limit ?? READ_DEFAULT_LIMIT,
-      explicit: input.start_line !== undefined || input.limit !== undefined,
-    };
-    const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
-    if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
-    if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, extras);
-    if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, extras);
-    return readFile(args, ctx, resolved, info);
-  },
+  run: (input, ctx) => runRead(input, ctx, numbered),
 };
+
+/** read with lines numbered by `prefix` (not a model-visible parameter: each dialect picks its own). */
+export function readToolWith(prefix: LinePrefix): Tool<ReadArgs> {
+  return { ...readTool, run: (input, ctx) => runRead(input, ctx, prefix) };
+}
+
+async function runRead(input: ReadArgs, ctx: ToolRunContext, prefix: LinePrefix): Promise<ToolResponse> {
+  const args: Window = {
+    path: input.path,
+    start_line: input.start_line ?? 1,
+    limit: input.limit ?? READ_DEFAULT_LIMIT,
+    explicit: input.start_line !== undefined || input.limit !== undefined,
+    prefix,
+  };
+  const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
+  if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
+  if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, extras);
+  if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, extras);
+  return readFile(args, ctx, resolved, info);
+}
 
 async function readFile(args: Window, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
   const iterator = ctx.env.readStream(resolved.absolute)[Symbol.asyncIterator]();
@@ -96,12 +108,12 @@ async function readFrom(iterator: AsyncIterator<Uint8Array>, args: Window, ctx: 
     });
   }
 
-  // Lines go straight to the capture as "%4d | line\n": nothing but the capture holds them.
+  // Lines go straight to the capture as "<prefix>line\n": nothing but the capture holds them.
   const out = ctx.output;
   let prefixChars = 0;
   const window = await scanWindow(replay(head.chunks, iterator), { startLine: args.start_line, limit: args.limit, signal: ctx.signal }, {
     start(n) {
-      const prefix = `${String(n).padStart(4)} | `;
+      const prefix = args.prefix(n);
       prefixChars += prefix.length + 1;
       out.write(prefix);
     },

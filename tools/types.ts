@@ -40,7 +40,7 @@ export interface ToolRunContext {
   /** Id of the model's call this run answers (tools that start child agents record it). */
   callId?: string;
   /** Commands running in the background for this session (exec_command, run_in_background…). */
-  processes?: ProcessTable;
+  processes: ProcessTable;
   /** Timeout for a shell command that names none: the session's setting, else the profile's default. */
   commandTimeoutMs?: number;
 }

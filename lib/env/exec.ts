@@ -38,7 +38,8 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
   const started = performance.now();
   await assertDirectory(options.cwd);
   const collector = new OutputCollector(options);
-  if (options.signal?.aborted) return { ...collector.finish(), ...ending(started, null, null, false, true) };
+  // Object.assign, not a spread: the texts stay undecoded until someone reads them.
+  if (options.signal?.aborted) return Object.assign(collector.finish(), ending(started, null, null, false, true));
 
   const tree = options.trees.openTree();
   let child: ChildProcess;
@@ -111,7 +112,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
         // A killed tree finishes dying on its own; a finished command's background processes
         // (a dev server) stay, tracked until cleanup.
         if (!killing) options.trees.settle(tree);
-        resolve({ ...collector.finish(), ...ending(started, code, signal, timedOut, aborted) });
+        resolve(Object.assign(collector.finish(), ending(started, code, signal, timedOut, aborted)));
       };
       let quietTimer = setTimeout(settle, DRAIN_QUIET_MS);
       const capTimer = setTimeout(settle, DRAIN_MAX_MS);

@@ -120,7 +120,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
   resolvePath(input: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
     return resolveWorkspacePath(input, {
       root: this.rootPath,
-      cwd: this.cwdPath,
+      cwd: options.cwd ?? this.cwdPath,
       extraRoots: this.extraRootPaths,
       home: this.options.home ?? this.settings.baseEnv.HOME,
       variants: options.variants,

@@ -108,16 +108,25 @@ export class OutputCollector {
     if (this.options.onData) this.tell(this.decoders[stream].decode(chunk, { stream: true }), stream);
   }
 
-  /** Flush the decoders; the collector is done after this. */
+  /**
+   * Flush the decoders; the collector is done after this. The texts are decoded when first read:
+   * a caller that took every byte through onOutput never pays for them.
+   */
   finish(): CollectedOutput {
     if (this.options.onData) for (const stream of ["stdout", "stderr"] as const) this.tell(this.decoders[stream].decode(), stream);
-    return {
-      stdout: this.windows.stdout.text(),
-      stderr: this.windows.stderr.text(),
-      output: this.windows.output.text(),
-      totalBytes: this.totalBytes,
-      outputTruncated: this.windows.output.truncated,
-    };
+    const result = { totalBytes: this.totalBytes, outputTruncated: this.windows.output.truncated } as CollectedOutput;
+    for (const name of ["stdout", "stderr", "output"] as const) {
+      let text: string | undefined;
+      Object.defineProperty(result, name, {
+        enumerable: true,
+        configurable: true,
+        get: () => (text ??= this.windows[name].text()),
+        set: (value: string) => {
+          text = value;
+        },
+      });
+    }
+    return result;
   }
 
   private tell(text: string, stream: StreamName): void {

@@ -13,9 +13,10 @@
  * Elsewhere (macOS) nothing can be overwritten; the sandbox's PID namespace is the guard on Linux
  * when /proc/self/mem is not writable.
  */
-import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import process from "node:process";
 import { isWithheld } from "./env-vars.ts";
+import { procStat } from "./proc-stat.ts";
 
 export interface HiddenSecrets {
   /** Whether the start-up memory could be rewritten (false off Linux or without /proc/self/mem). */
@@ -75,9 +76,7 @@ export function hideOwnSecrets(isSecret: (name: string) => boolean = isWithheld)
 
 /** Start and end addresses of the argument and environment blocks (fields 48–51 of /proc/self/stat). */
 function memoryLayout() {
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  // Fields after "(comm)" start with field 3; comm may hold spaces and parentheses.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).trim().split(" ");
+  const fields = procStat("self") ?? [];
   const field = (n: number) => Number(fields[n - 3]);
   const layout = { argStart: field(48), argEnd: field(49), envStart: field(50), envEnd: field(51) };
   if (!Object.values(layout).every((n) => Number.isSafeInteger(n) && n > 0)) throw new Error("no memory layout in /proc/self/stat");

@@ -14,6 +14,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
+import { procStat } from "./proc-stat.ts";
 
 /** The variable that marks a process as started for a tool; nested gongs append their own marks. */
 export const TREE_MARKER = "GONG_PROCESS_TREE";
@@ -62,11 +63,6 @@ export class ProcessTrees {
   treeEnv(tree: ProcessTree, env: Record<string, string>): Record<string, string> {
     const outer = env[TREE_MARKER];
     return { ...env, [TREE_MARKER]: outer ? `${outer},${tree.id}` : tree.id };
-  }
-
-  /** The tree's living processes (zombies excluded). */
-  members(tree: ProcessTree): number[] {
-    return findMembers(this.envId, new Map([[tree.id, tree]]), undefined, tree.startTicks).get(tree.id) ?? [];
   }
 
   /** Every living process of every tree this environment opened. */
@@ -182,7 +178,7 @@ interface ProcInfo {
  * when `only` is null. Processes that started before `since` (clock ticks) cannot be members and
  * are not looked at further — on a busy machine that is almost all of them.
  */
-export function findMembers(envId: string, only: Map<string, ProcessTree> | null, groups: Map<string, ProcessTree> = only ?? new Map(), since = 0): Map<string, number[]> {
+function findMembers(envId: string, only: Map<string, ProcessTree> | null, groups: Map<string, ProcessTree> = only ?? new Map(), since = 0): Map<string, number[]> {
   const trees = only ?? groups;
   const result = new Map<string, number[]>();
   const add = (id: string, pid: number) => {
@@ -212,14 +208,9 @@ export function findMembers(envId: string, only: Map<string, ProcessTree> | null
     if (c < 48 || c > 57) continue;
     const pid = Number(name);
     if (pid === self) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "latin1");
-    } catch {
-      continue; // gone meanwhile
-    }
-    // "pid (comm) state ppid pgrp … starttime(22) …" — comm may hold spaces and parentheses, so split after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 20);
+    // "state(3) ppid(4) pgrp(5) … starttime(22)".
+    const fields = procStat(pid, 20);
+    if (!fields) continue; // gone meanwhile
     const [state, ppid, pgrp] = fields;
     if (state === "Z" || state === "X" || Number(fields[19]) < since) continue;
     const info = { ppid: Number(ppid), pgrp: Number(pgrp) };
@@ -270,13 +261,8 @@ function markedTree(pid: number, needle: Buffer, mark: string): string | undefin
 }
 
 function startTicks(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ", 20)[19]);
-    return Number.isFinite(ticks) ? ticks : undefined;
-  } catch {
-    return undefined;
-  }
+  const ticks = Number(procStat(pid, 20)?.[19]);
+  return Number.isFinite(ticks) ? ticks : undefined;
 }
 
 function groupAlive(pgid: number): boolean {

@@ -10,11 +10,13 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { delimiter, isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import process from "node:process";
 import { ToolError } from "../envelope.ts";
+import { isInside, looseRealpath } from "../paths.ts";
 import { bubblewrapArgs, seatbeltProfile, shellQuote, type SandboxMode, type SandboxPolicy } from "./sandbox-profiles.ts";
 import { DelegatingEnvironment } from "./delegating.ts";
+import { findExecutable } from "./search/which.ts";
 import type { ExecOptions, ExecResult, ExecutionEnvironment } from "./types.ts";
 
 export interface SandboxOptions {
@@ -63,12 +65,12 @@ export function findSandboxProgram(options: Pick<SandboxOptions, "mode" | "path"
   const platform = options.platform ?? process.platform;
   const flag = `--sandbox ${options.mode}`;
   if (platform === "linux") {
-    const bwrap = which("bwrap", options.path);
+    const bwrap = findExecutable(["bwrap"], options.path ?? process.env.PATH ?? "");
     if (!bwrap) throw new SandboxUnavailableError(`${flag} needs bubblewrap (bwrap), which is not installed: install it (apt install bubblewrap, dnf install bubblewrap) or run with --sandbox off.`);
     return bwrap;
   }
   if (platform === "darwin") {
-    const exec = which("sandbox-exec", options.path ?? "/usr/bin");
+    const exec = findExecutable(["sandbox-exec"], options.path ?? "/usr/bin");
     if (!exec) throw new SandboxUnavailableError(`${flag} needs /usr/bin/sandbox-exec, which is missing on this Mac; run with --sandbox off.`);
     return exec;
   }
@@ -79,6 +81,7 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
   private readonly program: string;
   private readonly os: NodeJS.Platform;
   private checked: Promise<void> | undefined;
+  private rules: SandboxPolicy | undefined;
 
   /** Throws SandboxUnavailableError when the sandbox program is missing. */
   constructor(
@@ -96,21 +99,25 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
 
   /** Where commands and file tools may write: none in read-only mode. */
   get writableRoots(): string[] {
-    if (this.options.mode === "read-only") return [];
-    const temp = [tmpdir(), "/tmp"].filter((d) => existsSync(d));
-    return unique([...this.base.allowedRoots, ...(this.options.writableRoots ?? []), ...temp].map(real));
+    return this.options.mode === "read-only" ? [] : this.policy().writableRoots;
   }
 
-  /** The rules a command runs under. */
+  /** The rules a command runs under: worked out once (it looks at the disk), on first use. */
   policy(): SandboxPolicy {
+    this.rules ??= this.rulesNow();
+    return this.rules;
+  }
+
+  private rulesNow(): SandboxPolicy {
     const home = this.options.home ?? homedir();
     const candidates = HIDDEN_IN_HOME.map((h) => ({ path: join(home, h.path), dir: h.dir }));
     if (this.options.gongHome) candidates.push({ path: this.options.gongHome, dir: true });
     const workspace = this.base.root;
     // Never hide a directory that holds the workspace.
     const hidden = candidates.filter((h) => existsSync(h.path) && !isInside(workspace, h.path)).map((h) => ({ ...h, path: real(h.path) }));
-    const writableRoots = this.options.mode === "read-only" ? this.base.allowedRoots.map(real) : this.writableRoots;
-    return { mode: this.options.mode, writableRoots, network: this.options.network ?? false, hidden };
+    const temp = [tmpdir(), "/tmp"].filter((d) => existsSync(d));
+    const roots = this.options.mode === "read-only" ? this.base.allowedRoots : [...this.base.allowedRoots, ...(this.options.writableRoots ?? []), ...temp];
+    return { mode: this.options.mode, writableRoots: unique(roots.map(real)), network: this.options.network ?? false, hidden };
   }
 
   /** Initializes the inner environment, then proves the sandbox can start a command here. */
@@ -137,12 +144,12 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
   }
 
   override async writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void> {
-    this.assertWritable(path);
+    await this.assertWritable(path);
     return this.base.writeFile(path, data, options);
   }
 
   override async removeFile(path: string): Promise<void> {
-    this.assertWritable(path);
+    await this.assertWritable(path);
     return this.base.removeFile(path);
   }
 
@@ -162,24 +169,16 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
     return { program: this.program, args: ["-p", seatbeltProfile(policy), shell, "-c", script] };
   }
 
-  private assertWritable(path: string): void {
+  private async assertWritable(path: string): Promise<void> {
     if (this.options.mode === "read-only") {
       throw new ToolError("ACCESS_DENIED", `The sandbox is read-only (--sandbox read-only): '${path}' cannot be written or removed. Ask the user to run with --sandbox workspace-write to make changes.`);
     }
-    const target = realParent(path);
-    if (!this.writableRoots.some((root) => isInside(target, root))) {
-      throw new ToolError("ACCESS_DENIED", `The sandbox allows writing only in ${this.writableRoots.join(", ")}; '${path}' is outside. Write inside the workspace instead.`);
+    const target = (await looseRealpath(path)).path;
+    const roots = this.writableRoots;
+    if (!roots.some((root) => isInside(target, root))) {
+      throw new ToolError("ACCESS_DENIED", `The sandbox allows writing only in ${roots.join(", ")}; '${path}' is outside. Write inside the workspace instead.`);
     }
   }
-}
-
-function which(name: string, path = process.env.PATH ?? ""): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 function real(path: string): string {
@@ -188,24 +187,6 @@ function real(path: string): string {
   } catch {
     return path;
   }
-}
-
-/** The real path of `path`, or of its nearest existing parent joined with the rest. */
-function realParent(path: string): string {
-  let at = path;
-  const rest: string[] = [];
-  while (!existsSync(at)) {
-    const parent = join(at, "..");
-    if (parent === at) break;
-    rest.unshift(at.slice(parent.length + (parent.endsWith("/") ? 0 : 1)));
-    at = parent;
-  }
-  return join(real(at), ...rest);
-}
-
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 function unique(paths: string[]): string[] {

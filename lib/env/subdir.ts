@@ -4,7 +4,7 @@
  * parent environment's. A child agent limited to a subdirectory works through one of these, so the
  * parent's cleanup still kills whatever the child started.
  */
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { DelegatingEnvironment } from "./delegating.ts";
 import type { ExecOptions, ExecutionEnvironment, ResolveOptions } from "./types.ts";
 
@@ -21,11 +21,8 @@ export class SubdirEnvironment extends DelegatingEnvironment {
     return this.dir;
   }
 
-  override resolvePath(input: string, options?: ResolveOptions) {
-    if (typeof input !== "string") return this.base.resolvePath(input, options);
-    const plain = input.startsWith("@") ? input.slice(1) : input;
-    const relativeToHere = plain !== "" && !isAbsolute(plain) && !plain.startsWith("~");
-    return this.base.resolvePath(relativeToHere ? resolve(this.dir, plain) : input, options);
+  override resolvePath(input: string, options: ResolveOptions = {}) {
+    return this.base.resolvePath(input, { ...options, cwd: options.cwd ?? this.dir });
   }
 
   override exec(command: string, options: ExecOptions = {}) {

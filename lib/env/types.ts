@@ -43,6 +43,8 @@ export interface ResolvedPath {
 export interface ResolveOptions {
   /** Try the macOS variants of 003 §C when the plain path does not exist (read/edit do; write does not). */
   variants?: boolean;
+  /** Absolute directory relative paths start from; default the environment's working directory. */
+  cwd?: string;
 }
 
 export interface ExecOptions {
@@ -55,7 +57,10 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Streamed output as it arrives (decoded, UTF-8 safe across chunks). */
   onData?: (text: string, stream: "stdout" | "stderr") => void;
-  /** Streamed output as raw bytes, both streams in arrival order: for keeping all of it (the bash tool's capture). */
+  /**
+   * Streamed output as raw bytes, both streams in arrival order: for keeping all of it (the bash
+   * tool's capture). Every environment calls it with all the output it has, if only at the end.
+   */
   onOutput?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
   /** When given, stdin is a pipe handed to this callback right after the start (otherwise stdin is closed). */
   onStdin?: (stdin: StdinPort) => void;

@@ -80,6 +80,29 @@ describe("output collector", () => {
     expect(out).toMatchObject({ output: "fghi", stdout: "cghi", stderr: "def", totalBytes: 9, outputTruncated: true });
   });
 
+  test("the windows are decoded only when the result's texts are read, once each", () => {
+    const decoded: RollingWindow[] = [];
+    const text = RollingWindow.prototype.text;
+    RollingWindow.prototype.text = function (this: RollingWindow) {
+      decoded.push(this);
+      return text.call(this);
+    };
+    try {
+      const c = new OutputCollector({ windowBytes: 100, onOutput: () => {} });
+      c.write(bytes("out"), "stdout");
+      c.write(bytes("err"), "stderr");
+      const out = Object.assign(c.finish(), { exitCode: 0 });
+      expect(decoded).toHaveLength(0);
+      expect(out.output).toBe("outerr");
+      expect(out.output).toBe("outerr");
+      expect(decoded).toHaveLength(1);
+      expect({ ...out }).toMatchObject({ stdout: "out", stderr: "err", output: "outerr", exitCode: 0, totalBytes: 6 });
+      expect(decoded).toHaveLength(3);
+    } finally {
+      RollingWindow.prototype.text = text;
+    }
+  });
+
   test("a throwing listener does not stop the capture", () => {
     const fail = () => {
       throw new Error("listener");

@@ -117,6 +117,21 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     await writer.removeFile(join(ws.dir, "b.txt"));
     expect(existsSync(join(ws.dir, "b.txt"))).toBe(false);
   });
+
+  test("a folder whose name starts with two dots (..cache) is inside its writable root, not outside", async () => {
+    // A root outside the temp folders (which are writable anyway).
+    const root = `/var/tmp/gong-sandbox-root-${process.pid}`;
+    mkdirSync(root, { recursive: true });
+    try {
+      const writer = sandbox({ writableRoots: [root] });
+      await writer.writeFile(join(root, "..cache", "c.txt"), "ok");
+      expect(readFileSync(join(root, "..cache", "c.txt"), "utf8")).toBe("ok");
+      const beside = await writer.writeFile(`${root}-beside.txt`, "x").catch((e) => e);
+      expect((beside as ToolError).code).toBe("ACCESS_DENIED");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("sandbox availability and policy", () => {

@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { LocalEnvironmentOptions } from "../../lib/env/local.ts";
+import type { ExecResult } from "../../lib/env/types.ts";
+import { ClientEnvironment } from "../../lib/cli/acp/client-environment.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
 import { gone, makeWorkspace, type Workspace } from "../env/helpers.ts";
 import { coreObserver, runObserved } from "../helpers/observed.ts";
@@ -225,10 +227,26 @@ test("bash empty output says so", async () => {
   expect(r.text).toBe("(no output)");
 });
 
-test("bash in an environment that does not stream raw bytes still returns the output it kept", async () => {
+test("bash in the editor's terminal (ACP) returns the output the terminal kept", async () => {
   const local = ws.env();
-  const env = Object.create(local) as typeof local;
-  env.exec = (command, options = {}) => local.exec(command, { ...options, onOutput: undefined });
-  const r = await createToolRegistry({ cwd: ws.dir, env }).execute("bash", { command: "echo from-the-window" });
-  expect(r.text).toBe("from-the-window\n");
+  // An editor whose terminal runs the command for real and reports its output only at the end.
+  const client = {
+    request: () => Promise.reject(new Error("no fs")),
+    createTerminal: async (params: { args?: string[] }) => {
+      const run: Promise<ExecResult> = local.exec(params.args![1]);
+      return {
+        id: "t1",
+        currentOutput: async () => {
+          const r = await run;
+          return { output: r.output, truncated: r.outputTruncated, exitStatus: { exitCode: r.exitCode } };
+        },
+        waitForExit: async () => ({ exitCode: (await run).exitCode }),
+        kill: async () => {},
+        release: async () => {},
+      };
+    },
+  };
+  const env = new ClientEnvironment(local, { sessionId: "s", client, capabilities: { terminal: true } });
+  const r = await createToolRegistry({ cwd: ws.dir, env }).execute("bash", { command: "echo from-the-terminal; exit 3" });
+  expect(r.text).toBe("from-the-terminal\n\n\nCommand exited with code 3");
 });

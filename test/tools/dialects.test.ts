@@ -69,7 +69,7 @@ describe("codex exec_command / write_stdin sessions", () => {
     expect(alive(pid)).toBe(false);
   });
 
-  test("workdir; the whole output by default, the tool's own cut only when the model names max_output_tokens", async () => {
+  test("workdir; the whole output by default, cut to max_output_tokens from both ends only when the model names it", async () => {
     ws.write("sub/marker.txt", "x");
     const here = await run("exec_command", { cmd: "ls", workdir: "sub" });
     expect(here.text).toContain("marker.txt");
@@ -79,13 +79,33 @@ describe("codex exec_command / write_stdin sessions", () => {
     expect(whole.text).not.toContain("omitted");
     expect(whole.text).toContain(`Original token count: ${Math.ceil(seq.length / 4)}`);
     expect(whole.context.truncation_header).toBe(whole.text.length - seq.length);
-    const long = await run("exec_command", { cmd: "seq 1 20000", max_output_tokens: 100 });
-    expect(long.text).toMatch(/^1$/m);
-    expect(long.text).toMatch(/^20000$/m);
-    expect(long.text).toContain(`[… ${seq.length - 400} of ${seq.length} characters omitted: max_output_tokens 100 allows about 400.`);
-    expect(long.text).toContain(`Original token count: ${Math.ceil(seq.length / 4)}`);
+    const observer = coreObserver(ws.root, { perTool: { exec_command: CAPABILITY_LIMITS.bash } });
+    const long = await runObserved(ws.registry, observer, "exec_command", { cmd: "seq 1 20000", max_output_tokens: 100 });
+    expect(long.response.text.endsWith(`Output:\n${seq}`)).toBe(true);
+    expect(long.forModel.text).toMatch(/^1$/m);
+    expect(long.forModel.text).toMatch(/^20000$/m);
+    expect(long.forModel.data.truncation).toMatchObject({ direction: "head_tail", max_chars: 400, max_lines: null, original_chars: seq.length, original_lines: 20_000 });
+    expect(long.forModel.text).toContain(`Original token count: ${Math.ceil(seq.length / 4)}`);
     const missing = await run("exec_command", { cmd: "ls", workdir: "nope" });
     expect(missing.error?.code).toBe("NOT_FOUND");
+  });
+
+  test("max_output_tokens cuts once: one marker with the true counts, the spill file holds the whole output", async () => {
+    const observer = coreObserver(ws.root, { perTool: { exec_command: CAPABILITY_LIMITS.bash } });
+    const seq = Array.from({ length: 5000 }, (_, i) => `${i + 1}\n`).join("");
+    const r = await runObserved(ws.registry, observer, "exec_command", { cmd: "seq 1 5000", max_output_tokens: 2000 });
+    const text = r.forModel.text;
+    expect(text.match(/WARNING: Tool output was truncated/g)).toHaveLength(1);
+    expect(text).not.toContain("max_output_tokens");
+    expect(text).toContain(`of ${seq.length} characters were removed from the middle.`);
+    expect(text).toMatch(/Lines \d+-\d+ of 5000 are not shown\./);
+    expect(text).toMatch(/^1$/m);
+    expect(text.endsWith("5000\n")).toBe(true);
+    expect(r.forModel.data.truncation).toMatchObject({ original_lines: 5000, original_chars: seq.length, max_chars: 8000, max_lines: null });
+    expect((r.forModel.data.truncation as { kept_chars: number }).kept_chars).toBeLessThanOrEqual(8000);
+    // More lines than the shell's 256-line limit: the model's budget is in tokens, not lines.
+    expect((r.forModel.data.truncation as { kept_lines: number }).kept_lines).toBeGreaterThan(256);
+    expect(ws.read(r.fullOutputPath!)).toBe(seq);
   });
 
   test("004-5.3 a session polled with write_stdin: each call gets the output written since the last, whole, in its own spill file", async () => {
@@ -118,6 +138,13 @@ describe("codex read_file, list_dir, grep_files, view_image", () => {
     expect(r.text).toContain("L2: b\nL3: c\n");
     expect(r.text).toContain("offset=4");
     expect(r.text).not.toContain("start_line");
+  });
+
+  test("read_file keeps a line that itself looks numbered (\"  12 | x\") as it is", async () => {
+    ws.write("table.txt", "  12 | x\nL3: y\n");
+    expect((await run("read_file", { file_path: "table.txt" })).text).toContain("L1:   12 | x\nL2: L3: y\n");
+    const block = await run("read_file", { file_path: "table.txt", mode: "indentation", indentation: { anchor_line: 1 } });
+    expect(block.text).toBe("L1:   12 | x");
   });
 
   test("read_file indentation mode returns the block around the anchor line", async () => {
@@ -222,6 +249,12 @@ describe("gemini-cli tools", () => {
     expect(r.text).toContain("\nb\n");
     expect(r.text).not.toContain(" | ");
     expect((await run("read_file", { file_path: "f.txt", start_line: 3, end_line: 2 })).error?.code).toBe("INVALID_PARAM");
+  });
+
+  test("a line that itself looks numbered (\"  12 | x\") is shown as it is by read_file and read_many_files", async () => {
+    ws.write("table.txt", "  12 | x\n");
+    expect((await run("read_file", { file_path: "table.txt" })).text).toContain("\n  12 | x\n");
+    expect((await run("read_many_files", { include: ["table.txt"] })).text).toContain("--- table.txt ---\n  12 | x\n");
   });
 
   test("read_many_files reads paths and globs, each headed by its path, skipping defaults", async () => {

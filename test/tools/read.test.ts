@@ -3,6 +3,7 @@ import { chmodSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { startReply } from "../../lib/envelope.ts";
 import { OutputCapture } from "../../lib/tool-output.ts";
+import { ProcessTable } from "../../tools/processes.ts";
 import { readTool } from "../../tools/read.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 import { makeGif, makeJpeg, makePng, makeWebpHeader } from "../helpers/images.ts";
@@ -371,7 +372,7 @@ describe("002 contract", () => {
       controller.abort();
       // Straight to the tool: the registry would refuse an aborted signal before opening anything.
       // The tool throws; turning that into an envelope is the registry's job.
-      const thrown = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal, output: new OutputCapture() }).catch((e) => e);
+      const thrown = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal, output: new OutputCapture(), processes: new ProcessTable(ws.env) }).catch((e) => e);
       expect(thrown).toMatchObject({ code: "EXECUTION_ERROR", message: "Operation aborted" });
     }
     await Bun.sleep(20);

@@ -62,10 +62,10 @@ function changedFiles(r: ToolResponse): string[] {
   return files.flatMap((f) => (f.move_path ? [f.path, f.move_path] : [f.path]));
 }
 
-/** Parse, check and apply one patch, answering with the envelope (the shell tool uses it too). */
 /** What applying a patch needs of a tool call (no output capture: the result is a summary and a diff). */
 type PatchContext = Pick<ToolRunContext, "env" | "reply" | "signal">;
 
+/** Parse, check and apply one patch, answering with the envelope (the shell tool uses it too). */
 export async function runPatch(patchText: string, ctx: PatchContext): Promise<ToolResponse> {
   try {
     if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");

@@ -10,14 +10,14 @@ import { BASH_MAX_TIMEOUT_S, bashTool, runShellCommand } from "../bash.ts";
 import { editTool } from "../edit.ts";
 import { findTool } from "../find.ts";
 import { grepTool } from "../grep.ts";
-import { count as plural, defaultResultSummary } from "../metadata.ts";
+import { count, defaultResultSummary } from "../metadata.ts";
 import { READ_MAX_LIMIT, readTool } from "../read.ts";
 import type { Tool } from "../types.ts";
 import { writeTool } from "../write.ts";
-import { describeProcess, isResponse, processTable } from "./background.ts";
-import { count, delegate, describedLike, num } from "./delegate.ts";
+import { describeProcess } from "./background.ts";
+import { delegate, describedLike, num, wholeCount } from "./delegate.ts";
 import { compileSearchRegex } from "../../lib/env/search/regex.ts";
-import { newestFirst, searchContent } from "./search.ts";
+import { COLLECT_LIMIT, newestFirst, searchContent } from "./search.ts";
 
 export const CLAUDE_BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** Claude Code's Grep shows at most this many rows unless head_limit says otherwise. */
@@ -42,7 +42,7 @@ export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
   run: (args, ctx) =>
     args.pages !== undefined
       ? Promise.resolve(ctx.reply.fail("INVALID_PARAM", `pages is for PDF files, which gong does not render. Extract the text with a command (e.g. pdftotext -f 1 -l 5 '${args.file_path}' -) and read that.`))
-      : delegate(readTool, { path: args.file_path, start_line: count(args.offset, 1), limit: Math.min(count(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" }),
+      : delegate(readTool, { path: args.file_path, start_line: wholeCount(args.offset, 1), limit: Math.min(wholeCount(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" }),
 };
 
 const writeSchema = v.strictObject({
@@ -101,8 +101,7 @@ export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
   ...describedLike(bashTool, (a) => ({ command: a.command })),
   async run(args, ctx) {
     if (args.run_in_background) {
-      const table = processTable(ctx);
-      if (isResponse(table)) return table;
+      const table = ctx.processes;
       // Kept whole until TaskOutput reads it, in captures like this call's (one spill file per reading call).
       const started = table.start(args.command, { output: ctx.output });
       await table.waitForExit(started.id, 50, ctx.signal);
@@ -131,8 +130,7 @@ export const TaskOutputTool: Tool<v.InferOutput<typeof taskOutputSchema>> = {
   kind: "shell",
   summarizeCall: (a) => `task ${a.task_id ?? ""}`,
   async run(args, ctx) {
-    const table = processTable(ctx);
-    if (isResponse(table)) return table;
+    const table = ctx.processes;
     const process = table.get(Number(args.task_id));
     if (!process) return ctx.reply.fail("NOT_FOUND", `No background task with ID '${args.task_id}' (it may have finished and been read already). Running: ${table.list().map((p) => p.id).join(", ") || "none"}.`);
     if (args.block) await table.waitForExit(process.id, args.timeout, ctx.signal);
@@ -155,8 +153,7 @@ export const TaskStopTool: Tool<v.InferOutput<typeof taskStopSchema>> = {
   async run(args, ctx) {
     const id = args.task_id ?? args.shell_id;
     if (id === undefined) return ctx.reply.fail("INVALID_PARAM", "TaskStop needs task_id: the ID Bash gave when it started the background command.");
-    const table = processTable(ctx);
-    if (isResponse(table)) return table;
+    const table = ctx.processes;
     const process = table.get(Number(id));
     if (!process) return ctx.reply.fail("NOT_FOUND", `No background task with ID '${id}'.`);
     await table.kill(process.id);
@@ -194,14 +191,14 @@ export const GrepTool: Tool<GrepArgs> = {
   schema: grepSchema,
   truncation: "head",
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.glob })),
-  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total_matches ?? 0), "match", "matches")),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total_matches ?? 0), "match", "matches")),
   files: () => [],
   run: grep,
 };
 
 async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<ToolResponse> {
   const mode = args.output_mode ?? "files_with_matches";
-  const around = count(args.context) ?? count(args["-C"]) ?? 0;
+  const around = wholeCount(args.context) ?? wholeCount(args["-C"]) ?? 0;
   const result = await searchContent(ctx, {
     pattern: args.pattern,
     path: args.path,
@@ -209,8 +206,8 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
     type: args.type,
     ignoreCase: args["-i"],
     multiline: args.multiline,
-    before: mode === "content" ? (count(args["-B"]) ?? around) : 0,
-    after: mode === "content" ? (count(args["-A"]) ?? around) : 0,
+    before: mode === "content" ? (wholeCount(args["-B"]) ?? around) : 0,
+    after: mode === "content" ? (wholeCount(args["-A"]) ?? around) : 0,
     signal: ctx.signal,
   });
   let rows: string[];
@@ -225,24 +222,22 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
     });
   } else if (mode === "count") rows = result.files.map((f) => `${f}:${result.counts.get(f)}`);
   else rows = await newestFirst(ctx, result.files);
-  const skip = count(args.offset) ?? 0;
-  const limit = count(args.head_limit) ?? GREP_HEAD_LIMIT;
+  const skip = wholeCount(args.offset) ?? 0;
+  const limit = wholeCount(args.head_limit) ?? GREP_HEAD_LIMIT;
   const shown = rows.slice(skip, limit === undefined || limit === 0 ? undefined : skip + limit);
   // Whole lines, the whole listing: the framework cuts what the model sees, once.
-  const listing = { text: shown.join("\n") };
+  const listing = shown.join("\n");
   const total = [...result.counts.values()].reduce((a, b) => a + b, 0);
   const notes: string[] = [];
   if (shown.length < rows.length - skip) notes.push(`Showing ${shown.length} of ${rows.length - skip}; raise head_limit or use offset=${skip + shown.length} for more.`);
-  if (result.limitReached) notes.push("The search stopped at 20000 matches; narrow the pattern or path.");
+  if (result.limitReached) notes.push(`The search stopped at ${COLLECT_LIMIT} matches; narrow the pattern or path.`);
   const head =
     total === 0
       ? `No matches for '${args.pattern}'.`
-      : mode === "count"
-        ? `Found ${total} matches in ${result.files.length} files:`
-        : mode === "content"
-          ? `Found ${total} matches in ${result.files.length} files:`
-          : `Found ${result.files.length} files:`;
-  const body = [head, total === 0 ? "" : listing.text, ...notes.map((n) => `[${n}]`)].filter((l) => l !== "").join("\n");
+      : mode === "files_with_matches"
+        ? `Found ${result.files.length} files:`
+        : `Found ${total} matches in ${result.files.length} files:`;
+  const body = [head, total === 0 ? "" : listing, ...notes.map((n) => `[${n}]`)].filter((l) => l !== "").join("\n");
   const data = { mode, files: result.files, total_matches: total, truncated: notes.length > 0 };
   const extras = { pathResolved: result.where, stats: { total_matches: total, files: result.files.length, engine: result.engine } };
   return notes.length > 0 ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);

@@ -6,15 +6,6 @@ import type { ToolResponse } from "../../lib/envelope.ts";
 import type { BackgroundProcess, ProcessTable } from "../processes.ts";
 import type { ToolRunContext } from "../types.ts";
 
-/** The table of the context, or a sentence saying background commands are unavailable. */
-export function processTable(ctx: ToolRunContext): ProcessTable | ToolResponse {
-  return ctx.processes ?? ctx.reply.fail("EXECUTION_ERROR", "Background commands are not available in this environment; run the command in the foreground.");
-}
-
-export function isResponse(value: unknown): value is ToolResponse {
-  return typeof value === "object" && value !== null && "status" in value && "stats" in value;
-}
-
 /**
  * One running or finished process, with the output written since it was last read: all of it,
  * taken over from the process table into this call's capture (one spill file, memory bounded),

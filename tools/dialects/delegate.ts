@@ -39,7 +39,7 @@ function rename(text: string, renames: Record<string, string>): string {
 export const num = (description: string) => v.pipe(v.number(), v.description(description));
 
 /** A number argument as a whole count at least `min`, or undefined. */
-export function count(value: number | undefined, min = 0): number | undefined {
+export function wholeCount(value: number | undefined, min = 0): number | undefined {
   return value === undefined ? undefined : Math.max(min, Math.floor(value));
 }
 

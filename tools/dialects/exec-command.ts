@@ -12,13 +12,11 @@
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
-import type { CapturedOutput, OutputCapture } from "../../lib/tool-output.ts";
 import { patchFromShellCommand } from "../apply-patch/shell.ts";
 import { flag, text } from "../args.ts";
 import { runShellPatch } from "../bash.ts";
 import type { BackgroundProcess, ProcessTable } from "../processes.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
-import { isResponse, processTable } from "./background.ts";
 import { num } from "./delegate.ts";
 
 export const EXEC_DEFAULT_YIELD_MS = 10_000;
@@ -61,20 +59,14 @@ export const execCommandTool: Tool<ExecArgs> = {
     // codex-trained models also patch through the shell (`apply_patch <<'EOF' … EOF`): apply it directly.
     const shellPatch = patchFromShellCommand(args.cmd);
     if (shellPatch) return runShellPatch(shellPatch, ctx);
-    const table = processTable(ctx);
-    if (isResponse(table)) return table;
+    const table = ctx.processes;
     const command = args.shell ? `${quote(args.shell)}${args.login === false ? "" : " -l"} -c ${quote(args.cmd)}` : args.cmd;
     const started = performance.now();
-    let process: BackgroundProcess;
-    try {
-      if (args.workdir !== undefined) {
-        const dir = await ctx.env.resolvePath(args.workdir);
-        if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Working directory '${args.workdir}' does not exist. Create it first or pick an existing workdir.`);
-      }
-      process = table.start(command, { cwd: args.workdir, output: ctx.output });
-    } catch (e) {
-      return ctx.reply.fromError(e);
+    if (args.workdir !== undefined) {
+      const dir = await ctx.env.resolvePath(args.workdir);
+      if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Working directory '${args.workdir}' does not exist. Create it first or pick an existing workdir.`);
     }
+    const process = table.start(command, { cwd: args.workdir, output: ctx.output });
     const yieldMs = clamp(args.yield_time_ms ?? ctx.commandTimeoutMs ?? EXEC_DEFAULT_YIELD_MS, MIN_YIELD_MS, MAX_YIELD_MS);
     await table.waitForExit(process.id, yieldMs, ctx.signal);
     if (ctx.signal?.aborted && !process.result) await table.kill(process.id);
@@ -99,8 +91,7 @@ export const writeStdinTool: Tool<WriteArgs> = {
   summarizeCall: (a) => `session ${a.session_id ?? ""}${a.chars ? ` ← ${JSON.stringify(a.chars)}` : " (poll)"}`,
   summarizeResult: summarizeRun,
   async run(args, ctx) {
-    const table = processTable(ctx);
-    if (isResponse(table)) return table;
+    const table = ctx.processes;
     const process = table.get(args.session_id);
     if (!process) {
       const running = table.list().filter((p) => !p.result).map((p) => p.id);
@@ -119,8 +110,9 @@ export const writeStdinTool: Tool<WriteArgs> = {
 
 /**
  * The codex-style answer: wall time, exit code or session id, the true token count, then the new
- * output — all of it. The framework cuts it for the model (keeping this header whole); only a
- * model that names max_output_tokens gets the tool's own cut, which says so.
+ * output — all of it. The framework cuts it for the model (keeping this header whole): with the
+ * profile's shell limits, or — when the model names max_output_tokens — to that many tokens (four
+ * characters each) from the start and end.
  */
 function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunContext, started: number, maxTokens: number | undefined): ToolResponse {
   // Same tick as finish(): output written from here on waits for the next write_stdin.
@@ -135,39 +127,23 @@ function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunCon
     : `Process running with session ID ${process.id}`;
   const tokens = Math.ceil(output.totalChars / CHARS_PER_TOKEN);
   const header = `${[`Wall time: ${wall} seconds`, status, `Original token count: ${tokens}`, "Output:"].join("\n")}\n`;
-  const own = maxTokens === undefined ? null : cutToTokens(output, maxTokens, ctx.output);
   const data: Record<string, unknown> = { wall_time_seconds: Number(wall), original_token_count: tokens };
-  const fullPath = own ? own.path : output.spill?.path;
-  if (fullPath) data.full_output_path = fullPath;
+  if (output.spill?.path) data.full_output_path = output.spill.path;
   if (result) {
     data.exit_code = result.exitCode;
     table.forget(process.id);
   } else data.session_id = process.id;
-  const text = header + (own ? own.text : output.text);
+  const text = header + output.text;
+  const budget = maxTokens === undefined ? {} : { truncation_max_chars: Math.max(1, Math.floor(maxTokens)) * CHARS_PER_TOKEN };
   const extras = {
     stats: { output_chars: output.totalChars, total_lines: output.newlines + (output.endsOpen ? 1 : 0) },
-    context: { truncation_header: header.length },
+    context: { truncation_header: header.length, ...budget },
   };
   if (result && result.exitCode !== 0) {
     const why = result.exitCode === null ? "Command was killed" : `Command exited with code ${result.exitCode}`;
     return ctx.reply.fail("EXECUTION_ERROR", why, { ...extras, data, text });
   }
   return ctx.reply.success(data, text, extras);
-}
-
-/**
- * codex's max_output_tokens, when the model names it: the start and end of the output within that
- * many tokens (four characters each), and a line saying how much was left out and where all of it is.
- */
-function cutToTokens(output: CapturedOutput, maxTokens: number, capture: OutputCapture): { text: string; path: string | null } | null {
-  const budget = Math.max(1, Math.floor(maxTokens)) * CHARS_PER_TOKEN;
-  if (output.totalChars <= budget) return null;
-  const spill = capture.keepSpill();
-  const where = spill.path ? ` The full output is in ${spill.path}.` : "";
-  const head = Math.floor(budget / 2);
-  const omitted = output.totalChars - budget;
-  const note = `[… ${omitted} of ${output.totalChars} characters omitted: max_output_tokens ${maxTokens} allows about ${budget}.${where} …]`;
-  return { text: `${output.text.slice(0, head)}\n${note}\n${output.text.slice(output.text.length - (budget - head))}`, path: spill.path };
 }
 
 /** "exit 0", "running (session 1000)". */

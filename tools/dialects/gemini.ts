@@ -7,18 +7,16 @@
 import { OutputCapture } from "../../lib/tool-output.ts";
 import picomatch from "picomatch";
 import * as v from "valibot";
-import type { ToolResponse } from "../../lib/envelope.ts";
-import { flag, text } from "../args.ts";
+import { flag, text, whole } from "../args.ts";
 import { bashTool, runShellCommand } from "../bash.ts";
 import { editTool } from "../edit.ts";
 import { findFiles, findTool } from "../find.ts";
 import { grepTool } from "../grep.ts";
 import { lsTool } from "../ls.ts";
-import { count as plural, defaultResultSummary } from "../metadata.ts";
-import { READ_MAX_LIMIT, readTool } from "../read.ts";
+import { count, defaultResultSummary } from "../metadata.ts";
+import { READ_MAX_LIMIT, readTool, readToolWith } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
-import { isResponse, processTable } from "./background.ts";
 import { delegate, describedLike, renameHints } from "./delegate.ts";
 import { searchContent } from "./search.ts";
 
@@ -29,8 +27,6 @@ const GREP_DEFAULT_TOTAL = 100;
 const MANY_FILES_MAX_CHARS = 200_000;
 const DEFAULT_EXCLUDES = ["**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/*.lock", "**/*.min.js", "**/*.{png,jpg,jpeg,gif,webp,ico,pdf,zip,gz,tar,exe,dll,so,dylib,class,jar,wasm}"];
 
-const int = (description: string, min?: number) =>
-  min === undefined ? v.pipe(v.number(), v.integer(), v.description(description)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.description(description));
 const filtering = v.optional(
   v.pipe(
     v.strictObject({
@@ -41,16 +37,13 @@ const filtering = v.optional(
   ),
 );
 
-/** The core read's "   7 | text" numbering removed: gemini-cli shows file content as it is. */
-function plainLines(response: ToolResponse): ToolResponse {
-  response.text = response.text.replace(/^ *\d+ \| /gm, "");
-  return response;
-}
+/** The core read without line numbers: gemini-cli shows file content as it is. */
+const plainRead = readToolWith(() => "");
 
 const readSchema = v.strictObject({
   file_path: text("Path of the file to read."),
-  start_line: v.optional(int("First line to read, 1-based.", 1)),
-  end_line: v.optional(int("Last line to read, 1-based and inclusive.", 1)),
+  start_line: v.optional(whole("First line to read, 1-based.", 1)),
+  end_line: v.optional(whole("Last line to read, 1-based and inclusive.", 1)),
 });
 
 export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
@@ -63,7 +56,7 @@ export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
     const start = args.start_line ?? 1;
     if (args.end_line !== undefined && args.end_line < start) return ctx.reply.fail("INVALID_PARAM", `end_line (${args.end_line}) is before start_line (${start}).`);
     const limit = args.end_line === undefined ? READ_MAX_LIMIT : Math.min(args.end_line - start + 1, READ_MAX_LIMIT);
-    return plainLines(await delegate(readTool, { path: args.file_path, start_line: start, limit }, ctx, { path: "file_path" }));
+    return delegate(plainRead, { path: args.file_path, start_line: start, limit }, ctx, { path: "file_path" });
   },
 };
 
@@ -83,7 +76,7 @@ export const readManyFilesTool: Tool<ManyArgs> = {
   truncation: "head",
   kind: "read",
   summarizeCall: (a) => (Array.isArray(a.include) ? a.include.join(" ") : ""),
-  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : plural(r.data.files.length, "file")),
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : count(r.data.files.length, "file")),
   files: (r) => (Array.isArray(r.data.files) ? (r.data.files as string[]) : []),
   run: async (args: ManyArgs, ctx) => {
     const excludes = [...args.exclude, ...(args.useDefaultExcludes ? DEFAULT_EXCLUDES : [])];
@@ -108,12 +101,12 @@ export const readManyFilesTool: Tool<ManyArgs> = {
         continue;
       }
       // Each file is a read of its own: its own output capture (held in memory, never spilled).
-      const r = await delegate(readTool, { path: file, limit: READ_MAX_LIMIT }, { ...ctx, output: new OutputCapture() });
+      const r = await delegate(plainRead, { path: file, limit: READ_MAX_LIMIT }, { ...ctx, output: new OutputCapture() });
       if (r.status === "error" || Array.isArray(r.data.images)) {
         skipped.push(`${file} (${r.error?.message ?? "not text"})`);
         continue;
       }
-      const content = String(r.data.content ?? "").replace(/^ *\d+ \| /gm, "");
+      const content = String(r.data.content ?? "");
       size += content.length;
       read.push(file);
       parts.push(`--- ${file} ---\n${content}`);
@@ -174,7 +167,7 @@ const shellSchema = v.strictObject({
   description: v.optional(text("A short description of what the command does.")),
   dir_path: v.optional(text("Directory to run the command in (default: the project root).")),
   is_background: v.optional(flag("Run the command in the background (servers, watchers) and return at once.")),
-  delay_ms: v.optional(int("For background commands: milliseconds to wait for first output before returning (default 200).")),
+  delay_ms: v.optional(whole("For background commands: milliseconds to wait for first output before returning (default 200).")),
   // gemini-cli's sandbox request. gong's sandbox is the user's choice when it starts; a command keeps it.
   additional_permissions: v.optional(
     v.pipe(
@@ -202,8 +195,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
       if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. Run the command from an existing directory.`);
     }
     if (args.is_background) {
-      const table = processTable(ctx);
-      if (isResponse(table)) return table;
+      const table = ctx.processes;
       const started = table.start(args.command, { cwd: args.dir_path });
       await table.waitForExit(started.id, args.delay_ms ?? BACKGROUND_DELAY_MS, ctx.signal);
       const first = table.tail(started.id, 20).text;
@@ -219,9 +211,9 @@ export const runShellCommandTool: Tool<ShellArgs> = {
 };
 
 const backgroundOutputSchema = v.strictObject({
-  pid: int("PID of the background process."),
-  lines: v.optional(int("Lines from the end (default 100).", 1)),
-  delay_ms: v.optional(int("Wait this long before reading (ms).")),
+  pid: whole("PID of the background process."),
+  lines: v.optional(whole("Lines from the end (default 100).", 1)),
+  delay_ms: v.optional(whole("Wait this long before reading (ms).")),
 });
 
 export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutputSchema>> = {
@@ -232,8 +224,7 @@ export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutpu
   kind: "shell",
   summarizeCall: (a) => `pid ${a.pid ?? ""}`,
   async run(args, ctx) {
-    const table = processTable(ctx);
-    if (isResponse(table)) return table;
+    const table = ctx.processes;
     const process = table.get(args.pid);
     if (!process) return ctx.reply.fail("NOT_FOUND", `No background process with PID ${args.pid}. List them with list_background_processes.`);
     if (args.delay_ms) await table.waitForExit(process.id, args.delay_ms, ctx.signal);
@@ -258,8 +249,7 @@ export const listBackgroundProcessesTool: Tool<Record<string, never>> = {
   truncation: "head",
   kind: "shell",
   async run(_args, ctx) {
-    const table = processTable(ctx);
-    if (isResponse(table)) return table;
+    const table = ctx.processes;
     const all = table.list();
     const lines = all.map((p) => `${p.id}: ${p.result ? `exited (${p.result.exitCode ?? p.result.signal})` : "running"} — ${p.command}`);
     return ctx.reply.success({ processes: all.map((p) => ({ pid: p.id, running: !p.result, command: p.command })) }, lines.length ? lines.join("\n") : "No background processes.");
@@ -274,12 +264,12 @@ const grepSchema = v.strictObject({
   names_only: v.optional(flag("Only the names of matching files.")),
   case_sensitive: v.optional(flag("Match case (default false).")),
   fixed_strings: v.optional(flag("Pattern is literal text.")),
-  context: v.optional(int("Context lines around a match.", 0)),
-  after: v.optional(int("Context lines after a match.", 0)),
-  before: v.optional(int("Context lines before a match.", 0)),
+  context: v.optional(whole("Context lines around a match.", 0)),
+  after: v.optional(whole("Context lines after a match.", 0)),
+  before: v.optional(whole("Context lines before a match.", 0)),
   no_ignore: v.optional(flag("Search files that .gitignore leaves out too (default false).")),
-  max_matches_per_file: v.optional(int("Most matches per file.", 1)),
-  total_max_matches: v.optional(int(`Most matches in all (default ${GREP_DEFAULT_TOTAL}).`, 1)),
+  max_matches_per_file: v.optional(whole("Most matches per file.", 1)),
+  total_max_matches: v.optional(whole(`Most matches in all (default ${GREP_DEFAULT_TOTAL}).`, 1)),
 });
 type GrepArgs = v.InferOutput<typeof grepSchema>;
 
@@ -290,7 +280,7 @@ export const grepSearchTool: Tool<GrepArgs> = {
   schema: grepSchema,
   truncation: "head",
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.dir_path, glob: a.include_pattern })),
-  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total_matches ?? (Array.isArray(r.data.files) ? r.data.files.length : 0)), "match", "matches")),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total_matches ?? (Array.isArray(r.data.files) ? r.data.files.length : 0)), "match", "matches")),
   files: () => [],
   run: async (args: GrepArgs, ctx: ToolRunContext) => {
     const result = await searchContent(ctx, {
@@ -329,10 +319,10 @@ export const grepSearchTool: Tool<GrepArgs> = {
     }
     const all = [...result.counts.values()].reduce((a, b) => a + b, 0);
     // Whole lines: the framework cuts what the model sees, once.
-    const listing = { text: blocks.join("\n---\n") };
+    const listing = blocks.join("\n---\n");
     const cut = shown < all;
     const head = `Found ${all} matches for pattern "${args.pattern}" in ${where}${cut ? ` (showing ${shown})` : ""}:`;
-    const body = `${head}\n---\n${listing.text}${cut ? "\n[Narrow the pattern or raise total_max_matches to see more.]" : ""}`;
+    const body = `${head}\n---\n${listing}${cut ? "\n[Narrow the pattern or raise total_max_matches to see more.]" : ""}`;
     const data = { files: result.files, total_matches: all, truncated: cut };
     return cut ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
   },

@@ -6,15 +6,14 @@
  */
 import { join } from "node:path";
 import * as v from "valibot";
-import type { ToolResponse } from "../../lib/envelope.ts";
 import { flag, text } from "../args.ts";
 import { grepTool } from "../grep.ts";
 import { lsTool } from "../ls.ts";
-import { count as plural, defaultResultSummary } from "../metadata.ts";
-import { READ_MAX_LIMIT, readTool } from "../read.ts";
+import { count, defaultResultSummary } from "../metadata.ts";
+import { READ_MAX_LIMIT, readTool, readToolWith } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
-import { count, delegate, describedLike, num } from "./delegate.ts";
+import { delegate, describedLike, num, wholeCount } from "./delegate.ts";
 import { execCommandTool, writeStdinTool } from "./exec-command.ts";
 import { newestFirst, searchContent } from "./search.ts";
 
@@ -26,6 +25,9 @@ const READ_DEFAULT_LIMIT = 2000;
  * the slice mode returns lines whole, so the framework's one cut applies there.
  */
 const MAX_LINE_CHARS = 500;
+/** The core read numbering lines as codex does ("L7: text"), and without numbers for the indentation mode's own view. */
+const codexRead = readToolWith((n) => `L${n}: `);
+const plainRead = readToolWith(() => "");
 
 const indentationSchema = v.strictObject({
   anchor_line: v.optional(num("Line the block is around (default: offset).")),
@@ -53,30 +55,23 @@ export const readFileTool: Tool<ReadArgs> = {
   async run(args, ctx) {
     const mode = args.mode ?? "slice";
     if (mode !== "slice" && mode !== "indentation") return ctx.reply.fail("INVALID_PARAM", `Unknown mode '${mode}': use "slice" or "indentation".`);
-    const offset = count(args.offset, 1) ?? 1;
-    const limit = count(args.limit, 1) ?? READ_DEFAULT_LIMIT;
+    const offset = wholeCount(args.offset, 1) ?? 1;
+    const limit = wholeCount(args.limit, 1) ?? READ_DEFAULT_LIMIT;
     if (mode === "slice") {
-      const response = await delegate(readTool, { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" });
-      return codexLines(response);
+      return delegate(codexRead, { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" });
     }
-    const whole = await delegate(readTool, { path: args.file_path, start_line: 1, limit: READ_MAX_LIMIT }, ctx, { path: "file_path" });
+    const whole = await delegate(plainRead, { path: args.file_path, start_line: 1, limit: READ_MAX_LIMIT }, ctx, { path: "file_path" });
     if (whole.status === "error" || typeof whole.data.content !== "string") return whole;
-    const lines = (whole.data.content as string).split("\n").slice(0, -1).map((l) => l.replace(/^ *\d+ \| /, ""));
+    const lines = (whole.data.content as string).split("\n").slice(0, -1);
     const opts = args.indentation ?? {};
-    const anchor = Math.min(count(opts.anchor_line, 1) ?? offset, lines.length);
-    const [from, to] = indentationBlock(lines, anchor, { maxLevels: count(opts.max_levels) ?? 0, siblings: opts.include_siblings ?? false, header: opts.include_header ?? true });
-    const cap = count(opts.max_lines, 1) ?? limit;
+    const anchor = Math.min(wholeCount(opts.anchor_line, 1) ?? offset, lines.length);
+    const [from, to] = indentationBlock(lines, anchor, { maxLevels: wholeCount(opts.max_levels) ?? 0, siblings: opts.include_siblings ?? false, header: opts.include_header ?? true });
+    const cap = wholeCount(opts.max_lines, 1) ?? limit;
     const end = Math.min(to, from + cap - 1);
     const body = lines.slice(from - 1, end).map((l, i) => `L${from + i}: ${l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l}`);
     return ctx.reply.success({ content: body.join("\n"), first_line: from, last_line: end }, body.join("\n"), { context: { truncation_skip: true }, stats: { lines_read: body.length } });
   },
 };
-
-/** The core read's "   7 | text" lines as codex's "L7: text". */
-function codexLines(response: ToolResponse): ToolResponse {
-  response.text = response.text.replace(/^ *(\d+) \| /gm, "L$1: ");
-  return response;
-}
 
 /**
  * Lines [from, to] (1-based) of the block enclosing `anchor`: climb to the lines with less
@@ -142,17 +137,17 @@ export const listDirTool: Tool<ListArgs> = {
   schema: listSchema,
   truncation: "head",
   ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
-  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : plural(Number(r.data.total ?? 0), "entry", "entries")),
+  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total ?? 0), "entry", "entries")),
   async run(args, ctx) {
     const resolved = await ctx.env.resolvePath(args.dir_path);
     const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
     if (!info) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. List its parent to see what is there.`);
     if (info.type !== "dir") return ctx.reply.fail("INVALID_PARAM", `'${args.dir_path}' is a file, not a directory. Use read_file to read it.`);
-    const depth = count(args.depth, 1) ?? 2;
+    const depth = wholeCount(args.depth, 1) ?? 2;
     const entries: string[] = [];
     await walk(ctx, resolved.absolute, depth, 0, entries);
-    const offset = count(args.offset, 1) ?? 1;
-    const limit = count(args.limit, 1) ?? 25;
+    const offset = wholeCount(args.offset, 1) ?? 1;
+    const limit = wholeCount(args.limit, 1) ?? 25;
     if (offset > Math.max(entries.length, 1)) return ctx.reply.fail("INVALID_PARAM", `offset ${offset} is past the last entry (${entries.length} entries).`);
     const shown = entries.slice(offset - 1, offset - 1 + limit);
     const more = entries.length - (offset - 1 + shown.length);
@@ -186,10 +181,10 @@ export const grepFilesTool: Tool<GrepArgs> = {
   schema: grepSchema,
   truncation: "head",
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.include })),
-  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : plural(r.data.files.length, "file")),
+  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : count(r.data.files.length, "file")),
   files: () => [],
   run: async (args: GrepArgs, ctx) => {
-    const limit = Math.min(count(args.limit, 1) ?? 100, 2000);
+    const limit = Math.min(wholeCount(args.limit, 1) ?? 100, 2000);
     const result = await searchContent(ctx, { pattern: args.pattern, path: args.path, glob: args.include, signal: ctx.signal });
     const files = (await newestFirst(ctx, result.files)).slice(0, limit);
     const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };

@@ -9,7 +9,7 @@ import { ToolError } from "../../lib/envelope.ts";
 import type { ToolRunContext } from "../types.ts";
 
 /** Matches collected before the modes cut them (files and counts need every match). */
-const COLLECT_LIMIT = 20_000;
+export const COLLECT_LIMIT = 20_000;
 /** Files larger than this are skipped by the multi-line search. */
 const MULTILINE_MAX_FILE_BYTES = 2 * 1024 * 1024;
 

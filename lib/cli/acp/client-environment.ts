@@ -113,6 +113,7 @@ export class ClientEnvironment extends DelegatingEnvironment {
       const exit = await Promise.race([terminal.waitForExit(), stop]);
       if (exit === "stop") await terminal.kill().catch(() => {});
       const out = await terminal.currentOutput();
+      if (out.output !== "") options.onOutput?.(utf8.encode(out.output), "stdout");
       const status = exit === "stop" ? out.exitStatus : exit;
       return {
         stdout: out.output,
