@@ -57,6 +57,8 @@ export interface ObserveOptions {
   direction?: TruncateMode;
   /** The call's capture (from `capture()`), when the tool streamed its output there. */
   capture?: OutputCapture;
+  /** Limits of what the tool does (a subagent's answer), for a tool the per-tool table does not name. */
+  kindLimits?: ToolLimits;
   /** The active subagent tool, when there is one: the hint points at it (001 §7). */
   subagentToolName?: string;
   readToolName?: string;
@@ -98,8 +100,8 @@ export interface Observer {
   capture(toolName: string): OutputCapture;
   /** Cuts `response` for the model and the event; never throws. */
   observe(toolName: string, response: ToolResponse, opts?: ObserveOptions): Promise<Observed>;
-  /** The limits that apply to a tool. */
-  limits(toolName: string, direction?: TruncateMode): Required<Pick<ToolLimits, "maxChars" | "direction">> & { maxLines?: number };
+  /** The limits that apply to a tool; `byKind` stands in when the per-tool table does not name it. */
+  limits(toolName: string, direction?: TruncateMode, byKind?: ToolLimits): Required<Pick<ToolLimits, "maxChars" | "direction">> & { maxLines?: number };
   /** Deletes expired spill files and the oldest ones past the budget; returns how many. */
   sweep(): Promise<number>;
   /** Resolves once the sweeps that spills started in the background are done. */
@@ -129,8 +131,8 @@ export function createObserver(options: ObserverOptions): Observer {
   };
   const show = (absolute: string) => displayPath(root, absolute);
 
-  function limits(toolName: string, direction?: TruncateMode) {
-    const own = options.perTool?.[toolName] ?? {};
+  function limits(toolName: string, direction?: TruncateMode, byKind?: ToolLimits) {
+    const own = options.perTool?.[toolName] ?? byKind ?? {};
     return {
       maxChars: own.maxChars ?? global.maxChars,
       maxLines: own.maxLines ?? global.maxLines,
@@ -159,7 +161,7 @@ export function createObserver(options: ObserverOptions): Observer {
       const callLimit = callMaxChars(response);
       // A call naming its own budget (exec_command's max_output_tokens) is cut to it from the middle,
       // never past the tool's limit; the budget is in characters only, so no line cut.
-      const toolLimit = limits(toolName, opts.direction);
+      const toolLimit = limits(toolName, opts.direction, opts.kindLimits);
       const limit = callLimit === null ? toolLimit : { ...toolLimit, maxChars: Math.min(toolLimit.maxChars, callLimit), direction: "head_tail" as const };
       // The character cut always runs (004 §5.3); a tool paging itself waives only the line cut (001 §6).
       const skipLines = response.context?.truncation_skip === true || callLimit !== null;

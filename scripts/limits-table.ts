@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_MAX_CHARS, DEFAULT_MAX_LINES } from "../lib/observe.ts";
 import { getProfileFactory, profileIds } from "../lib/profiles/index.ts";
+import { CAPABILITY_LIMITS } from "../lib/profiles/tool-limits.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 
 export const README = join(import.meta.dirname, "..", "README.md");
@@ -29,6 +30,8 @@ export function limitsTable(): string {
       rows.push(`| ${id} | \`${name}\` | ${number(limits.maxChars ?? DEFAULT_MAX_CHARS)} | ${number(limits.maxLines ?? DEFAULT_MAX_LINES)} | ${KEPT[direction]} |`);
     }
   }
+  const agent = CAPABILITY_LIMITS.agent;
+  rows.push(`| any | a subagent tool (\`Agent\`, \`wait_agent\`, \`invoke_agent\`…) | ${number(agent.maxChars)} | ${number(DEFAULT_MAX_LINES)} | ${KEPT[agent.direction]} |`);
   rows.push(`| any | any other tool | ${number(DEFAULT_MAX_CHARS)} | ${number(DEFAULT_MAX_LINES)} | the tool's own choice (start when it names none) |`);
   return rows.join("\n");
 }

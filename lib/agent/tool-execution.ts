@@ -8,6 +8,7 @@
  */
 import { startReply, type ErrorCode, type ImageData, type ToolResponse } from "../envelope.ts";
 import type { Observed, Observer } from "../observe.ts";
+import { CAPABILITY_LIMITS } from "../profiles/tool-limits.ts";
 import type { OutputCapture } from "../tool-output.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
@@ -38,6 +39,8 @@ export interface ToolExecutionContext {
   /** The profile's names for reading and searching, for the truncation notice's advice. */
   readToolName?: string;
   grepToolName?: string;
+  /** The active shell tool, named in the hint for a line longer than the limit. */
+  shellToolName?: string;
 }
 
 export interface ExecutedCall {
@@ -156,11 +159,11 @@ async function finish(
     .observe(call.name, full, {
       direction: tool?.truncation,
       capture,
-      hasSubagentTool: ctx.subagentTool !== undefined,
+      kindLimits: kindOf(tool) === "agent" ? CAPABILITY_LIMITS.agent : undefined,
       subagentToolName: ctx.subagentTool,
       readToolName: ctx.readToolName,
       grepToolName: ctx.grepToolName,
-      shellToolName: ctx.registry.names().find((name) => kindOf(ctx.registry.get(name)) === "shell"),
+      shellToolName: ctx.shellToolName,
     })
     .catch(() => untouched);
   const isError = full.status === "error";

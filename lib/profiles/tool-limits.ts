@@ -16,9 +16,9 @@ export const CAPABILITY_LIMITS = {
   /** A directory listing is cut like a file listing. */
   ls: { maxChars: 20_000, maxLines: 500 },
   edit: { maxChars: 10_000 },
-  apply_patch: { maxChars: 10_000 },
   write: { maxChars: 1_000 },
-  spawn_agent: { maxChars: 20_000 },
+  /** A subagent's answer (004's spawn_agent), kept from both ends; applied by the tool's kind, whatever the dialect calls it. */
+  agent: { maxChars: 20_000, direction: "head_tail" },
 } as const satisfies Record<string, ToolLimits>;
 
 export type LimitCapability = keyof typeof CAPABILITY_LIMITS;

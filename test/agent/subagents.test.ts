@@ -622,3 +622,23 @@ describe("codex's wait_agent timeout and resume_agent", () => {
     expect(JSON.stringify(second.body)).toContain("the second task");
   });
 });
+
+test("004 §5.2 a subagent's long answer reaches the parent's model cut to 20,000 characters from both ends", async () => {
+  const answer = `BEGIN ${"x".repeat(60_000)} END`;
+  const script = routeByPrompt({
+    PARENT: [call("spawn_agent", { task: "CHILD-BIG: write a lot" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "read it" }],
+    "CHILD-BIG": [{ text: answer }],
+  });
+  await using h = await harness(script);
+  await h.session.submit("PARENT: delegate");
+  const end = h.events.filter((e) => e.kind === "tool_call_end").at(-1)!;
+  expect(end.data.tool_name).toBe("wait");
+  expect(end.data.truncated).toBe(true);
+  expect(JSON.stringify(end.data.output)).toContain(" END");
+  const parent = h.fake.requests.filter((r) => JSON.stringify(r.body).includes("PARENT: delegate")).at(-1)!;
+  const results = JSON.stringify(parent.body.messages.at(-1));
+  expect(results).toContain("WARNING: Tool output was truncated");
+  expect(results).toContain("BEGIN");
+  expect(results).toContain(" END");
+  expect(results.length).toBeLessThan(22_000);
+});
