@@ -35,7 +35,6 @@ export type {
 export { registerProfile, profileIds, profileForModel, AUTO_PROFILE } from "./lib/profiles/index.ts";
 export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
 export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
-export { parsePatch, applyPatch, PatchParseError, type ApplyPatchOptions, type ParsedPatch, type PatchOutcome, type FileChange } from "./tools/apply-patch/index.ts";
 
 // MCP servers: createSession({ mcpServers }) takes entries or a manager shared by sessions.
 export { McpManager, type McpServerStatus, type McpServerEvent, type McpServerSettingsEntry } from "./lib/mcp/index.ts";

@@ -33,7 +33,7 @@ export async function streamAssistant(
   signal: AbortSignal,
   bus: EventBus,
   history: Message[],
-  describe: DescribeCall = () => ({ kind: "other", call_summary: "" }),
+  describe: DescribeCall,
 ): Promise<StreamOutcome> {
   const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
   let started = false;

@@ -3,6 +3,7 @@
  * observer, hooks, session file, and the prompt sources gathered once at start.
  */
 import { resolve } from "node:path";
+import { isToolError, ToolError } from "../envelope.ts";
 import { LocalEnvironment } from "../env/local.ts";
 import { SubdirEnvironment } from "../env/subdir.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
@@ -15,7 +16,7 @@ import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { childSessionDir } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { McpManager, serverFromOptions, type McpServerSettingsEntry } from "../mcp/index.ts";
-import { createToolRegistry, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
+import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
 import { planOf } from "../../tools/plan.ts";
 import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
@@ -24,7 +25,7 @@ import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
 import { factoryFor, Session, type SessionParts } from "./session.ts";
 import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./subagents/manager.ts";
 import { childFiles } from "./subagents/stored.ts";
-import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
+import { SUBAGENT_TOOL_NAMES } from "./subagents/tools.ts";
 import { gatherPromptSources, type PromptSources } from "./system-prompt.ts";
 
 export interface StoreSelection {
@@ -83,8 +84,6 @@ interface Lineage {
   sources?: PromptSources;
 }
 
-const ALL_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(Object.values(SUBAGENT_TOOL_NAMES).flat());
-
 export function createSession(options: CreateSessionOptions = {}): Promise<Session> {
   return assembleSession(options, { depth: 0 });
 }
@@ -105,8 +104,6 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   }
 
   const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs });
-  // Subagent tools are registered below, once the manager exists; a list naming them only decides whether they are active.
-  const preset = Array.isArray(options.tools) ? options.tools.filter((n) => !ALL_SUBAGENT_TOOLS.has(n)) : options.tools;
   // The profile activates the tools (its own names for the selection) once the session applies it.
   const registry = createToolRegistry({ cwd, env, tools: options.customTools });
   const profileChoice = options.profile ?? AUTO_PROFILE;
@@ -131,7 +128,6 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
-  let subagents: SubagentManager | undefined;
   const parts: SessionParts = {
     config,
     client,
@@ -140,17 +136,11 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     registry,
     profileChoice,
     profile,
-    toolSelection: preset ?? "default",
+    toolSelection: options.tools ?? "default",
     customToolNames: (options.customTools ?? []).map((t) => t.name),
     toolLimits,
     limitOverrides,
     commandTimeoutMs: explicitCommandTimeout(options.config),
-    subagentToolsFor: (profileId, active) => {
-      if (!subagents?.canSpawn) return [];
-      const tools = subagentTools(subagentDialect(profileId), subagents, { parentModel: model });
-      for (const tool of tools) registry.register(tool);
-      return active ? tools.map((t) => t.name) : [];
-    },
     observer,
     hooks,
     sources,
@@ -165,24 +155,21 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     },
     plan,
     subagents: (link) => {
-      subagents = new SubagentManager({
+      const subagents = new SubagentManager({
         ...link,
         depth: lineage.depth,
         maxDepth: config.maxSubagentDepth,
         maxConcurrent: config.maxConcurrentSubagents,
-        createChild: (request) => spawnChild(session, options, parentParts, request),
-        reopenChild: (file) => childSession(session, options, parentParts, { store: SessionStore.open(file) }),
+        createChild: (request) => asToolError(() => spawnChild(session, options, parentParts, request)),
+        reopenChild: (file) => asToolError(() => childSession(session, options, parentParts, { store: SessionStore.open(file) })),
       });
-      if (subagents.canSpawn) registerSubagentTools(registry, subagents, profile.id, model, lineage.depth > 0 ? undefined : options.tools);
+      if (stored && store.path) for (const child of childFiles(store.path)) subagents.adopt({ ...child, sessionFile: child.path });
       return subagents;
     },
   };
   // The parts object stays the session's own: its profile choice and tool selection are the ones in force when a child starts.
-  const parentParts: ParentParts = { env, store, config, cwd, hooks, client, sources, depth: lineage.depth + 1, live: parts };
+  const parentParts: ParentParts = { store, cwd, depth: lineage.depth + 1, live: parts };
   const session: Session = new Session(parts);
-  if (stored && store.path) {
-    for (const child of childFiles(store.path)) subagents!.adopt({ ...child, sessionFile: child.path });
-  }
   return session;
 }
 
@@ -200,25 +187,24 @@ function explicitCommandTimeout(config: SessionConfigInput | undefined): number 
   return typeof value === "number" ? value : undefined;
 }
 
-/** The subagent tools of the profile's dialect; active unless an explicit tool list leaves them out. */
-function registerSubagentTools(registry: ToolRegistry, manager: SubagentManager, profileId: string, model: string, wanted: CreateSessionOptions["tools"]): void {
-  const tools = subagentTools(subagentDialect(profileId), manager, { parentModel: model });
-  for (const tool of tools) registry.register(tool);
-  const names = new Set(tools.map((t) => t.name));
-  const explicit = Array.isArray(wanted) ? wanted : wanted !== undefined && wanted !== "default" ? [wanted] : undefined;
-  if (explicit && !explicit.some((n) => names.has(n))) registry.setActive(registry.names().filter((n) => !names.has(n)));
+/**
+ * A child that cannot be built (an unknown model, a bad reasoning effort, an unreadable file) is
+ * the spawning tool's error, in createSession's own words; a ToolError keeps its code.
+ */
+async function asToolError<T>(build: () => Promise<T>): Promise<T> {
+  try {
+    return await build();
+  } catch (e) {
+    throw isToolError(e) ? e : new ToolError("EXECUTION_ERROR", (e as Error).message);
+  }
 }
 
 interface ParentParts {
-  env: ExecutionEnvironment;
   store: SessionStore;
-  config: SessionConfig;
   cwd: string;
-  hooks: Hooks[];
-  client: LlmClient;
-  sources: PromptSources;
+  /** The children's depth. */
   depth: number;
-  /** The parent's own parts, as its setProfile / setTools / setModel left them. */
+  /** The parent's own parts (environment, client, config, hooks, prompt sources), as its setProfile / setTools / setModel left them. */
   live: SessionParts;
 }
 
@@ -229,12 +215,13 @@ interface ParentParts {
  * once at the depth limit.
  */
 async function spawnChild(parent: Session, options: CreateSessionOptions, parts: ParentParts, request: SpawnRequest): Promise<Session> {
-  let env: ExecutionEnvironment = parts.env;
+  const { live } = parts;
+  let env: ExecutionEnvironment = live.env;
   if (request.workingDir) {
-    const where = await parts.env.resolvePath(request.workingDir);
-    const info = await parts.env.stat(where.absolute);
-    if (!info || info.type !== "dir") throw new Error(`working_dir '${request.workingDir}' is not a directory of the workspace.`);
-    env = new SubdirEnvironment(parts.env, where.absolute);
+    const where = await live.env.resolvePath(request.workingDir);
+    const info = await live.env.stat(where.absolute);
+    if (!info || info.type !== "dir") throw new ToolError("INVALID_PARAM", `working_dir '${request.workingDir}' is not a directory of the workspace.`);
+    env = new SubdirEnvironment(live.env, where.absolute);
   }
   const store = parts.store.path
     ? SessionStore.create({ cwd: parts.cwd, dir: childSessionDir(parts.store.path), parentSession: parts.store.path, spawnedBy: request.callId })
@@ -267,29 +254,30 @@ interface ChildChoices {
  * capabilities, which the child's profile turns into its own tool names.
  */
 function childSession(parent: Session, options: CreateSessionOptions, parts: ParentParts, choices: ChildChoices): Promise<Session> {
-  const tools = choices.tools ?? childToolSelection(parts.live.toolSelection, parts.live.profile);
-  const sameSetting = (choices.env ?? parts.env) === parts.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
+  const { live } = parts;
+  const tools = choices.tools ?? childToolSelection(live.toolSelection, live.profile);
+  const sameSetting = (choices.env ?? live.env) === live.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
   return assembleSession(
     {
       // A reopened child keeps the model its file recorded.
       model: choices.model ?? (choices.store.size > 0 ? undefined : parent.model),
       cwd: parts.cwd,
-      profile: parts.live.profileChoice,
+      profile: live.profileChoice,
       tools: typeof tools === "string" ? (tools as ToolPreset) : tools,
       customTools: options.customTools,
-      env: choices.env ?? parts.env,
-      config: { ...parts.config, maxTurns: choices.maxTurns ?? DEFAULT_CHILD_MAX_TURNS },
-      hooks: parts.hooks,
+      env: choices.env ?? live.env,
+      config: { ...live.config, maxTurns: choices.maxTurns ?? DEFAULT_CHILD_MAX_TURNS },
+      hooks: live.hooks,
       systemPrompt: options.systemPrompt,
       appendSystemPrompt: options.appendSystemPrompt,
       store: choices.store,
-      client: parts.client,
-      reasoningEffort: choices.reasoningEffort ?? parts.config.reasoningEffort,
+      client: live.client,
+      reasoningEffort: choices.reasoningEffort ?? live.config.reasoningEffort,
       observer: options.observer,
       // The parent's MCP servers serve its children too (shared, closed with the parent's owner).
       mcpServers: parent.mcp,
     },
-    { depth: parts.depth, history: choices.history, sources: sameSetting ? parts.sources : undefined },
+    { depth: parts.depth, history: choices.history, sources: sameSetting ? live.sources : undefined },
   );
 }
 
@@ -302,7 +290,7 @@ function childToolSelection(selection: ToolPreset | readonly string[], profile: 
   if (typeof selection === "string") return selection;
   const capabilityOf = new Map<string, string>();
   for (const [capability, names] of Object.entries(profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability);
-  return [...new Set(selection.filter((n) => !ALL_SUBAGENT_TOOLS.has(n)).map((n) => capabilityOf.get(n) ?? n))];
+  return [...new Set(selection.filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n))];
 }
 
 /** The store a selection names (new, resumed, the latest, or in memory with `false`); a store passes through. */

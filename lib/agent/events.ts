@@ -73,7 +73,6 @@ export interface EventMap {
   tool_call_output_delta: { call_id: string; tool_name: string; delta: string };
   /** How far a long call has got (an MCP server's progress notifications). */
   tool_call_progress: { call_id: string; tool_name: string } & ToolProgress;
-  /** The full, untruncated envelope; `truncated` says whether the model got a shortened text. */
   /**
    * `output` is the tool's complete envelope up to the event limit (past it `output.text` holds the
    * first and last parts and `output_complete` is false); `truncated` says the model's copy was cut;

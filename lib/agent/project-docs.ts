@@ -38,9 +38,6 @@ export async function discoverProjectDocs(
   return withinBudget(docs, options.budgetBytes ?? PROJECT_DOC_BUDGET_BYTES);
 }
 
-/** Every instruction file any profile reads (AGENTS.md first), gathered once so a profile switch needs no new walk. */
-export const KNOWN_DOC_FILES = [ALWAYS_LOADED, "CLAUDE.md", "GEMINI.md", ".codex/instructions.md"];
-
 /** The docs a profile reads, from all those found (root first), cut to the shared budget. */
 export function selectProjectDocs(all: ProjectDoc[], files: string[], budgetBytes = PROJECT_DOC_BUDGET_BYTES): ProjectDoc[] {
   const names = [ALWAYS_LOADED, ...files];

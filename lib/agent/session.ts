@@ -15,7 +15,6 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ToolLimits } from "../observe.ts";
 import { AUTO_PROFILE, getProfileFactory, isProfileToolName, profileForModel } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
-import { kindOf } from "../../tools/metadata.ts";
 import { planOf, type Plan } from "../../tools/plan.ts";
 import { TOOL_PRESETS, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
@@ -23,10 +22,12 @@ import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
 import { HookRunner, type Hooks } from "./hooks.ts";
 import { LoopDetector } from "./loop-detection.ts";
 import { runInput, type LoopHost, type PendingInput, type SubmitResult } from "./loop.ts";
+import type { ToolExecutionContext } from "./tool-execution.ts";
 import { InputQueues } from "./queues.ts";
 import { PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { SessionMcpTools } from "./mcp-tools.ts";
+import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
 
@@ -49,7 +50,7 @@ export interface SessionParts {
   profile: ProviderProfile;
   /** The tool selection the session was given (a preset or names), translated per profile. */
   toolSelection: ToolPreset | readonly string[];
-  /** Names of the caller's own tools: they stay active across profiles and win over a profile's tool of the same name. */
+  /** Names of the caller's own tools: they win over a profile's tool of the same name (activeToolNames says when they are on). */
   customToolNames: readonly string[];
   /** The observer's per-tool limits, rewritten when the profile changes… */
   toolLimits: Record<string, ToolLimits>;
@@ -57,8 +58,6 @@ export interface SessionParts {
   limitOverrides: Record<string, ToolLimits>;
   /** The command timeout the session config set explicitly, if it did. */
   commandTimeoutMs?: number;
-  /** Registers the subagent tools in a profile's dialect; returns the names to keep active (none when `active` is false). */
-  subagentToolsFor?(profileId: string, active: boolean): string[];
   observer: Observer;
   hooks: Hooks[];
   sources: PromptSources;
@@ -70,7 +69,7 @@ export interface SessionParts {
   subagents(link: SubagentLink): SubagentManager;
   /** The plan stored in the session file (on resume), if any. */
   plan?: Plan;
-  /** MCP servers whose tools this session offers (they follow `toolSelection`); `owned` ones close with the session. */
+  /** MCP servers whose tools this session offers (see activeToolNames); `owned` ones close with the session. */
   mcp?: { manager: McpManager; owned: boolean };
 }
 
@@ -84,7 +83,8 @@ export class Session {
   private readonly queues: InputQueues;
   private readonly host: LoopHost;
   private readonly monitor: ContextMonitor;
-  private currentProfile: ProviderProfile;
+  /** The subagent tools of the current profile's dialect (none when this session may not spawn). */
+  private subagentToolNames: string[] = [];
   private readonly runningTools = new Set<AbortController>();
   /** Aborted by abort() and close(): the session is over. */
   private readonly lifetime = new AbortController();
@@ -109,7 +109,6 @@ export class Session {
   constructor(parts: SessionParts) {
     this.parts = parts;
     this.config = parts.config;
-    this.currentProfile = parts.profile;
     this.currentPlan = parts.plan ?? null;
     this.bus = new EventBus(() => this.id);
     this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
@@ -117,7 +116,6 @@ export class Session {
     this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
     this.host = this.loopHost(new LoopDetector(() => this.config.loopDetectionWindow));
     this.monitor = new ContextMonitor(this.host, this.recorder);
-    this.applyProfile(parts.profile);
     this.children = parts.subagents({
       parentId: () => this.id,
       forward: (event) => this.bus.forward(event),
@@ -128,7 +126,11 @@ export class Session {
         if (this.currentState !== "CLOSED") this.followUp(text);
       },
     });
-    if (parts.mcp) this.mcpTools = new SessionMcpTools(parts.mcp.manager, parts.registry, () => this.parts.toolSelection, (event) => this.mcpChanged(event));
+    this.applyProfile(parts.profile);
+    if (parts.mcp) {
+      this.mcpTools = new SessionMcpTools(parts.mcp.manager, parts.registry, () => this.activateTools(), (event) => this.mcpChanged(event));
+      this.activateTools();
+    }
   }
 
   /** The session's id; a fork gives the session the id of its new file. */
@@ -142,17 +144,17 @@ export class Session {
 
   /** "provider/model-id" of the next model call. */
   get model(): string {
-    return this.currentProfile.model;
+    return this.parts.profile.model;
   }
 
   /** Id of the profile the next request uses ("anthropic", "openai", "gemini", "default", …). */
   get profile(): string {
-    return this.currentProfile.id;
+    return this.parts.profile.id;
   }
 
   /** "auto" when the profile follows the model, else the profile named. */
   get profileChoice(): string {
-    return typeof this.parts.profileChoice === "string" ? this.parts.profileChoice : this.currentProfile.id;
+    return typeof this.parts.profileChoice === "string" ? this.parts.profileChoice : this.parts.profile.id;
   }
 
   /** The tool selection (a preset or names) each profile translates into its own tools. */
@@ -270,23 +272,23 @@ export class Session {
   setModel(ref: string): void {
     this.assertOpen("setModel");
     const info: ModelInfo = this.parts.client.model(ref);
-    const before = this.currentProfile.id;
+    const before = this.parts.profile.id;
     this.applyProfile(factoryFor(this.parts.profileChoice, ref)({ model: ref, modelInfo: info, registry: this.parts.registry }));
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
     this.recorder.modelChange(ref);
-    this.bus.emit("model_change", { model: ref, profile: this.currentProfile.id });
-    if (this.currentProfile.id !== before) this.bus.emit("profile_change", { profile: this.currentProfile.id, previous: before, reason: "model" });
+    this.bus.emit("model_change", { model: ref, profile: this.parts.profile.id });
+    if (this.parts.profile.id !== before) this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "model" });
   }
 
   /** "auto" to follow the model, or a profile id (or factory): the next request carries its tools and prompt. */
   setProfile(profile: string | ProfileFactory): void {
     this.assertOpen("setProfile");
     const factory = factoryFor(profile, this.model);
-    const before = this.currentProfile.id;
+    const before = this.parts.profile.id;
     this.parts.profileChoice = profile;
     this.applyProfile(factory({ model: this.model, modelInfo: this.parts.client.model(this.model), registry: this.parts.registry }));
-    this.bus.emit("profile_change", { profile: this.currentProfile.id, previous: before, reason: "override" });
+    this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "override" });
   }
 
   setReasoningEffort(effort: ReasoningEffort | null): void {
@@ -298,15 +300,13 @@ export class Session {
   /** Switches the active tools (a preset or tool names); the next request carries the new list. */
   setTools(presetOrNames: ToolPreset | readonly string[]): void {
     this.assertOpen("setTools");
-    this.parts.registry.setActive(activeToolNames(this.currentProfile, presetOrNames, this.parts.registry, []));
+    this.activateTools(presetOrNames);
     this.parts.toolSelection = presetOrNames;
-    this.mcpTools?.reselect();
-    this.cachedPrompt = null;
   }
 
   /** The full system prompt the next request will carry. */
   systemPrompt(): string {
-    this.cachedPrompt ??= composeSystemPrompt(this.currentProfile, this.parts.sources, this.parts.overrides);
+    this.cachedPrompt ??= composeSystemPrompt(this.parts.profile, this.parts.sources, this.parts.overrides);
     return this.cachedPrompt;
   }
 
@@ -370,7 +370,7 @@ export class Session {
       registry: parts.registry,
       loopDetector,
       get profile() {
-        return session.currentProfile;
+        return session.parts.profile;
       },
       get signal() {
         return session.inputController?.signal ?? session.lifetime.signal;
@@ -383,21 +383,18 @@ export class Session {
       },
       systemPrompt: () => this.systemPrompt(),
       toolContext: () => ({
+        ...this.hintToolNames(),
         registry: parts.registry,
         hooks: this.hooks,
         observer: parts.observer,
         bus: this.bus,
-        parallel: this.currentProfile.supportsParallelToolCalls,
+        parallel: this.parts.profile.supportsParallelToolCalls,
         signal: this.host.signal,
         steeringPending: () => this.queues.hasSteering,
         running: this.runningTools,
-        // The first delegating tool is the spawning one (spawn_agent, Agent, invoke_agent).
-        subagentTool: parts.registry.names().find((n) => kindOf(parts.registry.get(n)) === "agent"),
-        commandTimeoutMs: parts.commandTimeoutMs ?? this.currentProfile.defaultCommandTimeoutMs,
-        readToolName: this.currentProfile.capabilityTools.read[0],
-        grepToolName: this.currentProfile.capabilityTools.grep[0],
+        commandTimeoutMs: parts.commandTimeoutMs ?? this.parts.profile.defaultCommandTimeoutMs,
       }),
-      isProfileTool: (name: string) => isProfileToolName(name),
+      isProfileTool: isProfileToolName,
       append: (message: Message) => {
         parts.history.push(message);
         this.bus.emit("message_start", { message });
@@ -420,24 +417,45 @@ export class Session {
     };
   }
 
-  /** Makes `profile` current: its tools registered and active (custom and subagent tools kept), its limits in force. */
+  /** The tools a truncation hint may point the model to: the spawning subagent tool and the shell when active, the reader and the search. */
+  private hintToolNames(): Pick<ToolExecutionContext, "subagentTool" | "shellToolName" | "readToolName" | "grepToolName"> {
+    const active = new Set(this.parts.registry.names());
+    const { capabilityTools } = this.parts.profile;
+    // The first subagent tool of each dialect is the spawning one (spawn_agent, Agent, invoke_agent).
+    const spawning = this.subagentToolNames[0];
+    return {
+      subagentTool: spawning !== undefined && active.has(spawning) ? spawning : undefined,
+      shellToolName: capabilityTools.bash.find((n) => active.has(n)),
+      readToolName: capabilityTools.read[0],
+      grepToolName: capabilityTools.grep[0],
+    };
+  }
+
+  /** Makes `profile` current: its tools and its dialect's subagent tools registered, the selection applied to them, its limits in force. */
   private applyProfile(profile: ProviderProfile): void {
     const { registry } = this.parts;
     const custom = new Set(this.parts.customToolNames);
-    // Custom tools active now stay active under the new profile; one dropped by setTools stays dropped.
-    const keep = registry.names().filter((n) => custom.has(n));
-    const agentsOn = registry.names().some((n) => kindOf(registry.get(n)) === "agent");
-    for (const tool of profile.ownTools) if (!custom.has(tool.name)) registry.register(tool);
+    for (const tool of profile.ownTools) if (!custom.has(tool.name)) registry.register(tool, { activate: false });
     // The subagent tools follow the profile's dialect (spawn_agent, Agent, invoke_agent…).
-    keep.push(...(this.parts.subagentToolsFor?.(profile.id, agentsOn) ?? []));
-    registry.setActive(activeToolNames(profile, this.parts.toolSelection, registry, keep));
-    this.mcpTools?.reselect();
+    this.subagentToolNames = [];
+    if (this.children.canSpawn) {
+      for (const tool of subagentTools(subagentDialect(profile.id), this.children, { parentModel: profile.model })) {
+        registry.register(tool, { activate: false });
+        this.subagentToolNames.push(tool.name);
+      }
+    }
+    this.activateTools(this.parts.toolSelection, profile);
+    this.parts.profile = profile;
     const limits = this.parts.toolLimits;
     for (const key of Object.keys(limits)) delete limits[key];
     for (const [name, l] of Object.entries(profile.toolLimits)) limits[name] = { ...l };
     for (const [name, l] of Object.entries(this.parts.limitOverrides)) limits[name] = { ...limits[name], ...l };
-    this.currentProfile = profile;
-    this.parts.profile = profile;
+  }
+
+  /** Applies a tool selection to a profile (default: the current ones); the next request carries the result. */
+  private activateTools(selection: ToolPreset | readonly string[] = this.parts.toolSelection, profile = this.parts.profile): void {
+    const extras = [...this.parts.customToolNames, ...this.subagentToolNames, ...(this.mcpTools?.names() ?? [])];
+    this.parts.registry.setActive(activeToolNames(profile, selection, this.parts.registry, extras));
     this.cachedPrompt = null;
   }
 
@@ -462,7 +480,7 @@ export class Session {
   private async start(input: PendingInput): Promise<SubmitResult> {
     if (!this.started) {
       this.started = true;
-      this.bus.emit("session_start", { model: this.model, cwd: this.parts.env.workingDirectory(), profile: this.currentProfile.id });
+      this.bus.emit("session_start", { model: this.model, cwd: this.parts.env.workingDirectory(), profile: this.parts.profile.id });
       for (const event of this.pendingMcp ?? []) this.bus.emit("mcp_server", { ...event });
       this.pendingMcp = null;
     }
@@ -538,18 +556,24 @@ export function factoryFor(choice: string | ProfileFactory, model: string): Prof
 }
 
 /**
- * The tool names a profile activates for a selection: a preset's capabilities become the profile's
- * own tools (the full preset adds its extras), core tool names in a list are translated the same
- * way, other names stay; `keep` (the caller's custom tools, the subagent tools) are added. Names
- * not registered are left out, except ones listed explicitly (the registry then reports them).
+ * The one rule for which tools are active. A preset's capabilities become the profile's own tools
+ * (the full preset adds its extras); core tool names in a list are translated the same way, other
+ * names stay. The `extras` — the caller's custom tools, the subagent tools of the profile's
+ * dialect, the tools of MCP servers — are all on under the `default` preset (alone or in a list),
+ * otherwise only those a list names. A subagent tool of another dialect is left out; other names
+ * not registered are left out too, except ones listed explicitly (the registry then reports them).
  */
-export function activeToolNames(profile: ProviderProfile, selection: ToolPreset | readonly string[], registry: ToolRegistry, keep: readonly string[]): string[] {
+export function activeToolNames(profile: ProviderProfile, selection: ToolPreset | readonly string[], registry: ToolRegistry, extras: readonly string[]): string[] {
   const presets: Record<string, readonly string[]> = TOOL_PRESETS;
   const caps = profile.capabilityTools as Record<string, readonly string[]>;
   const names: string[] = [];
+  let everything = false;
   const expand = (preset: string) => {
     for (const c of presets[preset]) names.push(...caps[c].filter((n) => registry.get(n)));
-    if (preset === "default") names.push(...profile.extraTools.filter((n) => registry.get(n)));
+    if (preset === "default") {
+      names.push(...profile.extraTools.filter((n) => registry.get(n)));
+      everything = true;
+    }
   };
   if (typeof selection === "string") {
     if (!Object.hasOwn(presets, selection)) throw new Error(`Unknown tool preset '${selection}'. Presets: ${Object.keys(presets).join(", ")}.`);
@@ -557,9 +581,10 @@ export function activeToolNames(profile: ProviderProfile, selection: ToolPreset 
   } else {
     for (const n of selection) {
       if (Object.hasOwn(presets, n) && !registry.get(n)) expand(n);
-      else names.push(...(Object.hasOwn(caps, n) ? caps[n].filter((m) => registry.get(m)) : [n]));
+      else if (Object.hasOwn(caps, n)) names.push(...caps[n].filter((m) => registry.get(m)));
+      else if (!SUBAGENT_TOOL_NAMES.has(n) || extras.includes(n)) names.push(n);
     }
   }
-  names.push(...keep);
+  if (everything) names.push(...extras.filter((n) => registry.get(n)));
   return [...new Set(names)];
 }

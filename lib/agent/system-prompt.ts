@@ -8,7 +8,8 @@ import type { ModelInfo } from "../llm/types.ts";
 import { joinLayers } from "../profiles/prompt-layers.ts";
 import type { GitSummary, ProjectDoc, PromptEnvironment, ProviderProfile } from "../profiles/types.ts";
 import { gitSnapshot } from "./git-context.ts";
-import { discoverProjectDocs, KNOWN_DOC_FILES, selectProjectDocs } from "./project-docs.ts";
+import { registeredProjectDocFiles } from "../profiles/index.ts";
+import { discoverProjectDocs, selectProjectDocs } from "./project-docs.ts";
 
 export interface PromptSources {
   environment: PromptEnvironment;
@@ -47,7 +48,8 @@ export async function gatherPromptSources(
 ): Promise<PromptSources> {
   const cwd = env.workingDirectory();
   const git = await gitSnapshot(cwd);
-  const files = [...new Set([...KNOWN_DOC_FILES, ...profile.projectDocFiles])];
+  // Every registered profile's files (and this profile's, when it is a factory of the host's), so a profile switch needs no new walk.
+  const files = [...new Set([...registeredProjectDocFiles(), ...profile.projectDocFiles])];
   const projectDocs = await discoverProjectDocs(cwd, { gitRoot: git.root, files, budgetBytes: Number.POSITIVE_INFINITY });
   return { environment: promptEnvironment(env, git, profile.model, info), projectDocs };
 }

@@ -11,7 +11,7 @@ import { classifyError } from "./classify.ts";
 import { LlmError } from "./errors.ts";
 import { MessageBuilder } from "./message-builder.ts";
 import { providerRegistry, type CustomProvider, type ProviderPreset } from "./providers.ts";
-import { abortedError, DEFAULT_RETRY, retryDelayMs, shouldRetry, sleep, waitBeyondBudget, withRetry, type RetryPolicy } from "./retry.ts";
+import { abortedError, DEFAULT_RETRY, retryStep, sleep, withRetry, type RetryPolicy } from "./retry.ts";
 import { transformMessages } from "./transform.ts";
 import type { CallOptions, LlmClient, ModelInfo, Request, Response, StreamEvent, WireApi } from "./types.ts";
 
@@ -134,19 +134,14 @@ export function createClient(options: ClientOptions = {}): Client {
         events?.return?.().catch(() => {});
       }
       // Retrying after content was shown would repeat it: only a clean failure is retried.
-      const tooLong = contentSeen ? undefined : waitBeyondBudget(failure, policy);
-      if (tooLong) {
-        yield errorEvent(tooLong, partial);
+      const step = contentSeen ? { giveUp: failure } : retryStep(failure, attempt, policy);
+      if ("giveUp" in step) {
+        yield errorEvent(step.giveUp, partial);
         return;
       }
-      if (contentSeen || attempt > policy.maxRetries || !shouldRetry(failure)) {
-        yield errorEvent(failure, partial);
-        return;
-      }
-      const delayMs = retryDelayMs(attempt, failure, policy);
-      yield { type: "retry", attempt, delayMs, error: describe(failure) };
+      yield { type: "retry", attempt, delayMs: step.delayMs, error: describe(failure) };
       try {
-        await sleep(delayMs, user);
+        await sleep(step.delayMs, user);
       } catch (err) {
         yield errorEvent(classifyError(err), partial);
         return;

@@ -4,7 +4,6 @@
  * the strict parse of the final text: arguments that do not parse (a call cut off by the output
  * limit, or garbage) are reported, never "repaired" into a call that runs.
  */
-import { parse, Allow } from "partial-json";
 import { JsonCloser } from "./json-closer.ts";
 import type { ToolCallPart } from "./types.ts";
 
@@ -16,17 +15,9 @@ export function parsePartialJson(text: string): Record<string, unknown> {
   } catch {
     // Incomplete: close strings, arrays and objects, drop a dangling comma or key.
   }
-  try {
-    return asObject(parse(text, Allow.ALL));
-  } catch {
-    return {};
-  }
-}
-
-/** Appends a chunk to the buffer and parses the whole so far. */
-export function accumulate(buffer: string, chunk: string): { buffer: string; value: Record<string, unknown> } {
-  const next = buffer + chunk;
-  return { buffer: next, value: parsePartialJson(next) };
+  const closer = new JsonCloser();
+  closer.push(text);
+  return asObject(closer.snapshot(text));
 }
 
 export interface FinalArguments {
@@ -67,7 +58,8 @@ export const SNAPSHOT_INTERVAL_MS = 250;
  * quadratic (a 400 KB write in 20-character pieces is 20,000 parses); here each piece is scanned
  * once (JsonCloser) and `push` returns a snapshot only for the first piece and then at most every
  * SNAPSHOT_INTERVAL_MS (and never more than a twentieth of the time), undefined in between.
- * `final()` is the strict parse of the whole.
+ * `final()` is the strict parse of the whole. In "raw" mode (a freeform tool's input, e.g. a
+ * patch) the text is no JSON: snapshots and the final arguments are `{ input: text }`.
  */
 export class StreamedArguments {
   private pieces: string[] = [];
@@ -75,7 +67,10 @@ export class StreamedArguments {
   private lastParseAt = -Infinity;
   private lastCost = 0;
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly mode: "json" | "raw" = "json",
+  ) {}
 
   get text(): string {
     if (this.pieces.length > 1) this.pieces = [this.pieces.join("")];
@@ -85,17 +80,17 @@ export class StreamedArguments {
   /** Adds a piece; returns a lenient snapshot of the arguments when one is due. */
   push(delta: string): Record<string, unknown> | undefined {
     this.pieces.push(delta);
-    this.closer.push(delta);
+    if (this.mode === "json") this.closer.push(delta);
     const now = this.now();
     if (now - this.lastParseAt < Math.max(SNAPSHOT_INTERVAL_MS, 20 * this.lastCost)) return undefined;
-    const value = asObject(this.closer.snapshot(this.text));
+    const value = this.mode === "raw" ? { input: this.text } : asObject(this.closer.snapshot(this.text));
     this.lastParseAt = this.now();
     this.lastCost = this.lastParseAt - now;
     return value;
   }
 
   final(): FinalArguments {
-    return finalArguments(this.text);
+    return this.mode === "raw" ? { arguments: { input: this.text } } : finalArguments(this.text);
   }
 }
 

@@ -19,7 +19,7 @@ export function shouldRetry(err: LlmError): boolean {
 }
 
 /** Delay before retry number `attempt` (1-based). */
-export function retryDelayMs(attempt: number, err: LlmError, policy: RetryPolicy, random: () => number = Math.random): number {
+function retryDelayMs(attempt: number, err: LlmError, policy: RetryPolicy, random: () => number = Math.random): number {
   if (err.retryAfterMs !== undefined) return Math.min(Math.max(0, err.retryAfterMs), policy.maxDelayMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(random() * ceiling);
@@ -29,7 +29,7 @@ export function retryDelayMs(attempt: number, err: LlmError, policy: RetryPolicy
  * A server that asks to wait longer than the policy ever waits (retry-after: 3600 against a 30 s
  * cap) will not be satisfied by retrying sooner: fail at once, saying when to come back.
  */
-export function waitBeyondBudget(err: LlmError, policy: RetryPolicy): LlmError | undefined {
+function waitBeyondBudget(err: LlmError, policy: RetryPolicy): LlmError | undefined {
   if (err.retryAfterMs === undefined || err.retryAfterMs <= policy.maxDelayMs || !shouldRetry(err)) return undefined;
   return new LlmError("rate_limit", `rate-limited by ${err.provider ?? "the provider"}; retry after ${formatWait(err.retryAfterMs)}`, {
     status: err.status,
@@ -37,6 +37,18 @@ export function waitBeyondBudget(err: LlmError, policy: RetryPolicy): LlmError |
     retryAfterMs: err.retryAfterMs,
     cause: err,
   });
+}
+
+/**
+ * What follows failure number `attempt` (1-based): the error to give up with — a wait the server
+ * asks for beyond the budget, retries used up, a failure not worth retrying — or the delay before
+ * the next try.
+ */
+export function retryStep(err: LlmError, attempt: number, policy: RetryPolicy): { giveUp: LlmError } | { delayMs: number } {
+  const tooLong = waitBeyondBudget(err, policy);
+  if (tooLong) return { giveUp: tooLong };
+  if (attempt > policy.maxRetries || !shouldRetry(err)) return { giveUp: err };
+  return { delayMs: retryDelayMs(attempt, err, policy) };
 }
 
 /** A wait as people say it: "45 s", "20 min", "3 h". */
@@ -78,12 +90,10 @@ export async function withRetry<T>(
       return await run();
     } catch (thrown) {
       const err = options.signal?.aborted ? abortedError() : classify(thrown);
-      const tooLong = waitBeyondBudget(err, policy);
-      if (tooLong) throw tooLong;
-      if (attempt > policy.maxRetries || !shouldRetry(err)) throw err;
-      const delay = retryDelayMs(attempt, err, policy);
-      options.onRetry?.(attempt, delay, err);
-      await sleep(delay, options.signal);
+      const step = retryStep(err, attempt, policy);
+      if ("giveUp" in step) throw step.giveUp;
+      options.onRetry?.(attempt, step.delayMs, err);
+      await sleep(step.delayMs, options.signal);
     }
   }
 }

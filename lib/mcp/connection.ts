@@ -41,8 +41,6 @@ export class McpConnection {
   error?: string;
   /** The transport of the live connection (a url without a type may have fallen back to SSE). */
   transportUsed?: "stdio" | "http" | "sse";
-  /** The server's own name and version from the handshake. */
-  serverInfo?: { name: string; version: string };
 
   private client?: Client;
   private sdk?: McpSdk;
@@ -165,14 +163,13 @@ export class McpConnection {
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.refresh(client));
       this.tools = tools;
       this.transportUsed = kind;
-      this.serverInfo = client.getServerVersion();
       this.error = undefined;
       this.setState("connected");
       return true;
     } catch (e) {
-      const stderr = opened.stderrTail().trim().split("\n").pop()?.trim();
+      const why = `${(e as Error).message}${stderrNote(opened)}`;
       await this.drop();
-      return `${(e as Error).message}${stderr ? ` (stderr: ${stderr.slice(0, 200)})` : ""}`;
+      return why;
     } finally {
       clearTimeout(timer);
     }
@@ -206,12 +203,12 @@ export class McpConnection {
   /** The connection ended without our asking: the server exited or the wire failed. */
   private lost(client: Client, why: string): void {
     if (client !== this.client || this.closing) return;
-    const stderr = this.opened?.stderrTail().trim().split("\n").pop()?.trim();
+    const note = stderrNote(this.opened);
     this.client = undefined;
     this.opened = undefined;
     client.onclose = undefined;
     void client.close().catch(() => {});
-    this.fail(`${why}${stderr ? ` (stderr: ${stderr.slice(0, 200)})` : ""}`);
+    this.fail(`${why}${note}`);
   }
 
   private fail(error: string): void {
@@ -233,6 +230,12 @@ export class McpConnection {
       await client.close().catch(() => {});
     }
   }
+}
+
+/** The last line the server wrote to stderr, as " (stderr: …)" for an error sentence; "" when there is none. */
+function stderrNote(opened: OpenedTransport | undefined): string {
+  const last = opened?.stderrTail().trim().split("\n").pop()?.trim();
+  return last ? ` (stderr: ${last.slice(0, 200)})` : "";
 }
 
 function untilAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<void> {

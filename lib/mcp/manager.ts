@@ -58,10 +58,6 @@ export class McpManager {
     this.connections = servers.map((config) => new McpConnection(config, cwd, (c) => this.changed(c)));
   }
 
-  get size(): number {
-    return this.connections.length;
-  }
-
   /** The servers this manager runs (for a manager that adds some to them). */
   get configs(): McpServerConfig[] {
     return this.connections.map((c) => c.config);

@@ -7,11 +7,9 @@ import { createAnthropicProfile } from "./anthropic.ts";
 import { createDefaultProfile } from "./default.ts";
 import { createGeminiProfile } from "./gemini.ts";
 import { createOpenAIProfile } from "./openai.ts";
-import type { ProfileFactory } from "./types.ts";
-import { coreTools } from "../../tools/registry.ts";
-import { anthropicTools } from "../../tools/dialects/anthropic.ts";
-import { openaiTools } from "../../tools/dialects/openai.ts";
-import { geminiTools } from "../../tools/dialects/gemini.ts";
+import type { ProfileFactory, ProviderProfile } from "./types.ts";
+import { createToolRegistry } from "../../tools/registry.ts";
+import type { Tool } from "../../tools/types.ts";
 
 export type * from "./types.ts";
 export { createDefaultProfile, DEFAULT_BASE_INSTRUCTIONS, FALLBACK_CONTEXT_WINDOW } from "./default.ts";
@@ -40,6 +38,12 @@ export function profileIds(): string[] {
   return [...factories.keys()];
 }
 
+/** The tools profile `id` brings (its `ownTools`; none for an unknown id), for hosts describing stored calls. */
+export function profileTools(id: string): readonly Tool[] {
+  const factory = factories.get(id);
+  return factory ? factory({ model: "", registry: createToolRegistry({ cwd: "." }) }).ownTools : [];
+}
+
 /** The factory for `id`; an unknown id is an error naming the known ones. */
 export function getProfileFactory(id: string): ProfileFactory {
   const factory = factories.get(id);
@@ -63,16 +67,27 @@ export function profileForModel(model: string): string {
   return "default";
 }
 
-/** Tool names of the built-in profiles, including tools they offer once registered (plans, patches). */
-const PROFILE_TOOL_NAMES = new Set([
-  ...[...coreTools, ...anthropicTools, ...openaiTools, ...geminiTools].map((t) => t.name),
-  "apply_patch",
-  "TodoWrite",
-  "update_plan",
-  "write_todos",
-]);
+/** An instance of each factory, for what a profile states about itself (tool names, instruction files). */
+function samples(of: Iterable<ProfileFactory>): ProviderProfile[] {
+  const registry = createToolRegistry({ cwd: "." });
+  return [...of].map((factory) => factory({ model: "", registry }));
+}
 
-/** True for a tool name one of the built-in profiles defines. */
+/** Instruction files the registered profiles read besides AGENTS.md: a session gathers them all once, so a profile switch needs no new walk. */
+export function registeredProjectDocFiles(): string[] {
+  return [...new Set(samples(factories.values()).flatMap((p) => p.projectDocFiles))];
+}
+
+let builtInToolNames: ReadonlySet<string> | undefined;
+
+/** True for a tool name one of the built-in profiles defines: its own tools and those it names for capabilities and extras (plans, patches). */
 export function isProfileToolName(name: string): boolean {
-  return PROFILE_TOOL_NAMES.has(name);
+  builtInToolNames ??= new Set(
+    samples([createDefaultProfile, createAnthropicProfile, createOpenAIProfile, createGeminiProfile]).flatMap((p) => [
+      ...p.ownTools.map((t) => t.name),
+      ...Object.values(p.capabilityTools).flat(),
+      ...p.extraTools,
+    ]),
+  );
+  return builtInToolNames.has(name);
 }

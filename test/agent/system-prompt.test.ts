@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { discoverProjectDocs, gitSnapshot, PROJECT_DOC_MARKER } from "../../lib/agent/index.ts";
-import { createDefaultProfile } from "../../lib/profiles/index.ts";
+import { createDefaultProfile, registerProfile } from "../../lib/profiles/index.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { harness } from "./harness.ts";
 
@@ -120,6 +120,17 @@ describe("004 §6.5 project docs", () => {
     const claudePrompt = h2.session.systemPrompt();
     expect(claudePrompt).toContain("ROOT-CLAUDE");
     expect(claudePrompt).not.toContain("ROOT-GEMINI");
+  });
+
+  test("004 6.5 a profile registered with registerProfile reads its own files after setProfile", async () => {
+    const teamProfile = (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), id: "team-docs", projectDocFiles: ["TEAM.md"] });
+    registerProfile("team-docs", teamProfile);
+    using temp = tempDir("gong-prompt-");
+    writeFileSync(join(temp.dir, "TEAM.md"), "TEAM-RULES\n");
+    await using h = await harness([{ text: "ok" }], { cwd: temp.dir });
+    expect(h.session.systemPrompt()).not.toContain("TEAM-RULES");
+    h.session.setProfile("team-docs");
+    expect(h.session.systemPrompt()).toContain("TEAM-RULES");
   });
 
   test("004 6.5 outside a repository only the working directory is read", async () => {

@@ -63,6 +63,38 @@ describe("003 §10 tool presets", () => {
   });
 });
 
+describe("one rule for custom and subagent tools: all on under the default preset, otherwise when named", () => {
+  test("setTools('default') keeps a custom tool and the subagent tools, as createSession does", async () => {
+    await using h = await harness([{ text: "ok" }], { customTools: [plainText] });
+    const atStart = [...h.session.tools];
+    expect(atStart).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "plain_text", ...SUBAGENT_TOOLS]);
+    h.session.setTools("minimal");
+    expect(h.session.tools).toEqual(["read", "write", "edit", "bash"]);
+    h.session.setTools("default");
+    expect(h.session.tools).toEqual(atStart);
+    h.session.setTools(["read", "plain_text", "spawn_agent"]);
+    expect(h.session.tools).toEqual(["read", "plain_text", "spawn_agent"]);
+    await h.session.submit("hi");
+    expect(toolNames(h.fake.requests[0].body)).toEqual(["read", "plain_text", "spawn_agent"]);
+  });
+
+  test("setProfile keeps the custom tool and brings the subagent tools over in the new dialect", async () => {
+    await using h = await harness([{ text: "ok" }], { customTools: [plainText] });
+    h.session.setTools("default");
+    h.session.setProfile("anthropic");
+    expect(h.session.tools).toEqual(["Read", "Write", "Edit", "Bash", "TaskOutput", "TaskStop", "Grep", "Glob", "TodoWrite", "plain_text", "Agent"]);
+    h.session.setProfile("default");
+    expect(h.session.tools).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "plain_text", ...SUBAGENT_TOOLS]);
+  });
+
+  test("a list naming another dialect's subagent tool leaves it out; a custom tool it names stays across profiles", async () => {
+    await using h = await harness([{ text: "ok" }], { customTools: [plainText], tools: ["read", "plain_text", "wait_agent"] });
+    expect(h.session.tools).toEqual(["read", "plain_text"]);
+    h.session.setProfile("anthropic");
+    expect(h.session.tools).toEqual(["Read", "plain_text"]);
+  });
+});
+
 /** The default profile's subagent tools, active beside the seven (see test/agent/subagents.test.ts). */
 const SUBAGENT_TOOLS = ["spawn_agent", "send_input", "wait", "close_agent"];
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { JsonCloser } from "../../lib/llm/json-closer.ts";
-import { accumulate, finalArguments, parsePartialJson, SNAPSHOT_INTERVAL_MS, StreamedArguments } from "../../lib/llm/partial-json.ts";
+import { finalArguments, parsePartialJson, SNAPSHOT_INTERVAL_MS, StreamedArguments } from "../../lib/llm/partial-json.ts";
 
 describe("partial JSON for streamed tool arguments", () => {
   test("PJSON-001 complete JSON parses directly", () => {
@@ -29,6 +29,7 @@ describe("partial JSON for streamed tool arguments", () => {
   });
 
   test("PJSON-007 three accumulated pieces give the whole object", () => {
+    const accumulate = (buffer: string, chunk: string) => ({ buffer: buffer + chunk, value: parsePartialJson(buffer + chunk) });
     let state = accumulate("", '{"path":"/sr');
     expect(state.value).toEqual({ path: "/sr" });
     state = accumulate(state.buffer, 'c/main.go","con');
@@ -67,6 +68,15 @@ describe("partial JSON for streamed tool arguments", () => {
     args.push('"}');
     expect(args.text).toBe('{"path":"a.txt","content":"xyz"}');
     expect(args.final()).toEqual({ arguments: { path: "a.txt", content: "xyz" } });
+  });
+
+  test("raw mode (a freeform tool's input) keeps the text as it is: snapshots and the final arguments are { input }", () => {
+    let clock = 0;
+    const args = new StreamedArguments(() => clock, "raw");
+    expect(args.push("*** Begin Patch\n")).toEqual({ input: "*** Begin Patch\n" });
+    clock += SNAPSHOT_INTERVAL_MS;
+    expect(args.push('*** Add File: "a{.txt\n')).toEqual({ input: '*** Begin Patch\n*** Add File: "a{.txt\n' });
+    expect(args.final()).toEqual({ arguments: { input: '*** Begin Patch\n*** Add File: "a{.txt\n' } });
   });
 });
 

@@ -143,6 +143,25 @@ test("presets apply: readonly leaves MCP tools out, a list may name them, setToo
   expect(ro.fake.requests[1].body.tools.map((t: { name: string }) => t.name)).toContain("mcp__everything__get-sum");
 }, 30_000);
 
+test("MCP tools follow the same rule as custom tools through setTools and setProfile", async () => {
+  await using manager = await connectedManager();
+  await using h = await harness([{ text: "ok" }], { mcpServers: manager });
+  const mcpTools = () => h.session.tools.filter((n) => n.startsWith("mcp__"));
+  const all = mcpTools();
+  expect(all).toContain("mcp__everything__echo");
+  h.session.setTools("readonly");
+  expect(mcpTools()).toEqual([]);
+  h.session.setProfile("anthropic");
+  expect(mcpTools()).toEqual([]);
+  h.session.setTools("default");
+  expect(mcpTools()).toEqual(all);
+  h.session.setProfile("default");
+  expect(mcpTools()).toEqual(all);
+  h.session.setTools(["read", "mcp__everything__echo"]);
+  h.session.setProfile("openai");
+  expect(h.session.tools).toEqual(["read_file", "mcp__everything__echo"]);
+}, 30_000);
+
 test("hooks gate MCP tools like built-in ones", async () => {
   await using manager = await connectedManager();
   await using h = await harness([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "x" } }] }, { text: "blocked" }], {

@@ -3,8 +3,10 @@
  * shares the parent's execution environment. The manager owns the children of one session: it
  * spawns them (within the depth limit and the cap on concurrent children), runs their inputs in
  * the background, forwards their events to the parent's stream, lets the parent talk to them, wait
- * for them and close them, and rolls their usage up into the parent's totals.
+ * for them and close them, and rolls their usage up into the parent's totals. What it refuses it
+ * throws as a ToolError: the subagent tools let it through, the registry makes it their envelope.
  */
+import { ToolError } from "../../envelope.ts";
 import type { Usage } from "../../llm/types.ts";
 import { addUsage, zeroUsage } from "../../llm/usage.ts";
 import type { EventMap, SessionEvent } from "../events.ts";
@@ -60,7 +62,7 @@ export interface ChildReport {
   session_file?: string;
 }
 
-export interface SubagentLimits {
+interface SubagentLimits {
   /** This session's depth: 0 for a top-level session. */
   depth: number;
   /** Children may exist while depth < maxDepth. */
@@ -83,6 +85,7 @@ export interface SubagentLink {
 }
 
 export interface SubagentHost extends SubagentLimits, SubagentLink {
+  /** Builds a child; one that cannot be built is a ToolError (like everything the manager refuses). */
   createChild(request: SpawnRequest): Promise<ChildSession>;
   /** Opens a child again from its session file (a stored child of a resumed parent, a closed one). */
   reopenChild(sessionFile: string): Promise<ChildSession>;
@@ -143,10 +146,10 @@ export class SubagentManager {
   /** Starts a child on its task; resolves once it is running (not when it finishes). */
   async spawn(request: SpawnRequest): Promise<ChildReport> {
     if (!this.canSpawn) {
-      throw new Error(`Subagents cannot be spawned at depth ${this.host.depth}: the depth limit (maxSubagentDepth) is ${this.host.maxDepth}. Do the task yourself.`);
+      throw new ToolError("EXECUTION_ERROR", `Subagents cannot be spawned at depth ${this.host.depth}: the depth limit (maxSubagentDepth) is ${this.host.maxDepth}. Do the task yourself.`);
     }
     if (this.running >= this.host.maxConcurrent) {
-      throw new Error(`${this.running} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
+      throw new ToolError("EXECUTION_ERROR", `${this.running} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
     }
     const session = await this.host.createChild(request);
     const child = this.add(session.id, request.name?.trim() || `agent ${this.nextNumber}`, "running", "");
@@ -183,7 +186,7 @@ export class SubagentManager {
   /** Sends a message: steering (interrupt) or a follow-up while it runs; a new input once it has finished. */
   async send(id: string, message: string, interrupt = false): Promise<ChildReport> {
     const child = this.find(id);
-    if (child.status === "closed") throw new Error(`Subagent ${id} is closed; spawn a new one.`);
+    if (child.status === "closed") throw new ToolError("EXECUTION_ERROR", `Subagent ${id} is closed; spawn a new one.`);
     if (!child.session) this.attach(child, await this.host.reopenChild(child.sessionFile!));
     const session = child.session!;
     if (child.status === "running") {
@@ -225,7 +228,7 @@ export class SubagentManager {
   async resume(id: string): Promise<ChildReport> {
     const child = this.find(id);
     if (child.status !== "closed") return this.report(child);
-    if (!child.sessionFile) throw new Error(`Subagent ${child.id} kept no session file (this session is not stored), so it cannot be reopened; spawn a new one.`);
+    if (!child.sessionFile) throw new ToolError("EXECUTION_ERROR", `Subagent ${child.id} kept no session file (this session is not stored), so it cannot be reopened; spawn a new one.`);
     this.attach(child, await this.host.reopenChild(child.sessionFile));
     child.status = child.closedFrom === "running" ? "failed" : (child.closedFrom ?? "completed");
     if (child.closedFrom === "running") child.error = "it was closed before it finished";
@@ -321,7 +324,7 @@ export class SubagentManager {
     const child = this.children.get(id) ?? [...this.children.values()].find((c) => c.session?.id === id || c.name === id);
     if (!child) {
       const known = [...this.children.keys()];
-      throw new Error(`No subagent '${id}'.${known.length ? ` Known agent ids: ${known.join(", ")}.` : " None has been spawned."}`);
+      throw new ToolError("NOT_FOUND", `No subagent '${id}'.${known.length ? ` Known agent ids: ${known.join(", ")}.` : " None has been spawned."}`);
     }
     return child;
   }

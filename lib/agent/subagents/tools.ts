@@ -15,13 +15,6 @@ import type { ChildReport, SpawnRequest, SubagentManager } from "./manager.ts";
 
 export type SubagentDialect = "default" | "openai" | "anthropic" | "gemini";
 
-/** Names of every subagent tool in every dialect (the truncation hint and renderers use it). */
-export const SUBAGENT_TOOL_NAMES: Record<SubagentDialect, readonly string[]> = {
-  default: ["spawn_agent", "send_input", "wait", "close_agent"],
-  openai: ["spawn_agent", "send_input", "wait_agent", "close_agent", "resume_agent"],
-  anthropic: ["Agent"],
-  gemini: ["invoke_agent"],
-};
 
 export interface SubagentToolOptions {
   /** "provider/model-id" of the parent: model aliases (sonnet, haiku…) resolve within its provider. */
@@ -68,11 +61,10 @@ function defaultTools(manager: SubagentManager): Tool[] {
     }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        const report = await manager.spawn({ task: args.task, workingDir: args.working_dir, model: args.model, maxTurns: args.max_turns, callId: ctx.callId, name: firstWords(args.task) });
-        return ctx.reply.success({ ...report }, `Spawned subagent ${report.agent_id}; it is running. Call wait with agent_id "${report.agent_id}" for its result.`);
-      }),
+    run: async (args, ctx) => {
+      const report = await manager.spawn({ task: args.task, workingDir: args.working_dir, model: args.model, maxTurns: args.max_turns, callId: ctx.callId, name: firstWords(args.task) });
+      return ctx.reply.success({ ...report }, `Spawned subagent ${report.agent_id}; it is running. Call wait with agent_id "${report.agent_id}" for its result.`);
+    },
   };
   const send: Tool<{ agent_id: string; message: string }> = {
     name: "send_input",
@@ -80,11 +72,10 @@ function defaultTools(manager: SubagentManager): Tool[] {
     schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)), message: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        const report = await manager.send(args.agent_id, args.message, true);
-        return ctx.reply.success({ ...report }, `Message sent to subagent ${report.agent_id} (${report.status}).`);
-      }),
+    run: async (args, ctx) => {
+      const report = await manager.send(args.agent_id, args.message, true);
+      return ctx.reply.success({ ...report }, `Message sent to subagent ${report.agent_id} (${report.status}).`);
+    },
   };
   const wait: Tool<{ agent_id: string | string[]; timeout_ms?: number; all?: boolean }> = {
     name: "wait",
@@ -97,12 +88,11 @@ function defaultTools(manager: SubagentManager): Tool[] {
     }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        const ids = Array.isArray(args.agent_id) ? args.agent_id : [args.agent_id];
-        const { reports, timedOut } = await manager.wait(ids, { all: args.all, timeoutMs: Math.min(args.timeout_ms ?? MAX_WAIT_MS, MAX_WAIT_MS), signal: ctx.signal });
-        return ctx.reply.success({ agents: reports.map(withResult), timed_out: timedOut }, reportsText(reports, timedOut));
-      }),
+    run: async (args, ctx) => {
+      const ids = Array.isArray(args.agent_id) ? args.agent_id : [args.agent_id];
+      const { reports, timedOut } = await manager.wait(ids, { all: args.all, timeoutMs: Math.min(args.timeout_ms ?? MAX_WAIT_MS, MAX_WAIT_MS), signal: ctx.signal });
+      return ctx.reply.success({ agents: reports.map(withResult), timed_out: timedOut }, reportsText(reports, timedOut));
+    },
   };
   const close: Tool<{ agent_id: string }> = {
     name: "close_agent",
@@ -110,11 +100,10 @@ function defaultTools(manager: SubagentManager): Tool[] {
     schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        const before = await manager.close(args.agent_id);
-        return ctx.reply.success({ ...before, previous_status: before.status, status: "closed" }, `Subagent ${before.agent_id} closed (it was ${before.status}).`);
-      }),
+    run: async (args, ctx) => {
+      const before = await manager.close(args.agent_id);
+      return ctx.reply.success({ ...before, previous_status: before.status, status: "closed" }, `Subagent ${before.agent_id} closed (it was ${before.status}).`);
+    },
   };
   return [spawn, send, wait, close];
 }
@@ -167,17 +156,16 @@ function codexTools(manager: SubagentManager): Tool[] {
     }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        const task = codexText(args.message, args.items);
-        if (!task) return ctx.reply.fail("INVALID_PARAM", "spawn_agent needs the task: give message (or text items).");
-        const request: SpawnRequest = { task, model: args.model, callId: ctx.callId, name: args.agent_type ? `${args.agent_type}: ${firstWords(task)}` : firstWords(task) };
-        if (args.agent_type && READONLY_TYPES.has(args.agent_type)) request.tools = "readonly";
-        if (args.fork_context) request.forkContext = true;
-        if (args.reasoning_effort) request.reasoningEffort = args.reasoning_effort;
-        const report = await manager.spawn(request);
-        return ctx.reply.success({ agent_id: report.agent_id, nickname: report.name }, JSON.stringify({ agent_id: report.agent_id, nickname: report.name }));
-      }),
+    run: async (args, ctx) => {
+      const task = codexText(args.message, args.items);
+      if (!task) return ctx.reply.fail("INVALID_PARAM", "spawn_agent needs the task: give message (or text items).");
+      const request: SpawnRequest = { task, model: args.model, callId: ctx.callId, name: args.agent_type ? `${args.agent_type}: ${firstWords(task)}` : firstWords(task) };
+      if (args.agent_type && READONLY_TYPES.has(args.agent_type)) request.tools = "readonly";
+      if (args.fork_context) request.forkContext = true;
+      if (args.reasoning_effort) request.reasoningEffort = args.reasoning_effort;
+      const report = await manager.spawn(request);
+      return ctx.reply.success({ agent_id: report.agent_id, nickname: report.name }, JSON.stringify({ agent_id: report.agent_id, nickname: report.name }));
+    },
   };
   const send: Tool<{ target: string; message?: string; items?: v.InferOutput<typeof inputItems>; interrupt?: boolean }> = {
     name: "send_input",
@@ -185,15 +173,14 @@ function codexTools(manager: SubagentManager): Tool[] {
     schema: v.object({ target: v.pipe(v.string(), v.minLength(1)), message: v.optional(v.string()), items: inputItems, interrupt: v.optional(v.boolean()) }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        const text = codexText(args.message, args.items);
-        if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
-        if (manager.status(args.target) === "closed") return ctx.reply.fail("EXECUTION_ERROR", `Subagent ${args.target} is closed; resume_agent reopens it, or spawn a new one.`);
-        const report = await manager.send(args.target, text, args.interrupt ?? false);
-        const submission = `${report.agent_id}-${Date.now().toString(36)}`;
-        return ctx.reply.success({ submission_id: submission }, JSON.stringify({ submission_id: submission }));
-      }),
+    run: async (args, ctx) => {
+      const text = codexText(args.message, args.items);
+      if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
+      if (manager.status(args.target) === "closed") return ctx.reply.fail("EXECUTION_ERROR", `Subagent ${args.target} is closed; resume_agent reopens it, or spawn a new one.`);
+      const report = await manager.send(args.target, text, args.interrupt ?? false);
+      const submission = `${report.agent_id}-${Date.now().toString(36)}`;
+      return ctx.reply.success({ submission_id: submission }, JSON.stringify({ submission_id: submission }));
+    },
   };
   const wait: Tool<{ targets: string[]; timeout_ms?: number }> = {
     name: "wait_agent",
@@ -201,14 +188,13 @@ function codexTools(manager: SubagentManager): Tool[] {
     schema: v.object({ targets: v.pipe(v.array(v.string()), v.minLength(1)), timeout_ms: v.optional(v.number()) }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        if (args.timeout_ms !== undefined && args.timeout_ms <= 0) return ctx.reply.fail("INVALID_PARAM", "timeout_ms must be greater than zero (omit it for the default wait).");
-        const timeoutMs = Math.min(args.timeout_ms ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
-        const { reports, timedOut } = await manager.wait(args.targets, { timeoutMs, signal: ctx.signal });
-        const status = Object.fromEntries(reports.filter((r) => r.status !== "running").map((r) => [r.agent_id, codexStatus(r)]));
-        return ctx.reply.success({ status, timed_out: timedOut, agents: reports.map(withResult) }, JSON.stringify({ status, timed_out: timedOut }));
-      }),
+    run: async (args, ctx) => {
+      if (args.timeout_ms !== undefined && args.timeout_ms <= 0) return ctx.reply.fail("INVALID_PARAM", "timeout_ms must be greater than zero (omit it for the default wait).");
+      const timeoutMs = Math.min(args.timeout_ms ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
+      const { reports, timedOut } = await manager.wait(args.targets, { timeoutMs, signal: ctx.signal });
+      const status = Object.fromEntries(reports.filter((r) => r.status !== "running").map((r) => [r.agent_id, codexStatus(r)]));
+      return ctx.reply.success({ status, timed_out: timedOut, agents: reports.map(withResult) }, JSON.stringify({ status, timed_out: timedOut }));
+    },
   };
   const close: Tool<{ target: string }> = {
     name: "close_agent",
@@ -216,12 +202,11 @@ function codexTools(manager: SubagentManager): Tool[] {
     schema: v.object({ target: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        const before = await manager.close(args.target);
-        const previous = codexStatus(before);
-        return ctx.reply.success({ previous_status: previous, agent: before }, JSON.stringify({ previous_status: previous }));
-      }),
+    run: async (args, ctx) => {
+      const before = await manager.close(args.target);
+      const previous = codexStatus(before);
+      return ctx.reply.success({ previous_status: previous, agent: before }, JSON.stringify({ previous_status: previous }));
+    },
   };
   const resume: Tool<{ id: string }> = {
     name: "resume_agent",
@@ -229,12 +214,11 @@ function codexTools(manager: SubagentManager): Tool[] {
     schema: v.object({ id: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
-    run: (args, ctx) =>
-      guarded(ctx, async () => {
-        const report = await manager.resume(args.id);
-        const status = codexStatus(report);
-        return ctx.reply.success({ status, agent: report }, JSON.stringify({ status }));
-      }),
+    run: async (args, ctx) => {
+      const report = await manager.resume(args.id);
+      const status = codexStatus(report);
+      return ctx.reply.success({ status, agent: report }, JSON.stringify({ status }));
+    },
   };
   return [spawn, send, wait, close, resume];
 }
@@ -258,20 +242,19 @@ function claudeAgentTool(manager: SubagentManager, options: SubagentToolOptions)
     }),
     truncation: "head",
     kind: "agent",
-    run: (args: { description: string; prompt: string; subagent_type?: string; model?: "sonnet" | "opus" | "haiku"; run_in_background?: boolean }, ctx) =>
-      guarded(ctx, async () => {
-        const type = args.subagent_type ?? "general-purpose";
-        if (!(CLAUDE_TYPES as readonly string[]).includes(type)) {
-          return ctx.reply.fail("INVALID_PARAM", `Unknown subagent_type '${type}'. Available: ${CLAUDE_TYPES.join(", ")}.`);
-        }
-        const request: SpawnRequest = { task: args.prompt, name: args.description, callId: ctx.callId, model: args.model ? aliasModel(options.parentModel, args.model) : undefined };
-        if (READONLY_TYPES.has(type)) request.tools = "readonly";
-        if (args.run_in_background) {
-          const report = await manager.spawn({ ...request, notifyWhenDone: true });
-          return ctx.reply.success({ ...report }, `Subagent ${report.agent_id} is running in the background; its report will arrive as a message when it finishes.`);
-        }
-        return runToCompletion(manager, request, ctx);
-      }),
+    run: async (args: { description: string; prompt: string; subagent_type?: string; model?: "sonnet" | "opus" | "haiku"; run_in_background?: boolean }, ctx) => {
+      const type = args.subagent_type ?? "general-purpose";
+      if (!(CLAUDE_TYPES as readonly string[]).includes(type)) {
+        return ctx.reply.fail("INVALID_PARAM", `Unknown subagent_type '${type}'. Available: ${CLAUDE_TYPES.join(", ")}.`);
+      }
+      const request: SpawnRequest = { task: args.prompt, name: args.description, callId: ctx.callId, model: args.model ? aliasModel(options.parentModel, args.model) : undefined };
+      if (READONLY_TYPES.has(type)) request.tools = "readonly";
+      if (args.run_in_background) {
+        const report = await manager.spawn({ ...request, notifyWhenDone: true });
+        return ctx.reply.success({ ...report }, `Subagent ${report.agent_id} is running in the background; its report will arrive as a message when it finishes.`);
+      }
+      return runToCompletion(manager, request, ctx);
+    },
   };
 }
 
@@ -300,15 +283,14 @@ function geminiInvokeAgentTool(manager: SubagentManager): Tool {
     }),
     truncation: "head",
     kind: "agent",
-    run: (args: { agent_name: string; prompt: string }, ctx) =>
-      guarded(ctx, async () => {
-        if (!Object.hasOwn(GEMINI_AGENTS, args.agent_name)) {
-          return ctx.reply.fail("NOT_FOUND", `Subagent '${args.agent_name}' not found. Available: ${Object.keys(GEMINI_AGENTS).join(", ")}.`);
-        }
-        const request: SpawnRequest = { task: args.prompt, name: `${args.agent_name}: ${firstWords(args.prompt)}`, callId: ctx.callId };
-        if (READONLY_TYPES.has(args.agent_name)) request.tools = "readonly";
-        return runToCompletion(manager, request, ctx);
-      }),
+    run: async (args: { agent_name: string; prompt: string }, ctx) => {
+      if (!Object.hasOwn(GEMINI_AGENTS, args.agent_name)) {
+        return ctx.reply.fail("NOT_FOUND", `Subagent '${args.agent_name}' not found. Available: ${Object.keys(GEMINI_AGENTS).join(", ")}.`);
+      }
+      const request: SpawnRequest = { task: args.prompt, name: `${args.agent_name}: ${firstWords(args.prompt)}`, callId: ctx.callId };
+      if (READONLY_TYPES.has(args.agent_name)) request.tools = "readonly";
+      return runToCompletion(manager, request, ctx);
+    },
   };
 }
 
@@ -343,16 +325,16 @@ function reportsText(reports: ChildReport[], timedOut: boolean): string {
   return lines.join("\n\n");
 }
 
-/** A manager error (depth, cap, unknown id) is an error result the model can act on. */
-async function guarded(ctx: ToolRunContext, body: () => Promise<ToolResponse>): Promise<ToolResponse> {
-  try {
-    return await body();
-  } catch (e) {
-    return ctx.reply.fail("EXECUTION_ERROR", (e as Error).message);
-  }
-}
-
 function firstWords(text: string): string {
   const words = text.trim().split(/\s+/).slice(0, 6).join(" ");
   return words.length > 48 ? `${words.slice(0, 47)}…` : words;
 }
+
+/**
+ * Names of every dialect's subagent tools, read off their definitions (the manager is only used
+ * when a tool runs; defined last, after the constants they use). A tool list may name one of
+ * another dialect: the session leaves it out, and a child's selection drops them all.
+ */
+export const SUBAGENT_TOOL_NAMES: ReadonlySet<string> = new Set(
+  (["default", "openai", "anthropic", "gemini"] as const).flatMap((d) => subagentTools(d, undefined as never, { parentModel: "" }).map((t) => t.name)),
+);

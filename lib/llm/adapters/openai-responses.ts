@@ -10,7 +10,7 @@ import OpenAI from "openai";
 import { classifyError } from "../classify.ts";
 import type { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
-import { finalArguments, StreamedArguments } from "../partial-json.ts";
+import { finalArguments, StreamedArguments, toolCallPart } from "../partial-json.ts";
 import { normalizeToolCallId } from "../transform.ts";
 import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, Request, StreamEvent, ThinkingPart, ToolCallPart, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
@@ -203,10 +203,8 @@ class Turn {
         yield* this.text(event.output_index, event.delta);
         break;
       case "response.function_call_arguments.delta":
-        yield* this.args(event.output_index, event.delta);
-        break;
       case "response.custom_tool_call_input.delta":
-        yield* this.args(event.output_index, event.delta, true);
+        yield* this.args(event.output_index, event.delta);
         break;
       case "response.output_item.done":
         yield* this.itemDone(event.output_index, event.item);
@@ -234,7 +232,7 @@ class Turn {
       // A freeform call: its raw text becomes the `input` argument; the mark sends it back as one.
       const call: ToolCallPart = { type: "tool_call", id: `${item.call_id}|${item.id ?? ""}`, name: item.name, arguments: { input: "" }, providerData: { freeform: true } };
       const toolIndex = this.toolCount++;
-      this.open(index, call, toolIndex);
+      this.open(index, call, toolIndex, "raw");
       yield { type: "tool_call_start", index: toolIndex, id: call.id, name: call.name };
     }
   }
@@ -249,11 +247,8 @@ class Turn {
     } else if (item.type === "message" && part.type === "text") {
       if (!part.text) part.text = item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal)).join("");
     } else if (item.type === "function_call" && part.type === "tool_call") {
-      part.id = `${item.call_id}|${item.id}`;
       state.done = true;
-      const final = finalArguments(item.arguments || state.args.text);
-      part.arguments = final.arguments;
-      if (final.error) part.invalidArguments = final.error;
+      Object.assign(part, toolCallPart(`${item.call_id}|${item.id}`, part.name, finalArguments(item.arguments || state.args.text)));
       yield { type: "tool_call_end", index: state.toolIndex, call: part };
     } else if (item.type === "custom_tool_call" && part.type === "tool_call") {
       part.id = `${item.call_id}|${item.id ?? ""}`;
@@ -267,9 +262,8 @@ class Turn {
     // A call whose item never finished (the response stopped at the output limit) cannot run.
     for (const state of this.byOutput.values()) {
       if (state.part.type !== "tool_call" || state.done) continue;
-      const final = state.args.final();
-      state.part.arguments = final.arguments;
-      state.part.invalidArguments = final.error ?? "the call was not finished";
+      Object.assign(state.part, toolCallPart(state.part.id, state.part.name, state.args.final()));
+      state.part.invalidArguments ??= "the call was not finished";
     }
     const builder = new MessageBuilder(this.ctx.model.ref);
     // Items that produced nothing (an empty summary without encrypted content) leave no part.
@@ -277,9 +271,9 @@ class Turn {
     return builder.response({ usage: usage(result.usage, this.ctx.model), finishReason: finishReason(result, builder.parts), id: result.id });
   }
 
-  private open(index: number, part: AssistantPart, toolIndex = -1): void {
+  private open(index: number, part: AssistantPart, toolIndex = -1, mode: "json" | "raw" = "json"): void {
     this.parts.push(part);
-    this.byOutput.set(index, { part, toolIndex, args: new StreamedArguments(), done: false });
+    this.byOutput.set(index, { part, toolIndex, args: new StreamedArguments(undefined, mode), done: false });
   }
 
   private *thinking(index: number, delta: string): Generator<StreamEvent> {
@@ -296,12 +290,11 @@ class Turn {
     yield { type: "text_delta", delta };
   }
 
-  private *args(index: number, delta: string, freeform = false): Generator<StreamEvent> {
+  private *args(index: number, delta: string): Generator<StreamEvent> {
     const state = this.byOutput.get(index);
     if (state?.part.type !== "tool_call") return;
-    const due = state.args.push(delta);
-    // A freeform call's raw text is no JSON: its snapshot (when one is due) is the text so far as `{ input }`.
-    const partialArguments = due && freeform ? { input: state.args.text } : due;
+    // A freeform call's snapshot (when one is due) is its raw text so far as `{ input }`.
+    const partialArguments = state.args.push(delta);
     if (partialArguments) state.part.arguments = partialArguments;
     yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, ...(partialArguments ? { partialArguments } : {}) };
   }
