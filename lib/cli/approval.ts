@@ -12,6 +12,13 @@ import type { ToolKind } from "../../tools/types.ts";
 export const APPROVAL_MODES = ["ask", "edits", "auto"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
+/** What each mode asks, in a few words (the shell's Shift+Tab line, the modes an editor lists). */
+export const APPROVAL_MODE_HELP: Record<ApprovalMode, string> = {
+  ask: "commands and file changes are confirmed",
+  edits: "file changes pass, commands are confirmed",
+  auto: "nothing is asked",
+};
+
 export function isApprovalMode(value: unknown): value is ApprovalMode {
   return typeof value === "string" && (APPROVAL_MODES as readonly string[]).includes(value);
 }
@@ -39,6 +46,14 @@ export interface ApprovalGate {
   hooks: Hooks;
   /** Feed every session event: the gate learns each call's kind and summary from tool_call_start. */
   observe(event: SessionEvent): void;
+}
+
+/**
+ * A session's hooks with the gate last: the settings' hooks run first, so a call one of them
+ * blocks is never put to the user.
+ */
+export function withGate(hooks: Hooks | Hooks[] | undefined, gate: ApprovalGate): Hooks[] {
+  return [...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]), gate.hooks];
 }
 
 export function approvalGate(options: { mode(): ApprovalMode; ask(request: ApprovalRequest): Promise<ApprovalAnswer> }): ApprovalGate {

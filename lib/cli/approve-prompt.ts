@@ -7,19 +7,13 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gongHome } from "../store/paths.ts";
-import type { ApprovalAnswer, ApprovalMode, ApprovalRequest } from "./approval.ts";
+import { APPROVAL_MODES, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest } from "./approval.ts";
 import { colorDiff, type Style } from "./render.ts";
 
-/** The next mode Shift+Tab selects. */
+/** The next mode Shift+Tab selects: ask → edits → auto → ask. */
 export function nextApprovalMode(mode: ApprovalMode): ApprovalMode {
-  return mode === "ask" ? "edits" : mode === "edits" ? "auto" : "ask";
+  return APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length];
 }
-
-export const MODE_HELP: Record<ApprovalMode, string> = {
-  ask: "commands and file changes are confirmed",
-  edits: "file changes pass, commands are confirmed",
-  auto: "nothing is asked",
-};
 
 /** The command a shell call runs, when its arguments carry one. */
 function commandOf(args: Record<string, unknown>): string | undefined {

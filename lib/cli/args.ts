@@ -4,7 +4,8 @@
  */
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "./approval.ts";
 import { parseArgs } from "node:util";
-import { REASONING_EFFORTS } from "../llm/types.ts";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
+import { SANDBOX_MODES, type SandboxMode } from "../env/sandbox-profiles.ts";
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -14,14 +15,12 @@ export class UsageError extends Error {
 }
 
 export type OutputFormat = "text" | "json" | "stream-json";
-export type ReasoningEffortArg = "low" | "medium" | "high";
 
 export interface CliOptions {
   command: "run" | "sessions" | "version" | "help" | "list-models" | "mcp-list";
   prompt?: string;
   /** `@file` arguments: paths whose contents are attached to the prompt. */
   attachments: string[];
-  print: boolean;
   outputFormat: OutputFormat;
   mode: "interactive" | "print" | "rpc" | "acp";
   /** --approval (or --approve): ask | edits | auto. */
@@ -29,7 +28,7 @@ export interface CliOptions {
   model?: string;
   apiKey?: string;
   baseUrl?: string;
-  reasoningEffort?: ReasoningEffortArg;
+  reasoningEffort?: ReasoningEffort;
   tools?: string;
   /** auto | default | anthropic | openai | gemini */
   profile?: string;
@@ -49,7 +48,7 @@ export interface CliOptions {
   listModelsFilter?: string;
   verbose: boolean;
   /** `--sandbox`: box commands with the OS sandbox. */
-  sandbox?: "workspace-write" | "read-only" | "off";
+  sandbox?: SandboxMode;
   /** `--trust`: let this project's settings run code and redirect credentials. */
   trust: boolean;
 }
@@ -132,8 +131,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a positive integer (got '${v["max-turns"]}').`);
   }
   const sandbox = v.sandbox;
-  if (sandbox !== undefined && sandbox !== "workspace-write" && sandbox !== "read-only" && sandbox !== "off") {
-    throw new UsageError(`--sandbox must be workspace-write, read-only or off (got '${sandbox}').`);
+  if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
+    throw new UsageError(`--sandbox must be ${SANDBOX_MODES.slice(0, -1).join(", ")} or ${SANDBOX_MODES.at(-1)} (got '${sandbox}').`);
   }
   if (v.continue && (v.resume || resumeId)) throw new UsageError("Use either --continue or --resume, not both.");
   if (v["no-session"] && (v.continue || v.resume || resumeId || v.session)) {
@@ -154,14 +153,13 @@ export function parseCliArgs(argv: string[]): CliOptions {
     command,
     prompt,
     attachments,
-    print,
     outputFormat,
     mode,
     approval,
     model: v.model,
     apiKey: v["api-key"],
     baseUrl: v["base-url"],
-    reasoningEffort: effort as ReasoningEffortArg | undefined,
+    reasoningEffort: effort as ReasoningEffort | undefined,
     tools: v.tools,
     profile: v.profile,
     systemPrompt: v["system-prompt"],
@@ -176,7 +174,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     name: v.name?.trim(),
     listModelsFilter: listFilter,
     verbose: Boolean(v.verbose),
-    sandbox,
+    sandbox: sandbox as SandboxMode | undefined,
     trust: Boolean(v.trust),
   };
 }

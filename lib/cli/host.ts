@@ -4,10 +4,10 @@
  * code of a finished input.
  */
 import { Buffer } from "node:buffer";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createSession, type Session, type SubmitResult } from "../agent/index.ts";
-import { findSession, listSessions } from "../store/list.ts";
+import { AmbiguousSessionError, SessionNotFoundError } from "../store/list.ts";
 import { SessionLockedError } from "../store/lock.ts";
 import { SessionStore } from "../store/session-store.ts";
 import type { CliSetup } from "./setup.ts";
@@ -46,11 +46,12 @@ export function storeFor(setup: CliSetup): SessionStore {
 }
 
 /**
- * An existing session by name, id prefix or file path. An unknown reference, a session another
- * process is writing, or a file this gong cannot read is a configuration error (exit 2), not a crash.
+ * An existing session by name, id prefix or file path (see resolveSession). An unknown reference,
+ * a session another process is writing, or a file this gong cannot read is a configuration error
+ * (exit 2), not a crash.
  */
 export function openExisting(ref: string, cwd: string, fork = false): SessionStore {
-  return opening(ref, () => SessionStore.open(findSessionRef(ref, cwd), { cwd, lock: !fork }));
+  return opening(ref, () => SessionStore.open(ref, { cwd, lock: !fork }));
 }
 
 function openLatest(cwd: string, fork: boolean): SessionStore {
@@ -62,28 +63,15 @@ function opening(ref: string, open: () => SessionStore): SessionStore {
     return open();
   } catch (e) {
     if (e instanceof ConfigError) throw e;
+    if (e instanceof SessionNotFoundError) {
+      if (e.file) throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
+      throw new ConfigError(`No session '${ref}': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions.`);
+    }
+    if (e instanceof AmbiguousSessionError) throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
     if (e instanceof SessionLockedError) {
       throw new ConfigError(`Session ${e.path} is in use by another gong process (pid ${e.pid}); wait for it to finish, or branch off it with --fork.`);
     }
     throw new ConfigError(`Cannot resume ${ref === "the latest session" ? ref : `session '${ref}'`}: ${(e as Error).message}.`);
-  }
-}
-
-/** A file path (anything with a slash or ending in .jsonl), a session name in this directory, or an id prefix. */
-function findSessionRef(ref: string, cwd: string): string {
-  if (ref.includes("/") || ref.endsWith(".jsonl")) {
-    const path = resolve(cwd, ref);
-    if (!existsSync(path)) throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
-    return path;
-  }
-  const named = listSessions(cwd).find((s) => s.name === ref);
-  if (named) return named.path;
-  try {
-    return findSession(ref, { cwd });
-  } catch (e) {
-    const ambiguous = (e as Error).message.includes("ambiguous");
-    if (ambiguous) throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
-    throw new ConfigError(`No session '${ref}': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions.`);
   }
 }
 

@@ -19,11 +19,11 @@ import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
-import { runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
+import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
-import { approvalGate, type ApprovalMode } from "./approval.ts";
-import { AllowList, MODE_HELP, ShellApprovals } from "./approve-prompt.ts";
+import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalMode } from "./approval.ts";
+import { AllowList, ShellApprovals } from "./approve-prompt.ts";
 import { PlanMode } from "./plan-mode.ts";
 import { renderTranscript } from "./transcript.ts";
 
@@ -48,9 +48,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     readLine: (prompt) => readAnswer(prompt),
   }, style);
   const gate = approvalGate({ mode: () => approvals.mode, ask: (request) => approvals.ask(request) });
-  const ownHooks = setup.sessionOptions.hooks;
-  const hooks = [...(Array.isArray(ownHooks) ? ownHooks : ownHooks ? [ownHooks] : []), gate.hooks];
-  const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks } });
+  const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, gate) } });
 
   let sessionUsage: Usage = zeroUsage();
   const planMode = new PlanMode();
@@ -144,8 +142,6 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
   };
 
-  // Esc interrupts the running input; the first other key typed while the agent works moves the
-  // user's line below the output.
   /** The input prompt with the status line under it. */
   const showPrompt = (preserveCursor = false) => {
     status.reserve();
@@ -153,6 +149,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     status.draw();
   };
 
+  // Esc interrupts the running input; the first other key typed while the agent works moves the
+  // user's line below the output.
   const onKeypress = (_text: string | undefined, key: Key | undefined) => {
     // The line editor clears below itself as it redraws: the status line comes back after each key.
     if (!running && !pendingAnswer && key?.name !== "return" && key?.name !== "enter") status.draw();
@@ -161,7 +159,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       const mode = approvals.cycle();
       // Idle on a wide terminal, the status line shows the new mode; otherwise a line says it.
       if (!running && status.visible) return status.draw();
-      if (!screen.composing) out(`${running ? "" : "\n"}${style.dim(`approval: ${mode} — ${MODE_HELP[mode]}`)}\n`);
+      if (!screen.composing) out(`${running ? "" : "\n"}${style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
       if (!running) showPrompt(true);
       return;
     }
@@ -260,7 +258,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     const handleInput = (text: string) => {
       if (!text) return showPrompt();
       history.add(text);
-      if (text.startsWith("/") && !text.includes("\n")) {
+      if (isSlashCommand(text)) {
         void runSlashLine(text).finally(() => showPrompt());
         return;
       }
@@ -278,7 +276,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         const echoed = screen.composing;
         if (echoed) endSteeringLine(false);
         // A slash command is the user's, never the model's: it runs now or once the agent is done.
-        if (text.startsWith("/") && !text.startsWith("//")) {
+        if (isSlashCommand(text)) {
           history.add(text);
           if (runsWhileBusy(text)) void runSlashLine(text);
           else {

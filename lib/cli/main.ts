@@ -3,7 +3,6 @@
  * (0 done, 1 failed, 2 usage or configuration error, 130 interrupted). Errors are one sentence on
  * stderr; stack traces only with --verbose.
  */
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { listModels } from "../llm/catalog.ts";
 import { LlmError } from "../llm/errors.ts";
@@ -17,9 +16,9 @@ import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
 import { runRpc } from "./rpc.ts";
 import { loadSettings, SettingsError } from "./settings.ts";
-import { prepareSession, type CliSetup } from "./setup.ts";
+import { prepareSession, workingDirectory, type CliSetup } from "./setup.ts";
 import { Termination } from "./termination.ts";
-import { decideTrust } from "./trust.ts";
+import { decideTrust, type TrustDecision } from "./trust.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -48,13 +47,14 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 }
 
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const trust = await projectTrust(opts, io);
-  for (const notice of trust.notices ?? []) io.stderr.write(`gong: ${notice}\n`);
-  const setup = await prepareSession(opts, io.env, (line) => io.stderr.write(`${line}\n`), trust);
+  const cwd = workingDirectory(opts);
+  const trust = await projectTrust(cwd, opts, io);
+  for (const notice of trust.notices) io.stderr.write(`gong: ${notice}\n`);
+  const setup = await prepareSession(opts, cwd, trust, io.env, (line) => io.stderr.write(`${line}\n`));
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
-  // SIGTERM and SIGHUP end every mode like Ctrl-C; RPC and ACP have no Ctrl-C of their own, so SIGINT too.
+  // SIGTERM and SIGHUP end every mode; SIGINT (Ctrl-C) too, except in the shell, which reads Ctrl-C itself.
   const termination = new Termination({
-    signals: opts.mode === "rpc" || opts.mode === "acp" ? ["SIGTERM", "SIGHUP", "SIGINT"] : ["SIGTERM", "SIGHUP"],
+    signals: effectiveMode(opts, io) === "interactive" ? ["SIGTERM", "SIGHUP"] : ["SIGTERM", "SIGHUP", "SIGINT"],
     onSignal: (signal) => setup.terminate(`gong received ${signal}`),
   });
   try {
@@ -70,9 +70,8 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
  * Whether the project's own settings that run code or redirect credentials take effect: --trust,
  * the global list, a remembered yes, or — in the interactive shell — the user's answer now.
  */
-async function projectTrust(opts: CliOptions, io: Io, ask = true) {
-  const cwd = resolve(opts.cwd ?? process.cwd());
-  const canAsk = ask && opts.mode === "interactive" && Boolean(io.stdin.isTTY) && existsSync(cwd);
+async function projectTrust(cwd: string, opts: CliOptions, io: Io, ask = true): Promise<TrustDecision> {
+  const canAsk = ask && effectiveMode(opts, io) === "interactive";
   return decideTrust({ cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout }, loadSettings(cwd));
 }
 
@@ -81,9 +80,7 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
   // The ACP server and its SDK load only in ACP mode: other modes do not pay for them.
   if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask", trust: opts.trust });
 
-  // With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to
-  // answer it: run the input to completion as print mode does.
-  const mode = opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
+  const mode = effectiveMode(opts, io);
   const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
   const prompt =
     opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
@@ -93,15 +90,22 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
     if (setup.terminated.aborted) return EXIT.interrupted;
     const store = storeFor(setup);
     const session = await openSession(setup, store);
-    setup.terminated.addEventListener("abort", () => void session.abort(), { once: true });
     try {
-      return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, model: setup.model }, io);
+      return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated }, io);
     } finally {
       await session.close();
       store.close();
     }
   }
   return await runInteractive(setup, prompt, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
+}
+
+/**
+ * With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to answer
+ * it: the input runs to completion as print mode does.
+ */
+function effectiveMode(opts: CliOptions, io: Io): CliOptions["mode"] {
+  return opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
 }
 
 function listModelsCommand(filter: string | undefined, io: Io): number {
@@ -137,7 +141,8 @@ function sessionsCommand(opts: CliOptions, io: Io): number {
 
 async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
-  const mcp = configureMcp(cwd, loadSettings(cwd), (await projectTrust(opts, io, false)).trusted, io.env);
+  const trust = await projectTrust(cwd, opts, io, false);
+  const mcp = configureMcp(cwd, trust.loaded, trust.trusted, io.env);
   try {
     await listMcpServers(mcp, (s) => io.stdout.write(s));
   } finally {

@@ -37,11 +37,6 @@ export class MarkdownStream {
     private readonly rows: () => number = () => 24,
   ) {}
 
-  /** True when text of an unfinished line or table is waiting. */
-  get pending(): boolean {
-    return this.partial !== "" || this.table.length > 0;
-  }
-
   /** Takes a delta; returns what to write: the new text as it came, or the finished lines rendered in its place. */
   push(delta: string): string {
     const text = this.partial + delta;

@@ -6,8 +6,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadMcpConfig, McpConfigError, McpManager, type LoadedMcpConfig, type McpServerStatus } from "../mcp/index.ts";
-import { gongHome } from "../store/paths.ts";
 import { ConfigError } from "./model.ts";
+import { oneLine } from "./render.ts";
+import { untrustedHint } from "./trust.ts";
 import type { LoadedSettings } from "./settings.ts";
 
 export interface CliMcp {
@@ -45,7 +46,7 @@ function trustNotice(cwd: string, config: LoadedMcpConfig, trusted: boolean): st
   const names = config.untrusted.filter((s) => s.file === file && s.enabled).map((s) => s.name);
   if (names.length === 0 && !config.unreadable) return undefined;
   const what = names.length > 0 ? `the MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} from ${file}` : file;
-  return `ignoring ${what}: the project is not trusted (run with --trust, or list it under "trustedProjects" in ${join(gongHome(), "settings.json")}).`;
+  return `ignoring ${what}: ${untrustedHint()}`;
 }
 
 /** `gong mcp list`: every configured server, its state and its tools. */
@@ -64,12 +65,7 @@ function describeServer(s: McpServerStatus): string {
   if (s.state === "untrusted") lines.push("  not started: the project is not trusted");
   else if (s.state === "disabled") lines.push('  not started: "enabled": false');
   else if (s.error) lines.push(`  ${s.error}`);
-  for (const t of s.tools) lines.push(`  ${t.exposedAs}${t.description ? `  ${oneLine(t.description)}` : ""}`);
+  for (const t of s.tools) lines.push(`  ${t.exposedAs}${t.description ? `  ${oneLine(t.description, 70)}` : ""}`);
   if (s.state === "connected" && s.tools.length === 0) lines.push("  (no tools)");
   return `${lines.join("\n")}\n`;
 }
-
-const oneLine = (s: string, max = 70) => {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};

@@ -15,7 +15,8 @@ export interface PrintOptions {
   prompt: string;
   format: OutputFormat;
   verbose: boolean;
-  model: string;
+  /** Aborted when gong is told to end (Ctrl-C, SIGTERM, SIGHUP; see termination.ts): the input stops. */
+  terminated?: AbortSignal;
 }
 
 export async function runPrint(session: Session, options: PrintOptions, io: Io): Promise<number> {
@@ -54,17 +55,17 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
   });
 
   let interrupted = false;
-  const onSigint = () => {
+  const onTerminated = () => {
     interrupted = true;
     void session.abort();
   };
-  process.once("SIGINT", onSigint);
+  options.terminated?.addEventListener("abort", onTerminated, { once: true });
 
   let result: SubmitResult;
   try {
     result = await session.submit(options.prompt);
   } finally {
-    process.off("SIGINT", onSigint);
+    options.terminated?.removeEventListener("abort", onTerminated);
     unsubscribe();
   }
   if ((interrupted || readerGone) && result.stopReason !== "aborted") result = { ...result, stopReason: "aborted" };

@@ -56,7 +56,8 @@ export function describeProgress(d: { progress: number; total?: number; message?
   return d.message ? `${done} · ${oneLine(d.message, 60)}` : done;
 }
 
-const oneLine = (s: string, max: number) => {
+/** A text on one line (runs of whitespace, newlines included, become one space), cut to `max` characters with "…". */
+export const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };

@@ -8,6 +8,7 @@
 import { createInterface } from "node:readline";
 import type { Session } from "../agent/index.ts";
 import type { ReasoningEffort } from "../llm/types.ts";
+import { parseToolList } from "../../tools/registry.ts";
 import { eventJson } from "./event-json.ts";
 import type { Io } from "./host.ts";
 import { SessionHost } from "./session-host.ts";
@@ -66,8 +67,10 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     set_reasoning_effort: on((cmd, session) => session.setReasoningEffort((cmd.effort ?? null) as ReasoningEffort | null)),
     set_tools: on((cmd, session) => {
       const tools = cmd.tools;
-      if (typeof tools !== "string" && !Array.isArray(tools)) throw new Error("'tools' must be a preset name or a list of tool names.");
-      session.setTools(tools as string[]);
+      const isList = Array.isArray(tools) && tools.every((t) => typeof t === "string");
+      if (typeof tools !== "string" && !isList) throw new Error("'tools' must be a preset name, a comma-separated list or a list of tool names.");
+      // A string reads as --tools and /tools read it: a preset, or names (and presets) separated by commas.
+      session.setTools(typeof tools === "string" ? parseToolList(tools) : (tools as string[]));
       return { tools: session.tools };
     }),
     set_profile: on((cmd, session) => {

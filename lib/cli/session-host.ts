@@ -68,11 +68,11 @@ export class SessionHost {
     return listSessions(this.setup.cwd);
   }
 
+  /** Closes the session and its store; what setup started is disposed by whoever made the setup. */
   async close(): Promise<void> {
     await this.next.catch(() => {});
     await this.current.close();
     this.store.close();
-    await this.setup.dispose();
   }
 
   /** Opens a session over the store `open` gives; commands sent meanwhile wait for it. */

@@ -7,12 +7,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ENV_POLICIES } from "../env/env-vars.ts";
+import { SANDBOX_MODES } from "../env/sandbox-profiles.ts";
 import { REASONING_EFFORTS, WIRE_APIS } from "../llm/types.ts";
 import { McpServerSettings } from "../mcp/config.ts";
 import { gongHome } from "../store/paths.ts";
+import { APPROVAL_MODES } from "./approval.ts";
 
 const Effort = v.picklist(REASONING_EFFORTS);
-const SandboxModeSchema = v.picklist(["workspace-write", "read-only", "off"]);
+const SandboxModeSchema = v.picklist(SANDBOX_MODES);
 const Positive = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 const ProviderSettings = v.strictObject({
@@ -73,8 +75,8 @@ const SettingsSchema = v.strictObject({
   /** Largest prompt read from stdin or @file, in bytes (default 32 MB). */
   maxInputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   /** Which tool calls wait for the user's consent where a host asks (the interactive shell, ACP): ask | edits | auto. */
-  approval: v.optional(v.picklist(["ask", "edits", "auto"])),
-  /** The interactive shell shows the model's reasoning text, dimmed (default true). */
+  approval: v.optional(v.picklist(APPROVAL_MODES)),
+  /** The interactive shell shows the model's reasoning text, dimmed (default true), or "collapsed" into one line. */
   showThinking: v.optional(v.union([v.boolean(), v.literal("collapsed")])),
 });
 

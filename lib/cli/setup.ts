@@ -20,8 +20,8 @@ import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
 import { configureMcp } from "./mcp.ts";
-import { loadSettings, type Settings } from "./settings.ts";
-import { applyTrust, type TrustDecision } from "./trust.ts";
+import type { Settings } from "./settings.ts";
+import type { TrustDecision } from "./trust.ts";
 import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
 import { parseToolList } from "../../tools/registry.ts";
 
@@ -45,9 +45,11 @@ export interface CliSetup {
   warn(line: string): void;
   /** Stops what setup started (the fake server, MCP servers). */
   dispose(): Promise<void>;
+  /** A command environment rooted at `cwd` with the settings' roots and variable policy (modes that make environments of their own). */
+  environmentFor(cwd: string): LocalEnvironment;
   /** Boxes an environment's commands as --sandbox asks (modes that make environments of their own); undefined when off. */
   box?: Boxer;
-  /** Aborted when gong is told to end (SIGTERM, SIGHUP): the mode closes its session and returns. */
+  /** Aborted when gong is told to end (SIGTERM, SIGHUP; Ctrl-C outside the shell): the mode closes its session and returns. */
   terminated: AbortSignal;
   /** Kills every command's process tree at once and aborts `terminated`. */
   terminate(reason: string): void;
@@ -56,18 +58,23 @@ export interface CliSetup {
 /** Prompt input read from stdin or @file stops here unless settings say otherwise. */
 export const DEFAULT_MAX_INPUT_BYTES = 32 * 1024 * 1024;
 
-export async function prepareSession(
-  opts: CliOptions,
-  env: Record<string, string | undefined> = process.env,
-  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
-  trust: TrustDecision = { trusted: false },
-): Promise<CliSetup> {
+/** The directory gong works in (--cwd, or where it started); one that does not exist is a usage error. */
+export function workingDirectory(opts: CliOptions): string {
   const cwd = resolve(opts.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
-  const loaded = loadSettings(cwd);
+  return cwd;
+}
+
+/** `cwd` comes from workingDirectory; `trust` holds the settings trust left in (its notices are the caller's to show). */
+export async function prepareSession(
+  opts: CliOptions,
+  cwd: string,
+  trust: TrustDecision,
+  env: Record<string, string | undefined> = process.env,
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<CliSetup> {
+  const { loaded, settings } = trust;
   const { files, sources } = loaded;
-  // What trust leaves out was already said (TrustDecision.notices).
-  const { settings } = applyTrust(loaded, trust.trusted, env);
   // Temp files of writes a killed gong left in the project go at the next start there.
   await sweepTempFiles(cwd);
   const model = chooseModel(opts.model, settings, env);
@@ -94,8 +101,9 @@ export async function prepareSession(
   if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
-  const envPolicy = settings.envPolicy as EnvPolicy | undefined;
-  const execEnv = new LocalEnvironment({ root: cwd, extraRoots: settings.allowedRoots, envPolicy, envAllow: settings.envAllow });
+  const environmentFor = (root: string) =>
+    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow: settings.envAllow });
+  const execEnv = environmentFor(cwd);
   const box = sandboxFor(opts.sandbox, settings.sandbox);
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
@@ -138,6 +146,7 @@ export async function prepareSession(
     sessionOptions,
     store: storeSelection(opts),
     notices: mcp.warning ? [mcp.warning] : [],
+    environmentFor,
     box,
     terminated: termination.signal,
     terminate(reason) {

@@ -10,6 +10,7 @@ import { planChecklist, type Style } from "./render.ts";
 import type { SessionHost } from "./session-host.ts";
 import { ModelPicker } from "./model-picker.ts";
 import type { PlanMode } from "./plan-mode.ts";
+import type { CommandInfo } from "./completion.ts";
 
 export interface SlashContext {
   host: SessionHost;
@@ -25,6 +26,8 @@ export interface SlashContext {
 interface SlashCommand {
   usage: string;
   help: string;
+  /** Runs at once while the agent works (it only reads, or changes settings for the next call); the others wait until it is done. */
+  whileBusy?: boolean;
   run(arg: string, ctx: SlashContext): Promise<void> | void;
 }
 
@@ -32,12 +35,14 @@ const COMMANDS: Record<string, SlashCommand> = {
   help: {
     usage: "/help",
     help: "this list",
+    whileBusy: true,
     run: ({}, { out, style }) =>
       out(`${Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`),
   },
   model: {
     usage: "/model [filter|id]",
     help: "list the models whose key is set (a filter narrows), or switch to one (next call)",
+    whileBusy: true,
     run(arg, { host, out, style }) {
       const picker = new ModelPicker(host.setup.sessionOptions.clientOptions);
       const choice = picker.choose(arg);
@@ -72,6 +77,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   tools: {
     usage: "/tools [preset|a,b,c]",
     help: "show or switch the active tools",
+    whileBusy: true,
     run(arg, { host, out }) {
       if (arg) host.session.setTools(parseToolList(arg));
       out(`tools: ${host.session.tools.join(", ")}\n`);
@@ -80,6 +86,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   reasoning: {
     usage: `/reasoning [${REASONING_EFFORTS.join("|")}|off]`,
     help: "show or set the reasoning effort",
+    whileBusy: true,
     run(arg, { host, out }) {
       if (arg) host.session.setReasoningEffort(arg === "off" ? null : (arg as ReasoningEffort));
       out(`reasoning effort: ${host.session.reasoningEffort ?? "provider default"}\n`);
@@ -105,6 +112,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   plan: {
     usage: "/plan [accept|show]",
     help: "plan mode: the model only reads and plans; /plan again (or /plan accept) accepts the plan and gives the tools back",
+    whileBusy: true,
     run(arg, { host, out, style, planMode }) {
       const plan = host.session.plan;
       const checklist = plan ? `${planChecklist({ ...plan }, style)}\n` : "";
@@ -192,6 +200,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   sessions: {
     usage: "/sessions",
     help: "list this directory's sessions",
+    whileBusy: true,
     run({}, { host, out, style }) {
       const sessions = host.listSessions();
       const current = host.session.id;
@@ -211,6 +220,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   quit: {
     usage: "/quit",
     help: "leave",
+    whileBusy: true,
     run: ({}, { quit }) => quit(),
   },
 };
@@ -253,25 +263,35 @@ const KEYS: [string, string][] = [
   ["Shift+Tab", "cycle the approval mode: ask → edits → auto"],
   ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
   ["Ctrl-R", "search earlier inputs: type to narrow, Ctrl-R older, Enter takes it, Esc cancels"],
-  ["/command while working", "/help /model /tools /reasoning /plan /sessions /quit run at once; the others when the agent is done"],
+  ["/command while working", `${Object.keys(COMMANDS).filter((name) => COMMANDS[name].whileBusy).map((name) => `/${name}`).join(" ")} run at once; the others when the agent is done`],
 ];
 
 /** The commands, for completion. */
-export function slashCommandList(): { name: string; usage: string; help: string }[] {
+export function slashCommandList(): CommandInfo[] {
   return Object.entries(COMMANDS).map(([name, c]) => ({ name, usage: c.usage, help: c.help }));
 }
 
-/** Commands that only read or change settings for the next call: they run while the agent works. */
-const WHILE_BUSY = new Set(["help", "model", "tools", "reasoning", "plan", "sessions", "quit", "exit"]);
+/**
+ * Whether a line of input is a slash command rather than text for the model: one line starting
+ * with `/`; `//` sends the text to the model as it is.
+ */
+export function isSlashCommand(text: string): boolean {
+  return text.startsWith("/") && !text.startsWith("//") && !text.includes("\n");
+}
+
+/** The command a line names (`/exit` is `/quit`), if any. */
+function commandOf(name: string): SlashCommand | undefined {
+  const key = name.toLowerCase();
+  return Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : key === "exit" ? COMMANDS.quit : undefined;
+}
 
 export function runsWhileBusy(line: string): boolean {
-  return WHILE_BUSY.has(line.slice(1).split(/\s+/)[0].toLowerCase());
+  return commandOf(line.slice(1).split(/\s+/)[0])?.whileBusy ?? false;
 }
 
 export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
   const [name, ...rest] = line.slice(1).split(/\s+/);
-  const key = name.toLowerCase();
-  const command = Object.hasOwn(COMMANDS, key) ? COMMANDS[key] : name === "exit" ? COMMANDS.quit : undefined;
+  const command = commandOf(name);
   if (!command) {
     ctx.out(`${ctx.style.red(`unknown command /${name}`)} — /help lists them.\n`);
     return;

@@ -1,8 +1,9 @@
 /**
  * gong's own termination signals. SIGTERM (a supervisor, `kill`) and SIGHUP (the terminal went
- * away) end gong like Ctrl-C ends an input, in every mode: the commands' process trees are killed
- * at once, the mode closes its session (so the session file is complete), and gong exits with
- * 128 + the signal number (143, 129; 130 for SIGINT where the mode has no Ctrl-C of its own).
+ * away) end gong in every mode, and SIGINT (Ctrl-C) in every mode but the interactive shell, which
+ * reads Ctrl-C itself to interrupt an input: the commands' process trees are killed at once, the
+ * mode closes its session (so the session file is complete), and gong exits with 128 + the signal
+ * number (143, 129, 130).
  * Should the orderly close hang, or a second signal arrive, gong exits anyway; its exit hook still
  * kills what is left of the trees.
  */

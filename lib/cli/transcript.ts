@@ -6,9 +6,7 @@
 import type { AssistantMessage, Message, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { Tool } from "../../tools/types.ts";
 import { coreTools, optionalTools } from "../../tools/registry.ts";
-import { anthropicTools } from "../../tools/dialects/anthropic.ts";
-import { openaiTools } from "../../tools/dialects/openai.ts";
-import { geminiTools } from "../../tools/dialects/gemini.ts";
+import { profileIds, profileTools } from "../profiles/index.ts";
 import { describeCall } from "../../tools/metadata.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { callLabel, type Style } from "./render.ts";
@@ -99,8 +97,7 @@ function textOf(content: string | UserPart[]): string {
 
 /** Every tool a profile can offer, by name; the session's own profile's tools win a shared name. */
 function toolLookup(profile: string | undefined): Map<string, Tool> {
-  const byProfile: Record<string, readonly Tool[]> = { anthropic: anthropicTools, openai: openaiTools, gemini: geminiTools };
-  const order = [byProfile[profile ?? ""] ?? coreTools, coreTools, optionalTools, anthropicTools, openaiTools, geminiTools];
+  const order = [profileTools(profile ?? "default"), coreTools, optionalTools, ...profileIds().map(profileTools)];
   const map = new Map<string, Tool>();
   for (const list of order) for (const tool of list) if (!map.has(tool.name)) map.set(tool.name, tool as Tool);
   return map;

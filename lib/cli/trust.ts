@@ -86,7 +86,7 @@ export function applyTrust(loaded: LoadedSettings, trusted: boolean, env: Record
       const requests = trustRequests(settings);
       if (!trusted && requests.length > 0) {
         settings = omit(settings, TRUST_KEYS);
-        notices.push(`ignoring ${requests.join(", ")} from ${layer.file}: the project is not trusted (run with --trust, or list it under "trustedProjects" in ${join(gongHome(), "settings.json")}).`);
+        notices.push(`ignoring ${requests.join(", ")} from ${layer.file}: ${untrustedHint()}`);
       }
       const kept = keepUserBaseUrls(settings, env);
       settings = kept.settings;
@@ -95,6 +95,11 @@ export function applyTrust(loaded: LoadedSettings, trusted: boolean, env: Record
     merged = mergeSettings(merged, settings);
   }
   return { settings: merged, notices };
+}
+
+/** Why a project's settings were left out, and how to trust it: the end of every such notice. */
+export function untrustedHint(): string {
+  return `the project is not trusted (run with --trust, or list it under "trustedProjects" in ${join(gongHome(), "settings.json")}).`;
 }
 
 /** The global layer of loaded settings (empty when there is no global file). */
@@ -140,7 +145,8 @@ function omit(settings: Settings, keys: readonly string[]): Settings {
   return Object.fromEntries(Object.entries(settings).filter(([k]) => !keys.includes(k))) as Settings;
 }
 
-function canonical(path: string): string {
+/** The real path (links resolved), or the absolute path when it cannot be resolved. */
+export function canonical(path: string): string {
   const absolute = resolve(path);
   try {
     return realpathSync(absolute);
@@ -158,11 +164,12 @@ function isInside(path: string, dir: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
-export interface TrustDecision {
+/** The settings a run goes by (`settings`), and in `notices` one line each for stderr: what trust left out of the project's. */
+export interface TrustDecision extends TrustedSettings {
   /** Whether project-level settings that run code or redirect credentials may take effect. */
   trusted: boolean;
-  /** One line each for stderr: what the decision leaves out of the project's settings. */
-  notices?: string[];
+  /** The settings files as read, before trust: which file set what. */
+  loaded: LoadedSettings;
 }
 
 export interface TrustQuestion {
@@ -184,7 +191,7 @@ export interface TrustQuestion {
  */
 export async function decideTrust(q: TrustQuestion, loaded: LoadedSettings): Promise<TrustDecision> {
   const trusted = await askIfNeeded(q, loaded);
-  return { trusted, notices: applyTrust(loaded, trusted, q.env).notices };
+  return { trusted, loaded, ...applyTrust(loaded, trusted, q.env) };
 }
 
 async function askIfNeeded(q: TrustQuestion, loaded: LoadedSettings): Promise<boolean> {

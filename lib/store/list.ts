@@ -84,24 +84,56 @@ export function latestSessionPath(cwd: string, options: LocationOptions = {}): s
   return best?.path;
 }
 
+/** No session answers to a reference: `file` when it named a file that does not exist, else no name or id matched. */
+export class SessionNotFoundError extends Error {
+  constructor(
+    readonly ref: string,
+    readonly file: boolean,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SessionNotFoundError";
+  }
+}
+
+/** An id prefix more than one session starts with. */
+export class AmbiguousSessionError extends Error {
+  constructor(
+    readonly ref: string,
+    readonly ids: string[],
+  ) {
+    super(`session id "${ref}" is ambiguous: ${ids.join(", ")}; give more characters`);
+    this.name = "AmbiguousSessionError";
+  }
+}
+
 /**
  * The file of the session whose id starts with `idPrefix`: searched in `cwd`'s directory first,
- * then under every cwd. Throws when there is none or more than one.
+ * then under every cwd. Throws SessionNotFoundError when there is none, AmbiguousSessionError
+ * when there is more than one.
  */
 export function findSession(idPrefix: string, options: LocationOptions & { cwd?: string } = {}): string {
   const prefix = idPrefix.toLowerCase();
   const search = (dirs: string[]) => dirs.flatMap(sessionFiles).filter((p) => idFromFileName(p)?.toLowerCase().startsWith(prefix));
   let found = options.cwd !== undefined || options.dir ? search([sessionDir(options.cwd ?? ".", options)]) : [];
   if (found.length === 0 && !options.dir) found = search(subdirs(sessionsRoot(options)));
-  if (found.length === 0) throw new Error(`no session with id "${idPrefix}" in ${options.dir ?? sessionsRoot(options)}`);
-  if (found.length > 1) throw new Error(`session id "${idPrefix}" is ambiguous: ${found.map((p) => idFromFileName(p)).join(", ")}; give more characters`);
+  if (found.length === 0) throw new SessionNotFoundError(idPrefix, false, `no session with id "${idPrefix}" in ${options.dir ?? sessionsRoot(options)}`);
+  if (found.length > 1) throw new AmbiguousSessionError(idPrefix, found.map((p) => idFromFileName(p) ?? p));
   return found[0];
 }
 
-/** A path as given when it is an existing file, else the session found by id prefix. */
-export function resolveSession(idOrPath: string, options: LocationOptions & { cwd?: string } = {}): string {
-  if (idOrPath.endsWith(".jsonl") && existsSync(idOrPath)) return resolve(idOrPath);
-  return findSession(idOrPath, options);
+/**
+ * A session by reference: a file path (anything with a slash or ending in .jsonl; relative to
+ * `cwd` when given), the name of a session of `cwd`, or an id prefix (see findSession).
+ */
+export function resolveSession(ref: string, options: LocationOptions & { cwd?: string } = {}): string {
+  if (ref.includes("/") || ref.endsWith(".jsonl")) {
+    const path = resolve(options.cwd ?? ".", ref);
+    if (!existsSync(path)) throw new SessionNotFoundError(ref, true, `session file ${ref} does not exist`);
+    return path;
+  }
+  const named = options.cwd !== undefined ? listSessions(options.cwd, options).find((s) => s.name === ref) : undefined;
+  return named?.path ?? findSession(ref, options);
 }
 
 /** Deletes a session file; returns its path. */

@@ -60,12 +60,6 @@ export function acquireSessionLock(sessionPath: string): () => void {
   };
 }
 
-/** True when a live process other than this one holds the session's lock. */
-export function isSessionLocked(sessionPath: string): boolean {
-  const owner = ownerOf(lockPathOf(sessionPath));
-  return owner !== undefined && owner !== process.pid && isProcessAlive(owner);
-}
-
 function tryCreate(lock: string): "created" | "exists" | "unavailable" {
   let fd: number;
   try {

@@ -94,7 +94,7 @@ export class SessionStore {
     return new SessionStore({ header, path, records: new Map(), order: [], lines: 0, pendingRewrite: false }, [], options.fsync ?? false, options.lock !== false);
   }
 
-  /** Opens a session file (a path ending in .jsonl, or an id prefix) and indexes it. */
+  /** Opens a session (a file path, a session name of `cwd`, or an id prefix: see resolveSession) and indexes it. */
   static open(idOrPath: string, options: OpenOptions = {}): SessionStore {
     const path = resolveSession(idOrPath, options);
     // Refuse a session another live process is writing before reading a byte of it.

@@ -2,13 +2,13 @@
  * `gong --mode acp` driven by clients no one here wrote: the `acpx` command line (a prompt whose
  * tool call edits a file and shows a diff; cancel mid-tool; the editor refusing a command or a
  * write; a stored session loaded by a later run), and the ACP SDK's own client class (permissions
- * rejected, always allowed and pending at a cancel; cancel mid-tool; the editor's files and
- * terminals as gong's environment; session/load replay; MCP servers of the editor and of the
- * session's directory). The model is the fake server, in this process, so its request log shows
+ * rejected, always allowed, never asked for a call a settings hook blocks, and pending at a
+ * cancel; cancel mid-tool; the editor's files and terminals as gong's environment; session/load
+ * replay; MCP servers of the editor and of the session's directory). The model is the fake server, in this process, so its request log shows
  * what gong sent.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
@@ -126,6 +126,20 @@ describe("gong --mode acp", () => {
     expect(existsSync(join(ws.dir, "one.txt"))).toBe(true);
     expect(existsSync(join(ws.dir, "two.txt"))).toBe(true);
     expect(e.permissions.length).toBe(2); // the rejected one, then one 'always' for bash
+  }, 30_000);
+
+  test("permissions: a call a settings hook blocks is never put to the editor; the model reads the hook's reason", async () => {
+    mkdirSync(join(ws.dir, ".gong"));
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ hooks: ["guard.ts"] }));
+    writeFileSync(join(ws.dir, "guard.ts"), 'export default { beforeToolCall: (tool) => (tool === "bash" ? { block: "no commands in this project" } : undefined) };\n');
+    const fake = await startFakeLlm({ script: [bash("touch blocked.txt"), { text: "blocked, as asked" }] });
+    await using e = await editor(ws, agentArgs(fake, "ask", "--trust"), { permit: async () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }) });
+    const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
+    const result = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a file" }] });
+    expect(result.stopReason).toBe("end_turn");
+    expect(e.permissions).toEqual([]);
+    expect(existsSync(join(ws.dir, "blocked.txt"))).toBe(false);
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain("no commands in this project");
   }, 30_000);
 
   test("cancel while a permission request is open: the call never runs, the turn ends cancelled, the session goes on", async () => {

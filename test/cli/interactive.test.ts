@@ -186,6 +186,21 @@ test.skipIf(!hasTmux)("cli interactive: a multi-line paste is one input", async 
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
 
+test.skipIf(!hasTmux)("cli interactive: a line starting with // goes to the model as typed; /help names the commands that run while the agent works", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ text: "a comment, then" }] });
+  term.start(auto(WIRE_APIS[0].flags(fake)));
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("/help", "Enter");
+  await term.waitFor((s) => s.includes("/help /model /tools /reasoning /plan /sessions /quit run at once"), "the /help keys");
+  term.keys("// is this a comment?", "Enter");
+  await term.waitFor((s) => s.includes("a comment, then"), "the answer");
+  expect(JSON.stringify(fake.requests[0].body.messages)).toContain("// is this a comment?");
+  expect(term.screen()).not.toContain("unknown command");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
+
 test.skipIf(!hasTmux)("cli interactive: a spinner says the model is thinking until its first words", async () => {
   using term = gongTerminal(ws);
   fake = await startFakeLlm({ script: [{ text: "slow and steady", chunkSize: 4, chunkDelayMs: 150 }] });

@@ -117,6 +117,18 @@ test("cli rpc session commands: set_model, set_tools, list_sessions, new_session
   expect(await r.close()).toBe(0);
 });
 
+test("cli rpc set_tools reads a string as --tools does: a preset, or names and presets separated by commas", async () => {
+  fake = await startFakeLlm({ script: [] });
+  const r = rpc(WIRE_APIS[0].flags(fake));
+  r.send({ id: 1, type: "set_tools", tools: "read, bash" });
+  expect((await r.response(1)).data.tools).toEqual(["read", "bash"]);
+  r.send({ id: 2, type: "set_tools", tools: "readonly,bash" });
+  expect((await r.response(2)).data.tools).toEqual(["read", "grep", "find", "ls", "bash"]);
+  r.send({ id: 3, type: "set_tools", tools: [1, 2] });
+  expect((await r.response(3)).error).toContain("'tools' must be");
+  expect(await r.close()).toBe(0);
+});
+
 test("cli rpc commands sent right behind new_session meet the new session", async () => {
   fake = await startFakeLlm({ script: [{ text: "one" }, { text: "two" }] });
   const r = rpc(WIRE_APIS[0].flags(fake));

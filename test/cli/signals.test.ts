@@ -1,7 +1,7 @@
 /**
  * SIGTERM and SIGHUP to gong end it like Ctrl-C, in print, RPC and interactive mode: the running
  * command's whole tree is killed (an escaped `setsid` process too), the session file is complete,
- * and gong exits with 143 / 129 (130 for SIGINT in RPC mode).
+ * and gong exits with 143 / 129 (130 for SIGINT in print and RPC mode).
  */
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
@@ -53,7 +53,7 @@ async function commandPids(): Promise<number[]> {
   return [await pidFile("shell.pid"), await pidFile("escaped.pid")];
 }
 
-for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]] as const) {
   test.skipIf(!linux)(`print mode: ${signal} kills the command's tree, flushes the session, exits ${code}`, async () => {
     const fake = await startFakeLlm({ script: script() });
     const proc = Bun.spawn([process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "-p", "run it", "--output-format", "json"], {

@@ -3,6 +3,9 @@ import { expect, test } from "bun:test";
 import type { Message } from "../../lib/llm/types.ts";
 import { makeStyle } from "../../lib/cli/render.ts";
 import { renderTranscript } from "../../lib/cli/transcript.ts";
+import { createDefaultProfile, registerProfile } from "../../lib/profiles/index.ts";
+import type { ToolResponse } from "../../lib/envelope.ts";
+import type { Tool } from "../../tools/types.ts";
 
 const plain = makeStyle(false);
 
@@ -46,4 +49,22 @@ test("transcript: a failed call shows its last line, an input's long text is cut
 
 test("transcript: an empty conversation shows nothing", () => {
   expect(renderTranscript([], { style: plain, columns: 80, markdown: false })).toBe("");
+});
+
+test("transcript: a call of a tool only a registered profile brings is described by that tool", () => {
+  const probe: Tool = {
+    name: "probe_service",
+    description: "Probe a service.",
+    truncation: "head",
+    summarizeCall: (args: { service?: string }) => `service ${args.service ?? ""}`,
+    run: async () => ({ status: "success", text: "up" }) as ToolResponse,
+  };
+  registerProfile("lab-transcript", (options) => ({ ...createDefaultProfile(options), id: "lab-transcript", ownTools: [probe] }));
+  const messages: Message[] = [
+    { role: "user", content: "is it up?" },
+    { role: "assistant", content: [{ type: "tool_call", id: "p", name: "probe_service", arguments: { service: "billing" } }] },
+    { role: "tool", toolCallId: "p", toolName: "probe_service", content: "up", isError: false, kind: "other" },
+  ];
+  const text = renderTranscript(messages, { style: plain, columns: 80, markdown: false, profile: "lab-transcript" });
+  expect(text).toContain("● probe_service  service billing");
 });

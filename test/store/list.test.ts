@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SessionStore, deleteSession, findSession, listSessions } from "../../lib/store/index.ts";
+import { AmbiguousSessionError, SessionNotFoundError, SessionStore, deleteSession, findSession, listSessions, resolveSession } from "../../lib/store/index.ts";
 import { assistant, tempDir, user } from "./helpers.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -57,6 +57,33 @@ test("5.1 findSession by prefix, ambiguity and absence; deleteSession removes th
   expect(deleteSession(a.id, { home })).toBe(a.path!);
   expect(existsSync(a.path!)).toBe(false);
   expect(listSessions("/p", { home })).toHaveLength(1);
+});
+
+test("5.1 resolveSession: a file path (relative to cwd), a session name of cwd, an id prefix; typed errors when none or several match", () => {
+  const a = make("/p", "one", 1_000_000, (s) => s.setName("feature-x"));
+  const b = make("/p", "two", 2_000_000);
+  expect(resolveSession("feature-x", { home, cwd: "/p" })).toBe(a.path!);
+  expect(resolveSession(b.id.slice(0, 8), { home, cwd: "/p" })).toBe(b.path!);
+  expect(resolveSession(b.path!.split("/").at(-1)!, { home, cwd: join(b.path!, "..") })).toBe(b.path!);
+  const missingFile = (() => {
+    try {
+      resolveSession("gone/old.jsonl", { home, cwd: "/p" });
+    } catch (e) {
+      return e;
+    }
+  })();
+  expect(missingFile).toBeInstanceOf(SessionNotFoundError);
+  expect(missingFile).toMatchObject({ ref: "gone/old.jsonl", file: true });
+  expect(() => resolveSession("no-such-name", { home, cwd: "/p" })).toThrow(SessionNotFoundError);
+  const ambiguous = (() => {
+    try {
+      resolveSession("", { home, cwd: "/p" });
+    } catch (e) {
+      return e;
+    }
+  })();
+  expect(ambiguous).toBeInstanceOf(AmbiguousSessionError);
+  expect((ambiguous as AmbiguousSessionError).ids.sort()).toEqual([a.id, b.id].sort());
 });
 
 test("5.1 GONG_HOME is honoured by listing and finding", () => {

@@ -4,13 +4,11 @@
  * is trusted), plus those the editor hands over with `session/new` and `session/load` (ACP's
  * `mcpServers`: stdio, http and sse entries with their env and headers as name/value lists).
  */
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { McpManager, serverFromOptions, type McpServerConfig } from "../../mcp/index.ts";
 import { configureMcp } from "../mcp.ts";
 import { loadSettings } from "../settings.ts";
-import { globalSettings, isProjectTrusted } from "../trust.ts";
+import { canonical, globalSettings, isProjectTrusted } from "../trust.ts";
 
 export interface SessionMcpOptions {
   /** The session's working directory (from session/new or session/load). */
@@ -60,12 +58,4 @@ function editorServers(servers: acp.McpServer[]): McpServerConfig[] {
       ? serverFromOptions(s.name, { type: s.type, url: s.url, headers: pairs(s.headers) })
       : serverFromOptions(s.name, { command: (s as acp.McpServerStdio).command, args: (s as acp.McpServerStdio).args, env: pairs((s as acp.McpServerStdio).env) }),
   );
-}
-
-function canonical(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
 }

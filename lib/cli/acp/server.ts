@@ -14,12 +14,11 @@ import { createSession } from "../../agent/index.ts";
 import { McpConfigError, type McpManager } from "../../mcp/index.ts";
 import { sessionMcp } from "./mcp-servers.ts";
 import { LocalEnvironment } from "../../env/local.ts";
-import type { EnvPolicy } from "../../env/env-vars.ts";
 import type { ExecutionEnvironment } from "../../env/types.ts";
 import { listModels } from "../../llm/catalog.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
-import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../approval.ts";
+import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, withGate, type ApprovalMode } from "../approval.ts";
 import { EXIT, openExisting, type Io } from "../host.ts";
 import { ConfigError } from "../model.ts";
 import { SettingsError } from "../settings.ts";
@@ -27,12 +26,6 @@ import type { CliSetup } from "../setup.ts";
 import { ClientEnvironment } from "./client-environment.ts";
 import { EditorSession } from "./editor-session.ts";
 import { replayUpdates } from "./replay.ts";
-
-const MODE_INFO: Record<ApprovalMode, string> = {
-  ask: "Ask before every file change and command",
-  edits: "File changes in the workspace go ahead; ask before commands",
-  auto: "Ask nothing",
-};
 
 export interface AcpOptions {
   /** Approval mode of new sessions (--approval / the `approval` setting); default "ask". */
@@ -60,7 +53,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
     if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
     const warn = (line: string) => void io.stderr.write(`${line}\n`);
     const editor = new EditorSession(store.id, cwd, client, options.approval, { notices: Boolean(capabilities.session?.notices), warn });
-    const local = new LocalEnvironment({ root: cwd, extraRoots: setup.settings.allowedRoots, envPolicy: setup.settings.envPolicy as EnvPolicy | undefined, envAllow: setup.settings.envAllow });
+    const local = setup.environmentFor(cwd);
     environments.push(local);
     // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
     const own = setup.box ? setup.box(local) : local;
@@ -68,7 +61,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       capabilities.fs?.readTextFile || capabilities.fs?.writeTextFile || capabilities.terminal
         ? new ClientEnvironment(own, { sessionId: store.id, client, capabilities, onTerminal: (id) => editor.terminalOpened(id) })
         : own;
-    const hooks = [editor.gate.hooks, ...toArray(setup.sessionOptions.hooks)];
+    const hooks = withGate(setup.sessionOptions.hooks, editor.gate);
     // gong's servers for the session's directory (its .mcp.json, not that of gong's own cwd) and the editor's.
     let mcp: ReturnType<typeof sessionMcp>;
     try {
@@ -86,7 +79,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
   };
 
   const state = (editor: EditorSession) => ({
-    modes: { currentModeId: editor.mode, availableModes: APPROVAL_MODES.map((id) => ({ id, name: id, description: MODE_INFO[id] })) },
+    modes: { currentModeId: editor.mode, availableModes: APPROVAL_MODES.map((id) => ({ id, name: id, description: capitalized(APPROVAL_MODE_HELP[id]) })) },
     configOptions: [modelOption(editor.gong.model)],
   });
 
@@ -160,9 +153,7 @@ function modelOption(current: string): acp.SessionConfigOption {
   return { id: "model", name: "Model", category: "model", type: "select", currentValue: current, options: refs.map((ref) => ({ value: ref, name: ref })) };
 }
 
-function toArray<T>(value: T | T[] | undefined): T[] {
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
-}
+const capitalized = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}`;
 
 function writableOf(io: Io): WritableStream<Uint8Array> {
   return new WritableStream({

@@ -70,7 +70,7 @@ export function planEntries(plan: Plan): acp.PlanEntry[] {
   }));
 }
 
-/** The streamed parts of an event (text, thinking, plan) as an update; tool calls are handled by the server, which knows their files. */
+/** The streamed parts of an event (text, thinking, plan) as an update; tool calls are EditorSession's, which knows their files. */
 export function streamUpdate(event: SessionEvent): acp.SessionUpdate | undefined {
   if (event.agent_id !== undefined) return undefined; // a child agent's own stream stays out of the editor's transcript
   switch (event.kind) {
