@@ -160,15 +160,21 @@ export class OutputCapture {
     this.flushCounter();
     const invalidUtf8 = this.replacementsOut > this.replacementsIn;
     if (this.head === null) {
-      const text = decodeAll(this.held, false);
+      // Decoded when first read: a caller that only needs the spill file (the framework, for a
+      // response it already holds as text) never pays for a second copy of the output.
+      const held = this.held;
       this.held = [];
+      let text: string | undefined;
+      const last = held.at(-1)?.bytes;
       this.result = {
         complete: true,
-        text,
+        get text() {
+          return (text ??= decodeAll(held, false));
+        },
         gapLine: null,
         omitted: null,
         newlines: this.newlines,
-        endsOpen: text !== "" && !text.endsWith("\n"),
+        endsOpen: last !== undefined && last.length > 0 && last[last.length - 1] !== 0x0a,
         totalChars: this.chars,
         totalBytes: this.bytes,
         invalidUtf8,
