@@ -3,9 +3,9 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
-import { tmuxServer } from "../helpers/tmux.ts";
 import { slowStdioEntry, stdioEntry } from "../mcp/helpers.ts";
-import { CLI, ROOT, startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
+import { ROOT, startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
+import { gongTerminal } from "./terminal.ts";
 
 const ws = useWorkspace();
 
@@ -101,32 +101,17 @@ test.skipIf(!hasTmux)("interactive: a long MCP call shows its progress in the sp
       { text: "after the interrupt" },
     ],
   });
-  using tmux = tmuxServer("gong-mcp", ws.env);
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-200").stdout.toString();
-  const waitFor = async (check: (text: string) => boolean, what: string) => {
-    const until = Date.now() + 20_000;
-    let text = "";
-    while (Date.now() < until) {
-      text = screen();
-      if (check(text)) return text;
-      await Bun.sleep(50);
-    }
-    throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
-  };
-  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
-    .map(([k, v]) => `${k}=${quote(String(v))}`)
-    .join(" ");
-  const command = `cd ${quote(ws.dir)} && env ${envs} ${quote(process.execPath)} ${quote(CLI)} ${WIRE_APIS[0].flags(fake).map(quote).join(" ")}`;
-  expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+  using term = gongTerminal(ws);
+  const waitFor = (check: (text: string) => boolean, what: string) => term.waitFor(check, what, 20_000);
+  term.start(WIRE_APIS[0].flags(fake));
   await waitFor((s) => s.includes("›"), "the prompt");
   // Server events are told from the session's start on: the first input starts it.
-  tmux("send-keys", "-t", "t", "hello", "Enter");
+  term.keys("hello", "Enter");
   await waitFor((s) => s.includes("hello back"), "the first answer");
   await waitFor((s) => /MCP server 'everything' connected: \d+ tools/.test(s), "the server");
-  tmux("send-keys", "-t", "t", "run the long operation", "Enter");
+  term.keys("run the long operation", "Enter");
   await waitFor((s) => /trigger-long-running-operation .*\b[2-9]\/60\b/.test(s), "progress in the spinner line");
-  tmux("send-keys", "-t", "t", "C-c");
+  term.keys("C-c");
   // The interrupt stops the running call: its result line says it was cancelled (or aborted, when the stop reached it first).
   await waitFor((s) => /trigger-long-running-operation[^\n]*\n\s*⎿ [^\n]*(cancelled|aborted)/i.test(s), "the cancelled call");
 }, 60_000);

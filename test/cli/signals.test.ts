@@ -6,8 +6,8 @@
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmuxServer } from "../helpers/tmux.ts";
 import { CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
+import { gongTerminal } from "./terminal.ts";
 
 const ws = useWorkspace();
 const linux = existsSync("/proc/self/stat");
@@ -101,16 +101,10 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]
 for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   test.skipIf(!linux || !hasTmux)(`interactive mode: ${signal} kills the command's tree and exits ${code}`, async () => {
     const fake = await startFakeLlm({ script: script() });
-    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    using tmux = tmuxServer("gong-signal", ws.env);
-    const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" })
-      .map(([k, v]) => `${k}=${quote(String(v))}`)
-      .join(" ");
-    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "--approval", "auto"].map(quote).join(" ");
-    const command = `cd ${quote(ws.dir)} && env ${envs} ${gong}; echo $? > exit.code; sleep 30`;
-    expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
-    for (let i = 0; i < 300 && !tmux("capture-pane", "-p", "-t", "t").stdout.toString().includes("›"); i++) await Bun.sleep(50);
-    tmux("send-keys", "-t", "t", "run it", "Enter");
+    using term = gongTerminal(ws);
+    term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { after: "echo $? > exit.code; sleep 30" });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("run it", "Enter");
     const pids = await commandPids();
     process.kill(await pidFile("gong.pid"), signal);
     const exitCode = await pidFile("exit.code");

@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
-import { tmuxServer } from "../helpers/tmux.ts";
-import { CLI, rpcProcess, startFakeLlm, useWorkspace } from "./helpers.ts";
+import { rpcProcess, startFakeLlm, useWorkspace } from "./helpers.ts";
+import { gongTerminal } from "./terminal.ts";
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 
@@ -86,23 +86,13 @@ test("--mode rpc carries the child's events with agent_id and parent_id on the e
 
 test.skipIf(!hasTmux)("the shell's /tree lists a child agent under the call that spawned it", async () => {
   const flags = await parentAndChild();
-  using tmux = tmuxServer("gong-test", ws.env);
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const screen = () => tmux("capture-pane", "-p", "-t", "t", "-S", "-200").stdout.toString();
-  const waitFor = async (check: (text: string) => boolean, what: string): Promise<string> => {
-    for (const until = Date.now() + 15_000; Date.now() < until; await Bun.sleep(50)) {
-      const text = screen();
-      if (check(text)) return text;
-    }
-    throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
-  };
-  const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", NO_COLOR: "1" }).map(([k, v]) => `${k}=${quote(String(v))}`);
-  const command = `cd ${quote(ws.dir)} && env ${envs.join(" ")} ${quote(process.execPath)} ${quote(CLI)} ${[...flags, "--approval", "auto"].map(quote).join(" ")}`;
-  expect(tmux("new-session", "-d", "-s", "t", "-x", "160", "-y", "50", command).exitCode).toBe(0);
+  using term = gongTerminal(ws);
+  const waitFor = (check: (text: string) => boolean, what: string) => term.waitFor(check, what);
+  term.start([...flags, "--approval", "auto"]);
   await waitFor((s) => s.includes("›"), "the prompt");
-  tmux("send-keys", "-t", "t", "PARENT: delegate", "Enter");
+  term.keys("PARENT: delegate", "Enter");
   await waitFor((s) => s.includes("The child counted 0 files."), "the answer");
-  tmux("send-keys", "-t", "t", "/tree", "Enter");
+  term.keys("/tree", "Enter");
   const tree = (await waitFor((s) => /↳ agent [0-9a-f]{8} completed CHILD: count the files/.test(s), "the child in /tree")).split("\n");
   const spawning = tree.findIndex((l) => /^[ *] +[0-9a-f]{8} assistant: \[spawn_agent\]/.test(l));
   expect(spawning).toBeGreaterThanOrEqual(0);
