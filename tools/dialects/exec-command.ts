@@ -12,6 +12,7 @@
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
+import { shellQuote } from "../../lib/env/sandbox-profiles.ts";
 import { patchFromShellCommand } from "../apply-patch/shell.ts";
 import { flag, text } from "../args.ts";
 import { runShellPatch } from "../bash.ts";
@@ -60,7 +61,7 @@ export const execCommandTool: Tool<ExecArgs> = {
     const shellPatch = patchFromShellCommand(args.cmd);
     if (shellPatch) return runShellPatch(shellPatch, ctx);
     const table = ctx.processes;
-    const command = args.shell ? `${quote(args.shell)}${args.login === false ? "" : " -l"} -c ${quote(args.cmd)}` : args.cmd;
+    const command = args.shell ? `${shellQuote(args.shell)}${args.login === false ? "" : " -l"} -c ${shellQuote(args.cmd)}` : args.cmd;
     const started = performance.now();
     if (args.workdir !== undefined) {
       const dir = await ctx.env.resolvePath(args.workdir);
@@ -154,8 +155,4 @@ function summarizeRun(r: ToolResponse): string {
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, Math.floor(value)));
-}
-
-function quote(word: string): string {
-  return /^[\w./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
