@@ -15,7 +15,6 @@ import type { CustomProvider } from "../llm/providers.ts";
 import { startFakeLlm } from "../testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../testing/fake-llm/types.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
-import { sweepTempFiles } from "../temp-files.ts";
 import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
@@ -75,8 +74,6 @@ export async function prepareSession(
 ): Promise<CliSetup> {
   const { loaded, settings } = trust;
   const { files, sources } = loaded;
-  // Temp files of writes a killed gong left in the project go at the next start there.
-  await sweepTempFiles(cwd);
   const model = chooseModel(opts.model, settings, env);
 
   // A missing key's message names gong's flag (--api-key applies to the --model's provider).
