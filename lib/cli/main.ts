@@ -10,11 +10,9 @@ import { listChildSessions, listSessions } from "../store/list.ts";
 import { VERSION } from "../version.ts";
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
 import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io } from "./host.ts";
-import { runInteractive } from "./interactive.ts";
 import { configureMcp, listMcpServers } from "./mcp.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
-import { runRpc } from "./rpc.ts";
 import { loadSettings, SettingsError } from "./settings.ts";
 import { prepareSession, workingDirectory, type CliSetup } from "./setup.ts";
 import { Termination } from "./termination.ts";
@@ -76,7 +74,8 @@ async function projectTrust(cwd: string, opts: CliOptions, io: Io, ask = true): 
 }
 
 async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
-  if (opts.mode === "rpc") return await runRpc(setup, io);
+  // Each mode loads only what it needs: print mode, the common path, loads neither the shell nor RPC.
+  if (opts.mode === "rpc") return await (await import("./rpc.ts")).runRpc(setup, io);
   // The ACP server and its SDK load only in ACP mode: other modes do not pay for them.
   if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask", trust: opts.trust });
 
@@ -97,7 +96,7 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
       store.close();
     }
   }
-  return await runInteractive(setup, prompt, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
+  return await (await import("./interactive.ts")).runInteractive(setup, prompt, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
 }
 
 /**

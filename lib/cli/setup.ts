@@ -12,7 +12,6 @@ import { hideOwnSecrets } from "../env/own-secrets.ts";
 import type { ClientOptions } from "../llm/client.ts";
 import { findProvider, PROVIDERS } from "../llm/providers.ts";
 import type { CustomProvider } from "../llm/providers.ts";
-import { startFakeLlm } from "../testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../testing/fake-llm/types.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
 import type { CliOptions } from "./args.ts";
@@ -88,6 +87,8 @@ export async function prepareSession(
   const provider = findProvider(named)?.id ?? named;
   const fake = parseFakeModel(model, process.cwd());
   if (fake) {
+    // The scripted model (demo, tests) loads its server only when asked for.
+    const { startFakeLlm } = await import("../testing/fake-llm/server.ts");
     const server = await startFakeLlm({ script: fake.turns as ScriptTurn[] });
     disposers.push(() => server.close());
     clientOptions.providers!.push({ id: "fake", baseUrl: server.baseUrls.anthropic, api: "anthropic-messages" });
