@@ -109,10 +109,15 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
         child.stdout!.destroy();
         child.stderr!.destroy();
         child.stdin?.destroy();
-        // A killed tree finishes dying on its own; a finished command's background processes
-        // (a dev server) stay, tracked until cleanup.
-        if (!killing) options.trees.settle(tree);
-        resolve(Object.assign(collector.finish(), ending(started, code, signal, timedOut, aborted)));
+        const result = Object.assign(collector.finish(), ending(started, code, signal, timedOut, aborted));
+        // A timed-out or aborted command answers once its whole tree is gone, so nothing it started
+        // outlives the answer; a finished command's background processes (a dev server) stay,
+        // tracked until cleanup.
+        if (killing) void killing.finally(() => resolve(result));
+        else {
+          options.trees.settle(tree);
+          resolve(result);
+        }
       };
       let quietTimer = setTimeout(settle, DRAIN_QUIET_MS);
       const capTimer = setTimeout(settle, DRAIN_MAX_MS);
