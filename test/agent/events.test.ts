@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import type { SessionEvent } from "../../lib/agent/index.ts";
@@ -69,31 +69,38 @@ describe("004 §2.9 events", () => {
   });
 
   test("004-9.10 tool_call_output_delta streams a command's output while it runs", async () => {
-    // "late" is printed only after the marker file exists: a delta holding "early" sent while the
-    // command runs arrives before the marker is there.
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo early; sleep 0.3; touch done.marker; echo late" } }] }, { text: "ok" }]);
-    let markerAtEarly: boolean | undefined;
+    // The command prints "early", then waits (up to 20 s) for the test to have received it in a
+    // delta: "late" says whether the delta arrived while the command was still running.
+    const waitSeen = "for _ in $(seq 2000); do [ -e seen.marker ] && break; sleep 0.01; done";
+    const command = `echo early; ${waitSeen}; if [ -e seen.marker ]; then echo late-after-delta; else echo late-without-delta; fi`;
+    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "ok" }]);
     h.session.subscribe((e) => {
-      if (e.kind === "tool_call_output_delta" && markerAtEarly === undefined && String(e.data.delta).includes("early")) {
-        markerAtEarly = existsSync(join(h.dir, "done.marker"));
-      }
+      if (e.kind === "tool_call_output_delta" && String(e.data.delta).includes("early")) writeFileSync(join(h.dir, "seen.marker"), "");
     });
     await h.session.submit("run");
-    expect(markerAtEarly).toBe(false);
     const deltas = h.events.filter((e) => e.kind === "tool_call_output_delta");
     const start = h.events.find((e) => e.kind === "tool_call_start")!;
     expect(deltas.every((e) => e.data.tool_name === "bash" && e.data.call_id === start.data.call_id)).toBe(true);
     const streamed = deltas.map((e) => String(e.data.delta)).join("");
-    expect(streamed.indexOf("early")).toBeLessThan(streamed.indexOf("late"));
+    expect(streamed).toBe("early\nlate-after-delta\n");
     const kinds = h.kinds();
     expect(kinds.lastIndexOf("tool_call_output_delta")).toBeLessThan(kinds.indexOf("tool_call_end"));
     expect(kinds.indexOf("tool_call_output_delta")).toBeGreaterThan(kinds.indexOf("tool_call_start"));
   });
 
   test("004-9.10 tool_call_output_delta carries only what is new: joined, the deltas are the command's output", async () => {
-    // Bursts closer together than the update interval, pauses longer than it, and an unfinished last line.
-    const command = "for i in 1 2 3 4 5 6; do echo line-$i; echo more-$i; sleep 0.06; done; printf 'no newline at the end'";
+    // Bursts closer together than the update interval, pauses longer than it, and an unfinished last
+    // line. Halfway, the command waits until the test has received the first half, so there are at
+    // least two deltas however the machine schedules them.
+    const waitHalf = "for _ in $(seq 2000); do [ -e half.marker ] && break; sleep 0.01; done";
+    const command = `for i in 1 2 3 4 5 6; do echo line-$i; echo more-$i; sleep 0.06; [ $i = 3 ] && ${waitHalf}; done; printf 'no newline at the end'`;
     await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "ok" }]);
+    let received = "";
+    h.session.subscribe((e) => {
+      if (e.kind !== "tool_call_output_delta") return;
+      received += String(e.data.delta);
+      if (received.includes("more-3\n")) writeFileSync(join(h.dir, "half.marker"), "");
+    });
     await h.session.submit("run");
     const deltas = h.events.filter((e) => e.kind === "tool_call_output_delta").map((e) => String(e.data.delta));
     const end = h.events.find((e) => e.kind === "tool_call_end")!;

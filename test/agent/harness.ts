@@ -11,6 +11,7 @@ import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
 import { fakeClient } from "../helpers/fake-client.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { until } from "../helpers/wait.ts";
 
 export const MODEL = "anthropic/claude-sonnet-4-5";
 
@@ -126,8 +127,8 @@ export function waitForEvent(session: Session, events: SessionEvent[], predicate
 
 /** Polls `file` (written by a command) until it holds a pid. */
 export async function pidFrom(file: string): Promise<number> {
-  for (let i = 0; i < 500 && !(existsSync(file) && readFileSync(file, "utf8").trim()); i++) await new Promise((r) => setTimeout(r, 10));
-  return Number(readFileSync(file, "utf8").trim());
+  const read = () => (existsSync(file) ? readFileSync(file, "utf8").trim() : "");
+  return Number(await until(read, file));
 }
 
 /** True while `pid` runs; a zombie (killed, not yet reaped by init) counts as dead. */

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SKIPPED_MESSAGE, type SessionEvent } from "../../lib/agent/index.ts";
 import { createDefaultProfile } from "../../lib/profiles/index.ts";
+import { eventually } from "../helpers/wait.ts";
 import { alive, harness, pidFrom, toolResultTexts, waitForEvent } from "./harness.ts";
 
 /** The default profile with parallel tool calls allowed, as the provider-aligned profiles have it. */
@@ -12,11 +13,15 @@ const KILL_GRACE_MS = 100;
 /** Nanosecond clock readings a command wrote to `file`. */
 const stamp = (dir: string, file: string) => BigInt(readFileSync(join(dir, file), "utf8").trim());
 
-/** Waits (up to 5 s) until none of `pids` runs; false if one still does. */
-async function gone(pids: number[]): Promise<boolean> {
-  for (let i = 0; i < 500 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 10));
-  return !pids.some(alive);
-}
+/** Waits (generously) until none of `pids` runs; false if one still does. */
+const gone = (pids: number[]) => eventually(() => !pids.some(alive));
+
+/**
+ * A shell loop that waits until `test` holds, for at most 20 s: commands that must overlap wait for
+ * each other instead of hoping a fixed sleep is long enough on a crowded machine (run one after
+ * another, they give up and the overlap assertion fails).
+ */
+const awaitShell = (test: string) => `for _ in $(seq 2000); do ${test} && break; sleep 0.01; done`;
 
 /** Every call has exactly one start before its one end; the turn ends after the last of them. */
 function expectCoherent(events: SessionEvent[], ids: string[]): void {
@@ -31,7 +36,7 @@ function expectCoherent(events: SessionEvent[], ids: string[]): void {
 }
 
 describe("004-9.3 parallel tool calls", () => {
-  test("004-9.3 ten sleep 1 commands of one turn run at the same time; results keep order and ids", async () => {
+  test("004-9.3 ten commands of one turn run at the same time; results keep order and ids", async () => {
     const ids = Array.from({ length: 10 }, (_, i) => `toolu_${i}`);
     await using h = await harness(
       [
@@ -39,7 +44,7 @@ describe("004-9.3 parallel tool calls", () => {
           toolCalls: ids.map((id, i) => ({
             id,
             name: "bash",
-            arguments: { command: `date +%s%N > start${i}; sleep 1; date +%s%N > end${i}; echo done ${i}` },
+            arguments: { command: `date +%s%N > start${i}; ${awaitShell("[ $(ls start* | wc -l) -ge 10 ]")}; date +%s%N > end${i}; echo done ${i}` },
           })),
         },
         { text: "all slept" },
@@ -68,10 +73,10 @@ describe("004-9.3 parallel tool calls", () => {
       [
         {
           toolCalls: [
-            { id: "toolu_a", name: "bash", arguments: { command: "date +%s%N > a_start; sleep 0.3; date +%s%N > a_end" } },
+            { id: "toolu_a", name: "bash", arguments: { command: `date +%s%N > a_start; ${awaitShell("[ -e b_start ]")}; date +%s%N > a_end` } },
             { id: "toolu_b", name: "bash", arguments: { command: "date +%s%N > b_start" } },
             { id: "toolu_w", name: "write", arguments: { path: "out.txt", content: "written" } },
-            { id: "toolu_c", name: "bash", arguments: { command: "cat out.txt > seen.txt; date +%s%N > c_start; sleep 0.3; date +%s%N > c_end" } },
+            { id: "toolu_c", name: "bash", arguments: { command: `cat out.txt > seen.txt; date +%s%N > c_start; ${awaitShell("[ -e d_start ]")}; date +%s%N > c_end` } },
             { id: "toolu_d", name: "bash", arguments: { command: "date +%s%N > d_start" } },
           ],
         },

@@ -5,14 +5,12 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { alive, harness, pidFrom } from "./harness.ts";
+import { eventually } from "../helpers/wait.ts";
 
 /** An escaped descendant writes its pid, then the command waits for a long time. */
 const ESCAPING = "setsid sh -c 'echo $$ > escaped.txt; exec sleep 30' & sleep 30";
 
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 200 && alive(pid); i++) await Bun.sleep(10);
-  return !alive(pid);
-}
+const gone = (pid: number) => eventually(() => !alive(pid));
 
 test("steering kills the interrupted command's setsid descendant", async () => {
   await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "changed course" }], { killGraceMs: 100 });

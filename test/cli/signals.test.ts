@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 import { gongTerminal } from "./terminal.ts";
+import { eventually, until } from "../helpers/wait.ts";
 
 const ws = useWorkspace();
 const linux = existsSync("/proc/self/stat");
@@ -20,14 +21,8 @@ const script = () => [{ toolCalls: [{ name: "bash", arguments: { command: LONG_C
 
 async function pidFile(name: string): Promise<number> {
   const path = join(ws.dir, name);
-  for (let i = 0; i < 600; i++) {
-    if (existsSync(path)) {
-      const text = readFileSync(path, "utf8").trim();
-      if (/^\d+$/.test(text)) return Number(text);
-    }
-    await Bun.sleep(25);
-  }
-  throw new Error(`${name} was never written`);
+  const pid = () => (existsSync(path) ? readFileSync(path, "utf8").trim() : "");
+  return Number(await until(() => /^\d+$/.test(pid()) && pid(), name));
 }
 
 function running(pid: number): boolean {
@@ -36,17 +31,11 @@ function running(pid: number): boolean {
   } catch {
     return false;
   }
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return stat[stat.lastIndexOf(")") + 2] !== "Z";
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
+  return stat !== "" && stat[stat.lastIndexOf(")") + 2] !== "Z";
 }
 
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 300; i++) {
-    if (!running(pid)) return true;
-    await Bun.sleep(20);
-  }
-  return false;
-}
+const gone = (pid: number) => eventually(() => !running(pid));
 
 /** The command's processes, once they all started. */
 async function commandPids(): Promise<number[]> {
@@ -151,8 +140,7 @@ test.skipIf(!linux)("acp mode: SIGTERM kills the running command's tree and exit
   const request = async (id: number, method: string, params: unknown) => {
     proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     proc.stdin.flush();
-    for (let i = 0; i < 400 && !replies.has(id); i++) await Bun.sleep(25);
-    return replies.get(id);
+    return until(() => replies.get(id), `the reply to request ${id}`);
   };
   await request(1, "initialize", { protocolVersion: 1, clientCapabilities: {} });
   const opened = await request(2, "session/new", { cwd: ws.dir, mcpServers: [] });

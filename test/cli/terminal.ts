@@ -79,7 +79,7 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
     },
     resize: (columns) => void tmux("resize-window", "-t", "t", "-x", String(columns), "-y", String(rows)),
     close: () => void tmux("kill-session", "-t", "t"),
-    async waitFor(check, what, ms = 15_000) {
+    async waitFor(check, what, ms = 30_000) {
       const until = Date.now() + ms;
       let text = "";
       while (Date.now() < until) {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolError } from "../../lib/envelope.ts";
-import { gone, groupGone, makeWorkspace, type Workspace } from "./helpers.ts";
+import { until } from "../helpers/wait.ts";
+import { gone, groupGone, makeWorkspace, STARTED_MS, type Workspace } from "./helpers.ts";
 
 let ws: Workspace;
 beforeAll(() => {
@@ -67,7 +68,7 @@ describe("J.2 1. basic execution (environment side)", () => {
 
 describe("J.2 2. errors", () => {
   test("J.2 2.1 timeout keeps the output so far", async () => {
-    const r = await ws.env().exec("echo before; sleep 5", { timeoutMs: 300 });
+    const r = await ws.env().exec("echo before; sleep 100", { timeoutMs: STARTED_MS });
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
     expect(r.signal).toBe("SIGTERM");
@@ -104,7 +105,7 @@ describe("J.2 2. errors", () => {
     await env.exec("git init -q && git -c user.name=t -c user.email=t@e commit -q --allow-empty -m first", { cwd: repo });
     const r = await env.exec("echo $$; git -c user.name=t -c user.email=t@e commit --allow-empty", {
       cwd: repo,
-      timeoutMs: 500,
+      timeoutMs: STARTED_MS,
       env: { GIT_EDITOR: "sleep 100 #" },
     });
     expect(r.timedOut).toBe(true);
@@ -114,7 +115,14 @@ describe("J.2 2. errors", () => {
 
 describe("J.2 3. output", () => {
   test("J.2 3.3 stdout and stderr captured separately and interleaved in order", async () => {
-    const r = await ws.env().exec("echo out; sleep 0.05; echo err >&2; sleep 0.05; echo out2");
+    // Each line waits until the previous one has been received, so the order is the command's, not the scheduler's.
+    const env = ws.env();
+    const seen = (text: string) => {
+      if (text.includes("out\n")) writeFileSync(join(ws.dir, "go-err"), "");
+      if (text.includes("err\n")) writeFileSync(join(ws.dir, "go-out2"), "");
+    };
+    const wait = (f: string) => `until [ -e ${f} ]; do sleep 0.01; done; rm ${f}`;
+    const r = await env.exec(`echo out; ${wait("go-err")}; echo err >&2; ${wait("go-out2")}; echo out2`, { onData: seen });
     expect(r.stdout).toBe("out\nout2\n");
     expect(r.stderr).toBe("err\n");
     expect(r.output).toBe("out\nerr\nout2\n");
@@ -168,7 +176,7 @@ describe("J.2 3. output", () => {
 
 describe("J.2 4. processes", () => {
   test("J.2 4.1 J.2 5.3 timeout kills the whole group: `sleep 100 & sleep 100 & wait` leaves no survivor", async () => {
-    const r = await ws.env().exec("echo $$; sleep 100 & echo $!; sleep 100 & echo $!; wait", { timeoutMs: 400 });
+    const r = await ws.env().exec("echo $$; sleep 100 & echo $!; sleep 100 & echo $!; wait", { timeoutMs: STARTED_MS });
     expect(r.timedOut).toBe(true);
     const [shell, ...children] = pidsIn(r.stdout);
     expect(children).toHaveLength(2);
@@ -177,12 +185,27 @@ describe("J.2 4. processes", () => {
   });
 
   test("a child ignoring SIGTERM gets SIGKILL after the grace period", async () => {
-    const r = await ws.env({ killGraceMs: 200 }).exec("echo $$; (trap '' TERM; echo $BASHPID; sleep 100; sleep 100) & wait", { timeoutMs: 300 });
+    const r = await ws.env({ killGraceMs: 200 }).exec("echo $$; (trap '' TERM; echo $BASHPID; sleep 100; sleep 100) & wait", { timeoutMs: STARTED_MS });
     expect(r.timedOut).toBe(true);
     const [shell, child] = pidsIn(r.stdout);
     expect(await gone(child)).toBe(true);
     expect(await groupGone(shell)).toBe(true);
   });
+
+  test("the default SIGTERM→SIGKILL grace is 2 s: a TERM-ignoring command outlives SIGTERM, then is killed", async () => {
+    // The command records each moment it is alive; the gap between SIGTERM and its last sign of
+    // life is the grace. Lower bound with headroom for a slow loop, upper bound the test's own limit
+    // (a grace of 60 s would not finish in time).
+    const env = ws.env({ killGraceMs: undefined });
+    const loop = `trap 'date +%s%N > term' TERM; echo $$ > pid; while :; do date +%s%N > alive; sleep 0.02; done`;
+    const r = await env.exec(loop, { timeoutMs: STARTED_MS });
+    expect(r.timedOut).toBe(true);
+    expect(await gone(Number(readFileSync(join(ws.dir, "pid"), "utf8")))).toBe(true);
+    const ns = (f: string) => BigInt(readFileSync(join(ws.dir, f), "utf8").trim());
+    const graceMs = Number((ns("alive") - ns("term")) / 1_000_000n);
+    expect(graceMs).toBeGreaterThanOrEqual(500);
+    expect(graceMs).toBeLessThan(20_000);
+  }, 30_000);
 
   test("abort via AbortSignal kills the group", async () => {
     const controller = new AbortController();
@@ -232,7 +255,7 @@ describe("J.2 4. processes", () => {
     const env = ws.env();
     let printed = "";
     const running = env.exec("echo $$; sleep 100", { timeoutMs: 60_000, onData: (t) => (printed += t) });
-    while (printed === "") await Bun.sleep(5);
+    await until(() => printed !== "", "the command's first line");
     await env.cleanup();
     const r = await running;
     expect(r.signal).toBe("SIGTERM");

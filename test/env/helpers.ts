@@ -2,6 +2,13 @@
 import { mkdirSync } from "node:fs";
 import { LocalEnvironment, type LocalEnvironmentOptions } from "../../lib/env/local.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { eventually } from "../helpers/wait.ts";
+
+/**
+ * A command timeout long enough for a crowded machine to start the shell and print its first lines
+ * (the tests that need output from before a timeout use it with a command that then sleeps far longer).
+ */
+export const STARTED_MS = 3_000;
 
 export interface Workspace {
   dir: string;
@@ -35,22 +42,14 @@ export function makeWorkspace(prefix: string): Workspace {
   };
 }
 
-/** True when no process with this pid exists any more (polls briefly: a killed process needs a moment to go). */
-export async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    if (!alive(pid)) return true;
-    await Bun.sleep(10);
-  }
-  return false;
+/** True once no process with this pid exists (a killed process needs a moment to go; the bound is generous). */
+export function gone(pid: number): Promise<boolean> {
+  return eventually(() => !alive(pid));
 }
 
-/** True when every member of the process group has exited (zombies waiting for a reaper count as exited). */
-export async function groupGone(pgid: number): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    if (livingMembers(pgid).length === 0) return true;
-    await Bun.sleep(10);
-  }
-  return false;
+/** True once every member of the process group has exited (zombies waiting for a reaper count as exited). */
+export function groupGone(pgid: number): Promise<boolean> {
+  return eventually(() => livingMembers(pgid).length === 0);
 }
 
 function livingMembers(pgid: number): number[] {

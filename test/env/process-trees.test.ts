@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ProcessTrees } from "../../lib/env/process-trees.ts";
-import { gone, makeWorkspace, type Workspace } from "./helpers.ts";
+import { gone, makeWorkspace, STARTED_MS, type Workspace } from "./helpers.ts";
 
 const linux = existsSync("/proc/self/environ");
 
@@ -32,8 +32,11 @@ const pidsIn = (text: string) => text.trim().split("\n").filter((l) => /^\d+$/.t
 
 /** Starts a process that leaves the command's session and prints its pid. */
 const ESCAPE_SETSID = `setsid sh -c 'echo $$; exec sleep 300' &`;
-/** Double fork: the intermediate subshell exits at once, the grandchild is re-parented and in a new session. */
-const ESCAPE_DOUBLE_FORK = `( setsid sh -c 'echo $$; exec sleep 300' & ) ; sleep 0.05`;
+/**
+ * Double fork: the intermediate subshell exits at once, the grandchild is re-parented and in a new
+ * session. The command waits for the grandchild's pid file (however long it takes to start) and prints it.
+ */
+const ESCAPE_DOUBLE_FORK = `f=.escaped.$$; ( setsid sh -c "echo \\$\\$ > $f.tmp && mv $f.tmp $f; exec sleep 300" & ) ; until [ -s $f ]; do sleep 0.01; done; cat $f; rm -f $f`;
 
 async function firstPids(run: Promise<{ stdout: string }>, count: number): Promise<number[]> {
   const r = await run;
@@ -44,12 +47,12 @@ async function firstPids(run: Promise<{ stdout: string }>, count: number): Promi
 
 describe.skipIf(!linux)("process trees (Linux: /proc marker scan)", () => {
   test("timeout kills a `setsid` descendant that left the process group", async () => {
-    const [escaped] = await firstPids(ws.env().exec(`${ESCAPE_SETSID} sleep 100`, { timeoutMs: 500 }), 1);
+    const [escaped] = await firstPids(ws.env().exec(`${ESCAPE_SETSID} sleep 100`, { timeoutMs: STARTED_MS }), 1);
     expect(await gone(escaped)).toBe(true);
   });
 
   test("timeout kills a double-forked, re-parented descendant", async () => {
-    const [escaped] = await firstPids(ws.env().exec(`${ESCAPE_DOUBLE_FORK}; sleep 100`, { timeoutMs: 500 }), 1);
+    const [escaped] = await firstPids(ws.env().exec(`${ESCAPE_DOUBLE_FORK}; sleep 100`, { timeoutMs: STARTED_MS }), 1);
     expect(await gone(escaped)).toBe(true);
   });
 
@@ -69,7 +72,7 @@ describe.skipIf(!linux)("process trees (Linux: /proc marker scan)", () => {
 
   test("a child that dropped the marker (`env -i`) is still found through its parent", async () => {
     const env = ws.env();
-    const r = await env.exec(`env -i sh -c 'echo $$; exec sleep 300' & sleep 100`, { timeoutMs: 500 });
+    const r = await env.exec(`env -i sh -c 'echo $$; exec sleep 300' & sleep 100`, { timeoutMs: STARTED_MS });
     expect(await gone(pidsIn(r.stdout)[0])).toBe(true);
   });
 
@@ -95,7 +98,7 @@ describe.skipIf(!linux)("process trees (Linux: /proc marker scan)", () => {
 
   test("a SIGTERM-ignoring escaped descendant gets SIGKILL after the grace period", async () => {
     const env = ws.env({ killGraceMs: 200 });
-    const r = await env.exec(`setsid sh -c 'trap "" TERM; echo $$; while :; do sleep 1; done' & sleep 100`, { timeoutMs: 400 });
+    const r = await env.exec(`setsid sh -c 'trap "" TERM; echo $$; while :; do sleep 1; done' & sleep 100`, { timeoutMs: STARTED_MS });
     expect(await gone(pidsIn(r.stdout)[0])).toBe(true);
   });
 

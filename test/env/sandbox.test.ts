@@ -11,7 +11,8 @@ import { ToolError } from "../../lib/envelope.ts";
 import { bubblewrapArgs, seatbeltProfile } from "../../lib/env/sandbox-profiles.ts";
 import { findSandboxProgram, SandboxedEnvironment, SandboxUnavailableError, type SandboxOptions } from "../../lib/env/sandbox.ts";
 import { sandboxUnavailable } from "../helpers/sandbox.ts";
-import { makeWorkspace, type Workspace } from "./helpers.ts";
+import { eventually } from "../helpers/wait.ts";
+import { makeWorkspace, STARTED_MS, type Workspace } from "./helpers.ts";
 
 let ws: Workspace;
 beforeAll(() => {
@@ -83,14 +84,11 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
 
   test("a timeout kills everything in the box", async () => {
     const tag = `301.${process.pid % 1000}`;
-    const r = await sandbox().exec(`setsid sleep ${tag} & sleep ${tag}`, { timeoutMs: 400 });
+    const r = await sandbox().exec(`setsid sleep ${tag} & echo started; sleep ${tag}`, { timeoutMs: STARTED_MS });
     expect(r.timedOut).toBe(true);
-    let left = 1;
-    for (let i = 0; i < 100 && left > 0; i++) {
-      left = readdirSync("/proc").filter((p) => /^\d+$/.test(p) && cmdline(p).includes(`sleep\0${tag}`)).length;
-      if (left > 0) await Bun.sleep(20);
-    }
-    expect(left).toBe(0);
+    expect(r.stdout).toBe("started\n");
+    const left = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p) && cmdline(p).includes(`sleep\0${tag}`)).length;
+    expect(await eventually(() => left() === 0)).toBe(true);
   });
 
   test("the working directory, per-call variables and the filtered environment carry into the box", async () => {

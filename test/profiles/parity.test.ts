@@ -113,12 +113,13 @@ for (const wire of WIRE_PROFILES) {
     test(`shell command timeout [${wire.profile}]`, async () => {
       // Each profile's own long-command behaviour: Bash and run_shell_command kill at the timeout
       // (Bash's own ms argument; run_shell_command the session's defaultCommandTimeoutMs); exec_command
-      // leaves the command running and answers with a session id to poll.
+      // leaves the command running and answers with a session id to poll. The windows are long enough
+      // for a crowded machine to print "started" first.
       const timeoutCall: ScriptToolCall =
         wire.profile === "anthropic"
-          ? { name: "Bash", arguments: { command: "echo $$ > pid.txt; echo started; sleep 30", timeout: 400 } }
+          ? { name: "Bash", arguments: { command: "echo $$ > pid.txt; echo started; sleep 30", timeout: 3_000 } }
           : wire.profile === "openai"
-            ? { name: "exec_command", arguments: { cmd: "echo $$ > pid.txt; echo started; sleep 30", yield_time_ms: 300 } }
+            ? { name: "exec_command", arguments: { cmd: "echo $$ > pid.txt; echo started; sleep 30", yield_time_ms: 3_000 } }
             : { name: "run_shell_command", arguments: { command: "echo $$ > pid.txt; echo started; sleep 30" } };
       await run(
         wire,
@@ -139,7 +140,7 @@ for (const wire of WIRE_PROFILES) {
             expect(alive(pid)).toBe(false);
           }
         },
-        wire.profile === "gemini" ? { config: { defaultCommandTimeoutMs: 400 } } : {},
+        wire.profile === "gemini" ? { config: { defaultCommandTimeoutMs: 3_000 } } : {},
       );
     });
 

@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } 
 import { join } from "node:path";
 import { SessionStore } from "../../lib/store/session-store.ts";
 import { CLI, startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
+import { until } from "../helpers/wait.ts";
 
 const ws = useWorkspace();
 const sessionsDir = () => {
@@ -91,7 +92,7 @@ describe("one writer per session", () => {
     const [path] = sessionFiles();
     const holder = Bun.spawn([process.execPath, CLI, ...flags, "-c", "-p", "hold it"], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
     try {
-      while (!existsSync(join(ws.dir, "started"))) await Bun.sleep(20);
+      await until(() => existsSync(join(ws.dir, "started")), "the first command to start");
       expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(holder.pid));
 
       const second = await ws.run([...flags, "-c", "-p", "me too"]);

@@ -13,6 +13,7 @@ import { createToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
 import { makeWorkspace, type Workspace } from "../env/helpers.ts";
 import { coreObserver, runObserved } from "../helpers/observed.ts";
+import { until } from "../helpers/wait.ts";
 
 let ws: Workspace;
 beforeEach(() => {
@@ -156,11 +157,18 @@ describe("background commands", () => {
       const observer = coreObserver(ws.dir, { perTool: { read_background_output: CAPABILITY_LIMITS.bash } });
       const lines = await runObserved(reg, observer, "run_shell_command", { command: "seq 1 1000; sleep 30", is_background: true, delay_ms: 300 });
       const pid = lines.response.data.pid as number;
-      const window = await runObserved(reg, observer, "read_background_output", { pid, lines: 300 });
+      // Read until the whole of seq's output has been captured (however long a crowded machine takes).
+      const window = await until(async () => {
+        const w = await runObserved(reg, observer, "read_background_output", { pid, lines: 300 });
+        return w.response.text.includes("of 1000:") ? w : undefined;
+      }, "seq's 1000 lines");
       expect(window.response.text).toBe(`PID ${pid} (running), lines 701-1000 of 1000:\n${seq(701, 1000).trimEnd()}`);
       expect(window.truncated).toBe(false);
       const wide = await runObserved(reg, observer, "run_shell_command", { command: "head -c 100000 /dev/zero | tr '\\0' w; echo; sleep 30", is_background: true, delay_ms: 300 });
-      const read = await runObserved(reg, observer, "read_background_output", { pid: wide.response.data.pid as number });
+      const read = await until(async () => {
+        const r = await runObserved(reg, observer, "read_background_output", { pid: wide.response.data.pid as number });
+        return r.response.text.includes("w".repeat(100_000)) ? r : undefined;
+      }, "the 100,000-character line");
       expect(read.forModel.text).toStartWith(`PID ${wide.response.data.pid} (running), line 1 of 1:\n[WARNING: Tool output was truncated: 70000 of 100000 characters were removed from the start.`);
       expect(read.forModel.text.match(/WARNING/g)).toHaveLength(1);
       expect(read.forModel.text.endsWith(`]\n${"w".repeat(30_000)}`)).toBe(true);
