@@ -23,6 +23,9 @@ const gone = (pids: number[]) => eventually(() => !pids.some(alive));
  */
 const awaitShell = (test: string) => `for _ in $(seq 2000); do ${test} && break; sleep 0.01; done`;
 
+/** Writes the clock to `file` whole: the file appears only once its reading is in it. */
+const stampShell = (file: string) => `date +%s%N > tmp.${file} && mv tmp.${file} ${file}`;
+
 /** Every call has exactly one start before its one end; the turn ends after the last of them. */
 function expectCoherent(events: SessionEvent[], ids: string[]): void {
   const kinds = events.map((e) => `${e.kind}:${"call_id" in e.data ? String(e.data.call_id) : ""}`);
@@ -44,7 +47,7 @@ describe("004-9.3 parallel tool calls", () => {
           toolCalls: ids.map((id, i) => ({
             id,
             name: "bash",
-            arguments: { command: `date +%s%N > start${i}; ${awaitShell("[ $(ls start* | wc -l) -ge 10 ]")}; date +%s%N > end${i}; echo done ${i}` },
+            arguments: { command: `${stampShell(`start${i}`)}; ${awaitShell("[ $(ls start* | wc -l) -ge 10 ]")}; date +%s%N > end${i}; echo done ${i}` },
           })),
         },
         { text: "all slept" },
@@ -74,10 +77,10 @@ describe("004-9.3 parallel tool calls", () => {
         {
           toolCalls: [
             { id: "toolu_a", name: "bash", arguments: { command: `date +%s%N > a_start; ${awaitShell("[ -e b_start ]")}; date +%s%N > a_end` } },
-            { id: "toolu_b", name: "bash", arguments: { command: "date +%s%N > b_start" } },
+            { id: "toolu_b", name: "bash", arguments: { command: stampShell("b_start") } },
             { id: "toolu_w", name: "write", arguments: { path: "out.txt", content: "written" } },
             { id: "toolu_c", name: "bash", arguments: { command: `cat out.txt > seen.txt; date +%s%N > c_start; ${awaitShell("[ -e d_start ]")}; date +%s%N > c_end` } },
-            { id: "toolu_d", name: "bash", arguments: { command: "date +%s%N > d_start" } },
+            { id: "toolu_d", name: "bash", arguments: { command: stampShell("d_start") } },
           ],
         },
         { text: "ok" },
