@@ -66,7 +66,16 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
       if (options.stderr) command += ` 2>${quote(options.stderr)}`;
       if (options.pipe) command += ` | ${options.pipe}`;
       if (options.after) command += `; ${options.after}`;
-      expect(tmux("new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows), command).exitCode).toBe(0);
+      // A server whose last session was just closed may still be exiting: a client that reaches it
+      // then fails ("server exited unexpectedly"). Try again until a new server takes the session.
+      const deadline = Date.now() + 20_000;
+      let started = tmux("new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows), command);
+      while (started.exitCode !== 0 && Date.now() < deadline) {
+        Bun.sleepSync(50);
+        started = tmux("new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows), command);
+      }
+      expect(started.stderr.toString()).toBe("");
+      expect(started.exitCode).toBe(0);
       if (options.keepPane) tmux("set-option", "-t", "t", "remain-on-exit", "on");
     },
     screen,
