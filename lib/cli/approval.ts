@@ -3,11 +3,15 @@
  * ACP server, a terminal) plugs its own way of asking into. Modes: `ask` confirms every file
  * change and command, `edits` lets file changes inside the workspace pass and confirms commands,
  * `auto` asks nothing. What a call is comes from the tool itself (its kind and one-line summary,
- * carried by the tool_call_start event), never from a list of tool names. An "always" answer is
- * remembered for that tool for the rest of the session.
+ * carried by the tool_call_start event), never from a list of tool names. Permission rules
+ * (lib/setup/permission-rules.ts) come first in every mode: deny refuses, ask asks even under `auto`
+ * (and refuses where no one answers), allow passes. An "always" answer adds allow rules for the
+ * command's parts (`Bash(npm test *)`) — never a raw prefix — or, without rules, for the tool.
  */
 import type { Hooks, SessionEvent } from "../agent/index.ts";
 import type { ToolKind } from "../../tools/types.ts";
+import { claudeCalls } from "../setup/claude-view.ts";
+import { parseRule, suggestRules, type PermissionRules } from "../setup/permission-rules.ts";
 
 export const APPROVAL_MODES = ["ask", "edits", "auto"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -37,9 +41,14 @@ export interface ApprovalRequest {
   /** The tool's one-line description of the call. */
   summary: string;
   args: Record<string, unknown>;
+  /** The allow rules an "always" answer adds (`Bash(npm test *)`, one per part of a command). */
+  alwaysRules?: string[];
+  /** The ask rule that asks, when one does rather than the mode. */
+  askRule?: string;
 }
 
-export type ApprovalAnswer = { allow: true; always?: boolean } | { allow: false; reason?: string };
+export type ApprovalScope = "project" | "user";
+export type ApprovalAnswer = { allow: true; always?: boolean; scope?: ApprovalScope } | { allow: false; reason?: string };
 
 export interface ApprovalGate {
   /** Register on the session: the gate itself. */
@@ -48,18 +57,46 @@ export interface ApprovalGate {
   observe(event: SessionEvent): void;
 }
 
+/** Gates made for modes where no one answers: a mode with its own gate replaces them (withGate). */
+const unattendedGates = new WeakSet<Hooks>();
+
 /**
  * A session's hooks with the gate last: the settings' hooks run first, so a call one of them
- * blocks is never put to the user.
+ * blocks is never put to the user. An unattended gate among them gives way to this one.
  */
 export function withGate(hooks: Hooks | Hooks[] | undefined, gate: ApprovalGate): Hooks[] {
-  return [...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]), gate.hooks];
+  const list = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+  return [...list.filter((h) => !unattendedGates.has(h)), gate.hooks];
 }
 
-export function approvalGate(options: { mode(): ApprovalMode; ask(request: ApprovalRequest): Promise<ApprovalAnswer> }): ApprovalGate {
+export interface GateOptions {
+  mode(): ApprovalMode;
+  /** Asks the user; absent where no one can answer (print, RPC): a call an ask rule covers is refused. */
+  ask?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** The permission rules of the settings files; "always" answers add to them for the session. */
+  permissions?: SessionPermissions;
+}
+
+/** What the gate needs of the setup (lib/setup): the rules, where "always" goes, which calls a PreToolUse hook allowed. */
+export interface SessionPermissions {
+  rules: PermissionRules;
+  cwd: string;
+  /** Arguments objects of calls a PreToolUse hook allowed: they pass without a question (deny rules still hold). */
+  allowedByHook: WeakSet<object>;
+}
+
+/** The gate of print and RPC mode: deny rules refuse, ask rules refuse (no one answers), the rest passes. */
+export function unattendedGate(permissions: SessionPermissions): Hooks {
+  const gate = approvalGate({ mode: () => "auto", permissions }).hooks;
+  unattendedGates.add(gate);
+  return gate;
+}
+
+export function approvalGate(options: GateOptions): ApprovalGate {
   // The gate receives the very arguments object the start event carried: that identifies the call.
   const calls = new WeakMap<object, ApprovalRequest>();
   const alwaysAllowed = new Set<string>();
+  const p = options.permissions;
   return {
     observe(event) {
       // Child agents' calls (forwarded with their agent_id) pass the same gate.
@@ -72,15 +109,45 @@ export function approvalGate(options: { mode(): ApprovalMode; ask(request: Appro
       // A person answers: no time limit.
       timeoutMs: 0,
       async beforeToolCall(toolName, args) {
-        const request = calls.get(args);
-        if (!request || !needsApproval(options.mode(), request.kind) || alwaysAllowed.has(toolName)) return;
+        const decision = p?.rules.decide(toolName, args);
+        if (decision?.behavior === "deny") return { block: `Permission to use ${toolName} was denied by the rule ${decision.rule.raw} in ${decision.rule.source}.` };
+        if (decision?.behavior === "allow" || (decision === undefined && p?.allowedByHook.has(args))) return;
+        const known = calls.get(args);
+        const asked = decision?.behavior === "ask";
+        if (!asked && (!known || !needsApproval(options.mode(), known.kind) || alwaysAllowed.has(toolName))) return;
+        // Under `edits`, a command that only reads passes (the built-in read-only list and the settings' additions).
+        if (!asked && known?.kind === "shell" && options.mode() === "edits" && p && isReadOnlyCall(p, toolName, args)) return;
+        if (!options.ask) return { block: `Permission to use ${toolName} needs the user's approval (the rule ${decision!.rule.raw} in ${decision!.rule.source}), and no one can answer in this mode.` };
+        const request: ApprovalRequest = {
+          ...(known ?? { callId: "", toolName, kind: "shell", summary: toolName, args }),
+          alwaysRules: p ? suggestRules(p.rules, toolName, args, p.cwd) : undefined,
+          askRule: asked ? decision!.rule.raw : undefined,
+        };
         const answer = await options.ask(request);
         if (answer.allow) {
-          if (answer.always) alwaysAllowed.add(toolName);
+          if (answer.always) remember(request);
           return;
         }
         return { block: answer.reason ? `The user declined this call: ${answer.reason}` : "The user declined this call." };
       },
     },
   };
+
+  /** An "always" answer holds for the rest of the session (the shell also writes it to a settings file). */
+  function remember(request: ApprovalRequest): void {
+    if (!p || !request.alwaysRules?.length) {
+      alwaysAllowed.add(request.toolName);
+      return;
+    }
+    const rules = request.alwaysRules.flatMap((raw) => {
+      const rule = parseRule(raw, "allow", "this session", p.cwd);
+      return "error" in rule ? [] : [rule];
+    });
+    p.rules.add(rules);
+  }
+}
+
+function isReadOnlyCall(p: SessionPermissions, toolName: string, args: Record<string, unknown>): boolean {
+  const calls = claudeCalls(toolName, args, p.cwd);
+  return calls.length > 0 && calls.every((c) => c.tool_name === "Bash" && p.rules.isReadOnly(String(c.tool_input.command ?? "")));
 }

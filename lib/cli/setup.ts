@@ -21,6 +21,10 @@ import { configureMcp } from "./mcp.ts";
 import type { Settings } from "./settings.ts";
 import type { TrustDecision } from "./trust.ts";
 import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
+import { loadSetup, type Setup } from "../setup/settings-files.ts";
+import { gongHome } from "../store/paths.ts";
+import { unattendedGate, type SessionPermissions } from "./approval.ts";
+import { untrustedHint } from "./trust.ts";
 import { parseToolList } from "../../tools/registry.ts";
 
 export interface CliSetup {
@@ -51,6 +55,9 @@ export interface CliSetup {
   terminated: AbortSignal;
   /** Kills every command's process tree at once and aborts `terminated`. */
   terminate(reason: string): void;
+  /** Permission rules and where "always" answers go (the settings files, lib/setup). */
+  permissions: SessionPermissions;
+  ruleFiles: Setup["ruleFiles"];
 }
 
 /** Prompt input read from stdin or @file stops here unless settings say otherwise. */
@@ -73,6 +80,16 @@ export async function prepareSession(
 ): Promise<CliSetup> {
   const { loaded, settings } = trust;
   const { files, sources } = loaded;
+  const setupNotices: string[] = [];
+  const brought = loadSetup({
+    cwd,
+    gongHome: gongHome(),
+    gongFiles: loaded.layers.map((l) => ({ file: l.file, scope: l.scope === "global" ? "user" : "project", gong: true, ...l.settings })),
+    claudeSettings: settings.claudeSettings,
+    trusted: trust.trusted,
+    untrustedHint: untrustedHint(),
+  });
+  setupNotices.push(...brought.notices);
   const model = chooseModel(opts.model, settings, env);
 
   // A missing key's message names gong's flag (--api-key applies to the --model's provider).
@@ -99,15 +116,21 @@ export async function prepareSession(
   if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
+  // The settings' `env` reaches commands and hooks, secret-looking names included: they were set on purpose.
+  const baseEnv = { ...env, ...brought.env };
+  const envAllow = [...(settings.envAllow ?? []), ...Object.keys(brought.env)];
   const environmentFor = (root: string) =>
-    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow: settings.envAllow });
+    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv });
   const execEnv = environmentFor(cwd);
   const box = sandboxFor(opts.sandbox, settings.sandbox);
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
   checkTools(tools, execEnv, cwd, opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`);
-  const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
+  const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
+  const permissions: SessionPermissions = { rules: brought.rules, cwd, allowedByHook: new WeakSet() };
+  // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with theirs.
+  const hooks: Hooks[] = [...moduleHooks, unattendedGate(permissions)];
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
@@ -143,7 +166,9 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: mcp.warning ? [mcp.warning] : [],
+    notices: [...setupNotices, ...(mcp.warning ? [mcp.warning] : [])],
+    permissions,
+    ruleFiles: brought.ruleFiles,
     environmentFor,
     box,
     terminated: termination.signal,

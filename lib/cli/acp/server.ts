@@ -52,7 +52,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
   const open = async (client: acp.AgentContext, cwd: string, store: SessionStore, mcpServers?: acp.McpServer[]): Promise<EditorSession> => {
     if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
     const warn = (line: string) => void io.stderr.write(`${line}\n`);
-    const editor = new EditorSession(store.id, cwd, client, options.approval, { notices: Boolean(capabilities.session?.notices), warn });
+    const editor = new EditorSession(store.id, cwd, client, options.approval, { notices: Boolean(capabilities.session?.notices), warn, permissions: setup.permissions });
     const local = setup.environmentFor(cwd);
     environments.push(local);
     // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
