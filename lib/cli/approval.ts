@@ -12,6 +12,7 @@ import type { Hooks, SessionEvent } from "../agent/index.ts";
 import type { ToolKind } from "../../tools/types.ts";
 import { claudeCalls } from "../setup/claude-view.ts";
 import { parseRule, suggestRules, type PermissionRules } from "../setup/permission-rules.ts";
+import type { HookDecision, ShellHooks } from "../setup/shell-hooks.ts";
 
 export const APPROVAL_MODES = ["ask", "edits", "auto"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -43,7 +44,7 @@ export interface ApprovalRequest {
   args: Record<string, unknown>;
   /** The allow rules an "always" answer adds (`Bash(npm test *)`, one per part of a command). */
   alwaysRules?: string[];
-  /** The ask rule that asks, when one does rather than the mode. */
+  /** What asks, when a rule or a hook does rather than the mode ("the rule Bash(git push *) in …"). */
   askRule?: string;
 }
 
@@ -77,12 +78,21 @@ export interface GateOptions {
   permissions?: SessionPermissions;
 }
 
-/** What the gate needs of the setup (lib/setup): the rules, where "always" goes, which calls a PreToolUse hook allowed. */
+/** What the gate needs of the setup (lib/setup): the rules, and what the shell hooks said and want to hear. */
 export interface SessionPermissions {
   rules: PermissionRules;
   cwd: string;
-  /** Arguments objects of calls a PreToolUse hook allowed: they pass without a question (deny rules still hold). */
-  allowedByHook: WeakSet<object>;
+  /** Calls a PreToolUse hook allowed (they pass without a question; deny and ask rules still hold) or wants asked about, by arguments object. */
+  hookDecisions: WeakMap<object, HookDecision>;
+  /** PermissionRequest and Notification hooks, when the settings have any. */
+  hookEvents?: Pick<ShellHooks, "permissionRequest" | "notify">;
+  /** The current approval mode, as the hooks' `permission_mode` (set by the gate in use). */
+  mode?: () => ApprovalMode;
+}
+
+/** Claude Code's name for an approval mode (a hook's `permission_mode`). */
+export function claudePermissionMode(mode: ApprovalMode | undefined): string {
+  return mode === "edits" ? "acceptEdits" : mode === "auto" ? "bypassPermissions" : "default";
 }
 
 /** The gate of print and RPC mode: deny rules refuse, ask rules refuse (no one answers), the rest passes. */
@@ -97,6 +107,7 @@ export function approvalGate(options: GateOptions): ApprovalGate {
   const calls = new WeakMap<object, ApprovalRequest>();
   const alwaysAllowed = new Set<string>();
   const p = options.permissions;
+  if (p && options.ask) p.mode = options.mode;
   return {
     observe(event) {
       // Child agents' calls (forwarded with their agent_id) pass the same gate.
@@ -111,18 +122,23 @@ export function approvalGate(options: GateOptions): ApprovalGate {
       async beforeToolCall(toolName, args) {
         const decision = p?.rules.decide(toolName, args);
         if (decision?.behavior === "deny") return { block: `Permission to use ${toolName} was denied by the rule ${decision.rule.raw} in ${decision.rule.source}.` };
-        if (decision?.behavior === "allow" || (decision === undefined && p?.allowedByHook.has(args))) return;
+        const byHook = p?.hookDecisions.get(args);
+        if (decision?.behavior === "allow" || (decision === undefined && byHook?.behavior === "allow")) return;
         const known = calls.get(args);
-        const asked = decision?.behavior === "ask";
-        if (!asked && (!known || !needsApproval(options.mode(), known.kind) || alwaysAllowed.has(toolName))) return;
+        const why = decision?.behavior === "ask" ? `the rule ${decision.rule.raw} in ${decision.rule.source}` : byHook?.behavior === "ask" ? `a PreToolUse hook${byHook.reason ? `: ${byHook.reason}` : ""}` : undefined;
+        if (!why && (!known || !needsApproval(options.mode(), known.kind) || alwaysAllowed.has(toolName))) return;
         // Under `edits`, a command that only reads passes (the built-in read-only list and the settings' additions).
-        if (!asked && known?.kind === "shell" && options.mode() === "edits" && p && isReadOnlyCall(p, toolName, args)) return;
-        if (!options.ask) return { block: `Permission to use ${toolName} needs the user's approval (the rule ${decision!.rule.raw} in ${decision!.rule.source}), and no one can answer in this mode.` };
+        if (!why && known?.kind === "shell" && options.mode() === "edits" && p && isReadOnlyCall(p, toolName, args)) return;
+        // A PermissionRequest hook may answer in the user's place.
+        const hookAnswer = await p?.hookEvents?.permissionRequest(toolName, args);
+        if (hookAnswer) return hookAnswer.allow ? undefined : { block: hookAnswer.reason };
+        if (!options.ask) return { block: `Permission to use ${toolName} needs the user's approval (${why}), and no one can answer in this mode.` };
         const request: ApprovalRequest = {
           ...(known ?? { callId: "", toolName, kind: "shell", summary: toolName, args }),
           alwaysRules: p ? suggestRules(p.rules, toolName, args, p.cwd) : undefined,
-          askRule: asked ? decision!.rule.raw : undefined,
+          askRule: why,
         };
+        p?.hookEvents?.notify(`gong needs your permission to use ${toolName}`, "permission_prompt");
         const answer = await options.ask(request);
         if (answer.allow) {
           if (answer.always) remember(request);

@@ -65,7 +65,7 @@ export class ShellApprovals {
   /** The gate's `ask`: the user answers; "always" writes the call's allow rules to the file the answer names. */
   async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
     const s = this.style;
-    const why = request.askRule ? s.dim(` (the rule ${request.askRule} asks)`) : "";
+    const why = request.askRule ? s.dim(` (asked by ${request.askRule})`) : "";
     this.reader.show(`${s.yellow("?")} ${s.bold(request.kind === "shell" ? "run this command?" : "make this change?")}${why}\n${describeRequest(request, s)}\n`);
     const rules = request.alwaysRules ?? [];
     const always = rules.length ? ` · a always in this project · u always for you (${rules.join(", ")})` : "";

@@ -23,7 +23,8 @@ import type { TrustDecision } from "./trust.ts";
 import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
 import { loadSetup, type Setup } from "../setup/settings-files.ts";
 import { gongHome } from "../store/paths.ts";
-import { unattendedGate, type SessionPermissions } from "./approval.ts";
+import { claudePermissionMode, unattendedGate, type SessionPermissions } from "./approval.ts";
+import { ShellHooks } from "../setup/shell-hooks.ts";
 import { untrustedHint } from "./trust.ts";
 import { parseToolList } from "../../tools/registry.ts";
 
@@ -58,6 +59,8 @@ export interface CliSetup {
   /** Permission rules and where "always" answers go (the settings files, lib/setup). */
   permissions: SessionPermissions;
   ruleFiles: Setup["ruleFiles"];
+  /** The settings' shell hooks (Claude Code's format), when there are any: a session's events go to `observe`. */
+  shellHooks?: ShellHooks;
 }
 
 /** Prompt input read from stdin or @file stops here unless settings say otherwise. */
@@ -128,9 +131,13 @@ export async function prepareSession(
   const tools = parseTools(opts.tools ?? settings.tools);
   checkTools(tools, execEnv, cwd, opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`);
   const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
-  const permissions: SessionPermissions = { rules: brought.rules, cwd, allowedByHook: new WeakSet() };
+  const permissions: SessionPermissions = { rules: brought.rules, cwd, hookDecisions: new WeakMap() };
+  const shellHooks = Object.keys(brought.hooks).length
+    ? new ShellHooks({ config: brought.hooks, cwd, env: baseEnv, permissionMode: () => claudePermissionMode(permissions.mode?.()), report: (line) => warn(`gong: ${line}`), decisions: permissions.hookDecisions })
+    : undefined;
+  permissions.hookEvents = shellHooks;
   // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with theirs.
-  const hooks: Hooks[] = [...moduleHooks, unattendedGate(permissions)];
+  const hooks: Hooks[] = [...moduleHooks, ...(shellHooks ? [shellHooks.hooks] : []), unattendedGate(permissions)];
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
@@ -169,6 +176,7 @@ export async function prepareSession(
     notices: [...setupNotices, ...(mcp.warning ? [mcp.warning] : [])],
     permissions,
     ruleFiles: brought.ruleFiles,
+    shellHooks,
     environmentFor,
     box,
     terminated: termination.signal,
@@ -181,6 +189,8 @@ export async function prepareSession(
     maxInputBytes: settings.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
     warn,
     async dispose() {
+      // SessionEnd hooks run as the session closes: they finish before gong exits.
+      await shellHooks?.settle();
       await execEnv.cleanup().catch(() => {});
       for (const d of disposers) await d().catch(() => {});
     },
