@@ -5,7 +5,8 @@
  * commands; subshells, `{ …; }`, `$(…)`, backticks and `<(…)` contribute the commands inside them;
  * redirections are set apart from the words; quoting is respected; wrappers that only run another
  * command (`timeout`, `nice`, `nohup`, `env`, `time`) are stripped. What cannot be read with
- * certainty (a here-document, a loop header, a function definition, an unterminated quote) marks
+ * certainty (a loop header, a function definition, an unterminated quote, a here-document that
+ * expands commands) marks
  * the result `opaque`: no allow rule can cover it, though its readable parts still meet deny rules.
  */
 
@@ -94,6 +95,8 @@ class Parser {
       } else if (c === "\n" || c === ";" || c === "|" || (c === "&" && s[this.i + 1] !== ">")) {
         endCommand();
         this.i++;
+        // Here-document bodies start on the next line: they are data, skipped up to their delimiter.
+        if (c === "\n") this.skipHereBodies();
         // The doubled or combined forms: &&, ||, |&, ;;
         if ((c === "&" || c === "|" || c === ";") && (s[this.i] === c || (c === "|" && s[this.i] === "&"))) this.i++;
       } else if (c === "\\") {
@@ -147,10 +150,8 @@ class Parser {
         else endWord();
         const op = this.redirectOperator();
         if (op === "<<" || op === "<<-") {
-          this.markOpaque("a here-document");
-          endCommand();
-          this.i = s.length;
-          return;
+          this.hereDocument(op === "<<-");
+          continue;
         }
         if (op === "<<<") {
           cur.redirectOp = null;
@@ -164,7 +165,63 @@ class Parser {
       }
     }
     if (stop !== null) this.markOpaque(stop === ")" ? "an unclosed parenthesis" : "an unclosed backtick");
+    if (stop === null && this.pendingHere.length > 0) this.markOpaque("an unterminated here-document");
     endCommand();
+  }
+
+  /** Delimiters of here-documents opened on the current line, read once it ends. */
+  private pendingHere: { delimiter: string; stripTabs: boolean; literal: boolean }[] = [];
+
+  /** `<<WORD`, `<<-WORD`, `<<'WORD'`: the delimiter is noted; the body follows the line. */
+  private hereDocument(stripTabs: boolean): void {
+    const s = this.s;
+    while (s[this.i] === " " || s[this.i] === "\t") this.i++;
+    const m = /^(['"]?)([^\s;&|<>()'"]+)\1/.exec(s.slice(this.i));
+    if (!m) {
+      this.markOpaque("a here-document without a delimiter");
+      this.i = s.length;
+      return;
+    }
+    this.i += m[0].length;
+    this.pendingHere.push({ delimiter: m[2], stripTabs, literal: m[1] !== "" });
+  }
+
+  private skipHereBodies(): void {
+    const s = this.s;
+    for (const doc of this.pendingHere.splice(0)) {
+      const start = this.i;
+      for (;;) {
+        const end = s.indexOf("\n", this.i);
+        const line = s.slice(this.i, end < 0 ? s.length : end);
+        this.i = end < 0 ? s.length : end + 1;
+        if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
+        if (end < 0) {
+          this.markOpaque("an unterminated here-document");
+          break;
+        }
+      }
+      // An unquoted delimiter lets the body expand $(…) and backticks: the commands there run too.
+      if (!doc.literal) this.substitutionsIn(start, this.i);
+    }
+  }
+
+  /** Records the commands of the substitutions in s[from, to) (a here-document body), and marks it. */
+  private substitutionsIn(from: number, to: number): void {
+    const s = this.s;
+    const after = this.i;
+    for (this.i = from; this.i < to; ) {
+      const c = s[this.i];
+      if (c === "\\") this.i += 2;
+      else if (c === "$" && s[this.i + 1] === "(") {
+        this.markOpaque("a here-document that runs commands");
+        this.dollarParen();
+      } else if (c === "`") {
+        this.markOpaque("a here-document that runs commands");
+        this.i++;
+        this.sequence("`");
+      } else this.i++;
+    }
+    this.i = Math.max(after, this.i);
   }
 
   private redirectOperator(): string {

@@ -46,6 +46,8 @@ describe("issue 26: permission rules, Claude Code syntax", () => {
     expect(bash(r, "timeout 5 rm -rf build")).toBe("deny");
     expect(bash(r, "nohup npm run test")).toBe("allow");
     expect(bash(r, "for f in *; do npm run test; done")).toBeUndefined();
+    expect(bash(r, "cat <<EOF > notes\nrm is fine in here\nEOF\nrm -rf /")).toBe("deny");
+    expect(bash(r, "git status <<EOF\n$(rm -rf /)\nEOF")).toBe("deny");
   });
 
   test("the older prefix form npm test:* and the wildcard forms", () => {

@@ -37,10 +37,18 @@ describe("issue 26: a shell command split into its simple commands", () => {
   test("compound command keywords are dropped; loop headers and here-documents make it opaque", () => {
     expect(texts("if test -f a; then rm a; else echo no; fi")).toEqual(["test -f a", "rm a", "echo no"]);
     expect(splitCommand("for f in *; do rm $f; done").opaque).toContain("for");
-    expect(splitCommand("cat <<EOF\nrm -rf /\nEOF").opaque).toBe("a here-document");
+    expect(splitCommand("cat <<EOF\n$(rm -rf /)\nEOF").opaque).toBe("a here-document that runs commands");
     expect(splitCommand("echo 'unterminated").opaque).toBe("an unterminated quote");
     expect(splitCommand("cat <<< 'hello'").opaque).toBeUndefined();
   });
+  test("here-document bodies are data, skipped to their delimiter; what follows them is read", () => {
+    expect(texts("cat <<EOF > notes\nrm -rf /\nEOF\ntouch after")).toEqual(["cat", "touch after"]);
+    expect(texts("cat <<'X' | sh\n$(not run here)\nX\nls")).toEqual(["cat", "sh", "ls"]);
+    expect(splitCommand("cat <<'X'\n$(literal)\nX").opaque).toBeUndefined();
+    expect(texts("cat <<-END\n\tbody\n\tEND\npwd")).toEqual(["cat", "pwd"]);
+    expect(splitCommand("cat <<EOF\nnever closed").opaque).toBe("an unterminated here-document");
+  });
+
   test("comments and line continuations", () => {
     expect(texts("ls # && rm -rf /\npwd")).toEqual(["ls", "pwd"]);
     expect(texts("npm \\\n  test")).toEqual(["npm test"]);
