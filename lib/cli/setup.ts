@@ -93,14 +93,16 @@ export async function prepareSession(
     untrustedHint: untrustedHint(),
   });
   setupNotices.push(...brought.notices);
-  const model = chooseModel(opts.model, settings, env);
+  // The settings' `env` applies to gong itself (model, keys, base URLs) as to its commands and hooks, as Claude Code's does.
+  const sessionEnv = { ...env, ...brought.env };
+  const model = chooseModel(opts.model, settings, sessionEnv);
 
   // A missing key's message names gong's flag (--api-key applies to the --model's provider).
   const keyHint = (id: string) => `gong --model ${id}/… --api-key KEY`;
-  const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry, keyHint };
+  const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry, keyHint, env: sessionEnv };
   const disposers: Array<() => Promise<void>> = [];
-  applyProviderSettings(settings, clientOptions);
-  protectKeyVariables(settings);
+  applyProviderSettings(settings, clientOptions, sessionEnv);
+  const keyVariables = protectKeyVariables(settings);
 
   // Aliases (google → gemini) are keyed under the provider's own id, where the client looks.
   const named = model.slice(0, model.indexOf("/"));
@@ -119,9 +121,10 @@ export async function prepareSession(
   if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
-  // The settings' `env` reaches commands and hooks, secret-looking names included: they were set on purpose.
-  const baseEnv = { ...env, ...brought.env };
-  const envAllow = [...(settings.envAllow ?? []), ...Object.keys(brought.env)];
+  // The settings' `env` reaches commands and hooks, secret-looking names included (they were set on
+  // purpose) — except the variables gong reads its own keys from.
+  const baseEnv = sessionEnv;
+  const envAllow = [...(settings.envAllow ?? []), ...Object.keys(brought.env).filter((name) => !keyVariables.has(name))];
   const environmentFor = (root: string) =>
     new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv });
   const execEnv = environmentFor(cwd);
@@ -206,13 +209,13 @@ async function loadSettingsHooks(paths: string[], cwd: string, files: string[]):
   }
 }
 
-function applyProviderSettings(settings: Settings, clientOptions: ClientOptions): void {
+function applyProviderSettings(settings: Settings, clientOptions: ClientOptions, env: Record<string, string | undefined>): void {
   for (const [name, p] of Object.entries(settings.providers ?? {})) {
     const preset = findProvider(name);
     const id = preset?.id ?? name;
     if (preset && !p.api) {
       if (p.baseUrl) clientOptions.baseUrls![id] = p.baseUrl;
-      if (p.apiKeyEnv && process.env[p.apiKeyEnv]) clientOptions.apiKeys![id] = process.env[p.apiKeyEnv]!;
+      if (p.apiKeyEnv && env[p.apiKeyEnv]) clientOptions.apiKeys![id] = env[p.apiKeyEnv]!;
       continue;
     }
     if (!p.baseUrl) throw new ConfigError(`Provider '${id}' in settings needs a "baseUrl".`);
@@ -225,13 +228,14 @@ function applyProviderSettings(settings: Settings, clientOptions: ClientOptions)
  * Every variable a key is read from — the presets' and the settings' `apiKeyEnv`, whatever its
  * name (`MYLAB_ACCESS`) — is withheld from commands and wiped from gong's start-up environment
  * (/proc/<gong>/environ) like a secret. cli.ts wiped the secret-looking names before the settings
- * were known; the others go now, before any command runs.
+ * were known; the others go now, before any command runs. Returns those names.
  */
-function protectKeyVariables(settings: Settings): void {
+function protectKeyVariables(settings: Settings): Set<string> {
   const names = [...PROVIDERS.flatMap((p) => p.apiKeyEnv), ...Object.values(settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))];
   withholdVariables(names);
   const unnamed = new Set(names.filter((n) => isWithheld(n) && !isSecretName(n)));
   if (unnamed.size > 0) hideOwnSecrets((n) => unnamed.has(n));
+  return new Set(names);
 }
 
 /** An unknown preset or tool name is a configuration error naming where it was written. */

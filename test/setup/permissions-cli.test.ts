@@ -90,3 +90,13 @@ test("issue 26: rules in ~/.claude/settings.json and ~/.gong/settings.json hold 
   expect(existsSync(join(ws.dir, "made"))).toBe(false);
   expect(JSON.stringify(gemini.requests[1].body)).toContain("denied by the rule Bash(touch *)");
 });
+
+test("issue 26: env in ~/.claude/settings.json applies to gong itself (base URL, key) as Claude Code's does; the key still never reaches commands", async () => {
+  const fake = await startFakeLlm({ script: bashThen('echo "key:[$ANTHROPIC_API_KEY] word:[$GREETING_WORD]"') });
+  mkdirSync(join(ws.home, ".claude"), { recursive: true });
+  writeFileSync(join(ws.home, ".claude", "settings.json"), JSON.stringify({ env: { ANTHROPIC_BASE_URL: fake.baseUrls.anthropic, ANTHROPIC_API_KEY: "from-settings", GREETING_WORD: "hallo" } }));
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "-p", "greet"]);
+  expect(r.code).toBe(0);
+  expect(fake.requests[0].headers.authorization).toBe("Bearer from-settings");
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("key:[] word:[hallo]");
+});
