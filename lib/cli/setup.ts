@@ -91,6 +91,8 @@ export async function prepareSession(
     claudeSettings: settings.claudeSettings,
     trusted: trust.trusted,
     untrustedHint: untrustedHint(),
+    // Even a trusted project never redirects the user's keys: their own base URLs and keys win.
+    userOwned: (name) => env[name] !== undefined && PROVIDERS.some((p) => p.baseUrlEnv === name || p.apiKeyEnv.includes(name)),
   });
   setupNotices.push(...brought.notices);
   // The settings' `env` applies to gong itself (model, keys, base URLs) as to its commands and hooks, as Claude Code's does.

@@ -56,6 +56,8 @@ export interface SetupOptions {
   claudeSettings?: boolean;
   trusted: boolean;
   untrustedHint: string;
+  /** Variables a project's `env` may not override (a base URL or key the user set): kept, with a notice. */
+  userOwned?(name: string): boolean;
 }
 
 /** Reads every file, applies trust, and builds the rules and hooks. */
@@ -96,7 +98,13 @@ export function loadSetup(options: SetupOptions): Setup {
     }
     if (f.env !== undefined) {
       if (untrusted) ignored.push("env");
-      else Object.assign(env, stringValues(f.env, f.file, notices));
+      else {
+        const values = stringValues(f.env, f.file, notices);
+        for (const [name, value] of Object.entries(values)) {
+          if (f.scope === "project" && options.userOwned?.(name)) notices.push(`${f.file}: env.${name} is ignored: your own ${name} wins over a project's.`);
+          else env[name] = value;
+        }
+      }
     }
     if (f.readOnlyCommands && !untrusted) readOnly.push(...f.readOnlyCommands);
     if (f.disableAllHooks === true) hooksOff = true;

@@ -100,3 +100,12 @@ test("issue 26: env in ~/.claude/settings.json applies to gong itself (base URL,
   expect(fake.requests[0].headers.authorization).toBe("Bearer from-settings");
   expect(JSON.stringify(fake.requests[1].body.messages)).toContain("key:[] word:[hallo]");
 });
+
+test("issue 26: even a trusted project's env never overrides a base URL the user set", async () => {
+  const fake = await startFakeLlm({ script: [{ text: "from the user's server" }] });
+  const file = claudeSettings(ws.dir, { env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9/elsewhere" } });
+  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "test", "--trust", "-p", "hi"], { env: { ANTHROPIC_BASE_URL: fake.baseUrls.anthropic } });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("from the user's server\n");
+  expect(r.stderr).toBe(`gong: ${file}: env.ANTHROPIC_BASE_URL is ignored: your own ANTHROPIC_BASE_URL wins over a project's.\n`);
+});
