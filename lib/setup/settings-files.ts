@@ -2,7 +2,8 @@
  * What a Claude Code user's settings bring: permission rules, shell hooks and `env`, read from
  * `~/.gong/settings.json`, `~/.claude/settings.json`, `.gong/settings.json`,
  * `.claude/settings.json`, `.claude/settings.local.json` and `.gong/settings.local.json` (where
- * gong's "always" answers go), in that order. The `.claude` files are read as Claude Code wrote
+ * gong's "always" answers go), in that order; answers remembered in `$GONG_HOME/approvals.json`
+ * before rules existed load as the user's allow rules. The `.claude` files are read as Claude Code wrote
  * them: keys gong does not use (`enabledPlugins`, `statusLine`, …) are ignored, and a file that
  * does not parse is one line naming it — the session goes on. `"claudeSettings": false` in gong's
  * settings leaves the `.claude` files out.
@@ -16,6 +17,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { mergeHookConfigs, parseHookConfig, type HookConfig } from "./hook-config.ts";
+import { legacyApprovalRules } from "./legacy-approvals.ts";
 import { BEHAVIORS, parseRule, PermissionRules, READ_ONLY_COMMANDS, type PermissionRule } from "./permission-rules.ts";
 
 export type SetupScope = "user" | "project";
@@ -125,8 +127,10 @@ function setupFiles(options: SetupOptions, home: string, notices: string[]): Set
   const gongProject = options.gongFiles.filter((f) => f.scope === "project");
   const claude = options.claudeSettings !== false;
   const read = (file: string, scope: SetupScope) => readForeignFile(file, scope, notices);
+  const legacy = legacyApprovalRules(options.gongHome, options.cwd);
   return [
     ...gongUser,
+    ...(legacy.rules.length ? [{ file: legacy.file, scope: "user" as const, gong: true, permissions: { allow: legacy.rules } }] : []),
     ...(claude ? read(join(home, ".claude", "settings.json"), "user") : []),
     ...gongProject,
     ...(claude ? read(join(options.cwd, ".claude", "settings.json"), "project") : []),

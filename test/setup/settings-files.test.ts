@@ -61,3 +61,13 @@ test("issue 26: gong's own files come first at each level; claudeSettings false 
   expect(gongOnly.hooks.PreToolUse?.length).toBe(1);
   expect(gongOnly.ruleFiles).toEqual({ project: join(project.dir, ".gong", "settings.local.json"), user: join(home.dir, ".gong", "settings.json") });
 });
+
+test("issue 26: 'always' answers remembered in approvals.json before rules load as the user's allow rules for that project", () => {
+  project = tempDir();
+  home = tempDir();
+  const file = write(home.dir, ".gong/approvals.json", { [project.dir]: ["bash: npm test", "exec_command: git status", "edit"], "/elsewhere": ["bash: rm"] });
+  const setup = loadSetup(options());
+  expect(setup.rules.all.map((r) => [r.raw, r.source])).toEqual([["Bash(npm test *)", file], ["Bash(git status *)", file], ["Edit", file]]);
+  expect(setup.rules.decide("bash", { command: "npm test -- --watch" })?.behavior).toBe("allow");
+  expect(setup.rules.decide("bash", { command: "npm test && rm -rf /" })).toBeUndefined();
+});
