@@ -183,8 +183,9 @@ export class ShellHooks {
     const event: HookEvent = failed ? "PostToolUseFailure" : "PostToolUse";
     if (this.o.config[event]?.length) {
       const calls = claudeCalls(tool, params, this.o.cwd);
-      const extra = failed ? { error: result.error?.message ?? result.text, is_interrupt: false } : { tool_response: { status: result.status, text: result.text, ...(result.error ? { error: result.error } : {}) } };
-      const results = await Promise.all(calls.map((call) => this.run(event, call.tool_name, { ...this.toolInput(tool, params, call), ...extra })));
+      const extra = (call: { tool_name: string; tool_input: Record<string, unknown> }) =>
+        failed ? { error: result.error?.message ?? result.text, is_interrupt: false } : { tool_response: toolResponse(result, call) };
+      const results = await Promise.all(calls.map((call) => this.run(event, call.tool_name, { ...this.toolInput(tool, params, call), ...extra(call) })));
       for (const a of results.flat()) {
         // The call already ran: a block is feedback for the model.
         if (a.blocked !== undefined) notes.push(a.blocked);
@@ -291,6 +292,17 @@ export class ShellHooks {
     if (out && event !== "UserPromptSubmit" && event !== "SessionStart") this.o.report(`${event} hook: ${oneLine(out)}`);
     return { command, text: out || undefined };
   }
+}
+
+/**
+ * A result as a PostToolUse hook reads it: the fields hooks written for Claude Code look at
+ * (`success`, a command's `stdout`, a file tool's `filePath`) beside gong's `status` and `text`.
+ */
+function toolResponse(result: ToolResponse, call: { tool_name: string; tool_input: Record<string, unknown> }): Record<string, unknown> {
+  const response: Record<string, unknown> = { success: result.status !== "error", status: result.status, text: result.text };
+  if (call.tool_name === "Bash") Object.assign(response, { stdout: result.text, stderr: "", interrupted: false });
+  if (typeof call.tool_input.file_path === "string") response.filePath = call.tool_input.file_path;
+  return response;
 }
 
 /** Context a hook gives (UserPromptSubmit, SessionStart): plain stdout, or `additionalContext`. */

@@ -106,9 +106,10 @@ describe("issue 26: PreToolUse", () => {
 
 describe("issue 26: the other events", () => {
   test("PostToolUse: exit 2 and decision block give the model feedback; PostToolUseFailure sees the error", async () => {
-    const h = setup({ ...on("PostToolUse", "echo 'lint: 3 problems' >&2; exit 2"), ...on("PostToolUseFailure", `${SAVE}`) });
+    const h = setup({ ...on("PostToolUse", "cat > post.json; echo 'lint: 3 problems' >&2; exit 2"), ...on("PostToolUseFailure", `${SAVE}`) });
     const ok = await h.runner.onToolResult("write", { status: "success", text: "wrote a.ts" } as never, { path: "a.ts", content: "x" });
     expect(ok.text).toBe("wrote a.ts\n\nlint: 3 problems");
+    expect(JSON.parse(readFileSync(join(dir.dir, "post.json"), "utf8"))).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(dir.dir, "a.ts"), content: "x" }, tool_response: { success: true, filePath: join(dir.dir, "a.ts") } });
     await h.runner.onToolResult("bash", { status: "error", text: "boom", error: { code: "EXECUTION_ERROR", message: "exit 1" } } as never, { command: "false" });
     expect(input()).toMatchObject({ hook_event_name: "PostToolUseFailure", tool_name: "Bash", error: "exit 1", is_interrupt: false });
   });
