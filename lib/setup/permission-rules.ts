@@ -208,6 +208,17 @@ function domainMatches(domain: string, url: string): boolean {
  * without a slash matches at any depth; a pattern naming a folder covers what is inside it.
  */
 export function pathMatches(pattern: string, path: string, cwd: string, base: string): boolean {
+  const target = isAbsolute(path) ? path : resolve(cwd, path);
+  return pathMatcher(pattern, cwd, base)(target);
+}
+
+const matchers = new Map<string, (p: string) => boolean>();
+
+/** One compiled matcher per pattern and place: the path itself, or anything inside it. */
+function pathMatcher(pattern: string, cwd: string, base: string): (p: string) => boolean {
+  const key = `${pattern}\0${cwd}\0${base}`;
+  let m = matchers.get(key);
+  if (m) return m;
   let anchored: string;
   if (pattern.startsWith("//")) anchored = pattern.slice(1);
   else if (pattern === "~" || pattern.startsWith("~/")) anchored = resolve(homedir(), pattern.slice(2));
@@ -215,18 +226,8 @@ export function pathMatches(pattern: string, path: string, cwd: string, base: st
   else if (!pattern.includes("/")) anchored = `${cwd}/**/${pattern}`;
   else anchored = resolve(cwd, pattern);
   if (pattern.endsWith("/")) anchored += "/**";
-  const target = isAbsolute(path) ? path : resolve(cwd, path);
-  return matcherFor(anchored)(target) || matcherFor(`${anchored}/**`)(target);
-}
-
-const matchers = new Map<string, (p: string) => boolean>();
-
-function matcherFor(glob: string): (p: string) => boolean {
-  let m = matchers.get(glob);
-  if (!m) {
-    m = picomatch(glob, { dot: true });
-    matchers.set(glob, m);
-  }
+  m = picomatch([anchored, `${anchored}/**`], { dot: true });
+  matchers.set(key, m);
   return m;
 }
 
