@@ -136,7 +136,7 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   } catch (e) {
     throw new SettingsError(`Invalid settings in ${file}: ${(e as Error).message}`);
   }
-  const result = v.safeParse(SettingsSchema, raw);
+  const result = v.safeParse(SettingsSchema, withoutClaudeCodeKeys(raw));
   if (!result.success) {
     const issue = result.issues[0];
     const key = v.getDotPath(issue) ?? issueKey(issue);
@@ -149,6 +149,21 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   if (settings.trustedProjects) settings.trustedProjects = settings.trustedProjects.map(absolute);
   if (typeof settings.sandbox === "object" && settings.sandbox.writableRoots) settings.sandbox.writableRoots = settings.sandbox.writableRoots.map(absolute);
   return settings;
+}
+
+/**
+ * Claude Code's settings that gong has no use for: a file copied from `.claude/settings.json` keeps
+ * them, and they are ignored rather than refused.
+ */
+const CLAUDE_CODE_KEYS = [
+  "$schema", "apiKeyHelper", "cleanupPeriodDays", "companyAnnouncements", "enabledPlugins", "extraKnownMarketplaces", "statusLine",
+  "outputStyle", "includeCoAuthoredBy", "alwaysThinkingEnabled", "spinnerTipsEnabled", "forceLoginMethod", "enableAllProjectMcpServers",
+  "enabledMcpjsonServers", "disabledMcpjsonServers",
+];
+
+function withoutClaudeCodeKeys(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !CLAUDE_CODE_KEYS.includes(k)));
 }
 
 function issueKey(issue: v.BaseIssue<unknown>): string | undefined {

@@ -109,3 +109,13 @@ test("issue 26: even a trusted project's env never overrides a base URL the user
   expect(r.stdout).toBe("from the user's server\n");
   expect(r.stderr).toBe(`gong: ${file}: env.ANTHROPIC_BASE_URL is ignored: your own ANTHROPIC_BASE_URL wins over a project's.\n`);
 });
+
+test("issue 26: Claude Code's keys gong has no use for are ignored in gong's own settings files too, never an exit 2", async () => {
+  mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ enabledPlugins: { "a@b": true }, statusLine: { type: "command", command: "x" }, extraKnownMarketplaces: {}, permissions: { deny: ["Bash(touch *)"], defaultMode: "acceptEdits" } }));
+  const fake = await startFakeLlm({ script: bashThen("touch made") });
+  const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "make"]);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe("");
+  expect(existsSync(join(ws.dir, "made"))).toBe(false);
+});
