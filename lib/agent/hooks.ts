@@ -30,11 +30,13 @@ export interface Hooks {
   timeoutMs?: number;
   beforeToolCall?(tool: string, params: Record<string, unknown>): MaybePromise<GateResult>;
   beforeSessionOp?(op: SessionOp, meta: Record<string, unknown>): MaybePromise<void | "ok" | "cancel">;
-  /** May return a partial envelope: the fields it leaves out keep their value. */
-  onToolResult?(tool: string, result: ToolResponse): MaybePromise<Partial<ToolResponse> | void>;
+  /** May return a partial envelope: the fields it leaves out keep their value. `params` are the call's arguments. */
+  onToolResult?(tool: string, result: ToolResponse, params: Record<string, unknown>): MaybePromise<Partial<ToolResponse> | void>;
   onContext?(messages: Message[]): MaybePromise<Message[] | void>;
   onInput?(text: string, images: ImagePart[]): MaybePromise<InputResult>;
   onBeforeAgent?(prompt: string, system: string): MaybePromise<BeforeAgentResult | void>;
+  /** The agent is about to stop with `answer`: return a message to go on with it instead (the first hook that does wins). */
+  onStop?(answer: string): MaybePromise<string | void>;
 }
 
 export type HookName = Exclude<keyof Hooks, "name" | "timeoutMs">;
@@ -77,10 +79,10 @@ export class HookRunner {
     return true;
   }
 
-  async onToolResult(tool: string, result: ToolResponse): Promise<ToolResponse> {
+  async onToolResult(tool: string, result: ToolResponse, params: Record<string, unknown> = {}): Promise<ToolResponse> {
     let current = result;
     for (const [hook, label] of this.with("onToolResult")) {
-      const next = await this.call(label, "onToolResult", () => hook.onToolResult!(tool, current));
+      const next = await this.call(label, "onToolResult", () => hook.onToolResult!(tool, current, params));
       if (next !== SKIPPED && isObject(next)) current = { ...current, ...next };
     }
     return current;
@@ -118,6 +120,15 @@ export class HookRunner {
       if (Array.isArray(result.messages)) current.messages.push(...result.messages);
     }
     return current;
+  }
+
+  /** The first hook's reason to go on instead of stopping, if any. */
+  async onStop(answer: string): Promise<string | undefined> {
+    for (const [hook, label] of this.with("onStop")) {
+      const result = await this.call(label, "onStop", () => hook.onStop!(answer));
+      if (typeof result === "string" && result.trim() !== "") return result;
+    }
+    return undefined;
   }
 
   private *with(callback: HookName): Generator<[Hooks, string]> {

@@ -80,7 +80,9 @@ export async function runInput(host: LoopHost, first: PendingInput): Promise<Sub
   while (input) {
     await runCycle(host, input, total);
     if (total.stopReason === "aborted" || total.stopReason === "error") break;
-    const next = host.queues.nextFollowUp();
+    let next = host.queues.nextFollowUp();
+    // A Stop hook may keep the agent going: its reason is the next input.
+    if (next === undefined && total.stopReason === "completed" && host.hooks.has("onStop")) next = await host.hooks.onStop(total.text);
     input = next === undefined ? undefined : { text: next, images: [] };
   }
   total.usage = addUsage(total.usage, host.takeChildUsage());

@@ -140,7 +140,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
     ctx.running.delete(controller);
     ctx.signal.removeEventListener("abort", onAbort);
   }
-  response = await ctx.hooks.onToolResult(call.name, response);
+  response = await ctx.hooks.onToolResult(call.name, response, call.arguments);
   return finish(ctx, call, response, true, capture);
 }
 

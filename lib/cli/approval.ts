@@ -3,11 +3,16 @@
  * ACP server, a terminal) plugs its own way of asking into. Modes: `ask` confirms every file
  * change and command, `edits` lets file changes inside the workspace pass and confirms commands,
  * `auto` asks nothing. What a call is comes from the tool itself (its kind and one-line summary,
- * carried by the tool_call_start event), never from a list of tool names. An "always" answer is
- * remembered for that tool for the rest of the session.
+ * carried by the tool_call_start event), never from a list of tool names. Permission rules
+ * (lib/setup/permission-rules.ts) come first in every mode: deny refuses, ask asks even under `auto`
+ * (and refuses where no one answers), allow passes. An "always" answer adds allow rules for the
+ * command's parts (`Bash(npm test *)`) — never a raw prefix — or, without rules, for the tool.
  */
 import type { Hooks, SessionEvent } from "../agent/index.ts";
 import type { ToolKind } from "../../tools/types.ts";
+import { claudeCalls } from "../setup/claude-view.ts";
+import { parseRule, suggestRules, type PermissionRules } from "../setup/permission-rules.ts";
+import type { HookDecision, ShellHooks } from "../setup/shell-hooks.ts";
 
 export const APPROVAL_MODES = ["ask", "edits", "auto"] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -37,9 +42,14 @@ export interface ApprovalRequest {
   /** The tool's one-line description of the call. */
   summary: string;
   args: Record<string, unknown>;
+  /** The allow rules an "always" answer adds (`Bash(npm test *)`, one per part of a command). */
+  alwaysRules?: string[];
+  /** What asks, when a rule or a hook does rather than the mode ("the rule Bash(git push *) in …"). */
+  askRule?: string;
 }
 
-export type ApprovalAnswer = { allow: true; always?: boolean } | { allow: false; reason?: string };
+export type ApprovalScope = "project" | "user";
+export type ApprovalAnswer = { allow: true; always?: boolean; scope?: ApprovalScope } | { allow: false; reason?: string };
 
 export interface ApprovalGate {
   /** Register on the session: the gate itself. */
@@ -48,18 +58,56 @@ export interface ApprovalGate {
   observe(event: SessionEvent): void;
 }
 
+/** Gates made for modes where no one answers: a mode with its own gate replaces them (withGate). */
+const unattendedGates = new WeakSet<Hooks>();
+
 /**
  * A session's hooks with the gate last: the settings' hooks run first, so a call one of them
- * blocks is never put to the user.
+ * blocks is never put to the user. An unattended gate among them gives way to this one.
  */
 export function withGate(hooks: Hooks | Hooks[] | undefined, gate: ApprovalGate): Hooks[] {
-  return [...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]), gate.hooks];
+  const list = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+  return [...list.filter((h) => !unattendedGates.has(h)), gate.hooks];
 }
 
-export function approvalGate(options: { mode(): ApprovalMode; ask(request: ApprovalRequest): Promise<ApprovalAnswer> }): ApprovalGate {
+export interface GateOptions {
+  mode(): ApprovalMode;
+  /** Asks the user; absent where no one can answer (print, RPC): a call an ask rule covers is refused. */
+  ask?(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** The permission rules of the settings files; "always" answers add to them for the session. */
+  permissions?: SessionPermissions;
+}
+
+/** What the gate needs of the setup (lib/setup): the rules, and what the shell hooks said and want to hear. */
+export interface SessionPermissions {
+  rules: PermissionRules;
+  cwd: string;
+  /** Calls a PreToolUse hook allowed (they pass without a question; deny and ask rules still hold) or wants asked about, by arguments object. */
+  hookDecisions: WeakMap<object, HookDecision>;
+  /** PermissionRequest and Notification hooks, when the settings have any. */
+  hookEvents?: Pick<ShellHooks, "permissionRequest" | "notify">;
+  /** The current approval mode, as the hooks' `permission_mode` (set by the gate in use). */
+  mode?: () => ApprovalMode;
+}
+
+/** Claude Code's name for an approval mode (a hook's `permission_mode`). */
+export function claudePermissionMode(mode: ApprovalMode | undefined): string {
+  return mode === "edits" ? "acceptEdits" : mode === "auto" ? "bypassPermissions" : "default";
+}
+
+/** The gate of print and RPC mode: deny rules refuse, ask rules refuse (no one answers), the rest passes. */
+export function unattendedGate(permissions: SessionPermissions): Hooks {
+  const gate = approvalGate({ mode: () => "auto", permissions }).hooks;
+  unattendedGates.add(gate);
+  return gate;
+}
+
+export function approvalGate(options: GateOptions): ApprovalGate {
   // The gate receives the very arguments object the start event carried: that identifies the call.
   const calls = new WeakMap<object, ApprovalRequest>();
   const alwaysAllowed = new Set<string>();
+  const p = options.permissions;
+  if (p && options.ask) p.mode = options.mode;
   return {
     observe(event) {
       // Child agents' calls (forwarded with their agent_id) pass the same gate.
@@ -72,15 +120,50 @@ export function approvalGate(options: { mode(): ApprovalMode; ask(request: Appro
       // A person answers: no time limit.
       timeoutMs: 0,
       async beforeToolCall(toolName, args) {
-        const request = calls.get(args);
-        if (!request || !needsApproval(options.mode(), request.kind) || alwaysAllowed.has(toolName)) return;
+        const decision = p?.rules.decide(toolName, args);
+        if (decision?.behavior === "deny") return { block: `Permission to use ${toolName} was denied by the rule ${decision.rule.raw} in ${decision.rule.source}.` };
+        const byHook = p?.hookDecisions.get(args);
+        if (decision?.behavior === "allow" || (decision === undefined && byHook?.behavior === "allow")) return;
+        const known = calls.get(args);
+        const why = decision?.behavior === "ask" ? `the rule ${decision.rule.raw} in ${decision.rule.source}` : byHook?.behavior === "ask" ? `a PreToolUse hook${byHook.reason ? `: ${byHook.reason}` : ""}` : undefined;
+        if (!why && (!known || !needsApproval(options.mode(), known.kind) || alwaysAllowed.has(toolName))) return;
+        // Under `edits`, a command that only reads passes (the built-in read-only list and the settings' additions).
+        if (!why && known?.kind === "shell" && options.mode() === "edits" && p && isReadOnlyCall(p, toolName, args)) return;
+        // A PermissionRequest hook may answer in the user's place.
+        const hookAnswer = await p?.hookEvents?.permissionRequest(toolName, args);
+        if (hookAnswer) return hookAnswer.allow ? undefined : { block: hookAnswer.reason };
+        if (!options.ask) return { block: `Permission to use ${toolName} needs the user's approval (${why}), and no one can answer in this mode.` };
+        const request: ApprovalRequest = {
+          ...(known ?? { callId: "", toolName, kind: "shell", summary: toolName, args }),
+          alwaysRules: p ? suggestRules(p.rules, toolName, args, p.cwd) : undefined,
+          askRule: why,
+        };
+        p?.hookEvents?.notify(`gong needs your permission to use ${toolName}`, "permission_prompt");
         const answer = await options.ask(request);
         if (answer.allow) {
-          if (answer.always) alwaysAllowed.add(toolName);
+          if (answer.always) remember(request);
           return;
         }
         return { block: answer.reason ? `The user declined this call: ${answer.reason}` : "The user declined this call." };
       },
     },
   };
+
+  /** An "always" answer holds for the rest of the session (the shell also writes it to a settings file). */
+  function remember(request: ApprovalRequest): void {
+    if (!p || !request.alwaysRules?.length) {
+      alwaysAllowed.add(request.toolName);
+      return;
+    }
+    const rules = request.alwaysRules.flatMap((raw) => {
+      const rule = parseRule(raw, "allow", "this session", p.cwd);
+      return "error" in rule ? [] : [rule];
+    });
+    p.rules.add(rules);
+  }
+}
+
+function isReadOnlyCall(p: SessionPermissions, toolName: string, args: Record<string, unknown>): boolean {
+  const calls = claudeCalls(toolName, args, p.cwd);
+  return calls.length > 0 && calls.every((c) => c.tool_name === "Bash" && p.rules.isReadOnly(String(c.tool_input.command ?? "")));
 }

@@ -80,6 +80,7 @@ const reported = new WeakMap<SessionStore, number>();
 
 export async function openSession(setup: CliSetup, store: SessionStore): Promise<Session> {
   const session = await createSession({ ...setup.sessionOptions, store });
+  attachShellHooks(setup, session);
   // Skipped lines (torn, corrupt, invalid entries) are said once each, naming the file and line.
   const from = reported.get(store) ?? 0;
   for (const w of store.warnings.slice(from)) {
@@ -88,6 +89,13 @@ export async function openSession(setup: CliSetup, store: SessionStore): Promise
   }
   reported.set(store, store.warnings.length);
   return session;
+}
+
+/** The settings' shell hooks hear the session's events (tool call ids, subagents, the end) and know its file. */
+export function attachShellHooks(setup: Pick<CliSetup, "shellHooks">, session: Session): void {
+  if (!setup.shellHooks) return;
+  setup.shellHooks.setTranscript(session.sessionFile);
+  session.subscribe((event) => setup.shellHooks!.observe(event));
 }
 
 /** Prompt words + piped stdin + @file contents, in that order; at most `maxBytes` of input in all. */

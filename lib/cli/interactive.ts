@@ -23,7 +23,7 @@ import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
 import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalMode } from "./approval.ts";
-import { AllowList, ShellApprovals } from "./approve-prompt.ts";
+import { ShellApprovals } from "./approve-prompt.ts";
 import { PlanMode } from "./plan-mode.ts";
 import { renderTranscript } from "./transcript.ts";
 
@@ -39,7 +39,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   // Approvals: the gate waits on the user's typed answer (read by the line handler below).
   let pendingAnswer: ((line: string | null) => void) | null = null;
   let readAnswer: (prompt: string) => Promise<string | null> = async () => null;
-  const approvals = new ShellApprovals(options.approval, new AllowList(setup.cwd), {
+  const approvals = new ShellApprovals(options.approval, setup.ruleFiles, {
     show: (text) => {
       spinner.stop();
       renderer.endLine();
@@ -47,7 +47,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     },
     readLine: (prompt) => readAnswer(prompt),
   }, style);
-  const gate = approvalGate({ mode: () => approvals.mode, ask: (request) => approvals.ask(request) });
+  const gate = approvalGate({ mode: () => approvals.mode, ask: (request) => approvals.ask(request), permissions: setup.permissions });
   const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, gate) } });
 
   let sessionUsage: Usage = zeroUsage();

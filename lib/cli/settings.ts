@@ -48,7 +48,18 @@ const SettingsSchema = v.strictObject({
   ),
   envPolicy: v.optional(v.picklist(ENV_POLICIES)),
   allowedRoots: v.optional(v.array(v.string())),
-  hooks: v.optional(v.array(v.string())),
+  /** TypeScript hook modules (a list of paths), or shell hooks in Claude Code's format (an object of events, lib/setup/hook-config.ts). */
+  hooks: v.optional(v.union([v.array(v.string()), v.record(v.string(), v.unknown())])),
+  /** Claude Code's permission rules (lib/setup/permission-rules.ts); a rule that does not parse is reported and skipped. */
+  permissions: v.optional(v.looseObject({ allow: v.optional(v.array(v.unknown())), ask: v.optional(v.array(v.unknown())), deny: v.optional(v.array(v.unknown())) })),
+  /** Commands the `edits` approval mode passes as read-only, beside the built-in list (`make lint`, `git fetch`). */
+  readOnlyCommands: v.optional(v.array(v.string())),
+  /** Variables set for the session and its commands, as Claude Code's `env`. */
+  env: v.optional(v.record(v.string(), v.string())),
+  /** false: ~/.claude/settings.json, .claude/settings.json and .claude/settings.local.json are not read. */
+  claudeSettings: v.optional(v.boolean()),
+  /** Claude Code's switch: no shell hook runs. */
+  disableAllHooks: v.optional(v.boolean()),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** MCP servers by name, in the `.mcp.json` shape plus gong's keys (see lib/mcp/config.ts). */
@@ -125,7 +136,7 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   } catch (e) {
     throw new SettingsError(`Invalid settings in ${file}: ${(e as Error).message}`);
   }
-  const result = v.safeParse(SettingsSchema, raw);
+  const result = v.safeParse(SettingsSchema, withoutClaudeCodeKeys(raw));
   if (!result.success) {
     const issue = result.issues[0];
     const key = v.getDotPath(issue) ?? issueKey(issue);
@@ -133,11 +144,26 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   }
   const settings = result.output;
   const absolute = (p: string) => (isAbsolute(p) || p.startsWith("~") ? p : resolve(base, p));
-  if (settings.hooks) settings.hooks = settings.hooks.map(absolute);
+  if (Array.isArray(settings.hooks)) settings.hooks = settings.hooks.map(absolute);
   if (settings.allowedRoots) settings.allowedRoots = settings.allowedRoots.map(absolute);
   if (settings.trustedProjects) settings.trustedProjects = settings.trustedProjects.map(absolute);
   if (typeof settings.sandbox === "object" && settings.sandbox.writableRoots) settings.sandbox.writableRoots = settings.sandbox.writableRoots.map(absolute);
   return settings;
+}
+
+/**
+ * Claude Code's settings that gong has no use for: a file copied from `.claude/settings.json` keeps
+ * them, and they are ignored rather than refused.
+ */
+const CLAUDE_CODE_KEYS = [
+  "$schema", "apiKeyHelper", "cleanupPeriodDays", "companyAnnouncements", "enabledPlugins", "extraKnownMarketplaces", "statusLine",
+  "outputStyle", "includeCoAuthoredBy", "alwaysThinkingEnabled", "spinnerTipsEnabled", "forceLoginMethod", "enableAllProjectMcpServers",
+  "enabledMcpjsonServers", "disabledMcpjsonServers",
+];
+
+function withoutClaudeCodeKeys(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !CLAUDE_CODE_KEYS.includes(k)));
 }
 
 function issueKey(issue: v.BaseIssue<unknown>): string | undefined {

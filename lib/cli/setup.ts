@@ -21,6 +21,11 @@ import { configureMcp } from "./mcp.ts";
 import type { Settings } from "./settings.ts";
 import type { TrustDecision } from "./trust.ts";
 import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
+import { loadSetup, type Setup } from "../setup/settings-files.ts";
+import { gongHome } from "../store/paths.ts";
+import { claudePermissionMode, unattendedGate, type SessionPermissions } from "./approval.ts";
+import { ShellHooks } from "../setup/shell-hooks.ts";
+import { untrustedHint } from "./trust.ts";
 import { parseToolList } from "../../tools/registry.ts";
 
 export interface CliSetup {
@@ -51,6 +56,11 @@ export interface CliSetup {
   terminated: AbortSignal;
   /** Kills every command's process tree at once and aborts `terminated`. */
   terminate(reason: string): void;
+  /** Permission rules and where "always" answers go (the settings files, lib/setup). */
+  permissions: SessionPermissions;
+  ruleFiles: Setup["ruleFiles"];
+  /** The settings' shell hooks (Claude Code's format), when there are any: a session's events go to `observe`. */
+  shellHooks?: ShellHooks;
 }
 
 /** Prompt input read from stdin or @file stops here unless settings say otherwise. */
@@ -73,14 +83,28 @@ export async function prepareSession(
 ): Promise<CliSetup> {
   const { loaded, settings } = trust;
   const { files, sources } = loaded;
-  const model = chooseModel(opts.model, settings, env);
+  const setupNotices: string[] = [];
+  const brought = loadSetup({
+    cwd,
+    gongHome: gongHome(),
+    gongFiles: loaded.layers.map((l) => ({ file: l.file, scope: l.scope === "global" ? "user" : "project", gong: true, ...l.settings })),
+    claudeSettings: settings.claudeSettings,
+    trusted: trust.trusted,
+    untrustedHint: untrustedHint(),
+    // Even a trusted project never redirects the user's keys: their own base URLs and keys win.
+    userOwned: (name) => env[name] !== undefined && PROVIDERS.some((p) => p.baseUrlEnv === name || p.apiKeyEnv.includes(name)),
+  });
+  setupNotices.push(...brought.notices);
+  // The settings' `env` applies to gong itself (model, keys, base URLs) as to its commands and hooks, as Claude Code's does.
+  const sessionEnv = { ...env, ...brought.env };
+  const model = chooseModel(opts.model, settings, sessionEnv);
 
   // A missing key's message names gong's flag (--api-key applies to the --model's provider).
   const keyHint = (id: string) => `gong --model ${id}/… --api-key KEY`;
-  const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry, keyHint };
+  const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry, keyHint, env: sessionEnv };
   const disposers: Array<() => Promise<void>> = [];
-  applyProviderSettings(settings, clientOptions);
-  protectKeyVariables(settings);
+  applyProviderSettings(settings, clientOptions, sessionEnv);
+  const keyVariables = protectKeyVariables(settings);
 
   // Aliases (google → gemini) are keyed under the provider's own id, where the client looks.
   const named = model.slice(0, model.indexOf("/"));
@@ -99,15 +123,26 @@ export async function prepareSession(
   if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
+  // The settings' `env` reaches commands and hooks, secret-looking names included (they were set on
+  // purpose) — except the variables gong reads its own keys from.
+  const baseEnv = sessionEnv;
+  const envAllow = [...(settings.envAllow ?? []), ...Object.keys(brought.env).filter((name) => !keyVariables.has(name))];
   const environmentFor = (root: string) =>
-    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow: settings.envAllow });
+    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv });
   const execEnv = environmentFor(cwd);
   const box = sandboxFor(opts.sandbox, settings.sandbox);
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
   checkTools(tools, execEnv, cwd, opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`);
-  const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
+  const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
+  const permissions: SessionPermissions = { rules: brought.rules, cwd, hookDecisions: new WeakMap() };
+  const shellHooks = Object.keys(brought.hooks).length
+    ? new ShellHooks({ config: brought.hooks, cwd, env: baseEnv, permissionMode: () => claudePermissionMode(permissions.mode?.()), report: (line) => warn(`gong: ${line}`), decisions: permissions.hookDecisions })
+    : undefined;
+  permissions.hookEvents = shellHooks;
+  // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with theirs.
+  const hooks: Hooks[] = [...moduleHooks, ...(shellHooks ? [shellHooks.hooks] : []), unattendedGate(permissions)];
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
@@ -143,7 +178,10 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: mcp.warning ? [mcp.warning] : [],
+    notices: [...setupNotices, ...(mcp.warning ? [mcp.warning] : [])],
+    permissions,
+    ruleFiles: brought.ruleFiles,
+    shellHooks,
     environmentFor,
     box,
     terminated: termination.signal,
@@ -156,6 +194,8 @@ export async function prepareSession(
     maxInputBytes: settings.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
     warn,
     async dispose() {
+      // SessionEnd hooks run as the session closes: they finish before gong exits.
+      await shellHooks?.settle();
       await execEnv.cleanup().catch(() => {});
       for (const d of disposers) await d().catch(() => {});
     },
@@ -171,13 +211,13 @@ async function loadSettingsHooks(paths: string[], cwd: string, files: string[]):
   }
 }
 
-function applyProviderSettings(settings: Settings, clientOptions: ClientOptions): void {
+function applyProviderSettings(settings: Settings, clientOptions: ClientOptions, env: Record<string, string | undefined>): void {
   for (const [name, p] of Object.entries(settings.providers ?? {})) {
     const preset = findProvider(name);
     const id = preset?.id ?? name;
     if (preset && !p.api) {
       if (p.baseUrl) clientOptions.baseUrls![id] = p.baseUrl;
-      if (p.apiKeyEnv && process.env[p.apiKeyEnv]) clientOptions.apiKeys![id] = process.env[p.apiKeyEnv]!;
+      if (p.apiKeyEnv && env[p.apiKeyEnv]) clientOptions.apiKeys![id] = env[p.apiKeyEnv]!;
       continue;
     }
     if (!p.baseUrl) throw new ConfigError(`Provider '${id}' in settings needs a "baseUrl".`);
@@ -190,13 +230,14 @@ function applyProviderSettings(settings: Settings, clientOptions: ClientOptions)
  * Every variable a key is read from — the presets' and the settings' `apiKeyEnv`, whatever its
  * name (`MYLAB_ACCESS`) — is withheld from commands and wiped from gong's start-up environment
  * (/proc/<gong>/environ) like a secret. cli.ts wiped the secret-looking names before the settings
- * were known; the others go now, before any command runs.
+ * were known; the others go now, before any command runs. Returns those names.
  */
-function protectKeyVariables(settings: Settings): void {
+function protectKeyVariables(settings: Settings): Set<string> {
   const names = [...PROVIDERS.flatMap((p) => p.apiKeyEnv), ...Object.values(settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))];
   withholdVariables(names);
   const unnamed = new Set(names.filter((n) => isWithheld(n) && !isSecretName(n)));
   if (unnamed.size > 0) hideOwnSecrets((n) => unnamed.has(n));
+  return new Set(names);
 }
 
 /** An unknown preset or tool name is a configuration error naming where it was written. */

@@ -16,10 +16,11 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { findProvider } from "../llm/providers.ts";
 import { gongHome } from "../store/paths.ts";
+import { projectTrustRequests } from "../setup/settings-files.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
 
 /** Project settings keys that need trust: whatever runs code, redirects keys or lowers the user's guard. */
-export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox", "approval"] as const;
+export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox", "approval", "env", "readOnlyCommands"] as const;
 
 export interface TrustOptions {
   /** `--trust` was given. */
@@ -62,6 +63,8 @@ export function trustRequests(project: Settings | undefined): string[] {
       for (const [name, p] of Object.entries(project.providers ?? {})) for (const field of Object.keys(p)) found.push(`providers.${name}.${field}`);
     } else found.push(key);
   }
+  // Allow rules widen what runs unasked; deny and ask rules only restrict, so they need no trust.
+  if (project.permissions?.allow?.length) found.push("permissions.allow");
   return found;
 }
 
@@ -86,6 +89,7 @@ export function applyTrust(loaded: LoadedSettings, trusted: boolean, env: Record
       const requests = trustRequests(settings);
       if (!trusted && requests.length > 0) {
         settings = omit(settings, TRUST_KEYS);
+        if (settings.permissions?.allow) settings = { ...settings, permissions: { ...settings.permissions, allow: undefined } };
         notices.push(`ignoring ${requests.join(", ")} from ${layer.file}: ${untrustedHint()}`);
       }
       const kept = keepUserBaseUrls(settings, env);
@@ -200,7 +204,11 @@ async function askIfNeeded(q: TrustQuestion, loaded: LoadedSettings): Promise<bo
   const requests = trustRequests(project?.settings);
   // The project's .mcp.json starts servers, which is running code too.
   const mcpJson = join(q.cwd, ".mcp.json");
-  const asks = [...(project && requests.length > 0 ? [`${project.file} sets ${requests.join(", ")}`] : []), ...(existsSync(mcpJson) ? [`${mcpJson} starts MCP servers`] : [])];
+  const asks = [
+    ...(project && requests.length > 0 ? [`${project.file} sets ${requests.join(", ")}`] : []),
+    ...projectTrustRequests(q.cwd, loaded.settings.claudeSettings),
+    ...(existsSync(mcpJson) ? [`${mcpJson} starts MCP servers`] : []),
+  ];
   if (asks.length === 0 || !q.canAsk) return false;
   q.output.write(
     `${asks.join("; ")}: settings that run code, decide where your API keys and files go, or ask you less.\n` +

@@ -1,9 +1,9 @@
 /** What a confirmation shows, how a typed answer reads, and the remembered "always" answers. */
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AllowList, allowKey, describeRequest, nextApprovalMode, parseAnswer } from "../../lib/cli/approve-prompt.ts";
+import { describeRequest, nextApprovalMode, parseAnswer, ShellApprovals } from "../../lib/cli/approve-prompt.ts";
 import { makeStyle } from "../../lib/cli/render.ts";
 
 const plain = makeStyle(false);
@@ -14,13 +14,6 @@ afterEach(() => {
 
 const shell = (command: string) => ({ callId: "c1", toolName: "bash", kind: "shell" as const, summary: command, args: { command } });
 
-test("approvals: the prefix 'always' covers is the command and a plain sub-command", () => {
-  expect(allowKey(shell("npm test -- --watch"))).toBe("bash: npm test");
-  expect(allowKey(shell("git status"))).toBe("bash: git status");
-  expect(allowKey(shell("ls -la src"))).toBe("bash: ls");
-  expect(allowKey({ callId: "c2", toolName: "edit", kind: "modify", summary: "a.ts", args: { path: "a.ts" } })).toBe("edit");
-});
-
 test("approvals: a confirmation shows the full command, or the change as removed and added lines", () => {
   expect(describeRequest(shell("rm -rf build && make"), plain)).toBe("  $ rm -rf build && make");
   const edit = describeRequest({ callId: "c3", toolName: "edit", kind: "modify", summary: "a.ts", args: { path: "a.ts", old_text: "let x = 1;", new_text: "const x = 1;" } }, plain);
@@ -30,7 +23,8 @@ test("approvals: a confirmation shows the full command, or the change as removed
 test("approvals: typed answers — Enter and y allow, a allows always, n with a reason declines with it", () => {
   expect(parseAnswer("")).toEqual({ allow: true });
   expect(parseAnswer("Y")).toEqual({ allow: true });
-  expect(parseAnswer("a")).toEqual({ allow: true, always: true });
+  expect(parseAnswer("a")).toEqual({ allow: true, always: true, scope: "project" });
+  expect(parseAnswer("u")).toEqual({ allow: true, always: true, scope: "user" });
   expect(parseAnswer("n")).toEqual({ allow: false });
   expect(parseAnswer("n use the test script")).toEqual({ allow: false, reason: "use the test script" });
   expect(parseAnswer("no: not now")).toEqual({ allow: false, reason: "not now" });
@@ -38,12 +32,32 @@ test("approvals: typed answers — Enter and y allow, a allows always, n with a 
   expect([nextApprovalMode("ask"), nextApprovalMode("edits"), nextApprovalMode("auto")]).toEqual(["edits", "auto", "ask"]);
 });
 
-test("approvals: always-allowed prefixes are kept per project in one file", () => {
+test("issue 26: 'always' writes the call's allow rules to the file the answer names, keeping its other keys", async () => {
   const dir = mkdtempSync(join(tmpdir(), "gong-approvals-"));
   dirs.push(dir);
-  const file = join(dir, "approvals.json");
-  new AllowList("/p/one", file).add("bash: npm test");
-  expect(new AllowList("/p/one", file).has("bash: npm test")).toBe(true);
-  expect(new AllowList("/p/two", file).has("bash: npm test")).toBe(false);
-  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ "/p/one": ["bash: npm test"] });
+  const files = { project: join(dir, "project", ".gong", "settings.local.json"), user: join(dir, "home", "settings.json") };
+  mkdirSync(join(dir, "home"));
+  writeFileSync(files.user, JSON.stringify({ model: "anthropic/x", permissions: { deny: ["Bash(rm *)"] } }));
+  const shown: string[] = [];
+  const answers = ["a", "u"];
+  const approvals = new ShellApprovals("ask", files, { show: (t) => void shown.push(t), readLine: async (prompt) => (shown.push(prompt), answers.shift()!) }, plain);
+  const request = { ...shell("cd src && npm test"), alwaysRules: ["Bash(cd src *)", "Bash(npm test *)"] };
+  expect(await approvals.ask(request)).toEqual({ allow: true, always: true, scope: "project" });
+  expect(shown.join("")).toContain("a always in this project · u always for you (Bash(cd src *), Bash(npm test *))");
+  expect(JSON.parse(readFileSync(files.project, "utf8"))).toEqual({ permissions: { allow: ["Bash(cd src *)", "Bash(npm test *)"] } });
+  expect(await approvals.ask(request)).toEqual({ allow: true, always: true, scope: "user" });
+  expect(JSON.parse(readFileSync(files.user, "utf8"))).toEqual({ model: "anthropic/x", permissions: { deny: ["Bash(rm *)"], allow: ["Bash(cd src *)", "Bash(npm test *)"] } });
+  expect(shown.join("")).toContain(`saved Bash(cd src *), Bash(npm test *) to ${files.user}`);
+});
+
+test("issue 26: a settings file that does not parse is left as it is; the answer holds for the session", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "gong-approvals-"));
+  dirs.push(dir);
+  const file = join(dir, "settings.json");
+  writeFileSync(file, "{ not json");
+  const shown: string[] = [];
+  const approvals = new ShellApprovals("ask", { project: file, user: file }, { show: (t) => void shown.push(t), readLine: async () => "a" }, plain);
+  expect((await approvals.ask({ ...shell("ls"), alwaysRules: ["Bash(ls *)"] })).allow).toBe(true);
+  expect(readFileSync(file, "utf8")).toBe("{ not json");
+  expect(shown.join("")).toContain("not saved:");
 });

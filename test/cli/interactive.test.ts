@@ -3,7 +3,7 @@
  * capture-pane reads the screen. Each test has a tmux server of its own, killed afterwards.
  */
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
@@ -404,7 +404,7 @@ test.skipIf(!hasTmux)("cli interactive keys: /tools and /compact typed mid-run s
   expect(fake.requests.length).toBe(3);
 });
 
-test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason reaches the model, always is remembered across runs, Shift+Tab cycles the mode", async () => {
+test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason reaches the model, always is written as a rule and holds across runs, Shift+Tab cycles the mode", async () => {
   using term = gongTerminal(ws);
   fake = await startFakeLlm({
     script: [
@@ -426,9 +426,10 @@ test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason re
   expect(JSON.stringify(fake.requests[1].body.messages)).not.toContain("first-call\\n");
 
   term.keys("run the second", "Enter");
-  await term.waitFor((s) => s.includes("$ echo second-call") && /always \(bash: echo second-call\)/.test(s), "the second confirmation");
+  await term.waitFor((s) => s.includes("$ echo second-call") && s.includes("a always in this project · u always for you (Bash(echo second-call *))"), "the second confirmation");
   term.keys("a", "Enter");
   await term.waitFor((s) => s.includes("second ran"), "the answer after always");
+  expect(JSON.parse(readFileSync(join(ws.dir, ".gong", "settings.local.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(echo second-call *)"] } });
   expect(JSON.stringify(fake.requests[3].body.messages)).toContain("second-call\\n");
 
   // The status line under the input: model, approval mode, context used, cost.
@@ -438,8 +439,10 @@ test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason re
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 
-  // A new run in the same project: the remembered prefix passes without a question.
+  // A new run in the same project: the project's allow rule needs its trust, asked once; then the rule passes the command.
   term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
+  await term.waitFor((s) => s.includes("settings.local.json sets permissions.allow") && s.includes("Trust this project"), "the trust question");
+  term.keys("y", "Enter");
   await term.waitFor((s) => s.includes("›"), "the prompt again");
   term.keys("run it again", "Enter");
   const text = await term.waitFor((s) => s.includes("third ran"), "the answer without a question");

@@ -11,7 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Session, SessionEvent, SubmitResult } from "../../agent/index.ts";
 import type { AssistantMessage } from "../../llm/types.ts";
-import { approvalGate, needsApproval, type ApprovalAnswer, type ApprovalGate, type ApprovalMode, type ApprovalRequest } from "../approval.ts";
+import { approvalGate, needsApproval, type ApprovalAnswer, type ApprovalGate, type ApprovalMode, type ApprovalRequest, type SessionPermissions } from "../approval.ts";
 import { acpKind, callLocations, callTitle, resultContent, streamUpdate, type FileChange } from "./updates.ts";
 
 /** What the session needs of the connection (an AgentContext satisfies it). */
@@ -32,6 +32,8 @@ export interface EditorReports {
   notices?: boolean;
   /** One line for gong's stderr (the editor's agent log). */
   warn?(line: string): void;
+  /** The settings' permission rules: deny refuses, ask asks whatever the mode. */
+  permissions?: SessionPermissions;
 }
 
 export class EditorSession {
@@ -57,7 +59,7 @@ export class EditorSession {
     private readonly reports: EditorReports = {},
   ) {
     this.mode = mode;
-    this.gate = approvalGate({ mode: () => this.mode, ask: (request) => this.ask(request) });
+    this.gate = approvalGate({ mode: () => this.mode, ask: (request) => this.ask(request), permissions: reports.permissions });
   }
 
   /** Attaches the gong session (created with `gate.hooks` among its hooks). */

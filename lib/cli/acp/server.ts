@@ -19,7 +19,7 @@ import { listModels } from "../../llm/catalog.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
 import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, withGate, type ApprovalMode } from "../approval.ts";
-import { EXIT, openExisting, type Io } from "../host.ts";
+import { attachShellHooks, EXIT, openExisting, type Io } from "../host.ts";
 import { ConfigError } from "../model.ts";
 import { SettingsError } from "../settings.ts";
 import type { CliSetup } from "../setup.ts";
@@ -52,7 +52,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
   const open = async (client: acp.AgentContext, cwd: string, store: SessionStore, mcpServers?: acp.McpServer[]): Promise<EditorSession> => {
     if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
     const warn = (line: string) => void io.stderr.write(`${line}\n`);
-    const editor = new EditorSession(store.id, cwd, client, options.approval, { notices: Boolean(capabilities.session?.notices), warn });
+    const editor = new EditorSession(store.id, cwd, client, options.approval, { notices: Boolean(capabilities.session?.notices), warn, permissions: setup.permissions });
     const local = setup.environmentFor(cwd);
     environments.push(local);
     // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
@@ -73,6 +73,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
     }
     if (mcp.owned) managers.push(mcp.manager!);
     const session = await createSession({ ...setup.sessionOptions, cwd, env, hooks, store, mcpServers: mcp.manager });
+    attachShellHooks(setup, session);
     editor.attach(session);
     sessions.set(store.id, editor);
     return editor;

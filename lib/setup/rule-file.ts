@@ -1,0 +1,33 @@
+/**
+ * "Always" answers written as allow rules into a settings file the user can read and edit
+ * (`permissions.allow`), keeping every other key. Temp file + rename: never a half-written file;
+ * a file that does not parse is left as it is and the answer holds for this session only.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+
+/** Adds `rules` to the file's `permissions.allow`; returns why not, when it could not. */
+export function addAllowRules(file: string, rules: string[]): string | undefined {
+  let settings: Record<string, unknown> = {};
+  try {
+    if (existsSync(file)) {
+      const parsed = JSON.parse(readFileSync(file, "utf8"));
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return `${file} does not hold a JSON object`;
+      settings = parsed;
+    }
+  } catch (e) {
+    return `${file} is not valid JSON (${(e as Error).message})`;
+  }
+  const permissions = typeof settings.permissions === "object" && settings.permissions !== null ? (settings.permissions as Record<string, unknown>) : {};
+  const allow = Array.isArray(permissions.allow) ? permissions.allow : [];
+  settings.permissions = { ...permissions, allow: [...allow, ...rules.filter((r) => !allow.includes(r))] };
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify(settings, null, 2)}\n`);
+    renameSync(temp, file);
+  } catch (e) {
+    return `${file} could not be written (${(e as Error).message})`;
+  }
+  return undefined;
+}

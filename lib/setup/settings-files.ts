@@ -1,0 +1,184 @@
+/**
+ * What a Claude Code user's settings bring: permission rules, shell hooks and `env`, read from
+ * `~/.gong/settings.json`, `~/.claude/settings.json`, `.gong/settings.json`,
+ * `.claude/settings.json`, `.claude/settings.local.json` and `.gong/settings.local.json` (where
+ * gong's "always" answers go), in that order; answers remembered in `$GONG_HOME/approvals.json`
+ * before rules existed load as the user's allow rules. The `.claude` files are read as Claude Code wrote
+ * them: keys gong does not use (`enabledPlugins`, `statusLine`, …) are ignored, and a file that
+ * does not parse is one line naming it — the session goes on. `"claudeSettings": false` in gong's
+ * settings leaves the `.claude` files out.
+ *
+ * Trust: a project's hooks, `env` and allow rules run code or widen permissions, so they apply
+ * only to a trusted project; its deny and ask rules only restrict and apply always. gong's own
+ * `.gong/settings.json` is filtered by lib/cli/trust.ts (which says so); the other project files
+ * are filtered here, with one line in Claude Code's shape: "Ignoring 3 permissions.allow entries …".
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { mergeHookConfigs, parseHookConfig, type HookConfig } from "./hook-config.ts";
+import { legacyApprovalRules } from "./legacy-approvals.ts";
+import { BEHAVIORS, parseRule, PermissionRules, READ_ONLY_COMMANDS, type PermissionRule } from "./permission-rules.ts";
+
+export type SetupScope = "user" | "project";
+
+/** One settings file's part in the setup, as read (before trust). */
+export interface SetupFile {
+  file: string;
+  scope: SetupScope;
+  /** Whether it is one of gong's own files (trust.ts filters those and names what it left out). */
+  gong: boolean;
+  permissions?: { allow?: unknown[]; ask?: unknown[]; deny?: unknown[] };
+  hooks?: unknown;
+  env?: Record<string, string>;
+  readOnlyCommands?: string[];
+  disableAllHooks?: boolean;
+}
+
+export interface Setup {
+  rules: PermissionRules;
+  hooks: HookConfig;
+  /** Variables for the session (later files win). */
+  env: Record<string, string>;
+  /** One line each for stderr: files that did not parse, rules that did not, what trust left out. */
+  notices: string[];
+  /** The file project "always" answers are written to, and the user's. */
+  ruleFiles: Record<SetupScope, string>;
+}
+
+export interface SetupOptions {
+  cwd: string;
+  /** gong's home ($GONG_HOME or ~/.gong). */
+  gongHome: string;
+  /** The user's home, for ~/.claude (tests point it elsewhere). */
+  home?: string;
+  /** gong's own two files as lib/cli/settings.ts read them (validated there). */
+  gongFiles: SetupFile[];
+  /** false leaves the .claude files out. */
+  claudeSettings?: boolean;
+  trusted: boolean;
+  untrustedHint: string;
+  /** Variables a project's `env` may not override (a base URL or key the user set): kept, with a notice. */
+  userOwned?(name: string): boolean;
+}
+
+/** Reads every file, applies trust, and builds the rules and hooks. */
+export function loadSetup(options: SetupOptions): Setup {
+  const notices: string[] = [];
+  const home = options.home ?? homedir();
+  const files = setupFiles(options, home, notices);
+  const rules: PermissionRule[] = [];
+  let hooks: HookConfig = {};
+  const env: Record<string, string> = {};
+  const readOnly = [...READ_ONLY_COMMANDS];
+  let hooksOff = false;
+  for (const f of files) {
+    const untrusted = f.scope === "project" && !options.trusted;
+    const ignored: string[] = [];
+    // A project's rules start at the project, the user's at home (`/x` in a pattern).
+    const base = f.scope === "project" ? options.cwd : home;
+    for (const behavior of BEHAVIORS) {
+      const list = f.permissions?.[behavior];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) {
+        notices.push(`${f.file}: permissions.${behavior} must be a list of rules; it was skipped.`);
+        continue;
+      }
+      if (behavior === "allow" && untrusted) {
+        if (list.length > 0) ignored.push(`${list.length} permissions.allow ${list.length === 1 ? "entry" : "entries"}`);
+        continue;
+      }
+      for (const raw of list) {
+        const rule = parseRule(raw, behavior, f.file, base);
+        if ("error" in rule) notices.push(`${f.file}: permissions.${behavior}: ${rule.error}; the rule was skipped.`);
+        else rules.push(rule);
+      }
+    }
+    if (f.hooks !== undefined && !Array.isArray(f.hooks)) {
+      if (untrusted) ignored.push("hooks");
+      else hooks = mergeHookConfigs(hooks, parseHookConfig(f.hooks, f.file, notices));
+    }
+    if (f.env !== undefined) {
+      if (untrusted) ignored.push("env");
+      else {
+        const values = stringValues(f.env, f.file, notices);
+        for (const [name, value] of Object.entries(values)) {
+          if (f.scope === "project" && options.userOwned?.(name)) notices.push(`${f.file}: env.${name} is ignored: your own ${name} wins over a project's.`);
+          else env[name] = value;
+        }
+      }
+    }
+    if (f.readOnlyCommands && !untrusted) readOnly.push(...f.readOnlyCommands);
+    if (f.disableAllHooks === true) hooksOff = true;
+    // gong's own project file: trust.ts already said what it left out.
+    if (ignored.length > 0 && !f.gong) notices.push(`Ignoring ${ignored.join(", ")} from ${f.file}: ${options.untrustedHint}`);
+  }
+  return {
+    rules: new PermissionRules(rules, options.cwd, readOnly),
+    hooks: hooksOff ? {} : hooks,
+    env,
+    notices,
+    ruleFiles: { project: join(options.cwd, ".gong", "settings.local.json"), user: join(options.gongHome, "settings.json") },
+  };
+}
+
+function setupFiles(options: SetupOptions, home: string, notices: string[]): SetupFile[] {
+  const gongUser = options.gongFiles.filter((f) => f.scope === "user");
+  const gongProject = options.gongFiles.filter((f) => f.scope === "project");
+  const claude = options.claudeSettings !== false;
+  const read = (file: string, scope: SetupScope) => readForeignFile(file, scope, notices);
+  const legacy = legacyApprovalRules(options.gongHome, options.cwd);
+  return [
+    ...gongUser,
+    ...(legacy.rules.length ? [{ file: legacy.file, scope: "user" as const, gong: true, permissions: { allow: legacy.rules } }] : []),
+    ...(claude ? read(join(home, ".claude", "settings.json"), "user") : []),
+    ...gongProject,
+    ...(claude ? read(join(options.cwd, ".claude", "settings.json"), "project") : []),
+    ...(claude ? read(join(options.cwd, ".claude", "settings.local.json"), "project") : []),
+    ...read(join(options.cwd, ".gong", "settings.local.json"), "project"),
+  ].filter((f, i, all) => all.findIndex((g) => g.file === f.file) === i);
+}
+
+/** A Claude Code settings file (or gong's local one): only the keys the setup uses, leniently. */
+function readForeignFile(file: string, scope: SetupScope, notices: string[]): SetupFile[] {
+  if (!existsSync(file)) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    notices.push(`${file} is not valid JSON (${(e as Error).message}); it was not read.`);
+    return [];
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    notices.push(`${file} does not hold a JSON object; it was not read.`);
+    return [];
+  }
+  const o = raw as Record<string, unknown>;
+  const permissions = typeof o.permissions === "object" && o.permissions !== null ? (o.permissions as SetupFile["permissions"]) : undefined;
+  const env = typeof o.env === "object" && o.env !== null && !Array.isArray(o.env) ? (o.env as Record<string, string>) : undefined;
+  return [{ file, scope, gong: false, permissions, hooks: o.hooks, env, disableAllHooks: o.disableAllHooks === true ? true : undefined }];
+}
+
+function stringValues(env: Record<string, unknown>, file: string, notices: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (typeof v === "string") out[k] = v;
+    else if (typeof v === "number" || typeof v === "boolean") out[k] = String(v);
+    else notices.push(`${file}: env.${k} must be a string; it was not set.`);
+  }
+  return out;
+}
+
+/** What the project's `.claude` files and `.gong/settings.local.json` ask that needs trust, for the question the shell asks once. */
+export function projectTrustRequests(cwd: string, claudeSettings: boolean | undefined): string[] {
+  const out: string[] = [];
+  const claude = claudeSettings === false ? [] : [join(cwd, ".claude", "settings.json"), join(cwd, ".claude", "settings.local.json")];
+  for (const file of [...claude, join(cwd, ".gong", "settings.local.json")]) {
+    const [f] = readForeignFile(file, "project", []);
+    if (!f) continue;
+    const keys = [...(f.hooks !== undefined ? ["hooks"] : []), ...(f.permissions?.allow?.length ? ["permissions.allow"] : []), ...(f.env ? ["env"] : [])];
+    if (keys.length > 0) out.push(`${file} sets ${keys.join(", ")}`);
+  }
+  return out;
+}
+

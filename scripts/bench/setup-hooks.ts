@@ -1,0 +1,45 @@
+/**
+ * What a Claude Code user's setup costs: the overhead one shell hook (`true` on PreToolUse) adds to
+ * every tool call, and matching a compound command against 1,000 permission rules.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HookRunner } from "../../lib/agent/hooks.ts";
+import { parseHookConfig } from "../../lib/setup/hook-config.ts";
+import { parseRule, PermissionRules, type PermissionRule } from "../../lib/setup/permission-rules.ts";
+import { ShellHooks, type HookDecision } from "../../lib/setup/shell-hooks.ts";
+import { type BenchRow, medianMs, ms } from "./measure.ts";
+
+export async function rows(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), "gong-bench-setup-"));
+  const out: BenchRow[] = [];
+  try {
+    const config = parseHookConfig({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] }, "bench", []);
+    const shell = new ShellHooks({ config, cwd: dir, env: process.env, permissionMode: () => "default", report: () => {}, decisions: new WeakMap<object, HookDecision>() });
+    const withHook = new HookRunner([shell.hooks], () => 0, () => {});
+    const without = new HookRunner([], () => 0, () => {});
+    const hooked = await medianMs(() => withHook.beforeToolCall("exec_command", { cmd: "npm test" }), { warmup: 5, runs: 40 });
+    const bare = await medianMs(() => without.beforeToolCall("exec_command", { cmd: "npm test" }), { warmup: 5, runs: 40 });
+    out.push({ area: "setup-hooks", name: "one `true` PreToolUse hook, overhead per tool call", value: ms(hooked - bare), target: "≤ 20 ms" });
+
+    const rules: PermissionRule[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const raw = i % 4 === 0 ? `Bash(tool${i} *)` : i % 4 === 1 ? `Bash(tool${i} sub:*)` : i % 4 === 2 ? `Edit(src/dir${i}/**)` : `mcp__server${i}__tool`;
+      rules.push(parseRule(raw, i % 10 === 0 ? "deny" : i % 10 === 1 ? "ask" : "allow", "bench", dir) as PermissionRule);
+    }
+    const set = new PermissionRules(rules, dir);
+    const command = { command: "cd src && timeout 60 npm run test -- --watch=false 2>&1 | tee $(mktemp) && echo 'done; ok'" };
+    const perCall = await medianMs(() => {
+      for (let i = 0; i < 100; i++) set.decide("bash", command);
+    }, { warmup: 3, runs: 15 });
+    out.push({ area: "setup-hooks", name: "rule matching, 1,000 rules, a 6-part command", value: ms(perCall / 100), target: "≤ 1 ms" });
+    const edit = await medianMs(() => {
+      for (let i = 0; i < 100; i++) set.decide("edit", { path: "lib/deep/file.ts", old_text: "a", new_text: "b" });
+    }, { warmup: 3, runs: 15 });
+    out.push({ area: "setup-hooks", name: "rule matching, 1,000 rules, an edit", value: ms(edit / 100), target: "≤ 1 ms" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
