@@ -47,6 +47,8 @@ const SettingsSchema = v.strictObject({
     }),
   ),
   envPolicy: v.optional(v.picklist(ENV_POLICIES)),
+  /** The shell commands run with (a name on PATH or an absolute path); default bash, else sh. */
+  shell: v.optional(v.pipe(v.string(), v.minLength(1))),
   allowedRoots: v.optional(v.array(v.string())),
   hooks: v.optional(v.array(v.string())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),

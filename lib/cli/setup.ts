@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadHookModules, type CreateSessionOptions, type Hooks, type StoreSelection } from "../agent/index.ts";
 import { LocalEnvironment } from "../env/local.ts";
+import { chooseShell, noShellMessage, ShellNotFoundError, type ShellChoice } from "../env/shell.ts";
 import { isSecretName, isWithheld, withholdVariables, type EnvPolicy } from "../env/env-vars.ts";
 import { hideOwnSecrets } from "../env/own-secrets.ts";
 import type { ClientOptions } from "../llm/client.ts";
@@ -99,8 +100,9 @@ export async function prepareSession(
   if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
+  const shell = commandShell(settings.shell);
   const environmentFor = (root: string) =>
-    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow: settings.envAllow });
+    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow: settings.envAllow, shell: settings.shell });
   const execEnv = environmentFor(cwd);
   const box = sandboxFor(opts.sandbox, settings.sandbox);
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
@@ -143,7 +145,7 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: mcp.warning ? [mcp.warning] : [],
+    notices: [...(shell ? [] : [noShellMessage(process.env.PATH ?? "")]), ...(mcp.warning ? [mcp.warning] : [])],
     environmentFor,
     box,
     terminated: termination.signal,
@@ -208,6 +210,16 @@ function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment,
     // The registry's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
     const reason = (e as Error).message.replace(/\.$/, "").replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
     throw new ConfigError(`Invalid ${source}: ${reason[0].toLowerCase()}${reason.slice(1)}.`);
+  }
+}
+
+/** The shell commands will run with (null: none on PATH); a shell named in settings that is missing stops here. */
+function commandShell(configured: string | undefined): ShellChoice | null {
+  try {
+    return chooseShell(process.env.PATH ?? "", configured);
+  } catch (e) {
+    if (e instanceof ShellNotFoundError) throw new ConfigError(`Invalid "shell" in settings: ${e.message[0].toLowerCase()}${e.message.slice(1)}`);
+    throw e;
   }
 }
 

@@ -19,7 +19,7 @@ import { gongHome } from "../store/paths.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
 
 /** Project settings keys that need trust: whatever runs code, redirects keys or lowers the user's guard. */
-export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox", "approval"] as const;
+export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox", "approval", "shell"] as const;
 
 export interface TrustOptions {
   /** `--trust` was given. */
