@@ -182,6 +182,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
     if (!shell) throw new ToolError("EXECUTION_ERROR", noShellMessage(this.pathEnv()));
     return runCommand({
       shell: shell.path,
+      shellName: shell.name,
       script: prefix ? `${prefix}\n${command}` : command,
       cwd: this.abs(options.cwd ?? "."),
       env: commandEnv(s.envPolicy, s.baseEnv, options.env, this.options.envAllow),

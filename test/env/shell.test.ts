@@ -47,7 +47,7 @@ describe("issue 25 shell selection", () => {
     expect(ok.stdout).toContain("sh ran");
     const bashOnly = await env.exec("a=(1 2); echo ${a[1]}");
     expect(bashOnly.exitCode).not.toBe(0);
-    expect(bashOnly.stderr).toMatch(/\/sh: .*\(/); // The shell's sentence about the "(", not gong's.
+    expect(bashOnly.stderr).toMatch(/^sh: .*\(/); // The shell's sentence about the "(", not gong's.
     expect(bashOnly.output).not.toContain("Could not start");
   });
 
