@@ -108,7 +108,9 @@ export async function prepareSession(
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
-  checkTools(tools, execEnv, cwd, opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`);
+  const toolSource = opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`;
+  // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
+  const noShellNotice = !shell && !checkTools(tools, execEnv, cwd, toolSource, shell);
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
@@ -145,7 +147,7 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: [...(shell ? [] : [noShellMessage(process.env.PATH ?? "")]), ...(mcp.warning ? [mcp.warning] : [])],
+    notices: [...(noShellNotice ? [noShellMessage(process.env.PATH ?? "")] : []), ...(mcp.warning ? [mcp.warning] : [])],
     environmentFor,
     box,
     terminated: termination.signal,
@@ -202,15 +204,23 @@ function protectKeyVariables(settings: Settings): void {
 }
 
 /** An unknown preset or tool name is a configuration error naming where it was written. */
-function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment, cwd: string, source: string): void {
-  if (tools === undefined) return;
+/** Checks an explicit tool selection; true when there is one (then it holds no shell tool unless a shell exists). */
+function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment, cwd: string, source: string, shell: ShellChoice | null): boolean {
+  if (tools === undefined) return false;
+  let registry: ReturnType<typeof createToolRegistry>;
   try {
-    createToolRegistry({ cwd, env, preset: tools });
+    registry = createToolRegistry({ cwd, env, preset: tools });
   } catch (e) {
     // The registry's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
     const reason = (e as Error).message.replace(/\.$/, "").replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
     throw new ConfigError(`Invalid ${source}: ${reason[0].toLowerCase()}${reason.slice(1)}.`);
   }
+  // Tools chosen by name that cannot run: asked for explicitly, so a stop rather than a notice.
+  const shellTools = registry.names().filter((n) => registry.get(n)?.kind === "shell");
+  if (!shell && shellTools.length > 0) {
+    throw new ConfigError(`${source} names ${shellTools.join(", ")}, but no shell is on PATH (${process.env.PATH || "empty"}; gong looked for bash and sh): install one, name one with "shell" in settings, or leave ${shellTools.join(", ")} out.`);
+  }
+  return true;
 }
 
 /** The shell commands will run with (null: none on PATH); a shell named in settings that is missing stops here. */

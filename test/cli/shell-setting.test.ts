@@ -54,3 +54,21 @@ test("issue 25 a PATH with no shell: said once, and the tools that need none sti
   const sessions = filesUnder(join(ws.home, ".gong")).filter((f) => f.endsWith(".jsonl"));
   expect(sessions.length).toBeGreaterThan(0);
 });
+
+test("issue 25 bad input: --tools naming a shell tool on a PATH with no shell is one sentence, exit 2, nothing written", async () => {
+  const bin = join(ws.home, "bin");
+  mkdirSync(bin);
+  const model = script([{ toolCalls: [{ name: "write", arguments: { path: "x.txt", content: "x" } }] }, { text: "done" }]);
+  const r = await ws.run(["--model", model, "--tools", "read,write,bash", "-p", "go"], { env: { PATH: bin } });
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.stderr).toContain(`--tools names bash, but no shell is on PATH (${bin}; gong looked for bash and sh): install one, name one with "shell" in settings, or leave bash out.`);
+  expect(filesUnder(ws.dir)).toEqual([]);
+  expect(filesUnder(join(ws.home, ".gong"))).toEqual([]);
+
+  // Without the shell tool the same PATH is no problem, and nothing needs saying.
+  const ok = await ws.run(["--model", model, "--tools", "read,write", "-p", "go"], { env: { PATH: bin } });
+  expect(ok.code).toBe(0);
+  expect(ok.stderr).toBe("");
+  expect(Bun.file(join(ws.dir, "x.txt")).size).toBe(1);
+});
