@@ -12,7 +12,7 @@ import { runCommand } from "./exec.ts";
 import { fileExists, listDir, readWholeFile, removeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
 import { ProcessTrees } from "./process-trees.ts";
 import { programsOnPath } from "./programs.ts";
-import { chooseShell, noShellMessage, type ShellChoice } from "./shell.ts";
+import { chooseShell, noShellMessage, ShellNotFoundError, type ShellChoice } from "./shell.ts";
 import { searchGlob } from "./search/glob.ts";
 import { searchGrep } from "./search/grep.ts";
 import type {
@@ -164,8 +164,10 @@ export class LocalEnvironment implements ExecutionEnvironment {
     let shell: string | null;
     try {
       shell = this.shell()?.name ?? null;
-    } catch {
-      shell = null; // A configured shell that is missing: exec says so; the CLI stops before this.
+    } catch (e) {
+      // A configured shell that is missing: each command says so (the CLI stops before it starts).
+      if (!(e instanceof ShellNotFoundError)) throw e;
+      shell = null;
     }
     return { shell, programs: programsOnPath(this.pathEnv()) };
   }
