@@ -1,6 +1,6 @@
 /**
  * A minimal container for the compiled binary, built with bubblewrap from nothing: busybox (its
- * `sh`, no bash), the C library files the binary needs and nothing else — no node, rg, fd, git or
+ * `sh`, no bash; or no shell at all, as in distroless), the C library files the binary needs and nothing else — no node, rg, fd, git or
  * python, no network (`--unshare-net`), PATH=/usr/bin:/bin. The minimal-root tests and the
  * containers bench run `gong` in it.
  */
@@ -65,15 +65,19 @@ export interface MinimalRunOptions {
   args: string[];
   /** Variables besides PATH, HOME and GONG_HOME. */
   env?: Record<string, string>;
+  /** Leave busybox out: a root with no shell at all, as in a distroless image (default false). */
+  noShell?: boolean;
 }
 
 /** The argv that runs `gong args…` in the minimal root. */
 export function minimalRootCommand(options: MinimalRunOptions): string[] {
   const { host } = options;
-  const applets = spawnSync(host.busybox, ["--list"], { encoding: "utf8" }).stdout.split("\n").filter((a) => a !== "" && a !== "busybox");
   const args = ["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--dir", "/usr/bin", "--dir", "/bin"];
-  args.push("--ro-bind", host.busybox, "/bin/busybox");
-  for (const applet of applets) args.push("--symlink", "busybox", `/bin/${applet}`);
+  if (!options.noShell) {
+    const applets = spawnSync(host.busybox, ["--list"], { encoding: "utf8" }).stdout.split("\n").filter((a) => a !== "" && a !== "busybox");
+    args.push("--ro-bind", host.busybox, "/bin/busybox");
+    for (const applet of applets) args.push("--symlink", "busybox", `/bin/${applet}`);
+  }
   for (const file of libraryFiles(options.binary)) args.push("--dir", dirname(file), "--ro-bind", file, file);
   args.push("--ro-bind", options.binary, ROOT_PATHS.binary, "--bind", options.work, ROOT_PATHS.work, "--bind", options.home, ROOT_PATHS.home);
   const env = { PATH: "/usr/bin:/bin", HOME: ROOT_PATHS.home, GONG_HOME: `${ROOT_PATHS.home}/.gong`, ...options.env };

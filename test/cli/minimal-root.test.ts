@@ -131,3 +131,33 @@ describe("issue 25 the binary in a minimal root (busybox sh, no bash, rg, fd, gi
     }, 90_000);
   }
 });
+
+test.skipIf(unavailable !== undefined)("issue 25 a root with no shell at all (as distroless): said once, the shell tool answers why, every other tool works", () => {
+  using work = tempDir("gong-minimal-work-");
+  using home = tempDir("gong-minimal-home-");
+  writeFileSync(work.path("notes.txt"), "an old needle\n");
+  const calls = [
+    { name: "bash", arguments: { command: "echo hi" } },
+    { name: "grep", arguments: { pattern: "needle" } },
+    { name: "edit", arguments: { path: "notes.txt", old_text: "an old needle", new_text: "the needle, edited" } },
+  ];
+  writeFileSync(work.path("script.json"), JSON.stringify([{ toolCalls: calls }, { text: "done" }]));
+  const argv = minimalRootCommand({
+    host: host as MinimalRootHost,
+    binary,
+    work: work.dir,
+    home: home.dir,
+    noShell: true,
+    args: ["--model", "fake/script.json", "--output-format", "stream-json", "-p", "fix the needle"],
+  });
+  const run = Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+  expect(run.exitCode).toBe(0);
+  expect(run.stderr.toString()).toBe("gong: No shell is available: neither bash nor sh is on PATH (/usr/bin:/bin), so commands cannot run; the other tools still work. Install a shell (e.g. busybox) or name one with \"shell\" in settings.\n");
+  const ends = run.stdout.toString().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).filter((e) => e.kind === "tool_call_end").map((e) => e.data as ToolEnd);
+  const byName = new Map(ends.map((e) => [e.tool_name, e.output]));
+  expect(byName.get("bash")?.status).toBe("error");
+  expect(byName.get("bash")?.text).toStartWith("No shell is available");
+  expect(byName.get("grep")?.status).toBe("partial");
+  expect(byName.get("edit")?.status).toBe("success");
+  expect(readFileSync(work.path("notes.txt"), "utf8")).toBe(EDITED);
+}, 90_000);
