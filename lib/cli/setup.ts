@@ -110,7 +110,8 @@ export async function prepareSession(
   const tools = parseTools(opts.tools ?? settings.tools);
   const toolSource = opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`;
   // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
-  const noShellNotice = !shell && !checkTools(tools, execEnv, cwd, toolSource, shell);
+  const explicitTools = checkTools(tools, execEnv, cwd, toolSource, shell);
+  const noShellNotice = !shell && !explicitTools;
   const hooks = settings.hooks?.length ? await loadSettingsHooks(settings.hooks, cwd, files) : undefined;
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
