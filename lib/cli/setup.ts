@@ -204,8 +204,10 @@ function protectKeyVariables(settings: Settings): void {
   if (unnamed.size > 0) hideOwnSecrets((n) => unnamed.has(n));
 }
 
-/** An unknown preset or tool name is a configuration error naming where it was written. */
-/** Checks an explicit tool selection; true when there is one (then it holds no shell tool unless a shell exists). */
+/**
+ * Checks an explicit tool selection; true when there is one. An unknown preset or tool name, or a
+ * shell tool where no shell exists, is a configuration error naming where it was written.
+ */
 function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment, cwd: string, source: string, shell: ShellChoice | null): boolean {
   if (tools === undefined) return false;
   let registry: ReturnType<typeof createToolRegistry>;
