@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { VERSION } from "../lib/version.ts";
 import { formatProblems, mismatchSentence, runBinary, runnerFor, thisHost } from "./release/check.ts";
@@ -61,7 +61,7 @@ if (import.meta.main) {
     args: process.argv.slice(2),
     options: { all: { type: "boolean" }, target: { type: "string", multiple: true }, outdir: { type: "string" }, check: { type: "string" } },
   });
-  const outdir = values.outdir ?? join(root, "dist");
+  const outdir = resolve(values.outdir ?? join(root, "dist"));
   if (values.check) {
     const sentence = mismatchSentence(values.check, readExecutableFormat(values.check), thisHost());
     if (sentence) {
