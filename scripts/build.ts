@@ -1,27 +1,77 @@
 /**
  * Builds the single `gong` executable with `bun build --compile` (everything embedded).
- * Usage: bun scripts/build.ts [--all | --target bun-linux-arm64 ...] [--outdir dist]
+ *
+ *   bun scripts/build.ts                     this machine's binary: dist/gong
+ *   bun scripts/build.ts --target bun-linux-arm64 ...
+ *   bun scripts/build.ts --all               every release platform (scripts/release/targets.ts),
+ *                                            SHA256SUMS, and the checks of scripts/release/check.ts
+ *   bun scripts/build.ts --check FILE        is FILE a build for this machine? (exit 2 and one sentence if not)
+ *
+ * Bun fetches the runtime of another platform from the npm registry the first time it builds for it.
  */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { join } from "node:path";
+import { VERSION } from "../lib/version.ts";
+import { formatProblems, mismatchSentence, runBinary, runnerFor, thisHost } from "./release/check.ts";
+import { readExecutableFormat } from "./release/executable-format.ts";
+import { RELEASE_TARGETS } from "./release/targets.ts";
 
-const TARGETS = ["bun-linux-x64", "bun-linux-arm64", "bun-darwin-x64", "bun-darwin-arm64", "bun-windows-x64"];
-
-const { values } = parseArgs({
-  args: process.argv.slice(2),
-  options: { all: { type: "boolean" }, target: { type: "string", multiple: true }, outdir: { type: "string" } },
-});
-const outdir = values.outdir ?? join(import.meta.dir, "..", "dist");
-const targets = values.all ? TARGETS : (values.target ?? []);
 const root = join(import.meta.dir, "..");
 
-async function build(target?: string): Promise<void> {
-  const name = target ? `gong-${target.replace(/^bun-/, "")}${target.includes("windows") ? ".exe" : ""}` : "gong";
-  const args = ["build", "--compile", "--minify", "--bytecode", "--sourcemap=none", join(root, "cli.ts"), "--outfile", join(outdir, name)];
+/** Compiles cli.ts for `target` (default: this machine) into `outfile`. */
+export async function buildBinary(outfile: string, target?: string): Promise<void> {
+  const args = ["build", "--compile", "--minify", "--bytecode", "--sourcemap=none", join(root, "cli.ts"), "--outfile", outfile];
   if (target) args.push("--target", target);
   const proc = Bun.spawn([process.execPath, ...args], { stdout: "inherit", stderr: "inherit", cwd: root });
   if ((await proc.exited) !== 0) throw new Error(`bun build failed for ${target ?? "this machine"}`);
 }
 
-if (targets.length === 0) await build();
-else for (const t of targets) await build(t);
+/** Builds every release target into `outdir`, writes SHA256SUMS, checks each binary; true when all checks pass. */
+export async function release(outdir: string, log: (line: string) => void = console.log): Promise<boolean> {
+  const sums: string[] = [];
+  for (const t of RELEASE_TARGETS) {
+    await buildBinary(join(outdir, t.file), t.bun);
+    sums.push(`${createHash("sha256").update(readFileSync(join(outdir, t.file))).digest("hex")}  ${t.file}`);
+  }
+  writeFileSync(join(outdir, "SHA256SUMS"), `${sums.join("\n")}\n`);
+  let ok = true;
+  const host = thisHost();
+  for (const t of RELEASE_TARGETS) {
+    const file = join(outdir, t.file);
+    const problems = formatProblems(t, readExecutableFormat(file));
+    const runner = runnerFor(t, host);
+    let ran = `not run here: ${runner}`;
+    if (Array.isArray(runner)) {
+      const check = await runBinary(runner, file, VERSION);
+      problems.push(...check.problems);
+      ran = `${runner.length > 0 ? `ran under ${basename(runner[0])}` : "ran"}: ${check.version}, scripted task ${check.task ? "done" : "failed"}`;
+    }
+    const size = `${(statSync(file).size / 2 ** 20).toFixed(1)} MB`;
+    log(`${problems.length === 0 ? "ok  " : "FAIL"} ${t.file.padEnd(24)} ${size.padStart(9)}  headers ${problems.length === 0 ? "right" : problems.join("; ")}; ${ran}`);
+    if (problems.length > 0) ok = false;
+  }
+  log(`wrote ${join(outdir, "SHA256SUMS")}`);
+  return ok;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { all: { type: "boolean" }, target: { type: "string", multiple: true }, outdir: { type: "string" }, check: { type: "string" } },
+  });
+  const outdir = resolve(values.outdir ?? join(root, "dist"));
+  if (values.check) {
+    const sentence = mismatchSentence(values.check, readExecutableFormat(values.check), thisHost());
+    if (sentence) {
+      console.error(sentence);
+      process.exit(2);
+    }
+    console.log(`${values.check} is built for this machine.`);
+  } else if (values.all) {
+    if (!(await release(outdir))) process.exit(1);
+  } else if (values.target?.length) {
+    for (const t of values.target) await buildBinary(join(outdir, `gong-${t.replace(/^bun-/, "")}${t.includes("windows") ? ".exe" : ""}`), t);
+  } else await buildBinary(join(outdir, "gong"));
+}

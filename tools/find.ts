@@ -1,13 +1,13 @@
 /**
  * find — find files by glob (003 §F, 004 §3.3 glob). fd through the environment when installed,
- * the built-in walker otherwise (then status "partial" with `data.fallback`). Paths come back
- * relative to the project root, newest first, directories ending in "/".
+ * the built-in walker otherwise (the registry then reports the fallback: search-fallback.ts).
+ * Paths come back relative to the project root, newest first, directories ending in "/".
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import type { GlobOptions } from "../lib/env/types.ts";
 import { text, whole } from "./args.ts";
-import { FALLBACK_NOTICE, joinLines, withNotices } from "./grep.ts";
+import { joinLines, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -45,16 +45,13 @@ export async function findFiles(args: FindArgs, ctx: ToolRunContext, matching: F
     return ctx.reply.fail("NOT_FOUND", `Directory '${where}' does not exist. Check the path, or use ls to see what is there.`, { pathResolved: resolved.relative });
   }
   const result = await ctx.env.glob({ ...matching, pattern: args.pattern, path: resolved.absolute, limit, signal: ctx.signal });
-  const fallback = result.engine === "typescript";
 
   const listing = joinLines(result.paths, ctx);
   const notices: string[] = [];
   if (result.limitReached) notices.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`);
-  if (fallback) notices.push(FALLBACK_NOTICE.find);
 
   const truncated = result.limitReached;
   const data: Record<string, unknown> = { paths: result.paths, truncated };
-  if (fallback) data.fallback = "typescript";
   const extras = { pathResolved: resolved.relative, stats: { total_paths: result.paths.length, engine: result.engine } };
   const n = result.paths.length;
   const head =
@@ -62,5 +59,5 @@ export async function findFiles(args: FindArgs, ctx: ToolRunContext, matching: F
       ? `No files found matching '${args.pattern}' in '${where}'. A pattern without '/' matches names ('*.ts'); use '**/' to match paths at any depth.`
       : `Found ${n} ${n === 1 ? "path" : "paths"} matching '${args.pattern}' in '${where}' (newest first):\n${listing}`;
   const body = withNotices(head, notices);
-  return truncated || fallback ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
+  return truncated ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
 }

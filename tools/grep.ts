@@ -1,7 +1,7 @@
 /**
  * grep — search file contents (003 §3.5/§E, 004 §3.3 grep). ripgrep through the environment when
- * it is installed, the built-in TypeScript search otherwise (then status "partial" with
- * `data.fallback`, 000 §3.2). The match limit is the only bound the tool sets; every matching
+ * it is installed, the built-in TypeScript search otherwise (the registry then reports the
+ * fallback, see search-fallback.ts). The match limit is the only bound the tool sets; every matching
  * line is returned whole and the framework alone cuts the answer for the model.
  */
 import * as v from "valibot";
@@ -57,17 +57,14 @@ async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> 
   });
 
   const matches = result.lines.filter((l) => l.kind === "match").map(({ file, line, text }) => ({ file, line, text }));
-  const fallback = result.engine === "typescript";
   const files = new Set(matches.map((m) => m.file)).size;
 
   const notices: string[] = [];
   if (result.limitReached) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`);
   const listing = joinLines(result.lines.map(formatLine), ctx);
-  if (fallback) notices.push(FALLBACK_NOTICE.grep);
 
   const truncated = result.limitReached;
   const data: Record<string, unknown> = { matches, truncated };
-  if (fallback) data.fallback = "typescript";
   const extras = { pathResolved: resolved.relative, stats: { total_matches: result.matchCount, files, engine: result.engine } };
 
   const head =
@@ -75,17 +72,12 @@ async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> 
       ? `No matches found for '${args.pattern}' in '${where}'. Check the pattern (a regular expression; literal=true for plain text), ignore_case, glob or path.`
       : `Found ${matches.length} ${matches.length === 1 ? "match" : "matches"} for '${args.pattern}' in ${files} ${files === 1 ? "file" : "files"}:\n${listing}`;
   const body = withNotices(head, notices);
-  return truncated || fallback ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
+  return truncated ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
 }
 
 function formatLine(l: GrepLine): string {
   return l.kind === "match" ? `${l.file}:${l.line}: ${l.text}` : `${l.file}-${l.line}- ${l.text}`;
 }
-
-export const FALLBACK_NOTICE = {
-  grep: "ripgrep not found; used the built-in TypeScript search (slower)",
-  find: "fd not found; used the built-in TypeScript search (slower)",
-} as const;
 
 /** Result lines joined through the call's capture, so a huge listing is bounded in memory and spilled. */
 export function joinLines(lines: string[], ctx: ToolRunContext): string {

@@ -22,6 +22,8 @@ import { lsTool } from "./ls.ts";
 import { planTools } from "./plan.ts";
 import { ProcessTable } from "./processes.ts";
 import { readTool } from "./read.ts";
+import { SearchEngineWatch } from "./search-fallback.ts";
+import { describeShellTool } from "./shell-description.ts";
 import type { ToolSpec } from "../lib/llm/types.ts";
 import type { Tool, ToolProgress } from "./types.ts";
 import { writeTool } from "./write.ts";
@@ -172,7 +174,14 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     setActive(presetOrNames) {
       active = resolveActive(presetOrNames);
     },
-    definitions: () => active.map((name) => toDefinition(tools.get(name) as Tool)),
+    definitions() {
+      const shell = env.facts?.()?.shell;
+      return active.map((name) => {
+        const tool = tools.get(name) as Tool;
+        const spec = toDefinition(tool);
+        return tool.kind === "shell" && shell !== undefined ? describeShellTool(spec, shell) : spec;
+      });
+    },
     async execute(name, args, { signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
       const tool = typeof name === "string" ? activeTool(name) : undefined;
@@ -186,10 +195,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           throw e;
         });
         await ready;
-        const result = await tool.run(checked.args, { env, reply, signal, onUpdate, onProgress, callId, processes, commandTimeoutMs, output });
+        const searches = new SearchEngineWatch(env);
+        const result = await tool.run(checked.args, { env: searches, reply, signal, onUpdate, onProgress, callId, processes, commandTimeoutMs, output });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
-        return result;
+        return searches.report(result);
       } catch (e) {
         // The one place a tool's failure becomes an envelope: tool bodies just throw. After an abort a
         // tool's own sentence ("the call to MCP server x was cancelled") beats the generic one.

@@ -38,6 +38,7 @@ export function promptEnvironment(env: ExecutionEnvironment, git: GitSummary, mo
     model: info ? `${info.name} (${model})` : model,
     knowledgeCutoff: info?.knowledgeCutoff,
     git,
+    facts: env.facts?.(),
   };
 }
 

@@ -47,6 +47,8 @@ const SettingsSchema = v.strictObject({
     }),
   ),
   envPolicy: v.optional(v.picklist(ENV_POLICIES)),
+  /** The shell commands run with (a name on PATH or an absolute path); default bash, else sh. */
+  shell: v.optional(v.pipe(v.string(), v.minLength(1))),
   allowedRoots: v.optional(v.array(v.string())),
   /** TypeScript hook modules (a list of paths), or shell hooks in Claude Code's format (an object of events, lib/setup/hook-config.ts). */
   hooks: v.optional(v.union([v.array(v.string()), v.record(v.string(), v.unknown())])),

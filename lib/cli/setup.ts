@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadHookModules, type CreateSessionOptions, type Hooks, type StoreSelection } from "../agent/index.ts";
 import { LocalEnvironment } from "../env/local.ts";
+import { chooseShell, noShellMessage, ShellNotFoundError, type ShellChoice } from "../env/shell.ts";
 import { isSecretName, isWithheld, withholdVariables, type EnvPolicy } from "../env/env-vars.ts";
 import { hideOwnSecrets } from "../env/own-secrets.ts";
 import type { ClientOptions } from "../llm/client.ts";
@@ -123,18 +124,22 @@ export async function prepareSession(
   if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
 
+  const shell = commandShell(settings.shell);
   // The settings' `env` reaches commands and hooks, secret-looking names included (they were set on
   // purpose) — except the variables gong reads its own keys from.
   const baseEnv = sessionEnv;
   const envAllow = [...(settings.envAllow ?? []), ...Object.keys(brought.env).filter((name) => !keyVariables.has(name))];
   const environmentFor = (root: string) =>
-    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv });
+    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv, shell: settings.shell });
   const execEnv = environmentFor(cwd);
   const box = sandboxFor(opts.sandbox, settings.sandbox);
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
-  checkTools(tools, execEnv, cwd, opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`);
+  const toolSource = opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`;
+  // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
+  const explicitTools = checkTools(tools, execEnv, cwd, toolSource, shell);
+  const noShellNotice = !shell && !explicitTools;
   const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
   const permissions: SessionPermissions = { rules: brought.rules, cwd, hookDecisions: new WeakMap() };
   const shellHooks = Object.keys(brought.hooks).length
@@ -178,7 +183,7 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: [...setupNotices, ...(mcp.warning ? [mcp.warning] : [])],
+    notices: [...setupNotices, ...(noShellNotice ? [noShellMessage(process.env.PATH ?? "")] : []), ...(mcp.warning ? [mcp.warning] : [])],
     permissions,
     ruleFiles: brought.ruleFiles,
     shellHooks,
@@ -240,15 +245,35 @@ function protectKeyVariables(settings: Settings): Set<string> {
   return new Set(names);
 }
 
-/** An unknown preset or tool name is a configuration error naming where it was written. */
-function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment, cwd: string, source: string): void {
-  if (tools === undefined) return;
+/**
+ * Checks an explicit tool selection; true when there is one. An unknown preset or tool name, or a
+ * shell tool where no shell exists, is a configuration error naming where it was written.
+ */
+function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment, cwd: string, source: string, shell: ShellChoice | null): boolean {
+  if (tools === undefined) return false;
+  let registry: ReturnType<typeof createToolRegistry>;
   try {
-    createToolRegistry({ cwd, env, preset: tools });
+    registry = createToolRegistry({ cwd, env, preset: tools });
   } catch (e) {
     // The registry's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
     const reason = (e as Error).message.replace(/\.$/, "").replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
     throw new ConfigError(`Invalid ${source}: ${reason[0].toLowerCase()}${reason.slice(1)}.`);
+  }
+  // Tools chosen by name that cannot run: asked for explicitly, so a stop rather than a notice.
+  const shellTools = registry.names().filter((n) => registry.get(n)?.kind === "shell");
+  if (!shell && shellTools.length > 0) {
+    throw new ConfigError(`${source} names ${shellTools.join(", ")}, but no shell is on PATH (${process.env.PATH || "empty"}; gong looked for bash and sh): install one, name one with "shell" in settings, or leave ${shellTools.join(", ")} out.`);
+  }
+  return true;
+}
+
+/** The shell commands will run with (null: none on PATH); a shell named in settings that is missing stops here. */
+function commandShell(configured: string | undefined): ShellChoice | null {
+  try {
+    return chooseShell(process.env.PATH ?? "", configured);
+  } catch (e) {
+    if (e instanceof ShellNotFoundError) throw new ConfigError(`Invalid "shell" in settings: ${e.message[0].toLowerCase()}${e.message.slice(1)}`);
+    throw e;
   }
 }
 

@@ -20,7 +20,7 @@ import { projectTrustRequests } from "../setup/settings-files.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
 
 /** Project settings keys that need trust: whatever runs code, redirects keys or lowers the user's guard. */
-export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox", "approval", "env", "readOnlyCommands"] as const;
+export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox", "approval", "env", "readOnlyCommands", "shell"] as const;
 
 export interface TrustOptions {
   /** `--trust` was given. */

@@ -64,6 +64,10 @@ export class DelegatingEnvironment implements ExecutionEnvironment {
     return this.base.exec(command, options);
   }
 
+  facts() {
+    return this.base.facts?.();
+  }
+
   grep(options: GrepOptions) {
     return this.base.grep(options);
   }

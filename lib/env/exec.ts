@@ -19,7 +19,10 @@ const DRAIN_QUIET_MS = 20;
 const DRAIN_MAX_MS = 500;
 
 export interface RunCommandOptions extends OutputCollectorOptions {
+  /** Path of the shell program. */
   shell: string;
+  /** The name the shell is started under ($0, and the prefix of its own messages: "sh: …"). */
+  shellName?: string;
   script: string;
   /** Absolute working directory (checked to exist). */
   cwd: string;
@@ -45,6 +48,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
   let child: ChildProcess;
   try {
     child = spawn(options.shell, ["-c", options.script], {
+      argv0: options.shellName,
       cwd: options.cwd,
       env: options.trees.treeEnv(tree, options.env),
       detached: true,

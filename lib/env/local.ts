@@ -11,10 +11,13 @@ import { type EnvPolicy, commandEnv } from "./env-vars.ts";
 import { runCommand } from "./exec.ts";
 import { fileExists, listDir, readWholeFile, removeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
 import { ProcessTrees } from "./process-trees.ts";
+import { programsOnPath } from "./programs.ts";
+import { chooseShell, noShellMessage, ShellNotFoundError, type ShellChoice } from "./shell.ts";
 import { searchGlob } from "./search/glob.ts";
 import { searchGrep } from "./search/grep.ts";
 import type {
   DirEntry,
+  EnvironmentFacts,
   ExecOptions,
   ExecResult,
   ExecutionEnvironment,
@@ -36,7 +39,7 @@ export interface LocalEnvironmentOptions {
   extraRoots?: string[];
   /** What `~` means in paths; defaults to HOME of baseEnv, then os.homedir(). */
   home?: string;
-  /** Shell run as `<shell> -c <command>`; default "bash". */
+  /** Shell run as `<shell> -c <command>` (a name on PATH or an absolute path); default bash, else sh (see shell.ts). */
   shell?: string;
   /** Script run before every command in the same shell (e.g. `export X=1`), joined with "\n". */
   commandPrefix?: string;
@@ -55,7 +58,6 @@ export interface LocalEnvironmentOptions {
 }
 
 export const LOCAL_DEFAULTS = {
-  shell: "bash",
   envPolicy: "filtered" as EnvPolicy,
   defaultTimeoutMs: 10_000,
   maxTimeoutMs: 600_000,
@@ -67,7 +69,9 @@ export class LocalEnvironment implements ExecutionEnvironment {
   private rootPath: string;
   private cwdPath: string;
   private extraRootPaths: string[];
-  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "commandPrefix" | "envAllow">>;
+  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "shell" | "commandPrefix" | "envAllow">>;
+  /** Chosen on first use and kept: the machine's shells do not change during a session. */
+  private shellChoice?: ShellChoice | null;
   /** Every process started for a tool, so timeout, abort and cleanup kill whole trees. */
   readonly processes = new ProcessTrees();
 
@@ -155,11 +159,32 @@ export class LocalEnvironment implements ExecutionEnvironment {
     return listDir(this.abs(path));
   }
 
+  /** The shell commands run with and which common programs are on PATH (a stat scan, cached). */
+  facts(): EnvironmentFacts {
+    let shell: string | null;
+    try {
+      shell = this.shell()?.name ?? null;
+    } catch (e) {
+      // A configured shell that is missing: each command says so (the CLI stops before it starts).
+      if (!(e instanceof ShellNotFoundError)) throw e;
+      shell = null;
+    }
+    return { shell, programs: programsOnPath(this.pathEnv()) };
+  }
+
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const s = this.settings;
     const prefix = this.options.commandPrefix;
+    let shell: ShellChoice | null;
+    try {
+      shell = this.shell();
+    } catch (e) {
+      throw new ToolError("EXECUTION_ERROR", (e as Error).message);
+    }
+    if (!shell) throw new ToolError("EXECUTION_ERROR", noShellMessage(this.pathEnv()));
     return runCommand({
-      shell: s.shell,
+      shell: shell.path,
+      shellName: shell.name,
       script: prefix ? `${prefix}\n${command}` : command,
       cwd: this.abs(options.cwd ?? "."),
       env: commandEnv(s.envPolicy, s.baseEnv, options.env, this.options.envAllow),
@@ -192,7 +217,16 @@ export class LocalEnvironment implements ExecutionEnvironment {
   }
 
   private searchContext() {
-    return { root: this.rootPath, pathEnv: this.settings.baseEnv.PATH ?? "" };
+    return { root: this.rootPath, pathEnv: this.pathEnv() };
+  }
+
+  private pathEnv(): string {
+    return this.settings.baseEnv.PATH ?? "";
+  }
+
+  private shell(): ShellChoice | null {
+    if (this.shellChoice === undefined) this.shellChoice = chooseShell(this.pathEnv(), this.options.shell);
+    return this.shellChoice;
   }
 }
 

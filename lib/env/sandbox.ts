@@ -29,7 +29,7 @@ export interface SandboxOptions {
   home?: string;
   /** gong's own directory (sessions, trust list), hidden from commands. */
   gongHome?: string;
-  /** Shell inside the box; default "bash". */
+  /** Shell inside the box; default the one the wrapped environment uses (bash, else sh). */
   shell?: string;
   /** PATH used to find bwrap / sandbox-exec; default process.env.PATH. */
   path?: string;
@@ -163,7 +163,7 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
 
   /** The sandbox program and its arguments for one command run in `cwd`. */
   private command(script: string, cwd = "/"): { program: string; args: string[] } {
-    const shell = this.options.shell ?? "bash";
+    const shell = this.options.shell ?? this.base.facts?.()?.shell ?? "sh";
     const policy = this.policy();
     if (this.os === "linux") return { program: this.program, args: [...bubblewrapArgs(policy), "--chdir", cwd, "--", shell, "-c", script] };
     return { program: this.program, args: ["-p", seatbeltProfile(policy), shell, "-c", script] };

@@ -6,6 +6,8 @@
  * (from lib/envelope.ts) with a code and an actionable sentence.
  */
 
+import type { ProbedProgram } from "./programs.ts";
+
 export type FileType = "file" | "dir" | "link" | "other";
 
 export interface FileInfo {
@@ -142,6 +144,14 @@ export interface GlobResult {
   engine: "fd" | "typescript";
 }
 
+/** What the machine offers, for the prompt's environment section and the shell tools' descriptions. */
+export interface EnvironmentFacts {
+  /** The shell commands run with ("bash", "sh", …), or null when there is none. */
+  shell: string | null;
+  /** Which of rg, fd, git, bash, python3, node are on PATH. */
+  programs: Record<ProbedProgram, boolean>;
+}
+
 export interface ExecutionEnvironment {
   /** Absolute workspace (project) root. */
   readonly root: string;
@@ -167,6 +177,8 @@ export interface ExecutionEnvironment {
   listDirectory(path: string): Promise<DirEntry[]>;
 
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** The shell and programs on PATH; an environment that cannot tell leaves it out. */
+  facts?(): EnvironmentFacts | undefined;
   grep(options: GrepOptions): Promise<GrepResult>;
   glob(options: GlobOptions): Promise<GlobResult>;
 

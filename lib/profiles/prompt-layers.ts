@@ -3,6 +3,7 @@
  * `<environment>` block, the git snapshot, the tool list and the project instructions. Profiles
  * differ in their base text and tools; the layers are rendered the same way for all of them.
  */
+import type { EnvironmentFacts } from "../env/types.ts";
 import type { ToolSpec } from "../llm/types.ts";
 import type { GitSummary, ProjectDoc, PromptEnvironment } from "./types.ts";
 
@@ -18,8 +19,24 @@ export function environmentBlock(env: PromptEnvironment): string {
     `Today's date: ${env.date}`,
     `Model: ${env.model}`,
     `Knowledge cutoff: ${env.knowledgeCutoff ?? "unknown"}`,
+    ...(env.facts ? factLines(env.facts) : []),
     "</environment>",
   ].join("\n");
+}
+
+/** The shell commands run with and which common programs exist, so the model does not call what is absent. */
+function factLines(facts: EnvironmentFacts): string[] {
+  const shell =
+    facts.shell === null
+      ? "Shell: none (neither bash nor sh is on PATH): commands cannot run; use the other tools"
+      : facts.shell === "bash"
+        ? "Shell: bash"
+        : `Shell: ${facts.shell} (commands run with ${facts.shell} -c; bash-only syntax such as arrays or [[ ]] may fail)`;
+  const names = Object.keys(facts.programs) as (keyof EnvironmentFacts["programs"])[];
+  const present = names.filter((n) => facts.programs[n]);
+  const absent = names.filter((n) => !facts.programs[n]);
+  const programs = `Programs on PATH: ${present.length > 0 ? present.join(", ") : "none of the usual ones"}${absent.length > 0 ? `; not installed: ${absent.join(", ")}` : ""}`;
+  return [shell, programs];
 }
 
 /** The git snapshot of 004 §6.4, or "" outside a repository. */

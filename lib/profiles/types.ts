@@ -4,6 +4,7 @@
  * agent loop talks to a profile only through this interface, so provider-aligned profiles
  * (anthropic, openai, gemini) slot in beside `default` without touching the loop.
  */
+import type { EnvironmentFacts } from "../env/types.ts";
 import type { ToolLimits } from "../observe.ts";
 import type { ModelInfo, ToolSpec } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
@@ -41,6 +42,8 @@ export interface PromptEnvironment {
   model: string;
   knowledgeCutoff?: string;
   git: GitSummary;
+  /** What the machine offers (the shell, which common programs are on PATH), when the environment tells. */
+  facts?: EnvironmentFacts;
 }
 
 /** One instruction file found between the repository root and the working directory (004 §6.5). */

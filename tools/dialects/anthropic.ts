@@ -235,8 +235,8 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
     total === 0
       ? `No matches for '${args.pattern}'.`
       : mode === "files_with_matches"
-        ? `Found ${result.files.length} files:`
-        : `Found ${total} matches in ${result.files.length} files:`;
+        ? `Found ${count(result.files.length, "file")}:`
+        : `Found ${count(total, "match", "matches")} in ${count(result.files.length, "file")}:`;
   const body = [head, total === 0 ? "" : listing, ...notes.map((n) => `[${n}]`)].filter((l) => l !== "").join("\n");
   const data = { mode, files: result.files, total_matches: total, truncated: notes.length > 0 };
   const extras = { pathResolved: result.where, stats: { total_matches: total, files: result.files.length, engine: result.engine } };

@@ -49,7 +49,7 @@ type ExecArgs = v.InferOutput<typeof execSchema>;
 
 export const execCommandTool: Tool<ExecArgs> = {
   name: "exec_command",
-  description: "Runs a shell command; one still running after yield_time_ms keeps running and returns its output so far and a session_id for write_stdin.",
+  description: "Runs a command with bash -c; one still running after yield_time_ms keeps running and returns its output so far and a session_id for write_stdin.",
   schema: execSchema,
   // The end, as every profile's shell keeps it; the status lines before the output stay whole (truncation_header).
   truncation: "tail",

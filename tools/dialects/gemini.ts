@@ -298,7 +298,7 @@ export const grepSearchTool: Tool<GrepArgs> = {
     const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };
     const where = args.dir_path ?? ".";
     if (result.files.length === 0) return ctx.reply.success({ files: [], total_matches: 0 }, `No matches found for pattern "${args.pattern}" in ${where}.`, extras);
-    if (args.names_only) return ctx.reply.success({ files: result.files }, `Found ${result.files.length} files matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
+    if (args.names_only) return ctx.reply.success({ files: result.files }, `Found ${count(result.files.length, "file")} matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
     const total = args.total_max_matches ?? GREP_DEFAULT_TOTAL;
     const perFile = args.max_matches_per_file ?? Number.MAX_SAFE_INTEGER;
     const blocks: string[] = [];
@@ -321,7 +321,7 @@ export const grepSearchTool: Tool<GrepArgs> = {
     // Whole lines: the framework cuts what the model sees, once.
     const listing = blocks.join("\n---\n");
     const cut = shown < all;
-    const head = `Found ${all} matches for pattern "${args.pattern}" in ${where}${cut ? ` (showing ${shown})` : ""}:`;
+    const head = `Found ${count(all, "match", "matches")} for pattern "${args.pattern}" in ${where}${cut ? ` (showing ${shown})` : ""}:`;
     const body = `${head}\n---\n${listing}${cut ? "\n[Narrow the pattern or raise total_max_matches to see more.]" : ""}`;
     const data = { files: result.files, total_matches: all, truncated: cut };
     return cut ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
