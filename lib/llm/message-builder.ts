@@ -48,9 +48,10 @@ export class MessageBuilder {
     return { role: "assistant", content: this.parts.map((p) => ({ ...p })), model: this.model, timestamp: Date.now(), ...extra };
   }
 
-  response(options: { usage?: Usage; finishReason: FinishReason; id?: string }): Response {
+  response(options: { usage?: Usage; finishReason: FinishReason; finishDetail?: string; id?: string }): Response {
     const usage = options.usage ?? zeroUsage();
-    const message = this.message({ usage, finishReason: options.finishReason, responseId: options.id });
+    const detail = options.finishDetail ? { finishDetail: options.finishDetail } : {};
+    const message = this.message({ usage, finishReason: options.finishReason, ...detail, responseId: options.id });
     const thinking = this.parts.filter((p): p is ThinkingPart => p.type === "thinking" && !p.redacted).map((p) => p.text);
     return {
       id: options.id,
@@ -61,6 +62,7 @@ export class MessageBuilder {
       reasoning: thinking.length ? thinking.join("\n") : undefined,
       usage,
       finishReason: options.finishReason,
+      ...detail,
     };
   }
 }

@@ -61,6 +61,8 @@ export interface AssistantMessage {
   model?: string;
   usage?: Usage;
   finishReason?: FinishReason;
+  /** What the provider said about the ending (Gemini finishMessage, Responses incomplete reason, Anthropic stop details). */
+  finishDetail?: string;
   responseId?: string;
   /** Set when the turn ended with an error or an abort; the partial content is kept. */
   errorMessage?: string;
@@ -121,7 +123,17 @@ export interface Request {
   providerOptions?: Record<string, Record<string, unknown>>;
 }
 
-export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "error" | "aborted";
+/**
+ * How a model turn ended: one vocabulary from every adapter to the run's result (004 §2).
+ * `end_turn` the answer is complete; `tool_use` it asks for tool calls; `max_tokens` it was cut
+ * at the output limit; `refusal` the model declined; `content_filter` a safety system stopped it
+ * (safety, recitation, blocklist, prohibited content, SPII); `malformed_call` the model produced a
+ * tool call the provider could not parse; `incomplete` the provider ended it unfinished for another
+ * reason (said in `finishDetail`); `pause_turn` a long server-side turn paused and must be resumed;
+ * `error` / `aborted` the call failed or was stopped. New reasons extend this list.
+ */
+export const FINISH_REASONS = ["end_turn", "tool_use", "max_tokens", "refusal", "content_filter", "malformed_call", "incomplete", "pause_turn", "error", "aborted"] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
 
 export interface Usage {
   input: number;
@@ -142,6 +154,7 @@ export interface Response {
   reasoning?: string;
   usage: Usage;
   finishReason: FinishReason;
+  finishDetail?: string;
 }
 
 export type LlmErrorKind =

@@ -20,14 +20,23 @@ const BUDGETS: Record<ReasoningEffort, number> = { low: 2048, medium: 8192, high
 const CACHE = { type: "ephemeral" } as const;
 
 const STOP: Record<string, FinishReason> = {
-  end_turn: "stop",
-  stop_sequence: "stop",
-  pause_turn: "stop",
-  max_tokens: "length",
-  model_context_window_exceeded: "length",
-  tool_use: "tool_calls",
-  refusal: "content_filter",
+  end_turn: "end_turn",
+  stop_sequence: "end_turn",
+  pause_turn: "pause_turn",
+  max_tokens: "max_tokens",
+  model_context_window_exceeded: "max_tokens",
+  tool_use: "tool_use",
+  refusal: "refusal",
 };
+
+/** A stop reason this adapter does not know yet ends the turn as unfinished, named, never as a success. */
+const stopOf = (reason: string): FinishReason => STOP[reason] ?? "incomplete";
+
+/** Anthropic's explanation of a refusal (`stop_details`), when it gives one. */
+function stopDetail(delta: object): string | undefined {
+  const details = (delta as { stop_details?: { explanation?: unknown } }).stop_details;
+  return typeof details?.explanation === "string" ? details.explanation : undefined;
+}
 
 const sdk = sdkCache(({ baseUrl, apiKey, headers = {} }) => {
   // A bearer token (ANTHROPIC_AUTH_TOKEN) arrives as an authorization header.
@@ -44,6 +53,7 @@ export const anthropicAdapter: Adapter = {
     const tools = new Map<number, { ordinal: number; id: string; name: string; json: StreamedArguments }>();
     let id: string | undefined;
     let stop: string | null = null;
+    let detail: string | undefined;
     let counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
     try {
@@ -97,18 +107,23 @@ export const anthropicAdapter: Adapter = {
           }
           case "message_delta": {
             stop = event.delta.stop_reason ?? stop;
+            detail = stopDetail(event.delta) ?? detail;
             counts = readUsage(event.usage, counts);
             break;
           }
           case "message_stop":
             break;
+          default:
+            // An error event inside the 200 (overloaded mid-stream): the SDK throws it before it
+            // gets here; anything else (ping, event types newer than this adapter) carries no content.
+            if ((event as { type: string }).type === "error") throw (event as unknown as { error: unknown }).error;
         }
       }
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
     }
     if (stop === null) throw classifyError(new Error("terminated: the stream ended before message_delta"), ctx.model.provider);
-    yield { type: "finish", response: builder.response({ id, usage: usageWithCost(counts, ctx.model), finishReason: STOP[stop] ?? "stop" }) };
+    yield { type: "finish", response: builder.response({ id, usage: usageWithCost(counts, ctx.model), finishReason: stopOf(stop), finishDetail: detail }) };
   },
 
   async complete(request, ctx): Promise<Response> {
@@ -128,7 +143,7 @@ export const anthropicAdapter: Adapter = {
       else if (block.type === "tool_use") builder.toolCall({ type: "tool_call", id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
     }
     const usage = usageWithCost(readUsage(message.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }), ctx.model);
-    return builder.response({ id: message.id, usage, finishReason: STOP[message.stop_reason ?? "end_turn"] ?? "stop" });
+    return builder.response({ id: message.id, usage, finishReason: stopOf(message.stop_reason ?? "end_turn"), finishDetail: stopDetail(message) });
   },
 };
 

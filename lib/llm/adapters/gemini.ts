@@ -30,7 +30,7 @@ import type { Adapter, AdapterContext } from "./types.ts";
 const SKIP_SIGNATURE = "skip_thought_signature_validator";
 
 const CONTENT_FILTER = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "PROMPT_BLOCKED"]);
-const FAILED = new Set(["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS", "OTHER", "IMAGE_OTHER", "NO_IMAGE", "LANGUAGE"]);
+const MALFORMED_CALL = new Set(["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"]);
 
 // The client owns retries: one attempt per call. No SDK timeout either: it would bound a whole
 // stream, and the client's idle watchdog catches stalls.
@@ -191,6 +191,8 @@ function modelParts(message: AssistantMessage, model: ModelInfo): Part[] {
 /** One turn's parts from streamed chunks (or the one chunk of a complete answer). */
 class Turn {
   finish?: string;
+  /** Gemini's own words on the ending (finishMessage, or the prompt's block reason message). */
+  private finishMessage?: string;
   private readonly builder: MessageBuilder;
   private usage?: GenerateContentResponseUsageMetadata;
   private id?: string;
@@ -203,15 +205,23 @@ class Turn {
   *chunk(chunk: GenerateContentResponse): Generator<StreamEvent> {
     if (chunk.usageMetadata) this.usage = chunk.usageMetadata;
     if (chunk.responseId) this.id = chunk.responseId;
-    if (chunk.promptFeedback?.blockReason) this.finish = "PROMPT_BLOCKED";
+    if (chunk.promptFeedback?.blockReason) {
+      this.finish = "PROMPT_BLOCKED";
+      this.finishMessage = chunk.promptFeedback.blockReasonMessage ?? `the prompt was blocked (${chunk.promptFeedback.blockReason})`;
+    }
+    // A chunk may come with no candidates at all (usage only): nothing to read in it.
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) yield* this.part(part);
     if (candidate?.finishReason) this.finish = candidate.finishReason;
+    if (candidate?.finishMessage) this.finishMessage = candidate.finishMessage;
   }
 
   response() {
     const hasCalls = this.builder.parts.some((p) => p.type === "tool_call");
-    return this.builder.response({ usage: usage(this.usage, this.ctx.model), finishReason: finishReason(this.finish, hasCalls), id: this.id });
+    const reason = finishReason(this.finish, hasCalls);
+    // Why an unfinished turn ended, in Gemini's words when it gave some, else its reason code.
+    const detail = reason === "end_turn" || reason === "tool_use" ? undefined : (this.finishMessage ?? this.finish);
+    return this.builder.response({ usage: usage(this.usage, this.ctx.model), finishReason: reason, finishDetail: detail, id: this.id });
   }
 
   private *part(part: Part): Generator<StreamEvent> {
@@ -262,11 +272,13 @@ function usage(meta: GenerateContentResponseUsageMetadata | undefined, model: Mo
   return usageWithCost({ input: (meta?.promptTokenCount ?? 0) - cached, cacheRead: cached, output: (meta?.candidatesTokenCount ?? 0) + thoughts, reasoning: thoughts }, model);
 }
 
+/** STOP (or FINISH_REASON_UNSPECIFIED) is a finished turn; any other reason, known or new, is named as not finished. */
 function finishReason(reason: string | undefined, hasCalls: boolean): FinishReason {
-  if (reason === "MAX_TOKENS") return "length";
+  if (reason === "MAX_TOKENS") return "max_tokens";
   if (reason && CONTENT_FILTER.has(reason)) return "content_filter";
-  if (reason && FAILED.has(reason)) return "error";
-  return hasCalls ? "tool_calls" : "stop";
+  if (reason && MALFORMED_CALL.has(reason)) return "malformed_call";
+  if (reason && reason !== "STOP" && reason !== "FINISH_REASON_UNSPECIFIED") return "incomplete";
+  return hasCalls ? "tool_use" : "end_turn";
 }
 
 /** The SDK puts Google's JSON error body in the message text: lift it out so its wording and RetryInfo are read. */
