@@ -29,6 +29,8 @@ const THINKING_ORDER = [
   /thinking.{0,40}blocks?.{0,60}cannot be modified/i,
 ];
 
+const QUOTA = /insufficient_quota|exceeded your current quota/i;
+
 const NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|terminated|other side closed|network|connection (error|closed|reset)|premature close|unexpected end|aborted by peer/i;
 
 /** Turns any thrown value into a classified LlmError. */
@@ -47,6 +49,8 @@ export function classifyError(err: unknown, provider?: string): LlmError {
   }
   if (status === undefined && (/Timeout/i.test(name) || /request timed out/i.test(text))) return new LlmError("timeout", message || "Request timed out", options);
 
+  // Out of credit: retrying cannot help; it is the account's to fix, like a rejected key.
+  if (QUOTA.test(text)) return new LlmError("auth", message, options);
   if (status === 429) return new LlmError("rate_limit", message, options);
   if (status === 401 || status === 403) return new LlmError("auth", message, options);
   if (THINKING_ORDER.some((p) => p.test(text))) return new LlmError("invalid_request", message, options);

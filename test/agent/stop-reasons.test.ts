@@ -32,7 +32,7 @@ describe("output limit (max_tokens)", () => {
     expect(result.turns).toBe(2);
     expect(result.stopMessage).toMatch(/output limit/);
     expect(h.of("agent_end")[0].data).toMatchObject({ stop_reason: "max_tokens", stop_message: result.stopMessage });
-    expect(h.of("message_end").at(-1)!.data.message.finishReason).toBe("max_tokens");
+    expect((h.of("message_end").at(-1)!.data.message as { finishReason?: string }).finishReason).toBe("max_tokens");
   });
 
   test("a tool call cut off by the output limit is never run and the model is told", async () => {

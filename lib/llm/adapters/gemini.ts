@@ -23,6 +23,7 @@ import { MessageBuilder } from "../message-builder.ts";
 import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, ReasoningEffort, Request, StreamEvent, ToolCallPart, ToolChoice, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
+import { applyPartialArg } from "./gemini-partial-args.ts";
 import { sdkCache } from "./sdk-cache.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 
@@ -197,6 +198,8 @@ class Turn {
   private usage?: GenerateContentResponseUsageMetadata;
   private id?: string;
   private toolCount = 0;
+  /** A call whose arguments are still streaming (Gemini 3 partialArgs). */
+  private streaming?: { call: ToolCallPart; index: number };
 
   constructor(private readonly ctx: AdapterContext) {
     this.builder = new MessageBuilder(ctx.model.ref);
@@ -217,6 +220,12 @@ class Turn {
   }
 
   response() {
+    if (this.streaming) {
+      // The stream finished with a call never closed: its arguments are all there will be.
+      const { call } = this.streaming;
+      this.streaming = undefined;
+      this.builder.toolCall(call);
+    }
     const hasCalls = this.builder.parts.some((p) => p.type === "tool_call");
     const reason = finishReason(this.finish, hasCalls);
     // Why an unfinished turn ended, in Gemini's words when it gave some, else its reason code.
@@ -237,18 +246,42 @@ class Turn {
     if (part.thoughtSignature) this.signature(part.thoughtSignature);
   }
 
-  /** Gemini sends a call whole: start, one delta with all arguments, end. */
+  /**
+   * Gemini sends a call whole (start, one delta with all arguments, end), or — Gemini 3 streaming
+   * its arguments — opened by name with `willContinue`, filled by `partialArgs`, closed by an empty call.
+   */
   private *call(part: Part): Generator<StreamEvent> {
     const fc = part.functionCall!;
-    const args = fc.args ?? {};
+    const open = this.streaming;
+    if (open && !fc.name) {
+      for (const arg of fc.partialArgs ?? []) applyPartialArg(open.call.arguments, arg);
+      if (fc.willContinue) return;
+      this.streaming = undefined;
+      yield* this.closeCall(open.call, open.index);
+      return;
+    }
+    if (open) {
+      // A new call before the last one closed: the last one is as complete as it will get.
+      this.streaming = undefined;
+      yield* this.closeCall(open.call, open.index);
+    }
     const providerData: Record<string, unknown> = {};
     if (part.thoughtSignature) providerData.thoughtSignature = part.thoughtSignature;
     if (fc.id) providerData.geminiId = fc.id;
-    const call: ToolCallPart = { type: "tool_call", id: fc.id || newCallId(), name: fc.name ?? "", arguments: args };
+    const call: ToolCallPart = { type: "tool_call", id: fc.id || newCallId(), name: fc.name ?? "", arguments: { ...fc.args } };
     if (Object.keys(providerData).length) call.providerData = providerData;
     const index = this.toolCount++;
     yield { type: "tool_call_start", index, id: call.id, name: call.name };
-    yield { type: "tool_call_delta", index, id: call.id, delta: JSON.stringify(args), partialArguments: args };
+    if (fc.willContinue) {
+      for (const arg of fc.partialArgs ?? []) applyPartialArg(call.arguments, arg);
+      this.streaming = { call, index };
+      return;
+    }
+    yield* this.closeCall(call, index);
+  }
+
+  private *closeCall(call: ToolCallPart, index: number): Generator<StreamEvent> {
+    yield { type: "tool_call_delta", index, id: call.id, delta: JSON.stringify(call.arguments), partialArguments: call.arguments };
     this.builder.toolCall(call);
     yield { type: "tool_call_end", index, call };
   }
