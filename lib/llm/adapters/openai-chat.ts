@@ -184,7 +184,10 @@ class ChatTurn {
     }
     let call = this.calls.get(index);
     if (!call) {
-      call = { id: tc.id || `call_${index}_${Date.now().toString(36)}`, name: tc.function?.name ?? "", args: new StreamedArguments() };
+      // Two calls must never share an id: their results would be paired with the wrong call.
+      const taken = tc.id && [...this.calls.values()].some((c) => c.id === tc.id);
+      const id = tc.id && !taken ? tc.id : `${tc.id || "call"}_${index}_${Date.now().toString(36)}`;
+      call = { id, name: tc.function?.name ?? "", args: new StreamedArguments() };
       this.calls.set(index, call);
       yield { type: "tool_call_start", index, id: call.id, name: call.name };
     } else if (tc.function?.name && !call.name) call.name = tc.function.name;

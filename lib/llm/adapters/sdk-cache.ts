@@ -37,7 +37,7 @@ export const streamEnds = new WeakMap<globalThis.Response, StreamEnd>();
 const DONE_MARK = "[DONE]";
 
 /**
- * `fetch` for the openai SDK. It splits a stream into events by copying what follows each event
+ * `fetch` for the openai and Anthropic SDKs. The openai SDK splits a stream into events by copying what follows each event
  * (`data.slice`), so a network chunk of n bytes costs n²/event-size: when chunks grow — gong busy
  * for a moment, a proxy that buffers — 20,000 small argument pieces arriving in 500 KB chunks took
  * seconds, most of it copying. Event-stream bodies reach the SDK in pieces of at most
