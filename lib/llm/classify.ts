@@ -104,7 +104,19 @@ function cleanMessage(provider: string | undefined, status: number | undefined, 
   return prefix ? `${prefix}: ${text}` : text;
 }
 
-/** retry-after-ms, retry-after (seconds or an HTTP date), or Gemini's RetryInfo retryDelay. */
+/** A wait said in words, as OpenAI and Groq say it: "Please try again in 20s", "in 1.2s", "in 7m12.864s", "in 250ms". */
+const SAID_WAIT = /(?:try again|retry) in ((?:\d+(?:\.\d+)?\s*(?:ms|h|m|s)\b\s*|\d+(?:\.\d+)?(?:ms|h|m|s)(?=\d))+)/i;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+function saidWaitMs(text: string): number | undefined {
+  const said = SAID_WAIT.exec(text);
+  if (!said) return undefined;
+  let ms = 0;
+  for (const [, amount, unit] of said[1].matchAll(/(\d+(?:\.\d+)?)\s*(ms|h|m|s)/g)) ms += Number(amount) * UNIT_MS[unit];
+  return Math.round(ms);
+}
+
+/** retry-after-ms, retry-after (seconds or an HTTP date), Gemini's RetryInfo retryDelay, or a wait the message says. */
 function retryAfterMs(e: Record<string, any>, text: string): number | undefined {
   const header = (name: string): string | undefined => {
     const h = e.headers;
@@ -122,7 +134,7 @@ function retryAfterMs(e: Record<string, any>, text: string): number | undefined 
     if (Number.isFinite(date)) return Math.max(0, date - Date.now());
   }
   const delay = /"retryDelay"\s*:\s*"([\d.]+)s"/.exec(text);
-  return delay ? Number(delay[1]) * 1000 : undefined;
+  return delay ? Number(delay[1]) * 1000 : saidWaitMs(text);
 }
 
 function safeJson(v: unknown): string {
