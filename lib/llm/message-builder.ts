@@ -2,7 +2,7 @@
  * Builds an assistant message from streamed pieces: adapters use it to assemble their final
  * response, the client to keep the partial message of a stream that failed.
  */
-import type { AssistantMessage, AssistantPart, FinishReason, Response, StreamEvent, ThinkingPart, ToolCallPart, Usage } from "./types.ts";
+import type { AssistantMessage, AssistantPart, FinishReason, Response, ServerToolPart, StreamEvent, ThinkingPart, ToolCallPart, Usage } from "./types.ts";
 import { zeroUsage } from "./usage.ts";
 
 export class MessageBuilder {
@@ -35,6 +35,10 @@ export class MessageBuilder {
 
   toolCall(call: ToolCallPart): void {
     this.parts.push(call);
+  }
+
+  serverTool(part: ServerToolPart): void {
+    this.parts.push(part);
   }
 
   /** Folds one unified stream event in; events carrying no content are ignored. */

@@ -43,8 +43,20 @@ export interface ToolCallPart {
   invalidArguments?: string;
 }
 
+/**
+ * A tool the provider ran itself (Anthropic `server_tool_use`, `web_search_tool_result`, MCP and
+ * code-execution blocks): kept in the history as the provider sent it so the conversation can go on
+ * (a paused turn is resumed with it), sent back only to the API it came from, never run by gong.
+ */
+export interface ServerToolPart {
+  type: "server_tool";
+  api: WireApi;
+  /** The block as the provider sent it (its streamed input filled in). */
+  block: Record<string, unknown>;
+}
+
 export type UserPart = TextPart | ImagePart;
-export type AssistantPart = TextPart | ThinkingPart | ToolCallPart;
+export type AssistantPart = TextPart | ThinkingPart | ToolCallPart | ServerToolPart;
 
 export interface UserMessage {
   role: "user";

@@ -3,6 +3,7 @@
  * the recording it was given — verbatim, whole or cut into pieces of 1–9 bytes — so the official
  * SDKs and gong's adapters read exactly what the real service sent.
  */
+import { Buffer } from "node:buffer";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -81,20 +82,22 @@ export function replyFor(recording: Recording, file: string, pieces = false): Re
 export interface ReplayServer {
   /** http://127.0.0.1:port */
   url: string;
-  /** Requests answered so far. */
-  readonly requests: number;
-  /** Sets what every following request is answered with. */
-  serve(reply: Reply): void;
+  /** The bodies of the requests answered so far, parsed as JSON (null for a body that is not). */
+  readonly requests: unknown[];
+  /** Sets what the following requests are answered with: a list is played in order, its last reply kept for any after. */
+  serve(reply: Reply | Reply[]): void;
   close(): Promise<void>;
 }
 
 export async function startReplayServer(): Promise<ReplayServer> {
-  let reply: Reply | undefined;
-  let requests = 0;
+  let replies: Reply[] = [];
+  const requests: unknown[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      requests++;
+      requests.push(parseJson(Buffer.concat(chunks).toString("utf8")));
+      const reply = replies.length > 1 ? replies.shift() : replies[0];
       if (!reply) {
         res.writeHead(500, { "content-type": "application/json" }).end('{"error":{"message":"no recording loaded"}}');
         return;
@@ -107,11 +110,9 @@ export async function startReplayServer(): Promise<ReplayServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    get requests() {
-      return requests;
-    },
+    requests,
     serve(next) {
-      reply = next;
+      replies = Array.isArray(next) ? [...next] : [next];
     },
     async close() {
       server.closeAllConnections();
@@ -119,6 +120,14 @@ export async function startReplayServer(): Promise<ReplayServer> {
       await once(server, "close");
     },
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 async function send(res: ServerResponse, reply: Reply): Promise<void> {

@@ -3,7 +3,13 @@
  * through the real client and SDKs against the fake server.
  */
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createSession, type SessionEvent } from "../../lib/agent/index.ts";
 import { CONTINUE_PROMPT } from "../../lib/agent/stop-reasons.ts";
+import { createClient } from "../../lib/llm/client.ts";
+import { replyFor, startReplayServer, type Recording } from "../../lib/testing/replay.ts";
+import { tempDir } from "../helpers/temp.ts";
 import { harness, requestMessages } from "./harness.ts";
 
 const GEMINI = "gemini/gemini-2.5-flash";
@@ -99,5 +105,37 @@ describe("pause_turn is resumed", () => {
     const second = requestMessages(h.fake, 1);
     expect(second.at(-1).role).toBe("assistant");
     expect(JSON.stringify(second.at(-1))).toContain("Searching");
+  });
+});
+
+describe("pause_turn on a recorded real stream", () => {
+  test("Anthropic's paused web-search turn is resumed with its server tool blocks sent back, never run", async () => {
+    const dir = join(import.meta.dir, "..", "fixtures", "streams");
+    const recordings: Recording[] = JSON.parse(readFileSync(join(dir, "sources.json"), "utf8"));
+    const reply = (file: string) => replyFor(recordings.find((r) => r.file === file)!, readFileSync(join(dir, file), "utf8"));
+    const server = await startReplayServer();
+    const home = tempDir("gong-pause-");
+    try {
+      server.serve([reply("anthropic/anthropic-pause-turn-web-search.sse"), reply("anthropic/anthropic-text.chunks.txt")]);
+      const client = createClient({ env: {}, apiKeys: { anthropic: "k" }, baseUrls: { anthropic: server.url }, retry: { maxRetries: 0 } });
+      const session = await createSession({ model: "anthropic/claude-sonnet-4-5", profile: "default", cwd: home.dir, client, store: { dir: join(home.dir, "sessions") } });
+      const events: SessionEvent[] = [];
+      session.subscribe((e) => events.push(e));
+      const result = await session.submit("search the web");
+      await session.close();
+      expect(result.stopReason).toBe("completed");
+      expect(result.turns).toBe(2);
+      expect(server.requests).toHaveLength(2);
+      // The second request ends with the paused answer as it came: its server tool blocks included.
+      const resumed = (server.requests[1] as { messages: { role: string; content: { type: string }[] }[] }).messages.at(-1)!;
+      expect(resumed.role).toBe("assistant");
+      const types = new Set(resumed.content.map((b) => b.type));
+      expect(types.has("server_tool_use")).toBe(true);
+      expect(types.has("web_search_tool_result")).toBe(true);
+      expect(events.some((e) => e.kind === "tool_call_start")).toBe(false);
+    } finally {
+      await server.close();
+      home.cleanup();
+    }
   });
 });

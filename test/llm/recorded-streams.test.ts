@@ -92,6 +92,9 @@ function check(recording: Recording, outcome: Awaited<ReturnType<typeof replay>>
   expect(hasSignature(response)).toBe(want.signature!);
   expect({ input: response.usage.input, output: response.usage.output }).toEqual(want.usage!);
   expect(response.finishReason).toBe(want.stop as Response["finishReason"]);
+  // Tools the provider ran itself are kept as its blocks, and none of them is a call gong would run.
+  const serverBlocks = response.message.content.flatMap((p) => (p.type === "server_tool" ? [String(p.block.type)] : []));
+  expect([...new Set(serverBlocks)].sort()).toEqual(want.serverBlocks ?? []);
 }
 
 describe("recorded real streams", () => {

@@ -8,7 +8,7 @@ import { supportsAdaptiveThinking } from "../catalog.ts";
 import { classifyError } from "../classify.ts";
 import { MessageBuilder } from "../message-builder.ts";
 import { StreamedArguments, toolCallPart } from "../partial-json.ts";
-import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, UserPart } from "../types.ts";
+import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, ServerToolPart, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache, smallPiecesFetch } from "./sdk-cache.ts";
@@ -51,6 +51,8 @@ export const anthropicAdapter: Adapter = {
   async *stream(request, ctx) {
     const builder = new MessageBuilder(ctx.model.ref);
     const tools = new Map<number, { ordinal: number; id: string; name: string; json: StreamedArguments }>();
+    /** Blocks of tools Anthropic runs itself, by block index, with their streamed input. */
+    const serverBlocks = new Map<number, { block: Record<string, unknown>; json: string }>();
     let id: string | undefined;
     let stop: string | null = null;
     let detail: string | undefined;
@@ -77,7 +79,7 @@ export const anthropicAdapter: Adapter = {
               const call = { ordinal: tools.size, id: block.id, name: block.name, json: new StreamedArguments() };
               tools.set(event.index, call);
               yield { type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name };
-            }
+            } else if (block.type !== "text" && block.type !== "thinking") serverBlocks.set(event.index, { block: { ...(block as object) }, json: "" });
             break;
           }
           case "content_block_delta": {
@@ -90,6 +92,8 @@ export const anthropicAdapter: Adapter = {
               yield { type: "thinking_delta", delta: delta.thinking };
             } else if (delta.type === "signature_delta") builder.signature(delta.signature);
             else if (delta.type === "input_json_delta") {
+              const server = serverBlocks.get(event.index);
+              if (server) server.json += delta.partial_json;
               const call = tools.get(event.index);
               if (!call) break;
               const partialArguments = call.json.push(delta.partial_json);
@@ -98,6 +102,8 @@ export const anthropicAdapter: Adapter = {
             break;
           }
           case "content_block_stop": {
+            const server = serverBlocks.get(event.index);
+            if (server) builder.serverTool(serverToolPart(server.block, server.json));
             const call = tools.get(event.index);
             if (!call) break;
             const part = toolCallPart(call.id, call.name, call.json.final());
@@ -141,11 +147,24 @@ export const anthropicAdapter: Adapter = {
         builder.signature(block.signature);
       } else if (block.type === "redacted_thinking") builder.redacted(block.data);
       else if (block.type === "tool_use") builder.toolCall({ type: "tool_call", id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
+      else builder.serverTool(serverToolPart({ ...(block as object) }, ""));
     }
     const usage = usageWithCost(readUsage(message.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }), ctx.model);
     return builder.response({ id: message.id, usage, finishReason: stopOf(message.stop_reason ?? "end_turn"), finishDetail: stopDetail(message) });
   },
 };
+
+/** A server tool's block as it will go back: its streamed input, when it had one, parsed in. */
+function serverToolPart(block: Record<string, unknown>, json: string): ServerToolPart {
+  if (json.trim()) {
+    try {
+      block.input = JSON.parse(json);
+    } catch {
+      // Cut off: the block keeps the input it started with.
+    }
+  }
+  return { type: "server_tool", api: "anthropic-messages", block };
+}
 
 function client(ctx: AdapterContext): Anthropic {
   return sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
@@ -244,6 +263,8 @@ function assistantBlocks(m: AssistantMessage): Block[] {
   return m.content.flatMap((p): Block[] => {
     if (p.type === "text") return p.text ? [{ type: "text", text: p.text }] : [];
     if (p.type === "tool_call") return [{ type: "tool_use", id: p.id, name: p.name, input: p.arguments }];
+    // A tool Anthropic ran itself goes back as the block it sent; never to another API.
+    if (p.type === "server_tool") return p.api === "anthropic-messages" ? [p.block as unknown as Block] : [];
     if (p.redacted) return p.signature ? [{ type: "redacted_thinking", data: p.signature }] : [];
     if (p.signature) return [{ type: "thinking", thinking: p.text, signature: p.signature }];
     // Unsigned thinking cannot be replayed as thinking; keep what it said.

@@ -176,7 +176,7 @@ function modelParts(message: AssistantMessage, model: ModelInfo): Part[] {
         if (previous && !previous.thoughtSignature) previous.thoughtSignature = part.signature;
         else pending = part.signature;
       }
-    } else {
+    } else if (part.type === "tool_call") {
       const data = part.providerData ?? {};
       const signature = same && typeof data.thoughtSignature === "string" ? data.thoughtSignature : undefined;
       const id = typeof data.geminiId === "string" ? data.geminiId : undefined;

@@ -143,7 +143,7 @@ function assistantItems(message: AssistantMessage, index: number, model: ModelIn
     } else if (part.type === "thinking") {
       const reasoning = same ? reasoningItem(part) : undefined;
       if (reasoning) items.push(reasoning);
-    } else {
+    } else if (part.type === "tool_call") {
       const { callId, itemId } = splitCallId(part.id);
       const id = same && itemId ? { id: itemId } : {};
       if (isFreeformCall(part, freeform)) {
