@@ -106,6 +106,23 @@ describe("a repeated id", () => {
   });
 });
 
+describe("an error event inside a 200 stream", () => {
+  test("Anthropic overloaded mid-answer: the partial answer is kept and the sentence names the provider", async () => {
+    const whole = events(bodyOf(recording("anthropic/anthropic-text.chunks.txt")));
+    const error = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    server.serve({ status: 200, contentType: "text/event-stream", body: new TextEncoder().encode(whole.slice(0, 4).join("") + error), pieces: true });
+    const request: Request = { model: "anthropic/claude-sonnet-4-5", messages: [{ role: "user", content: "hi" }] };
+    const got: StreamEvent[] = [];
+    for await (const event of client().stream(request)) got.push(event);
+    const end = got.at(-1)!;
+    expect(end.type).toBe("error");
+    if (end.type !== "error") return;
+    expect(end.error.kind).toBe("overloaded");
+    expect(end.error.message).toBe("anthropic: Overloaded");
+    expect(end.partial.content.length).toBeGreaterThan(0);
+  });
+});
+
 describe("a 200 whose body is an error", () => {
   test("Chat Completions: the error's own words and status, naming the provider", async () => {
     serve(JSON.stringify({ error: { message: "Upstream provider returned no capacity", code: 503 } }), 200, "application/json");
