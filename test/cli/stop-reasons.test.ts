@@ -3,6 +3,8 @@
  * stopped by the filter or the output limit exits 3 with `stop_reason` and a one-sentence `error`.
  */
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 
@@ -39,6 +41,17 @@ describe("print mode exit codes for unfinished answers", () => {
       expect(fake.requests.length).toBe(4);
     });
   }
+
+  test("settings maxOutputContinuations sets how often a cut answer is continued", async () => {
+    const cut = { text: "part ", finishReason: "max_tokens" as const };
+    fake = await startFakeLlm({ script: [cut, cut, { text: "never" }] });
+    mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ maxOutputContinuations: 1 }));
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi", "--output-format", "json"]);
+    expect(r.code).toBe(3);
+    expect(resultOf(r.stdout)).toMatchObject({ stop_reason: "max_tokens", answer: "part part " });
+    expect(fake.requests.length).toBe(2);
+  });
 
   test("a complete answer still exits 0 as completed", async () => {
     fake = await startFakeLlm({ script: [{ text: "All done." }] });
