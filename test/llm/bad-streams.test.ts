@@ -94,6 +94,59 @@ describe("event types no adapter knows, interleaved", () => {
   }
 });
 
+describe("unfinished endings, made by hand from real recordings", () => {
+  test("Gemini MALFORMED_FUNCTION_CALL is malformed_call, its reason code the detail", async () => {
+    // @google/genai keeps no finishMessage from the Gemini API's answer (its converter drops the field): the code is what reaches gong.
+    const message = "Malformed function call: print(default_api.read(path=";
+    serve(bodyOf(recording("gemini/google-text.chunks.txt")).replace('"finishReason":"STOP"', `"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":${JSON.stringify(message)}`));
+    const { finish } = await run("gemini/gemini-2.5-flash");
+    expect(finish).toMatchObject({ finishReason: "malformed_call", finishDetail: "MALFORMED_FUNCTION_CALL" });
+  });
+
+  test("a Responses response.incomplete for max_output_tokens is max_tokens, with its reason", async () => {
+    const body = bodyOf(recording("openai-responses/azure-text.chunks.txt"));
+    const lines = events(body);
+    const last = lines.at(-1)!.replace("event: response.completed", "event: response.incomplete").replace('"type":"response.completed"', '"type":"response.incomplete"').replace('"status":"completed"', '"status":"incomplete"').replace('"incomplete_details":null', '"incomplete_details":{"reason":"max_output_tokens"}');
+    serve([...lines.slice(0, -1), last].join(""));
+    const { finish } = await run("openai/gpt-5-mini");
+    expect(finish).toMatchObject({ finishReason: "max_tokens", finishDetail: "max_output_tokens", text: "Hello" });
+  });
+
+  test("an Anthropic refusal keeps the explanation Anthropic gives", async () => {
+    const why = "This request triggered restrictions on violative content.";
+    serve(bodyOf(recording("anthropic/anthropic-text.chunks.txt")).replace('"stop_reason":"end_turn","stop_sequence":null', `"stop_reason":"refusal","stop_sequence":null,"stop_details":{"type":"refusal","explanation":${JSON.stringify(why)}}`));
+    const { finish } = await run("anthropic/claude-sonnet-4-5");
+    expect(finish).toMatchObject({ finishReason: "refusal", finishDetail: why });
+  });
+
+  test("a Chat answer given as delta.refusal is a refusal, its words the answer", async () => {
+    serve(bodyOf(recording("openai-chat/mistral-text.chunks.txt")).replace(/"delta":\{"content":"([^"]*)"\}/g, '"delta":{"refusal":"$1"}'));
+    const { finish } = await run("mistral/mistral-small-latest");
+    expect(finish!.finishReason).toBe("refusal");
+    expect(finish!.text.startsWith("Hello, world!")).toBe(true);
+  });
+});
+
+describe("a Chat stream without finish_reason", () => {
+  /** A real tool-call recording with its finish_reason taken out, as OpenRouter sends some streams. */
+  const withoutFinish = () => bodyOf(recording("openai-chat/mistral-tool-call.chunks.txt")).replace(/"finish_reason":"[a-z_]+"/g, '"finish_reason":null');
+
+  test("that ends with [DONE] finished: its complete tool call is taken and the turn is tool_use", async () => {
+    serve(withoutFinish());
+    const { finish, error } = await run("mistral/mistral-small-latest");
+    expect(error).toBeUndefined();
+    expect(finish!.finishReason).toBe("tool_use");
+    expect(finish!.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual([{ name: "weather", arguments: { location: "San Francisco" } }]);
+  });
+
+  test("that just stops was cut: one sentence naming the provider", async () => {
+    serve(withoutFinish().replace("data: [DONE]\n\n", ""));
+    const { finish, error } = await run("mistral/mistral-small-latest");
+    expect(finish).toBeUndefined();
+    expect(error!.message).toBe("mistral: the stream ended before the response was complete (no finish_reason and no [DONE])");
+  });
+});
+
 describe("a repeated id", () => {
   test("two Chat tool calls sharing one id become two calls with ids of their own", async () => {
     const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
