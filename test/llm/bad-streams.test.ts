@@ -147,6 +147,15 @@ describe("a Chat stream without finish_reason", () => {
   });
 });
 
+describe('a Chat stream ending with finish_reason "error"', () => {
+  test("is a failure naming the provider, never a finished answer", async () => {
+    serve(bodyOf(recording("openai-chat/mistral-text.chunks.txt")).replace('"finish_reason":"stop"', '"finish_reason":"error"'));
+    const { finish, error } = await run("openrouter/some-model");
+    expect(finish).toBeUndefined();
+    expect(error).toMatchObject({ kind: "server", message: 'openrouter: the upstream provider failed mid-answer (finish_reason "error")' });
+  });
+});
+
 describe("a repeated id", () => {
   test("two Chat tool calls sharing one id become two calls with ids of their own", async () => {
     const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;

@@ -25,7 +25,6 @@ const FINISH: Record<string, FinishReason> = {
   function_call: "tool_use",
   content_filter: "content_filter",
   refusal: "refusal",
-  error: "error",
 };
 
 const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
@@ -132,6 +131,8 @@ class ChatTurn {
   *finish(sawDone: boolean): Generator<StreamEvent> {
     const { provider } = this.ctx.model;
     if (this.finishReason === null && !sawDone) throw new LlmError("network", `${provider}: the stream ended before the response was complete (no finish_reason and no [DONE])`, { provider });
+    // OpenRouter ends a stream its upstream failed with finish_reason "error" (sometimes with no error object).
+    if (this.finishReason === "error") throw new LlmError("server", `${provider}: the upstream provider failed mid-answer (finish_reason "error")`, { provider });
     for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
       const part = toolCallPart(call.id, call.name, call.args.final());
       this.builder.toolCall(part);
