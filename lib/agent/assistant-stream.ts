@@ -154,7 +154,7 @@ export function normalizeAssistant(message: AssistantMessage, model: string): As
  * what the model meant (the last one is incomplete for sure), so each is marked and never runs.
  */
 function markCutOffCalls(message: AssistantMessage): AssistantMessage {
-  if (message.finishReason !== "length") return message;
+  if (message.finishReason !== "max_tokens") return message;
   for (const part of message.content) {
     if (part.type !== "tool_call") continue;
     const limit = "the response stopped at the output token limit (max_tokens) before it was complete";

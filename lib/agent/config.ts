@@ -9,6 +9,8 @@ export interface SessionConfig {
   maxTurns: number;
   /** Tool rounds (model answers that carried tool calls) per user input. */
   maxToolRoundsPerInput: number;
+  /** Times a text answer cut at the output limit (or a paused server-side turn) is continued before the run stops unfinished. */
+  maxOutputContinuations: number;
   /** Command timeout when the model gives none (used only by profiles that ask the environment for it). */
   defaultCommandTimeoutMs: number;
   /** Upper bound for any command timeout. */
@@ -40,6 +42,7 @@ export interface SessionConfig {
 export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   maxTurns: 0,
   maxToolRoundsPerInput: 200,
+  maxOutputContinuations: 3,
   defaultCommandTimeoutMs: 10_000,
   maxCommandTimeoutMs: 600_000,
   reasoningEffort: null,

@@ -36,7 +36,8 @@ export interface EventMap {
   /** One input (and its follow-ups) starts … */
   agent_start: { prompt: string };
   /** … and ends; `steps` counts its model calls. */
-  agent_end: { duration_ms: number; steps: number; stop_reason: StopReason; usage: Usage };
+  /** `stop_message`: why the answer is not complete, for the unfinished stop reasons (max_tokens, refusal…). */
+  agent_end: { duration_ms: number; steps: number; stop_reason: StopReason; usage: Usage; stop_message?: string };
   /** The user's message as sent (after the onInput / onBeforeAgent hooks). */
   user_input: { content: string; images: number };
   turn_start: { turn_index: number };

@@ -18,8 +18,9 @@ import { loopWarning, type LoopDetector } from "./loop-detection.ts";
 import type { InputQueues } from "./queues.ts";
 import { presentForeignCalls } from "./foreign-calls.ts";
 import { executeToolCalls, type ToolExecutionContext } from "./tool-execution.ts";
+import { CONTINUE_PROMPT, isUnfinished, malformedCallPrompt, unfinishedSentence, type StopReason } from "./stop-reasons.ts";
 
-export type StopReason = "completed" | "handled" | "tool_round_limit" | "turn_limit" | "aborted" | "error";
+export type { StopReason } from "./stop-reasons.ts";
 
 export interface SubmitResult {
   /** The final answer: text of the last assistant message. */
@@ -31,6 +32,8 @@ export interface SubmitResult {
   stopReason: StopReason;
   /** Set when stopReason is "error". */
   error?: StreamError;
+  /** One sentence saying why the answer is not complete (an output limit, a refusal, a filter…); set for those stop reasons. */
+  stopMessage?: string;
 }
 
 export interface PendingInput {
@@ -91,6 +94,7 @@ export async function runInput(host: LoopHost, first: PendingInput): Promise<Sub
     steps: total.turns,
     stop_reason: total.stopReason,
     usage: total.usage,
+    ...(total.stopMessage ? { stop_message: total.stopMessage } : {}),
   });
   return total;
 }
@@ -117,6 +121,11 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
 
   let rounds = 0;
   let overflowRetried = false;
+  /** Text of answers cut at the output limit and continued: the parts of one answer. */
+  let continued: string[] = [];
+  let continuations = 0;
+  let resumes = 0;
+  let malformedTold = false;
   for (;;) {
     if (rounds >= config.maxToolRoundsPerInput) {
       bus.emit("turn_limit", { kind: "tool_rounds", limit: config.maxToolRoundsPerInput, count: rounds });
@@ -165,14 +174,39 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
 
     const message = outcome.message!;
     const calls = toolCallsOf(message);
-    total.text = textOf(message);
+    total.text = [...continued, textOf(message)].join("");
     if (calls.length === 0) {
       bus.emit("turn_end", { turn_index: turnIndex, tool_calls: [] });
       await host.afterTurn();
+      const finish = message.finishReason;
+      if (finish === "max_tokens" && continuations < config.maxOutputContinuations) {
+        // The answer was cut: ask for the rest and join the parts.
+        continuations++;
+        continued.push(textOf(message));
+        host.append({ role: "user", content: CONTINUE_PROMPT, timestamp: Date.now() });
+        continue;
+      }
+      if (finish === "pause_turn" && resumes < config.maxOutputContinuations) {
+        // A paused server-side turn goes on when its history is sent back as it is.
+        resumes++;
+        continued.push(textOf(message));
+        continue;
+      }
+      if (finish === "malformed_call" && !malformedTold) {
+        malformedTold = true;
+        host.append({ role: "user", content: malformedCallPrompt(message), timestamp: Date.now() });
+        continue;
+      }
+      if (isUnfinished(finish)) {
+        total.stopReason = finish;
+        total.stopMessage = unfinishedSentence(finish, message);
+        return;
+      }
       if (host.queues.hasSteering) continue;
       total.stopReason = "completed";
       return;
     }
+    continued = [];
 
     rounds++;
     const executed = await executeToolCalls(host.toolContext(), calls);

@@ -7,6 +7,8 @@ import { Buffer } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createSession, type Session, type SubmitResult } from "../agent/index.ts";
+import { isUnfinished } from "../agent/stop-reasons.ts";
+import type { FinishReason } from "../llm/types.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../store/list.ts";
 import { SessionLockedError } from "../store/lock.ts";
 import { SessionStore } from "../store/session-store.ts";
@@ -14,7 +16,7 @@ import type { CliSetup } from "./setup.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError } from "./model.ts";
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, unfinished: 3, interrupted: 130 } as const;
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -149,6 +151,8 @@ export function exitCodeOf(result: SubmitResult): number {
       // A rejected key is a configuration problem, not a failed task.
       return result.error?.kind === "auth" ? EXIT.usage : EXIT.failed;
     default:
+      // The model stopped before the answer was complete: a script must be able to tell.
+      if (isUnfinished(result.stopReason as FinishReason)) return EXIT.unfinished;
       return EXIT.failed;
   }
 }
@@ -165,6 +169,6 @@ export function describeFailure(result: SubmitResult): string | undefined {
     case "aborted":
       return "Interrupted.";
     default:
-      return undefined;
+      return result.stopMessage;
   }
 }

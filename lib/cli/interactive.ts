@@ -187,6 +187,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         sessionUsage = addUsage(sessionUsage, result.usage);
         if (result.stopReason === "error" && result.error) out(`${style.red(`error: ${result.error.message}`)}\n`);
         else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") out(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
+        else if (result.stopMessage) out(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
         // A call that failed before any token keeps to its one error line.
         if (result.usage.input + result.usage.output > 0) out(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
       })

@@ -64,6 +64,8 @@ const SettingsSchema = v.strictObject({
   disableAllHooks: v.optional(v.boolean()),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Times an answer cut at the output limit is continued before the run stops unfinished (exit 3). */
+  maxOutputContinuations: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** MCP servers by name, in the `.mcp.json` shape plus gong's keys (see lib/mcp/config.ts). */
   mcpServers: v.optional(v.record(v.string(), McpServerSettings)),
   /** Variables passed to commands although their names look secret (exact names or `PREFIX_*`). */

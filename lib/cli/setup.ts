@@ -166,6 +166,7 @@ export async function prepareSession(
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
+      maxOutputContinuations: settings.maxOutputContinuations,
       defaultCommandTimeoutMs: settings.defaultCommandTimeoutMs,
       autoCompact: settings.compaction?.enabled,
       compactReserveTokens: settings.compaction?.reserveTokens,

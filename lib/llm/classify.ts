@@ -29,6 +29,8 @@ const THINKING_ORDER = [
   /thinking.{0,40}blocks?.{0,60}cannot be modified/i,
 ];
 
+const QUOTA = /insufficient_quota|exceeded your current quota/i;
+
 const NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|terminated|other side closed|network|connection (error|closed|reset)|premature close|unexpected end|aborted by peer/i;
 
 /** Turns any thrown value into a classified LlmError. */
@@ -47,6 +49,8 @@ export function classifyError(err: unknown, provider?: string): LlmError {
   }
   if (status === undefined && (/Timeout/i.test(name) || /request timed out/i.test(text))) return new LlmError("timeout", message || "Request timed out", options);
 
+  // Out of credit: retrying cannot help; it is the account's to fix, like a rejected key.
+  if (QUOTA.test(text)) return new LlmError("auth", message, options);
   if (status === 429) return new LlmError("rate_limit", message, options);
   if (status === 401 || status === 403) return new LlmError("auth", message, options);
   if (THINKING_ORDER.some((p) => p.test(text))) return new LlmError("invalid_request", message, options);
@@ -100,7 +104,19 @@ function cleanMessage(provider: string | undefined, status: number | undefined, 
   return prefix ? `${prefix}: ${text}` : text;
 }
 
-/** retry-after-ms, retry-after (seconds or an HTTP date), or Gemini's RetryInfo retryDelay. */
+/** A wait said in words, as OpenAI and Groq say it: "Please try again in 20s", "in 1.2s", "in 7m12.864s", "in 250ms". */
+const SAID_WAIT = /(?:try again|retry) in ((?:\d+(?:\.\d+)?\s*(?:ms|h|m|s)\b\s*|\d+(?:\.\d+)?(?:ms|h|m|s)(?=\d))+)/i;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+function saidWaitMs(text: string): number | undefined {
+  const said = SAID_WAIT.exec(text);
+  if (!said) return undefined;
+  let ms = 0;
+  for (const [, amount, unit] of said[1].matchAll(/(\d+(?:\.\d+)?)\s*(ms|h|m|s)/g)) ms += Number(amount) * UNIT_MS[unit];
+  return Math.round(ms);
+}
+
+/** retry-after-ms, retry-after (seconds or an HTTP date), Gemini's RetryInfo retryDelay, or a wait the message says. */
 function retryAfterMs(e: Record<string, any>, text: string): number | undefined {
   const header = (name: string): string | undefined => {
     const h = e.headers;
@@ -118,7 +134,7 @@ function retryAfterMs(e: Record<string, any>, text: string): number | undefined 
     if (Number.isFinite(date)) return Math.max(0, date - Date.now());
   }
   const delay = /"retryDelay"\s*:\s*"([\d.]+)s"/.exec(text);
-  return delay ? Number(delay[1]) * 1000 : undefined;
+  return delay ? Number(delay[1]) * 1000 : saidWaitMs(text);
 }
 
 function safeJson(v: unknown): string {

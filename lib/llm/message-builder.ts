@@ -2,7 +2,7 @@
  * Builds an assistant message from streamed pieces: adapters use it to assemble their final
  * response, the client to keep the partial message of a stream that failed.
  */
-import type { AssistantMessage, AssistantPart, FinishReason, Response, StreamEvent, ThinkingPart, ToolCallPart, Usage } from "./types.ts";
+import type { AssistantMessage, AssistantPart, FinishReason, Response, ServerToolPart, StreamEvent, ThinkingPart, ToolCallPart, Usage } from "./types.ts";
 import { zeroUsage } from "./usage.ts";
 
 export class MessageBuilder {
@@ -37,6 +37,10 @@ export class MessageBuilder {
     this.parts.push(call);
   }
 
+  serverTool(part: ServerToolPart): void {
+    this.parts.push(part);
+  }
+
   /** Folds one unified stream event in; events carrying no content are ignored. */
   apply(event: StreamEvent): void {
     if (event.type === "text_delta") this.text(event.delta);
@@ -48,9 +52,10 @@ export class MessageBuilder {
     return { role: "assistant", content: this.parts.map((p) => ({ ...p })), model: this.model, timestamp: Date.now(), ...extra };
   }
 
-  response(options: { usage?: Usage; finishReason: FinishReason; id?: string }): Response {
+  response(options: { usage?: Usage; finishReason: FinishReason; finishDetail?: string; id?: string }): Response {
     const usage = options.usage ?? zeroUsage();
-    const message = this.message({ usage, finishReason: options.finishReason, responseId: options.id });
+    const detail = options.finishDetail ? { finishDetail: options.finishDetail } : {};
+    const message = this.message({ usage, finishReason: options.finishReason, ...detail, responseId: options.id });
     const thinking = this.parts.filter((p): p is ThinkingPart => p.type === "thinking" && !p.redacted).map((p) => p.text);
     return {
       id: options.id,
@@ -61,6 +66,7 @@ export class MessageBuilder {
       reasoning: thinking.length ? thinking.join("\n") : undefined,
       usage,
       finishReason: options.finishReason,
+      ...detail,
     };
   }
 }

@@ -48,6 +48,8 @@ function assistantPart(part: AssistantPart, sameModel: boolean): AssistantPart[]
     const { providerData: _dropped, ...rest } = part;
     return [rest];
   }
+  // Each adapter sends a server tool's block back only to the API that ran it.
+  if (part.type === "server_tool") return [part];
   if (sameModel) return part.text.trim() || part.signature ? [part] : [];
   // Another model cannot verify this signature: keep the reasoning as plain text, if any.
   if (part.redacted || !part.text.trim()) return [];

@@ -43,8 +43,20 @@ export interface ToolCallPart {
   invalidArguments?: string;
 }
 
+/**
+ * A tool the provider ran itself (Anthropic `server_tool_use`, `web_search_tool_result`, MCP and
+ * code-execution blocks): kept in the history as the provider sent it so the conversation can go on
+ * (a paused turn is resumed with it), sent back only to the API it came from, never run by gong.
+ */
+export interface ServerToolPart {
+  type: "server_tool";
+  api: WireApi;
+  /** The block as the provider sent it (its streamed input filled in). */
+  block: Record<string, unknown>;
+}
+
 export type UserPart = TextPart | ImagePart;
-export type AssistantPart = TextPart | ThinkingPart | ToolCallPart;
+export type AssistantPart = TextPart | ThinkingPart | ToolCallPart | ServerToolPart;
 
 export interface UserMessage {
   role: "user";
@@ -61,6 +73,8 @@ export interface AssistantMessage {
   model?: string;
   usage?: Usage;
   finishReason?: FinishReason;
+  /** What the provider said about the ending (Gemini finishMessage, Responses incomplete reason, Anthropic stop details). */
+  finishDetail?: string;
   responseId?: string;
   /** Set when the turn ended with an error or an abort; the partial content is kept. */
   errorMessage?: string;
@@ -121,7 +135,17 @@ export interface Request {
   providerOptions?: Record<string, Record<string, unknown>>;
 }
 
-export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "error" | "aborted";
+/**
+ * How a model turn ended: one vocabulary from every adapter to the run's result (004 §2).
+ * `end_turn` the answer is complete; `tool_use` it asks for tool calls; `max_tokens` it was cut
+ * at the output limit; `refusal` the model declined; `content_filter` a safety system stopped it
+ * (safety, recitation, blocklist, prohibited content, SPII); `malformed_call` the model produced a
+ * tool call the provider could not parse; `incomplete` the provider ended it unfinished for another
+ * reason (said in `finishDetail`); `pause_turn` a long server-side turn paused and must be resumed;
+ * `error` / `aborted` the call failed or was stopped. New reasons extend this list.
+ */
+export const FINISH_REASONS = ["end_turn", "tool_use", "max_tokens", "refusal", "content_filter", "malformed_call", "incomplete", "pause_turn", "error", "aborted"] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
 
 export interface Usage {
   input: number;
@@ -142,6 +166,7 @@ export interface Response {
   reasoning?: string;
   usage: Usage;
   finishReason: FinishReason;
+  finishDetail?: string;
 }
 
 export type LlmErrorKind =

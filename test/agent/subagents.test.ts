@@ -191,6 +191,20 @@ describe("subagents (004 §9.9)", () => {
     expect(waitOut.data.agents[0].status).toBe("failed");
   });
 
+  test("issue 24: a child whose answer was refused is reported failed, with the sentence saying why", async () => {
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { task: "CHILD-R: refuse" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "the child refused; I carry on" }],
+        "CHILD-R": [{ text: "I can't help with that.", finishReason: "refusal" }],
+      }),
+    );
+    const result = await h.session.submit("PARENT: spawn a refusing child");
+    expect(result.stopReason).toBe("completed");
+    const waitOut = h.events.filter(isEnd).find((e) => e.data.tool_name === "wait")!.data.output as any;
+    expect(waitOut.data.agents[0].status).toBe("failed");
+    expect(waitOut.text).toContain("The model refused to answer.");
+  });
+
   test("events: child events are forwarded with agent_id and parent_id, between subagent_start and subagent_end; usage rolls up", async () => {
     await using h = await harness(
       routeByPrompt({

@@ -75,6 +75,14 @@ describe("gong --mode acp: updates and stop reasons", () => {
     expect(fake.requests.some((r) => JSON.stringify(r.body.messages).includes("echo 3"))).toBe(false);
   }, 30_000);
 
+  test("issue 24: an answer still cut at the output limit after the continuations ends with max_tokens", async () => {
+    const cut = { text: "more ", finishReason: "max_tokens" as const };
+    const fake = await startFakeLlm({ script: [cut, cut, cut, cut] });
+    await using e = await editor(ws, ["--mode", "acp", ...WIRE_APIS[0].flags(fake), "--approval", "auto"]);
+    expect((await promptOnce(e, ws.dir, "write a lot")).stopReason).toBe("max_tokens");
+    expect(fake.requests.length).toBe(4);
+  }, 30_000);
+
   for (const wire of WIRE_APIS) {
     test(`${wire.name}: an answer the provider's content filter stopped ends with refusal`, async () => {
       const fake = await startFakeLlm({ script: [{ text: "I can't help with", finishReason: "content_filter" }] });

@@ -648,3 +648,16 @@ test.skipIf(!hasTmux)("cli interactive: a long markdown line shows while it stre
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 24: the shell says in one line why an answer stopped, and goes on", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ text: "I can't help with that.", finishReason: "refusal" }, { text: "second answer" }] });
+  term.start(auto(WIRE_APIS[0].flags(fake)));
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("something", "Enter");
+  await term.waitFor((s) => s.includes("stopped (refusal): The model refused to answer."), "the stop line");
+  term.keys("something else", "Enter");
+  await term.waitFor((s) => s.includes("second answer"), "the next answer");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});

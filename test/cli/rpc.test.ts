@@ -260,3 +260,16 @@ test("cli rpc set_profile switches the tools at the next request and survives a 
   expect((await r.response(7)).error).toContain("Unknown profile 'nosuch'");
   expect(await r.close()).toBe(0);
 });
+
+test("issue 24: an RPC prompt the model refused resolves with stopReason refusal, its sentence and the events", async () => {
+  fake = await startFakeLlm({ script: [{ text: "I can't help with that.", finishReason: "refusal" }] });
+  const r = rpc(WIRE_APIS[0].flags(fake));
+  r.send({ id: 1, type: "prompt", text: "something" });
+  const done = await r.response(1);
+  expect(done.success).toBe(true);
+  expect(done.data).toMatchObject({ text: "I can't help with that.", stopReason: "refusal", stopMessage: "The model refused to answer." });
+  const events = r.lines.filter((m) => m.type === "event").map((m) => m.event);
+  expect(events.find((e) => e.kind === "message_end" && e.data.message.role === "assistant").data.message.finishReason).toBe("refusal");
+  expect(events.find((e) => e.kind === "agent_end").data).toMatchObject({ stop_reason: "refusal", stop_message: "The model refused to answer." });
+  expect(await r.close()).toBe(0);
+});

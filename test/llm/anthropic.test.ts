@@ -18,7 +18,7 @@ describe("anthropic adapter through @anthropic-ai/sdk", () => {
     expect(events[0]).toEqual({ type: "start", model: MODEL });
     expect(ofType(events, "text_delta").map((e) => e.delta).join("")).toBe("Two plus two is four.");
     expect(ofType(events, "text_delta").length).toBeGreaterThan(3);
-    expect(response).toMatchObject({ text: "Two plus two is four.", finishReason: "stop", model: MODEL });
+    expect(response).toMatchObject({ text: "Two plus two is four.", finishReason: "end_turn", model: MODEL });
     expect(requests[0].body).toMatchObject({ model: "claude-haiku-4-5", stream: true, system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }] });
   });
 
@@ -34,7 +34,7 @@ describe("anthropic adapter through @anthropic-ai/sdk", () => {
     expect(deltas.map((e) => e.delta).join("")).toBe(JSON.stringify(args));
     expect(deltas[0].partialArguments).toBeDefined();
     expect(ofType(events, "tool_call_end")[0].call).toEqual({ type: "tool_call", id: "toolu_01", name: "read", arguments: args });
-    expect(response).toMatchObject({ finishReason: "tool_calls", toolCalls: [{ id: "toolu_01", arguments: args }] });
+    expect(response).toMatchObject({ finishReason: "tool_use", toolCalls: [{ id: "toolu_01", arguments: args }] });
     expect(requests[0].body.tools).toEqual([{ name: "read", description: "Read a file", input_schema: readTool.parameters, cache_control: { type: "ephemeral" } }]);
   });
 
@@ -111,6 +111,6 @@ describe("anthropic adapter through @anthropic-ai/sdk", () => {
       { type: "text", text: "calling" },
       { type: "tool_call", id: "toolu_x", name: "read", arguments: { path: "a" } },
     ]);
-    expect(response.finishReason).toBe("tool_calls");
+    expect(response.finishReason).toBe("tool_use");
   });
 });

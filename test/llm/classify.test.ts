@@ -112,3 +112,18 @@ describe("error classification", () => {
     expect(silentOverflow({ ...usage, cacheRead: 0 }, model)).toBeUndefined();
   });
 });
+
+describe("issue 24: waits stated in the error body", () => {
+  test('OpenAI\'s "try again in 20s" / "in 1.2s" and Groq\'s "7m12.864s" become the retry delay', () => {
+    const said = (message: string) => classifyError(openaiError(429, message, "rate_limit_exceeded"), "openai").retryAfterMs;
+    expect(said("Rate limit reached for gpt-5 in organization org-x on tokens per min (TPM): Limit 30000, Used 30000, Requested 512. Please try again in 20s.")).toBe(20_000);
+    expect(said("Rate limit reached for gpt-5-mini on requests per min (RPM). Please try again in 1.2s. Visit https://platform.openai.com/account/rate-limits")).toBe(1200);
+    expect(said("Rate limit reached for model `llama-3.3-70b` on tokens per day (TPD): Please try again in 7m12.864s.")).toBe(432_864);
+    expect(said("Please try again in 250ms.")).toBe(250);
+    expect(said("slow down")).toBeUndefined();
+  });
+
+  test("a header still wins over the words", () => {
+    expect(classifyError(openaiError(429, "Please try again in 20s.", null, { "retry-after": "3" }), "openai").retryAfterMs).toBe(3000);
+  });
+});

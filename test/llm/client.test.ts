@@ -85,6 +85,22 @@ describe("client: retry policy", () => {
     expect(finishOf(events).text).toBe("after the wait");
   });
 
+  test('issue 24: a 429 whose body says "try again in 1.2s" (no header) waits 1.2 s, not three quick retries', async () => {
+    const said = "Rate limit reached for gpt-5-mini on requests per min (RPM): Limit 3. Please try again in 1.2s.";
+    const { events, requests } = await play([{ fault: { type: "http", status: 429, message: said } }, { text: "after the wait" }], { retry: { maxDelayMs: 5000 } }, ask("openai/gpt-5-mini"));
+    expect(requests).toHaveLength(2);
+    expect(retries(events)).toEqual([{ type: "retry", attempt: 1, delayMs: 1200, error: expect.objectContaining({ kind: "rate_limit", retryAfterMs: 1200 }) }]);
+    expect(finishOf(events).text).toBe("after the wait");
+  });
+
+  test('issue 24: "try again in 20s" beyond retry.maxDelayMs fails at once, saying when to come back', async () => {
+    const said = "Rate limit reached for gpt-5 on tokens per min (TPM). Please try again in 20s.";
+    const { events, requests } = await play([{ fault: { type: "http", status: 429, message: said } }, { text: "never" }], { retry: { maxDelayMs: 5000 } }, ask("ollama/qwen3-coder"));
+    expect(requests).toHaveLength(1);
+    expect(retries(events)).toHaveLength(0);
+    expect(errorOf(events).error.message).toBe("rate-limited by ollama; retry after 20 s");
+  });
+
   test("500, 529 and 503 are retried", async () => {
     const { events, requests } = await play([
       { fault: { type: "http", status: 500 } },

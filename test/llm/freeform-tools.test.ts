@@ -57,7 +57,7 @@ describe("freeform tools on the Responses API", () => {
     const [end] = ofType(events, "tool_call_end");
     expect(end.call).toMatchObject({ name: "shout", arguments: { input: "go loudly-and-clearly" }, providerData: { freeform: true } });
     const response = finished(events);
-    expect(response.finishReason).toBe("tool_calls");
+    expect(response.finishReason).toBe("tool_use");
   });
 
   test("complete() maps a custom_tool_call the same way", async () => {

@@ -36,7 +36,7 @@ describe("gemini adapter", () => {
     const deltas = ofType(events, "text_delta");
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.map((d) => d.delta).join("")).toBe(text);
-    expect(response).toMatchObject({ text, finishReason: "stop", model: MODEL, message: { role: "assistant", content: [{ type: "text", text }] } });
+    expect(response).toMatchObject({ text, finishReason: "end_turn", model: MODEL, message: { role: "assistant", content: [{ type: "text", text }] } });
 
     const request = last();
     expect(request.path).toBe("/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse");
@@ -88,7 +88,7 @@ describe("gemini adapter", () => {
     expect(start.id).toMatch(/^call_\w+$/);
     expect(deltas).toEqual([{ type: "tool_call_delta", index: 0, id: start.id, delta: JSON.stringify(args), partialArguments: args }]);
     expect(end.call).toEqual({ type: "tool_call", id: start.id, name: "read", arguments: args });
-    expect(response.finishReason).toBe("tool_calls");
+    expect(response.finishReason).toBe("tool_use");
     expect(response.toolCalls).toEqual([end.call]);
   });
 
@@ -176,11 +176,11 @@ describe("gemini adapter", () => {
   });
 
   test("complete() reads the JSON answer; MAX_TOKENS finishes with length", async () => {
-    fake.setScript([{ thinking: "hm", text: "Cut", finishReason: "length", usage: { input: 10, output: 3 } }]);
+    fake.setScript([{ thinking: "hm", text: "Cut", finishReason: "max_tokens", usage: { input: 10, output: 3 } }]);
     const response = await adapter.complete(ask("hi"), ctx());
     expect(last().path).toBe("/v1beta/models/gemini-2.5-pro:generateContent");
     expect(response.message.content).toEqual([{ type: "thinking", text: "hm" }, { type: "text", text: "Cut" }]);
-    expect(response).toMatchObject({ text: "Cut", reasoning: "hm", finishReason: "length", usage: { input: 10, output: 3 } });
+    expect(response).toMatchObject({ text: "Cut", reasoning: "hm", finishReason: "max_tokens", usage: { input: 10, output: 3 } });
   });
 });
 

@@ -17,7 +17,7 @@ describe("openai-chat adapter through the openai SDK", () => {
     const { events, response, requests } = await run([{ text: "Four, of course.", chunkSize: 4 }], { system: "Be brief.", messages: [{ role: "user", content: "2+2?" }] });
     expect(events[0]).toEqual({ type: "start", model: MODEL });
     expect(ofType(events, "text_delta").length).toBeGreaterThan(2);
-    expect(response).toMatchObject({ text: "Four, of course.", finishReason: "stop" });
+    expect(response).toMatchObject({ text: "Four, of course.", finishReason: "end_turn" });
     expect(requests[0].body).toMatchObject({
       model: "deepseek-chat",
       stream: true,
@@ -33,7 +33,7 @@ describe("openai-chat adapter through the openai SDK", () => {
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.map((e) => e.delta).join("")).toBe(JSON.stringify(args));
     expect(deltas[0].partialArguments).toBeDefined();
-    expect(response).toMatchObject({ finishReason: "tool_calls", toolCalls: [{ id: "call_abc", name: "read", arguments: args }] });
+    expect(response).toMatchObject({ finishReason: "tool_use", toolCalls: [{ id: "call_abc", name: "read", arguments: args }] });
   });
 
   test("J.9 4.6 three tool calls keep ids and order; results go back as tool messages", async () => {
@@ -94,6 +94,6 @@ describe("openai-chat adapter through the openai SDK", () => {
       { type: "text", text: "calling" },
       { type: "tool_call", id: "call_9", name: "read", arguments: { path: "z" } },
     ]);
-    expect(response).toMatchObject({ finishReason: "tool_calls", usage: { input: 10, output: 5 } });
+    expect(response).toMatchObject({ finishReason: "tool_use", usage: { input: 10, output: 5 } });
   });
 });

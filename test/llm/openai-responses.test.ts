@@ -35,7 +35,7 @@ describe("openai-responses adapter", () => {
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.map((d) => d.delta).join("")).toBe(text);
     expect(response.text).toBe(text);
-    expect(response.finishReason).toBe("stop");
+    expect(response.finishReason).toBe("end_turn");
     expect(response.message).toMatchObject({ role: "assistant", model: MODEL, content: [{ type: "text", text }] });
     expect(response.id).toStartWith("resp_");
 
@@ -85,7 +85,7 @@ describe("openai-responses adapter", () => {
     expect(deltas.filter((d) => d.partialArguments).length).toBeLessThan(deltas.length);
     const [end] = ofType(events, "tool_call_end");
     expect(end.call).toEqual({ type: "tool_call", id: start.id, name: "write", arguments: args });
-    expect(response.finishReason).toBe("tool_calls");
+    expect(response.finishReason).toBe("tool_use");
     expect(response.toolCalls).toEqual([end.call]);
   });
 
@@ -169,7 +169,7 @@ describe("openai-responses adapter", () => {
 
   test("an incomplete response (max_output_tokens) finishes with length", async () => {
     const { response } = await streamTurn({ text: "cut sho", finishReason: "length" });
-    expect(response.finishReason).toBe("length");
+    expect(response.finishReason).toBe("max_tokens");
     expect(response.text).toBe("cut sho");
   });
 
@@ -182,7 +182,7 @@ describe("openai-responses adapter", () => {
     expect(response.text).toBe("Reading.");
     expect(response.toolCalls[0]).toMatchObject({ name: "read", arguments: { path: "x" } });
     expect(response.toolCalls[0].id).toMatch(/^call_.+\|fc_/);
-    expect(response.finishReason).toBe("tool_calls");
+    expect(response.finishReason).toBe("tool_use");
     expect(response.usage).toMatchObject({ input: 50, cacheRead: 10, output: 5 });
   });
 

@@ -302,14 +302,15 @@ export class SubagentManager {
       this.host.addUsage(result.usage);
     }
     if (child.status === "closed") return;
-    const failed = thrown !== undefined || result?.stopReason === "error" || result?.stopReason === "aborted";
+    // A child whose answer is unfinished (refused, filtered, cut) has not done its task either.
+    const failed = thrown !== undefined || result?.stopReason === "error" || result?.stopReason === "aborted" || result?.stopMessage !== undefined;
     child.status = failed ? "failed" : "completed";
     if (failed) {
       child.error = child.interrupted
         ? "interrupted: the parent's input was interrupted"
         : thrown !== undefined
           ? ((thrown as Error).message ?? String(thrown))
-          : (result?.error?.message ?? `stopped: ${result?.stopReason}`);
+          : (result?.error?.message ?? result?.stopMessage ?? `stopped: ${result?.stopReason}`);
     }
     const report = this.report(child);
     this.host.emit("subagent_end", { ...report });

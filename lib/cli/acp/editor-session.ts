@@ -205,8 +205,9 @@ function stopReason(result: SubmitResult, cancelled: boolean, last: unknown): ac
   if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") return "max_turn_requests";
   if (result.stopReason === "error") throw RequestError.internalError(undefined, result.error?.message ?? "The model call failed.");
   const finish = (last as AssistantMessage | undefined)?.role === "assistant" ? (last as AssistantMessage).finishReason : undefined;
-  if (finish === "content_filter") return "refusal";
-  if (finish === "length") return "max_tokens";
+  // ACP names two of the unfinished endings; the others end the turn with the reason said in the session.
+  if (result.stopReason === "refusal" || result.stopReason === "content_filter" || finish === "refusal" || finish === "content_filter") return "refusal";
+  if (result.stopReason === "max_tokens" || finish === "max_tokens") return "max_tokens";
   return "end_turn";
 }
 

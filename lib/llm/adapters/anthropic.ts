@@ -8,10 +8,10 @@ import { supportsAdaptiveThinking } from "../catalog.ts";
 import { classifyError } from "../classify.ts";
 import { MessageBuilder } from "../message-builder.ts";
 import { StreamedArguments, toolCallPart } from "../partial-json.ts";
-import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, UserPart } from "../types.ts";
+import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, ServerToolPart, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
-import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache, smallPiecesFetch } from "./sdk-cache.ts";
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Block = Anthropic.Messages.ContentBlockParam;
@@ -20,20 +20,29 @@ const BUDGETS: Record<ReasoningEffort, number> = { low: 2048, medium: 8192, high
 const CACHE = { type: "ephemeral" } as const;
 
 const STOP: Record<string, FinishReason> = {
-  end_turn: "stop",
-  stop_sequence: "stop",
-  pause_turn: "stop",
-  max_tokens: "length",
-  model_context_window_exceeded: "length",
-  tool_use: "tool_calls",
-  refusal: "content_filter",
+  end_turn: "end_turn",
+  stop_sequence: "end_turn",
+  pause_turn: "pause_turn",
+  max_tokens: "max_tokens",
+  model_context_window_exceeded: "max_tokens",
+  tool_use: "tool_use",
+  refusal: "refusal",
 };
+
+/** A stop reason this adapter does not know yet ends the turn as unfinished, named, never as a success. */
+const stopOf = (reason: string): FinishReason => STOP[reason] ?? "incomplete";
+
+/** Anthropic's explanation of a refusal (`stop_details`), when it gives one. */
+function stopDetail(delta: object): string | undefined {
+  const details = (delta as { stop_details?: { explanation?: unknown } }).stop_details;
+  return typeof details?.explanation === "string" ? details.explanation : undefined;
+}
 
 const sdk = sdkCache(({ baseUrl, apiKey, headers = {} }) => {
   // A bearer token (ANTHROPIC_AUTH_TOKEN) arrives as an authorization header.
   const { authorization, ...rest } = headers;
   const credential = authorization ? { authToken: authorization.replace(/^Bearer\s+/i, "") } : { apiKey: apiKey ?? "" };
-  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest, logLevel: SDK_LOG_LEVEL });
+  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest, logLevel: SDK_LOG_LEVEL, fetch: smallPiecesFetch });
 });
 
 export const anthropicAdapter: Adapter = {
@@ -42,8 +51,11 @@ export const anthropicAdapter: Adapter = {
   async *stream(request, ctx) {
     const builder = new MessageBuilder(ctx.model.ref);
     const tools = new Map<number, { ordinal: number; id: string; name: string; json: StreamedArguments }>();
+    /** Blocks of tools Anthropic runs itself, by block index, with their streamed input. */
+    const serverBlocks = new Map<number, { block: Record<string, unknown>; json: string }>();
     let id: string | undefined;
     let stop: string | null = null;
+    let detail: string | undefined;
     let counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
     try {
@@ -67,7 +79,7 @@ export const anthropicAdapter: Adapter = {
               const call = { ordinal: tools.size, id: block.id, name: block.name, json: new StreamedArguments() };
               tools.set(event.index, call);
               yield { type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name };
-            }
+            } else if (block.type !== "text" && block.type !== "thinking") serverBlocks.set(event.index, { block: { ...(block as object) }, json: "" });
             break;
           }
           case "content_block_delta": {
@@ -80,6 +92,8 @@ export const anthropicAdapter: Adapter = {
               yield { type: "thinking_delta", delta: delta.thinking };
             } else if (delta.type === "signature_delta") builder.signature(delta.signature);
             else if (delta.type === "input_json_delta") {
+              const server = serverBlocks.get(event.index);
+              if (server) server.json += delta.partial_json;
               const call = tools.get(event.index);
               if (!call) break;
               const partialArguments = call.json.push(delta.partial_json);
@@ -88,6 +102,8 @@ export const anthropicAdapter: Adapter = {
             break;
           }
           case "content_block_stop": {
+            const server = serverBlocks.get(event.index);
+            if (server) builder.serverTool(serverToolPart(server.block, server.json));
             const call = tools.get(event.index);
             if (!call) break;
             const part = toolCallPart(call.id, call.name, call.json.final());
@@ -97,18 +113,23 @@ export const anthropicAdapter: Adapter = {
           }
           case "message_delta": {
             stop = event.delta.stop_reason ?? stop;
+            detail = stopDetail(event.delta) ?? detail;
             counts = readUsage(event.usage, counts);
             break;
           }
           case "message_stop":
             break;
+          default:
+            // An error event inside the 200 (overloaded mid-stream): the SDK throws it before it
+            // gets here; anything else (ping, event types newer than this adapter) carries no content.
+            if ((event as { type: string }).type === "error") throw (event as unknown as { error: unknown }).error;
         }
       }
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
     }
     if (stop === null) throw classifyError(new Error("terminated: the stream ended before message_delta"), ctx.model.provider);
-    yield { type: "finish", response: builder.response({ id, usage: usageWithCost(counts, ctx.model), finishReason: STOP[stop] ?? "stop" }) };
+    yield { type: "finish", response: builder.response({ id, usage: usageWithCost(counts, ctx.model), finishReason: stopOf(stop), finishDetail: detail }) };
   },
 
   async complete(request, ctx): Promise<Response> {
@@ -126,11 +147,24 @@ export const anthropicAdapter: Adapter = {
         builder.signature(block.signature);
       } else if (block.type === "redacted_thinking") builder.redacted(block.data);
       else if (block.type === "tool_use") builder.toolCall({ type: "tool_call", id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
+      else builder.serverTool(serverToolPart({ ...(block as object) }, ""));
     }
     const usage = usageWithCost(readUsage(message.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }), ctx.model);
-    return builder.response({ id: message.id, usage, finishReason: STOP[message.stop_reason ?? "end_turn"] ?? "stop" });
+    return builder.response({ id: message.id, usage, finishReason: stopOf(message.stop_reason ?? "end_turn"), finishDetail: stopDetail(message) });
   },
 };
+
+/** A server tool's block as it will go back: its streamed input, when it had one, parsed in. */
+function serverToolPart(block: Record<string, unknown>, json: string): ServerToolPart {
+  if (json.trim()) {
+    try {
+      block.input = JSON.parse(json);
+    } catch {
+      // Cut off: the block keeps the input it started with.
+    }
+  }
+  return { type: "server_tool", api: "anthropic-messages", block };
+}
 
 function client(ctx: AdapterContext): Anthropic {
   return sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
@@ -229,6 +263,8 @@ function assistantBlocks(m: AssistantMessage): Block[] {
   return m.content.flatMap((p): Block[] => {
     if (p.type === "text") return p.text ? [{ type: "text", text: p.text }] : [];
     if (p.type === "tool_call") return [{ type: "tool_use", id: p.id, name: p.name, input: p.arguments }];
+    // A tool Anthropic ran itself goes back as the block it sent; never to another API.
+    if (p.type === "server_tool") return p.api === "anthropic-messages" ? [p.block as unknown as Block] : [];
     if (p.redacted) return p.signature ? [{ type: "redacted_thinking", data: p.signature }] : [];
     if (p.signature) return [{ type: "thinking", thinking: p.text, signature: p.signature }];
     // Unsigned thinking cannot be replayed as thinking; keep what it said.

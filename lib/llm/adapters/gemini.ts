@@ -23,6 +23,7 @@ import { MessageBuilder } from "../message-builder.ts";
 import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, ReasoningEffort, Request, StreamEvent, ToolCallPart, ToolChoice, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
+import { applyPartialArg } from "./gemini-partial-args.ts";
 import { sdkCache } from "./sdk-cache.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 
@@ -30,7 +31,7 @@ import type { Adapter, AdapterContext } from "./types.ts";
 const SKIP_SIGNATURE = "skip_thought_signature_validator";
 
 const CONTENT_FILTER = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "PROMPT_BLOCKED"]);
-const FAILED = new Set(["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS", "OTHER", "IMAGE_OTHER", "NO_IMAGE", "LANGUAGE"]);
+const MALFORMED_CALL = new Set(["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"]);
 
 // The client owns retries: one attempt per call. No SDK timeout either: it would bound a whole
 // stream, and the client's idle watchdog catches stalls.
@@ -175,7 +176,7 @@ function modelParts(message: AssistantMessage, model: ModelInfo): Part[] {
         if (previous && !previous.thoughtSignature) previous.thoughtSignature = part.signature;
         else pending = part.signature;
       }
-    } else {
+    } else if (part.type === "tool_call") {
       const data = part.providerData ?? {};
       const signature = same && typeof data.thoughtSignature === "string" ? data.thoughtSignature : undefined;
       const id = typeof data.geminiId === "string" ? data.geminiId : undefined;
@@ -191,10 +192,14 @@ function modelParts(message: AssistantMessage, model: ModelInfo): Part[] {
 /** One turn's parts from streamed chunks (or the one chunk of a complete answer). */
 class Turn {
   finish?: string;
+  /** Gemini's own words on the ending (finishMessage, or the prompt's block reason message). */
+  private finishMessage?: string;
   private readonly builder: MessageBuilder;
   private usage?: GenerateContentResponseUsageMetadata;
   private id?: string;
   private toolCount = 0;
+  /** A call whose arguments are still streaming (Gemini 3 partialArgs). */
+  private streaming?: { call: ToolCallPart; index: number };
 
   constructor(private readonly ctx: AdapterContext) {
     this.builder = new MessageBuilder(ctx.model.ref);
@@ -203,15 +208,29 @@ class Turn {
   *chunk(chunk: GenerateContentResponse): Generator<StreamEvent> {
     if (chunk.usageMetadata) this.usage = chunk.usageMetadata;
     if (chunk.responseId) this.id = chunk.responseId;
-    if (chunk.promptFeedback?.blockReason) this.finish = "PROMPT_BLOCKED";
+    if (chunk.promptFeedback?.blockReason) {
+      this.finish = "PROMPT_BLOCKED";
+      this.finishMessage = chunk.promptFeedback.blockReasonMessage ?? `the prompt was blocked (${chunk.promptFeedback.blockReason})`;
+    }
+    // A chunk may come with no candidates at all (usage only): nothing to read in it.
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) yield* this.part(part);
     if (candidate?.finishReason) this.finish = candidate.finishReason;
+    if (candidate?.finishMessage) this.finishMessage = candidate.finishMessage;
   }
 
   response() {
+    if (this.streaming) {
+      // The stream finished with a call never closed: its arguments are all there will be.
+      const { call } = this.streaming;
+      this.streaming = undefined;
+      this.builder.toolCall(call);
+    }
     const hasCalls = this.builder.parts.some((p) => p.type === "tool_call");
-    return this.builder.response({ usage: usage(this.usage, this.ctx.model), finishReason: finishReason(this.finish, hasCalls), id: this.id });
+    const reason = finishReason(this.finish, hasCalls);
+    // Why an unfinished turn ended, in Gemini's words when it gave some, else its reason code.
+    const detail = reason === "end_turn" || reason === "tool_use" ? undefined : (this.finishMessage ?? this.finish);
+    return this.builder.response({ usage: usage(this.usage, this.ctx.model), finishReason: reason, finishDetail: detail, id: this.id });
   }
 
   private *part(part: Part): Generator<StreamEvent> {
@@ -227,18 +246,42 @@ class Turn {
     if (part.thoughtSignature) this.signature(part.thoughtSignature);
   }
 
-  /** Gemini sends a call whole: start, one delta with all arguments, end. */
+  /**
+   * Gemini sends a call whole (start, one delta with all arguments, end), or — Gemini 3 streaming
+   * its arguments — opened by name with `willContinue`, filled by `partialArgs`, closed by an empty call.
+   */
   private *call(part: Part): Generator<StreamEvent> {
     const fc = part.functionCall!;
-    const args = fc.args ?? {};
+    const open = this.streaming;
+    if (open && !fc.name) {
+      for (const arg of fc.partialArgs ?? []) applyPartialArg(open.call.arguments, arg);
+      if (fc.willContinue) return;
+      this.streaming = undefined;
+      yield* this.closeCall(open.call, open.index);
+      return;
+    }
+    if (open) {
+      // A new call before the last one closed: the last one is as complete as it will get.
+      this.streaming = undefined;
+      yield* this.closeCall(open.call, open.index);
+    }
     const providerData: Record<string, unknown> = {};
     if (part.thoughtSignature) providerData.thoughtSignature = part.thoughtSignature;
     if (fc.id) providerData.geminiId = fc.id;
-    const call: ToolCallPart = { type: "tool_call", id: fc.id || newCallId(), name: fc.name ?? "", arguments: args };
+    const call: ToolCallPart = { type: "tool_call", id: fc.id || newCallId(), name: fc.name ?? "", arguments: { ...fc.args } };
     if (Object.keys(providerData).length) call.providerData = providerData;
     const index = this.toolCount++;
     yield { type: "tool_call_start", index, id: call.id, name: call.name };
-    yield { type: "tool_call_delta", index, id: call.id, delta: JSON.stringify(args), partialArguments: args };
+    if (fc.willContinue) {
+      for (const arg of fc.partialArgs ?? []) applyPartialArg(call.arguments, arg);
+      this.streaming = { call, index };
+      return;
+    }
+    yield* this.closeCall(call, index);
+  }
+
+  private *closeCall(call: ToolCallPart, index: number): Generator<StreamEvent> {
+    yield { type: "tool_call_delta", index, id: call.id, delta: JSON.stringify(call.arguments), partialArguments: call.arguments };
     this.builder.toolCall(call);
     yield { type: "tool_call_end", index, call };
   }
@@ -262,11 +305,13 @@ function usage(meta: GenerateContentResponseUsageMetadata | undefined, model: Mo
   return usageWithCost({ input: (meta?.promptTokenCount ?? 0) - cached, cacheRead: cached, output: (meta?.candidatesTokenCount ?? 0) + thoughts, reasoning: thoughts }, model);
 }
 
+/** STOP (or FINISH_REASON_UNSPECIFIED) is a finished turn; any other reason, known or new, is named as not finished. */
 function finishReason(reason: string | undefined, hasCalls: boolean): FinishReason {
-  if (reason === "MAX_TOKENS") return "length";
+  if (reason === "MAX_TOKENS") return "max_tokens";
   if (reason && CONTENT_FILTER.has(reason)) return "content_filter";
-  if (reason && FAILED.has(reason)) return "error";
-  return hasCalls ? "tool_calls" : "stop";
+  if (reason && MALFORMED_CALL.has(reason)) return "malformed_call";
+  if (reason && reason !== "STOP" && reason !== "FINISH_REASON_UNSPECIFIED") return "incomplete";
+  return hasCalls ? "tool_use" : "end_turn";
 }
 
 /** The SDK puts Google's JSON error body in the message text: lift it out so its wording and RetryInfo are read. */

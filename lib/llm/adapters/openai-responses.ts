@@ -143,7 +143,7 @@ function assistantItems(message: AssistantMessage, index: number, model: ModelIn
     } else if (part.type === "thinking") {
       const reasoning = same ? reasoningItem(part) : undefined;
       if (reasoning) items.push(reasoning);
-    } else {
+    } else if (part.type === "tool_call") {
       const { callId, itemId } = splitCallId(part.id);
       const id = same && itemId ? { id: itemId } : {};
       if (isFreeformCall(part, freeform)) {
@@ -182,6 +182,7 @@ class Turn {
   private readonly parts: AssistantPart[] = [];
   private readonly byOutput = new Map<number, { part: AssistantPart; toolIndex: number; args: StreamedArguments; done: boolean }>();
   private toolCount = 0;
+  private refused = false;
 
   constructor(private readonly ctx: AdapterContext) {}
 
@@ -199,7 +200,10 @@ class Turn {
         yield* this.thinking(event.output_index, event.delta);
         break;
       case "response.output_text.delta":
+        yield* this.text(event.output_index, event.delta);
+        break;
       case "response.refusal.delta":
+        this.refused = true;
         yield* this.text(event.output_index, event.delta);
         break;
       case "response.function_call_arguments.delta":
@@ -245,7 +249,8 @@ class Turn {
       if (!part.text) part.text = [...item.summary, ...(item.content ?? [])].map((s) => s.text).join("\n\n");
       if (item.encrypted_content) part.signature = JSON.stringify({ id: item.id, encrypted_content: item.encrypted_content });
     } else if (item.type === "message" && part.type === "text") {
-      if (!part.text) part.text = item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal)).join("");
+      if (item.content.some((c) => c.type === "refusal")) this.refused = true;
+      if (!part.text) part.text = this.paragraph(part) + item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal)).join("");
     } else if (item.type === "function_call" && part.type === "tool_call") {
       state.done = true;
       Object.assign(part, toolCallPart(`${item.call_id}|${item.id}`, part.name, finalArguments(item.arguments || state.args.text)));
@@ -268,7 +273,9 @@ class Turn {
     const builder = new MessageBuilder(this.ctx.model.ref);
     // Items that produced nothing (an empty summary without encrypted content) leave no part.
     builder.parts.push(...this.parts.filter((p) => (p.type === "text" ? p.text !== "" : p.type === "thinking" ? p.text !== "" || p.signature : true)));
-    return builder.response({ usage: usage(result.usage, this.ctx.model), finishReason: finishReason(result, builder.parts), id: result.id });
+    const reason = finishReason(result, builder.parts, this.refused);
+    const detail = result.status === "incomplete" ? (result.incomplete_details?.reason ?? undefined) : undefined;
+    return builder.response({ usage: usage(result.usage, this.ctx.model), finishReason: reason, finishDetail: detail, id: result.id });
   }
 
   private open(index: number, part: AssistantPart, toolIndex = -1, mode: "json" | "raw" = "json"): void {
@@ -286,8 +293,16 @@ class Turn {
   private *text(index: number, delta: string): Generator<StreamEvent> {
     const part = this.byOutput.get(index)?.part;
     if (part?.type !== "text" || !delta) return;
+    // A second message (the final answer after a commentary one) starts a new paragraph.
+    if (!part.text) delta = this.paragraph(part) + delta;
     part.text += delta;
     yield { type: "text_delta", delta };
+  }
+
+  /** "\n\n" when a message before `part` already said something, so two messages never run together. */
+  private paragraph(part: AssistantPart): string {
+    const before = this.parts.slice(0, this.parts.indexOf(part));
+    return before.some((p) => p.type === "text" && p.text.trim() !== "") ? "\n\n" : "";
   }
 
   private *args(index: number, delta: string): Generator<StreamEvent> {
@@ -308,10 +323,14 @@ function usage(u: OpenAI.Responses.ResponseUsage | null | undefined, model: Mode
   );
 }
 
-function finishReason(result: ApiResponse, parts: AssistantPart[]): FinishReason {
-  if (result.status === "incomplete") return result.incomplete_details?.reason === "content_filter" ? "content_filter" : "length";
+function finishReason(result: ApiResponse, parts: AssistantPart[], refused: boolean): FinishReason {
+  if (result.status === "incomplete") {
+    const reason = result.incomplete_details?.reason;
+    return reason === "max_output_tokens" ? "max_tokens" : reason === "content_filter" ? "content_filter" : "incomplete";
+  }
   if (result.status === "cancelled") return "aborted";
-  return parts.some((p) => p.type === "tool_call") ? "tool_calls" : "stop";
+  if (parts.some((p) => p.type === "tool_call")) return "tool_use";
+  return refused ? "refusal" : "end_turn";
 }
 
 /** A failure the API reported inside a 200 (response.failed, an error event), classified by its code. */

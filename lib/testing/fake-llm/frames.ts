@@ -32,9 +32,17 @@ export function turnUsage(turn: ScriptTurn): Required<NonNullable<ScriptTurn["us
   };
 }
 
-/** The finish reason a turn implies: tool calls end with tool_calls unless the script says otherwise. */
-export function turnFinish(turn: ScriptTurn): NonNullable<ScriptTurn["finishReason"]> {
-  return turn.finishReason ?? (turn.toolCalls?.length ? "tool_calls" : "stop");
+/** The endings a scripted turn can have (gong's stop vocabulary); each format sends its API's own word for it. */
+export type ScriptFinish = "end_turn" | "tool_use" | "max_tokens" | "refusal" | "content_filter" | "malformed_call" | "incomplete" | "pause_turn";
+
+/** The Chat Completions names scripts may use as well. */
+const ALIASES: Record<string, ScriptFinish> = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use" };
+
+/** The ending a turn implies: tool calls end with tool_use unless the script says otherwise. */
+export function turnFinish(turn: ScriptTurn): ScriptFinish {
+  const given = turn.finishReason;
+  if (given) return ALIASES[given] ?? (given as ScriptFinish);
+  return turn.toolCalls?.length ? "tool_use" : "end_turn";
 }
 
 /** The argument text a scripted call streams: its raw text when given, else the JSON of its arguments. */

@@ -41,8 +41,15 @@ export interface ScriptTurn {
   thinkingSignature?: string;
   toolCalls?: ScriptToolCall[];
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; reasoning?: number };
-  /** How the turn ends; "content_filter" is each API's own refusal (Anthropic `refusal`, Gemini `SAFETY`, …). */
-  finishReason?: "stop" | "length" | "tool_calls" | "content_filter";
+  /**
+   * How the turn ends, in gong's stop vocabulary (or Chat's `stop` / `length` / `tool_calls`), sent as
+   * each API's own word: `max_tokens` (Anthropic max_tokens, Chat length, Responses incomplete for
+   * max_output_tokens, Gemini MAX_TOKENS); `refusal` (Anthropic refusal, elsewhere the filter);
+   * `content_filter` (Anthropic refusal, Chat content_filter, Responses incomplete for content_filter,
+   * Gemini SAFETY); `malformed_call` (Gemini MALFORMED_FUNCTION_CALL); `incomplete` (Gemini OTHER);
+   * `pause_turn` (Anthropic pause_turn). An ending an API lacks is sent as its normal end.
+   */
+  finishReason?: import("./frames.ts").ScriptFinish | "stop" | "length" | "tool_calls";
   fault?: Fault;
   /** Characters per streamed text / argument piece (default 8): arguments arrive in several pieces. */
   chunkSize?: number;

@@ -1,8 +1,17 @@
 /** Anthropic Messages API (POST /v1/messages): SSE with `event:` lines, and the JSON form. */
-import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
+import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage, type ScriptFinish } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
-const STOP_REASONS = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use", content_filter: "refusal" } as const;
+const STOP_REASONS: Record<ScriptFinish, string> = {
+  end_turn: "end_turn",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  refusal: "refusal",
+  content_filter: "refusal",
+  malformed_call: "end_turn",
+  incomplete: "end_turn",
+  pause_turn: "pause_turn",
+};
 
 const ERROR_TYPES: Record<number, string> = {
   400: "invalid_request_error",

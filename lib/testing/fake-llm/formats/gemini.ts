@@ -2,10 +2,19 @@
  * Gemini API (POST /v1beta/models/{model}:generateContent and :streamGenerateContent?alt=sse):
  * `data:`-only SSE frames, each a whole GenerateContentResponse, and the JSON form.
  */
-import { pieces, turnFinish, turnUsage } from "../frames.ts";
+import { pieces, turnFinish, turnUsage, type ScriptFinish } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
-const FINISH_REASONS = { stop: "STOP", length: "MAX_TOKENS", tool_calls: "STOP", content_filter: "SAFETY" } as const;
+const FINISH_REASONS: Record<ScriptFinish, string> = {
+  end_turn: "STOP",
+  tool_use: "STOP",
+  max_tokens: "MAX_TOKENS",
+  refusal: "SAFETY",
+  content_filter: "SAFETY",
+  malformed_call: "MALFORMED_FUNCTION_CALL",
+  incomplete: "OTHER",
+  pause_turn: "STOP",
+};
 
 const STATUS_NAMES: Record<number, string> = {
   400: "INVALID_ARGUMENT",

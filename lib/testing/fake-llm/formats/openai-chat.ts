@@ -1,6 +1,17 @@
 /** OpenAI Chat Completions (POST …/chat/completions), the format of every OpenAI-compatible server. */
-import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
+import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage, type ScriptFinish } from "../frames.ts";
 import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
+
+const CHAT_FINISH: Record<ScriptFinish, string> = {
+  end_turn: "stop",
+  tool_use: "tool_calls",
+  max_tokens: "length",
+  refusal: "content_filter",
+  content_filter: "content_filter",
+  malformed_call: "stop",
+  incomplete: "stop",
+  pause_turn: "stop",
+};
 
 const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
   400: { type: "invalid_request_error", code: null },
@@ -52,7 +63,7 @@ export const openaiChatFormat: WireFormat = {
             ...(toolCalls.length ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}),
           },
           logprobs: null,
-          finish_reason: turnFinish(turn),
+          finish_reason: CHAT_FINISH[turnFinish(turn)],
         },
       ],
       usage: usage(turn),
@@ -70,7 +81,7 @@ export const openaiChatFormat: WireFormat = {
       frames.push(chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }));
       for (const p of pieces(c.arguments, size)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
     });
-    frames.push(chunk({}, turnFinish(turn)));
+    frames.push(chunk({}, CHAT_FINISH[turnFinish(turn)]));
     if (request.body?.stream_options?.include_usage) {
       frames.push(sse({ ...base(request), object: "chat.completion.chunk", choices: [], usage: usage(turn) }));
     }

@@ -80,7 +80,7 @@ function responseObject(turn: ScriptTurn, request: RecordedRequest, finished: bo
   const body = request.body ?? {};
   // A response cut by the output limit or stopped by the content filter ends "incomplete", saying which.
   const finish = turnFinish(turn);
-  const incomplete = finish === "length" ? "max_output_tokens" : finish === "content_filter" ? "content_filter" : undefined;
+  const incomplete = finish === "max_tokens" ? "max_output_tokens" : finish === "content_filter" || finish === "refusal" ? "content_filter" : undefined;
   const status = !finished ? "in_progress" : incomplete ? "incomplete" : "completed";
   return {
     id: responseId(request),
