@@ -7,6 +7,8 @@ import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 export interface SessionConfig {
   /** Model calls across the whole session; 0 = unlimited. */
   maxTurns: number;
+  /** USD an input may spend: no model call starts once its cost reached this; 0 = unlimited. */
+  maxCostUsd: number;
   /** Tool rounds (model answers that carried tool calls) per user input. */
   maxToolRoundsPerInput: number;
   /** Command timeout when the model gives none (used only by profiles that ask the environment for it). */
@@ -39,6 +41,7 @@ export interface SessionConfig {
 
 export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   maxTurns: 0,
+  maxCostUsd: 0,
   maxToolRoundsPerInput: 200,
   defaultCommandTimeoutMs: 10_000,
   maxCommandTimeoutMs: 600_000,

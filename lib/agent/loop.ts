@@ -19,7 +19,7 @@ import type { InputQueues } from "./queues.ts";
 import { presentForeignCalls } from "./foreign-calls.ts";
 import { executeToolCalls, type ToolExecutionContext } from "./tool-execution.ts";
 
-export type StopReason = "completed" | "handled" | "tool_round_limit" | "turn_limit" | "aborted" | "error";
+export type StopReason = "completed" | "handled" | "tool_round_limit" | "turn_limit" | "max_cost" | "aborted" | "error";
 
 export interface SubmitResult {
   /** The final answer: text of the last assistant message. */
@@ -124,6 +124,12 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     if (config.maxTurns > 0 && host.turnCount >= config.maxTurns) {
       bus.emit("turn_limit", { kind: "turns", limit: config.maxTurns, count: host.turnCount });
       total.stopReason = "turn_limit";
+      return;
+    }
+    // The cost cap is checked before every call: the call that would pass it is never made.
+    if (config.maxCostUsd > 0 && total.usage.cost >= config.maxCostUsd) {
+      bus.emit("turn_limit", { kind: "cost", limit: config.maxCostUsd, count: total.usage.cost });
+      total.stopReason = "max_cost";
       return;
     }
     if (host.signal.aborted) {

@@ -21,6 +21,8 @@ import { decideTrust, type TrustDecision } from "./trust.ts";
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
   try {
+    // `gong batch …` has its own flags; only a first word "batch" means it (`gong -p batch` stays a prompt).
+    if (argv[0] === "batch") return await (await import("../batch/cli.ts")).runBatchCli(argv.slice(1), io);
     const opts = parseCliArgs(argv);
     verbose = opts.verbose;
     switch (opts.command) {

@@ -126,6 +126,7 @@ export async function prepareSession(
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
+      maxCostUsd: opts.maxCostUsd,
       defaultCommandTimeoutMs: settings.defaultCommandTimeoutMs,
       autoCompact: settings.compaction?.enabled,
       compactReserveTokens: settings.compaction?.reserveTokens,
