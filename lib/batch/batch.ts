@@ -4,7 +4,7 @@
  * launches exactly the tasks still owed on the chosen runner, appends every finished attempt to
  * `results.jsonl` (this process is its only writer) and writes `summary.json`.
  */
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { attemptsOf, claimOutDir, readTasksSnapshot, tasksSnapshot, writeJsonAtomic, writeTasksSnapshot } from "./layout.ts";
@@ -132,7 +132,10 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
   const resultsFile = join(out, "results.jsonl");
   const append = (r: AttemptResult) => appendFileSync(resultsFile, `${JSON.stringify(r)}\n`);
 
-  // Attempts a killed batch left behind without a result are errors: recorded, then owed again.
+  // Results a killed batch never appended come first; attempts it left without a result are errors, owed again.
+  const listed = new Set(readLines(resultsFile).map((r) => `${r.id}#${r.attempt}`));
+  const unlisted = tasks.flatMap((t) => attemptsOf(out, t.id).flatMap((a) => (a.result && !listed.has(`${t.id}#${a.attempt}`) ? [a.result] : [])));
+  for (const r of unlisted.sort((a, b) => a.finished_at.localeCompare(b.finished_at))) append(r);
   for (const task of tasks) for (const r of recordLostAttempts(out, task.id, 0, "its batch was stopped before it finished", "local", false)) append(r);
 
   const last = new Map<string, AttemptResult | undefined>(tasks.map((t) => [t.id, attemptsOf(out, t.id).at(-1)?.result]));
@@ -216,6 +219,17 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
   report.jobs = host.jobs;
   if (!(runner === "slurm" && options.detach)) writeJsonAtomic(join(out, "summary.json"), report.summary);
   return report;
+}
+
+function readLines(file: string): AttemptResult[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8").split("\n").flatMap((line) => {
+    try {
+      return line.trim() ? [JSON.parse(line) as AttemptResult] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Each task's attempts (with results) from the files, and the summary over them. */

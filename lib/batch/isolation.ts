@@ -47,7 +47,7 @@ async function resolveCommit(dir: string, ref: string): Promise<string> {
  * Prepares the task's workdir under `workRoot`. `base` is where relative `repo`/`workdir` paths
  * point from, and the directory a task with neither works on.
  */
-export async function prepareWorkdir(task: Task, base: string, workRoot: string, fallback: Isolation | undefined): Promise<Workdir> {
+export async function prepareWorkdir(task: Task, base: string, workRoot: string, fallback: Isolation | undefined, exclude?: string): Promise<Workdir> {
   const source = task.repo ?? task.workdir ?? base;
   const url = isUrl(source);
   const path = url ? source : isAbsolute(source) ? source : resolve(base, source);
@@ -63,7 +63,9 @@ export async function prepareWorkdir(task: Task, base: string, workRoot: string,
   }
   if (isolation === "copy") {
     if (url) throw new TaskInputError(`isolation 'copy' needs a local directory, not ${source}`);
-    cpSync(path, dir, { recursive: true, verbatimSymlinks: true });
+    // The batch's own out directory may sit inside the directory copied: it is left out.
+    const skip = exclude ? resolve(exclude) : undefined;
+    cpSync(path, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => skip === undefined || (src !== skip && !src.startsWith(`${skip}/`)) });
     if (root && task.ref) {
       const co = await run("git", ["-C", dir, "checkout", "--quiet", "--detach", task.ref]);
       if (co.code !== 0) throw new TaskInputError(`cannot check out '${task.ref}': ${lastLine(co.stderr)}`);

@@ -152,7 +152,7 @@ class Attempt {
   private async attemptResult(): Promise<AttemptResult> {
     let workdir: Workdir;
     try {
-      workdir = await prepareWorkdir(this.task, this.base, join(this.out, "work", `${this.task.id}.${this.attempt}`), undefined);
+      workdir = await prepareWorkdir(this.task, this.base, join(this.out, "work", `${this.task.id}.${this.attempt}`), undefined, this.out);
     } catch (e) {
       const message = `cannot prepare the workdir: ${(e as Error).message}`;
       this.log.write(`gong: ${message}\n`);
