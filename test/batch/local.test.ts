@@ -3,7 +3,7 @@
  * scripted model, real git, real signals.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { CLI, useWorkspace } from "../cli/helpers.ts";
@@ -155,5 +155,61 @@ describe("gong batch (local runner)", () => {
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
     expect(lines.some((l) => l.includes("while [ ! -f never ]"))).toBe(true);
     expect(r.stderr).toContain("task slow (attempt 1): timeout");
+  });
+
+  test("Ctrl-C stops launching and lets running tasks finish; a second Ctrl-C cancels them cleanly", async () => {
+    project();
+    const quick = fakeModel(ws.dir, "quick", THREE_TURNS);
+    const marks = join(ws.dir, "marks");
+    mkdirSync(marks);
+    const blocking = fakeModel(ws.dir, "blocking", [
+      { toolCalls: [{ name: "bash", arguments: { command: `touch ${marks}/$GONG_BATCH_TASK_ID.started; while [ ! -f ${marks}/release ]; do sleep 0.1; done; echo released` } }] },
+      { text: "Done." },
+    ]);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [
+      { id: "b1", prompt: "go", workdir: "project", model: blocking },
+      { id: "b2", prompt: "go", workdir: "project", model: blocking },
+      { id: "later", prompt: "go", workdir: "project", model: quick },
+    ]);
+    const started = () => existsSync(join(marks, "b1.started")) && existsSync(join(marks, "b2.started"));
+    const spawnBatch = (out: string) => {
+      const proc = Bun.spawn([process.execPath, CLI, "batch", "tasks.jsonl", "--out", out, "--workers", "2"], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
+      let stderr = "";
+      void (async () => {
+        const reader = proc.stderr.getReader();
+        for (let r = await reader.read(); !r.done; r = await reader.read()) stderr += new TextDecoder().decode(r.value);
+      })();
+      return { proc, stderr: () => stderr };
+    };
+
+    // Once: no new task starts, the running ones finish.
+    const first = spawnBatch("once");
+    await waitFor("both blocking tasks to start", started);
+    first.proc.kill("SIGINT");
+    await waitFor("the batch to say it stops launching", () => first.stderr().includes("no new tasks start"));
+    writeFileSync(join(marks, "release"), "");
+    expect(await first.proc.exited).toBe(1);
+    const once = join(ws.dir, "once");
+    expect(resultOf(once, "b1", 1)!.status).toBe("done");
+    expect(resultOf(once, "b2", 1)!.status).toBe("done");
+    expect(attemptCount(once, "later")).toBe(0);
+    expect(readSummary(once).counts).toMatchObject({ done: 2, skipped: 1 });
+
+    // Twice: the running tasks are cancelled, their session files closed.
+    for (const f of ["b1.started", "b2.started", "release"]) rmSync(join(marks, f));
+    const second = spawnBatch("twice");
+    await waitFor("both blocking tasks to start", started);
+    second.proc.kill("SIGINT");
+    await waitFor("the batch to say it stops launching", () => second.stderr().includes("no new tasks start"));
+    second.proc.kill("SIGINT");
+    expect(await second.proc.exited).toBe(1);
+    const twice = join(ws.dir, "twice");
+    for (const id of ["b1", "b2"]) {
+      const result = resultOf(twice, id, 1)!;
+      expect(result.status).toBe("cancelled");
+      expect(result.session_saved).toBe(true);
+      for (const line of readFileSync(result.session_file!, "utf8").split("\n").filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+    }
+    expect(readSummary(twice).counts).toMatchObject({ cancelled: 2, skipped: 1 });
   });
 });
