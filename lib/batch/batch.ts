@@ -7,7 +7,7 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { attemptsOf, claimOutDir, readTasksSnapshot, tasksSnapshot, writeJsonAtomic, writeTasksSnapshot } from "./layout.ts";
+import { attemptsOf, claimOutDir, OutDirError, readTasksSnapshot, tasksSnapshot, writeJsonAtomic, writeTasksSnapshot } from "./layout.ts";
 import { recordLostAttempts } from "./outcome.ts";
 import { isOwed, summarize, type AttemptResult, type Summary, type TaskStatus } from "./result.ts";
 import { checkTasks, type Task, type TaskDefaults, type TaskProblem } from "./task.ts";
@@ -89,6 +89,8 @@ export interface RunnerHost {
   /** False once launching must stop (stop signal, the total cost cap). */
   mayLaunch(): boolean;
   launched(index: number): void;
+  /** What the engine says is running and waiting (Slurm: squeue), when it knows better than the launches. */
+  observed(running: number, queued: number): void;
   /** Records a finished attempt; true when the task should run again (an error with attempts left). */
   finished(result: AttemptResult): boolean;
   emit(event: BatchEvent): void;
@@ -121,6 +123,8 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
   const cwd = resolve(options.cwd ?? process.cwd());
   const emit = (e: BatchEvent) => options.onEvent?.(e);
   claimOutDir(out, options.source ?? "sdk");
+  const stillQueued = existsSync(join(out, "slurm", "jobs")) ? await (await import("./slurm.ts")).jobsStillQueued(out, options.env ?? process.env) : [];
+  if (stillQueued.length > 0) throw new OutDirError(`Slurm job ${stillQueued.join(", ")} of this batch is still running: wait for it (then 'gong batch collect ${out}') or cancel it with scancel.`);
   const checked = checkTasks(
     input.map((value, i) => ({ line: i + 1, value })),
     options.defaults,
@@ -147,6 +151,7 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
   const counts: Record<TaskStatus, number> = { done: 0, failed: 0, error: 0, timeout: 0, cancelled: 0, skipped: 0 };
   for (const [, r] of last) if (r && !owed.includes(tasks.findIndex((t) => t.id === r.id))) counts[r.status]++;
   let running = 0;
+  let waiting: number | undefined;
   const durations: number[] = [];
   let stoppedWhy: string | undefined;
   const stop = options.stop ?? new AbortController().signal;
@@ -163,7 +168,7 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
       failed: counts.failed + counts.timeout,
       error: counts.error,
       running,
-      queued: Math.max(0, left),
+      queued: waiting ?? Math.max(0, left),
       cost_usd: Number(cost.toFixed(6)),
       eta_ms: mean === undefined ? undefined : Math.round((mean * (Math.max(0, left) + running)) / workers),
     };
@@ -193,6 +198,12 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
       usedThisRun.set(id, (usedThisRun.get(id) ?? 0) + 1);
       running++;
       emit({ type: "launched", id, index });
+      emit({ type: "progress", progress: progress() });
+    },
+    observed(nowRunning, queued) {
+      if (nowRunning === running && queued === waiting) return;
+      running = nowRunning;
+      waiting = queued;
       emit({ type: "progress", progress: progress() });
     },
     finished(result) {

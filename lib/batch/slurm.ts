@@ -48,6 +48,22 @@ async function submit(host: RunnerHost, indices: number[]): Promise<string> {
   return id;
 }
 
+/** Jobs of an earlier `--detach` run of this batch still in the queue: a second run must not race them. */
+export async function jobsStillQueued(out: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  let ids: string[];
+  try {
+    ids = readFileSync(join(out, "slurm", "jobs"), "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+  const queued: string[] = [];
+  for (const id of ids) {
+    const r = await run("squeue", ["-h", "-r", "-j", id, "-o", "%i"], { env });
+    if (r.code === 0 && r.stdout.trim() !== "") queued.push(id);
+  }
+  return queued;
+}
+
 /** Array elements of the job still pending or running; 0 once it left the queue. */
 async function inQueue(host: RunnerHost, id: string): Promise<{ running: number; queued: number }> {
   const r = await run("squeue", ["-h", "-r", "-j", id, "-o", "%t"], { env: host.env });
@@ -86,6 +102,7 @@ export async function runSlurm(host: RunnerHost, owed: number[]): Promise<void> 
       collect();
       const q = await inQueue(host, id);
       if (q.running + q.queued === 0) break;
+      host.observed(q.running, q.queued);
       await sleep(500);
     }
     collect();

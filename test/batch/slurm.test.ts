@@ -4,12 +4,12 @@
  * installed or cannot start.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { useWorkspace } from "../cli/helpers.ts";
 import { tempDir } from "../helpers/temp.ts";
-import { fakeModel, readResults, readSummary, resultOf, THREE_TURNS, writeTasks } from "./helpers.ts";
+import { fakeModel, readResults, readSummary, resultOf, THREE_TURNS, waitFor, writeTasks } from "./helpers.ts";
 
 const SCRIPTS = join(import.meta.dir, "slurm");
 const cluster = tempDir("gong-slurm-");
@@ -70,5 +70,31 @@ describe.skipIf(!slurmConf)("gong batch --runner slurm", () => {
     expect(first.error).toContain("killed (exit 137)");
     expect(resultOf(join(ws.dir, "out"), "victim", 2)!.status).toBe("done");
     expect(resultOf(join(ws.dir, "out"), "ok", 2)).toBeUndefined();
+  });
+
+  test("--detach submits and returns; a second run waits for the job; collect gathers the results after", async () => {
+    mkdirSync(join(ws.dir, "project"));
+    const marks = join(ws.dir, "marks");
+    mkdirSync(marks);
+    const model = fakeModel(ws.dir, "blocking", [
+      { toolCalls: [{ name: "bash", arguments: { command: `touch ${marks}/$GONG_BATCH_TASK_ID.started; while [ ! -f ${marks}/release ]; do sleep 0.1; done` } }] },
+      { text: "Done." },
+    ]);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "a", prompt: "go", workdir: "project" }, { id: "b", prompt: "go", workdir: "project" }]);
+    const env = { SLURM_CONF: slurmConf! };
+    const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--runner", "slurm", "--detach", "--model", model], { env });
+    expect(r.code).toBe(0);
+    const job = r.stdout.trim();
+    expect(job).toMatch(/^\d+$/);
+    await waitFor("the array's tasks to start", () => existsSync(join(marks, "a.started")) && existsSync(join(marks, "b.started")));
+    const again = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--runner", "slurm", "--model", model], { env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`Slurm job ${job} of this batch is still running`);
+    writeFileSync(join(marks, "release"), "");
+    await waitFor("the job to leave the queue", () => spawnSync("squeue", ["-h", "-j", job], { env: { ...process.env, ...env }, encoding: "utf8" }).stdout.trim() === "", 60_000);
+    const collected = await ws.run(["batch", "collect", "out"]);
+    expect(collected.code).toBe(0);
+    expect(collected.stdout).toContain("2 tasks: 2 done");
+    expect(readResults(join(ws.dir, "out")).map((x) => x.runner.job_id)).toEqual([job, job]);
   });
 });
