@@ -4,7 +4,7 @@
  * launches exactly the tasks still owed on the chosen runner, appends every finished attempt to
  * `results.jsonl` (this process is its only writer) and writes `summary.json`.
  */
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmdirSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { attemptsOf, claimOutDir, OutDirError, readTasksSnapshot, tasksSnapshot, writeJsonAtomic, writeTasksSnapshot } from "./layout.ts";
@@ -225,6 +225,12 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
   if (owed.length > 0) {
     if (runner === "local") await (await import("./local.ts")).runLocal(host, owed);
     else await (await import("./slurm.ts")).runSlurm(host, owed);
+  }
+  // The tasks' workdirs are gone (each removed its own); their parent goes too once empty.
+  try {
+    rmdirSync(join(out, "work"));
+  } catch {
+    // still in use by a detached job, or never made
   }
   const report = collectReport(out, problems);
   report.jobs = host.jobs;
