@@ -3,7 +3,8 @@
  * `xargs -P K`, then `gong batch` on the local runner and on a private one-node Slurm, K = 1, 4, 8.
  * Each task is 3 scripted turns with `sleep` standing for the work. Per row: wall time, overhead per
  * task ((wall − ideal) × K / n, ideal = ⌈n/K⌉ × work) and scaling efficiency (wall at K=1 / (K × wall)).
- * Default: 8 tasks of ~3 s. GONG_BENCH_BATCH=full: 16 and 64 tasks of ~5 s (takes long).
+ * Default: 8 tasks of ~3 s. GONG_BENCH_BATCH=full: 16 and 64 tasks of ~5 s (takes long);
+ * GONG_BENCH_BATCH=16 (or 64): that size alone, tasks of ~5 s.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,8 +14,9 @@ import type { BenchRow } from "./measure.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const CLI = join(ROOT, "cli.ts");
-const FULL = process.env.GONG_BENCH_BATCH === "full";
-const SIZES = FULL ? [16, 64] : [8];
+const CHOSEN = process.env.GONG_BENCH_BATCH;
+const FULL = CHOSEN === "full" || /^\d+$/.test(CHOSEN ?? "");
+const SIZES = CHOSEN === "full" ? [16, 64] : FULL ? [Number(CHOSEN)] : [8];
 const TURN_SLEEP_S = FULL ? 5 / 3 : 1;
 const WORK_S = TURN_SLEEP_S * 3;
 const WORKERS = [1, 4, 8];
