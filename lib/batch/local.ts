@@ -51,7 +51,8 @@ export async function runLocal(host: RunnerHost, owed: number[]): Promise<void> 
           tail += e.message;
           finish(127, null);
         });
-        child.on("close", finish);
+        // "exit", not "close": a process the task left behind holding the stderr pipe must not hold up the pool.
+        child.on("exit", finish);
       };
       next();
     });

@@ -46,11 +46,13 @@ export function taskIndex(flag: number | undefined, env: NodeJS.ProcessEnv): num
 
 export function runnerInfo(env: NodeJS.ProcessEnv): RunnerInfo {
   const base = { host: hostname(), pid: process.pid };
+  // The local runner says so itself: a local batch inside a Slurm allocation is still local.
+  if (env.GONG_BATCH_RUNNER === "local") return { name: "local", ...base };
   if (env.SLURM_ARRAY_JOB_ID || env.SLURM_JOB_ID) {
     return { name: "slurm", ...base, job_id: env.SLURM_ARRAY_JOB_ID ?? env.SLURM_JOB_ID, array_index: env.SLURM_ARRAY_TASK_ID ? Number(env.SLURM_ARRAY_TASK_ID) : undefined };
   }
   if (env.JOB_COMPLETION_INDEX !== undefined) return { name: "k8s", ...base, job_id: env.GONG_BATCH_JOB, array_index: Number(env.JOB_COMPLETION_INDEX) };
-  return { name: env.GONG_BATCH_RUNNER === "local" ? "local" : "direct", ...base };
+  return { name: "direct", ...base };
 }
 
 export async function runOne(options: RunOneOptions): Promise<number> {

@@ -118,7 +118,8 @@ export async function runSlurm(host: RunnerHost, owed: number[]): Promise<void> 
         // no exit file: the element never ran or its node was lost
       }
       const started = attemptNumbers(host.out, task.id).some((n) => n > before.get(i)!);
-      if (!started && host.cancel.aborted) continue;
+      // An element the stop cancelled before it started was never launched: it stays owed, not failed.
+      if (!started && (host.cancel.aborted || host.stop.aborted)) continue;
       for (const r of recordLostAttempts(host.out, task.id, before.get(i)!, reason, "slurm", true)) {
         seen.add(`${task.id}/${r.attempt}`);
         if (host.finished(r)) again.push(i);
