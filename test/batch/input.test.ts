@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { useWorkspace } from "../cli/helpers.ts";
+import { sandboxUnavailable } from "../helpers/sandbox.ts";
 import { fakeModel, gitRepo, readResults, readSummary, resultOf, THREE_TURNS, writeTasks } from "./helpers.ts";
 
 const ws = useWorkspace();
@@ -116,5 +117,35 @@ describe("gong batch input and output", () => {
     const missing = await ws.run(["batch", "collect", "nowhere"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("nowhere holds no batch");
+  });
+
+  test("--retry-failed re-runs failed tasks that a plain resume leaves alone", async () => {
+    mkdirSync(join(ws.dir, "project"));
+    const model = fakeModel(ws.dir, "three", THREE_TURNS);
+    const gate = join(ws.dir, "gate");
+    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "gated", prompt: "go", workdir: "project", setup: `test -f ${gate}` }, { id: "free", prompt: "go", workdir: "project" }]);
+    const run = (...extra: string[]) => ws.run(["batch", "tasks.jsonl", "--out", "out", "--model", model, ...extra]);
+    expect((await run()).code).toBe(1);
+    const out = join(ws.dir, "out");
+    expect(resultOf(out, "gated", 1)!.status).toBe("failed");
+    writeFileSync(gate, "");
+    expect((await run()).code).toBe(1);
+    expect(resultOf(out, "gated", 2)).toBeUndefined();
+    expect((await run("--retry-failed")).code).toBe(0);
+    expect(resultOf(out, "gated", 2)!.status).toBe("done");
+    expect(resultOf(out, "free", 2)).toBeUndefined();
+    expect(readSummary(out)).toMatchObject({ counts: { done: 2, failed: 0 }, attempts: 3, retries: 1 });
+  });
+
+  test.skipIf(sandboxUnavailable() !== undefined)("worktree isolation combines with --sandbox workspace-write: the task writes its own worktree", async () => {
+    const repo = join(ws.dir, "repo");
+    mkdirSync(repo);
+    gitRepo(repo, { "a.txt": "a\n" });
+    const model = fakeModel(ws.dir, "three", THREE_TURNS);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "boxed", prompt: "go", repo: "repo" }]);
+    const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--model", model, "--sandbox", "workspace-write"]);
+    expect(r.code).toBe(0);
+    const result = resultOf(join(ws.dir, "out"), "boxed", 1)!;
+    expect(readFileSync(result.patch_file!, "utf8")).toContain("+++ b/out-boxed.txt");
   });
 });
