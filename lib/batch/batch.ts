@@ -149,7 +149,8 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
   let cost = tasks.reduce((sum, t) => sum + attemptsOf(out, t.id).reduce((s, a) => s + (a.result?.cost_usd ?? 0), 0), 0);
   const usedThisRun = new Map<string, number>();
   const counts: Record<TaskStatus, number> = { done: 0, failed: 0, error: 0, timeout: 0, cancelled: 0, skipped: 0 };
-  for (const [, r] of last) if (r && !owed.includes(tasks.findIndex((t) => t.id === r.id))) counts[r.status]++;
+  const owedIds = new Set(owed.map((i) => tasks[i].id));
+  for (const [id, r] of last) if (r && !owedIds.has(id)) counts[r.status]++;
   let running = 0;
   let waiting: number | undefined;
   const durations: number[] = [];
