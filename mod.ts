@@ -67,4 +67,9 @@ export { SessionStore } from "./lib/store/session-store.ts";
 export { SessionLockedError } from "./lib/store/lock.ts";
 export { listSessions, findSession, deleteSession, type SessionInfo } from "./lib/store/list.ts";
 
+// Many tasks at once: `gong batch` for scripts (results are files under `out`).
+export { runBatch, type BatchOptions, type BatchEvent, type BatchReport, type Progress } from "./lib/batch/batch.ts";
+export { parseTasks, type Task, type TaskDefaults, type TaskProblem } from "./lib/batch/task.ts";
+export type { AttemptResult, Summary, TaskStatus } from "./lib/batch/result.ts";
+
 export { VERSION } from "./lib/version.ts";

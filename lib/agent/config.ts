@@ -7,6 +7,8 @@ import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 export interface SessionConfig {
   /** Model calls across the whole session; 0 = unlimited. */
   maxTurns: number;
+  /** USD an input may spend: no model call starts once its cost reached this; 0 = unlimited. */
+  maxCostUsd: number;
   /** Tool rounds (model answers that carried tool calls) per user input. */
   maxToolRoundsPerInput: number;
   /** Times a text answer cut at the output limit (or a paused server-side turn) is continued before the run stops unfinished. */
@@ -41,6 +43,7 @@ export interface SessionConfig {
 
 export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   maxTurns: 0,
+  maxCostUsd: 0,
   maxToolRoundsPerInput: 200,
   maxOutputContinuations: 3,
   defaultCommandTimeoutMs: 10_000,

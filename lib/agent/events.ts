@@ -93,7 +93,7 @@ export interface EventMap {
   /** The plan tool set a new plan (kept in the session and its file). */
   plan_update: Plan & { call_id: string; tool_name: string };
   /** A limit stopped the input: `count` of `limit` tool rounds (this input) or turns (the session). */
-  turn_limit: { kind: "tool_rounds" | "turns"; limit: number; count: number };
+  turn_limit: { kind: "tool_rounds" | "turns" | "cost"; limit: number; count: number };
   loop_detection: { message: string; window: number };
   /** `context_usage` (past the warning ratio), `context_overflow`, `session_file` (a write failed). */
   warning: { kind: "context_usage" | "context_overflow" | "session_file" | (string & {}); message: string; tokens?: number; context_window?: number; percent?: number };

@@ -137,6 +137,12 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
       total.stopReason = "turn_limit";
       return;
     }
+    // The cost cap is checked before every call: the call that would pass it is never made.
+    if (config.maxCostUsd > 0 && total.usage.cost >= config.maxCostUsd) {
+      bus.emit("turn_limit", { kind: "cost", limit: config.maxCostUsd, count: total.usage.cost });
+      total.stopReason = "max_cost";
+      return;
+    }
     if (host.signal.aborted) {
       total.stopReason = "aborted";
       return;

@@ -11,7 +11,7 @@ export const UNFINISHED_STOPS = ["max_tokens", "refusal", "content_filter", "mal
 export type UnfinishedStop = (typeof UNFINISHED_STOPS)[number];
 
 /** Every way a run ends; new reasons (a cost cap…) are added to this union. */
-export type StopReason = "completed" | "handled" | "tool_round_limit" | "turn_limit" | "aborted" | "error" | UnfinishedStop;
+export type StopReason = "completed" | "handled" | "tool_round_limit" | "turn_limit" | "max_cost" | "aborted" | "error" | UnfinishedStop;
 
 export function isUnfinished(reason: FinishReason | undefined): reason is UnfinishedStop {
   return (UNFINISHED_STOPS as readonly string[]).includes(reason ?? "");

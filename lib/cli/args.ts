@@ -36,6 +36,10 @@ export interface CliOptions {
   appendSystemPrompt?: string;
   cwd?: string;
   maxTurns?: number;
+  /** `--max-cost-usd`: no model call starts once the input's cost reached this. */
+  maxCostUsd?: number;
+  /** `--worktree`: run in a detached git worktree of HEAD, removed after (the diff is printed to stderr). */
+  worktree: boolean;
   continue: boolean;
   /** `true` when -r was given without a value; else an id prefix, a session name or a file. */
   resume?: string | true;
@@ -69,6 +73,8 @@ const OPTIONS = {
   "append-system-prompt": { type: "string" },
   cwd: { type: "string" },
   "max-turns": { type: "string" },
+  "max-cost-usd": { type: "string" },
+  worktree: { type: "boolean" },
   continue: { type: "boolean", short: "c" },
   resume: { type: "boolean", short: "r" },
   session: { type: "string" },
@@ -130,6 +136,11 @@ export function parseCliArgs(argv: string[]): CliOptions {
     maxTurns = Number(v["max-turns"]);
     if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a positive integer (got '${v["max-turns"]}').`);
   }
+  let maxCostUsd: number | undefined;
+  if (v["max-cost-usd"] !== undefined) {
+    maxCostUsd = Number(v["max-cost-usd"]);
+    if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0) throw new UsageError(`--max-cost-usd must be a positive number of US dollars (got '${v["max-cost-usd"]}').`);
+  }
   const sandbox = v.sandbox;
   if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
     throw new UsageError(`--sandbox must be ${SANDBOX_MODES.slice(0, -1).join(", ")} or ${SANDBOX_MODES.at(-1)} (got '${sandbox}').`);
@@ -166,6 +177,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     appendSystemPrompt: v["append-system-prompt"],
     cwd: v.cwd,
     maxTurns,
+    maxCostUsd,
+    worktree: Boolean(v.worktree),
     continue: Boolean(v.continue),
     resume: resumeId ?? (v.resume ? true : undefined),
     session: v.session,
@@ -218,6 +231,7 @@ Usage:
   git diff | gong -p "review"   the prompt may also come on stdin
   gong sessions                 list this directory's sessions
   gong mcp list                 MCP servers: state and tools
+  gong batch TASKS.jsonl        run many tasks at once (gong batch --help)
   gong --mode rpc               JSON lines on stdin/stdout for editors and programs
   gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
 
@@ -237,6 +251,9 @@ Options:
       --append-system-prompt T  append instructions (highest priority)
       --cwd DIR                 work in DIR
       --max-turns N             stop after N model turns
+      --max-cost-usd X          stop before a model call once the run cost X US dollars
+      --worktree                work in a detached git worktree of HEAD, removed after;
+                                its diff is kept as a file named on stderr
   -c, --continue                continue the most recent session here
   -r, --resume [SESSION]        resume a session: id prefix, name or file (latest when none)
       --session FILE            use this session file

@@ -166,6 +166,8 @@ export function describeFailure(result: SubmitResult): string | undefined {
       return "Stopped: the turn limit (--max-turns) was reached.";
     case "tool_round_limit":
       return "Stopped: the limit of tool rounds for one input was reached.";
+    case "max_cost":
+      return "Stopped: the cost cap (--max-cost-usd) was reached.";
     case "aborted":
       return "Interrupted.";
     default:

@@ -21,6 +21,8 @@ import { decideTrust, type TrustDecision } from "./trust.ts";
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
   try {
+    // `gong batch …` has its own flags; only a first word "batch" means it (`gong -p batch` stays a prompt).
+    if (argv[0] === "batch") return await (await import("../batch/cli.ts")).runBatchCli(argv.slice(1), io);
     const opts = parseCliArgs(argv);
     verbose = opts.verbose;
     switch (opts.command) {
@@ -45,9 +47,20 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
 }
 
 async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const cwd = workingDirectory(opts);
-  const trust = await projectTrust(cwd, opts, io);
+  const project = workingDirectory(opts);
+  const trust = await projectTrust(project, opts, io);
   for (const notice of trust.notices) io.stderr.write(`gong: ${notice}\n`);
+  // --worktree: the session works in a detached worktree of HEAD; trust and settings stay the project's.
+  const worktree = opts.worktree ? await (await import("../batch/single-worktree.ts")).openSingleWorktree(project) : undefined;
+  try {
+    return await runSessionIn(worktree?.dir ?? project, opts, trust, io);
+  } finally {
+    const diff = await worktree?.finish().catch((e) => void io.stderr.write(`gong: the worktree could not be cleaned up: ${(e as Error).message}\n`));
+    if (worktree) io.stderr.write(diff ? `gong: the worktree's changes: ${diff}\n` : "gong: the worktree had no changes.\n");
+  }
+}
+
+async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision, io: Io): Promise<number> {
   const setup = await prepareSession(opts, cwd, trust, io.env, (line) => io.stderr.write(`${line}\n`));
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   // SIGTERM and SIGHUP end every mode; SIGINT (Ctrl-C) too, except in the shell, which reads Ctrl-C itself.

@@ -167,6 +167,7 @@ export async function prepareSession(
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
       maxOutputContinuations: settings.maxOutputContinuations,
+      maxCostUsd: opts.maxCostUsd,
       defaultCommandTimeoutMs: settings.defaultCommandTimeoutMs,
       autoCompact: settings.compaction?.enabled,
       compactReserveTokens: settings.compaction?.reserveTokens,
