@@ -73,10 +73,11 @@ function readAgent(file: string, scope: Scope): AgentDefinition | string {
 
 /**
  * Claude Code's tool names (current and retired) as gong's capabilities, which every profile turns
- * into its own tools. `LS` was retired for Glob and Bash; `MultiEdit` for Edit; `BashOutput` and
- * `KillShell` come with the shell.
+ * into its own tools. `LS` was retired for Glob and Bash, `MultiEdit` for Edit. The helpers of
+ * background shells (`BashOutput`, `KillShell`, `TaskOutput`, `TaskStop`) map to nothing: only
+ * `Bash` gives an agent the shell.
  */
-const CLAUDE_TOOLS: Record<string, Capability> = {
+const CLAUDE_TOOLS: Record<string, Capability | null> = {
   Read: "read",
   NotebookRead: "read",
   Write: "write",
@@ -84,10 +85,10 @@ const CLAUDE_TOOLS: Record<string, Capability> = {
   MultiEdit: "edit",
   NotebookEdit: "edit",
   Bash: "bash",
-  BashOutput: "bash",
-  KillShell: "bash",
-  TaskOutput: "bash",
-  TaskStop: "bash",
+  BashOutput: null,
+  KillShell: null,
+  TaskOutput: null,
+  TaskStop: null,
   Grep: "grep",
   Glob: "find",
   LS: "find",
@@ -103,7 +104,8 @@ const CLAUDE_TOOLS: Record<string, Capability> = {
 export function agentToolSelection(agent: AgentDefinition, capabilityOf: (name: string) => Capability | undefined, known: (name: string) => boolean, inherited: readonly string[]): string[] {
   const resolve = (name: string): string | undefined => {
     const bare = name.replace(/\(.*\)$/, "").trim();
-    return CLAUDE_TOOLS[bare] ?? capabilityOf(bare) ?? (known(bare) ? bare : undefined);
+    if (Object.hasOwn(CLAUDE_TOOLS, bare)) return CLAUDE_TOOLS[bare] ?? undefined;
+    return capabilityOf(bare) ?? (known(bare) ? bare : undefined);
   };
   const chosen = agent.tools ? agent.tools.map(resolve).filter((n): n is string => n !== undefined) : [...inherited];
   // A rule with arguments (`Bash(rm *)`) restricts a use of the tool, not the tool: only bare names take a tool away.
