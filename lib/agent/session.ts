@@ -32,6 +32,7 @@ import { composeSystemPrompt, type PromptOverrides, type PromptSources } from ".
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
 import type { AgentDefinition } from "../setup/agents.ts";
 import { skillsBlock, skillTool, skillToolName, type Skill } from "../setup/skills.ts";
+import { shouldDefer, toolSearchTool } from "../mcp/tool-search.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -91,6 +92,8 @@ export class Session {
   private readonly monitor: ContextMonitor;
   /** The subagent tools of the current profile's dialect (none when this session may not spawn). */
   private subagentToolNames: string[] = [];
+  /** MCP tools the tool search has loaded (their schemas go with every request from then on). */
+  private readonly loadedMcpTools = new Set<string>();
   /** The skill tool of the current profile's dialect, when there are skills. */
   private skillToolNames: string[] = [];
   private readonly runningTools = new Set<AbortController>();
@@ -469,9 +472,31 @@ export class Session {
 
   /** Applies a tool selection to a profile (default: the current ones); the next request carries the result. */
   private activateTools(selection: ToolPreset | readonly string[] = this.parts.toolSelection, profile = this.parts.profile): void {
-    const extras = [...this.parts.customToolNames, ...this.subagentToolNames, ...this.skillToolNames, ...(this.mcpTools?.names() ?? [])];
+    const extras = [...this.parts.customToolNames, ...this.subagentToolNames, ...this.skillToolNames, ...this.mcpToolNames(profile)];
     this.parts.registry.setActive(activeToolNames(profile, selection, this.parts.registry, extras));
     this.cachedPrompt = null;
+  }
+
+  /**
+   * The MCP tools the request carries: all of them, or — when their definitions would pass the
+   * tool-search share of the context window — the search tool and the tools it has loaded.
+   */
+  private mcpToolNames(profile: ProviderProfile): string[] {
+    const names = this.mcpTools?.names() ?? [];
+    if (!this.config.mcpToolSearch || names.length === 0) return names;
+    const { registry } = this.parts;
+    const tools = names.flatMap((n) => registry.get(n) ?? []);
+    if (!shouldDefer(tools, this.parts.client.model(profile.model).contextWindow, this.config.mcpToolSearchPercent)) return names;
+    const search = toolSearchTool(
+      profile.id,
+      tools.filter((t) => !this.loadedMcpTools.has(t.name)),
+      (found) => {
+        for (const name of found) this.loadedMcpTools.add(name);
+        this.activateTools();
+      },
+    );
+    registry.register(search, { activate: false });
+    return [search.name, ...names.filter((n) => this.loadedMcpTools.has(n))];
   }
 
   private storeBetweenInputs(method: string) {

@@ -22,6 +22,8 @@ import type { Settings } from "./settings.ts";
 import type { TrustDecision } from "./trust.ts";
 import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
 import { parseToolList } from "../../tools/registry.ts";
+import { discoverSetup, type UserSetup } from "../setup/index.ts";
+import type { CommandContext } from "./custom-commands.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -37,6 +39,10 @@ export interface CliSetup {
   fork: boolean;
   /** Name to give the session (--name). */
   name?: string;
+  /** What the user brought for `cwd`: skills and agents (already in sessionOptions), custom slash commands. */
+  brought: UserSetup;
+  /** Whether the project's own files that run code may do so (--trust, trustedProjects, a remembered yes). */
+  trusted: boolean;
   /** Largest prompt input (stdin, @file) in bytes. */
   maxInputBytes: number;
   /** One line of diagnostics on stderr (a warning that must not stop the run). */
@@ -112,6 +118,8 @@ export async function prepareSession(
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
   mcp.manager?.start();
+  // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
+  const brought = discoverSetup({ cwd, home: env.HOME });
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
@@ -123,6 +131,8 @@ export async function prepareSession(
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
     mcpServers: mcp.manager,
+    skills: brought.skills,
+    agents: brought.agents,
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
@@ -143,7 +153,9 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: mcp.warning ? [mcp.warning] : [],
+    notices: [...(mcp.warning ? [mcp.warning] : []), ...brought.problems.map((p) => `warning: ${p}`)],
+    brought,
+    trusted: trust.trusted,
     environmentFor,
     box,
     terminated: termination.signal,
@@ -160,6 +172,11 @@ export async function prepareSession(
       for (const d of disposers) await d().catch(() => {});
     },
   };
+}
+
+/** What expanding a custom command needs in a mode working in `cwd` (default: the setup's own directory). */
+export function commandContext(setup: CliSetup, env = setup.sessionOptions.env!): CommandContext {
+  return { commands: setup.brought.commands, cwd: setup.cwd, env, trusted: setup.trusted, warn: setup.warn };
 }
 
 /** Hook modules named in settings, loaded once for every session the host opens; a broken one is a configuration error. */

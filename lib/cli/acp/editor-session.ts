@@ -11,6 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Session, SessionEvent, SubmitResult } from "../../agent/index.ts";
 import type { AssistantMessage } from "../../llm/types.ts";
+import { expandInput, type CommandContext } from "../custom-commands.ts";
 import { approvalGate, needsApproval, type ApprovalAnswer, type ApprovalGate, type ApprovalMode, type ApprovalRequest } from "../approval.ts";
 import { acpKind, callLocations, callTitle, resultContent, streamUpdate, type FileChange } from "./updates.ts";
 
@@ -70,6 +71,19 @@ export class EditorSession {
     return this.session;
   }
 
+  /** The user's custom slash commands for this session's directory: expanded in prompts, announced to the editor. */
+  commands?: CommandContext;
+
+  /** available_commands_update: the custom commands, so the editor can offer them after a "/". */
+  announceCommands(): Promise<unknown> {
+    const commands = (this.commands?.commands ?? []).map((c) => ({
+      name: c.name,
+      description: c.description ?? `${c.scope} command from ${c.file}`,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+    }));
+    return this.send({ sessionUpdate: "available_commands_update", availableCommands: commands });
+  }
+
   send(update: acp.SessionUpdate): Promise<unknown> {
     this.sending = this.sending.then(() => this.link.notify("session/update", { sessionId: this.id, update }).catch(() => {}));
     return this.sending;
@@ -83,7 +97,7 @@ export class EditorSession {
     this.running = run;
     let result: SubmitResult;
     try {
-      result = await this.session.submit(text, { images });
+      result = await this.session.submit(this.commands ? await expandInput(text, this.commands) : text, { images });
     } finally {
       this.running = null;
     }
