@@ -142,6 +142,7 @@ export async function prepareSession(
       compactKeepRecentTokens: settings.compaction?.keepRecentTokens,
       toolOutputLimits: settings.toolOutputLimits,
       toolLineLimits: settings.toolLineLimits,
+      ...toolSearchConfig(settings.mcpToolSearch),
     },
     observer: settings.toolOutput,
   };
@@ -177,6 +178,13 @@ export async function prepareSession(
 /** What expanding a custom command needs in a mode working in `cwd` (default: the setup's own directory). */
 export function commandContext(setup: CliSetup, env = setup.sessionOptions.env!): CommandContext {
   return { commands: setup.brought.commands, cwd: setup.cwd, env, trusted: setup.trusted, warn: setup.warn };
+}
+
+/** The `mcpToolSearch` setting as session config: true always defers, false never, "auto:N" past N % of the context window. */
+function toolSearchConfig(setting: Settings["mcpToolSearch"]): { mcpToolSearch?: boolean; mcpToolSearchPercent?: number } {
+  if (setting === undefined || setting === "auto") return {};
+  if (typeof setting === "boolean") return setting ? { mcpToolSearch: true, mcpToolSearchPercent: 0 } : { mcpToolSearch: false };
+  return { mcpToolSearch: true, mcpToolSearchPercent: Number(setting.slice(5)) };
 }
 
 /** Hook modules named in settings, loaded once for every session the host opens; a broken one is a configuration error. */
