@@ -3,7 +3,7 @@
  * for skills, `.gemini/` for commands), then the user's own under `$GONG_HOME` and `$HOME`. The
  * first place to define a name wins, so a project's file shadows the user's of the same name.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { gongHome } from "../store/paths.ts";
@@ -48,18 +48,19 @@ export function placesFor(kind: SetupKind, options: PlaceOptions): Place[] {
 export function filesUnder(dir: string, extensions: string[], depth = 4): string[] {
   const found: string[] = [];
   const walk = (at: string, level: number) => {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(at).sort();
+      entries = readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return;
     }
-    for (const name of names) {
-      if (name.startsWith(".")) continue;
-      const path = join(at, name);
-      const info = statOf(path);
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      const path = join(at, entry.name);
+      // Only a link needs a stat to know what it points at.
+      const info = entry.isSymbolicLink() ? statOf(path) : entry;
       if (info?.isDirectory() && level < depth) walk(path, level + 1);
-      else if (info?.isFile() && extensions.some((e) => name.endsWith(e))) found.push(path);
+      else if (info?.isFile() && extensions.some((e) => entry.name.endsWith(e))) found.push(path);
     }
   };
   walk(dir, 0);
