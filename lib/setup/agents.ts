@@ -77,21 +77,22 @@ function readAgent(file: string, scope: Scope): AgentDefinition | string {
  * background shells (`BashOutput`, `KillShell`, `TaskOutput`, `TaskStop`) map to nothing: only
  * `Bash` gives an agent the shell.
  */
-const CLAUDE_TOOLS: Record<string, Capability | null> = {
-  Read: "read",
-  NotebookRead: "read",
-  Write: "write",
-  Edit: "edit",
-  MultiEdit: "edit",
-  NotebookEdit: "edit",
-  Bash: "bash",
-  BashOutput: null,
-  KillShell: null,
-  TaskOutput: null,
-  TaskStop: null,
-  Grep: "grep",
-  Glob: "find",
-  LS: "find",
+const CLAUDE_TOOLS: Record<string, readonly Capability[]> = {
+  Read: ["read"],
+  NotebookRead: ["read"],
+  Write: ["write"],
+  Edit: ["edit"],
+  MultiEdit: ["edit"],
+  NotebookEdit: ["edit"],
+  Bash: ["bash"],
+  BashOutput: [],
+  KillShell: [],
+  TaskOutput: [],
+  TaskStop: [],
+  Grep: ["grep"],
+  Glob: ["find"],
+  // The listing tool where a profile has one, and the file finder that replaced it.
+  LS: ["ls", "find"],
 };
 
 /**
@@ -102,14 +103,15 @@ const CLAUDE_TOOLS: Record<string, Capability | null> = {
  * are taken away either way.
  */
 export function agentToolSelection(agent: AgentDefinition, capabilityOf: (name: string) => Capability | undefined, known: (name: string) => boolean, inherited: readonly string[]): string[] {
-  const resolve = (name: string): string | undefined => {
+  const resolve = (name: string): readonly string[] => {
     const bare = name.replace(/\(.*\)$/, "").trim();
-    if (Object.hasOwn(CLAUDE_TOOLS, bare)) return CLAUDE_TOOLS[bare] ?? undefined;
-    return capabilityOf(bare) ?? (known(bare) ? bare : undefined);
+    if (Object.hasOwn(CLAUDE_TOOLS, bare)) return CLAUDE_TOOLS[bare];
+    const capability = capabilityOf(bare);
+    return capability ? [capability] : known(bare) ? [bare] : [];
   };
-  const chosen = agent.tools ? agent.tools.map(resolve).filter((n): n is string => n !== undefined) : [...inherited];
+  const chosen = agent.tools ? agent.tools.flatMap(resolve) : [...inherited];
   // A rule with arguments (`Bash(rm *)`) restricts a use of the tool, not the tool: only bare names take a tool away.
-  const denied = new Set((agent.disallowedTools ?? []).filter((n) => !n.includes("(")).map(resolve).filter((n): n is string => n !== undefined));
+  const denied = new Set((agent.disallowedTools ?? []).filter((n) => !n.includes("(")).flatMap(resolve));
   return [...new Set(chosen.filter((n) => !denied.has(n)))];
 }
 
