@@ -76,6 +76,8 @@ export class EditorSession {
 
   /** available_commands_update: the custom commands, so the editor can offer them after a "/". */
   announceCommands(): Promise<unknown> {
+    // A session without custom commands has nothing to announce.
+    if (!this.commands?.commands.length) return Promise.resolve();
     const commands = (this.commands?.commands ?? []).map((c) => ({
       name: c.name,
       description: c.description ?? `${c.scope} command from ${c.file}`,
