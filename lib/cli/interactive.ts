@@ -20,7 +20,7 @@ import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
 import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
-import { commandInfos, expandInput } from "./custom-commands.ts";
+import { commandInfos, expandInput, onCommandModel } from "./custom-commands.ts";
 import { matchCommand } from "../setup/commands.ts";
 import { commandContext } from "./setup.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
@@ -188,10 +188,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   };
   (io.stdout as NodeJS.EventEmitter).on?.("resize", onResize);
 
-  const submit = (text: string) => {
+  /** `model`: the one a custom command asks for, used for this input only. */
+  const submit = (text: string, model?: string) => {
     screen.startWork();
-    running = host.session
-      .submit(text)
+    running = onCommandModel(host.session, model, () => host.session.submit(text))
       .then((result) => {
         renderer.finishAnswer();
         sessionUsage = addUsage(sessionUsage, result.usage);
@@ -269,7 +269,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       if (!text) return showPrompt();
       history.add(text);
       if (isSlashCommand(text) && matchCommand(text, customCommands)) {
-        void expandInput(text, commandCtx).then(submit, (e: Error) => {
+        void expandInput(text, commandCtx).then((input) => submit(input.text, input.model), (e: Error) => {
           out(`${style.red(`error: ${e.message}`)}\n`);
           showPrompt();
         });
@@ -297,8 +297,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
           history.add(text);
           // A custom command typed while the agent works is its next input.
           if (matchCommand(text, customCommands)) {
-            void expandInput(text, commandCtx).then((expanded) => {
-              host.session.followUp(expanded);
+            void expandInput(text, commandCtx).then((input) => {
+              host.session.followUp(input.text);
               out(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done`)}\n`);
             });
           } else if (runsWhileBusy(text)) void runSlashLine(text);

@@ -13,7 +13,7 @@ import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io }
 import { configureMcp, listMcpServers } from "./mcp.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
-import { expandInput } from "./custom-commands.ts";
+import { expandInput, onCommandModel } from "./custom-commands.ts";
 import { loadSettings, SettingsError } from "./settings.ts";
 import { commandContext, prepareSession, workingDirectory, type CliSetup } from "./setup.ts";
 import { Termination } from "./termination.ts";
@@ -83,7 +83,8 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
   const mode = effectiveMode(opts, io);
   const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
   // `gong -p "/review src"`: a custom command's expansion is the prompt.
-  const words = opts.prompt !== undefined ? await expandInput(opts.prompt, commandContext(setup)) : undefined;
+  const input = opts.prompt !== undefined ? await expandInput(opts.prompt, commandContext(setup)) : undefined;
+  const words = input?.text;
   const prompt =
     words !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(words, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
 
@@ -93,7 +94,7 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
     const store = storeFor(setup);
     const session = await openSession(setup, store);
     try {
-      return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated }, io);
+      return await onCommandModel(session, input?.model, () => runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated }, io));
     } finally {
       await session.close();
       store.close();

@@ -13,7 +13,7 @@ import { eventJson } from "./event-json.ts";
 import type { Io } from "./host.ts";
 import { SessionHost } from "./session-host.ts";
 import { commandContext, type CliSetup } from "./setup.ts";
-import { expandInput } from "./custom-commands.ts";
+import { expandInput, submitInput } from "./custom-commands.ts";
 
 type Command = { id?: unknown; type?: unknown; [key: string]: unknown };
 
@@ -45,7 +45,7 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     prompt: on(async (cmd, session) => {
       const images = Array.isArray(cmd.images) ? (cmd.images as { mimeType: string; data: string }[]) : undefined;
       // "/review src" names a custom command: its expansion is the input.
-      return session.submit(await expandInput(text(cmd), commandContext(setup)), { images });
+      return submitInput(session, await expandInput(text(cmd), commandContext(setup)), { images });
     }),
     steer: on((cmd, session) => session.steer(text(cmd))),
     follow_up: on((cmd, session) => session.followUp(text(cmd))),

@@ -132,6 +132,15 @@ describe("custom slash commands in the modes", () => {
     expect(conversationOf(fake.requests[1]).firstUser).toBe("Review the code in src. Status: STATUS-OK\n");
   });
 
+  test("print mode: a command's model (sonnet) is used for its input", async () => {
+    write(join(ws.dir, ".claude/commands/deep.md"), "---\nmodel: sonnet\n---\nThink hard about $ARGUMENTS.\n");
+    const fake = await startFakeLlm({ script: [{ text: "thought" }] });
+    const run = await ws.run([...WIRE_APIS[0].flags(fake), "--no-session", "--output-format", "json", "-p", "/deep caching"]);
+    expect(run.code).toBe(0);
+    expect(fake.requests[0].body.model).toBe("claude-sonnet-4-6");
+    expect(JSON.parse(run.stdout).model).toBe("anthropic/claude-sonnet-4-6");
+  });
+
   test("RPC: get_commands lists them and a prompt naming one sends its expansion", async () => {
     write(join(ws.dir, ".gong/commands/hello.md"), "---\ndescription: Greets\n---\nSay hello to $ARGUMENTS.\n");
     const fake = await startFakeLlm({ script: [{ text: "hello!" }] });

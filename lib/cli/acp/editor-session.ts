@@ -11,7 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Session, SessionEvent, SubmitResult } from "../../agent/index.ts";
 import type { AssistantMessage } from "../../llm/types.ts";
-import { expandInput, type CommandContext } from "../custom-commands.ts";
+import { expandInput, submitInput, type CommandContext } from "../custom-commands.ts";
 import { approvalGate, needsApproval, type ApprovalAnswer, type ApprovalGate, type ApprovalMode, type ApprovalRequest } from "../approval.ts";
 import { acpKind, callLocations, callTitle, resultContent, streamUpdate, type FileChange } from "./updates.ts";
 
@@ -99,7 +99,7 @@ export class EditorSession {
     this.running = run;
     let result: SubmitResult;
     try {
-      result = await this.session.submit(this.commands ? await expandInput(text, this.commands) : text, { images });
+      result = await submitInput(this.session, this.commands ? await expandInput(text, this.commands) : { text }, { images });
     } finally {
       this.running = null;
     }
