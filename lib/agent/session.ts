@@ -137,6 +137,11 @@ export class Session {
         if (this.currentState !== "CLOSED") this.followUp(text);
       },
     });
+    // A resumed conversation keeps the MCP tools it had called loaded (a search loaded them before).
+    for (const message of parts.history) {
+      if (message.role !== "assistant") continue;
+      for (const part of message.content) if (part.type === "tool_call" && part.name.startsWith("mcp__")) this.loadedMcpTools.add(part.name);
+    }
     this.applyProfile(parts.profile);
     if (parts.mcp) {
       this.mcpTools = new SessionMcpTools(parts.mcp.manager, parts.registry, () => this.activateTools(), (event) => this.mcpChanged(event));

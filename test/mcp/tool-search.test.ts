@@ -39,6 +39,24 @@ describe("MCP tool search", () => {
     expect(toolResultTexts(h.fake, 2).at(-1)).toBe("Echo: found and called");
   }, 30_000);
 
+  test("a resumed session keeps the MCP tools its conversation had loaded", async () => {
+    await using manager = await connectedManager();
+    let file: string | undefined;
+    {
+      await using h = await harness(
+        [{ toolCalls: [{ name: "ToolSearch", arguments: { query: "select:mcp__everything__echo" } }] }, { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "x" } }] }, { text: "done" }],
+        { mcpServers: manager, profile: "anthropic", config: { mcpToolSearchPercent: 0 } },
+      );
+      await h.session.submit("echo");
+      file = h.session.sessionFile;
+      await h.session.close();
+      await using again = await harness([{ text: "still here" }], { mcpServers: manager, profile: "anthropic", config: { mcpToolSearchPercent: 0 }, store: { resume: file } });
+      await again.session.submit("and now?");
+      expect(names(again.fake.requests[0])).toContain("ToolSearch");
+      expect(names(again.fake.requests[0]).filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__everything__echo"]);
+    }
+  }, 30_000);
+
   test("keyword search ranks by name and description; no match is a plain answer", async () => {
     await using manager = await connectedManager();
     await using h = await harness([{ toolCalls: [{ name: "tool_search", arguments: { query: "nothing-like-this-zz" } }] }, { toolCalls: [{ name: "tool_search", arguments: { query: "echo message", max_results: 1 } }] }, { text: "ok" }], {
