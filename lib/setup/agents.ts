@@ -103,15 +103,17 @@ const CLAUDE_TOOLS: Record<string, readonly Capability[]> = {
  * are taken away either way.
  */
 export function agentToolSelection(agent: AgentDefinition, capabilityOf: (name: string) => Capability | undefined, known: (name: string) => boolean, inherited: readonly string[]): string[] {
-  const resolve = (name: string): readonly string[] => {
+  const resolve = (name: string, granting: boolean): readonly string[] => {
     const bare = name.replace(/\(.*\)$/, "").trim();
+    // Denying the retired LS takes away the listing tool, not the file finder it grants.
+    if (bare === "LS" && !granting) return ["ls"];
     if (Object.hasOwn(CLAUDE_TOOLS, bare)) return CLAUDE_TOOLS[bare];
     const capability = capabilityOf(bare);
     return capability ? [capability] : known(bare) ? [bare] : [];
   };
-  const chosen = agent.tools ? agent.tools.flatMap(resolve) : [...inherited];
+  const chosen = agent.tools ? agent.tools.flatMap((n) => resolve(n, true)) : [...inherited];
   // A rule with arguments (`Bash(rm *)`) restricts a use of the tool, not the tool: only bare names take a tool away.
-  const denied = new Set((agent.disallowedTools ?? []).filter((n) => !n.includes("(")).flatMap(resolve));
+  const denied = new Set((agent.disallowedTools ?? []).filter((n) => !n.includes("(")).flatMap((n) => resolve(n, false)));
   return [...new Set(chosen.filter((n) => !denied.has(n)))];
 }
 

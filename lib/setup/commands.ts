@@ -250,7 +250,7 @@ async function replaceBraced(text: string, open: string, fn: (inside: string) =>
 function readPart(path: string, what: string, notices: string[]): string | undefined {
   const info = statOf(path);
   if (!info?.isFile()) {
-    notices.push(`${what}: no such file; not included.`);
+    notices.push(`${what}: ${info ? "not a file (only files are included)" : "no such file"}; not included.`);
     return undefined;
   }
   try {

@@ -132,3 +132,13 @@ describe("custom agents", () => {
     expect((end.data.output as any).error.message).toBe("Unknown subagent_type 'nobody'. Available: general-purpose, Explore, code-reviewer.");
   });
 });
+
+test("tool selection: Claude Code names to capabilities, rules count as their tool, disallowedTools takes away", async () => {
+  const { agentToolSelection } = await import("../../lib/setup/agents.ts");
+  const base = { name: "a", description: "d", prompt: "", file: "f", scope: "project" as const };
+  const capabilityOf = (n: string) => (({ read_file: "read", exec_command: "bash" }) as Record<string, any>)[n];
+  const known = (n: string) => n === "mcp__gh__create_pr" || n === "update_plan";
+  expect(agentToolSelection({ ...base, tools: ["Read", "Bash(git diff:*)", "LS", "MultiEdit", "mcp__gh__create_pr", "WebSearch"] }, capabilityOf, known, [])).toEqual(["read", "bash", "ls", "find", "edit", "mcp__gh__create_pr"]);
+  expect(agentToolSelection({ ...base, tools: ["read_file", "exec_command", "update_plan"], disallowedTools: ["Bash", "Read(./.env)"] }, capabilityOf, known, [])).toEqual(["read", "update_plan"]);
+  expect(agentToolSelection({ ...base, disallowedTools: ["LS", "Write"] }, capabilityOf, known, ["read", "write", "ls", "find"])).toEqual(["read", "find"]);
+});
