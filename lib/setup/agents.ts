@@ -8,8 +8,7 @@
 import { readFileSync } from "node:fs";
 import type { Capability } from "../profiles/types.ts";
 import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
-import type { Found } from "./skills.ts";
-import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, statOf, type PlaceOptions, type Scope } from "./places.ts";
+import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, statOf, type Found, type PlaceOptions, type Scope } from "./places.ts";
 
 export interface AgentDefinition {
   name: string;

@@ -11,8 +11,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { FrontmatterError, nameList, optionalFrontmatter } from "./frontmatter.ts";
-import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, shownPath, statOf, type PlaceOptions, type Scope } from "./places.ts";
-import type { Found } from "./skills.ts";
+import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, shownPath, statOf, type Found, type PlaceOptions, type Scope } from "./places.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import { parseFlatToml, TomlError } from "./toml.ts";
 

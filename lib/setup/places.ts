@@ -81,5 +81,11 @@ export function shownPath(path: string, cwd: string): string {
   return rel && !rel.startsWith("..") ? rel : path;
 }
 
+/** What a search of the places found, and one line per file that could not be used (the file and what was wrong). */
+export interface Found<T> {
+  items: T[];
+  problems: string[];
+}
+
 /** Files larger than this are not read (a skill, command or agent file is a page or two of text). */
 export const MAX_SETUP_FILE_BYTES = 4 * 1024 * 1024;

@@ -10,7 +10,7 @@ import { basename, dirname, join, relative } from "node:path";
 import * as v from "valibot";
 import type { Tool } from "../../tools/types.ts";
 import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
-import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, statOf, type PlaceOptions, type Scope } from "./places.ts";
+import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, statOf, type Found, type PlaceOptions, type Scope } from "./places.ts";
 
 export interface Skill {
   name: string;
@@ -20,12 +20,6 @@ export interface Skill {
   /** The SKILL.md file. */
   file: string;
   scope: Scope;
-}
-
-export interface Found<T> {
-  items: T[];
-  /** One line per file that could not be used: the file and what was wrong. */
-  problems: string[];
 }
 
 /** The Agent Skills limits. */
