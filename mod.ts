@@ -36,6 +36,10 @@ export { registerProfile, profileIds, profileForModel, AUTO_PROFILE } from "./li
 export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
 export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
 
+// What users bring from other agents: createSession({ skills, agents }) takes what these find.
+export { discoverSetup } from "./lib/setup/index.ts";
+export type { UserSetup, Skill, AgentDefinition, CustomCommand } from "./lib/setup/index.ts";
+
 // MCP servers: createSession({ mcpServers }) takes entries or a manager shared by sessions.
 export { McpManager, type McpServerStatus, type McpServerEvent, type McpServerSettingsEntry } from "./lib/mcp/index.ts";
 

@@ -39,6 +39,10 @@ export interface SessionConfig {
   compactReserveTokens: number;
   /** Tokens of recent messages a compaction keeps verbatim. */
   compactKeepRecentTokens: number;
+  /** Defer MCP tools behind a search tool when their definitions pass mcpToolSearchPercent of the context window. */
+  mcpToolSearch: boolean;
+  /** The share of the context window (percent) MCP tool definitions may take before they are deferred; 0 defers always. */
+  mcpToolSearchPercent: number;
 }
 
 export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
@@ -60,6 +64,8 @@ export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   autoCompact: true,
   compactReserveTokens: 16_384,
   compactKeepRecentTokens: 20_000,
+  mcpToolSearch: true,
+  mcpToolSearchPercent: 10,
 });
 
 export type SessionConfigInput = Partial<SessionConfig> & Record<string, unknown>;

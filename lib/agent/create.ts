@@ -27,6 +27,9 @@ import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./s
 import { childFiles } from "./subagents/stored.ts";
 import { SUBAGENT_TOOL_NAMES } from "./subagents/tools.ts";
 import { gatherPromptSources, type PromptSources } from "./system-prompt.ts";
+import { agentModel, agentToolSelection, type AgentDefinition } from "../setup/agents.ts";
+import type { Skill } from "../setup/skills.ts";
+import type { Capability } from "../profiles/types.ts";
 
 export interface StoreSelection {
   /** Directory for this session's files (default $GONG_HOME/sessions/<encoded cwd>). */
@@ -73,6 +76,10 @@ export interface CreateSessionOptions {
    * with the session).
    */
   mcpServers?: Record<string, McpServerSettingsEntry> | McpManager;
+  /** Agent Skills (see `discoverSkills` in lib/setup/skills.ts): listed in the system prompt, loaded by the skill tool. */
+  skills?: readonly Skill[];
+  /** Custom agents (see `discoverAgents` in lib/setup/agents.ts): subagent types with their own prompt, tools and model. */
+  agents?: readonly AgentDefinition[];
 }
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
@@ -137,6 +144,8 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     profileChoice,
     profile,
     toolSelection: options.tools ?? "default",
+    skills: options.skills ?? [],
+    agents: options.agents ?? [],
     customToolNames: (options.customTools ?? []).map((t) => t.name),
     toolLimits,
     limitOverrides,
@@ -226,12 +235,14 @@ async function spawnChild(parent: Session, options: CreateSessionOptions, parts:
   const store = parts.store.path
     ? SessionStore.create({ cwd: parts.cwd, dir: childSessionDir(parts.store.path), parentSession: parts.store.path, spawnedBy: request.callId })
     : SessionStore.create({ cwd: parts.cwd, persist: false });
+  const { agent } = request;
   return childSession(parent, options, parts, {
     store,
     env,
-    model: request.model,
-    tools: request.tools,
-    maxTurns: request.maxTurns,
+    model: request.model ?? agentModel(agent?.model, parent.model),
+    tools: request.tools ?? (agent ? customAgentTools(agent, live) : undefined),
+    maxTurns: request.maxTurns ?? agent?.maxTurns,
+    systemPrompt: agent?.prompt || undefined,
     reasoningEffort: request.reasoningEffort === undefined ? undefined : checkReasoningEffort(request.reasoningEffort),
     history: request.forkContext ? [...parent.messages] : undefined,
   });
@@ -245,6 +256,8 @@ interface ChildChoices {
   maxTurns?: number;
   reasoningEffort?: ReasoningEffort | null;
   history?: Message[];
+  /** A custom agent's prompt, in place of the base instructions. */
+  systemPrompt?: string;
 }
 
 /**
@@ -268,8 +281,10 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
       env: choices.env ?? live.env,
       config: { ...live.config, maxTurns: choices.maxTurns ?? DEFAULT_CHILD_MAX_TURNS },
       hooks: live.hooks,
-      systemPrompt: options.systemPrompt,
+      systemPrompt: choices.systemPrompt ?? options.systemPrompt,
       appendSystemPrompt: options.appendSystemPrompt,
+      skills: live.skills,
+      agents: live.agents,
       store: choices.store,
       client: live.client,
       reasoningEffort: choices.reasoningEffort ?? live.config.reasoningEffort,
@@ -279,6 +294,20 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
     },
     { depth: parts.depth, history: choices.history, sources: sameSetting ? live.sources : undefined },
   );
+}
+
+/**
+ * A custom agent's tools for its child: its `tools` (or the parent's active tools) as capabilities
+ * and names the parent's registry knows, without its `disallowedTools` and the subagent tools.
+ */
+function customAgentTools(agent: AgentDefinition, live: SessionParts): string[] {
+  const capabilityOf = new Map<string, Capability>();
+  for (const [capability, names] of Object.entries(live.profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability as Capability);
+  for (const capability of Object.keys(live.profile.capabilityTools)) capabilityOf.set(capability, capability as Capability);
+  const inherited = live.registry.names().filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n);
+  const tools = agentToolSelection(agent, (n) => capabilityOf.get(n), (n) => live.registry.get(n) !== undefined && !SUBAGENT_TOOL_NAMES.has(n), inherited);
+  // A session needs one active tool: an agent naming only tools gong lacks still gets the reader.
+  return tools.length > 0 ? tools : ["read"];
 }
 
 /**

@@ -30,6 +30,9 @@ import { SessionMcpTools } from "./mcp-tools.ts";
 import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
+import type { AgentDefinition } from "../setup/agents.ts";
+import { skillsBlock, skillTool, skillToolName, type Skill } from "../setup/skills.ts";
+import { shouldDefer, toolSearchTool } from "../mcp/tool-search.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -52,6 +55,10 @@ export interface SessionParts {
   toolSelection: ToolPreset | readonly string[];
   /** Names of the caller's own tools: they win over a profile's tool of the same name (activeToolNames says when they are on). */
   customToolNames: readonly string[];
+  /** Agent Skills: their names and descriptions in the system prompt, their bodies behind the skill tool. */
+  skills: readonly Skill[];
+  /** Custom agents: subagent types of the spawning tools. */
+  agents: readonly AgentDefinition[];
   /** The observer's per-tool limits, rewritten when the profile changes… */
   toolLimits: Record<string, ToolLimits>;
   /** …with these (from the session config and observer options) always on top. */
@@ -85,6 +92,10 @@ export class Session {
   private readonly monitor: ContextMonitor;
   /** The subagent tools of the current profile's dialect (none when this session may not spawn). */
   private subagentToolNames: string[] = [];
+  /** MCP tools the tool search has loaded (their schemas go with every request from then on). */
+  private readonly loadedMcpTools = new Set<string>();
+  /** The skill tool of the current profile's dialect, when there are skills. */
+  private skillToolNames: string[] = [];
   private readonly runningTools = new Set<AbortController>();
   /** Aborted by abort() and close(): the session is over. */
   private readonly lifetime = new AbortController();
@@ -126,6 +137,11 @@ export class Session {
         if (this.currentState !== "CLOSED") this.followUp(text);
       },
     });
+    // A resumed conversation keeps the MCP tools it had called loaded (a search loaded them before).
+    for (const message of parts.history) {
+      if (message.role !== "assistant") continue;
+      for (const part of message.content) if (part.type === "tool_call" && part.name.startsWith("mcp__")) this.loadedMcpTools.add(part.name);
+    }
     this.applyProfile(parts.profile);
     if (parts.mcp) {
       this.mcpTools = new SessionMcpTools(parts.mcp.manager, parts.registry, () => this.activateTools(), (event) => this.mcpChanged(event));
@@ -306,7 +322,8 @@ export class Session {
 
   /** The full system prompt the next request will carry. */
   systemPrompt(): string {
-    this.cachedPrompt ??= composeSystemPrompt(this.parts.profile, this.parts.sources, this.parts.overrides);
+    const skillTool = this.skillToolNames.find((n) => this.parts.registry.names().includes(n));
+    this.cachedPrompt ??= composeSystemPrompt(this.parts.profile, this.parts.sources, this.parts.overrides, skillTool ? skillsBlock(this.parts.skills, skillTool) : "");
     return this.cachedPrompt;
   }
 
@@ -439,10 +456,16 @@ export class Session {
     // The subagent tools follow the profile's dialect (spawn_agent, Agent, invoke_agent…).
     this.subagentToolNames = [];
     if (this.children.canSpawn) {
-      for (const tool of subagentTools(subagentDialect(profile.id), this.children, { parentModel: profile.model })) {
+      for (const tool of subagentTools(subagentDialect(profile.id), this.children, { parentModel: profile.model, agents: this.parts.agents })) {
         registry.register(tool, { activate: false });
         this.subagentToolNames.push(tool.name);
       }
+    }
+    // The skill tool follows the dialect too (Skill, activate_skill, skill).
+    this.skillToolNames = [];
+    if (this.parts.skills.length > 0 && !custom.has(skillToolName(profile.id))) {
+      registry.register(skillTool(profile.id, this.parts.skills), { activate: false });
+      this.skillToolNames.push(skillToolName(profile.id));
     }
     this.activateTools(this.parts.toolSelection, profile);
     this.parts.profile = profile;
@@ -454,9 +477,31 @@ export class Session {
 
   /** Applies a tool selection to a profile (default: the current ones); the next request carries the result. */
   private activateTools(selection: ToolPreset | readonly string[] = this.parts.toolSelection, profile = this.parts.profile): void {
-    const extras = [...this.parts.customToolNames, ...this.subagentToolNames, ...(this.mcpTools?.names() ?? [])];
+    const extras = [...this.parts.customToolNames, ...this.subagentToolNames, ...this.skillToolNames, ...this.mcpToolNames(profile)];
     this.parts.registry.setActive(activeToolNames(profile, selection, this.parts.registry, extras));
     this.cachedPrompt = null;
+  }
+
+  /**
+   * The MCP tools the request carries: all of them, or — when their definitions would pass the
+   * tool-search share of the context window — the search tool and the tools it has loaded.
+   */
+  private mcpToolNames(profile: ProviderProfile): string[] {
+    const names = this.mcpTools?.names() ?? [];
+    if (!this.config.mcpToolSearch || names.length === 0) return names;
+    const { registry } = this.parts;
+    const tools = names.flatMap((n) => registry.get(n) ?? []);
+    if (!shouldDefer(tools, this.parts.client.model(profile.model).contextWindow, this.config.mcpToolSearchPercent)) return names;
+    const search = toolSearchTool(
+      profile.id,
+      tools.filter((t) => !this.loadedMcpTools.has(t.name)),
+      (found) => {
+        for (const name of found) this.loadedMcpTools.add(name);
+        this.activateTools();
+      },
+    );
+    registry.register(search, { activate: false });
+    return [search.name, ...names.filter((n) => this.loadedMcpTools.has(n))];
   }
 
   private storeBetweenInputs(method: string) {

@@ -55,8 +55,9 @@ export async function gatherPromptSources(
   return { environment: promptEnvironment(env, git, profile.model, info), projectDocs };
 }
 
-export function composeSystemPrompt(profile: ProviderProfile, sources: PromptSources, overrides: PromptOverrides): string {
+/** `skills` is the list of Agent Skills (names and descriptions), placed before the user's appended text. */
+export function composeSystemPrompt(profile: ProviderProfile, sources: PromptSources, overrides: PromptOverrides, skills = ""): string {
   const docs = selectProjectDocs(sources.projectDocs, profile.projectDocFiles);
   const built = profile.buildSystemPrompt(sources.environment, docs, { baseInstructions: overrides.systemPrompt });
-  return joinLayers([built, overrides.appendSystemPrompt]);
+  return joinLayers([built, skills, overrides.appendSystemPrompt]);
 }

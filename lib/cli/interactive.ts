@@ -20,6 +20,9 @@ import { Screen } from "./screen.ts";
 import { SessionHost } from "./session-host.ts";
 import type { CliSetup } from "./setup.ts";
 import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
+import { commandInfos, expandInput, onCommandModel } from "./custom-commands.ts";
+import { matchCommand } from "../setup/commands.ts";
+import { commandContext } from "./setup.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
 import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalMode } from "./approval.ts";
@@ -83,6 +86,13 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   if (host.session.messages.length > 0) out(`${style.dim(`continuing session ${host.session.id} (${host.session.messages.length} messages)`)}\n${transcript()}`);
   status.reset(host.session.messages);
 
+  // The user's command files; a built-in command keeps its name.
+  const builtIn = new Set(slashCommandList().map((c) => c.name));
+  const customCommands = setup.brought.commands.filter((c) => !builtIn.has(c.name.toLowerCase()));
+  for (const c of setup.brought.commands.filter((c) => builtIn.has(c.name.toLowerCase()))) out(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}
+`);
+  const commandCtx = { ...commandContext(setup), commands: customCommands, warn: (line: string) => out(`${style.yellow(line)}\n`) };
+
   const inputPrompt = style.cyan("› ");
   const steeringPrompt = style.dim("↳ ");
   const history = new InputHistory(setup.cwd);
@@ -93,7 +103,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     prompt: inputPrompt,
     history: history.load(),
     historySize: InputHistory.size,
-    complete: (line, cursor) => completeInput(line, cursor, setup.cwd, slashCommandList()),
+    complete: (line, cursor) => completeInput(line, cursor, setup.cwd, [...slashCommandList(), ...commandInfos(customCommands)]),
     reserveBelow: () => (status.visible ? 1 : 0),
   });
   status.rowsBelow = () => rl.rowsBelowCursor;
@@ -178,10 +188,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   };
   (io.stdout as NodeJS.EventEmitter).on?.("resize", onResize);
 
-  const submit = (text: string) => {
+  /** `model`: the one a custom command asks for, used for this input only. */
+  const submit = (text: string, model?: string) => {
     screen.startWork();
-    running = host.session
-      .submit(text)
+    running = onCommandModel(host.session, model, () => host.session.submit(text))
       .then((result) => {
         renderer.finishAnswer();
         sessionUsage = addUsage(sessionUsage, result.usage);
@@ -259,6 +269,13 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     const handleInput = (text: string) => {
       if (!text) return showPrompt();
       history.add(text);
+      if (isSlashCommand(text) && matchCommand(text, customCommands)) {
+        void expandInput(text, commandCtx).then((input) => submit(input.text, input.model), (e: Error) => {
+          out(`${style.red(`error: ${e.message}`)}\n`);
+          showPrompt();
+        });
+        return;
+      }
       if (isSlashCommand(text)) {
         void runSlashLine(text).finally(() => showPrompt());
         return;
@@ -279,7 +296,13 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         // A slash command is the user's, never the model's: it runs now or once the agent is done.
         if (isSlashCommand(text)) {
           history.add(text);
-          if (runsWhileBusy(text)) void runSlashLine(text);
+          // A custom command typed while the agent works is its next input.
+          if (matchCommand(text, customCommands)) {
+            void expandInput(text, commandCtx).then((input) => {
+              host.session.followUp(input.text);
+              out(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done`)}\n`);
+            });
+          } else if (runsWhileBusy(text)) void runSlashLine(text);
           else {
             deferred.push(text);
             out(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done (Esc interrupts it)`)}\n`);

@@ -13,8 +13,9 @@ import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io }
 import { configureMcp, listMcpServers } from "./mcp.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";
+import { expandInput, onCommandModel } from "./custom-commands.ts";
 import { loadSettings, SettingsError } from "./settings.ts";
-import { prepareSession, workingDirectory, type CliSetup } from "./setup.ts";
+import { commandContext, prepareSession, workingDirectory, type CliSetup } from "./setup.ts";
 import { Termination } from "./termination.ts";
 import { decideTrust, type TrustDecision } from "./trust.ts";
 
@@ -94,8 +95,11 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
 
   const mode = effectiveMode(opts, io);
   const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
+  // `gong -p "/review src"`: a custom command's expansion is the prompt.
+  const input = opts.prompt !== undefined ? await expandInput(opts.prompt, commandContext(setup)) : undefined;
+  const words = input?.text;
   const prompt =
-    opts.prompt !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(opts.prompt, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
+    words !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(words, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
 
   if (mode === "print") {
     if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
@@ -103,7 +107,7 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
     const store = storeFor(setup);
     const session = await openSession(setup, store);
     try {
-      return await runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated }, io);
+      return await onCommandModel(session, input?.model, () => runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated }, io));
     } finally {
       await session.close();
       store.close();

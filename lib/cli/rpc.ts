@@ -12,7 +12,8 @@ import { parseToolList } from "../../tools/registry.ts";
 import { eventJson } from "./event-json.ts";
 import type { Io } from "./host.ts";
 import { SessionHost } from "./session-host.ts";
-import type { CliSetup } from "./setup.ts";
+import { commandContext, type CliSetup } from "./setup.ts";
+import { expandInput, submitInput } from "./custom-commands.ts";
 
 type Command = { id?: unknown; type?: unknown; [key: string]: unknown };
 
@@ -41,9 +42,10 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
   };
 
   const handlers: Record<string, Handler> = {
-    prompt: on((cmd, session) => {
+    prompt: on(async (cmd, session) => {
       const images = Array.isArray(cmd.images) ? (cmd.images as { mimeType: string; data: string }[]) : undefined;
-      return session.submit(text(cmd), { images });
+      // "/review src" names a custom command: its expansion is the input.
+      return submitInput(session, await expandInput(text(cmd), commandContext(setup)), { images });
     }),
     steer: on((cmd, session) => session.steer(text(cmd))),
     follow_up: on((cmd, session) => session.followUp(text(cmd))),
@@ -83,6 +85,7 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     new_session: async () => ({ session_id: (await host.newSession()).id }),
     switch_session: async (cmd) => ({ session_id: (await host.switchSession(text(cmd, "session"))).id }),
     list_sessions: () => ({ sessions: host.listSessions() }),
+    get_commands: () => ({ commands: setup.brought.commands.map((c) => ({ name: c.name, description: c.description ?? null, argument_hint: c.argumentHint ?? null, scope: c.scope, file: c.file })) }),
   };
 
   const pending = new Set<Promise<void>>();

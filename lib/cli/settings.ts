@@ -68,6 +68,8 @@ const SettingsSchema = v.strictObject({
   maxOutputContinuations: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** MCP servers by name, in the `.mcp.json` shape plus gong's keys (see lib/mcp/config.ts). */
   mcpServers: v.optional(v.record(v.string(), McpServerSettings)),
+  /** MCP tool search: true (always), false (never), "auto" (MCP tool definitions over 10 % of the context window) or "auto:N" (N %). */
+  mcpToolSearch: v.optional(v.union([v.boolean(), v.pipe(v.string(), v.regex(/^auto(:\d{1,3})?$/, 'must be true, false, "auto" or "auto:N" (N a percentage)'))])),
   /** Variables passed to commands although their names look secret (exact names or `PREFIX_*`). */
   envAllow: v.optional(v.array(v.string())),
   /** The OS sandbox for commands: a mode, or the mode with network access and extra writable roots. */

@@ -28,6 +28,8 @@ import { claudePermissionMode, unattendedGate, type SessionPermissions } from ".
 import { ShellHooks } from "../setup/shell-hooks.ts";
 import { untrustedHint } from "./trust.ts";
 import { parseToolList } from "../../tools/registry.ts";
+import { discoverSetup, type UserSetup } from "../setup/index.ts";
+import type { CommandContext } from "./custom-commands.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -43,6 +45,10 @@ export interface CliSetup {
   fork: boolean;
   /** Name to give the session (--name). */
   name?: string;
+  /** What the user brought for `cwd`: skills and agents (already in sessionOptions), custom slash commands. */
+  brought: UserSetup;
+  /** Whether the project's own files that run code may do so (--trust, trustedProjects, a remembered yes). */
+  trusted: boolean;
   /** Largest prompt input (stdin, @file) in bytes. */
   maxInputBytes: number;
   /** One line of diagnostics on stderr (a warning that must not stop the run). */
@@ -85,7 +91,7 @@ export async function prepareSession(
   const { loaded, settings } = trust;
   const { files, sources } = loaded;
   const setupNotices: string[] = [];
-  const brought = loadSetup({
+  const fromSettings = loadSetup({
     cwd,
     gongHome: gongHome(),
     gongFiles: loaded.layers.map((l) => ({ file: l.file, scope: l.scope === "global" ? "user" : "project", gong: true, ...l.settings })),
@@ -95,9 +101,9 @@ export async function prepareSession(
     // Even a trusted project never redirects the user's keys: their own base URLs and keys win.
     userOwned: (name) => env[name] !== undefined && PROVIDERS.some((p) => p.baseUrlEnv === name || p.apiKeyEnv.includes(name)),
   });
-  setupNotices.push(...brought.notices);
+  setupNotices.push(...fromSettings.notices);
   // The settings' `env` applies to gong itself (model, keys, base URLs) as to its commands and hooks, as Claude Code's does.
-  const sessionEnv = { ...env, ...brought.env };
+  const sessionEnv = { ...env, ...fromSettings.env };
   const model = chooseModel(opts.model, settings, sessionEnv);
 
   // A missing key's message names gong's flag (--api-key applies to the --model's provider).
@@ -128,7 +134,7 @@ export async function prepareSession(
   // The settings' `env` reaches commands and hooks, secret-looking names included (they were set on
   // purpose) — except the variables gong reads its own keys from.
   const baseEnv = sessionEnv;
-  const envAllow = [...(settings.envAllow ?? []), ...Object.keys(brought.env).filter((name) => !keyVariables.has(name))];
+  const envAllow = [...(settings.envAllow ?? []), ...Object.keys(fromSettings.env).filter((name) => !keyVariables.has(name))];
   const environmentFor = (root: string) =>
     new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv, shell: settings.shell });
   const execEnv = environmentFor(cwd);
@@ -141,9 +147,9 @@ export async function prepareSession(
   const explicitTools = checkTools(tools, execEnv, cwd, toolSource, shell);
   const noShellNotice = !shell && !explicitTools;
   const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
-  const permissions: SessionPermissions = { rules: brought.rules, cwd, hookDecisions: new WeakMap() };
-  const shellHooks = Object.keys(brought.hooks).length
-    ? new ShellHooks({ config: brought.hooks, cwd, env: baseEnv, permissionMode: () => claudePermissionMode(permissions.mode?.()), report: (line) => warn(`gong: ${line}`), decisions: permissions.hookDecisions })
+  const permissions: SessionPermissions = { rules: fromSettings.rules, cwd, hookDecisions: new WeakMap() };
+  const shellHooks = Object.keys(fromSettings.hooks).length
+    ? new ShellHooks({ config: fromSettings.hooks, cwd, env: baseEnv, permissionMode: () => claudePermissionMode(permissions.mode?.()), report: (line) => warn(`gong: ${line}`), decisions: permissions.hookDecisions })
     : undefined;
   permissions.hookEvents = shellHooks;
   // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with theirs.
@@ -152,6 +158,8 @@ export async function prepareSession(
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
   mcp.manager?.start();
+  // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
+  const brought = discoverSetup({ cwd, home: env.HOME });
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
@@ -163,6 +171,8 @@ export async function prepareSession(
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
     mcpServers: mcp.manager,
+    skills: brought.skills,
+    agents: brought.agents,
     reasoningEffort: opts.reasoningEffort ?? settings.reasoningEffort,
     config: {
       maxTurns: opts.maxTurns ?? settings.maxTurns,
@@ -174,6 +184,7 @@ export async function prepareSession(
       compactKeepRecentTokens: settings.compaction?.keepRecentTokens,
       toolOutputLimits: settings.toolOutputLimits,
       toolLineLimits: settings.toolLineLimits,
+      ...toolSearchConfig(settings.mcpToolSearch),
     },
     observer: settings.toolOutput,
   };
@@ -185,10 +196,12 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: [...setupNotices, ...(noShellNotice ? [noShellMessage(process.env.PATH ?? "")] : []), ...(mcp.warning ? [mcp.warning] : [])],
+    notices: [...setupNotices, ...(noShellNotice ? [noShellMessage(process.env.PATH ?? "")] : []), ...(mcp.warning ? [mcp.warning] : []), ...brought.problems.map((p) => `warning: ${p}`)],
     permissions,
-    ruleFiles: brought.ruleFiles,
+    ruleFiles: fromSettings.ruleFiles,
     shellHooks,
+    brought,
+    trusted: trust.trusted,
     environmentFor,
     box,
     terminated: termination.signal,
@@ -207,6 +220,18 @@ export async function prepareSession(
       for (const d of disposers) await d().catch(() => {});
     },
   };
+}
+
+/** What expanding a custom command needs in a mode working in `cwd` (default: the setup's own directory). */
+export function commandContext(setup: CliSetup, env = setup.sessionOptions.env!): CommandContext {
+  return { commands: setup.brought.commands, cwd: setup.cwd, env, trusted: setup.trusted, warn: setup.warn };
+}
+
+/** The `mcpToolSearch` setting as session config: true always defers, false never, "auto:N" past N % of the context window. */
+function toolSearchConfig(setting: Settings["mcpToolSearch"]): { mcpToolSearch?: boolean; mcpToolSearchPercent?: number } {
+  if (setting === undefined || setting === "auto") return {};
+  if (typeof setting === "boolean") return setting ? { mcpToolSearch: true, mcpToolSearchPercent: 0 } : { mcpToolSearch: false };
+  return { mcpToolSearch: true, mcpToolSearchPercent: Number(setting.slice(5)) };
 }
 
 /** Hook modules named in settings, loaded once for every session the host opens; a broken one is a configuration error. */

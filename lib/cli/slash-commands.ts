@@ -11,6 +11,7 @@ import type { SessionHost } from "./session-host.ts";
 import { ModelPicker } from "./model-picker.ts";
 import type { PlanMode } from "./plan-mode.ts";
 import type { CommandInfo } from "./completion.ts";
+import { commandInfos } from "./custom-commands.ts";
 
 export interface SlashContext {
   host: SessionHost;
@@ -36,8 +37,11 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/help",
     help: "this list",
     whileBusy: true,
-    run: ({}, { out, style }) =>
-      out(`${Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`),
+    run: ({}, { out, style, host }) => {
+      const custom = commandInfos(host.setup.brought.commands.filter((c) => !Object.hasOwn(COMMANDS, c.name.toLowerCase())));
+      const own = custom.length > 0 ? `${style.bold("your commands")}\n${custom.map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n` : "";
+      out(`${Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n${own}${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`);
+    },
   },
   model: {
     usage: "/model [filter|id]",
@@ -215,6 +219,16 @@ const COMMANDS: Record<string, SlashCommand> = {
         out(`${mark} ${style.dim(s.id.slice(0, 8))}  ${s.updated.toISOString().slice(0, 16).replace("T", " ")}  ${s.name ?? s.firstMessage}${fork}${here}\n`);
       }
       if (!sessions.some((s) => s.id === current)) out(`${style.green("*")} ${style.dim(current.slice(0, 8))}  ${style.dim("this session (not saved until its first input)")}\n`);
+    },
+  },
+  skills: {
+    usage: "/skills",
+    help: "list the Agent Skills found (.claude/skills, .agents/skills, .gong/skills and yours)",
+    whileBusy: true,
+    run({}, { host, out, style }) {
+      const { skills } = host.setup.brought;
+      if (skills.length === 0) return out("no skills found (SKILL.md folders in .claude/skills, .agents/skills, .gong/skills, or the same under your home).\n");
+      for (const s of skills) out(`  ${s.name.padEnd(24)} ${s.description.length > 90 ? `${s.description.slice(0, 89)}…` : s.description}\n  ${"".padEnd(24)} ${style.dim(`${s.scope}: ${s.file}${s.allowedTools ? ` · allowed-tools: ${s.allowedTools.join(" ")}` : ""}`)}\n`);
     },
   },
   quit: {

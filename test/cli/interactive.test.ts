@@ -192,7 +192,7 @@ test.skipIf(!hasTmux)("cli interactive: a line starting with // goes to the mode
   term.start(auto(WIRE_APIS[0].flags(fake)));
   await term.waitFor((s) => s.includes("›"), "the prompt");
   term.keys("/help", "Enter");
-  await term.waitFor((s) => s.includes("/help /model /tools /reasoning /plan /sessions /quit run at once"), "the /help keys");
+  await term.waitFor((s) => s.includes("/help /model /tools /reasoning /plan /sessions /skills /quit run at once"), "the /help keys");
   term.keys("// is this a comment?", "Enter");
   await term.waitFor((s) => s.includes("a comment, then"), "the answer");
   expect(JSON.stringify(fake.requests[0].body.messages)).toContain("// is this a comment?");

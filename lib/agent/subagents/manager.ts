@@ -11,6 +11,7 @@ import type { Usage } from "../../llm/types.ts";
 import { addUsage, zeroUsage } from "../../llm/usage.ts";
 import type { EventMap, SessionEvent } from "../events.ts";
 import type { SubmitResult } from "../loop.ts";
+import type { AgentDefinition } from "../../setup/agents.ts";
 
 /** What the manager needs of a child session (a Session satisfies it). */
 export interface ChildSession {
@@ -45,6 +46,8 @@ export interface SpawnRequest {
   reasoningEffort?: string;
   /** When the child finishes, its report is sent to the parent as a message (background agents). */
   notifyWhenDone?: boolean;
+  /** A custom agent: its prompt, tools, model and turn limit (fields set above win). */
+  agent?: AgentDefinition;
 }
 
 export type ChildStatus = "running" | "completed" | "failed" | "closed";

@@ -12,6 +12,7 @@ import * as v from "valibot";
 import type { ToolResponse } from "../../envelope.ts";
 import type { Tool, ToolRunContext } from "../../../tools/types.ts";
 import type { ChildReport, SpawnRequest, SubagentManager } from "./manager.ts";
+import { agentModel, type AgentDefinition } from "../../setup/agents.ts";
 
 export type SubagentDialect = "default" | "openai" | "anthropic" | "gemini";
 
@@ -19,6 +20,8 @@ export type SubagentDialect = "default" | "openai" | "anthropic" | "gemini";
 export interface SubagentToolOptions {
   /** "provider/model-id" of the parent: model aliases (sonnet, haiku…) resolve within its provider. */
   parentModel: string;
+  /** Custom agents (`.claude/agents/*.md`…): extra subagent types, each with its own prompt, tools and model. */
+  agents?: readonly AgentDefinition[];
 }
 
 const DEFAULT_WAIT_MS = 30_000;
@@ -30,13 +33,13 @@ const READONLY_TYPES = new Set(["explorer", "Explore", "codebase_investigator"])
 export function subagentTools(dialect: SubagentDialect, manager: SubagentManager, options: SubagentToolOptions): Tool[] {
   switch (dialect) {
     case "openai":
-      return codexTools(manager);
+      return codexTools(manager, options.agents ?? []);
     case "anthropic":
       return [claudeAgentTool(manager, options)];
     case "gemini":
-      return [geminiInvokeAgentTool(manager)];
+      return [geminiInvokeAgentTool(manager, options.agents ?? [])];
     default:
-      return defaultTools(manager);
+      return defaultTools(manager, options.agents ?? []);
   }
 }
 
@@ -47,22 +50,26 @@ export function subagentDialect(profileId: string): SubagentDialect {
 
 // ------------------------------------------------------------------------------ default (004 §7.2)
 
-function defaultTools(manager: SubagentManager): Tool[] {
-  const spawn: Tool<{ task: string; working_dir?: string; model?: string; max_turns?: number }> = {
+function defaultTools(manager: SubagentManager, agents: readonly AgentDefinition[]): Tool[] {
+  const spawn: Tool<{ task: string; working_dir?: string; model?: string; max_turns?: number; agent_type?: string }> = {
     name: "spawn_agent",
     summarizeCall: (a) => a.task ?? "",
     description:
-      "Start a subagent on a scoped task (explore a package, write tests for a module, review a diff). It works in the same files with its own conversation and runs in the background; collect its answer with wait. Returns its agent_id.",
+      `Start a subagent on a scoped task (explore a package, write tests for a module, review a diff). It works in the same files with its own conversation and runs in the background; collect its answer with wait. Returns its agent_id.${agentList(agents, "agent_type")}`,
     schema: v.object({
       task: v.pipe(v.string(), v.minLength(1), v.description("What the subagent should do, with all the context it needs: it does not see this conversation.")),
       working_dir: v.optional(v.pipe(v.string(), v.description("Subdirectory of the workspace the subagent works in."))),
       model: v.optional(v.pipe(v.string(), v.description("Model override as provider/model-id; default: yours."))),
       max_turns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Model calls the subagent may make (default 50)."))),
-    }),
+      // Offered only when there are custom agents, so the spec's own tool stays as it is otherwise.
+      ...(agents.length > 0 ? { agent_type: v.optional(v.pipe(v.string(), v.description("One of the custom agents listed above; default: a general subagent with your tools."))) } : {}),
+    }) as v.GenericSchema<unknown, { task: string; working_dir?: string; model?: string; max_turns?: number; agent_type?: string }>,
     truncation: "head",
     kind: "agent",
     run: async (args, ctx) => {
-      const report = await manager.spawn({ task: args.task, workingDir: args.working_dir, model: args.model, maxTurns: args.max_turns, callId: ctx.callId, name: firstWords(args.task) });
+      const agent = args.agent_type ? findAgent(agents, args.agent_type) : undefined;
+      if (args.agent_type && !agent) return ctx.reply.fail("INVALID_PARAM", `Unknown agent_type '${args.agent_type}'. Available: ${agents.map((a) => a.name).join(", ")}.`);
+      const report = await manager.spawn({ task: args.task, workingDir: args.working_dir, model: args.model, maxTurns: args.max_turns, callId: ctx.callId, name: agent ? `${agent.name}: ${firstWords(args.task)}` : firstWords(args.task), agent });
       return ctx.reply.success({ ...report }, `Spawned subagent ${report.agent_id}; it is running. Call wait with agent_id "${report.agent_id}" for its result.`);
     },
   };
@@ -140,12 +147,12 @@ function codexStatus(report: ChildReport): unknown {
   return { completed: report.output };
 }
 
-function codexTools(manager: SubagentManager): Tool[] {
+function codexTools(manager: SubagentManager, agents: readonly AgentDefinition[]): Tool[] {
   const spawn: Tool<{ message?: string; items?: v.InferOutput<typeof inputItems>; agent_type?: string; fork_context?: boolean; model?: string; reasoning_effort?: string }> = {
     name: "spawn_agent",
     summarizeCall: (a) => a.message ?? "",
     description:
-      "Start a sub-agent on a well-scoped task that can run beside your own work. It shares the workspace, has its own conversation (unless fork_context copies yours) and runs in the background. agent_type \"explorer\" gets only reading tools; \"worker\" (default) gets all of yours. Returns its agent_id; wait_agent collects its answer.",
+      `Start a sub-agent on a well-scoped task that can run beside your own work. It shares the workspace, has its own conversation (unless fork_context copies yours) and runs in the background. agent_type "explorer" gets only reading tools; "worker" (default) gets all of yours. Returns its agent_id; wait_agent collects its answer.${agentList(agents, "agent_type")}`,
     schema: v.object({
       message: v.optional(v.string()),
       items: inputItems,
@@ -160,7 +167,9 @@ function codexTools(manager: SubagentManager): Tool[] {
       const task = codexText(args.message, args.items);
       if (!task) return ctx.reply.fail("INVALID_PARAM", "spawn_agent needs the task: give message (or text items).");
       const request: SpawnRequest = { task, model: args.model, callId: ctx.callId, name: args.agent_type ? `${args.agent_type}: ${firstWords(task)}` : firstWords(task) };
-      if (args.agent_type && READONLY_TYPES.has(args.agent_type)) request.tools = "readonly";
+      const agent = args.agent_type ? findAgent(agents, args.agent_type) : undefined;
+      if (agent) request.agent = agent;
+      else if (args.agent_type && READONLY_TYPES.has(args.agent_type)) request.tools = "readonly";
       if (args.fork_context) request.forkContext = true;
       if (args.reasoning_effort) request.reasoningEffort = args.reasoning_effort;
       const report = await manager.spawn(request);
@@ -232,7 +241,7 @@ function claudeAgentTool(manager: SubagentManager, options: SubagentToolOptions)
     name: "Agent",
     summarizeCall: (a: { description?: string }) => a.description ?? "",
     description:
-      `Hand a self-contained task to a subagent that works in the same project with its own conversation and returns one final report. subagent_type: "general-purpose" (all tools, the default) or "Explore" (read-only search and reading). Write the prompt so it stands alone: the subagent has not seen this conversation. With run_in_background the call returns at once and the report arrives later as a message.`,
+      `Hand a self-contained task to a subagent that works in the same project with its own conversation and returns one final report. subagent_type: "general-purpose" (all tools, the default) or "Explore" (read-only search and reading). Write the prompt so it stands alone: the subagent has not seen this conversation. With run_in_background the call returns at once and the report arrives later as a message.${agentList(options.agents ?? [], "subagent_type")}`,
     schema: v.object({
       description: v.pipe(v.string(), v.minLength(1), v.description("A short (3-5 word) description of the task.")),
       prompt: v.pipe(v.string(), v.minLength(1), v.description("The task for the subagent.")),
@@ -244,11 +253,13 @@ function claudeAgentTool(manager: SubagentManager, options: SubagentToolOptions)
     kind: "agent",
     run: async (args: { description: string; prompt: string; subagent_type?: string; model?: "sonnet" | "opus" | "haiku"; run_in_background?: boolean }, ctx) => {
       const type = args.subagent_type ?? "general-purpose";
-      if (!(CLAUDE_TYPES as readonly string[]).includes(type)) {
-        return ctx.reply.fail("INVALID_PARAM", `Unknown subagent_type '${type}'. Available: ${CLAUDE_TYPES.join(", ")}.`);
+      const agent = findAgent(options.agents ?? [], type);
+      if (!agent && !(CLAUDE_TYPES as readonly string[]).includes(type)) {
+        return ctx.reply.fail("INVALID_PARAM", `Unknown subagent_type '${type}'. Available: ${[...CLAUDE_TYPES, ...(options.agents ?? []).map((a) => a.name)].join(", ")}.`);
       }
-      const request: SpawnRequest = { task: args.prompt, name: args.description, callId: ctx.callId, model: args.model ? aliasModel(options.parentModel, args.model) : undefined };
-      if (READONLY_TYPES.has(type)) request.tools = "readonly";
+      const request: SpawnRequest = { task: args.prompt, name: args.description, callId: ctx.callId, model: args.model ? agentModel(args.model, options.parentModel) : undefined };
+      if (agent) request.agent = agent;
+      else if (READONLY_TYPES.has(type)) request.tools = "readonly";
       if (args.run_in_background) {
         const report = await manager.spawn({ ...request, notifyWhenDone: true });
         return ctx.reply.success({ ...report }, `Subagent ${report.agent_id} is running in the background; its report will arrive as a message when it finishes.`);
@@ -258,13 +269,6 @@ function claudeAgentTool(manager: SubagentManager, options: SubagentToolOptions)
   };
 }
 
-/** "haiku" → the parent's provider's newest haiku model, when the catalog-style id is recognisable. */
-function aliasModel(parentModel: string, alias: string): string | undefined {
-  const [provider] = parentModel.split("/");
-  if (provider !== "anthropic") return undefined;
-  return { sonnet: "anthropic/claude-sonnet-4-6", opus: "anthropic/claude-opus-4-6", haiku: "anthropic/claude-haiku-4-5" }[alias];
-}
-
 // ------------------------------------------------------------------------------ gemini (gemini-cli)
 
 const GEMINI_AGENTS: Record<string, string> = {
@@ -272,11 +276,11 @@ const GEMINI_AGENTS: Record<string, string> = {
   codebase_investigator: "reading and search tools only; for understanding code",
 };
 
-function geminiInvokeAgentTool(manager: SubagentManager): Tool {
+function geminiInvokeAgentTool(manager: SubagentManager, agents: readonly AgentDefinition[]): Tool {
   return {
     name: "invoke_agent",
     summarizeCall: (a: { agent_name?: string; prompt?: string }) => [a.agent_name, a.prompt].filter(Boolean).join(": "),
-    description: `Run a subagent on a task and return its final report. Agents: ${Object.entries(GEMINI_AGENTS).map(([n, d]) => `${n} (${d})`).join(", ")}. The prompt must be complete: the subagent has not seen this conversation.`,
+    description: `Run a subagent on a task and return its final report. Agents: ${[...Object.entries(GEMINI_AGENTS), ...agents.map((a) => [a.name, a.description])].map(([n, d]) => `${n} (${d})`).join(", ")}. The prompt must be complete: the subagent has not seen this conversation.`,
     schema: v.object({
       agent_name: v.pipe(v.string(), v.minLength(1), v.description("Name of the subagent to invoke.")),
       prompt: v.pipe(v.string(), v.minLength(1), v.description("The complete task for the subagent.")),
@@ -284,11 +288,13 @@ function geminiInvokeAgentTool(manager: SubagentManager): Tool {
     truncation: "head",
     kind: "agent",
     run: async (args: { agent_name: string; prompt: string }, ctx) => {
-      if (!Object.hasOwn(GEMINI_AGENTS, args.agent_name)) {
-        return ctx.reply.fail("NOT_FOUND", `Subagent '${args.agent_name}' not found. Available: ${Object.keys(GEMINI_AGENTS).join(", ")}.`);
+      const agent = findAgent(agents, args.agent_name);
+      if (!agent && !Object.hasOwn(GEMINI_AGENTS, args.agent_name)) {
+        return ctx.reply.fail("NOT_FOUND", `Subagent '${args.agent_name}' not found. Available: ${[...Object.keys(GEMINI_AGENTS), ...agents.map((a) => a.name)].join(", ")}.`);
       }
       const request: SpawnRequest = { task: args.prompt, name: `${args.agent_name}: ${firstWords(args.prompt)}`, callId: ctx.callId };
-      if (READONLY_TYPES.has(args.agent_name)) request.tools = "readonly";
+      if (agent) request.agent = agent;
+      else if (READONLY_TYPES.has(args.agent_name)) request.tools = "readonly";
       return runToCompletion(manager, request, ctx);
     },
   };
@@ -323,6 +329,16 @@ function reportsText(reports: ChildReport[], timedOut: boolean): string {
   });
   if (timedOut) lines.push("The wait timed out; the agents still running keep working.");
   return lines.join("\n\n");
+}
+
+function findAgent(agents: readonly AgentDefinition[], name: string): AgentDefinition | undefined {
+  return agents.find((a) => a.name === name);
+}
+
+/** The custom agents, one line each, for the spawning tool's description (sorted: the tool list stays stable). */
+function agentList(agents: readonly AgentDefinition[], field: string): string {
+  if (agents.length === 0) return "";
+  return `\n\nCustom agents (pass the name as ${field}):\n${agents.map((a) => `- ${a.name}: ${a.description}`).join("\n")}`;
 }
 
 function firstWords(text: string): string {

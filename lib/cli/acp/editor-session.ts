@@ -11,6 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Session, SessionEvent, SubmitResult } from "../../agent/index.ts";
 import type { AssistantMessage } from "../../llm/types.ts";
+import { expandInput, submitInput, type CommandContext } from "../custom-commands.ts";
 import { approvalGate, needsApproval, type ApprovalAnswer, type ApprovalGate, type ApprovalMode, type ApprovalRequest, type SessionPermissions } from "../approval.ts";
 import { acpKind, callLocations, callTitle, resultContent, streamUpdate, type FileChange } from "./updates.ts";
 
@@ -72,6 +73,21 @@ export class EditorSession {
     return this.session;
   }
 
+  /** The user's custom slash commands for this session's directory: expanded in prompts, announced to the editor. */
+  commands?: CommandContext;
+
+  /** available_commands_update: the custom commands, so the editor can offer them after a "/". */
+  announceCommands(): Promise<unknown> {
+    // A session without custom commands has nothing to announce.
+    if (!this.commands?.commands.length) return Promise.resolve();
+    const commands = (this.commands?.commands ?? []).map((c) => ({
+      name: c.name,
+      description: c.description ?? `${c.scope} command from ${c.file}`,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+    }));
+    return this.send({ sessionUpdate: "available_commands_update", availableCommands: commands });
+  }
+
   send(update: acp.SessionUpdate): Promise<unknown> {
     this.sending = this.sending.then(() => this.link.notify("session/update", { sessionId: this.id, update }).catch(() => {}));
     return this.sending;
@@ -85,7 +101,7 @@ export class EditorSession {
     this.running = run;
     let result: SubmitResult;
     try {
-      result = await this.session.submit(text, { images });
+      result = await submitInput(this.session, this.commands ? await expandInput(text, this.commands) : { text }, { images });
     } finally {
       this.running = null;
     }

@@ -26,6 +26,8 @@ import type { CliSetup } from "../setup.ts";
 import { ClientEnvironment } from "./client-environment.ts";
 import { EditorSession } from "./editor-session.ts";
 import { replayUpdates } from "./replay.ts";
+import { discoverSetup } from "../../setup/index.ts";
+import { isProjectTrusted } from "../trust.ts";
 
 export interface AcpOptions {
   /** Approval mode of new sessions (--approval / the `approval` setting); default "ask". */
@@ -72,9 +74,14 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       throw e;
     }
     if (mcp.owned) managers.push(mcp.manager!);
-    const session = await createSession({ ...setup.sessionOptions, cwd, env, hooks, store, mcpServers: mcp.manager });
+    // The skills, agents and commands of the session's own directory.
+    const brought = cwd === setup.cwd ? setup.brought : discoverSetup({ cwd, home: io.env.HOME });
+    if (cwd !== setup.cwd) for (const problem of brought.problems) warn(`gong: warning: ${problem}`);
+    const session = await createSession({ ...setup.sessionOptions, cwd, env, hooks, store, mcpServers: mcp.manager, skills: brought.skills, agents: brought.agents });
     attachShellHooks(setup, session);
     editor.attach(session);
+    const trusted = cwd === setup.cwd ? setup.trusted : isProjectTrusted(cwd, { flag: options.trust, global: setup.settings });
+    editor.commands = { commands: brought.commands, cwd, env: own, trusted, warn };
     sessions.set(store.id, editor);
     return editor;
   };
@@ -102,6 +109,8 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
     .onRequest("session/new", async ({ params, client }) => {
       const store = SessionStore.create({ cwd: params.cwd, persist: setup.store !== false });
       const editor = await open(client, params.cwd, store, params.mcpServers);
+      // The editor learns the commands once it knows the session (after this answer).
+      setTimeout(() => void editor.announceCommands(), 0);
       return { sessionId: editor.id, ...state(editor) };
     })
     .onRequest("session/load", async ({ params, client }) => {
@@ -114,6 +123,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       const editor = await open(client, params.cwd, store, params.mcpServers);
       for (const update of replayUpdates(editor.gong.messages, editor.resolvePath)) void editor.send(update);
       await editor.send({ sessionUpdate: "current_mode_update", currentModeId: editor.mode });
+      await editor.announceCommands();
       return state(editor);
     })
     .onRequest("session/prompt", async ({ params }) => ({ stopReason: await find(params.sessionId).prompt(params.prompt) }))

@@ -1,0 +1,126 @@
+/**
+ * Custom agents in Claude Code's format: markdown files under `.claude/agents/` or `.gong/agents/`
+ * (subfolders too, and the user's own), frontmatter `name`, `description`, `tools`,
+ * `disallowedTools`, `model` (`sonnet`, `opus`, `haiku`, `inherit` or a model id), `maxTurns`; the
+ * body is the agent's system prompt. Keys gong has no use for (`color`, `permissionMode`, …) are
+ * ignored. Each becomes a subagent type the model can choose in its own dialect.
+ */
+import { readFileSync } from "node:fs";
+import type { Capability } from "../profiles/types.ts";
+import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
+import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, statOf, type Found, type PlaceOptions, type Scope } from "./places.ts";
+
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** The body: the agent's system prompt. */
+  prompt: string;
+  /** Tool names as written (Claude Code's, gong's, MCP names); absent: the parent's tools. */
+  tools?: string[];
+  disallowedTools?: string[];
+  /** `sonnet`, `opus`, `haiku`, `inherit`, or a model id. */
+  model?: string;
+  maxTurns?: number;
+  file: string;
+  scope: Scope;
+}
+
+const AGENT_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
+
+/** The custom agents of a project and its user, sorted by name (a project's wins over the user's of the same name). */
+export function discoverAgents(options: PlaceOptions): Found<AgentDefinition> {
+  const byName = new Map<string, AgentDefinition>();
+  const problems: string[] = [];
+  for (const place of placesFor("agents", options)) {
+    for (const file of filesUnder(place.dir, [".md"])) {
+      const read = readAgent(file, place.scope);
+      if (typeof read === "string") problems.push(`${file}: ${read}; agent skipped.`);
+      else if (!byName.has(read.name)) byName.set(read.name, read);
+    }
+  }
+  return { items: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
+}
+
+function readAgent(file: string, scope: Scope): AgentDefinition | string {
+  const size = statOf(file)?.size ?? 0;
+  if (size > MAX_SETUP_FILE_BYTES) return `the file is ${size} bytes, over the ${MAX_SETUP_FILE_BYTES}-byte limit`;
+  let parsed: ReturnType<typeof parseFrontmatter>;
+  try {
+    parsed = parseFrontmatter(readFileSync(file, "utf8"));
+  } catch (e) {
+    return e instanceof FrontmatterError ? e.message : `cannot be read (${(e as Error).message})`;
+  }
+  const { data, body } = parsed;
+  if (typeof data.name !== "string" || !data.name) return "its frontmatter has no 'name'";
+  if (!AGENT_NAME.test(data.name)) return `name '${data.name.slice(0, 80)}' is not a word of letters, digits, '-', '_' or '.' (at most 64)`;
+  if (typeof data.description !== "string" || !data.description.trim()) return "its frontmatter has no 'description'";
+  const agent: AgentDefinition = { name: data.name, description: data.description.trim().replace(/\s+/g, " "), prompt: body.trim(), file, scope };
+  const tools = nameList(data.tools);
+  if (tools) agent.tools = tools;
+  const disallowed = nameList(data.disallowedTools);
+  if (disallowed) agent.disallowedTools = disallowed;
+  if (data.model !== undefined && data.model !== null && data.model !== "") {
+    if (typeof data.model !== "string") return `'model' must be a word such as sonnet, opus, haiku, inherit or a model id`;
+    agent.model = data.model.trim();
+  }
+  if (data.maxTurns !== undefined) {
+    if (typeof data.maxTurns !== "number" || !Number.isInteger(data.maxTurns) || data.maxTurns < 1) return `'maxTurns' must be a whole number of at least 1, not ${JSON.stringify(data.maxTurns)}`;
+    agent.maxTurns = data.maxTurns;
+  }
+  return agent;
+}
+
+/**
+ * Claude Code's tool names (current and retired) as gong's capabilities, which every profile turns
+ * into its own tools. `LS` was retired for Glob and Bash, `MultiEdit` for Edit. The helpers of
+ * background shells (`BashOutput`, `KillShell`, `TaskOutput`, `TaskStop`) map to nothing: only
+ * `Bash` gives an agent the shell.
+ */
+const CLAUDE_TOOLS: Record<string, readonly Capability[]> = {
+  Read: ["read"],
+  NotebookRead: ["read"],
+  Write: ["write"],
+  Edit: ["edit"],
+  MultiEdit: ["edit"],
+  NotebookEdit: ["edit"],
+  Bash: ["bash"],
+  BashOutput: [],
+  KillShell: [],
+  TaskOutput: [],
+  TaskStop: [],
+  Grep: ["grep"],
+  Glob: ["find"],
+  // The listing tool where a profile has one, and the file finder that replaced it.
+  LS: ["ls", "find"],
+};
+
+/**
+ * An agent's tool selection for its child session. Claude Code's names and the parent profile's own
+ * names become capabilities; other names (MCP tools, custom tools, a plan tool) stay when `known`
+ * says the session has them; `Bash(git *)`-style rules count as their tool. Without `tools` the
+ * agent gets `inherited` (the parent's active tools as capabilities and names); `disallowedTools`
+ * are taken away either way.
+ */
+export function agentToolSelection(agent: AgentDefinition, capabilityOf: (name: string) => Capability | undefined, known: (name: string) => boolean, inherited: readonly string[]): string[] {
+  const resolve = (name: string, granting: boolean): readonly string[] => {
+    const bare = name.replace(/\(.*\)$/, "").trim();
+    // Denying the retired LS takes away the listing tool, not the file finder it grants.
+    if (bare === "LS" && !granting) return ["ls"];
+    if (Object.hasOwn(CLAUDE_TOOLS, bare)) return CLAUDE_TOOLS[bare];
+    const capability = capabilityOf(bare);
+    return capability ? [capability] : known(bare) ? [bare] : [];
+  };
+  const chosen = agent.tools ? agent.tools.flatMap((n) => resolve(n, true)) : [...inherited];
+  // A rule with arguments (`Bash(rm *)`) restricts a use of the tool, not the tool: only bare names take a tool away.
+  const denied = new Set((agent.disallowedTools ?? []).filter((n) => !n.includes("(")).flatMap((n) => resolve(n, false)));
+  return [...new Set(chosen.filter((n) => !denied.has(n)))];
+}
+
+/** Claude Code's model aliases; anything else is a model id (`provider/id`, or an id of the parent's provider). */
+export function agentModel(model: string | undefined, parentModel: string): string | undefined {
+  if (!model || model === "inherit") return undefined;
+  const provider = parentModel.slice(0, parentModel.indexOf("/"));
+  const aliases: Record<string, string> = { sonnet: "claude-sonnet-4-6", opus: "claude-opus-4-6", haiku: "claude-haiku-4-5" };
+  if (Object.hasOwn(aliases, model)) return provider === "anthropic" ? `anthropic/${aliases[model]}` : undefined;
+  return model.includes("/") ? model : `${provider}/${model}`;
+}
