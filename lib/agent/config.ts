@@ -35,6 +35,8 @@ export interface SessionConfig {
   compactReserveTokens: number;
   /** Tokens of recent messages a compaction keeps verbatim. */
   compactKeepRecentTokens: number;
+  /** Offer the provider's own web search to the model (Anthropic web_search, OpenAI web_search, Gemini googleSearch). */
+  webSearch: boolean;
 }
 
 export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
@@ -54,6 +56,7 @@ export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   autoCompact: true,
   compactReserveTokens: 16_384,
   compactKeepRecentTokens: 20_000,
+  webSearch: false,
 });
 
 export type SessionConfigInput = Partial<SessionConfig> & Record<string, unknown>;

@@ -27,6 +27,7 @@ import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./s
 import { childFiles } from "./subagents/stored.ts";
 import { SUBAGENT_TOOL_NAMES } from "./subagents/tools.ts";
 import { gatherPromptSources, type PromptSources } from "./system-prompt.ts";
+import { createWebAccess, type WebSettings } from "../web/access.ts";
 
 export interface StoreSelection {
   /** Directory for this session's files (default $GONG_HOME/sessions/<encoded cwd>). */
@@ -73,6 +74,12 @@ export interface CreateSessionOptions {
    * with the session).
    */
   mcpServers?: Record<string, McpServerSettingsEntry> | McpManager;
+  /**
+   * The web tools' settings: hosts a fetch may reach although they are private or loopback
+   * (`allowHosts`), the model answering fetch prompts (`fetchModel`, default the session's), and
+   * the provider's own web search (`search`, the same as config.webSearch).
+   */
+  web?: WebSettings;
 }
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
@@ -105,7 +112,9 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
 
   const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs });
   // The profile activates the tools (its own names for the selection) once the session applies it.
-  const registry = createToolRegistry({ cwd, env, tools: options.customTools });
+  const web = createWebAccess({ settings: options.web, client, model });
+  if (options.web?.search !== undefined && options.config?.webSearch === undefined && options.config?.web_search === undefined) config.webSearch = options.web.search;
+  const registry = createToolRegistry({ cwd, env, tools: options.customTools, web });
   const profileChoice = options.profile ?? AUTO_PROFILE;
   const profile = factoryFor(profileChoice, model)({ model, modelInfo, registry });
 

@@ -119,6 +119,11 @@ export interface Request {
   temperature?: number;
   /** Per-provider extras, keyed by provider id (e.g. { anthropic: { betaHeaders: [...] } }). */
   providerOptions?: Record<string, Record<string, unknown>>;
+  /**
+   * Offer the provider's own web search, run on its servers: Anthropic's web_search server tool,
+   * OpenAI Responses' web_search tool, Gemini's googleSearch grounding (not on Chat Completions).
+   */
+  webSearch?: boolean;
 }
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "error" | "aborted";

@@ -24,6 +24,8 @@ export function acpKind(kind: ToolKind | undefined): acp.ToolKind {
       return "search";
     case "plan":
       return "think";
+    case "web":
+      return "fetch";
     default:
       return "other";
   }
