@@ -97,15 +97,13 @@ export const webToolMetadata = {
 } as const satisfies Partial<Tool>;
 
 const webFetchSchema = v.strictObject({
-  url: text("The http(s) URL to read."),
-  prompt: v.optional(text("What to find out from the page. With it you get a short answer from the page instead of the whole page.")),
+  url: text("The http(s) URL."),
+  prompt: v.optional(text("A question about the page: its answer comes back instead of the page.")),
 });
 
 export const webFetchTool: Tool<v.InferOutput<typeof webFetchSchema>> = {
   name: "web_fetch",
-  description:
-    "Reads a web page (documentation, an issue thread, a changelog, a JSON API) and returns it as markdown; PDFs give their text. " +
-    "Give prompt to get an answer about the page instead of the whole page. Only public http(s) addresses are fetched; a redirect to another host is reported for you to follow.",
+  description: "Reads a web page (docs, issues, changelogs, JSON) as markdown; PDFs as text. Public addresses only; a redirect to another host is reported, not followed.",
   schema: webFetchSchema,
   truncation: "head",
   ...webToolMetadata,
