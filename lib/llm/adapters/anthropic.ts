@@ -96,7 +96,7 @@ export const anthropicAdapter: Adapter = {
           }
           case "content_block_stop": {
             const search = searches.get(event.index);
-            if (search) web.searched(queryOf(search.final()));
+            if (search) web.searched(queryOf(search.final().arguments));
             const call = tools.get(event.index);
             if (!call) break;
             const part = toolCallPart(call.id, call.name, call.json.final());
