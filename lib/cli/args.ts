@@ -51,6 +51,8 @@ export interface CliOptions {
   sandbox?: SandboxMode;
   /** `--trust`: let this project's settings run code and redirect credentials. */
   trust: boolean;
+  /** `--web-search`: offer the provider's own web search to the model. */
+  webSearch?: boolean;
 }
 
 const OPTIONS = {
@@ -79,6 +81,7 @@ const OPTIONS = {
   verbose: { type: "boolean" },
   sandbox: { type: "string" },
   trust: { type: "boolean" },
+  "web-search": { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -173,6 +176,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     fork: Boolean(v.fork),
     name: v.name?.trim(),
     listModelsFilter: listFilter,
+    ...(v["web-search"] ? { webSearch: true } : {}),
     verbose: Boolean(v.verbose),
     sandbox: sandbox as SandboxMode | undefined,
     trust: Boolean(v.trust),
@@ -237,6 +241,8 @@ Options:
       --append-system-prompt T  append instructions (highest priority)
       --cwd DIR                 work in DIR
       --max-turns N             stop after N model turns
+      --web-search              let the model use its provider's own web search
+                                (Anthropic, OpenAI Responses, Gemini)
   -c, --continue                continue the most recent session here
   -r, --resume [SESSION]        resume a session: id prefix, name or file (latest when none)
       --session FILE            use this session file
