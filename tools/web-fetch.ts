@@ -103,7 +103,7 @@ const webFetchSchema = v.strictObject({
 
 export const webFetchTool: Tool<v.InferOutput<typeof webFetchSchema>> = {
   name: "web_fetch",
-  description: "Reads a web page (docs, issues, changelogs, JSON) as markdown; PDFs as text. Public addresses only; a redirect to another host is reported, not followed.",
+  description: "Reads a web page (docs, issues, changelogs, JSON) as markdown. Public addresses only; a redirect to another host is reported, not followed.",
   schema: webFetchSchema,
   truncation: "head",
   ...webToolMetadata,

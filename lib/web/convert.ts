@@ -1,20 +1,21 @@
 /**
  * A fetched body as text a model reads: HTML becomes markdown of its main content (Readability
  * picks the article, Turndown writes it; links made absolute and kept, scripts, styles and
- * navigation dropped), markdown, plain text, JSON and XML pass through, a PDF gives its text, and
- * any other binary is refused with its content type. The HTML and PDF libraries load on first use
- * only, so a session that never fetches never pays for them. Text is decoded with the charset the
+ * navigation dropped), markdown, plain text, JSON and XML pass through; a PDF or any other binary
+ * is refused with its content type (a PDF with the commands that read it). The HTML libraries load on first use
+ * only, so a session that never fetches never pays for them. Turndown's browser build is used: it
+ * is given DOM nodes (linkedom's), never strings, so it needs no HTML parser of its own. Text is decoded with the charset the
  * server named, else the page's BOM or <meta> declaration, else UTF-8.
  */
 import { ToolError } from "../envelope.ts";
 import type { FetchedPage } from "./fetch-page.ts";
 
 export interface ReadablePage {
-  /** "markdown" (converted HTML or a markdown page), "text", "json", "pdf". */
-  format: "markdown" | "text" | "json" | "pdf";
+  /** "markdown" (converted HTML or a markdown page), "text", "json". */
+  format: "markdown" | "text" | "json";
   title?: string;
   text: string;
-  /** The charset the bytes were decoded with (not for PDFs). */
+  /** The charset the bytes were decoded with. */
   charset?: string;
 }
 
@@ -22,9 +23,12 @@ const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|xml|xhtml\+xml|javascri
 
 export async function toReadable(page: FetchedPage): Promise<ReadablePage> {
   const kind = kindOf(page);
-  if (kind === "pdf") return { format: "pdf", text: await pdfText(page) };
+  if (kind === "pdf") {
+    // PDF text extraction (pdf.js) would add megabytes to the single binary and cannot be bytecode-compiled with it.
+    throw new ToolError("BINARY_FILE", `${page.finalUrl} is a PDF (${page.mediaType || "application/pdf"}), which web fetch does not read; download it with a command (curl -o file.pdf) and extract its text (pdftotext file.pdf -).`);
+  }
   if (kind === "binary") {
-    throw new ToolError("BINARY_FILE", `${page.finalUrl} is ${page.mediaType || "binary data"}, not a page with text; only HTML, text, JSON, XML and PDF are read.`);
+    throw new ToolError("BINARY_FILE", `${page.finalUrl} is ${page.mediaType || "binary data"}, not a page with text; only HTML, text, JSON and XML are read.`);
   }
   const charset = detectCharset(page.body, page.charset, kind === "html");
   const text = decode(page.body, charset);
@@ -93,7 +97,7 @@ const NOISE = "script, style, noscript, template, iframe, svg, canvas, nav, head
 export const READABILITY_MAX_CHARS = 1_500_000;
 
 async function htmlToMarkdown(html: string, baseUrl: string): Promise<{ title?: string; text: string }> {
-  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([import("linkedom"), import("@mozilla/readability"), import("turndown")]);
+  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([import("linkedom"), import("@mozilla/readability"), import("turndown/lib/turndown.browser.es.js")]);
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   turndown.remove(["script", "style", "noscript", "template", "iframe"] as never);
   const parse = () => {
@@ -140,17 +144,5 @@ function absolutize(document: { querySelectorAll(selector: string): ArrayLike<El
         // A value that is no URL stays as the page had it.
       }
     }
-  }
-}
-
-async function pdfText(page: FetchedPage): Promise<string> {
-  if (page.truncated) throw new ToolError("EXECUTION_ERROR", `${page.finalUrl} is a PDF larger than the fetch limit; a cut PDF cannot be read. Download it with a command instead.`);
-  const { extractText, getDocumentProxy } = await import("unpdf");
-  try {
-    const pdf = await getDocumentProxy(new Uint8Array(page.body));
-    const { totalPages, text } = await extractText(pdf, { mergePages: false });
-    return (text as string[]).map((t, i) => `--- page ${i + 1} of ${totalPages} ---\n${t.trim()}`).join("\n\n");
-  } catch (e) {
-    throw new ToolError("EXECUTION_ERROR", `${page.finalUrl} is a PDF whose text could not be read (${(e as Error).message}).`);
   }
 }

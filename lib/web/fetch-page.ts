@@ -57,7 +57,7 @@ export interface CrossHostRedirect {
 
 export type FetchOutcome = FetchedPage | CrossHostRedirect;
 
-const ACCEPT = "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, application/json;q=0.8, application/pdf;q=0.7, */*;q=0.5";
+const ACCEPT = "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, application/json;q=0.8, */*;q=0.5";
 
 /** Checks the URL's form: a malformed URL, another scheme or credentials are the caller's mistake. */
 export function parseWebUrl(text: string): URL {

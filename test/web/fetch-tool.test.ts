@@ -1,7 +1,7 @@
 /**
  * web_fetch against a loopback server of saved real-world pages (issue 29): HTML becomes markdown
- * with links kept and scripts dropped, text/JSON/markdown pass through, a PDF gives its text, other
- * binaries are refused; the safety rules (addresses checked after DNS and on redirect, redirects to
+ * with links kept and scripts dropped, text/JSON/markdown pass through, a PDF and other binaries are
+ * refused with their content type; the safety rules (addresses checked after DNS and on redirect, redirects to
  * other hosts reported, size and time caps while streaming, charset detection); and bad input is
  * one sentence with the status, never an exception.
  */
@@ -67,11 +67,12 @@ describe("web_fetch reads pages", () => {
     expect(r.text).toContain("Shared Mutable History");
   });
 
-  test("a PDF gives its text", async () => {
+  test("a PDF is refused with its content type and the commands that read it", async () => {
     const r = await fetchUrl(`${server.url}/paper.pdf`);
-    expect(r.status).toBe("success");
-    expect(r.text).toContain("Obsolescence markers explained");
-    expect(r.data.pages).toEqual([expect.objectContaining({ format: "pdf" })]);
+    expect(r.status).toBe("error");
+    expect(r.error?.code).toBe("BINARY_FILE");
+    expect(r.error?.message).toContain("application/pdf");
+    expect(r.error?.message).toContain("pdftotext");
   });
 
   test("another binary is refused with its content type", async () => {

@@ -1,0 +1,29 @@
+/**
+ * What the fetch tools say about themselves (issue 29): kind "web" (ACP's "fetch"), the URL as the
+ * call's line, approval asked like a command's, and gemini's URLs taken from its prompt.
+ */
+import { expect, test } from "bun:test";
+import { acpKind } from "../../lib/cli/acp/updates.ts";
+import { needsApproval } from "../../lib/cli/approval.ts";
+import { geminiWebFetchTool, urlsInText, WebFetchTool } from "../../tools/dialects/web.ts";
+import { describeCall } from "../../tools/metadata.ts";
+import { webFetchTool } from "../../tools/web-fetch.ts";
+
+test("every fetch tool is of kind web, shown with its URL", () => {
+  expect(describeCall(webFetchTool, { url: "https://bun.sh/docs" })).toEqual({ kind: "web", call_summary: "https://bun.sh/docs" });
+  expect(describeCall(WebFetchTool, { url: "https://bun.sh/docs", prompt: "x" }).call_summary).toBe("https://bun.sh/docs");
+  expect(describeCall(geminiWebFetchTool, { prompt: "Compare https://a.example/x and https://b.example/y." }).call_summary).toBe("https://a.example/x https://b.example/y");
+  expect(acpKind("web")).toBe("fetch");
+});
+
+test("a web fetch waits for consent like a command: in ask and edits modes, not in auto", () => {
+  expect(needsApproval("ask", "web")).toBe(true);
+  expect(needsApproval("edits", "web")).toBe(true);
+  expect(needsApproval("auto", "web")).toBe(false);
+});
+
+test("gemini's web_fetch takes up to 20 distinct URLs from its prompt, without trailing punctuation", () => {
+  expect(urlsInText("See https://a.example/x, then (https://b.example/y). Again https://a.example/x")).toEqual(["https://a.example/x", "https://b.example/y"]);
+  const many = Array.from({ length: 25 }, (_, i) => `https://h${i}.example/`).join(" ");
+  expect(urlsInText(many)).toHaveLength(20);
+});
