@@ -3,11 +3,12 @@
  * fetch limits, the page cache, and — when a model is at hand — the small model call that answers
  * a prompt about a page (Claude Code's way: the main model gets the answer, not the page). Tools
  * without one (a registry used on its own) fetch with the defaults and return the page itself.
+ * Only this file and the cache load with the tools; the fetcher and the converter on first use.
  */
 import type { LlmClient } from "../llm/types.ts";
 import { PageCache } from "./cache.ts";
-import { toReadable, type ReadablePage } from "./convert.ts";
-import { fetchPage, type FetchLimits } from "./fetch-page.ts";
+import type { ReadablePage } from "./convert.ts";
+import type { FetchLimits } from "./fetch-page.ts";
 
 /** The `web` block of the settings. */
 export interface WebSettings {
@@ -56,6 +57,8 @@ export async function readPage(url: string, access: WebAccess, signal?: AbortSig
   const key = url.trim();
   const cached = access.cache.get(key);
   if (cached) return cached;
+  // The fetcher (node:http, node:zlib, DNS) and the converter load on the first fetch, not at start-up.
+  const [{ fetchPage }, { toReadable }] = await Promise.all([import("./fetch-page.ts"), import("./convert.ts")]);
   const fetched = await fetchPage(key, { ...access.limits, allowHosts: access.allowHosts, signal });
   if (fetched.kind === "redirect") return fetched;
   const readable = await toReadable(fetched);

@@ -27,3 +27,12 @@ test("gemini's web_fetch takes up to 20 distinct URLs from its prompt, without t
   const many = Array.from({ length: 25 }, (_, i) => `https://h${i}.example/`).join(" ");
   expect(urlsInText(many)).toHaveLength(20);
 });
+
+test("the web tools load lazily: a session's modules pull in no fetcher, converter or HTML library until a fetch", () => {
+  const code = `await import(${JSON.stringify(`${import.meta.dir}/../../lib/agent/index.ts`)}); console.log(JSON.stringify(Object.keys(require.cache)));`;
+  const out = Bun.spawnSync([process.execPath, "-e", code], { stdout: "pipe", stderr: "pipe" });
+  expect(out.exitCode).toBe(0);
+  const loaded = JSON.parse(out.stdout.toString()) as string[];
+  expect(loaded.some((m) => m.endsWith("lib/web/access.ts"))).toBe(true);
+  expect(loaded.filter((m) => /lib\/web\/(fetch-page|convert)\.ts$|linkedom|turndown|readability/.test(m))).toEqual([]);
+});
