@@ -58,7 +58,7 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         ls: [],
       },
       extras: ["TodoWrite", WebFetchTool.name],
-      limits: { WebFetch: "read", Read: "read", Bash: "bash", TaskOutput: "bash", Grep: "grep", Glob: "find", Edit: "edit", Write: "write" },
+      limits: { Read: "read", Bash: "bash", TaskOutput: "bash", Grep: "grep", Glob: "find", Edit: "edit", Write: "write", WebFetch: "read" },
       projectDocFiles: ["CLAUDE.md"],
       defaultCommandTimeoutMs: CLAUDE_BASH_DEFAULT_TIMEOUT_MS,
       supportsParallelToolCalls: true,
