@@ -42,7 +42,6 @@ export interface ReadPage extends ReadablePage {
   /** Bytes read (decoded), at most the limit. */
   bytes: number;
   truncated: boolean;
-  maxBytes: number;
 }
 
 export interface RedirectNotice {
@@ -71,7 +70,6 @@ export async function readPage(url: string, access: WebAccess, signal?: AbortSig
     mediaType: fetched.mediaType,
     bytes: fetched.body.length,
     truncated: fetched.truncated,
-    maxBytes: access.limits?.maxBytes ?? fetched.body.length,
   };
   access.cache.set(key, page);
   return page;

@@ -124,3 +124,18 @@ for (const c of CASES) {
     expect(answer.usage!.cost).toBeGreaterThanOrEqual(answer.usage!.webSearches! * 0.01);
   });
 }
+
+test("openai-responses: the next request after a search sends the answer's text back, not its reasoning items (their web_search_call items are gone)", async () => {
+  const server = await replay(sseBody("openai-web-search.chunks.txt", "openai-responses"));
+  cleanups.push(() => new Promise<void>((resolve) => server.server.close(() => resolve())));
+  const dir = tempDir("gong-search-");
+  cleanups.push(() => dir.cleanup());
+  const client = createClient({ env: {}, apiKeys: { openai: "k" }, baseUrls: { openai: `${server.url}/v1` }, retry: { maxRetries: 0 } });
+  const session = await createSession({ model: "openai/gpt-5-mini", cwd: dir.dir, client, store: false, web: { search: true } });
+  cleanups.push(() => session.close());
+  await session.submit("What happened in tech today?");
+  await session.submit("And yesterday?");
+  const input = server.bodies[1].input as { type?: string; role?: string }[];
+  expect(input.some((item) => item.type === "reasoning")).toBe(false);
+  expect(JSON.stringify(input)).toContain("Petco");
+});

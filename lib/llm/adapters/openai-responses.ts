@@ -135,7 +135,9 @@ function toolOutput(content: string | UserPart[]): string | OpenAI.Responses.Res
 }
 
 function assistantItems(message: AssistantMessage, index: number, model: ModelInfo, freeform: ReadonlySet<string>, customCalls: Set<string>): InputItem[] {
-  const same = fromSameModel(message, model);
+  // A turn that searched had its reasoning items between web_search_call items, which are not sent
+  // back: its reasoning stays out too, as a reasoning item must be followed by the item it led to.
+  const same = fromSameModel(message, model) && !message.webSearch;
   const raw = message.content as AssistantMessage["content"] | string | null;
   const content: AssistantPart[] = Array.isArray(raw) ? raw : raw ? [{ type: "text", text: raw }] : [];
   const items: InputItem[] = [];
