@@ -57,6 +57,7 @@ export const BIG_PAGE_BYTES = 10_000_000;
 export async function startWebServer(): Promise<WebServer> {
   const pages: Record<string, [string, Buffer]> = {
     "/docs": ["text/html; charset=utf-8", fixture("docs-mercurial.html")],
+    "/github": ["text/html; charset=utf-8", fixture("github-repo-page.html")],
     "/changelog.md": ["text/markdown; charset=utf-8", fixture("changelog-ai.md")],
     "/latin": ["text/html", fixture("lemonde-windows-1252.html")],
     "/big": ["text/html; charset=utf-8", bigPage(BIG_PAGE_BYTES)],

@@ -46,6 +46,17 @@ describe("web_fetch reads pages", () => {
     expect(r.data.pages).toEqual([expect.objectContaining({ format: "markdown", truncated: false })]);
   });
 
+  test("a GitHub page keeps its README and drops GitHub's navigation, scripts and styles", async () => {
+    const r = await fetchUrl(`${server.url}/github`);
+    expect(r.status).toBe("success");
+    expect(r.text).toContain("marzipanify");
+    expect(r.text).toContain("iOS Simulator");
+    expect(r.text).not.toContain("turbo-progress-bar");
+    expect(r.text).not.toContain("optimizely");
+    // 280 KB of page, a few KB of reading.
+    expect(r.text.length).toBeLessThan(20_000);
+  });
+
   test("markdown and JSON pass through unchanged", async () => {
     const md = await fetchUrl(`${server.url}/changelog.md`);
     expect(md.text).toContain("## 7.0.77");
