@@ -83,6 +83,23 @@ export async function answerFetch(request: FetchRequest, ctx: ToolRunContext): P
   return (truncated ? ctx.reply.partial : ctx.reply.success)({ ...data, answered: false }, output);
 }
 
+/**
+ * The host names a fetch call would reach, from its `url` or the URLs inside its `prompt`
+ * (gemini-cli's shape): what a permission rule such as `WebFetch(domain:docs.python.org)` matches.
+ */
+export function fetchTargets(args: unknown): string[] {
+  const a = (args ?? {}) as { url?: unknown; prompt?: unknown };
+  const texts = typeof a.url === "string" ? [a.url] : typeof a.prompt === "string" ? (a.prompt.match(/https?:\/\/[^\s<>"'`)\]]+/g) ?? []) : [];
+  const hosts = texts.flatMap((t) => {
+    try {
+      return [new URL(t).hostname.toLowerCase()];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set(hosts)];
+}
+
 /** The metadata every fetch tool shares: kind "web", the URL as the call's line, the pages as its result. */
 export const webToolMetadata = {
   kind: "web",

@@ -7,7 +7,7 @@ import { acpKind } from "../../lib/cli/acp/updates.ts";
 import { needsApproval } from "../../lib/cli/approval.ts";
 import { geminiWebFetchTool, urlsInText, WebFetchTool } from "../../tools/dialects/web.ts";
 import { describeCall } from "../../tools/metadata.ts";
-import { webFetchTool } from "../../tools/web-fetch.ts";
+import { fetchTargets, webFetchTool } from "../../tools/web-fetch.ts";
 
 test("every fetch tool is of kind web, shown with its URL", () => {
   expect(describeCall(webFetchTool, { url: "https://bun.sh/docs" })).toEqual({ kind: "web", call_summary: "https://bun.sh/docs" });
@@ -35,4 +35,11 @@ test("the web tools load lazily: a session's modules pull in no fetcher, convert
   const loaded = JSON.parse(out.stdout.toString()) as string[];
   expect(loaded.some((m) => m.endsWith("lib/web/access.ts"))).toBe(true);
   expect(loaded.filter((m) => /lib\/web\/(fetch-page|convert)\.ts$|linkedom|turndown|readability/.test(m))).toEqual([]);
+});
+
+test("the hosts a fetch call reaches, for permission rules by domain", () => {
+  expect(fetchTargets({ url: "https://Docs.Python.org/3/library/" })).toEqual(["docs.python.org"]);
+  expect(fetchTargets({ prompt: "Compare https://a.example/x and https://b.example/y and https://a.example/z" })).toEqual(["a.example", "b.example"]);
+  expect(fetchTargets({ url: "not a url" })).toEqual([]);
+  expect(fetchTargets(undefined)).toEqual([]);
 });
