@@ -83,13 +83,22 @@ export async function answerFetch(request: FetchRequest, ctx: ToolRunContext): P
   return (truncated ? ctx.reply.partial : ctx.reply.success)({ ...data, answered: false }, output);
 }
 
+/** gemini-cli takes at most this many URLs from one prompt. */
+export const MAX_PROMPT_URLS = 20;
+
+/** The http(s) URLs in a text, in order, without duplicates or trailing punctuation. */
+export function urlsInText(prompt: string): string[] {
+  const found = prompt.match(/https?:\/\/[^\s<>"'`)\]]+/g) ?? [];
+  return [...new Set(found.map((u) => u.replace(/[.,;:!?]+$/, "")))].slice(0, MAX_PROMPT_URLS);
+}
+
 /**
  * The host names a fetch call would reach, from its `url` or the URLs inside its `prompt`
  * (gemini-cli's shape): what a permission rule such as `WebFetch(domain:docs.python.org)` matches.
  */
 export function fetchTargets(args: unknown): string[] {
   const a = (args ?? {}) as { url?: unknown; prompt?: unknown };
-  const texts = typeof a.url === "string" ? [a.url] : typeof a.prompt === "string" ? (a.prompt.match(/https?:\/\/[^\s<>"'`)\]]+/g) ?? []) : [];
+  const texts = typeof a.url === "string" ? [a.url] : typeof a.prompt === "string" ? urlsInText(a.prompt) : [];
   const hosts = texts.flatMap((t) => {
     try {
       return [new URL(t).hostname.toLowerCase()];

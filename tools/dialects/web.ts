@@ -7,7 +7,9 @@ import * as v from "valibot";
 import { text } from "../args.ts";
 import { oneLine } from "../metadata.ts";
 import type { Tool } from "../types.ts";
-import { answerFetch, webToolMetadata } from "../web-fetch.ts";
+import { answerFetch, MAX_PROMPT_URLS, urlsInText, webToolMetadata } from "../web-fetch.ts";
+
+export { MAX_PROMPT_URLS, urlsInText };
 
 const claudeSchema = v.strictObject({
   url: v.pipe(v.string(), v.url(), v.description("The URL to fetch content from.")),
@@ -26,15 +28,6 @@ export const WebFetchTool: Tool<v.InferOutput<typeof claudeSchema>> = {
   summarizeCall: (a) => oneLine(a.url ?? ""),
   run: (args, ctx) => answerFetch({ urls: [args.url], prompt: args.prompt }, ctx),
 };
-
-/** gemini-cli takes at most this many URLs from one prompt. */
-export const MAX_PROMPT_URLS = 20;
-
-/** The http(s) URLs in a text, in order, without duplicates or trailing punctuation. */
-export function urlsInText(prompt: string): string[] {
-  const found = prompt.match(/https?:\/\/[^\s<>"'`)\]]+/g) ?? [];
-  return [...new Set(found.map((u) => u.replace(/[.,;:!?]+$/, "")))].slice(0, MAX_PROMPT_URLS);
-}
 
 const geminiSchema = v.strictObject({
   prompt: text(
