@@ -1,11 +1,12 @@
 /**
  * A fetched body as text a model reads: HTML becomes markdown of its main content (Readability
  * picks the article, Turndown writes it; links made absolute and kept, scripts, styles and
- * navigation dropped), markdown, plain text, JSON and XML pass through; a PDF or any other binary
- * is refused with its content type (a PDF with the commands that read it). The HTML libraries load on first use
- * only, so a session that never fetches never pays for them. Turndown's browser build is used: it
- * is given DOM nodes (linkedom's), never strings, so it needs no HTML parser of its own. Text is decoded with the charset the
- * server named, else the page's BOM or <meta> declaration, else UTF-8.
+ * navigation dropped; a page too large for a DOM goes through html-stream.ts), markdown, plain
+ * text, JSON and XML pass through; a PDF or any other binary is refused with its content type (a
+ * PDF with the commands that read it). The HTML libraries load on first use only, so a session
+ * that never fetches never pays for them. Turndown's browser build is used: it is given DOM nodes
+ * (linkedom's), never strings, so it needs no HTML parser of its own. Text is decoded with the
+ * charset the server named, else the page's BOM or <meta> declaration, else UTF-8.
  */
 import { ToolError } from "../envelope.ts";
 import type { FetchedPage } from "./fetch-page.ts";
@@ -93,10 +94,19 @@ function decode(body: Uint8Array, charset: string): string {
 /** Elements that are never content. */
 const NOISE = "script, style, noscript, template, iframe, svg, canvas, nav, header, footer, aside, form, button, [role=navigation], [aria-hidden=true]";
 
-/** Past this many characters of HTML, Readability's scoring costs seconds: the page minus its noise is converted instead. */
-export const READABILITY_MAX_CHARS = 1_500_000;
+/**
+ * Past this many characters of HTML a DOM (and Readability's scoring) costs seconds and hundreds of
+ * megabytes: such a page is converted in one streaming pass instead (html-stream.ts).
+ */
+export const DOM_MAX_CHARS = 1_500_000;
 
 async function htmlToMarkdown(html: string, baseUrl: string): Promise<{ title?: string; text: string }> {
+  const { title, text } = html.length > DOM_MAX_CHARS ? (await import("./html-stream.ts")).streamHtmlToMarkdown(html, baseUrl) : await domToMarkdown(html, baseUrl);
+  return { ...(title ? { title } : {}), text: title && !text.startsWith(`# ${title}`) ? `# ${title}\n\n${text}` : text };
+}
+
+/** The page's main content (Readability), or the page less its noise, as markdown (Turndown) — through a linkedom DOM. */
+async function domToMarkdown(html: string, baseUrl: string): Promise<{ title?: string; text: string }> {
   const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([import("linkedom"), import("@mozilla/readability"), import("turndown/lib/turndown.browser.es.js")]);
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   turndown.remove(["script", "style", "noscript", "template", "iframe"] as never);
@@ -109,24 +119,21 @@ async function htmlToMarkdown(html: string, baseUrl: string): Promise<{ title?: 
   let document = parse();
   const title = document.querySelector("title")?.textContent?.trim() || undefined;
   let main: { title?: string | null; content?: unknown } | null = null;
-  if (html.length <= READABILITY_MAX_CHARS) {
-    try {
-      // Readability changes the document it reads; its article comes back as an element, not re-serialized HTML.
-      main = new Readability(document as unknown as Document, { charThreshold: 200, serializer: (el: Node) => el }).parse();
-    } catch {
-      main = null;
-    }
+  try {
+    // Readability changes the document it reads; its article comes back as an element, not re-serialized HTML.
+    main = new Readability(document as unknown as Document, { charThreshold: 200, serializer: (el: Node) => el }).parse();
+  } catch {
+    main = null;
   }
   let markdown: string;
   if (main?.content) markdown = turndown.turndown(main.content as HTMLElement);
   else {
-    if (html.length <= READABILITY_MAX_CHARS) document = parse();
+    document = parse();
     for (const el of Array.from(document.querySelectorAll(NOISE))) el.remove();
     markdown = turndown.turndown((document.body ?? document.documentElement) as unknown as HTMLElement);
   }
   const heading = main?.title?.trim() || title;
-  const text = markdown.replace(/\n{3,}/g, "\n\n").trim();
-  return { ...(heading ? { title: heading } : {}), text: heading && !text.startsWith(`# ${heading}`) ? `# ${heading}\n\n${text}` : text };
+  return { ...(heading ? { title: heading } : {}), text: markdown.replace(/\n{3,}/g, "\n\n").trim() };
 }
 
 /** Links and images point where they pointed on the page. */

@@ -34,7 +34,7 @@ test("the web tools load lazily: a session's modules pull in no fetcher, convert
   expect(out.exitCode).toBe(0);
   const loaded = JSON.parse(out.stdout.toString()) as string[];
   expect(loaded.some((m) => m.endsWith("lib/web/access.ts"))).toBe(true);
-  expect(loaded.filter((m) => /lib\/web\/(fetch-page|convert)\.ts$|linkedom|turndown|readability/.test(m))).toEqual([]);
+  expect(loaded.filter((m) => /lib\/web\/(fetch-page|convert|html-stream)\.ts$|linkedom|turndown|readability/.test(m))).toEqual([]);
 });
 
 test("the hosts a fetch call reaches, for permission rules by domain", () => {
