@@ -26,6 +26,7 @@ import { SearchEngineWatch } from "./search-fallback.ts";
 import { describeShellTool } from "./shell-description.ts";
 import type { ToolSpec } from "../lib/llm/types.ts";
 import type { Tool, ToolProgress } from "./types.ts";
+import type { WebAccess } from "../lib/web/access.ts";
 import { writeTool } from "./write.ts";
 
 /** The seven core tools, in the order the model sees them. */
@@ -70,6 +71,8 @@ export interface ToolRegistryOptions {
   config?: ToolRegistryConfig;
   /** Extra tools, registered after the core ones (a later registration of a name wins) and active. */
   tools?: readonly Tool[];
+  /** What the web tools use (allowed hosts, page cache, the model answering fetch prompts); default: public addresses only. */
+  web?: WebAccess;
 }
 
 export interface ExecuteOptions {
@@ -196,7 +199,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         });
         await ready;
         const searches = new SearchEngineWatch(env);
-        const result = await tool.run(checked.args, { env: searches, reply, signal, onUpdate, onProgress, callId, processes, commandTimeoutMs, output });
+        const result = await tool.run(checked.args, { env: searches, reply, signal, onUpdate, onProgress, callId, processes, commandTimeoutMs, output, web: options.web });
         const problems = envelopeProblems(result);
         if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
         return searches.report(result);

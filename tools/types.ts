@@ -9,6 +9,7 @@
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
+import type { WebAccess } from "../lib/web/access.ts";
 import type { FreeformFormat } from "../lib/llm/types.ts";
 import type { OutputCapture } from "../lib/tool-output.ts";
 import type { TruncateMode } from "../lib/truncate.ts";
@@ -17,10 +18,11 @@ import type { ProcessTable } from "./processes.ts";
 /**
  * What a tool does, for everything that is not the model: `read` looks at files, `modify` changes
  * them, `shell` runs commands, `search` looks for files or text, `plan` keeps the task list,
- * `agent` delegates to another agent, `other` is anything else (the default for custom tools).
+ * `agent` delegates to another agent, `web` reads from the network, `other` is anything else (the
+ * default for custom tools).
  */
-export type ToolKind = "read" | "modify" | "shell" | "search" | "plan" | "agent" | "other";
-export const TOOL_KINDS: readonly ToolKind[] = ["read", "modify", "shell", "search", "plan", "agent", "other"];
+export type ToolKind = "read" | "modify" | "shell" | "search" | "plan" | "agent" | "web" | "other";
+export const TOOL_KINDS: readonly ToolKind[] = ["read", "modify", "shell", "search", "plan", "agent", "web", "other"];
 
 export interface ToolRunContext {
   env: ExecutionEnvironment;
@@ -43,6 +45,8 @@ export interface ToolRunContext {
   processes: ProcessTable;
   /** Timeout for a shell command that names none: the session's setting, else the profile's default. */
   commandTimeoutMs?: number;
+  /** The session's web access (allowed hosts, page cache, the model answering fetch prompts); absent: defaults. */
+  web?: WebAccess;
 }
 
 export interface ToolProgress {

@@ -43,6 +43,8 @@ export interface SessionConfig {
   mcpToolSearch: boolean;
   /** The share of the context window (percent) MCP tool definitions may take before they are deferred; 0 defers always. */
   mcpToolSearchPercent: number;
+  /** Offer the provider's own web search to the model (Anthropic web_search, OpenAI web_search, Gemini googleSearch). */
+  webSearch: boolean;
 }
 
 export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
@@ -66,6 +68,7 @@ export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   compactKeepRecentTokens: 20_000,
   mcpToolSearch: true,
   mcpToolSearchPercent: 10,
+  webSearch: false,
 });
 
 export type SessionConfigInput = Partial<SessionConfig> & Record<string, unknown>;

@@ -30,6 +30,7 @@ import { gatherPromptSources, type PromptSources } from "./system-prompt.ts";
 import { agentModel, agentToolSelection, type AgentDefinition } from "../setup/agents.ts";
 import type { Skill } from "../setup/skills.ts";
 import type { Capability } from "../profiles/types.ts";
+import { createWebAccess, type WebSettings } from "../web/access.ts";
 
 export interface StoreSelection {
   /** Directory for this session's files (default $GONG_HOME/sessions/<encoded cwd>). */
@@ -80,6 +81,12 @@ export interface CreateSessionOptions {
   skills?: readonly Skill[];
   /** Custom agents (see `discoverAgents` in lib/setup/agents.ts): subagent types with their own prompt, tools and model. */
   agents?: readonly AgentDefinition[];
+  /**
+   * The web tools' settings: hosts a fetch may reach although they are private or loopback
+   * (`allowHosts`), the model answering fetch prompts (`fetchModel`, default the session's), and
+   * the provider's own web search (`search`, the same as config.webSearch).
+   */
+  web?: WebSettings;
 }
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
@@ -112,7 +119,9 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
 
   const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs });
   // The profile activates the tools (its own names for the selection) once the session applies it.
-  const registry = createToolRegistry({ cwd, env, tools: options.customTools });
+  const web = createWebAccess({ settings: options.web, client, model });
+  if (options.web?.search !== undefined && options.config?.webSearch === undefined && options.config?.web_search === undefined) config.webSearch = options.web.search;
+  const registry = createToolRegistry({ cwd, env, tools: options.customTools, web });
   const profileChoice = options.profile ?? AUTO_PROFILE;
   const profile = factoryFor(profileChoice, model)({ model, modelInfo, registry });
 

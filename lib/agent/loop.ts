@@ -251,6 +251,7 @@ async function buildRequest(host: LoopHost, system: string): Promise<Request> {
     request.toolChoice = "auto";
   }
   if (host.config.reasoningEffort) request.reasoningEffort = host.config.reasoningEffort;
+  if (host.config.webSearch) request.webSearch = true;
   const providerOptions = host.profile.providerOptions({ reasoningEffort: host.config.reasoningEffort });
   if (providerOptions) request.providerOptions = providerOptions;
   return request;

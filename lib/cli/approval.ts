@@ -19,8 +19,8 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 /** What each mode asks, in a few words (the shell's Shift+Tab line, the modes an editor lists). */
 export const APPROVAL_MODE_HELP: Record<ApprovalMode, string> = {
-  ask: "commands and file changes are confirmed",
-  edits: "file changes pass, commands are confirmed",
+  ask: "commands, web fetches and file changes are confirmed",
+  edits: "file changes pass, commands and web fetches are confirmed",
   auto: "nothing is asked",
 };
 
@@ -31,7 +31,8 @@ export function isApprovalMode(value: unknown): value is ApprovalMode {
 /** Whether a call of this kind waits for consent in this mode. */
 export function needsApproval(mode: ApprovalMode, kind: ToolKind): boolean {
   if (mode === "auto") return false;
-  if (kind === "shell") return true;
+  // Commands and reads from the network reach outside the workspace: both are confirmed unless nothing is asked.
+  if (kind === "shell" || kind === "web") return true;
   return mode === "ask" && kind === "modify";
 }
 

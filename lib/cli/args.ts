@@ -55,6 +55,8 @@ export interface CliOptions {
   sandbox?: SandboxMode;
   /** `--trust`: let this project's settings run code and redirect credentials. */
   trust: boolean;
+  /** `--web-search`: offer the provider's own web search to the model. */
+  webSearch?: boolean;
 }
 
 const OPTIONS = {
@@ -85,6 +87,7 @@ const OPTIONS = {
   verbose: { type: "boolean" },
   sandbox: { type: "string" },
   trust: { type: "boolean" },
+  "web-search": { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -186,6 +189,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     fork: Boolean(v.fork),
     name: v.name?.trim(),
     listModelsFilter: listFilter,
+    ...(v["web-search"] ? { webSearch: true } : {}),
     verbose: Boolean(v.verbose),
     sandbox: sandbox as SandboxMode | undefined,
     trust: Boolean(v.trust),
@@ -254,6 +258,8 @@ Options:
       --max-cost-usd X          stop before a model call once the run cost X US dollars
       --worktree                work in a detached git worktree of HEAD, removed after;
                                 its diff is kept as a file named on stderr
+      --web-search              let the model use its provider's own web search
+                                (Anthropic, OpenAI Responses, Gemini)
   -c, --continue                continue the most recent session here
   -r, --resume [SESSION]        resume a session: id prefix, name or file (latest when none)
       --session FILE            use this session file

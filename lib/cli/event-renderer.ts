@@ -6,6 +6,7 @@
  */
 import type { SessionEvent } from "../agent/index.ts";
 import { formatWait } from "../llm/retry.ts";
+import type { WebSearchActivity } from "../llm/types.ts";
 import { callLabel, colorDiff, describeProgress, indent, planChecklist, resultLine, type Style } from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
 import type { MarkdownStream } from "./markdown.ts";
@@ -14,6 +15,18 @@ import { cutToWidth } from "./text-width.ts";
 
 /** How the shell shows the model's reasoning (the `showThinking` setting). */
 export type ThinkingDisplay = boolean | "collapsed";
+
+/** Sources shown after an answer that used web search, at most. */
+const SHOWN_SOURCES = 8;
+
+/** "● Web search: q1 · q2" and the cited pages (else the pages found), as "title — url" lines. */
+export function webSearchLines(search: WebSearchActivity, s: Style, width: number): string {
+  const sources = search.citations.length > 0 ? search.citations : search.results;
+  const head = `${s.green("●")} ${cutToWidth(`Web search${search.queries.length ? `: ${search.queries.join(" · ")}` : ""}`, width - 3)}\n`;
+  const lines = sources.slice(0, SHOWN_SOURCES).map((src) => `  ${s.dim("⎿")} ${cutToWidth(src.title ? `${src.title} — ${src.url}` : src.url, Math.max(1, width - 5))}\n`);
+  const more = sources.length > SHOWN_SOURCES ? [`  ${s.dim(`… ${sources.length - SHOWN_SOURCES} more`)}\n`] : [];
+  return head + lines.join("") + more.join("");
+}
 
 /** Turns session events into terminal lines. */
 export class EventRenderer {
@@ -133,6 +146,15 @@ export class EventRenderer {
         // Parallel calls: the live line goes on for one still running.
         const stillRunning = [...this.calls.values()].at(-1);
         if (stillRunning) this.spinner.start(stillRunning.label, stillRunning.started);
+        break;
+      }
+      case "message_end": {
+        // The provider's own web search: what it searched for and the pages the answer rests on.
+        const { message } = event.data;
+        if (message.role !== "assistant" || !message.webSearch) break;
+        this.flushMarkdown();
+        this.endLine();
+        this.out(webSearchLines(message.webSearch, s, this.columns()));
         break;
       }
       case "plan_update":

@@ -93,6 +93,17 @@ const SettingsSchema = v.strictObject({
   maxInputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   /** Which tool calls wait for the user's consent where a host asks (the interactive shell, ACP): ask | edits | auto. */
   approval: v.optional(v.picklist(APPROVAL_MODES)),
+  /**
+   * The web tools: `allowHosts` opens loopback/private hosts to the fetch tool (read from the
+   * global settings only), `fetchModel` answers fetch prompts, `search` turns on the provider's own web search.
+   */
+  web: v.optional(
+    v.strictObject({
+      allowHosts: v.optional(v.array(v.string())),
+      fetchModel: v.optional(v.pipe(v.string(), v.regex(/^[^/\s]+\/\S+$/, "must look like provider/model-id"))),
+      search: v.optional(v.boolean()),
+    }),
+  ),
   /** The interactive shell shows the model's reasoning text, dimmed (default true), or "collapsed" into one line. */
   showThinking: v.optional(v.union([v.boolean(), v.literal("collapsed")])),
 });

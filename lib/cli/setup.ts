@@ -187,6 +187,12 @@ export async function prepareSession(
       ...toolSearchConfig(settings.mcpToolSearch),
     },
     observer: settings.toolOutput,
+    web: {
+      // Opening private addresses is the user's own decision: a project's settings cannot do it.
+      allowHosts: loaded.layers.find((l) => l.scope === "global")?.settings.web?.allowHosts,
+      fetchModel: settings.web?.fetchModel,
+      search: opts.webSearch ?? settings.web?.search,
+    },
   };
 
   const termination = new AbortController();

@@ -2,7 +2,7 @@
  * Builds an assistant message from streamed pieces: adapters use it to assemble their final
  * response, the client to keep the partial message of a stream that failed.
  */
-import type { AssistantMessage, AssistantPart, FinishReason, Response, ServerToolPart, StreamEvent, ThinkingPart, ToolCallPart, Usage } from "./types.ts";
+import type { AssistantMessage, AssistantPart, FinishReason, Response, ServerToolPart, StreamEvent, ThinkingPart, ToolCallPart, Usage, WebSearchActivity } from "./types.ts";
 import { zeroUsage } from "./usage.ts";
 
 export class MessageBuilder {
@@ -52,10 +52,10 @@ export class MessageBuilder {
     return { role: "assistant", content: this.parts.map((p) => ({ ...p })), model: this.model, timestamp: Date.now(), ...extra };
   }
 
-  response(options: { usage?: Usage; finishReason: FinishReason; finishDetail?: string; id?: string }): Response {
+  response(options: { usage?: Usage; finishReason: FinishReason; finishDetail?: string; id?: string; webSearch?: WebSearchActivity }): Response {
     const usage = options.usage ?? zeroUsage();
     const detail = options.finishDetail ? { finishDetail: options.finishDetail } : {};
-    const message = this.message({ usage, finishReason: options.finishReason, ...detail, responseId: options.id });
+    const message = this.message({ usage, finishReason: options.finishReason, ...detail, responseId: options.id, ...(options.webSearch ? { webSearch: options.webSearch } : {}) });
     const thinking = this.parts.filter((p): p is ThinkingPart => p.type === "thinking" && !p.redacted).map((p) => p.text);
     return {
       id: options.id,

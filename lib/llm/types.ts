@@ -65,6 +65,25 @@ export interface UserMessage {
   timestamp?: number;
 }
 
+/** A page a provider's web search found or cited. */
+export interface WebSource {
+  url: string;
+  title?: string;
+}
+
+/**
+ * What the provider's own web search did during one assistant turn (Anthropic web_search,
+ * OpenAI web_search_call items, Gemini grounding): the queries it ran, the results it got and the
+ * sources the answer cites. Kept with the message in the history; adapters never send it back.
+ */
+export interface WebSearchActivity {
+  queries: string[];
+  results: WebSource[];
+  citations: WebSource[];
+  /** Searches billed for this turn. */
+  searches: number;
+}
+
 export interface AssistantMessage {
   role: "assistant";
   /** Tolerated as string or null when it comes from outside (J.9 4.5); adapters always produce a list. */
@@ -79,6 +98,8 @@ export interface AssistantMessage {
   /** Set when the turn ended with an error or an abort; the partial content is kept. */
   errorMessage?: string;
   timestamp?: number;
+  /** The provider's web search in this turn, when it searched. */
+  webSearch?: WebSearchActivity;
 }
 
 export interface ToolResultMessage {
@@ -133,6 +154,11 @@ export interface Request {
   temperature?: number;
   /** Per-provider extras, keyed by provider id (e.g. { anthropic: { betaHeaders: [...] } }). */
   providerOptions?: Record<string, Record<string, unknown>>;
+  /**
+   * Offer the provider's own web search, run on its servers: Anthropic's web_search server tool,
+   * OpenAI Responses' web_search tool, Gemini's googleSearch grounding (not on Chat Completions).
+   */
+  webSearch?: boolean;
 }
 
 /**
@@ -153,8 +179,10 @@ export interface Usage {
   cacheRead: number;
   cacheWrite: number;
   reasoning: number;
-  /** USD, from the model catalog's prices (0 when unknown). */
+  /** USD, from the model catalog's prices (0 when unknown), with the provider's web searches. */
   cost: number;
+  /** Searches the provider's own web search ran (present once there were any). */
+  webSearches?: number;
 }
 
 export interface Response {

@@ -7,6 +7,7 @@
  * Tool shapes checked against Claude Code 2.1 (2.1.168 tool schemas).
  */
 import { anthropicTools, CLAUDE_BASH_DEFAULT_TIMEOUT_MS } from "../../tools/dialects/anthropic.ts";
+import { WebFetchTool } from "../../tools/dialects/web.ts";
 import { createAlignedProfile } from "./aligned.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
@@ -46,7 +47,7 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
       id: "anthropic",
       reference: ANTHROPIC_REFERENCE,
       baseInstructions: ANTHROPIC_BASE_INSTRUCTIONS,
-      tools: anthropicTools,
+      tools: [...anthropicTools, WebFetchTool],
       capabilities: {
         read: ["Read"],
         write: ["Write"],
@@ -56,8 +57,8 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         find: ["Glob"],
         ls: [],
       },
-      extras: ["TodoWrite"],
-      limits: { Read: "read", Bash: "bash", TaskOutput: "bash", Grep: "grep", Glob: "find", Edit: "edit", Write: "write" },
+      extras: ["TodoWrite", WebFetchTool.name],
+      limits: { Read: "read", Bash: "bash", TaskOutput: "bash", Grep: "grep", Glob: "find", Edit: "edit", Write: "write", WebFetch: "read" },
       projectDocFiles: ["CLAUDE.md"],
       defaultCommandTimeoutMs: CLAUDE_BASH_DEFAULT_TIMEOUT_MS,
       supportsParallelToolCalls: true,

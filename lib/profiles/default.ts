@@ -7,6 +7,7 @@ import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } 
 import { limitsFor } from "./tool-limits.ts";
 import { coreTools } from "../../tools/registry.ts";
 import { BASH_DEFAULT_TIMEOUT_S } from "../../tools/bash.ts";
+import { webFetchTool } from "../../tools/web-fetch.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
 /** Used when the catalog does not know the model. */
@@ -42,15 +43,15 @@ export function createDefaultProfile({ model, modelInfo, registry }: ProfileOpti
     },
     tools: () => registry.definitions(),
     providerOptions: () => undefined,
-    ownTools: coreTools,
+    ownTools: [...coreTools, webFetchTool],
     capabilityTools: { read: ["read"], write: ["write"], edit: ["edit"], bash: ["bash"], grep: ["grep"], find: ["find"], ls: ["ls"] },
-    extraTools: [],
+    extraTools: [webFetchTool.name],
     defaultCommandTimeoutMs: BASH_DEFAULT_TIMEOUT_S * 1000,
     supportsReasoning: modelInfo?.reasoning ?? false,
     supportsStreaming: true,
     supportsParallelToolCalls: false,
     contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
     projectDocFiles: [],
-    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", write: "write" }),
+    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", write: "write", [webFetchTool.name]: "read" }),
   };
 }

@@ -8,6 +8,7 @@
  * Tool shapes checked against gemini-cli 0.56 (its model tool-declaration snapshots).
  */
 import { GEMINI_SHELL_DEFAULT_TIMEOUT_MS, geminiTools } from "../../tools/dialects/gemini.ts";
+import { geminiWebFetchTool } from "../../tools/dialects/web.ts";
 import { createAlignedProfile } from "./aligned.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
@@ -50,7 +51,7 @@ export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
       id: "gemini",
       reference: GEMINI_REFERENCE,
       baseInstructions: GEMINI_BASE_INSTRUCTIONS,
-      tools: geminiTools,
+      tools: [...geminiTools, geminiWebFetchTool],
       capabilities: {
         read: ["read_file", "read_many_files"],
         write: ["write_file"],
@@ -60,7 +61,7 @@ export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
         find: ["glob"],
         ls: ["list_directory"],
       },
-      extras: ["write_todos"],
+      extras: ["write_todos", geminiWebFetchTool.name],
       limits: {
         read_file: "read",
         read_many_files: "read",
@@ -71,6 +72,7 @@ export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
         list_directory: "find",
         replace: "edit",
         write_file: "write",
+        [geminiWebFetchTool.name]: "read",
       },
       projectDocFiles: ["GEMINI.md"],
       defaultCommandTimeoutMs: GEMINI_SHELL_DEFAULT_TIMEOUT_MS,

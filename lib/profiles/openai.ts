@@ -9,6 +9,7 @@
  */
 import { EXEC_DEFAULT_YIELD_MS } from "../../tools/dialects/exec-command.ts";
 import { openaiTools } from "../../tools/dialects/openai.ts";
+import { webFetchTool } from "../../tools/web-fetch.ts";
 import { createAlignedProfile } from "./aligned.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
@@ -42,7 +43,8 @@ export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
       id: "openai",
       reference: OPENAI_REFERENCE,
       baseInstructions: OPENAI_BASE_INSTRUCTIONS,
-      tools: openaiTools,
+      // codex has no fetch tool of its own (only the hosted web_search): the model gets gong's web_fetch, named in codex's style.
+      tools: [...openaiTools, webFetchTool],
       capabilities: {
         read: ["read_file"],
         write: ["write_file"],
@@ -52,7 +54,7 @@ export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
         find: ["list_dir"],
         ls: ["list_dir"],
       },
-      extras: ["update_plan", "view_image"],
+      extras: ["update_plan", "view_image", webFetchTool.name],
       limits: {
         read_file: "read",
         exec_command: "bash",
@@ -61,6 +63,7 @@ export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
         list_dir: "find",
         [APPLY_PATCH_TOOL]: "edit",
         write_file: "write",
+        [webFetchTool.name]: "read",
       },
       projectDocFiles: [".codex/instructions.md"],
       defaultCommandTimeoutMs: EXEC_DEFAULT_YIELD_MS,

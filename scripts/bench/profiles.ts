@@ -53,7 +53,7 @@ export async function rows(): Promise<BenchRow[]> {
     const out: BenchRow[] = [];
     for (const p of PROFILES) {
       const chars = await firstRequestChars(p.model, p.id, dir);
-      out.push({ area: "profiles", name: `${p.id}: first request (system prompt + tools)`, value: `${chars} chars / ${Math.round(chars / 4)} tokens`, target: "< 12,000 chars" });
+      out.push({ area: "profiles", name: `${p.id}: first request (system prompt + tools)`, value: `${chars} chars / ${Math.round(chars / 4)} tokens`, target: "< 12,500 chars" });
     }
 
     const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--outdir", dir], { stdout: "ignore", stderr: "pipe" });

@@ -9,10 +9,10 @@ import { harness, requestMessages, toolResultTexts } from "./harness.ts";
 const toolNames = (body: any): string[] => (body.tools ?? []).map((t: any) => t.name);
 
 describe("003 §10 tool presets", () => {
-  test("TOOLCFG-001 all seven tools are active by default (and the profile's subagent tools after them)", async () => {
+  test("TOOLCFG-001 all seven tools and the web fetch tool are active by default (and the profile's subagent tools after them)", async () => {
     await using h = await harness([{ text: "ok" }]);
     await h.session.submit("hi");
-    expect(toolNames(h.fake.requests[0].body)).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", ...SUBAGENT_TOOLS]);
+    expect(toolNames(h.fake.requests[0].body)).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "web_fetch", ...SUBAGENT_TOOLS]);
   });
 
   test("TOOLCFG-002 the minimal preset offers read, write, edit, bash", async () => {
@@ -40,7 +40,7 @@ describe("003 §10 tool presets", () => {
     });
     await h.session.submit("first");
     expect(events).toEqual(["switched"]);
-    expect(toolNames(h.fake.requests[0].body)).toHaveLength(7 + SUBAGENT_TOOLS.length);
+    expect(toolNames(h.fake.requests[0].body)).toHaveLength(8 + SUBAGENT_TOOLS.length);
     expect(toolNames(h.fake.requests[1].body)).toEqual(["read", "grep", "find", "ls"]);
     h.session.setTools(["read", "bash"]);
     await h.session.submit("second");
@@ -59,7 +59,7 @@ describe("003 §10 tool presets", () => {
   test("TOOLCFG-006 an empty tool list is refused", async () => {
     await using h = await harness([{ text: "ok" }]);
     expect(() => h.session.setTools([])).toThrow(/empty/);
-    expect(h.session.tools).toHaveLength(7 + SUBAGENT_TOOLS.length);
+    expect(h.session.tools).toHaveLength(8 + SUBAGENT_TOOLS.length);
   });
 });
 
@@ -67,7 +67,7 @@ describe("one rule for custom and subagent tools: all on under the default prese
   test("setTools('default') keeps a custom tool and the subagent tools, as createSession does", async () => {
     await using h = await harness([{ text: "ok" }], { customTools: [plainText] });
     const atStart = [...h.session.tools];
-    expect(atStart).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "plain_text", ...SUBAGENT_TOOLS]);
+    expect(atStart).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "web_fetch", "plain_text", ...SUBAGENT_TOOLS]);
     h.session.setTools("minimal");
     expect(h.session.tools).toEqual(["read", "write", "edit", "bash"]);
     h.session.setTools("default");
@@ -82,9 +82,9 @@ describe("one rule for custom and subagent tools: all on under the default prese
     await using h = await harness([{ text: "ok" }], { customTools: [plainText] });
     h.session.setTools("default");
     h.session.setProfile("anthropic");
-    expect(h.session.tools).toEqual(["Read", "Write", "Edit", "Bash", "TaskOutput", "TaskStop", "Grep", "Glob", "TodoWrite", "plain_text", "Agent"]);
+    expect(h.session.tools).toEqual(["Read", "Write", "Edit", "Bash", "TaskOutput", "TaskStop", "Grep", "Glob", "TodoWrite", "WebFetch", "plain_text", "Agent"]);
     h.session.setProfile("default");
-    expect(h.session.tools).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "plain_text", ...SUBAGENT_TOOLS]);
+    expect(h.session.tools).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "web_fetch", "plain_text", ...SUBAGENT_TOOLS]);
   });
 
   test("a list naming another dialect's subagent tool leaves it out; a custom tool it names stays across profiles", async () => {

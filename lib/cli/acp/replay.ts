@@ -11,7 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { AssistantMessage, Message, ToolResultMessage } from "../../llm/types.ts";
 import { parsePatch } from "../../../tools/apply-patch/parser.ts";
 import type { ToolKind } from "../../../tools/types.ts";
-import { acpKind, callLocations } from "./updates.ts";
+import { acpKind, callLocations, webSourcesUpdate } from "./updates.ts";
 
 type Resolve = (path: string) => string;
 
@@ -51,6 +51,7 @@ function assistantUpdates(message: AssistantMessage, results: Map<string, ToolRe
       });
     }
   }
+  if (message.webSearch) updates.push(webSourcesUpdate(message.webSearch));
   return updates;
 }
 

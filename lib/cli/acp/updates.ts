@@ -9,6 +9,7 @@ import type { SessionEvent } from "../../agent/index.ts";
 import type { ToolResponse } from "../../envelope.ts";
 import type { Plan } from "../../../tools/plan.ts";
 import type { ToolKind } from "../../../tools/types.ts";
+import type { WebSearchActivity } from "../../llm/types.ts";
 import { patchFilePaths } from "../../../tools/apply-patch/parser.ts";
 
 /** gong's tool kinds as ACP's (which drive the editor's icons and grouping). */
@@ -24,6 +25,8 @@ export function acpKind(kind: ToolKind | undefined): acp.ToolKind {
       return "search";
     case "plan":
       return "think";
+    case "web":
+      return "fetch";
     default:
       return "other";
   }
@@ -70,6 +73,14 @@ export function planEntries(plan: Plan): acp.PlanEntry[] {
   }));
 }
 
+/** The provider's web search after an answer: its queries and sources as a markdown list of links in the agent's message. */
+export function webSourcesUpdate(search: WebSearchActivity): acp.SessionUpdate {
+  const sources = search.citations.length > 0 ? search.citations : search.results;
+  const links = sources.map((src) => `- [${(src.title ?? src.url).replace(/[[\]]/g, "")}](${src.url})`).join("\n");
+  const queries = search.queries.length ? ` (${search.queries.join("; ")})` : "";
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\nSources${queries}:\n${links}\n` } };
+}
+
 /** The streamed parts of an event (text, thinking, plan) as an update; tool calls are EditorSession's, which knows their files. */
 export function streamUpdate(event: SessionEvent): acp.SessionUpdate | undefined {
   if (event.agent_id !== undefined) return undefined; // a child agent's own stream stays out of the editor's transcript
@@ -80,6 +91,8 @@ export function streamUpdate(event: SessionEvent): acp.SessionUpdate | undefined
       return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.data.delta } };
     case "plan_update":
       return { sessionUpdate: "plan", entries: planEntries(event.data) };
+    case "message_end":
+      return event.data.message.role === "assistant" && event.data.message.webSearch ? webSourcesUpdate(event.data.message.webSearch) : undefined;
     default:
       return undefined;
   }

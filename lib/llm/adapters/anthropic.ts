@@ -10,6 +10,7 @@ import { MessageBuilder } from "../message-builder.ts";
 import { StreamedArguments, toolCallPart } from "../partial-json.ts";
 import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, ServerToolPart, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
+import { WebSearchCollector } from "../web-search.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache, smallPiecesFetch } from "./sdk-cache.ts";
 
@@ -53,6 +54,9 @@ export const anthropicAdapter: Adapter = {
     const tools = new Map<number, { ordinal: number; id: string; name: string; json: StreamedArguments }>();
     /** Blocks of tools Anthropic runs itself, by block index, with their streamed input. */
     const serverBlocks = new Map<number, { block: Record<string, unknown>; json: string }>();
+    // The provider's own web search: its server_tool_use blocks (the query streams in) and what it found and cited.
+    const searches = new Map<number, StreamedArguments>();
+    const web = new WebSearchCollector();
     let id: string | undefined;
     let stop: string | null = null;
     let detail: string | undefined;
@@ -79,7 +83,11 @@ export const anthropicAdapter: Adapter = {
               const call = { ordinal: tools.size, id: block.id, name: block.name, json: new StreamedArguments() };
               tools.set(event.index, call);
               yield { type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name };
-            } else if (block.type !== "text" && block.type !== "thinking") serverBlocks.set(event.index, { block: { ...(block as object) }, json: "" });
+            } else if (block.type !== "text" && block.type !== "thinking") {
+              serverBlocks.set(event.index, { block: { ...(block as object) }, json: "" });
+              if (block.type === "server_tool_use") searches.set(event.index, new StreamedArguments());
+              else readSearchBlock(block, web);
+            }
             break;
           }
           case "content_block_delta": {
@@ -91,9 +99,11 @@ export const anthropicAdapter: Adapter = {
               builder.thinking(delta.thinking);
               yield { type: "thinking_delta", delta: delta.thinking };
             } else if (delta.type === "signature_delta") builder.signature(delta.signature);
+            else if (delta.type === "citations_delta") readCitation(delta.citation, web);
             else if (delta.type === "input_json_delta") {
               const server = serverBlocks.get(event.index);
               if (server) server.json += delta.partial_json;
+              searches.get(event.index)?.push(delta.partial_json);
               const call = tools.get(event.index);
               if (!call) break;
               const partialArguments = call.json.push(delta.partial_json);
@@ -104,6 +114,8 @@ export const anthropicAdapter: Adapter = {
           case "content_block_stop": {
             const server = serverBlocks.get(event.index);
             if (server) builder.serverTool(serverToolPart(server.block, server.json));
+            const search = searches.get(event.index);
+            if (search) web.searched(queryOf(search.final().arguments));
             const call = tools.get(event.index);
             if (!call) break;
             const part = toolCallPart(call.id, call.name, call.json.final());
@@ -115,6 +127,7 @@ export const anthropicAdapter: Adapter = {
             stop = event.delta.stop_reason ?? stop;
             detail = stopDetail(event.delta) ?? detail;
             counts = readUsage(event.usage, counts);
+            web.billed(searchRequests(event.usage));
             break;
           }
           case "message_stop":
@@ -129,7 +142,8 @@ export const anthropicAdapter: Adapter = {
       throw classifyError(err, ctx.model.provider);
     }
     if (stop === null) throw classifyError(new Error("terminated: the stream ended before message_delta"), ctx.model.provider);
-    yield { type: "finish", response: builder.response({ id, usage: usageWithCost(counts, ctx.model), finishReason: stopOf(stop), finishDetail: detail }) };
+    const usage = web.priced(usageWithCost(counts, ctx.model), "anthropic-messages");
+    yield { type: "finish", response: builder.response({ id, usage, finishReason: stopOf(stop), finishDetail: detail, webSearch: web.activity() }) };
   },
 
   async complete(request, ctx): Promise<Response> {
@@ -140,7 +154,10 @@ export const anthropicAdapter: Adapter = {
       throw classifyError(err, ctx.model.provider);
     }
     const builder = new MessageBuilder(ctx.model.ref);
+    const web = new WebSearchCollector();
     for (const block of message.content) {
+      if (block.type === "server_tool_use") web.searched(queryOf(block.input));
+      else readSearchBlock(block, web);
       if (block.type === "text") builder.text(block.text);
       else if (block.type === "thinking") {
         builder.thinking(block.thinking);
@@ -149,8 +166,9 @@ export const anthropicAdapter: Adapter = {
       else if (block.type === "tool_use") builder.toolCall({ type: "tool_call", id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
       else builder.serverTool(serverToolPart({ ...(block as object) }, ""));
     }
-    const usage = usageWithCost(readUsage(message.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }), ctx.model);
-    return builder.response({ id: message.id, usage, finishReason: stopOf(message.stop_reason ?? "end_turn"), finishDetail: stopDetail(message) });
+    web.billed(searchRequests(message.usage));
+    const usage = web.priced(usageWithCost(readUsage(message.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }), ctx.model), "anthropic-messages");
+    return builder.response({ id: message.id, usage, finishReason: stopOf(message.stop_reason ?? "end_turn"), finishDetail: stopDetail(message), webSearch: web.activity() });
   },
 };
 
@@ -199,6 +217,34 @@ function readUsage(usage: object | null | undefined, prev: Counts): Counts {
   };
 }
 
+/** The query of a web_search server_tool_use block's input. */
+function queryOf(input: unknown): string | undefined {
+  const query = (input as { query?: unknown } | null)?.query;
+  return typeof query === "string" ? query : undefined;
+}
+
+/** usage.server_tool_use.web_search_requests: the searches Anthropic bills for this message. */
+function searchRequests(usage: unknown): number {
+  const n = (usage as { server_tool_use?: { web_search_requests?: unknown } } | null)?.server_tool_use?.web_search_requests;
+  return typeof n === "number" ? n : 0;
+}
+
+/** A web_search_tool_result block's results, and the web citations a text block starts with. */
+function readSearchBlock(block: unknown, web: WebSearchCollector): void {
+  const b = block as { type?: string; content?: unknown; citations?: unknown };
+  if (b.type === "web_search_tool_result" && Array.isArray(b.content)) {
+    for (const r of b.content as { type?: string; url?: string; title?: string }[]) if (r.type === "web_search_result") web.result(r);
+  } else if (b.type === "text" && Array.isArray(b.citations)) for (const c of b.citations) readCitation(c, web);
+}
+
+function readCitation(citation: unknown, web: WebSearchCollector): void {
+  const c = citation as { type?: string; url?: string; title?: string } | null;
+  if (c?.type === "web_search_result_location") web.citation({ url: c.url, title: c.title ?? undefined });
+}
+
+/** Anthropic's web search server tool (the API runs the searches; results and citations come back in the answer). */
+export const ANTHROPIC_WEB_SEARCH_TOOL = { type: "web_search_20250305", name: "web_search" } as const;
+
 /** The SDK parameters for a unified request. */
 export function params(request: Request, model: ModelInfo): Params {
   const effort = request.reasoningEffort && model.reasoning ? request.reasoningEffort : null;
@@ -219,6 +265,7 @@ export function params(request: Request, model: ModelInfo): Params {
       ...(i === all.length - 1 ? { cache_control: CACHE } : {}),
     }));
   }
+  if (request.webSearch) p.tools = [...(p.tools ?? []), ANTHROPIC_WEB_SEARCH_TOOL as unknown as Anthropic.Messages.Tool];
   const choice = request.toolChoice;
   if (choice && request.tools?.length) {
     p.tool_choice = typeof choice === "object" ? { type: "tool", name: choice.name } : choice === "required" ? { type: "any" } : { type: choice };

@@ -22,6 +22,7 @@ import type { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
 import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, ReasoningEffort, Request, StreamEvent, ToolCallPart, ToolChoice, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
+import { WebSearchCollector } from "../web-search.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
 import { applyPartialArg } from "./gemini-partial-args.ts";
 import { sdkCache } from "./sdk-cache.ts";
@@ -77,6 +78,8 @@ function params(request: Request, ctx: AdapterContext): GenerateContentParameter
   if (request.tools?.length) {
     config.tools = [{ functionDeclarations: request.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: jsonSchema(t.parameters) })) }];
   }
+  // Grounding with Google Search: Gemini searches by itself and returns groundingMetadata with the answer.
+  if (request.webSearch) config.tools = [...(config.tools ?? []), { googleSearch: {} }];
   if (request.toolChoice) config.toolConfig = { functionCallingConfig: functionCalling(request.toolChoice) };
   if (request.maxTokens) config.maxOutputTokens = request.maxTokens;
   if (request.temperature !== undefined) config.temperature = request.temperature;
@@ -200,6 +203,7 @@ class Turn {
   private toolCount = 0;
   /** A call whose arguments are still streaming (Gemini 3 partialArgs). */
   private streaming?: { call: ToolCallPart; index: number };
+  private readonly web = new WebSearchCollector();
 
   constructor(private readonly ctx: AdapterContext) {
     this.builder = new MessageBuilder(ctx.model.ref);
@@ -215,6 +219,7 @@ class Turn {
     // A chunk may come with no candidates at all (usage only): nothing to read in it.
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) yield* this.part(part);
+    if (candidate?.groundingMetadata) readGrounding(candidate.groundingMetadata, this.web);
     if (candidate?.finishReason) this.finish = candidate.finishReason;
     if (candidate?.finishMessage) this.finishMessage = candidate.finishMessage;
   }
@@ -230,7 +235,8 @@ class Turn {
     const reason = finishReason(this.finish, hasCalls);
     // Why an unfinished turn ended, in Gemini's words when it gave some, else its reason code.
     const detail = reason === "end_turn" || reason === "tool_use" ? undefined : (this.finishMessage ?? this.finish);
-    return this.builder.response({ usage: usage(this.usage, this.ctx.model), finishReason: reason, finishDetail: detail, id: this.id });
+    const priced = this.web.priced(usage(this.usage, this.ctx.model), "gemini");
+    return this.builder.response({ usage: priced, finishReason: reason, finishDetail: detail, id: this.id, webSearch: this.web.activity() });
   }
 
   private *part(part: Part): Generator<StreamEvent> {
@@ -291,6 +297,17 @@ class Turn {
     const last = this.builder.parts.at(-1);
     if (last?.type === "thinking" && last.signature === undefined) last.signature = signature;
     else this.builder.parts.push({ type: "thinking", text: "", signature });
+  }
+}
+
+/** Grounding metadata: the queries Google Search ran, the pages it found, and those the answer's segments rest on (groundingSupports). */
+function readGrounding(meta: unknown, web: WebSearchCollector): void {
+  const m = meta as { webSearchQueries?: string[]; groundingChunks?: { web?: { uri?: string; title?: string } }[]; groundingSupports?: { groundingChunkIndices?: number[] }[] };
+  for (const query of m.webSearchQueries ?? []) web.query(query);
+  const chunks = m.groundingChunks ?? [];
+  for (const chunk of chunks) web.result({ url: chunk.web?.uri, title: chunk.web?.title });
+  for (const support of m.groundingSupports ?? []) {
+    for (const i of support.groundingChunkIndices ?? []) web.citation({ url: chunks[i]?.web?.uri, title: chunks[i]?.web?.title });
   }
 }
 

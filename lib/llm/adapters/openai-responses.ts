@@ -14,6 +14,7 @@ import { finalArguments, StreamedArguments, toolCallPart } from "../partial-json
 import { normalizeToolCallId } from "../transform.ts";
 import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, Request, StreamEvent, ThinkingPart, ToolCallPart, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
+import { WebSearchCollector } from "../web-search.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
 import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache, smallPiecesFetch } from "./sdk-cache.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
@@ -75,6 +76,8 @@ function params(request: Request, ctx: AdapterContext): Params {
         : { type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false },
     );
   }
+  // The hosted web search: the API runs it and returns web_search_call items and url_citation annotations.
+  if (request.webSearch) body.tools = [...(body.tools ?? []), { type: "web_search" }];
   if (request.toolChoice) {
     const choice = request.toolChoice;
     const custom = typeof choice !== "string" && request.tools?.some((t) => t.name === choice.name && t.format);
@@ -132,7 +135,9 @@ function toolOutput(content: string | UserPart[]): string | OpenAI.Responses.Res
 }
 
 function assistantItems(message: AssistantMessage, index: number, model: ModelInfo, freeform: ReadonlySet<string>, customCalls: Set<string>): InputItem[] {
-  const same = fromSameModel(message, model);
+  // A turn that searched had its reasoning items between web_search_call items, which are not sent
+  // back: its reasoning stays out too, as a reasoning item must be followed by the item it led to.
+  const same = fromSameModel(message, model) && !message.webSearch;
   const raw = message.content as AssistantMessage["content"] | string | null;
   const content: AssistantPart[] = Array.isArray(raw) ? raw : raw ? [{ type: "text", text: raw }] : [];
   const items: InputItem[] = [];
@@ -183,10 +188,15 @@ class Turn {
   private readonly byOutput = new Map<number, { part: AssistantPart; toolIndex: number; args: StreamedArguments; done: boolean }>();
   private toolCount = 0;
   private refused = false;
+  private readonly web = new WebSearchCollector();
 
   constructor(private readonly ctx: AdapterContext) {}
 
+  /** True once stream events arrived (their items were read as they finished). */
+  private streamed = false;
+
   *handle(event: OpenAI.Responses.ResponseStreamEvent): Generator<StreamEvent> {
+    this.streamed = true;
     switch (event.type) {
       case "response.output_item.added":
         yield* this.added(event.output_index, event.item);
@@ -211,7 +221,11 @@ class Turn {
         yield* this.args(event.output_index, event.delta);
         break;
       case "response.output_item.done":
+        readWebSearch(event.item, this.web);
         yield* this.itemDone(event.output_index, event.item);
+        break;
+      case "response.output_text.annotation.added":
+        readAnnotation(event.annotation, this.web);
         break;
       case "response.completed":
       case "response.incomplete":
@@ -273,9 +287,12 @@ class Turn {
     const builder = new MessageBuilder(this.ctx.model.ref);
     // Items that produced nothing (an empty summary without encrypted content) leave no part.
     builder.parts.push(...this.parts.filter((p) => (p.type === "text" ? p.text !== "" : p.type === "thinking" ? p.text !== "" || p.signature : true)));
+    // A complete (non-streamed) response brings its items only here.
+    if (!this.streamed) for (const item of result.output ?? []) readWebSearch(item, this.web);
     const reason = finishReason(result, builder.parts, this.refused);
     const detail = result.status === "incomplete" ? (result.incomplete_details?.reason ?? undefined) : undefined;
-    return builder.response({ usage: usage(result.usage, this.ctx.model), finishReason: reason, finishDetail: detail, id: result.id });
+    const priced = this.web.priced(usage(result.usage, this.ctx.model), "openai-responses");
+    return builder.response({ usage: priced, finishReason: reason, finishDetail: detail, id: result.id, webSearch: this.web.activity() });
   }
 
   private open(index: number, part: AssistantPart, toolIndex = -1, mode: "json" | "raw" = "json"): void {
@@ -313,6 +330,21 @@ class Turn {
     if (partialArguments) state.part.arguments = partialArguments;
     yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, ...(partialArguments ? { partialArguments } : {}) };
   }
+}
+
+/** A web_search_call item (one billed call: a search with its sources, or a page it opened) and a message's url_citation annotations. */
+function readWebSearch(item: unknown, web: WebSearchCollector): void {
+  const it = item as { type?: string; action?: { type?: string; query?: string; url?: string; sources?: { url?: string }[] }; content?: { annotations?: unknown[] }[] };
+  if (it.type === "web_search_call") {
+    web.searched(it.action?.type === "search" ? it.action.query : undefined);
+    for (const source of it.action?.sources ?? []) web.result(source);
+    if (it.action?.url) web.result({ url: it.action.url });
+  } else if (it.type === "message") for (const part of it.content ?? []) for (const a of part.annotations ?? []) readAnnotation(a, web);
+}
+
+function readAnnotation(annotation: unknown, web: WebSearchCollector): void {
+  const a = annotation as { type?: string; url?: string; title?: string } | null;
+  if (a?.type === "url_citation") web.citation(a);
 }
 
 function usage(u: OpenAI.Responses.ResponseUsage | null | undefined, model: ModelInfo) {
