@@ -2,7 +2,7 @@
  * createSession: assembles a Session from options — client, environment, tool registry, profile,
  * observer, hooks, session file, and the prompt sources gathered once at start.
  */
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { isToolError, ToolError } from "../envelope.ts";
 import { LocalEnvironment } from "../env/local.ts";
 import { SubdirEnvironment } from "../env/subdir.ts";
@@ -27,6 +27,9 @@ import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./s
 import { childFiles } from "./subagents/stored.ts";
 import { SUBAGENT_TOOL_NAMES } from "./subagents/tools.ts";
 import { gatherPromptSources, type PromptSources } from "./system-prompt.ts";
+import { Checkpointer } from "../checkpoints/checkpointer.ts";
+import type { CheckpointSettings } from "../checkpoints/settings.ts";
+import { sessionsRoot } from "../store/paths.ts";
 
 export interface StoreSelection {
   /** Directory for this session's files (default $GONG_HOME/sessions/<encoded cwd>). */
@@ -73,6 +76,12 @@ export interface CreateSessionOptions {
    * with the session).
    */
   mcpServers?: Record<string, McpServerSettingsEntry> | McpManager;
+  /**
+   * Checkpoints of the workspace before each user turn, for rewind: true / false, or settings
+   * (caps, retention; `home` replaces GONG_HOME as the store's root). Default: on when the session
+   * file lives under GONG_HOME.
+   */
+  checkpoints?: boolean | (Partial<CheckpointSettings> & { home?: string });
 }
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
@@ -154,6 +163,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
       return recorder;
     },
     plan,
+    checkpoints: checkpointsFor(options.checkpoints, store, cwd),
     subagents: (link) => {
       const subagents = new SubagentManager({
         ...link,
@@ -276,6 +286,7 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
       observer: options.observer,
       // The parent's MCP servers serve its children too (shared, closed with the parent's owner).
       mcpServers: parent.mcp,
+      checkpoints: options.checkpoints,
     },
     { depth: parts.depth, history: choices.history, sources: sameSetting ? live.sources : undefined },
   );
@@ -291,6 +302,14 @@ function childToolSelection(selection: ToolPreset | readonly string[], profile: 
   const capabilityOf = new Map<string, string>();
   for (const [capability, names] of Object.entries(profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability);
   return [...new Set(selection.filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n))];
+}
+
+/** Checkpoints as asked, or by default for a session file under GONG_HOME (a session kept elsewhere or in memory takes none unless asked). */
+function checkpointsFor(choice: CreateSessionOptions["checkpoints"], store: SessionStore, cwd: string): Checkpointer | undefined {
+  if (choice === false) return undefined;
+  if (choice === undefined && !(store.path && resolve(store.path).startsWith(sessionsRoot() + sep))) return undefined;
+  const { home, ...settings } = typeof choice === "object" ? choice : {};
+  return new Checkpointer(cwd, { home, settings });
 }
 
 /** The store a selection names (new, resumed, the latest, or in memory with `false`); a store passes through. */
