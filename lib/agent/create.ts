@@ -304,12 +304,22 @@ function childToolSelection(selection: ToolPreset | readonly string[], profile: 
   return [...new Set(selection.filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n))];
 }
 
-/** Checkpoints as asked, or by default for a session file under GONG_HOME (a session kept elsewhere or in memory takes none unless asked). */
+/**
+ * Checkpoints: `true` always; settings for a session with a file; by default for a session file
+ * under GONG_HOME (one kept elsewhere or in memory takes none unless asked).
+ */
 function checkpointsFor(choice: CreateSessionOptions["checkpoints"], store: SessionStore, cwd: string): Checkpointer | undefined {
   if (choice === false) return undefined;
   if (choice === undefined && !(store.path && resolve(store.path).startsWith(sessionsRoot() + sep))) return undefined;
+  if (typeof choice === "object" && !store.path) return undefined;
   const { home, ...settings } = typeof choice === "object" ? choice : {};
-  return new Checkpointer(cwd, { home, settings });
+  const checkpointer = new Checkpointer(cwd, { home, settings });
+  try {
+    checkpointer.recoverInterrupted();
+  } catch {
+    // Said again, with the file named, by the first checkpoint or rewind.
+  }
+  return checkpointer;
 }
 
 /** The store a selection names (new, resumed, the latest, or in memory with `false`); a store passes through. */

@@ -10,6 +10,7 @@ import type { Message } from "../llm/types.ts";
 import type { CustomEntry } from "../store/format.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { applyChanges, conflictsOf, planRestore, recover, RewindConflictError, RewindError, type FileChange } from "./restore.ts";
+import { collectGarbage, gcDue } from "./gc.ts";
 import { checkpointSettings, type CheckpointSettings } from "./settings.ts";
 import { Snapshotter, type Snapshot } from "./snapshot.ts";
 import { CheckpointStore, type Manifest, type SkipReason } from "./store.ts";
@@ -78,6 +79,7 @@ export class Checkpointer {
   readonly store: CheckpointStore;
   readonly settings: CheckpointSettings;
   private readonly snapshotter: Snapshotter;
+  private pruneChecked = false;
 
   constructor(
     readonly root: string,
@@ -88,9 +90,15 @@ export class Checkpointer {
     this.snapshotter = new Snapshotter(this.store, root, this.settings);
   }
 
+  /** A rewind of this workspace killed halfway is undone (the workspace as it was before it); true when there was one. */
+  recoverInterrupted(): boolean {
+    return recover(this.store, this.root);
+  }
+
   /** Checkpoints the workspace and records it in the session file (through `append`, which returns the entry id). */
   take(reason: CheckpointReason, append: (record: CheckpointRecord) => string | undefined): TakenCheckpoint {
     recover(this.store, this.root);
+    this.pruneWhenDue();
     const snapshot = this.snapshotter.take();
     const record = recordOf(snapshot, reason);
     return { entryId: append(record), record, snapshot };
@@ -184,6 +192,17 @@ export class Checkpointer {
     if (conversation) session.branch(target.id);
     this.store.writeAtomic(this.seenPath(session.id), files ? target.manifest : current.id);
     return { target, changes: fileChanges, conflicts: files ? conflicts : [], undoId: undo.id, files, conversation };
+  }
+
+  /** Once per checkpointer, when gc has not run for a day: prune by the retention and budget settings. */
+  private pruneWhenDue(): void {
+    if (this.pruneChecked) return;
+    this.pruneChecked = true;
+    try {
+      if (gcDue(this.store)) collectGarbage(this.store, this.settings);
+    } catch {
+      // Housekeeping: `gong checkpoints gc` says what went wrong.
+    }
   }
 
   private seen(sessionId: string): Manifest | undefined {

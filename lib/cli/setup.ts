@@ -134,6 +134,8 @@ export async function prepareSession(
       toolLineLimits: settings.toolLineLimits,
     },
     observer: settings.toolOutput,
+    // Off (false) or with settings; otherwise the default: on for sessions stored under GONG_HOME.
+    ...(settings.checkpoints === false || typeof settings.checkpoints === "object" ? { checkpoints: settings.checkpoints } : {}),
   };
 
   const termination = new AbortController();

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { harness, type Harness } from "../agent/harness.ts";
 import type { ScriptToolCall, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { RewindConflictError } from "../../lib/checkpoints/restore.ts";
+import { tempDir } from "../helpers/temp.ts";
 import { treeOf } from "./tree.ts";
 
 interface Dialect {
@@ -66,9 +67,11 @@ function script(d: Dialect): ScriptTurn[] {
 }
 
 async function scriptedSession(d: Dialect): Promise<{ h: Harness; before: Record<string, string>[]; after: Record<string, string> }> {
-  const h = await harness(script(d), { model: d.model, profile: d.profile, checkpoints: { maxFileBytes: 4096 }, killGraceMs: 200 });
+  // The checkpoint store lives in a temp GONG_HOME of its own, removed with the harness.
+  const home = tempDir("gong-checkpoints-");
+  const opened = await harness(script(d), { model: d.model, profile: d.profile, checkpoints: { maxFileBytes: 4096, home: home.dir }, killGraceMs: 200 });
+  const h: Harness = { ...opened, cleanup: async () => (await opened.cleanup(), home.cleanup()) };
   seed(h.dir);
-  // Checkpoints go to the harness's own GONG_HOME.
   const before: Record<string, string>[] = [];
   for (const prompt of ["edit a", "sed b", "delete c", "create d", "chmod run.sh"]) {
     before.push(treeOf(h.dir, OUTSIDE));

@@ -1,0 +1,154 @@
+/**
+ * Issue 28 through the `gong` command (real processes): `gong rewind` lists and rewinds a stored
+ * session, refuses files changed outside gong unless --force; a process killed with SIGKILL in the
+ * middle of a checkpoint or of a rewind (stopped at a known point by GONG_TEST_HOLD) leaves the
+ * workspace and the store consistent.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, useWorkspace } from "../cli/helpers.ts";
+import { sha256 } from "../../lib/checkpoints/store.ts";
+import { treeOf } from "./tree.ts";
+
+const ws = useWorkspace();
+
+/** A scripted model for one `gong -p` run: one bash command, then an answer. */
+function scriptFile(name: string, command: string): string {
+  const path = join(ws.home, `${name}.json`);
+  writeFileSync(path, JSON.stringify([{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "Done." }]));
+  return path;
+}
+
+async function turn(name: string, command: string, extra: string[] = []) {
+  const r = await ws.run(["--model", `fake/${scriptFile(name, command)}`, "--profile", "default", ...extra, "-p", name]);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+}
+
+/** Every manifest in the store names blobs that exist and hold what their names say; no temp file is left in it. */
+function storeIsConsistent(): void {
+  const root = join(ws.env.GONG_HOME, "checkpoints");
+  const names = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+  for (const name of names(join(root, "manifests"))) {
+    expect(name.startsWith(".")).toBe(false);
+    const text = readFileSync(join(root, "manifests", name), "utf8");
+    expect(sha256(text)).toBe(name.slice(0, -5));
+    for (const entry of Object.values(JSON.parse(text).entries) as { h?: string }[]) {
+      if (!entry.h) continue;
+      const blob = join(root, "blobs", entry.h.slice(0, 2), entry.h);
+      expect(sha256(readFileSync(blob))).toBe(entry.h);
+    }
+  }
+  for (const dir of names(join(root, "blobs"))) for (const name of names(join(root, "blobs", dir))) expect(name.startsWith(".")).toBe(false);
+}
+
+async function waitForFile(path: string): Promise<void> {
+  for (let i = 0; i < 3000 && !existsSync(path); i++) await Bun.sleep(10);
+  expect(existsSync(path)).toBe(true);
+}
+
+describe("issue-28 gong rewind", () => {
+  test("lists a stored session's turns, rewinds files and conversation, and undoes the rewind", async () => {
+    writeFileSync(join(ws.dir, "a.txt"), "one\n");
+    const start = treeOf(ws.dir);
+    await turn("first", "echo two >> a.txt && printf 'new\\n' > b.txt");
+    const afterFirst = treeOf(ws.dir);
+    await turn("second", "sed -i 's/one/ONE/' a.txt && rm b.txt", ["-c"]);
+    const end = treeOf(ws.dir);
+
+    const list = await ws.run(["rewind"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^ {3}1 {2}\w+ .*first$/m);
+    expect(list.stdout).toMatch(/^ {3}2 {2}\w+ .*second$/m);
+
+    const back = await ws.run(["rewind", "--to", "2"]);
+    expect(back.stderr).toBe("");
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain("Rewound the files and conversation to turn 2");
+    expect(back.stdout).toContain("M a.txt (+1 -1)");
+    expect(back.stdout).toContain("A b.txt (+1 -0)");
+    expect(treeOf(ws.dir)).toEqual(afterFirst);
+
+    const all = await ws.run(["rewind", "--to", "1", "--files-only"]);
+    expect(all.code).toBe(0);
+    expect(treeOf(ws.dir)).toEqual(start);
+
+    // The undo line of the first rewind brings the end state back.
+    const undo = /--to (\w+)/.exec(back.stdout)![1];
+    const again = await ws.run(["rewind", "--to", undo]);
+    expect(again.code).toBe(0);
+    expect(treeOf(ws.dir)).toEqual(end);
+    storeIsConsistent();
+  }, 60_000);
+
+  test("a file changed outside gong is listed and left alone; --force overwrites it", async () => {
+    writeFileSync(join(ws.dir, "a.txt"), "one\n");
+    const start = treeOf(ws.dir);
+    await turn("first", "echo two >> a.txt");
+    writeFileSync(join(ws.dir, "a.txt"), "by hand\n");
+    const refused = await ws.run(["rewind", "--to", "1"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("changed outside gong: a.txt");
+    expect(readFileSync(join(ws.dir, "a.txt"), "utf8")).toBe("by hand\n");
+    const forced = await ws.run(["rewind", "--to", "1", "--force"]);
+    expect(forced.code).toBe(0);
+    expect(treeOf(ws.dir)).toEqual(start);
+  }, 60_000);
+
+  test("usage: --files-only with --conversation-only, and rewind flags without rewind, are exit 2", async () => {
+    expect((await ws.run(["rewind", "--files-only", "--conversation-only"])).code).toBe(2);
+    expect((await ws.run(["--force", "-p", "x"])).code).toBe(2);
+    const none = await ws.run(["rewind"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("No session here to rewind");
+  });
+});
+
+describe("issue-28 crash safety (SIGKILL at a known point)", () => {
+  test("killed halfway through a rewind: the next gong puts the workspace back as it was before the rewind", async () => {
+    mkdirSync(join(ws.dir, "src"));
+    for (let i = 0; i < 20; i++) writeFileSync(join(ws.dir, "src", `f${i}.txt`), `v1 ${i}\n`);
+    const start = treeOf(ws.dir);
+    await turn("first", "for f in src/*.txt; do echo v2 >> $f; done; touch src/new.txt");
+    const end = treeOf(ws.dir);
+    const marker = join(ws.home, "held");
+    const proc = Bun.spawn([process.execPath, CLI, "rewind", "--to", "1"], { cwd: ws.dir, env: { ...ws.env, GONG_TEST_HOLD: `rewind:${marker}` }, stdout: "pipe", stderr: "pipe" });
+    await waitForFile(marker);
+    proc.kill("SIGKILL");
+    await proc.exited;
+    // Halfway: some files are back, some not.
+    const half = treeOf(ws.dir, (rel) => rel.startsWith(".gong-rewind-"));
+    expect(half).not.toEqual(end);
+    expect(half).not.toEqual(start);
+    // Any gong with checkpoints in this workspace recovers first.
+    const list = await ws.run(["rewind"]);
+    expect(list.code).toBe(0);
+    expect(treeOf(ws.dir)).toEqual(end);
+    storeIsConsistent();
+    // And the rewind itself still works.
+    expect((await ws.run(["rewind", "--to", "1"])).code).toBe(0);
+    expect(treeOf(ws.dir)).toEqual(start);
+  }, 60_000);
+
+  test("killed while a checkpoint stores files: the store stays consistent and the next session checkpoints and rewinds", async () => {
+    for (let i = 0; i < 100; i++) writeFileSync(join(ws.dir, `f${i}.txt`), `content ${i}\n`);
+    const marker = join(ws.home, "held");
+    const proc = Bun.spawn([process.execPath, CLI, "--model", `fake/${scriptFile("s", "echo changed > f0.txt")}`, "--profile", "default", "-p", "go"], {
+      cwd: ws.dir,
+      env: { ...ws.env, GONG_TEST_HOLD: `checkpoint:${marker}` },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    await waitForFile(marker);
+    proc.kill("SIGKILL");
+    await proc.exited;
+    storeIsConsistent();
+    const start = treeOf(ws.dir);
+    await turn("again", "echo changed > f0.txt && rm f1.txt");
+    storeIsConsistent();
+    const r = await ws.run(["rewind", "--to", "-1"]);
+    expect(r.code).toBe(0);
+    expect(treeOf(ws.dir)).toEqual(start);
+  }, 60_000);
+});
