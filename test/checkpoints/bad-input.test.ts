@@ -1,0 +1,100 @@
+/**
+ * Issue 28, bad input: an unwritable folder during a rewind, a path that became a directory, a
+ * symbolic link leading outside the workspace, a deleted or corrupted store — each is one sentence
+ * naming the file, and nothing is half restored (the workspace is exactly as it was).
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { harness, type Harness } from "../agent/harness.ts";
+import { CheckpointStoreError } from "../../lib/checkpoints/store.ts";
+import { RewindError } from "../../lib/checkpoints/restore.ts";
+import { tempDir, type TempDir } from "../helpers/temp.ts";
+import { treeOf } from "./tree.ts";
+
+let h: Harness;
+let home: TempDir;
+let outside: TempDir;
+
+beforeEach(async () => {
+  home = tempDir("gong-checkpoints-");
+  outside = tempDir("gong-outside-");
+  const bash = (command: string) => [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "Done." }];
+  h = await harness([...bash("echo 2 >> sub/f.txt && echo 2 >> a.txt && touch sub/g.txt"), ...bash("echo 3 >> a.txt")], { checkpoints: { home: home.dir } });
+  mkdirSync(join(h.dir, "sub"));
+  writeFileSync(join(h.dir, "sub", "f.txt"), "1\n");
+  writeFileSync(join(h.dir, "a.txt"), "1\n");
+  await h.session.submit("one");
+  await h.session.submit("two");
+});
+
+afterEach(async () => {
+  chmodSync(join(h.dir), 0o755);
+  if (readdirSync(h.dir).includes("sub")) chmodSync(join(h.dir, "sub"), 0o755);
+  await h.cleanup();
+  home.cleanup();
+  outside.cleanup();
+});
+
+/** Rewinds (forced: these changes were made behind gong's back) and returns the error. */
+async function failedRewind(): Promise<Error> {
+  const before = treeOf(h.dir);
+  const messages = h.session.messages.length;
+  let error: Error | undefined;
+  try {
+    await h.session.rewind(1, { force: true });
+  } catch (e) {
+    error = e as Error;
+  }
+  expect(error).toBeDefined();
+  expect(treeOf(h.dir)).toEqual(before);
+  expect(h.session.messages).toHaveLength(messages);
+  expect(readdirSync(h.dir).some((n) => n.startsWith(".gong-rewind-"))).toBe(false);
+  return error!;
+}
+
+describe("issue-28 bad input", () => {
+  test("a path that became a directory", async () => {
+    rmSync(join(h.dir, "a.txt"));
+    mkdirSync(join(h.dir, "a.txt"));
+    writeFileSync(join(h.dir, "a.txt", "inside"), "x");
+    const error = await failedRewind();
+    expect(error).toBeInstanceOf(RewindError);
+    expect(error.message).toBe("Cannot rewind: a.txt is now a directory but was a file at that checkpoint; move it away and rewind again.");
+  });
+
+  test("a symbolic link pointing outside the workspace", async () => {
+    rmSync(join(h.dir, "sub"), { recursive: true });
+    symlinkSync(outside.dir, join(h.dir, "sub"));
+    const error = await failedRewind();
+    expect(error.message).toBe(`Cannot rewind: sub is now a symbolic link to ${outside.dir}, outside the workspace; remove it and rewind again.`);
+    expect(readdirSync(outside.dir)).toEqual([]);
+  });
+
+  test("a corrupted store", async () => {
+    const blobs = join(home.dir, "checkpoints", "blobs");
+    // Every stored file of the first checkpoint's a.txt ("1\n") overwritten with other bytes.
+    const { sha256 } = await import("../../lib/checkpoints/store.ts");
+    const hash = sha256("1\n");
+    writeFileSync(join(blobs, hash.slice(0, 2), hash), "garbage");
+    const error = await failedRewind();
+    expect(error).toBeInstanceOf(CheckpointStoreError);
+    expect(error.message).toBe(`The checkpoint store file ${join(blobs, hash.slice(0, 2), hash)} is corrupted (its content does not match its name); that checkpoint cannot be restored.`);
+  });
+
+  test("a deleted store", async () => {
+    const manifest = h.session.checkpoints()[0].manifest;
+    rmSync(join(home.dir, "checkpoints"), { recursive: true });
+    const error = await failedRewind();
+    expect(error.message).toBe(`The checkpoint store is missing ${join(home.dir, "checkpoints", "manifests", `${manifest}.json`)} (pruned or deleted); that checkpoint cannot be restored.`);
+  });
+
+  // root writes anywhere: an unwritable folder exists only for other users.
+  test.skipIf(process.getuid?.() === 0)("an unwritable folder during the rewind", async () => {
+    chmodSync(join(h.dir, "sub"), 0o555);
+    const error = await failedRewind();
+    expect(error).toBeInstanceOf(RewindError);
+    expect(error.message).toMatch(/^Cannot rewind: sub\/\S+ could not be (written|removed) \(EACCES\); nothing was changed\.$/);
+  });
+});
