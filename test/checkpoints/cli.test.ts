@@ -152,3 +152,39 @@ describe("issue-28 crash safety (SIGKILL at a known point)", () => {
     expect(treeOf(ws.dir)).toEqual(start);
   }, 60_000);
 });
+
+describe("issue-28 rpc", () => {
+  test("list_checkpoints, preview_rewind and rewind; checkpoint_created and rewind events; a change outside gong fails unless forced", async () => {
+    const { startFakeLlm, rpcProcess, WIRE_APIS } = await import("../cli/helpers.ts");
+    writeFileSync(join(ws.dir, "a.txt"), "one\n");
+    const start = treeOf(ws.dir);
+    const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo two >> a.txt" } }] }, { text: "Done." }] });
+    const r = rpcProcess(ws, WIRE_APIS[0].flags(fake));
+    r.send({ id: 1, type: "prompt", text: "append" });
+    expect((await r.response(1)).success).toBe(true);
+    const created = r.lines.find((m) => m.type === "event" && m.event.kind === "checkpoint_created");
+    expect(created.event.data).toMatchObject({ reason: "turn", files: 1 });
+    r.send({ id: 2, type: "list_checkpoints" });
+    const list = (await r.response(2)).data.checkpoints;
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ id: created.event.data.checkpoint_id, turn: 1, prompt: "append" });
+    r.send({ id: 3, type: "preview_rewind", turn_id: 1 });
+    expect((await r.response(3)).data.changes.map((c: any) => [c.action, c.path])).toEqual([["write", "a.txt"]]);
+    writeFileSync(join(ws.dir, "a.txt"), "by hand\n");
+    r.send({ id: 4, type: "rewind", turn_id: 1 });
+    const refused = await r.response(4);
+    expect(refused.success).toBe(false);
+    expect(refused.error).toContain("Changed outside gong since it last saw them: a.txt");
+    r.send({ id: 5, type: "rewind", turn_id: list[0].id, force: true });
+    const done = await r.response(5);
+    expect(done.success).toBe(true);
+    expect(treeOf(ws.dir)).toEqual(start);
+    const event = await r.waitFor((m) => m.type === "event" && m.event.kind === "rewind");
+    expect(event.event.data).toMatchObject({ checkpoint_id: list[0].id, files: true, conversation: true, written: 1, removed: 0, undo_id: done.data.undo_id });
+    r.send({ id: 6, type: "get_messages" });
+    expect((await r.response(6)).data.messages).toHaveLength(0);
+    r.send({ id: 7, type: "rewind" });
+    expect((await r.response(7)).error).toContain("'turn_id' must be");
+    expect(await r.close()).toBe(0);
+  }, 60_000);
+});
