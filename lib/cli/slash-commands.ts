@@ -11,6 +11,7 @@ import type { SessionHost } from "./session-host.ts";
 import { ModelPicker } from "./model-picker.ts";
 import type { PlanMode } from "./plan-mode.ts";
 import type { CommandInfo } from "./completion.ts";
+import { rewindSlash } from "./rewind-slash.ts";
 
 export interface SlashContext {
   host: SessionHost;
@@ -173,6 +174,11 @@ const COMMANDS: Record<string, SlashCommand> = {
       out(lines.length ? `${lines.join("\n")}\n` : "(empty)\n");
     },
   },
+  rewind: {
+    usage: "/rewind [N [code|conversation|both]]",
+    help: "list the turns; show what going back to before turn N changes; then rewind the code, the conversation or both (Esc Esc lists them too)",
+    run: (arg, { host, out, style }) => rewindSlash(arg, host, out, style),
+  },
   resume: {
     usage: "/resume [id]",
     help: "list sessions here, or switch to one",
@@ -259,6 +265,7 @@ const KEYS: [string, string][] = [
   ["paste", "goes into the input as it is, newlines too; Enter sends it"],
   ["Tab", "complete a /command at the start, or an @path (several: listed under the input)"],
   ["Esc", "interrupt the running input (the conversation goes on)"],
+  ["Esc Esc", "on an empty input: /rewind (the turns to go back to)"],
   ["Ctrl-C", "clear the typed line; else interrupt; twice on an empty line: exit"],
   ["Shift+Tab", "cycle the approval mode: ask → edits → auto"],
   ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
