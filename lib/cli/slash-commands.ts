@@ -12,6 +12,7 @@ import { ModelPicker } from "./model-picker.ts";
 import type { PlanMode } from "./plan-mode.ts";
 import type { CommandInfo } from "./completion.ts";
 import { rewindSlash } from "./rewind-slash.ts";
+import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
 
 export interface SlashContext {
   host: SessionHost;
@@ -167,7 +168,7 @@ const COMMANDS: Record<string, SlashCommand> = {
           walk(node.children, under, node.children.length > 1);
         });
       };
-      const roots = store.tree();
+      const roots = withoutCheckpoints(store.tree());
       walk(roots, "", roots.length > 1);
       // Children whose spawning call is not in this file (a header without spawnedBy) still show.
       for (const rest of children.values()) for (const line of rest) lines.push(`    ${line}`);
@@ -230,6 +231,11 @@ const COMMANDS: Record<string, SlashCommand> = {
     run: ({}, { quit }) => quit(),
   },
 };
+
+/** The tree without checkpoint entries (their children take their place): /rewind lists those. */
+function withoutCheckpoints(nodes: TreeNode[]): TreeNode[] {
+  return nodes.flatMap((n) => (n.type === "custom" && n.text === `custom: ${CHECKPOINT_ENTRY}` ? withoutCheckpoints(n.children) : [{ ...n, children: withoutCheckpoints(n.children) }]));
+}
 
 /** Ids of the tool calls an assistant entry made. */
 function toolCallIds(store: SessionStore, entryId: string): string[] {
