@@ -112,7 +112,8 @@ export class Snapshotter {
         const name = d.name;
         if (NEVER_ENTERED.has(name) || name.startsWith(STAGING_PREFIX)) continue;
         const childRel = rel ? `${rel}/${name}` : name;
-        const childAbs = join(abs, name);
+        // Plain concatenation: path.join's normalising costs more than the lstat on a large tree.
+        const childAbs = `${abs}/${name}`;
         if (layer && isIgnored(layer, childRel, d.isDirectory())) {
           skipped[childRel] = "ignored";
           continue;
@@ -148,7 +149,7 @@ export class Snapshotter {
         } else skipped[childRel] = "special";
       }
     };
-    walk(this.root, "", null);
+    walk(this.root.replace(/\/+$/, ""), "", null);
 
     if (cacheChanged || cache.size !== oldCache.size) this.saveCache(cache);
     this.cache = cache;
