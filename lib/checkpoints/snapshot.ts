@@ -8,7 +8,7 @@
  * hashed again next time (git's rule). When nothing changed, the previous manifest is reused.
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { CheckpointSettings } from "./settings.ts";
 import { type CheckpointStore, type Manifest, type ManifestEntry, type SkipReason } from "./store.ts";
@@ -46,6 +46,8 @@ export class Snapshotter {
   private cache: Map<string, CacheRow> | null = null;
   private last: { id: string; manifest: Manifest } | null | undefined;
   private readonly dir: string;
+  /** GONG_HOME when it lies inside the workspace (its sessions and this store are never part of a checkpoint). */
+  private readonly ownHome: Set<string>;
 
   constructor(
     private readonly store: CheckpointStore,
@@ -53,6 +55,8 @@ export class Snapshotter {
     private readonly settings: CheckpointSettings,
   ) {
     this.dir = store.workspaceDir(root);
+    const home = relative(root, dirname(store.root)).split(sep).join("/");
+    this.ownHome = new Set(home.startsWith("..") || isAbsolute(home) ? [] : home === "" ? ["checkpoints", "sessions"] : [home]);
   }
 
   /** The workspace as it stands, stored; the id names its manifest. */
@@ -114,7 +118,7 @@ export class Snapshotter {
         const childRel = rel ? `${rel}/${name}` : name;
         // Plain concatenation: path.join's normalising costs more than the lstat on a large tree.
         const childAbs = `${abs}/${name}`;
-        if (layer && isIgnored(layer, childRel, d.isDirectory())) {
+        if ((layer && isIgnored(layer, childRel, d.isDirectory())) || this.ownHome.has(childRel)) {
           skipped[childRel] = "ignored";
           continue;
         }

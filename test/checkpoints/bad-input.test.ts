@@ -98,3 +98,14 @@ describe("issue-28 bad input", () => {
     expect(error.message).toMatch(/^Cannot rewind: sub\/\S+ could not be (written|removed) \(EACCES\); nothing was changed\.$/);
   });
 });
+
+test("issue-28 GONG_HOME inside the workspace is never part of a checkpoint", async () => {
+  const { Checkpointer } = await import("../../lib/checkpoints/checkpointer.ts");
+  using ws = tempDir("gong-ws-");
+  writeFileSync(join(ws.dir, "a.txt"), "a");
+  const checkpointer = new Checkpointer(ws.dir, { home: join(ws.dir, ".gong-home") });
+  const first = checkpointer.take("turn", () => undefined);
+  const second = checkpointer.take("turn", () => undefined);
+  expect(Object.keys(second.snapshot.manifest.entries)).toEqual(["a.txt"]);
+  expect(second.snapshot.id).toBe(first.snapshot.id);
+});
