@@ -167,3 +167,31 @@ describe("issue-28 changed outside gong", () => {
     }
   }, 60_000);
 });
+
+describe("issue-28 subagents", () => {
+  test("a subagent's turn is checkpointed too; rewinding the parent's turn undoes what its child did", async () => {
+    const { routeByPrompt } = await import("../../lib/testing/fake-llm/route.ts");
+    const home = tempDir("gong-checkpoints-");
+    const call = (name: string, args: Record<string, unknown>): ScriptTurn => ({ toolCalls: [{ name, arguments: args }] });
+    const h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { task: "CHILD: append to a.txt" }), (r) => call("wait", { agent_id: /"agent_id\\?":\\?"([0-9a-f]{8})/.exec(JSON.stringify(r.body))![1] }), { text: "done" }],
+        CHILD: [call("bash", { command: "echo child >> a.txt" }), { text: "appended" }],
+      }),
+      { checkpoints: { home: home.dir } },
+    );
+    try {
+      writeFileSync(join(h.dir, "a.txt"), "start\n");
+      const start = treeOf(h.dir);
+      await h.session.submit("PARENT: delegate");
+      expect(treeOf(h.dir)).not.toEqual(start);
+      const created = h.of("checkpoint_created");
+      expect(created.map((e) => e.agent_id === undefined)).toEqual([true, false]);
+      await h.session.rewind(1);
+      expect(treeOf(h.dir)).toEqual(start);
+    } finally {
+      await h.cleanup();
+      home.cleanup();
+    }
+  }, 60_000);
+});
