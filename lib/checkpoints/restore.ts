@@ -13,10 +13,10 @@
  * journal, and the next checkpoint or rewind of that workspace puts it back first (recover()).
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
 import process from "node:process";
-import type { CheckpointStore, Manifest, ManifestEntry } from "./store.ts";
+import { sha256, type CheckpointStore, type Manifest, type ManifestEntry } from "./store.ts";
 import { holdIfAsked } from "./test-hold.ts";
 
 /** The prefix of a rewind's staging folder (the snapshot walk never enters one). */
@@ -180,17 +180,23 @@ function stage(changes: FileChange[], store: CheckpointStore, staging: string, s
   }
 }
 
-/** What is on disk at the paths the manifests know, contents unread (hashes empty): enough to plan a forced restore. */
+/**
+ * What is on disk at the paths the manifests know, without storing anything: a file whose size
+ * matches `manifest`'s is hashed, so unchanged files are left out of a rollback's plan.
+ */
 function scanLoosely(root: string, manifests: Manifest[], skipped: Manifest["skipped"]): Manifest {
   const entries: Manifest["entries"] = {};
+  const want = manifests[0].entries;
   for (const manifest of manifests) {
     for (const rel of Object.keys(manifest.entries)) {
       if (entries[rel]) continue;
       try {
-        const st = lstatSync(join(root, rel));
+        const abs = join(root, rel);
+        const st = lstatSync(abs);
+        const w = want[rel];
         if (st.isDirectory()) entries[rel] = { t: "d", m: st.mode & 0o7777 };
-        else if (st.isSymbolicLink()) entries[rel] = { t: "l", h: "" };
-        else entries[rel] = { t: "f", m: st.mode & 0o7777, h: "", s: st.size };
+        else if (st.isSymbolicLink()) entries[rel] = { t: "l", h: w?.t === "l" ? sha256(readlinkSync(abs)) : "" };
+        else entries[rel] = { t: "f", m: st.mode & 0o7777, h: w?.t === "f" && w.s === st.size ? sha256(readFileSync(abs)) : "", s: st.size };
       } catch {
         // absent
       }
@@ -257,6 +263,17 @@ function checkPaths(changes: FileChange[], root: string): void {
       const rel = relative(realRoot, real);
       if (rel.startsWith("..") || isAbsolute(rel)) {
         throw new RewindError(`Cannot rewind: ${dir} is now a symbolic link to ${real}, outside the workspace; remove it and rewind again.`, dir);
+      }
+    }
+    // The folder the change happens in (the nearest one that exists) must let us write.
+    const cut = change.path.lastIndexOf("/");
+    for (let dir = cut < 0 ? "" : change.path.slice(0, cut); ; dir = dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : "") {
+      try {
+        accessSync(join(root, dir), constants.W_OK);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT" && dir !== "") continue;
+        throw new RewindError(`Cannot rewind: ${change.path} cannot be ${change.action === "remove" ? "removed" : "written"} (${dir || "the workspace folder"} is not writable); nothing was changed.`, change.path);
       }
     }
   }

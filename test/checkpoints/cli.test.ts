@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { CLI, useWorkspace } from "../cli/helpers.ts";
 import { sha256 } from "../../lib/checkpoints/store.ts";
+import { isRoot, NOBODY } from "../helpers/unprivileged.ts";
 import { treeOf } from "./tree.ts";
 
 const ws = useWorkspace();
@@ -186,5 +187,54 @@ describe("issue-28 rpc", () => {
     r.send({ id: 7, type: "rewind" });
     expect((await r.response(7)).error).toContain("'turn_id' must be");
     expect(await r.close()).toBe(0);
+  }, 60_000);
+});
+
+describe("issue-28 bad input, as a user the OS restricts", () => {
+  const canDrop = !isRoot || Bun.spawnSync(["which", "setpriv"]).exitCode === 0;
+
+  test.skipIf(!canDrop)("an unwritable folder during a rewind: one sentence naming the file, nothing changed", async () => {
+    const { chmodSync, chownSync, copyFileSync, linkSync } = await import("node:fs");
+    mkdirSync(join(ws.dir, "sub"));
+    writeFileSync(join(ws.dir, "sub", "f.txt"), "1\n");
+    writeFileSync(join(ws.dir, "a.txt"), "1\n");
+    await turn("first", "echo 2 >> sub/f.txt && echo 2 >> a.txt");
+    // gong as the unprivileged user: its runtime and the command bundled into one world-readable file.
+    const staged = join(ws.home, "bin");
+    mkdirSync(staged);
+    const built = await Bun.build({ entrypoints: [CLI], target: "bun", outdir: staged, naming: "gong.js" });
+    expect(built.success).toBe(true);
+    const runtime = join(staged, "bun");
+    try {
+      linkSync(process.execPath, runtime);
+    } catch {
+      copyFileSync(process.execPath, runtime);
+    }
+    const everything = (dir: string) => Bun.spawnSync(["chown", "-R", `${NOBODY}:${NOBODY}`, dir]);
+    if (isRoot) {
+      everything(ws.dir);
+      everything(ws.home);
+    }
+    chmodSync(ws.home, 0o755);
+    chmodSync(staged, 0o755);
+    chmodSync(runtime, 0o755);
+    chmodSync(join(ws.dir, "sub"), 0o555);
+    const before = treeOf(ws.dir);
+    try {
+      const command = [runtime, join(staged, "gong.js"), "rewind", "--to", "1"];
+      const proc = Bun.spawn(isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...command] : command, {
+        cwd: ws.dir,
+        env: { ...ws.env, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+      expect(stderr).toBe("gong: Cannot rewind: sub/f.txt cannot be written (sub is not writable); nothing was changed.\n");
+      expect(code).toBe(1);
+      expect(treeOf(ws.dir)).toEqual(before);
+    } finally {
+      chmodSync(join(ws.dir, "sub"), 0o755);
+      if (isRoot) chownSync(ws.dir, 0, 0);
+    }
   }, 60_000);
 });
