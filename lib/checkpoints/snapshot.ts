@@ -7,7 +7,7 @@
  * A file modified in the same instant it was hashed could keep its stat: such "racy" entries are
  * hashed again next time (git's rule). When nothing changed, the previous manifest is reused.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Dirent, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { CheckpointSettings } from "./settings.ts";
@@ -44,7 +44,9 @@ interface Layer {
 /** Takes checkpoints of one workspace; keeps the stat cache and the last manifest between calls. */
 export class Snapshotter {
   private cache: Map<string, CacheRow> | null = null;
-  private last: { id: string; manifest: Manifest } | null | undefined;
+  private last: { id: string; manifest: Manifest; count: number } | null | undefined;
+  /** Each folder's ignore rules, kept while its ignore files keep their stat (the rules cache their answers). */
+  private readonly layers = new Map<string, { sig: string; parent: Layer | null; layer: Layer }>();
   private readonly dir: string;
   /** GONG_HOME when it lies inside the workspace (its sessions and this store are never part of a checkpoint). */
   private readonly ownHome: Set<string>;
@@ -63,9 +65,10 @@ export class Snapshotter {
   take(): Snapshot {
     const started = Date.now();
     const previous = this.loadLast();
-    const oldCache = this.loadCache();
-    const cache = new Map<string, CacheRow>();
-    const entries: Record<string, ManifestEntry> = {};
+    // Updated in place: on an unchanged tree nothing is allocated per file but the stat.
+    const cache = this.loadCache();
+    const rels: string[] = [];
+    const found: ManifestEntry[] = [];
     const skipped: Record<string, SkipReason> = {};
     const before = previous?.manifest.entries;
     let same = previous !== null;
@@ -74,14 +77,13 @@ export class Snapshotter {
     let bytes = 0;
     let hashed = 0;
     let cacheChanged = false;
+    let visited = 0;
     const { maxFileBytes, maxCheckpointBytes, maxFiles } = this.settings;
 
     const contentHash = (rel: string, st: Stats, read: () => Uint8Array): string => {
-      const row = oldCache.get(rel);
-      if (row && row[0] === st.size && row[1] === st.mtimeMs && row[2] === st.ctimeMs && row[3] === st.ino) {
-        cache.set(rel, row);
-        return row[4];
-      }
+      visited++;
+      const row = cache.get(rel);
+      if (row && row[0] === st.size && row[1] === st.mtimeMs && row[2] === st.ctimeMs && row[3] === st.ino) return row[4];
       const data = read();
       const hash = this.store.putBlob(data);
       hashed++;
@@ -94,7 +96,8 @@ export class Snapshotter {
     };
 
     const add = (rel: string, entry: ManifestEntry) => {
-      entries[rel] = entry;
+      rels.push(rel);
+      found.push(entry);
       count++;
       if (same) {
         const old = before?.[rel];
@@ -111,7 +114,7 @@ export class Snapshotter {
         return;
       }
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      layer = withOwnRules(abs, rel, layer, dirents);
+      layer = this.withOwnRules(abs, rel, layer, dirents);
       for (const d of dirents) {
         const name = d.name;
         if (NEVER_ENTERED.has(name) || name.startsWith(STAGING_PREFIX)) continue;
@@ -155,15 +158,27 @@ export class Snapshotter {
     };
     walk(this.root.replace(/\/+$/, ""), "", null);
 
-    if (cacheChanged || cache.size !== oldCache.size) this.saveCache(cache);
-    this.cache = cache;
-    if (previous && same && count === Object.keys(before ?? {}).length && sameSkips(previous.manifest.skipped, skipped)) {
+    if (cacheChanged || visited !== cache.size) {
+      // Files that are gone leave the cache.
+      if (visited !== cache.size) {
+        const kept = new Map<string, CacheRow>();
+        for (const rel of rels) {
+          const row = cache.get(rel);
+          if (row) kept.set(rel, row);
+        }
+        this.cache = kept;
+      }
+      this.saveCache(this.cache!);
+    }
+    if (previous && same && count === previous.count && sameSkips(previous.manifest.skipped, skipped)) {
       this.store.touchManifest(previous.id);
       return { id: previous.id, manifest: previous.manifest, files, bytes, hashed };
     }
+    const entries: Record<string, ManifestEntry> = {};
+    for (let i = 0; i < rels.length; i++) entries[rels[i]] = found[i];
     const manifest: Manifest = { v: 1, entries, skipped };
     const id = this.store.putManifest(manifest);
-    this.last = { id, manifest };
+    this.last = { id, manifest, count };
     this.store.writeAtomic(join(this.dir, "last"), id);
     return { id, manifest, files, bytes, hashed };
   }
@@ -173,15 +188,45 @@ export class Snapshotter {
     this.last = undefined;
   }
 
-  private loadLast(): { id: string; manifest: Manifest } | null {
+  private loadLast(): { id: string; manifest: Manifest; count: number } | null {
     if (this.last !== undefined) return this.last;
     const id = this.store.readText(join(this.dir, "last"))?.trim();
     try {
-      this.last = id ? { id, manifest: this.store.readManifest(id) } : null;
+      const manifest = id ? this.store.readManifest(id) : undefined;
+      this.last = id && manifest ? { id, manifest, count: Object.keys(manifest.entries).length } : null;
     } catch {
       this.last = null; // pruned or damaged: the next checkpoint writes a fresh one
     }
     return this.last;
+  }
+
+  /** `parent` plus the rules of the folder's ignore files, if it has any. */
+  private withOwnRules(abs: string, rel: string, parent: Layer | null, dirents: Dirent[]): Layer | null {
+    const present = IGNORE_FILES.filter((file) => dirents.some((d) => d.name === file));
+    if (present.length === 0) return parent;
+    const sig = present
+      .map((file) => {
+        try {
+          const st = statSync(`${abs}/${file}`);
+          return `${file}:${st.size}:${st.mtimeMs}:${st.ino}`;
+        } catch {
+          return file;
+        }
+      })
+      .join("|");
+    const known = this.layers.get(rel);
+    if (known && known.sig === sig && known.parent === parent) return known.layer;
+    const rules = ignore({ allowRelativePaths: true });
+    for (const file of present) {
+      try {
+        rules.add(readFileSync(`${abs}/${file}`, "utf8"));
+      } catch {
+        // Unreadable ignore file: git ignores it too.
+      }
+    }
+    const layer: Layer = { base: rel, rules, parent };
+    this.layers.set(rel, { sig, parent, layer });
+    return layer;
   }
 
   private loadCache(): Map<string, CacheRow> {
@@ -201,19 +246,6 @@ export class Snapshotter {
       this.store.writeAtomic(join(this.dir, "stat-cache.json"), JSON.stringify(Object.fromEntries(cache)));
     } catch {}
   }
-}
-
-function withOwnRules(abs: string, rel: string, parent: Layer | null, dirents: Dirent[]): Layer | null {
-  let rules: Ignore | null = null;
-  for (const file of IGNORE_FILES) {
-    if (!dirents.some((d) => d.name === file)) continue;
-    try {
-      rules = (rules ?? ignore({ allowRelativePaths: true })).add(readFileSync(join(abs, file), "utf8"));
-    } catch {
-      // Unreadable ignore file: git ignores it too.
-    }
-  }
-  return rules ? { base: rel, rules, parent } : parent;
 }
 
 /** git's precedence: the deepest directory's rules that say anything win. */
