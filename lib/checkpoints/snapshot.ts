@@ -7,6 +7,7 @@
  * A file modified in the same instant it was hashed could keep its stat: such "racy" entries are
  * hashed again next time (git's rule). When nothing changed, the previous manifest is reused.
  */
+import { Buffer } from "node:buffer";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Dirent, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";

@@ -9,6 +9,7 @@
  * Every file is written to a temp file beside it and renamed, so a process killed at any point
  * leaves each file whole or absent; a blob or manifest is only referenced after it is written.
  */
+import type { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { existsSync as exists, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

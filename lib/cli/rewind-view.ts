@@ -2,6 +2,7 @@
  * What a rewind changes, as lines for a person: one line per file with a letter (M changed,
  * A comes back, D goes, m mode only) and, for text files, the lines added and removed.
  */
+import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { diffLines } from "diff";
