@@ -181,17 +181,17 @@ export class Checkpointer {
     const files = options.files ?? true;
     const conversation = options.conversation ?? true;
     if (!files && !conversation) throw new RewindError("Nothing to rewind: choose the files, the conversation or both.");
-    const { target, changes, conflicts, current } = this.preview(session, ref);
-    const fileChanges = files ? changes : [];
-    if (files && conflicts.length > 0 && !options.force) throw new RewindConflictError(conflicts);
+    // The conversation alone needs nothing from the store but a checkpoint of the files as they are (the undo point).
+    const { target, changes, conflicts, current } = files ? this.preview(session, ref) : { target: this.resolve(session, ref), changes: [], conflicts: [], current: this.snapshotter.take() };
+    if (conflicts.length > 0 && !options.force) throw new RewindConflictError(conflicts);
     if (files) {
-      applyChanges(fileChanges, { store: this.store, root: this.root, undoId: current.id, targetId: target.manifest });
+      applyChanges(changes, { store: this.store, root: this.root, undoId: current.id, targetId: target.manifest });
       this.snapshotter.forgetLast();
     }
     const undo = session.appendCustom(CHECKPOINT_ENTRY, recordOf(current, "rewind"));
     if (conversation) session.branch(target.id);
     this.store.writeAtomic(this.seenPath(session.id), files ? target.manifest : current.id);
-    return { target, changes: fileChanges, conflicts: files ? conflicts : [], undoId: undo.id, files, conversation };
+    return { target, changes, conflicts, undoId: undo.id, files, conversation };
   }
 
   /** Once per checkpointer, when gc has not run for a day: prune by the retention and budget settings. */

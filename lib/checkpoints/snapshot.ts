@@ -65,6 +65,11 @@ export class Snapshotter {
   /** The workspace as it stands, stored; the id names its manifest. */
   take(): Snapshot {
     const started = Date.now();
+    // The store was deleted under us: what the caches say is stored no longer is.
+    if (this.last && !this.store.hasManifest(this.last.id)) {
+      this.last = undefined;
+      this.cache = null;
+    }
     const previous = this.loadLast();
     // Updated in place: on an unchanged tree nothing is allocated per file but the stat.
     const cache = this.loadCache();

@@ -87,6 +87,10 @@ export class CheckpointStore {
     return exists(this.blobPath(hash));
   }
 
+  hasManifest(id: string): boolean {
+    return exists(this.manifestPath(id));
+  }
+
   /** Writes a manifest (or marks an identical one as used now) and returns its id. */
   putManifest(manifest: Manifest, text = JSON.stringify(manifest)): string {
     const id = sha256(text);
@@ -133,7 +137,14 @@ export class CheckpointStore {
     }
     const temp = tempPathFor(path);
     try {
-      writeFileSync(temp, data, { mode: 0o600 });
+      try {
+        writeFileSync(temp, data, { mode: 0o600 });
+      } catch (e) {
+        // The folder was removed since (someone deleted the store): make it again, once.
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        writeFileSync(temp, data, { mode: 0o600 });
+      }
       renameSync(temp, path);
     } catch (e) {
       rmSync(temp, { force: true });

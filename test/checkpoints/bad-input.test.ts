@@ -88,6 +88,14 @@ describe("issue-28 bad input", () => {
     rmSync(join(home.dir, "checkpoints"), { recursive: true });
     const error = await failedRewind();
     expect(error.message).toBe(`The checkpoint store is missing ${join(home.dir, "checkpoints", "manifests", `${manifest}.json`)} (pruned or deleted); that checkpoint cannot be restored.`);
+    // The conversation still goes back: it needs nothing from the store.
+    const tree = treeOf(h.dir);
+    const { undoId } = await h.session.rewind(1, { files: false });
+    expect(h.session.messages).toHaveLength(0);
+    // The checkpoint taken then (the undo point) stored everything afresh: its files come back whole.
+    writeFileSync(join(h.dir, "a.txt"), "x\n");
+    await h.session.rewind(undoId, { force: true });
+    expect(treeOf(h.dir)).toEqual(tree);
   });
 
   // root writes anywhere: as root, cli.test.ts runs this case as an unprivileged user.
