@@ -117,3 +117,44 @@ test("issue-28 GONG_HOME inside the workspace is never part of a checkpoint", as
   expect(Object.keys(second.snapshot.manifest.entries)).toEqual(["a.txt"]);
   expect(second.snapshot.id).toBe(first.snapshot.id);
 });
+
+test("issue-28 the per-checkpoint cap: files past it are listed as skipped and a rewind leaves them alone", async () => {
+  const { Checkpointer } = await import("../../lib/checkpoints/checkpointer.ts");
+  const { SessionStore } = await import("../../lib/store/session-store.ts");
+  using ws = tempDir("gong-ws-");
+  using store = tempDir("gong-home-");
+  for (const name of ["a.txt", "b.txt", "c.txt"]) writeFileSync(join(ws.dir, name), `${name} v1\n`);
+  const session = SessionStore.create({ cwd: ws.dir, persist: false });
+  const checkpointer = new Checkpointer(ws.dir, { home: store.dir, settings: { maxFiles: 2 } });
+  const first = checkpointer.take("turn", (record) => session.appendCustom("checkpoint", record).id);
+  expect(first.record.skipped).toEqual([{ path: "c.txt", reason: "checkpoint-full" }]);
+  for (const name of ["a.txt", "b.txt", "c.txt"]) writeFileSync(join(ws.dir, name), `${name} v2\n`);
+  checkpointer.rewind(session, first.entryId!, { conversation: false });
+  expect(treeOf(ws.dir)).toMatchObject({ "a.txt": `file:644:${Buffer.from("a.txt v1\n").toString("base64")}`, "c.txt": `file:644:${Buffer.from("c.txt v2\n").toString("base64")}` });
+});
+
+test("issue-28 gc removes stored files no kept checkpoint needs and keeps the latest checkpoint whole", async () => {
+  const { Checkpointer } = await import("../../lib/checkpoints/checkpointer.ts");
+  const { collectGarbage } = await import("../../lib/checkpoints/gc.ts");
+  const { checkpointSettings } = await import("../../lib/checkpoints/settings.ts");
+  const { SessionStore } = await import("../../lib/store/session-store.ts");
+  using ws = tempDir("gong-ws-");
+  using store = tempDir("gong-home-");
+  const session = SessionStore.create({ cwd: ws.dir, persist: false });
+  const checkpointer = new Checkpointer(ws.dir, { home: store.dir });
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    writeFileSync(join(ws.dir, "a.txt"), `version ${i}\n`);
+    ids.push(checkpointer.take("turn", (record) => session.appendCustom("checkpoint", record).id).entryId!);
+  }
+  // Two hours on, with a retention of one day: nothing is old enough…
+  const later = Date.now() + 2 * 60 * 60 * 1000;
+  expect(collectGarbage(checkpointer.store, checkpointSettings(), later)).toMatchObject({ checkpointsRemoved: 0, blobsRemoved: 0 });
+  // …with none, only the latest checkpoint (what the workspace looks like now) and its file stay.
+  const r = collectGarbage(checkpointer.store, checkpointSettings({ retentionDays: 0 }), later);
+  expect(r).toMatchObject({ checkpointsRemoved: 2, checkpointsKept: 1, blobsRemoved: 2 });
+  writeFileSync(join(ws.dir, "a.txt"), "changed\n");
+  checkpointer.rewind(session, ids[2], { conversation: false, force: true });
+  expect(treeOf(ws.dir)["a.txt"]).toBe(`file:644:${Buffer.from("version 2\n").toString("base64")}`);
+  expect(() => checkpointer.rewind(session, ids[0], { conversation: false, force: true })).toThrow(/missing .*\(pruned or deleted\)/);
+});

@@ -238,3 +238,23 @@ describe("issue-28 bad input, as a user the OS restricts", () => {
     }
   }, 60_000);
 });
+
+describe("issue-28 gong checkpoints gc", () => {
+  test("prunes by retention, keeps what the workspace looks like now, and a pruned turn is one sentence", async () => {
+    writeFileSync(join(ws.dir, "a.txt"), "1\n");
+    await turn("first", "echo 2 >> a.txt");
+    await turn("second", "echo 3 >> a.txt", ["-c"]);
+    const end = treeOf(ws.dir);
+    writeFileSync(join(ws.env.GONG_HOME, "settings.json"), JSON.stringify({ checkpoints: { retentionDays: 0 } }));
+    const gc = await ws.run(["checkpoints", "gc"]);
+    expect(gc.code).toBe(0);
+    // Stored files written in the last hour stay (a checkpoint being taken may need them).
+    expect(gc.stdout).toMatch(/^Removed 2 checkpoint\(s\) and 0 stored file\(s\) \([\d.]+ MB\); 1 checkpoint\(s\) kept, [\d.]+ MB\.\n$/);
+    storeIsConsistent();
+    const pruned = await ws.run(["rewind", "--to", "1"]);
+    expect(pruned.code).toBe(1);
+    expect(pruned.stderr).toMatch(/^gong: The checkpoint store is missing \S+\.json \(pruned or deleted\); that checkpoint cannot be restored\.\n$/);
+    expect(treeOf(ws.dir)).toEqual(end);
+    expect((await ws.run(["checkpoints", "nonsense"])).code).toBe(2);
+  }, 60_000);
+});
