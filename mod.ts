@@ -36,6 +36,13 @@ export { registerProfile, profileIds, profileForModel, AUTO_PROFILE } from "./li
 export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
 export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
 
+// Checkpoints and rewind: session.checkpoints(), session.previewRewind(), session.rewind().
+export { RewindError, RewindConflictError } from "./lib/checkpoints/restore.ts";
+export { CheckpointStoreError } from "./lib/checkpoints/store.ts";
+export type { CheckpointInfo, RewindOptions, RewindPreview, RewindResult } from "./lib/checkpoints/checkpointer.ts";
+export type { FileChange } from "./lib/checkpoints/restore.ts";
+export type { CheckpointSettings } from "./lib/checkpoints/settings.ts";
+
 // MCP servers: createSession({ mcpServers }) takes entries or a manager shared by sessions.
 export { McpManager, type McpServerStatus, type McpServerEvent, type McpServerSettingsEntry } from "./lib/mcp/index.ts";
 
