@@ -111,7 +111,7 @@ export async function rows(): Promise<BenchRow[]> {
       take(c2, s2);
     }
     const grown = dirBytes(join(home2, "checkpoints")) - start;
-    out.push({ area: AREA, name: "store growth over 100 turns, each changing one line of a 1 MB file (whole-file blobs)", value: `${mb(grown / 2 ** 20)} (${mb(grown / 100 / 2 ** 20)} per turn)` });
+    out.push({ area: AREA, name: "store growth over 100 turns, each changing one line of a 1 MB file (blobs deflated)", value: `${mb(grown / 2 ** 20)} (${mb(grown / 100 / 2 ** 20)} per turn)` });
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

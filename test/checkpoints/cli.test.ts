@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { inflateRawSync } from "node:zlib";
 import { CLI, useWorkspace } from "../cli/helpers.ts";
 import { sha256 } from "../../lib/checkpoints/store.ts";
 import { isRoot, NOBODY } from "../helpers/unprivileged.ts";
@@ -38,7 +39,7 @@ function storeIsConsistent(): void {
     for (const entry of Object.values(JSON.parse(text).entries) as { h?: string }[]) {
       if (!entry.h) continue;
       const blob = join(root, "blobs", entry.h.slice(0, 2), entry.h);
-      expect(sha256(readFileSync(blob))).toBe(entry.h);
+      expect(sha256(inflateRawSync(readFileSync(blob)))).toBe(entry.h);
     }
   }
   for (const dir of names(join(root, "blobs"))) for (const name of names(join(root, "blobs", dir))) expect(name.startsWith(".")).toBe(false);
