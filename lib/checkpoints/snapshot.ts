@@ -198,7 +198,8 @@ export class Snapshotter {
     if (this.last !== undefined) return this.last;
     const id = this.store.readText(join(this.dir, "last"))?.trim();
     try {
-      const manifest = id ? this.store.readManifest(id) : undefined;
+      // Not hashed to check it: an unchanged tree then costs no hashing at all (a rewind checks what it restores).
+      const manifest = id ? this.store.readManifest(id, false) : undefined;
       this.last = id && manifest ? { id, manifest, count: Object.keys(manifest.entries).length } : null;
     } catch {
       this.last = null; // pruned or damaged: the next checkpoint writes a fresh one
