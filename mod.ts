@@ -39,6 +39,12 @@ export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanIte
 // What users bring from other agents: createSession({ skills, agents }) takes what these find.
 export { discoverSetup } from "./lib/setup/index.ts";
 export type { UserSetup, Skill, AgentDefinition, CustomCommand } from "./lib/setup/index.ts";
+// Checkpoints and rewind: session.checkpoints(), session.previewRewind(), session.rewind().
+export { RewindError, RewindConflictError } from "./lib/checkpoints/restore.ts";
+export { CheckpointStoreError } from "./lib/checkpoints/store.ts";
+export type { CheckpointInfo, RewindOptions, RewindPreview, RewindResult } from "./lib/checkpoints/checkpointer.ts";
+export type { FileChange } from "./lib/checkpoints/restore.ts";
+export type { CheckpointSettings } from "./lib/checkpoints/settings.ts";
 
 // MCP servers: createSession({ mcpServers }) takes entries or a manager shared by sessions.
 export { McpManager, type McpServerStatus, type McpServerEvent, type McpServerSettingsEntry } from "./lib/mcp/index.ts";

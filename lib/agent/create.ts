@@ -2,7 +2,7 @@
  * createSession: assembles a Session from options — client, environment, tool registry, profile,
  * observer, hooks, session file, and the prompt sources gathered once at start.
  */
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { isToolError, ToolError } from "../envelope.ts";
 import { LocalEnvironment } from "../env/local.ts";
 import { SubdirEnvironment } from "../env/subdir.ts";
@@ -31,6 +31,9 @@ import { agentModel, agentToolSelection, type AgentDefinition } from "../setup/a
 import type { Skill } from "../setup/skills.ts";
 import type { Capability } from "../profiles/types.ts";
 import { createWebAccess, type WebSettings } from "../web/access.ts";
+import { Checkpointer } from "../checkpoints/checkpointer.ts";
+import type { CheckpointSettings } from "../checkpoints/settings.ts";
+import { sessionsRoot } from "../store/paths.ts";
 
 export interface StoreSelection {
   /** Directory for this session's files (default $GONG_HOME/sessions/<encoded cwd>). */
@@ -87,6 +90,12 @@ export interface CreateSessionOptions {
    * the provider's own web search (`search`, the same as config.webSearch).
    */
   web?: WebSettings;
+  /**
+   * Checkpoints of the workspace before each user turn, for rewind: true / false, or settings
+   * (caps, retention; `home` replaces GONG_HOME as the store's root). Default: on when the session
+   * file lives under GONG_HOME.
+   */
+  checkpoints?: boolean | (Partial<CheckpointSettings> & { home?: string });
 }
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
@@ -172,6 +181,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
       return recorder;
     },
     plan,
+    checkpoints: checkpointsFor(options.checkpoints, store, cwd),
     subagents: (link) => {
       const subagents = new SubagentManager({
         ...link,
@@ -300,6 +310,7 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
       observer: options.observer,
       // The parent's MCP servers serve its children too (shared, closed with the parent's owner).
       mcpServers: parent.mcp,
+      checkpoints: options.checkpoints,
     },
     { depth: parts.depth, history: choices.history, sources: sameSetting ? live.sources : undefined },
   );
@@ -329,6 +340,24 @@ function childToolSelection(selection: ToolPreset | readonly string[], profile: 
   const capabilityOf = new Map<string, string>();
   for (const [capability, names] of Object.entries(profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability);
   return [...new Set(selection.filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n))];
+}
+
+/**
+ * Checkpoints: `true` always; settings for a session with a file; by default for a session file
+ * under GONG_HOME (one kept elsewhere or in memory takes none unless asked).
+ */
+function checkpointsFor(choice: CreateSessionOptions["checkpoints"], store: SessionStore, cwd: string): Checkpointer | undefined {
+  if (choice === false) return undefined;
+  if (choice === undefined && !(store.path && resolve(store.path).startsWith(sessionsRoot() + sep))) return undefined;
+  if (typeof choice === "object" && !store.path) return undefined;
+  const { home, ...settings } = typeof choice === "object" ? choice : {};
+  const checkpointer = new Checkpointer(cwd, { home, settings });
+  try {
+    checkpointer.recoverInterrupted();
+  } catch {
+    // Said again, with the file named, by the first checkpoint or rewind.
+  }
+  return checkpointer;
 }
 
 /** The store a selection names (new, resumed, the latest, or in memory with `false`); a store passes through. */

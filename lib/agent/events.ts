@@ -92,6 +92,13 @@ export interface EventMap {
   steering_injected: { content: string };
   /** The plan tool set a new plan (kept in the session and its file). */
   plan_update: Plan & { call_id: string; tool_name: string };
+  /**
+   * The workspace was checkpointed before a user turn (`checkpoint_id` is the session entry rewind
+   * takes); `skipped` lists paths left out other than ignored ones, `ignored` counts those.
+   */
+  checkpoint_created: { checkpoint_id: string | null; reason: "turn" | "rewind"; files: number; bytes: number; hashed: number; skipped: { path: string; reason: string }[]; ignored: number; duration_ms: number };
+  /** Files and/or the conversation went back to a checkpoint; rewinding to `undo_id` undoes it. */
+  rewind: { checkpoint_id: string; files: boolean; conversation: boolean; written: number; removed: number; undo_id: string };
   /** A limit stopped the input: `count` of `limit` tool rounds (this input) or turns (the session). */
   turn_limit: { kind: "tool_rounds" | "turns" | "cost"; limit: number; count: number };
   loop_detection: { message: string; window: number };

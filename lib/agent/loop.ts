@@ -72,6 +72,8 @@ export interface LoopHost {
   compactForOverflow(): Promise<boolean>;
   /** Usage of child agents that finished since the last call. */
   takeChildUsage(): Usage;
+  /** Right before a user message joins the history: checkpoint the workspace. */
+  beforeUserTurn?(): void;
 }
 
 /** Processes one input and the follow-ups queued meanwhile. */
@@ -115,6 +117,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     content: transformed.images.length ? [{ type: "text", text: prepared.prompt }, ...transformed.images] : prepared.prompt,
     timestamp: Date.now(),
   };
+  host.beforeUserTurn?.();
   host.append(userMessage);
   bus.emit("user_input", { content: prepared.prompt, images: transformed.images.length });
   for (const message of prepared.messages) host.append(message);

@@ -6,6 +6,7 @@
 import type { Message, ReasoningEffort } from "../llm/types.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import type { Plan } from "../../tools/plan.ts";
+import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
 
 /** customType of the session-file entries holding the plan. */
 export const PLAN_ENTRY = "plan";
@@ -20,6 +21,8 @@ export interface SessionRecorder {
   thinkingLevelChange(effort: ReasoningEffort | null): void;
   /** The task plan as the plan tool last set it (a `custom` entry "plan"). */
   plan(plan: Plan): void;
+  /** A checkpoint of the workspace (a `custom` entry "checkpoint"); returns the entry id, or undefined when not written. */
+  checkpoint(data: unknown): string | undefined;
   close(): void;
 }
 
@@ -75,6 +78,12 @@ export function createRecorder(
     plan(plan) {
       flushPending();
       write((s) => s.appendCustom(PLAN_ENTRY, plan));
+    },
+    checkpoint(data) {
+      flushPending();
+      let id: string | undefined;
+      write((s) => (id = s.appendCustom(CHECKPOINT_ENTRY, data).id));
+      return id;
     },
     close() {
       store.close();

@@ -33,6 +33,7 @@ import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/man
 import type { AgentDefinition } from "../setup/agents.ts";
 import { skillsBlock, skillTool, skillToolName, type Skill } from "../setup/skills.ts";
 import { shouldDefer, toolSearchTool } from "../mcp/tool-search.ts";
+import type { CheckpointInfo, Checkpointer, RewindOptions, RewindPreview, RewindResult } from "../checkpoints/checkpointer.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -78,6 +79,8 @@ export interface SessionParts {
   plan?: Plan;
   /** MCP servers whose tools this session offers (see activeToolNames); `owned` ones close with the session. */
   mcp?: { manager: McpManager; owned: boolean };
+  /** Checkpoints of the workspace before each user turn (absent: none are taken). */
+  checkpoints?: Checkpointer;
 }
 
 export class Session {
@@ -361,6 +364,38 @@ export class Session {
     this.reloadHistory();
   }
 
+  /** The checkpoints of this session's file (every branch), oldest first; empty when checkpoints are off. */
+  checkpoints(): CheckpointInfo[] {
+    return this.parts.checkpoints?.list(this.recorder.store) ?? [];
+  }
+
+  /** What rewinding the files to a checkpoint would change (and which of those files changed outside gong); touches nothing. */
+  previewRewind(turnId: string | number): RewindPreview {
+    const { target, changes, conflicts } = this.requireCheckpoints("previewRewind").preview(this.storeBetweenInputs("previewRewind"), turnId);
+    return { target, changes, conflicts };
+  }
+
+  /**
+   * Puts the files and/or the conversation back to a checkpoint (a checkpoint id, the id of the
+   * user message that followed it, or a turn number; see checkpoints()). Files changed outside
+   * gong since it last saw them make it throw RewindConflictError unless `force`. The result's
+   * `undoId` is a checkpoint of how things stood: rewinding to it undoes this rewind.
+   */
+  async rewind(turnId: string | number, options: RewindOptions = {}): Promise<RewindResult> {
+    const checkpointer = this.requireCheckpoints("rewind");
+    const result = checkpointer.rewind(this.storeBetweenInputs("rewind"), turnId, options);
+    if (result.conversation) this.reloadHistory();
+    this.bus.emit("rewind", {
+      checkpoint_id: result.target.id,
+      files: result.files,
+      conversation: result.conversation,
+      written: result.changes.filter((c) => c.action !== "remove").length,
+      removed: result.changes.filter((c) => c.action === "remove").length,
+      undo_id: result.undoId,
+    });
+    return result;
+  }
+
   // ---------------------------------------------------------------------------------- events
 
   events(): AsyncIterableIterator<SessionEvent> {
@@ -426,6 +461,7 @@ export class Session {
       },
       afterTurn: () => this.monitor.afterTurn(),
       compactForOverflow: () => this.monitor.compact("overflow"),
+      beforeUserTurn: () => this.checkpointTurn(),
       takeChildUsage: () => {
         const usage = this.childUsage;
         this.childUsage = zeroUsage();
@@ -510,6 +546,43 @@ export class Session {
     return this.recorder.store;
   }
 
+  private requireCheckpoints(method: string): Checkpointer {
+    this.assertOpen(method);
+    if (!this.parts.checkpoints) throw new Error(`Checkpoints are off for this session, so ${method}() has nothing to work with (they are taken for sessions stored under GONG_HOME, or with the checkpoints option).`);
+    return this.parts.checkpoints;
+  }
+
+  /** Before a user message: checkpoint the workspace; a failure is a warning, never the end of the turn. */
+  private checkpointTurn(): void {
+    const checkpoints = this.parts.checkpoints;
+    if (!checkpoints) return;
+    const started = performance.now();
+    try {
+      const { entryId, record, snapshot } = checkpoints.take("turn", (data) => this.recorder.checkpoint(data));
+      this.bus.emit("checkpoint_created", {
+        checkpoint_id: entryId ?? null,
+        reason: record.reason,
+        files: record.files,
+        bytes: record.bytes,
+        hashed: snapshot.hashed,
+        skipped: record.skipped,
+        ignored: record.ignored,
+        duration_ms: Math.round(performance.now() - started),
+      });
+    } catch (e) {
+      this.bus.emit("warning", { kind: "checkpoint", message: `The workspace could not be checkpointed (${(e as Error).message}); this turn cannot be rewound.` });
+    }
+  }
+
+  /** After an input: what gong leaves in the workspace (later changes by others are "outside gong"). */
+  private markSeen(): void {
+    try {
+      this.parts.checkpoints?.markSeen(this.id);
+    } catch (e) {
+      this.bus.emit("warning", { kind: "checkpoint", message: `The workspace could not be checkpointed after the input (${(e as Error).message}).` });
+    }
+  }
+
   private async gate(op: "fork" | "branch", meta: Record<string, unknown>): Promise<void> {
     if (!(await this.hooks.beforeSessionOp(op, meta))) throw new Error(`The ${op} was cancelled by a beforeSessionOp hook.`);
   }
@@ -552,6 +625,7 @@ export class Session {
       this.running = null;
       this.inputController = null;
       this.lifetime.signal.removeEventListener("abort", onEnd);
+      this.markSeen();
     }
     if (this.lifetime.signal.aborted) await this.shutdown("aborted");
     else if (result.error?.kind === "auth") await this.shutdown("error");

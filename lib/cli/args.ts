@@ -17,7 +17,7 @@ export class UsageError extends Error {
 export type OutputFormat = "text" | "json" | "stream-json";
 
 export interface CliOptions {
-  command: "run" | "sessions" | "version" | "help" | "list-models" | "mcp-list";
+  command: "run" | "sessions" | "version" | "help" | "list-models" | "mcp-list" | "rewind" | "checkpoints-gc";
   prompt?: string;
   /** `@file` arguments: paths whose contents are attached to the prompt. */
   attachments: string[];
@@ -57,6 +57,8 @@ export interface CliOptions {
   trust: boolean;
   /** `--web-search`: offer the provider's own web search to the model. */
   webSearch?: boolean;
+  /** `gong rewind`: the checkpoint (--to), which half (--files-only / --conversation-only), and --force. */
+  rewind: { to?: string; files: boolean; conversation: boolean; force: boolean };
 }
 
 const OPTIONS = {
@@ -88,6 +90,10 @@ const OPTIONS = {
   sandbox: { type: "string" },
   trust: { type: "boolean" },
   "web-search": { type: "boolean" },
+  to: { type: "string" },
+  "files-only": { type: "boolean" },
+  "conversation-only": { type: "boolean" },
+  force: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -119,7 +125,15 @@ export function parseCliArgs(argv: string[]): CliOptions {
   else if (positionals[0] === "mcp" && positionals.length <= 2) {
     if (positionals[1] !== undefined && positionals[1] !== "list") throw new UsageError(`Unknown command 'gong mcp ${positionals[1]}'. Use 'gong mcp list'.`);
     command = "mcp-list";
+  } else if (positionals[0] === "rewind" && positionals.length === 1) command = "rewind";
+  else if (positionals[0] === "checkpoints" && positionals.length <= 2) {
+    if (positionals[1] !== "gc") throw new UsageError(`Unknown command 'gong checkpoints${positionals[1] ? ` ${positionals[1]}` : ""}'. Use 'gong checkpoints gc'.`);
+    command = "checkpoints-gc";
   }
+  if (command !== "rewind" && (v.to !== undefined || v["files-only"] || v["conversation-only"] || v.force)) {
+    throw new UsageError("--to, --files-only, --conversation-only and --force belong to 'gong rewind'.");
+  }
+  if (v["files-only"] && v["conversation-only"]) throw new UsageError("Use either --files-only or --conversation-only, not both.");
 
   const outputFormat = (v["output-format"] ?? "text") as OutputFormat;
   if (!["text", "json", "stream-json"].includes(outputFormat)) {
@@ -155,7 +169,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (v.fork && !(v.continue || v.resume || resumeId || v.session)) throw new UsageError("--fork branches off an existing session: use it with --continue, --resume or --session.");
   if (v.name !== undefined && v.name.trim() === "") throw new UsageError("--name needs a non-empty name.");
 
-  const words = command === "sessions" || command === "mcp-list" ? [] : positionals;
+  const words = command === "run" ? positionals : [];
   const attachments = words.filter((w) => w.startsWith("@") && w.length > 1).map((w) => w.slice(1));
   const promptWords = words.filter((w) => !(w.startsWith("@") && w.length > 1));
   const prompt = promptWords.length > 0 ? promptWords.join(" ") : undefined;
@@ -193,6 +207,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     verbose: Boolean(v.verbose),
     sandbox: sandbox as SandboxMode | undefined,
     trust: Boolean(v.trust),
+    rewind: { to: v.to, files: !v["conversation-only"], conversation: !v["files-only"], force: Boolean(v.force) },
   };
 }
 
@@ -236,6 +251,11 @@ Usage:
   gong sessions                 list this directory's sessions
   gong mcp list                 MCP servers: state and tools
   gong batch TASKS.jsonl        run many tasks at once (gong batch --help)
+  gong rewind [--to TURN]       list a session's checkpoints, or put its files and
+                                conversation back to one (--files-only,
+                                --conversation-only; --force overwrites files
+                                changed outside gong); -r picks the session
+  gong checkpoints gc           prune old checkpoints (retention, total budget)
   gong --mode rpc               JSON lines on stdin/stdout for editors and programs
   gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
 

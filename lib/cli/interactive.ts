@@ -159,12 +159,24 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     status.draw();
   };
 
+  let escArmed = false;
   // Esc interrupts the running input; the first other key typed while the agent works moves the
   // user's line below the output.
   const onKeypress = (_text: string | undefined, key: Key | undefined) => {
     // The line editor clears below itself as it redraws: the status line comes back after each key.
     if (!running && !pendingAnswer && key?.name !== "return" && key?.name !== "enter") status.draw();
     if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
+    // Esc twice on an empty idle input lists the turns to rewind to (as Claude Code binds it);
+    // two quick presses may arrive as one key, Esc with meta.
+    const escIdle = !running && !pendingAnswer && key?.name === "escape" && !key.ctrl && rl.line === "";
+    if (escIdle && (escArmed || key?.meta)) {
+      escArmed = false;
+      status.hide();
+      out("\n");
+      void runSlashLine("/rewind").finally(() => showPrompt());
+      return;
+    }
+    escArmed = escIdle;
     if (key?.name === "tab" && key.shift) {
       const mode = approvals.cycle();
       // Idle on a wide terminal, the status line shows the new mode; otherwise a line says it.

@@ -39,6 +39,10 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
         return sessionsCommand(opts, io);
       case "mcp-list":
         return await mcpListCommand(opts, io);
+      case "rewind":
+        return (await import("./rewind-command.ts")).rewindCommand(opts, io);
+      case "checkpoints-gc":
+        return (await import("./rewind-command.ts")).checkpointsGcCommand(opts, io);
       default:
         return await runSession(opts, io);
     }

@@ -17,6 +17,13 @@ import { expandInput, submitInput } from "./custom-commands.ts";
 
 type Command = { id?: unknown; type?: unknown; [key: string]: unknown };
 
+/** `turn_id`: a checkpoint id, the id of the user message after it, or a turn number. */
+function turnRef(cmd: Command): string | number {
+  const ref = cmd.turn_id;
+  if ((typeof ref !== "string" || ref === "") && typeof ref !== "number") throw new Error("'turn_id' must be a checkpoint id, a user message id or a turn number (see list_checkpoints).");
+  return ref;
+}
+
 /** Called at once with the session the command is meant for (a promise: a new_session before it may still be opening it). */
 type Handler = (cmd: Command, session: Promise<Session>) => Promise<unknown> | unknown;
 /** A command on the session, run once that session is open. */
@@ -86,6 +93,14 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     switch_session: async (cmd) => ({ session_id: (await host.switchSession(text(cmd, "session"))).id }),
     list_sessions: () => ({ sessions: host.listSessions() }),
     get_commands: () => ({ commands: setup.brought.commands.map((c) => ({ name: c.name, description: c.description ?? null, argument_hint: c.argumentHint ?? null, scope: c.scope, file: c.file })) }),
+    list_checkpoints: on((_cmd, session) => ({ checkpoints: session.checkpoints() })),
+    preview_rewind: on((cmd, session) => session.previewRewind(turnRef(cmd))),
+    // Non-interactive: files changed outside gong make it fail (naming them) unless `force`.
+    rewind: on(async (cmd, session) => {
+      const flag = (name: string) => (typeof cmd[name] === "boolean" ? (cmd[name] as boolean) : undefined);
+      const result = await session.rewind(turnRef(cmd), { files: flag("files"), conversation: flag("conversation"), force: flag("force") });
+      return { checkpoint_id: result.target.id, undo_id: result.undoId, files: result.files, conversation: result.conversation, changes: result.changes, conflicts: result.conflicts };
+    }),
   };
 
   const pending = new Set<Promise<void>>();

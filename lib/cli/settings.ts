@@ -106,6 +106,19 @@ const SettingsSchema = v.strictObject({
   ),
   /** The interactive shell shows the model's reasoning text, dimmed (default true), or "collapsed" into one line. */
   showThinking: v.optional(v.union([v.boolean(), v.literal("collapsed")])),
+  /** Checkpoints before each user turn, for rewind: false turns them off; caps per file and checkpoint, retention, total budget. */
+  checkpoints: v.optional(
+    v.union([
+      v.boolean(),
+      v.strictObject({
+        maxFileBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+        maxCheckpointBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+        maxFiles: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+        retentionDays: v.optional(v.pipe(v.number(), v.minValue(0))),
+        maxStoreBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      }),
+    ]),
+  ),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

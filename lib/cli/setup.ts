@@ -193,6 +193,8 @@ export async function prepareSession(
       fetchModel: settings.web?.fetchModel,
       search: opts.webSearch ?? settings.web?.search,
     },
+    // Off (false) or with settings; otherwise the default: on for sessions stored under GONG_HOME.
+    ...(settings.checkpoints === false || typeof settings.checkpoints === "object" ? { checkpoints: settings.checkpoints } : {}),
   };
 
   const termination = new AbortController();

@@ -12,6 +12,8 @@ import { ModelPicker } from "./model-picker.ts";
 import type { PlanMode } from "./plan-mode.ts";
 import type { CommandInfo } from "./completion.ts";
 import { commandInfos } from "./custom-commands.ts";
+import { rewindSlash } from "./rewind-slash.ts";
+import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
 
 export interface SlashContext {
   host: SessionHost;
@@ -170,12 +172,17 @@ const COMMANDS: Record<string, SlashCommand> = {
           walk(node.children, under, node.children.length > 1);
         });
       };
-      const roots = store.tree();
+      const roots = withoutCheckpoints(store.tree());
       walk(roots, "", roots.length > 1);
       // Children whose spawning call is not in this file (a header without spawnedBy) still show.
       for (const rest of children.values()) for (const line of rest) lines.push(`    ${line}`);
       out(lines.length ? `${lines.join("\n")}\n` : "(empty)\n");
     },
+  },
+  rewind: {
+    usage: "/rewind [N [code|conversation|both]]",
+    help: "list the turns; show what going back to before turn N changes; then rewind the code, the conversation or both (Esc Esc lists them too)",
+    run: (arg, { host, out, style }) => rewindSlash(arg, host, out, style),
   },
   resume: {
     usage: "/resume [id]",
@@ -239,6 +246,11 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
 };
 
+/** The tree without checkpoint entries (their children take their place): /rewind lists those. */
+function withoutCheckpoints(nodes: TreeNode[]): TreeNode[] {
+  return nodes.flatMap((n) => (n.type === "custom" && n.text === `custom: ${CHECKPOINT_ENTRY}` ? withoutCheckpoints(n.children) : [{ ...n, children: withoutCheckpoints(n.children) }]));
+}
+
 /** Ids of the tool calls an assistant entry made. */
 function toolCallIds(store: SessionStore, entryId: string): string[] {
   const entry = store.getEntry(entryId);
@@ -273,6 +285,7 @@ const KEYS: [string, string][] = [
   ["paste", "goes into the input as it is, newlines too; Enter sends it"],
   ["Tab", "complete a /command at the start, or an @path (several: listed under the input)"],
   ["Esc", "interrupt the running input (the conversation goes on)"],
+  ["Esc Esc", "on an empty input: /rewind (the turns to go back to)"],
   ["Ctrl-C", "clear the typed line; else interrupt; twice on an empty line: exit"],
   ["Shift+Tab", "cycle the approval mode: ask → edits → auto"],
   ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
