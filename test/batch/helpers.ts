@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import type { AttemptResult, Summary } from "../../lib/batch/result.ts";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import { until } from "../helpers/wait.ts";
 
 /** Writes a fake-model script and returns its `--model` value (absolute, as run-one's cwd differs). */
 export function fakeModel(dir: string, name: string, turns: ScriptTurn[]): string {
@@ -44,11 +45,7 @@ export function attemptCount(out: string, id: string): number {
 
 /** Waits for a condition with a generous bound; never a fixed sleep standing in for it. */
 export async function waitFor(what: string, check: () => boolean, boundMs = 30_000): Promise<void> {
-  const until = Date.now() + boundMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
+  await until(check, what, boundMs);
 }
 
 export function alive(pid: number): boolean {

@@ -10,6 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { CLI, ROOT } from "./helpers.ts";
+import { until } from "../helpers/wait.ts";
 
 export const ACPX = join(ROOT, "node_modules", "acpx", "dist", "cli.js");
 
@@ -136,14 +137,8 @@ export async function promptOnce(e: Editor, cwd: string, text: string): Promise<
   return { sessionId, stopReason };
 }
 
-/** Polls `check` until it holds; fails naming `what` after a deadline far beyond any normal wait. */
-export async function until(check: () => boolean, what: string, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
+/** Polls a condition until it holds (test/helpers/wait.ts). */
+export { until };
 
 /** Whether process `pid` is gone. */
 export function gone(pid: number): boolean {
