@@ -148,7 +148,7 @@ export async function prepareSession(
     box,
     terminated: termination.signal,
     terminate(reason) {
-      void execEnv.cleanup().catch(() => {});
+      void toolEnv.cleanup().catch(() => {});
       termination.abort(new Error(reason));
     },
     fork: opts.fork,
@@ -156,7 +156,7 @@ export async function prepareSession(
     maxInputBytes: settings.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
     warn,
     async dispose() {
-      await execEnv.cleanup().catch(() => {});
+      await toolEnv.cleanup().catch(() => {});
       for (const d of disposers) await d().catch(() => {});
     },
   };
