@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { createSession, type Session, type SubmitResult } from "../agent/index.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../store/list.ts";
 import { SessionLockedError } from "../store/lock.ts";
+import { NotASessionFileError } from "../store/session-file-guard.ts";
 import { SessionStore } from "../store/session-store.ts";
 import type { CliSetup } from "./setup.ts";
 import { UsageError } from "./args.ts";
@@ -67,6 +68,7 @@ function opening(ref: string, open: () => SessionStore): SessionStore {
       if (e.file) throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
       throw new ConfigError(`No session '${ref}': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions.`);
     }
+    if (e instanceof NotASessionFileError) throw new ConfigError(e.message);
     if (e instanceof AmbiguousSessionError) throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
     if (e instanceof SessionLockedError) {
       throw new ConfigError(`Session ${e.path} is in use by another gong process (pid ${e.pid}); wait for it to finish, or branch off it with --fork.`);

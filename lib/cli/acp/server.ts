@@ -104,6 +104,10 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       return { sessionId: editor.id, ...state(editor) };
     })
     .onRequest("session/load", async ({ params, client }) => {
+      // ACP names a session by its id: a path or a traversal is refused before any file is looked at.
+      if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(params.sessionId)) {
+        throw acp.RequestError.invalidParams(undefined, `session/load takes a session id (letters, digits, '-' and '_'), not a path: '${params.sessionId}' was refused.`);
+      }
       let store: SessionStore;
       try {
         store = openExisting(params.sessionId, params.cwd);
