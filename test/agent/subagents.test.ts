@@ -238,6 +238,34 @@ describe("subagents (004 §9.9)", () => {
     expect(outs[1].error.message).toContain("already running");
   });
 
+  test("issue 22 item 3: 50 Agent calls in one turn under maxConcurrentSubagents 4 never run more than 4 children at once", async () => {
+    const calls = Array.from({ length: 50 }, (_, i) => ({ name: "Agent", arguments: { description: `part ${i}`, prompt: `CHILD-CAP ${i}: answer` } }));
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [{ toolCalls: calls }, { text: "done" }],
+        "CHILD-CAP": [call("Bash", { command: "true" }), { text: "ok" }],
+      }),
+      { profile: "anthropic", config: { maxConcurrentSubagents: 4 } },
+    );
+    let running = 0;
+    let most = 0;
+    let started = 0;
+    h.session.subscribe((e) => {
+      if (e.kind === "subagent_start") {
+        started++;
+        most = Math.max(most, ++running);
+      } else if (e.kind === "subagent_end") running--;
+    });
+    await h.session.submit("PARENT: fifty at once");
+    const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "Agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+    expect(outs.length).toBe(50);
+    expect(most).toBeLessThanOrEqual(4);
+    expect(started).toBeGreaterThanOrEqual(1);
+    // Every call was answered: a child's report, or the cap named.
+    expect(outs.every((o) => o.status === "success" || o.error.message.includes("(the limit is 4)"))).toBe(true);
+    expect(outs.filter((o) => o.status === "success").length).toBe(started);
+  }, 30_000);
+
   test("spawn_agent working_dir: the child works in that subdirectory; outside the workspace is refused", async () => {
     await using h = await harness(
       routeByPrompt({

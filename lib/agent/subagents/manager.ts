@@ -131,6 +131,8 @@ export class SubagentManager {
   private nextNumber = 1;
   /** Counts the parent's inputs (see beginInput). */
   private input = 0;
+  /** Children being built: they count against the cap before they run (spawns overlap at the await). */
+  private starting = 0;
 
   constructor(private readonly host: SubagentHost) {}
 
@@ -148,16 +150,31 @@ export class SubagentManager {
     if (!this.canSpawn) {
       throw new ToolError("EXECUTION_ERROR", `Subagents cannot be spawned at depth ${this.host.depth}: the depth limit (maxSubagentDepth) is ${this.host.maxDepth}. Do the task yourself.`);
     }
-    if (this.running >= this.host.maxConcurrent) {
-      throw new ToolError("EXECUTION_ERROR", `${this.running} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
+    this.reserveSlot();
+    let session: ChildSession;
+    try {
+      session = await this.host.createChild(request);
+    } finally {
+      this.starting--;
     }
-    const session = await this.host.createChild(request);
     const child = this.add(session.id, request.name?.trim() || `agent ${this.nextNumber}`, "running", "");
     child.notifyWhenDone = request.notifyWhenDone ?? false;
     this.attach(child, session);
     this.host.emit("subagent_start", { agent_id: child.id, name: child.name, task: request.task, model: request.model, session_file: session.sessionFile, call_id: request.callId });
     this.run(child, request.task);
     return this.report(child);
+  }
+
+  /**
+   * Takes one of the maxConcurrent places (checked and taken in one step, before any await), or
+   * refuses: children running plus children being built never pass the cap.
+   */
+  private reserveSlot(): void {
+    const busy = this.running + this.starting;
+    if (busy >= this.host.maxConcurrent) {
+      throw new ToolError("EXECUTION_ERROR", `${busy} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
+    }
+    this.starting++;
   }
 
   /** Knows a child from an earlier run of a resumed parent: it can be waited for, closed, or sent a new task. */
@@ -187,12 +204,19 @@ export class SubagentManager {
   async send(id: string, message: string, interrupt = false): Promise<ChildReport> {
     const child = this.find(id);
     if (child.status === "closed") throw new ToolError("EXECUTION_ERROR", `Subagent ${id} is closed; spawn a new one.`);
-    if (!child.session) this.attach(child, await this.host.reopenChild(child.sessionFile!));
-    const session = child.session!;
     if (child.status === "running") {
-      if (interrupt) session.steer(message);
-      else session.followUp(message);
-    } else this.run(child, message);
+      if (interrupt) child.session!.steer(message);
+      else child.session!.followUp(message);
+      return this.report(child);
+    }
+    // A new input runs the child again: it takes a place under the cap like a spawn.
+    this.reserveSlot();
+    try {
+      if (!child.session) this.attach(child, await this.host.reopenChild(child.sessionFile!));
+    } finally {
+      this.starting--;
+    }
+    this.run(child, message);
     return this.report(child);
   }
 
