@@ -204,9 +204,12 @@ export class McpConnection {
   private lost(client: Client, why: string): void {
     if (client !== this.client || this.closing) return;
     const note = stderrNote(this.opened);
+    const opened = this.opened;
     this.client = undefined;
     this.opened = undefined;
     client.onclose = undefined;
+    // What the server left running (a child it started) goes with it.
+    void opened?.killTree().catch(() => {});
     void client.close().catch(() => {});
     this.fail(`${why}${note}`);
   }
@@ -223,8 +226,11 @@ export class McpConnection {
 
   private async drop(): Promise<void> {
     const client = this.client;
+    const opened = this.opened;
     this.client = undefined;
     this.opened = undefined;
+    // The server and everything it started, with a short grace: a server ignoring SIGTERM costs no more.
+    await opened?.killTree().catch(() => {});
     if (client) {
       client.onclose = undefined;
       await client.close().catch(() => {});
