@@ -11,6 +11,7 @@ import { StreamedArguments, toolCallPart } from "../partial-json.ts";
 import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
+import { eventStreamFetch } from "./event-stream-fetch.ts";
 import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -33,7 +34,7 @@ const sdk = sdkCache(({ baseUrl, apiKey, headers = {} }) => {
   // A bearer token (ANTHROPIC_AUTH_TOKEN) arrives as an authorization header.
   const { authorization, ...rest } = headers;
   const credential = authorization ? { authToken: authorization.replace(/^Bearer\s+/i, "") } : { apiKey: apiKey ?? "" };
-  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest, logLevel: SDK_LOG_LEVEL });
+  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest, logLevel: SDK_LOG_LEVEL, fetch: eventStreamFetch });
 });
 
 export const anthropicAdapter: Adapter = {

@@ -437,7 +437,7 @@ describe("issue 22 item 8: a patch that overwrites a file says so", () => {
     expect(r.data.files).toEqual([{ op: "R", path: "mv/src.txt", move_path: "mv/dest.txt", added: 1, removed: 1, replaced: true }]);
     expect(r.text).toContain("R mv/src.txt -> mv/dest.txt (+1 -1) — replaced existing file mv/dest.txt");
     const plain = await apply(patch("*** Add File: mv/fresh.txt", "+x", "*** Update File: mv/dest.txt", "*** Move to: mv/other.txt", "@@", " a", "-c", "+d"));
-    expect(plain.data.files.every((f: { replaced?: boolean }) => f.replaced === undefined)).toBe(true);
+    expect((plain.data.files as Array<{ replaced?: boolean }>).every((f) => f.replaced === undefined)).toBe(true);
     expect(plain.text).not.toContain("replaced");
   });
 });
