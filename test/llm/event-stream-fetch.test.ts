@@ -13,7 +13,8 @@ function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
 
 async function collect(body: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
-  for await (const piece of body) out.push(piece);
+  const reader = body.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
   return out;
 }
 
