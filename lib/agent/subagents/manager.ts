@@ -16,6 +16,8 @@ import type { SubmitResult } from "../loop.ts";
 export interface ChildSession {
   readonly id: string;
   readonly sessionFile: string | undefined;
+  /** The conversation so far (a reopened child's history, read from its file). */
+  readonly messages: readonly unknown[];
   submit(text: string): Promise<SubmitResult>;
   steer(text: string): void;
   followUp(text: string): void;
@@ -103,6 +105,8 @@ export interface StoredChild {
 
 interface Child {
   id: string;
+  /** The child's whole session id (its file must still hold this session to be reopened). */
+  sessionId: string;
   name: string;
   /** Absent for a stored child until a message revives it. */
   session?: ChildSession;
@@ -186,7 +190,7 @@ export class SubagentManager {
   private add(sessionId: string, name: string, status: ChildStatus, output: string): Child {
     const id = sessionId.slice(0, 8);
     this.nextNumber++;
-    const child: Child = { id, name, status, output, input: this.input, interrupted: false, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
+    const child: Child = { id, sessionId, name, status, output, input: this.input, interrupted: false, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
     this.children.set(id, child);
     return child;
   }
@@ -212,7 +216,7 @@ export class SubagentManager {
     // A new input runs the child again: it takes a place under the cap like a spawn.
     this.reserveSlot();
     try {
-      if (!child.session) this.attach(child, await this.host.reopenChild(child.sessionFile!));
+      if (!child.session) this.attach(child, await this.reopen(child));
     } finally {
       this.starting--;
     }
@@ -253,11 +257,33 @@ export class SubagentManager {
     const child = this.find(id);
     if (child.status !== "closed") return this.report(child);
     if (!child.sessionFile) throw new ToolError("EXECUTION_ERROR", `Subagent ${child.id} kept no session file (this session is not stored), so it cannot be reopened; spawn a new one.`);
-    this.attach(child, await this.host.reopenChild(child.sessionFile));
+    this.attach(child, await this.reopen(child));
     child.status = child.closedFrom === "running" ? "failed" : (child.closedFrom ?? "completed");
     if (child.closedFrom === "running") child.error = "it was closed before it finished";
     child.closedFrom = undefined;
     return this.report(child);
+  }
+
+  /**
+   * The child's session read back from its file — refused when the file no longer holds its
+   * history (removed, emptied, or another session written over it): the model is told the child's
+   * earlier work is gone instead of talking to a child that silently starts from nothing.
+   */
+  private async reopen(child: Child): Promise<ChildSession> {
+    const file = child.sessionFile!;
+    const gone = (why: string) =>
+      new ToolError("EXECUTION_ERROR", `Subagent ${child.id} (${child.name}) cannot continue: its history is gone — ${why}. It remembers nothing of its earlier work; spawn a new subagent with the whole task if it is still needed.`);
+    let session: ChildSession;
+    try {
+      session = await this.host.reopenChild(file);
+    } catch (e) {
+      throw gone(`its session file ${file} cannot be opened (${(e as Error).message})`);
+    }
+    if (session.id !== child.sessionId || session.messages.length === 0) {
+      await session.abort().catch(() => {});
+      throw gone(`its session file ${file} was overwritten or emptied`);
+    }
+    return session;
   }
 
   /** Marks the start of one of the parent's inputs: the runs it starts are the ones interruptInput stops. */
