@@ -19,6 +19,11 @@ const STDERR_KEEP = 2_000;
  */
 const serverTrees = new ProcessTrees();
 
+/** The largest message read from a stdio server (the SDK's default, named here so gong can say it). */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** How the SDK's stdio reader words a message past that size (a plain Error; the connection then closes). */
+export const OVERSIZED_MESSAGE = "ReadBuffer exceeded maximum size";
+
 /** SIGTERM → SIGKILL grace for a server being closed: it has nothing to save. */
 export const SERVER_KILL_GRACE_MS = 500;
 
@@ -43,6 +48,7 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, kind: "stdio
       env: serverTrees.treeEnv(tree, { ...getDefaultEnvironment(), ...config.env }),
       cwd,
       stderr: "pipe",
+      maxBufferSize: MAX_MESSAGE_BYTES,
     });
     let tail = "";
     transport.stderr?.on("data", (chunk: Buffer | string) => {

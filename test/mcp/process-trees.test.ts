@@ -43,3 +43,22 @@ test.skipIf(process.platform !== "linux")("issue 22 item 4: a server that ignore
   expect(sleepers(tag)).toBe(0);
   expect(pid !== undefined && readdirSync("/proc").includes(String(pid))).toBe(false);
 }, 60_000);
+
+test("issue 22 item 10: an answer over the MCP message limit is named as oversized, not as a server that exited", async () => {
+  const { harness, toolResultTexts } = await import("../agent/harness.ts");
+  const { join } = await import("node:path");
+  const server = { command: NODE, args: [join(import.meta.dir, "../fixtures/mcp/huge-answer-server.mjs")], startupTimeoutMs: STARTUP_TIMEOUT_MS };
+  await using h = await harness(
+    [{ toolCalls: [{ name: "mcp__huge__huge", arguments: { bytes: 11 * 1024 * 1024 } }] }, { toolCalls: [{ name: "mcp__huge__small", arguments: {} }] }, { text: "done" }],
+    { mcpServers: { huge: server } },
+  );
+  await h.session.mcp!.settled();
+  const result = await h.session.submit("go");
+  expect(result.text).toBe("done");
+  const [oversized, small] = toolResultTexts(h.fake, 2);
+  expect(oversized).toContain("answered with a message larger than 10 MB");
+  expect(oversized).toContain("the server did not fail");
+  expect(oversized).toContain("Do not repeat the call as it was");
+  expect(oversized).not.toContain("stopped during the call");
+  expect(small).toBe("ok"); // the next call reaches the server again
+}, 60_000);
