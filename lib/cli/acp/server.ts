@@ -26,6 +26,7 @@ import type { CliSetup } from "../setup.ts";
 import { ClientEnvironment } from "./client-environment.ts";
 import { EditorSession } from "./editor-session.ts";
 import { replayUpdates } from "./replay.ts";
+import { answerUnknownMethods } from "./unknown-methods.ts";
 
 export interface AcpOptions {
   /** Approval mode of new sessions (--approval / the `approval` setting); default "ask". */
@@ -139,7 +140,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       return { configOptions: [modelOption(editor.gong.model)] };
     });
 
-  const connection = app.connect(acp.ndJsonStream(writableOf(io), readableOf(io)));
+  const connection = app.connect(acp.ndJsonStream(writableOf(io), answerUnknownMethods(readableOf(io), (line) => io.stdout.write(line))));
   // gong told to end (SIGTERM, SIGHUP) ends the run as if the editor went away.
   const terminated = new Promise<void>((done) => (setup.terminated.aborted ? done() : setup.terminated.addEventListener("abort", () => done(), { once: true })));
   await Promise.race([connection.closed, terminated]);
