@@ -143,7 +143,7 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: mcp.warning ? [mcp.warning] : [],
+    notices: mcp.warnings,
     environmentFor,
     box,
     terminated: termination.signal,
