@@ -50,19 +50,26 @@ export class SpillWriter {
     }
   }
 
-  /** Appends bytes up to the cap; synchronous so the producer's pace is the disk's and memory stays flat. */
+  /**
+   * Appends bytes up to the cap and what the folder's budget leaves to captures still running;
+   * synchronous so the producer's pace is the disk's and memory stays flat.
+   */
   write(bytes: Uint8Array): void {
     this.total += bytes.length;
     const room = this.store.options.capBytes - this.stored;
     if (this.fd === undefined || room <= 0) return;
-    const part = room >= bytes.length ? bytes : bytes.subarray(0, Math.max(0, room));
+    const granted = this.store.grant(Math.min(room, bytes.length));
+    if (granted <= 0) return;
+    const part = granted >= bytes.length ? bytes : bytes.subarray(0, granted);
     try {
       for (let off = 0; off < part.length; ) off += writeSync(this.fd, part, off);
       this.stored += part.length;
     } catch (e) {
+      this.store.release(part.length);
       this.abandon(reason(e));
     }
   }
+
 
   get storedBytes(): number {
     return this.stored;
@@ -78,6 +85,7 @@ export class SpillWriter {
     try {
       closeSync(this.fd);
       this.fd = undefined;
+      this.store.release(this.stored); // from here on the file is on disk, where sweeps count it
       const path = placeUnique(this.temp, this.store.options.dir, `tool_${spillStamp(this.store.options.now())}_${safeToolName(this.toolName)}`);
       this.store.written(path);
       return { path };
@@ -91,6 +99,7 @@ export class SpillWriter {
   abandon(why: string): void {
     this.failure ??= why;
     if (this.fd !== undefined) {
+      this.store.release(this.stored);
       try {
         closeSync(this.fd);
       } catch {
@@ -109,6 +118,10 @@ export class SpillWriter {
 export class SpillStore {
   private excluded = false;
   private sweeping: Promise<unknown> = Promise.resolve();
+  /** Bytes in spill files still being written (a command still running, output nobody read yet). */
+  private live = 0;
+  /** `live` at the last sweep: growing by an eighth of the budget sweeps the finished files again. */
+  private liveAtSweep = 0;
 
   constructor(readonly options: SpillOptions) {}
 
@@ -133,6 +146,32 @@ export class SpillStore {
     this.sweeping = this.sweeping.then(() => this.sweep(path)).catch(() => 0);
   }
 
+  /**
+   * How many of `bytes` a live capture may store: the captures still being written share the
+   * folder's budget (finished files make room for them at the next sweep, oldest first).
+   */
+  grant(bytes: number): number {
+    const budget = this.options.budgetBytes;
+    if (budget <= 0) return bytes;
+    const granted = Math.max(0, Math.min(bytes, budget - this.live));
+    this.live += granted;
+    if (this.live - this.liveAtSweep >= budget / 8) {
+      this.liveAtSweep = this.live;
+      this.sweeping = this.sweeping.then(() => this.sweep()).catch(() => 0);
+    }
+    return granted;
+  }
+
+  /** Bytes of a live capture that are no longer live (its file was placed or dropped). */
+  release(bytes: number): void {
+    this.live = Math.max(0, this.live - bytes);
+    this.liveAtSweep = Math.min(this.liveAtSweep, this.live);
+  }
+
+  get liveBytes(): number {
+    return this.live;
+  }
+
   /** Resolves once the sweeps started so far are done. */
   settled(): Promise<unknown> {
     return this.sweeping;
@@ -140,7 +179,7 @@ export class SpillStore {
 
   /** Deletes expired files and, past the budget, the oldest ones; returns how many. */
   sweep(keep?: string): Promise<number> {
-    return sweepSpills(this.dir, { retentionDays: this.options.retentionDays, budgetBytes: this.options.budgetBytes, now: this.options.now(), keep });
+    return sweepSpills(this.dir, { retentionDays: this.options.retentionDays, budgetBytes: this.options.budgetBytes, now: this.options.now(), keep, liveBytes: this.live });
   }
 }
 
@@ -185,6 +224,8 @@ export interface SweepRule {
   now: Date;
   /** A file never deleted (the one just written). */
   keep?: string;
+  /** Bytes of captures still being written: they count against the budget and are never deleted. */
+  liveBytes?: number;
 }
 
 /**
@@ -220,7 +261,7 @@ export async function sweepSpills(dir: string, rule: SweepRule): Promise<number>
   }
   if (rule.budgetBytes > 0) {
     const keptSize = rule.keep ? ((await stat(rule.keep).catch(() => null))?.size ?? 0) : 0;
-    let total = keptSize + files.reduce((n, f) => n + f.size, 0);
+    let total = keptSize + (rule.liveBytes ?? 0) + files.reduce((n, f) => n + f.size, 0);
     for (const f of files.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
       if (total <= rule.budgetBytes) break;
       if (await remove(f.path)) total -= f.size;

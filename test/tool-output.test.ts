@@ -1,6 +1,6 @@
 /** The per-call output capture: complete up to the event limit, first and last parts past it, exact counts. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpillStore } from "../lib/observe-spill.ts";
@@ -120,5 +120,43 @@ describe("adopt: a background command's output reaching the call that reads it",
     done.finish();
     expect(done.adopt(waiting)).toBe(false);
     expect(waiting.finish().text).toBe("pending\n");
+  });
+});
+
+describe("issue 22 item 5: the spill budget counts captures still being written", () => {
+  /** Bytes of every file in the folder, temp files of live captures included. */
+  const folderBytes = (folder: string) => (existsSync(folder) ? readdirSync(folder).reduce((n, f) => n + statSync(join(folder, f)).size, 0) : 0);
+
+  test("six unread captures of 1 MB each under a 1 MB budget: the folder never holds more than the budget", async () => {
+    const budget = 1 << 20;
+    const spills = new SpillStore({ dir: join(dir, "tool-output"), capBytes: 1 << 30, retentionDays: 7, budgetBytes: budget, now: () => new Date() });
+    const captures = Array.from({ length: 6 }, () => new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("exec_command") }));
+    const chunk = bytes("y\n".repeat(32 * 1024)); // 64 KB
+    for (let round = 0; round < 16; round++) {
+      for (const c of captures) c.write(chunk);
+      expect(spills.liveBytes).toBeLessThanOrEqual(budget);
+      expect(folderBytes(spills.dir)).toBeLessThanOrEqual(budget);
+    }
+    const outs = captures.map((c) => c.finish());
+    // Every byte is counted; what the budget left no room for is said to be missing.
+    expect(outs.every((o) => o.totalBytes === 16 * chunk.length)).toBe(true);
+    expect(outs.some((o) => o.spill?.capped)).toBe(true);
+    await spills.settled();
+    expect(folderBytes(spills.dir)).toBeLessThanOrEqual(budget);
+    expect(spills.liveBytes).toBe(0);
+  });
+
+  test("finished files make room for a live capture: the oldest go first", async () => {
+    const budget = 256 * 1024;
+    const spills = new SpillStore({ dir: join(dir, "tool-output"), capBytes: 1 << 30, retentionDays: 7, budgetBytes: budget, now: () => new Date() });
+    const old = new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("bash") });
+    old.write(bytes("o".repeat(200 * 1024)));
+    old.finish();
+    await spills.settled();
+    const live = new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("exec_command") });
+    for (let i = 0; i < 4; i++) live.write(bytes("l".repeat(50 * 1024)));
+    await spills.settled();
+    expect(folderBytes(spills.dir)).toBeLessThanOrEqual(budget);
+    expect(live.finish().spill?.capped).toBe(false);
   });
 });

@@ -15,12 +15,15 @@
  * - read as the last lines (gemini-cli's read_background_output): only the last TAIL_CHARS
  *   characters are kept, and a read says when the lines it was asked for reach past them.
  */
+import { ToolError } from "../lib/envelope.ts";
 import type { ExecResult, ExecutionEnvironment, StdinPort } from "../lib/env/types.ts";
 import type { OutputCapture } from "../lib/tool-output.ts";
 import { countNewlines } from "../lib/truncate.ts";
 
 /** Characters kept for tail() by a process read as its last lines. */
 const TAIL_CHARS = 1_000_000;
+/** Background commands running at once per session: each holds a process tree and a live capture. */
+export const MAX_RUNNING_PROCESSES = 16;
 /** Background commands may run as long as the environment allows. */
 const BACKGROUND_TIMEOUT_MS = Number.MAX_SAFE_INTEGER;
 
@@ -75,8 +78,16 @@ export class ProcessTable {
 
   constructor(private readonly env: ExecutionEnvironment) {}
 
-  /** Starts `command`; it runs until it exits, is killed, or the environment's maximum timeout. */
+  /**
+   * Starts `command`; it runs until it exits, is killed, or the environment's maximum timeout.
+   * Refused (ToolError) while MAX_RUNNING_PROCESSES are running.
+   */
   start(command: string, options: StartOptions = {}): BackgroundProcess {
+    const running = [...this.entries.values()].filter((e) => !e.result);
+    if (running.length >= MAX_RUNNING_PROCESSES) {
+      const ids = running.map((e) => e.id).join(", ");
+      throw new ToolError("EXECUTION_ERROR", `${running.length} commands started earlier are still running (the limit is ${MAX_RUNNING_PROCESSES}): ${ids}. Stop one you no longer need, or read one to its end, before starting another.`);
+    }
     const entry: Entry = {
       id: this.nextId++,
       command,
@@ -176,8 +187,8 @@ export class ProcessTable {
     return { text: shown.join("\n"), lines: shown.length, totalLines, clipped };
   }
 
-  /** Sends text to the process's stdin; false when it no longer takes input. */
-  write(id: number, chars: string): boolean {
+  /** Sends text to the process's stdin; false when it no longer takes input (exited, or closed its stdin). */
+  async write(id: number, chars: string): Promise<boolean> {
     const entry = this.entries.get(id);
     if (!entry?.stdin || entry.result) return false;
     return entry.stdin.write(chars);

@@ -159,6 +159,7 @@ function markCutOffCalls(message: AssistantMessage): AssistantMessage {
     if (part.type !== "tool_call") continue;
     const limit = "the response stopped at the output token limit (max_tokens) before it was complete";
     part.invalidArguments = part.invalidArguments ? `${limit}; ${part.invalidArguments}` : limit;
+    delete part.nonObjectArguments; // cut off first of all
   }
   return message;
 }

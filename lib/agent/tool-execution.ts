@@ -197,6 +197,13 @@ function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean)
 }
 
 export function cutOffMessage(call: ToolCallPart): string {
+  if (call.nonObjectArguments) {
+    // Complete, but the wrong shape: nothing was cut, so "smaller" would be the wrong advice.
+    return (
+      `Tool call '${call.name}' was not run: its arguments are a complete JSON ${call.nonObjectArguments}, not an object. ` +
+      `Send the arguments as one JSON object naming each parameter, e.g. {"name": value, …}, as the tool's schema lists them.`
+    );
+  }
   return (
     `Tool call '${call.name}' was not run because it was cut off: ${call.invalidArguments}. ` +
     "Send it again, smaller: split long content over several calls (write the first part, then add the rest with edits)."

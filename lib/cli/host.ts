@@ -10,7 +10,8 @@ import { createSession, type Session, type SubmitResult } from "../agent/index.t
 import { isUnfinished } from "../agent/stop-reasons.ts";
 import type { FinishReason } from "../llm/types.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../store/list.ts";
-import { SessionLockedError } from "../store/lock.ts";
+import { lockPathOf, SessionLockedError } from "../store/lock.ts";
+import { NotASessionFileError } from "../store/session-file-guard.ts";
 import { SessionStore } from "../store/session-store.ts";
 import type { CliSetup } from "./setup.ts";
 import { UsageError } from "./args.ts";
@@ -69,9 +70,10 @@ function opening(ref: string, open: () => SessionStore): SessionStore {
       if (e.file) throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
       throw new ConfigError(`No session '${ref}': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions.`);
     }
+    if (e instanceof NotASessionFileError) throw new ConfigError(e.message);
     if (e instanceof AmbiguousSessionError) throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
     if (e instanceof SessionLockedError) {
-      throw new ConfigError(`Session ${e.path} is in use by another gong process (pid ${e.pid}); wait for it to finish, or branch off it with --fork.`);
+      throw new ConfigError(`Session ${e.path} is in use by another gong process (pid ${e.pid}; lock file ${lockPathOf(e.path)}); wait for it to finish, or branch off it with --fork. If no gong runs there, delete the lock file.`);
     }
     throw new ConfigError(`Cannot resume ${ref === "the latest session" ? ref : `session '${ref}'`}: ${(e as Error).message}.`);
   }

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadMcpConfig, McpConfigError, McpManager, type LoadedMcpConfig, type McpServerStatus } from "../mcp/index.ts";
+import { loadMcpConfig, McpConfigError, McpManager, type LoadedMcpConfig, type McpServerConfig, type McpServerStatus } from "../mcp/index.ts";
 import { ConfigError } from "./model.ts";
 import { oneLine } from "./render.ts";
 import { untrustedHint } from "./trust.ts";
@@ -14,8 +14,8 @@ import type { LoadedSettings } from "./settings.ts";
 export interface CliMcp {
   /** Undefined when no server is configured. */
   manager?: McpManager;
-  /** One line for the user when project servers were left out. */
-  warning?: string;
+  /** Lines for the user: project servers left out, secrets put into a server's command line. */
+  warnings: string[];
 }
 
 /** Reads the configuration (a malformed file is a configuration error naming file and key); does not connect. */
@@ -33,7 +33,19 @@ export function configureMcp(cwd: string, loaded: LoadedSettings, trusted: boole
     throw e;
   }
   const hasAny = config.servers.length > 0 || config.untrusted.length > 0;
-  return { manager: hasAny ? new McpManager(config.servers, cwd, config.untrusted) : undefined, warning: trustNotice(cwd, config, trusted) };
+  const trust = trustNotice(cwd, config, trusted);
+  const warnings = [...(trust ? [trust] : []), ...config.servers.filter((s) => s.enabled && s.secretsInCommandLine).map(commandLineNotice)];
+  return { manager: hasAny ? new McpManager(config.servers, cwd, config.untrusted) : undefined, warnings };
+}
+
+/**
+ * A secret in a server's command line is readable by every process on the machine (`ps`), the
+ * model's unboxed commands too: said once, with the way out (the server's `env`, readable only by
+ * processes of the same user — and by none of the commands under the sandbox, which hides them).
+ */
+function commandLineNotice(server: McpServerConfig): string {
+  const names = server.secretsInCommandLine!.map((n) => `\${${n}}`).join(", ");
+  return `warning: MCP server '${server.name}' (${server.source}) puts ${names} in its command line, which every process on this machine can read with ps; pass it in the server's "env" instead if the server reads it from there, or run with --sandbox.`;
 }
 
 /**

@@ -145,7 +145,8 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
   }
   // stdin closed: nobody can steer or read on, so the running input is aborted (not finished);
   // the other commands answer, then the server shuts down.
-  await (await host.use()).interrupt();
+  // Told to end (a signal), the session was aborted already: nothing is left to interrupt.
+  if (!setup.terminated.aborted) await (await host.use()).interrupt();
   await Promise.all(pending);
   setup.terminated.removeEventListener("abort", onTerminate);
   unsubscribe();

@@ -18,7 +18,7 @@ export function sandboxFor(flag: SandboxMode | undefined, setting: Settings["san
   const configured = typeof setting === "string" ? { mode: setting } : setting;
   const mode = flag ?? configured?.mode ?? "off";
   if (mode === "off") return undefined;
-  const options: SandboxOptions = { mode, network: configured?.network, writableRoots: configured?.writableRoots, gongHome: gongHome() };
+  const options: SandboxOptions = { mode, network: configured?.network, writableRoots: configured?.writableRoots, allowUnixSockets: configured?.allowUnixSockets, gongHome: gongHome() };
   return (inner) => new SandboxedEnvironment(inner, options);
 }
 

@@ -72,8 +72,8 @@ const SettingsSchema = v.strictObject({
   mcpToolSearch: v.optional(v.union([v.boolean(), v.pipe(v.string(), v.regex(/^auto(:\d{1,3})?$/, 'must be true, false, "auto" or "auto:N" (N a percentage)'))])),
   /** Variables passed to commands although their names look secret (exact names or `PREFIX_*`). */
   envAllow: v.optional(v.array(v.string())),
-  /** The OS sandbox for commands: a mode, or the mode with network access and extra writable roots. */
-  sandbox: v.optional(v.union([SandboxModeSchema, v.strictObject({ mode: SandboxModeSchema, network: v.optional(v.boolean()), writableRoots: v.optional(v.array(v.string())) })])),
+  /** The OS sandbox for commands: a mode, or the mode with network access, extra writable roots and the Unix sockets commands may reach. */
+  sandbox: v.optional(v.union([SandboxModeSchema, v.strictObject({ mode: SandboxModeSchema, network: v.optional(v.boolean()), writableRoots: v.optional(v.array(v.string())), allowUnixSockets: v.optional(v.array(v.string())) })])),
   /** Directories whose projects are trusted without asking (read from the global settings only). */
   trustedProjects: v.optional(v.array(v.string())),
   /** Characters of a tool's output the model sees, by tool name. */
@@ -178,6 +178,7 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   if (settings.allowedRoots) settings.allowedRoots = settings.allowedRoots.map(absolute);
   if (settings.trustedProjects) settings.trustedProjects = settings.trustedProjects.map(absolute);
   if (typeof settings.sandbox === "object" && settings.sandbox.writableRoots) settings.sandbox.writableRoots = settings.sandbox.writableRoots.map(absolute);
+  if (typeof settings.sandbox === "object" && settings.sandbox.allowUnixSockets) settings.sandbox.allowUnixSockets = settings.sandbox.allowUnixSockets.map(absolute);
   return settings;
 }
 

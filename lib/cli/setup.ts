@@ -204,7 +204,7 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: [...setupNotices, ...(noShellNotice ? [noShellMessage(process.env.PATH ?? "")] : []), ...(mcp.warning ? [mcp.warning] : []), ...brought.problems.map((p) => `warning: ${p}`)],
+    notices: [...setupNotices, ...(noShellNotice ? [noShellMessage(process.env.PATH ?? "")] : []), ...mcp.warnings, ...brought.problems.map((p) => `warning: ${p}`)],
     permissions,
     ruleFiles: fromSettings.ruleFiles,
     shellHooks,
@@ -214,7 +214,7 @@ export async function prepareSession(
     box,
     terminated: termination.signal,
     terminate(reason) {
-      void execEnv.cleanup().catch(() => {});
+      void toolEnv.cleanup().catch(() => {});
       termination.abort(new Error(reason));
     },
     fork: opts.fork,
@@ -224,7 +224,7 @@ export async function prepareSession(
     async dispose() {
       // SessionEnd hooks run as the session closes: they finish before gong exits.
       await shellHooks?.settle();
-      await execEnv.cleanup().catch(() => {});
+      await toolEnv.cleanup().catch(() => {});
       for (const d of disposers) await d().catch(() => {});
     },
   };

@@ -42,9 +42,17 @@ export class StatusLine {
   }
 
   observe(event: SessionEvent): void {
-    if (event.kind !== "message_end" || event.agent_id !== undefined) return;
+    if (event.agent_id !== undefined) return;
+    // A compaction shrank the conversation: its size is now what the compaction left.
+    if (event.kind === "compaction_end") {
+      const { compacted, tokens_after } = (event as SessionEvent<"compaction_end">).data;
+      if (compacted && tokens_after !== undefined) this.contextTokens = tokens_after;
+      return;
+    }
+    if (event.kind !== "message_end") return;
     const { message } = event.data;
-    if (message.role !== "assistant" || !message.usage) return;
+    // A failed call's usage says nothing of what the conversation holds.
+    if (message.role !== "assistant" || !message.usage || message.finishReason === "error" || message.finishReason === "aborted") return;
     this.contextTokens = tokensOf(message.usage);
   }
 
@@ -62,7 +70,9 @@ export class StatusLine {
     } catch {
       // An unknown model: no percentage.
     }
-    const context = window > 0 ? ` · context ${Math.round((this.contextTokens / window) * 100)}%` : "";
+    // Past the window (a prompt bigger than the model takes) is "full", never a share over 100 %.
+    const percent = window > 0 ? Math.round((this.contextTokens / window) * 100) : 0;
+    const context = window > 0 ? (percent > 100 ? " · context full" : ` · context ${percent}%`) : "";
     return `${model} (${profile}) · ${plan ? "plan mode (/plan accepts) · " : ""}approval: ${approval} (Shift+Tab)${context} · $${cost.toFixed(4)}`;
   }
 

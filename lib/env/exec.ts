@@ -9,6 +9,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { ToolError } from "../envelope.ts";
+import { heldByAny, stdinObject } from "./stdin-readers.ts";
 import { OutputCollector, type OutputCollectorOptions } from "./output-buffer.ts";
 import type { ProcessTrees } from "./process-trees.ts";
 import type { ExecResult, StdinPort } from "./types.ts";
@@ -82,7 +83,14 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
       options.signal?.removeEventListener("abort", onAbort);
     };
 
-    if (options.onStdin && child.stdin) options.onStdin(stdinPort(child));
+    if (options.onStdin && child.stdin) {
+      // What the command holds as stdin, noted once it runs (unknown: writes are trusted as before).
+      let object: string | undefined;
+      child.once("spawn", () => {
+        if (pid !== undefined) object = stdinObject(pid);
+      });
+      options.onStdin(stdinPort(child, () => object === undefined || heldByAny(options.trees.running(), object)));
+    }
 
     let onDrainData = () => {};
     child.stdout!.on("data", (chunk: Uint8Array) => {
@@ -134,16 +142,27 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
   });
 }
 
-function stdinPort(child: ChildProcess): StdinPort {
+/** How long a write to a command's stdin may wait for a full pipe before it counts as delivered. */
+const STDIN_WRITE_SETTLE_MS = 250;
+
+/** `read`: whether some process of the command still has its stdin open. */
+function stdinPort(child: ChildProcess, read: () => boolean): StdinPort {
   const stdin = child.stdin!;
   // A command that exits or closes its input makes writes fail with EPIPE: that is an answer, not a crash.
   stdin.on("error", () => {});
   const open = () => !stdin.destroyed && !stdin.writableEnded && child.exitCode === null && child.signalCode === null;
   return {
     write(text) {
-      if (!open()) return false;
-      stdin.write(text);
-      return true;
+      if (!open() || !read()) return Promise.resolve(false);
+      // The pipe answers at once: written, or EPIPE when no process reads it any more. A full pipe
+      // (the command reads slowly) holds the text for it: delivered, as far as the writer can know.
+      return new Promise<boolean>((resolve) => {
+        const full = setTimeout(() => resolve(open()), STDIN_WRITE_SETTLE_MS);
+        stdin.write(text, (error) => {
+          clearTimeout(full);
+          resolve(!error);
+        });
+      });
     },
     end() {
       if (!stdin.writableEnded) stdin.end();

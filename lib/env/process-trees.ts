@@ -14,7 +14,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
-import { procStat } from "./proc-stat.ts";
+import { processStartTicks, procStat } from "./proc-stat.ts";
 
 /** The variable that marks a process as started for a tool; nested gongs append their own marks. */
 export const TREE_MARKER = "GONG_PROCESS_TREE";
@@ -261,8 +261,7 @@ function markedTree(pid: number, needle: Buffer, mark: string): string | undefin
 }
 
 function startTicks(pid: number): number | undefined {
-  const ticks = Number(procStat(pid, 20)?.[19]);
-  return Number.isFinite(ticks) ? ticks : undefined;
+  return processStartTicks(pid);
 }
 
 function groupAlive(pgid: number): boolean {

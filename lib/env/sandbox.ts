@@ -8,7 +8,7 @@
  * running commands unboxed.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
@@ -29,6 +29,11 @@ export interface SandboxOptions {
   home?: string;
   /** gong's own directory (sessions, trust list), hidden from commands. */
   gongHome?: string;
+  /**
+   * Unix sockets commands may reach although they lie outside the workspace (a database's socket,
+   * or a directory of sockets): bound into the box as they are. Every other host socket is out of reach.
+   */
+  allowUnixSockets?: string[];
   /** Shell inside the box; default the one the wrapped environment uses (bash, else sh). */
   shell?: string;
   /** PATH used to find bwrap / sandbox-exec; default process.env.PATH. */
@@ -82,6 +87,8 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
   private readonly os: NodeJS.Platform;
   private checked: Promise<void> | undefined;
   private rules: SandboxPolicy | undefined;
+  /** The host directory behind the box's /tmp in workspace-write: made on the first command. */
+  private privateTemp: string | undefined;
 
   /** Throws SandboxUnavailableError when the sandbox program is missing. */
   constructor(
@@ -115,10 +122,16 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
     const workspace = this.base.root;
     // Never hide a directory that holds the workspace.
     const hidden = candidates.filter((h) => existsSync(h.path) && !isInside(workspace, h.path)).map((h) => ({ ...h, path: real(h.path) }));
-    const temp = [tmpdir(), "/tmp"].filter((d) => existsSync(d));
-    const roots = this.options.mode === "read-only" ? this.base.allowedRoots : [...this.base.allowedRoots, ...(this.options.writableRoots ?? []), ...temp];
-    return { mode: this.options.mode, writableRoots: unique(roots.map(real)), network: this.options.network ?? false, hidden };
+    const roots = unique((this.options.mode === "read-only" ? this.base.allowedRoots : [...this.base.allowedRoots, ...(this.options.writableRoots ?? [])]).map(real));
+    // The box's temp and runtime directories are its own; one that holds a root stays shared.
+    const inRoot = (dir: string) => roots.some((root) => isInside(dir, root));
+    const temp = unique(["/tmp", tmpdir()].filter((d) => existsSync(d)).map(real)).filter((d) => !inRoot(d)).sort((a, b) => a.length - b.length);
+    const runtime = ["/run", "/var/run"].filter((d) => isRealDirectory(d) && !inRoot(d));
+    const allowedSockets = unique((this.options.allowUnixSockets ?? []).map((p) => real(resolve(workspace, p))));
+    return { mode: this.options.mode, writableRoots: roots, network: this.options.network ?? false, hidden, privateDirs: { temp, runtime }, allowedSockets };
   }
+
+
 
   /** Initializes the inner environment, then proves the sandbox can start a command here. */
   override async initialize(): Promise<void> {
@@ -143,6 +156,13 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
     return this.checked;
   }
 
+  /** Removes the box's temp directory after the inner environment's cleanup. */
+  override async cleanup(): Promise<void> {
+    await this.base.cleanup();
+    if (this.privateTemp) rmSync(this.privateTemp, { recursive: true, force: true });
+    this.privateTemp = undefined;
+  }
+
   override async writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void> {
     await this.assertWritable(path);
     return this.base.writeFile(path, data, options);
@@ -165,7 +185,11 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
   private command(script: string, cwd = "/"): { program: string; args: string[] } {
     const shell = this.options.shell ?? this.base.facts?.()?.shell ?? "sh";
     const policy = this.policy();
-    if (this.os === "linux") return { program: this.program, args: [...bubblewrapArgs(policy), "--chdir", cwd, "--", shell, "-c", script] };
+    if (this.os === "linux") {
+      if (policy.mode === "workspace-write") this.privateTemp ??= mkdtempSync(join(tmpdir(), "gong-box-"));
+      const args = bubblewrapArgs({ ...policy, privateTemp: this.privateTemp, maskedSockets: socketsOutsideBox(policy) });
+      return { program: this.program, args: [...args, "--chdir", cwd, "--", shell, "-c", script] };
+    }
     return { program: this.program, args: ["-p", seatbeltProfile(policy), shell, "-c", script] };
   }
 
@@ -187,6 +211,47 @@ function real(path: string): string {
   } catch {
     return path;
   }
+}
+
+/**
+ * The path sockets listening on the machine now that a box under `policy` would still reach: not
+ * in a writable root, an allowed socket, a private directory or a hidden one. They get masked.
+ */
+export function socketsOutsideBox(policy: SandboxPolicy): string[] {
+  const open = [...policy.writableRoots, ...(policy.allowedSockets ?? []), ...(policy.privateDirs?.temp ?? []), ...(policy.privateDirs?.runtime ?? []), "/dev", "/proc"];
+  return listeningSocketPaths().filter((path) => !open.some((dir) => isInside(path, dir)) && !policy.hidden.some((h) => isInside(path, h.path)));
+}
+
+function isRealDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Paths of the Unix sockets bound in this network namespace (`/proc/net/unix`) that exist here as
+ * sockets now; abstract ones (`@name`) are left to the box's own network namespace.
+ */
+function listeningSocketPaths(): string[] {
+  let table: string;
+  try {
+    table = readFileSync("/proc/net/unix", "utf8");
+  } catch {
+    return [];
+  }
+  const paths = new Set<string>();
+  for (const line of table.split("\n").slice(1)) {
+    const path = line.split(/\s+/)[7];
+    if (!path?.startsWith("/")) continue;
+    try {
+      if (lstatSync(path).isSocket()) paths.add(path);
+    } catch {
+      // Gone already, or in another mount namespace.
+    }
+  }
+  return [...paths];
 }
 
 function unique(paths: string[]): string[] {

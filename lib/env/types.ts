@@ -70,8 +70,8 @@ export interface ExecOptions {
 
 /** The write end of a running command's stdin. */
 export interface StdinPort {
-  /** False when the command no longer reads its input (exited or closed it). */
-  write(text: string): boolean;
+  /** Resolves false when the command no longer reads its input (exited, or closed its stdin). */
+  write(text: string): Promise<boolean>;
   end(): void;
 }
 

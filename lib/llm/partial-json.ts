@@ -25,6 +25,8 @@ export interface FinalArguments {
   arguments: Record<string, unknown>;
   /** Why the text is not usable as arguments; absent when it parsed as a JSON object. */
   error?: string;
+  /** The text was complete JSON, but this kind of value rather than an object. */
+  nonObject?: NonNullable<ToolCallPart["nonObjectArguments"]>;
 }
 
 /** The strict parse of a call's complete argument text ("" counts as no arguments). */
@@ -38,7 +40,8 @@ export function finalArguments(text: string): FinalArguments {
     return { arguments: parsePartialJson(text), error: `its arguments are not complete JSON (${text.length} characters received; ${detail})` };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { arguments: {}, error: "its arguments are not a JSON object" };
+    const kind = value === null ? "null" : Array.isArray(value) ? "array" : (typeof value as "string" | "number" | "boolean");
+    return { arguments: {}, error: `its arguments are a JSON ${kind}, not an object`, nonObject: kind };
   }
   return { arguments: value as Record<string, unknown> };
 }
@@ -47,6 +50,7 @@ export function finalArguments(text: string): FinalArguments {
 export function toolCallPart(id: string, name: string, final: FinalArguments): ToolCallPart {
   const part: ToolCallPart = { type: "tool_call", id, name, arguments: final.arguments };
   if (final.error) part.invalidArguments = final.error;
+  if (final.nonObject) part.nonObjectArguments = final.nonObject;
   return part;
 }
 

@@ -41,6 +41,8 @@ export interface ToolCallPart {
    * by the output limit). `arguments` then holds only the lenient display parse; the agent never runs it.
    */
   invalidArguments?: string;
+  /** Set when the arguments were complete JSON of another kind than an object (`["echo","hi"]`): what they were. */
+  nonObjectArguments?: "array" | "string" | "number" | "boolean" | "null";
 }
 
 /**

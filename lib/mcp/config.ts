@@ -5,6 +5,7 @@
  * `mcpServers` in the project settings. Project-level servers run code the repository chose, so
  * they start only in a trusted project. Strings may use `${VAR}` and `${VAR:-default}`.
  */
+import { isSecretName } from "../env/env-vars.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -81,6 +82,11 @@ export interface McpServerConfig {
   source: string;
   /** A configuration problem found after parsing (an unset variable): the server fails with it. */
   problem?: string;
+  /**
+   * Secret-looking variables (by the envPolicy rule: KEY, TOKEN, SECRET, …) whose values `${VAR}`
+   * put into the server's command line — which every process of the machine can read (`ps`).
+   */
+  secretsInCommandLine?: string[];
 }
 
 /** Codex's defaults: a server gets 10 s to start, a call 60 s (progress notifications extend it). */
@@ -201,13 +207,18 @@ function resolveServer(name: string, entry: McpServerSettingsEntry, scope: McpSc
     scope,
     source,
   };
+  const inCommandLine = [entry.command ?? "", ...(entry.args ?? [])].flatMap((word) => [...word.matchAll(VARIABLE)].map((m) => m[1]));
+  const secrets = [...new Set(inCommandLine)].filter((name) => isSecretName(name));
+  if (secrets.length > 0) config.secretsInCommandLine = secrets;
   if (missing.size > 0) config.problem = `${source} uses ${[...missing].map((n) => `\${${n}}`).join(", ")}, which ${missing.size > 1 ? "are" : "is"} not set in the environment.`;
   return config;
 }
 
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
 /** `${VAR}` → its value; `${VAR:-default}` → the default when VAR is unset or empty. Unset names are collected. */
 export function expandVars(text: string, env: Record<string, string | undefined>, missing: Set<string>): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+  return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
     const value = env[name];
     if (value !== undefined && value !== "") return value;
     if (fallback !== undefined) return fallback;

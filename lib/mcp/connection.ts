@@ -8,7 +8,7 @@ import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/
 import { VERSION } from "../version.ts";
 import type { McpServerConfig } from "./config.ts";
 import { loadSdk, type McpSdk } from "./sdk.ts";
-import { openTransport, type OpenedTransport } from "./transport.ts";
+import { MAX_MESSAGE_BYTES, OVERSIZED_MESSAGE, openTransport, type OpenedTransport } from "./transport.ts";
 
 export type McpServerState = "disabled" | "pending" | "connecting" | "connected" | "failed";
 
@@ -20,7 +20,7 @@ export interface CallOptions {
 /** Why a call did not reach a result; `kind` picks the envelope's error code. */
 export class McpCallError extends Error {
   constructor(
-    readonly kind: "unavailable" | "died" | "timeout" | "aborted" | "protocol",
+    readonly kind: "unavailable" | "died" | "timeout" | "aborted" | "protocol" | "oversized",
     message: string,
   ) {
     super(message);
@@ -47,6 +47,8 @@ export class McpConnection {
   private opened?: OpenedTransport;
   private connecting?: Promise<void>;
   private closing = false;
+  /** The last call's answer was past MAX_MESSAGE_BYTES (the SDK dropped it and closed the connection). */
+  private oversized = false;
 
   constructor(
     readonly config: McpServerConfig,
@@ -73,6 +75,7 @@ export class McpConnection {
   }
 
   async call(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    this.oversized = false;
     if (this.state !== "connected") {
       // An interrupt while the server is being started again ends the wait (the start goes on).
       await untilAborted(this.connect(), options.signal);
@@ -112,6 +115,12 @@ export class McpConnection {
     if (signal?.aborted) return new McpCallError("aborted", `The call to MCP server '${this.name}' was cancelled.`);
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
       return new McpCallError("timeout", `MCP server '${this.name}' did not answer within ${this.config.toolTimeoutMs} ms (toolTimeoutMs).`);
+    }
+    if (this.oversized) {
+      return new McpCallError(
+        "oversized",
+        `MCP server '${this.name}' answered with a message larger than ${MAX_MESSAGE_BYTES / 2 ** 20} MB, the most an MCP message may be here; the answer was dropped and the connection restarted (the server did not fail). Do not repeat the call as it was: ask the tool for less (a narrower query, a range, a page, a filter).`,
+      );
     }
     if (this.state !== "connected" || (e instanceof McpError && e.code === ErrorCode.ConnectionClosed)) {
       return new McpCallError("died", `MCP server '${this.name}' stopped during the call${this.error ? ` (${this.error})` : ""}. It is started again on the next call.`);
@@ -159,7 +168,11 @@ export class McpConnection {
       await Promise.race([client.connect(opened.transport, { timeout }), timedOut]);
       const tools = await Promise.race([this.listAll(client, timeout), timedOut]);
       if (this.closing) return "closed";
-      client.onclose = () => this.lost(client, "the server exited");
+      client.onclose = () => this.lost(client, this.oversized ? `an answer was larger than ${MAX_MESSAGE_BYTES / 2 ** 20} MB (the most an MCP message may be here), so the connection was dropped` : "the server exited");
+      // The SDK's stdio reader refuses a message past its buffer limit with a plain Error, then closes.
+      client.onerror = (error) => {
+        if (error.message.startsWith(OVERSIZED_MESSAGE)) this.oversized = true;
+      };
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.refresh(client));
       this.tools = tools;
       this.transportUsed = kind;
@@ -204,9 +217,12 @@ export class McpConnection {
   private lost(client: Client, why: string): void {
     if (client !== this.client || this.closing) return;
     const note = stderrNote(this.opened);
+    const opened = this.opened;
     this.client = undefined;
     this.opened = undefined;
     client.onclose = undefined;
+    // What the server left running (a child it started) goes with it.
+    void opened?.killTree().catch(() => {});
     void client.close().catch(() => {});
     this.fail(`${why}${note}`);
   }
@@ -223,8 +239,11 @@ export class McpConnection {
 
   private async drop(): Promise<void> {
     const client = this.client;
+    const opened = this.opened;
     this.client = undefined;
     this.opened = undefined;
+    // The server and everything it started, with a short grace: a server ignoring SIGTERM costs no more.
+    await opened?.killTree().catch(() => {});
     if (client) {
       client.onclose = undefined;
       await client.close().catch(() => {});

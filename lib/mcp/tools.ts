@@ -16,6 +16,7 @@ const ERROR_CODES: Record<McpCallError["kind"], ErrorCode> = {
   timeout: "TIMEOUT",
   aborted: "EXECUTION_ERROR",
   protocol: "EXECUTION_ERROR",
+  oversized: "EXECUTION_ERROR",
 };
 
 /** The gong tools of a connected server; names that collide once cleaned get a hash. */

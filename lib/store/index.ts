@@ -22,4 +22,5 @@ export { SessionStore, type CreateOptions, type OpenOptions, type StoreOptions }
 export { describeEntry, type TreeNode } from "./tree.ts";
 export { SessionWriter, type WriterOptions } from "./writer.ts";
 export { SessionLockedError } from "./lock.ts";
+export { NotASessionFileError } from "./session-file-guard.ts";
 

@@ -1,12 +1,14 @@
 /**
  * One writer per session file. A live session holds `<file>.lock`, which names the owner's pid; a
  * second process that wants to write the same session is refused (it may branch off on purpose
- * instead). A lock whose owner is gone (killed, crashed) is stale and taken over. Within one
+ * instead). A lock whose owner is gone (killed, crashed) is stale and taken over, and so is one
+ * whose pid now belongs to another process (the lock records when its owner started). Within one
  * process the lock is shared: a host that reopens its own session over the same file keeps it.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import process from "node:process";
+import { processStartMs, processStartTicks } from "../env/proc-stat.ts";
 import { isProcessAlive } from "../temp-files.ts";
 
 export class SessionLockedError extends Error {
@@ -14,7 +16,7 @@ export class SessionLockedError extends Error {
     readonly path: string,
     readonly pid: number,
   ) {
-    super(`the session is in use by another gong process (pid ${pid})`);
+    super(`the session is in use by another gong process (pid ${pid}; lock file ${lockPathOf(path)})`);
     this.name = "SessionLockedError";
   }
 }
@@ -35,7 +37,7 @@ export function acquireSessionLock(sessionPath: string): () => void {
     if (created === "unavailable") return () => {};
     if (created === "exists") {
       const owner = ownerOf(lock);
-      if (owner !== undefined && owner !== process.pid && isProcessAlive(owner)) throw new SessionLockedError(sessionPath, owner);
+      if (owner !== undefined && owner !== process.pid && ownerLives(lock, owner)) throw new SessionLockedError(sessionPath, owner);
       // No pid yet may mean another process created the file a moment ago and is writing it.
       if (owner === undefined && ageMs(lock) < 2000) throw new SessionLockedError(sessionPath, 0);
       // Stale (owner gone, or unreadable): take it over. Two processes racing here: one create wins.
@@ -69,13 +71,47 @@ function tryCreate(lock: string): "created" | "exists" | "unavailable" {
     return (e as NodeJS.ErrnoException).code === "EEXIST" ? "exists" : "unavailable";
   }
   try {
-    writeSync(fd, `${process.pid}\n`);
+    // The pid and when that process started: a later process given the same pid is not the owner.
+    const started = processStartTicks("self");
+    writeSync(fd, started === undefined ? `${process.pid}\n` : `${process.pid} ${started}\n`);
   } catch {
     // A full disk: the pid could not be written; an empty lock reads as stale, which is the truth.
   } finally {
     closeSync(fd);
   }
   return "created";
+}
+
+/**
+ * Whether the process that wrote the lock still runs. A pid alone is not enough — pids are reused:
+ * the process under that pid must have started when the lock says (or, for a lock naming only a
+ * pid, before the lock was written). A live process that is someone else leaves the lock stale.
+ */
+function ownerLives(lock: string, pid: number): boolean {
+  if (!isProcessAlive(pid)) return false;
+  const recorded = startOf(lock);
+  if (recorded !== undefined) {
+    const now = processStartTicks(pid);
+    return now === undefined || now === recorded;
+  }
+  const started = processStartMs(pid);
+  let written: number;
+  try {
+    written = statSync(lock).mtimeMs;
+  } catch {
+    return true;
+  }
+  // A second of slack for the clock's granularity.
+  return started === undefined || started <= written + 1000;
+}
+
+function startOf(lock: string): number | undefined {
+  try {
+    const ticks = Number(readFileSync(lock, "utf8").trim().split(/\s+/)[1]);
+    return Number.isInteger(ticks) && ticks >= 0 ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function ageMs(path: string): number {

@@ -28,6 +28,7 @@ import { latestSessionPath, resolveSession } from "./list.ts";
 import { headerVersion, loadAndMigrate } from "./migrate.ts";
 import { idFromFileName, sessionDir, sessionFileName, type LocationOptions } from "./paths.ts";
 import { acquireSessionLock } from "./lock.ts";
+import { checkedSessionFile } from "./session-file-guard.ts";
 import { readBody, scanSession, type IndexRecord } from "./reader.ts";
 import { buildTree, pathTo, type TreeNode } from "./tree.ts";
 import { SessionWriter, type WriterOptions } from "./writer.ts";
@@ -96,7 +97,8 @@ export class SessionStore {
 
   /** Opens a session (a file path, a session name of `cwd`, or an id prefix: see resolveSession) and indexes it. */
   static open(idOrPath: string, options: OpenOptions = {}): SessionStore {
-    const path = resolveSession(idOrPath, options);
+    // Only a session file (or an empty one) is written as a session: checked before the lock is taken.
+    const path = checkedSessionFile(resolveSession(idOrPath, options), options);
     // Refuse a session another live process is writing before reading a byte of it.
     const release = options.lock !== false ? acquireSessionLock(path) : undefined;
     try {

@@ -3,12 +3,13 @@
  * costs (the /proc scan run at the end of every command, at timeout, abort and cleanup).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalEnvironment } from "../../lib/env/local.ts";
 import { hideOwnSecrets } from "../../lib/env/own-secrets.ts";
-import { findSandboxProgram, SandboxedEnvironment } from "../../lib/env/sandbox.ts";
+import { findSandboxProgram, SandboxedEnvironment, socketsOutsideBox } from "../../lib/env/sandbox.ts";
+import { bubblewrapArgs } from "../../lib/env/sandbox-profiles.ts";
 import { type BenchRow, medianMs, ms } from "./measure.ts";
 
 export async function rows(): Promise<BenchRow[]> {
@@ -33,6 +34,16 @@ export async function rows(): Promise<BenchRow[]> {
       const bare = await medianMs(() => spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"]), { warmup: 3, runs: 30 });
       const bash = await medianMs(() => spawnSync("true"), { warmup: 3, runs: 30 });
       out.push({ area: "security", name: "bare bwrap … true minus bare true (reference)", value: ms(bare - bash) });
+      // The Unix-socket rules: private /tmp and /run, the listening sockets looked up and masked.
+      const policy = boxed.policy();
+      const scratch = mkdtempSync(join(tmpdir(), "gong-bench-box-"));
+      const run = (args: string[]) => spawnSync(bwrap, [...args, "true"]);
+      const shared = await medianMs(() => run([...bubblewrapArgs({ ...policy, privateDirs: { temp: [], runtime: [] } }), "--bind", "/tmp", "/tmp"]), { warmup: 3, runs: 30 });
+      const own = await medianMs(() => run(bubblewrapArgs({ ...policy, privateTemp: scratch, maskedSockets: socketsOutsideBox(policy) })), { warmup: 3, runs: 30 });
+      rmSync(scratch, { recursive: true, force: true });
+      const sockets = readFileSync("/proc/net/unix", "utf8").split("\n").length - 2;
+      out.push({ area: "security", name: `Unix-socket rules per command (private /tmp, /run; ${sockets} sockets on the machine)`, value: ms(own - shared), target: "≤ 5 ms" });
+      await boxed.cleanup();
     }
 
     // A command that leaves 10 escaped descendants behind; then the scan that finds its tree.

@@ -5,7 +5,7 @@
  * Every model call goes through the real SDK to the fake server; children are routed by their prompt.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionEvent } from "../../lib/agent/index.ts";
 import { listChildSessions } from "../../lib/store/list.ts";
@@ -251,6 +251,34 @@ describe("subagents (004 §9.9)", () => {
     expect(outs[1].status).toBe("error");
     expect(outs[1].error.message).toContain("already running");
   });
+
+  test("issue 22 item 3: 50 Agent calls in one turn under maxConcurrentSubagents 4 never run more than 4 children at once", async () => {
+    const calls = Array.from({ length: 50 }, (_, i) => ({ name: "Agent", arguments: { description: `part ${i}`, prompt: `CHILD-CAP ${i}: answer` } }));
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [{ toolCalls: calls }, { text: "done" }],
+        "CHILD-CAP": [call("Bash", { command: "true" }), { text: "ok" }],
+      }),
+      { profile: "anthropic", config: { maxConcurrentSubagents: 4 } },
+    );
+    let running = 0;
+    let most = 0;
+    let started = 0;
+    h.session.subscribe((e) => {
+      if (e.kind === "subagent_start") {
+        started++;
+        most = Math.max(most, ++running);
+      } else if (e.kind === "subagent_end") running--;
+    });
+    await h.session.submit("PARENT: fifty at once");
+    const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "Agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+    expect(outs.length).toBe(50);
+    expect(most).toBeLessThanOrEqual(4);
+    expect(started).toBeGreaterThanOrEqual(1);
+    // Every call was answered: a child's report, or the cap named.
+    expect(outs.every((o) => o.status === "success" || o.error.message.includes("(the limit is 4)"))).toBe(true);
+    expect(outs.filter((o) => o.status === "success").length).toBe(started);
+  }, 30_000);
 
   test("spawn_agent working_dir: the child works in that subdirectory; outside the workspace is refused", async () => {
     await using h = await harness(
@@ -635,6 +663,47 @@ describe("codex's wait_agent timeout and resume_agent", () => {
     expect(JSON.stringify(second.body)).toContain("first answer");
     expect(JSON.stringify(second.body)).toContain("the second task");
   });
+});
+
+test("issue 22 item 9: resume_agent when a child's session file was emptied or removed tells the model its history is gone", async () => {
+  await using h = await harness(
+    routeByPrompt({
+      PARENT: [
+        call("spawn_agent", { message: "CHILD-GONE-A: first" }),
+        (r) => call("wait_agent", { targets: [spawnedId(r)] }),
+        (r) => call("close_agent", { target: spawnedId(r) }),
+        (r) => call("resume_agent", { id: spawnedId(r) }),
+        call("spawn_agent", { message: "CHILD-GONE-B: second" }),
+        (r) => call("wait_agent", { targets: [spawnedId(r, 1)] }),
+        (r) => call("close_agent", { target: spawnedId(r, 1) }),
+        (r) => call("resume_agent", { id: spawnedId(r, 1) }),
+        { text: "done" },
+      ],
+      "CHILD-GONE-A": [{ text: "answer a" }],
+      "CHILD-GONE-B": [{ text: "answer b" }],
+    }),
+    { model: "openai/gpt-5.2", profile: "openai" },
+  );
+  const files: string[] = [];
+  let closes = 0;
+  h.session.subscribe((e) => {
+    if (e.kind === "subagent_start" && e.agent_id === undefined) files.push(String(e.data.session_file));
+    // Once closed, the first child's file is emptied, the second's removed.
+    if (e.kind === "tool_call_end" && e.agent_id === undefined && e.data.tool_name === "close_agent") {
+      if (closes++ === 0) writeFileSync(files[0], "");
+      else rmSync(files[1]);
+    }
+  });
+  await h.session.submit("PARENT: lose the children's files");
+  const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined && e.data.tool_name === "resume_agent").map((e) => e.data.output as any);
+  expect(outs.length).toBe(2);
+  for (const out of outs) {
+    expect(out.status).toBe("error");
+    expect(out.error.message).toContain("cannot continue: its history is gone");
+    expect(out.error.message).toContain("spawn a new subagent with the whole task");
+  }
+  expect(outs[0].error.message).toContain("was overwritten or emptied");
+  expect(outs[1].error.message).toContain("cannot be opened");
 });
 
 test("004 §5.2 a subagent's long answer reaches the parent's model cut to 20,000 characters from both ends", async () => {

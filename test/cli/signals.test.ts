@@ -87,6 +87,28 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]
   }, 30_000);
 }
 
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]] as const) {
+  test.skipIf(!linux)(`issue 22 item 6: idle rpc mode: ${signal} exits ${code}, quietly`, async () => {
+    const fake = await startFakeLlm({ script: [{ text: "never asked" }] });
+    const proc = Bun.spawn([process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "--mode", "rpc"], { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    // Idle and ready: it answered a command and runs nothing.
+    proc.stdin.write(`${JSON.stringify({ id: 1, type: "get_state" })}\n`);
+    proc.stdin.flush();
+    const reader = proc.stdout.getReader();
+    let seen = "";
+    while (!seen.includes('"id":1')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    expect(seen).toContain('"success":true');
+    proc.kill(signal);
+    expect(await proc.exited).toBe(code);
+    const stderr = await new Response(proc.stderr).text();
+    expect(stderr).not.toContain("interrupt() is not possible");
+  }, 30_000);
+}
+
 for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   test.skipIf(!linux || !hasTmux)(`interactive mode: ${signal} kills the command's tree and exits ${code}`, async () => {
     const fake = await startFakeLlm({ script: script() });

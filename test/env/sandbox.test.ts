@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { ToolError } from "../../lib/envelope.ts";
@@ -23,9 +24,26 @@ afterAll(() => ws.dispose());
 const unavailable = sandboxUnavailable();
 if (unavailable) console.warn(`bubblewrap sandbox tests skipped: ${unavailable}`);
 
+const made: SandboxedEnvironment[] = [];
+afterAll(async () => {
+  for (const env of made) await env.cleanup();
+});
+
 function sandbox(options: Partial<SandboxOptions> = {}): SandboxedEnvironment {
-  return new SandboxedEnvironment(ws.env(), { mode: "workspace-write", home: join(ws.dir, "..", "home"), ...options });
+  const env = new SandboxedEnvironment(ws.env(), { mode: "workspace-write", home: join(ws.dir, "..", "home"), ...options });
+  made.push(env);
+  return env;
 }
+
+/** A Unix socket server in this process answering "hello"; `path` may be abstract ("\0name"). */
+async function socketServer(path: string): Promise<Server> {
+  const server = createServer((socket) => socket.end("hello\n"));
+  await new Promise<void>((ok) => server.listen(path, ok));
+  return server;
+}
+
+/** A command that connects to the socket in $SOCK ("@name": abstract) and prints "reached hello" or "refused CODE". */
+const DIAL = `SOCK="$SOCK" ${JSON.stringify(process.execPath)} -e 'const c = require("node:net").connect(process.env.SOCK.replace(/^@/, "\\0")); c.on("data", (d) => { process.stdout.write("reached " + d); c.destroy(); }); c.on("error", (e) => console.log("refused " + e.code));'`;
 
 describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
   test("workspace-write: the workspace is writable, the rest of the file system is not", async () => {
@@ -91,9 +109,62 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     expect(await eventually(() => left() === 0)).toBe(true);
   });
 
+  test("issue 22 item 1: a Unix socket under /tmp outside the workspace is out of reach; allowUnixSockets lets one in", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gong-sock-"));
+    const path = join(dir, "daemon.sock");
+    await using _server = await socketServer(path);
+    const dial = (env: SandboxedEnvironment) => env.exec(DIAL, { env: { SOCK: path } });
+    try {
+      expect((await ws.env().exec(DIAL, { env: { SOCK: path } })).stdout).toBe("reached hello\n"); // unboxed, it is reachable
+      expect((await dial(sandbox())).stdout).toBe("refused ENOENT\n");
+      expect((await dial(sandbox({ mode: "read-only" }))).stdout).toBe("refused ENOENT\n");
+      expect((await dial(sandbox({ allowUnixSockets: [path] }))).stdout).toBe("reached hello\n");
+      expect((await dial(sandbox({ allowUnixSockets: [dir] }))).stdout).toBe("reached hello\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("issue 22 item 1: a socket listening outside the temp and runtime directories is masked; one in the workspace is reachable", async () => {
+    const dir = `/var/tmp/gong-sock-${process.pid}`;
+    mkdirSync(dir, { recursive: true });
+    const outside = join(dir, "db.sock");
+    const inside = join(ws.dir, "dev.sock");
+    await using _a = await socketServer(outside);
+    await using _b = await socketServer(inside);
+    try {
+      expect((await sandbox().exec(DIAL, { env: { SOCK: outside } })).stdout).toMatch(/^refused (ECONNREFUSED|ENOTSOCK)\n$/);
+      expect((await sandbox().exec(DIAL, { env: { SOCK: inside } })).stdout).toBe("reached hello\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("issue 22 item 1: an abstract Unix socket is cut off by the box's network namespace", async () => {
+    const name = `\0gong-abstract-${process.pid}`;
+    await using _server = await socketServer(name);
+    const sock = `@${name.slice(1)}`;
+    expect((await ws.env().exec(DIAL, { env: { SOCK: sock } })).stdout).toBe("reached hello\n");
+    expect((await sandbox().exec(DIAL, { env: { SOCK: sock } })).stdout).toBe("refused ECONNREFUSED\n");
+  });
+
+  test("issue 22 item 1: the box's /tmp is its own and lasts from one command to the next", async () => {
+    const marker = join(tmpdir(), `gong-host-marker-${process.pid}`);
+    writeFileSync(marker, "host");
+    try {
+      const env = sandbox();
+      expect((await env.exec(`test -e ${marker} && echo seen || echo unseen; echo kept > /tmp/box-note-${process.pid}`)).stdout).toBe("unseen\n");
+      expect((await env.exec(`cat /tmp/box-note-${process.pid}`)).stdout).toBe("kept\n");
+      expect(existsSync(`/tmp/box-note-${process.pid}`)).toBe(false);
+    } finally {
+      rmSync(marker, { force: true });
+    }
+  });
+
   test("the working directory, per-call variables and the filtered environment carry into the box", async () => {
     mkdirSync(join(ws.dir, "sub"), { recursive: true });
     const env = new SandboxedEnvironment(ws.env({ baseEnv: { PATH: process.env.PATH, PLAIN: "p", STRIPE_SECRET_KEY: "sk_live_x" } }), { mode: "workspace-write" });
+    made.push(env);
     const r = await env.exec('pwd; echo "$PLAIN $EXTRA ${STRIPE_SECRET_KEY:-withheld}"', { cwd: "sub", env: { EXTRA: "e" } });
     expect(r.stdout).toBe(`${join(ws.dir, "sub")}\np e withheld\n`);
   });

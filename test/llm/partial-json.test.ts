@@ -54,7 +54,9 @@ describe("partial JSON for streamed tool arguments", () => {
     const cut = finalArguments('{"path":"a.txt","content":"line1\\nli');
     expect(cut.error).toContain("not complete JSON");
     expect(cut.arguments).toEqual({ path: "a.txt", content: "line1\nli" });
-    expect(finalArguments("[1]").error).toBe("its arguments are not a JSON object");
+    expect(finalArguments("[1]")).toEqual({ arguments: {}, error: "its arguments are a JSON array, not an object", nonObject: "array" });
+    expect(finalArguments('"ls"').nonObject).toBe("string");
+    expect(finalArguments("null").nonObject).toBe("null");
   });
 
   test("streamed arguments parse the first piece, then at most every interval", () => {

@@ -48,6 +48,22 @@ describe("cut-off tool calls never run", () => {
     expect(sent).toContain("Send it again, smaller");
   }, 30_000);
 
+  for (const api of WIRE_APIS.filter((a) => a.name !== "gemini")) {
+    test(`issue 22 item 11: complete JSON arguments that are not an object are diagnosed as such, not as cut off (${api.name})`, async () => {
+      const fake = await startFakeLlm({
+        script: [{ toolCalls: [{ name: "bash", arguments: {}, argumentText: '["touch","ran.txt"]' }] }, { text: "retrying" }],
+      });
+      const r = await ws.run([...api.flags(fake), "-p", "run it"]);
+      expect(r.code).toBe(0);
+      expect(existsSync(join(ws.dir, "ran.txt"))).toBe(false);
+      const sent = toolResult(fake.requests[1].body);
+      expect(sent).toContain("its arguments are a complete JSON array, not an object");
+      expect(sent).toContain("Send the arguments as one JSON object");
+      expect(sent).not.toContain("cut off");
+      expect(sent).not.toContain("smaller");
+    }, 30_000);
+  }
+
   test("complete calls in a normal response still run", async () => {
     const fake = await startFakeLlm({
       script: [{ toolCalls: [{ name: "write", arguments: { path: "b.txt", content: "whole\n" } }] }, { text: "done" }],

@@ -3,7 +3,7 @@
  * references after -r.
  */
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionStore } from "../../lib/store/session-store.ts";
 import { CLI, startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
@@ -93,12 +93,12 @@ describe("one writer per session", () => {
     const holder = Bun.spawn([process.execPath, CLI, ...flags, "-c", "-p", "hold it"], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
     try {
       await until(() => existsSync(join(ws.dir, "started")), "the first command to start");
-      expect(readFileSync(`${path}.lock`, "utf8").trim()).toBe(String(holder.pid));
+      expect(readFileSync(`${path}.lock`, "utf8").trim().split(" ")[0]).toBe(String(holder.pid));
 
       const second = await ws.run([...flags, "-c", "-p", "me too"]);
       expect(second.code).toBe(2);
       expect(second.stderr.trim().split("\n")).toEqual([
-        `gong: Session ${path} is in use by another gong process (pid ${holder.pid}); wait for it to finish, or branch off it with --fork.`,
+        `gong: Session ${path} is in use by another gong process (pid ${holder.pid}; lock file ${path}.lock); wait for it to finish, or branch off it with --fork. If no gong runs there, delete the lock file.`,
       ]);
 
       const forked = await ws.run([...flags, "-c", "--fork", "-p", "branch off"]);
@@ -119,6 +119,36 @@ describe("one writer per session", () => {
     expect(after.code).toBe(0);
     expect(existsSync(`${path}.lock`)).toBe(false);
   }, 30_000);
+});
+
+describe("issue 22 item 7: a lock naming a live process that is not its owner", () => {
+  for (const format of ["pid only (an older lock)", "pid and start time"] as const) {
+    test(`a stale lock whose pid now belongs to another process is taken over: ${format}`, async () => {
+      const fake = await startFakeLlm({ script: [{ text: "one" }, { text: "two" }] });
+      const flags = WIRE_APIS[0].flags(fake);
+      expect((await ws.run([...flags, "-p", "first"])).code).toBe(0);
+      const [path] = sessionFiles();
+      // A process that is not gong, alive, holding the pid the lock names (a reused pid).
+      const other = Bun.spawn(["sleep", "300"], { stdout: "ignore", stderr: "ignore" });
+      try {
+        if (format === "pid only (an older lock)") {
+          writeFileSync(`${path}.lock`, `${other.pid}\n`);
+          const anHourAgo = Date.now() / 1000 - 3600; // written before that process started
+          utimesSync(`${path}.lock`, anHourAgo, anHourAgo);
+        } else {
+          writeFileSync(`${path}.lock`, `${other.pid} 1\n`); // its owner started at tick 1 after boot: not this sleep
+        }
+        const r = await ws.run([...flags, "-c", "-p", "second"]);
+        expect(r.stderr).toBe("");
+        expect(r.code).toBe(0);
+        expect(readFileSync(path, "utf8")).toContain("second");
+        expect(existsSync(`${path}.lock`)).toBe(false);
+      } finally {
+        other.kill("SIGKILL");
+        await other.exited;
+      }
+    }, 30_000);
+  }
 });
 
 describe("-r names a session", () => {

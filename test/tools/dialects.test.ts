@@ -10,6 +10,7 @@ import { anthropicTools } from "../../tools/dialects/anthropic.ts";
 import { indentationBlock, openaiTools } from "../../tools/dialects/openai.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
 import type { Tool } from "../../tools/types.ts";
+import { MAX_RUNNING_PROCESSES } from "../../tools/processes.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { coreObserver, runObserved } from "../helpers/observed.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
@@ -38,6 +39,34 @@ describe("codex exec_command / write_stdin sessions", () => {
     expect(r.text).toContain("hello");
     expect(r.status).toBe("error");
     expect(r.data.session_id).toBeUndefined();
+  });
+
+  test("issue 22 item 12: write_stdin to a session that closed its stdin says the text was not delivered", async () => {
+    // It reads one line, then closes its input: the first write is delivered, the second is not.
+    const first = await run("exec_command", { cmd: "read line; echo \"got:$line\"; exec 0<&-; echo closed-now; sleep 30", yield_time_ms: 300 });
+    const id = first.data.session_id as number;
+    expect(id).toBeDefined();
+    const delivered = await run("write_stdin", { session_id: id, chars: "one\n", yield_time_ms: 500 });
+    expect(delivered.status).toBe("success");
+    let seen = delivered.text;
+    for (let i = 0; i < 20 && !seen.includes("closed-now"); i++) seen += (await run("write_stdin", { session_id: id, yield_time_ms: 1000 })).text;
+    expect(seen).toContain("closed-now");
+    const written = await run("write_stdin", { session_id: id, chars: "hello\n", yield_time_ms: 0 });
+    expect(written.status).toBe("error");
+    expect(written.error?.message).toContain(`Session ${id} closed its input: the text was not delivered.`);
+  });
+
+  test(`issue 22 item 5: at most ${MAX_RUNNING_PROCESSES} sessions run at once; the next start is refused with the ids`, async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < MAX_RUNNING_PROCESSES; i++) {
+      const r = await run("exec_command", { cmd: "sleep 300", yield_time_ms: 250 });
+      ids.push(r.data.session_id as number);
+    }
+    expect(ids.every((id) => typeof id === "number")).toBe(true);
+    const refused = await run("exec_command", { cmd: "echo one too many", yield_time_ms: 250 });
+    expect(refused.status).toBe("error");
+    expect(refused.error?.message).toContain(`${MAX_RUNNING_PROCESSES} commands started earlier are still running (the limit is ${MAX_RUNNING_PROCESSES})`);
+    expect(refused.text).not.toContain("one too many");
   });
 
   test("a command still running keeps running: output so far and a session id; write_stdin feeds it and reads on", async () => {

@@ -26,6 +26,8 @@ export interface FileChange {
   movePath?: string;
   added: number;
   removed: number;
+  /** An add or a move that overwrote a file already there (codex overwrites too; the result says so). */
+  replaced?: boolean;
   /** Unified diff of this operation ("" when nothing changed inside the file). */
   diff: string;
 }
@@ -93,9 +95,10 @@ async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[], lenienc
   if (op.type === "add") {
     const file = await overlay.touch(op.path, op.line);
     if (file.entry.kind === "dir") throw new ToolError("IS_DIRECTORY", `${where(op.path)}: cannot add the file, '${op.path}' is a directory. Nothing was changed.`);
+    const replaced = isFile(file.entry);
     file.entry = { kind: "file", text: op.contents };
     const d = wholeFileDiff(file.relative, TextFile.parse(op.contents).lines, "add");
-    return { op: "A", path: file.relative, ...counts(d) };
+    return { op: "A", path: file.relative, ...counts(d), ...(replaced ? { replaced } : {}) };
   }
   if (op.type === "delete") {
     const file = await overlay.touch(op.path, op.line);
@@ -107,6 +110,11 @@ async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[], lenienc
     return { op: "D", path: file.relative, ...counts(d) };
   }
   return playUpdate(op, overlay, fuzzy, where(op.path), leniency);
+}
+
+/** Whether the overlay holds a file there (read or not yet decoded). */
+function isFile(entry: Entry): boolean {
+  return entry.kind === "file" || entry.kind === "unread";
 }
 
 async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[], where: string, leniency: Leniency): Promise<FileChange> {
@@ -127,10 +135,11 @@ async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[]
   }
   const dest = await overlay.touch(op.movePath, op.line);
   if (dest.entry.kind === "dir") throw new ToolError("IS_DIRECTORY", `${where}: cannot move to '${op.movePath}', it is a directory. Nothing was changed.`);
+  const replaced = dest.absolute !== source.absolute && isFile(dest.entry);
   if (dest.absolute !== source.absolute) source.entry = { kind: "absent" };
   dest.entry = after;
   const d = updateDiff(source.relative, dest.relative, before.lines, replacements);
-  return { op: "R", path: source.relative, movePath: dest.relative, ...counts(d) };
+  return { op: "R", path: source.relative, movePath: dest.relative, ...counts(d), ...(replaced ? { replaced } : {}) };
 }
 
 function counts(d: FileDiff): { added: number; removed: number; diff: string } {

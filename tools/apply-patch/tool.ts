@@ -89,8 +89,8 @@ function respond(outcome: PatchOutcome, ctx: PatchContext): ToolResponse {
   const { changes, fuzzy } = outcome;
   const added = changes.reduce((n, c) => n + c.added, 0);
   const removed = changes.reduce((n, c) => n + c.removed, 0);
-  const files = changes.map((c) => ({ op: c.op, path: c.path, ...(c.movePath ? { move_path: c.movePath } : {}), added: c.added, removed: c.removed }));
-  const lines = changes.map((c) => `${c.op} ${c.movePath ? `${c.path} -> ${c.movePath}` : c.path} (+${c.added} -${c.removed})`);
+  const files = changes.map((c) => ({ op: c.op, path: c.path, ...(c.movePath ? { move_path: c.movePath } : {}), added: c.added, removed: c.removed, ...(c.replaced ? { replaced: true } : {}) }));
+  const lines = changes.map((c) => `${c.op} ${c.movePath ? `${c.path} -> ${c.movePath}` : c.path} (+${c.added} -${c.removed})${c.replaced ? ` — replaced existing file ${c.movePath ?? c.path}` : ""}`);
   const plural = changes.length === 1 ? "file" : "files";
   let summary = `Applied the patch to ${changes.length} ${plural} (+${added} -${removed}):\n${lines.join("\n")}`;
   if (fuzzy.length > 0) {

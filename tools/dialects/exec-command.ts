@@ -100,8 +100,8 @@ export const writeStdinTool: Tool<WriteArgs> = {
     }
     const started = performance.now();
     const chars = args.chars ?? "";
-    if (chars !== "" && !table.write(process.id, chars)) {
-      if (!process.result) return ctx.reply.fail("EXECUTION_ERROR", `Session ${process.id} no longer reads its input. Poll it with empty chars for its output.`);
+    if (chars !== "" && !(await table.write(process.id, chars))) {
+      if (!process.result) return ctx.reply.fail("EXECUTION_ERROR", `Session ${process.id} closed its input: the text was not delivered. Poll it with empty chars for its output, or stop it.`);
     }
     const yieldMs = chars === "" ? clamp(args.yield_time_ms ?? POLL_DEFAULT_YIELD_MS, MIN_YIELD_MS, POLL_MAX_YIELD_MS) : clamp(args.yield_time_ms ?? WRITE_DEFAULT_YIELD_MS, 0, MAX_YIELD_MS);
     await table.waitForExit(process.id, yieldMs, ctx.signal);

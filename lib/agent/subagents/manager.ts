@@ -17,6 +17,8 @@ import type { AgentDefinition } from "../../setup/agents.ts";
 export interface ChildSession {
   readonly id: string;
   readonly sessionFile: string | undefined;
+  /** The conversation so far (a reopened child's history, read from its file). */
+  readonly messages: readonly unknown[];
   submit(text: string): Promise<SubmitResult>;
   steer(text: string): void;
   followUp(text: string): void;
@@ -106,6 +108,8 @@ export interface StoredChild {
 
 interface Child {
   id: string;
+  /** The child's whole session id (its file must still hold this session to be reopened). */
+  sessionId: string;
   name: string;
   /** Absent for a stored child until a message revives it. */
   session?: ChildSession;
@@ -134,6 +138,8 @@ export class SubagentManager {
   private nextNumber = 1;
   /** Counts the parent's inputs (see beginInput). */
   private input = 0;
+  /** Children being built: they count against the cap before they run (spawns overlap at the await). */
+  private starting = 0;
 
   constructor(private readonly host: SubagentHost) {}
 
@@ -151,16 +157,31 @@ export class SubagentManager {
     if (!this.canSpawn) {
       throw new ToolError("EXECUTION_ERROR", `Subagents cannot be spawned at depth ${this.host.depth}: the depth limit (maxSubagentDepth) is ${this.host.maxDepth}. Do the task yourself.`);
     }
-    if (this.running >= this.host.maxConcurrent) {
-      throw new ToolError("EXECUTION_ERROR", `${this.running} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
+    this.reserveSlot();
+    let session: ChildSession;
+    try {
+      session = await this.host.createChild(request);
+    } finally {
+      this.starting--;
     }
-    const session = await this.host.createChild(request);
     const child = this.add(session.id, request.name?.trim() || `agent ${this.nextNumber}`, "running", "");
     child.notifyWhenDone = request.notifyWhenDone ?? false;
     this.attach(child, session);
     this.host.emit("subagent_start", { agent_id: child.id, name: child.name, task: request.task, model: request.model, session_file: session.sessionFile, call_id: request.callId });
     this.run(child, request.task);
     return this.report(child);
+  }
+
+  /**
+   * Takes one of the maxConcurrent places (checked and taken in one step, before any await), or
+   * refuses: children running plus children being built never pass the cap.
+   */
+  private reserveSlot(): void {
+    const busy = this.running + this.starting;
+    if (busy >= this.host.maxConcurrent) {
+      throw new ToolError("EXECUTION_ERROR", `${busy} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
+    }
+    this.starting++;
   }
 
   /** Knows a child from an earlier run of a resumed parent: it can be waited for, closed, or sent a new task. */
@@ -172,7 +193,7 @@ export class SubagentManager {
   private add(sessionId: string, name: string, status: ChildStatus, output: string): Child {
     const id = sessionId.slice(0, 8);
     this.nextNumber++;
-    const child: Child = { id, name, status, output, input: this.input, interrupted: false, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
+    const child: Child = { id, sessionId, name, status, output, input: this.input, interrupted: false, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
     this.children.set(id, child);
     return child;
   }
@@ -190,12 +211,19 @@ export class SubagentManager {
   async send(id: string, message: string, interrupt = false): Promise<ChildReport> {
     const child = this.find(id);
     if (child.status === "closed") throw new ToolError("EXECUTION_ERROR", `Subagent ${id} is closed; spawn a new one.`);
-    if (!child.session) this.attach(child, await this.host.reopenChild(child.sessionFile!));
-    const session = child.session!;
     if (child.status === "running") {
-      if (interrupt) session.steer(message);
-      else session.followUp(message);
-    } else this.run(child, message);
+      if (interrupt) child.session!.steer(message);
+      else child.session!.followUp(message);
+      return this.report(child);
+    }
+    // A new input runs the child again: it takes a place under the cap like a spawn.
+    this.reserveSlot();
+    try {
+      if (!child.session) this.attach(child, await this.reopen(child));
+    } finally {
+      this.starting--;
+    }
+    this.run(child, message);
     return this.report(child);
   }
 
@@ -232,11 +260,33 @@ export class SubagentManager {
     const child = this.find(id);
     if (child.status !== "closed") return this.report(child);
     if (!child.sessionFile) throw new ToolError("EXECUTION_ERROR", `Subagent ${child.id} kept no session file (this session is not stored), so it cannot be reopened; spawn a new one.`);
-    this.attach(child, await this.host.reopenChild(child.sessionFile));
+    this.attach(child, await this.reopen(child));
     child.status = child.closedFrom === "running" ? "failed" : (child.closedFrom ?? "completed");
     if (child.closedFrom === "running") child.error = "it was closed before it finished";
     child.closedFrom = undefined;
     return this.report(child);
+  }
+
+  /**
+   * The child's session read back from its file — refused when the file no longer holds its
+   * history (removed, emptied, or another session written over it): the model is told the child's
+   * earlier work is gone instead of talking to a child that silently starts from nothing.
+   */
+  private async reopen(child: Child): Promise<ChildSession> {
+    const file = child.sessionFile!;
+    const gone = (why: string) =>
+      new ToolError("EXECUTION_ERROR", `Subagent ${child.id} (${child.name}) cannot continue: its history is gone — ${why}. It remembers nothing of its earlier work; spawn a new subagent with the whole task if it is still needed.`);
+    let session: ChildSession;
+    try {
+      session = await this.host.reopenChild(file);
+    } catch (e) {
+      throw gone(`its session file ${file} cannot be opened (${(e as Error).message})`);
+    }
+    if (session.id !== child.sessionId || session.messages.length === 0) {
+      await session.abort().catch(() => {});
+      throw gone(`its session file ${file} was overwritten or emptied`);
+    }
+    return session;
   }
 
   /** Marks the start of one of the parent's inputs: the runs it starts are the ones interruptInput stops. */

@@ -47,7 +47,7 @@ function configuredFor(options: SessionMcpOptions): McpServerConfig[] {
   const loaded = loadSettings(options.cwd);
   const trusted = isProjectTrusted(options.cwd, { flag: options.trustFlag, global: globalSettings(loaded) });
   const mcp = configureMcp(options.cwd, loaded, trusted, options.env);
-  if (mcp.warning) options.warn(`gong: ${mcp.warning}`);
+  for (const warning of mcp.warnings) options.warn(`gong: ${warning}`);
   return mcp.manager?.configs ?? [];
 }
 

@@ -28,6 +28,7 @@ import { EditorSession } from "./editor-session.ts";
 import { replayUpdates } from "./replay.ts";
 import { discoverSetup } from "../../setup/index.ts";
 import { isProjectTrusted } from "../trust.ts";
+import { answerUnknownMethods } from "./unknown-methods.ts";
 
 export interface AcpOptions {
   /** Approval mode of new sessions (--approval / the `approval` setting); default "ask". */
@@ -114,6 +115,10 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       return { sessionId: editor.id, ...state(editor) };
     })
     .onRequest("session/load", async ({ params, client }) => {
+      // ACP names a session by its id: a path or a traversal is refused before any file is looked at.
+      if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(params.sessionId)) {
+        throw acp.RequestError.invalidParams(undefined, `session/load takes a session id (letters, digits, '-' and '_'), not a path: '${params.sessionId}' was refused.`);
+      }
       let store: SessionStore;
       try {
         store = openExisting(params.sessionId, params.cwd);
@@ -146,7 +151,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       return { configOptions: [modelOption(editor.gong.model)] };
     });
 
-  const connection = app.connect(acp.ndJsonStream(writableOf(io), readableOf(io)));
+  const connection = app.connect(acp.ndJsonStream(writableOf(io), answerUnknownMethods(readableOf(io), (line) => io.stdout.write(line))));
   // gong told to end (SIGTERM, SIGHUP) ends the run as if the editor went away.
   const terminated = new Promise<void>((done) => (setup.terminated.aborted ? done() : setup.terminated.addEventListener("abort", () => done(), { once: true })));
   await Promise.race([connection.closed, terminated]);

@@ -12,7 +12,8 @@ import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffor
 import { usageWithCost } from "../usage.ts";
 import { WebSearchCollector } from "../web-search.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
-import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache, smallPiecesFetch } from "./sdk-cache.ts";
+import { eventStreamFetch } from "./event-stream-fetch.ts";
+import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Block = Anthropic.Messages.ContentBlockParam;
@@ -43,7 +44,7 @@ const sdk = sdkCache(({ baseUrl, apiKey, headers = {} }) => {
   // A bearer token (ANTHROPIC_AUTH_TOKEN) arrives as an authorization header.
   const { authorization, ...rest } = headers;
   const credential = authorization ? { authToken: authorization.replace(/^Bearer\s+/i, "") } : { apiKey: apiKey ?? "" };
-  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest, logLevel: SDK_LOG_LEVEL, fetch: smallPiecesFetch });
+  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest, logLevel: SDK_LOG_LEVEL, fetch: eventStreamFetch });
 });
 
 export const anthropicAdapter: Adapter = {

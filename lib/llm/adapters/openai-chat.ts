@@ -13,7 +13,8 @@ import { quirksFor, type ProviderQuirks } from "../providers.ts";
 import type { FinishReason, Message, ModelInfo, Request, Response, StreamEvent, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
-import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache, smallPiecesFetch, streamEnds, type StreamEnd } from "./sdk-cache.ts";
+import { eventStreamFetch, streamEnds, type StreamEnd } from "./event-stream-fetch.ts";
+import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
 
 const FINISH: Record<string, FinishReason> = {
   stop: "end_turn",
@@ -29,7 +30,7 @@ const FINISH: Record<string, FinishReason> = {
 
 const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
   // Local servers take no key, but the SDK insists on one.
-  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: SDK_LOG_LEVEL, fetch: smallPiecesFetch }),
+  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: SDK_LOG_LEVEL, fetch: eventStreamFetch }),
 );
 
 const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });

@@ -16,7 +16,8 @@ import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo,
 import { usageWithCost } from "../usage.ts";
 import { WebSearchCollector } from "../web-search.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
-import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache, smallPiecesFetch } from "./sdk-cache.ts";
+import { eventStreamFetch } from "./event-stream-fetch.ts";
+import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 
 type Params = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, "stream">;
@@ -58,7 +59,7 @@ export const openaiResponsesAdapter: Adapter = {
 // The client owns the one retry policy: the SDK's own retries stay off. Its console logging too:
 // a broken event is thrown as an error, not printed.
 const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
-  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: SDK_LOG_LEVEL, fetch: smallPiecesFetch }),
+  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: SDK_LOG_LEVEL, fetch: eventStreamFetch }),
 );
 
 const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });

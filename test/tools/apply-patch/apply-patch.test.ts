@@ -416,3 +416,28 @@ describe("SDK functions", () => {
     expect(readFileSync(join(dir, "config.py"), "utf8")).toBe("DEFAULT_TIMEOUT = 60\n");
   });
 });
+
+describe("issue 22 item 8: a patch that overwrites a file says so", () => {
+  test("*** Add File over an existing file: replaced, in the data and the text", async () => {
+    ws.write("notes/existing.md", "old one\nold two\n");
+    const r = await apply(patch("*** Add File: notes/existing.md", "+new"));
+    expect(r.status).toBe("success");
+    expect(ws.read("notes/existing.md")).toBe("new\n");
+    expect(r.data.files).toEqual([{ op: "A", path: "notes/existing.md", added: 1, removed: 0, replaced: true }]);
+    expect(r.text).toContain("A notes/existing.md (+1 -0) — replaced existing file notes/existing.md");
+  });
+
+  test("*** Move to: onto an existing file: replaced, in the data and the text; a plain add or move is not", async () => {
+    ws.write("mv/src.txt", "a\nb\n");
+    ws.write("mv/dest.txt", "was here\n");
+    const r = await apply(patch("*** Update File: mv/src.txt", "*** Move to: mv/dest.txt", "@@", " a", "-b", "+c"));
+    expect(r.status).toBe("success");
+    expect(ws.read("mv/dest.txt")).toBe("a\nc\n");
+    expect(existsSync(ws.path("mv/src.txt"))).toBe(false);
+    expect(r.data.files).toEqual([{ op: "R", path: "mv/src.txt", move_path: "mv/dest.txt", added: 1, removed: 1, replaced: true }]);
+    expect(r.text).toContain("R mv/src.txt -> mv/dest.txt (+1 -1) — replaced existing file mv/dest.txt");
+    const plain = await apply(patch("*** Add File: mv/fresh.txt", "+x", "*** Update File: mv/dest.txt", "*** Move to: mv/other.txt", "@@", " a", "-c", "+d"));
+    expect((plain.data.files as Array<{ replaced?: boolean }>).every((f) => f.replaced === undefined)).toBe(true);
+    expect(plain.text).not.toContain("replaced");
+  });
+});
