@@ -10,6 +10,9 @@ import type { SessionRecorder } from "./recorder.ts";
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
 
+/** Past the warning ratio, how many more percent of the window make another warning. */
+const WARNING_STEP_PERCENT = 5;
+
 export class ContextMonitor {
   private warnedAt = 0;
   private running: Promise<boolean> | null = null;
@@ -30,7 +33,8 @@ export class ContextMonitor {
     const ratio = this.session.config.contextWarningRatio;
     if (tokens > window * ratio) {
       const percent = Math.round((tokens / window) * 100);
-      if (percent > this.warnedAt) {
+      // Once on crossing the ratio, then again only as it grows by whole steps: not on every turn.
+      if (this.warnedAt === 0 || percent >= this.warnedAt + WARNING_STEP_PERCENT) {
         this.warnedAt = percent;
         this.session.bus.emit("warning", {
           kind: "context_usage",

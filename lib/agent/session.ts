@@ -143,7 +143,7 @@ export class Session {
     // A resumed conversation keeps the MCP tools it had called loaded (a search loaded them before).
     for (const message of parts.history) {
       if (message.role !== "assistant") continue;
-      for (const part of message.content) if (part.type === "tool_call" && part.name.startsWith("mcp__")) this.loadedMcpTools.add(part.name);
+      for (const part of Array.isArray(message.content) ? message.content : []) if (part.type === "tool_call" && part.name.startsWith("mcp__")) this.loadedMcpTools.add(part.name);
     }
     this.applyProfile(parts.profile);
     if (parts.mcp) {
