@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { ToolError } from "../../lib/envelope.ts";
 import { bubblewrapArgs, seatbeltProfile } from "../../lib/env/sandbox-profiles.ts";
 import { findSandboxProgram, SandboxedEnvironment, SandboxUnavailableError, type SandboxOptions } from "../../lib/env/sandbox.ts";
-import { sandboxUnavailable } from "../helpers/sandbox.ts";
+import { sandboxUnavailable, BOXED_RUNTIME } from "../helpers/sandbox.ts";
 import { eventually } from "../helpers/wait.ts";
 import { makeWorkspace, STARTED_MS, type Workspace } from "./helpers.ts";
 
@@ -43,7 +43,7 @@ async function socketServer(path: string): Promise<Server> {
 }
 
 /** A command that connects to the socket in $SOCK ("@name": abstract) and prints "reached hello" or "refused CODE". */
-const DIAL = `SOCK="$SOCK" ${JSON.stringify(process.execPath)} -e 'const c = require("node:net").connect(process.env.SOCK.replace(/^@/, "\\0")); c.on("data", (d) => { process.stdout.write("reached " + d); c.destroy(); }); c.on("error", (e) => console.log("refused " + e.code));'`;
+const DIAL = `SOCK="$SOCK" ${JSON.stringify(BOXED_RUNTIME)} -e 'const c = require("node:net").connect(process.env.SOCK.replace(/^@/, "\\0")); c.on("data", (d) => { process.stdout.write("reached " + d); c.destroy(); }); c.on("error", (e) => console.log("refused " + e.code));'`;
 
 describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
   test("workspace-write: the workspace is writable, the rest of the file system is not", async () => {

@@ -14,3 +14,9 @@ export function sandboxUnavailable(): string | undefined {
   const probe = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"], { encoding: "utf8" });
   return probe.status === 0 ? undefined : `bubblewrap cannot create namespaces here: ${probe.stderr.trim()}`;
 }
+
+/**
+ * A JavaScript runtime a command inside the box can start: the machine's node. The test's own bun
+ * may live in a checkout under /tmp, which the box replaces with a private one.
+ */
+export const BOXED_RUNTIME = Bun.which("node", { PATH: "/usr/local/bin:/usr/bin:/bin" }) ?? process.execPath;
