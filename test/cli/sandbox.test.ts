@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sandboxUnavailable, BOXED_RUNTIME } from "../helpers/sandbox.ts";
+import { runtimeIn, sandboxUnavailable } from "../helpers/sandbox.ts";
 import { startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
@@ -126,7 +126,7 @@ test.skipIf(unavailable !== undefined)("issue 22 item 1: sandbox.allowUnixSocket
     mkdirSync(ws.env.GONG_HOME, { recursive: true });
     writeFileSync(join(ws.env.GONG_HOME, "settings.json"), JSON.stringify({ sandbox: { mode: "workspace-write", allowUnixSockets: [join(dir, "allowed.sock")] } }));
     const dial = (name: string) =>
-      `${JSON.stringify(BOXED_RUNTIME)} -e 'const c = require("node:net").connect(${JSON.stringify(join(dir, name))}); c.on("data", (d) => process.stdout.write(String(d))); c.on("error", (e) => console.log("${name} refused " + e.code));'`;
+      `${JSON.stringify(runtimeIn(ws.dir))} -e 'const c = require("node:net").connect(${JSON.stringify(join(dir, name))}); c.on("data", (d) => process.stdout.write(String(d))); c.on("error", (e) => console.log("${name} refused " + e.code));'`;
     const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: `${dial("allowed.sock")}; ${dial("other.sock")}` } }] }, { text: "done" }] });
     const r = await ws.run([...flags(fake.baseUrls.anthropic), "-p", "go"]);
     expect(r.code).toBe(0);

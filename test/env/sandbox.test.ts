@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { ToolError } from "../../lib/envelope.ts";
 import { bubblewrapArgs, seatbeltProfile } from "../../lib/env/sandbox-profiles.ts";
 import { findSandboxProgram, SandboxedEnvironment, SandboxUnavailableError, type SandboxOptions } from "../../lib/env/sandbox.ts";
-import { sandboxUnavailable, BOXED_RUNTIME } from "../helpers/sandbox.ts";
+import { runtimeIn, sandboxUnavailable } from "../helpers/sandbox.ts";
 import { eventually } from "../helpers/wait.ts";
 import { makeWorkspace, STARTED_MS, type Workspace } from "./helpers.ts";
 
@@ -43,7 +43,8 @@ async function socketServer(path: string): Promise<Server> {
 }
 
 /** A command that connects to the socket in $SOCK ("@name": abstract) and prints "reached hello" or "refused CODE". */
-const DIAL = `SOCK="$SOCK" ${JSON.stringify(BOXED_RUNTIME)} -e 'const c = require("node:net").connect(process.env.SOCK.replace(/^@/, "\\0")); c.on("data", (d) => { process.stdout.write("reached " + d); c.destroy(); }); c.on("error", (e) => console.log("refused " + e.code));'`;
+/** Dials $SOCK ("@name" for an abstract socket) with the test's runtime, placed in the workspace where the box can start it. */
+const dial = () => `SOCK="$SOCK" ${JSON.stringify(runtimeIn(ws.dir))} -e 'const c = require("node:net").connect(process.env.SOCK.replace(/^@/, "\\0")); c.on("data", (d) => { process.stdout.write("reached " + d); c.destroy(); }); c.on("error", (e) => console.log("refused " + e.code));'`;
 
 describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
   test("workspace-write: the workspace is writable, the rest of the file system is not", async () => {
@@ -113,13 +114,13 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     const dir = mkdtempSync(join(tmpdir(), "gong-sock-"));
     const path = join(dir, "daemon.sock");
     await using _server = await socketServer(path);
-    const dial = (env: SandboxedEnvironment) => env.exec(DIAL, { env: { SOCK: path } });
+    const dialIn = (env: SandboxedEnvironment) => env.exec(dial(), { env: { SOCK: path } });
     try {
-      expect((await ws.env().exec(DIAL, { env: { SOCK: path } })).stdout).toBe("reached hello\n"); // unboxed, it is reachable
-      expect((await dial(sandbox())).stdout).toBe("refused ENOENT\n");
-      expect((await dial(sandbox({ mode: "read-only" }))).stdout).toBe("refused ENOENT\n");
-      expect((await dial(sandbox({ allowUnixSockets: [path] }))).stdout).toBe("reached hello\n");
-      expect((await dial(sandbox({ allowUnixSockets: [dir] }))).stdout).toBe("reached hello\n");
+      expect((await ws.env().exec(dial(), { env: { SOCK: path } })).stdout).toBe("reached hello\n"); // unboxed, it is reachable
+      expect((await dialIn(sandbox())).stdout).toBe("refused ENOENT\n");
+      expect((await dialIn(sandbox({ mode: "read-only" }))).stdout).toBe("refused ENOENT\n");
+      expect((await dialIn(sandbox({ allowUnixSockets: [path] }))).stdout).toBe("reached hello\n");
+      expect((await dialIn(sandbox({ allowUnixSockets: [dir] }))).stdout).toBe("reached hello\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -133,8 +134,8 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     await using _a = await socketServer(outside);
     await using _b = await socketServer(inside);
     try {
-      expect((await sandbox().exec(DIAL, { env: { SOCK: outside } })).stdout).toMatch(/^refused (ECONNREFUSED|ENOTSOCK)\n$/);
-      expect((await sandbox().exec(DIAL, { env: { SOCK: inside } })).stdout).toBe("reached hello\n");
+      expect((await sandbox().exec(dial(), { env: { SOCK: outside } })).stdout).toMatch(/^refused (ECONNREFUSED|ENOTSOCK)\n$/);
+      expect((await sandbox().exec(dial(), { env: { SOCK: inside } })).stdout).toBe("reached hello\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -144,8 +145,8 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     const name = `\0gong-abstract-${process.pid}`;
     await using _server = await socketServer(name);
     const sock = `@${name.slice(1)}`;
-    expect((await ws.env().exec(DIAL, { env: { SOCK: sock } })).stdout).toBe("reached hello\n");
-    expect((await sandbox().exec(DIAL, { env: { SOCK: sock } })).stdout).toBe("refused ECONNREFUSED\n");
+    expect((await ws.env().exec(dial(), { env: { SOCK: sock } })).stdout).toBe("reached hello\n");
+    expect((await sandbox().exec(dial(), { env: { SOCK: sock } })).stdout).toBe("refused ECONNREFUSED\n");
   });
 
   test("issue 22 item 1: the box's /tmp is its own and lasts from one command to the next", async () => {

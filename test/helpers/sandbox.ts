@@ -1,5 +1,7 @@
 /** Whether bubblewrap can box a command on this machine, for tests that need real namespaces. */
 import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, linkSync } from "node:fs";
+import { join } from "node:path";
 import { findSandboxProgram } from "../../lib/env/sandbox.ts";
 
 /** Why bubblewrap cannot run here (missing, Linux only, namespaces refused); undefined when it can. */
@@ -16,7 +18,17 @@ export function sandboxUnavailable(): string | undefined {
 }
 
 /**
- * A JavaScript runtime a command inside the box can start: the machine's node. The test's own bun
- * may live in a checkout under /tmp, which the box replaces with a private one.
+ * The test's own runtime, placed in `dir` (a hard link, else a copy) so a command inside the box can
+ * start it: the checkout may live under /tmp, which the box replaces with a private one. Returns its path.
  */
-export const BOXED_RUNTIME = Bun.which("node", { PATH: "/usr/local/bin:/usr/bin:/bin" }) ?? process.execPath;
+export function runtimeIn(dir: string): string {
+  const path = join(dir, ".test-runtime");
+  if (existsSync(path)) return path;
+  try {
+    linkSync(process.execPath, path);
+  } catch {
+    copyFileSync(process.execPath, path);
+    chmodSync(path, 0o755);
+  }
+  return path;
+}
