@@ -24,7 +24,7 @@ const GLOB = new Set(["find", "Glob", "glob", "ls", "list_dir", "list_directory"
 const FETCH = new Set(["web_fetch", "WebFetch"]);
 const SKILL = new Set(["skill", "Skill", "activate_skill"]);
 const AGENT = new Set(["spawn_agent", "Agent", "invoke_agent"]);
-const TODO = new Set(["TodoWrite", "update_plan", "write_todos"]);
+const PLAN_TOOLS = new Set(["TodoWrite", "update_plan", "write_todos"]);
 
 /** The command a shell call runs (`command`, codex's `cmd`, or an argv list joined). */
 export function commandOf(args: Record<string, unknown>): string | undefined {
@@ -82,7 +82,7 @@ export function claudeCalls(toolName: string, args: Record<string, unknown>, cwd
   if (AGENT.has(toolName)) {
     return [{ tool_name: "Agent", tool_input: only({ subagent_type: str(args, "subagent_type", "agent_type", "agent_name"), description: str(args, "description"), prompt: str(args, "prompt", "task", "message") }) }];
   }
-  if (TODO.has(toolName)) return [{ tool_name: "TodoWrite", tool_input: args }];
+  if (PLAN_TOOLS.has(toolName)) return [{ tool_name: "TodoWrite", tool_input: args }];
   return [{ tool_name: toolName, tool_input: args }];
 }
 

@@ -12,6 +12,7 @@ import { CLI, useWorkspace } from "../cli/helpers.ts";
 import { sha256 } from "../../lib/checkpoints/store.ts";
 import { isRoot, NOBODY } from "../helpers/unprivileged.ts";
 import { treeOf } from "./tree.ts";
+import { until } from "../helpers/wait.ts";
 
 const ws = useWorkspace();
 
@@ -46,8 +47,7 @@ function storeIsConsistent(): void {
 }
 
 async function waitForFile(path: string): Promise<void> {
-  for (let i = 0; i < 3000 && !existsSync(path); i++) await Bun.sleep(10);
-  expect(existsSync(path)).toBe(true);
+  await until(() => existsSync(path), path);
 }
 
 describe("issue-28 gong rewind", () => {

@@ -12,6 +12,7 @@ import { conversationOf, routeByPrompt } from "../../lib/testing/fake-llm/route.
 import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
 import { harness } from "../agent/harness.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { until } from "../helpers/wait.ts";
 
 const FIXTURE = join(import.meta.dir, "../fixtures/setup/project");
 
@@ -113,9 +114,7 @@ describe("custom agents", () => {
     );
     await o.session.submit("PARENT: go");
     // The spawned child runs in the background: wait (bounded) for its request.
-    const deadline = Date.now() + 20_000;
-    while (childOf(o.fake.requests, "CHILD").length === 0 && Date.now() < deadline) await Bun.sleep(20);
-    const [codexChild] = childOf(o.fake.requests, "CHILD");
+    const codexChild = await until(() => childOf(o.fake.requests, "CHILD")[0], "the child's request");
     expect(JSON.stringify(codexChild.body.instructions)).toContain("SHELL-ONLY PROMPT");
     expect(toolNames(codexChild)).toContain("exec_command");
     expect(toolNames(codexChild)).not.toContain("read_file");
