@@ -10,7 +10,7 @@ import { flag, text } from "../args.ts";
 import { grepTool } from "../grep.ts";
 import { lsTool } from "../ls.ts";
 import { count, defaultResultSummary } from "../metadata.ts";
-import { READ_MAX_LIMIT, readTool, readToolWith } from "../read.ts";
+import { READ_MAX_LIMIT, readTool, readToolWith, windowWording } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { delegate, describedLike, num, wholeCount } from "./delegate.ts";
@@ -26,8 +26,9 @@ const READ_DEFAULT_LIMIT = 2000;
  */
 const MAX_LINE_CHARS = 500;
 /** The core read numbering lines as codex does ("L7: text"), and without numbers for the indentation mode's own view. */
-const codexRead = readToolWith((n) => `L${n}: `);
-const plainRead = readToolWith(() => "");
+// read_file pages by `offset`: its sentences say so.
+const codexRead = readToolWith((n) => `L${n}: `, windowWording("offset"));
+const plainRead = readToolWith(() => "", windowWording("offset"));
 
 const indentationSchema = v.strictObject({
   anchor_line: v.optional(num("Line the block is around (default: offset).")),
@@ -58,9 +59,9 @@ export const readFileTool: Tool<ReadArgs> = {
     const offset = wholeCount(args.offset, 1) ?? 1;
     const limit = wholeCount(args.limit, 1) ?? READ_DEFAULT_LIMIT;
     if (mode === "slice") {
-      return delegate(codexRead, { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" });
+      return delegate(codexRead, { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) }, ctx);
     }
-    const whole = await delegate(plainRead, { path: args.file_path, start_line: 1, limit: READ_MAX_LIMIT }, ctx, { path: "file_path" });
+    const whole = await delegate(plainRead, { path: args.file_path, start_line: 1, limit: READ_MAX_LIMIT }, ctx);
     if (whole.status === "error" || typeof whole.data.content !== "string") return whole;
     const lines = (whole.data.content as string).split("\n").slice(0, -1);
     const opts = args.indentation ?? {};
@@ -120,7 +121,7 @@ export const writeFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
   schema: writeSchema,
   truncation: "tail",
   ...describedLike(writeTool, (a) => ({ path: a.file_path })),
-  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
+  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx),
 };
 
 const listSchema = v.strictObject({
