@@ -436,7 +436,7 @@ export class Session {
   }
 
   /** The tools a truncation hint may point the model to: the spawning subagent tool and the shell when active, the reader and the search. */
-  private hintToolNames(): Pick<ToolExecutionContext, "subagentTool" | "shellToolName" | "readToolName" | "grepToolName"> {
+  private hintToolNames(): Pick<ToolExecutionContext, "subagentTool" | "shellToolName" | "pagingHint"> {
     const active = new Set(this.parts.registry.names());
     const { capabilityTools } = this.parts.profile;
     // The first subagent tool of each dialect is the spawning one (spawn_agent, Agent, invoke_agent).
@@ -444,8 +444,7 @@ export class Session {
     return {
       subagentTool: spawning !== undefined && active.has(spawning) ? spawning : undefined,
       shellToolName: capabilityTools.bash.find((n) => active.has(n)),
-      readToolName: capabilityTools.read[0],
-      grepToolName: capabilityTools.grep[0],
+      pagingHint: this.parts.profile.pagingHint,
     };
   }
 

@@ -5,6 +5,7 @@
  */
 import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
 import { limitsFor } from "./tool-limits.ts";
+import { CORE_PAGING_HINT } from "../observe.ts";
 import { coreTools } from "../../tools/registry.ts";
 import { BASH_DEFAULT_TIMEOUT_S } from "../../tools/bash.ts";
 import { webFetchTool } from "../../tools/web-fetch.ts";
@@ -52,6 +53,7 @@ export function createDefaultProfile({ model, modelInfo, registry }: ProfileOpti
     supportsParallelToolCalls: false,
     contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
     projectDocFiles: [],
+    pagingHint: CORE_PAGING_HINT,
     toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", write: "write", [webFetchTool.name]: "read" }),
   };
 }
