@@ -17,7 +17,7 @@ import { writeTool } from "../write.ts";
 import { describeProcess } from "./background.ts";
 import { delegate, describedLike, num, wholeCount } from "./delegate.ts";
 import { compileSearchRegex } from "../../lib/env/search/regex.ts";
-import { COLLECT_LIMIT, newestFirst, searchContent } from "./search.ts";
+import { COLLECT_LIMIT, matchesOf, newestFirst, searchContent } from "./search.ts";
 
 export const CLAUDE_BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** Claude Code's Grep shows at most this many rows unless head_limit says otherwise. */
@@ -239,7 +239,7 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
         ? `Found ${count(result.files.length, "file")}:`
         : `Found ${count(total, "match", "matches")} in ${count(result.files.length, "file")}:`;
   const body = [head, total === 0 ? "" : listing, ...notes.map((n) => `[${n}]`)].filter((l) => l !== "").join("\n");
-  const data = { mode, files: result.files, total_matches: total, truncated: notes.length > 0 };
+  const data = { mode, matches: matchesOf(result), files: result.files, total_matches: total, truncated: notes.length > 0 };
   const extras = { pathResolved: result.where, stats: { total_matches: total, files: result.files.length, engine: result.engine } };
   return notes.length > 0 ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
 }

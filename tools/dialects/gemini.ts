@@ -12,13 +12,13 @@ import { bashTool, runShellCommand } from "../bash.ts";
 import { editTool, editToolWith } from "../edit.ts";
 import { findFiles, findTool } from "../find.ts";
 import { grepTool } from "../grep.ts";
-import { lsTool } from "../ls.ts";
+import { lsTool, lsToolWith } from "../ls.ts";
 import { count, defaultResultSummary } from "../metadata.ts";
 import { READ_MAX_LIMIT, readTool, readToolWith } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { delegate, describedLike } from "./delegate.ts";
-import { searchContent } from "./search.ts";
+import { matchesOf, searchContent } from "./search.ts";
 
 export const GEMINI_SHELL_DEFAULT_TIMEOUT_MS = 10_000;
 const BACKGROUND_DELAY_MS = 200;
@@ -294,8 +294,8 @@ export const grepSearchTool: Tool<GrepArgs> = {
     });
     const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };
     const where = args.dir_path ?? ".";
-    if (result.files.length === 0) return ctx.reply.success({ files: [], total_matches: 0 }, `No matches found for pattern "${args.pattern}" in ${where}.`, extras);
-    if (args.names_only) return ctx.reply.success({ files: result.files }, `Found ${count(result.files.length, "file")} matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
+    if (result.files.length === 0) return ctx.reply.success({ files: [], matches: [], total_matches: 0 }, `No matches found for pattern "${args.pattern}" in ${where}.`, extras);
+    if (args.names_only) return ctx.reply.success({ files: result.files, matches: matchesOf(result) }, `Found ${count(result.files.length, "file")} matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
     const total = args.total_max_matches ?? GREP_DEFAULT_TOTAL;
     const perFile = args.max_matches_per_file ?? Number.MAX_SAFE_INTEGER;
     const blocks: string[] = [];
@@ -320,7 +320,7 @@ export const grepSearchTool: Tool<GrepArgs> = {
     const cut = shown < all;
     const head = `Found ${count(all, "match", "matches")} for pattern "${args.pattern}" in ${where}${cut ? ` (showing ${shown})` : ""}:`;
     const body = `${head}\n---\n${listing}${cut ? "\n[Narrow the pattern or raise total_max_matches to see more.]" : ""}`;
-    const data = { files: result.files, total_matches: all, truncated: cut };
+    const data = { files: result.files, matches: matchesOf(result), total_matches: all, truncated: cut };
     return cut ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
   },
 };
@@ -356,13 +356,10 @@ export const listDirectoryTool: Tool<v.InferOutput<typeof listSchema>> = {
   truncation: "head",
   ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
   async run(args, ctx) {
-    const response = await delegate(lsTool, { path: args.dir_path }, ctx);
-    if (!args.ignore?.length || response.status === "error") return response;
+    if (!args.ignore?.length) return delegate(lsTool, { path: args.dir_path }, ctx);
+    // Ignored entries leave the listing, the data and the counts alike.
     const ignored = picomatch(args.ignore, { dot: true });
-    const lines = response.text.split("\n");
-    const kept = [lines[0], ...lines.slice(1).filter((l) => !ignored(l.replace(/\/$/, "")))];
-    response.text = kept.join("\n");
-    return response;
+    return delegate(lsToolWith((name) => !ignored(name)), { path: args.dir_path }, ctx);
   },
 };
 
