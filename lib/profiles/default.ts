@@ -54,6 +54,7 @@ export function createDefaultProfile({ model, modelInfo, registry }: ProfileOpti
     contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
     projectDocFiles: [],
     pagingHint: CORE_PAGING_HINT,
-    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", write: "write", [webFetchTool.name]: "read" }),
+    // apply_patch is off unless named (--tools default,apply_patch); its result is an edit's.
+    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", apply_patch: "edit", write: "write", [webFetchTool.name]: "read" }),
   };
 }

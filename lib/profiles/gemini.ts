@@ -71,6 +71,8 @@ export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
         glob: "find",
         list_directory: "find",
         replace: "edit",
+        // Off unless named (--tools default,apply_patch); its result is an edit's.
+        apply_patch: "edit",
         write_file: "write",
         [geminiWebFetchTool.name]: "read",
       },
