@@ -165,7 +165,8 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
         total.text = outcome.message ? textOf(outcome.message) : "";
         return;
       }
-      if (outcome.error.kind === "context_overflow" && !overflowRetried && !outcome.message) {
+      // With autoCompact off an overflow only warns (004 §9.11.4): the host decides when to compact.
+      if (outcome.error.kind === "context_overflow" && host.config.autoCompact && !overflowRetried && !outcome.message) {
         overflowRetried = true;
         if (await host.compactForOverflow()) continue;
       }
