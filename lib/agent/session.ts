@@ -413,11 +413,12 @@ export class Session {
         commandTimeoutMs: parts.commandTimeoutMs ?? this.parts.profile.defaultCommandTimeoutMs,
       }),
       isProfileTool: isProfileToolName,
-      append: (message: Message) => {
+      append: (message, injected) => {
         parts.history.push(message);
         this.bus.emit("message_start", { message });
         this.bus.emit("message_end", { message });
-        this.recorder.message(message);
+        if (injected) this.recorder.injected(message, injected);
+        else this.recorder.message(message);
       },
       persist: (message: Message) => this.recorder.message(message),
       updatePlan: (plan, source) => {
