@@ -85,3 +85,30 @@ describe("issue 23 gemini list_directory ignore filters data and count", () => {
     expect(r.stats).toMatchObject({ total_entries: paths.length, entries_returned: paths.length });
   });
 });
+
+describe("issue 23 000 context.cwd is where the command really ran", () => {
+  test("core bash after a leading cd", async () => {
+    ws.write("sub dir/x.txt", "x\n");
+    const r = await run("bash", { command: 'cd "sub dir" && pwd' });
+    expect(r.text.trim().endsWith("/sub dir")).toBe(true);
+    expect(r.context.cwd).toBe("sub dir");
+    // A cd the shell resolves from its own state, or to nowhere, leaves the session's directory.
+    expect((await run("bash", { command: "cd ~ && true" })).context.cwd).toBe(".");
+    expect((await run("bash", { command: "cd missing && true" })).context.cwd).toBe(".");
+    expect((await run("bash", { command: "echo hi" })).context.cwd).toBe(".");
+  });
+
+  test("codex exec_command with workdir (and a cd inside it)", async () => {
+    use(openaiTools);
+    ws.write("src/deep/y.txt", "y\n");
+    expect((await run("exec_command", { cmd: "pwd", workdir: "src" })).context.cwd).toBe("src");
+    expect((await run("exec_command", { cmd: "cd deep && pwd", workdir: "src" })).context.cwd).toBe("src/deep");
+  });
+
+  test("gemini run_shell_command with dir_path, Claude Bash with cd", async () => {
+    use(geminiTools);
+    expect((await run("run_shell_command", { command: "pwd", dir_path: "src" })).context.cwd).toBe("src");
+    use(anthropicTools);
+    expect((await run("Bash", { command: "cd src && ls" })).context.cwd).toBe("src");
+  });
+});

@@ -8,7 +8,7 @@ import { OutputCapture } from "../../lib/tool-output.ts";
 import picomatch from "picomatch";
 import * as v from "valibot";
 import { flag, text, whole } from "../args.ts";
-import { bashTool, runShellCommand } from "../bash.ts";
+import { bashTool, commandDirectory, runShellCommand } from "../bash.ts";
 import { editTool, editToolWith } from "../edit.ts";
 import { findFiles, findTool } from "../find.ts";
 import { grepTool } from "../grep.ts";
@@ -193,6 +193,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
     }
     if (args.is_background) {
       const table = ctx.processes;
+      const ranIn = await commandDirectory(ctx, args.dir_path, args.command);
       const started = table.start(args.command, { cwd: args.dir_path });
       await table.waitForExit(started.id, args.delay_ms ?? BACKGROUND_DELAY_MS, ctx.signal);
       const first = table.tail(started.id, 20).text;
@@ -200,6 +201,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
       return ctx.reply.success(
         { pid: started.id, running: !started.result },
         `Started in the background. Background PIDs: ${started.id}. ${state} Read its output with read_background_output (pid ${started.id}).\nOutput: ${first === "" ? "(empty)" : first}`,
+        { cwd: ranIn },
       );
     }
     const timeoutMs = ctx.commandTimeoutMs ?? GEMINI_SHELL_DEFAULT_TIMEOUT_MS;
