@@ -4,7 +4,6 @@
  * any session exists, so `gong --tools` accepts exactly what createSession accepts.
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
-import { factoryFor } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { createToolRegistry, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
 import { selectTools } from "../../tools/selection.ts";
@@ -19,7 +18,8 @@ export function sessionToolNames(profile: ProviderProfile, selection: ToolPreset
 }
 
 export interface SelectionCheck {
-  profile?: string | ProfileFactory;
+  /** The session's profile (resolve a choice with factoryFor first: an unknown profile is its own error). */
+  profile: ProfileFactory;
   model: string;
   selection: ToolPreset | readonly string[];
   cwd: string;
@@ -29,9 +29,9 @@ export interface SelectionCheck {
 }
 
 /** The tools a session for these options would activate (throws the session's own error on a bad selection). */
-export function toolsForSelection({ profile: choice = "auto", model, selection, cwd, env, skills = false }: SelectionCheck): Tool[] {
+export function toolsForSelection({ profile: factory, model, selection, cwd, env, skills = false }: SelectionCheck): Tool[] {
   const registry = createToolRegistry({ cwd, env });
-  const profile = factoryFor(choice, model)({ model, registry });
+  const profile = factory({ model, registry });
   for (const tool of profile.ownTools) registry.register(tool, { activate: false });
   const dialect = subagentTools(subagentDialect(profile.id), undefined as never, { parentModel: model });
   const extras = [...dialect.map((t) => t.name), ...(skills ? [skillToolName(profile.id)] : [])];

@@ -15,6 +15,7 @@ import { findProvider, PROVIDERS } from "../llm/providers.ts";
 import type { CustomProvider } from "../llm/providers.ts";
 import type { ScriptTurn } from "../testing/fake-llm/types.ts";
 import { toolsForSelection, type SelectionCheck } from "../agent/tool-selection.ts";
+import { AUTO_PROFILE, factoryFor } from "../profiles/index.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
@@ -147,7 +148,9 @@ export async function prepareSession(
   // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
   const brought = discoverSetup({ cwd, home: env.HOME });
   // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
-  const explicitTools = checkTools(tools, { profile: opts.profile ?? settings.profile, model, cwd, env: execEnv, skills: brought.skills.length > 0 }, toolSource, shell);
+  const explicitTools =
+    tools !== undefined &&
+    checkTools({ selection: tools, profile: factoryFor(opts.profile ?? settings.profile ?? AUTO_PROFILE, model), model, cwd, env: execEnv, skills: brought.skills.length > 0 }, toolSource, shell);
   const noShellNotice = !shell && !explicitTools;
   const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
   const permissions: SessionPermissions = { rules: fromSettings.rules, cwd, hookDecisions: new WeakMap() };
@@ -280,15 +283,14 @@ function protectKeyVariables(settings: Settings): Set<string> {
 }
 
 /**
- * Checks an explicit tool selection; true when there is one. An unknown preset or tool name, or a
- * shell tool where no shell exists, is a configuration error naming where it was written.
+ * Checks an explicit tool selection with the session's own rule, for the profile the session will
+ * have. An unknown preset or tool name, or a shell tool where no shell exists, is a configuration
+ * error naming where it was written.
  */
-function checkTools(tools: CreateSessionOptions["tools"], session: Omit<SelectionCheck, "selection">, source: string, shell: ShellChoice | null): boolean {
-  if (tools === undefined) return false;
+function checkTools(check: SelectionCheck, source: string, shell: ShellChoice | null): true {
   let active: Tool[];
   try {
-    // The session's own rule, for the profile the session will have.
-    active = toolsForSelection({ ...session, selection: tools });
+    active = toolsForSelection(check);
   } catch (e) {
     // The rule's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
     const reason = (e as Error).message.replace(/\.$/, "").replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
