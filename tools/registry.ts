@@ -113,8 +113,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   let active: string[] = [];
 
   // The one selection rule (selection.ts), with the core tools' own names.
+  // Names of MCP tools not connected yet stay out until they are registered.
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] =>
-    selectTools({ naming: CORE_NAMING, selection: presetOrNames, known: [...tools.keys()] });
+    selectTools({ naming: CORE_NAMING, selection: presetOrNames, known: [...tools.keys()] }).filter((n) => tools.has(n));
 
   active = resolveActive(options.preset ?? options.config?.active ?? options.config?.preset ?? "default");
   for (const tool of options.tools ?? []) if (!active.includes(tool.name)) active.push(tool.name);

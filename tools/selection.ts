@@ -50,8 +50,9 @@ export interface ToolSelectionInput {
 /**
  * The active tool names, in order. A preset's capabilities become the profile's own tools (the
  * `default` preset adds its extra tools and the caller's extras); capability names in a list are
- * translated the same way; other names stay as given. An unknown preset, an empty result or a
- * name no tool has is an error naming what exists.
+ * translated the same way; other names stay as given, MCP tools whose server has not connected yet
+ * included (the registry activates them once they exist). An unknown preset, an empty selection or
+ * a name no tool has is an error naming what exists.
  */
 export function selectTools({ naming, selection, known, extras = [], foreign = new Set() }: ToolSelectionInput): string[] {
   const has = new Set(known);
@@ -83,5 +84,5 @@ export function selectTools({ naming, selection, known, extras = [], foreign = n
   if (unknown.length > 0) {
     throw new Error(`Unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}. Available tools: ${[...has].join(", ")}.`);
   }
-  return [...new Set(names.filter((n) => has.has(n)))];
+  return [...new Set(names)];
 }

@@ -436,7 +436,7 @@ export class Session {
     };
   }
 
-  /** The tools a truncation hint may point the model to: the spawning subagent tool and the shell when active, the reader and the search. */
+  /** What a truncation hint points the model to: the spawning subagent tool and the shell when active, the profile's paging hint. */
   private hintToolNames(): Pick<ToolExecutionContext, "subagentTool" | "shellToolName" | "pagingHint"> {
     const active = new Set(this.parts.registry.names());
     const { capabilityTools } = this.parts.profile;

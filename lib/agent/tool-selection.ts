@@ -36,5 +36,6 @@ export function toolsForSelection({ profile: factory, model, selection, cwd, env
   const dialect = subagentTools(subagentDialect(profile.id), undefined as never, { parentModel: model });
   const extras = [...dialect.map((t) => t.name), ...(skills ? [skillToolName(profile.id)] : [])];
   const byName = new Map(dialect.map((t) => [t.name, t]));
+  // An MCP tool named before its server connects is not known yet: nothing to check about it.
   return sessionToolNames(profile, selection, registry, extras).flatMap((n) => registry.get(n) ?? byName.get(n) ?? []);
 }

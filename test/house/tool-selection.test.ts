@@ -50,3 +50,15 @@ describe("issue 23 one rule for the active tools", () => {
     expect(await r.close()).toBe(0);
   }, 30_000);
 });
+
+describe("issue 23 one rule: MCP tools named before their server connects", () => {
+  test("a selection of only a not-yet-connected MCP tool is accepted by the CLI and by createSession", async () => {
+    const fake = await startFakeLlm({ script: [{ text: "ok" }] });
+    const r = await ws.run([...anthropicFlags(fake.baseUrls.anthropic), "--tools", "Read,mcp__absent__tool", "-p", "hi"]);
+    expect(r.code).toBe(0);
+    expect(names(fake.requests[0].body)).toEqual(["Read"]);
+    await using h = await harness([{ text: "ok" }], { profile: "anthropic", tools: ["mcp__absent__tool"] });
+    await h.session.submit("hi");
+    expect(names(h.fake.requests[0].body)).toEqual([]);
+  }, 30_000);
+});
