@@ -195,7 +195,9 @@ function emptyOrBeyond(args: Window, ctx: ToolRunContext, totalLines: number, ba
   if (totalLines === 0 && args.start_line === 1) {
     return ctx.reply.success({ content: "", truncated: false }, `Read 0 lines from '${args.path}' (file is empty).`, { ...extras, stats });
   }
-  return ctx.reply.fail("INVALID_PARAM", args.wording.beyondEnd({ requested: args.start_line, total: totalLines }), { ...extras, stats });
+  // The facts travel as data too, so a program never parses the sentence.
+  const fact: BeyondEnd = { requested: args.start_line, total: totalLines };
+  return ctx.reply.fail("INVALID_PARAM", args.wording.beyondEnd(fact), { ...extras, stats, data: { beyond_end: fact } });
 }
 
 async function readImage(

@@ -30,6 +30,7 @@ describe("issue 23 model-facing sentences in each dialect's own names", () => {
     use(anthropicTools);
     const r = await run("Read", { file_path: "f.txt", offset: 100 });
     expect(r.error).toEqual({ code: "INVALID_PARAM", message: "offset 100 is beyond end of file (3 lines total). Valid range: 1-3." });
+    expect(r.data.beyond_end).toEqual({ requested: 100, total: 3 });
   });
 
   test("codex read_file with offset past the end names offset", async () => {
