@@ -95,6 +95,8 @@ export function isToolError(e: unknown): e is ToolError {
 }
 
 interface ReplyExtras {
+  /** The directory the call really worked in (a command's workdir or leading `cd`), when not the session's. */
+  cwd?: string;
   stats?: Record<string, number | string>;
   context?: Record<string, unknown>;
   pathResolved?: string;
@@ -123,7 +125,7 @@ export function startReply(paramsInput: unknown, cwd = "."): Reply {
     error?: ErrorInfo,
   ): ToolResponse => {
     const stats: ToolStats = { ...cleanStats(extras.stats), time_ms: elapsed() };
-    const context: ToolContext = { ...(extras.context ?? {}), cwd, params_input: paramsInput };
+    const context: ToolContext = { ...(extras.context ?? {}), cwd: extras.cwd ?? cwd, params_input: paramsInput };
     if (extras.pathResolved !== undefined) context.path_resolved = extras.pathResolved;
     const response: ToolResponse = { status, data: isPlainObject(data) ? data : {}, text: String(text), stats, context };
     if (error) response.error = error;

@@ -61,8 +61,8 @@ export interface ObserveOptions {
   kindLimits?: ToolLimits;
   /** The active subagent tool, when there is one: the hint points at it (001 §7). */
   subagentToolName?: string;
-  readToolName?: string;
-  grepToolName?: string;
+  /** How to page or search the spilled file, in the profile's own words (default: CORE_PAGING_HINT). */
+  pagingHint?: string;
   /** Named in the hint for a line longer than the limit. */
   shellToolName?: string;
 }
@@ -279,6 +279,9 @@ function firstLineLength(text: string): number {
 
 const range = (word: string, from: number, to: number) => (from === to ? `${word} ${from}` : `${word}s ${from}-${to}`);
 
+/** How to get at a spilled file with the core tools (read pages by start_line; grep takes a file as its path). */
+export const CORE_PAGING_HINT = "Use read with start_line to page through that file, or grep to search it, instead of re-running the tool.";
+
 /** Where the full output is and how to get at it (001 §7). */
 function whereFull(spill: SpillInfo, cut: CutResult, maxChars: number, opts: ObserveOptions): string {
   if (!spill.path) {
@@ -287,7 +290,7 @@ function whereFull(spill: SpillInfo, cut: CutResult, maxChars: number, opts: Obs
   const capped = spill.capped ? ` (only its first ${spill.storedBytes} of ${spill.totalBytes} bytes were stored: the spill file is capped)` : "";
   const next = opts.subagentToolName
     ? `Use ${opts.subagentToolName} to have a subagent process the full output file if you need all of it.`
-    : `Use ${opts.readToolName ?? "read"} with start_line to page through that file, or ${opts.grepToolName ?? "grep"} to search it, instead of re-running the tool.`;
+    : (opts.pagingHint ?? CORE_PAGING_HINT);
   // Paging by lines cannot show the rest of one huge line: say how to page it by characters.
   const longLine =
     cut.head?.partialLine || cut.tail?.partialLine

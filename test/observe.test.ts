@@ -193,11 +193,13 @@ describe("envelope and limits", () => {
     expect(Buffer.from(preview, "utf8").toString("utf8")).toBe(preview);
   });
 
-  test("001 §7 subagent hint when a subagent tool is registered, tool names otherwise", async () => {
+  test("001 §7 subagent hint when a subagent tool is registered, the profile's paging hint otherwise", async () => {
     const { forModel: r } = await observer().observe("Bash", reply(numbered(2500)), { subagentToolName: "Task" });
     expect(r.text).toContain("Use Task to have a subagent process the full output file");
-    const { forModel: named } = await observer().observe("Bash", reply(numbered(2500)), { readToolName: "Read", grepToolName: "Grep" });
-    expect(named.text).toContain("Use Read with start_line to page through that file, or Grep to search it");
+    const hint = "Use Read with offset and limit to page through that file, or Grep with that file as its path to search it, instead of re-running the tool.";
+    const { forModel: named } = await observer().observe("Bash", reply(numbered(2500)), { pagingHint: hint });
+    expect(named.text).toContain(`. ${hint}`);
+    expect(named.text).not.toContain("start_line");
   });
 
   test("per-tool limits, and the tool's own direction when the limits name none", async () => {

@@ -12,7 +12,8 @@ import * as v from "valibot";
 import type { ErrorCode, ToolResponse } from "../lib/envelope.ts";
 import type { ExecResult } from "../lib/env/types.ts";
 import { SubdirEnvironment } from "../lib/env/subdir.ts";
-import { patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
+import { isAbsolute, relative, resolve } from "node:path";
+import { leadingCd, patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
 import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import { locate } from "./target.ts";
@@ -69,6 +70,7 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
   const shellPatch = patchFromShellCommand(run.command);
   if (shellPatch) return runShellPatch(shellPatch, ctx);
   const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
+  const ranIn = await commandDirectory(ctx, run.cwd, run.command);
   let result: ExecResult;
   try {
     result = await ctx.env.exec(run.command, {
@@ -82,7 +84,27 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
     // What came after the last update is sent before the call ends (a failure is the registry's to report).
     updates?.flush();
   }
-  return respond(result, run, ctx);
+  return respond(result, run, ctx, ranIn);
+}
+
+/**
+ * Where a command really runs, for the envelope's `context.cwd`: its working directory (a
+ * workdir, dir_path) and then the directory of a leading `cd <dir> &&` when that exists — relative
+ * to the project root (POSIX), absolute outside it. Undefined when it is the session's own.
+ */
+export async function commandDirectory(ctx: ToolRunContext, cwd: string | undefined, command: string): Promise<string | undefined> {
+  const base = cwd === undefined ? ctx.env.workingDirectory() : (await ctx.env.resolvePath(cwd)).absolute;
+  let dir = base;
+  const cd = leadingCd(command);
+  // `cd ~`, `cd $X` and `cd -` depend on the shell's state: the command's directory is then not known here.
+  if (cd !== undefined && !/^[~$-]/.test(cd)) {
+    const target = resolve(base, cd);
+    if ((await ctx.env.stat(target))?.type === "dir") dir = target;
+  }
+  if (dir === ctx.env.workingDirectory()) return undefined;
+  const rel = relative(ctx.env.root, dir);
+  if (rel === "") return ".";
+  return rel.startsWith("..") || isAbsolute(rel) ? dir : rel.split("\\").join("/");
 }
 
 /** Applies a patch found in a shell command; after `cd <dir> &&` its paths are relative to that directory. */
@@ -93,7 +115,7 @@ export async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRun
   return runPatch(patch, { ...ctx, env: new SubdirEnvironment(ctx.env, resolved.absolute) });
 }
 
-function respond(result: ExecResult, run: ShellRun, ctx: ToolRunContext): ToolResponse {
+function respond(result: ExecResult, run: ShellRun, ctx: ToolRunContext, ranIn: string | undefined): ToolResponse {
   const output = ctx.output.finish();
   const body = output.totalBytes === 0 ? "(no output)" : output.text;
   const data: Record<string, unknown> = {
@@ -104,7 +126,7 @@ function respond(result: ExecResult, run: ShellRun, ctx: ToolRunContext): ToolRe
     total_bytes: result.totalBytes,
   };
   if (output.spill?.path) data.full_output_path = output.spill.path;
-  const extras = { stats: { total_bytes: result.totalBytes, total_lines: output.newlines + (output.endsOpen ? 1 : 0) } };
+  const extras = { cwd: ranIn, stats: { total_bytes: result.totalBytes, total_lines: output.newlines + (output.endsOpen ? 1 : 0) } };
 
   const failure = failureOf(result, run);
   if (failure) return ctx.reply.fail(failure.code, failure.message, { ...extras, data, text: `${body}\n\n${failure.message}` });

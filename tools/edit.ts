@@ -30,6 +30,14 @@ const BINARY_SNIFF_BYTES = 8192;
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
+/** The names edit's sentences use for its parameters: each dialect gives its own (old_string, allow_multiple…). */
+export interface EditNames {
+  oldText: string;
+  replaceAll: string;
+}
+
+const coreNames: EditNames = { oldText: "old_text", replaceAll: "replace_all" };
+
 export const editTool: Tool<EditArgs> = {
   name: "edit",
   description:
@@ -41,16 +49,23 @@ export const editTool: Tool<EditArgs> = {
   kind: "modify",
   summarizeCall: (a) => String(a.path ?? ""),
   summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.replacements ?? 0), "replacement")),
-  async run(args, ctx) {
-    const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
-    if (!info) return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, { text: `File not found: ${args.path}. Check the path, or use write to create a new file.` });
-    if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to edit.`, extras);
-    if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Not a regular file: ${args.path}. edit only changes files.`, extras);
-    return withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras));
-  },
+  run: (args, ctx) => runEdit(args, ctx, coreNames),
 };
 
-async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, extras: { pathResolved: string }): Promise<ToolResponse> {
+/** edit whose sentences name its parameters as `names` says (not model-visible: each dialect gives its own). */
+export function editToolWith(names: EditNames): Tool<EditArgs> {
+  return { ...editTool, run: (args, ctx) => runEdit(args, ctx, names) };
+}
+
+async function runEdit(args: EditArgs, ctx: ToolRunContext, names: EditNames): Promise<ToolResponse> {
+  const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
+  if (!info) return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, { text: `File not found: ${args.path}. Check the path, or use write to create a new file.` });
+  if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to edit.`, extras);
+  if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Not a regular file: ${args.path}. edit only changes files.`, extras);
+  return withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras, names));
+}
+
+async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, extras: { pathResolved: string }, names: EditNames): Promise<ToolResponse> {
   const { path } = args;
   const before = await ctx.env.stat(absolute);
   if (!before) return ctx.reply.fail("NOT_FOUND", `File not found: ${path}`, extras);
@@ -78,7 +93,7 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
   if (oldText === "") {
     // An empty file has exactly one place to put text: insert it. Elsewhere empty old_text is ambiguous.
     if (content !== "") {
-      return ctx.reply.fail("INVALID_PARAM", `old_text must not be empty when ${path} has content. Give the exact text to replace, or use write to replace the whole file.`, extras);
+      return ctx.reply.fail("INVALID_PARAM", `${names.oldText} must not be empty when ${path} has content. Give the exact text to replace, or use write to replace the whole file.`, extras);
     }
     spans = [[0, 0]];
   } else {
@@ -89,7 +104,7 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
     }
     if (!match.ok) {
       const message = `Found ${match.count} occurrences of the text in ${path}. The text must be unique. Please provide more context to make it unique.`;
-      return ctx.reply.fail("INVALID_PARAM", message, { ...extras, data: { occurrences: match.count }, text: `${message} Or set replace_all to true to replace all of them.` });
+      return ctx.reply.fail("INVALID_PARAM", message, { ...extras, data: { occurrences: match.count }, text: `${message} Or set ${names.replaceAll} to true to replace all of them.` });
     }
     spans = match.spans;
     fuzzy = match.fuzzy;

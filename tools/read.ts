@@ -33,11 +33,50 @@ const schema = v.strictObject({
 });
 export type ReadArgs = v.InferOutput<typeof schema>;
 /** The arguments with the defaults applied, whether the caller chose the window, and how lines are numbered. */
-type Window = { path: string; start_line: number; limit: number; explicit: boolean; prefix: LinePrefix };
+type Window = { path: string; start_line: number; limit: number; explicit: boolean; prefix: LinePrefix; wording: ReadWording };
 
 /** What goes before line `n` of the file: "   7 | " for read; a dialect numbers lines its own way (or not at all). */
 export type LinePrefix = (n: number) => string;
-const numbered: LinePrefix = (n) => `${String(n).padStart(4)} | `;
+export const numbered: LinePrefix = (n) => `${String(n).padStart(4)} | `;
+
+/** The first line asked for lies past the end of the file (`total` lines; 0 for an empty file). */
+export interface BeyondEnd {
+  requested: number;
+  total: number;
+}
+
+/** The window stopped before the end: lines `first`–`last` of `total` were shown; `next` continues. */
+export interface MoreLines {
+  first: number;
+  last: number;
+  total: number;
+  next: number;
+}
+
+/**
+ * The sentences the model reads about a window, in the parameter names of the tool it called: the
+ * core read states the facts (BeyondEnd, MoreLines) and each dialect words them.
+ */
+export interface ReadWording {
+  beyondEnd(fact: BeyondEnd): string;
+  more(fact: MoreLines): string;
+}
+
+/** Wording for a tool whose first line is `start` (start_line, offset…): spec 002's sentences in that name. */
+export function windowWording(start: string): ReadWording {
+  return {
+    beyondEnd: ({ requested, total }) =>
+      total === 0
+        ? `${start} ${requested} is beyond end of file (file is empty). Valid range: ${start}=1 only.`
+        : `${start} ${requested} is beyond end of file (${total} lines total). Valid range: 1-${total}.`,
+    more: ({ first, last, total, next }) =>
+      first === 1
+        ? `[Truncated: Showing first ${last} of ${total} lines. Use ${start}=${next} to continue.]`
+        : `[Truncated: Showing lines ${first}-${last} of ${total}. ${total - last} more lines in file. Use ${start}=${next} to continue.]`,
+  };
+}
+
+const coreWording = windowWording("start_line");
 
 export const readTool: Tool<ReadArgs> = {
   name: "read",
@@ -57,21 +96,22 @@ export const readTool: Tool<ReadArgs> = {
     r.status === "error" ? defaultResultSummary(r)
     : Array.isArray(r.data.images) && r.data.images.length > 0 ? "image"
     : count(Number(r.stats.lines_read ?? 0), "line") + " read",
-  run: (input, ctx) => runRead(input, ctx, numbered),
+  run: (input, ctx) => runRead(input, ctx, numbered, coreWording),
 };
 
-/** read with lines numbered by `prefix` (not a model-visible parameter: each dialect picks its own). */
-export function readToolWith(prefix: LinePrefix): Tool<ReadArgs> {
-  return { ...readTool, run: (input, ctx) => runRead(input, ctx, prefix) };
+/** read with lines numbered by `prefix` and sentences in `wording` (not model-visible parameters: each dialect picks its own). */
+export function readToolWith(prefix: LinePrefix, wording: ReadWording = coreWording): Tool<ReadArgs> {
+  return { ...readTool, run: (input, ctx) => runRead(input, ctx, prefix, wording) };
 }
 
-async function runRead(input: ReadArgs, ctx: ToolRunContext, prefix: LinePrefix): Promise<ToolResponse> {
+async function runRead(input: ReadArgs, ctx: ToolRunContext, prefix: LinePrefix, wording: ReadWording): Promise<ToolResponse> {
   const args: Window = {
     path: input.path,
     start_line: input.start_line ?? 1,
     limit: input.limit ?? READ_DEFAULT_LIMIT,
     explicit: input.start_line !== undefined || input.limit !== undefined,
     prefix,
+    wording,
   };
   const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
   if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
@@ -147,10 +187,7 @@ async function readFrom(iterator: AsyncIterator<Uint8Array>, args: Window, ctx: 
 /** The continuation hint when lines remain after the window, or null when it reached EOF. */
 function pagingHint(args: Window, window: WindowScan, lastShown: number): string | null {
   if (!window.stoppedByLimit) return null;
-  const next = lastShown + 1;
-  const total = window.totalLines;
-  if (args.start_line === 1) return `[Truncated: Showing first ${window.shown} of ${total} lines. Use start_line=${next} to continue.]`;
-  return `[Truncated: Showing lines ${args.start_line}-${lastShown} of ${total}. ${total - lastShown} more lines in file. Use start_line=${next} to continue.]`;
+  return args.wording.more({ first: args.start_line, last: lastShown, total: window.totalLines, next: lastShown + 1 });
 }
 
 function emptyOrBeyond(args: Window, ctx: ToolRunContext, totalLines: number, baseStats: Record<string, number>, extras: { context: Record<string, unknown>; pathResolved: string }): ToolResponse {
@@ -158,11 +195,9 @@ function emptyOrBeyond(args: Window, ctx: ToolRunContext, totalLines: number, ba
   if (totalLines === 0 && args.start_line === 1) {
     return ctx.reply.success({ content: "", truncated: false }, `Read 0 lines from '${args.path}' (file is empty).`, { ...extras, stats });
   }
-  const message =
-    totalLines === 0
-      ? `start_line ${args.start_line} is beyond end of file (file is empty). Valid range: start_line=1 only.`
-      : `start_line ${args.start_line} is beyond end of file (${totalLines} lines total). Valid range: 1-${totalLines}.`;
-  return ctx.reply.fail("INVALID_PARAM", message, { ...extras, stats });
+  // The facts travel as data too, so a program never parses the sentence.
+  const fact: BeyondEnd = { requested: args.start_line, total: totalLines };
+  return ctx.reply.fail("INVALID_PARAM", args.wording.beyondEnd(fact), { ...extras, stats, data: { beyond_end: fact } });
 }
 
 async function readImage(

@@ -28,6 +28,7 @@ import type { ToolSpec } from "../lib/llm/types.ts";
 import type { Tool, ToolProgress } from "./types.ts";
 import type { WebAccess } from "../lib/web/access.ts";
 import { writeTool } from "./write.ts";
+import { CORE_NAMING, selectTools, type ToolPreset } from "./selection.ts";
 
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
@@ -38,20 +39,7 @@ export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTo
  */
 export const optionalTools: readonly Tool[] = [...planTools, applyPatchTool];
 
-export const TOOL_PRESETS = {
-  default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
-  minimal: ["read", "write", "edit", "bash"],
-  readonly: ["read", "grep", "find", "ls"],
-} as const satisfies Record<string, readonly string[]>;
-export type ToolPreset = keyof typeof TOOL_PRESETS;
-
-export const isToolPreset = (name: string): name is ToolPreset => Object.hasOwn(TOOL_PRESETS, name);
-
-/** A user's "preset" or "a,b,c" as the registry takes it: a preset name, or the list of tool names. */
-export function parseToolList(text: string): ToolPreset | string[] {
-  const names = text.split(",").map((t) => t.trim()).filter(Boolean);
-  return names.length === 1 && isToolPreset(names[0]) ? names[0] : names;
-}
+export { isToolPreset, parseToolList, TOOL_PRESETS, type ToolPreset } from "./selection.ts";
 
 export interface ToolRegistryConfig {
   /** Preset used when the options give none. */
@@ -91,9 +79,6 @@ export interface RegisterOptions {
   activate?: boolean;
 }
 
-/** Tools of MCP servers connect after start-up: a tool list may name them before they exist. */
-const LATE_TOOL_PREFIX = "mcp__";
-
 export interface ToolRegistry {
   readonly env: ExecutionEnvironment;
   /** Background commands started by the tools (killed by `close()`). */
@@ -106,6 +91,8 @@ export interface ToolRegistry {
   names(): string[];
   /** A registered tool (active or not). */
   get(name: string): Tool | undefined;
+  /** Names of every registered tool, active or not. */
+  registered(): string[];
   /** The active tool a call under `name` runs: the tool of that name, or one keeping it as an older alias. */
   callable(name: string): Tool | undefined;
   /** Add or replace a tool; it becomes active unless `activate` is false. */
@@ -125,25 +112,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   for (const tool of [...coreTools, ...optionalTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
 
-  const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] => {
-    let names: readonly string[];
-    if (typeof presetOrNames === "string") {
-      if (!isToolPreset(presetOrNames)) {
-        throw new Error(`Unknown tool preset '${presetOrNames}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
-      }
-      names = TOOL_PRESETS[presetOrNames];
-    } else if (Array.isArray(presetOrNames)) {
-      // A preset's name in a list stands for its tools, unless a tool has that name.
-      names = presetOrNames.flatMap((n) => (!tools.has(n) && typeof n === "string" && isToolPreset(n) ? TOOL_PRESETS[n] : [n]));
-    }
-    else throw new Error("Active tools must be a preset name or a list of tool names.");
-    if (names.length === 0) throw new Error("The active tool list is empty: activate at least one tool.");
-    const unknown = names.filter((n) => !tools.has(n) && !n.startsWith(LATE_TOOL_PREFIX));
-    if (unknown.length > 0) {
-      throw new Error(`Unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}. Available tools: ${[...tools.keys()].join(", ")}.`);
-    }
-    return [...new Set(names.filter((n) => tools.has(n)))];
-  };
+  // The one selection rule (selection.ts), with the core tools' own names.
+  // Names of MCP tools not connected yet stay out until they are registered.
+  const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] =>
+    selectTools({ naming: CORE_NAMING, selection: presetOrNames, known: [...tools.keys()] }).filter((n) => tools.has(n));
 
   active = resolveActive(options.preset ?? options.config?.active ?? options.config?.preset ?? "default");
   for (const tool of options.tools ?? []) if (!active.includes(tool.name)) active.push(tool.name);
@@ -165,6 +137,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     close: () => processes.killAll(),
     names: () => [...active],
     get: (name) => tools.get(name),
+    registered: () => [...tools.keys()],
     callable: activeTool,
     register(tool, { activate = true } = {}) {
       tools.set(tool.name, tool);

@@ -12,6 +12,7 @@ import { planOf, type Plan } from "../../tools/plan.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
 import type { SessionConfig } from "./config.ts";
+import type { InjectedOrigin } from "../store/format.ts";
 import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 import { loopWarning, type LoopDetector } from "./loop-detection.ts";
@@ -60,8 +61,8 @@ export interface LoopHost {
   toolContext(): ToolExecutionContext;
   /** True for a tool name some profile defines (used to present calls made under another profile). */
   isProfileTool?(name: string): boolean;
-  /** Adds a finished message to the history (and the session file), with message events. */
-  append(message: Message): void;
+  /** Adds a finished message to the history (and the session file), with message events; an injected one is stored as such. */
+  append(message: Message, injected?: InjectedOrigin): void;
   /** Records a message the stream already placed in the history. */
   persist(message: Message): void;
   /** The plan tool set a new plan: keep it, write it to the session file, emit plan_update. */
@@ -168,7 +169,8 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
         total.text = outcome.message ? textOf(outcome.message) : "";
         return;
       }
-      if (outcome.error.kind === "context_overflow" && !overflowRetried && !outcome.message) {
+      // With autoCompact off an overflow only warns (004 §9.11.4): the host decides when to compact.
+      if (outcome.error.kind === "context_overflow" && host.config.autoCompact && !overflowRetried && !outcome.message) {
         overflowRetried = true;
         if (await host.compactForOverflow()) continue;
       }
@@ -237,7 +239,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     }
     if (config.enableLoopDetection && host.loopDetector.check()) {
       const warning = loopWarning(config.loopDetectionWindow);
-      host.append({ role: "user", content: warning, timestamp: Date.now() });
+      host.append({ role: "user", content: warning, timestamp: Date.now() }, "loop_detection");
       bus.emit("loop_detection", { message: warning, window: config.loopDetectionWindow });
     }
     await host.afterTurn();
@@ -262,7 +264,7 @@ async function buildRequest(host: LoopHost, system: string): Promise<Request> {
 
 function drainSteering(host: LoopHost): void {
   for (const text of host.queues.drainSteering()) {
-    host.append({ role: "user", content: text, timestamp: Date.now() });
+    host.append({ role: "user", content: text, timestamp: Date.now() }, "steering");
     host.bus.emit("steering_injected", { content: text });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The tools of a session's MCP servers. They connect after start-up: each one is registered
  * inactive as it arrives and the session then recomputes its active set, where MCP tools follow
- * the same rule as custom and subagent tools (see activeToolNames).
+ * the same rule as custom and subagent tools (see sessionToolNames).
  */
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";

@@ -4,6 +4,7 @@
  * the agent: the first write error is reported once as a `warning` event and later ones are dropped.
  */
 import type { Message, ReasoningEffort } from "../llm/types.ts";
+import type { InjectedOrigin } from "../store/format.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import type { Plan } from "../../tools/plan.ts";
 import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
@@ -17,6 +18,8 @@ export interface SessionRecorder {
   /** False once a write failed: the file no longer holds the whole conversation. */
   readonly healthy: boolean;
   message(message: Message): void;
+  /** A user-role message the loop injected (steering, a loop warning): its own entry kind. */
+  injected(message: Message, origin: InjectedOrigin): void;
   modelChange(model: string): void;
   thinkingLevelChange(effort: ReasoningEffort | null): void;
   /** The task plan as the plan tool last set it (a `custom` entry "plan"). */
@@ -66,6 +69,10 @@ export function createRecorder(
     message(message) {
       flushPending();
       write((s) => s.appendMessage(message));
+    },
+    injected(message, origin) {
+      flushPending();
+      write((s) => s.appendInjected(message, origin));
     },
     modelChange(model) {
       if (pending) initial.model = model;

@@ -13,10 +13,11 @@ import type { McpManager, McpServerEvent } from "../mcp/index.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ToolLimits } from "../observe.ts";
-import { AUTO_PROFILE, getProfileFactory, isProfileToolName, profileForModel } from "../profiles/index.ts";
+import { factoryFor, isProfileToolName } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { planOf, type Plan } from "../../tools/plan.ts";
-import { TOOL_PRESETS, type ToolPreset, type ToolRegistry } from "../../tools/registry.ts";
+import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
+import { sessionToolNames } from "./tool-selection.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
 import { HookRunner, type Hooks } from "./hooks.ts";
@@ -27,7 +28,7 @@ import { InputQueues } from "./queues.ts";
 import { PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { SessionMcpTools } from "./mcp-tools.ts";
-import { SUBAGENT_TOOL_NAMES, subagentDialect, subagentTools } from "./subagents/tools.ts";
+import { subagentDialect, subagentTools } from "./subagents/tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
 import type { AgentDefinition } from "../setup/agents.ts";
@@ -54,7 +55,7 @@ export interface SessionParts {
   profile: ProviderProfile;
   /** The tool selection the session was given (a preset or names), translated per profile. */
   toolSelection: ToolPreset | readonly string[];
-  /** Names of the caller's own tools: they win over a profile's tool of the same name (activeToolNames says when they are on). */
+  /** Names of the caller's own tools: they win over a profile's tool of the same name (sessionToolNames says when they are on). */
   customToolNames: readonly string[];
   /** Agent Skills: their names and descriptions in the system prompt, their bodies behind the skill tool. */
   skills: readonly Skill[];
@@ -77,7 +78,7 @@ export interface SessionParts {
   subagents(link: SubagentLink): SubagentManager;
   /** The plan stored in the session file (on resume), if any. */
   plan?: Plan;
-  /** MCP servers whose tools this session offers (see activeToolNames); `owned` ones close with the session. */
+  /** MCP servers whose tools this session offers (see sessionToolNames); `owned` ones close with the session. */
   mcp?: { manager: McpManager; owned: boolean };
   /** Checkpoints of the workspace before each user turn (absent: none are taken). */
   checkpoints?: Checkpointer;
@@ -447,11 +448,12 @@ export class Session {
         commandTimeoutMs: parts.commandTimeoutMs ?? this.parts.profile.defaultCommandTimeoutMs,
       }),
       isProfileTool: isProfileToolName,
-      append: (message: Message) => {
+      append: (message, injected) => {
         parts.history.push(message);
         this.bus.emit("message_start", { message });
         this.bus.emit("message_end", { message });
-        this.recorder.message(message);
+        if (injected) this.recorder.injected(message, injected);
+        else this.recorder.message(message);
       },
       persist: (message: Message) => this.recorder.message(message),
       updatePlan: (plan, source) => {
@@ -470,8 +472,8 @@ export class Session {
     };
   }
 
-  /** The tools a truncation hint may point the model to: the spawning subagent tool and the shell when active, the reader and the search. */
-  private hintToolNames(): Pick<ToolExecutionContext, "subagentTool" | "shellToolName" | "readToolName" | "grepToolName"> {
+  /** What a truncation hint points the model to: the spawning subagent tool and the shell when active, the profile's paging hint. */
+  private hintToolNames(): Pick<ToolExecutionContext, "subagentTool" | "shellToolName" | "pagingHint"> {
     const active = new Set(this.parts.registry.names());
     const { capabilityTools } = this.parts.profile;
     // The first subagent tool of each dialect is the spawning one (spawn_agent, Agent, invoke_agent).
@@ -479,8 +481,7 @@ export class Session {
     return {
       subagentTool: spawning !== undefined && active.has(spawning) ? spawning : undefined,
       shellToolName: capabilityTools.bash.find((n) => active.has(n)),
-      readToolName: capabilityTools.read[0],
-      grepToolName: capabilityTools.grep[0],
+      pagingHint: this.parts.profile.pagingHint,
     };
   }
 
@@ -514,7 +515,7 @@ export class Session {
   /** Applies a tool selection to a profile (default: the current ones); the next request carries the result. */
   private activateTools(selection: ToolPreset | readonly string[] = this.parts.toolSelection, profile = this.parts.profile): void {
     const extras = [...this.parts.customToolNames, ...this.subagentToolNames, ...this.skillToolNames, ...this.mcpToolNames(profile)];
-    this.parts.registry.setActive(activeToolNames(profile, selection, this.parts.registry, extras));
+    this.parts.registry.setActive(sessionToolNames(profile, selection, this.parts.registry, extras));
     this.cachedPrompt = null;
   }
 
@@ -666,44 +667,4 @@ export class Session {
     })();
     return this.closing;
   }
-}
-
-/** The profile factory for a choice: "auto" picks by the model's family. */
-export function factoryFor(choice: string | ProfileFactory, model: string): ProfileFactory {
-  if (typeof choice === "function") return choice;
-  return getProfileFactory(choice === AUTO_PROFILE ? profileForModel(model) : choice);
-}
-
-/**
- * The one rule for which tools are active. A preset's capabilities become the profile's own tools
- * (the full preset adds its extras); core tool names in a list are translated the same way, other
- * names stay. The `extras` — the caller's custom tools, the subagent tools of the profile's
- * dialect, the tools of MCP servers — are all on under the `default` preset (alone or in a list),
- * otherwise only those a list names. A subagent tool of another dialect is left out; other names
- * not registered are left out too, except ones listed explicitly (the registry then reports them).
- */
-export function activeToolNames(profile: ProviderProfile, selection: ToolPreset | readonly string[], registry: ToolRegistry, extras: readonly string[]): string[] {
-  const presets: Record<string, readonly string[]> = TOOL_PRESETS;
-  const caps = profile.capabilityTools as Record<string, readonly string[]>;
-  const names: string[] = [];
-  let everything = false;
-  const expand = (preset: string) => {
-    for (const c of presets[preset]) names.push(...caps[c].filter((n) => registry.get(n)));
-    if (preset === "default") {
-      names.push(...profile.extraTools.filter((n) => registry.get(n)));
-      everything = true;
-    }
-  };
-  if (typeof selection === "string") {
-    if (!Object.hasOwn(presets, selection)) throw new Error(`Unknown tool preset '${selection}'. Presets: ${Object.keys(presets).join(", ")}.`);
-    expand(selection);
-  } else {
-    for (const n of selection) {
-      if (Object.hasOwn(presets, n) && !registry.get(n)) expand(n);
-      else if (Object.hasOwn(caps, n)) names.push(...caps[n].filter((m) => registry.get(m)));
-      else if (!SUBAGENT_TOOL_NAMES.has(n) || extras.includes(n)) names.push(n);
-    }
-  }
-  if (everything) names.push(...extras.filter((n) => registry.get(n)));
-  return [...new Set(names)];
 }

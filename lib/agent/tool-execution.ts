@@ -36,9 +36,8 @@ export interface ToolExecutionContext {
   subagentTool?: string;
   /** Timeout for shell commands that give none (session config, else the profile's default). */
   commandTimeoutMs?: number;
-  /** The profile's names for reading and searching, for the truncation notice's advice. */
-  readToolName?: string;
-  grepToolName?: string;
+  /** The profile's sentence on paging a spilled output file (its own tool and parameter names). */
+  pagingHint?: string;
   /** The active shell tool, named in the hint for a line longer than the limit. */
   shellToolName?: string;
 }
@@ -161,8 +160,7 @@ async function finish(
       capture,
       kindLimits: kindOf(tool) === "agent" ? CAPABILITY_LIMITS.agent : undefined,
       subagentToolName: ctx.subagentTool,
-      readToolName: ctx.readToolName,
-      grepToolName: ctx.grepToolName,
+      pagingHint: ctx.pagingHint,
       shellToolName: ctx.shellToolName,
     })
     .catch(() => untouched);

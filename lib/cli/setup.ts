@@ -14,7 +14,9 @@ import type { ClientOptions } from "../llm/client.ts";
 import { findProvider, PROVIDERS } from "../llm/providers.ts";
 import type { CustomProvider } from "../llm/providers.ts";
 import type { ScriptTurn } from "../testing/fake-llm/types.ts";
-import { createToolRegistry } from "../../tools/registry.ts";
+import { toolsForSelection, type SelectionCheck } from "../agent/tool-selection.ts";
+import { AUTO_PROFILE, factoryFor } from "../profiles/index.ts";
+import type { Tool } from "../../tools/types.ts";
 import type { CliOptions } from "./args.ts";
 import { UsageError } from "./args.ts";
 import { ConfigError, chooseModel, parseFakeModel } from "./model.ts";
@@ -143,8 +145,12 @@ export async function prepareSession(
 
   const tools = parseTools(opts.tools ?? settings.tools);
   const toolSource = opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`;
+  // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
+  const brought = discoverSetup({ cwd, home: env.HOME });
   // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
-  const explicitTools = checkTools(tools, execEnv, cwd, toolSource, shell);
+  const explicitTools =
+    tools !== undefined &&
+    checkTools({ selection: tools, profile: factoryFor(opts.profile ?? settings.profile ?? AUTO_PROFILE, model), model, cwd, env: execEnv, skills: brought.skills.length > 0 }, toolSource, shell);
   const noShellNotice = !shell && !explicitTools;
   const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
   const permissions: SessionPermissions = { rules: fromSettings.rules, cwd, hookDecisions: new WeakMap() };
@@ -158,8 +164,6 @@ export async function prepareSession(
   const mcp = configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
   mcp.manager?.start();
-  // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
-  const brought = discoverSetup({ cwd, home: env.HOME });
   const sessionOptions: CreateSessionOptions = {
     model,
     cwd,
@@ -281,21 +285,21 @@ function protectKeyVariables(settings: Settings): Set<string> {
 }
 
 /**
- * Checks an explicit tool selection; true when there is one. An unknown preset or tool name, or a
- * shell tool where no shell exists, is a configuration error naming where it was written.
+ * Checks an explicit tool selection with the session's own rule, for the profile the session will
+ * have. An unknown preset or tool name, or a shell tool where no shell exists, is a configuration
+ * error naming where it was written.
  */
-function checkTools(tools: CreateSessionOptions["tools"], env: LocalEnvironment, cwd: string, source: string, shell: ShellChoice | null): boolean {
-  if (tools === undefined) return false;
-  let registry: ReturnType<typeof createToolRegistry>;
+function checkTools(check: SelectionCheck, source: string, shell: ShellChoice | null): true {
+  let active: Tool[];
   try {
-    registry = createToolRegistry({ cwd, env, preset: tools });
+    active = toolsForSelection(check);
   } catch (e) {
-    // The registry's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
+    // The rule's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
     const reason = (e as Error).message.replace(/\.$/, "").replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
     throw new ConfigError(`Invalid ${source}: ${reason[0].toLowerCase()}${reason.slice(1)}.`);
   }
   // Tools chosen by name that cannot run: asked for explicitly, so a stop rather than a notice.
-  const shellTools = registry.names().filter((n) => registry.get(n)?.kind === "shell");
+  const shellTools = active.filter((t) => t.kind === "shell").map((t) => t.name);
   if (!shell && shellTools.length > 0) {
     throw new ConfigError(`${source} names ${shellTools.join(", ")}, but no shell is on PATH (${process.env.PATH || "empty"}; gong looked for bash and sh): install one, name one with "shell" in settings, or leave ${shellTools.join(", ")} out.`);
   }

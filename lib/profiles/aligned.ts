@@ -20,6 +20,8 @@ export interface AlignedProfileSpec {
   /** Which capability's output limits (004 §5.2/§5.3) each tool name gets. */
   limits: Record<string, LimitCapability>;
   projectDocFiles: string[];
+  /** How to page or search a spilled output file, in this profile's tool and parameter names. */
+  pagingHint: string;
   defaultCommandTimeoutMs: number;
   supportsParallelToolCalls: boolean;
   providerOptions(options: ProfileOptions, settings: RequestSettings): Record<string, Record<string, unknown>> | undefined;
@@ -54,5 +56,6 @@ export function createAlignedProfile(spec: AlignedProfileSpec, options: ProfileO
     contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
     projectDocFiles: spec.projectDocFiles,
     toolLimits,
+    pagingHint: spec.pagingHint,
   };
 }

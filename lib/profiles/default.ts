@@ -5,6 +5,7 @@
  */
 import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
 import { limitsFor } from "./tool-limits.ts";
+import { CORE_PAGING_HINT } from "../observe.ts";
 import { coreTools } from "../../tools/registry.ts";
 import { BASH_DEFAULT_TIMEOUT_S } from "../../tools/bash.ts";
 import { webFetchTool } from "../../tools/web-fetch.ts";
@@ -52,6 +53,8 @@ export function createDefaultProfile({ model, modelInfo, registry }: ProfileOpti
     supportsParallelToolCalls: false,
     contextWindowSize: modelInfo?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
     projectDocFiles: [],
-    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", write: "write", [webFetchTool.name]: "read" }),
+    pagingHint: CORE_PAGING_HINT,
+    // apply_patch is off unless named (--tools default,apply_patch); its result is an edit's.
+    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", apply_patch: "edit", write: "write", [webFetchTool.name]: "read" }),
   };
 }

@@ -51,6 +51,12 @@ export function getProfileFactory(id: string): ProfileFactory {
   return factory;
 }
 
+/** The profile factory for a choice: "auto" picks by the model's family. */
+export function factoryFor(choice: string | ProfileFactory, model: string): ProfileFactory {
+  if (typeof choice === "function") return choice;
+  return getProfileFactory(choice === AUTO_PROFILE ? profileForModel(model) : choice);
+}
+
 /**
  * The profile a model's family was trained for: Claude ids (on any provider) → anthropic; GPT,
  * o-series and codex ids → openai; Gemini ids → gemini; anything else (Ollama, vLLM, DeepSeek…)

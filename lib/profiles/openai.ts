@@ -66,6 +66,8 @@ export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
         [webFetchTool.name]: "read",
       },
       projectDocFiles: [".codex/instructions.md"],
+      // codex's read_file pages by offset/limit; grep_files lists matching files, so it cannot search inside one.
+      pagingHint: "Use read_file with offset and limit to page through that file instead of re-running the tool.",
       defaultCommandTimeoutMs: EXEC_DEFAULT_YIELD_MS,
       supportsParallelToolCalls: true,
       providerOptions({ modelInfo }) {

@@ -90,6 +90,11 @@ export interface ProviderProfile {
   projectDocFiles: string[];
   /** What the model sees of each tool's output, by tool name (characters, lines, direction); absent → the observer's defaults. */
   toolLimits: Record<string, ToolLimits>;
+  /**
+   * After a cut output, how to get at the spilled file, in this profile's own tool and parameter
+   * names ("Use Read with offset and limit…"); absent → the core tools' sentence.
+   */
+  pagingHint?: string;
 }
 
 export interface ProfileOptions {

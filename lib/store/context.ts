@@ -93,9 +93,10 @@ export function buildContext(
 
   for (let i = start; i < path.length; i++) {
     const record = path[i];
-    if (record.type !== "message" && record.type !== "branch_summary") continue;
+    if (record.type !== "message" && record.type !== "injected" && record.type !== "branch_summary") continue;
     const entry = read(record);
-    if (entry?.type === "message") {
+    if (entry?.type === "injected") push(context, entry.message, entry.id);
+    else if (entry?.type === "message") {
       const message = entry.message;
       push(context, message.role === "tool" && truncated.has(entry.id) ? withOutputRemoved(message) : message, entry.id);
     } else if (entry?.type === "branch_summary") {

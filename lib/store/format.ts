@@ -41,6 +41,20 @@ export interface MessageEntry extends EntryBase {
   message: Message;
 }
 
+/** Where an injected user-role message came from: the host's steer(), or the loop detector's warning. */
+export type InjectedOrigin = "steering" | "loop_detection";
+
+/**
+ * A user-role message the user did not type at the prompt (004 §9.6.3's SteeringTurn): steering
+ * injected between tool rounds, or the loop detector's warning. The model sees it as a user message;
+ * a resumed session (and anything reading the file) can tell it from user input.
+ */
+export interface InjectedEntry extends EntryBase {
+  type: "injected";
+  origin: InjectedOrigin;
+  message: Message;
+}
+
 export interface ModelChangeEntry extends EntryBase {
   type: "model_change";
   /** "provider/model-id" */
@@ -97,6 +111,7 @@ export interface SessionInfoEntry extends EntryBase {
 
 export type Entry =
   | MessageEntry
+  | InjectedEntry
   | ModelChangeEntry
   | ThinkingLevelChangeEntry
   | CompactionEntry
@@ -146,7 +161,7 @@ const ROLES = new Set(["user", "assistant", "tool"]);
  * entry is skipped (with a warning) like a torn line.
  */
 export function entryProblem(entry: Entry): string | undefined {
-  if (entry.type !== "message") return undefined;
+  if (entry.type !== "message" && entry.type !== "injected") return undefined;
   const message = (entry as { message?: unknown }).message;
   if (message === null || typeof message !== "object" || Array.isArray(message)) return `message entry "${entry.id}" has no message object; skipped`;
   const role = (message as { role?: unknown }).role;

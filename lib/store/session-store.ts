@@ -19,6 +19,7 @@ import {
   type BranchSummaryEntry,
   type Entry,
   type EntryInput,
+  type InjectedOrigin,
   type LabelEntry,
   type LoadWarning,
   type MessageEntry,
@@ -187,6 +188,11 @@ export class SessionStore {
 
   appendMessage(message: Message): MessageEntry {
     return this.append({ type: "message", message });
+  }
+
+  /** A user-role message the loop injected (steering, a loop warning), kept apart from user input. */
+  appendInjected(message: Message, origin: InjectedOrigin): Entry {
+    return this.append({ type: "injected", origin, message });
   }
 
   setModel(model: string): Entry {

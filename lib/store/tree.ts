@@ -72,6 +72,8 @@ export function describeEntry(entry: Entry): string {
       const text = oneLine(partsText(m.content));
       return `assistant: ${text}${calls.length ? `${text ? " " : ""}[${calls.join(", ")}]` : ""}`;
     }
+    case "injected":
+      return `${entry.origin === "steering" ? "steering" : "loop warning"}: ${oneLine(partsText(entry.message.content))}`;
     case "compaction":
       return `compaction (${entry.strategy}): ${oneLine(entry.summary)}`;
     case "branch_summary":

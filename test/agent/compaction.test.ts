@@ -81,6 +81,21 @@ describe("compaction in the session", () => {
     expect(mentions(requests[2], "a question that overflows")).toBe(true);
   });
 
+  test("004-9.11.4 with autoCompact false a context overflow warns and does not compact", async () => {
+    await using h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { text: "unused" }]), {
+      config: { autoCompact: false, compactKeepRecentTokens: 1 },
+    });
+    await h.session.submit("hello");
+    const result = await h.session.submit("too big");
+    expect(result.stopReason).toBe("error");
+    expect(result.error?.kind).toBe("context_overflow");
+    expect(h.events.some((e) => e.kind === "warning" && e.data.kind === "context_overflow")).toBe(true);
+    expect(h.events.some((e) => e.kind === "compaction_start")).toBe(false);
+    expect(h.fake.requests.some(isSummaryRequest)).toBe(false);
+    expect(agentRequests(h)).toHaveLength(2);
+    expect(h.session.state).toBe("IDLE");
+  });
+
   test("004-9.11 an overflow that persists after compacting ends the input with error and warning events", async () => {
     await using h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { fault: { type: "overflow" } }, { text: "unused" }]), {
       config: { compactKeepRecentTokens: 1 },

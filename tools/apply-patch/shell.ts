@@ -18,6 +18,16 @@ const HEREDOC = new RegExp(String.raw`^\s*${CD}${NAME}[ \t]+<<-?[ \t]*(['"]?)([A
 const SINGLE_QUOTED = new RegExp(String.raw`^\s*${CD}${NAME}[ \t]+'([^']*)'\s*$`);
 const DOUBLE_QUOTED = new RegExp(String.raw`^\s*${CD}${NAME}[ \t]+"((?:[^"\\]|\\[\s\S])*)"\s*$`);
 
+const LEADING_CD = new RegExp(String.raw`^\s*${CD.slice(0, -1)}`);
+
+/** The directory of a command's leading `cd <dir> &&` (quotes removed), or undefined. */
+export function leadingCd(command: string): string | undefined {
+  const match = LEADING_CD.exec(command);
+  if (!match) return undefined;
+  const [, single, double, word] = match;
+  return single ?? (double !== undefined ? unescapeDouble(double) : word);
+}
+
 /** Inside double quotes bash keeps backslashes except before $ ` " \ and a newline. */
 const unescapeDouble = (s: string) => s.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c));
 

@@ -7,17 +7,17 @@ import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
 import { flag, text } from "../args.ts";
 import { BASH_MAX_TIMEOUT_S, bashTool, runShellCommand } from "../bash.ts";
-import { editTool } from "../edit.ts";
+import { editTool, editToolWith } from "../edit.ts";
 import { findTool } from "../find.ts";
 import { grepTool } from "../grep.ts";
 import { count, defaultResultSummary } from "../metadata.ts";
-import { READ_MAX_LIMIT, readTool } from "../read.ts";
+import { numbered, READ_MAX_LIMIT, readTool, readToolWith, windowWording } from "../read.ts";
 import type { Tool } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { describeProcess } from "./background.ts";
 import { delegate, describedLike, num, wholeCount } from "./delegate.ts";
 import { compileSearchRegex } from "../../lib/env/search/regex.ts";
-import { COLLECT_LIMIT, newestFirst, searchContent } from "./search.ts";
+import { COLLECT_LIMIT, matchesOf, newestFirst, searchContent } from "./search.ts";
 
 export const CLAUDE_BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** Claude Code's Grep shows at most this many rows unless head_limit says otherwise. */
@@ -31,6 +31,9 @@ const readSchema = v.strictObject({
   pages: v.optional(text('Page range of a PDF, e.g. "1-5" (gong does not render PDFs: extract their text with a command instead).')),
 });
 
+/** The core read in Read's words: pages by `offset`. */
+const claudeRead = readToolWith(numbered, windowWording("offset"));
+
 export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
   name: "Read",
   description:
@@ -42,7 +45,7 @@ export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
   run: (args, ctx) =>
     args.pages !== undefined
       ? Promise.resolve(ctx.reply.fail("INVALID_PARAM", `pages is for PDF files, which gong does not render. Extract the text with a command (e.g. pdftotext -f 1 -l 5 '${args.file_path}' -) and read that.`))
-      : delegate(readTool, { path: args.file_path, start_line: wholeCount(args.offset, 1), limit: Math.min(wholeCount(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" }),
+      : delegate(claudeRead, { path: args.file_path, start_line: wholeCount(args.offset, 1), limit: Math.min(wholeCount(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT) }, ctx),
 };
 
 const writeSchema = v.strictObject({
@@ -56,7 +59,7 @@ export const WriteTool: Tool<v.InferOutput<typeof writeSchema>> = {
   schema: writeSchema,
   truncation: "tail",
   ...describedLike(writeTool, (a) => ({ path: a.file_path })),
-  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
+  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx),
 };
 
 const editSchema = v.strictObject({
@@ -65,6 +68,8 @@ const editSchema = v.strictObject({
   new_string: text("The text to put in its place (must differ from old_string)."),
   replace_all: v.optional(flag("Replace every occurrence of old_string (default false)."), false),
 });
+
+const claudeEdit = editToolWith({ oldText: "old_string", replaceAll: "replace_all" });
 
 export const EditTool: Tool<v.InferOutput<typeof editSchema>> = {
   name: "Edit",
@@ -75,11 +80,7 @@ export const EditTool: Tool<v.InferOutput<typeof editSchema>> = {
   truncation: "tail",
   ...describedLike(editTool, (a) => ({ path: a.file_path })),
   run: (args, ctx) =>
-    delegate(editTool, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.replace_all }, ctx, {
-      old_text: "old_string",
-      new_text: "new_string",
-      path: "file_path",
-    }),
+    delegate(claudeEdit, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.replace_all }, ctx),
 };
 
 const bashSchema = v.strictObject({
@@ -238,7 +239,7 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
         ? `Found ${count(result.files.length, "file")}:`
         : `Found ${count(total, "match", "matches")} in ${count(result.files.length, "file")}:`;
   const body = [head, total === 0 ? "" : listing, ...notes.map((n) => `[${n}]`)].filter((l) => l !== "").join("\n");
-  const data = { mode, files: result.files, total_matches: total, truncated: notes.length > 0 };
+  const data = { mode, matches: matchesOf(result), files: result.files, total_matches: total, truncated: notes.length > 0 };
   const extras = { pathResolved: result.where, stats: { total_matches: total, files: result.files.length, engine: result.engine } };
   return notes.length > 0 ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
 }

@@ -1,8 +1,8 @@
 /**
  * What the provider-aligned tools share: they take the arguments of their reference agent, map
- * them onto one of gong's core tools and answer with that tool's envelope. Hints inside the
- * answer ("use start_line=…") are rewritten to the caller's own parameter names, so a model is
- * never told about a parameter its tool does not have.
+ * them onto one of gong's core tools and answer with that tool's envelope. A core tool whose
+ * sentences name parameters is built in the dialect's words (readToolWith, editToolWith), so a
+ * model is never told about a parameter its tool does not have; nothing is rewritten afterwards.
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../../lib/envelope.ts";
@@ -10,29 +10,12 @@ import { checkArgs } from "../args.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 
 /** Runs a core tool with mapped arguments (validated and defaulted by the core tool's own schema). */
-export async function delegate<A>(tool: Tool<A>, args: Record<string, unknown>, ctx: ToolRunContext, renames: Record<string, string> = {}): Promise<ToolResponse> {
+export async function delegate<A>(tool: Tool<A>, args: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolResponse> {
   const defined = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
   if (!tool.schema) return ctx.reply.fail("INTERNAL_ERROR", `Tool ${tool.name} has no valibot schema to map arguments onto.`);
   const checked = checkArgs(tool.name, tool.schema, defined);
-  if (!checked.ok) return ctx.reply.fail("INVALID_PARAM", rename(checked.message, renames));
-  const response = await tool.run(checked.args, ctx);
-  return renameHints(response, renames);
-}
-
-/** Rewrites `name=` / `'name'` mentions of core parameters in the text and error to the caller's names. */
-export function renameHints(response: ToolResponse, renames: Record<string, string>): ToolResponse {
-  if (Object.keys(renames).length === 0) return response;
-  response.text = rename(response.text, renames);
-  if (response.error) response.error.message = rename(response.error.message, renames);
-  return response;
-}
-
-function rename(text: string, renames: Record<string, string>): string {
-  let out = text;
-  for (const [from, to] of Object.entries(renames)) {
-    out = out.replace(new RegExp(`\\b${from}(?==|'| to | must| is)`, "g"), to);
-  }
-  return out;
+  if (!checked.ok) return ctx.reply.fail("INVALID_PARAM", checked.message);
+  return await tool.run(checked.args, ctx);
 }
 
 /** A JSON-Schema "number" (the reference agents declare counts as plain numbers, not integers). */

@@ -15,7 +15,7 @@ import type { ToolResponse } from "../../lib/envelope.ts";
 import { shellQuote } from "../../lib/env/sandbox-profiles.ts";
 import { patchFromShellCommand } from "../apply-patch/shell.ts";
 import { flag, text } from "../args.ts";
-import { runShellPatch } from "../bash.ts";
+import { commandDirectory, runShellPatch } from "../bash.ts";
 import type { BackgroundProcess, ProcessTable } from "../processes.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { num } from "./delegate.ts";
@@ -67,11 +67,12 @@ export const execCommandTool: Tool<ExecArgs> = {
       const dir = await ctx.env.resolvePath(args.workdir);
       if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Working directory '${args.workdir}' does not exist. Create it first or pick an existing workdir.`);
     }
+    const ranIn = await commandDirectory(ctx, args.workdir, args.cmd);
     const process = table.start(command, { cwd: args.workdir, output: ctx.output });
     const yieldMs = clamp(args.yield_time_ms ?? ctx.commandTimeoutMs ?? EXEC_DEFAULT_YIELD_MS, MIN_YIELD_MS, MAX_YIELD_MS);
     await table.waitForExit(process.id, yieldMs, ctx.signal);
     if (ctx.signal?.aborted && !process.result) await table.kill(process.id);
-    return answer(table, process, ctx, started, args.max_output_tokens);
+    return answer(table, process, ctx, started, args.max_output_tokens, ranIn);
   },
 };
 
@@ -115,7 +116,7 @@ export const writeStdinTool: Tool<WriteArgs> = {
  * profile's shell limits, or — when the model names max_output_tokens — to that many tokens (four
  * characters each) from the start and end.
  */
-function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunContext, started: number, maxTokens: number | undefined): ToolResponse {
+function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunContext, started: number, maxTokens: number | undefined, ranIn?: string): ToolResponse {
   // Same tick as finish(): output written from here on waits for the next write_stdin.
   table.take(process.id, ctx.output);
   const output = ctx.output.finish();
@@ -137,6 +138,7 @@ function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunCon
   const text = header + output.text;
   const budget = maxTokens === undefined ? {} : { truncation_max_chars: Math.max(1, Math.floor(maxTokens)) * CHARS_PER_TOKEN };
   const extras = {
+    cwd: ranIn,
     stats: { output_chars: output.totalChars, total_lines: output.newlines + (output.endsOpen ? 1 : 0) },
     context: { truncation_header: header.length, ...budget },
   };

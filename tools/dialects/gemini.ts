@@ -8,17 +8,17 @@ import { OutputCapture } from "../../lib/tool-output.ts";
 import picomatch from "picomatch";
 import * as v from "valibot";
 import { flag, text, whole } from "../args.ts";
-import { bashTool, runShellCommand } from "../bash.ts";
-import { editTool } from "../edit.ts";
+import { bashTool, commandDirectory, runShellCommand } from "../bash.ts";
+import { editTool, editToolWith } from "../edit.ts";
 import { findFiles, findTool } from "../find.ts";
 import { grepTool } from "../grep.ts";
-import { lsTool } from "../ls.ts";
+import { lsTool, lsToolWith } from "../ls.ts";
 import { count, defaultResultSummary } from "../metadata.ts";
 import { READ_MAX_LIMIT, readTool, readToolWith } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
-import { delegate, describedLike, renameHints } from "./delegate.ts";
-import { searchContent } from "./search.ts";
+import { delegate, describedLike } from "./delegate.ts";
+import { matchesOf, searchContent } from "./search.ts";
 
 export const GEMINI_SHELL_DEFAULT_TIMEOUT_MS = 10_000;
 const BACKGROUND_DELAY_MS = 200;
@@ -56,7 +56,7 @@ export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
     const start = args.start_line ?? 1;
     if (args.end_line !== undefined && args.end_line < start) return ctx.reply.fail("INVALID_PARAM", `end_line (${args.end_line}) is before start_line (${start}).`);
     const limit = args.end_line === undefined ? READ_MAX_LIMIT : Math.min(args.end_line - start + 1, READ_MAX_LIMIT);
-    return delegate(plainRead, { path: args.file_path, start_line: start, limit }, ctx, { path: "file_path" });
+    return delegate(plainRead, { path: args.file_path, start_line: start, limit }, ctx);
   },
 };
 
@@ -129,7 +129,7 @@ export const geminiWriteFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
   schema: writeSchema,
   truncation: "tail",
   ...describedLike(writeTool, (a) => ({ path: a.file_path })),
-  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
+  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx),
 };
 
 const replaceSchema = v.strictObject({
@@ -139,6 +139,8 @@ const replaceSchema = v.strictObject({
   new_string: text("The exact literal text to put in its place."),
   allow_multiple: v.optional(flag("Replace every occurrence of old_string instead of requiring exactly one.")),
 });
+
+const geminiEdit = editToolWith({ oldText: "old_string", replaceAll: "allow_multiple" });
 
 export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
   name: "replace",
@@ -151,14 +153,9 @@ export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
   async run(args, ctx) {
     if (args.old_string === "") {
       const target = await ctx.env.resolvePath(args.file_path).catch(() => null);
-      if (target && !target.exists) return delegate(writeTool, { path: args.file_path, content: args.new_string }, ctx, { path: "file_path" });
+      if (target && !target.exists) return delegate(writeTool, { path: args.file_path, content: args.new_string }, ctx);
     }
-    return delegate(editTool, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.allow_multiple ?? false }, ctx, {
-      old_text: "old_string",
-      new_text: "new_string",
-      replace_all: "allow_multiple",
-      path: "file_path",
-    });
+    return delegate(geminiEdit, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.allow_multiple ?? false }, ctx);
   },
 };
 
@@ -196,6 +193,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
     }
     if (args.is_background) {
       const table = ctx.processes;
+      const ranIn = await commandDirectory(ctx, args.dir_path, args.command);
       const started = table.start(args.command, { cwd: args.dir_path });
       await table.waitForExit(started.id, args.delay_ms ?? BACKGROUND_DELAY_MS, ctx.signal);
       const first = table.tail(started.id, 20).text;
@@ -203,6 +201,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
       return ctx.reply.success(
         { pid: started.id, running: !started.result },
         `Started in the background. Background PIDs: ${started.id}. ${state} Read its output with read_background_output (pid ${started.id}).\nOutput: ${first === "" ? "(empty)" : first}`,
+        { cwd: ranIn },
       );
     }
     const timeoutMs = ctx.commandTimeoutMs ?? GEMINI_SHELL_DEFAULT_TIMEOUT_MS;
@@ -297,8 +296,8 @@ export const grepSearchTool: Tool<GrepArgs> = {
     });
     const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };
     const where = args.dir_path ?? ".";
-    if (result.files.length === 0) return ctx.reply.success({ files: [], total_matches: 0 }, `No matches found for pattern "${args.pattern}" in ${where}.`, extras);
-    if (args.names_only) return ctx.reply.success({ files: result.files }, `Found ${count(result.files.length, "file")} matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
+    if (result.files.length === 0) return ctx.reply.success({ files: [], matches: [], total_matches: 0 }, `No matches found for pattern "${args.pattern}" in ${where}.`, extras);
+    if (args.names_only) return ctx.reply.success({ files: result.files, matches: matchesOf(result) }, `Found ${count(result.files.length, "file")} matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
     const total = args.total_max_matches ?? GREP_DEFAULT_TOTAL;
     const perFile = args.max_matches_per_file ?? Number.MAX_SAFE_INTEGER;
     const blocks: string[] = [];
@@ -323,7 +322,7 @@ export const grepSearchTool: Tool<GrepArgs> = {
     const cut = shown < all;
     const head = `Found ${count(all, "match", "matches")} for pattern "${args.pattern}" in ${where}${cut ? ` (showing ${shown})` : ""}:`;
     const body = `${head}\n---\n${listing}${cut ? "\n[Narrow the pattern or raise total_max_matches to see more.]" : ""}`;
-    const data = { files: result.files, total_matches: all, truncated: cut };
+    const data = { files: result.files, matches: matchesOf(result), total_matches: all, truncated: cut };
     return cut ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
   },
 };
@@ -343,7 +342,7 @@ export const geminiGlobTool: Tool<v.InferOutput<typeof globSchema>> = {
   truncation: "head",
   ...describedLike(findTool, (a) => ({ pattern: a.pattern, path: a.dir_path })),
   run: async (args, ctx) =>
-    renameHints(await findFiles({ pattern: args.pattern, path: args.dir_path }, ctx, { ignoreCase: !(args.case_sensitive ?? false), noIgnore: args.respect_git_ignore === false }), { path: "dir_path" }),
+    await findFiles({ pattern: args.pattern, path: args.dir_path }, ctx, { ignoreCase: !(args.case_sensitive ?? false), noIgnore: args.respect_git_ignore === false }),
 };
 
 const listSchema = v.strictObject({
@@ -359,13 +358,10 @@ export const listDirectoryTool: Tool<v.InferOutput<typeof listSchema>> = {
   truncation: "head",
   ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
   async run(args, ctx) {
-    const response = await delegate(lsTool, { path: args.dir_path }, ctx, { path: "dir_path" });
-    if (!args.ignore?.length || response.status === "error") return response;
+    if (!args.ignore?.length) return delegate(lsTool, { path: args.dir_path }, ctx);
+    // Ignored entries leave the listing, the data and the counts alike.
     const ignored = picomatch(args.ignore, { dot: true });
-    const lines = response.text.split("\n");
-    const kept = [lines[0], ...lines.slice(1).filter((l) => !ignored(l.replace(/\/$/, "")))];
-    response.text = kept.join("\n");
-    return response;
+    return delegate(lsToolWith((name) => !ignored(name)), { path: args.dir_path }, ctx);
   },
 };
 

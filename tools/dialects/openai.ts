@@ -6,16 +6,17 @@
  */
 import { join } from "node:path";
 import * as v from "valibot";
+import type { Entry } from "../../lib/envelope.ts";
 import { flag, text } from "../args.ts";
 import { grepTool } from "../grep.ts";
 import { lsTool } from "../ls.ts";
 import { count, defaultResultSummary } from "../metadata.ts";
-import { READ_MAX_LIMIT, readTool, readToolWith } from "../read.ts";
+import { READ_MAX_LIMIT, readTool, readToolWith, windowWording } from "../read.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 import { writeTool } from "../write.ts";
 import { delegate, describedLike, num, wholeCount } from "./delegate.ts";
 import { execCommandTool, writeStdinTool } from "./exec-command.ts";
-import { newestFirst, searchContent } from "./search.ts";
+import { matchesOf, newestFirst, searchContent } from "./search.ts";
 
 const READ_DEFAULT_LIMIT = 2000;
 /**
@@ -26,8 +27,9 @@ const READ_DEFAULT_LIMIT = 2000;
  */
 const MAX_LINE_CHARS = 500;
 /** The core read numbering lines as codex does ("L7: text"), and without numbers for the indentation mode's own view. */
-const codexRead = readToolWith((n) => `L${n}: `);
-const plainRead = readToolWith(() => "");
+// read_file pages by `offset`: its sentences say so.
+const codexRead = readToolWith((n) => `L${n}: `, windowWording("offset"));
+const plainRead = readToolWith(() => "", windowWording("offset"));
 
 const indentationSchema = v.strictObject({
   anchor_line: v.optional(num("Line the block is around (default: offset).")),
@@ -58,9 +60,9 @@ export const readFileTool: Tool<ReadArgs> = {
     const offset = wholeCount(args.offset, 1) ?? 1;
     const limit = wholeCount(args.limit, 1) ?? READ_DEFAULT_LIMIT;
     if (mode === "slice") {
-      return delegate(codexRead, { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) }, ctx, { start_line: "offset", path: "file_path" });
+      return delegate(codexRead, { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) }, ctx);
     }
-    const whole = await delegate(plainRead, { path: args.file_path, start_line: 1, limit: READ_MAX_LIMIT }, ctx, { path: "file_path" });
+    const whole = await delegate(plainRead, { path: args.file_path, start_line: 1, limit: READ_MAX_LIMIT }, ctx);
     if (whole.status === "error" || typeof whole.data.content !== "string") return whole;
     const lines = (whole.data.content as string).split("\n").slice(0, -1);
     const opts = args.indentation ?? {};
@@ -120,7 +122,7 @@ export const writeFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
   schema: writeSchema,
   truncation: "tail",
   ...describedLike(writeTool, (a) => ({ path: a.file_path })),
-  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx, { path: "file_path" }),
+  run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx),
 };
 
 const listSchema = v.strictObject({
@@ -144,26 +146,34 @@ export const listDirTool: Tool<ListArgs> = {
     if (!info) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. List its parent to see what is there.`);
     if (info.type !== "dir") return ctx.reply.fail("INVALID_PARAM", `'${args.dir_path}' is a file, not a directory. Use read_file to read it.`);
     const depth = wholeCount(args.depth, 1) ?? 2;
-    const entries: string[] = [];
-    await walk(ctx, resolved.absolute, depth, 0, entries);
+    const entries: Listed[] = [];
+    await walk(ctx, resolved.absolute, resolved.relative === "." ? "" : `${resolved.relative}/`, depth, 0, entries);
     const offset = wholeCount(args.offset, 1) ?? 1;
     const limit = wholeCount(args.limit, 1) ?? 25;
     if (offset > Math.max(entries.length, 1)) return ctx.reply.fail("INVALID_PARAM", `offset ${offset} is past the last entry (${entries.length} entries).`);
     const shown = entries.slice(offset - 1, offset - 1 + limit);
     const more = entries.length - (offset - 1 + shown.length);
-    const lines = [`Absolute path: ${resolved.absolute}`, ...shown.map((e, i) => `${offset + i}. ${e}`)];
+    const lines = [`Absolute path: ${resolved.absolute}`, ...shown.map((e, i) => `${offset + i}. ${e.line}`)];
     if (more > 0) lines.push(`More than ${shown.length} entries found; ${more} more (use offset=${offset + shown.length}).`);
-    const data = { entries: shown, total: entries.length, truncated: more > 0 };
+    const data = { entries: shown.map((e) => e.entry), total: entries.length, truncated: more > 0 };
     return more > 0 ? ctx.reply.partial(data, lines.join("\n"), { pathResolved: resolved.relative }) : ctx.reply.success(data, lines.join("\n"), { pathResolved: resolved.relative });
   },
 };
 
-async function walk(ctx: ToolRunContext, dir: string, depth: number, level: number, out: string[]): Promise<void> {
+/** One entry of the tree: the indented line codex shows, and the envelope's `{ path, type }` (spec 000). */
+interface Listed {
+  line: string;
+  entry: Entry;
+}
+
+/** `prefix`: the directory's path relative to the root ("" for the root, else ending in "/"). */
+async function walk(ctx: ToolRunContext, dir: string, prefix: string, depth: number, level: number, out: Listed[]): Promise<void> {
   const entries = (await ctx.env.listDirectory(dir)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const mark = e.isSymlink ? "@" : e.type === "dir" ? "/" : "";
-    out.push(`${"  ".repeat(level)}${e.name}${mark}`);
-    if (e.type === "dir" && !e.isSymlink && level + 1 < depth) await walk(ctx, join(dir, e.name), depth, level + 1, out);
+    const type = e.isSymlink ? "link" : e.type === "dir" ? "dir" : "file";
+    out.push({ line: `${"  ".repeat(level)}${e.name}${mark}`, entry: { path: `${prefix}${e.name}${type === "dir" ? "/" : ""}`, type } });
+    if (e.type === "dir" && !e.isSymlink && level + 1 < depth) await walk(ctx, join(dir, e.name), `${prefix}${e.name}/`, depth, level + 1, out);
   }
 }
 
@@ -188,10 +198,12 @@ export const grepFilesTool: Tool<GrepArgs> = {
     const result = await searchContent(ctx, { pattern: args.pattern, path: args.path, glob: args.include, signal: ctx.signal });
     const files = (await newestFirst(ctx, result.files)).slice(0, limit);
     const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };
-    if (files.length === 0) return ctx.reply.success({ files: [] }, "No matches found.", extras);
+    if (files.length === 0) return ctx.reply.success({ files: [], matches: [] }, "No matches found.", extras);
     const more = result.files.length - files.length;
     const body = files.join("\n") + (more > 0 ? `\n[${more} more files; raise limit or narrow the pattern.]` : "");
-    return more > 0 ? ctx.reply.partial({ files, truncated: true }, body, extras) : ctx.reply.success({ files, truncated: false }, body, extras);
+    const listed = new Set(files);
+    const matches = matchesOf(result).filter((m) => listed.has(m.file));
+    return more > 0 ? ctx.reply.partial({ files, matches, truncated: true }, body, extras) : ctx.reply.success({ files, matches, truncated: false }, body, extras);
   },
 };
 

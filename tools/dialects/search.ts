@@ -67,6 +67,18 @@ export interface ContentSearch {
   signal?: AbortSignal;
 }
 
+/** One match as every grep tool's data carries it (spec 000: `matches`, one entry per matching line). */
+export interface GrepMatch {
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** The matching lines of a search (context lines left out), for the envelope's `data.matches`. */
+export function matchesOf(result: Pick<ContentResult, "lines">): GrepMatch[] {
+  return result.lines.filter((l) => l.kind === "match").map(({ file, line, text }) => ({ file, line, text }));
+}
+
 export interface ContentResult {
   /** Matches and the context lines asked for, file then line order. */
   lines: GrepLine[];
