@@ -46,7 +46,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   tools: ["llm", "web", ...BASE],
   llm: ["env", "envelope"],
   store: ["llm", ...BASE],
-  checkpoints: ["store", ...BASE],
+  checkpoints: ["store", "llm", ...BASE],
   mcp: ["tools", "llm", ...BASE],
   setup: ["profiles", "tools", "llm", "store", ...BASE],
   web: ["llm", ...BASE],
