@@ -29,7 +29,7 @@ munged --force --socket="$dir/munge.socket" --key-file="$dir/munge.key" --pid-fi
   --log-file="$dir/munged.log" --seed-file="$dir/munged.seed"
 slurmctld -f "$SLURM_CONF" -i
 slurmd -f "$SLURM_CONF"
-for _ in $(seq 1 300); do
+for _ in $(seq 1 1200); do # up to 2 min on a crowded machine
   state=$(sinfo -h -N -o %t 2>/dev/null | head -n 1 || true)
   case "$state" in idle | mix | alloc) echo "$SLURM_CONF"; exit 0 ;; esac
   sleep 0.1
