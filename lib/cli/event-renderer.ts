@@ -204,6 +204,17 @@ export class EventRenderer {
     }
   }
 
+  /**
+   * The user allowed a call that waited for the answer: its live line comes back, and its time
+   * counts from now, when the command really starts, not from before the question.
+   */
+  resumeCall(callId: string): void {
+    const call = this.calls.get(callId);
+    if (!call) return;
+    call.started = Date.now();
+    this.spinner.start(call.label, call.started);
+  }
+
   finishAnswer(): void {
     this.spinner.stop();
     this.flushMarkdown();

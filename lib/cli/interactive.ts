@@ -50,7 +50,11 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     },
     readLine: (prompt) => readAnswer(prompt),
   }, style);
-  const gate = approvalGate({ mode: () => approvals.mode, ask: (request) => approvals.ask(request), permissions: setup.permissions });
+  const gate = approvalGate({ mode: () => approvals.mode, ask: async (request) => {
+      const answer = await approvals.ask(request);
+      if (answer.allow) renderer.resumeCall(request.callId);
+      return answer;
+    }, permissions: setup.permissions });
   const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, gate) } });
 
   let sessionUsage: Usage = zeroUsage();
