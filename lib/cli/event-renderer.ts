@@ -10,8 +10,9 @@ import type { WebSearchActivity } from "../llm/types.ts";
 import { callLabel, colorDiff, describeProgress, indent, planChecklist, resultLine, type Style } from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
 import type { MarkdownStream } from "./markdown.ts";
+import { WordWrapStream } from "./word-wrap-stream.ts";
 import { subagentLine } from "./subagent-lines.ts";
-import { cutToWidth } from "./text-width.ts";
+import { cutToWidth, fitText } from "./text-width.ts";
 
 /** How the shell shows the model's reasoning (the `showThinking` setting). */
 export type ThinkingDisplay = boolean | "collapsed";
@@ -35,6 +36,8 @@ export class EventRenderer {
   /** The reasoning of the current turn so far (collapsed mode shows only its latest line). */
   private reasoning = "";
   /** The calls running now, by call id: label, start time, and their output so far (its last lines). */
+  /** Word-wraps the answer when markdown is not rendered. */
+  private readonly plain: WordWrapStream;
   private readonly calls = new Map<string, { label: string; started: number; output: string }>();
   /** When the model was asked (the live line counts from there). */
   private turnStarted = Date.now();
@@ -48,7 +51,9 @@ export class EventRenderer {
     private readonly markdown: MarkdownStream | null = null,
     /** The model's reasoning (the `showThinking` setting): whole, collapsed to one line (`/thinking` shows it), or not at all. */
     private readonly showThinking: ThinkingDisplay = true,
-  ) {}
+  ) {
+    this.plain = new WordWrapStream(columns);
+  }
 
   render(event: SessionEvent): void {
     const s = this.style;
@@ -97,7 +102,7 @@ export class EventRenderer {
         this.endThinking();
         // The first words end the "thinking…" line; an unfinished line shows at once (markdown re-renders it when it ends).
         this.spinner.stop();
-        const text = this.markdown ? this.markdown.push(delta) : delta;
+        const text = this.markdown ? this.markdown.push(delta) : this.plain.push(delta);
         if (!text) break;
         this.out(text);
         this.midLine = !text.endsWith("\n");
@@ -158,7 +163,7 @@ export class EventRenderer {
         break;
       }
       case "plan_update":
-        this.out(`${indent(planChecklist(event.data, s))}\n`);
+        this.say(`${indent(planChecklist(event.data, s))}\n`);
         break;
       case "tool_call_progress": {
         // A long MCP call says how far it got: the live line shows it.
@@ -168,19 +173,19 @@ export class EventRenderer {
       }
       case "mcp_server":
         this.endLine();
-        if (event.data.state === "failed") this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
-        else this.out(`${s.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools`)}\n`);
+        if (event.data.state === "failed") this.say(`${s.yellow(`warning: ${event.data.message}`)}\n`);
+        else this.say(`${s.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools`)}\n`);
         break;
       case "retry":
         this.endLine();
-        this.out(`${s.yellow(`retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
+        this.say(`${s.yellow(`retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
         break;
       case "warning":
         this.endLine();
-        this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
+        this.say(`${s.yellow(`warning: ${event.data.message}`)}\n`);
         break;
       case "loop_detection":
-        this.out(`${s.yellow(event.data.message)}\n`);
+        this.say(`${s.yellow(event.data.message)}\n`);
         break;
       case "compaction_start":
         // The live line while it runs; its outcome is one line.
@@ -193,11 +198,11 @@ export class EventRenderer {
         const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
         const sizes = tokens_before !== undefined && tokens_after !== undefined ? `: ${k(tokens_before)} → ${k(tokens_after)} tokens` : "";
         const line = compacted ? `compacted${sizes}.` : error ? `not compacted: ${error}.` : cancelled ? "compaction cancelled by a hook." : "nothing to compact.";
-        this.out(`${error ? s.red(line) : s.dim(line)}\n`);
+        this.say(`${error ? s.red(line) : s.dim(line)}\n`);
         break;
       }
       case "hook_error":
-        this.out(`${s.red(`hook error: ${event.data.error}`)}\n`);
+        this.say(`${s.red(`hook error: ${event.data.error}`)}\n`);
         break;
       default:
         break;
@@ -224,7 +229,7 @@ export class EventRenderer {
 
   /** The answer's unfinished last line, rendered. */
   private flushMarkdown(): void {
-    const rest = this.markdown?.flush();
+    const rest = this.markdown ? this.markdown.flush() : this.plain.flush();
     if (!rest) return;
     this.spinner.stop();
     this.out(rest);
@@ -246,10 +251,18 @@ export class EventRenderer {
     this.endLine();
   }
 
+  /** The shell's own lines (retries, warnings, checklists), fitted to the width. */
+  private say(text: string): void {
+    this.out(fitText(text, this.columns()));
+  }
+
   endLine(): void {
     // Other output follows: the answer's provisional text stays on screen as it is.
     this.markdown?.commit();
-    if (this.midLine) this.out("\n");
+    const word = this.markdown ? "" : this.plain.flush();
+    if (word) this.out(word);
+    if (this.midLine || word) this.out("\n");
+    this.plain.lineEnded();
     this.midLine = false;
   }
 }

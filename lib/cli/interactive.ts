@@ -11,6 +11,7 @@ import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
 import { formatUsage, makeStyle, useColor } from "./render.ts";
+import { fitText } from "./text-width.ts";
 import { LiveLine } from "./live-line.ts";
 import { EventRenderer } from "./event-renderer.ts";
 import { MarkdownStream } from "./markdown.ts";
@@ -35,6 +36,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   const style = makeStyle(color);
   const screen = new Screen(io.stdout);
   const out = (s: string) => screen.write(s);
+  /** The shell's own lines (not the answer, which the markdown renderer fits): fitted to the width. */
+  const say = (s: string) => out(fitText(s, screen.columns));
   const spinner = new LiveLine(screen, style);
   screen.attach(spinner);
   const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns, () => (io.stdout as { rows?: number }).rows || 24) : null, setup.settings.showThinking ?? true);
@@ -46,7 +49,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     show: (text) => {
       spinner.stop();
       renderer.endLine();
-      out(text);
+      say(text);
     },
     readLine: (prompt) => readAnswer(prompt),
   }, style);
@@ -86,16 +89,16 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   /** The conversation's last turns: shown when a session is continued or resumed. */
   const transcript = () => renderTranscript(host.session.messages, { style, columns: screen.columns, markdown: color, profile: host.session.profile });
 
-  out(`${style.bold("gong")} ${VERSION} · ${host.session.model} (${host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
-  if (host.session.messages.length > 0) out(`${style.dim(`continuing session ${host.session.id} (${host.session.messages.length} messages)`)}\n${transcript()}`);
+  say(`${style.bold("gong")} ${VERSION} · ${host.session.model} (${host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
+  if (host.session.messages.length > 0) say(`${style.dim(`continuing session ${host.session.id} (${host.session.messages.length} messages)`)}\n${transcript()}`);
   status.reset(host.session.messages);
 
   // The user's command files; a built-in command keeps its name.
   const builtIn = new Set(slashCommandList().map((c) => c.name));
   const customCommands = setup.brought.commands.filter((c) => !builtIn.has(c.name.toLowerCase()));
-  for (const c of setup.brought.commands.filter((c) => builtIn.has(c.name.toLowerCase()))) out(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}
+  for (const c of setup.brought.commands.filter((c) => builtIn.has(c.name.toLowerCase()))) say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}
 `);
-  const commandCtx = { ...commandContext(setup), commands: customCommands, warn: (line: string) => out(`${style.yellow(line)}\n`) };
+  const commandCtx = { ...commandContext(setup), commands: customCommands, warn: (line: string) => say(`${style.yellow(line)}\n`) };
 
   const inputPrompt = style.cyan("› ");
   const steeringPrompt = style.dim("↳ ");
@@ -152,8 +155,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     }
     spinner.stop();
     renderer.endLine();
-    out(`${style.yellow("interrupted")}\n`);
-    host.session.interrupt().catch((e: Error) => out(`${style.red(e.message)}\n`));
+    say(`${style.yellow("interrupted")}\n`);
+    host.session.interrupt().catch((e: Error) => say(`${style.red(e.message)}\n`));
   };
 
   /** The input prompt with the status line under it. */
@@ -173,7 +176,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       const mode = approvals.cycle();
       // Idle on a wide terminal, the status line shows the new mode; otherwise a line says it.
       if (!running && status.visible) return status.draw();
-      if (!screen.composing) out(`${running ? "" : "\n"}${style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
+      if (!screen.composing) say(`${running ? "" : "\n"}${style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
       if (!running) showPrompt(true);
       return;
     }
@@ -199,14 +202,14 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       .then((result) => {
         renderer.finishAnswer();
         sessionUsage = addUsage(sessionUsage, result.usage);
-        if (result.stopReason === "error" && result.error) out(`${style.red(`error: ${result.error.message}`)}\n`);
-        else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") out(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
-        else if (result.stopMessage) out(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
+        if (result.stopReason === "error" && result.error) say(`${style.red(`error: ${result.error.message}`)}\n`);
+        else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
+        else if (result.stopMessage) say(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
         // A call that failed before any token keeps to its one error line.
-        if (result.usage.input + result.usage.output > 0) out(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
+        if (result.usage.input + result.usage.output > 0) say(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
       })
       .catch((e: Error) => {
-        out(`${style.red(`error: ${e.message}`)}\n`);
+        say(`${style.red(`error: ${e.message}`)}\n`);
       })
       .then(keepSessionOpen)
       .finally(() => {
@@ -228,16 +231,16 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     try {
       await host.reopenIfClosed();
     } catch (e) {
-      out(`${style.red(`error: ${(e as Error).message}`)}\n`);
+      say(`${style.red(`error: ${(e as Error).message}`)}\n`);
     }
   };
 
   const steer = (text: string, echoed: boolean) => {
     try {
       host.session.steer(text);
-      if (!echoed) out(`${style.dim(`↳ steering: ${text}`)}\n`);
+      if (!echoed) say(`${style.dim(`↳ steering: ${text}`)}\n`);
     } catch (e) {
-      out(`${style.red((e as Error).message)}\n`);
+      say(`${style.red((e as Error).message)}\n`);
     }
   };
 
@@ -260,14 +263,14 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       await host.close();
       if (resume) {
         renderer.endLine();
-        out(`${io.stdout.isTTY ? "\r\x1b[J" : ""}${style.dim(`resume this session: gong -r ${resume}`)}\n`);
+        say(`${io.stdout.isTTY ? "\r\x1b[J" : ""}${style.dim(`resume this session: gong -r ${resume}`)}\n`);
       }
       resolveExit(code);
     };
 
     runSlashLine = (text: string) =>
-      runSlashCommand(text, { host, out, style, quit: () => quit(0), planMode, transcript })
-        .catch((e: Error) => out(`${style.red(`error: ${e.message}`)}\n`))
+      runSlashCommand(text, { host, out: say, style, quit: () => quit(0), planMode, transcript })
+        .catch((e: Error) => say(`${style.red(`error: ${e.message}`)}\n`))
         .then(keepSessionOpen);
 
     const handleInput = (text: string) => {
@@ -275,7 +278,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       history.add(text);
       if (isSlashCommand(text) && matchCommand(text, customCommands)) {
         void expandInput(text, commandCtx).then((input) => submit(input.text, input.model), (e: Error) => {
-          out(`${style.red(`error: ${e.message}`)}\n`);
+          say(`${style.red(`error: ${e.message}`)}\n`);
           showPrompt();
         });
         return;
@@ -304,12 +307,12 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
           if (matchCommand(text, customCommands)) {
             void expandInput(text, commandCtx).then((input) => {
               host.session.followUp(input.text);
-              out(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done`)}\n`);
+              say(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done`)}\n`);
             });
           } else if (runsWhileBusy(text)) void runSlashLine(text);
           else {
             deferred.push(text);
-            out(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done (Esc interrupts it)`)}\n`);
+            say(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done (Esc interrupts it)`)}\n`);
           }
           return;
         }
@@ -335,7 +338,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       if (now - lastSigint < 2000) return void quit(0);
       lastSigint = now;
       status.hide();
-      out(`\n${style.dim("(press Ctrl-C again to exit)")}\n`);
+      say(`\n${style.dim("(press Ctrl-C again to exit)")}\n`);
       showPrompt();
     });
 
@@ -345,7 +348,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
   if (initialPrompt) {
     history.add(initialPrompt);
-    out(`${style.cyan("› ")}${initialPrompt}\n`);
+    say(`${style.cyan("› ")}${initialPrompt}\n`);
     submit(initialPrompt);
   } else showPrompt();
   return done;

@@ -44,3 +44,38 @@ test.skipIf(!hasTmux)("issue 27: a command approved after 3 s shows its live lin
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+/** The non-empty rows of a screen that appear more than once. */
+const repeatedRows = (screen: string) => {
+  const seen = new Set<string>();
+  return screen.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== "" && (seen.has(l) || (seen.add(l), false)));
+};
+const HINT = "Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.";
+
+for (const columns of [40, 60, 100]) {
+  test.skipIf(!hasTmux)(`issue 27: at ${columns} columns the shell's lines are word-wrapped and no row repeats through an approval and a long answer`, async () => {
+    using term = gongTerminal(ws);
+    const answer = ["Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa.", "", "Quebec romeo sierra tango uniform victor whiskey xray yankee zulu one two three four five six seven."].join("\n");
+    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo fitted-run-output-line" } }] }, { text: answer, chunkSize: 5, chunkDelayMs: 5 }] });
+    term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"], { columns });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    // The header and hint are broken at spaces: each word is whole on some row.
+    const words = term.screen().split(/\s+/);
+    for (const word of HINT.split(" ")) expect(words).toContain(word);
+    term.keys("run it", "Enter");
+    await term.waitFor((s) => s.includes("allow?"), "the question");
+    // Each key redraws the question's rows in place: they never pile up.
+    for (const key of ["n", "o", "BSpace", "BSpace", "y"]) {
+      term.keys(key);
+      const screen = await term.waitFor((s) => s.includes("allow?"), "the question after a key");
+      expect(screen.split("\n").filter((l) => l.includes("allow?")).length).toBe(1);
+      expect(repeatedRows(screen)).toEqual([]);
+    }
+    term.keys("Enter");
+    const text = await term.waitFor((s) => s.includes("seven.") && s.includes("↑"), "the answer");
+    expect(repeatedRows(text)).toEqual([]);
+    for (const word of answer.split(/\s+/)) expect(text.split(/\s+/)).toContain(word);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  });
+}
