@@ -327,11 +327,15 @@ export class Session {
     return this.cachedPrompt;
   }
 
-  /** Summarizes older messages now (beforeSessionOp("compact") may cancel). Resolves false when nothing was compacted. */
-  async compact(): Promise<boolean> {
+  /**
+   * Summarizes older messages now (beforeSessionOp("compact") may cancel). Resolves false when
+   * nothing was compacted. `force`: only the last exchange is kept as it is, so even a short
+   * conversation is summarised.
+   */
+  async compact(options: { force?: boolean } = {}): Promise<boolean> {
     this.assertOpen("compact");
     if (this.running) throw new Error("Session is busy; compact() runs between inputs.");
-    return this.monitor.compact("manual");
+    return this.monitor.compact("manual", options.force ? 0 : undefined);
   }
 
   /**

@@ -39,6 +39,8 @@ export class EventRenderer {
   /** Word-wraps the answer when markdown is not rendered. */
   private readonly plain: WordWrapStream;
   private readonly calls = new Map<string, { label: string; started: number; output: string }>();
+  /** The last command's whole output as kept (Ctrl-O shows it), and where a longer one was saved. */
+  private lastResult: { label: string; text: string; path: string | null } | null = null;
   /** When the model was asked (the live line counts from there). */
   private turnStarted = Date.now();
 
@@ -141,10 +143,13 @@ export class EventRenderer {
         // "  ⎿ " takes four columns, and the last one stays free, like the live line's.
         const result = cutToWidth(resultLine(event.data) || (is_error ? "failed" : ""), Math.max(1, width - 5 - time.length));
         this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
-        // A command's first lines of output, so a success shows what it printed.
+        // A command's last lines of output, where test summaries and build results are; Ctrl-O shows all.
+        if (kind === "shell") this.lastResult = { label: call?.label ?? tool_name, text: output.text, path: event.data.full_output_path };
         if (kind === "shell" && !is_error) {
-          const first = firstLines(output.text, RESULT_LINES);
-          if (first.length) this.out(`${first.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1))).join("\n")}\n`);
+          const tail = lastLines(output.text, RESULT_LINES);
+          const total = typeof output.stats?.total_lines === "number" ? output.stats.total_lines : output.text.split("\n").filter((l) => l.trim() !== "").length;
+          const above = total > tail.length ? [s.dim(cutToWidth(`    … ${total - tail.length} more ${total - tail.length === 1 ? "line" : "lines"} above (Ctrl-O shows all)`, width - 1))] : [];
+          if (tail.length) this.out(`${[...above, ...tail.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1)))].join("\n")}\n`);
         }
         const diff = (output.data as { diff?: unknown }).diff;
         if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
@@ -193,11 +198,11 @@ export class EventRenderer {
         this.spinner.start("compacting the conversation…");
         break;
       case "compaction_end": {
-        const { compacted, error, cancelled, tokens_before, tokens_after } = event.data;
+        const { compacted, error, cancelled, why, tokens_before, tokens_after } = event.data;
         this.spinner.stop();
         const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
         const sizes = tokens_before !== undefined && tokens_after !== undefined ? `: ${k(tokens_before)} → ${k(tokens_after)} tokens` : "";
-        const line = compacted ? `compacted${sizes}.` : error ? `not compacted: ${error}.` : cancelled ? "compaction cancelled by a hook." : "nothing to compact.";
+        const line = compacted ? `compacted${sizes}.` : error ? `not compacted: ${error}.` : cancelled ? "compaction cancelled by a hook." : `nothing to compact: ${notCompacted(why, tokens_before)}.`;
         this.say(`${error ? s.red(line) : s.dim(line)}\n`);
         break;
       }
@@ -218,6 +223,16 @@ export class EventRenderer {
     if (!call) return;
     call.started = Date.now();
     this.spinner.start(call.label, call.started);
+  }
+
+  /** The last command's output in full (Ctrl-O), fitted to the width; null when no command ran yet. */
+  expandLastResult(): string | null {
+    const last = this.lastResult;
+    if (!last) return null;
+    const s = this.style;
+    const lines = last.text.split("\n").map(cleanLine);
+    const saved = last.path ? `\n${s.dim(`    (the whole output is in ${last.path})`)}` : "";
+    return fitText(`${s.bold(`● ${last.label}`)} ${s.dim(`· ${lines.length} lines`)}\n${lines.map((l) => `    ${l}`).join("\n")}${saved}\n`, this.columns());
   }
 
   finishAnswer(): void {
@@ -267,9 +282,16 @@ export class EventRenderer {
   }
 }
 
+/** Why a compaction did nothing, in the user's words. */
+function notCompacted(why: string | undefined, tokens: number | undefined): string {
+  const size = tokens !== undefined ? ` (${tokens} tokens)` : "";
+  if (why === "under_threshold") return `the conversation${size} is well within the context window`;
+  return `the whole conversation${size} fits in the recent part kept as it is; /compact force summarises it anyway`;
+}
+
 /** Lines of a running command's output shown under its live line. */
 const TAIL_LINES = 4;
-/** Lines of a successful command's output shown under its result. */
+/** Lines of a successful command's output shown under its result (its last ones). */
 const RESULT_LINES = 3;
 
 /** Output made fit for one terminal row: no escape sequences, no carriage-return overdraws, tabs as spaces. */
@@ -279,8 +301,4 @@ function cleanLine(line: string): string {
 
 function lastLines(text: string, n: number): string[] {
   return text.split("\n").map(cleanLine).filter((l) => l.trim() !== "").slice(-n);
-}
-
-function firstLines(text: string, n: number): string[] {
-  return text.split("\n").map(cleanLine).filter((l) => l.trim() !== "").slice(0, n);
 }

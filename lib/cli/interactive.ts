@@ -12,7 +12,7 @@ import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
 import { formatUsage, makeStyle, useColor } from "./render.ts";
 import { fitText } from "./text-width.ts";
-import { LiveLine } from "./live-line.ts";
+import { formatSeconds, LiveLine } from "./live-line.ts";
 import { EventRenderer } from "./event-renderer.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { StatusLine } from "./status-line.ts";
@@ -172,6 +172,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     // The line editor clears below itself as it redraws: the status line comes back after each key.
     if (!running && !pendingAnswer && key?.name !== "return" && key?.name !== "enter") status.draw();
     if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
+    if (key?.name === "o" && key.ctrl) return expandLastResult();
     if (key?.name === "tab" && key.shift) {
       const mode = approvals.cycle();
       // Idle on a wide terminal, the status line shows the new mode; otherwise a line says it.
@@ -188,6 +189,16 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     rl.prompt(true);
   };
   rl.on("keypress", onKeypress);
+
+  /** Ctrl-O: the last command's output in full, above the input (idle, the input is drawn again under it). */
+  const expandLastResult = () => {
+    const text = renderer.expandLastResult() ?? `${style.dim("no command output yet")}\n`;
+    if (running || pendingAnswer) return say(text);
+    status.hide();
+    out("\r\x1b[J");
+    out(text);
+    showPrompt(true);
+  };
   // The line editor redraws the input at the new width, clearing below it: the status line comes
   // back under it, or stays away on a terminal now too narrow for it.
   const onResize = () => {
@@ -198,6 +209,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   /** `model`: the one a custom command asks for, used for this input only. */
   const submit = (text: string, model?: string) => {
     screen.startWork();
+    const started = Date.now();
     running = onCommandModel(host.session, model, () => host.session.submit(text))
       .then((result) => {
         renderer.finishAnswer();
@@ -205,8 +217,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         if (result.stopReason === "error" && result.error) say(`${style.red(`error: ${result.error.message}`)}\n`);
         else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
         else if (result.stopMessage) say(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
-        // A call that failed before any token keeps to its one error line.
-        if (result.usage.input + result.usage.output > 0) say(`${style.dim(`${formatUsage(result.usage)}  (session ${formatUsage(sessionUsage)})`)}\n`);
+        // A call that failed before any token keeps to its one error line; the session's totals once they differ from the turn's.
+        const took = ` · ${formatSeconds(Math.round((Date.now() - started) / 1000))}`;
+        const session = formatUsage(sessionUsage) !== formatUsage(result.usage) ? `  (session ${formatUsage(sessionUsage)})` : "";
+        if (result.usage.input + result.usage.output > 0) say(`${style.dim(`${formatUsage(result.usage)}${took}${session}`)}\n`);
       })
       .catch((e: Error) => {
         say(`${style.red(`error: ${e.message}`)}\n`);
@@ -217,6 +231,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         running = null;
         screen.endWork();
         if (closing) return;
+        // A blank line between one turn and the next prompt.
+        say("\n");
         rl.setPrompt(inputPrompt);
         const commands = deferred.splice(0);
         if (commands.length === 0) return showPrompt(true); // keeps the cursor where the user left a half-typed line

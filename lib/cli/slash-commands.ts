@@ -97,11 +97,11 @@ const COMMANDS: Record<string, SlashCommand> = {
     },
   },
   compact: {
-    usage: "/compact",
-    help: "summarise the older part of the conversation now",
-    async run({}, { host }) {
+    usage: "/compact [force]",
+    help: "summarise the older part of the conversation now (force: all but the last exchange)",
+    async run(arg, { host }) {
       // Its one line (compacted, or why not) comes from the compaction's own events.
-      await host.session.compact();
+      await host.session.compact({ force: arg.trim() === "force" });
     },
   },
   thinking: {
@@ -122,7 +122,9 @@ const COMMANDS: Record<string, SlashCommand> = {
       const checklist = plan ? `${planChecklist({ ...plan }, style)}\n` : "";
       if (arg === "show") return out(checklist || "no plan yet.\n");
       if (planMode.active) {
-        planMode.accept(host.session);
+        const answered = planMode.accept(host.session);
+        // The model made no plan: nothing is accepted, plan mode is only left.
+        if (!plan && !answered) return out(`plan mode left without a plan; tools: ${host.session.tools.join(", ")}\n`);
         return out(`${checklist}plan accepted; tools: ${host.session.tools.join(", ")}\n`);
       }
       if (arg === "accept") return out(`${checklist}not in plan mode (/plan enters it).\n`);

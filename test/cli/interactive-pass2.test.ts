@@ -79,3 +79,48 @@ for (const columns of [40, 60, 100]) {
     await term.waitFor(() => !term.alive(), "gong to exit");
   });
 }
+
+test.skipIf(!hasTmux)("issue 27: a 400-line result shows its last lines and the true count; Ctrl-O shows it all; turns are separated and timed", async () => {
+  using term = gongTerminal(ws);
+  const command = `for i in $(seq 399); do echo "test line $i"; done; echo "400 passed, 0 failed"`;
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "tests ran" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 60, rows: 30 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("run the tests", "Enter");
+  const text = await term.waitFor((s) => s.includes("tests ran") && s.includes("↑"), "the answer");
+  // The tail, where the summary is, under the true line count; the first lines are not shown.
+  expect(text).toMatch(/⎿ exit 0 · 400 lines\n {4}… 397 more lines above \(Ctrl-O shows all\)\n {4}test line 398\n {4}test line 399\n {4}400 passed, 0 failed\n/);
+  expect(text).not.toContain("test line 1\n");
+  // The turn's time on its usage line (the first turn's totals said once), then a blank line before the prompt.
+  expect(text).toMatch(/↑ [\d.k]+ ↓ [\d.k]+[^\n]* · \d+s\n\n›/);
+  expect(text).not.toContain("(session");
+  term.keys("C-o");
+  const expanded = await term.waitFor((s) => s.includes("test line 370"), "the whole output");
+  expect(expanded).toMatch(/\n {4}test line 200\n/);
+  await term.waitFor((s) => /400 passed, 0 failed\n(?:.*\n)*›/.test(s.slice(s.lastIndexOf("test line 399"))), "the prompt under the output");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("issue 27 small fixes: /model with one match switches, /compact says why it did nothing and force compacts, /plan twice with no plan accepts nothing", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ text: "first answer" }, { text: "Summary of the chat so far." }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 100 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("/model haiku-4-5", "Enter");
+  await term.waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5"), "the switch on a single match");
+  term.keys("/plan", "Enter");
+  await term.waitFor((s) => s.includes("plan mode: the model only reads"), "plan mode");
+  term.keys("/plan", "Enter");
+  const left = await term.waitFor((s) => s.includes("plan mode left without a plan; tools: "), "plan mode left");
+  expect(left).not.toContain("plan accepted");
+  term.keys("hello", "Enter");
+  const answered = await term.waitFor((s) => s.includes("first answer") && /↑[^\n]*\n\n›/.test(s), "the answer, a blank line and the prompt");
+  expect(answered).toMatch(/first answer\n↑ [^\n]* · \d+s\n\n›/);
+  term.keys("/compact", "Enter");
+  await term.waitFor((s) => /nothing to compact: the whole conversation \(\d+ tokens\) fits in the recent part kept as it is; \/compact force summarises it anyway\./.test(s.replace(/\n/g, " ")), "why nothing was compacted");
+  term.keys("/compact force", "Enter");
+  await term.waitFor((s) => /compacted: [\d.k]+ → [\d.k]+ tokens\./.test(s), "the forced compaction");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
