@@ -228,10 +228,14 @@ export class Session {
     return this.start({ text, images });
   }
 
-  /** Injects a message after the running tool call; the calls still pending are skipped. When idle, it is sent with the next input. */
-  steer(text: string): void {
+  /**
+   * Injects a message after the running tool call; the calls still pending are skipped. When idle,
+   * it is sent with the next input. The running call is interrupted unless `interrupt` is false
+   * (then it finishes first: a person typing while a command runs does not stop it).
+   */
+  steer(text: string, options: { interrupt?: boolean } = {}): void {
     this.assertOpen("steer");
-    this.queues.steer(text);
+    this.queues.steer(text, options.interrupt ?? true);
   }
 
   /** Queues a message to process once the current input is done; when idle, processes it now. */

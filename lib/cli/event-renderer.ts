@@ -167,6 +167,12 @@ export class EventRenderer {
         this.out(webSearchLines(message.webSearch, s, this.columns()));
         break;
       }
+      case "steering_injected":
+        // The user's steering line reaches the model here: shown as their turn.
+        this.flushMarkdown();
+        this.endLine();
+        this.say(`${s.cyan("›")} ${event.data.content}\n`);
+        break;
       case "plan_update":
         this.say(`${indent(planChecklist(event.data, s))}\n`);
         break;
@@ -223,6 +229,33 @@ export class EventRenderer {
     if (!call) return;
     call.started = Date.now();
     this.spinner.start(call.label, call.started);
+  }
+
+  /**
+   * The user starts typing a line below the output: the answer's unfinished line leaves the screen
+   * (it comes back rendered once it ends), so the output goes on in whole lines above the user's.
+   */
+  holdPartial(): void {
+    this.spinner.stop();
+    if (!this.markdown) {
+      // Plain text: the row ends between two words; the word being written waits in the stream.
+      if (this.midLine) this.out("\n");
+      this.plain.lineEnded();
+      this.midLine = false;
+      return;
+    }
+    const erase = this.markdown.hold();
+    if (erase === null) return this.endLine();
+    if (erase) this.out(erase);
+    this.midLine = false;
+  }
+
+  /** The user's line is done: the unfinished line, if any, shows again. */
+  releasePartial(): void {
+    const shown = this.markdown?.release();
+    if (!shown) return;
+    this.out(shown);
+    this.midLine = !shown.endsWith("\n");
   }
 
   /** The last command's output in full (Ctrl-O), fitted to the width; null when no command ran yet. */

@@ -114,6 +114,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     reserveBelow: () => (status.visible ? 1 : 0),
   });
   status.rowsBelow = () => rl.rowsBelowCursor;
+  screen.attachInput({ erase: () => rl.erase(), redraw: () => rl.prompt(true) });
   let running: Promise<void> | null = null;
   /** Set once the shell is closing: a finishing input must not prompt on the closed line. */
   let closing = false;
@@ -125,6 +126,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   /** The user's steering line is done (sent or dropped): the held output follows. */
   const endSteeringLine = (unfinished: boolean) => {
     screen.endCompose(unfinished);
+    renderer.releasePartial();
     rl.setPrompt(inputPrompt);
   };
 
@@ -182,8 +184,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       return;
     }
     if (!running || screen.composing || rl.line.length === 0) return;
-    spinner.stop();
-    renderer.endLine();
+    renderer.holdPartial();
     screen.beginCompose();
     rl.setPrompt(steeringPrompt);
     rl.prompt(true);
@@ -253,7 +254,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 
   const steer = (text: string, echoed: boolean) => {
     try {
-      host.session.steer(text);
+      // The running command finishes; the message reaches the model at the next boundary (Esc stops the command).
+      host.session.steer(text, { interrupt: false });
       if (!echoed) say(`${style.dim(`↳ steering: ${text}`)}\n`);
     } catch (e) {
       say(`${style.red((e as Error).message)}\n`);

@@ -36,6 +36,8 @@ export interface LineInput {
   prompt(preserveCursor?: boolean): void;
   /** Empties the typed text. */
   clearInput(): void;
+  /** Takes the drawn input off the screen (output goes there); prompt(true) draws it again. */
+  erase(): void;
   close(): void;
   on(event: "line", listener: (line: string) => void): this;
   on(event: "SIGINT" | "close", listener: () => void): this;
@@ -149,6 +151,13 @@ class LineEditor extends EventEmitter implements LineInput {
     if (this.closed) return;
     if (!preserveCursor) this.cursor = 0;
     this.render(true);
+  }
+
+  erase(): void {
+    if (this.closed) return;
+    const up = this.drawnCursorRow;
+    this.drawnCursorRow = 0;
+    this.options.output.write(`${up > 0 ? `\x1b[${up}A` : ""}\r\x1b[J`);
   }
 
   clearInput(): void {
@@ -540,6 +549,8 @@ class PlainInput extends EventEmitter implements LineInput {
   }
 
   clearInput(): void {}
+
+  erase(): void {}
 
   close(): void {
     this.rl.close();

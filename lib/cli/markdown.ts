@@ -29,6 +29,8 @@ export class MarkdownStream {
   private shownPartial = "";
   /** Characters of the unfinished line printed for good (other output broke the line there). */
   private kept = 0;
+  /** The user is typing a line below the output: the unfinished line stays off the screen until it ends. */
+  private hidden = false;
 
   constructor(
     private readonly style: Style,
@@ -43,6 +45,7 @@ export class MarkdownStream {
     const end = text.lastIndexOf("\n");
     if (end < 0) {
       this.partial = text;
+      if (this.hidden) return "";
       const visible = plain(text.slice(this.kept));
       if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows()) return this.keep(visible);
       const added = visible.startsWith(this.shownPartial) ? visible.slice(this.shownPartial.length) : null;
@@ -53,11 +56,30 @@ export class MarkdownStream {
     let out = this.erase();
     for (const line of text.slice(0, end).split("\n")) out += this.complete(line);
     this.partial = text.slice(end + 1);
-    return out + this.showBlock();
+    return out + (this.hidden ? "" : this.showBlock());
+  }
+
+  /**
+   * The user starts typing below the output: what is shown only until it is rendered (the
+   * unfinished line, a table being written) is erased, and from here only finished lines are
+   * returned, rendered. Null when part of the line is already printed for good (it cannot be taken back).
+   */
+  hold(): string | null {
+    if (this.kept > 0) return null;
+    this.hidden = true;
+    return this.erase();
+  }
+
+  /** The user's line is done: the unfinished line shows again as it came. */
+  release(): string {
+    if (!this.hidden) return "";
+    this.hidden = false;
+    return this.showBlock();
   }
 
   /** The answer ended: everything still waiting, rendered; the next answer starts fresh. */
   flush(): string {
+    this.hidden = false;
     let out = this.erase();
     const rest = this.partial;
     this.partial = "";

@@ -4,7 +4,7 @@
  * server of its own, killed afterwards.
  */
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
@@ -121,6 +121,39 @@ test.skipIf(!hasTmux)("issue 27 small fixes: /model with one match switches, /co
   await term.waitFor((s) => /nothing to compact: the whole conversation \(\d+ tokens\) fits in the recent part kept as it is; \/compact force summarises it anyway\./.test(s.replace(/\n/g, " ")), "why nothing was compacted");
   term.keys("/compact force", "Enter");
   await term.waitFor((s) => /compacted: [\d.k]+ → [\d.k]+ tokens\./.test(s), "the forced compaction");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("issue 27: typing while the answer streams and a command runs: output keeps coming above the typed line, no word split, the command completes, the steer arrives next turn", async () => {
+  using term = gongTerminal(ws);
+  const words = Array.from({ length: 60 }, (_, i) => `word${i}x`);
+  const command = `touch command-started && ${longCommand()}`;
+  fake = await startFakeLlm({
+    script: [{ text: `${words.join(" ")}\n`, chunkSize: 4, chunkDelayMs: 40, toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "steer received" }],
+  });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 60 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("stream please", "Enter");
+  await term.waitFor((s) => s.includes("word3x"), "the answer streaming");
+  term.keys("stop and summarise");
+  await term.waitFor((s) => s.includes("↳ stop and summarise"), "the typed line");
+  // The answer keeps streaming while the line is typed, the line staying drawn below it.
+  const later = await term.waitFor((s) => s.includes("word59x"), "the rest of the answer while typing");
+  expect(later.trimEnd().split("\n").at(-1)).toContain("↳ stop and summarise");
+  await term.waitFor(() => existsSync(join(ws.dir, "command-started")), "the command to start");
+  term.keys("Enter");
+  await term.waitFor((s) => /↳ stop and summarise\n/.test(s), "the line sent");
+  release();
+  const text = await term.waitFor((s) => s.includes("steer received") && s.includes("↑"), "the next turn");
+  // The command ran to its end, and the steer reached the model in the next request, shown as the user's turn there.
+  expect(text).toMatch(/⎿ exit 0 · 2 lines/);
+  expect(text).not.toContain("aborted");
+  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("stop and summarise");
+  expect(text).toMatch(/finished-the-wait\n(?:.*\n)*› stop and summarise\n(?:.*\n)*steer received/);
+  // Every word whole and once.
+  const tokens = text.split(/\s+/);
+  for (const word of words) expect(tokens.filter((t) => t === word).length).toBe(1);
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });

@@ -85,7 +85,9 @@ test.skipIf(!hasTmux)("cli interactive: keys typed while the answer streams stay
   term.keys("Enter");
   const text = await term.waitFor((s) => /steered answer\s+↑/.test(s), "the steered answer and usage");
   // The answer, reassembled from the screen's lines, has none of the typed keys inside it.
-  const streamed = text.slice(text.indexOf("The quick"), text.indexOf("↳ XYZQW")) + text.slice(text.indexOf("↳ XYZQW") + "↳ XYZQW".length, text.indexOf("steered answer"));
+  const streamed = text.slice(text.indexOf("The quick"), text.indexOf("↳ XYZQW")) + text.slice(text.indexOf("↳ XYZQW") + "↳ XYZQW".length, text.indexOf("› XYZQW"));
+  // Where the steering reaches the model it is shown as the user's turn.
+  expect(text).toContain("› XYZQW\nsteered answer");
   expect(streamed.replace(/\s+/g, "")).toBe(answer.replace(/\s+/g, ""));
   expect(streamed).not.toMatch(/[XYZQW]/);
   expect(JSON.stringify(fake.requests[1].body.messages)).toContain("XYZQW");
