@@ -7,7 +7,7 @@
 import type { SessionEvent } from "../agent/index.ts";
 import { formatWait } from "../llm/retry.ts";
 import type { WebSearchActivity } from "../llm/types.ts";
-import { callLabel, colorDiff, describeProgress, indent, planChecklist, resultLine, type Style } from "./render.ts";
+import { callLabel, describeProgress, diffSummary, numberedDiff, indent, planChecklist, resultLine, type Style } from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
 import type { MarkdownStream } from "./markdown.ts";
 import { WordWrapStream } from "./word-wrap-stream.ts";
@@ -141,7 +141,9 @@ export class EventRenderer {
         const width = this.columns();
         this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(call?.label ?? tool_name, width - 3)}\n`);
         // "  ⎿ " takes four columns, and the last one stays free, like the live line's.
-        const result = cutToWidth(resultLine(event.data) || (is_error ? "failed" : ""), Math.max(1, width - 5 - time.length));
+        const diff = (output.data as { diff?: unknown }).diff;
+        const changed = typeof diff === "string" && diff ? ` · ${diffSummary(diff)}` : "";
+        const result = cutToWidth(`${resultLine(event.data) || (is_error ? "failed" : "")}${changed}`, Math.max(1, width - 5 - time.length));
         this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
         // A command's last lines of output, where test summaries and build results are; Ctrl-O shows all.
         if (kind === "shell") this.lastResult = { label: call?.label ?? tool_name, text: output.text, path: event.data.full_output_path };
@@ -151,8 +153,7 @@ export class EventRenderer {
           const above = total > tail.length ? [s.dim(cutToWidth(`    … ${total - tail.length} more ${total - tail.length === 1 ? "line" : "lines"} above (Ctrl-O shows all)`, width - 1))] : [];
           if (tail.length) this.out(`${[...above, ...tail.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1)))].join("\n")}\n`);
         }
-        const diff = (output.data as { diff?: unknown }).diff;
-        if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
+        if (typeof diff === "string" && diff) this.out(`${indent(numberedDiff(diff, s))}\n`);
         // Parallel calls: the live line goes on for one still running.
         const stillRunning = [...this.calls.values()].at(-1);
         if (stillRunning) this.spinner.start(stillRunning.label, stillRunning.started);

@@ -157,3 +157,18 @@ test.skipIf(!hasTmux)("issue 27: typing while the answer streams and a command r
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: an edit shows its diff with line numbers and a +1 −1 summary, no ---/+++/@@ headers", async () => {
+  using term = gongTerminal(ws);
+  writeFileSync(join(ws.dir, "notes.txt"), "one\ntwo\nthree\nfour\n");
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "edit", arguments: { path: "notes.txt", old_text: "three", new_text: "THREE" } }] }, { text: "edited" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 60 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("edit it", "Enter");
+  const text = await term.waitFor((s) => s.includes("edited") && s.includes("↑"), "the answer");
+  expect(text).toMatch(/⎿ [^\n]*· \+1 −1\n/);
+  expect(text).toMatch(/\n {4}2 {2}two\n {4}3 -three\n {4}3 \+THREE\n {4}4 {2}four\n/);
+  expect(text).not.toMatch(/^\s*(---|\+\+\+|@@)/m);
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
