@@ -45,6 +45,8 @@ export function parseAnswer(line: string): ApprovalAnswer {
 export interface AnswerReader {
   show(text: string): void;
   readLine(prompt: string): Promise<string | null>;
+  /** The question is answered: it gives way to one line naming the decision. */
+  settle(line: string): void;
 }
 
 /** The shell's approvals: the current mode (Shift+Tab cycles it), the question, and "always" answers written as rules. */
@@ -72,12 +74,19 @@ export class ShellApprovals {
     const line = await this.reader.readLine(`${s.yellow("allow?")} ${s.dim(`y yes · n [reason] no${always}`)} › `);
     if (line === null) return { allow: false, reason: "interrupted" };
     const answer = parseAnswer(line);
-    if (answer.allow && answer.always && rules.length) {
+    const what = request.kind === "shell" ? `$ ${commandOf(request.args) ?? request.summary}` : `${request.toolName} ${request.summary}`;
+    if (!answer.allow) {
+      this.reader.settle(`${s.red("✗")} ${s.dim(`declined: ${what}${answer.reason ? ` — ${answer.reason}` : ""}`)}\n`);
+      return answer;
+    }
+    let kept = "";
+    if (answer.always && rules.length) {
       const scope = answer.scope ?? "project";
       const file = this.ruleFiles[scope];
       const failed = addAllowRules(file, rules);
-      this.reader.show(s.dim(failed ? `  not saved: ${failed}; allowed for this session\n` : `  saved ${rules.join(", ")} to ${file}\n`));
-    }
+      kept = failed ? ` (always for this session; not saved: ${failed})` : ` (always: ${rules.join(", ")} saved to ${file})`;
+    } else if (answer.always) kept = " (always, for this session)";
+    this.reader.settle(`${s.green("✓")} ${s.dim(`allowed: ${what}${kept}`)}\n`);
     return answer;
   }
 }

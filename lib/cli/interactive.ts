@@ -11,7 +11,8 @@ import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
 import { formatUsage, makeStyle, useColor } from "./render.ts";
-import { fitText } from "./text-width.ts";
+import { fitText, fitToWidth } from "./text-width.ts";
+import { layoutInput } from "./line-layout.ts";
 import { formatSeconds, LiveLine } from "./live-line.ts";
 import { EventRenderer } from "./event-renderer.ts";
 import { MarkdownStream } from "./markdown.ts";
@@ -45,13 +46,30 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   // Approvals: the gate waits on the user's typed answer (read by the line handler below).
   let pendingAnswer: ((line: string | null) => void) | null = null;
   let readAnswer: (prompt: string) => Promise<string | null> = async () => null;
+  /** The question on screen: its rows, the prompt's, and the output count once it was shown (to tell whether more came below it). */
+  let question = { rows: 0, prompt: "", answer: "", printed: -1 };
   const approvals = new ShellApprovals(options.approval, setup.ruleFiles, {
     show: (text) => {
       spinner.stop();
       renderer.endLine();
       say(text);
+      question = { rows: fitToWidth(text.replace(/\n$/, ""), screen.columns).length, prompt: "", answer: "", printed: screen.printed };
     },
-    readLine: (prompt) => readAnswer(prompt),
+    readLine: (prompt) => {
+      question.prompt = prompt;
+      return readAnswer(prompt).then((line) => {
+        question.answer = line ?? "";
+        return line;
+      });
+    },
+    // The question and the typed answer give way to one line, unless other output came below them.
+    settle: (line) => {
+      const rows = question.rows + layoutInput(question.prompt, question.answer, question.answer.length, Math.max(10, screen.columns)).rows.length;
+      const screenRows = (io.stdout as { rows?: number }).rows || 24;
+      if (io.stdout.isTTY && screen.printed === question.printed && rows < screenRows) screen.raw(`\x1b[${rows}A\r\x1b[J`);
+      question = { rows: 0, prompt: "", answer: "", printed: -1 };
+      say(line);
+    },
   }, style);
   const gate = approvalGate({ mode: () => approvals.mode, ask: async (request) => {
       const answer = await approvals.ask(request);

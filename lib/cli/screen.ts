@@ -23,6 +23,8 @@ export class Screen implements LiveSurface {
   /** The cursor is at the start of a line (the live line may be drawn there). */
   private atLineStart = true;
   private live: LiveLine | null = null;
+  /** Counts the output printed: tells whether anything came between two moments. */
+  printed = 0;
 
   constructor(private readonly terminal: Terminal) {
     this.echo = new Writable({
@@ -76,6 +78,7 @@ export class Screen implements LiveSurface {
     const lines = this.held.slice(0, end + 1);
     this.held = this.held.slice(end + 1);
     this.input?.erase();
+    this.printed++;
     this.terminal.write(lines);
     this.input?.redraw();
   }
@@ -91,6 +94,7 @@ export class Screen implements LiveSurface {
 
   private print(text: string): void {
     if (!text) return;
+    this.printed++;
     this.live?.erase();
     this.terminal.write(text);
     this.atLineStart = text.endsWith("\n");

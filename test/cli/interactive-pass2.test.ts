@@ -172,3 +172,31 @@ test.skipIf(!hasTmux)("issue 27: an edit shows its diff with line numbers and a 
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+for (const columns of [40, 100]) {
+  test.skipIf(!hasTmux)(`issue 27: at ${columns} columns an answered approval collapses to one line naming the decision`, async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo allowed-one" } }] },
+        { toolCalls: [{ name: "bash", arguments: { command: "echo declined-two" } }] },
+        { text: "both answered" },
+      ],
+    });
+    term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"], { columns });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("run two", "Enter");
+    await term.waitFor((s) => s.includes("allow?") && s.includes("echo allowed-one"), "the first question");
+    term.keys("y", "Enter");
+    await term.waitFor((s) => s.includes("allow?") && s.includes("echo declined-two"), "the second question");
+    term.keys("n not now", "Enter");
+    const text = await term.waitFor((s) => s.includes("both answered") && s.includes("↑"), "the answer");
+    expect(text).not.toContain("allow?");
+    expect(text).not.toContain("run this command?");
+    expect(text.replace(/\n/g, " ")).toContain("✓ allowed: $ echo allowed-one");
+    expect(text.replace(/\n/g, " ")).toContain("✗ declined: $ echo declined-two — not now");
+    expect(repeatedRows(text)).toEqual([]);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  });
+}
