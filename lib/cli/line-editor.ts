@@ -87,6 +87,9 @@ function cleanPaste(text: string): string {
     .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
 }
 
+/** A paste of more lines than this is shown in the input as one mark, "[pasted 200 lines]". */
+const PASTE_MARK_LINES = 10;
+
 interface Search {
   query: string;
   /** The history entry shown, or -1 when nothing matches. */
@@ -105,6 +108,8 @@ class LineEditor extends EventEmitter implements LineInput {
   private historyIndex = -1;
   private draft = "";
   private paste: string | null = null;
+  /** Big pastes shown as marks in the input, by mark: the text each stands for, put back when the line is sent. */
+  private pastes = new Map<string, string>();
   /** A paste mark came cut short: the "~" that ends it is not typed text. */
   private tildeDue = false;
   private search: Search | null = null;
@@ -231,7 +236,7 @@ class LineEditor extends EventEmitter implements LineInput {
       this.paste = null;
       this.menu = [];
       if (this.search) this.endSearch(true);
-      this.insert(pasted);
+      this.insert(this.markPaste(pasted));
       this.emit("keypress", undefined, { name: "paste" });
       return;
     }
@@ -376,12 +381,31 @@ class LineEditor extends EventEmitter implements LineInput {
     this.render();
   }
 
+  /** A big paste's mark (the text kept aside until the line is sent); a small one as it is. */
+  private markPaste(text: string): string {
+    const lines = text.split("\n").length;
+    if (lines <= PASTE_MARK_LINES) return text;
+    let mark = `[pasted ${lines} lines]`;
+    for (let n = 2; this.pastes.has(mark); n++) mark = `[pasted ${lines} lines #${n}]`;
+    this.pastes.set(mark, text);
+    return mark;
+  }
+
+  /** The typed line with each paste mark still in it replaced by its text. */
+  private unmark(line: string): string {
+    let whole = line;
+    for (const [mark, text] of this.pastes) whole = whole.split(mark).join(text);
+    this.pastes.clear();
+    return whole;
+  }
+
   private submit(): void {
-    const line = this.text;
-    this.cursor = line.length;
+    const typed = this.text;
+    this.cursor = typed.length;
     this.render();
     this.options.output.write("\r\n");
     this.setText("");
+    const line = this.unmark(typed);
     this.historyIndex = -1;
     this.draft = "";
     this.viewTop = 0;

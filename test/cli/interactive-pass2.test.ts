@@ -200,3 +200,23 @@ for (const columns of [40, 100]) {
     await term.waitFor(() => !term.alive(), "gong to exit");
   });
 }
+
+test.skipIf(!hasTmux)("issue 27: a 200-line paste shows as [pasted 200 lines] in the input and reaches the model whole", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ text: "got the paste" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 60 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  const pasted = Array.from({ length: 200 }, (_, i) => `pasted row ${i + 1}`).join("\n");
+  term.keys("-l", "look at this: ");
+  term.paste(pasted);
+  await term.waitFor((s) => s.includes("› look at this: [pasted 200 lines]"), "the paste's mark in the input");
+  term.keys("Enter");
+  const text = await term.waitFor((s) => s.includes("got the paste") && s.includes("↑"), "the answer");
+  expect(text).not.toContain("pasted row");
+  expect(text.split("\n").filter((l) => l.startsWith("› look at this: [pasted 200 lines]")).length).toBe(1);
+  const sent = JSON.stringify(fake.requests[0].body.messages);
+  expect(sent).toContain("look at this: pasted row 1\\npasted row 2");
+  expect(sent).toContain("pasted row 200");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
