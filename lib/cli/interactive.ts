@@ -25,12 +25,16 @@ import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from
 import { commandInfos, expandInput, onCommandModel } from "./custom-commands.ts";
 import { matchCommand } from "../setup/commands.ts";
 import { commandContext } from "./setup.ts";
+import { environmentShell } from "../setup/commands.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
 import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalMode } from "./approval.ts";
 import { ShellApprovals } from "./approve-prompt.ts";
 import { PlanMode } from "./plan-mode.ts";
 import { renderTranscript } from "./transcript.ts";
+
+/** The end of a `!` command's output kept for the model. */
+const USER_COMMAND_CHARS = 30_000;
 
 export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io, options: { approval: ApprovalMode }): Promise<number> {
   const color = useColor(io.stdout, io.env);
@@ -225,10 +229,22 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   };
   (io.stdout as NodeJS.EventEmitter).on?.("resize", onResize);
 
+  /** Commands the user ran with `!`: their input and output go to the model with the next message. */
+  const ranByUser: string[] = [];
+  /** `!cmd`: runs the command in the project now, shows its output, and keeps both for the next message. */
+  const runUserCommand = async (command: string) => {
+    spinner.start(`$ ${command}`);
+    const output = await environmentShell(commandCtx.env, true, "").run(command);
+    spinner.stop();
+    say(`${style.bold("$")} ${command}\n${output ? `${output.split("\n").map((l) => `  ${l}`).join("\n")}\n` : ""}`);
+    ranByUser.push(`<bash-input>${command}</bash-input>\n<bash-stdout>${output.slice(-USER_COMMAND_CHARS)}</bash-stdout>`);
+  };
+
   /** `model`: the one a custom command asks for, used for this input only. */
-  const submit = (text: string, model?: string) => {
+  const submit = (input: string, model?: string) => {
     screen.startWork();
     const started = Date.now();
+    const text = [...ranByUser.splice(0), input].join("\n\n");
     running = onCommandModel(host.session, model, () => host.session.submit(text))
       .then((result) => {
         renderer.finishAnswer();
@@ -321,6 +337,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       }
       if (isSlashCommand(text)) {
         void runSlashLine(text).finally(() => showPrompt());
+        return;
+      }
+      if (text.startsWith("!") && text.length > 1) {
+        void runUserCommand(text.slice(1).trim()).finally(() => showPrompt());
         return;
       }
       submit(text);

@@ -220,3 +220,23 @@ test.skipIf(!hasTmux)("issue 27: a 200-line paste shows as [pasted 200 lines] in
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: !ls runs the command at once, shows its output, and adds it to the next message", async () => {
+  using term = gongTerminal(ws);
+  writeFileSync(join(ws.dir, "listed-file.txt"), "x");
+  fake = await startFakeLlm({ script: [{ text: "saw the listing" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"], { columns: 60 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("!ls", "Enter");
+  await term.waitFor((s) => s.includes("$ ls\n") && s.includes("  listed-file.txt"), "the command's output");
+  // No question and no model call: the user ran it.
+  expect(term.screen()).not.toContain("allow?");
+  expect(fake.requests.length).toBe(0);
+  term.keys("what is there?", "Enter");
+  await term.waitFor((s) => s.includes("saw the listing"), "the answer");
+  const sent = JSON.stringify(fake.requests[0].body.messages);
+  expect(sent).toContain("<bash-input>ls</bash-input>");
+  expect(sent).toMatch(/<bash-stdout>[^<]*listed-file\.txt[^<]*<\/bash-stdout>\\n\\nwhat is there\?/);
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
