@@ -51,9 +51,9 @@ export function cutToWidth(text: string, columns: number): string {
  * continues onto, so a list item or an indented result stays aligned. Every line the shell prints
  * of its own passes here, and the input's prompt is broken by it, so a row never wraps by itself.
  */
-export function fitToWidth(text: string, columns: number): string[] {
+export function fitToWidth(text: string, columns: number, hang?: number): string[] {
   const width = Math.max(1, columns);
-  return text.split("\n").flatMap((line) => fitLine(line, width));
+  return text.split("\n").flatMap((line) => fitLine(line, width, hang));
 }
 
 /** fitToWidth's rows joined, each ending in a newline when `text` did. */
@@ -65,9 +65,10 @@ export function fitText(text: string, columns: number): string {
 /** Pieces of a line: escape sequences (no width), runs of spaces, and words. */
 const PIECES = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07| +|[^ \x1b]+|\x1b/g;
 
-function fitLine(line: string, width: number): string[] {
+/** `hang`: the indentation of continued rows (by default, the line's own). */
+function fitLine(line: string, width: number, hang?: number): string[] {
   if (textWidth(line) <= width) return [line];
-  const lead = /^ */.exec(line.replace(ANSI, ""))![0];
+  const lead = hang !== undefined ? " ".repeat(hang) : /^ */.exec(line.replace(ANSI, ""))![0];
   const indent = lead.length < width / 2 ? lead : "";
   const rows: string[] = [];
   let row = "";

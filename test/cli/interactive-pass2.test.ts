@@ -240,3 +240,32 @@ test.skipIf(!hasTmux)("issue 27: !ls runs the command at once, shows its output,
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: a 3-column table at 40 columns shrinks its columns and wraps inside its cells", async () => {
+  using term = gongTerminal(ws);
+  const table = [
+    "| Tool | What it does | Where it runs |",
+    "|---|---|---|",
+    "| bash | runs a shell command in the project directory | sandbox |",
+    "| edit | replaces exact text in one file | workspace |",
+    "",
+    "table done",
+  ].join("\n");
+  fake = await startFakeLlm({ script: [{ text: table, chunkSize: 6, chunkDelayMs: 5 }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 40, color: true });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("show a table", "Enter");
+  const text = await term.waitFor((s) => s.includes("table done") && s.includes("↑"), "the table");
+  const rows = text.split("\n").filter((l) => l.includes("│"));
+  // Every row of the table is a row of three cells: nothing wrapped by the terminal mid-cell.
+  expect(rows.length).toBeGreaterThan(4);
+  for (const row of rows) expect(row.split("│").length).toBe(3);
+  // The separators line up.
+  const at = rows[0].indexOf("│");
+  for (const row of rows) expect(row.indexOf("│")).toBe(at);
+  // The words are whole, each in its column.
+  const words = rows.flatMap((r) => r.split(/[\s│]+/)).filter(Boolean);
+  for (const word of "runs a shell command in the project directory replaces exact text in one file".split(" ")) expect(words).toContain(word);
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
