@@ -229,6 +229,13 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
   };
   (io.stdout as NodeJS.EventEmitter).on?.("resize", onResize);
 
+  /** A long turn ended: the terminal is told (the `notify` setting), so a user in another window hears of it. */
+  const notifyTurnEnd = (ms: number) => {
+    const notify = setup.settings.notify;
+    if (!notify || !io.stdout.isTTY || ms < (notify.afterSeconds ?? 10) * 1000) return;
+    screen.raw(notify.with === "bell" ? "\x07" : `\x1b]9;gong: the turn is done (${formatSeconds(Math.round(ms / 1000))})\x07`);
+  };
+
   /** Commands the user ran with `!`: their input and output go to the model with the next message. */
   const ranByUser: string[] = [];
   /** `!cmd`: runs the command in the project now, shows its output, and keeps both for the next message. */
@@ -256,6 +263,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         const took = ` · ${formatSeconds(Math.round((Date.now() - started) / 1000))}`;
         const session = formatUsage(sessionUsage) !== formatUsage(result.usage) ? `  (session ${formatUsage(sessionUsage)})` : "";
         if (result.usage.input + result.usage.output > 0) say(`${style.dim(`${formatUsage(result.usage)}${took}${session}`)}\n`);
+        notifyTurnEnd(Date.now() - started);
       })
       .catch((e: Error) => {
         say(`${style.red(`error: ${e.message}`)}\n`);

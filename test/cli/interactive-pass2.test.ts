@@ -4,7 +4,7 @@
  * server of its own, killed afterwards.
  */
 import { expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
@@ -266,6 +266,22 @@ test.skipIf(!hasTmux)("issue 27: a 3-column table at 40 columns shrinks its colu
   // The words are whole, each in its column.
   const words = rows.flatMap((r) => r.split(/[\s│]+/)).filter(Boolean);
   for (const word of "runs a shell command in the project directory replaces exact text in one file".split(" ")) expect(words).toContain(word);
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("issue 27: with the notify setting a turn's end is told to the terminal with OSC 9", async () => {
+  using term = gongTerminal(ws);
+  mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ notify: { with: "osc9", afterSeconds: 0 } }));
+  fake = await startFakeLlm({ script: [{ text: "first done" }] });
+  const raw = join(ws.dir, "terminal.raw");
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 80 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.record(raw);
+  term.keys("go", "Enter");
+  await term.waitFor((s) => s.includes("first done") && s.includes("↑"), "the answer");
+  await term.waitFor(() => existsSync(raw) && readFileSync(raw, "utf8").includes("\x1b]9;gong: the turn is done"), "the OSC 9 notification");
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });

@@ -40,6 +40,8 @@ export interface GongTerminal extends Disposable {
   paste(text: string): void;
   /** Resizes the terminal to `columns`, keeping its rows. */
   resize(columns: number): void;
+  /** Copies everything gong writes to the terminal from now on into `file` (tmux pipe-pane). */
+  record(file: string): void;
   /** Ends the session (gong's pane with it). */
   close(): void;
   /** The screen once `check` holds for it (an empty screen once the session has ended); throws after `ms`. */
@@ -87,6 +89,7 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
       tmux("paste-buffer", "-p", "-t", "t");
     },
     resize: (columns) => void tmux("resize-window", "-t", "t", "-x", String(columns), "-y", String(rows)),
+    record: (file) => void tmux("pipe-pane", "-t", "t", "-o", `cat >> ${quote(file)}`),
     close: () => void tmux("kill-session", "-t", "t"),
     async waitFor(check, what, ms = 30_000) {
       const until = Date.now() + ms;
