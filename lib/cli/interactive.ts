@@ -170,8 +170,18 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     resolve?.(line);
   };
 
+  /** Esc or Ctrl-C came at a question: "interrupted" is said when the input has ended. */
+  let interruptedAtQuestion = false;
+  const sayInterrupted = () => {
+    if (!interruptedAtQuestion) return;
+    interruptedAtQuestion = false;
+    say(`${style.yellow("interrupted")}\n`);
+  };
+
   /** Stops the running input; the session and its history stay, so the next line continues the conversation. */
   const interruptRun = () => {
+    // Interrupted at a question: the declined call's line comes first, "interrupted" once the input ends.
+    const asked = pendingAnswer !== null;
     answerPending(null);
     if (screen.composing) {
       rl.clearInput();
@@ -179,7 +189,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     }
     spinner.stop();
     renderer.endLine();
-    say(`${style.yellow("interrupted")}\n`);
+    if (asked) interruptedAtQuestion = true;
+    else say(`${style.yellow("interrupted")}\n`);
     host.session.interrupt().catch((e: Error) => say(`${style.red(e.message)}\n`));
   };
 
@@ -255,6 +266,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     running = onCommandModel(host.session, model, () => host.session.submit(text))
       .then((result) => {
         renderer.finishAnswer();
+        sayInterrupted();
         sessionUsage = addUsage(sessionUsage, result.usage);
         if (result.stopReason === "error" && result.error) say(`${style.red(`error: ${result.error.message}`)}\n`);
         else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
@@ -266,6 +278,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         notifyTurnEnd(Date.now() - started);
       })
       .catch((e: Error) => {
+        sayInterrupted();
         say(`${style.red(`error: ${e.message}`)}\n`);
       })
       .then(keepSessionOpen)

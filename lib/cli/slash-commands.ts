@@ -51,6 +51,8 @@ const COMMANDS: Record<string, SlashCommand> = {
       const picker = new ModelPicker(host.setup.sessionOptions.clientOptions);
       const choice = picker.choose(arg);
       if ("switchTo" in choice) {
+        // The model in use already: nothing changes, and nothing is recorded in the session.
+        if (choice.switchTo === host.session.model) return out(`model: ${choice.switchTo} (already in use)\n`);
         host.session.setModel(choice.switchTo);
         out(`model: ${choice.switchTo}${choice.missingKey ? style.yellow(` (no key for it yet: set ${choice.missingKey})`) : ""}\n`);
         return;

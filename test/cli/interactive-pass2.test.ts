@@ -107,8 +107,13 @@ test.skipIf(!hasTmux)("issue 27 small fixes: /model with one match switches, /co
   fake = await startFakeLlm({ script: [{ text: "first answer" }, { text: "Summary of the chat so far." }] });
   term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 100 });
   await term.waitFor((s) => s.includes("›"), "the prompt");
+  // The model in use: nothing to switch (and nothing recorded).
   term.keys("/model haiku-4-5", "Enter");
-  await term.waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5"), "the switch on a single match");
+  await term.waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5 (already in use)"), "the model already in use");
+  term.keys("/model opus-4-1", "Enter");
+  await term.waitFor((s) => s.includes("model: anthropic/claude-opus-4-1\n"), "the switch on a single match");
+  term.keys("/model claude-haiku-4-5", "Enter");
+  await term.waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5\n"), "the switch back");
   term.keys("/plan", "Enter");
   await term.waitFor((s) => s.includes("plan mode: the model only reads"), "plan mode");
   term.keys("/plan", "Enter");
@@ -282,6 +287,20 @@ test.skipIf(!hasTmux)("issue 27: with the notify setting a turn's end is told to
   term.keys("go", "Enter");
   await term.waitFor((s) => s.includes("first done") && s.includes("↑"), "the answer");
   await term.waitFor(() => existsSync(raw) && readFileSync(raw, "utf8").includes("\x1b]9;gong: the turn is done"), "the OSC 9 notification");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
+
+test.skipIf(!hasTmux)("issue 27: Esc at a question shows the declined call's line first, then interrupted", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo never-run" } }] }, { text: "next one" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"], { columns: 80 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("run it", "Enter");
+  await term.waitFor((s) => s.includes("allow?"), "the question");
+  term.keys("Escape");
+  const text = await term.waitFor((s) => /● bash {2}echo never-run[^]*\ninterrupted\n/.test(s), "the call's line, then interrupted");
+  expect(text.indexOf("interrupted")).toBeGreaterThan(text.indexOf("● bash  echo never-run"));
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
