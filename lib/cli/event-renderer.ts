@@ -188,10 +188,14 @@ export class EventRenderer {
         if (event.data.state === "failed") this.say(`${s.yellow(`warning: ${event.data.message}`)}\n`);
         else this.say(`${s.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools`)}\n`);
         break;
-      case "retry":
+      case "retry": {
+        // The first retry is a line of its own; later ones replace each other on the live line.
+        const line = `retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`;
         this.endLine();
-        this.say(`${s.yellow(`retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
+        if (event.data.attempt <= 1) this.say(`${s.yellow(line)}\n`);
+        else this.spinner.start(line);
         break;
+      }
       case "warning":
         this.endLine();
         this.say(`${s.yellow(`warning: ${event.data.message}`)}\n`);

@@ -304,3 +304,20 @@ test.skipIf(!hasTmux)("issue 27: Esc at a question shows the declined call's lin
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: a server that fails three times leaves one retry line, not three", async () => {
+  using term = gongTerminal(ws);
+  mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ retry: { maxRetries: 3, baseDelayMs: 200, maxDelayMs: 400 } }));
+  const down = { fault: { type: "http" as const, status: 503, message: "server down" } };
+  fake = await startFakeLlm({ script: [down, down, down, { text: "back up" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 60 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("hello", "Enter");
+  const text = await term.waitFor((s) => s.includes("back up") && s.includes("↑"), "the answer after the retries");
+  expect(fake.requests.length).toBe(4);
+  expect(text.split("\n").filter((l) => l.includes("retrying in")).length).toBe(1);
+  expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
