@@ -13,6 +13,7 @@ import type { Io } from "./host.ts";
 import { formatUsage, makeStyle, useColor } from "./render.ts";
 import { fitText, fitToWidth } from "./text-width.ts";
 import { layoutInput } from "./line-layout.ts";
+import { editInEditor } from "./external-editor.ts";
 import { formatSeconds, LiveLine } from "./live-line.ts";
 import { EventRenderer } from "./event-renderer.ts";
 import { MarkdownStream } from "./markdown.ts";
@@ -208,6 +209,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     if (!running && !pendingAnswer && key?.name !== "return" && key?.name !== "enter") status.draw();
     if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
     if (key?.name === "o" && key.ctrl) return expandLastResult();
+    if (key?.name === "g" && key.ctrl && !running && !pendingAnswer) return openInEditor();
     if (key?.name === "tab" && key.shift) {
       const mode = approvals.cycle();
       // Idle on a wide terminal, the status line shows the new mode; otherwise a line says it.
@@ -223,6 +225,16 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
     rl.prompt(true);
   };
   rl.on("keypress", onKeypress);
+
+  /** Ctrl-G: the input in the user's editor; what it holds when the editor closes is the input. */
+  const openInEditor = () => {
+    status.hide();
+    out("\r\x1b[J");
+    const edited = editInEditor(rl.line, io.env, setup.cwd, io.stdin as { setRawMode?(raw: boolean): unknown });
+    if ("error" in edited) say(`${style.yellow(edited.error)}\n`);
+    else rl.replaceInput(edited.text);
+    showPrompt(true);
+  };
 
   /** Ctrl-O: the last command's output in full, above the input (idle, the input is drawn again under it). */
   const expandLastResult = () => {

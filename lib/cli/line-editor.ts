@@ -38,6 +38,8 @@ export interface LineInput {
   clearInput(): void;
   /** Takes the drawn input off the screen (output goes there); prompt(true) draws it again. */
   erase(): void;
+  /** Puts `text` in the input (the cursor at its end), as if typed. */
+  replaceInput(text: string): void;
   close(): void;
   on(event: "line", listener: (line: string) => void): this;
   on(event: "SIGINT" | "close", listener: () => void): this;
@@ -156,6 +158,12 @@ class LineEditor extends EventEmitter implements LineInput {
     if (this.closed) return;
     if (!preserveCursor) this.cursor = 0;
     this.render(true);
+  }
+
+  replaceInput(text: string): void {
+    this.search = null;
+    this.menu = [];
+    this.setText(text);
   }
 
   erase(): void {
@@ -575,6 +583,8 @@ class PlainInput extends EventEmitter implements LineInput {
   clearInput(): void {}
 
   erase(): void {}
+
+  replaceInput(): void {}
 
   close(): void {
     this.rl.close();

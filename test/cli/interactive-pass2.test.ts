@@ -321,3 +321,20 @@ test.skipIf(!hasTmux)("issue 27: a server that fails three times leaves one retr
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: Ctrl-G opens the input in $EDITOR and takes back what the editor saved", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ text: "got the edited input" }] });
+  // An editor that changes the file and exits, as a person would after editing.
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 60, env: { EDITOR: "sed -i s/draft/finished-text/" } });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("-l", "my draft here");
+  await term.waitFor((s) => s.includes("› my draft here"), "the typed input");
+  term.keys("C-g");
+  await term.waitFor((s) => s.includes("› my finished-text here"), "the edited input");
+  term.keys("Enter");
+  await term.waitFor((s) => s.includes("got the edited input"), "the answer");
+  expect(JSON.stringify(fake.requests[0].body.messages)).toContain("my finished-text here");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});

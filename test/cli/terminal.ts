@@ -23,6 +23,8 @@ export interface StartOptions {
   after?: string;
   /** The pane, and its last screen, stay after gong exits (tmux's remain-on-exit); see exited(). */
   keepPane?: boolean;
+  /** More environment variables for gong. */
+  env?: Record<string, string>;
 }
 
 export interface GongTerminal extends Disposable {
@@ -60,7 +62,7 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
     start(args, options = {}) {
       const { cwd = ws.dir, columns = 160, color = false } = options;
       rows = options.rows ?? 50;
-      const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", ...(color ? {} : { NO_COLOR: "1" }) })
+      const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", ...(color ? {} : { NO_COLOR: "1" }), ...options.env })
         .map(([k, v]) => `${k}=${quote(String(v))}`)
         .join(" ");
       // The tmux server has the test's environment, NO_COLOR included: with colors on it is unset.
