@@ -4,10 +4,17 @@
  * allow rules (`Bash(npm test *)`, one per part of a compound command) to the project's
  * `.gong/settings.local.json` or the user's `~/.gong/settings.json`, as the answer chose.
  */
+import { homedir } from "node:os";
 import { commandOf } from "../setup/claude-view.ts";
 import { addAllowRules } from "../setup/rule-file.ts";
 import { APPROVAL_MODES, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest, type ApprovalScope } from "./approval.ts";
 import { colorDiff, type Style } from "./render.ts";
+
+/** A settings file's path as the question shows it: under the home directory with "~". */
+function shortPath(file: string): string {
+  const home = homedir();
+  return home && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
+}
 
 /** The next mode Shift+Tab selects: ask → edits → auto → ask. */
 export function nextApprovalMode(mode: ApprovalMode): ApprovalMode {
@@ -70,7 +77,8 @@ export class ShellApprovals {
     const why = request.askRule ? s.dim(` (asked by ${request.askRule})`) : "";
     this.reader.show(`${s.yellow("?")} ${s.bold(request.kind === "shell" ? "run this command?" : "make this change?")}${why}\n${describeRequest(request, s)}\n`);
     const rules = request.alwaysRules ?? [];
-    const always = rules.length ? ` · a always in this project · u always for you (${rules.join(", ")})` : "";
+    // "Always" lasts beyond this session: the question says where each answer writes its rules.
+    const always = rules.length ? ` · a always in this project · u always for you (${rules.join(", ")}; kept in ${shortPath(this.ruleFiles.project)} or ${shortPath(this.ruleFiles.user)})` : "";
     const line = await this.reader.readLine(`${s.yellow("allow?")} ${s.dim(`y yes · n [reason] no${always}`)} › `);
     if (line === null) return { allow: false, reason: "interrupted" };
     const answer = parseAnswer(line);

@@ -43,7 +43,8 @@ test("issue 26: 'always' writes the call's allow rules to the file the answer na
   const approvals = new ShellApprovals("ask", files, { show: (t) => void shown.push(t), readLine: async (prompt) => (shown.push(prompt), answers.shift()!), settle: (t) => void shown.push(t) }, plain);
   const request = { ...shell("cd src && npm test"), alwaysRules: ["Bash(cd src *)", "Bash(npm test *)"] };
   expect(await approvals.ask(request)).toEqual({ allow: true, always: true, scope: "project" });
-  expect(shown.join("")).toContain("a always in this project · u always for you (Bash(cd src *), Bash(npm test *))");
+  // It says where "always" is kept, for each answer.
+  expect(shown.join("")).toContain(`a always in this project · u always for you (Bash(cd src *), Bash(npm test *); kept in ${files.project} or ${files.user})`);
   expect(JSON.parse(readFileSync(files.project, "utf8"))).toEqual({ permissions: { allow: ["Bash(cd src *)", "Bash(npm test *)"] } });
   expect(await approvals.ask(request)).toEqual({ allow: true, always: true, scope: "user" });
   expect(JSON.parse(readFileSync(files.user, "utf8"))).toEqual({ model: "anthropic/x", permissions: { deny: ["Bash(rm *)"], allow: ["Bash(cd src *)", "Bash(npm test *)"] } });

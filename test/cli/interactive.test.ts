@@ -428,7 +428,7 @@ test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason re
   expect(JSON.stringify(fake.requests[1].body.messages)).not.toContain("first-call\\n");
 
   term.keys("run the second", "Enter");
-  await term.waitFor((s) => s.includes("$ echo second-call") && s.includes("a always in this project · u always for you (Bash(echo second-call *))"), "the second confirmation");
+  await term.waitFor((s) => s.includes("$ echo second-call") && s.replace(/\n/g, " ").includes("a always in this project · u always for you (Bash(echo second-call *); kept in "), "the second confirmation");
   term.keys("a", "Enter");
   await term.waitFor((s) => s.includes("second ran"), "the answer after always");
   expect(JSON.parse(readFileSync(join(ws.dir, ".gong", "settings.local.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(echo second-call *)"] } });
