@@ -28,14 +28,20 @@ export function describeRequest(request: ApprovalRequest, style: Style): string 
   if (command) return `  ${style.bold("$")} ${command}`;
   const path = [args.file_path, args.path, args.absolute_path].find((p) => typeof p === "string");
   const head = `  ${style.bold(request.toolName)} ${path ?? request.summary}`;
+  const change = proposedChange(args);
+  return change ? `${head}\n${colorDiff(change, style, 30).replace(/^/gm, "    ")}` : head;
+}
+
+/** The change a file tool's arguments make: its patch, or the replaced text as removed and added lines. */
+export function proposedChange(args: Record<string, unknown>): string | undefined {
   const patch = [args.input, args.patch].find((p) => typeof p === "string");
-  if (typeof patch === "string") return `${head}\n${colorDiff(patch, style, 30).replace(/^/gm, "    ")}`;
+  if (typeof patch === "string") return patch;
   const lines: string[] = [];
   const removed = [args.old_string, args.old_text].find((p) => typeof p === "string");
   if (typeof removed === "string") lines.push(...removed.split("\n").map((l) => `-${l}`));
   const added = [args.new_string, args.new_text, args.content].find((p) => typeof p === "string");
   if (typeof added === "string") lines.push(...added.split("\n").map((l) => `+${l}`));
-  return lines.length ? `${head}\n${colorDiff(lines.join("\n"), style, 30).replace(/^/gm, "    ")}` : head;
+  return lines.length ? lines.join("\n") : undefined;
 }
 
 /** A typed answer: y (or Enter) allows, a allows always in this project, u always for the user, n [reason] declines with the reason the model sees. */
