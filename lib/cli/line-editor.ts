@@ -13,8 +13,9 @@ import { EventEmitter } from "node:events";
 import { writeSync } from "node:fs";
 import process from "node:process";
 import { createInterface, emitKeypressEvents, type Interface } from "node:readline";
-import { commonPrefix, type Completion } from "./completion.ts";
+import { commonPrefix, type Completion, type CompletionItem } from "./completion.ts";
 import { layoutInput, layoutMenu } from "./line-layout.ts";
+import { cutToWidth } from "./text-width.ts";
 
 export interface Key {
   name?: string;
@@ -116,6 +117,8 @@ class LineEditor extends EventEmitter implements LineInput {
   private tildeDue = false;
   private search: Search | null = null;
   private menu: string[] = [];
+  /** The slash commands matching what is typed (`/mo`), shown as it is typed; Up/Down select, Tab or Enter take. */
+  private slash: { items: CompletionItem[]; selected: number } | null = null;
   /** The first text row shown, when the input is taller than the terminal. */
   private viewTop = 0;
   /** The cursor's row within the drawn input, and how many rows were drawn (with the list). */
@@ -254,6 +257,53 @@ class LineEditor extends EventEmitter implements LineInput {
   };
 
   private onKey(text: string | undefined, key: Key): void {
+    if (this.slash && this.onSlashMenuKey(key)) return;
+    const before = this.text;
+    this.onEditKey(text, key);
+    // A line recalled from the history opens no menu: Up and Down go on through the history.
+    const recalled = key.name === "up" || key.name === "down";
+    if ((this.text !== before && !recalled) || this.slash) this.updateSlashMenu();
+  }
+
+  /** A key the slash menu takes: true when it was its. */
+  private onSlashMenuKey(key: Key): boolean {
+    const menu = this.slash!;
+    const { name, ctrl, meta } = key;
+    if ((name === "up" || name === "down") && !ctrl && !meta) {
+      menu.selected = (menu.selected + (name === "up" ? -1 : 1) + menu.items.length) % menu.items.length;
+      this.render();
+      return true;
+    }
+    if (name === "escape") {
+      this.slash = null;
+      this.render();
+      return true;
+    }
+    const value = menu.items[menu.selected].value;
+    if (name === "tab" && !key.shift) {
+      this.slash = null;
+      this.setText(value);
+      this.render();
+      return true;
+    }
+    // Enter runs the selected command.
+    if (name === "return" || name === "enter") {
+      this.slash = null;
+      this.setText(value.trimEnd());
+    }
+    return false;
+  }
+
+  /** Opens, narrows or closes the slash menu after an edit: open while the input is one `/word` being typed. */
+  private updateSlashMenu(): void {
+    const was = this.slash;
+    const typing = !this.search && /^\/\S*$/.test(this.text) && this.cursor === this.text.length;
+    const items = typing ? (this.options.complete?.(this.text, this.cursor)?.items ?? []) : [];
+    this.slash = items.length > 0 ? { items, selected: Math.min(was?.selected ?? 0, items.length - 1) } : null;
+    if (this.slash || was) this.render();
+  }
+
+  private onEditKey(text: string | undefined, key: Key): void {
     const drawn = this.renders;
     const listed = this.menu.length > 0 && key.name !== "tab";
     this.menu = listed ? [] : this.menu;
@@ -535,7 +585,8 @@ class LineEditor extends EventEmitter implements LineInput {
     const layout = layoutInput(prompt, text, cursor, width);
     const reserve = this.options.reserveBelow?.() ?? 0;
     const screenRows = Math.max(4, this.options.terminal.rows || 24);
-    const menu = layoutMenu(this.menu, width, Math.min(MENU_ROWS, screenRows - 3 - reserve));
+    const menuRows = Math.min(MENU_ROWS, screenRows - 3 - reserve);
+    const menu = this.slash ? slashMenuRows(this.slash, width, menuRows) : layoutMenu(this.menu, width, menuRows);
     // An input taller than the terminal is shown as a window that follows the cursor.
     const room = Math.max(1, screenRows - 1 - reserve - menu.length);
     if (layout.cursorRow < this.viewTop) this.viewTop = layout.cursorRow;
@@ -553,6 +604,13 @@ class LineEditor extends EventEmitter implements LineInput {
     this.renders++;
     this.options.output.write(out);
   }
+}
+
+/** The slash menu's rows: a window of at most `maxRows` around the selected command, marked "›". */
+function slashMenuRows(menu: { items: CompletionItem[]; selected: number }, width: number, maxRows: number): string[] {
+  const rows = Math.max(1, maxRows);
+  const top = Math.max(0, Math.min(menu.selected - rows + 1, menu.items.length - rows));
+  return menu.items.slice(Math.max(0, top), Math.max(0, top) + rows).map((item, i) => cutToWidth(`${i + Math.max(0, top) === menu.selected ? "›" : " "} ${item.label}`, width - 1));
 }
 
 /** Off a terminal: plain lines through node:readline, no escape sequences. */

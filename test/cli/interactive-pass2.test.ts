@@ -338,3 +338,26 @@ test.skipIf(!hasTmux)("issue 27: Ctrl-G opens the input in $EDITOR and takes bac
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: typing / opens a menu of the matching commands; Down selects, Enter runs the selected one", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ text: "unused" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 80 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("-l", "/p");
+  const menu = await term.waitFor((s) => /\n› \/profile[^\n]*\n {2}\/plan/.test(s), "the menu under the input");
+  expect(menu.slice(menu.indexOf("› /p\n"))).not.toContain("/help");
+  term.keys("Down");
+  await term.waitFor((s) => /\n {2}\/profile[^\n]*\n› \/plan/.test(s), "the second command selected");
+  term.keys("Enter");
+  await term.waitFor((s) => s.includes("plan mode: the model only reads"), "the selected command run");
+  // Typing narrows it; a space closes it.
+  term.keys("-l", "/mod");
+  await term.waitFor((s) => /\n› \/model/.test(s), "the narrowed menu");
+  term.keys("-l", " x");
+  await term.waitFor((s) => !/\n› \/model/.test(s) && s.includes("› /mod x"), "the menu closed");
+  term.keys("C-u");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+  expect(fake.requests.length).toBe(0);
+});
