@@ -94,6 +94,8 @@ export class EventRenderer {
         // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
         if (event.data.call_summary !== undefined) {
           this.endThinking();
+          // The answer's text before the call is committed rendered, never left as raw markdown.
+          this.flushMarkdown();
           this.endLine();
           this.spinner.start(callLabel({ tool_name: event.data.tool_name, call_summary: event.data.call_summary }), this.turnStarted);
         }
@@ -124,6 +126,7 @@ export class EventRenderer {
         break;
       case "tool_call_start": {
         this.endThinking();
+        this.flushMarkdown();
         this.endLine();
         const label = callLabel(event.data);
         const started = Date.now();

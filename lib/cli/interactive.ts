@@ -188,8 +188,8 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       rl.clearInput();
       endSteeringLine(true);
     }
-    spinner.stop();
-    renderer.endLine();
+    // The answer so far is committed rendered.
+    renderer.finishAnswer();
     if (asked) interruptedAtQuestion = true;
     else say(`${style.yellow("interrupted")}\n`);
     host.session.interrupt().catch((e: Error) => say(`${style.red(e.message)}\n`));

@@ -361,3 +361,17 @@ test.skipIf(!hasTmux)("issue 27: typing / opens a menu of the matching commands;
   await term.waitFor(() => !term.alive(), "gong to exit");
   expect(fake.requests.length).toBe(0);
 });
+
+test.skipIf(!hasTmux)("issue 27: markdown before a tool call is committed rendered, not left raw", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ text: "Let me run `the-check` with **care**", chunkSize: 3, chunkDelayMs: 5, toolCalls: [{ name: "bash", arguments: { command: "echo checked" } }] }, { text: "checked it" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 80, color: true });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("check", "Enter");
+  const text = await term.waitFor((s) => s.includes("checked it") && s.includes("↑"), "the answer");
+  expect(text).toContain("Let me run the-check with care");
+  expect(text).not.toContain("`the-check`");
+  expect(text).not.toContain("**care**");
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
