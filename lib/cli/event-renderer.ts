@@ -38,7 +38,7 @@ export class EventRenderer {
   /** The calls running now, by call id: label, start time, and their output so far (its last lines). */
   /** Word-wraps the answer when markdown is not rendered. */
   private readonly plain: WordWrapStream;
-  private readonly calls = new Map<string, { label: string; started: number; output: string }>();
+  private readonly calls = new Map<string, { label: string; started: number; output: string; passed?: string }>();
   /** The last command's whole output as kept (Ctrl-O shows it), and where a longer one was saved. */
   private lastResult: { label: string; text: string; path: string | null } | null = null;
   /** When the model was asked (the live line counts from there). */
@@ -145,7 +145,7 @@ export class EventRenderer {
         this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(call?.label ?? tool_name, width - 3)}\n`);
         // "  ⎿ " takes four columns, and the last one stays free, like the live line's.
         const diff = (output.data as { diff?: unknown }).diff;
-        const changed = typeof diff === "string" && diff ? ` · ${diffSummary(diff)}` : "";
+        const changed = `${typeof diff === "string" && diff ? ` · ${diffSummary(diff)}` : ""}${call?.passed ? ` · ${call.passed}` : ""}`;
         const result = cutToWidth(`${resultLine(event.data) || (is_error ? "failed" : "")}${changed}`, Math.max(1, width - 5 - time.length));
         this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
         // A command's last lines of output, where test summaries and build results are; Ctrl-O shows all.
@@ -232,6 +232,12 @@ export class EventRenderer {
    * The user allowed a call that waited for the answer: its live line comes back, and its time
    * counts from now, when the command really starts, not from before the question.
    */
+  /** A call passed without a question (a rule allows it, it only reads): its result line says so. */
+  markPassed(callId: string, why: string): void {
+    const call = this.calls.get(callId);
+    if (call) call.passed = why;
+  }
+
   resumeCall(callId: string): void {
     const call = this.calls.get(callId);
     if (!call) return;

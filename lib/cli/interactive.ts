@@ -80,7 +80,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       const answer = await approvals.ask(request);
       if (answer.allow) renderer.resumeCall(request.callId);
       return answer;
-    }, permissions: setup.permissions });
+    }, passed: (callId, why) => renderer.markPassed(callId, why), permissions: setup.permissions });
   const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, gate) } });
 
   let sessionUsage: Usage = zeroUsage();

@@ -375,3 +375,18 @@ test.skipIf(!hasTmux)("issue 27: markdown before a tool call is committed render
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: a command an allow rule lets pass is marked with the rule on its result line", async () => {
+  using term = gongTerminal(ws);
+  mkdirSync(join(ws.env.HOME, ".gong"), { recursive: true });
+  writeFileSync(join(ws.env.HOME, ".gong", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(echo ruled *)"] } }));
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo ruled here" } }] }, { text: "ran by the rule" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"], { columns: 100 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("run it", "Enter");
+  const text = await term.waitFor((s) => s.includes("ran by the rule") && s.includes("↑"), "the answer");
+  expect(text).not.toContain("allow?");
+  expect(text).toMatch(/⎿ exit 0 · 1 line · allowed by Bash\(echo ruled \*\)/);
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
