@@ -14,6 +14,7 @@ import { formatUsage, makeStyle, useColor } from "./render.ts";
 import { fitText, fitToWidth } from "./text-width.ts";
 import { layoutInput } from "./line-layout.ts";
 import { editInEditor } from "./external-editor.ts";
+import { rejectedKeyHint } from "./rejected-key.ts";
 import { formatSeconds, LiveLine } from "./live-line.ts";
 import { EventRenderer } from "./event-renderer.ts";
 import { MarkdownStream } from "./markdown.ts";
@@ -280,7 +281,10 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
         renderer.finishAnswer();
         sayInterrupted();
         sessionUsage = addUsage(sessionUsage, result.usage);
-        if (result.stopReason === "error" && result.error) say(`${style.red(`error: ${result.error.message}`)}\n`);
+        if (result.stopReason === "error" && result.error) {
+          const hint = result.error.kind === "auth" && result.error.status === 401 ? ` — ${rejectedKeyHint(host.session.model, setup.sessionOptions.clientOptions)}` : "";
+          say(`${style.red(`error: ${result.error.message}${hint}`)}\n`);
+        }
         else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
         else if (result.stopMessage) say(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
         // A call that failed before any token keeps to its one error line; the session's totals once they differ from the turn's.

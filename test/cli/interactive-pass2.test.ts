@@ -390,3 +390,15 @@ test.skipIf(!hasTmux)("issue 27: a command an allow rule lets pass is marked wit
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: a 401 line says which key was rejected and what to do", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ fault: { type: "http", status: 401, message: "invalid x-api-key" } }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 100 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("hello", "Enter");
+  const text = await term.waitFor((s) => s.replace(/\n/g, " ").includes("and type again"), "the error line");
+  expect(text.replace(/\n/g, " ")).toMatch(/error: [^\n]*invalid x-api-key — the key given with --api-key or the settings' apiKeys was rejected: set a valid one \(or \/model another\) and type again/);
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
