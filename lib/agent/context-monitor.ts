@@ -55,13 +55,14 @@ export class ContextMonitor {
     while (this.running) await this.running.catch(() => false);
   }
 
-  compact(reason: CompactionReason): Promise<boolean> {
+  /** `keepRecentTokens`: how much of the newest conversation stays as it is (the settings' by default). */
+  compact(reason: CompactionReason, keepRecentTokens?: number): Promise<boolean> {
     if (this.running) return this.running;
-    this.running = this.run(reason).finally(() => (this.running = null));
+    this.running = this.run(reason, keepRecentTokens).finally(() => (this.running = null));
     return this.running;
   }
 
-  private async run(reason: CompactionReason): Promise<boolean> {
+  private async run(reason: CompactionReason, keepRecentTokens?: number): Promise<boolean> {
     const { session } = this;
     const { config } = session;
     const tokensBefore = this.contextTokens();
@@ -79,7 +80,7 @@ export class ContextMonitor {
         model: session.profile.model,
         contextWindow: session.profile.contextWindowSize,
         reserveTokens: config.compactReserveTokens,
-        keepRecentTokens: config.compactKeepRecentTokens,
+        keepRecentTokens: keepRecentTokens ?? config.compactKeepRecentTokens,
         contextTokens: tokensBefore,
         force: reason !== "threshold",
         signal: session.signal,

@@ -10,9 +10,10 @@ export class InputQueues {
 
   constructor(private readonly onSteer: () => void) {}
 
-  steer(text: string): void {
+  /** `interrupt` false: the running tool call finishes; the message waits for the next boundary. */
+  steer(text: string, interrupt = true): void {
     this.steering.push(checkText(text, "steer"));
-    this.onSteer();
+    if (interrupt) this.onSteer();
   }
 
   followUp(text: string): void {

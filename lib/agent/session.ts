@@ -232,10 +232,14 @@ export class Session {
     return this.start({ text, images });
   }
 
-  /** Injects a message after the running tool call; the calls still pending are skipped. When idle, it is sent with the next input. */
-  steer(text: string): void {
+  /**
+   * Injects a message after the running tool call; the calls still pending are skipped. When idle,
+   * it is sent with the next input. The running call is interrupted unless `interrupt` is false
+   * (then it finishes first: a person typing while a command runs does not stop it).
+   */
+  steer(text: string, options: { interrupt?: boolean } = {}): void {
     this.assertOpen("steer");
-    this.queues.steer(text);
+    this.queues.steer(text, options.interrupt ?? true);
   }
 
   /** Queues a message to process once the current input is done; when idle, processes it now. */
@@ -331,11 +335,15 @@ export class Session {
     return this.cachedPrompt;
   }
 
-  /** Summarizes older messages now (beforeSessionOp("compact") may cancel). Resolves false when nothing was compacted. */
-  async compact(): Promise<boolean> {
+  /**
+   * Summarizes older messages now (beforeSessionOp("compact") may cancel). Resolves false when
+   * nothing was compacted. `force`: only the last exchange is kept as it is, so even a short
+   * conversation is summarised.
+   */
+  async compact(options: { force?: boolean } = {}): Promise<boolean> {
     this.assertOpen("compact");
     if (this.running) throw new Error("Session is busy; compact() runs between inputs.");
-    return this.monitor.compact("manual");
+    return this.monitor.compact("manual", options.force ? 0 : undefined);
   }
 
   /**

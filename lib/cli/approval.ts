@@ -77,6 +77,8 @@ export interface GateOptions {
   ask?(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /** The permission rules of the settings files; "always" answers add to them for the session. */
   permissions?: SessionPermissions;
+  /** A call the mode would have asked about passed without a question: why ("allowed by Bash(npm test *)", "read-only"). */
+  passed?(callId: string, why: string): void;
 }
 
 /** What the gate needs of the setup (lib/setup): the rules, and what the shell hooks said and want to hear. */
@@ -124,12 +126,19 @@ export function approvalGate(options: GateOptions): ApprovalGate {
         const decision = p?.rules.decide(toolName, args);
         if (decision?.behavior === "deny") return { block: `Permission to use ${toolName} was denied by the rule ${decision.rule.raw} in ${decision.rule.source}.` };
         const byHook = p?.hookDecisions.get(args);
-        if (decision?.behavior === "allow" || (decision === undefined && byHook?.behavior === "allow")) return;
         const known = calls.get(args);
+        const asks = known !== undefined && needsApproval(options.mode(), known.kind);
+        if (decision?.behavior === "allow" || (decision === undefined && byHook?.behavior === "allow")) {
+          if (asks) options.passed?.(known.callId, decision ? `allowed by ${decision.rule.raw}` : "allowed by a PreToolUse hook");
+          return;
+        }
         const why = decision?.behavior === "ask" ? `the rule ${decision.rule.raw} in ${decision.rule.source}` : byHook?.behavior === "ask" ? `a PreToolUse hook${byHook.reason ? `: ${byHook.reason}` : ""}` : undefined;
         if (!why && (!known || !needsApproval(options.mode(), known.kind) || alwaysAllowed.has(toolName))) return;
         // Under `edits`, a command that only reads passes (the built-in read-only list and the settings' additions).
-        if (!why && known?.kind === "shell" && options.mode() === "edits" && p && isReadOnlyCall(p, toolName, args)) return;
+        if (!why && known?.kind === "shell" && options.mode() === "edits" && p && isReadOnlyCall(p, toolName, args)) {
+          options.passed?.(known.callId, "read-only");
+          return;
+        }
         // A PermissionRequest hook may answer in the user's place.
         const hookAnswer = await p?.hookEvents?.permissionRequest(toolName, args);
         if (hookAnswer) return hookAnswer.allow ? undefined : { block: hookAnswer.reason };

@@ -7,11 +7,12 @@
 import type { SessionEvent } from "../agent/index.ts";
 import { formatWait } from "../llm/retry.ts";
 import type { WebSearchActivity } from "../llm/types.ts";
-import { callLabel, colorDiff, describeProgress, indent, planChecklist, resultLine, type Style } from "./render.ts";
+import { callLabel, describeProgress, diffSummary, numberedDiff, indent, planChecklist, resultLine, type Style } from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
 import type { MarkdownStream } from "./markdown.ts";
+import { WordWrapStream } from "./word-wrap-stream.ts";
 import { subagentLine } from "./subagent-lines.ts";
-import { cutToWidth } from "./text-width.ts";
+import { cutToWidth, fitText } from "./text-width.ts";
 
 /** How the shell shows the model's reasoning (the `showThinking` setting). */
 export type ThinkingDisplay = boolean | "collapsed";
@@ -35,7 +36,11 @@ export class EventRenderer {
   /** The reasoning of the current turn so far (collapsed mode shows only its latest line). */
   private reasoning = "";
   /** The calls running now, by call id: label, start time, and their output so far (its last lines). */
-  private readonly calls = new Map<string, { label: string; started: number; output: string }>();
+  /** Word-wraps the answer when markdown is not rendered. */
+  private readonly plain: WordWrapStream;
+  private readonly calls = new Map<string, { label: string; started: number; output: string; passed?: string }>();
+  /** The last command's whole output as kept (Ctrl-O shows it), and where a longer one was saved. */
+  private lastResult: { label: string; text: string; path: string | null } | null = null;
   /** When the model was asked (the live line counts from there). */
   private turnStarted = Date.now();
 
@@ -48,7 +53,9 @@ export class EventRenderer {
     private readonly markdown: MarkdownStream | null = null,
     /** The model's reasoning (the `showThinking` setting): whole, collapsed to one line (`/thinking` shows it), or not at all. */
     private readonly showThinking: ThinkingDisplay = true,
-  ) {}
+  ) {
+    this.plain = new WordWrapStream(columns);
+  }
 
   render(event: SessionEvent): void {
     const s = this.style;
@@ -87,6 +94,8 @@ export class EventRenderer {
         // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
         if (event.data.call_summary !== undefined) {
           this.endThinking();
+          // The answer's text before the call is committed rendered, never left as raw markdown.
+          this.flushMarkdown();
           this.endLine();
           this.spinner.start(callLabel({ tool_name: event.data.tool_name, call_summary: event.data.call_summary }), this.turnStarted);
         }
@@ -97,7 +106,7 @@ export class EventRenderer {
         this.endThinking();
         // The first words end the "thinking…" line; an unfinished line shows at once (markdown re-renders it when it ends).
         this.spinner.stop();
-        const text = this.markdown ? this.markdown.push(delta) : delta;
+        const text = this.markdown ? this.markdown.push(delta) : this.plain.push(delta);
         if (!text) break;
         this.out(text);
         this.midLine = !text.endsWith("\n");
@@ -117,6 +126,7 @@ export class EventRenderer {
         break;
       case "tool_call_start": {
         this.endThinking();
+        this.flushMarkdown();
         this.endLine();
         const label = callLabel(event.data);
         const started = Date.now();
@@ -134,15 +144,19 @@ export class EventRenderer {
         const width = this.columns();
         this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(call?.label ?? tool_name, width - 3)}\n`);
         // "  ⎿ " takes four columns, and the last one stays free, like the live line's.
-        const result = cutToWidth(resultLine(event.data) || (is_error ? "failed" : ""), Math.max(1, width - 5 - time.length));
-        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
-        // A command's first lines of output, so a success shows what it printed.
-        if (kind === "shell" && !is_error) {
-          const first = firstLines(output.text, RESULT_LINES);
-          if (first.length) this.out(`${first.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1))).join("\n")}\n`);
-        }
         const diff = (output.data as { diff?: unknown }).diff;
-        if (typeof diff === "string" && diff) this.out(`${indent(colorDiff(diff, s))}\n`);
+        const changed = `${typeof diff === "string" && diff ? ` · ${diffSummary(diff)}` : ""}${call?.passed ? ` · ${call.passed}` : ""}`;
+        const result = cutToWidth(`${resultLine(event.data) || (is_error ? "failed" : "")}${changed}`, Math.max(1, width - 5 - time.length));
+        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
+        // A command's last lines of output, where test summaries and build results are; Ctrl-O shows all.
+        if (kind === "shell") this.lastResult = { label: call?.label ?? tool_name, text: output.text, path: event.data.full_output_path };
+        if (kind === "shell" && !is_error) {
+          const tail = lastLines(output.text, RESULT_LINES);
+          const total = typeof output.stats?.total_lines === "number" ? output.stats.total_lines : output.text.split("\n").filter((l) => l.trim() !== "").length;
+          const above = total > tail.length ? [s.dim(cutToWidth(`    … ${total - tail.length} more ${total - tail.length === 1 ? "line" : "lines"} above (Ctrl-O shows all)`, width - 1))] : [];
+          if (tail.length) this.out(`${[...above, ...tail.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1)))].join("\n")}\n`);
+        }
+        if (typeof diff === "string" && diff) this.out(`${indent(numberedDiff(diff, s))}\n`);
         // Parallel calls: the live line goes on for one still running.
         const stillRunning = [...this.calls.values()].at(-1);
         if (stillRunning) this.spinner.start(stillRunning.label, stillRunning.started);
@@ -157,8 +171,14 @@ export class EventRenderer {
         this.out(webSearchLines(message.webSearch, s, this.columns()));
         break;
       }
+      case "steering_injected":
+        // The user's steering line reaches the model here: shown as their turn.
+        this.flushMarkdown();
+        this.endLine();
+        this.say(`${s.cyan("›")} ${event.data.content}\n`);
+        break;
       case "plan_update":
-        this.out(`${indent(planChecklist(event.data, s))}\n`);
+        this.say(`${indent(planChecklist(event.data, s))}\n`);
         break;
       case "tool_call_progress": {
         // A long MCP call says how far it got: the live line shows it.
@@ -168,19 +188,23 @@ export class EventRenderer {
       }
       case "mcp_server":
         this.endLine();
-        if (event.data.state === "failed") this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
-        else this.out(`${s.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools`)}\n`);
+        if (event.data.state === "failed") this.say(`${s.yellow(`warning: ${event.data.message}`)}\n`);
+        else this.say(`${s.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools`)}\n`);
         break;
-      case "retry":
+      case "retry": {
+        // The first retry is a line of its own; later ones replace each other on the live line.
+        const line = `retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`;
         this.endLine();
-        this.out(`${s.yellow(`retrying in ${formatWait(event.data.delay_ms)} (attempt ${event.data.attempt}): ${event.data.error.message}`)}\n`);
+        if (event.data.attempt <= 1) this.say(`${s.yellow(line)}\n`);
+        else this.spinner.start(line);
         break;
+      }
       case "warning":
         this.endLine();
-        this.out(`${s.yellow(`warning: ${event.data.message}`)}\n`);
+        this.say(`${s.yellow(`warning: ${event.data.message}`)}\n`);
         break;
       case "loop_detection":
-        this.out(`${s.yellow(event.data.message)}\n`);
+        this.say(`${s.yellow(event.data.message)}\n`);
         break;
       case "compaction_start":
         // The live line while it runs; its outcome is one line.
@@ -188,20 +212,74 @@ export class EventRenderer {
         this.spinner.start("compacting the conversation…");
         break;
       case "compaction_end": {
-        const { compacted, error, cancelled, tokens_before, tokens_after } = event.data;
+        const { compacted, error, cancelled, why, tokens_before, tokens_after } = event.data;
         this.spinner.stop();
         const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
         const sizes = tokens_before !== undefined && tokens_after !== undefined ? `: ${k(tokens_before)} → ${k(tokens_after)} tokens` : "";
-        const line = compacted ? `compacted${sizes}.` : error ? `not compacted: ${error}.` : cancelled ? "compaction cancelled by a hook." : "nothing to compact.";
-        this.out(`${error ? s.red(line) : s.dim(line)}\n`);
+        const line = compacted ? `compacted${sizes}.` : error ? `not compacted: ${error}.` : cancelled ? "compaction cancelled by a hook." : `nothing to compact: ${notCompacted(why, tokens_before)}.`;
+        this.say(`${error ? s.red(line) : s.dim(line)}\n`);
         break;
       }
       case "hook_error":
-        this.out(`${s.red(`hook error: ${event.data.error}`)}\n`);
+        this.say(`${s.red(`hook error: ${event.data.error}`)}\n`);
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * The user allowed a call that waited for the answer: its live line comes back, and its time
+   * counts from now, when the command really starts, not from before the question.
+   */
+  /** A call passed without a question (a rule allows it, it only reads): its result line says so. */
+  markPassed(callId: string, why: string): void {
+    const call = this.calls.get(callId);
+    if (call) call.passed = why;
+  }
+
+  resumeCall(callId: string): void {
+    const call = this.calls.get(callId);
+    if (!call) return;
+    call.started = Date.now();
+    this.spinner.start(call.label, call.started);
+  }
+
+  /**
+   * The user starts typing a line below the output: the answer's unfinished line leaves the screen
+   * (it comes back rendered once it ends), so the output goes on in whole lines above the user's.
+   */
+  holdPartial(): void {
+    this.spinner.stop();
+    if (!this.markdown) {
+      // Plain text: the row ends between two words; the word being written waits in the stream.
+      if (this.midLine) this.out("\n");
+      this.plain.lineEnded();
+      this.midLine = false;
+      return;
+    }
+    const erase = this.markdown.hold();
+    if (erase === null) return this.endLine();
+    if (erase) this.out(erase);
+    this.midLine = false;
+  }
+
+  /** The user's line is done: the unfinished line, if any, shows again. */
+  releasePartial(): void {
+    const shown = this.markdown?.release();
+    if (!shown) return;
+    this.out(shown);
+    this.midLine = !shown.endsWith("\n");
+  }
+
+  /** The last command's output in full (Ctrl-O), fitted to the width; null when no command ran yet. */
+  expandLastResult(): string | null {
+    const last = this.lastResult;
+    if (!last) return null;
+    const s = this.style;
+    const lines = last.text.split("\n").map(cleanLine);
+    const saved = last.path ? `\n${s.dim(`    (the whole output is in ${last.path})`)}` : "";
+    return fitText(`${s.bold(`● ${last.label}`)} ${s.dim(`· ${lines.length} lines`)}\n${lines.map((l) => `    ${l}`).join("\n")}${saved}\n`, this.columns());
   }
 
   finishAnswer(): void {
@@ -213,7 +291,7 @@ export class EventRenderer {
 
   /** The answer's unfinished last line, rendered. */
   private flushMarkdown(): void {
-    const rest = this.markdown?.flush();
+    const rest = this.markdown ? this.markdown.flush() : this.plain.flush();
     if (!rest) return;
     this.spinner.stop();
     this.out(rest);
@@ -235,17 +313,32 @@ export class EventRenderer {
     this.endLine();
   }
 
+  /** The shell's own lines (retries, warnings, checklists), fitted to the width. */
+  private say(text: string): void {
+    this.out(fitText(text, this.columns()));
+  }
+
   endLine(): void {
     // Other output follows: the answer's provisional text stays on screen as it is.
     this.markdown?.commit();
-    if (this.midLine) this.out("\n");
+    const word = this.markdown ? "" : this.plain.flush();
+    if (word) this.out(word);
+    if (this.midLine || word) this.out("\n");
+    this.plain.lineEnded();
     this.midLine = false;
   }
 }
 
+/** Why a compaction did nothing, in the user's words. */
+function notCompacted(why: string | undefined, tokens: number | undefined): string {
+  const size = tokens !== undefined ? ` (${tokens} tokens)` : "";
+  if (why === "under_threshold") return `the conversation${size} is well within the context window`;
+  return `the whole conversation${size} fits in the recent part kept as it is; /compact force summarises it anyway`;
+}
+
 /** Lines of a running command's output shown under its live line. */
 const TAIL_LINES = 4;
-/** Lines of a successful command's output shown under its result. */
+/** Lines of a successful command's output shown under its result (its last ones). */
 const RESULT_LINES = 3;
 
 /** Output made fit for one terminal row: no escape sequences, no carriage-return overdraws, tabs as spaces. */
@@ -255,8 +348,4 @@ function cleanLine(line: string): string {
 
 function lastLines(text: string, n: number): string[] {
   return text.split("\n").map(cleanLine).filter((l) => l.trim() !== "").slice(-n);
-}
-
-function firstLines(text: string, n: number): string[] {
-  return text.split("\n").map(cleanLine).filter((l) => l.trim() !== "").slice(0, n);
 }

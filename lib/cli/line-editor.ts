@@ -13,8 +13,9 @@ import { EventEmitter } from "node:events";
 import { writeSync } from "node:fs";
 import process from "node:process";
 import { createInterface, emitKeypressEvents, type Interface } from "node:readline";
-import { commonPrefix, type Completion } from "./completion.ts";
+import { commonPrefix, type Completion, type CompletionItem } from "./completion.ts";
 import { layoutInput, layoutMenu } from "./line-layout.ts";
+import { cutToWidth } from "./text-width.ts";
 
 export interface Key {
   name?: string;
@@ -36,6 +37,10 @@ export interface LineInput {
   prompt(preserveCursor?: boolean): void;
   /** Empties the typed text. */
   clearInput(): void;
+  /** Takes the drawn input off the screen (output goes there); prompt(true) draws it again. */
+  erase(): void;
+  /** Puts `text` in the input (the cursor at its end), as if typed. */
+  replaceInput(text: string): void;
   close(): void;
   on(event: "line", listener: (line: string) => void): this;
   on(event: "SIGINT" | "close", listener: () => void): this;
@@ -85,6 +90,9 @@ function cleanPaste(text: string): string {
     .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
 }
 
+/** A paste of more lines than this is shown in the input as one mark, "[pasted 200 lines]". */
+const PASTE_MARK_LINES = 10;
+
 interface Search {
   query: string;
   /** The history entry shown, or -1 when nothing matches. */
@@ -103,10 +111,14 @@ class LineEditor extends EventEmitter implements LineInput {
   private historyIndex = -1;
   private draft = "";
   private paste: string | null = null;
+  /** Big pastes shown as marks in the input, by mark: the text each stands for, put back when the line is sent. */
+  private pastes = new Map<string, string>();
   /** A paste mark came cut short: the "~" that ends it is not typed text. */
   private tildeDue = false;
   private search: Search | null = null;
   private menu: string[] = [];
+  /** The slash commands matching what is typed (`/mo`), shown as it is typed; Up/Down select, Tab or Enter take. */
+  private slash: { items: CompletionItem[]; selected: number } | null = null;
   /** The first text row shown, when the input is taller than the terminal. */
   private viewTop = 0;
   /** The cursor's row within the drawn input, and how many rows were drawn (with the list). */
@@ -149,6 +161,19 @@ class LineEditor extends EventEmitter implements LineInput {
     if (this.closed) return;
     if (!preserveCursor) this.cursor = 0;
     this.render(true);
+  }
+
+  replaceInput(text: string): void {
+    this.search = null;
+    this.menu = [];
+    this.setText(text);
+  }
+
+  erase(): void {
+    if (this.closed) return;
+    const up = this.drawnCursorRow;
+    this.drawnCursorRow = 0;
+    this.options.output.write(`${up > 0 ? `\x1b[${up}A` : ""}\r\x1b[J`);
   }
 
   clearInput(): void {
@@ -222,7 +247,7 @@ class LineEditor extends EventEmitter implements LineInput {
       this.paste = null;
       this.menu = [];
       if (this.search) this.endSearch(true);
-      this.insert(pasted);
+      this.insert(this.markPaste(pasted));
       this.emit("keypress", undefined, { name: "paste" });
       return;
     }
@@ -232,6 +257,53 @@ class LineEditor extends EventEmitter implements LineInput {
   };
 
   private onKey(text: string | undefined, key: Key): void {
+    if (this.slash && this.onSlashMenuKey(key)) return;
+    const before = this.text;
+    this.onEditKey(text, key);
+    // A line recalled from the history opens no menu: Up and Down go on through the history.
+    const recalled = key.name === "up" || key.name === "down";
+    if ((this.text !== before && !recalled) || this.slash) this.updateSlashMenu();
+  }
+
+  /** A key the slash menu takes: true when it was its. */
+  private onSlashMenuKey(key: Key): boolean {
+    const menu = this.slash!;
+    const { name, ctrl, meta } = key;
+    if ((name === "up" || name === "down") && !ctrl && !meta) {
+      menu.selected = (menu.selected + (name === "up" ? -1 : 1) + menu.items.length) % menu.items.length;
+      this.render();
+      return true;
+    }
+    if (name === "escape") {
+      this.slash = null;
+      this.render();
+      return true;
+    }
+    const value = menu.items[menu.selected].value;
+    if (name === "tab" && !key.shift) {
+      this.slash = null;
+      this.setText(value);
+      this.render();
+      return true;
+    }
+    // Enter runs the selected command.
+    if (name === "return" || name === "enter") {
+      this.slash = null;
+      this.setText(value.trimEnd());
+    }
+    return false;
+  }
+
+  /** Opens, narrows or closes the slash menu after an edit: open while the input is one `/word` being typed. */
+  private updateSlashMenu(): void {
+    const was = this.slash;
+    const typing = !this.search && /^\/\S*$/.test(this.text) && this.cursor === this.text.length;
+    const items = typing ? (this.options.complete?.(this.text, this.cursor)?.items ?? []) : [];
+    this.slash = items.length > 0 ? { items, selected: Math.min(was?.selected ?? 0, items.length - 1) } : null;
+    if (this.slash || was) this.render();
+  }
+
+  private onEditKey(text: string | undefined, key: Key): void {
     const drawn = this.renders;
     const listed = this.menu.length > 0 && key.name !== "tab";
     this.menu = listed ? [] : this.menu;
@@ -367,12 +439,31 @@ class LineEditor extends EventEmitter implements LineInput {
     this.render();
   }
 
+  /** A big paste's mark (the text kept aside until the line is sent); a small one as it is. */
+  private markPaste(text: string): string {
+    const lines = text.split("\n").length;
+    if (lines <= PASTE_MARK_LINES) return text;
+    let mark = `[pasted ${lines} lines]`;
+    for (let n = 2; this.pastes.has(mark); n++) mark = `[pasted ${lines} lines #${n}]`;
+    this.pastes.set(mark, text);
+    return mark;
+  }
+
+  /** The typed line with each paste mark still in it replaced by its text. */
+  private unmark(line: string): string {
+    let whole = line;
+    for (const [mark, text] of this.pastes) whole = whole.split(mark).join(text);
+    this.pastes.clear();
+    return whole;
+  }
+
   private submit(): void {
-    const line = this.text;
-    this.cursor = line.length;
+    const typed = this.text;
+    this.cursor = typed.length;
     this.render();
     this.options.output.write("\r\n");
     this.setText("");
+    const line = this.unmark(typed);
     this.historyIndex = -1;
     this.draft = "";
     this.viewTop = 0;
@@ -494,7 +585,8 @@ class LineEditor extends EventEmitter implements LineInput {
     const layout = layoutInput(prompt, text, cursor, width);
     const reserve = this.options.reserveBelow?.() ?? 0;
     const screenRows = Math.max(4, this.options.terminal.rows || 24);
-    const menu = layoutMenu(this.menu, width, Math.min(MENU_ROWS, screenRows - 3 - reserve));
+    const menuRows = Math.min(MENU_ROWS, screenRows - 3 - reserve);
+    const menu = this.slash ? slashMenuRows(this.slash, width, menuRows) : layoutMenu(this.menu, width, menuRows);
     // An input taller than the terminal is shown as a window that follows the cursor.
     const room = Math.max(1, screenRows - 1 - reserve - menu.length);
     if (layout.cursorRow < this.viewTop) this.viewTop = layout.cursorRow;
@@ -512,6 +604,13 @@ class LineEditor extends EventEmitter implements LineInput {
     this.renders++;
     this.options.output.write(out);
   }
+}
+
+/** The slash menu's rows: a window of at most `maxRows` around the selected command, marked "›". */
+function slashMenuRows(menu: { items: CompletionItem[]; selected: number }, width: number, maxRows: number): string[] {
+  const rows = Math.max(1, maxRows);
+  const top = Math.max(0, Math.min(menu.selected - rows + 1, menu.items.length - rows));
+  return menu.items.slice(Math.max(0, top), Math.max(0, top) + rows).map((item, i) => cutToWidth(`${i + Math.max(0, top) === menu.selected ? "›" : " "} ${item.label}`, width - 1));
 }
 
 /** Off a terminal: plain lines through node:readline, no escape sequences. */
@@ -540,6 +639,10 @@ class PlainInput extends EventEmitter implements LineInput {
   }
 
   clearInput(): void {}
+
+  erase(): void {}
+
+  replaceInput(): void {}
 
   close(): void {
     this.rl.close();

@@ -4,7 +4,7 @@
  * under the first), and the row and column of the cursor. The editor breaks rows itself rather
  * than leaving it to the terminal's wrap, so it always knows how many rows to redraw.
  */
-import { textWidth } from "./text-width.ts";
+import { fitToWidth, textWidth } from "./text-width.ts";
 
 export interface Layout {
   /** The rows to print, the prompt on the first; each fits the width. */
@@ -22,10 +22,12 @@ function glyph(ch: string): string {
 
 /** `text` after `prompt` in rows of at most `width` columns, with the cursor at string index `cursor`. */
 export function layoutInput(prompt: string, text: string, cursor: number, width: number): Layout {
-  const indent = " ".repeat(Math.min(textWidth(prompt), Math.max(0, width - 1)));
-  const rows: string[] = [];
-  let row = prompt;
-  let col = textWidth(prompt);
+  // A prompt wider than the terminal (a question's answers) takes rows of its own, counted here.
+  const promptRows = fitToWidth(prompt, width);
+  const rows: string[] = promptRows.slice(0, -1);
+  let row = promptRows.at(-1)!;
+  let col = textWidth(row);
+  const indent = " ".repeat(Math.min(col, Math.max(0, width - 1)));
   let cursorRow = 0;
   let cursorCol = col;
   let index = 0;

@@ -8,7 +8,7 @@
  * otherwise the text is printed as it came.
  */
 import type { Style } from "./render.ts";
-import { textWidth } from "./text-width.ts";
+import { fitToWidth, textWidth } from "./text-width.ts";
 
 const italic = (s: string) => `\x1b[3m${s}\x1b[23m`;
 
@@ -29,6 +29,8 @@ export class MarkdownStream {
   private shownPartial = "";
   /** Characters of the unfinished line printed for good (other output broke the line there). */
   private kept = 0;
+  /** The user is typing a line below the output: the unfinished line stays off the screen until it ends. */
+  private hidden = false;
 
   constructor(
     private readonly style: Style,
@@ -43,6 +45,7 @@ export class MarkdownStream {
     const end = text.lastIndexOf("\n");
     if (end < 0) {
       this.partial = text;
+      if (this.hidden) return "";
       const visible = plain(text.slice(this.kept));
       if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows()) return this.keep(visible);
       const added = visible.startsWith(this.shownPartial) ? visible.slice(this.shownPartial.length) : null;
@@ -53,11 +56,30 @@ export class MarkdownStream {
     let out = this.erase();
     for (const line of text.slice(0, end).split("\n")) out += this.complete(line);
     this.partial = text.slice(end + 1);
-    return out + this.showBlock();
+    return out + (this.hidden ? "" : this.showBlock());
+  }
+
+  /**
+   * The user starts typing below the output: what is shown only until it is rendered (the
+   * unfinished line, a table being written) is erased, and from here only finished lines are
+   * returned, rendered. Null when part of the line is already printed for good (it cannot be taken back).
+   */
+  hold(): string | null {
+    if (this.kept > 0) return null;
+    this.hidden = true;
+    return this.erase();
+  }
+
+  /** The user's line is done: the unfinished line shows again as it came. */
+  release(): string {
+    if (!this.hidden) return "";
+    this.hidden = false;
+    return this.showBlock();
   }
 
   /** The answer ended: everything still waiting, rendered; the next answer starts fresh. */
   flush(): string {
+    this.hidden = false;
     let out = this.erase();
     const rest = this.partial;
     this.partial = "";
@@ -120,11 +142,17 @@ export class MarkdownStream {
     const align = rule >= 0 ? cells(lines[rule]).map((c) => (/^:-+:$/.test(c) ? "center" : /-:$/.test(c) ? "right" : "left")) : [];
     const rows = lines.map((l, i) => (i === rule ? null : cells(l).map((c) => inline(c, s))));
     const count = Math.max(...rows.map((r) => r?.length ?? 0), align.length);
-    const widths = Array.from({ length: count }, (_, c) => Math.max(1, ...rows.map((r) => textWidth(r?.[c] ?? ""))));
+    const widths = shrinkColumns(
+      Array.from({ length: count }, (_, c) => Math.max(1, ...rows.map((r) => textWidth(r?.[c] ?? "")))),
+      this.columns() - 1,
+    );
     return rows
       .map((row) => {
         if (!row) return s.dim(widths.map((w) => "─".repeat(w + 2)).join("┼"));
-        return widths.map((w, c) => ` ${pad(row[c] ?? "", w, align[c] ?? "left")} `).join(s.dim("│"));
+        // A cell wider than its column wraps inside it: the row takes as many rows as its tallest cell.
+        const cells = widths.map((w, c) => fitToWidth(row[c] ?? "", w, 0));
+        const height = Math.max(...cells.map((lines) => lines.length));
+        return Array.from({ length: height }, (_, i) => widths.map((w, c) => ` ${pad(cells[c][i] ?? "", w, align[c] ?? "left")} `).join(s.dim("│"))).join("\n");
       })
       .map((l) => `${l}\n`)
       .join("");
@@ -174,7 +202,7 @@ export class MarkdownStream {
     const code = this.inFence;
     const rendered = this.line(line);
     if (code || this.inFence) return rendered;
-    return wrapWords(rendered, Math.max(20, this.columns() - 1), /^(\s*)/.exec(line)![1].length + (/^\s*([-*+]|\d+[.)])\s/.test(line) ? 2 : 0));
+    return fitToWidth(rendered, Math.max(20, this.columns() - 1), /^(\s*)/.exec(line)![1].length + (/^\s*([-*+]|\d+[.)])\s/.test(line) ? 2 : 0)).join("\n");
   }
 
   private line(line: string): string {
@@ -203,6 +231,21 @@ export class MarkdownStream {
 }
 
 /** Text as it came, made safe to count: tabs as spaces, no control characters or escapes. */
+/**
+ * Column widths that fit `room` columns with their padding and separators: the widest column gives
+ * up a column at a time, none going below a few columns.
+ */
+function shrinkColumns(widths: number[], room: number): number[] {
+  const fitted = [...widths];
+  const total = () => fitted.reduce((sum, w) => sum + w + 3, -1);
+  while (total() > room) {
+    const widest = fitted.indexOf(Math.max(...fitted));
+    if (fitted[widest] <= 4) break;
+    fitted[widest]--;
+  }
+  return fitted;
+}
+
 function plain(text: string): string {
   return text.replace(/\t/g, "    ").replace(/[\x00-\x1f\x7f]/g, "");
 }
@@ -256,18 +299,3 @@ function highlight(line: string, s: Style): string {
   return out;
 }
 
-/** Breaks a rendered line (escape sequences count for nothing) at spaces so no row is wider than `width`. */
-export function wrapWords(text: string, width: number, hang = 0): string {
-  if (textWidth(text) <= width) return text;
-  const rows: string[] = [];
-  let row = "";
-  for (const word of text.split(" ")) {
-    const candidate = row === "" ? word : `${row} ${word}`;
-    if (row !== "" && textWidth(candidate) > width) {
-      rows.push(row);
-      row = " ".repeat(hang) + word;
-    } else row = candidate;
-  }
-  rows.push(row);
-  return rows.join("\n");
-}

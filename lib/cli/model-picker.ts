@@ -41,6 +41,8 @@ export class ModelPicker {
     if (exact) return { switchTo: exact.ref, missingKey: this.missingKey(exact.provider) };
     const matches = (models: ModelInfo[]) => models.filter((m) => m.ref.toLowerCase().includes(needle) || m.name.toLowerCase().includes(needle));
     const keyed = matches(usable);
+    // One model matches: that is the one meant.
+    if (keyed.length === 1) return { switchTo: keyed[0].ref };
     if (keyed.length > 0) return { list: keyed, keyed: true, unkeyed: [] };
     return { list: matches(all), keyed: false, unkeyed: [] };
   }

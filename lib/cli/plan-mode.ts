@@ -14,7 +14,7 @@ const PLAN_TOOLS = new Set(planTools.map((t) => t.name));
 
 export class PlanMode {
   /** The selection before plan mode, and the one plan mode set (null: not in plan mode). */
-  private state: { before: Selection; planning: Selection } | null = null;
+  private state: { before: Selection; planning: Selection; messages: number } | null = null;
 
   get active(): boolean {
     return this.state !== null;
@@ -26,13 +26,16 @@ export class PlanMode {
     const planning = ["readonly", ...session.tools.filter((name) => PLAN_TOOLS.has(name))];
     const before = session.toolSelection;
     session.setTools(planning);
-    this.state = { before, planning };
+    this.state = { before, planning, messages: session.messages.length };
   }
 
-  accept(session: Session): void {
+  /** Leaves plan mode; true when the model answered in it (there is a plan to accept). */
+  accept(session: Session): boolean {
     const state = this.state;
     this.state = null;
+    const answered = state !== null && session.messages.slice(state.messages).some((m) => m.role === "assistant");
     // Compared by value: a session opened meanwhile (/new, /resume) carries a copy of the selection.
     if (state && JSON.stringify(session.toolSelection) === JSON.stringify(state.planning)) session.setTools(state.before);
+    return answered;
   }
 }

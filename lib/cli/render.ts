@@ -100,6 +100,42 @@ export function colorDiff(diff: string, style: Style, maxLines = 40): string {
   return shown.join("\n");
 }
 
+/** "+3 −1": the lines a unified diff adds and removes. */
+export function diffSummary(diff: string): string {
+  const lines = diff.split("\n");
+  const added = lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
+  const removed = lines.filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
+  return `+${added} −${removed}`;
+}
+
+/**
+ * A unified diff as people read it: each line under its line number (the new file's, the old
+ * one's for a removal), additions green, removals red, no file or hunk headers; "⋮" between hunks.
+ */
+export function numberedDiff(diff: string, style: Style, maxLines = 40): string {
+  const rows: Array<[number | null, string, string]> = [];
+  let oldNo = 0;
+  let newNo = 0;
+  for (const line of diff.split("\n")) {
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (hunk) {
+      if (rows.length) rows.push([null, " ", "⋮"]);
+      oldNo = Number(hunk[1]);
+      newNo = Number(hunk[2]);
+    } else if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("===") || line.startsWith("Index:") || line.startsWith("\\")) continue;
+    else if (line.startsWith("+")) rows.push([newNo++, "+", line.slice(1)]);
+    else if (line.startsWith("-")) rows.push([oldNo++, "-", line.slice(1)]);
+    else if (line.startsWith(" ")) rows.push([(oldNo++, newNo++), " ", line.slice(1)]);
+  }
+  const width = String(Math.max(1, ...rows.map(([n]) => n ?? 0))).length;
+  const shown = rows.slice(0, maxLines).map(([n, mark, text]) => {
+    const line = `${n === null ? " ".repeat(width) : String(n).padStart(width)} ${mark}${text}`;
+    return mark === "+" ? style.green(line) : mark === "-" ? style.red(line) : style.dim(line);
+  });
+  if (rows.length > maxLines) shown.push(style.dim(`… ${rows.length - maxLines} more diff lines`));
+  return shown.join("\n");
+}
+
 export function formatUsage(usage: { input: number; output: number; cacheRead?: number; cost?: number } | undefined): string {
   if (!usage) return "";
   const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));

@@ -1,9 +1,11 @@
 /**
  * The terminal shared by the streamed answer and the line editor. While the agent works, the
  * editor's echo is muted, so a key typed mid-answer never lands inside the answer's text. The
- * first key typed opens a steering line of its own; until it is sent, the agent's output is held
- * back and then shown in full — nothing is lost and nothing is mixed. The live line (live-line.ts)
- * is drawn through the screen: it is erased before any other output and drawn again after it.
+ * first key typed opens a steering line of its own, drawn below the output: the output keeps
+ * coming, each whole line printed above the user's line, which is drawn again under it; only an
+ * unfinished line waits (so no word is split by the user's line) until it ends or the user's line
+ * is sent. Nothing is lost and nothing is mixed. The live line (live-line.ts) is drawn through the
+ * screen: it is erased before any other output and drawn again after it.
  */
 import { Writable } from "node:stream";
 import type { LiveLine, LiveSurface } from "./live-line.ts";
@@ -14,15 +16,20 @@ export class Screen implements LiveSurface {
   /** The line editor's output: muted while the agent works and the user is not typing. */
   readonly echo: Writable;
   private working = false;
-  private held: string[] | null = null;
+  /** While the user composes a line: the output's unfinished line, waiting for its end. */
+  private held: string | null = null;
+  /** The user's line: taken off the screen while output is printed, then drawn again below it. */
+  private input: { erase(): void; redraw(): void } | null = null;
   /** The cursor is at the start of a line (the live line may be drawn there). */
   private atLineStart = true;
   private live: LiveLine | null = null;
+  /** Counts the output printed: tells whether anything came between two moments. */
+  printed = 0;
 
   constructor(private readonly terminal: Terminal) {
     this.echo = new Writable({
       write: (chunk: Buffer | string, _encoding, done) => {
-        if (!this.working || this.held) {
+        if (!this.working || this.held !== null) {
           this.live?.erase();
           terminal.write(chunk);
           this.atLineStart = String(chunk).endsWith("\n");
@@ -58,9 +65,22 @@ export class Screen implements LiveSurface {
     this.live = live;
   }
 
+  /** The line editor, drawn again under output printed while the user composes. */
+  attachInput(input: { erase(): void; redraw(): void }): void {
+    this.input = input;
+  }
+
   write(text: string): void {
-    if (this.held) this.held.push(text);
-    else this.print(text);
+    if (this.held === null) return this.print(text);
+    this.held += text;
+    const end = this.held.lastIndexOf("\n");
+    if (end < 0) return;
+    const lines = this.held.slice(0, end + 1);
+    this.held = this.held.slice(end + 1);
+    this.input?.erase();
+    this.printed++;
+    this.terminal.write(lines);
+    this.input?.redraw();
   }
 
   raw(text: string): void {
@@ -74,6 +94,7 @@ export class Screen implements LiveSurface {
 
   private print(text: string): void {
     if (!text) return;
+    this.printed++;
     this.live?.erase();
     this.terminal.write(text);
     this.atLineStart = text.endsWith("\n");
@@ -81,7 +102,7 @@ export class Screen implements LiveSurface {
   }
 
   private readonly onResize = () => {
-    if (!this.held) this.live?.resized(this.columns);
+    if (this.held === null) this.live?.resized(this.columns);
   };
 
   /** The agent starts on an input: typed keys are no longer echoed until a steering line opens. */
@@ -95,17 +116,17 @@ export class Screen implements LiveSurface {
     this.endCompose(true);
   }
 
-  /** The user started typing while the agent works: from here their line is echoed and output waits. */
+  /** The user started typing while the agent works: from here their line is echoed below the output. */
   beginCompose(): void {
-    if (this.working && !this.held) this.held = [];
+    if (this.working && this.held === null) this.held = "";
   }
 
-  /** Shows what was held back; `unfinished` when the user's line was not sent (the output starts below it). */
+  /** Shows the unfinished line held back; `unfinished` when the user's line was not sent (the output starts below it). */
   endCompose(unfinished = false): void {
     const held = this.held;
-    if (!held) return;
+    if (held === null) return;
     this.held = null;
     if (unfinished) this.print("\n");
-    for (const text of held) this.print(text);
+    this.print(held);
   }
 }

@@ -119,6 +119,16 @@ const SettingsSchema = v.strictObject({
       }),
     ]),
   ),
+  /**
+   * The interactive shell tells the terminal when a turn that took at least `afterSeconds`
+   * (default 10) ends: a bell, or an OSC 9 desktop notification. Off when unset.
+   */
+  notify: v.optional(
+    v.strictObject({
+      with: v.picklist(["bell", "osc9"]),
+      afterSeconds: v.optional(v.pipe(v.number(), v.minValue(0))),
+    }),
+  ),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;

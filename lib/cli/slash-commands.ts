@@ -53,6 +53,8 @@ const COMMANDS: Record<string, SlashCommand> = {
       const picker = new ModelPicker(host.setup.sessionOptions.clientOptions);
       const choice = picker.choose(arg);
       if ("switchTo" in choice) {
+        // The model in use already: nothing changes, and nothing is recorded in the session.
+        if (choice.switchTo === host.session.model) return out(`model: ${choice.switchTo} (already in use)\n`);
         host.session.setModel(choice.switchTo);
         out(`model: ${choice.switchTo}${choice.missingKey ? style.yellow(` (no key for it yet: set ${choice.missingKey})`) : ""}\n`);
         return;
@@ -99,11 +101,11 @@ const COMMANDS: Record<string, SlashCommand> = {
     },
   },
   compact: {
-    usage: "/compact",
-    help: "summarise the older part of the conversation now",
-    async run({}, { host }) {
+    usage: "/compact [force]",
+    help: "summarise the older part of the conversation now (force: all but the last exchange)",
+    async run(arg, { host }) {
       // Its one line (compacted, or why not) comes from the compaction's own events.
-      await host.session.compact();
+      await host.session.compact({ force: arg.trim() === "force" });
     },
   },
   thinking: {
@@ -124,7 +126,9 @@ const COMMANDS: Record<string, SlashCommand> = {
       const checklist = plan ? `${planChecklist({ ...plan }, style)}\n` : "";
       if (arg === "show") return out(checklist || "no plan yet.\n");
       if (planMode.active) {
-        planMode.accept(host.session);
+        const answered = planMode.accept(host.session);
+        // The model made no plan: nothing is accepted, plan mode is only left.
+        if (!plan && !answered) return out(`plan mode left without a plan; tools: ${host.session.tools.join(", ")}\n`);
         return out(`${checklist}plan accepted; tools: ${host.session.tools.join(", ")}\n`);
       }
       if (arg === "accept") return out(`${checklist}not in plan mode (/plan enters it).\n`);
@@ -282,12 +286,15 @@ function childLines(host: SessionHost, style: Style): Map<string, string[]> {
 const KEYS: [string, string][] = [
   ["Enter", "send; while the agent works, the line steers it"],
   ["Alt+Enter, \\ Enter", "a new line in the input (a backslash before Enter is replaced by it)"],
-  ["paste", "goes into the input as it is, newlines too; Enter sends it"],
+  ["paste", "goes into the input as it is, newlines too (over 10 lines: [pasted N lines]); Enter sends it"],
+  ["!command", "run a command now; its output goes with your next message"],
   ["Tab", "complete a /command at the start, or an @path (several: listed under the input)"],
   ["Esc", "interrupt the running input (the conversation goes on)"],
   ["Esc Esc", "on an empty input: /rewind (the turns to go back to)"],
   ["Ctrl-C", "clear the typed line; else interrupt; twice on an empty line: exit"],
   ["Shift+Tab", "cycle the approval mode: ask → edits → auto"],
+  ["Ctrl-O", "the last command's output in full"],
+  ["Ctrl-G", "edit the input in $VISUAL / $EDITOR"],
   ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
   ["Ctrl-R", "search earlier inputs: type to narrow, Ctrl-R older, Enter takes it, Esc cancels"],
   ["/command while working", `${Object.keys(COMMANDS).filter((name) => COMMANDS[name].whileBusy).map((name) => `/${name}`).join(" ")} run at once; the others when the agent is done`],

@@ -43,3 +43,72 @@ export function cutToWidth(text: string, columns: number): string {
   }
   return `${out}…`;
 }
+
+/**
+ * `text` fitted to `columns`: each line broken into rows at spaces (a word wider than a row is
+ * broken inside), escape sequences taking no room and kept where they were, wide characters
+ * counted as two. Spaces at a break are dropped; a row's indentation is kept on the rows it
+ * continues onto, so a list item or an indented result stays aligned. Every line the shell prints
+ * of its own passes here, and the input's prompt is broken by it, so a row never wraps by itself.
+ */
+export function fitToWidth(text: string, columns: number, hang?: number): string[] {
+  const width = Math.max(1, columns);
+  return text.split("\n").flatMap((line) => fitLine(line, width, hang));
+}
+
+/** fitToWidth's rows joined, each ending in a newline when `text` did. */
+export function fitText(text: string, columns: number): string {
+  const end = text.endsWith("\n");
+  return fitToWidth(end ? text.slice(0, -1) : text, columns).join("\n") + (end ? "\n" : "");
+}
+
+/** Pieces of a line: escape sequences (no width), runs of spaces, and words. */
+const PIECES = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07| +|[^ \x1b]+|\x1b/g;
+
+/** `hang`: the indentation of continued rows (by default, the line's own). */
+function fitLine(line: string, width: number, hang?: number): string[] {
+  if (textWidth(line) <= width) return [line];
+  const lead = hang !== undefined ? " ".repeat(hang) : /^ */.exec(line.replace(ANSI, ""))![0];
+  const indent = lead.length < width / 2 ? lead : "";
+  const rows: string[] = [];
+  let row = "";
+  let col = 0;
+  const breakRow = () => {
+    rows.push(row.replace(/ +((?:\x1b\[[0-9;?]*[A-Za-z])*)$/, "$1"));
+    row = indent;
+    col = indent.length;
+  };
+  for (const piece of line.match(PIECES) ?? []) {
+    if (piece.startsWith("\x1b")) {
+      row += piece;
+      continue;
+    }
+    const w = textWidth(piece);
+    if (piece.startsWith(" ")) {
+      // Spaces at the end of a row are dropped with the break.
+      if (col + w > width) {
+        if (col > indent.length) breakRow();
+      } else if (col > indent.length || rows.length === 0) {
+        row += piece;
+        col += w;
+      }
+      continue;
+    }
+    if (col + w > width && col > indent.length) breakRow();
+    if (w <= width - col) {
+      row += piece;
+      col += w;
+      continue;
+    }
+    // A word wider than a row: broken inside, character by character.
+    for (const ch of piece) {
+      const cw = charWidth(ch.codePointAt(0)!);
+      if (col + cw > width && col > indent.length) breakRow();
+      row += ch;
+      col += cw;
+    }
+  }
+  if (row.replace(ANSI, "").trim() !== "" || rows.length === 0) rows.push(row);
+  else if (row) rows[rows.length - 1] += row.replace(/[^\x1b]*?((?:\x1b\[[0-9;?]*[A-Za-z])*)$/, "$1");
+  return rows;
+}

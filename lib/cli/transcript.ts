@@ -9,13 +9,17 @@ import { coreTools, optionalTools } from "../../tools/registry.ts";
 import { profileIds, profileTools } from "../profiles/index.ts";
 import { describeCall } from "../../tools/metadata.ts";
 import { MarkdownStream } from "./markdown.ts";
-import { callLabel, type Style } from "./render.ts";
+import { callLabel, colorDiff, diffSummary, indent, type Style } from "./render.ts";
+import { proposedChange } from "./approve-prompt.ts";
 import { cutToWidth } from "./text-width.ts";
 
 /** Turns (a user input and what followed it) shown in full. */
 export const TRANSCRIPT_TURNS = 3;
 /** Lines of a long input shown. */
 const INPUT_LINES = 3;
+/** Lines of an answer shown, and of a change's diff. */
+const ANSWER_LINES = 20;
+const CHANGE_LINES = 12;
 
 export interface TranscriptOptions {
   style: Style;
@@ -63,18 +67,24 @@ function answerLines(message: AssistantMessage, results: Map<string, ToolResultM
   for (const part of parts) {
     if (part.type === "text" && part.text.trim()) {
       const text = part.text.replace(/\s+$/, "");
-      if (!options.markdown) lines.push(text);
-      else {
+      const rendered = options.markdown ? (() => {
         const md = new MarkdownStream(s, () => columns);
-        lines.push((md.push(`${text}\n`) + md.flush()).replace(/\n$/, ""));
-      }
+        return (md.push(`${text}\n`) + md.flush()).replace(/\n$/, "");
+      })() : text;
+      // A long answer is not replayed whole: its start, and how much more there was.
+      const rows = rendered.split("\n");
+      lines.push(...rows.slice(0, ANSWER_LINES));
+      if (rows.length > ANSWER_LINES) lines.push(s.dim(`… ${rows.length - ANSWER_LINES} more lines of this answer`));
     } else if (part.type === "tool_call") {
       const result = results.get(part.id);
       const failed = !result || result.isError;
       const label = callLabel({ tool_name: part.name, call_summary: describeCall(tools.get(part.name), part.arguments).call_summary });
       lines.push(`${failed ? s.red("●") : s.green("●")} ${cutToWidth(label, columns - 3)}`);
-      const summary = cutToWidth(result ? resultSummary(result) : "no result (interrupted)", columns - 5);
+      // A change shows as it did live: its size and the lines it removed and added, not the tool's words to the model.
+      const change = !failed && result.kind === "modify" ? proposedChange(part.arguments as Record<string, unknown>) : undefined;
+      const summary = cutToWidth(change ? diffSummary(change) : result ? resultSummary(result) : "no result (interrupted)", columns - 5);
       lines.push(`  ${s.dim("⎿")} ${failed ? s.red(summary) : s.dim(summary)}`);
+      if (change) lines.push(indent(colorDiff(change, s, CHANGE_LINES)));
     }
   }
   return lines;

@@ -2,9 +2,15 @@
  * The interactive shell: time from start to the first prompt on a terminal (tmux), and how long a
  * streamed token takes to reach the screen through the renderer with markdown on — a 10,000-token
  * answer with code blocks, tokens arriving every 5 ms. An unfinished line is written as its tokens
- * come (and redrawn rendered when it ends), so a token waits only for the rendering.
+ * come (and redrawn rendered when it ends), so a token waits only for the rendering. While the
+ * user types a steering line, whole lines go to the screen above it (a token waits for its line's
+ * end). And the bytes gong writes to the terminal for a reference session (a command, a long
+ * markdown answer, colors on, 100 columns).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { Writable } from "node:stream";
+import { Screen } from "../../lib/cli/screen.ts";
+import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionEvent } from "../../lib/agent/index.ts";
@@ -53,11 +59,19 @@ function answerTokens(count: number): string[] {
   return tokens.slice(0, count);
 }
 
-function tokenLatencies(tokens: string[]): number[] {
+/** `typing`: the user is composing a steering line the whole time (output goes above it). */
+function tokenLatencies(tokens: string[], typing = false): number[] {
   const style = makeStyle(true);
   const live = { start() {}, stop() {}, showTail() {} } as unknown as LiveLine;
   let written = 0;
-  const renderer = new EventRenderer(() => written++, style, live, () => 100, new MarkdownStream(style, () => 100));
+  const terminal = Object.assign(new Writable({ write: (_chunk, _encoding, done) => (written++, done()) }), { isTTY: true, columns: 100 });
+  const screen = new Screen(terminal);
+  screen.attachInput({ erase() {}, redraw() {} });
+  screen.startWork();
+  if (typing) screen.beginCompose();
+  const out = typing ? (text: string) => screen.write(text) : () => void written++;
+  const renderer = new EventRenderer(out, style, live, () => 100, new MarkdownStream(style, () => 100));
+  if (typing) renderer.holdPartial();
   const waiting: number[] = [];
   const latencies: number[] = [];
   tokens.forEach((delta, i) => {
@@ -70,6 +84,41 @@ function tokenLatencies(tokens: string[]): number[] {
     if (written > before) for (const j of waiting.splice(0)) latencies.push((i - j) * TOKEN_GAP_MS + cost);
   });
   return latencies;
+}
+
+/**
+ * Bytes gong writes to a 100-column terminal (tmux pipe-pane) for a reference session: a task, a
+ * command with 40 lines of output, a 60-line markdown answer streamed in small pieces, /quit.
+ */
+async function referenceSessionBytes(dir: string): Promise<number> {
+  const answer = answerTokens(1500);
+  await using fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 40" } }] }, { text: `${answer.join("")}\nreference done`, chunkSize: 8, chunkDelayMs: 1 }],
+  });
+  const socket = `gong-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: { ...process.env, TMUX_TMPDIR: dir } });
+  const raw = join(dir, "terminal.raw");
+  const command = `cd ${dir} && env -u NO_COLOR HOME=${dir} GONG_HOME=${dir}/home TERM=xterm-256color ${process.execPath} ${CLI} --model anthropic/claude-haiku-4-5 --base-url ${fake.baseUrls.anthropic} --api-key bench --approval auto`;
+  tmux("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", command);
+  tmux("pipe-pane", "-t", "b", "-o", `cat >> ${raw}`);
+  const screen = () => tmux("capture-pane", "-p", "-t", "b").stdout.toString();
+  const until = async (check: (s: string) => boolean) => {
+    const t = performance.now();
+    while (!check(screen())) {
+      if (performance.now() - t > 60_000) throw new Error("the reference session did not finish");
+      await Bun.sleep(20);
+    }
+  };
+  try {
+    await until((s) => s.includes("›"));
+    tmux("send-keys", "-t", "b", "run the reference task", "Enter");
+    await until((s) => s.includes("reference done") && s.includes("↑"));
+    tmux("send-keys", "-t", "b", "/quit", "Enter");
+    await until((s) => s.includes("resume this session") || !s.includes("›"));
+  } finally {
+    tmux("kill-server");
+  }
+  return existsSync(raw) ? statSync(raw).size : 0;
 }
 
 function percentile(values: number[], p: number): number {
@@ -93,5 +142,17 @@ export async function rows(): Promise<BenchRow[]> {
   const latencies = tokenLatencies(answerTokens(10_000));
   rowsOut.push({ area: "interactive", name: `token to screen, markdown on, a token every ${TOKEN_GAP_MS} ms: p50`, value: ms(percentile(latencies, 50)) });
   rowsOut.push({ area: "interactive", name: `token to screen, markdown on, a token every ${TOKEN_GAP_MS} ms: p99`, value: ms(percentile(latencies, 99)) });
+  const typing = tokenLatencies(answerTokens(10_000), true);
+  rowsOut.push({ area: "interactive", name: `token to screen while the user types a steering line: p50`, value: ms(percentile(typing, 50)) });
+  rowsOut.push({ area: "interactive", name: `token to screen while the user types a steering line: p99`, value: ms(percentile(typing, 99)) });
+  if (Bun.spawnSync(["which", "tmux"]).exitCode === 0) {
+    const dir = mkdtempSync(join(tmpdir(), "gong-bench-interactive-"));
+    try {
+      const bytes = await referenceSessionBytes(dir);
+      rowsOut.push({ area: "interactive", name: "bytes written to the terminal, reference session (100 columns, colors)", value: `${(bytes / 1024).toFixed(1)} KB`, target: "≤ 67 KB (0.6 × Claude Code's 112 KB)" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   return rowsOut;
 }

@@ -40,14 +40,15 @@ test("issue 26: 'always' writes the call's allow rules to the file the answer na
   writeFileSync(files.user, JSON.stringify({ model: "anthropic/x", permissions: { deny: ["Bash(rm *)"] } }));
   const shown: string[] = [];
   const answers = ["a", "u"];
-  const approvals = new ShellApprovals("ask", files, { show: (t) => void shown.push(t), readLine: async (prompt) => (shown.push(prompt), answers.shift()!) }, plain);
+  const approvals = new ShellApprovals("ask", files, { show: (t) => void shown.push(t), readLine: async (prompt) => (shown.push(prompt), answers.shift()!), settle: (t) => void shown.push(t) }, plain);
   const request = { ...shell("cd src && npm test"), alwaysRules: ["Bash(cd src *)", "Bash(npm test *)"] };
   expect(await approvals.ask(request)).toEqual({ allow: true, always: true, scope: "project" });
-  expect(shown.join("")).toContain("a always in this project · u always for you (Bash(cd src *), Bash(npm test *))");
+  // It says where "always" is kept, for each answer.
+  expect(shown.join("")).toContain(`a always in this project · u always for you (Bash(cd src *), Bash(npm test *); kept in ${files.project} or ${files.user})`);
   expect(JSON.parse(readFileSync(files.project, "utf8"))).toEqual({ permissions: { allow: ["Bash(cd src *)", "Bash(npm test *)"] } });
   expect(await approvals.ask(request)).toEqual({ allow: true, always: true, scope: "user" });
   expect(JSON.parse(readFileSync(files.user, "utf8"))).toEqual({ model: "anthropic/x", permissions: { deny: ["Bash(rm *)"], allow: ["Bash(cd src *)", "Bash(npm test *)"] } });
-  expect(shown.join("")).toContain(`saved Bash(cd src *), Bash(npm test *) to ${files.user}`);
+  expect(shown.join("")).toContain(`allowed: $ cd src && npm test (always: Bash(cd src *), Bash(npm test *) saved to ${files.user})`);
 });
 
 test("issue 26: a settings file that does not parse is left as it is; the answer holds for the session", async () => {
@@ -56,7 +57,7 @@ test("issue 26: a settings file that does not parse is left as it is; the answer
   const file = join(dir, "settings.json");
   writeFileSync(file, "{ not json");
   const shown: string[] = [];
-  const approvals = new ShellApprovals("ask", { project: file, user: file }, { show: (t) => void shown.push(t), readLine: async () => "a" }, plain);
+  const approvals = new ShellApprovals("ask", { project: file, user: file }, { show: (t) => void shown.push(t), readLine: async () => "a", settle: (t) => void shown.push(t) }, plain);
   expect((await approvals.ask({ ...shell("ls"), alwaysRules: ["Bash(ls *)"] })).allow).toBe(true);
   expect(readFileSync(file, "utf8")).toBe("{ not json");
   expect(shown.join("")).toContain("not saved:");

@@ -23,6 +23,8 @@ export interface StartOptions {
   after?: string;
   /** The pane, and its last screen, stay after gong exits (tmux's remain-on-exit); see exited(). */
   keepPane?: boolean;
+  /** More environment variables for gong. */
+  env?: Record<string, string>;
 }
 
 export interface GongTerminal extends Disposable {
@@ -40,6 +42,8 @@ export interface GongTerminal extends Disposable {
   paste(text: string): void;
   /** Resizes the terminal to `columns`, keeping its rows. */
   resize(columns: number): void;
+  /** Copies everything gong writes to the terminal from now on into `file` (tmux pipe-pane). */
+  record(file: string): void;
   /** Ends the session (gong's pane with it). */
   close(): void;
   /** The screen once `check` holds for it (an empty screen once the session has ended); throws after `ms`. */
@@ -58,7 +62,7 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
     start(args, options = {}) {
       const { cwd = ws.dir, columns = 160, color = false } = options;
       rows = options.rows ?? 50;
-      const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", ...(color ? {} : { NO_COLOR: "1" }) })
+      const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", ...(color ? {} : { NO_COLOR: "1" }), ...options.env })
         .map(([k, v]) => `${k}=${quote(String(v))}`)
         .join(" ");
       // The tmux server has the test's environment, NO_COLOR included: with colors on it is unset.
@@ -87,6 +91,7 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
       tmux("paste-buffer", "-p", "-t", "t");
     },
     resize: (columns) => void tmux("resize-window", "-t", "t", "-x", String(columns), "-y", String(rows)),
+    record: (file) => void tmux("pipe-pane", "-t", "t", "-o", `cat >> ${quote(file)}`),
     close: () => void tmux("kill-session", "-t", "t"),
     async waitFor(check, what, ms = 30_000) {
       const until = Date.now() + ms;

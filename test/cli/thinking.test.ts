@@ -30,7 +30,10 @@ test("showThinking collapsed: the reasoning streams on the live line, then folds
   expect(labels.at(-1)).toBe("thinking: weigh option B");
   expect(written()).toBe("");
   renderer.render(event("assistant_text_delta", { delta: "option B it is" }));
-  expect(written()).toBe("✻ thought for 2 lines (/thinking shows it)\noption B it is");
+  // Plain text is word-wrapped as it streams: the word being written shows once it is whole.
+  expect(written()).toBe("✻ thought for 2 lines (/thinking shows it)\noption B it");
+  renderer.finishAnswer();
+  expect(written()).toBe("✻ thought for 2 lines (/thinking shows it)\noption B it is\n");
   expect(written()).not.toContain("weigh");
 });
 

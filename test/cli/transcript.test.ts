@@ -68,3 +68,18 @@ test("transcript: a call of a tool only a registered profile brings is described
   const text = renderTranscript(messages, { style: plain, columns: 80, markdown: false, profile: "lab-transcript" });
   expect(text).toContain("● probe_service  service billing");
 });
+
+test("issue 27: a resumed edit shows its diff and +1 −1, not the tool's words to the model; a long answer shows its start", () => {
+  const answer = Array.from({ length: 100 }, (_, i) => `answer line ${i + 1}`).join("\n");
+  const messages: Message[] = [
+    { role: "user", content: "rename it" },
+    { role: "assistant", content: [{ type: "tool_call", id: "e", name: "edit", arguments: { path: "a.txt", old_text: "old name", new_text: "new name" } }] },
+    { role: "tool", toolCallId: "e", toolName: "edit", content: "Successfully replaced text in a.txt.", isError: false, kind: "modify" },
+    { role: "assistant", content: [{ type: "text", text: answer }] },
+  ];
+  const text = renderTranscript(messages, { style: plain, columns: 80, markdown: false });
+  expect(text).toContain("● edit  a.txt\n  ⎿ +1 −1\n    -old name\n    +new name\n");
+  expect(text).not.toContain("Successfully replaced");
+  expect(text).toContain("answer line 20\n… 80 more lines of this answer\n");
+  expect(text).not.toContain("answer line 21\n");
+});

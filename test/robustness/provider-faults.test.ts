@@ -55,8 +55,9 @@ describe("a malformed SSE stream is one sentence on stderr", () => {
     term.start(WIRE_APIS[0].flags(fake), { columns: 200, stderr: stderrFile, after: "sleep 30" });
     await term.waitFor((s) => s.includes("›"), "the prompt");
     term.keys("hi", "Enter");
-    const s = await term.waitFor((text) => /\nerror: [^\n]*\n›/.test(text), "the error line and the prompt");
-    const after = s.slice(s.indexOf("› hi") + "› hi".length, s.lastIndexOf("›")).trim().split("\n");
+    // The shell leaves a blank line between a turn and the next prompt.
+    const s = await term.waitFor((text) => /\nerror: [^\n]*\n\n›/.test(text), "the error line and the prompt");
+    const after = s.slice(s.indexOf("› hi") + "› hi".length, s.lastIndexOf("›")).trim().split("\n").filter((l) => l !== "");
     // A retry notice per attempt, then exactly one error line: the SDK printed nothing of its own.
     expect(after.filter((l) => l.startsWith("error: "))).toEqual([expect.stringMatching(/^error: Malformed response from anthropic: /)]);
     expect(after.every((l) => l.startsWith("error: ") || /^retrying in .*\(attempt \d\): Malformed response from anthropic: /.test(l))).toBe(true);
