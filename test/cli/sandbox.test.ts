@@ -121,22 +121,24 @@ test.skipIf(unavailable !== undefined)("issue 22 item 1: sandbox.allowUnixSocket
   const { tmpdir } = await import("node:os");
   const dir = mkdtempSync(join(tmpdir(), "gong-cli-sock-"));
   const servers = ["allowed.sock", "other.sock"].map((name) => createServer((s) => s.end(`hello from ${name}\n`)).listen(join(dir, name)));
-  const boxesBefore = readdirSync(tmpdir()).filter((f) => f.startsWith("gong-box-")).length;
+  // gong's own temp directory, so the check below sees this session's box folder and no other suite's.
+  const gongTemp = mkdtempSync(join(tmpdir(), "gong-cli-tmp-"));
   try {
     mkdirSync(ws.env.GONG_HOME, { recursive: true });
     writeFileSync(join(ws.env.GONG_HOME, "settings.json"), JSON.stringify({ sandbox: { mode: "workspace-write", allowUnixSockets: [join(dir, "allowed.sock")] } }));
     const dial = (name: string) =>
       `${JSON.stringify(runtimeIn(ws.dir))} -e 'const c = require("node:net").connect(${JSON.stringify(join(dir, name))}); c.on("data", (d) => process.stdout.write(String(d))); c.on("error", (e) => console.log("${name} refused " + e.code));'`;
     const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: `${dial("allowed.sock")}; ${dial("other.sock")}` } }] }, { text: "done" }] });
-    const r = await ws.run([...flags(fake.baseUrls.anthropic), "-p", "go"]);
+    const r = await ws.run([...flags(fake.baseUrls.anthropic), "-p", "go"], { env: { TMPDIR: gongTemp } });
     expect(r.code).toBe(0);
     const output = JSON.stringify(fake.requests[1].body.messages.at(-1).content);
     expect(output).toContain("hello from allowed.sock");
     expect(output).toContain("other.sock refused ENOENT");
     // The box's temp directory went with the session.
-    expect(readdirSync(tmpdir()).filter((f) => f.startsWith("gong-box-")).length).toBeLessThanOrEqual(boxesBefore);
+    expect(readdirSync(gongTemp).filter((f) => f.startsWith("gong-box-"))).toEqual([]);
   } finally {
     for (const s of servers) s.close();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(gongTemp, { recursive: true, force: true });
   }
 }, 30_000);
