@@ -2,7 +2,7 @@
  * `gong --worktree`: one run in a detached git worktree of HEAD (the same isolation a batch task
  * gets), removed after; its changes are kept as a diff under `$GONG_HOME/worktrees/`.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { UsageError } from "../cli/args.ts";
@@ -22,6 +22,7 @@ export async function openSingleWorktree(cwd: string): Promise<SingleWorktree> {
   try {
     workdir = await prepareWorkdir({ id: "run", prompt: "", isolation: "worktree" }, cwd, root, "worktree");
   } catch (e) {
+    rmSync(root, { recursive: true, force: true });
     if (e instanceof TaskInputError) throw new UsageError(`--worktree: ${e.message}.`);
     throw e;
   }
@@ -38,6 +39,7 @@ export async function openSingleWorktree(cwd: string): Promise<SingleWorktree> {
         return file;
       } finally {
         await workdir.dispose();
+        rmSync(root, { recursive: true, force: true });
       }
     },
   };

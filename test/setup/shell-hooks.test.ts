@@ -11,10 +11,15 @@ import { ShellHooks, type HookDecision } from "../../lib/setup/shell-hooks.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
 
 let dir: TempDir;
-afterEach(() => dir?.cleanup());
+/** Every project a test set up (some set up several): all removed after it. */
+const made: TempDir[] = [];
+afterEach(() => {
+  for (const d of made.splice(0)) d.cleanup();
+});
 
 function setup(hooks: unknown) {
   dir = tempDir("gong-hooks-");
+  made.push(dir);
   const notices: string[] = [];
   const config: HookConfig = parseHookConfig(hooks, join(dir.dir, ".claude/settings.json"), notices);
   const lines: string[] = [];
