@@ -2,11 +2,14 @@
  * Issue 28 in the interactive shell (tmux runs `gong`): Esc Esc on an empty input lists the turns,
  * `/rewind N` shows what would change, `/rewind N both` puts the files and the conversation back.
  */
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "../cli/helpers.ts";
 import { gongTerminal } from "../cli/terminal.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 const ws = useWorkspace();

@@ -3,12 +3,15 @@
  * after an approval, results people read, fitted text, the small commands. Each test has a tmux
  * server of its own, killed afterwards.
  */
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 import { gongTerminal } from "./terminal.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 

@@ -3,12 +3,15 @@
  * bracketed paste, the newline keys, Tab completion, Ctrl-R, the per-project history, and the
  * plain input off a terminal.
  */
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 import { type GongTerminal, gongTerminal, quote, type StartOptions } from "./terminal.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 

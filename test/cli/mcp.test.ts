@@ -1,11 +1,14 @@
 /** MCP servers through the `gong` command: settings, .mcp.json and trust, `gong mcp list`, a print-mode call. */
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { slowStdioEntry, stdioEntry } from "../mcp/helpers.ts";
 import { ROOT, startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
 import { gongTerminal } from "./terminal.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const ws = useWorkspace();
 

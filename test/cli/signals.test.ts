@@ -3,12 +3,15 @@
  * command's whole tree is killed (an escaped `setsid` process too), the session file is complete,
  * and gong exits with 143 / 129 (130 for SIGINT in print and RPC mode).
  */
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
 import { gongTerminal } from "./terminal.ts";
 import { eventually, until } from "../helpers/wait.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const ws = useWorkspace();
 const linux = existsSync("/proc/self/stat");

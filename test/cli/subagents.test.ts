@@ -3,11 +3,14 @@
  * in stream-json and over RPC, the child's session listed under its parent by `gong sessions`, and
  * under the spawning call by the shell's /tree.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, test, setDefaultTimeout } from "bun:test";
 import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
 import { rpcProcess, startFakeLlm, useWorkspace } from "./helpers.ts";
 import { gongTerminal } from "./terminal.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 

@@ -4,13 +4,16 @@
  * the interactive shell, remembered in $GONG_HOME/trusted.json); print and RPC mode say in one line
  * what they ignored. A user's own ANTHROPIC_BASE_URL always wins over a project file.
  */
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProjectTrusted, rememberTrust, TRUST_KEYS } from "../../lib/cli/trust.ts";
 import { bash, editor, promptOnce } from "./acp-client.ts";
 import { ROOT, startFakeLlm, useWorkspace } from "./helpers.ts";
 import { gongTerminal } from "./terminal.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const ws = useWorkspace();
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;

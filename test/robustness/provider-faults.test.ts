@@ -1,9 +1,12 @@
 /** Provider faults reach the user as gong's own sentence: the SDKs' loggers stay silent. */
-import { beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
 import { gongTerminal } from "../cli/terminal.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const ws = useWorkspace();
 // Retries are part of the story, their waits are not.

@@ -1,9 +1,12 @@
 /** Issue 26: the interactive shell asks for a call an ask rule covers even under `auto`, naming the rule. */
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
 import { gongTerminal } from "../cli/terminal.ts";
+
+// A terminal test waits for many screens; on a crowded machine each may take seconds.
+setDefaultTimeout(120_000);
 
 const hasTmux = Bun.spawnSync(["which", "tmux"]).exitCode === 0;
 const ws = useWorkspace();
