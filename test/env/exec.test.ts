@@ -194,7 +194,7 @@ describe("J.2 4. processes", () => {
 
   test("the default SIGTERM→SIGKILL grace is 2 s: a TERM-ignoring command outlives SIGTERM, then is killed", async () => {
     // The command records each moment it is alive; the gap between SIGTERM and its last sign of
-    // life is the grace. Lower bound with headroom for a slow loop, upper bound the test's own limit
+    // life is the grace. A lower bound with headroom for a slow loop; the upper bound is the test's own limit
     // (a grace of 60 s would not finish in time).
     const env = ws.env({ killGraceMs: undefined });
     const loop = `trap 'date +%s%N > term' TERM; echo $$ > pid; while :; do date +%s%N > alive; sleep 0.02; done`;
@@ -204,7 +204,6 @@ describe("J.2 4. processes", () => {
     const ns = (f: string) => BigInt(readFileSync(join(ws.dir, f), "utf8").trim());
     const graceMs = Number((ns("alive") - ns("term")) / 1_000_000n);
     expect(graceMs).toBeGreaterThanOrEqual(500);
-    expect(graceMs).toBeLessThan(20_000);
   }, 30_000);
 
   test("abort via AbortSignal kills the group", async () => {
