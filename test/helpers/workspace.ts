@@ -8,6 +8,7 @@ import { envelopeProblems, type ToolResponse } from "../../lib/envelope.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
 import type { Observed } from "../../lib/observe.ts";
 import { createToolRegistry, type ToolRegistry } from "../../tools/registry.ts";
+import type { Tool } from "../../tools/types.ts";
 import { coreObserver, runObserved } from "./observed.ts";
 import { tempDir } from "./temp.ts";
 
@@ -25,6 +26,8 @@ export interface Workspace {
   write(rel: string, content: string | Uint8Array): string;
   read(rel: string): string;
   bytes(rel: string): Uint8Array;
+  /** Registers a dialect's tools (dialects share some names, such as read_file: a test registers the one it speaks). */
+  use(tools: readonly Tool[]): void;
   /** Execute a tool and check the result is a valid envelope. */
   run(name: string, args: unknown): Promise<ToolResponse>;
   /** Execute a tool as the agent does: its complete output, then the framework's cut with the default profile's limits. */
@@ -62,6 +65,9 @@ export function createWorkspace(prefix = "gong-tools-"): Workspace {
       return p;
     },
     read: (rel) => readFileSync(path(rel), "utf8"),
+    use(tools) {
+      for (const t of tools) registry.register(t);
+    },
     bytes: (rel) => new Uint8Array(readFileSync(path(rel))),
     async run(name, args) {
       const result = await registry.execute(name, args);

@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { anthropicTools } from "../../tools/dialects/anthropic.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
 import { openaiTools } from "../../tools/dialects/openai.ts";
-import type { Tool } from "../../tools/types.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 let ws: Workspace;
@@ -22,9 +21,6 @@ afterEach(async () => {
   await ws.dispose();
 });
 const run = (name: string, args: unknown) => ws.registry.execute(name, args);
-const use = (tools: readonly Tool[]) => {
-  for (const t of tools) ws.registry.register(t);
-};
 const expected = [
   { file: "notes.md", line: 1, text: "a needle" },
   { file: "src/a.ts", line: 1, text: "const needle = 1;" },
@@ -38,20 +34,20 @@ describe("issue 23 000 every grep tool's data carries matches", () => {
   });
 
   test("Claude Grep, in every output mode", async () => {
-    use(anthropicTools);
+    ws.use(anthropicTools);
     for (const output_mode of ["files_with_matches", "content", "count"]) {
       expect(sorted((await run("Grep", { pattern: "needle", output_mode })).data.matches)).toEqual(expected);
     }
   });
 
   test("codex grep_files", async () => {
-    use(openaiTools);
+    ws.use(openaiTools);
     expect(sorted((await run("grep_files", { pattern: "needle" })).data.matches)).toEqual(expected);
     expect((await run("grep_files", { pattern: "absent" })).data.matches).toEqual([]);
   });
 
   test("gemini grep_search", async () => {
-    use(geminiTools);
+    ws.use(geminiTools);
     expect(sorted((await run("grep_search", { pattern: "needle" })).data.matches)).toEqual(expected);
     expect((await run("grep_search", { pattern: "absent" })).data.matches).toEqual([]);
   });
@@ -59,7 +55,7 @@ describe("issue 23 000 every grep tool's data carries matches", () => {
 
 describe("issue 23 000 list_dir entries are { path, type }", () => {
   test("codex list_dir gives root-relative paths with their types", async () => {
-    use(openaiTools);
+    ws.use(openaiTools);
     const r = await run("list_dir", { dir_path: ws.root, depth: 2 });
     expect(r.data.entries).toEqual([
       { path: "notes.md", type: "file" },
@@ -73,7 +69,7 @@ describe("issue 23 000 list_dir entries are { path, type }", () => {
 
 describe("issue 23 gemini list_directory ignore filters data and count", () => {
   test("ignored entries leave the text, the entries and the counts", async () => {
-    use(geminiTools);
+    ws.use(geminiTools);
     ws.write("keep.txt", "k\n");
     ws.write("drop.log", "d\n");
     const r = await run("list_directory", { dir_path: ".", ignore: ["*.log"] });
@@ -99,16 +95,16 @@ describe("issue 23 000 context.cwd is where the command really ran", () => {
   });
 
   test("codex exec_command with workdir (and a cd inside it)", async () => {
-    use(openaiTools);
+    ws.use(openaiTools);
     ws.write("src/deep/y.txt", "y\n");
     expect((await run("exec_command", { cmd: "pwd", workdir: "src" })).context.cwd).toBe("src");
     expect((await run("exec_command", { cmd: "cd deep && pwd", workdir: "src" })).context.cwd).toBe("src/deep");
   });
 
   test("gemini run_shell_command with dir_path, Claude Bash with cd", async () => {
-    use(geminiTools);
+    ws.use(geminiTools);
     expect((await run("run_shell_command", { command: "pwd", dir_path: "src" })).context.cwd).toBe("src");
-    use(anthropicTools);
+    ws.use(anthropicTools);
     expect((await run("Bash", { command: "cd src && ls" })).context.cwd).toBe("src");
   });
 });

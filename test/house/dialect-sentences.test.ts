@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { anthropicTools } from "../../tools/dialects/anthropic.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
 import { openaiTools } from "../../tools/dialects/openai.ts";
-import type { Tool } from "../../tools/types.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 let ws: Workspace;
@@ -20,21 +19,17 @@ afterEach(async () => {
   await ws.dispose();
 });
 const run = (name: string, args: unknown) => ws.registry.execute(name, args);
-/** Dialects share some names (read_file): each test registers the one it speaks. */
-const use = (tools: readonly Tool[]) => {
-  for (const t of tools) ws.registry.register(t);
-};
 
 describe("issue 23 model-facing sentences in each dialect's own names", () => {
   test("Claude Read with offset past the end names offset, not start_line", async () => {
-    use(anthropicTools);
+    ws.use(anthropicTools);
     const r = await run("Read", { file_path: "f.txt", offset: 100 });
     expect(r.error).toEqual({ code: "INVALID_PARAM", message: "offset 100 is beyond end of file (3 lines total). Valid range: 1-3." });
     expect(r.data.beyond_end).toEqual({ requested: 100, total: 3 });
   });
 
   test("codex read_file with offset past the end names offset", async () => {
-    use(openaiTools);
+    ws.use(openaiTools);
     const r = await run("read_file", { file_path: "f.txt", offset: 9 });
     expect(r.error?.message).toBe("offset 9 is beyond end of file (3 lines total). Valid range: 1-3.");
   });
@@ -45,21 +40,21 @@ describe("issue 23 model-facing sentences in each dialect's own names", () => {
   });
 
   test("Claude Read of an empty file past line 1 names offset in the valid range too", async () => {
-    use(anthropicTools);
+    ws.use(anthropicTools);
     ws.write("empty.txt", "");
     const r = await run("Read", { file_path: "empty.txt", offset: 5 });
     expect(r.error?.message).toBe("offset 5 is beyond end of file (file is empty). Valid range: offset=1 only.");
   });
 
   test("gemini read_file past the end names its own start_line", async () => {
-    use(geminiTools);
+    ws.use(geminiTools);
     const r = await run("read_file", { file_path: "f.txt", start_line: 7 });
     expect(r.error?.message).toBe("start_line 7 is beyond end of file (3 lines total). Valid range: 1-3.");
   });
 
   test("Claude Edit and gemini replace name their own parameters when the text is not unique or empty", async () => {
-    use(anthropicTools);
-    use(geminiTools);
+    ws.use(anthropicTools);
+    ws.use(geminiTools);
     const claude = await run("Edit", { file_path: "twice.txt", old_string: "x", new_string: "y" });
     expect(claude.text).toContain("Or set replace_all to true");
     const gemini = await run("replace", { file_path: "twice.txt", old_string: "x", new_string: "y", instruction: "change x" });

@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { anthropicTools } from "../../tools/dialects/anthropic.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
 import { openaiTools } from "../../tools/dialects/openai.ts";
-import type { Tool } from "../../tools/types.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 let ws: Workspace;
@@ -19,13 +18,10 @@ afterEach(async () => {
   await ws.dispose();
 });
 
-const use = (tools: readonly Tool[]) => {
-  for (const t of tools) ws.registry.register(t);
-};
 const run = (name: string, args: unknown) => ws.registry.execute(name, args);
 
 describe("Claude Code's parameters", () => {
-  beforeEach(() => use(anthropicTools));
+  beforeEach(() => ws.use(anthropicTools));
 
   test("Grep context is -C; -o prints only the matching parts", async () => {
     ws.write("a.txt", "one\ntwo needle=42 and needle=7\nthree\n");
@@ -76,7 +72,7 @@ describe("Claude Code's parameters", () => {
 });
 
 describe("codex's parameters", () => {
-  beforeEach(() => use(openaiTools));
+  beforeEach(() => ws.use(openaiTools));
 
   test("exec_command takes the approval fields codex declares (sandbox_permissions, justification, prefix_rule)", async () => {
     const r = await run("exec_command", { cmd: "echo ran", sandbox_permissions: "require_escalated", justification: "Do you want to run echo?", prefix_rule: ["echo"] });
@@ -89,7 +85,7 @@ describe("codex's parameters", () => {
 });
 
 describe("gemini-cli's parameters and names", () => {
-  beforeEach(() => use(geminiTools));
+  beforeEach(() => ws.use(geminiTools));
 
   test("a call under the older name search_file_content runs grep_search; the model is shown only grep_search", async () => {
     ws.write("a.ts", "needle\n");

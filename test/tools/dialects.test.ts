@@ -9,7 +9,6 @@ import { alive, pidFrom } from "../agent/harness.ts";
 import { anthropicTools } from "../../tools/dialects/anthropic.ts";
 import { indentationBlock, openaiTools } from "../../tools/dialects/openai.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
-import type { Tool } from "../../tools/types.ts";
 import { MAX_RUNNING_PROCESSES } from "../../tools/processes.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { coreObserver, runObserved } from "../helpers/observed.ts";
@@ -25,13 +24,10 @@ afterEach(async () => {
   await ws.dispose();
 });
 
-const use = (tools: readonly Tool[]) => {
-  for (const t of tools) ws.registry.register(t);
-};
 const run = (name: string, args: unknown, commandTimeoutMs?: number) => ws.registry.execute(name, args, { commandTimeoutMs });
 
 describe("codex exec_command / write_stdin sessions", () => {
-  beforeEach(() => use(openaiTools));
+  beforeEach(() => ws.use(openaiTools));
 
   test("a command that finishes within yield_time_ms answers with its output and exit code", async () => {
     const r = await run("exec_command", { cmd: "echo hello; exit 3" });
@@ -162,7 +158,7 @@ describe("codex exec_command / write_stdin sessions", () => {
 });
 
 describe("codex read_file, list_dir, grep_files, view_image", () => {
-  beforeEach(() => use(openaiTools));
+  beforeEach(() => ws.use(openaiTools));
 
   test("read_file slices with offset/limit and numbers lines L<n>", async () => {
     ws.write("f.txt", "a\nb\nc\nd\n");
@@ -215,7 +211,7 @@ describe("codex read_file, list_dir, grep_files, view_image", () => {
 });
 
 describe("Claude Code tools", () => {
-  beforeEach(() => use(anthropicTools));
+  beforeEach(() => ws.use(anthropicTools));
 
   test("Read's offset/limit and Edit's old_string/new_string/replace_all reach read and edit; hints use the caller's names", async () => {
     ws.write("f.txt", "x\ny\nx\n");
@@ -273,7 +269,7 @@ describe("Claude Code tools", () => {
 });
 
 describe("gemini-cli tools", () => {
-  beforeEach(() => use(geminiTools));
+  beforeEach(() => ws.use(geminiTools));
 
   test("read_file's start_line/end_line, shown without line numbers", async () => {
     ws.write("f.txt", "a\nb\nc\n");
