@@ -81,7 +81,9 @@ function formatLine(l: GrepLine): string {
 
 /** Result lines joined through the call's capture, so a huge listing is bounded in memory and spilled. */
 export function joinLines(lines: string[], ctx: ToolRunContext): string {
-  lines.forEach((line, i) => ctx.output.write(i === 0 ? line : `\n${line}`));
+  lines.forEach((line, i) => {
+    ctx.output.write(i === 0 ? line : `\n${line}`);
+  });
   return ctx.output.finish().text;
 }
 

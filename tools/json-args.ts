@@ -47,7 +47,9 @@ function checkValue(schema: Schema, value: unknown, path: string, problems: stri
       }
     }
   } else if (Array.isArray(value) && isSchema(schema.items)) {
-    value.forEach((item, i) => checkValue(schema.items as Schema, item, `${path}[${i}]`, problems));
+    value.forEach((item, i) => {
+      checkValue(schema.items as Schema, item, `${path}[${i}]`, problems);
+    });
   }
 }
 

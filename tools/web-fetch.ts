@@ -78,7 +78,9 @@ export async function answerFetch(request: FetchRequest, ctx: ToolRunContext): P
   }
   // The page itself: written to the capture, so the framework's one cut decides what the model sees and the spill file keeps it all.
   const parts = [...notes, ...pages.map((p) => `Fetched ${describePage(p)}:\n\n${p.text}`)];
-  parts.forEach((part, i) => ctx.output.write(i === 0 ? part : `\n\n${part}`));
+  parts.forEach((part, i) => {
+    ctx.output.write(i === 0 ? part : `\n\n${part}`);
+  });
   const output = ctx.output.finish().text;
   return (truncated ? ctx.reply.partial : ctx.reply.success)({ ...data, answered: false }, output);
 }

@@ -75,7 +75,7 @@ function positive(name: string, value: string | undefined, integer = false): num
 }
 
 export async function runBatchCli(argv: string[], io: Io): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: RUN_OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {

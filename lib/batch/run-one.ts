@@ -223,7 +223,7 @@ class Attempt {
       stdin: Readable.from([]),
       env: process.env,
     };
-    let setup;
+    let setup: Awaited<ReturnType<typeof prepareSession>>;
     try {
       const trust = await decideTrust({ cwd, flag: false, canAsk: false, env: process.env, input: io.stdin, output: io.stdout }, loadSettings(cwd));
       setup = await prepareSession(opts, cwd, trust, process.env, write);

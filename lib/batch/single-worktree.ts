@@ -18,7 +18,7 @@ export interface SingleWorktree {
 
 export async function openSingleWorktree(cwd: string): Promise<SingleWorktree> {
   const root = mkdtempSync(join(tmpdir(), "gong-worktree-"));
-  let workdir;
+  let workdir: Awaited<ReturnType<typeof prepareWorkdir>>;
   try {
     workdir = await prepareWorkdir({ id: "run", prompt: "", isolation: "worktree" }, cwd, root, "worktree");
   } catch (e) {

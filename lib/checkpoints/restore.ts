@@ -247,7 +247,7 @@ function checkPaths(changes: FileChange[], root: string): void {
       const dir = parts.slice(0, i).join("/");
       if (checked.has(dir)) continue;
       checked.add(dir);
-      let st;
+      let st: ReturnType<typeof lstatSync>;
       try {
         st = lstatSync(join(root, dir));
       } catch {

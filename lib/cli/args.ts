@@ -108,7 +108,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
   const resumeId = takeOptionalValue(args, ["-r", "--resume"], (v) => !v.startsWith("-"));
   const listFilter = takeOptionalValue(args, ["--list-models"], (v) => !v.startsWith("-"));
 
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {

@@ -20,7 +20,7 @@ export interface CliMcp {
 
 /** Reads the configuration (a malformed file is a configuration error naming file and key); does not connect. */
 export function configureMcp(cwd: string, loaded: LoadedSettings, trusted: boolean, env: Record<string, string | undefined>): CliMcp {
-  let config;
+  let config: ReturnType<typeof loadMcpConfig>;
   try {
     config = loadMcpConfig({
       cwd,

@@ -39,7 +39,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/help",
     help: "this list",
     whileBusy: true,
-    run: ({}, { out, style, host }) => {
+    run: (_args, { out, style, host }) => {
       const custom = commandInfos(host.setup.brought.commands.filter((c) => !Object.hasOwn(COMMANDS, c.name.toLowerCase())));
       const own = custom.length > 0 ? `${style.bold("your commands")}\n${custom.map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n` : "";
       out(`${Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n${own}${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`);
@@ -111,7 +111,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   thinking: {
     usage: "/thinking",
     help: "the model's last reasoning in full (shown collapsed with showThinking: \"collapsed\")",
-    run({}, { host, out, style }) {
+    run(_args, { host, out, style }) {
       const last = host.session.messages.findLast((m) => m.role === "assistant" && m.content.some((p) => p.type === "thinking" && p.text !== ""));
       const text = last?.role === "assistant" ? last.content.flatMap((p) => (p.type === "thinking" ? [p.text] : [])).join("\n").trim() : "";
       out(text ? `${style.dim(text)}\n` : "no reasoning yet.\n");
@@ -208,7 +208,7 @@ const COMMANDS: Record<string, SlashCommand> = {
   new: {
     usage: "/new",
     help: "start a new session",
-    async run({}, { host, out }) {
+    async run(_args, { host, out }) {
       out(`new session ${(await host.newSession()).id}\n`);
     },
   },
@@ -216,7 +216,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/sessions",
     help: "list this directory's sessions",
     whileBusy: true,
-    run({}, { host, out, style }) {
+    run(_args, { host, out, style }) {
       const sessions = host.listSessions();
       const current = host.session.id;
       if (sessions.length === 0) return out(`no saved sessions here yet (this one, ${current.slice(0, 8)}, is saved with its first input).\n`);
@@ -236,7 +236,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/skills",
     help: "list the Agent Skills found (.claude/skills, .agents/skills, .gong/skills and yours)",
     whileBusy: true,
-    run({}, { host, out, style }) {
+    run(_args, { host, out, style }) {
       const { skills } = host.setup.brought;
       if (skills.length === 0) return out("no skills found (SKILL.md folders in .claude/skills, .agents/skills, .gong/skills, or the same under your home).\n");
       for (const s of skills) out(`  ${s.name.padEnd(24)} ${s.description.length > 90 ? `${s.description.slice(0, 89)}…` : s.description}\n  ${"".padEnd(24)} ${style.dim(`${s.scope}: ${s.file}${s.allowedTools ? ` · allowed-tools: ${s.allowedTools.join(" ")}` : ""}`)}\n`);
@@ -246,7 +246,7 @@ const COMMANDS: Record<string, SlashCommand> = {
     usage: "/quit",
     help: "leave",
     whileBusy: true,
-    run: ({}, { quit }) => quit(),
+    run: (_args, { quit }) => quit(),
   },
 };
 

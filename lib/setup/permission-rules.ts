@@ -175,8 +175,8 @@ function wildcard(pattern: string, text: string): boolean {
   let re = wildcardCache.get(pattern);
   if (!re) {
     const stars = pattern.split("*").length - 1;
-    const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-    const body = stars === 1 && pattern.endsWith(" *") ? `${escape(pattern.slice(0, -2))}(?: .*)?` : pattern.split("*").map(escape).join(".*");
+    const escapeRegex = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+    const body = stars === 1 && pattern.endsWith(" *") ? `${escapeRegex(pattern.slice(0, -2))}(?: .*)?` : pattern.split("*").map(escapeRegex).join(".*");
     re = new RegExp(`^${body}$`, "s");
     wildcardCache.set(pattern, re);
   }

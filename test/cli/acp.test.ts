@@ -265,7 +265,7 @@ describe("gong --mode acp", () => {
       "The editor refused to run the command: Permission denied for terminal/create. The command did not run; ask the user to allow it in the editor.",
       `The editor refused to write '${join(realpathSync(ws.dir), "out.txt")}': Permission denied for fs/write_text_file. The file was not changed; ask the user to allow the change in the editor.`,
     ]);
-    expect(toolUpdates(e).filter((u) => u.status === "failed").map((u) => (u.content?.[0] as { content: { text: string } }).content.text)).toEqual(results);
+    expect(toolUpdates(e).filter((u) => u.status === "failed").map((u) => (u.content?.[0] as { content: { text: string } } | undefined)?.content.text)).toEqual(results);
     expect(existsSync(join(ws.dir, "ran.txt"))).toBe(false);
   }, 30_000);
 

@@ -302,7 +302,7 @@ test.skipIf(!hasTmux)("issue 27: Esc at a question shows the declined call's lin
   term.keys("run it", "Enter");
   await term.waitFor((s) => s.includes("allow?"), "the question");
   term.keys("Escape");
-  const text = await term.waitFor((s) => /● bash {2}echo never-run[^]*\ninterrupted\n/.test(s), "the call's line, then interrupted");
+  const text = await term.waitFor((s) => /● bash {2}echo never-run[\s\S]*\ninterrupted\n/.test(s), "the call's line, then interrupted");
   expect(text.indexOf("interrupted")).toBeGreaterThan(text.indexOf("● bash  echo never-run"));
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");

@@ -334,7 +334,9 @@ class Overlay {
     const done: Touched[] = [];
     const run = async (files: Touched[], action: (f: Touched) => Promise<void>) => {
       const results = await Promise.allSettled(files.map(action));
-      results.forEach((r, i) => r.status === "fulfilled" && done.push(files[i]));
+      results.forEach((r, i) => {
+        if (r.status === "fulfilled") done.push(files[i]);
+      });
       const failed = results.findIndex((r) => r.status === "rejected");
       return failed < 0 ? null : { file: files[failed], error: (results[failed] as PromiseRejectedResult).reason };
     };

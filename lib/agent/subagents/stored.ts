@@ -23,7 +23,7 @@ export function childFiles(parentPath: string): ChildFile[] {
     try {
       // Read only: no lock, so the child stays free for whoever resumes it.
       const store = SessionStore.open(info.path, { lock: false });
-      let messages;
+      let messages: ReturnType<SessionStore["buildContext"]>["messages"];
       try {
         messages = store.buildContext().messages;
       } finally {

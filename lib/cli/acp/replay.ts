@@ -114,7 +114,7 @@ export function unifiedDiffHunks(text: string): Hunk[] {
 
 /** The hunks of a V4A patch (apply_patch's input): added files whole, updated files hunk by hunk. */
 function patchHunks(patch: string): Hunk[] {
-  let ops;
+  let ops: ReturnType<typeof parsePatch>["ops"];
   try {
     ops = parsePatch(patch).ops;
   } catch {

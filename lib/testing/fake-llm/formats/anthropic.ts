@@ -33,9 +33,9 @@ function blocks(turn: ScriptTurn, request: RecordedRequest): Block[] {
   const out: Block[] = [];
   if (turn.thinking !== undefined) out.push({ type: "thinking", thinking: turn.thinking, signature: turn.thinkingSignature ?? "sig_fake" });
   if (turn.text !== undefined) out.push({ type: "text", text: turn.text });
-  (turn.toolCalls ?? []).forEach((c, i) =>
-    out.push({ type: "tool_use", id: c.id ?? scriptedCallId("toolu_", request.index, i), name: c.name, input: c.arguments, argumentText: argumentText(c) }),
-  );
+  (turn.toolCalls ?? []).forEach((c, i) => {
+    out.push({ type: "tool_use", id: c.id ?? scriptedCallId("toolu_", request.index, i), name: c.name, input: c.arguments, argumentText: argumentText(c) });
+  });
   return out;
 }
 
