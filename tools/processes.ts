@@ -8,7 +8,7 @@
  * variables), with stdin kept open as a pipe and the environment's maximum timeout as their limit.
  *
  * Output is kept one of two ways, chosen at the start:
- * - read as new output (exec_command, TaskOutput): every byte goes to a capture (lib/tool-output.ts)
+ * - read as new output (exec_command, TaskOutput): every byte goes to a capture (lib/output/capture.ts)
  *   made like the starting call's, and the next call that reads the process takes that capture
  *   over as its own. So each call's new output is its capture's — memory bounded by the event
  *   limit, every byte in that call's one spill file — and the framework alone cuts it for the model.
@@ -17,8 +17,8 @@
  */
 import { ToolError } from "../lib/envelope.ts";
 import type { ExecResult, ExecutionEnvironment, StdinPort } from "../lib/env/types.ts";
-import type { OutputCapture } from "../lib/tool-output.ts";
-import { countNewlines } from "../lib/truncate.ts";
+import type { OutputCapture } from "../lib/output/capture.ts";
+import { countNewlines } from "../lib/output/cut.ts";
 
 /** Characters kept for tail() by a process read as its last lines. */
 const TAIL_CHARS = 1_000_000;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
-import { DEFAULT_EVENT_LIMIT_CHARS } from "../../lib/tool-output.ts";
+import { DEFAULT_EVENT_LIMIT_CHARS } from "../../lib/output/capture.ts";
 import { anthropicTools } from "../../tools/dialects/anthropic.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
 import { createToolRegistry } from "../../tools/registry.ts";

@@ -4,7 +4,7 @@
  * write_file, replace, run_shell_command (+ read_background_output, list_background_processes),
  * grep_search, glob, list_directory. Each maps its arguments onto gong's core tools.
  */
-import { OutputCapture } from "../../lib/tool-output.ts";
+import { OutputCapture } from "../../lib/output/capture.ts";
 import picomatch from "picomatch";
 import * as v from "valibot";
 import { flag, text, whole } from "../args.ts";

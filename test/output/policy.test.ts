@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope.ts";
-import { createObserver, type ObserverOptions, type TruncationInfo } from "../lib/observe.ts";
-import { sweepSpills } from "../lib/observe-spill.ts";
+import { envelopeProblems, startReply, type ToolResponse } from "../../lib/envelope.ts";
+import { createObserver, type ObserverOptions, type TruncationInfo } from "../../lib/output/policy.ts";
+import { sweepSpills } from "../../lib/output/spill-store.ts";
 
 let root: string;
 beforeEach(() => {

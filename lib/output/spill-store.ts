@@ -11,7 +11,7 @@
 import { appendFileSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { readdir, stat, unlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { sweepTempFiles, tempPathFor } from "./temp-files.ts";
+import { sweepTempFiles, tempPathFor } from "../temp-files.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SPILL_FILE = /^tool_.+\.(txt|json)$/;

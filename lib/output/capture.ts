@@ -7,8 +7,8 @@
  * the whole output whenever it fits.
  */
 import * as nodeBuffer from "node:buffer";
-import type { SpillWriter } from "./observe-spill.ts";
-import { countNewlines } from "./truncate.ts";
+import type { SpillWriter } from "./spill-store.ts";
+import { countNewlines } from "./cut.ts";
 
 export const DEFAULT_EVENT_LIMIT_CHARS = 10_000_000;
 /** Raw bytes kept before the spill file opens; past this the file takes them. */

@@ -7,17 +7,17 @@
  * - for `tool_call_end`: the complete envelope, or — past the event limit — its first and last
  *   parts with `full_output_path`.
  *
- * The full output goes to one file per call under `tool-output/` (observe-spill.ts), written
+ * The full output goes to one file per call under `tool-output/` (spill-store.ts), written
  * only when some view is cut. Limits resolve, most specific first: perTool[tool] → the tool's
  * declared direction → createObserver options → TOOL_OUTPUT_* environment variables → defaults
  * (51200 characters, 2000 lines, head; 001 §3).
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import process from "node:process";
-import type { ToolResponse } from "./envelope.ts";
-import { SpillStore } from "./observe-spill.ts";
-import { DEFAULT_EVENT_LIMIT_CHARS, OutputCapture, type SpillInfo } from "./tool-output.ts";
-import { cutOutput, type CutResult, type HeldText, type TruncateMode } from "./truncate.ts";
+import type { ToolResponse } from "../envelope.ts";
+import { SpillStore } from "./spill-store.ts";
+import { DEFAULT_EVENT_LIMIT_CHARS, OutputCapture, type SpillInfo } from "./capture.ts";
+import { cutOutput, type CutResult, type HeldText, type TruncateMode } from "./cut.ts";
 
 export const DEFAULT_MAX_CHARS = 51_200;
 export const DEFAULT_MAX_LINES = 2000;
