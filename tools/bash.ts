@@ -16,7 +16,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { leadingCd, patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
 import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
-import { locate } from "./target.ts";
+import { locate } from "./locate.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary, firstLine } from "./metadata.ts";
 
