@@ -176,4 +176,22 @@ describe("background commands", () => {
       await reg.close();
     }
   });
+
+  test("read_background_output: a line reaching back past the kept 1,000,000 bytes says only its end is kept", async () => {
+    const reg = registry(geminiTools);
+    try {
+      const started = await reg.execute("run_shell_command", { command: "head -c 1200000 /dev/zero | tr '\\0' w; echo; echo end; sleep 30", is_background: true });
+      const pid = started.data.pid as number;
+      const read = await until(async () => {
+        const r = await reg.execute("read_background_output", { pid, lines: 2 });
+        return r.text.endsWith("\nend") ? r : undefined;
+      }, "the line after the 1,200,000-byte line");
+      expect(read.text).toStartWith(`PID ${pid} (running), lines 1-2 of 2 (only the end of line 1 is kept):\n`);
+      expect(read.data).toMatchObject({ lines_shown: 2, total_lines: 2 });
+      const body = read.text.slice(read.text.indexOf(":\n") + 2);
+      expect(body).toBe(`${"w".repeat(1_000_000 - "\nend\n".length)}\nend`);
+    } finally {
+      await reg.close();
+    }
+  });
 });
