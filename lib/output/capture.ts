@@ -34,6 +34,17 @@ export interface SpillInfo {
   capped: boolean;
 }
 
+/**
+ * What a tool says about its answer beside the envelope, for the framework's cut: a typed side
+ * result of the call, never part of what the model or a client reads.
+ */
+export interface CutHints {
+  /** Characters at the start of the response text that are a header (status lines), not output: kept whole and out of the counts. */
+  headerChars?: number;
+  /** The call's own character budget (exec_command's max_output_tokens): kept from both ends, never past the tool's limit, with no line cut. */
+  budgetChars?: number;
+}
+
 export interface CapturedOutput {
   complete: boolean;
   /** The text for the envelope and the event: complete, or head + `gapLine` + tail. */
@@ -86,6 +97,7 @@ export class OutputCapture {
   private result: CapturedOutput | null = null;
   /** Its output moved to another capture (adopt): later writes are not this capture's to keep. */
   private moved = false;
+  private cutHints: CutHints = {};
 
   constructor(private readonly options: CaptureOptions = {}) {
     this.eventLimitChars = Math.max(2, Math.floor(options.eventLimitChars ?? DEFAULT_EVENT_LIMIT_CHARS));
@@ -127,6 +139,15 @@ export class OutputCapture {
     other.backlog = [];
     other.writer = null;
     return true;
+  }
+
+  /** Tells the framework how to cut this call's answer (its header, its own budget). */
+  hint(hints: CutHints): void {
+    this.cutHints = { ...this.cutHints, ...hints };
+  }
+
+  get hints(): Readonly<CutHints> {
+    return this.cutHints;
   }
 
   /** True once anything was written. */
