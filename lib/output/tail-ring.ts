@@ -1,11 +1,12 @@
 /**
  * The last `capacity` bytes of a stream: the one "keep the end" buffer, used by a call's capture
  * past the event limit, the environment's output windows, a shell's live updates and the
- * background-process table. One buffer grows (doubling) up to the capacity and then wraps, so a
- * short output costs little and a gigabyte passing through leaves no garbage behind: chunks are
+ * background-process table. One buffer, allocated at the first bytes, grows (doubling) up to the
+ * capacity and then wraps, so a short output costs little and a gigabyte passing through leaves no garbage behind: chunks are
  * copied in and die young. Bytes are decoded only when read.
  */
-const INITIAL_BYTES = 4096;
+/** The smallest buffer the ring grows to at its first bytes. */
+const MIN_BYTES = 256;
 
 export class TailRing {
   readonly capacity: number;
@@ -18,7 +19,7 @@ export class TailRing {
 
   constructor(capacity: number) {
     this.capacity = Math.max(1, Math.floor(capacity));
-    this.buffer = new Uint8Array(Math.min(this.capacity, INITIAL_BYTES));
+    this.buffer = new Uint8Array(0);
   }
 
   push(bytes: Uint8Array): void {
@@ -77,9 +78,9 @@ export class TailRing {
 
   /** The held bytes in order: one part, or two when they wrap around the buffer's end. */
   private parts(): [Uint8Array, Uint8Array] {
+    if (this.filled === 0) return [this.buffer.subarray(0, 0), this.buffer.subarray(0, 0)];
     const size = this.buffer.length;
     const start = (this.end - this.filled + size) % size;
-    if (this.filled === 0) return [this.buffer.subarray(0, 0), this.buffer.subarray(0, 0)];
     if (start < this.end) return [this.buffer.subarray(start, this.end), this.buffer.subarray(0, 0)];
     return [this.buffer.subarray(start), this.buffer.subarray(0, this.end)];
   }
@@ -88,7 +89,7 @@ export class TailRing {
   private reserve(bytes: number): void {
     const size = this.buffer.length;
     if (bytes <= size || size >= this.capacity) return;
-    const grown = new Uint8Array(Math.min(this.capacity, Math.max(2 * size, bytes)));
+    const grown = new Uint8Array(Math.min(this.capacity, Math.max(2 * size, bytes, MIN_BYTES)));
     const held = this.bytes();
     grown.set(held);
     this.buffer = grown;
