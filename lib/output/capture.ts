@@ -325,7 +325,8 @@ export class OutputCapture {
       }
     }
     this.head = concat(parts);
-    this.tail = new TailRing(Math.max(4, this.eventLimitChars - Math.floor(this.eventLimitChars / 2)));
+    // Reserved whole: output past the event limit is about to fill it.
+    this.tail = new TailRing(Math.max(4, this.eventLimitChars - Math.floor(this.eventLimitChars / 2)), { reserve: true });
     for (const h of this.held.slice(i)) this.tail.push(h.bytes);
     this.held = [];
   }

@@ -1,8 +1,8 @@
 /**
  * The last `capacity` bytes of a stream: the one "keep the end" buffer, used by a call's capture
  * past the event limit, the environment's output windows, a shell's live updates and the
- * background-process table. One buffer, allocated at the first bytes, grows (doubling) up to the
- * capacity and then wraps, so a short output costs little and a gigabyte passing through leaves no garbage behind: chunks are
+ * background-process table. One buffer, allocated at the first bytes (or reserved whole), grows
+ * (doubling) up to the capacity and then wraps, so a short output costs little and a gigabyte passing through leaves no garbage behind: chunks are
  * copied in and die young. Bytes are decoded only when read.
  */
 /** The smallest buffer the ring grows to at its first bytes. */
@@ -17,9 +17,10 @@ export class TailRing {
   private filled = 0;
   private pushed = 0;
 
-  constructor(capacity: number) {
+  /** `reserve`: allocate the whole capacity now, for a ring that is sure to fill (no garbage from growing). */
+  constructor(capacity: number, options: { reserve?: boolean } = {}) {
     this.capacity = Math.max(1, Math.floor(capacity));
-    this.buffer = new Uint8Array(0);
+    this.buffer = new Uint8Array(options.reserve ? this.capacity : 0);
   }
 
   push(bytes: Uint8Array): void {

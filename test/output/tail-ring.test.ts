@@ -51,6 +51,17 @@ describe("the one tail ring (003 §B rolling buffer; issue 23 output in one room
     expect(new TextDecoder().decode(ring.bytes())).toBe(whole.slice(whole.length - 100_000));
   });
 
+  test("a ring reserved whole keeps the same bytes as one that grows", () => {
+    const grown = new TailRing(1000);
+    const reserved = new TailRing(1000, { reserve: true });
+    for (let i = 0; i < 500; i++) {
+      grown.push(bytes(`${i},`));
+      reserved.push(bytes(`${i},`));
+    }
+    expect(reserved.text()).toBe(grown.text());
+    expect(reserved.droppedBytes).toBe(grown.droppedBytes);
+  });
+
   test("a start inside a character is skipped when asked even though nothing was dropped", () => {
     const zh = bytes("中a");
     expect(ringOf(10, zh.subarray(1)).text(true)).toBe("a");
