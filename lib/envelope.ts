@@ -43,16 +43,6 @@ export interface ToolContext {
   path_resolved?: string;
   /** Set by tools that paginate themselves: the framework truncator lets the result through. */
   truncation_skip?: boolean;
-  /**
-   * Characters at the start of `text` that are a header, not output (exec_command's status lines):
-   * the framework truncator keeps them whole and counts characters and lines after them only.
-   */
-  truncation_header?: number;
-  /**
-   * This call's own character budget (exec_command's max_output_tokens): the framework truncator
-   * keeps the start and end within it (never more than the tool's limit) and cuts no lines.
-   */
-  truncation_max_chars?: number;
   [key: string]: unknown;
 }
 

@@ -28,7 +28,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   web: ["lib/web/"],
   testing: ["lib/testing/"],
   env: ["lib/env/", "lib/paths.ts"],
-  output: ["lib/output/", "lib/observe.ts", "lib/observe-spill.ts", "lib/tool-output.ts", "lib/truncate.ts"],
+  output: ["lib/output/"],
   /** Leaves every layer may use: the envelope, the version, atomic temp files. */
   envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts"],
 };

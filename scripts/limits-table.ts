@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_MAX_CHARS, DEFAULT_MAX_LINES } from "../lib/observe.ts";
+import { DEFAULT_MAX_CHARS, DEFAULT_MAX_LINES } from "../lib/output/policy.ts";
 import { getProfileFactory, profileIds } from "../lib/profiles/index.ts";
 import { CAPABILITY_LIMITS } from "../lib/profiles/tool-limits.ts";
 import { createToolRegistry } from "../tools/registry.ts";

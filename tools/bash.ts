@@ -16,7 +16,8 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { leadingCd, patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
 import { runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
-import { locate } from "./target.ts";
+import { TailRing } from "../lib/output/tail-ring.ts";
+import { locate } from "./locate.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary, firstLine } from "./metadata.ts";
 
@@ -24,8 +25,9 @@ export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 /** onUpdate is called at most this often, with the output added since its last call. */
 const UPDATE_INTERVAL_MS = 100;
-/** At most this many characters per update: a faster flood keeps its end and says what it skipped. */
-const UPDATE_MAX_CHARS = 30_000;
+/** At most this many bytes (so characters) per update: a faster flood keeps its end and says what it skipped. */
+const UPDATE_MAX_BYTES = 30_000;
+const encoder = new TextEncoder();
 
 const schema = v.strictObject({
   command: text("The command to run with bash -c in the project directory. Stdin is closed: interactive commands fail or time out."),
@@ -154,12 +156,13 @@ function formatDuration(timeoutMs: number): string {
 /**
  * Sends onUpdate the output added since its last call (the event is a delta: joined, the updates
  * are the output), at most every UPDATE_INTERVAL_MS; a timer sends what a quiet spell leaves
- * waiting, and `flush` what is left when the command ends.
+ * waiting, and `flush` what is left when the command ends. A flood keeps its end (the one tail
+ * ring) and the update says how many characters it skipped.
  */
 class TailUpdates {
-  private pending = "";
-  /** Characters of a flood left out of the pending text. */
-  private skipped = 0;
+  private readonly pending = new TailRing(UPDATE_MAX_BYTES);
+  /** Characters added since the last update: those the ring no longer holds were skipped. */
+  private addedChars = 0;
   private lastSent = 0;
   private timer?: ReturnType<typeof setTimeout>;
   /** The last update ended a line (a skip note starts on a line of its own). */
@@ -168,8 +171,8 @@ class TailUpdates {
   constructor(private readonly send: (text: string) => void) {}
 
   add(chunk: string): void {
-    this.pending += chunk;
-    if (this.pending.length > 2 * UPDATE_MAX_CHARS) this.skip(this.pending.length - UPDATE_MAX_CHARS);
+    this.addedChars += chunk.length;
+    this.pending.push(encoder.encode(chunk));
     const wait = this.lastSent + UPDATE_INTERVAL_MS - performance.now();
     if (wait <= 0) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), wait);
@@ -178,20 +181,16 @@ class TailUpdates {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.length > UPDATE_MAX_CHARS) this.skip(this.pending.length - UPDATE_MAX_CHARS);
-    if (this.pending === "" && this.skipped === 0) return;
-    const note = this.skipped > 0 ? `${this.atLineStart ? "" : "\n"}[… ${this.skipped} characters of output skipped …]\n` : "";
-    const text = note + this.pending;
-    this.pending = "";
-    this.skipped = 0;
+    if (this.addedChars === 0) return;
+    const kept = this.pending.text();
+    const skipped = this.addedChars - kept.length;
+    const note = skipped > 0 ? `${this.atLineStart ? "" : "\n"}[… ${skipped} characters of output skipped …]\n` : "";
+    const text = note + kept;
+    this.pending.clear();
+    this.addedChars = 0;
     this.lastSent = performance.now();
     this.atLineStart = text.endsWith("\n");
     this.send(text);
-  }
-
-  private skip(chars: number): void {
-    this.skipped += chars;
-    this.pending = this.pending.slice(chars);
   }
 }
 

@@ -14,7 +14,7 @@ import { flag, text } from "./args.ts";
 import { regionDiff } from "./edit-diff.ts";
 import { findMatches, type Span, splice } from "./edit-match.ts";
 import { withFileLock } from "./file-lock.ts";
-import { locate } from "./target.ts";
+import { locate } from "./locate.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import type { DirEntry } from "../lib/env/types.ts";
 import type { Entry, ToolResponse } from "../lib/envelope.ts";
 import { text, whole } from "./args.ts";
-import { locate } from "./target.ts";
+import { locate } from "./locate.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 

@@ -22,7 +22,7 @@ export { ERROR_CODES, ToolError, type ToolResponse, type ErrorCode, type Reply, 
 export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "../lib/env/index.ts";
 export { SandboxedEnvironment, SandboxUnavailableError, hideOwnSecrets, isSecretName, ProcessTrees, type SandboxOptions, type SandboxMode } from "../lib/env/index.ts";
 export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "../lib/env/types.ts";
-export { createObserver, type Observer, type ObserverOptions, type Observed, type ObserveOptions, type ToolLimits, type TruncationInfo } from "../lib/observe.ts";
-export { OutputCapture, DEFAULT_EVENT_LIMIT_CHARS, type CapturedOutput } from "../lib/tool-output.ts";
-export { cutOutput, formatSize, type CutResult, type CutLimits, type HeldText, type TruncateMode } from "../lib/truncate.ts";
+export { createObserver, type Observer, type ObserverOptions, type Observed, type ObserveOptions, type ToolLimits, type TruncationInfo } from "../lib/output/policy.ts";
+export { OutputCapture, DEFAULT_EVENT_LIMIT_CHARS, type CapturedOutput } from "../lib/output/capture.ts";
+export { cutOutput, formatSize, type CutResult, type CutLimits, type HeldText, type TruncateMode } from "../lib/output/cut.ts";
 export { CAPABILITY_LIMITS, limitsFor, type LimitCapability } from "../lib/profiles/tool-limits.ts";

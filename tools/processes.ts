@@ -8,22 +8,24 @@
  * variables), with stdin kept open as a pipe and the environment's maximum timeout as their limit.
  *
  * Output is kept one of two ways, chosen at the start:
- * - read as new output (exec_command, TaskOutput): every byte goes to a capture (lib/tool-output.ts)
+ * - read as new output (exec_command, TaskOutput): every byte goes to a capture (lib/output/capture.ts)
  *   made like the starting call's, and the next call that reads the process takes that capture
  *   over as its own. So each call's new output is its capture's — memory bounded by the event
  *   limit, every byte in that call's one spill file — and the framework alone cuts it for the model.
- * - read as the last lines (gemini-cli's read_background_output): only the last TAIL_CHARS
- *   characters are kept, and a read says when the lines it was asked for reach past them.
+ * - read as the last lines (gemini-cli's read_background_output): only the last TAIL_BYTES bytes
+ *   are kept (lib/output/tail-ring.ts), and a read says when the lines it was asked for reach past them.
  */
 import { ToolError } from "../lib/envelope.ts";
 import type { ExecResult, ExecutionEnvironment, StdinPort } from "../lib/env/types.ts";
-import type { OutputCapture } from "../lib/tool-output.ts";
-import { countNewlines } from "../lib/truncate.ts";
+import type { OutputCapture } from "../lib/output/capture.ts";
+import { countNewlines } from "../lib/output/cut.ts";
+import { TailRing } from "../lib/output/tail-ring.ts";
 
-/** Characters kept for tail() by a process read as its last lines. */
-const TAIL_CHARS = 1_000_000;
+/** Bytes kept for tail() by a process read as its last lines. */
+const TAIL_BYTES = 1_000_000;
 /** Background commands running at once per session: each holds a process tree and a live capture. */
 export const MAX_RUNNING_PROCESSES = 16;
+const encoder = new TextEncoder();
 /** Background commands may run as long as the environment allows. */
 const BACKGROUND_TIMEOUT_MS = Number.MAX_SAFE_INTEGER;
 
@@ -39,10 +41,8 @@ export interface BackgroundProcess {
 interface Entry extends BackgroundProcess {
   /** Output not yet taken by a call (read-as-new-output processes); null once the process ended and it was taken. */
   pending: OutputCapture | null;
-  /** The last characters written (read-as-last-lines processes). */
-  recent: string;
-  /** Characters dropped from the front of `recent`. */
-  dropped: number;
+  /** The last bytes written (read-as-last-lines processes). */
+  recent: TailRing | null;
   /** Line breaks written in all. */
   newlines: number;
   stdin?: StdinPort;
@@ -93,21 +93,16 @@ export class ProcessTable {
       command,
       startedAt: Date.now(),
       pending: options.output?.sibling() ?? null,
-      recent: "",
-      dropped: 0,
+      recent: options.output ? null : new TailRing(TAIL_BYTES),
       newlines: 0,
       controller: new AbortController(),
       done: Promise.resolve(undefined as unknown as ExecResult),
     };
     const readAsNew = entry.pending !== null;
+    // Text decoded per stream (a character split across chunks stays whole), kept as its bytes.
     const keepRecent = (text: string) => {
       entry.newlines += countNewlines(text);
-      entry.recent += text;
-      if (entry.recent.length > 2 * TAIL_CHARS) {
-        const cut = entry.recent.length - TAIL_CHARS;
-        entry.recent = entry.recent.slice(cut);
-        entry.dropped += cut;
-      }
+      entry.recent?.push(encoder.encode(text));
     };
     entry.done = this.env
       .exec(command, {
@@ -176,14 +171,15 @@ export class ProcessTable {
   /** The last `lines` lines of what a read-as-last-lines process wrote. */
   tail(id: number, lines: number): Tail {
     const entry = this.entries.get(id);
-    if (!entry) return { text: "", lines: 0, totalLines: 0, clipped: false };
-    const totalLines = entry.newlines + (entry.recent !== "" && !entry.recent.endsWith("\n") ? 1 : 0);
-    const body = entry.recent.endsWith("\n") ? entry.recent.slice(0, -1) : entry.recent;
+    if (!entry?.recent) return { text: "", lines: 0, totalLines: 0, clipped: false };
+    const recent = entry.recent.text();
+    const totalLines = entry.newlines + (recent !== "" && !recent.endsWith("\n") ? 1 : 0);
+    const body = recent.endsWith("\n") ? recent.slice(0, -1) : recent;
     if (body === "") return { text: "", lines: 0, totalLines, clipped: false };
     const kept = body.split("\n");
     const shown = kept.slice(-lines);
     // Reaching back to the first kept line, which may be the end of a longer one, once anything was dropped.
-    const clipped = entry.dropped > 0 && shown.length === kept.length;
+    const clipped = entry.recent.droppedBytes > 0 && shown.length === kept.length;
     return { text: shown.join("\n"), lines: shown.length, totalLines, clipped };
   }
 

@@ -13,11 +13,11 @@
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import type { FileInfo, ResolvedPath } from "../lib/env/types.ts";
-import { formatSize } from "../lib/truncate.ts";
+import { formatSize } from "../lib/output/cut.ts";
 import { text, whole } from "./args.ts";
 import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";
 import { scanWindow, type WindowScan } from "./read-window.ts";
-import { locate } from "./target.ts";
+import { locate } from "./locate.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 

@@ -10,7 +10,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope.ts";
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
-import { OutputCapture } from "../lib/tool-output.ts";
+import { OutputCapture } from "../lib/output/capture.ts";
 import { checkArgs } from "./args.ts";
 import { checkJsonArgs } from "./json-args.ts";
 import { applyPatchTool } from "./apply-patch/tool.ts";

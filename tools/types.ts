@@ -11,8 +11,8 @@ import type { Reply, ToolResponse } from "../lib/envelope.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import type { WebAccess } from "../lib/web/access.ts";
 import type { FreeformFormat } from "../lib/llm/types.ts";
-import type { OutputCapture } from "../lib/tool-output.ts";
-import type { TruncateMode } from "../lib/truncate.ts";
+import type { OutputCapture } from "../lib/output/capture.ts";
+import type { TruncateMode } from "../lib/output/cut.ts";
 import type { ProcessTable } from "./processes.ts";
 
 /**

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { text } from "./args.ts";
 import { withFileLock } from "./file-lock.ts";
-import { locate } from "./target.ts";
+import { locate } from "./locate.ts";
 import type { Tool } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 

@@ -9,7 +9,7 @@ import { SubdirEnvironment } from "../env/subdir.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import { createClient, type ClientOptions } from "../llm/client.ts";
 import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
-import { createObserver, type ObserverOptions, type ToolLimits } from "../observe.ts";
+import { createObserver, type ObserverOptions, type ToolLimits } from "../output/policy.ts";
 import { sweepTempFiles } from "../temp-files.ts";
 import { AUTO_PROFILE, factoryFor } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";

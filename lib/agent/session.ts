@@ -8,11 +8,11 @@
  * private host object, so a script sees only the methods documented in the README.
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
-import type { Observer } from "../observe.ts";
+import type { Observer } from "../output/policy.ts";
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
 import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
-import type { ToolLimits } from "../observe.ts";
+import type { ToolLimits } from "../output/policy.ts";
 import { factoryFor, isProfileToolName } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { planOf, type Plan } from "../../tools/plan.ts";

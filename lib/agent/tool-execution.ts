@@ -7,9 +7,9 @@
  * model can recover from.
  */
 import { startReply, type ErrorCode, type ImageData, type ToolResponse } from "../envelope.ts";
-import type { Observed, Observer } from "../observe.ts";
+import type { Observed, Observer } from "../output/policy.ts";
 import { CAPABILITY_LIMITS } from "../profiles/tool-limits.ts";
-import type { OutputCapture } from "../tool-output.ts";
+import type { OutputCapture } from "../output/capture.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { describeCall, filesOf, kindOf, summarizeResult } from "../../tools/metadata.ts";

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { Writable, Readable } from "node:stream";
 import type { SessionEvent } from "../agent/index.ts";
 import { parseCliArgs, UsageError, type CliOptions } from "../cli/args.ts";
-import { openSession, type Io } from "../cli/host.ts";
+import { openSession, type Io } from "../cli/session-io.ts";
 import { runPrint } from "../cli/print.ts";
 import { loadSettings } from "../cli/settings.ts";
 import { prepareSession } from "../cli/setup.ts";

@@ -9,7 +9,7 @@ import type { Session, SessionEvent } from "../agent/index.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
-import type { Io } from "./host.ts";
+import type { Io } from "./session-io.ts";
 import { formatUsage, makeStyle, useColor } from "./render.ts";
 import { fitText, fitToWidth } from "./text-width.ts";
 import { layoutInput } from "./line-layout.ts";
@@ -21,7 +21,7 @@ import { MarkdownStream } from "./markdown.ts";
 import { StatusLine } from "./status-line.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
-import { SessionHost } from "./session-host.ts";
+import { CurrentSession } from "./current-session.ts";
 import type { CliSetup } from "./setup.ts";
 import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
 import { commandInfos, expandInput, onCommandModel } from "./custom-commands.ts";
@@ -82,7 +82,7 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
       if (answer.allow) renderer.resumeCall(request.callId);
       return answer;
     }, passed: (callId, why) => renderer.markPassed(callId, why), permissions: setup.permissions });
-  const host = await SessionHost.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, gate) } });
+  const host = await CurrentSession.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, gate) } });
 
   let sessionUsage: Usage = zeroUsage();
   const planMode = new PlanMode();

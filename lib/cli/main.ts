@@ -9,7 +9,7 @@ import { LlmError } from "../llm/errors.ts";
 import { listChildSessions, listSessions } from "../store/list.ts";
 import { VERSION } from "../version.ts";
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
-import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io } from "./host.ts";
+import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io } from "./session-io.ts";
 import { configureMcp, listMcpServers } from "./mcp.ts";
 import { ConfigError } from "./model.ts";
 import { runPrint } from "./print.ts";

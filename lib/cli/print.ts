@@ -5,7 +5,7 @@
  */
 import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import type { OutputFormat } from "./args.ts";
-import { describeFailure, exitCodeOf, EXIT, type Io } from "./host.ts";
+import { describeFailure, exitCodeOf, EXIT, type Io } from "./session-io.ts";
 import { formatWait } from "../llm/retry.ts";
 import { eventJson } from "./event-json.ts";
 import { callLabel, indent, makeStyle, planChecklist, resultLine, useColor } from "./render.ts";

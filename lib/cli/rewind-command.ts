@@ -9,7 +9,7 @@ import { RewindConflictError } from "../checkpoints/restore.ts";
 import { latestSessionPath } from "../store/list.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import type { CliOptions } from "./args.ts";
-import { EXIT, openExisting, type Io } from "./host.ts";
+import { EXIT, openExisting, type Io } from "./session-io.ts";
 import { ConfigError } from "./model.ts";
 import { loadSettings } from "./settings.ts";
 import { describeChanges, lineCounts } from "./rewind-view.ts";

@@ -9,12 +9,12 @@
 import { RewindConflictError } from "../checkpoints/restore.ts";
 import { CheckpointStore } from "../checkpoints/store.ts";
 import type { Style } from "./render.ts";
-import type { SessionHost } from "./session-host.ts";
+import type { CurrentSession } from "./current-session.ts";
 import { describeChanges, lineCounts } from "./rewind-view.ts";
 
 const CHOICES = { code: { files: true, conversation: false }, conversation: { files: false, conversation: true }, both: { files: true, conversation: true } } as const;
 
-export async function rewindSlash(arg: string, host: SessionHost, out: (s: string) => void, style: Style): Promise<void> {
+export async function rewindSlash(arg: string, host: CurrentSession, out: (s: string) => void, style: Style): Promise<void> {
   const session = host.session;
   const [ref, choice, force] = arg.split(/\s+/).filter(Boolean);
   if (!ref) {

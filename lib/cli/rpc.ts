@@ -10,8 +10,8 @@ import type { Session } from "../agent/index.ts";
 import type { ReasoningEffort } from "../llm/types.ts";
 import { parseToolList } from "../../tools/registry.ts";
 import { eventJson } from "./event-json.ts";
-import type { Io } from "./host.ts";
-import { SessionHost } from "./session-host.ts";
+import type { Io } from "./session-io.ts";
+import { CurrentSession } from "./current-session.ts";
 import { commandContext, type CliSetup } from "./setup.ts";
 import { expandInput, submitInput } from "./custom-commands.ts";
 
@@ -33,7 +33,7 @@ const on =
     fn(cmd, await session);
 
 export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
-  const host = await SessionHost.start(setup);
+  const host = await CurrentSession.start(setup);
   const send = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
   const forward = (session: Session) => session.subscribe((event) => send({ type: "event", event: eventJson(event) }));
   let unsubscribe = forward(host.session);

@@ -7,7 +7,7 @@ import type { TreeNode } from "../store/tree.ts";
 import { idFromFileName } from "../store/paths.ts";
 import { parseToolList } from "../../tools/registry.ts";
 import { planChecklist, type Style } from "./render.ts";
-import type { SessionHost } from "./session-host.ts";
+import type { CurrentSession } from "./current-session.ts";
 import { ModelPicker } from "./model-picker.ts";
 import type { PlanMode } from "./plan-mode.ts";
 import type { CommandInfo } from "./completion.ts";
@@ -16,7 +16,7 @@ import { rewindSlash } from "./rewind-slash.ts";
 import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
 
 export interface SlashContext {
-  host: SessionHost;
+  host: CurrentSession;
   out: (s: string) => void;
   style: Style;
   quit: () => Promise<void>;
@@ -267,7 +267,7 @@ function toolCallIds(store: SessionStore, entryId: string): string[] {
  * by the id of the call that spawned it: the status is the live one while the session knows the
  * child, else what its file shows.
  */
-function childLines(host: SessionHost, style: Style): Map<string, string[]> {
+function childLines(host: CurrentSession, style: Style): Map<string, string[]> {
   const byCall = new Map<string, string[]>();
   const path = host.sessionStore.path;
   if (!path) return byCall;

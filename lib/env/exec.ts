@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { ToolError } from "../envelope.ts";
 import { heldByAny, stdinObject } from "./stdin-readers.ts";
-import { OutputCollector, type OutputCollectorOptions } from "./output-buffer.ts";
+import { OutputCollector, type OutputCollectorOptions } from "./output-collector.ts";
 import type { ProcessTrees } from "./process-trees.ts";
 import type { ExecResult, StdinPort } from "./types.ts";
 

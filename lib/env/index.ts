@@ -4,7 +4,7 @@ export { LocalEnvironment, LOCAL_DEFAULTS, clampTimeout, type LocalEnvironmentOp
 export { ALWAYS_KEPT, ENV_POLICIES, KNOWN_SECRETS, SECRET_WORDS, commandEnv, isSecretName, isWithheld, withholdVariables, type EnvPolicy } from "./env-vars.ts";
 export { hideOwnSecrets, type HiddenSecrets } from "./own-secrets.ts";
 export { ProcessTrees, TREE_MARKER, type ProcessTree } from "./process-trees.ts";
-export { OutputCollector, RollingWindow, tailBytes } from "./output-buffer.ts";
+export { OutputCollector } from "./output-collector.ts";
 export { runCommand, type RunCommandOptions } from "./exec.ts";
 export { fsError } from "./fs-errors.ts";
 export { SandboxedEnvironment, SandboxUnavailableError, findSandboxProgram, type SandboxOptions } from "./sandbox.ts";

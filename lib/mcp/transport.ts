@@ -7,9 +7,11 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isAbsolute, resolve } from "node:path";
 import { ProcessTrees } from "../env/process-trees.ts";
+import { TailRing } from "../output/tail-ring.ts";
 import type { McpServerConfig } from "./config.ts";
 import type { McpSdk } from "./sdk.ts";
 
+/** Bytes of stderr kept (the one tail ring). */
 const STDERR_KEEP = 2_000;
 
 /**
@@ -50,15 +52,15 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, kind: "stdio
       stderr: "pipe",
       maxBufferSize: MAX_MESSAGE_BYTES,
     });
-    let tail = "";
+    const tail = new TailRing(STDERR_KEEP);
     transport.stderr?.on("data", (chunk: Buffer | string) => {
-      tail = (tail + chunk.toString()).slice(-STDERR_KEEP);
+      tail.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
     });
     const killTree = async () => {
       if (tree.pid === undefined) serverTrees.attach(tree, transport.pid ?? undefined);
       await serverTrees.kill(tree, SERVER_KILL_GRACE_MS);
     };
-    return { transport, stderrTail: () => tail, pid: () => transport.pid ?? undefined, killTree };
+    return { transport, stderrTail: () => tail.text(), pid: () => transport.pid ?? undefined, killTree };
   }
   const url = new URL(config.url!);
   const requestInit: RequestInit = { headers: config.headers };

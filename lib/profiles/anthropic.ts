@@ -8,7 +8,7 @@
  */
 import { anthropicTools, CLAUDE_BASH_DEFAULT_TIMEOUT_MS } from "../../tools/dialects/anthropic.ts";
 import { WebFetchTool } from "../../tools/dialects/web.ts";
-import { createAlignedProfile } from "./aligned.ts";
+import { createAlignedProfile } from "./build-profile.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
 export const ANTHROPIC_REFERENCE = "Claude Code 2.1";

@@ -5,7 +5,7 @@
  */
 import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
 import { limitsFor } from "./tool-limits.ts";
-import { CORE_PAGING_HINT } from "../observe.ts";
+import { CORE_PAGING_HINT } from "../output/policy.ts";
 import { coreTools } from "../../tools/registry.ts";
 import { BASH_DEFAULT_TIMEOUT_S } from "../../tools/bash.ts";
 import { webFetchTool } from "../../tools/web-fetch.ts";

@@ -9,7 +9,7 @@
  */
 import { GEMINI_SHELL_DEFAULT_TIMEOUT_MS, geminiTools } from "../../tools/dialects/gemini.ts";
 import { geminiWebFetchTool } from "../../tools/dialects/web.ts";
-import { createAlignedProfile } from "./aligned.ts";
+import { createAlignedProfile } from "./build-profile.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
 export const GEMINI_REFERENCE = "gemini-cli 0.56";

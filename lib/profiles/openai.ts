@@ -10,7 +10,7 @@
 import { EXEC_DEFAULT_YIELD_MS } from "../../tools/dialects/exec-command.ts";
 import { openaiTools } from "../../tools/dialects/openai.ts";
 import { webFetchTool } from "../../tools/web-fetch.ts";
-import { createAlignedProfile } from "./aligned.ts";
+import { createAlignedProfile } from "./build-profile.ts";
 import type { ProfileOptions, ProviderProfile } from "./types.ts";
 
 export const OPENAI_REFERENCE = "codex 0.169";

@@ -4,7 +4,7 @@
  * `run_shell_command` all get the shell's limits. Which end is kept is the tool's own declaration
  * (`Tool.truncation`: the shell keeps the end) unless a limit names a direction.
  */
-import type { ToolLimits } from "../observe.ts";
+import type { ToolLimits } from "../output/policy.ts";
 
 export const CAPABILITY_LIMITS = {
   read: { maxChars: 50_000 },

@@ -5,7 +5,7 @@
  * (anthropic, openai, gemini) slot in beside `default` without touching the loop.
  */
 import type { EnvironmentFacts } from "../env/types.ts";
-import type { ToolLimits } from "../observe.ts";
+import type { ToolLimits } from "../output/policy.ts";
 import type { ModelInfo, ToolSpec } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startReply } from "../../lib/envelope.ts";
-import { createObserver } from "../../lib/observe.ts";
+import { createObserver } from "../../lib/output/policy.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
-import { cutOutput } from "../../lib/truncate.ts";
+import { cutOutput } from "../../lib/output/cut.ts";
 import { gigabyteProbe, mb, medianMs, ms, type BenchRow } from "./measure.ts";
 
 const MB = 1024 * 1024;

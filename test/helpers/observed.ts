@@ -1,5 +1,5 @@
 /** Runs a registry tool the way the agent does: through the observer's capture, then the framework cut. */
-import { createObserver, type Observed, type ObserverOptions } from "../../lib/observe.ts";
+import { createObserver, type Observed, type ObserverOptions } from "../../lib/output/policy.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import type { ExecuteOptions, ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResponse } from "../../lib/envelope.ts";

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { envelopeProblems, type ToolResponse } from "../../lib/envelope.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
-import type { Observed } from "../../lib/observe.ts";
+import type { Observed } from "../../lib/output/policy.ts";
 import { createToolRegistry, type ToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
 import { coreObserver, runObserved } from "./observed.ts";

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { startReply } from "../../lib/envelope.ts";
-import { createObserver, type TruncationInfo } from "../../lib/observe.ts";
+import { createObserver, type TruncationInfo } from "../../lib/output/policy.ts";
 import { getProfileFactory } from "../../lib/profiles/index.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { subagentDialect, subagentTools } from "../../lib/agent/subagents/tools.ts";

@@ -70,6 +70,15 @@ test("a server that cannot start is reported once, in one line, and the session 
   expect(h.session.mcp!.status().find((s) => s.name === "broken")!.state).toBe("failed");
 }, 30_000);
 
+test("a server that exits at start is reported with the last line of its stderr (kept by the one tail ring)", async () => {
+  const script = "printf 'starting\\n' >&2; printf 'x%.0s' $(seq 1 3000) >&2; printf '\\nthe reason it stopped: 中文\\n' >&2; sleep 1; exit 3";
+  await using h = await harness([{ text: "fine" }], { mcpServers: { broken: { command: "sh", args: ["-c", script] } } });
+  await h.session.mcp!.settled();
+  const [status] = h.session.mcp!.status();
+  expect(status).toMatchObject({ name: "broken", state: "failed" });
+  expect(status.error).toContain("(stderr: the reason it stopped: 中文)");
+}, 30_000);
+
 test("a server name long enough to need mangling: valid, distinct names that still reach the server", async () => {
   const server = "an-mcp-server-with-a-name-so-long-that-its-tool-names-overflow";
   const echoName = mcpToolName(server, "echo");

@@ -11,6 +11,7 @@ import { indentationBlock, openaiTools } from "../../tools/dialects/openai.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
 import { MAX_RUNNING_PROCESSES } from "../../tools/processes.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
+import { OutputCapture } from "../../lib/output/capture.ts";
 import { coreObserver, runObserved } from "../helpers/observed.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 import { eventually } from "../helpers/wait.ts";
@@ -102,11 +103,14 @@ describe("codex exec_command / write_stdin sessions", () => {
     const here = await run("exec_command", { cmd: "ls", workdir: "sub" });
     expect(here.text).toContain("marker.txt");
     const seq = Array.from({ length: 20_000 }, (_, i) => `${i + 1}\n`).join("");
-    const whole = await run("exec_command", { cmd: "seq 1 20000" });
+    const capture = new OutputCapture();
+    const whole = await ws.registry.execute("exec_command", { cmd: "seq 1 20000" }, { output: capture });
     expect(whole.text.endsWith(`Output:\n${seq}`)).toBe(true);
     expect(whole.text).not.toContain("omitted");
     expect(whole.text).toContain(`Original token count: ${Math.ceil(seq.length / 4)}`);
-    expect(whole.context.truncation_header).toBe(whole.text.length - seq.length);
+    // The status lines are a header the cut keeps whole: said beside the envelope, not in it.
+    expect(capture.hints).toStrictEqual({ headerChars: whole.text.length - seq.length });
+    expect(whole.context).not.toHaveProperty("truncation_header");
     const observer = coreObserver(ws.root, { perTool: { exec_command: CAPABILITY_LIMITS.bash } });
     const long = await runObserved(ws.registry, observer, "exec_command", { cmd: "seq 1 20000", max_output_tokens: 100 });
     expect(long.response.text.endsWith(`Output:\n${seq}`)).toBe(true);

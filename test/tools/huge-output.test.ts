@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
-import { DEFAULT_EVENT_LIMIT_CHARS } from "../../lib/tool-output.ts";
+import { DEFAULT_EVENT_LIMIT_CHARS } from "../../lib/output/capture.ts";
 import { anthropicTools } from "../../tools/dialects/anthropic.ts";
 import { geminiTools } from "../../tools/dialects/gemini.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
@@ -172,6 +172,24 @@ describe("background commands", () => {
       expect(read.forModel.text).toStartWith(`PID ${wide.response.data.pid} (running), line 1 of 1:\n[WARNING: Tool output was truncated: 70000 of 100000 characters were removed from the start.`);
       expect(read.forModel.text.match(/WARNING/g)).toHaveLength(1);
       expect(read.forModel.text.endsWith(`]\n${"w".repeat(30_000)}`)).toBe(true);
+    } finally {
+      await reg.close();
+    }
+  });
+
+  test("read_background_output: a line reaching back past the kept 1,000,000 bytes says only its end is kept", async () => {
+    const reg = registry(geminiTools);
+    try {
+      const started = await reg.execute("run_shell_command", { command: "head -c 1200000 /dev/zero | tr '\\0' w; echo; echo end; sleep 30", is_background: true });
+      const pid = started.data.pid as number;
+      const read = await until(async () => {
+        const r = await reg.execute("read_background_output", { pid, lines: 2 });
+        return r.text.endsWith("\nend") ? r : undefined;
+      }, "the line after the 1,200,000-byte line");
+      expect(read.text).toStartWith(`PID ${pid} (running), lines 1-2 of 2 (only the end of line 1 is kept):\n`);
+      expect(read.data).toMatchObject({ lines_shown: 2, total_lines: 2 });
+      const body = read.text.slice(read.text.indexOf(":\n") + 2);
+      expect(body).toBe(`${"w".repeat(1_000_000 - "\nend\n".length)}\nend`);
     } finally {
       await reg.close();
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { startReply } from "../../lib/envelope.ts";
-import { OutputCapture } from "../../lib/tool-output.ts";
+import { OutputCapture } from "../../lib/output/capture.ts";
 import { ProcessTable } from "../../tools/processes.ts";
 import { readTool } from "../../tools/read.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";

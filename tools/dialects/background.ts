@@ -21,8 +21,8 @@ export function describeProcess(table: ProcessTable, process: BackgroundProcess,
   const data: Record<string, unknown> = { id: process.id, running: !result, exit_code: result?.exitCode ?? null };
   if (output.spill?.path) data.full_output_path = output.spill.path;
   if (result) table.forget(process.id);
+  ctx.output.hint({ headerChars: header.length });
   return ctx.reply.success(data, header + (output.totalChars === 0 ? "(no new output)" : output.text), {
     stats: { new_chars: output.totalChars, total_lines: output.newlines + (output.endsOpen ? 1 : 0) },
-    context: { truncation_header: header.length },
   });
 }

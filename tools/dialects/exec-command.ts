@@ -51,7 +51,7 @@ export const execCommandTool: Tool<ExecArgs> = {
   name: "exec_command",
   description: "Runs a command with bash -c; one still running after yield_time_ms keeps running and returns its output so far and a session_id for write_stdin.",
   schema: execSchema,
-  // The end, as every profile's shell keeps it; the status lines before the output stay whole (truncation_header).
+  // The end, as every profile's shell keeps it; the status lines before the output stay whole (a header hint).
   truncation: "tail",
   kind: "shell",
   summarizeCall: (a) => String(a.cmd ?? ""),
@@ -136,11 +136,11 @@ function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunCon
     table.forget(process.id);
   } else data.session_id = process.id;
   const text = header + output.text;
-  const budget = maxTokens === undefined ? {} : { truncation_max_chars: Math.max(1, Math.floor(maxTokens)) * CHARS_PER_TOKEN };
+  // The status lines stay whole; a budget the model named is the call's own (the framework cuts to it).
+  ctx.output.hint(maxTokens === undefined ? { headerChars: header.length } : { headerChars: header.length, budgetChars: Math.max(1, Math.floor(maxTokens)) * CHARS_PER_TOKEN });
   const extras = {
     cwd: ranIn,
     stats: { output_chars: output.totalChars, total_lines: output.newlines + (output.endsOpen ? 1 : 0) },
-    context: { truncation_header: header.length, ...budget },
   };
   if (result && result.exitCode !== 0) {
     const why = result.exitCode === null ? "Command was killed" : `Command exited with code ${result.exitCode}`;

@@ -4,7 +4,7 @@
  * write_file, replace, run_shell_command (+ read_background_output, list_background_processes),
  * grep_search, glob, list_directory. Each maps its arguments onto gong's core tools.
  */
-import { OutputCapture } from "../../lib/tool-output.ts";
+import { OutputCapture } from "../../lib/output/capture.ts";
 import picomatch from "picomatch";
 import * as v from "valibot";
 import { flag, text, whole } from "../args.ts";
@@ -235,8 +235,9 @@ export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutpu
     const shown = tail.lines === 0 ? "" : from === tail.totalLines ? `, line ${from} of ${tail.totalLines}` : `, lines ${from}-${tail.totalLines} of ${tail.totalLines}`;
     const clipped = tail.clipped ? ` (only the end of line ${from} is kept)` : "";
     const header = `PID ${process.id} (${state})${shown}${clipped}:\n`;
+    ctx.output.hint({ headerChars: header.length });
     return ctx.reply.success({ pid: process.id, running: !r, lines_shown: tail.lines, total_lines: tail.totalLines }, header + (tail.text === "" ? "(no output yet)" : tail.text), {
-      context: { truncation_header: header.length, ...(args.lines !== undefined ? { truncation_skip: true } : {}) },
+      context: args.lines !== undefined ? { truncation_skip: true } : {},
     });
   },
 };

@@ -19,7 +19,7 @@ import { listModels } from "../../llm/catalog.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
 import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, withGate, type ApprovalMode } from "../approval.ts";
-import { attachShellHooks, EXIT, openExisting, type Io } from "../host.ts";
+import { attachShellHooks, EXIT, openExisting, type Io } from "../session-io.ts";
 import { ConfigError } from "../model.ts";
 import { SettingsError } from "../settings.ts";
 import type { CliSetup } from "../setup.ts";

@@ -12,7 +12,7 @@ import { globBody, globHasPath } from "./glob-filter.ts";
 import { FIND_IGNORE_FILES, IgnoreOracle } from "./ignore-rules.ts";
 import type { GlobOptions } from "../types.ts";
 import type { FoundPaths } from "./glob-walk.ts";
-import type { SearchTarget } from "./target.ts";
+import type { SearchTarget } from "./searched-path.ts";
 
 const knowsNoRequireGit = new Map<string, boolean>();
 

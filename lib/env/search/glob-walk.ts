@@ -2,7 +2,7 @@
 import { compileGlob } from "./glob-filter.ts";
 import { FIND_IGNORE_FILES } from "./ignore-rules.ts";
 import type { GlobOptions } from "../types.ts";
-import type { SearchTarget } from "./target.ts";
+import type { SearchTarget } from "./searched-path.ts";
 import { walk } from "./walk.ts";
 
 export interface FoundPaths {

@@ -11,7 +11,7 @@ import { fdSearch } from "./fd.ts";
 import { walkGlob } from "./glob-walk.ts";
 import { rejectNul, type SearchContext } from "./grep.ts";
 import { comparePaths, relativeToRoot } from "./paths.ts";
-import { searchTarget } from "./target.ts";
+import { searchTarget } from "./searched-path.ts";
 import { findExecutable } from "./which.ts";
 
 export const DEFAULT_GLOB_LIMIT = 1000;

@@ -6,7 +6,7 @@ import { ToolError } from "../../envelope.ts";
 import type { GrepOptions, GrepResult } from "../types.ts";
 import { DEFAULT_GREP_LIMIT } from "./grep-lines.ts";
 import { ripgrepSearch } from "./ripgrep.ts";
-import { searchTarget } from "./target.ts";
+import { searchTarget } from "./searched-path.ts";
 import { typescriptSearch } from "./text-search.ts";
 import { findExecutable } from "./which.ts";
 

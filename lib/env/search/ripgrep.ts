@@ -8,7 +8,7 @@ import type { GrepOptions, GrepResult } from "../types.ts";
 import { runLines } from "./child.ts";
 import { DEFAULT_GREP_LIMIT, GrepCollector } from "./grep-lines.ts";
 import { printedToRoot } from "./paths.ts";
-import type { SearchTarget } from "./target.ts";
+import type { SearchTarget } from "./searched-path.ts";
 
 interface RgText {
   text?: string;

@@ -12,7 +12,7 @@ import { DEFAULT_GREP_LIMIT, GrepCollector } from "./grep-lines.ts";
 import { GREP_IGNORE_FILES } from "./ignore-rules.ts";
 import { relativeToRoot } from "./paths.ts";
 import { compileSearchRegex } from "./regex.ts";
-import type { SearchTarget } from "./target.ts";
+import type { SearchTarget } from "./searched-path.ts";
 import { walk } from "./walk.ts";
 
 const FILES_IN_FLIGHT = 24;

@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LocalEnvironment } from "../../../lib/env/local.ts";
-import { createObserver } from "../../../lib/observe.ts";
+import { createObserver } from "../../../lib/output/policy.ts";
 import { CAPABILITY_LIMITS } from "../../../lib/profiles/tool-limits.ts";
 import { createToolRegistry } from "../../../tools/registry.ts";
 import { peakRssGrowthMb } from "../measure.ts";

@@ -11,7 +11,7 @@
 import { appendFileSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { readdir, stat, unlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { sweepTempFiles, tempPathFor } from "./temp-files.ts";
+import { sweepTempFiles, tempPathFor } from "../temp-files.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SPILL_FILE = /^tool_.+\.(txt|json)$/;
@@ -184,7 +184,7 @@ export class SpillStore {
 }
 
 /** "20260113_153045" in UTC, so names sort by time and never repeat across a DST change. */
-export function spillStamp(date: Date): string {
+function spillStamp(date: Date): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return (
     `${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}_` +
@@ -274,7 +274,7 @@ export async function sweepSpills(dir: string, rule: SweepRule): Promise<number>
  * Adds `dir` to the enclosing repository's `.git/info/exclude` (once), so spilled outputs never
  * show up in `git status`. Does nothing outside a repository or when `dir` is outside the work tree.
  */
-export function excludeFromGit(dir: string): void {
+function excludeFromGit(dir: string): void {
   const repo = findRepository(dirname(resolve(dir)));
   if (!repo) return;
   const rel = relative(repo.workTree, resolve(dir));

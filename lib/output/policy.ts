@@ -7,17 +7,17 @@
  * - for `tool_call_end`: the complete envelope, or — past the event limit — its first and last
  *   parts with `full_output_path`.
  *
- * The full output goes to one file per call under `tool-output/` (observe-spill.ts), written
+ * The full output goes to one file per call under `tool-output/` (spill-store.ts), written
  * only when some view is cut. Limits resolve, most specific first: perTool[tool] → the tool's
  * declared direction → createObserver options → TOOL_OUTPUT_* environment variables → defaults
  * (51200 characters, 2000 lines, head; 001 §3).
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import process from "node:process";
-import type { ToolResponse } from "./envelope.ts";
-import { SpillStore } from "./observe-spill.ts";
-import { DEFAULT_EVENT_LIMIT_CHARS, OutputCapture, type SpillInfo } from "./tool-output.ts";
-import { cutOutput, type CutResult, type HeldText, type TruncateMode } from "./truncate.ts";
+import type { ToolResponse } from "../envelope.ts";
+import { SpillStore } from "./spill-store.ts";
+import { type CutHints, DEFAULT_EVENT_LIMIT_CHARS, OutputCapture, type SpillInfo } from "./capture.ts";
+import { cutOutput, type CutResult, type HeldText, type TruncateMode } from "./cut.ts";
 
 export const DEFAULT_MAX_CHARS = 51_200;
 export const DEFAULT_MAX_LINES = 2000;
@@ -55,7 +55,7 @@ export interface ObserverOptions extends ToolLimits {
 export interface ObserveOptions {
   /** The tool's own direction (Tool.truncation), used when no limit names one. */
   direction?: TruncateMode;
-  /** The call's capture (from `capture()`), when the tool streamed its output there. */
+  /** The call's capture (from `capture()`): the output the tool streamed there, and its cut hints. */
   capture?: OutputCapture;
   /** Limits of what the tool does (a subagent's answer), for a tool the per-tool table does not name. */
   kindLimits?: ToolLimits;
@@ -100,8 +100,6 @@ export interface Observer {
   capture(toolName: string): OutputCapture;
   /** Cuts `response` for the model and the event; never throws. */
   observe(toolName: string, response: ToolResponse, opts?: ObserveOptions): Promise<Observed>;
-  /** The limits that apply to a tool; `byKind` stands in when the per-tool table does not name it. */
-  limits(toolName: string, direction?: TruncateMode, byKind?: ToolLimits): Required<Pick<ToolLimits, "maxChars" | "direction">> & { maxLines?: number };
   /** Deletes expired spill files and the oldest ones past the budget; returns how many. */
   sweep(): Promise<number>;
   /** Resolves once the sweeps that spills started in the background are done. */
@@ -131,6 +129,7 @@ export function createObserver(options: ObserverOptions): Observer {
   };
   const show = (absolute: string) => displayPath(root, absolute);
 
+  /** The limits that apply to a tool; `byKind` stands in when the per-tool table does not name it. */
   function limits(toolName: string, direction?: TruncateMode, byKind?: ToolLimits) {
     const own = options.perTool?.[toolName] ?? byKind ?? {};
     return {
@@ -153,12 +152,13 @@ export function createObserver(options: ObserverOptions): Observer {
       }
       const streamed = opts.capture?.used ? opts.capture : null;
       const captured = streamed?.finish() ?? null;
+      const hints = opts.capture?.hints ?? {};
       // A header the tool put before the output (exec_command's status lines) stays whole and out of the counts.
-      const header = response.text.slice(0, headerLength(response));
+      const header = response.text.slice(0, headerLength(response, hints));
       const body = response.text.slice(header.length);
       const held = heldText(body, captured?.gapLine ?? null, captured?.omitted ?? null);
       const tooBigForEvent = !held.omitted && body.length > eventLimitChars;
-      const callLimit = callMaxChars(response);
+      const callLimit = budgetChars(hints);
       // A call naming its own budget (exec_command's max_output_tokens) is cut to it from the middle,
       // never past the tool's limit; the budget is in characters only, so no line cut.
       const toolLimit = limits(toolName, opts.direction, opts.kindLimits);
@@ -211,7 +211,7 @@ export function createObserver(options: ObserverOptions): Observer {
     }
   }
 
-  return { capture, observe, limits, sweep: () => store.sweep().catch(() => 0), settled: () => store.settled() };
+  return { capture, observe, sweep: () => store.sweep().catch(() => 0), settled: () => store.settled() };
 }
 
 /** Already the envelope this module builds: cutting it again would only nest markers. */
@@ -220,15 +220,15 @@ function isFrameworkTruncated(response: ToolResponse): boolean {
   return data?.truncated === true && typeof data.truncation === "object" && data.truncation !== null && "full_output_path" in data.truncation;
 }
 
-/** `context.truncation_header`, when it is a whole number of characters within the text; else 0. */
-function headerLength(response: ToolResponse): number {
-  const n = response.context?.truncation_header;
+/** The tool's header length, when it is a whole number of characters within the text; else 0. */
+function headerLength(response: ToolResponse, hints: CutHints): number {
+  const n = hints.headerChars;
   return typeof n === "number" && Number.isInteger(n) && n > 0 && n <= response.text.length ? n : 0;
 }
 
-/** `context.truncation_max_chars`, when it is a positive whole number; else null. */
-function callMaxChars(response: ToolResponse): number | null {
-  const n = response.context?.truncation_max_chars;
+/** The call's own budget, when it is a positive whole number; else null. */
+function budgetChars(hints: CutHints): number | null {
+  const n = hints.budgetChars;
   return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
 }
 

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SpillStore } from "../lib/observe-spill.ts";
-import { OutputCapture } from "../lib/tool-output.ts";
+import { SpillStore } from "../../lib/output/spill-store.ts";
+import { OutputCapture } from "../../lib/output/capture.ts";
 
 let dir: string;
 beforeEach(() => {

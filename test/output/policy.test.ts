@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope.ts";
-import { createObserver, type ObserverOptions, type TruncationInfo } from "../lib/observe.ts";
-import { sweepSpills } from "../lib/observe-spill.ts";
+import { envelopeProblems, startReply, type ToolResponse } from "../../lib/envelope.ts";
+import { createObserver, type ObserverOptions, type TruncationInfo } from "../../lib/output/policy.ts";
+import { sweepSpills } from "../../lib/output/spill-store.ts";
 
 let root: string;
 beforeEach(() => {
@@ -209,7 +209,6 @@ describe("envelope and limits", () => {
     const bash = (await obs.observe("Bash", reply(numbered(2100)), { direction: "tail" })).forModel;
     expect(truncationOf(bash)).toMatchObject({ max_chars: 300, max_lines: 2000, direction: "tail" });
     expect(bash.text.endsWith("line 2100")).toBe(true);
-    expect(obs.limits("Bash", "tail")).toEqual({ maxChars: 300, maxLines: 2000, direction: "tail" });
   });
 
   test("001 §9 environment variables, and explicit options over them", async () => {
@@ -282,18 +281,22 @@ describe("event limit", () => {
     expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath} (only its first 4096 of 100000 bytes were stored: the spill file is capped).`);
   });
 
-  test("a header before the output (truncation_header) stays whole and out of the counts", async () => {
+  test("a header before the output (the capture's headerChars hint, not the envelope) stays whole and out of the counts", async () => {
     const obs = observer({ perTool: { exec_command: { maxChars: 30_000, maxLines: 256 } } });
     const capture = obs.capture("exec_command");
     for (let i = 1; i <= 100_000; i++) capture.write(new TextEncoder().encode(`${i}\n`));
     const header = "Wall time: 0.1 seconds\nProcess exited with code 0\nOutput:\n";
-    const response = startReply({}).success({}, header + capture.finish().text, { context: { truncation_header: header.length } });
+    capture.hint({ headerChars: header.length });
+    const response = startReply({}).success({}, header + capture.finish().text);
+    expect(response.context).not.toHaveProperty("truncation_header");
     const r = await obs.observe("exec_command", response, { capture, direction: "tail" });
     expect(r.forModel.text).toStartWith(`${header}[WARNING: Tool output was truncated: 587358 of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown.`);
     expect(truncationOf(r.forModel)).toMatchObject({ original_lines: 100_000, original_chars: 588_895 });
     expect(readFileSync(join(root, r.fullOutputPath!), "utf8")).toBe(Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join(""));
     // A header length that does not fit the text is ignored.
-    const odd = await obs.observe("exec_command", startReply({}).success({}, "x".repeat(40_000), { context: { truncation_header: 50_000 } }), { direction: "tail" });
+    const oddCapture = obs.capture("exec_command");
+    oddCapture.hint({ headerChars: 50_000 });
+    const odd = await obs.observe("exec_command", startReply({}).success({}, "x".repeat(40_000)), { direction: "tail", capture: oddCapture });
     expect(truncationOf(odd.forModel).original_chars).toBe(40_000);
   });
 

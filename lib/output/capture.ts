@@ -7,8 +7,9 @@
  * the whole output whenever it fits.
  */
 import * as nodeBuffer from "node:buffer";
-import type { SpillWriter } from "./observe-spill.ts";
-import { countNewlines } from "./truncate.ts";
+import type { SpillWriter } from "./spill-store.ts";
+import { countNewlines } from "./cut.ts";
+import { TailRing } from "./tail-ring.ts";
 
 export const DEFAULT_EVENT_LIMIT_CHARS = 10_000_000;
 /** Raw bytes kept before the spill file opens; past this the file takes them. */
@@ -31,6 +32,17 @@ export interface SpillInfo {
   totalBytes: number;
   /** The cap stopped storing: the file holds only the first storedBytes. */
   capped: boolean;
+}
+
+/**
+ * What a tool says about its answer beside the envelope, for the framework's cut: a typed side
+ * result of the call, never part of what the model or a client reads.
+ */
+export interface CutHints {
+  /** Characters at the start of the response text that are a header (status lines), not output: kept whole and out of the counts. */
+  headerChars?: number;
+  /** The call's own character budget (exec_command's max_output_tokens): kept from both ends, never past the tool's limit, with no line cut. */
+  budgetChars?: number;
 }
 
 export interface CapturedOutput {
@@ -85,6 +97,7 @@ export class OutputCapture {
   private result: CapturedOutput | null = null;
   /** Its output moved to another capture (adopt): later writes are not this capture's to keep. */
   private moved = false;
+  private cutHints: CutHints = {};
 
   constructor(private readonly options: CaptureOptions = {}) {
     this.eventLimitChars = Math.max(2, Math.floor(options.eventLimitChars ?? DEFAULT_EVENT_LIMIT_CHARS));
@@ -128,6 +141,15 @@ export class OutputCapture {
     return true;
   }
 
+  /** Tells the framework how to cut this call's answer (its header, its own budget). */
+  hint(hints: CutHints): void {
+    this.cutHints = { ...this.cutHints, ...hints };
+  }
+
+  get hints(): Readonly<CutHints> {
+    return this.cutHints;
+  }
+
   /** True once anything was written. */
   get used(): boolean {
     return this.bytes > 0;
@@ -169,7 +191,7 @@ export class OutputCapture {
       this.result = {
         complete: true,
         get text() {
-          return (text ??= decodeAll(held, false));
+          return (text ??= decodeAll(held));
         },
         gapLine: null,
         omitted: null,
@@ -182,7 +204,8 @@ export class OutputCapture {
       };
       return this.result;
     }
-    const tail = this.tail!.text();
+    // The tail may begin inside a character the head split: its stray bytes are skipped.
+    const tail = this.tail!.text(true);
     // Without a final flush: a character cut by the split stays out, counted as omitted.
     const head = new TextDecoder("utf-8").decode(this.head, { stream: true });
     this.tail = null;
@@ -302,7 +325,8 @@ export class OutputCapture {
       }
     }
     this.head = concat(parts);
-    this.tail = new TailRing(this.eventLimitChars - Math.floor(this.eventLimitChars / 2));
+    // Reserved whole: output past the event limit is about to fill it.
+    this.tail = new TailRing(Math.max(4, this.eventLimitChars - Math.floor(this.eventLimitChars / 2)), { reserve: true });
     for (const h of this.held.slice(i)) this.tail.push(h.bytes);
     this.held = [];
   }
@@ -317,46 +341,11 @@ export class OutputCapture {
   }
 }
 
-/**
- * The last `capacity` bytes of a stream in one fixed buffer. Chunks are copied in and die young,
- * so a gigabyte passing through leaves no garbage behind for the collector to catch up with.
- */
-class TailRing {
-  private readonly ring: Uint8Array;
-  private end = 0;
-  private filled = 0;
-
-  constructor(capacity: number) {
-    this.ring = new Uint8Array(Math.max(4, capacity));
-  }
-
-  push(bytes: Uint8Array): void {
-    const cap = this.ring.length;
-    const src = bytes.length > cap ? bytes.subarray(bytes.length - cap) : bytes;
-    const first = Math.min(src.length, cap - this.end);
-    this.ring.set(src.subarray(0, first), this.end);
-    this.ring.set(src.subarray(first), 0);
-    this.end = (this.end + src.length) % cap;
-    this.filled = Math.min(cap, this.filled + src.length);
-  }
-
-  /** The kept bytes decoded; a start inside a character skips its stray bytes. */
-  text(): string {
-    const start = (this.end - this.filled + this.ring.length) % this.ring.length;
-    const parts = start < this.end || this.filled === 0 ? [this.ring.subarray(start, this.end)] : [this.ring.subarray(start), this.ring.subarray(0, this.end)];
-    return decodeAll(parts.map((bytes) => ({ bytes, chars: 0 })), true);
-  }
-}
-
-/** Decodes held chunks as one text; a rolling tail may begin inside a character, whose stray bytes are skipped. */
-function decodeAll(held: Held[], rolling: boolean): string {
+/** Decodes held chunks as one text. */
+function decodeAll(held: Held[]): string {
   const decoder = new TextDecoder("utf-8");
   let out = "";
-  held.forEach(({ bytes }, i) => {
-    let from = 0;
-    if (i === 0 && rolling) while (from < bytes.length && from < 3 && (bytes[from] & 0xc0) === 0x80) from++;
-    out += decoder.decode(from === 0 ? bytes : bytes.subarray(from), { stream: true });
-  });
+  for (const { bytes } of held) out += decoder.decode(bytes, { stream: true });
   return out + decoder.decode();
 }
 

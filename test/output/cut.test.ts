@@ -5,7 +5,7 @@
  * line longer than the budget is cut inside, never dropped.
  */
 import { describe, expect, test } from "bun:test";
-import { countLines, cutOutput, formatSize } from "../lib/truncate.ts";
+import { countLines, cutOutput, formatSize } from "../../lib/output/cut.ts";
 
 /** n lines "line 1" … "line n", each ended by "\n". */
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("");

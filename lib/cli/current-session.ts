@@ -1,15 +1,15 @@
 /**
- * Keeps the current session of a long-lived host (the interactive shell, the RPC server) and the
+ * Keeps the current session of a long-lived mode (the interactive shell, the RPC server) and the
  * store under it. Interrupting, forking and branching happen inside the session; a new session and
  * a switch to another one open a fresh session, carrying the model, reasoning effort and tools.
  */
 import type { Session } from "../agent/index.ts";
 import { listSessions, type SessionInfo } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { openExisting, openSession, storeFor } from "./host.ts";
+import { openExisting, openSession, storeFor } from "./session-io.ts";
 import type { CliSetup } from "./setup.ts";
 
-export class SessionHost {
+export class CurrentSession {
   private store!: SessionStore;
   private current!: Session;
   private readonly listeners = new Set<(session: Session) => void>();
@@ -18,8 +18,8 @@ export class SessionHost {
 
   private constructor(readonly setup: CliSetup) {}
 
-  static async start(setup: CliSetup): Promise<SessionHost> {
-    const host = new SessionHost(setup);
+  static async start(setup: CliSetup): Promise<CurrentSession> {
+    const host = new CurrentSession(setup);
     host.store = storeFor(setup);
     host.current = await openSession(setup, host.store);
     host.next = Promise.resolve(host.current);
