@@ -34,7 +34,7 @@ export async function rows(): Promise<BenchRow[]> {
 
   const collector = await medianMs(() => {
     const c = new OutputCollector({ windowBytes: 100 * 1024 });
-    flood.forEach((chunk, i) => c.write(chunk, i % 2 === 0 ? "stdout" : "stderr"));
+    for (const [i, chunk] of flood.entries()) c.write(chunk, i % 2 === 0 ? "stdout" : "stderr");
     const r = c.finish();
     return r.output.length + r.stdout.length + r.stderr.length;
   }, { warmup: 1, runs: 5 });
