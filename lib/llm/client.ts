@@ -4,7 +4,6 @@
  * throws: it ends with one `finish` or one `error` event.
  */
 import process from "node:process";
-import { withholdVariables } from "../env/env-vars.ts";
 import type { Adapter, AdapterContext } from "./adapters/types.ts";
 import { getModel, listModels, type ModelFilter } from "./catalog.ts";
 import { classifyError } from "./classify.ts";
@@ -56,8 +55,6 @@ interface PreparedCall {
 export function createClient(options: ClientOptions = {}): Client {
   const env = options.env ?? process.env;
   const registry = providerRegistry(options.providers);
-  // A variable a key is read from is never handed to a command, whatever its name.
-  withholdVariables([...registry.values()].flatMap((p) => p.apiKeyEnv));
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const idleMs = options.streamIdleTimeoutMs ?? 60_000;
 
