@@ -7,7 +7,7 @@
 import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
 import type { AssistantMessage, AssistantPart, LlmClient, LlmErrorKind, Message, Request, Response } from "../llm/types.ts";
-import type { EventBus } from "./events.ts";
+import type { Emit } from "./events.ts";
 
 export interface StreamError {
   kind: LlmErrorKind;
@@ -31,7 +31,7 @@ export async function streamAssistant(
   client: LlmClient,
   request: Request,
   signal: AbortSignal,
-  bus: EventBus,
+  emit: Emit,
   history: Message[],
   describe: DescribeCall,
 ): Promise<StreamOutcome> {
@@ -44,13 +44,13 @@ export async function streamAssistant(
     if (started) return;
     started = true;
     history.push(placeholder);
-    bus.emit("message_start", { message: placeholder });
+    emit("message_start", { message: placeholder });
   };
   const appendDelta = (type: "text" | "thinking", delta: string) => {
     const last = placeholder.content[placeholder.content.length - 1];
     if (last && last.type === type) last.text += delta;
     else placeholder.content.push({ type, text: delta } as AssistantPart);
-    bus.emit("message_update", { message: placeholder, kind: type, delta });
+    emit("message_update", { message: placeholder, kind: type, delta });
   };
   /** Swaps the placeholder for `message` (or removes it when null). */
   const settle = (message: AssistantMessage | null) => {
@@ -59,7 +59,7 @@ export async function streamAssistant(
       if (message) history[at] = message;
       else history.splice(at, 1);
     } else if (message) history.push(message);
-    if (message) bus.emit("message_end", { message });
+    if (message) emit("message_end", { message });
     return message;
   };
   const fail = (error: StreamError, partial?: AssistantMessage, stack?: string): StreamOutcome => {
@@ -78,15 +78,15 @@ export async function streamAssistant(
           start();
           if (!textStarted) {
             textStarted = true;
-            bus.emit("assistant_text_start", {});
+            emit("assistant_text_start", {});
           }
           appendDelta("text", event.delta);
-          bus.emit("assistant_text_delta", { delta: event.delta });
+          emit("assistant_text_delta", { delta: event.delta });
           break;
         case "thinking_delta":
           start();
           appendDelta("thinking", event.delta);
-          bus.emit("assistant_thinking_delta", { delta: event.delta });
+          emit("assistant_thinking_delta", { delta: event.delta });
           break;
         // A call's arguments stream as deltas; `arguments` (a lenient parse, for display) comes with
         // the first piece and then at most a few times a second, so the events stay proportional
@@ -94,18 +94,18 @@ export async function streamAssistant(
         case "tool_call_start":
           start();
           callNames.set(event.id, event.name);
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, delta: "", arguments: {}, ...describe(event.name, {}) });
+          emit("tool_call_update", { call_id: event.id, tool_name: event.name, delta: "", arguments: {}, ...describe(event.name, {}) });
           break;
         case "tool_call_delta": {
           const name = callNames.get(event.id) ?? "";
           const snapshot = event.partialArguments ? { arguments: event.partialArguments, ...describe(name, event.partialArguments) } : {};
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: name, delta: event.delta, ...snapshot });
+          emit("tool_call_update", { call_id: event.id, tool_name: name, delta: event.delta, ...snapshot });
           break;
         }
         case "tool_call_end": {
           placeholder.content.push(event.call);
           const invalid = event.call.invalidArguments ? { invalid_arguments: event.call.invalidArguments } : {};
-          bus.emit("tool_call_update", {
+          emit("tool_call_update", {
             call_id: event.call.id,
             tool_name: event.call.name,
             delta: "",
@@ -117,15 +117,15 @@ export async function streamAssistant(
           break;
         }
         case "retry":
-          bus.emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });
+          emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });
           break;
         case "finish": {
           start();
           const message = markCutOffCalls(normalizeAssistant(event.response.message, request.model));
           const text = textOf(message);
           if (textStarted || text !== "") {
-            if (!textStarted) bus.emit("assistant_text_start", {});
-            bus.emit("assistant_text_end", { text, reasoning: event.response.reasoning ?? null });
+            if (!textStarted) emit("assistant_text_start", {});
+            emit("assistant_text_end", { text, reasoning: event.response.reasoning ?? null });
           }
           return { message: settle(message), response: event.response };
         }

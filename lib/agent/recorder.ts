@@ -1,6 +1,8 @@
 /**
  * Writes the session to its file as it happens (DESIGN "every step appends to the session file"):
- * each message, model change, thinking-level change and plan update is one entry. A failing disk must not stop
+ * each message, model change, thinking-level change and plan update is one entry. Messages are
+ * written because the recorder listens to the session's `message_end` events (`recordMessages`),
+ * synchronously, so a crash loses at most the entry being written. A failing disk must not stop
  * the agent: the first write error is reported once as a `warning` event and later ones are dropped.
  */
 import type { Message, ReasoningEffort } from "../llm/types.ts";
@@ -8,6 +10,7 @@ import type { InjectedOrigin } from "../store/format.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import type { Plan } from "../../tools/plan.ts";
 import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
+import type { EventBus } from "./events.ts";
 
 /** customType of the session-file entries holding the plan. */
 export const PLAN_ENTRY = "plan";
@@ -27,6 +30,20 @@ export interface SessionRecorder {
   /** A checkpoint of the workspace (a `custom` entry "checkpoint"); returns the entry id, or undefined when not written. */
   checkpoint(data: unknown): string | undefined;
   close(): void;
+}
+
+/**
+ * Writes every message the session's own events end (`message_end`) to the file, an injected one
+ * as its own entry kind; a child agent's events forwarded to the stream (with `agent_id`) belong
+ * to the child's file. Returns the unsubscribe function.
+ */
+export function recordMessages(bus: EventBus, recorder: SessionRecorder): () => void {
+  return bus.subscribe((event) => {
+    if (event.kind !== "message_end" || event.agent_id !== undefined) return;
+    const { message, injected } = event.data;
+    if (injected) recorder.injected(message, injected);
+    else recorder.message(message);
+  });
 }
 
 /** Thinking level as stored: the effort, or "off" for the provider default. */
