@@ -1,8 +1,9 @@
 /**
- * One model call, streamed (003 §2.4): a placeholder assistant message sits at the end of the
- * history while the answer arrives (message_start → message_update … → message_end) and is
- * replaced by the final message. If the stream breaks or is aborted, a partial message with text
- * is kept; an empty one is dropped.
+ * One model call, streamed (003 §2.4): the client's message so far — accumulated once, by the
+ * client, and carried on its events — sits at the end of the history while the answer arrives
+ * (message_start → message_update … → message_end, each carrying that one message) and is replaced
+ * by the final message. If the stream breaks or is aborted, a partial message with text is kept;
+ * an empty one is dropped.
  */
 import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
@@ -35,26 +36,20 @@ export async function streamAssistant(
   history: Message[],
   describe: DescribeCall,
 ): Promise<StreamOutcome> {
-  const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
-  let started = false;
+  /** The client's message so far (carried on its events), in the history while the answer arrives. */
+  let shown: AssistantMessage | null = null;
   let textStarted = false;
   /** Tool names of the calls being streamed: the argument deltas do not repeat them. */
   const callNames = new Map<string, string>();
-  const start = () => {
-    if (started) return;
-    started = true;
-    history.push(placeholder);
-    emit("message_start", { message: placeholder });
+  const show = (message: AssistantMessage) => {
+    if (shown) return;
+    shown = message;
+    history.push(message);
+    emit("message_start", { message });
   };
-  const appendDelta = (type: "text" | "thinking", delta: string) => {
-    const last = placeholder.content[placeholder.content.length - 1];
-    if (last && last.type === type) last.text += delta;
-    else placeholder.content.push({ type, text: delta } as AssistantPart);
-    emit("message_update", { message: placeholder, kind: type, delta });
-  };
-  /** Swaps the placeholder for `message` (or removes it when null). */
+  /** Puts `message` where the shown one was (or removes that when null). */
   const settle = (message: AssistantMessage | null) => {
-    const at = history.lastIndexOf(placeholder);
+    const at = shown ? history.lastIndexOf(shown) : -1;
     if (at >= 0) {
       if (message) history[at] = message;
       else history.splice(at, 1);
@@ -63,8 +58,8 @@ export async function streamAssistant(
     return message;
   };
   const fail = (error: StreamError, partial?: AssistantMessage, stack?: string): StreamOutcome => {
-    const kept = keepPartial(partial ?? placeholder, error, request.model);
-    if (kept && !started) start();
+    const kept = keepPartial(partial ?? shown ?? { role: "assistant", content: [], model: request.model, timestamp: Date.now() }, error, request.model);
+    if (kept) show(kept);
     return { message: settle(kept), error, ...(stack ? { stack } : {}) };
   };
 
@@ -72,27 +67,27 @@ export async function streamAssistant(
     for await (const event of client.stream(request, { signal })) {
       switch (event.type) {
         case "start":
-          start();
+          show(event.partial);
           break;
         case "text_delta":
-          start();
+          show(event.partial);
           if (!textStarted) {
             textStarted = true;
             emit("assistant_text_start", {});
           }
-          appendDelta("text", event.delta);
+          emit("message_update", { message: event.partial, kind: "text", delta: event.delta });
           emit("assistant_text_delta", { delta: event.delta });
           break;
         case "thinking_delta":
-          start();
-          appendDelta("thinking", event.delta);
+          show(event.partial);
+          emit("message_update", { message: event.partial, kind: "thinking", delta: event.delta });
           emit("assistant_thinking_delta", { delta: event.delta });
           break;
         // A call's arguments stream as deltas; `arguments` (a lenient parse, for display) comes with
         // the first piece and then at most a few times a second, so the events stay proportional
         // to what the model sent.
         case "tool_call_start":
-          start();
+          show(event.partial);
           callNames.set(event.id, event.name);
           emit("tool_call_update", { call_id: event.id, tool_name: event.name, delta: "", arguments: {}, ...describe(event.name, {}) });
           break;
@@ -103,7 +98,6 @@ export async function streamAssistant(
           break;
         }
         case "tool_call_end": {
-          placeholder.content.push(event.call);
           const invalid = event.call.invalidArguments ? { invalid_arguments: event.call.invalidArguments } : {};
           emit("tool_call_update", {
             call_id: event.call.id,
@@ -120,7 +114,7 @@ export async function streamAssistant(
           emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });
           break;
         case "finish": {
-          start();
+          show(event.partial);
           const message = markCutOffCalls(normalizeAssistant(event.response.message, request.model));
           const text = textOf(message);
           if (textStarted || text !== "") {
