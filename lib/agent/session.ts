@@ -5,8 +5,8 @@
  * interrupt() stops the running input and leaves the session IDLE with its history.
  *
  * Each input runs through `runLoop` with the conversation, values and a few narrow callbacks built
- * here (private, so a script sees only the methods documented in the README). The session file is
- * written because the recorder listens to the message events, not because anything calls it.
+ * here (private, so a script sees only the methods documented in the README). Messages, plans and
+ * model changes reach the session file because the recorder listens to their events.
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../observe.ts";
@@ -26,7 +26,7 @@ import { LoopDetector } from "./loop-detection.ts";
 import { runLoop, type LoopConfig, type LoopContext, type PendingInput, type SubmitResult } from "./loop.ts";
 import { executeToolCalls, type ExecutedCall, type ToolExecutionContext } from "./tool-execution.ts";
 import { InputQueues } from "./queues.ts";
-import { PLAN_ENTRY, recordMessages, type SessionRecorder } from "./recorder.ts";
+import { persistEvents, PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { describeCall } from "../../tools/metadata.ts";
 import { SessionMcpTools } from "./mcp-tools.ts";
@@ -132,8 +132,8 @@ export class Session {
     this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
     this.queues = new InputQueues(() => this.interruptTools(new Error("Interrupted by a steering message")));
     this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
-    // First listener: a message is in the file before anyone else hears of it.
-    recordMessages(this.bus, this.recorder);
+    // First listener: a message (a plan, a model change) is in the file before anyone else hears of it.
+    persistEvents(this.bus, this.recorder);
     this.conversation = { messages: parts.history, turns: 0, current: () => ({ profile: this.parts.profile, system: this.systemPrompt() }) };
     this.loop = this.loopConfig(new LoopDetector(() => this.config.loopDetectionWindow));
     this.monitor = new ContextMonitor(
@@ -317,7 +317,6 @@ export class Session {
     this.applyProfile(factoryFor(this.parts.profileChoice, ref)({ model: ref, modelInfo: info, registry: this.parts.registry }));
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
-    this.recorder.modelChange(ref);
     this.bus.emit("model_change", { model: ref, profile: this.parts.profile.id });
     if (this.parts.profile.id !== before) this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "model" });
   }
@@ -479,7 +478,6 @@ export class Session {
       const plan = result.message.kind === "plan" && result.response.status !== "error" ? planOf(result.response.data.plan) : undefined;
       if (!plan) continue;
       this.currentPlan = plan;
-      this.recorder.plan(plan);
       this.bus.emit("plan_update", { ...structuredClone(plan), call_id: result.call.id, tool_name: result.call.name });
     }
     return executed;
