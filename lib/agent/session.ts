@@ -98,6 +98,10 @@ export class Session {
   private readonly conversation: LoopContext;
   private readonly loop: LoopConfig;
   private readonly monitor: ContextMonitor;
+  /** Emits on this session's stream: what the loop and the monitor are given instead of the bus. */
+  private readonly emit: Emit = (kind, data) => {
+    this.bus.emit(kind, data);
+  };
   /** The subagent tools of the current profile's dialect (none when this session may not spawn). */
   private subagentToolNames: string[] = [];
   /** MCP tools the tool search has loaded (their schemas go with every request from then on). */
@@ -432,11 +436,6 @@ export class Session {
   }
 
   // ---------------------------------------------------------------------------------- internals
-
-  /** Emits on this session's stream. */
-  private readonly emit: Emit = (kind, data) => {
-    this.bus.emit(kind, data);
-  };
 
   /** The running input's signal (interrupt() aborts it), else the session's (abort(), close()). */
   private get signal(): AbortSignal {
