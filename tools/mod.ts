@@ -19,7 +19,7 @@ export { openaiTools } from "./dialects/openai.ts";
 export { geminiTools } from "./dialects/gemini.ts";
 export { ProcessTable, type BackgroundProcess } from "./processes.ts";
 export { ERROR_CODES, ToolError, type ToolResponse, type ErrorCode, type Reply, type ToolStatus } from "../lib/envelope.ts";
-export { LocalEnvironment, type LocalEnvironmentOptions, type EnvPolicy } from "../lib/env/index.ts";
+export { LocalEnvironment, secretPolicy, type LocalEnvironmentOptions, type EnvPolicy, type SecretPolicy } from "../lib/env/index.ts";
 export { SandboxedEnvironment, SandboxUnavailableError, hideOwnSecrets, isSecretName, ProcessTrees, type SandboxOptions, type SandboxMode } from "../lib/env/index.ts";
 export type { ExecutionEnvironment, ExecOptions, ExecResult, FileInfo, DirEntry, ResolvedPath, GrepOptions, GrepResult, GlobOptions, GlobResult } from "../lib/env/types.ts";
 export { createObserver, type Observer, type ObserverOptions, type Observed, type ObserveOptions, type ToolLimits, type TruncationInfo } from "../lib/output/policy.ts";

@@ -1,13 +1,14 @@
 /**
- * One model call, streamed (003 §2.4): a placeholder assistant message sits at the end of the
- * history while the answer arrives (message_start → message_update … → message_end) and is
- * replaced by the final message. If the stream breaks or is aborted, a partial message with text
- * is kept; an empty one is dropped.
+ * One model call, streamed (003 §2.4): the client's message so far — accumulated once, by the
+ * client, and carried on its events — sits at the end of the history while the answer arrives
+ * (message_start → message_update … → message_end, each carrying that one message) and is replaced
+ * by the final message. If the stream breaks or is aborted, a partial message with text is kept;
+ * an empty one is dropped.
  */
 import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
 import type { AssistantMessage, AssistantPart, LlmClient, LlmErrorKind, Message, Request, Response } from "../llm/types.ts";
-import type { EventBus } from "./events.ts";
+import type { Emit } from "./events.ts";
 
 export interface StreamError {
   kind: LlmErrorKind;
@@ -31,40 +32,34 @@ export async function streamAssistant(
   client: LlmClient,
   request: Request,
   signal: AbortSignal,
-  bus: EventBus,
+  emit: Emit,
   history: Message[],
   describe: DescribeCall,
 ): Promise<StreamOutcome> {
-  const placeholder: AssistantMessage = { role: "assistant", content: [], model: request.model, timestamp: Date.now() };
-  let started = false;
+  /** The client's message so far (carried on its events), in the history while the answer arrives. */
+  let shown: AssistantMessage | null = null;
   let textStarted = false;
   /** Tool names of the calls being streamed: the argument deltas do not repeat them. */
   const callNames = new Map<string, string>();
-  const start = () => {
-    if (started) return;
-    started = true;
-    history.push(placeholder);
-    bus.emit("message_start", { message: placeholder });
+  const show = (message: AssistantMessage) => {
+    if (shown) return;
+    shown = message;
+    history.push(message);
+    emit("message_start", { message });
   };
-  const appendDelta = (type: "text" | "thinking", delta: string) => {
-    const last = placeholder.content[placeholder.content.length - 1];
-    if (last && last.type === type) last.text += delta;
-    else placeholder.content.push({ type, text: delta } as AssistantPart);
-    bus.emit("message_update", { message: placeholder, kind: type, delta });
-  };
-  /** Swaps the placeholder for `message` (or removes it when null). */
+  /** Puts `message` where the shown one was (or removes that when null). */
   const settle = (message: AssistantMessage | null) => {
-    const at = history.lastIndexOf(placeholder);
+    const at = shown ? history.lastIndexOf(shown) : -1;
     if (at >= 0) {
       if (message) history[at] = message;
       else history.splice(at, 1);
     } else if (message) history.push(message);
-    if (message) bus.emit("message_end", { message });
+    if (message) emit("message_end", { message });
     return message;
   };
   const fail = (error: StreamError, partial?: AssistantMessage, stack?: string): StreamOutcome => {
-    const kept = keepPartial(partial ?? placeholder, error, request.model);
-    if (kept && !started) start();
+    const kept = keepPartial(partial ?? shown ?? { role: "assistant", content: [], model: request.model, timestamp: Date.now() }, error, request.model);
+    if (kept) show(kept);
     return { message: settle(kept), error, ...(stack ? { stack } : {}) };
   };
 
@@ -72,40 +67,39 @@ export async function streamAssistant(
     for await (const event of client.stream(request, { signal })) {
       switch (event.type) {
         case "start":
-          start();
+          show(event.partial);
           break;
         case "text_delta":
-          start();
+          show(event.partial);
           if (!textStarted) {
             textStarted = true;
-            bus.emit("assistant_text_start", {});
+            emit("assistant_text_start", {});
           }
-          appendDelta("text", event.delta);
-          bus.emit("assistant_text_delta", { delta: event.delta });
+          emit("message_update", { message: event.partial, kind: "text", delta: event.delta });
+          emit("assistant_text_delta", { delta: event.delta });
           break;
         case "thinking_delta":
-          start();
-          appendDelta("thinking", event.delta);
-          bus.emit("assistant_thinking_delta", { delta: event.delta });
+          show(event.partial);
+          emit("message_update", { message: event.partial, kind: "thinking", delta: event.delta });
+          emit("assistant_thinking_delta", { delta: event.delta });
           break;
         // A call's arguments stream as deltas; `arguments` (a lenient parse, for display) comes with
         // the first piece and then at most a few times a second, so the events stay proportional
         // to what the model sent.
         case "tool_call_start":
-          start();
+          show(event.partial);
           callNames.set(event.id, event.name);
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: event.name, delta: "", arguments: {}, ...describe(event.name, {}) });
+          emit("tool_call_update", { call_id: event.id, tool_name: event.name, delta: "", arguments: {}, ...describe(event.name, {}) });
           break;
         case "tool_call_delta": {
           const name = callNames.get(event.id) ?? "";
           const snapshot = event.partialArguments ? { arguments: event.partialArguments, ...describe(name, event.partialArguments) } : {};
-          bus.emit("tool_call_update", { call_id: event.id, tool_name: name, delta: event.delta, ...snapshot });
+          emit("tool_call_update", { call_id: event.id, tool_name: name, delta: event.delta, ...snapshot });
           break;
         }
         case "tool_call_end": {
-          placeholder.content.push(event.call);
           const invalid = event.call.invalidArguments ? { invalid_arguments: event.call.invalidArguments } : {};
-          bus.emit("tool_call_update", {
+          emit("tool_call_update", {
             call_id: event.call.id,
             tool_name: event.call.name,
             delta: "",
@@ -117,15 +111,15 @@ export async function streamAssistant(
           break;
         }
         case "retry":
-          bus.emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });
+          emit("retry", { attempt: event.attempt, delay_ms: event.delayMs, error: event.error });
           break;
         case "finish": {
-          start();
+          show(event.partial);
           const message = markCutOffCalls(normalizeAssistant(event.response.message, request.model));
           const text = textOf(message);
           if (textStarted || text !== "") {
-            if (!textStarted) bus.emit("assistant_text_start", {});
-            bus.emit("assistant_text_end", { text, reasoning: event.response.reasoning ?? null });
+            if (!textStarted) emit("assistant_text_start", {});
+            emit("assistant_text_end", { text, reasoning: event.response.reasoning ?? null });
           }
           return { message: settle(message), response: event.response };
         }

@@ -5,8 +5,26 @@
  * context-overflow error (then the request is retried once) and on session.compact().
  */
 import { compact, estimateTokens, shouldCompact } from "./compaction/index.ts";
-import type { LoopHost } from "./loop.ts";
+import type { LlmClient, Message } from "../llm/types.ts";
+import type { ProviderProfile } from "../profiles/types.ts";
+import type { SessionConfig } from "./config.ts";
+import type { Emit } from "./events.ts";
+import type { HookRunner } from "./hooks.ts";
 import type { SessionRecorder } from "./recorder.ts";
+
+/** What the monitor reads and tells: the session's conversation, settings and events. */
+export interface MonitoredSession {
+  readonly settings: SessionConfig;
+  readonly client: LlmClient;
+  readonly hooks: HookRunner;
+  /** The history the next request carries; a compaction replaces its contents. */
+  readonly messages: Message[];
+  readonly emit: Emit;
+  /** The profile in force and its system prompt. */
+  current(): { profile: ProviderProfile; system: string };
+  /** Aborts a running summary: the running input's signal, else the session's. */
+  signal(): AbortSignal;
+}
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
 
@@ -18,25 +36,25 @@ export class ContextMonitor {
   private running: Promise<boolean> | null = null;
 
   constructor(
-    private readonly session: LoopHost,
+    private readonly session: MonitoredSession,
     private readonly recorder: SessionRecorder,
   ) {}
 
   /** Estimated tokens of the next request: system prompt + history. */
   contextTokens(): number {
-    return estimateTokens(this.session.history) + estimateTokens([{ role: "user", content: this.session.systemPrompt() }]);
+    return estimateTokens(this.session.messages) + estimateTokens([{ role: "user", content: this.session.current().system }]);
   }
 
   async afterTurn(): Promise<void> {
-    const window = this.session.profile.contextWindowSize;
+    const window = this.session.current().profile.contextWindowSize;
     const tokens = this.contextTokens();
-    const ratio = this.session.config.contextWarningRatio;
+    const ratio = this.session.settings.contextWarningRatio;
     if (tokens > window * ratio) {
       const percent = Math.round((tokens / window) * 100);
       // Once on crossing the ratio, then again only as it grows by whole steps: not on every turn.
       if (this.warnedAt === 0 || percent >= this.warnedAt + WARNING_STEP_PERCENT) {
         this.warnedAt = percent;
-        this.session.bus.emit("warning", {
+        this.session.emit("warning", {
           kind: "context_usage",
           message: `Context usage is about ${percent}% of the context window`,
           tokens,
@@ -45,7 +63,7 @@ export class ContextMonitor {
         });
       }
     } else this.warnedAt = 0;
-    if (this.session.config.autoCompact && shouldCompact(tokens, window, { reserveTokens: this.session.config.compactReserveTokens })) {
+    if (this.session.settings.autoCompact && shouldCompact(tokens, window, { reserveTokens: this.session.settings.compactReserveTokens })) {
       await this.compact("threshold");
     }
   }
@@ -64,34 +82,35 @@ export class ContextMonitor {
 
   private async run(reason: CompactionReason, keepRecentTokens?: number): Promise<boolean> {
     const { session } = this;
-    const { config } = session;
+    const config = session.settings;
+    const { profile } = session.current();
     const tokensBefore = this.contextTokens();
     if (!(await session.hooks.beforeSessionOp("compact", { reason, tokens: tokensBefore }))) {
-      session.bus.emit("compaction_end", { reason, compacted: false, cancelled: true });
+      session.emit("compaction_end", { reason, compacted: false, cancelled: true });
       return false;
     }
-    session.bus.emit("compaction_start", { reason, tokens_before: tokensBefore });
+    session.emit("compaction_start", { reason, tokens_before: tokensBefore });
     try {
       // The history is rebuilt from the session file, so a file that missed writes cannot be used.
       if (!this.recorder.healthy) throw new Error("the session file missed earlier writes, so the history cannot be rebuilt from it");
       const result = await compact({
         store: this.recorder.store,
         client: session.client,
-        model: session.profile.model,
-        contextWindow: session.profile.contextWindowSize,
+        model: profile.model,
+        contextWindow: profile.contextWindowSize,
         reserveTokens: config.compactReserveTokens,
         keepRecentTokens: keepRecentTokens ?? config.compactKeepRecentTokens,
         contextTokens: tokensBefore,
         force: reason !== "threshold",
-        signal: session.signal,
+        signal: session.signal(),
       });
       if (!result.compacted) {
-        session.bus.emit("compaction_end", { reason, compacted: false, why: result.reason, tokens_before: tokensBefore });
+        session.emit("compaction_end", { reason, compacted: false, why: result.reason, tokens_before: tokensBefore });
         return false;
       }
-      session.history.splice(0, session.history.length, ...this.recorder.store.buildContext().messages);
+      session.messages.splice(0, session.messages.length, ...this.recorder.store.buildContext().messages);
       this.warnedAt = 0;
-      session.bus.emit("compaction_end", {
+      session.emit("compaction_end", {
         reason,
         compacted: true,
         strategy: result.strategy,
@@ -101,7 +120,7 @@ export class ContextMonitor {
       });
       return true;
     } catch (e) {
-      session.bus.emit("compaction_end", { reason, compacted: false, error: (e as Error).message });
+      session.emit("compaction_end", { reason, compacted: false, error: (e as Error).message });
       return false;
     }
   }

@@ -5,6 +5,8 @@
 import { resolve, sep } from "node:path";
 import { isToolError, ToolError } from "../envelope.ts";
 import { LocalEnvironment } from "../env/local.ts";
+import { secretPolicy, type SecretPolicy } from "../env/env-vars.ts";
+import { keyVariables } from "../llm/providers.ts";
 import { SubdirEnvironment } from "../env/subdir.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import { createClient, type ClientOptions } from "../llm/client.ts";
@@ -57,6 +59,11 @@ export interface CreateSessionOptions {
   customTools?: Tool[];
   /** Execution environment; default a LocalEnvironment rooted at cwd. */
   env?: ExecutionEnvironment;
+  /**
+   * The variables gong reads keys from, withheld from the commands of the LocalEnvironment made here
+   * and of the git snapshot; default every provider's `apiKeyEnv` (clientOptions' own providers too).
+   */
+  secrets?: SecretPolicy;
   /** Session config (camelCase or snake_case keys; see config.ts). */
   config?: SessionConfigInput;
   hooks?: Hooks | Hooks[];
@@ -126,7 +133,8 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     config.reasoningEffort = stored.thinkingLevel === "off" ? null : checkReasoningEffort(stored.thinkingLevel);
   }
 
-  const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs });
+  const secrets = options.secrets ?? secretPolicy(keyVariables(options.clientOptions?.providers));
+  const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs, secrets });
   // The profile activates the tools (its own names for the selection) once the session applies it.
   const web = createWebAccess({ settings: options.web, client, model });
   if (options.web?.search !== undefined && options.config?.webSearch === undefined && options.config?.web_search === undefined) config.webSearch = options.web.search;
@@ -150,7 +158,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
   const mcp = openMcp(options.mcpServers, cwd);
-  const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo);
+  const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo, secrets);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
   const parts: SessionParts = {
@@ -306,6 +314,8 @@ function childSession(parent: Session, options: CreateSessionOptions, parts: Par
       agents: live.agents,
       store: choices.store,
       client: live.client,
+      secrets: options.secrets,
+      clientOptions: options.clientOptions,
       reasoningEffort: choices.reasoningEffort ?? live.config.reasoningEffort,
       observer: options.observer,
       // The parent's MCP servers serve its children too (shared, closed with the parent's owner).

@@ -20,6 +20,7 @@ import type { CallDescription } from "../../tools/metadata.ts";
 import type { Plan } from "../../tools/plan.ts";
 import type { ToolProgress } from "../../tools/types.ts";
 import type { McpServerEvent } from "../mcp/index.ts";
+import type { InjectedOrigin } from "../store/format.ts";
 
 /** A tool call as events name it. */
 export interface EventToolCall {
@@ -52,7 +53,8 @@ export interface EventMap {
   message_start: { message: Message };
   /** The assistant's message as it streams. */
   message_update: { message: AssistantMessage; kind: "text" | "thinking"; delta: string };
-  message_end: { message: Message };
+  /** `injected`: a user-role message the loop injected (steering, a loop warning), stored as its own entry kind. */
+  message_end: { message: Message; injected?: InjectedOrigin };
   assistant_text_start: Record<string, never>;
   assistant_text_delta: { delta: string };
   assistant_text_end: { text: string; reasoning: string | null };
@@ -138,6 +140,9 @@ export interface EventMap {
 }
 
 export type EventKind = keyof EventMap;
+
+/** Emits one event: what the loop and its steps are given instead of the bus itself. */
+export type Emit = <K extends EventKind>(kind: K, data: EventMap[K]) => void;
 
 /** One event; `SessionEvent` alone is the union of every kind, so a check of `kind` narrows `data`. */
 export type SessionEvent<K extends EventKind = EventKind> = {

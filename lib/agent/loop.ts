@@ -1,24 +1,22 @@
 /**
- * The two-layer agent loop (003 §2.1, 004 §2.5). The inner loop calls the model, runs its tool
- * calls and injects steering messages until the model answers with text only (and nothing is
- * queued), a limit is hit, an error ends the input or the session is aborted. The outer loop then
- * takes the next follow-up, if any, as a new input with the same context.
+ * The two-layer agent loop (003 §2.1, 004 §2.5) as one function, `runLoop`. The inner loop calls
+ * the model, runs its tool calls and injects steering messages until the model answers with text
+ * only (and nothing is queued), a limit is hit, an error ends the input or the session is aborted.
+ * The outer loop then takes the next follow-up, if any, as a new input with the same context.
+ * The loop holds no session: it gets the conversation (`LoopContext`), values and a few narrow
+ * callbacks (`LoopConfig`), an abort signal and `emit`.
  */
-import type { ImagePart, LlmClient, Message, Request, Usage, UserMessage } from "../llm/types.ts";
+import type { ImagePart, LlmClient, Message, Request, ToolCallPart, Usage, UserMessage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
-import { describeCall } from "../../tools/metadata.ts";
-import { planOf, type Plan } from "../../tools/plan.ts";
-import type { ToolRegistry } from "../../tools/registry.ts";
-import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
+import { streamAssistant, textOf, toolCallsOf, type DescribeCall, type StreamError } from "./assistant-stream.ts";
 import type { SessionConfig } from "./config.ts";
 import type { InjectedOrigin } from "../store/format.ts";
-import type { EventBus } from "./events.ts";
+import type { Emit } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 import { loopWarning, type LoopDetector } from "./loop-detection.ts";
-import type { InputQueues } from "./queues.ts";
 import { presentForeignCalls } from "./foreign-calls.ts";
-import { executeToolCalls, type ToolExecutionContext } from "./tool-execution.ts";
+import type { ExecutedCall } from "./tool-execution.ts";
 import { CONTINUE_PROMPT, isUnfinished, malformedCallPrompt, unfinishedSentence, type StopReason } from "./stop-reasons.ts";
 
 export type { StopReason } from "./stop-reasons.ts";
@@ -42,57 +40,64 @@ export interface PendingInput {
   images: ImagePart[];
 }
 
-/** What the loop needs from the session. */
-export interface LoopHost {
-  readonly config: SessionConfig;
-  readonly profile: ProviderProfile;
+/** The conversation a run works on. */
+export interface LoopContext {
+  /** The history: the loop appends to it (each message with its events); a compaction may replace its contents. */
+  readonly messages: Message[];
+  /** Model calls so far in the session (max_turns counts across inputs); the loop adds its own. */
+  turns: number;
+  /** The profile in force and its system prompt, read at every model call: a tool, model or profile switch shows at once. */
+  current(): { profile: ProviderProfile; system: string };
+}
+
+/** What a run is given: values, and the few callbacks that reach back into the session. */
+export interface LoopConfig {
+  readonly settings: SessionConfig;
   readonly client: LlmClient;
-  readonly bus: EventBus;
   readonly hooks: HookRunner;
-  readonly queues: InputQueues;
-  readonly history: Message[];
   readonly loopDetector: LoopDetector;
-  readonly registry: ToolRegistry;
-  /** Aborted by session.abort(). */
-  readonly signal: AbortSignal;
-  /** Model calls across the whole session (for max_turns). */
-  turnCount: number;
-  systemPrompt(): string;
-  toolContext(): ToolExecutionContext;
-  /** True for a tool name some profile defines (used to present calls made under another profile). */
-  isProfileTool?(name: string): boolean;
-  /** Adds a finished message to the history (and the session file), with message events; an injected one is stored as such. */
-  append(message: Message, injected?: InjectedOrigin): void;
-  /** Records a message the stream already placed in the history. */
-  persist(message: Message): void;
-  /** The plan tool set a new plan: keep it, write it to the session file, emit plan_update. */
-  updatePlan(plan: Plan, source: { call_id: string; tool_name: string }): void;
-  /** Turn boundary inside a tool loop: context warning, compaction when due. */
-  afterTurn(): Promise<void>;
-  /** Context overflow: compact so the request can be retried once; false when that is impossible. */
-  compactForOverflow(): Promise<boolean>;
+  /** The kind and summary of a call, for the events of a call being streamed. */
+  readonly describeCall: DescribeCall;
+  /** True for a tool name some profile defines (calls made under another profile are presented as text). */
+  readonly isProfileTool?: (name: string) => boolean;
+  /** Runs the tool calls of one assistant message; results in the calls' order. */
+  executeTools(calls: ToolCallPart[]): Promise<ExecutedCall[]>;
+  /** The steering messages queued since the last look, oldest first (taken off the queue). */
+  takeSteering(): string[];
+  /** The next queued follow-up, taken off the queue. */
+  takeFollowUp(): string | undefined;
+  /**
+   * At a turn's end: the context warning and compaction when due. On a context overflow: compact so
+   * the request can be retried once; false when that was impossible.
+   */
+  maintainContext(trigger: "turn_end" | "overflow"): Promise<boolean>;
   /** Usage of child agents that finished since the last call. */
-  takeChildUsage(): Usage;
+  childUsage(): Usage;
   /** Right before a user message joins the history: checkpoint the workspace. */
   beforeUserTurn?(): void;
 }
 
-/** Processes one input and the follow-ups queued meanwhile. */
-export async function runInput(host: LoopHost, first: PendingInput): Promise<SubmitResult> {
+/**
+ * Processes one input and the follow-ups queued meanwhile. Every message that joins
+ * `context.messages` is told by message_start / message_end (the session file is written from
+ * those events); nothing else is reported but through `emit`.
+ */
+export async function runLoop(input: PendingInput, context: LoopContext, config: LoopConfig, signal: AbortSignal, emit: Emit): Promise<SubmitResult> {
+  const run: Run = { context, config, signal, emit, carriedSteering: [] };
   const started = performance.now();
   const total: SubmitResult = { text: "", usage: zeroUsage(), turns: 0, stopReason: "completed" };
-  host.bus.emit("agent_start", { prompt: first.text });
-  let input: PendingInput | undefined = first;
-  while (input) {
-    await runCycle(host, input, total);
+  emit("agent_start", { prompt: input.text });
+  let next: PendingInput | undefined = input;
+  while (next) {
+    await runCycle(run, next, total);
     if (total.stopReason === "aborted" || total.stopReason === "error") break;
-    let next = host.queues.nextFollowUp();
+    let text = config.takeFollowUp();
     // A Stop hook may keep the agent going: its reason is the next input.
-    if (next === undefined && total.stopReason === "completed" && host.hooks.has("onStop")) next = await host.hooks.onStop(total.text);
-    input = next === undefined ? undefined : { text: next, images: [] };
+    if (text === undefined && total.stopReason === "completed" && config.hooks.has("onStop")) text = await config.hooks.onStop(total.text);
+    next = text === undefined ? undefined : { text, images: [] };
   }
-  total.usage = addUsage(total.usage, host.takeChildUsage());
-  host.bus.emit("agent_end", {
+  total.usage = addUsage(total.usage, config.childUsage());
+  emit("agent_end", {
     duration_ms: Math.round(performance.now() - started),
     steps: total.turns,
     stop_reason: total.stopReason,
@@ -102,14 +107,32 @@ export async function runInput(host: LoopHost, first: PendingInput): Promise<Sub
   return total;
 }
 
-async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult): Promise<void> {
-  const { bus, config, hooks } = host;
+/** One run's parts, passed between its steps. */
+interface Run {
+  readonly context: LoopContext;
+  readonly config: LoopConfig;
+  readonly signal: AbortSignal;
+  readonly emit: Emit;
+  /** Steering taken while deciding whether an answer ends the input: it goes into the next request. */
+  carriedSteering: string[];
+}
+
+/** Adds a finished message to the history, told by its events; an injected one says where it came from. */
+function append(run: Run, message: Message, injected?: InjectedOrigin): void {
+  run.context.messages.push(message);
+  run.emit("message_start", { message });
+  run.emit("message_end", injected ? { message, injected } : { message });
+}
+
+async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Promise<void> {
+  const { context, config, signal, emit } = run;
+  const { hooks, settings } = config;
   const transformed = await hooks.onInput(input.text, input.images);
   if (transformed.handled) {
     total.stopReason = "handled";
     return;
   }
-  const baseSystem = host.systemPrompt();
+  const baseSystem = context.current().system;
   const prepared = await hooks.onBeforeAgent(transformed.text, baseSystem);
   // Only a hook's change pins the prompt for this input; otherwise tool or model switches show up at once.
   const systemOverride = prepared.system !== baseSystem ? prepared.system : undefined;
@@ -118,10 +141,10 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     content: transformed.images.length ? [{ type: "text", text: prepared.prompt }, ...transformed.images] : prepared.prompt,
     timestamp: Date.now(),
   };
-  host.beforeUserTurn?.();
-  host.append(userMessage);
-  bus.emit("user_input", { content: prepared.prompt, images: transformed.images.length });
-  for (const message of prepared.messages) host.append(message);
+  config.beforeUserTurn?.();
+  append(run, userMessage);
+  emit("user_input", { content: prepared.prompt, images: transformed.images.length });
+  for (const message of prepared.messages) append(run, message);
 
   let rounds = 0;
   let overflowRetried = false;
@@ -131,52 +154,52 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
   let resumes = 0;
   let malformedTold = false;
   for (;;) {
-    if (rounds >= config.maxToolRoundsPerInput) {
-      bus.emit("turn_limit", { kind: "tool_rounds", limit: config.maxToolRoundsPerInput, count: rounds });
+    if (rounds >= settings.maxToolRoundsPerInput) {
+      emit("turn_limit", { kind: "tool_rounds", limit: settings.maxToolRoundsPerInput, count: rounds });
       total.stopReason = "tool_round_limit";
       return;
     }
-    if (config.maxTurns > 0 && host.turnCount >= config.maxTurns) {
-      bus.emit("turn_limit", { kind: "turns", limit: config.maxTurns, count: host.turnCount });
+    if (settings.maxTurns > 0 && context.turns >= settings.maxTurns) {
+      emit("turn_limit", { kind: "turns", limit: settings.maxTurns, count: context.turns });
       total.stopReason = "turn_limit";
       return;
     }
     // The cost cap is checked before every call: the call that would pass it is never made.
-    if (config.maxCostUsd > 0 && total.usage.cost >= config.maxCostUsd) {
-      bus.emit("turn_limit", { kind: "cost", limit: config.maxCostUsd, count: total.usage.cost });
+    if (settings.maxCostUsd > 0 && total.usage.cost >= settings.maxCostUsd) {
+      emit("turn_limit", { kind: "cost", limit: settings.maxCostUsd, count: total.usage.cost });
       total.stopReason = "max_cost";
       return;
     }
-    if (host.signal.aborted) {
+    if (signal.aborted) {
       total.stopReason = "aborted";
       return;
     }
 
     // Steering queued before the first call, during tools or during a compaction goes into this request.
-    drainSteering(host);
-    const turnIndex = host.turnCount++;
+    injectSteering(run);
+    const turnIndex = context.turns++;
     total.turns++;
-    bus.emit("turn_start", { turn_index: turnIndex });
-    const request = await buildRequest(host, systemOverride ?? host.systemPrompt());
-    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history, (name, args) => describeCall(host.registry.get(name), args));
-    if (outcome.message) host.persist(outcome.message);
+    emit("turn_start", { turn_index: turnIndex });
+    const { profile, system } = context.current();
+    const request = await buildRequest(run, profile, systemOverride ?? system);
+    const outcome = await streamAssistant(config.client, request, signal, emit, context.messages, config.describeCall);
     if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 
     if (outcome.error) {
-      bus.emit("turn_end", { turn_index: turnIndex, tool_calls: [], error: outcome.error });
-      if (outcome.error.kind === "aborted" || host.signal.aborted) {
+      emit("turn_end", { turn_index: turnIndex, tool_calls: [], error: outcome.error });
+      if (outcome.error.kind === "aborted" || signal.aborted) {
         total.stopReason = "aborted";
         total.text = outcome.message ? textOf(outcome.message) : "";
         return;
       }
       // With autoCompact off an overflow only warns (004 §9.11.4): the host decides when to compact.
-      if (outcome.error.kind === "context_overflow" && host.config.autoCompact && !overflowRetried && !outcome.message) {
+      if (outcome.error.kind === "context_overflow" && settings.autoCompact && !overflowRetried && !outcome.message) {
         overflowRetried = true;
-        if (await host.compactForOverflow()) continue;
+        if (await config.maintainContext("overflow")) continue;
       }
-      bus.emit("error", { ...outcome.error, turn_index: turnIndex, ...(outcome.stack ? { stack: outcome.stack } : {}) });
+      emit("error", { ...outcome.error, turn_index: turnIndex, ...(outcome.stack ? { stack: outcome.stack } : {}) });
       if (outcome.error.kind === "context_overflow") {
-        bus.emit("warning", { kind: "context_overflow", message: "The conversation no longer fits the model's context window; compact it or start a new session." });
+        emit("warning", { kind: "context_overflow", message: "The conversation no longer fits the model's context window; compact it or start a new session." });
       }
       total.stopReason = "error";
       total.error = outcome.error;
@@ -187,17 +210,17 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     const calls = toolCallsOf(message);
     total.text = [...continued, textOf(message)].join("");
     if (calls.length === 0) {
-      bus.emit("turn_end", { turn_index: turnIndex, tool_calls: [] });
-      await host.afterTurn();
+      emit("turn_end", { turn_index: turnIndex, tool_calls: [] });
+      await config.maintainContext("turn_end");
       const finish = message.finishReason;
-      if (finish === "max_tokens" && continuations < config.maxOutputContinuations) {
+      if (finish === "max_tokens" && continuations < settings.maxOutputContinuations) {
         // The answer was cut: ask for the rest and join the parts.
         continuations++;
         continued.push(textOf(message));
-        host.append({ role: "user", content: CONTINUE_PROMPT, timestamp: Date.now() });
+        append(run, { role: "user", content: CONTINUE_PROMPT, timestamp: Date.now() });
         continue;
       }
-      if (finish === "pause_turn" && resumes < config.maxOutputContinuations) {
+      if (finish === "pause_turn" && resumes < settings.maxOutputContinuations) {
         // A paused server-side turn goes on when its history is sent back as it is.
         resumes++;
         continued.push(textOf(message));
@@ -205,7 +228,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
       }
       if (finish === "malformed_call" && !malformedTold) {
         malformedTold = true;
-        host.append({ role: "user", content: malformedCallPrompt(message), timestamp: Date.now() });
+        append(run, { role: "user", content: malformedCallPrompt(message), timestamp: Date.now() });
         continue;
       }
       if (isUnfinished(finish)) {
@@ -213,58 +236,60 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
         total.stopMessage = unfinishedSentence(finish, message);
         return;
       }
-      if (host.queues.hasSteering) continue;
+      // Steering that came in during the answer gets its own turn.
+      run.carriedSteering.push(...config.takeSteering());
+      if (run.carriedSteering.length > 0) continue;
       total.stopReason = "completed";
       return;
     }
     continued = [];
 
     rounds++;
-    const executed = await executeToolCalls(host.toolContext(), calls);
+    const executed = await config.executeTools(calls);
     for (const result of executed) {
-      host.append(result.message);
-      host.loopDetector.record(result.call.name, result.call.arguments);
-      // A plan tool (of whatever name) says what it is through its kind and returns the plan in data.
-      const plan = result.message.kind === "plan" && result.response.status !== "error" ? planOf(result.response.data.plan) : undefined;
-      if (plan) host.updatePlan(plan, { call_id: result.call.id, tool_name: result.call.name });
+      append(run, result.message);
+      config.loopDetector.record(result.call.name, result.call.arguments);
     }
-    bus.emit("turn_end", {
+    emit("turn_end", {
       turn_index: turnIndex,
       tool_calls: calls.map((c) => ({ call_id: c.id, tool_name: c.name, arguments: c.arguments })),
       tool_results: executed.map((r) => ({ call_id: r.call.id, tool_name: r.call.name, is_error: r.message.isError })),
     });
-    if (host.signal.aborted) {
+    if (signal.aborted) {
       total.stopReason = "aborted";
       return;
     }
-    if (config.enableLoopDetection && host.loopDetector.check()) {
-      const warning = loopWarning(config.loopDetectionWindow);
-      host.append({ role: "user", content: warning, timestamp: Date.now() }, "loop_detection");
-      bus.emit("loop_detection", { message: warning, window: config.loopDetectionWindow });
+    if (settings.enableLoopDetection && config.loopDetector.check()) {
+      const warning = loopWarning(settings.loopDetectionWindow);
+      append(run, { role: "user", content: warning, timestamp: Date.now() }, "loop_detection");
+      emit("loop_detection", { message: warning, window: settings.loopDetectionWindow });
     }
-    await host.afterTurn();
+    await config.maintainContext("turn_end");
   }
 }
 
-async function buildRequest(host: LoopHost, system: string): Promise<Request> {
-  const history = host.hooks.has("onContext") ? await host.hooks.onContext([...host.history]) : [...host.history];
-  const tools = host.profile.tools();
-  const messages = host.isProfileTool ? presentForeignCalls(history, new Set(tools.map((t) => t.name)), host.isProfileTool) : history;
-  const request: Request = { model: host.profile.model, system, messages };
+async function buildRequest({ context, config }: Run, profile: ProviderProfile, system: string): Promise<Request> {
+  const { hooks, settings, isProfileTool } = config;
+  const history = hooks.has("onContext") ? await hooks.onContext([...context.messages]) : [...context.messages];
+  const tools = profile.tools();
+  const messages = isProfileTool ? presentForeignCalls(history, new Set(tools.map((t) => t.name)), isProfileTool) : history;
+  const request: Request = { model: profile.model, system, messages };
   if (tools.length > 0) {
     request.tools = tools;
     request.toolChoice = "auto";
   }
-  if (host.config.reasoningEffort) request.reasoningEffort = host.config.reasoningEffort;
-  if (host.config.webSearch) request.webSearch = true;
-  const providerOptions = host.profile.providerOptions({ reasoningEffort: host.config.reasoningEffort });
+  if (settings.reasoningEffort) request.reasoningEffort = settings.reasoningEffort;
+  if (settings.webSearch) request.webSearch = true;
+  const providerOptions = profile.providerOptions({ reasoningEffort: settings.reasoningEffort });
   if (providerOptions) request.providerOptions = providerOptions;
   return request;
 }
 
-function drainSteering(host: LoopHost): void {
-  for (const text of host.queues.drainSteering()) {
-    host.append({ role: "user", content: text, timestamp: Date.now() }, "steering");
-    host.bus.emit("steering_injected", { content: text });
+function injectSteering(run: Run): void {
+  const texts = [...run.carriedSteering, ...run.config.takeSteering()];
+  run.carriedSteering = [];
+  for (const text of texts) {
+    append(run, { role: "user", content: text, timestamp: Date.now() }, "steering");
+    run.emit("steering_injected", { content: text });
   }
 }

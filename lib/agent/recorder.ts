@@ -1,13 +1,16 @@
 /**
  * Writes the session to its file as it happens (DESIGN "every step appends to the session file"):
- * each message, model change, thinking-level change and plan update is one entry. A failing disk must not stop
+ * each message, model change, thinking-level change and plan update is one entry. Messages, plans
+ * and model changes are written because the recorder listens to the session's events
+ * (`persistEvents`), synchronously, so a crash loses at most the entry being written. A failing disk must not stop
  * the agent: the first write error is reported once as a `warning` event and later ones are dropped.
  */
 import type { Message, ReasoningEffort } from "../llm/types.ts";
 import type { InjectedOrigin } from "../store/format.ts";
 import type { SessionStore } from "../store/session-store.ts";
-import type { Plan } from "../../tools/plan.ts";
+import { planOf, type Plan } from "../../tools/plan.ts";
 import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
+import type { EventBus } from "./events.ts";
 
 /** customType of the session-file entries holding the plan. */
 export const PLAN_ENTRY = "plan";
@@ -27,6 +30,32 @@ export interface SessionRecorder {
   /** A checkpoint of the workspace (a `custom` entry "checkpoint"); returns the entry id, or undefined when not written. */
   checkpoint(data: unknown): string | undefined;
   close(): void;
+}
+
+/**
+ * Writes what the session's own events tell to its file: every message `message_end` ends (an
+ * injected one as its own entry kind), each `plan_update` and `model_change`. A child agent's
+ * events forwarded to the stream (with `agent_id`) belong to the child's file. Returns the
+ * unsubscribe function.
+ */
+export function persistEvents(bus: EventBus, recorder: SessionRecorder): () => void {
+  return bus.subscribe((event) => {
+    if (event.agent_id !== undefined) return;
+    switch (event.kind) {
+      case "message_end":
+        if (event.data.injected) recorder.injected(event.data.message, event.data.injected);
+        else recorder.message(event.data.message);
+        break;
+      case "plan_update": {
+        const plan = planOf(event.data);
+        if (plan) recorder.plan(plan);
+        break;
+      }
+      case "model_change":
+        recorder.modelChange(event.data.model);
+        break;
+    }
+  });
 }
 
 /** Thinking level as stored: the effort, or "off" for the provider default. */

@@ -4,13 +4,14 @@
  * IDLE → PROCESSING → IDLE | AWAITING_INPUT, and CLOSED on close(), abort() or an auth error.
  * interrupt() stops the running input and leaves the session IDLE with its history.
  *
- * What the loop needs (the event bus, hooks, queues, history writes, compaction) lives on a
- * private host object, so a script sees only the methods documented in the README.
+ * Each input runs through `runLoop` with the conversation, values and a few narrow callbacks built
+ * here (private, so a script sees only the methods documented in the README). Messages, plans and
+ * model changes reach the session file because the recorder listens to their events.
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../output/policy.ts";
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
-import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
+import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, ToolCallPart, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ToolLimits } from "../output/policy.ts";
 import { factoryFor, isProfileToolName } from "../profiles/index.ts";
@@ -19,14 +20,15 @@ import { planOf, type Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { sessionToolNames } from "./tool-selection.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
-import { EventBus, type EventListener, type SessionEvent } from "./events.ts";
+import { EventBus, type Emit, type EventListener, type SessionEvent } from "./events.ts";
 import { HookRunner, type Hooks } from "./hooks.ts";
 import { LoopDetector } from "./loop-detection.ts";
-import { runInput, type LoopHost, type PendingInput, type SubmitResult } from "./loop.ts";
-import type { ToolExecutionContext } from "./tool-execution.ts";
+import { runLoop, type LoopConfig, type LoopContext, type PendingInput, type SubmitResult } from "./loop.ts";
+import { executeToolCalls, type ExecutedCall, type ToolExecutionContext } from "./tool-execution.ts";
 import { InputQueues } from "./queues.ts";
-import { PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
+import { persistEvents, PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
+import { describeCall } from "../../tools/metadata.ts";
 import { SessionMcpTools } from "./mcp-tools.ts";
 import { subagentDialect, subagentTools } from "./subagents/tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
@@ -92,8 +94,14 @@ export class Session {
   private readonly bus: EventBus;
   private readonly hooks: HookRunner;
   private readonly queues: InputQueues;
-  private readonly host: LoopHost;
+  /** The conversation every input's loop works on (its `turns` count the session's model calls). */
+  private readonly conversation: LoopContext;
+  private readonly loop: LoopConfig;
   private readonly monitor: ContextMonitor;
+  /** Emits on this session's stream: what the loop and the monitor are given instead of the bus. */
+  private readonly emit: Emit = (kind, data) => {
+    this.bus.emit(kind, data);
+  };
   /** The subagent tools of the current profile's dialect (none when this session may not spawn). */
   private subagentToolNames: string[] = [];
   /** MCP tools the tool search has loaded (their schemas go with every request from then on). */
@@ -105,7 +113,6 @@ export class Session {
   private readonly lifetime = new AbortController();
   /** Aborted by interrupt(): only the input running now stops. */
   private inputController: AbortController | null = null;
-  private turnCount = 0;
   private currentState: SessionState = "IDLE";
   private running: Promise<SubmitResult> | null = null;
   /** Set from interrupt() until the interrupted input has stopped. */
@@ -129,8 +136,22 @@ export class Session {
     this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
     this.queues = new InputQueues(() => this.interruptTools(new Error("Interrupted by a steering message")));
     this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
-    this.host = this.loopHost(new LoopDetector(() => this.config.loopDetectionWindow));
-    this.monitor = new ContextMonitor(this.host, this.recorder);
+    // First listener: a message (a plan, a model change) is in the file before anyone else hears of it.
+    persistEvents(this.bus, this.recorder);
+    this.conversation = { messages: parts.history, turns: 0, current: () => ({ profile: this.parts.profile, system: this.systemPrompt() }) };
+    this.loop = this.loopConfig(new LoopDetector(() => this.config.loopDetectionWindow));
+    this.monitor = new ContextMonitor(
+      {
+        settings: this.config,
+        client: parts.client,
+        hooks: this.hooks,
+        messages: parts.history,
+        emit: this.emit,
+        current: this.conversation.current,
+        signal: () => this.signal,
+      },
+      this.recorder,
+    );
     this.children = parts.subagents({
       parentId: () => this.id,
       forward: (event) => this.bus.forward(event),
@@ -300,7 +321,6 @@ export class Session {
     this.applyProfile(factoryFor(this.parts.profileChoice, ref)({ model: ref, modelInfo: info, registry: this.parts.registry }));
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
-    this.recorder.modelChange(ref);
     this.bus.emit("model_change", { model: ref, profile: this.parts.profile.id });
     if (this.parts.profile.id !== before) this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "model" });
   }
@@ -417,66 +437,64 @@ export class Session {
 
   // ---------------------------------------------------------------------------------- internals
 
-  /** What the loop and the context monitor work with; never handed to a script. */
-  private loopHost(loopDetector: LoopDetector): LoopHost {
-    const session = this;
+  /** The running input's signal (interrupt() aborts it), else the session's (abort(), close()). */
+  private get signal(): AbortSignal {
+    return this.inputController?.signal ?? this.lifetime.signal;
+  }
+
+  /** What the loop is given: values, and the narrow callbacks into this session. Never handed to a script. */
+  private loopConfig(loopDetector: LoopDetector): LoopConfig {
     const { parts } = this;
     return {
-      config: this.config,
+      settings: this.config,
       client: parts.client,
-      bus: this.bus,
       hooks: this.hooks,
-      queues: this.queues,
-      history: parts.history,
-      registry: parts.registry,
       loopDetector,
-      get profile() {
-        return session.parts.profile;
-      },
-      get signal() {
-        return session.inputController?.signal ?? session.lifetime.signal;
-      },
-      get turnCount() {
-        return session.turnCount;
-      },
-      set turnCount(value: number) {
-        session.turnCount = value;
-      },
-      systemPrompt: () => this.systemPrompt(),
-      toolContext: () => ({
-        ...this.hintToolNames(),
-        registry: parts.registry,
-        hooks: this.hooks,
-        observer: parts.observer,
-        bus: this.bus,
-        parallel: this.parts.profile.supportsParallelToolCalls,
-        signal: this.host.signal,
-        steeringPending: () => this.queues.hasSteering,
-        running: this.runningTools,
-        commandTimeoutMs: parts.commandTimeoutMs ?? this.parts.profile.defaultCommandTimeoutMs,
-      }),
+      describeCall: (name, args) => describeCall(parts.registry.get(name), args),
       isProfileTool: isProfileToolName,
-      append: (message, injected) => {
-        parts.history.push(message);
-        this.bus.emit("message_start", { message });
-        this.bus.emit("message_end", { message });
-        if (injected) this.recorder.injected(message, injected);
-        else this.recorder.message(message);
+      executeTools: (calls) => this.executeTools(calls),
+      takeSteering: () => this.queues.drainSteering(),
+      takeFollowUp: () => this.queues.nextFollowUp(),
+      maintainContext: async (trigger) => {
+        if (trigger === "overflow") return this.monitor.compact("overflow");
+        await this.monitor.afterTurn();
+        return true;
       },
-      persist: (message: Message) => this.recorder.message(message),
-      updatePlan: (plan, source) => {
-        this.currentPlan = plan;
-        this.recorder.plan(plan);
-        this.bus.emit("plan_update", { ...structuredClone(plan), ...source });
-      },
-      afterTurn: () => this.monitor.afterTurn(),
-      compactForOverflow: () => this.monitor.compact("overflow"),
-      beforeUserTurn: () => this.checkpointTurn(),
-      takeChildUsage: () => {
+      childUsage: () => {
         const usage = this.childUsage;
         this.childUsage = zeroUsage();
         return usage;
       },
+      beforeUserTurn: () => this.checkpointTurn(),
+    };
+  }
+
+  /** Runs one assistant message's calls; a plan tool's new plan is kept, stored and told. */
+  private async executeTools(calls: ToolCallPart[]): Promise<ExecutedCall[]> {
+    const executed = await executeToolCalls(this.toolContext(), calls);
+    for (const result of executed) {
+      // A plan tool (of whatever name) says what it is through its kind and returns the plan in data.
+      const plan = result.message.kind === "plan" && result.response.status !== "error" ? planOf(result.response.data.plan) : undefined;
+      if (!plan) continue;
+      this.currentPlan = plan;
+      this.bus.emit("plan_update", { ...structuredClone(plan), call_id: result.call.id, tool_name: result.call.name });
+    }
+    return executed;
+  }
+
+  private toolContext(): ToolExecutionContext {
+    const { parts } = this;
+    return {
+      ...this.hintToolNames(),
+      registry: parts.registry,
+      hooks: this.hooks,
+      observer: parts.observer,
+      bus: this.bus,
+      parallel: parts.profile.supportsParallelToolCalls,
+      signal: this.signal,
+      steeringPending: () => this.queues.hasSteering,
+      running: this.runningTools,
+      commandTimeoutMs: parts.commandTimeoutMs ?? parts.profile.defaultCommandTimeoutMs,
     };
   }
 
@@ -619,7 +637,7 @@ export class Session {
     this.inputController = controller;
     const run = (async () => {
       await this.monitor.idle();
-      return runInput(this.host, input);
+      return runLoop(input, this.conversation, this.loop, this.signal, this.emit);
     })();
     this.running = run;
     let result: SubmitResult;
@@ -670,7 +688,7 @@ export class Session {
       if (this.parts.ownsEnv) await this.parts.env.cleanup().catch(() => {});
       this.recorder.close();
       // session_start and session_end bracket a session that ran; one closed unused announced nothing.
-      if (this.started) this.bus.emit("session_end", { state: "CLOSED", reason, turns: this.turnCount });
+      if (this.started) this.bus.emit("session_end", { state: "CLOSED", reason, turns: this.conversation.turns });
       this.bus.close();
     })();
     return this.closing;

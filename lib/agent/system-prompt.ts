@@ -7,6 +7,7 @@ import type { ExecutionEnvironment } from "../env/types.ts";
 import type { ModelInfo } from "../llm/types.ts";
 import { joinLayers } from "../profiles/prompt-layers.ts";
 import type { GitSummary, ProjectDoc, PromptEnvironment, ProviderProfile } from "../profiles/types.ts";
+import type { SecretPolicy } from "../env/env-vars.ts";
 import { gitSnapshot } from "./git-context.ts";
 import { registeredProjectDocFiles } from "../profiles/index.ts";
 import { discoverProjectDocs, selectProjectDocs } from "./project-docs.ts";
@@ -46,9 +47,10 @@ export async function gatherPromptSources(
   env: ExecutionEnvironment,
   profile: ProviderProfile,
   info?: ModelInfo,
+  secrets?: SecretPolicy,
 ): Promise<PromptSources> {
   const cwd = env.workingDirectory();
-  const git = await gitSnapshot(cwd);
+  const git = await gitSnapshot(cwd, secrets);
   // Every registered profile's files (and this profile's, when it is a factory of the host's), so a profile switch needs no new walk.
   const files = [...new Set([...registeredProjectDocFiles(), ...profile.projectDocFiles])];
   const projectDocs = await discoverProjectDocs(cwd, { gitRoot: git.root, files, budgetBytes: Number.POSITIVE_INFINITY });

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { loadHookModules, type CreateSessionOptions, type Hooks, type StoreSelection } from "../agent/index.ts";
 import { LocalEnvironment } from "../env/local.ts";
 import { chooseShell, noShellMessage, ShellNotFoundError, type ShellChoice } from "../env/shell.ts";
-import { isSecretName, isWithheld, withholdVariables, type EnvPolicy } from "../env/env-vars.ts";
+import { isSecretName, isWithheld, secretPolicy, type EnvPolicy, type SecretPolicy } from "../env/env-vars.ts";
 import { hideOwnSecrets } from "../env/own-secrets.ts";
 import type { ClientOptions } from "../llm/client.ts";
 import { findProvider, PROVIDERS } from "../llm/providers.ts";
@@ -113,7 +113,8 @@ export async function prepareSession(
   const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry, keyHint, env: sessionEnv };
   const disposers: Array<() => Promise<void>> = [];
   applyProviderSettings(settings, clientOptions, sessionEnv);
-  const keyVariables = protectKeyVariables(settings);
+  const secrets = protectKeyVariables(settings);
+  const keyVariables = secrets.keyVariables;
 
   // Aliases (google → gemini) are keyed under the provider's own id, where the client looks.
   const named = model.slice(0, model.indexOf("/"));
@@ -138,7 +139,7 @@ export async function prepareSession(
   const baseEnv = sessionEnv;
   const envAllow = [...(settings.envAllow ?? []), ...Object.keys(fromSettings.env).filter((name) => !keyVariables.has(name))];
   const environmentFor = (root: string) =>
-    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv, shell: settings.shell });
+    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv, shell: settings.shell, secrets });
   const execEnv = environmentFor(cwd);
   const box = sandboxFor(opts.sandbox, settings.sandbox);
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
@@ -168,6 +169,7 @@ export async function prepareSession(
     model,
     cwd,
     env: toolEnv,
+    secrets,
     tools,
     profile: opts.profile ?? settings.profile,
     clientOptions,
@@ -274,14 +276,15 @@ function applyProviderSettings(settings: Settings, clientOptions: ClientOptions,
  * Every variable a key is read from — the presets' and the settings' `apiKeyEnv`, whatever its
  * name (`MYLAB_ACCESS`) — is withheld from commands and wiped from gong's start-up environment
  * (/proc/<gong>/environ) like a secret. cli.ts wiped the secret-looking names before the settings
- * were known; the others go now, before any command runs. Returns those names.
+ * were known; the others go now, before any command runs. Returns the policy naming them, which
+ * the environments and the session are given.
  */
-function protectKeyVariables(settings: Settings): Set<string> {
+function protectKeyVariables(settings: Settings): SecretPolicy {
   const names = [...PROVIDERS.flatMap((p) => p.apiKeyEnv), ...Object.values(settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))];
-  withholdVariables(names);
-  const unnamed = new Set(names.filter((n) => isWithheld(n) && !isSecretName(n)));
+  const policy = secretPolicy(names);
+  const unnamed = new Set(names.filter((n) => isWithheld(n, policy) && !isSecretName(n)));
   if (unnamed.size > 0) hideOwnSecrets((n) => unnamed.has(n));
-  return new Set(names);
+  return policy;
 }
 
 /**

@@ -9,8 +9,8 @@
  * - "none": only PATH, so `bash` and the usual tools can still be found.
  * The always-kept set is never filtered; names in `allow` pass "filtered" even when they look
  * secret (a user's deliberate choice, e.g. `SSH_AUTH_SOCK`); per-call variables are added last,
- * on top of any policy. A variable gong reads a key from (`withholdVariables`: every provider's
- * `apiKeyEnv`, `MYLAB_ACCESS` as much as `ANTHROPIC_API_KEY`) counts as a secret whatever its name.
+ * on top of any policy. A variable gong reads a key from (named by the `SecretPolicy` the
+ * environment is given) counts as a secret whatever its name.
  */
 
 export const ENV_POLICIES = ["filtered", "inherit", "core", "none"] as const;
@@ -63,20 +63,28 @@ export function isSecretName(name: string): boolean {
   return KNOWN_SET.has(upper) || nameWords(name).some((w) => SECRET_SET.has(w));
 }
 
-/** Variables gong reads keys from, registered as the providers become known. */
-const keyVariables = new Set<string>();
-
 /**
- * Marks variables that hold keys gong uses (a provider's `apiKeyEnv`): from now on they are withheld
- * from commands like secrets, whatever their names. The always-kept set stays kept.
+ * Which variables count as secrets besides the secret-looking names: the variables gong reads keys
+ * from (every provider's `apiKeyEnv`, `MYLAB_ACCESS` as much as `ANTHROPIC_API_KEY`). A value, built
+ * once by whoever knows the providers (the CLI, createSession) and handed to the environment; nothing
+ * global changes when a client or a session is created.
  */
-export function withholdVariables(names: Iterable<string>): void {
-  for (const name of names) if (name && !isAlwaysKept(name)) keyVariables.add(name);
+export interface SecretPolicy {
+  /** Variables withheld from commands whatever their names (the always-kept set stays kept). */
+  readonly keyVariables: ReadonlySet<string>;
 }
 
-/** A secret by its name, or a variable gong reads a key from. */
-export function isWithheld(name: string): boolean {
-  return keyVariables.has(name) || isSecretName(name);
+/** A policy withholding `keyVariables` as well as the secret-looking names. */
+export function secretPolicy(keyVariables: Iterable<string> = []): SecretPolicy {
+  return { keyVariables: new Set([...keyVariables].filter((name) => name && !isAlwaysKept(name))) };
+}
+
+/** Secret-looking names only: the policy of an environment nobody told about key variables. */
+export const SECRET_NAMES_ONLY: SecretPolicy = secretPolicy();
+
+/** A secret by its name, or a variable the policy names as one gong reads a key from. */
+export function isWithheld(name: string, policy: SecretPolicy = SECRET_NAMES_ONLY): boolean {
+  return policy.keyVariables.has(name) || isSecretName(name);
 }
 
 export function isAlwaysKept(name: string): boolean {
@@ -88,22 +96,23 @@ export function matchesAllowList(name: string, allow: readonly string[]): boolea
   return allow.some((a) => (a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : a === name));
 }
 
-/** The environment a command runs with under `policy`, from `base` plus `extra`. */
+/** The environment a command runs with under `policy`, from `base` plus `extra`; `secrets` says which variables are keys. */
 export function commandEnv(
   policy: EnvPolicy,
   base: Record<string, string | undefined>,
   extra: Record<string, string> = {},
   allow: readonly string[] = [],
+  secrets: SecretPolicy = SECRET_NAMES_ONLY,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
-    if (value === undefined || !keeps(policy, name, allow)) continue;
+    if (value === undefined || !keeps(policy, name, allow, secrets)) continue;
     out[name] = value;
   }
   return Object.assign(out, extra);
 }
 
-function keeps(policy: EnvPolicy, name: string, allow: readonly string[]): boolean {
+function keeps(policy: EnvPolicy, name: string, allow: readonly string[], secrets: SecretPolicy): boolean {
   switch (policy) {
     case "inherit":
       return true;
@@ -112,6 +121,6 @@ function keeps(policy: EnvPolicy, name: string, allow: readonly string[]): boole
     case "core":
       return isAlwaysKept(name) || matchesAllowList(name, allow);
     case "filtered":
-      return isAlwaysKept(name) || matchesAllowList(name, allow) || (!isWithheld(name) && !STARTUP_FILES.has(name));
+      return isAlwaysKept(name) || matchesAllowList(name, allow) || (!isWithheld(name, secrets) && !STARTUP_FILES.has(name));
   }
 }

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import process from "node:process";
 import { ToolError } from "../envelope.ts";
 import { resolveWorkspacePath } from "../paths.ts";
-import { type EnvPolicy, commandEnv } from "./env-vars.ts";
+import { type EnvPolicy, type SecretPolicy, commandEnv } from "./env-vars.ts";
 import { runCommand } from "./exec.ts";
 import { fileExists, listDir, readWholeFile, removeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
 import { ProcessTrees } from "./process-trees.ts";
@@ -47,6 +47,8 @@ export interface LocalEnvironmentOptions {
   envPolicy?: EnvPolicy;
   /** Names (or `PREFIX_*` patterns) passed to commands although they look like secrets. */
   envAllow?: string[];
+  /** The variables gong reads keys from, withheld like secrets (see env-vars.ts); default: secret-looking names only. */
+  secrets?: SecretPolicy;
   /** Variables the policy filters; default process.env. */
   baseEnv?: Record<string, string | undefined>;
   defaultTimeoutMs?: number;
@@ -69,7 +71,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
   private rootPath: string;
   private cwdPath: string;
   private extraRootPaths: string[];
-  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "shell" | "commandPrefix" | "envAllow">>;
+  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "shell" | "commandPrefix" | "envAllow" | "secrets">>;
   /** Chosen on first use and kept: the machine's shells do not change during a session. */
   private shellChoice?: ShellChoice | null;
   /** Every process started for a tool, so timeout, abort and cleanup kill whole trees. */
@@ -187,7 +189,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       shellName: shell.name,
       script: prefix ? `${prefix}\n${command}` : command,
       cwd: this.abs(options.cwd ?? "."),
-      env: commandEnv(s.envPolicy, s.baseEnv, options.env, this.options.envAllow),
+      env: commandEnv(s.envPolicy, s.baseEnv, options.env, this.options.envAllow, this.options.secrets),
       timeoutMs: clampTimeout(options.timeoutMs, s.defaultTimeoutMs, s.maxTimeoutMs),
       killGraceMs: s.killGraceMs,
       signal: options.signal,

@@ -4,8 +4,8 @@
  * (`/proc/$PPID/environ`, `/proc/$PPID/cmdline`, `ps eww`). Changing `process.env` does not change
  * those — they show the memory the kernel filled at exec time — so on Linux that memory is
  * overwritten in place through /proc/self/mem, once, at start-up:
- * - secret variables (`isWithheld`: secret names, and the key variables known so far) are zeroed
- *   in the environment block;
+ * - secret variables (secret-looking names, or those `isSecret` names) are zeroed in the environment
+ *   block;
  * - the value of `--api-key` is replaced by asterisks in the argument block.
  * The values stay in the runtime's own copy (`process.env`), so gong itself still finds its keys.
  * Settings can name more key variables (`providers.*.apiKeyEnv`), so once they are read the CLI
@@ -15,7 +15,7 @@
  */
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import process from "node:process";
-import { isWithheld } from "./env-vars.ts";
+import { isSecretName } from "./env-vars.ts";
 import { procStat } from "./proc-stat.ts";
 
 export interface HiddenSecrets {
@@ -30,7 +30,7 @@ export interface HiddenSecrets {
 /** Command-line options whose value is a secret. */
 const SECRET_OPTIONS = ["--api-key"];
 
-export function hideOwnSecrets(isSecret: (name: string) => boolean = isWithheld): HiddenSecrets {
+export function hideOwnSecrets(isSecret: (name: string) => boolean = isSecretName): HiddenSecrets {
   const none: HiddenSecrets = { hidden: false, variables: [], arguments: 0 };
   if (process.platform !== "linux") return none;
   const before: Record<string, string | undefined> = { ...process.env };

@@ -4,7 +4,6 @@
  * throws: it ends with one `finish` or one `error` event.
  */
 import process from "node:process";
-import { withholdVariables } from "../env/env-vars.ts";
 import type { Adapter, AdapterContext } from "./adapters/types.ts";
 import { getModel, listModels, type ModelFilter } from "./catalog.ts";
 import { classifyError } from "./classify.ts";
@@ -13,7 +12,7 @@ import { MessageBuilder } from "./message-builder.ts";
 import { providerRegistry, type CustomProvider, type ProviderPreset } from "./providers.ts";
 import { abortedError, DEFAULT_RETRY, retryStep, sleep, withRetry, type RetryPolicy } from "./retry.ts";
 import { transformMessages } from "./transform.ts";
-import type { CallOptions, LlmClient, ModelInfo, Request, Response, StreamEvent, WireApi } from "./types.ts";
+import type { CallOptions, ClientStreamEvent, LlmClient, ModelInfo, Request, Response, StreamEvent, WireApi } from "./types.ts";
 
 export interface ClientOptions {
   /** Keys by provider id; they win over the environment. */
@@ -56,8 +55,6 @@ interface PreparedCall {
 export function createClient(options: ClientOptions = {}): Client {
   const env = options.env ?? process.env;
   const registry = providerRegistry(options.providers);
-  // A variable a key is read from is never handed to a command, whatever its name.
-  withholdVariables([...registry.values()].flatMap((p) => p.apiKeyEnv));
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const idleMs = options.streamIdleTimeoutMs ?? 60_000;
 
@@ -89,7 +86,7 @@ export function createClient(options: ClientOptions = {}): Client {
     });
   }
 
-  async function* stream(request: Request, callOptions: CallOptions = {}): AsyncGenerator<StreamEvent> {
+  async function* stream(request: Request, callOptions: CallOptions = {}): AsyncGenerator<ClientStreamEvent> {
     const user = callOptions.signal;
     let call: PreparedCall;
     try {
@@ -121,7 +118,8 @@ export function createClient(options: ClientOptions = {}): Client {
             contentSeen = true;
             partial.apply(event);
           }
-          yield event;
+          // The one accumulation of the answer rides along on every event.
+          yield { ...event, partial: partial.draft } as ClientStreamEvent;
           if (event.type === "finish") return;
         }
       } catch (err) {
@@ -234,7 +232,7 @@ const describe = (err: LlmError) => ({
   ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
 });
 
-function errorEvent(err: LlmError, partial: MessageBuilder): StreamEvent {
+function errorEvent(err: LlmError, partial: MessageBuilder): ClientStreamEvent {
   return {
     type: "error",
     error: describe(err),

@@ -1,14 +1,19 @@
 /**
  * Builds an assistant message from streamed pieces: adapters use it to assemble their final
- * response, the client to keep the partial message of a stream that failed.
+ * response, the client to accumulate the answer as it streams (its `draft` travels on the
+ * client's events) and to keep the partial message of a stream that failed.
  */
 import type { AssistantMessage, AssistantPart, FinishReason, Response, ServerToolPart, StreamEvent, ThinkingPart, ToolCallPart, Usage, WebSearchActivity } from "./types.ts";
 import { zeroUsage } from "./usage.ts";
 
 export class MessageBuilder {
   readonly parts: AssistantPart[] = [];
+  /** The message so far: one live object whose content is `parts`, shown while the answer streams. */
+  readonly draft: AssistantMessage;
 
-  constructor(readonly model: string) {}
+  constructor(readonly model: string) {
+    this.draft = { role: "assistant", content: this.parts, model, timestamp: Date.now() };
+  }
 
   text(delta: string): void {
     const last = this.parts.at(-1);

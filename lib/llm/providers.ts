@@ -114,6 +114,11 @@ export function providerRegistry(custom: CustomProvider[] = []): Map<string, Pro
   return map;
 }
 
+/** Every variable a key is read from: the presets' and the custom providers' `apiKeyEnv`. */
+export function keyVariables(custom: CustomProvider[] = []): string[] {
+  return [...providerRegistry(custom).values()].flatMap((p) => p.apiKeyEnv);
+}
+
 export function findProvider(id: string, registry: Map<string, ProviderPreset> = providerRegistry()): ProviderPreset | undefined {
   return registry.get(id) ?? registry.get(ALIASES[id] ?? "");
 }

@@ -225,6 +225,16 @@ export type StreamEvent =
   /** `stack`: where the error came from, with its causes (the SDK's own error), for --verbose. */
   | { type: "error"; error: { kind: LlmErrorKind; message: string; status?: number }; partial: AssistantMessage; stack?: string };
 
+/**
+ * What `LlmClient.stream` yields: the adapter's events, each carrying `partial`, the answer as
+ * accumulated so far — one live object for the whole call, the only accumulation of the stream
+ * (show it, never change it) — plus `retry` events and at most one `error`, whose `partial` is a
+ * copy of what had arrived.
+ */
+export type ClientStreamEvent =
+  | (Exclude<StreamEvent, { type: "retry" | "error" }> & { partial: AssistantMessage })
+  | Extract<StreamEvent, { type: "retry" | "error" }>;
+
 export interface CallOptions {
   signal?: AbortSignal;
 }
@@ -248,6 +258,6 @@ export interface ModelInfo {
 /** What the agent needs from the LLM layer. */
 export interface LlmClient {
   complete(request: Request, options?: CallOptions): Promise<Response>;
-  stream(request: Request, options?: CallOptions): AsyncIterable<StreamEvent>;
+  stream(request: Request, options?: CallOptions): AsyncIterable<ClientStreamEvent>;
   model(ref: string): ModelInfo;
 }

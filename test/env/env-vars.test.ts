@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ALWAYS_KEPT, commandEnv, isSecretName, KNOWN_SECRETS, nameWords } from "../../lib/env/env-vars.ts";
+import { ALWAYS_KEPT, commandEnv, isSecretName, isWithheld, KNOWN_SECRETS, nameWords, secretPolicy } from "../../lib/env/env-vars.ts";
+import { createClient } from "../../lib/llm/client.ts";
+import { keyVariables } from "../../lib/llm/providers.ts";
 import { TREE_MARKER } from "../../lib/env/process-trees.ts";
 import { makeWorkspace, type Workspace } from "./helpers.ts";
 
@@ -109,5 +111,37 @@ describe("environment variable filtering (004 §4.2)", () => {
     expect(r.stdout).not.toContain("aws-s3cret");
     expect(r.stdout).not.toContain("sk_live_x");
     expect(r.stdout).toContain("PLAIN=p");
+  });
+});
+
+describe("the secret policy is a value (issue 23: policies as values)", () => {
+  const keyEnv = { PATH: base.PATH, CORP_ACCESS: "corp-k3y", LAB_ACCESS: "lab-k3y", PLAIN: "p" };
+
+  test("a plain-named key variable is withheld from the commands of the environment whose policy names it, and only there", async () => {
+    const corp = await ws.env({ baseEnv: keyEnv, secrets: secretPolicy(["CORP_ACCESS"]) }).exec("env");
+    const lab = await ws.env({ baseEnv: keyEnv, secrets: secretPolicy(["LAB_ACCESS"]) }).exec("env");
+    expect(corp.stdout).not.toContain("corp-k3y");
+    expect(corp.stdout).toContain("LAB_ACCESS=lab-k3y");
+    expect(lab.stdout).not.toContain("lab-k3y");
+    expect(lab.stdout).toContain("CORP_ACCESS=corp-k3y");
+  });
+
+  test("creating LLM clients with different custom providers changes nothing global", async () => {
+    createClient({ env: {}, providers: [{ id: "corp", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "CORP_ACCESS" }] });
+    createClient({ env: {}, providers: [{ id: "lab", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "LAB_ACCESS" }] });
+    expect(isWithheld("CORP_ACCESS")).toBe(false);
+    expect(isWithheld("LAB_ACCESS")).toBe(false);
+    const plain = await ws.env({ baseEnv: keyEnv }).exec("env");
+    expect(plain.stdout).toContain("CORP_ACCESS=corp-k3y");
+    expect(plain.stdout).toContain("LAB_ACCESS=lab-k3y");
+  });
+
+  test("the policy built from a client's providers names the presets' and the custom providers' key variables", () => {
+    const policy = secretPolicy(keyVariables([{ id: "corp", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "CORP_ACCESS" }]));
+    expect(isWithheld("CORP_ACCESS", policy)).toBe(true);
+    expect(isWithheld("ANTHROPIC_API_KEY", policy)).toBe(true);
+    expect(isWithheld("LAB_ACCESS", policy)).toBe(false);
+    // The always-kept set stays kept whatever a provider names.
+    expect(secretPolicy(["PATH"]).keyVariables.has("PATH")).toBe(false);
   });
 });

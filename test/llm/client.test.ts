@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createClient } from "../../lib/llm/client.ts";
 import { LlmError } from "../../lib/llm/errors.ts";
-import type { Request, StreamEvent } from "../../lib/llm/types.ts";
+import type { AssistantMessage, Request, StreamEvent } from "../../lib/llm/types.ts";
 import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { collect, errorOf, fakeClient, finishOf } from "./fake-support.ts";
 
@@ -150,6 +150,26 @@ describe("client: retry policy", () => {
     const err = await client.complete(ask()).catch((e) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect(err.kind).toBe("auth");
+  });
+});
+
+describe("client: one accumulation of the answer (issue 23)", () => {
+  test("every event of a call carries the same live message, holding exactly what arrived so far", async () => {
+    fake.setScript([{ text: "Two plus two is four.", chunkSize: 5 }]);
+    let partial: AssistantMessage | undefined;
+    let sent = "";
+    let deltas = 0;
+    for await (const event of fakeClient(fake).stream(ask())) {
+      if (event.type === "retry" || event.type === "error") throw new Error(`unexpected ${event.type}`);
+      partial ??= event.partial;
+      expect(event.partial).toBe(partial);
+      if (event.type !== "text_delta") continue;
+      deltas++;
+      sent += event.delta;
+      expect(event.partial.content).toEqual([{ type: "text", text: sent }]);
+    }
+    expect(deltas).toBeGreaterThan(2);
+    expect(sent).toBe("Two plus two is four.");
   });
 });
 
