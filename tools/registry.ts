@@ -63,7 +63,16 @@ export interface ToolRegistryOptions {
   web?: WebAccess;
 }
 
+/** The tools a call may name: a session's Toolset, or the registry's own active set. */
+export interface ActiveTools {
+  readonly names: readonly string[];
+  /** The active tool a call under `name` runs (its own name or an older alias). */
+  callable(name: string): Tool | undefined;
+}
+
 export interface ExecuteOptions {
+  /** Where the call's tool is looked up (a session's Toolset); default the registry's active set. */
+  tools?: ActiveTools;
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
   onProgress?: (progress: ToolProgress) => void;
@@ -158,10 +167,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         return tool.kind === "shell" && shell !== undefined ? describeShellTool(spec, shell) : spec;
       });
     },
-    async execute(name, args, { signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
+    async execute(name, args, { tools, signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
-      const tool = typeof name === "string" ? activeTool(name) : undefined;
-      if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${active.join(", ")}.`);
+      const lookup = tools ?? { names: active, callable: activeTool };
+      const tool = typeof name === "string" ? lookup.callable(name) : undefined;
+      if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${lookup.names.join(", ")}.`);
       const checked = tool.jsonSchema ? checkJsonArgs(tool.name, tool.jsonSchema, args) : checkArgs(tool.name, schemaOf(tool), args);
       if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");

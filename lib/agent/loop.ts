@@ -9,7 +9,7 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
 import { describeCall } from "../../tools/metadata.ts";
 import { planOf, type Plan } from "../../tools/plan.ts";
-import type { ToolRegistry } from "../../tools/registry.ts";
+import type { Toolset } from "./toolset.ts";
 import { streamAssistant, textOf, toolCallsOf, type StreamError } from "./assistant-stream.ts";
 import type { SessionConfig } from "./config.ts";
 import type { InjectedOrigin } from "../store/format.ts";
@@ -52,7 +52,8 @@ export interface LoopHost {
   readonly queues: InputQueues;
   readonly history: Message[];
   readonly loopDetector: LoopDetector;
-  readonly registry: ToolRegistry;
+  /** The tools the next request offers. */
+  readonly toolset: Toolset;
   /** Aborted by session.abort(). */
   readonly signal: AbortSignal;
   /** Model calls across the whole session (for max_turns). */
@@ -158,7 +159,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
     total.turns++;
     bus.emit("turn_start", { turn_index: turnIndex });
     const request = await buildRequest(host, systemOverride ?? host.systemPrompt());
-    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history, (name, args) => describeCall(host.registry.get(name), args));
+    const outcome = await streamAssistant(host.client, request, host.signal, bus, host.history, (name, args) => describeCall(host.toolset.known(name), args));
     if (outcome.message) host.persist(outcome.message);
     if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 
@@ -248,7 +249,7 @@ async function runCycle(host: LoopHost, input: PendingInput, total: SubmitResult
 
 async function buildRequest(host: LoopHost, system: string): Promise<Request> {
   const history = host.hooks.has("onContext") ? await host.hooks.onContext([...host.history]) : [...host.history];
-  const tools = host.profile.tools();
+  const tools = host.toolset.specs;
   const messages = host.isProfileTool ? presentForeignCalls(history, new Set(tools.map((t) => t.name)), host.isProfileTool) : history;
   const request: Request = { model: host.profile.model, system, messages };
   if (tools.length > 0) {
