@@ -15,6 +15,10 @@ import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { getProfileFactory } from "../../lib/profiles/index.ts";
 import type { Tool } from "../../tools/types.ts";
 import { tempDir } from "../helpers/temp.ts";
+import type { AgentDefinition } from "../../lib/setup/agents.ts";
+import { conversationOf, routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
+import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
+import { until } from "../helpers/wait.ts";
 import { harness } from "./harness.ts";
 
 const profileOf = (id: string) => getProfileFactory(id)({ model: "example/model" });
@@ -160,3 +164,46 @@ describe("issue 23 a session builds a new Toolset when the profile, model or sel
     expect(h.session.tools).toEqual(["Read"]);
   });
 });
+
+describe("issue 23 children are built by a ChildFactory from the parent's snapshot", () => {
+  const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] });
+  const helper: AgentDefinition = { name: "helper", description: "Helps.", prompt: "You help.", file: "helper.md", scope: "project" };
+
+  test("a custom agent without a tool list gets the tools the parent has active at the spawn", async () => {
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { task: "CHILD-S: look around", agent_type: "helper" }), { text: "done" }],
+        "CHILD-S": [{ text: "looked" }],
+      }),
+      { agents: [helper] },
+    );
+    h.session.setTools(["read", "ls", "spawn_agent"]);
+    await h.session.submit("PARENT: go");
+    const child = h.fake.requests.find((r) => conversationOf(r).firstUser.includes("CHILD-S"));
+    expect(child!.body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "ls"]);
+  });
+
+  test("the parent's switch after a spawn leaves the child's tools as they were built", async () => {
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [call("spawn_agent", { task: "CHILD-T: first" }), { text: "spawned" }, (r) => call("send_input", { agent_id: agentIdIn(r), message: "CHILD-T: again" }), { text: "sent" }],
+        "CHILD-T": [{ text: "one" }, { text: "two" }],
+      }),
+      { tools: ["read", "spawn_agent", "send_input"] },
+    );
+    await h.session.submit("PARENT: spawn");
+    await until(() => h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T")).length === 1, "the child's first request");
+    h.session.setTools(["read", "bash", "spawn_agent", "send_input"]);
+    await h.session.submit("PARENT: again");
+    await until(() => h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T")).length === 2, "the child's second request");
+    const child = h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T"));
+    expect(child.map((r) => r.body.tools.map((t: { name: string }) => t.name))).toEqual([["read"], ["read"]]);
+  });
+});
+
+/** The agent id a spawn answered with, read from the parent's request that follows it. */
+function agentIdIn(request: RecordedRequest): string {
+  const id = JSON.stringify(request.body).match(/Spawned subagent ([0-9a-f]{8})/)?.[1];
+  if (!id) throw new Error(`no agent id in request ${request.index}`);
+  return id;
+}
