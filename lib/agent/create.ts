@@ -1,6 +1,7 @@
 /**
- * createSession: assembles a Session from options — client, environment, tool registry, profile,
- * observer, hooks, session file, and the prompt sources gathered once at start.
+ * createSession: assembles a Session from options — client, environment, tool registry (which runs
+ * the calls), profile, observer, hooks, session file, the prompt sources gathered once at start,
+ * and the ChildFactory its subagent manager builds children with.
  */
 import { resolve, sep } from "node:path";
 import { LocalEnvironment } from "../env/local.ts";
@@ -49,7 +50,7 @@ export interface CreateSessionOptions {
   profile?: string | ProfileFactory;
   /** Active tools: a preset ("default", "minimal", "readonly") or tool names. */
   tools?: ToolPreset | readonly string[];
-  /** Extra tools registered beside the core ones (a later registration of a name wins). */
+  /** The caller's own tools, offered beside the profile's (one of the same name wins over the profile's). */
   customTools?: Tool[];
   /** Execution environment; default a LocalEnvironment rooted at cwd. */
   env?: ExecutionEnvironment;

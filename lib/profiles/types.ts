@@ -71,11 +71,11 @@ export interface ProviderProfile {
   buildSystemPrompt(environment: PromptEnvironment, projectDocs: ProjectDoc[], tools: readonly ToolSpec[], options?: BuildPromptOptions): string;
   /** Per-provider request extras (keyed by provider id), or undefined. */
   providerOptions(settings?: RequestSettings): Record<string, Record<string, unknown>> | undefined;
-  /** The tools this profile brings; applying the profile registers them (a custom tool of the same name wins). */
+  /** The tools this profile brings; the session's Toolset offers them (a custom tool of the same name wins). */
   ownTools: readonly Tool[];
-  /** This profile's tool names for each preset capability (names not registered are left out). */
+  /** This profile's tool names for each preset capability (names no tool has are left out). */
   capabilityTools: Record<Capability, readonly string[]>;
-  /** Tools on with the full preset besides the capabilities (plan, images, patches), when registered. */
+  /** Tools on with the full preset besides the capabilities (plan, images, patches), when some tool has the name. */
   extraTools: readonly string[];
   /** Timeout of a shell command when neither the model nor the session config gives one. */
   defaultCommandTimeoutMs: number;
