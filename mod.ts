@@ -32,8 +32,7 @@ export type {
   BeforeAgentResult,
   SessionOp,
 } from "./lib/agent/index.ts";
-export { registerProfile, profileIds, profileForModel, getProfileFactory, AUTO_PROFILE } from "./lib/profiles/index.ts";
-export { buildToolset, Toolset, ToolsetEntry, type ToolsetInput } from "./lib/agent/toolset.ts";
+export { registerProfile, profileIds, profileForModel, AUTO_PROFILE } from "./lib/profiles/index.ts";
 export type { ProviderProfile, ProfileFactory } from "./lib/profiles/index.ts";
 export type { Tool, ToolKind, ToolPreset, ToolResponse, ErrorCode, Plan, PlanItem } from "./tools/mod.ts";
 
