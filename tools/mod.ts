@@ -26,3 +26,6 @@ export { createObserver, type Observer, type ObserverOptions, type Observed, typ
 export { OutputCapture, DEFAULT_EVENT_LIMIT_CHARS, type CapturedOutput } from "../lib/output/capture.ts";
 export { cutOutput, formatSize, type CutResult, type CutLimits, type HeldText, type TruncateMode } from "../lib/output/cut.ts";
 export { CAPABILITY_LIMITS, limitsFor, type LimitCapability } from "../lib/profiles/tool-limits.ts";
+// What a session offers the model: one value built from a profile and a selection (the CLI's --tools check builds the same).
+export { buildToolset, type Toolset, type ToolsetEntry, type ToolsetInput } from "../lib/agent/toolset.ts";
+export { getProfileFactory } from "../lib/profiles/index.ts";

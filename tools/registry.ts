@@ -3,7 +3,8 @@
  * run it in the execution environment, and always answer with a valid envelope — unknown tools
  * (NOT_FOUND), bad arguments (INVALID_PARAM), tools that throw or return a malformed envelope
  * included. It is the one error boundary: tool bodies throw, and the agent relies on it.
- * Presets pick which tools are active.
+ * Presets pick which tools are active when the registry is used on its own; a session names its
+ * Toolset (lib/agent/toolset.ts) with each call instead.
  */
 import { relative } from "node:path";
 import { toJsonSchema } from "@valibot/to-json-schema";
@@ -63,7 +64,16 @@ export interface ToolRegistryOptions {
   web?: WebAccess;
 }
 
+/** The tools a call may name: a session's Toolset, or the registry's own active set. */
+export interface ActiveTools {
+  readonly names: readonly string[];
+  /** The active tool a call under `name` runs (its own name or an older alias). */
+  callable(name: string): Tool | undefined;
+}
+
 export interface ExecuteOptions {
+  /** Where the call's tool is looked up (a session's Toolset); default the registry's active set. */
+  tools?: ActiveTools;
   signal?: AbortSignal;
   onUpdate?: (text: string) => void;
   onProgress?: (progress: ToolProgress) => void;
@@ -158,10 +168,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         return tool.kind === "shell" && shell !== undefined ? describeShellTool(spec, shell) : spec;
       });
     },
-    async execute(name, args, { signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
+    async execute(name, args, { tools, signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
       const reply = startReply(args, relativeCwd());
-      const tool = typeof name === "string" ? activeTool(name) : undefined;
-      if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${active.join(", ")}.`);
+      const lookup = tools ?? { names: active, callable: activeTool };
+      const tool = typeof name === "string" ? lookup.callable(name) : undefined;
+      if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${lookup.names.join(", ")}.`);
       const checked = tool.jsonSchema ? checkJsonArgs(tool.name, tool.jsonSchema, args) : checkArgs(tool.name, schemaOf(tool), args);
       if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");

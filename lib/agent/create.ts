@@ -1,21 +1,19 @@
 /**
- * createSession: assembles a Session from options — client, environment, tool registry, profile,
- * observer, hooks, session file, and the prompt sources gathered once at start.
+ * createSession: assembles a Session from options — client, environment, tool registry (which runs
+ * the calls), profile, observer, hooks, session file, the prompt sources gathered once at start,
+ * and the ChildFactory its subagent manager builds children with.
  */
 import { resolve, sep } from "node:path";
-import { isToolError, ToolError } from "../envelope.ts";
 import { LocalEnvironment } from "../env/local.ts";
 import { secretPolicy, type SecretPolicy } from "../env/env-vars.ts";
 import { keyVariables } from "../llm/providers.ts";
-import { SubdirEnvironment } from "../env/subdir.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import { createClient, type ClientOptions } from "../llm/client.ts";
 import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
 import { createObserver, type ObserverOptions, type ToolLimits } from "../output/policy.ts";
 import { sweepTempFiles } from "../temp-files.ts";
 import { AUTO_PROFILE, factoryFor } from "../profiles/index.ts";
-import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
-import { childSessionDir } from "../store/list.ts";
+import type { ProfileFactory } from "../profiles/types.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { McpManager, serverFromOptions, type McpServerSettingsEntry } from "../mcp/index.ts";
 import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
@@ -25,13 +23,12 @@ import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionCo
 import { loadHookModules, type Hooks } from "./hooks.ts";
 import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
 import { Session, type SessionParts } from "./session.ts";
-import { SubagentManager, DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./subagents/manager.ts";
+import { SubagentManager } from "./subagents/manager.ts";
+import { createChildFactory, type Lineage } from "./subagents/child-sessions.ts";
 import { childFiles } from "./subagents/stored.ts";
-import { SUBAGENT_TOOL_NAMES } from "./subagents/tools.ts";
-import { gatherPromptSources, type PromptSources } from "./system-prompt.ts";
-import { agentModel, agentToolSelection, type AgentDefinition } from "../setup/agents.ts";
+import { gatherPromptSources } from "./system-prompt.ts";
+import type { AgentDefinition } from "../setup/agents.ts";
 import type { Skill } from "../setup/skills.ts";
-import type { Capability } from "../profiles/types.ts";
 import { createWebAccess, type WebSettings } from "../web/access.ts";
 import { Checkpointer } from "../checkpoints/checkpointer.ts";
 import type { CheckpointSettings } from "../checkpoints/settings.ts";
@@ -55,7 +52,7 @@ export interface CreateSessionOptions {
   profile?: string | ProfileFactory;
   /** Active tools: a preset ("default", "minimal", "readonly") or tool names. */
   tools?: ToolPreset | readonly string[];
-  /** Extra tools registered beside the core ones (a later registration of a name wins). */
+  /** The caller's own tools, offered beside the profile's (one of the same name wins over the profile's). */
   customTools?: Tool[];
   /** Execution environment; default a LocalEnvironment rooted at cwd. */
   env?: ExecutionEnvironment;
@@ -105,15 +102,6 @@ export interface CreateSessionOptions {
   checkpoints?: boolean | (Partial<CheckpointSettings> & { home?: string });
 }
 
-/** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
-interface Lineage {
-  depth: number;
-  /** A child starts from a copy of these messages (fork_context) instead of the stored ones. */
-  history?: Message[];
-  /** A child in its parent's directory with its parent's model reuses the parent's prompt sources (no second git snapshot). */
-  sources?: PromptSources;
-}
-
 export function createSession(options: CreateSessionOptions = {}): Promise<Session> {
   return assembleSession(options, { depth: 0 });
 }
@@ -138,17 +126,18 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   // The profile activates the tools (its own names for the selection) once the session applies it.
   const web = createWebAccess({ settings: options.web, client, model });
   if (options.web?.search !== undefined && options.config?.webSearch === undefined && options.config?.web_search === undefined) config.webSearch = options.web.search;
-  const registry = createToolRegistry({ cwd, env, tools: options.customTools, web });
+  // The registry runs the calls; which tools are active is the session's Toolset.
+  const registry = createToolRegistry({ cwd, env, web });
   const profileChoice = options.profile ?? AUTO_PROFILE;
-  const profile = factoryFor(profileChoice, model)({ model, modelInfo, registry });
+  const profile = factoryFor(profileChoice, model)({ model, modelInfo });
 
   // Config limits (characters, lines) and the observer's own per-tool options win over the profile's.
   const limitOverrides: Record<string, ToolLimits> = {};
   for (const [name, chars] of Object.entries(config.toolOutputLimits)) limitOverrides[name] = { ...limitOverrides[name], maxChars: chars };
   for (const [name, lines] of Object.entries(config.toolLineLimits)) limitOverrides[name] = { ...limitOverrides[name], maxLines: lines };
   for (const [name, limits] of Object.entries(options.observer?.perTool ?? {})) limitOverrides[name] = { ...limitOverrides[name], ...limits };
-  const toolLimits: Record<string, ToolLimits> = {};
-  const observer = createObserver({ root: cwd, ...options.observer, perTool: toolLimits });
+  // Each call's limits come resolved from the session's Toolset (profile's, then these overrides).
+  const observer = createObserver({ root: cwd, ...options.observer, perTool: undefined });
   // Expired and over-budget spill files go at session start, not only when something spills.
   await observer.sweep();
   // So do the temp files of writes a killed process left in the project (each folder once per process).
@@ -172,8 +161,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     toolSelection: options.tools ?? "default",
     skills: options.skills ?? [],
     agents: options.agents ?? [],
-    customToolNames: (options.customTools ?? []).map((t) => t.name),
-    toolLimits,
+    customTools: options.customTools ?? [],
     limitOverrides,
     commandTimeoutMs: explicitCommandTimeout(options.config),
     observer,
@@ -196,17 +184,14 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
         depth: lineage.depth,
         maxDepth: config.maxSubagentDepth,
         maxConcurrent: config.maxConcurrentSubagents,
-        createChild: (request) => asToolError(() => spawnChild(session, options, parentParts, request)),
-        reopenChild: (file) => asToolError(() => childSession(session, options, parentParts, { store: SessionStore.open(file) })),
+        // Children are built from the parent's snapshot at each spawn, never from its live parts.
+        children: createChildFactory(assembleSession, { options, store, cwd, depth: lineage.depth + 1 }),
       });
       if (stored && store.path) for (const child of childFiles(store.path)) subagents.adopt({ ...child, sessionFile: child.path });
       return subagents;
     },
   };
-  // The parts object stays the session's own: its profile choice and tool selection are the ones in force when a child starts.
-  const parentParts: ParentParts = { store, cwd, depth: lineage.depth + 1, live: parts };
-  const session: Session = new Session(parts);
-  return session;
+  return new Session(parts);
 }
 
 /** Servers given as entries are this session's own (closed with it); a manager passed in is shared. */
@@ -221,135 +206,6 @@ function openMcp(servers: CreateSessionOptions["mcpServers"], cwd: string): Sess
 function explicitCommandTimeout(config: SessionConfigInput | undefined): number | undefined {
   const value = config?.defaultCommandTimeoutMs ?? config?.default_command_timeout_ms;
   return typeof value === "number" ? value : undefined;
-}
-
-/**
- * A child that cannot be built (an unknown model, a bad reasoning effort, an unreadable file) is
- * the spawning tool's error, in createSession's own words; a ToolError keeps its code.
- */
-async function asToolError<T>(build: () => Promise<T>): Promise<T> {
-  try {
-    return await build();
-  } catch (e) {
-    throw isToolError(e) ? e : new ToolError("EXECUTION_ERROR", (e as Error).message);
-  }
-}
-
-interface ParentParts {
-  store: SessionStore;
-  cwd: string;
-  /** The children's depth. */
-  depth: number;
-  /** The parent's own parts (environment, client, config, hooks, prompt sources), as its setProfile / setTools / setModel left them. */
-  live: SessionParts;
-}
-
-/**
- * A child agent: the parent's environment (a subdirectory view of it for working_dir), client,
- * profile choice (as it is now) and hooks; its own history, session file (linked to the parent's
- * and the spawning call) and turn limit; the parent's tool selection minus the subagent tools
- * once at the depth limit.
- */
-async function spawnChild(parent: Session, options: CreateSessionOptions, parts: ParentParts, request: SpawnRequest): Promise<Session> {
-  const { live } = parts;
-  let env: ExecutionEnvironment = live.env;
-  if (request.workingDir) {
-    const where = await live.env.resolvePath(request.workingDir);
-    const info = await live.env.stat(where.absolute);
-    if (!info || info.type !== "dir") throw new ToolError("INVALID_PARAM", `working_dir '${request.workingDir}' is not a directory of the workspace.`);
-    env = new SubdirEnvironment(live.env, where.absolute);
-  }
-  const store = parts.store.path
-    ? SessionStore.create({ cwd: parts.cwd, dir: childSessionDir(parts.store.path), parentSession: parts.store.path, spawnedBy: request.callId })
-    : SessionStore.create({ cwd: parts.cwd, persist: false });
-  const { agent } = request;
-  return childSession(parent, options, parts, {
-    store,
-    env,
-    model: request.model ?? agentModel(agent?.model, parent.model),
-    tools: request.tools ?? (agent ? customAgentTools(agent, live) : undefined),
-    maxTurns: request.maxTurns ?? agent?.maxTurns,
-    systemPrompt: agent?.prompt || undefined,
-    reasoningEffort: request.reasoningEffort === undefined ? undefined : checkReasoningEffort(request.reasoningEffort),
-    history: request.forkContext ? [...parent.messages] : undefined,
-  });
-}
-
-interface ChildChoices {
-  store: SessionStore;
-  env?: ExecutionEnvironment;
-  model?: string;
-  tools?: string | readonly string[];
-  maxTurns?: number;
-  reasoningEffort?: ReasoningEffort | null;
-  history?: Message[];
-  /** A custom agent's prompt, in place of the base instructions. */
-  systemPrompt?: string;
-}
-
-/**
- * A child session (new, or reopened from its file) with the parent's parts and the child's own
- * choices. The child follows the parent's profile choice, so under "auto" a child on another
- * family's model gets that family's profile; the parent's tool selection goes over as presets and
- * capabilities, which the child's profile turns into its own tool names.
- */
-function childSession(parent: Session, options: CreateSessionOptions, parts: ParentParts, choices: ChildChoices): Promise<Session> {
-  const { live } = parts;
-  const tools = choices.tools ?? childToolSelection(live.toolSelection, live.profile);
-  const sameSetting = (choices.env ?? live.env) === live.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
-  return assembleSession(
-    {
-      // A reopened child keeps the model its file recorded.
-      model: choices.model ?? (choices.store.size > 0 ? undefined : parent.model),
-      cwd: parts.cwd,
-      profile: live.profileChoice,
-      tools: typeof tools === "string" ? (tools as ToolPreset) : tools,
-      customTools: options.customTools,
-      env: choices.env ?? live.env,
-      config: { ...live.config, maxTurns: choices.maxTurns ?? DEFAULT_CHILD_MAX_TURNS },
-      hooks: live.hooks,
-      systemPrompt: choices.systemPrompt ?? options.systemPrompt,
-      appendSystemPrompt: options.appendSystemPrompt,
-      skills: live.skills,
-      agents: live.agents,
-      store: choices.store,
-      client: live.client,
-      secrets: options.secrets,
-      clientOptions: options.clientOptions,
-      reasoningEffort: choices.reasoningEffort ?? live.config.reasoningEffort,
-      observer: options.observer,
-      // The parent's MCP servers serve its children too (shared, closed with the parent's owner).
-      mcpServers: parent.mcp,
-      checkpoints: options.checkpoints,
-    },
-    { depth: parts.depth, history: choices.history, sources: sameSetting ? live.sources : undefined },
-  );
-}
-
-/**
- * A custom agent's tools for its child: its `tools` (or the parent's active tools) as capabilities
- * and names the parent's registry knows, without its `disallowedTools` and the subagent tools.
- */
-function customAgentTools(agent: AgentDefinition, live: SessionParts): string[] {
-  const capabilityOf = new Map<string, Capability>();
-  for (const [capability, names] of Object.entries(live.profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability as Capability);
-  for (const capability of Object.keys(live.profile.capabilityTools)) capabilityOf.set(capability, capability as Capability);
-  const inherited = live.registry.names().filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n);
-  const tools = agentToolSelection(agent, (n) => capabilityOf.get(n), (n) => live.registry.get(n) !== undefined && !SUBAGENT_TOOL_NAMES.has(n), inherited);
-  // A session needs one active tool: an agent naming only tools gong lacks still gets the reader.
-  return tools.length > 0 ? tools : ["read"];
-}
-
-/**
- * The parent's tool selection in a form any profile can take: a preset as it is; in a list, a
- * name the parent's profile gives a capability (Read, exec_command…) becomes that capability,
- * other names (custom, MCP, plan tools) stay; the subagent tools are left out.
- */
-function childToolSelection(selection: ToolPreset | readonly string[], profile: ProviderProfile): ToolPreset | string[] {
-  if (typeof selection === "string") return selection;
-  const capabilityOf = new Map<string, string>();
-  for (const [capability, names] of Object.entries(profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability);
-  return [...new Set(selection.filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n))];
 }
 
 /**

@@ -10,6 +10,7 @@ import type { ImagePart, LlmClient, Message, Request, ToolCallPart, Usage, UserM
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
 import { streamAssistant, textOf, toolCallsOf, type DescribeCall, type StreamError } from "./assistant-stream.ts";
+import type { Toolset } from "./toolset.ts";
 import type { SessionConfig } from "./config.ts";
 import type { InjectedOrigin } from "../store/format.ts";
 import type { Emit } from "./events.ts";
@@ -46,8 +47,8 @@ export interface LoopContext {
   readonly messages: Message[];
   /** Model calls so far in the session (max_turns counts across inputs); the loop adds its own. */
   turns: number;
-  /** The profile in force and its system prompt, read at every model call: a tool, model or profile switch shows at once. */
-  current(): { profile: ProviderProfile; system: string };
+  /** The profile, tools and system prompt in force, read at every model call: a tool, model or profile switch shows at once. */
+  current(): { profile: ProviderProfile; toolset: Toolset; system: string };
 }
 
 /** What a run is given: values, and the few callbacks that reach back into the session. */
@@ -180,8 +181,8 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
     const turnIndex = context.turns++;
     total.turns++;
     emit("turn_start", { turn_index: turnIndex });
-    const { profile, system } = context.current();
-    const request = await buildRequest(run, profile, systemOverride ?? system);
+    const { profile, toolset, system } = context.current();
+    const request = await buildRequest(run, profile, toolset, systemOverride ?? system);
     const outcome = await streamAssistant(config.client, request, signal, emit, context.messages, config.describeCall);
     if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 
@@ -268,10 +269,10 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
   }
 }
 
-async function buildRequest({ context, config }: Run, profile: ProviderProfile, system: string): Promise<Request> {
+async function buildRequest({ context, config }: Run, profile: ProviderProfile, toolset: Toolset, system: string): Promise<Request> {
   const { hooks, settings, isProfileTool } = config;
   const history = hooks.has("onContext") ? await hooks.onContext([...context.messages]) : [...context.messages];
-  const tools = profile.tools();
+  const tools = toolset.specs;
   const messages = isProfileTool ? presentForeignCalls(history, new Set(tools.map((t) => t.name)), isProfileTool) : history;
   const request: Request = { model: profile.model, system, messages };
   if (tools.length > 0) {

@@ -1,35 +1,33 @@
 /**
- * The tools of a session's MCP servers. They connect after start-up: each one is registered
- * inactive as it arrives and the session then recomputes its active set, where MCP tools follow
- * the same rule as custom and subagent tools (see sessionToolNames).
+ * The tools of a session's MCP servers. They connect after start-up: each one is kept here as it
+ * arrives and the session then builds a new Toolset, where MCP tools follow the same rule as
+ * custom and subagent tools (see buildToolset).
  */
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
-import type { ToolRegistry } from "../../tools/registry.ts";
+import type { Tool } from "../../tools/types.ts";
 
 export class SessionMcpTools {
-  private readonly registered = new Set<string>();
+  private readonly connected = new Map<string, Tool>();
   private readonly detach: () => void;
 
-  constructor(manager: McpManager, registry: ToolRegistry, onToolsChanged: () => void, onEvent: (event: McpServerEvent) => void) {
+  constructor(manager: McpManager, onToolsChanged: () => void, onEvent: (event: McpServerEvent) => void) {
     this.detach = manager.attach(
       {
         register: (tool) => {
-          this.registered.add(tool.name);
-          registry.register(tool, { activate: false });
+          this.connected.set(tool.name, tool);
           onToolsChanged();
         },
         unregister: (name) => {
-          this.registered.delete(name);
-          registry.unregister(name);
+          if (this.connected.delete(name)) onToolsChanged();
         },
       },
       onEvent,
     );
   }
 
-  /** Names of the MCP tools registered now. */
-  names(): string[] {
-    return [...this.registered];
+  /** The MCP tools connected now. */
+  tools(): Tool[] {
+    return [...this.connected.values()];
   }
 
   close(): void {

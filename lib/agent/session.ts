@@ -18,7 +18,8 @@ import { factoryFor, isProfileToolName } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import { planOf, type Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
-import { sessionToolNames } from "./tool-selection.ts";
+import { buildToolset, type Toolset } from "./toolset.ts";
+import type { Tool } from "../../tools/types.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type Emit, type EventListener, type SessionEvent } from "./events.ts";
 import { HookRunner, type Hooks } from "./hooks.ts";
@@ -33,6 +34,7 @@ import { SessionMcpTools } from "./mcp-tools.ts";
 import { subagentDialect, subagentTools } from "./subagents/tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
+import type { ParentSnapshot } from "./subagents/child-factory.ts";
 import type { AgentDefinition } from "../setup/agents.ts";
 import { skillsBlock, skillTool, skillToolName, type Skill } from "../setup/skills.ts";
 import { shouldDefer, toolSearchTool } from "../mcp/tool-search.ts";
@@ -57,15 +59,13 @@ export interface SessionParts {
   profile: ProviderProfile;
   /** The tool selection the session was given (a preset or names), translated per profile. */
   toolSelection: ToolPreset | readonly string[];
-  /** Names of the caller's own tools: they win over a profile's tool of the same name (sessionToolNames says when they are on). */
-  customToolNames: readonly string[];
+  /** The caller's own tools: they win over a profile's tool of the same name (buildToolset says when they are on). */
+  customTools: readonly Tool[];
   /** Agent Skills: their names and descriptions in the system prompt, their bodies behind the skill tool. */
   skills: readonly Skill[];
   /** Custom agents: subagent types of the spawning tools. */
   agents: readonly AgentDefinition[];
-  /** The observer's per-tool limits, rewritten when the profile changes… */
-  toolLimits: Record<string, ToolLimits>;
-  /** …with these (from the session config and observer options) always on top. */
+  /** Output limits from the session config and observer options, on top of the profile's in every Toolset. */
   limitOverrides: Record<string, ToolLimits>;
   /** The command timeout the session config set explicitly, if it did. */
   commandTimeoutMs?: number;
@@ -80,7 +80,7 @@ export interface SessionParts {
   subagents(link: SubagentLink): SubagentManager;
   /** The plan stored in the session file (on resume), if any. */
   plan?: Plan;
-  /** MCP servers whose tools this session offers (see sessionToolNames); `owned` ones close with the session. */
+  /** MCP servers whose tools this session offers (see buildToolset); `owned` ones close with the session. */
   mcp?: { manager: McpManager; owned: boolean };
   /** Checkpoints of the workspace before each user turn (absent: none are taken). */
   checkpoints?: Checkpointer;
@@ -103,11 +103,13 @@ export class Session {
     this.bus.emit(kind, data);
   };
   /** The subagent tools of the current profile's dialect (none when this session may not spawn). */
-  private subagentToolNames: string[] = [];
+  private subagentTools: Tool[] = [];
   /** MCP tools the tool search has loaded (their schemas go with every request from then on). */
   private readonly loadedMcpTools = new Set<string>();
   /** The skill tool of the current profile's dialect, when there are skills. */
-  private skillToolNames: string[] = [];
+  private skillTools: Tool[] = [];
+  /** The tools the next request offers; a new value whenever the profile, selection or MCP tools change. */
+  private toolset!: Toolset;
   private readonly runningTools = new Set<AbortController>();
   /** Aborted by abort() and close(): the session is over. */
   private readonly lifetime = new AbortController();
@@ -138,7 +140,7 @@ export class Session {
     this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
     // First listener: a message (a plan, a model change) is in the file before anyone else hears of it.
     persistEvents(this.bus, this.recorder);
-    this.conversation = { messages: parts.history, turns: 0, current: () => ({ profile: this.parts.profile, system: this.systemPrompt() }) };
+    this.conversation = { messages: parts.history, turns: 0, current: () => ({ profile: this.parts.profile, toolset: this.toolset, system: this.systemPrompt() }) };
     this.loop = this.loopConfig(new LoopDetector(() => this.config.loopDetectionWindow));
     this.monitor = new ContextMonitor(
       {
@@ -161,6 +163,7 @@ export class Session {
       notify: (text) => {
         if (this.currentState !== "CLOSED") this.followUp(text);
       },
+      snapshot: () => this.snapshot(),
     });
     // A resumed conversation keeps the MCP tools it had called loaded (a search loaded them before).
     for (const message of parts.history) {
@@ -169,7 +172,7 @@ export class Session {
     }
     this.applyProfile(parts.profile);
     if (parts.mcp) {
-      this.mcpTools = new SessionMcpTools(parts.mcp.manager, parts.registry, () => this.activateTools(), (event) => this.mcpChanged(event));
+      this.mcpTools = new SessionMcpTools(parts.mcp.manager, () => this.activateTools(), (event) => this.mcpChanged(event));
       this.activateTools();
     }
   }
@@ -209,7 +212,7 @@ export class Session {
 
   /** Names of the active tools, in the order the model sees them. */
   get tools(): string[] {
-    return this.parts.registry.names();
+    return [...this.toolset.names];
   }
 
   /** The conversation the next request carries (after compaction: the summary and what was kept). */
@@ -318,7 +321,7 @@ export class Session {
     this.assertOpen("setModel");
     const info: ModelInfo = this.parts.client.model(ref);
     const before = this.parts.profile.id;
-    this.applyProfile(factoryFor(this.parts.profileChoice, ref)({ model: ref, modelInfo: info, registry: this.parts.registry }));
+    this.applyProfile(factoryFor(this.parts.profileChoice, ref)({ model: ref, modelInfo: info }));
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
     this.bus.emit("model_change", { model: ref, profile: this.parts.profile.id });
@@ -331,7 +334,7 @@ export class Session {
     const factory = factoryFor(profile, this.model);
     const before = this.parts.profile.id;
     this.parts.profileChoice = profile;
-    this.applyProfile(factory({ model: this.model, modelInfo: this.parts.client.model(this.model), registry: this.parts.registry }));
+    this.applyProfile(factory({ model: this.model, modelInfo: this.parts.client.model(this.model) }));
     this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "override" });
   }
 
@@ -350,8 +353,9 @@ export class Session {
 
   /** The full system prompt the next request will carry. */
   systemPrompt(): string {
-    const skillTool = this.skillToolNames.find((n) => this.parts.registry.names().includes(n));
-    this.cachedPrompt ??= composeSystemPrompt(this.parts.profile, this.parts.sources, this.parts.overrides, skillTool ? skillsBlock(this.parts.skills, skillTool) : "");
+    const { toolset } = this;
+    const skills = toolset.skillToolName ? skillsBlock(this.parts.skills, toolset.skillToolName) : "";
+    this.cachedPrompt ??= composeSystemPrompt(this.parts.profile, this.parts.sources, this.parts.overrides, toolset.specs, skills);
     return this.cachedPrompt;
   }
 
@@ -450,7 +454,7 @@ export class Session {
       client: parts.client,
       hooks: this.hooks,
       loopDetector,
-      describeCall: (name, args) => describeCall(parts.registry.get(name), args),
+      describeCall: (name, args) => describeCall(this.toolset.known(name), args),
       isProfileTool: isProfileToolName,
       executeTools: (calls) => this.executeTools(calls),
       takeSteering: () => this.queues.drainSteering(),
@@ -485,8 +489,8 @@ export class Session {
   private toolContext(): ToolExecutionContext {
     const { parts } = this;
     return {
-      ...this.hintToolNames(),
       registry: parts.registry,
+      toolset: this.toolset,
       hooks: this.hooks,
       observer: parts.observer,
       bus: this.bus,
@@ -498,63 +502,74 @@ export class Session {
     };
   }
 
-  /** What a truncation hint points the model to: the spawning subagent tool and the shell when active, the profile's paging hint. */
-  private hintToolNames(): Pick<ToolExecutionContext, "subagentTool" | "shellToolName" | "pagingHint"> {
-    const active = new Set(this.parts.registry.names());
-    const { capabilityTools } = this.parts.profile;
-    // The first subagent tool of each dialect is the spawning one (spawn_agent, Agent, invoke_agent).
-    const spawning = this.subagentToolNames[0];
+  /** What a child built now inherits: copies of the parts that change, so a later switch here leaves the child as it was built. */
+  private snapshot(): ParentSnapshot {
+    const { parts } = this;
+    const selection = parts.toolSelection;
     return {
-      subagentTool: spawning !== undefined && active.has(spawning) ? spawning : undefined,
-      shellToolName: capabilityTools.bash.find((n) => active.has(n)),
-      pagingHint: this.parts.profile.pagingHint,
+      model: this.model,
+      profileChoice: parts.profileChoice,
+      profile: parts.profile,
+      toolSelection: typeof selection === "string" ? selection : [...selection],
+      toolset: this.toolset,
+      env: parts.env,
+      client: parts.client,
+      config: { ...this.config },
+      hooks: [...parts.hooks],
+      skills: parts.skills,
+      agents: parts.agents,
+      sources: structuredClone(parts.sources),
+      messages: [...parts.history],
+      mcp: parts.mcp?.manager,
     };
   }
 
-  /** Makes `profile` current: its tools and its dialect's subagent tools registered, the selection applied to them, its limits in force. */
+  /** Makes `profile` current: its dialect's subagent and skill tools, and a Toolset for it and the selection. */
   private applyProfile(profile: ProviderProfile): void {
-    const { registry } = this.parts;
-    const custom = new Set(this.parts.customToolNames);
-    for (const tool of profile.ownTools) if (!custom.has(tool.name)) registry.register(tool, { activate: false });
     // The subagent tools follow the profile's dialect (spawn_agent, Agent, invoke_agent…).
-    this.subagentToolNames = [];
-    if (this.children.canSpawn) {
-      for (const tool of subagentTools(subagentDialect(profile.id), this.children, { parentModel: profile.model, agents: this.parts.agents })) {
-        registry.register(tool, { activate: false });
-        this.subagentToolNames.push(tool.name);
-      }
-    }
-    // The skill tool follows the dialect too (Skill, activate_skill, skill).
-    this.skillToolNames = [];
-    if (this.parts.skills.length > 0 && !custom.has(skillToolName(profile.id))) {
-      registry.register(skillTool(profile.id, this.parts.skills), { activate: false });
-      this.skillToolNames.push(skillToolName(profile.id));
-    }
-    this.activateTools(this.parts.toolSelection, profile);
+    const subagent = this.children.canSpawn ? subagentTools(subagentDialect(profile.id), this.children, { parentModel: profile.model, agents: this.parts.agents }) : [];
+    // The skill tool follows the dialect too (Skill, activate_skill, skill); a custom tool of that name wins.
+    const custom = new Set(this.parts.customTools.map((t) => t.name));
+    const skill = this.parts.skills.length > 0 && !custom.has(skillToolName(profile.id)) ? [skillTool(profile.id, this.parts.skills)] : [];
+    const toolset = this.toolsetFor(this.parts.toolSelection, profile, subagent, skill);
+    this.subagentTools = subagent;
+    this.skillTools = skill;
     this.parts.profile = profile;
-    const limits = this.parts.toolLimits;
-    for (const key of Object.keys(limits)) delete limits[key];
-    for (const [name, l] of Object.entries(profile.toolLimits)) limits[name] = { ...l };
-    for (const [name, l] of Object.entries(this.parts.limitOverrides)) limits[name] = { ...limits[name], ...l };
+    this.useToolset(toolset);
   }
 
-  /** Applies a tool selection to a profile (default: the current ones); the next request carries the result. */
-  private activateTools(selection: ToolPreset | readonly string[] = this.parts.toolSelection, profile = this.parts.profile): void {
-    const extras = [...this.parts.customToolNames, ...this.subagentToolNames, ...this.skillToolNames, ...this.mcpToolNames(profile)];
-    this.parts.registry.setActive(sessionToolNames(profile, selection, this.parts.registry, extras));
+  /** Applies a tool selection to the current profile (throws on a bad selection, changing nothing); the next request carries the result. */
+  private activateTools(selection: ToolPreset | readonly string[] = this.parts.toolSelection): void {
+    this.useToolset(this.toolsetFor(selection, this.parts.profile, this.subagentTools, this.skillTools));
+  }
+
+  private useToolset(toolset: Toolset): void {
+    this.toolset = toolset;
     this.cachedPrompt = null;
+  }
+
+  private toolsetFor(selection: ToolPreset | readonly string[], profile: ProviderProfile, subagent: readonly Tool[], skill: readonly Tool[]): Toolset {
+    return buildToolset({
+      profile,
+      selection,
+      custom: this.parts.customTools,
+      subagent,
+      skill,
+      mcp: this.mcpOffer(profile),
+      limitOverrides: this.parts.limitOverrides,
+      shell: this.parts.env.facts?.()?.shell,
+    });
   }
 
   /**
    * The MCP tools the request carries: all of them, or — when their definitions would pass the
    * tool-search share of the context window — the search tool and the tools it has loaded.
    */
-  private mcpToolNames(profile: ProviderProfile): string[] {
-    const names = this.mcpTools?.names() ?? [];
-    if (!this.config.mcpToolSearch || names.length === 0) return names;
-    const { registry } = this.parts;
-    const tools = names.flatMap((n) => registry.get(n) ?? []);
-    if (!shouldDefer(tools, this.parts.client.model(profile.model).contextWindow, this.config.mcpToolSearchPercent)) return names;
+  private mcpOffer(profile: ProviderProfile): { tools: Tool[]; offered: string[] } {
+    const tools = this.mcpTools?.tools() ?? [];
+    const names = tools.map((t) => t.name);
+    if (!this.config.mcpToolSearch || tools.length === 0) return { tools, offered: names };
+    if (!shouldDefer(tools, this.parts.client.model(profile.model).contextWindow, this.config.mcpToolSearchPercent)) return { tools, offered: names };
     const search = toolSearchTool(
       profile.id,
       tools.filter((t) => !this.loadedMcpTools.has(t.name)),
@@ -563,8 +578,7 @@ export class Session {
         this.activateTools();
       },
     );
-    registry.register(search, { activate: false });
-    return [search.name, ...names.filter((n) => this.loadedMcpTools.has(n))];
+    return { tools: [...tools, search], offered: [search.name, ...names.filter((n) => this.loadedMcpTools.has(n))] };
   }
 
   private storeBetweenInputs(method: string) {

@@ -4,7 +4,7 @@
  * The environment, git snapshot and project docs are gathered once, at session start.
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
-import type { ModelInfo } from "../llm/types.ts";
+import type { ModelInfo, ToolSpec } from "../llm/types.ts";
 import { joinLayers } from "../profiles/prompt-layers.ts";
 import type { GitSummary, ProjectDoc, PromptEnvironment, ProviderProfile } from "../profiles/types.ts";
 import type { SecretPolicy } from "../env/env-vars.ts";
@@ -58,8 +58,8 @@ export async function gatherPromptSources(
 }
 
 /** `skills` is the list of Agent Skills (names and descriptions), placed before the user's appended text. */
-export function composeSystemPrompt(profile: ProviderProfile, sources: PromptSources, overrides: PromptOverrides, skills = ""): string {
+export function composeSystemPrompt(profile: ProviderProfile, sources: PromptSources, overrides: PromptOverrides, tools: readonly ToolSpec[], skills = ""): string {
   const docs = selectProjectDocs(sources.projectDocs, profile.projectDocFiles);
-  const built = profile.buildSystemPrompt(sources.environment, docs, { baseInstructions: overrides.systemPrompt });
+  const built = profile.buildSystemPrompt(sources.environment, docs, tools, { baseInstructions: overrides.systemPrompt });
   return joinLayers([built, skills, overrides.appendSystemPrompt]);
 }

@@ -8,11 +8,11 @@
  */
 import { startReply, type ErrorCode, type ImageData, type ToolResponse } from "../envelope.ts";
 import type { Observed, Observer } from "../output/policy.ts";
-import { CAPABILITY_LIMITS } from "../profiles/tool-limits.ts";
 import type { OutputCapture } from "../output/capture.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { describeCall, filesOf, kindOf, summarizeResult } from "../../tools/metadata.ts";
+import type { Toolset } from "./toolset.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
@@ -21,7 +21,10 @@ export const SKIPPED_MESSAGE = "Skipped due to queued user message";
 export const ABORTED_MESSAGE = "Tool call aborted: the input was stopped.";
 
 export interface ToolExecutionContext {
+  /** Runs the calls (the one error boundary). */
   registry: ToolRegistry;
+  /** The active tools of this round, with their limits and the names the truncation notice uses. */
+  toolset: Toolset;
   hooks: HookRunner;
   observer: Observer;
   bus: EventBus;
@@ -32,14 +35,8 @@ export interface ToolExecutionContext {
   steeringPending(): boolean;
   /** Controllers of the calls running right now; steering aborts them. */
   running: Set<AbortController>;
-  /** Name of the active tool that starts subagents, if any (the truncation hint points at it). */
-  subagentTool?: string;
   /** Timeout for shell commands that give none (session config, else the profile's default). */
   commandTimeoutMs?: number;
-  /** The profile's sentence on paging a spilled output file (its own tool and parameter names). */
-  pagingHint?: string;
-  /** The active shell tool, named in the hint for a line longer than the limit. */
-  shellToolName?: string;
 }
 
 export interface ExecutedCall {
@@ -100,7 +97,7 @@ function notStarting(ctx: ToolExecutionContext): string | undefined {
 
 /** The active tool a call names, if any. */
 function toolFor(ctx: ToolExecutionContext, name: string): Tool | undefined {
-  return ctx.registry.callable(name);
+  return ctx.toolset.callable(name);
 }
 
 function emitStart(ctx: ToolExecutionContext, call: ToolCallPart, tool: Tool | undefined): void {
@@ -128,6 +125,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   try {
     // The registry never throws: unknown tools, bad arguments and failing tools come back as envelopes.
     response = await ctx.registry.execute(call.name, call.arguments, {
+      tools: ctx.toolset,
       signal: controller.signal,
       callId: call.id,
       output: capture,
@@ -151,17 +149,18 @@ async function finish(
   started: boolean,
   capture?: OutputCapture,
 ): Promise<ExecutedCall> {
-  const tool = toolFor(ctx, call.name);
+  const entry = ctx.toolset.entry(call.name);
+  const tool = entry?.tool;
   if (!started) emitStart(ctx, call, tool);
   const untouched: Observed = { forModel: full, forEvent: full, truncated: false, complete: true, fullOutputPath: null };
   const seen = await ctx.observer
     .observe(call.name, full, {
       direction: tool?.truncation,
       capture,
-      kindLimits: kindOf(tool) === "agent" ? CAPABILITY_LIMITS.agent : undefined,
-      subagentToolName: ctx.subagentTool,
-      pagingHint: ctx.pagingHint,
-      shellToolName: ctx.shellToolName,
+      limits: entry?.limits ?? {},
+      subagentToolName: ctx.toolset.subagentToolName,
+      pagingHint: ctx.toolset.pagingHint,
+      shellToolName: ctx.toolset.shellToolName,
     })
     .catch(() => untouched);
   const isError = full.status === "error";

@@ -151,7 +151,7 @@ export async function prepareSession(
   // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
   const explicitTools =
     tools !== undefined &&
-    checkTools({ selection: tools, profile: factoryFor(opts.profile ?? settings.profile ?? AUTO_PROFILE, model), model, cwd, env: execEnv, skills: brought.skills.length > 0 }, toolSource, shell);
+    checkTools({ selection: tools, profile: factoryFor(opts.profile ?? settings.profile ?? AUTO_PROFILE, model), model, env: execEnv, skills: brought.skills.length > 0 }, toolSource, shell);
   const noShellNotice = !shell && !explicitTools;
   const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
   const permissions: SessionPermissions = { rules: fromSettings.rules, cwd, hookDecisions: new WeakMap() };

@@ -59,6 +59,8 @@ export interface ObserveOptions {
   capture?: OutputCapture;
   /** Limits of what the tool does (a subagent's answer), for a tool the per-tool table does not name. */
   kindLimits?: ToolLimits;
+  /** The call's limits as its caller resolved them (a session's Toolset entry): they replace the per-tool table's. */
+  limits?: ToolLimits;
   /** The active subagent tool, when there is one: the hint points at it (001 §7). */
   subagentToolName?: string;
   /** How to page or search the spilled file, in the profile's own words (default: CORE_PAGING_HINT). */
@@ -131,7 +133,10 @@ export function createObserver(options: ObserverOptions): Observer {
 
   /** The limits that apply to a tool; `byKind` stands in when the per-tool table does not name it. */
   function limits(toolName: string, direction?: TruncateMode, byKind?: ToolLimits) {
-    const own = options.perTool?.[toolName] ?? byKind ?? {};
+    return resolved(options.perTool?.[toolName] ?? byKind ?? {}, direction);
+  }
+
+  function resolved(own: ToolLimits, direction?: TruncateMode) {
     return {
       maxChars: own.maxChars ?? global.maxChars,
       maxLines: own.maxLines ?? global.maxLines,
@@ -161,7 +166,7 @@ export function createObserver(options: ObserverOptions): Observer {
       const callLimit = budgetChars(hints);
       // A call naming its own budget (exec_command's max_output_tokens) is cut to it from the middle,
       // never past the tool's limit; the budget is in characters only, so no line cut.
-      const toolLimit = limits(toolName, opts.direction, opts.kindLimits);
+      const toolLimit = opts.limits ? resolved(opts.limits, opts.direction) : limits(toolName, opts.direction, opts.kindLimits);
       const limit = callLimit === null ? toolLimit : { ...toolLimit, maxChars: Math.min(toolLimit.maxChars, callLimit), direction: "head_tail" as const };
       // The character cut always runs (004 §5.3); a tool paging itself waives only the line cut (001 §6).
       const skipLines = response.context?.truncation_skip === true || callLimit !== null;

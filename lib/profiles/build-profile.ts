@@ -28,23 +28,21 @@ export interface AlignedProfileSpec {
 }
 
 export function createAlignedProfile(spec: AlignedProfileSpec, options: ProfileOptions): ProviderProfile {
-  const { model, modelInfo, registry } = options;
+  const { model, modelInfo } = options;
   const toolLimits = limitsFor(spec.limits);
   return {
     id: spec.id,
     model,
-    registry,
-    buildSystemPrompt(environment, projectDocs, prompt = {}) {
+    buildSystemPrompt(environment, projectDocs, tools, prompt = {}) {
       return joinLayers([
         prompt.baseInstructions ?? spec.baseInstructions,
         environmentBlock(environment),
         gitBlock(environment.git),
         // Names only: the reference agents describe their tools in the tool list, and the prompt stays lean.
-        toolNamesBlock(this.tools()),
+        toolNamesBlock(tools),
         projectDocsBlock(projectDocs),
       ]);
     },
-    tools: () => registry.definitions(),
     providerOptions: (settings = {}) => spec.providerOptions(options, settings),
     ownTools: spec.tools,
     capabilityTools: spec.capabilities,

@@ -28,21 +28,19 @@ How to work:
 
 Answers: be concise and direct. Use short paragraphs or lists, mention files by path, and do not repeat file contents the user can open themselves.`;
 
-export function createDefaultProfile({ model, modelInfo, registry }: ProfileOptions): ProviderProfile {
+export function createDefaultProfile({ model, modelInfo }: ProfileOptions): ProviderProfile {
   return {
     id: "default",
     model,
-    registry,
-    buildSystemPrompt(environment, projectDocs, options = {}) {
+    buildSystemPrompt(environment, projectDocs, tools, options = {}) {
       return joinLayers([
         options.baseInstructions ?? DEFAULT_BASE_INSTRUCTIONS,
         environmentBlock(environment),
         gitBlock(environment.git),
-        toolsBlock(this.tools()),
+        toolsBlock(tools),
         projectDocsBlock(projectDocs),
       ]);
     },
-    tools: () => registry.definitions(),
     providerOptions: () => undefined,
     ownTools: [...coreTools, webFetchTool],
     capabilityTools: { read: ["read"], write: ["write"], edit: ["edit"], bash: ["bash"], grep: ["grep"], find: ["find"], ls: ["ls"] },

@@ -8,7 +8,6 @@ import { createDefaultProfile } from "./default.ts";
 import { createGeminiProfile } from "./gemini.ts";
 import { createOpenAIProfile } from "./openai.ts";
 import type { ProfileFactory, ProviderProfile } from "./types.ts";
-import { createToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
 
 export type * from "./types.ts";
@@ -41,7 +40,7 @@ export function profileIds(): string[] {
 /** The tools profile `id` brings (its `ownTools`; none for an unknown id), for hosts describing stored calls. */
 export function profileTools(id: string): readonly Tool[] {
   const factory = factories.get(id);
-  return factory ? factory({ model: "", registry: createToolRegistry({ cwd: "." }) }).ownTools : [];
+  return factory ? factory({ model: "" }).ownTools : [];
 }
 
 /** The factory for `id`; an unknown id is an error naming the known ones. */
@@ -75,8 +74,7 @@ export function profileForModel(model: string): string {
 
 /** An instance of each factory, for what a profile states about itself (tool names, instruction files). */
 function samples(of: Iterable<ProfileFactory>): ProviderProfile[] {
-  const registry = createToolRegistry({ cwd: "." });
-  return [...of].map((factory) => factory({ model: "", registry }));
+  return [...of].map((factory) => factory({ model: "" }));
 }
 
 /** Instruction files the registered profiles read besides AGENTS.md: a session gathers them all once, so a profile switch needs no new walk. */

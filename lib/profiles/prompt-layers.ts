@@ -54,14 +54,14 @@ export function gitBlock(git: GitSummary): string {
 }
 
 /** One line per active tool: its name and the first sentence of its description (the full text is in the request's tool list). */
-export function toolsBlock(tools: ToolSpec[]): string {
+export function toolsBlock(tools: readonly ToolSpec[]): string {
   if (tools.length === 0) return "No tools are available in this session: answer from what you know and what the user gives you.";
   const lines = tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`);
   return ["Available tools:", ...lines].join("\n");
 }
 
 /** The active tools by name only: the request's tool list carries each one's description and schema. */
-export function toolNamesBlock(tools: ToolSpec[]): string {
+export function toolNamesBlock(tools: readonly ToolSpec[]): string {
   if (tools.length === 0) return toolsBlock(tools);
   return `Available tools: ${tools.map((t) => t.name).join(", ")}. Each one's description and parameters come with the request.`;
 }

@@ -2,12 +2,13 @@
  * The ProviderProfile (004 §3.2): what one model family sees — its tools under the names and
  * shapes it was trained on, its system prompt, its request options and its capabilities. The
  * agent loop talks to a profile only through this interface, so provider-aligned profiles
- * (anthropic, openai, gemini) slot in beside `default` without touching the loop.
+ * (anthropic, openai, gemini) slot in beside `default` without touching the loop. A profile is
+ * data and pure functions: it never holds a registry or the active tools (the session's Toolset,
+ * lib/agent/toolset.ts, is built from it).
  */
 import type { EnvironmentFacts } from "../env/types.ts";
 import type { ToolLimits } from "../output/policy.ts";
 import type { ModelInfo, ToolSpec } from "../llm/types.ts";
-import type { ToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
 
 /** The capabilities the tool presets are written in (003 §10): each profile names its tools for them. */
@@ -66,18 +67,15 @@ export interface ProviderProfile {
   id: string;
   /** "provider/model-id" the requests go to. */
   model: string;
-  /** Every tool this profile can offer; the active set is what `tools()` returns. */
-  registry: ToolRegistry;
-  buildSystemPrompt(environment: PromptEnvironment, projectDocs: ProjectDoc[], options?: BuildPromptOptions): string;
-  /** Definitions of the active tools, for the request. */
-  tools(): ToolSpec[];
+  /** The system prompt for the active tools (the session's Toolset gives their definitions). */
+  buildSystemPrompt(environment: PromptEnvironment, projectDocs: ProjectDoc[], tools: readonly ToolSpec[], options?: BuildPromptOptions): string;
   /** Per-provider request extras (keyed by provider id), or undefined. */
   providerOptions(settings?: RequestSettings): Record<string, Record<string, unknown>> | undefined;
-  /** The tools this profile brings; applying the profile registers them (a custom tool of the same name wins). */
+  /** The tools this profile brings; the session's Toolset offers them (a custom tool of the same name wins). */
   ownTools: readonly Tool[];
-  /** This profile's tool names for each preset capability (names not registered are left out). */
+  /** This profile's tool names for each preset capability (names no tool has are left out). */
   capabilityTools: Record<Capability, readonly string[]>;
-  /** Tools on with the full preset besides the capabilities (plan, images, patches), when registered. */
+  /** Tools on with the full preset besides the capabilities (plan, images, patches), when some tool has the name. */
   extraTools: readonly string[];
   /** Timeout of a shell command when neither the model nor the session config gives one. */
   defaultCommandTimeoutMs: number;
@@ -101,7 +99,6 @@ export interface ProfileOptions {
   model: string;
   /** Catalog facts for the model (context window, reasoning, cutoff), when known. */
   modelInfo?: ModelInfo;
-  registry: ToolRegistry;
 }
 
 export type ProfileFactory = (options: ProfileOptions) => ProviderProfile;

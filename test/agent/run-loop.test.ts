@@ -9,6 +9,7 @@ import type { EventKind, EventMap, SessionEvent } from "../../lib/agent/events.t
 import { HookRunner } from "../../lib/agent/hooks.ts";
 import { LoopDetector } from "../../lib/agent/loop-detection.ts";
 import { runLoop, type LoopConfig, type LoopContext } from "../../lib/agent/loop.ts";
+import { buildToolset } from "../../lib/agent/toolset.ts";
 import type { ExecutedCall } from "../../lib/agent/tool-execution.ts";
 import { startReply } from "../../lib/envelope.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
@@ -17,7 +18,6 @@ import { zeroUsage } from "../../lib/llm/usage.ts";
 import { factoryFor } from "../../lib/profiles/index.ts";
 import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
-import { createToolRegistry } from "../../tools/registry.ts";
 import { fakeClient } from "../helpers/fake-client.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
 
@@ -59,14 +59,14 @@ interface Driven {
 function drive(script: Script, queues: { steering?: string[][]; followUps?: string[] } = {}): Driven {
   fake.setScript(script);
   const client = fakeClient(fake);
-  const registry = createToolRegistry({ cwd: dir.dir, env });
-  const profile = factoryFor("default", MODEL)({ model: MODEL, modelInfo: client.model(MODEL), registry });
+  const profile = factoryFor("default", MODEL)({ model: MODEL, modelInfo: client.model(MODEL) });
+  const toolset = buildToolset({ profile, selection: "default" });
   const events: SessionEvent[] = [];
   const executed: ToolCallPart[][] = [];
   const steering = [...(queues.steering ?? [])];
   const followUps = [...(queues.followUps ?? [])];
   const settings = resolveConfig({});
-  const context: LoopContext = { messages: [], turns: 0, current: () => ({ profile, system: "Be brief." }) };
+  const context: LoopContext = { messages: [], turns: 0, current: () => ({ profile, toolset, system: "Be brief." }) };
   const config: LoopConfig = {
     settings,
     client,

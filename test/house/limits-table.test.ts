@@ -9,7 +9,6 @@ import { createObserver, type TruncationInfo } from "../../lib/output/policy.ts"
 import { getProfileFactory } from "../../lib/profiles/index.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { subagentDialect, subagentTools } from "../../lib/agent/subagents/tools.ts";
-import { createToolRegistry } from "../../tools/registry.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 /** 004 §5.2, row by row: the capability a profile names its tool for, and the characters kept. */
@@ -30,7 +29,7 @@ afterEach(() => dir.cleanup());
 
 /** What the model is told of a 200,000-character output of `tool` under `profile` (short lines, so the character cut decides). */
 async function cutOf(profileId: string, tool: string, kindLimits?: typeof CAPABILITY_LIMITS.agent) {
-  const profile = getProfileFactory(profileId)({ model: "example/model", registry: createToolRegistry({ cwd: dir.dir }) });
+  const profile = getProfileFactory(profileId)({ model: "example/model" });
   const observer = createObserver({ root: dir.dir, env: {}, perTool: profile.toolLimits });
   const text = Array.from({ length: 20_000 }, (_, i) => `row ${String(i).padStart(5, "0")}`).join("\n");
   const { forModel } = await observer.observe(tool, startReply({}).success({ content: text }, text), { kindLimits });
@@ -41,7 +40,7 @@ const PROFILES = ["default", "anthropic", "openai", "gemini"] as const;
 
 describe("issue 23 004 §5.2 limits table pinned in every profile", () => {
   for (const id of PROFILES) {
-    const profile = getProfileFactory(id)({ model: "example/model", registry: createToolRegistry({ cwd: "." }) });
+    const profile = getProfileFactory(id)({ model: "example/model" });
     for (const { row, capability, chars } of TABLE) {
       const tool = profile.capabilityTools[capability][0];
       test(`004-5.2 ${id}: ${row} (${tool}) keeps ${chars} characters`, async () => {

@@ -5,11 +5,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { harness } from "../agent/harness.ts";
 import { ANTHROPIC_BASE_INSTRUCTIONS, GEMINI_BASE_INSTRUCTIONS, getProfileFactory, OPENAI_BASE_INSTRUCTIONS, profileForModel } from "../../lib/profiles/index.ts";
-import { createToolRegistry } from "../../tools/registry.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { last, WIRE_PROFILES, wireOf } from "./wire.ts";
 
@@ -248,9 +246,7 @@ describe("004 §5.4 command timeouts", () => {
   });
 
   test("each profile's own default: Bash 120 s, exec_command and run_shell_command 10 s", async () => {
-    const registry = createToolRegistry({ cwd: tmpdir() });
-    const defaults = ["anthropic", "openai", "gemini", "default"].map((id) => getProfileFactory(id)({ model: "x/y", registry }).defaultCommandTimeoutMs);
+    const defaults = ["anthropic", "openai", "gemini", "default"].map((id) => getProfileFactory(id)({ model: "x/y" }).defaultCommandTimeoutMs);
     expect(defaults).toEqual([120_000, 10_000, 10_000, 120_000]);
-    await registry.close();
   });
 });

@@ -251,12 +251,4 @@ function shorten(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-const FILE_HEADER = /^[ \t]*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)[ \t]*$/gm;
-
-/**
- * The paths a patch names (added, updated, deleted, moved to), in order and without repeats —
- * leniently, so a patch still streaming in or one that will not parse gives what it has so far.
- */
-export function patchFilePaths(text: string): string[] {
-  return [...new Set([...text.matchAll(FILE_HEADER)].map((m) => m[1]))];
-}
+export { patchFilePaths } from "./file-paths.ts";

@@ -13,9 +13,9 @@ import { ToolError } from "../../lib/envelope.ts";
 import { text } from "../args.ts";
 import { count, defaultResultSummary } from "../metadata.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
-import { applyParsedPatch, type PatchOutcome } from "./applier.ts";
+import type { PatchOutcome } from "./applier.ts";
+import { patchFilePaths } from "./file-paths.ts";
 import { APPLY_PATCH_LARK_GRAMMAR } from "./grammar.ts";
-import { PatchParseError, parsePatch, patchFilePaths } from "./parser.ts";
 
 const schema = v.strictObject({
   input: text("The whole patch, from '*** Begin Patch' to '*** End Patch'."),
@@ -65,18 +65,23 @@ function changedFiles(r: ToolResponse): string[] {
 /** What applying a patch needs of a tool call (no output capture: the result is a summary and a diff). */
 type PatchContext = Pick<ToolRunContext, "env" | "reply" | "signal">;
 
-/** Parse, check and apply one patch, answering with the envelope (the shell tool uses it too). */
+/**
+ * Parse, check and apply one patch, answering with the envelope (the shell tool uses it too). The
+ * parser and the applier load with the first patch: most runs never apply one.
+ */
 export async function runPatch(patchText: string, ctx: PatchContext): Promise<ToolResponse> {
   try {
     if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted");
-    const outcome = await applyParsedPatch(parseOrThrow(patchText), ctx.env, { signal: ctx.signal });
+    const [{ applyParsedPatch }, parsed] = await Promise.all([import("./applier.ts"), parseOrThrow(patchText)]);
+    const outcome = await applyParsedPatch(parsed, ctx.env, { signal: ctx.signal });
     return respond(outcome, ctx);
   } catch (e) {
     return ctx.reply.fromError(e);
   }
 }
 
-function parseOrThrow(patchText: string) {
+async function parseOrThrow(patchText: string) {
+  const { PatchParseError, parsePatch } = await import("./parser.ts");
   try {
     return parsePatch(patchText);
   } catch (e) {

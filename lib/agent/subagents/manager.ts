@@ -12,6 +12,7 @@ import { addUsage, zeroUsage } from "../../llm/usage.ts";
 import type { EventMap, SessionEvent } from "../events.ts";
 import type { SubmitResult } from "../loop.ts";
 import type { AgentDefinition } from "../../setup/agents.ts";
+import type { ChildFactory, ParentSnapshot } from "./child-factory.ts";
 
 /** What the manager needs of a child session (a Session satisfies it). */
 export interface ChildSession {
@@ -87,13 +88,13 @@ export interface SubagentLink {
   addUsage(usage: Usage): void;
   /** Delivers a message to the parent as its next input (queued behind the current one). */
   notify(text: string): void;
+  /** What the parent is now, for a child built now. */
+  snapshot(): ParentSnapshot;
 }
 
 export interface SubagentHost extends SubagentLimits, SubagentLink {
-  /** Builds a child; one that cannot be built is a ToolError (like everything the manager refuses). */
-  createChild(request: SpawnRequest): Promise<ChildSession>;
-  /** Opens a child again from its session file (a stored child of a resumed parent, a closed one). */
-  reopenChild(sessionFile: string): Promise<ChildSession>;
+  /** Builds the children from the parent's snapshot; one that cannot be built is a ToolError (like everything the manager refuses). */
+  children: ChildFactory;
 }
 
 /** A child found in a resumed parent's files: its last state. */
@@ -160,7 +161,7 @@ export class SubagentManager {
     this.reserveSlot();
     let session: ChildSession;
     try {
-      session = await this.host.createChild(request);
+      session = await this.host.children.spawn(request, this.host.snapshot());
     } finally {
       this.starting--;
     }
@@ -278,7 +279,7 @@ export class SubagentManager {
       new ToolError("EXECUTION_ERROR", `Subagent ${child.id} (${child.name}) cannot continue: its history is gone — ${why}. It remembers nothing of its earlier work; spawn a new subagent with the whole task if it is still needed.`);
     let session: ChildSession;
     try {
-      session = await this.host.reopenChild(file);
+      session = await this.host.children.reopen(file, this.host.snapshot());
     } catch (e) {
       throw gone(`its session file ${file} cannot be opened (${(e as Error).message})`);
     }
