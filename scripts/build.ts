@@ -20,9 +20,13 @@ import { RELEASE_TARGETS } from "./release/targets.ts";
 
 const root = join(import.meta.dir, "..");
 
-/** Compiles cli.ts for `target` (default: this machine) into `outfile`. */
+/**
+ * Compiles cli.ts for `target` (default: this machine) into `outfile`. Split into ES module chunks,
+ * so code behind a dynamic `import()` (the provider SDKs, MCP, the shell, rewind…) is parsed and
+ * held in memory only when a run reaches it; one bundle would load all of it at start.
+ */
 export async function buildBinary(outfile: string, target?: string): Promise<void> {
-  const args = ["build", "--compile", "--minify", "--bytecode", "--sourcemap=none", join(root, "cli.ts"), "--outfile", outfile];
+  const args = ["build", "--compile", "--minify", "--bytecode", "--format", "esm", "--splitting", "--sourcemap=none", join(root, "cli.ts"), "--outfile", outfile];
   if (target) args.push("--target", target);
   const proc = Bun.spawn([process.execPath, ...args], { stdout: "inherit", stderr: "inherit", cwd: root });
   if ((await proc.exited) !== 0) throw new Error(`bun build failed for ${target ?? "this machine"}`);
