@@ -12,11 +12,11 @@
  * leaves each file whole or absent; a blob or manifest is only referenced after it is written.
  */
 import type { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { existsSync as exists, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { encodeCwd, gongHome } from "../store/paths.ts";
+import { sha256Hex } from "../hash.ts";
 import { tempPathFor } from "../temp-files.ts";
 
 /** zlib loads with the first blob written or read: most runs never need it, and it costs memory to load. */
@@ -46,7 +46,7 @@ export class CheckpointStoreError extends Error {
   }
 }
 
-export const sha256 = (data: Uint8Array | string): string => createHash("sha256").update(data).digest("hex");
+export const sha256 = sha256Hex;
 
 export class CheckpointStore {
   readonly root: string;
