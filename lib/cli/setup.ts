@@ -161,7 +161,7 @@ export async function prepareSession(
   // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with theirs.
   const hooks: Hooks[] = [...moduleHooks, ...(shellHooks ? [shellHooks.hooks] : []), unattendedGate(permissions)];
   // Servers connect in the background from here on; the first request does not wait for them.
-  const mcp = configureMcp(cwd, loaded, trust.trusted, env);
+  const mcp = await configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
   mcp.manager?.start();
   const sessionOptions: CreateSessionOptions = {
