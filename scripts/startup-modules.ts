@@ -18,6 +18,8 @@ export interface StartupModules {
   own: Map<string, number>;
   /** npm packages reached, each with how many of its files load. */
   packages: Map<string, number>;
+  /** Runtime built-ins imported (`node:fs` → "fs"), ours and the packages'. */
+  builtins: Set<string>;
 }
 
 const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), js: new Bun.Transpiler({ loader: "js" }) };
@@ -26,6 +28,7 @@ const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), js: new Bun.Tran
 export function startupModules(root = ROOT): StartupModules {
   const own = new Map<string, number>();
   const packages = new Map<string, number>();
+  const builtins = new Set<string>();
   const seen = new Set<string>();
   const queue = ENTRIES.map((e) => join(root, e));
   while (queue.length > 0) {
@@ -40,22 +43,21 @@ export function startupModules(root = ROOT): StartupModules {
     const transpiler = /\.tsx?$/.test(file) ? transpilers.ts : transpilers.js;
     // A shebang line is not JavaScript to the scanner.
     for (const imp of transpiler.scanImports(source.replace(/^#!.*/, ""))) {
-      if (imp.kind === "dynamic-import" || imp.path.startsWith("node:") || imp.path.startsWith("bun:")) continue;
+      if (imp.kind === "dynamic-import") continue;
       const target = resolveFrom(imp.path, dirname(file));
       if (target) queue.push(target);
+      else builtins.add(imp.path.replace(/^node:/, ""));
     }
   }
-  return { own, packages };
+  return { own, packages, builtins };
 }
 
+/** The file `spec` names, or undefined for a runtime built-in (`node:fs`, `fs`, `bun:sqlite`). */
 function resolveFrom(spec: string, dir: string): string | undefined {
-  try {
-    const path = Bun.resolveSync(spec, dir);
-    // Node built-ins named without the `node:` prefix resolve to themselves.
-    return path.startsWith("/") ? path : undefined;
-  } catch {
-    return undefined;
-  }
+  if (/^(node|bun):/.test(spec)) return undefined;
+  const path = Bun.resolveSync(spec, dir);
+  // Built-ins named without the `node:` prefix resolve to themselves.
+  return path.startsWith("/") ? path : undefined;
 }
 
 /** The npm package holding `file` ("@scope/name" or "name"), or undefined for our own modules. */
@@ -67,11 +69,12 @@ function packageOf(file: string): string | undefined {
 }
 
 if (import.meta.main) {
-  const { own, packages } = startupModules();
+  const { own, packages, builtins } = startupModules();
   const lines = [...own.values()].reduce((a, b) => a + b, 0);
   console.log(`gong -p loads ${own.size} modules of ours (${lines} lines) and ${packages.size} npm packages (${[...packages.values()].reduce((a, b) => a + b, 0)} files).`);
   if (process.argv.includes("--list")) {
     for (const [file, n] of [...own].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(6)}  ${file}`);
     for (const [pkg, n] of [...packages].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(6)}  files of ${pkg}`);
+    console.log(`built-ins: ${[...builtins].sort().join(", ")}`);
   }
 }
