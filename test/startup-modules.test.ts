@@ -25,6 +25,7 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
       "lib/setup/shell-hooks.ts",
       "lib/agent/compaction/compact.ts",
       "tools/image-codec.ts",
+      "tools/edit-diff.ts",
       "lib/cli/interactive.ts",
       "lib/cli/rpc.ts",
       "lib/cli/acp/server.ts",
@@ -37,8 +38,8 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
     expect([...own.keys()].filter((file) => file.startsWith("lib/llm/adapters/"))).toEqual([]);
   });
 
-  test("no provider SDK, MCP or ACP SDK, image codec or page converter is loaded at start", () => {
-    const heavy = ["@anthropic-ai/sdk", "openai", "@google/genai", "@modelcontextprotocol/sdk", "@agentclientprotocol/sdk", "pngjs", "jpeg-js", "omggif", "linkedom", "turndown", "@mozilla/readability"];
+  test("no provider SDK, MCP or ACP SDK, image codec, diff or page converter is loaded at start", () => {
+    const heavy = ["@anthropic-ai/sdk", "openai", "@google/genai", "@modelcontextprotocol/sdk", "@agentclientprotocol/sdk", "pngjs", "jpeg-js", "omggif", "diff", "linkedom", "turndown", "@mozilla/readability"];
     expect(heavy.filter((pkg) => packages.has(pkg))).toEqual([]);
   });
 
