@@ -4,7 +4,7 @@
  * recognisable name with its owner's pid — `.<name>.gong-<pid>-<random>.tmp` — so a later gong can
  * tell an orphan (older than a minute, owner gone) from a write in progress, and remove it.
  */
-import { randomBytes } from "node:crypto";
+import { randomHex } from "./hash.ts";
 import { readdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
@@ -20,7 +20,7 @@ export const ORPHAN_AGE_MS = 60_000;
 
 /** The temp path for an atomic write of `target` (same folder, so the rename stays atomic). */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${keptName(basename(target))}.gong-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  return join(dirname(target), `.${keptName(basename(target))}.gong-${process.pid}-${randomHex(6)}.tmp`);
 }
 
 /** `name` cut to KEPT_NAME_BYTES of UTF-8 at a character boundary. */

@@ -20,9 +20,19 @@ import { RELEASE_TARGETS } from "./release/targets.ts";
 
 const root = join(import.meta.dir, "..");
 
-/** Compiles cli.ts for `target` (default: this machine) into `outfile`. */
+/** How many times later than usual the binary's JIT tiers code up (see buildBinary). */
+const JIT_POLICY = 10;
+
+/**
+ * Compiles cli.ts for `target` (default: this machine) into `outfile`. Split into ES module chunks,
+ * so code behind a dynamic `import()` (the provider SDKs, MCP, the shell, rewind…) is parsed and
+ * held in memory only when a run reaches it; one bundle would load all of it at start. The JIT
+ * tiers up ten times later than usual: start-up code (schemas built once, settings read once) runs
+ * a few thousand times and is done before an optimised copy would pay for itself, while the
+ * optimising compiler costs a few MB of memory; code that stays hot is still optimised.
+ */
 export async function buildBinary(outfile: string, target?: string): Promise<void> {
-  const args = ["build", "--compile", "--minify", "--bytecode", "--sourcemap=none", join(root, "cli.ts"), "--outfile", outfile];
+  const args = ["build", "--compile", "--minify", "--bytecode", "--format", "esm", "--splitting", `--compile-jit-policy=${JIT_POLICY}`, "--sourcemap=none", join(root, "cli.ts"), "--outfile", outfile];
   if (target) args.push("--target", target);
   const proc = Bun.spawn([process.execPath, ...args], { stdout: "inherit", stderr: "inherit", cwd: root });
   if ((await proc.exited) !== 0) throw new Error(`bun build failed for ${target ?? "this machine"}`);

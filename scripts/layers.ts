@@ -29,8 +29,8 @@ export const LAYERS: Record<string, readonly string[]> = {
   testing: ["lib/testing/"],
   env: ["lib/env/", "lib/paths.ts"],
   output: ["lib/output/"],
-  /** Leaves every layer may use: the envelope, the version, atomic temp files. */
-  envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts"],
+  /** Leaves every layer may use: the envelope, the version, atomic temp files, hashes. */
+  envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts", "lib/hash.ts"],
 };
 
 const BASE = ["env", "output", "envelope"];

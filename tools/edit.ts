@@ -11,7 +11,6 @@ import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";
 import type { FileInfo } from "../lib/env/types.ts";
 import { flag, text } from "./args.ts";
-import { regionDiff } from "./edit-diff.ts";
 import { findMatches, type Span, splice } from "./edit-match.ts";
 import { withFileLock } from "./file-lock.ts";
 import { locate } from "./locate.ts";
@@ -114,6 +113,8 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
   if (updated === content) return ctx.reply.fail("INVALID_PARAM", `No changes made to ${path}. The replacement produced identical content.`, extras);
   if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted", extras);
 
+  // The diff code loads with the first edit, not at start-up.
+  const { regionDiff } = await import("./edit-diff.ts");
   // Size and mtime catch most changes; the bytes catch one made within the same timestamp tick.
   const now = await ctx.env.stat(absolute);
   if (!now || changed(before, now) || !sameBytes(await ctx.env.readFile(absolute), bytes)) {

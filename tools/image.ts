@@ -4,7 +4,7 @@
  * 2000×2000 pixels and 4.5 MB of base64) before they are attached.
  */
 import { Buffer } from "node:buffer";
-import { encodeToFit, type Pixels, decodePixels } from "./image-codec.ts";
+import type { Pixels } from "./image-codec.ts";
 
 export type ImageMime = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
@@ -92,8 +92,11 @@ export interface PreparedImage {
   note?: string;
 }
 
-/** Attach as-is when within the limits, otherwise decode, shrink and re-encode (PNG or JPEG). */
-export function prepareImage(bytes: Uint8Array, mime: ImageMime): PreparedImage {
+/**
+ * Attach as-is when within the limits, otherwise decode, shrink and re-encode (PNG or JPEG). The
+ * codecs (and the zlib they use) load only for an image that must be shrunk.
+ */
+export async function prepareImage(bytes: Uint8Array, mime: ImageMime): Promise<PreparedImage> {
   const original = imageSize(bytes, mime);
   const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
   const fitsPixels = original !== null && original.width <= MAX_IMAGE_DIMENSION && original.height <= MAX_IMAGE_DIMENSION;
@@ -113,6 +116,7 @@ export function prepareImage(bytes: Uint8Array, mime: ImageMime): PreparedImage 
       note: `The image (${describe(original)}) is over the ${limits} limit and too large to shrink here, so it was not attached. Make a smaller copy with bash (e.g. an image converter if one is installed) and read that file.`,
     };
   }
+  const { decodePixels, encodeToFit } = await import("./image-codec.ts");
   let pixels: Pixels;
   try {
     pixels = decodePixels(bytes, mime);

@@ -214,7 +214,7 @@ async function readImage(
     const message = `Image '${path}' (${mime}, ${formatSize(baseStats.file_size_bytes)}) is larger than ${formatSize(MAX_IMAGE_FILE_BYTES)}, so it was not loaded. Make a smaller copy with bash and read that file.`;
     return ctx.reply.partial({ content: "", truncated: false, images: [], mime_type: mime }, `${message}\n(Took ${ctx.reply.elapsed()}ms)`, { ...extras, stats });
   }
-  const prepared = prepareImage(bytes, mime);
+  const prepared = await prepareImage(bytes, mime);
   const size = prepared.original ? `${prepared.original.width}x${prepared.original.height}` : "unknown size";
   const summary = `Read image '${path}' (${mime}, ${size}, ${formatSize(bytes.length)}).`;
   const stats = { ...baseStats, file_size_bytes: bytes.length, encoding: "binary" };

@@ -201,8 +201,17 @@ function abortMessage(e: unknown): string {
   return e instanceof Error && e.name !== "AbortError" && e.message !== "" ? e.message : "Operation aborted";
 }
 
+/** Each tool's definition, converted once: every request sends it again. */
+const definitionCache = new WeakMap<Tool, ToolSpec>();
+
 /** JSON Schema of a tool's arguments as the model sees it (root type "object", descriptions kept). */
 export function toDefinition(tool: Tool): ToolSpec {
+  let spec = definitionCache.get(tool);
+  if (!spec) definitionCache.set(tool, (spec = convert(tool)));
+  return spec;
+}
+
+function convert(tool: Tool): ToolSpec {
   const schema = tool.jsonSchema ?? (toJsonSchema(schemaOf(tool), { errorMode: "ignore" }) as Record<string, unknown>);
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);

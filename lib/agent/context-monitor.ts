@@ -4,7 +4,7 @@
  * once it leaves less than the reserve, older messages are summarized. Compaction also runs on a
  * context-overflow error (then the request is retried once) and on session.compact().
  */
-import { compact, estimateTokens, shouldCompact } from "./compaction/index.ts";
+import { estimateTokens, shouldCompact } from "./compaction/tokens.ts";
 import type { LlmClient, Message } from "../llm/types.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
 import type { SessionConfig } from "./config.ts";
@@ -93,6 +93,8 @@ export class ContextMonitor {
     try {
       // The history is rebuilt from the session file, so a file that missed writes cannot be used.
       if (!this.recorder.healthy) throw new Error("the session file missed earlier writes, so the history cannot be rebuilt from it");
+      // The summary, the cut and the lock load with the first compaction, not at start-up.
+      const { compact } = await import("./compaction/compact.ts");
       const result = await compact({
         store: this.recorder.store,
         client: session.client,

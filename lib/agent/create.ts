@@ -15,7 +15,8 @@ import { sweepTempFiles } from "../temp-files.ts";
 import { AUTO_PROFILE, factoryFor } from "../profiles/index.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { McpManager, serverFromOptions, type McpServerSettingsEntry } from "../mcp/index.ts";
+import { serverFromOptions, type McpServerSettingsEntry } from "../mcp/config.ts";
+import type { McpManager } from "../mcp/manager.ts";
 import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
 import { planOf } from "../../tools/plan.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -146,7 +147,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const hooks = [...(Array.isArray(options.hooks) ? options.hooks : options.hooks ? [options.hooks] : [])];
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
-  const mcp = openMcp(options.mcpServers, cwd);
+  const mcp = await openMcp(options.mcpServers, cwd);
   const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo, secrets);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
@@ -194,9 +195,13 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   return new Session(parts);
 }
 
-/** Servers given as entries are this session's own (closed with it); a manager passed in is shared. */
-function openMcp(servers: CreateSessionOptions["mcpServers"], cwd: string): SessionParts["mcp"] {
+/**
+ * Servers given as entries are this session's own (closed with it); a manager passed in is shared.
+ * The MCP client code loads only for a session that has servers.
+ */
+async function openMcp(servers: CreateSessionOptions["mcpServers"], cwd: string): Promise<SessionParts["mcp"]> {
   if (!servers) return undefined;
+  const { McpManager } = await import("../mcp/manager.ts");
   if (servers instanceof McpManager) return { manager: servers.start(), owned: false };
   const configs = Object.entries(servers).map(([name, entry]) => serverFromOptions(name, entry));
   return configs.length > 0 ? { manager: new McpManager(configs, cwd).start(), owned: true } : undefined;

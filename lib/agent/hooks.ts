@@ -3,7 +3,6 @@
  * registration order. Notifications are the event stream. A hook that throws or overruns its
  * timeout is skipped with a `hook_error` event; the agent goes on with the value it had.
  */
-import { pathToFileURL } from "node:url";
 import { isAbsolute, resolve } from "node:path";
 import type { ToolResponse } from "../envelope.ts";
 import type { ImagePart, Message } from "../llm/types.ts";
@@ -171,6 +170,8 @@ function isObject(v: unknown): v is Record<string, any> {
 /** Loads hook modules (TS or JS files) whose default export is a hooks object or an array of them. */
 export async function loadHookModules(paths: string[], cwd: string): Promise<Hooks[]> {
   const loaded: Hooks[] = [];
+  // node:url loads here, not at start-up: it costs about a megabyte of memory, and most runs have no hook modules.
+  const { pathToFileURL } = await import("node:url");
   for (const path of paths) {
     const absolute = isAbsolute(path) ? path : resolve(cwd, path);
     let mod: { default?: unknown };

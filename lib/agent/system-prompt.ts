@@ -9,6 +9,7 @@ import { joinLayers } from "../profiles/prompt-layers.ts";
 import type { GitSummary, ProjectDoc, PromptEnvironment, ProviderProfile } from "../profiles/types.ts";
 import type { SecretPolicy } from "../env/env-vars.ts";
 import { gitSnapshot } from "./git-context.ts";
+import { localDate } from "./local-date.ts";
 import { registeredProjectDocFiles } from "../profiles/index.ts";
 import { discoverProjectDocs, selectProjectDocs } from "./project-docs.ts";
 
@@ -23,11 +24,6 @@ export interface PromptOverrides {
   systemPrompt?: string;
   /** Appended after every other layer. */
   appendSystemPrompt?: string;
-}
-
-export function localDate(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 export function promptEnvironment(env: ExecutionEnvironment, git: GitSummary, model: string, info?: ModelInfo): PromptEnvironment {

@@ -12,10 +12,10 @@
  * A failure in step 3 puts the pre-rewind checkpoint back; a process killed in step 3 leaves the
  * journal, and the next checkpoint or rewind of that workspace puts it back first (recover()).
  */
-import { randomBytes } from "node:crypto";
 import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
 import process from "node:process";
+import { randomHex } from "../hash.ts";
 import { sha256, type CheckpointStore, type Manifest, type ManifestEntry } from "./store.ts";
 import { holdIfAsked } from "./test-hold.ts";
 
@@ -117,7 +117,7 @@ export function applyChanges(changes: FileChange[], options: ApplyOptions): void
   const { store, root, undoId, targetId } = options;
   if (changes.length === 0) return;
   checkPaths(changes, root);
-  const staging = join(root, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString("hex")}`);
+  const staging = join(root, `${STAGING_PREFIX}${process.pid}-${randomHex(4)}`);
   const journalPath = join(store.workspaceDir(root), "journal.json");
   const journal: Journal = { staging, undo: undoId, target: targetId };
   store.writeAtomic(journalPath, JSON.stringify(journal));

@@ -12,12 +12,15 @@
  * leaves each file whole or absent; a blob or manifest is only referenced after it is written.
  */
 import type { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { existsSync as exists, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import process from "node:process";
 import { encodeCwd, gongHome } from "../store/paths.ts";
+import { sha256Hex } from "../hash.ts";
 import { tempPathFor } from "../temp-files.ts";
+
+/** zlib loads with the first blob written or read: most runs never need it, and it costs memory to load. */
+const zlib = () => process.getBuiltinModule("node:zlib");
 
 export type SkipReason = "ignored" | "too-large" | "checkpoint-full" | "unreadable" | "special";
 
@@ -43,7 +46,7 @@ export class CheckpointStoreError extends Error {
   }
 }
 
-export const sha256 = (data: Uint8Array | string): string => createHash("sha256").update(data).digest("hex");
+export const sha256 = sha256Hex;
 
 export class CheckpointStore {
   readonly root: string;
@@ -69,7 +72,7 @@ export class CheckpointStore {
   /** Stores `data` under its hash (once: an existing blob is not rewritten) and returns the hash. */
   putBlob(data: Uint8Array, hash = sha256(data)): string {
     const path = this.blobPath(hash);
-    if (!exists(path)) this.writeAtomic(path, deflateRawSync(data, { level: 1 }));
+    if (!exists(path)) this.writeAtomic(path, zlib().deflateRawSync(data, { level: 1 }));
     return hash;
   }
 
@@ -84,7 +87,7 @@ export class CheckpointStore {
     }
     const corrupted = () => new CheckpointStoreError(`The checkpoint store file ${path} is corrupted (its content does not match its name); that checkpoint cannot be restored.`, path);
     try {
-      data = inflateRawSync(data);
+      data = zlib().inflateRawSync(data);
     } catch {
       throw corrupted();
     }

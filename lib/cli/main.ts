@@ -162,7 +162,7 @@ function sessionsCommand(opts: CliOptions, io: Io): number {
 async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const trust = await projectTrust(cwd, opts, io, false);
-  const mcp = configureMcp(cwd, trust.loaded, trust.trusted, io.env);
+  const mcp = await configureMcp(cwd, trust.loaded, trust.trusted, io.env);
   try {
     await listMcpServers(mcp, (s) => io.stdout.write(s));
   } finally {

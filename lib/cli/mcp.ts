@@ -5,7 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadMcpConfig, McpConfigError, McpManager, type LoadedMcpConfig, type McpServerConfig, type McpServerStatus } from "../mcp/index.ts";
+import { loadMcpConfig, McpConfigError, type LoadedMcpConfig, type McpServerConfig } from "../mcp/config.ts";
+import type { McpManager, McpServerStatus } from "../mcp/manager.ts";
 import { ConfigError } from "./model.ts";
 import { oneLine } from "./render.ts";
 import { untrustedHint } from "./trust.ts";
@@ -18,8 +19,19 @@ export interface CliMcp {
   warnings: string[];
 }
 
-/** Reads the configuration (a malformed file is a configuration error naming file and key); does not connect. */
-export function configureMcp(cwd: string, loaded: LoadedSettings, trusted: boolean, env: Record<string, string | undefined>): CliMcp {
+/**
+ * Reads the configuration (a malformed file is a configuration error naming file and key); does not
+ * connect. The MCP client code loads only when a server is configured.
+ */
+export async function configureMcp(cwd: string, loaded: LoadedSettings, trusted: boolean, env: Record<string, string | undefined>): Promise<CliMcp> {
+  const { config, warnings } = mcpConfiguration(cwd, loaded, trusted, env);
+  if (!config) return { warnings };
+  const { McpManager } = await import("../mcp/manager.ts");
+  return { manager: new McpManager(config.servers, cwd, config.untrusted), warnings };
+}
+
+/** The configured servers (undefined when there are none, trusted or not) and the lines to tell the user. */
+export function mcpConfiguration(cwd: string, loaded: LoadedSettings, trusted: boolean, env: Record<string, string | undefined>): { config?: LoadedMcpConfig; warnings: string[] } {
   let config: ReturnType<typeof loadMcpConfig>;
   try {
     config = loadMcpConfig({
@@ -35,7 +47,7 @@ export function configureMcp(cwd: string, loaded: LoadedSettings, trusted: boole
   const hasAny = config.servers.length > 0 || config.untrusted.length > 0;
   const trust = trustNotice(cwd, config, trusted);
   const warnings = [...(trust ? [trust] : []), ...config.servers.filter((s) => s.enabled && s.secretsInCommandLine).map(commandLineNotice)];
-  return { manager: hasAny ? new McpManager(config.servers, cwd, config.untrusted) : undefined, warnings };
+  return { config: hasAny ? config : undefined, warnings };
 }
 
 /**

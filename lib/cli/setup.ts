@@ -27,7 +27,7 @@ import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
 import { loadSetup, type Setup } from "../setup/settings-files.ts";
 import { gongHome } from "../store/paths.ts";
 import { claudePermissionMode, unattendedGate, type SessionPermissions } from "./approval.ts";
-import { ShellHooks } from "../setup/shell-hooks.ts";
+import type { ShellHooks } from "../setup/shell-hooks.ts";
 import { untrustedHint } from "./trust.ts";
 import { parseToolList } from "../../tools/registry.ts";
 import { discoverSetup, type UserSetup } from "../setup/index.ts";
@@ -141,7 +141,7 @@ export async function prepareSession(
   const environmentFor = (root: string) =>
     new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv, shell: settings.shell, secrets });
   const execEnv = environmentFor(cwd);
-  const box = sandboxFor(opts.sandbox, settings.sandbox);
+  const box = await sandboxFor(opts.sandbox, settings.sandbox);
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
 
   const tools = parseTools(opts.tools ?? settings.tools);
@@ -155,14 +155,15 @@ export async function prepareSession(
   const noShellNotice = !shell && !explicitTools;
   const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
   const permissions: SessionPermissions = { rules: fromSettings.rules, cwd, hookDecisions: new WeakMap() };
+  // The shell-hook runner loads only when the settings have hooks.
   const shellHooks = Object.keys(fromSettings.hooks).length
-    ? new ShellHooks({ config: fromSettings.hooks, cwd, env: baseEnv, permissionMode: () => claudePermissionMode(permissions.mode?.()), report: (line) => warn(`gong: ${line}`), decisions: permissions.hookDecisions })
+    ? new (await import("../setup/shell-hooks.ts")).ShellHooks({ config: fromSettings.hooks, cwd, env: baseEnv, permissionMode: () => claudePermissionMode(permissions.mode?.()), report: (line) => warn(`gong: ${line}`), decisions: permissions.hookDecisions })
     : undefined;
   permissions.hookEvents = shellHooks;
   // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with theirs.
   const hooks: Hooks[] = [...moduleHooks, ...(shellHooks ? [shellHooks.hooks] : []), unattendedGate(permissions)];
   // Servers connect in the background from here on; the first request does not wait for them.
-  const mcp = configureMcp(cwd, loaded, trust.trusted, env);
+  const mcp = await configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
   mcp.manager?.start();
   const sessionOptions: CreateSessionOptions = {

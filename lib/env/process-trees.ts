@@ -11,7 +11,7 @@
  * Anything spawned for a tool — a one-shot command, a background shell session — must be opened
  * here and started with `treeEnv()`, so timeout, abort, cleanup and gong's own exit reach it.
  */
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../hash.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { processStartTicks, procStat } from "./proc-stat.ts";
@@ -36,7 +36,7 @@ let exitHookInstalled = false;
 
 export class ProcessTrees {
   /** Identifies this environment's trees among all gong processes on the machine. */
-  readonly envId = randomBytes(6).toString("hex");
+  readonly envId = randomHex(6);
   private sequence = 0;
   private readonly open = new Map<string, ProcessTree>();
   /** Start time of the first tree's first process: nothing older can belong to any tree. */

@@ -4,7 +4,7 @@
  * (the same id everywhere in the conversation), keeps thinking signatures only for the model that
  * made them, replaces images for models without image input, and tolerates string/null content.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../hash.ts";
 import type { ToolCallIdStyle } from "./providers.ts";
 import type { AssistantMessage, AssistantPart, Message, ModelInfo, ToolCallPart, ToolResultMessage, UserPart } from "./types.ts";
 
@@ -141,7 +141,7 @@ function fit(id: string, max: number, original: string): string {
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 function hash(text: string, length: number): string {
-  const bytes = createHash("sha256").update(text).digest();
+  const bytes = sha256(text);
   let out = "";
   for (let i = 0; i < length; i++) out += ALNUM[bytes[i] % ALNUM.length];
   return out;

@@ -4,7 +4,7 @@
  * become `_`; a name that is still too long keeps its start and ends with a short hash of the
  * whole, so two long names stay distinct and the same tool keeps the same name across runs.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../hash.ts";
 
 export const MAX_TOOL_NAME = 64;
 const HASH_LENGTH = 8;
@@ -13,7 +13,7 @@ const HASH_LENGTH = 8;
 export function mcpToolName(server: string, tool: string, hashed = false): string {
   const full = `mcp__${clean(server)}__${clean(tool)}`;
   if (full.length <= MAX_TOOL_NAME && !hashed) return full;
-  const hash = createHash("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, HASH_LENGTH);
+  const hash = sha256Hex(`${server}\0${tool}`).slice(0, HASH_LENGTH);
   return `${full.slice(0, Math.min(full.length, MAX_TOOL_NAME - HASH_LENGTH - 1))}_${hash}`;
 }
 

@@ -7,7 +7,7 @@
  * whole `<home>/sessions/<encoded cwd>` directory. The timestamp is ISO 8601 with `:` and `.`
  * replaced by `-` (valid on every file system), so names sort by creation time.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../hash.ts";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import process from "node:process";
@@ -41,7 +41,7 @@ export function encodeCwd(cwd: string): string {
     .replace(/^[/\\]+/, "")
     .replace(/[^\p{L}\p{N}._-]/gu, "-");
   if (body.length <= MAX_ENCODED) return `--${body}--`;
-  const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+  const hash = sha256Hex(body).slice(0, 12);
   return `--${body.slice(0, MAX_ENCODED - 13)}-${hash}--`;
 }
 

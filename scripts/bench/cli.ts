@@ -1,11 +1,13 @@
 /**
  * The product as a user runs it: the compiled binary's size, `gong --version`, and a two-turn task
- * (one bash call, then a text answer) against the fake server — wall time and the child's peak RSS.
+ * (one bash call, then a text answer) against the fake server — wall time and the child's peak RSS;
+ * and what `gong -p` loads before it knows what the run needs (scripts/startup-modules.ts).
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { startupModules } from "../startup-modules.ts";
 import { mb, median, ms, type BenchRow } from "./measure.ts";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -54,7 +56,10 @@ export async function rows(): Promise<BenchRow[]> {
     const task = await series(10, [binary, "--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "bench", "--profile", "default", "-p", "say hi"], dir, env);
     await fake.close();
 
+    const loaded = startupModules();
+    const lines = [...loaded.own.values()].reduce((a, b) => a + b, 0);
     return [
+      { area: "cli", name: "modules loaded by gong -p (static imports)", value: `${loaded.own.size} (${lines} lines), ${loaded.packages.size} npm packages` },
       { area: "cli", name: "binary size (dist/gong)", value: mb(statSync(binary).size / 2 ** 20), target: "≤ 120 MB" },
       { area: "cli", name: "gong --version: wall", value: ms(version.wall), target: "≤ 20 ms" },
       { area: "cli", name: "gong --version: peak RSS", value: mb(version.rss) },

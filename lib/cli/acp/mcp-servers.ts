@@ -6,7 +6,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { McpManager, serverFromOptions, type McpServerConfig } from "../../mcp/index.ts";
-import { configureMcp } from "../mcp.ts";
+import { mcpConfiguration } from "../mcp.ts";
 import { loadSettings } from "../settings.ts";
 import { canonical, globalSettings, isProjectTrusted } from "../trust.ts";
 
@@ -46,9 +46,9 @@ export function sessionMcp(options: SessionMcpOptions): { manager?: McpManager; 
 function configuredFor(options: SessionMcpOptions): McpServerConfig[] {
   const loaded = loadSettings(options.cwd);
   const trusted = isProjectTrusted(options.cwd, { flag: options.trustFlag, global: globalSettings(loaded) });
-  const mcp = configureMcp(options.cwd, loaded, trusted, options.env);
+  const mcp = mcpConfiguration(options.cwd, loaded, trusted, options.env);
   for (const warning of mcp.warnings) options.warn(`gong: ${warning}`);
-  return mcp.manager?.configs ?? [];
+  return mcp.config?.servers ?? [];
 }
 
 function editorServers(servers: acp.McpServer[]): McpServerConfig[] {
