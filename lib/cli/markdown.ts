@@ -2,10 +2,11 @@
  * Markdown of a streamed answer rendered for the terminal: headings bold, emphasis, inline code,
  * fenced code with its keywords, strings and comments in color, list bullets, quotes, rules, and
  * tables with aligned columns; links show their text and, dimmed, their address. Prose is wrapped
- * at word boundaries to the terminal's width. Text shows as it arrives: the unfinished line (and a
- * table still being written) is printed as it came, then erased and printed again rendered once
- * the line (or the table) is complete. Used only when color is on (a terminal, no NO_COLOR);
- * otherwise the text is printed as it came.
+ * at word boundaries to the terminal's width. Text shows as it arrives: the unfinished line shows
+ * its whole words, rendered and word-wrapped as far as they go (the word being written waits for
+ * the space after it, so the terminal never breaks a word), and is rendered in full once it ends —
+ * only what changed is rewritten. A table still being written shows as it came until it ends.
+ * Used only when color is on (a terminal, no NO_COLOR); otherwise the text is printed as it came.
  */
 import type { Style } from "./render.ts";
 import { fitToWidth, textWidth } from "./text-width.ts";
@@ -46,15 +47,21 @@ export class MarkdownStream {
     if (end < 0) {
       this.partial = text;
       if (this.hidden) return "";
-      const visible = plain(text.slice(this.kept));
+      const visible = this.provisional();
       if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows()) return this.keep(visible);
       const added = visible.startsWith(this.shownPartial) ? visible.slice(this.shownPartial.length) : null;
       if (added === null) return this.redraw();
       this.shownPartial = visible;
       return added;
     }
-    let out = this.erase();
-    for (const line of text.slice(0, end).split("\n")) out += this.complete(line);
+    const [first, ...rest] = text.slice(0, end).split("\n");
+    // The finished line's rendering usually begins with what is shown of it: only the rest is written.
+    const shown = this.shownRows.length === 0 && this.kept === 0 ? this.shownPartial : "";
+    const erase = shown ? "" : this.erase();
+    const done = this.complete(first);
+    let out = shown && done.startsWith(shown) ? done.slice(shown.length) : `${erase || this.erase()}${done}`;
+    this.shownPartial = "";
+    for (const line of rest) out += this.complete(line);
     this.partial = text.slice(end + 1);
     return out + (this.hidden ? "" : this.showBlock());
   }
@@ -107,7 +114,9 @@ export class MarkdownStream {
     this.shownRows = [];
     this.shownPartial = "";
     this.table = [];
-    this.kept = this.partial.length;
+    // Only the whole words of the line were shown: the word being written follows as it comes.
+    if (this.kept === 0 && !this.hidden) this.kept = this.partial.lastIndexOf(" ") + 1;
+    else this.kept = this.partial.length;
   }
 
   /** A complete line: rendered, or collected into the table it belongs to. */
@@ -161,8 +170,24 @@ export class MarkdownStream {
   /** The provisional text as it came: the table rows so far and the unfinished line. */
   private showBlock(): string {
     this.shownRows = this.table.map(plain);
-    this.shownPartial = plain(this.partial.slice(this.kept));
+    this.shownPartial = this.provisional();
     return this.shownRows.map((r) => `${r}\n`).join("") + this.shownPartial;
+  }
+
+  /**
+   * What shows of the unfinished line: its whole words rendered and wrapped as the finished line
+   * will be (the word being written waits). Past text printed for good, the rest as it came.
+   */
+  private provisional(): string {
+    if (this.kept > 0) return plain(this.partial.slice(this.kept));
+    if (this.isTableLine(this.partial)) return plain(this.partial);
+    const words = this.partial.slice(0, this.partial.lastIndexOf(" ") + 1).trimEnd();
+    if (!words) return "";
+    // Rendering a line may open or close a code fence: the unfinished line leaves that to its end.
+    const inFence = this.inFence;
+    const shown = this.wrapped(words);
+    this.inFence = inFence;
+    return shown;
   }
 
   private redraw(): string {
@@ -175,7 +200,8 @@ export class MarkdownStream {
     this.shownRows = [];
     this.shownPartial = "";
     this.table = [];
-    this.kept = this.partial.length;
+    // What follows the words shown comes as it is.
+    this.kept = this.kept > 0 ? this.partial.length : this.partial.lastIndexOf(" ") + 1;
     return out;
   }
 
@@ -190,7 +216,8 @@ export class MarkdownStream {
 
   /** Terminal rows `text` takes (the cursor's row when it is empty). */
   private rowsOf(text: string): number {
-    return Math.max(1, Math.ceil(textWidth(text) / Math.max(1, this.columns())));
+    const columns = Math.max(1, this.columns());
+    return text.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(textWidth(line) / columns)), 0);
   }
 
   private maxRows(): number {
