@@ -238,6 +238,11 @@ export class EventRenderer {
     if (call) call.passed = why;
   }
 
+  /** A tool call has started and not ended. */
+  get callRunning(): boolean {
+    return this.calls.size > 0;
+  }
+
   resumeCall(callId: string): void {
     const call = this.calls.get(callId);
     if (!call) return;
@@ -250,7 +255,6 @@ export class EventRenderer {
    * (it comes back rendered once it ends), so the output goes on in whole lines above the user's.
    */
   holdPartial(): void {
-    this.spinner.stop();
     if (!this.markdown) {
       // Plain text: the row ends between two words; the word being written waits in the stream.
       if (this.midLine) this.out("\n");

@@ -43,6 +43,9 @@ import { renderTranscript } from "./transcript.ts";
 /** The end of a `!` command's output kept for the model. */
 const USER_COMMAND_CHARS = 30_000;
 
+/** Under the live line while the user types a steering line and a tool runs: what each key does with it. */
+const STEERING_KEYS = "Enter: send after it · Ctrl-X: stop it, send now · Esc: stop all";
+
 /** What the shell is doing: waiting for a line, working on an input, waiting for a question's answer (while working), or shutting down. */
 export type ShellState = "idle" | "running" | "asking" | "closing";
 
@@ -138,7 +141,7 @@ class InteractiveShell implements AnswerReader {
       reserveBelow: () => (this.status.visible ? 1 : 0),
     });
     this.status.rowsBelow = () => this.rl.rowsBelowCursor;
-    this.screen.attachInput({ erase: () => this.rl.erase(), redraw: () => this.rl.prompt(true) });
+    this.screen.attachInput({ erase: () => this.rl.erase(), redraw: () => this.rl.prompt(true), sentRows: () => this.rl.sentRows });
   }
 
   /** Starts the session, says hello (and shows the conversation a continued session had so far). */
@@ -203,6 +206,7 @@ class InteractiveShell implements AnswerReader {
     this.gate.observe(e);
     this.status.observe(e);
     this.renderer.render(e);
+    if (e.kind === "tool_call_start" || e.kind === "tool_call_end") this.showSteeringKeys();
   };
 
   /** /new, /resume or a reopened session: events come from the new one. */
@@ -271,6 +275,7 @@ class InteractiveShell implements AnswerReader {
     // The line editor clears below itself as it redraws: the status line comes back after each key.
     if (state === "idle" && key?.name !== "return" && key?.name !== "enter") status.draw();
     if (this.working && key?.name === "escape" && !key.ctrl) return this.interruptRun();
+    if (state === "running" && key?.name === "x" && key.ctrl) return this.steerNow();
     if (key?.name === "o" && key.ctrl) return this.expandLastResult();
     if (key?.name === "g" && key.ctrl && state === "idle") return this.openInEditor();
     // Esc twice on an empty idle input lists the turns to rewind to (as Claude Code binds it);
@@ -304,11 +309,19 @@ class InteractiveShell implements AnswerReader {
     this.screen.beginCompose();
     this.rl.setPrompt(this.steeringPrompt);
     this.rl.prompt(true);
+    this.showSteeringKeys();
+  }
+
+  /** While a steering line is typed and a tool runs, the live line says what Enter, Ctrl-X and Esc do. */
+  private showSteeringKeys(): void {
+    const typing = this.state === "running" && this.screen.composing;
+    this.spinner.setNote(typing && this.renderer.callRunning ? STEERING_KEYS : null);
   }
 
   /** The user's steering line is done (sent or dropped): the held output follows. */
   private endSteeringLine(unfinished: boolean): void {
     this.screen.endCompose(unfinished);
+    this.spinner.setNote(null);
     this.renderer.releasePartial();
     this.rl.setPrompt(this.inputPrompt);
   }
@@ -431,6 +444,20 @@ class InteractiveShell implements AnswerReader {
       // The running command finishes; the message reaches the model at the next boundary (Esc stops the command).
       this.host.session.steer(text, { interrupt: false });
       if (!echoed) this.say(`${this.style.dim(`↳ steering: ${text}`)}\n`);
+    } catch (e) {
+      this.say(`${this.style.red((e as Error).message)}\n`);
+    }
+  }
+
+  /** Ctrl-X on a steering line: it is sent now, and the running tool is stopped for it (the input goes on). */
+  private steerNow(): void {
+    const text = this.rl.line.trim();
+    if (!this.screen.composing || !text) return;
+    this.rl.clearInput();
+    this.endSteeringLine(true);
+    try {
+      this.host.session.steer(text, { interrupt: true });
+      this.say(`${this.style.dim(`↳ ${text} (sent now; the running tool is stopped)`)}\n`);
     } catch (e) {
       this.say(`${this.style.red((e as Error).message)}\n`);
     }

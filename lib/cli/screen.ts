@@ -5,12 +5,21 @@
  * coming, each whole line printed above the user's line, which is drawn again under it; only an
  * unfinished line waits (so no word is split by the user's line) until it ends or the user's line
  * is sent. Nothing is lost and nothing is mixed. The live line (live-line.ts) is drawn through the
- * screen: it is erased before any other output and drawn again after it.
+ * screen: it is erased before any other output and drawn again after it; while the user composes,
+ * it stays drawn between the output and the user's line, both redrawn after each piece of output.
  */
 import { Writable } from "node:stream";
 import type { LiveLine, LiveSurface } from "./live-line.ts";
 
 type Terminal = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/** The user's line as the screen moves it. */
+export interface ScreenInput {
+  erase(): void;
+  redraw(): void;
+  /** Rows the line just sent took above the cursor (the cursor is on the row after it). */
+  sentRows(): number;
+}
 
 export class Screen implements LiveSurface {
   /** The line editor's output: muted while the agent works and the user is not typing. */
@@ -19,7 +28,7 @@ export class Screen implements LiveSurface {
   /** While the user composes a line: the output's unfinished line, waiting for its end. */
   private held: string | null = null;
   /** The user's line: taken off the screen while output is printed, then drawn again below it. */
-  private input: { erase(): void; redraw(): void } | null = null;
+  private input: ScreenInput | null = null;
   /** The cursor is at the start of a line (the live line may be drawn there). */
   private atLineStart = true;
   private live: LiveLine | null = null;
@@ -30,7 +39,8 @@ export class Screen implements LiveSurface {
     this.echo = new Writable({
       write: (chunk: Buffer | string, _encoding, done) => {
         if (!this.working || this.held !== null) {
-          this.live?.erase();
+          // While the user composes, the live line is drawn above their line, out of its way.
+          if (this.held === null) this.live?.erase();
           terminal.write(chunk);
           this.atLineStart = String(chunk).endsWith("\n");
         }
@@ -56,8 +66,9 @@ export class Screen implements LiveSurface {
     return this.terminal.columns || 80;
   }
 
+  /** The live line can be drawn: on a terminal, at the start of a line or above the user's line. */
   get canDraw(): boolean {
-    return this.isTTY && this.atLineStart;
+    return Boolean(this.terminal.isTTY) && (this.held !== null || this.atLineStart);
   }
 
   /** The live line drawn below the output. */
@@ -66,7 +77,7 @@ export class Screen implements LiveSurface {
   }
 
   /** The line editor, drawn again under output printed while the user composes. */
-  attachInput(input: { erase(): void; redraw(): void }): void {
+  attachInput(input: ScreenInput): void {
     this.input = input;
   }
 
@@ -79,8 +90,22 @@ export class Screen implements LiveSurface {
     this.held = this.held.slice(end + 1);
     this.input?.erase();
     this.printed++;
-    this.terminal.write(lines);
+    const live = this.live;
+    const erase = live && live.rows > 0 ? `\x1b[1A${live.eraseText()}` : "";
+    const frame = live?.frameText() ?? "";
+    this.terminal.write(`${erase}${lines}${frame ? `${frame}\n` : ""}`);
     this.input?.redraw();
+  }
+
+  paintLive(text: string, wasDrawn: boolean, isDrawn: boolean): void {
+    if (this.held === null || !this.input) {
+      this.terminal.write(text);
+      return;
+    }
+    // The user's line is below the live line: it is taken off, the live rows changed, and it is drawn again under them.
+    this.input.erase();
+    this.terminal.write(`${wasDrawn ? "\x1b[1A" : ""}${text}${isDrawn ? "\n" : ""}`);
+    this.input.redraw();
   }
 
   raw(text: string): void {
@@ -118,15 +143,29 @@ export class Screen implements LiveSurface {
 
   /** The user started typing while the agent works: from here their line is echoed below the output. */
   beginCompose(): void {
-    if (this.working && this.held === null) this.held = "";
+    if (!this.working || this.held !== null) return;
+    this.held = "";
+    // The cursor ends the live line's last row: the user's line starts on the row below it.
+    if (this.live && this.live.rows > 0) this.terminal.write("\n");
   }
 
   /** Shows the unfinished line held back; `unfinished` when the user's line was not sent (the output starts below it). */
   endCompose(unfinished = false): void {
     const held = this.held;
     if (held === null) return;
+    const liveRows = this.live?.rows ?? 0;
+    if (liveRows > 0 && unfinished) {
+      // The user's line and the live line above it leave the screen; the output goes on from there.
+      this.input?.erase();
+      this.terminal.write(`\x1b[1A${this.live!.eraseText()}`);
+    } else if (liveRows > 0) {
+      // The line was sent and stays where it is: the live rows above it are deleted (the rows below move up).
+      const sent = Math.max(1, this.input?.sentRows() ?? 1);
+      this.terminal.write(`\x1b[${sent + liveRows}A\r\x1b[${liveRows}M\x1b[${sent}B`);
+      this.live!.removed();
+    }
     this.held = null;
-    if (unfinished) this.print("\n");
+    if (unfinished && liveRows === 0) this.print("\n");
     this.print(held);
   }
 }

@@ -66,7 +66,7 @@ function tokenLatencies(tokens: string[], typing = false): number[] {
   let written = 0;
   const terminal = Object.assign(new Writable({ write: (_chunk, _encoding, done) => (written++, done()) }), { isTTY: true, columns: 100 });
   const screen = new Screen(terminal);
-  screen.attachInput({ erase() {}, redraw() {} });
+  screen.attachInput({ erase() {}, redraw() {}, sentRows: () => 1 });
   screen.startWork();
   if (typing) screen.beginCompose();
   const out = typing ? (text: string) => screen.write(text) : () => void written++;
