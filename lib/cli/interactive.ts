@@ -405,12 +405,13 @@ class InteractiveShell implements AnswerReader {
       );
       return;
     }
+    // Keys typed while the command runs stay in the input, the cursor where they left it.
     if (isSlashCommand(text)) {
-      void this.runSlashLine(text).finally(() => this.showPrompt());
+      void this.runSlashLine(text).finally(() => this.showPrompt(true));
       return;
     }
     if (text.startsWith("!") && text.length > 1) {
-      void this.runUserCommand(text.slice(1).trim()).finally(() => this.showPrompt());
+      void this.runUserCommand(text.slice(1).trim()).finally(() => this.showPrompt(true));
       return;
     }
     this.submit(text);

@@ -49,17 +49,17 @@ export class MarkdownStream {
       if (this.hidden) return "";
       const visible = this.provisional();
       if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows()) return this.keep(visible);
+      if (this.shownRows.length === 0) return this.replacePartial(visible);
       const added = visible.startsWith(this.shownPartial) ? visible.slice(this.shownPartial.length) : null;
       if (added === null) return this.redraw();
       this.shownPartial = visible;
       return added;
     }
     const [first, ...rest] = text.slice(0, end).split("\n");
-    // The finished line's rendering usually begins with what is shown of it: only the rest is written.
-    const shown = this.shownRows.length === 0 && this.kept === 0 ? this.shownPartial : "";
-    const erase = shown ? "" : this.erase();
+    // The finished line is written over what is shown of it from the first row that changes.
+    const inPlace = this.shownRows.length === 0 && this.table.length === 0 && this.kept === 0;
     const done = this.complete(first);
-    let out = shown && done.startsWith(shown) ? done.slice(shown.length) : `${erase || this.erase()}${done}`;
+    let out = inPlace && done.endsWith("\n") ? `${this.replacePartial(done.slice(0, -1))}\n` : `${this.erase()}${done}`;
     this.shownPartial = "";
     for (const line of rest) out += this.complete(line);
     this.partial = text.slice(end + 1);
@@ -185,9 +185,25 @@ export class MarkdownStream {
     if (!words) return "";
     // Rendering a line may open or close a code fence: the unfinished line leaves that to its end.
     const inFence = this.inFence;
-    const shown = this.wrapped(words);
+    const shown = this.wrapped(words, true);
     this.inFence = inFence;
     return shown;
+  }
+
+  /**
+   * What turns the unfinished line shown into `next`: rows that stay the same are left alone, a
+   * last row that only grows gets its new end, and the rest is rewritten from the first row that changed.
+   */
+  private replacePartial(next: string): string {
+    const old = this.shownPartial.split("\n");
+    const rows = next.split("\n");
+    this.shownPartial = next;
+    let same = 0;
+    while (same < old.length - 1 && same < rows.length && old[same] === rows[same]) same++;
+    const last = old.length - 1;
+    if (same === last && same < rows.length && rows[same].startsWith(old[same])) return rows[same].slice(old[same].length) + rows.slice(same + 1).map((r) => `\n${r}`).join("");
+    const up = old.slice(same).reduce((n, r) => n + this.rowsOf(r), 0) - 1;
+    return `\r${up > 0 ? `\x1b[${up}A` : ""}\x1b[J${rows.slice(same).join("\n")}`;
   }
 
   private redraw(): string {
@@ -225,14 +241,15 @@ export class MarkdownStream {
   }
 
   /** A rendered line, wrapped at spaces to the width (code is left to the terminal). */
-  private wrapped(line: string): string {
+  private wrapped(line: string, unfinished = false): string {
     const code = this.inFence;
-    const rendered = this.line(line);
+    const rendered = this.line(line, unfinished);
     if (code || this.inFence) return rendered;
     return fitToWidth(rendered, Math.max(20, this.columns() - 1), /^(\s*)/.exec(line)![1].length + (/^\s*([-*+]|\d+[.)])\s/.test(line) ? 2 : 0)).join("\n");
   }
 
-  private line(line: string): string {
+  /** `unfinished`: a heading or quote shows without its line's style until it ends (it would be rewritten at every word). */
+  private line(line: string, unfinished = false): string {
     const s = this.style;
     const fence = /^\s*(```|~~~)\s*([\w+-]*)\s*$/.exec(line);
     if (fence) {
@@ -241,10 +258,11 @@ export class MarkdownStream {
     }
     if (this.inFence) return `${s.dim("│")} ${highlight(line, s)}`;
     const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading && unfinished) return inline(heading[2], s);
     if (heading) return s.bold(heading[1].length <= 2 ? s.cyan(inline(heading[2], s)) : inline(heading[2], s));
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return s.dim("─".repeat(Math.min(40, Math.max(3, this.columns() - 1))));
     const quote = /^\s*>\s?(.*)$/.exec(line);
-    if (quote) return `${s.dim("│")} ${s.dim(inline(quote[1], s))}`;
+    if (quote) return `${s.dim("│")} ${unfinished ? inline(quote[1], s) : s.dim(inline(quote[1], s))}`;
     const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
     if (bullet) {
       const task = /^\[([ xX])\]\s+(.*)$/.exec(bullet[2]);
