@@ -115,12 +115,17 @@ export class LiveLine {
    * of the old line stays behind. Then it is drawn again at the new width.
    */
   resized(columns: number): void {
-    if (this.drawn.length > 0) {
-      const rows = this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0) - 1;
-      this.surface.raw(rows > 0 ? `\r\x1b[${rows}A\x1b[J` : "\r\x1b[K");
-      this.drawn = [];
-    }
+    const clear = this.clearResized(columns);
+    if (clear) this.surface.raw(clear);
     this.draw();
+  }
+
+  /** What clears the drawn rows once the terminal has re-wrapped them at `columns` ("" when none is drawn). */
+  clearResized(columns: number): string {
+    if (this.drawn.length === 0) return "";
+    const rows = this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0) - 1;
+    this.drawn = [];
+    return rows > 0 ? `\r\x1b[${rows}A\x1b[J` : "\r\x1b[K";
   }
 
   /** Draws the line again (after other output was printed above it). */

@@ -127,7 +127,14 @@ export class Screen implements LiveSurface {
   }
 
   private readonly onResize = () => {
-    if (this.held === null) this.live?.resized(this.columns);
+    if (this.held === null || !this.input) return this.live?.resized(this.columns);
+    if (!this.live || this.live.rows === 0) return;
+    // The user's line goes, the live line above it is cleared as the terminal re-wrapped it and drawn at the new width, and the line comes back.
+    this.input.erase();
+    const clear = this.live.clearResized(this.columns);
+    const frame = this.live.frameText();
+    this.terminal.write(`\x1b[1A${clear}${frame ? `${frame}\n` : ""}`);
+    this.input.redraw();
   };
 
   /** The agent starts on an input: typed keys are no longer echoed until a steering line opens. */

@@ -183,3 +183,30 @@ test.skipIf(!hasTmux)("issue 27: a resize mid-stream re-fits the live area: noth
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
+
+test.skipIf(!hasTmux)("issue 27: a resize while a steering line is typed re-fits the live line above it: one live line, the typed line last, no frame left behind", async () => {
+  using term = gongTerminal(ws);
+  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: tickingCommand() } }] }, { text: "resized and done" }] });
+  term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 100 });
+  await term.waitFor((s) => s.includes("›"), "the prompt");
+  term.keys("run the ticker", "Enter");
+  await term.waitFor(() => existsSync(join(ws.dir, "command-started")), "the command to start");
+  step(0);
+  await term.waitFor((s) => s.includes("tick-0"), "the output in the live tail");
+  term.keys("keep going");
+  await term.waitFor((s) => /Ctrl-X[^\n]*\n↳ keep going\s*$/.test(s), "the typed line under the live line");
+  term.resize(50);
+  // At the new width: the live line once, each of its rows within the width, the typed line last.
+  const narrow = await term.waitFor((s) => /\n {2}tick-0\n[^\n]*Ctrl-X[^\n]*\n↳ keep going\s*$/.test(s) && s.split("\n").every((row) => Bun.stringWidth(row.trimEnd()) <= 50), "the live line re-fitted");
+  expect(narrow.split("\n").filter((row) => SPINNER.test(row)).length).toBe(1);
+  step(1);
+  await term.waitFor((s) => /\n {2}tick-1\n[^\n]*Ctrl-X[^\n]*\n↳ keep going\s*$/.test(s), "the next chunk at the new width");
+  term.keys("Enter");
+  release();
+  const text = await term.waitFor((s) => s.includes("resized and done") && s.includes("↑"), "the answer");
+  expect(text).not.toMatch(SPINNER);
+  expect(text).not.toContain("Ctrl-X");
+  expect(text).toMatch(/› keep going\n(?:.*\n)*resized and done/);
+  term.keys("/quit", "Enter");
+  await term.waitFor(() => !term.alive(), "gong to exit");
+});
