@@ -141,6 +141,7 @@ class InteractiveShell implements AnswerReader {
       reserveBelow: () => (this.status.visible ? 1 : 0),
     });
     this.status.rowsBelow = () => this.rl.rowsBelowCursor;
+    this.screen.attachPending(() => this.renderer.heldText());
     this.screen.attachInput({ erase: () => this.rl.erase(), redraw: () => this.rl.prompt(true), sentRows: () => this.rl.sentRows });
   }
 

@@ -120,10 +120,15 @@ export class LiveLine {
     this.draw();
   }
 
+  /** Rows the drawn line takes once the terminal has re-wrapped it at `columns`. */
+  rowsAt(columns: number): number {
+    return this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0);
+  }
+
   /** What clears the drawn rows once the terminal has re-wrapped them at `columns` ("" when none is drawn). */
   clearResized(columns: number): string {
     if (this.drawn.length === 0) return "";
-    const rows = this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0) - 1;
+    const rows = this.rowsAt(columns) - 1;
     this.drawn = [];
     return rows > 0 ? `\r\x1b[${rows}A\x1b[J` : "\r\x1b[K";
   }

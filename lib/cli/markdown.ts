@@ -77,6 +77,11 @@ export class MarkdownStream {
     return this.erase();
   }
 
+  /** While held: what shows of the unfinished line (drawn apart, above the user's line). */
+  heldText(): string {
+    return this.hidden ? this.provisional() : "";
+  }
+
   /** The user's line is done: the unfinished line shows again as it came. */
   release(): string {
     if (!this.hidden) return "";

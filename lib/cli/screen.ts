@@ -2,14 +2,16 @@
  * The terminal shared by the streamed answer and the line editor. While the agent works, the
  * editor's echo is muted, so a key typed mid-answer never lands inside the answer's text. The
  * first key typed opens a steering line of its own, drawn below the output: the output keeps
- * coming, each whole line printed above the user's line, which is drawn again under it; only an
- * unfinished line waits (so no word is split by the user's line) until it ends or the user's line
- * is sent. Nothing is lost and nothing is mixed. The live line (live-line.ts) is drawn through the
- * screen: it is erased before any other output and drawn again after it; while the user composes,
- * it stays drawn between the output and the user's line, both redrawn after each piece of output.
+ * coming, each whole line printed above the user's line, which is drawn again under it. The
+ * unfinished line is drawn between them, apart, and redrawn as it grows (so no word is split by the
+ * user's line) until it ends or the user's line is sent. Nothing is lost and nothing is mixed. The
+ * live line (live-line.ts) is drawn through the screen: it is erased before any other output and
+ * drawn again after it; while the user composes, it stays drawn between the unfinished line and
+ * the user's line, all redrawn after each piece of output.
  */
 import { Writable } from "node:stream";
 import type { LiveLine, LiveSurface } from "./live-line.ts";
+import { textWidth } from "./text-width.ts";
 
 type Terminal = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
@@ -29,6 +31,9 @@ export class Screen implements LiveSurface {
   private held: string | null = null;
   /** The user's line: taken off the screen while output is printed, then drawn again below it. */
   private input: ScreenInput | null = null;
+  /** While the user composes: where the unfinished line's text comes from (else the held text), and what of it is drawn. */
+  private pendingSource: (() => string) | null = null;
+  private pendingShown = "";
   /** The cursor is at the start of a line (the live line may be drawn there). */
   private atLineStart = true;
   private live: LiveLine | null = null;
@@ -81,20 +86,47 @@ export class Screen implements LiveSurface {
     this.input = input;
   }
 
+  /** What shows of the output's unfinished line while the user composes (the rendered answer's words). */
+  attachPending(source: () => string): void {
+    this.pendingSource = source;
+  }
+
   write(text: string): void {
     if (this.held === null) return this.print(text);
     this.held += text;
     const end = this.held.lastIndexOf("\n");
-    if (end < 0) return;
-    const lines = this.held.slice(0, end + 1);
+    const lines = end < 0 ? "" : this.held.slice(0, end + 1);
     this.held = this.held.slice(end + 1);
-    this.input?.erase();
-    this.printed++;
-    const live = this.live;
-    const erase = live && live.rows > 0 ? `\x1b[1A${live.eraseText()}` : "";
-    const frame = live?.frameText() ?? "";
-    this.terminal.write(`${erase}${lines}${frame ? `${frame}\n` : ""}`);
-    this.input?.redraw();
+    if (!this.input || (!lines && this.pendingText() === this.pendingShown)) return;
+    if (lines) this.printed++;
+    this.redrawComposing(lines);
+  }
+
+  private pendingText(): string {
+    return this.pendingSource?.() || (this.held ?? "");
+  }
+
+  /** Rows `text` takes at `columns`. */
+  private rowsOf(text: string, columns: number): number {
+    return text.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(textWidth(line) / columns)), 0);
+  }
+
+  /** Rows drawn between the output and the user's line (the unfinished line, the live line), as the terminal holds them at `columns`. */
+  private rowsAbove(columns = this.columns): number {
+    return (this.pendingShown ? this.rowsOf(this.pendingShown, columns) : 0) + (this.live?.rowsAt(columns) ?? 0);
+  }
+
+  /** While composing: the user's line, the live line and the unfinished line are cleared, `lines` printed, and the three drawn again under them. */
+  private redrawComposing(lines: string, columns = this.columns): void {
+    const input = this.input!;
+    const up = this.rowsAbove(columns);
+    input.erase();
+    this.live?.removed();
+    const pending = this.pendingText();
+    this.pendingShown = pending;
+    const frame = this.live?.frameText() ?? "";
+    this.terminal.write(`${up > 0 ? `\x1b[${up}A\r\x1b[J` : ""}${lines}${pending ? `${pending}\n` : ""}${frame ? `${frame}\n` : ""}`);
+    input.redraw();
   }
 
   paintLive(text: string, wasDrawn: boolean, isDrawn: boolean): void {
@@ -128,13 +160,8 @@ export class Screen implements LiveSurface {
 
   private readonly onResize = () => {
     if (this.held === null || !this.input) return this.live?.resized(this.columns);
-    if (!this.live || this.live.rows === 0) return;
-    // The user's line goes, the live line above it is cleared as the terminal re-wrapped it and drawn at the new width, and the line comes back.
-    this.input.erase();
-    const clear = this.live.clearResized(this.columns);
-    const frame = this.live.frameText();
-    this.terminal.write(`\x1b[1A${clear}${frame ? `${frame}\n` : ""}`);
-    this.input.redraw();
+    // What is drawn above the user's line is cleared as the terminal re-wrapped it, and drawn again at the new width.
+    if (this.rowsAbove() > 0) this.redrawComposing("");
   };
 
   /** The agent starts on an input: typed keys are no longer echoed until a steering line opens. */
@@ -152,27 +179,32 @@ export class Screen implements LiveSurface {
   beginCompose(): void {
     if (!this.working || this.held !== null) return;
     this.held = "";
-    // The cursor ends the live line's last row: the user's line starts on the row below it.
-    if (this.live && this.live.rows > 0) this.terminal.write("\n");
+    // From here the unfinished line, the live line and the user's line are drawn in that order: the user's line comes next.
+    const erase = this.live?.eraseText() ?? "";
+    this.pendingShown = this.pendingText();
+    const frame = this.live?.frameText() ?? "";
+    const out = `${erase}${this.pendingShown ? `${this.pendingShown}\n` : ""}${frame ? `${frame}\n` : ""}`;
+    if (out) this.terminal.write(out);
   }
 
   /** Shows the unfinished line held back; `unfinished` when the user's line was not sent (the output starts below it). */
   endCompose(unfinished = false): void {
     const held = this.held;
     if (held === null) return;
-    const liveRows = this.live?.rows ?? 0;
-    if (liveRows > 0 && unfinished) {
-      // The user's line and the live line above it leave the screen; the output goes on from there.
+    const above = this.rowsAbove();
+    if (above > 0 && unfinished) {
+      // The user's line and what is drawn above it leave the screen; the output goes on from there.
       this.input?.erase();
-      this.terminal.write(`\x1b[1A${this.live!.eraseText()}`);
-    } else if (liveRows > 0) {
-      // The line was sent and stays where it is: the live rows above it are deleted (the rows below move up).
+      this.terminal.write(`\x1b[${above}A\r\x1b[J`);
+    } else if (above > 0) {
+      // The line was sent and stays where it is: the rows above it are deleted (the rows below move up).
       const sent = Math.max(1, this.input?.sentRows() ?? 1);
-      this.terminal.write(`\x1b[${sent + liveRows}A\r\x1b[${liveRows}M\x1b[${sent}B`);
-      this.live!.removed();
+      this.terminal.write(`\x1b[${sent + above}A\r\x1b[${above}M\x1b[${sent}B`);
     }
+    this.live?.removed();
+    this.pendingShown = "";
     this.held = null;
-    if (unfinished && liveRows === 0) this.print("\n");
+    if (unfinished && above === 0) this.print("\n");
     this.print(held);
   }
 }

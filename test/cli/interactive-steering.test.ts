@@ -121,13 +121,13 @@ test.skipIf(!hasTmux)("issue 27: with colours on at 40 columns a streaming parag
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
 
-test.skipIf(!hasTmux)("issue 27: with colours on, typing while the answer streams and a command runs: output keeps coming, no split words, the command completes, the steer arrives next turn", async () => {
+test.skipIf(!hasTmux)("issue 27: with colours on, typing while the answer streams and a command runs: the unfinished paragraph keeps growing above the typed line, no split words, the command completes, the steer arrives next turn", async () => {
   using term = gongTerminal(ws);
   const words = wordsOf("q", 60);
   const marked = words.map((w, i) => (i % 9 === 4 ? `**${w}**` : w));
   fake = await startFakeLlm({
     script: [
-      { text: `${marked.join(" ")}\n`, chunkSize: 4, chunkDelayMs: 40, toolCalls: [{ name: "bash", arguments: { command: tickingCommand() } }] },
+      { text: `${marked.join(" ")}\n`, chunkSize: 4, chunkDelayMs: 60, toolCalls: [{ name: "bash", arguments: { command: tickingCommand() } }] },
       { text: "coloured steer received" },
     ],
   });
@@ -138,6 +138,9 @@ test.skipIf(!hasTmux)("issue 27: with colours on, typing while the answer stream
   term.keys("wrap it up");
   await term.waitFor((s) => s.includes("↳ wrap it up"), "the typed line");
   const whole = new Set(words);
+  // The unfinished paragraph keeps growing above the line being typed, before it ends.
+  const growing = await term.waitFor((s) => s.includes("q30") && !s.includes("q59xxxxx"), "the paragraph growing while typing");
+  expect(growing.trimEnd().split("\n").at(-1)).toContain("↳ wrap it up");
   // The answer keeps streaming above the line being typed: whole words only, the typed line last.
   const later = await term.waitFor((s) => {
     for (const token of tokensLike(s, "q")) expect(whole.has(token.replace(/^\*\*/, ""))).toBe(true);
