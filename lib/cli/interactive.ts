@@ -15,7 +15,7 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./host.ts";
-import { formatUsage, makeStyle, useColor } from "./render.ts";
+import { formatUsage, makeStyle, useColor, type Style } from "./render.ts";
 import { fitText, fitToWidth } from "./text-width.ts";
 import { layoutInput } from "./line-layout.ts";
 import { editInEditor } from "./external-editor.ts";
@@ -35,7 +35,7 @@ import { commandContext } from "./setup.ts";
 import { environmentShell } from "../setup/commands.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
-import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalMode } from "./approval.ts";
+import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalGate, type ApprovalMode } from "./approval.ts";
 import { ShellApprovals, type AnswerReader } from "./approve-prompt.ts";
 import { PlanMode } from "./plan-mode.ts";
 import { renderTranscript } from "./transcript.ts";
@@ -58,12 +58,12 @@ export async function runInteractive(setup: CliSetup, initialPrompt: string | un
 class InteractiveShell implements AnswerReader {
   private state: ShellState = "idle";
   private readonly color: boolean;
-  private readonly style: ReturnType<typeof makeStyle>;
+  private readonly style: Style;
   private readonly screen: Screen;
   private readonly spinner: LiveLine;
   private readonly renderer: EventRenderer;
   private readonly approvals: ShellApprovals;
-  private readonly gate: ReturnType<typeof approvalGate>;
+  private readonly gate: ApprovalGate;
   /** Started by open(): the session runs with the approval gate in its hooks. */
   private host!: SessionHost;
   private readonly planMode = new PlanMode();
