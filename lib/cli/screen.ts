@@ -58,7 +58,7 @@ export class Screen implements LiveSurface {
     Object.defineProperty(this.echo, "isTTY", { get: () => terminal.isTTY });
   }
 
-  /** False while output is held back, so a spinner does not animate into the buffer. */
+  /** False while the user composes a line (the status line stays away then). */
   get isTTY(): boolean {
     return Boolean(this.terminal.isTTY) && this.held === null;
   }
@@ -97,7 +97,8 @@ export class Screen implements LiveSurface {
     const end = this.held.lastIndexOf("\n");
     const lines = end < 0 ? "" : this.held.slice(0, end + 1);
     this.held = this.held.slice(end + 1);
-    if (!this.input || (!lines && this.pendingText() === this.pendingShown)) return;
+    if (!this.input) return this.print(lines);
+    if (!lines && this.pendingText() === this.pendingShown) return;
     if (lines) this.printed++;
     this.redrawComposing(lines);
   }

@@ -148,12 +148,11 @@ test.skipIf(!hasTmux)("issue 27: with colours on, typing while the answer stream
   }, "the rest of the answer while typing");
   expect(later.trimEnd().split("\n").at(-1)).toContain("↳ wrap it up");
   await term.waitFor(() => existsSync(join(ws.dir, "command-started")), "the command to start");
-  step(0);
   term.keys("Enter");
   await term.waitFor((s) => /↳ wrap it up\n/.test(s), "the line sent");
   release();
   const text = await term.waitFor((s) => s.includes("coloured steer received") && s.includes("↑"), "the next turn");
-  expect(text).toMatch(/⎿ exit 0 · 2 lines/);
+  expect(text).toMatch(/⎿ exit 0 · 1 line\n {4}finished-the-wait/);
   expect(text).not.toMatch(/abort/i);
   expect(text).toMatch(/finished-the-wait\n(?:.*\n)*› wrap it up\n(?:.*\n)*coloured steer received/);
   expect(JSON.stringify(fake.requests[1].body.messages)).toContain("wrap it up");
