@@ -41,6 +41,8 @@ export class EventRenderer {
   private readonly calls = new Map<string, { label: string; started: number; output: string; passed?: string }>();
   /** The last command's whole output as kept (Ctrl-O shows it), and where a longer one was saved. */
   private lastResult: { label: string; text: string; path: string | null } | null = null;
+  /** The user is typing a line below the output: the unfinished line is held apart (holdPartial). */
+  private holding = false;
   /** When the model was asked (the live line counts from there). */
   private turnStarted = Date.now();
 
@@ -107,9 +109,10 @@ export class EventRenderer {
         // The first words end the "thinking…" line; an unfinished line shows at once (markdown re-renders it when it ends).
         this.spinner.stop();
         const text = this.markdown ? this.markdown.push(delta) : this.plain.push(delta);
-        if (!text) break;
+        // While the user types, the screen redraws the unfinished line it holds apart even when nothing else comes.
+        if (!text && !this.holding) break;
         this.out(text);
-        this.midLine = !text.endsWith("\n");
+        if (text) this.midLine = !text.endsWith("\n");
         break;
       }
       case "tool_call_output_delta": {
@@ -238,6 +241,11 @@ export class EventRenderer {
     if (call) call.passed = why;
   }
 
+  /** A tool call has started and not ended. */
+  get callRunning(): boolean {
+    return this.calls.size > 0;
+  }
+
   resumeCall(callId: string): void {
     const call = this.calls.get(callId);
     if (!call) return;
@@ -250,7 +258,7 @@ export class EventRenderer {
    * (it comes back rendered once it ends), so the output goes on in whole lines above the user's.
    */
   holdPartial(): void {
-    this.spinner.stop();
+    this.holding = true;
     if (!this.markdown) {
       // Plain text: the row ends between two words; the word being written waits in the stream.
       if (this.midLine) this.out("\n");
@@ -266,10 +274,16 @@ export class EventRenderer {
 
   /** The user's line is done: the unfinished line, if any, shows again. */
   releasePartial(): void {
+    this.holding = false;
     const shown = this.markdown?.release();
     if (!shown) return;
     this.out(shown);
     this.midLine = !shown.endsWith("\n");
+  }
+
+  /** While the user types a line: the rendered answer's unfinished line as it shows apart ("" without markdown: the screen holds the text). */
+  heldText(): string {
+    return this.holding && this.markdown ? this.markdown.heldText() : "";
   }
 
   /** The last command's output in full (Ctrl-O), fitted to the width; null when no command ran yet. */

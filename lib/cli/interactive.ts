@@ -3,14 +3,19 @@
  * tool call (a spinner while it runs, then a short result; a colored diff for edits), usage after
  * each answer. A line typed while the agent works is sent as steering (typing opens a line of its
  * own, see screen.ts); Ctrl-C interrupts the running input (the conversation goes on), and a second Ctrl-C on an empty line exits.
+ *
+ * The shell is one object with an explicit state: `idle` (the prompt waits for a line), `running`
+ * (the agent works on an input; typed lines steer it), `asking` (a question waits for its answer
+ * while the agent works) and `closing`. Each key and event handler is a method that reads the
+ * state and moves it on.
  */
 import { existsSync } from "node:fs";
-import type { Session, SessionEvent } from "../agent/index.ts";
+import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./session-io.ts";
-import { formatUsage, makeStyle, useColor } from "./render.ts";
+import { formatUsage, makeStyle, useColor, type Style } from "./render.ts";
 import { fitText, fitToWidth } from "./text-width.ts";
 import { layoutInput } from "./line-layout.ts";
 import { editInEditor } from "./external-editor.ts";
@@ -30,431 +35,565 @@ import { commandContext } from "./setup.ts";
 import { environmentShell } from "../setup/commands.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
-import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalMode } from "./approval.ts";
-import { ShellApprovals } from "./approve-prompt.ts";
+import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalGate, type ApprovalMode } from "./approval.ts";
+import { ShellApprovals, type AnswerReader } from "./approve-prompt.ts";
 import { PlanMode } from "./plan-mode.ts";
 import { renderTranscript } from "./transcript.ts";
 
 /** The end of a `!` command's output kept for the model. */
 const USER_COMMAND_CHARS = 30_000;
 
+/** Under the live line while the user types a steering line and a tool runs: what each key does with it. */
+const STEERING_KEYS = "Enter: send after it · Ctrl-X: stop it, send now · Esc: stop all";
+
+/** What the shell is doing: waiting for a line, working on an input, waiting for a question's answer (while working), or shutting down. */
+export type ShellState = "idle" | "running" | "asking" | "closing";
+
 export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io, options: { approval: ApprovalMode }): Promise<number> {
-  const color = useColor(io.stdout, io.env);
-  const style = makeStyle(color);
-  const screen = new Screen(io.stdout);
-  const out = (s: string) => screen.write(s);
-  /** The shell's own lines (not the answer, which the markdown renderer fits): fitted to the width. */
-  const say = (s: string) => out(fitText(s, screen.columns));
-  const spinner = new LiveLine(screen, style);
-  screen.attach(spinner);
-  const renderer = new EventRenderer(out, style, spinner, () => screen.columns, color ? new MarkdownStream(style, () => screen.columns, () => (io.stdout as { rows?: number }).rows || 24) : null, setup.settings.showThinking ?? true);
+  const shell = new InteractiveShell(setup, io, options.approval);
+  await shell.open();
+  return shell.run(initialPrompt);
+}
 
-  // Approvals: the gate waits on the user's typed answer (read by the line handler below).
-  let pendingAnswer: ((line: string | null) => void) | null = null;
-  let readAnswer: (prompt: string) => Promise<string | null> = async () => null;
+class InteractiveShell implements AnswerReader {
+  private state: ShellState = "idle";
+  private readonly color: boolean;
+  private readonly style: Style;
+  private readonly screen: Screen;
+  private readonly spinner: LiveLine;
+  private readonly renderer: EventRenderer;
+  private readonly approvals: ShellApprovals;
+  private readonly gate: ApprovalGate;
+  /** Started by open(): the session runs with the approval gate in its hooks. */
+  private host!: CurrentSession;
+  private readonly planMode = new PlanMode();
+  private readonly status: StatusLine;
+  private readonly history: InputHistory;
+  private readonly rl: LineInput;
+  private readonly inputPrompt: string;
+  private readonly steeringPrompt: string;
+  private readonly customCommands: CliSetup["brought"]["commands"];
+  private readonly commandCtx: ReturnType<typeof commandContext> & { commands: CliSetup["brought"]["commands"]; warn(line: string): void };
+  private sessionUsage: Usage = zeroUsage();
+  private unsubscribe = () => {};
+  private store: CurrentSession["sessionStore"] | undefined;
+  /** While asking: where the typed answer goes. */
+  private answer: ((line: string | null) => void) | null = null;
   /** The question on screen: its rows, the prompt's, and the output count once it was shown (to tell whether more came below it). */
-  let question = { rows: 0, prompt: "", answer: "", printed: -1 };
-  const approvals = new ShellApprovals(options.approval, setup.ruleFiles, {
-    show: (text) => {
-      spinner.stop();
-      renderer.endLine();
-      say(text);
-      question = { rows: fitToWidth(text.replace(/\n$/, ""), screen.columns).length, prompt: "", answer: "", printed: screen.printed };
-    },
-    readLine: (prompt) => {
-      question.prompt = prompt;
-      return readAnswer(prompt).then((line) => {
-        question.answer = line ?? "";
-        return line;
-      });
-    },
-    // The question and the typed answer give way to one line, unless other output came below them.
-    settle: (line) => {
-      const rows = question.rows + layoutInput(question.prompt, question.answer, question.answer.length, Math.max(10, screen.columns)).rows.length;
-      const screenRows = (io.stdout as { rows?: number }).rows || 24;
-      if (io.stdout.isTTY && screen.printed === question.printed && rows < screenRows) screen.raw(`\x1b[${rows}A\r\x1b[J`);
-      question = { rows: 0, prompt: "", answer: "", printed: -1 };
-      say(line);
-    },
-  }, style);
-  const gate = approvalGate({ mode: () => approvals.mode, ask: async (request) => {
-      const answer = await approvals.ask(request);
-      if (answer.allow) renderer.resumeCall(request.callId);
-      return answer;
-    }, passed: (callId, why) => renderer.markPassed(callId, why), permissions: setup.permissions });
-  const host = await CurrentSession.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, gate) } });
-
-  let sessionUsage: Usage = zeroUsage();
-  const planMode = new PlanMode();
-  const status = new StatusLine(screen, style, () => ({
-    model: host.session.model,
-    profile: host.session.profile,
-    approval: approvals.mode,
-    cost: sessionUsage.cost ?? 0,
-    plan: planMode.active,
-  }));
-  const onEvent = (e: SessionEvent) => {
-    gate.observe(e);
-    status.observe(e);
-    renderer.render(e);
-  };
-  let unsubscribe = host.session.subscribe(onEvent);
-  let store = host.sessionStore;
-  host.onSession((session: Session) => {
-    unsubscribe();
-    unsubscribe = session.subscribe(onEvent);
-    // Another session (/new, /resume) starts its own totals; one reopened after an error keeps them.
-    if (host.sessionStore !== store) {
-      sessionUsage = zeroUsage();
-      status.reset(session.messages);
-    }
-    store = host.sessionStore;
-  });
-  /** The conversation's last turns: shown when a session is continued or resumed. */
-  const transcript = () => renderTranscript(host.session.messages, { style, columns: screen.columns, markdown: color, profile: host.session.profile });
-
-  say(`${style.bold("gong")} ${VERSION} · ${host.session.model} (${host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
-  if (host.session.messages.length > 0) say(`${style.dim(`continuing session ${host.session.id} (${host.session.messages.length} messages)`)}\n${transcript()}`);
-  status.reset(host.session.messages);
-
-  // The user's command files; a built-in command keeps its name.
-  const builtIn = new Set(slashCommandList().map((c) => c.name));
-  const customCommands = setup.brought.commands.filter((c) => !builtIn.has(c.name.toLowerCase()));
-  for (const c of setup.brought.commands.filter((c) => builtIn.has(c.name.toLowerCase()))) say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}
-`);
-  const commandCtx = { ...commandContext(setup), commands: customCommands, warn: (line: string) => say(`${style.yellow(line)}\n`) };
-
-  const inputPrompt = style.cyan("› ");
-  const steeringPrompt = style.dim("↳ ");
-  const history = new InputHistory(setup.cwd);
-  const rl: LineInput = createLineInput({
-    input: io.stdin,
-    output: screen.echo,
-    terminal: io.stdout,
-    prompt: inputPrompt,
-    history: history.load(),
-    historySize: InputHistory.size,
-    complete: (line, cursor) => completeInput(line, cursor, setup.cwd, [...slashCommandList(), ...commandInfos(customCommands)]),
-    reserveBelow: () => (status.visible ? 1 : 0),
-  });
-  status.rowsBelow = () => rl.rowsBelowCursor;
-  screen.attachInput({ erase: () => rl.erase(), redraw: () => rl.prompt(true) });
-  let running: Promise<void> | null = null;
-  /** Set once the shell is closing: a finishing input must not prompt on the closed line. */
-  let closing = false;
-  let lastSigint = 0;
-  /** Slash commands typed while the agent worked that need it idle: they run when it is done. */
-  const deferred: string[] = [];
-  let runSlashLine: (text: string) => Promise<void> = async () => {};
-
-  /** The user's steering line is done (sent or dropped): the held output follows. */
-  const endSteeringLine = (unfinished: boolean) => {
-    screen.endCompose(unfinished);
-    renderer.releasePartial();
-    rl.setPrompt(inputPrompt);
-  };
-
-  readAnswer = (prompt) =>
-    new Promise((resolve) => {
-      // A half-typed steering line gives way to the question.
-      if (screen.composing) {
-        rl.clearInput();
-        endSteeringLine(true);
-      }
-      pendingAnswer = resolve;
-      screen.beginCompose();
-      rl.setPrompt(prompt);
-      rl.prompt(true);
-    });
-  const answerPending = (line: string | null) => {
-    const resolve = pendingAnswer;
-    pendingAnswer = null;
-    resolve?.(line);
-  };
-
+  private question = { rows: 0, prompt: "", answer: "", printed: -1 };
   /** Esc or Ctrl-C came at a question: "interrupted" is said when the input has ended. */
-  let interruptedAtQuestion = false;
-  const sayInterrupted = () => {
-    if (!interruptedAtQuestion) return;
-    interruptedAtQuestion = false;
-    say(`${style.yellow("interrupted")}\n`);
-  };
+  private interruptedAtQuestion = false;
+  private lastSigint = 0;
+  /** Esc pressed once on an empty idle input: a second one opens /rewind. */
+  private escArmed = false;
+  /** Slash commands typed while the agent worked that need it idle: they run when it is done. */
+  private readonly deferred: string[] = [];
+  /** Commands the user ran with `!`: their input and output go to the model with the next message. */
+  private readonly ranByUser: string[] = [];
+  private exit: (code: number) => void = () => {};
 
-  /** Stops the running input; the session and its history stay, so the next line continues the conversation. */
-  const interruptRun = () => {
-    // Interrupted at a question: the declined call's line comes first, "interrupted" once the input ends.
-    const asked = pendingAnswer !== null;
-    answerPending(null);
-    if (screen.composing) {
-      rl.clearInput();
-      endSteeringLine(true);
-    }
-    // The answer so far is committed rendered.
-    renderer.finishAnswer();
-    if (asked) interruptedAtQuestion = true;
-    else say(`${style.yellow("interrupted")}\n`);
-    host.session.interrupt().catch((e: Error) => say(`${style.red(e.message)}\n`));
-  };
+  constructor(
+    private readonly setup: CliSetup,
+    private readonly io: Io,
+    approval: ApprovalMode,
+  ) {
+    this.color = useColor(io.stdout, io.env);
+    this.style = makeStyle(this.color);
+    this.screen = new Screen(io.stdout);
+    this.spinner = new LiveLine(this.screen, this.style);
+    this.screen.attach(this.spinner);
+    const markdown = this.color ? new MarkdownStream(this.style, () => this.screen.columns, () => this.terminalRows) : null;
+    this.renderer = new EventRenderer(this.out, this.style, this.spinner, () => this.screen.columns, markdown, setup.settings.showThinking ?? true);
+    // Approvals: the gate waits on the user's typed answer (this shell shows the question and reads it).
+    this.approvals = new ShellApprovals(approval, setup.ruleFiles, this, this.style);
+    this.gate = approvalGate({
+      mode: () => this.approvals.mode,
+      ask: async (request) => {
+        const answer = await this.approvals.ask(request);
+        if (answer.allow) this.renderer.resumeCall(request.callId);
+        return answer;
+      },
+      passed: (callId, why) => this.renderer.markPassed(callId, why),
+      permissions: setup.permissions,
+    });
+    this.status = new StatusLine(this.screen, this.style, () => ({
+      model: this.host.session.model,
+      profile: this.host.session.profile,
+      approval: this.approvals.mode,
+      cost: this.sessionUsage.cost ?? 0,
+      plan: this.planMode.active,
+    }));
+    // The user's command files; a built-in command keeps its name.
+    const builtIn = new Set(slashCommandList().map((c) => c.name));
+    this.customCommands = setup.brought.commands.filter((c) => !builtIn.has(c.name.toLowerCase()));
+    this.commandCtx = { ...commandContext(setup), commands: this.customCommands, warn: (line: string) => this.say(`${this.style.yellow(line)}\n`) };
+    this.inputPrompt = this.style.cyan("› ");
+    this.steeringPrompt = this.style.dim("↳ ");
+    this.history = new InputHistory(setup.cwd);
+    this.rl = createLineInput({
+      input: io.stdin,
+      output: this.screen.echo,
+      terminal: io.stdout,
+      prompt: this.inputPrompt,
+      history: this.history.load(),
+      historySize: InputHistory.size,
+      complete: (line, cursor) => completeInput(line, cursor, setup.cwd, [...slashCommandList(), ...commandInfos(this.customCommands)]),
+      reserveBelow: () => (this.status.visible ? 1 : 0),
+    });
+    this.status.rowsBelow = () => this.rl.rowsBelowCursor;
+    this.screen.attachPending(() => this.renderer.heldText());
+    this.screen.attachInput({ erase: () => this.rl.erase(), redraw: () => this.rl.prompt(true), sentRows: () => this.rl.sentRows });
+  }
+
+  /** Starts the session, says hello (and shows the conversation a continued session had so far). */
+  async open(): Promise<void> {
+    const { setup, style } = this;
+    this.host = await CurrentSession.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, this.gate) } });
+    this.unsubscribe = this.host.session.subscribe(this.onEvent);
+    this.store = this.host.sessionStore;
+    this.host.onSession(this.onSession);
+    this.say(`${style.bold("gong")} ${VERSION} · ${this.host.session.model} (${this.host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
+    if (this.host.session.messages.length > 0) this.say(`${style.dim(`continuing session ${this.host.session.id} (${this.host.session.messages.length} messages)`)}\n${this.transcript()}`);
+    this.status.reset(this.host.session.messages);
+    for (const c of setup.brought.commands.filter((c) => !this.customCommands.includes(c))) this.say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}\n`);
+  }
+
+  /** Listens to the keyboard and the terminal until the shell closes; resolves with the exit code. */
+  run(initialPrompt: string | undefined): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.exit = resolve));
+    this.rl.on("keypress", this.onKeypress);
+    this.rl.on("line", this.onLine);
+    this.rl.on("SIGINT", this.onSigint);
+    this.rl.on("close", this.onClose);
+    (this.io.stdout as NodeJS.EventEmitter).on?.("resize", this.onResize);
+    this.setup.terminated.addEventListener("abort", this.onClose, { once: true });
+    if (initialPrompt) {
+      this.history.add(initialPrompt);
+      this.say(`${this.style.cyan("› ")}${initialPrompt}\n`);
+      this.submit(initialPrompt);
+    } else this.showPrompt();
+    return done;
+  }
+
+  // ---- output
+
+  private readonly out = (s: string) => this.screen.write(s);
+
+  /** The shell's own lines (not the answer, which the markdown renderer fits): fitted to the width. */
+  private readonly say = (s: string) => this.out(fitText(s, this.screen.columns));
+
+  private get terminalRows(): number {
+    return (this.io.stdout as { rows?: number }).rows || 24;
+  }
+
+  /** The conversation's last turns: shown when a session is continued or resumed. */
+  private readonly transcript = () => renderTranscript(this.host.session.messages, { style: this.style, columns: this.screen.columns, markdown: this.color, profile: this.host.session.profile });
 
   /** The input prompt with the status line under it. */
-  const showPrompt = (preserveCursor = false) => {
-    status.reserve();
-    rl.prompt(preserveCursor);
-    status.draw();
+  private showPrompt(preserveCursor = false): void {
+    this.status.reserve();
+    this.rl.prompt(preserveCursor);
+    this.status.draw();
+  }
+
+  /** The agent works on an input (a question may be waiting too). */
+  private get working(): boolean {
+    return this.state === "running" || this.state === "asking";
+  }
+
+  // ---- session events
+
+  private readonly onEvent = (e: SessionEvent) => {
+    this.gate.observe(e);
+    this.status.observe(e);
+    this.renderer.render(e);
+    if (e.kind === "tool_call_start" || e.kind === "tool_call_end") this.showSteeringKeys();
   };
 
-  let escArmed = false;
-  // Esc interrupts the running input; the first other key typed while the agent works moves the
-  // user's line below the output.
-  const onKeypress = (_text: string | undefined, key: Key | undefined) => {
+  /** /new, /resume or a reopened session: events come from the new one. */
+  private readonly onSession = (session: Session) => {
+    this.unsubscribe();
+    this.unsubscribe = session.subscribe(this.onEvent);
+    // Another session (/new, /resume) starts its own totals; one reopened after an error keeps them.
+    if (this.host.sessionStore !== this.store) {
+      this.sessionUsage = zeroUsage();
+      this.status.reset(session.messages);
+    }
+    this.store = this.host.sessionStore;
+  };
+
+  // ---- questions (AnswerReader, for approvals)
+
+  show(text: string): void {
+    this.spinner.stop();
+    this.renderer.endLine();
+    this.say(text);
+    this.question = { rows: fitToWidth(text.replace(/\n$/, ""), this.screen.columns).length, prompt: "", answer: "", printed: this.screen.printed };
+  }
+
+  readLine(prompt: string): Promise<string | null> {
+    this.question.prompt = prompt;
+    return new Promise<string | null>((resolve) => {
+      if (this.state === "closing") return resolve(null);
+      // A half-typed steering line gives way to the question.
+      if (this.screen.composing) {
+        this.rl.clearInput();
+        this.endSteeringLine(true);
+      }
+      this.state = "asking";
+      this.answer = resolve;
+      this.screen.beginCompose();
+      this.rl.setPrompt(prompt);
+      this.rl.prompt(true);
+    }).then((line) => {
+      this.question.answer = line ?? "";
+      return line;
+    });
+  }
+
+  /** The question and the typed answer give way to one line, unless other output came below them. */
+  settle(line: string): void {
+    const { question, screen } = this;
+    const rows = question.rows + layoutInput(question.prompt, question.answer, question.answer.length, Math.max(10, screen.columns)).rows.length;
+    if (this.io.stdout.isTTY && screen.printed === question.printed && rows < this.terminalRows) screen.raw(`\x1b[${rows}A\r\x1b[J`);
+    this.question = { rows: 0, prompt: "", answer: "", printed: -1 };
+    this.say(line);
+  }
+
+  /** The question is answered (null: the input was interrupted or the shell closes): the agent works on. */
+  private answerQuestion(line: string | null): void {
+    const resolve = this.answer;
+    this.answer = null;
+    if (this.state === "asking") this.state = "running";
+    resolve?.(line);
+  }
+
+  // ---- the keyboard
+
+  /** Esc interrupts the running input; the first other key typed while the agent works moves the user's line below the output. */
+  private readonly onKeypress = (_text: string | undefined, key: Key | undefined) => {
+    const { state, rl, status } = this;
     // The line editor clears below itself as it redraws: the status line comes back after each key.
-    if (!running && !pendingAnswer && key?.name !== "return" && key?.name !== "enter") status.draw();
-    if (running && key?.name === "escape" && !key.ctrl) return interruptRun();
-    if (key?.name === "o" && key.ctrl) return expandLastResult();
-    if (key?.name === "g" && key.ctrl && !running && !pendingAnswer) return openInEditor();
+    if (state === "idle" && key?.name !== "return" && key?.name !== "enter") status.draw();
+    if (this.working && key?.name === "escape" && !key.ctrl) return this.interruptRun();
+    if (state === "running" && key?.name === "x" && key.ctrl) return this.steerNow();
+    if (key?.name === "o" && key.ctrl) return this.expandLastResult();
+    if (key?.name === "g" && key.ctrl && state === "idle") return this.openInEditor();
     // Esc twice on an empty idle input lists the turns to rewind to (as Claude Code binds it);
     // two quick presses may arrive as one key, Esc with meta.
-    const escIdle = !running && !pendingAnswer && key?.name === "escape" && !key.ctrl && rl.line === "";
-    if (escIdle && (escArmed || key?.meta)) {
-      escArmed = false;
+    const escIdle = state === "idle" && key?.name === "escape" && !key.ctrl && rl.line === "";
+    if (escIdle && (this.escArmed || key?.meta)) {
+      this.escArmed = false;
       status.hide();
-      out("\n");
-      void runSlashLine("/rewind").finally(() => showPrompt());
+      this.out("\n");
+      void this.runSlashLine("/rewind").finally(() => this.showPrompt());
       return;
     }
-    escArmed = escIdle;
-    if (key?.name === "tab" && key.shift) {
-      const mode = approvals.cycle();
-      // Idle on a wide terminal, the status line shows the new mode; otherwise a line says it.
-      if (!running && status.visible) return status.draw();
-      if (!screen.composing) say(`${running ? "" : "\n"}${style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
-      if (!running) showPrompt(true);
-      return;
-    }
-    if (!running || screen.composing || rl.line.length === 0) return;
-    renderer.holdPartial();
-    screen.beginCompose();
-    rl.setPrompt(steeringPrompt);
-    rl.prompt(true);
+    this.escArmed = escIdle;
+    if (key?.name === "tab" && key.shift) return this.cycleApprovalMode();
+    if (state !== "running" || this.screen.composing || rl.line.length === 0) return;
+    this.beginSteeringLine();
   };
-  rl.on("keypress", onKeypress);
+
+  /** Shift+Tab: the next approval mode. Idle on a wide terminal, the status line shows it; otherwise a line says it. */
+  private cycleApprovalMode(): void {
+    const mode = this.approvals.cycle();
+    const idle = this.state === "idle";
+    if (idle && this.status.visible) return this.status.draw();
+    if (!this.screen.composing) this.say(`${idle ? "\n" : ""}${this.style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
+    if (idle) this.showPrompt(true);
+  }
+
+  /** The user started typing while the agent works: their line opens below the output. */
+  private beginSteeringLine(): void {
+    this.renderer.holdPartial();
+    this.screen.beginCompose();
+    this.rl.setPrompt(this.steeringPrompt);
+    this.rl.prompt(true);
+    this.showSteeringKeys();
+  }
+
+  /** While a steering line is typed and a tool runs, the live line says what Enter, Ctrl-X and Esc do. */
+  private showSteeringKeys(): void {
+    const typing = this.state === "running" && this.screen.composing;
+    this.spinner.setNote(typing && this.renderer.callRunning ? STEERING_KEYS : null);
+  }
+
+  /** The user's steering line is done (sent or dropped): the held output follows. */
+  private endSteeringLine(unfinished: boolean): void {
+    this.screen.endCompose(unfinished);
+    this.spinner.setNote(null);
+    this.renderer.releasePartial();
+    this.rl.setPrompt(this.inputPrompt);
+  }
 
   /** Ctrl-G: the input in the user's editor; what it holds when the editor closes is the input. */
-  const openInEditor = () => {
-    status.hide();
-    out("\r\x1b[J");
-    const edited = editInEditor(rl.line, io.env, setup.cwd, io.stdin as { setRawMode?(raw: boolean): unknown });
-    if ("error" in edited) say(`${style.yellow(edited.error)}\n`);
-    else rl.replaceInput(edited.text);
-    showPrompt(true);
-  };
+  private openInEditor(): void {
+    this.status.hide();
+    this.out("\r\x1b[J");
+    const edited = editInEditor(this.rl.line, this.io.env, this.setup.cwd, this.io.stdin as { setRawMode?(raw: boolean): unknown });
+    if ("error" in edited) this.say(`${this.style.yellow(edited.error)}\n`);
+    else this.rl.replaceInput(edited.text);
+    this.showPrompt(true);
+  }
 
   /** Ctrl-O: the last command's output in full, above the input (idle, the input is drawn again under it). */
-  const expandLastResult = () => {
-    const text = renderer.expandLastResult() ?? `${style.dim("no command output yet")}\n`;
-    if (running || pendingAnswer) return say(text);
-    status.hide();
-    out("\r\x1b[J");
-    out(text);
-    showPrompt(true);
-  };
-  // The line editor redraws the input at the new width, clearing below it: the status line comes
-  // back under it, or stays away on a terminal now too narrow for it.
-  const onResize = () => {
-    if (!running && !pendingAnswer && !closing) status.draw();
-  };
-  (io.stdout as NodeJS.EventEmitter).on?.("resize", onResize);
+  private expandLastResult(): void {
+    const text = this.renderer.expandLastResult() ?? `${this.style.dim("no command output yet")}\n`;
+    if (this.state !== "idle") return this.say(text);
+    this.status.hide();
+    this.out("\r\x1b[J");
+    this.out(text);
+    this.showPrompt(true);
+  }
 
-  /** A long turn ended: the terminal is told (the `notify` setting), so a user in another window hears of it. */
-  const notifyTurnEnd = (ms: number) => {
-    const notify = setup.settings.notify;
-    if (!notify || !io.stdout.isTTY || ms < (notify.afterSeconds ?? 10) * 1000) return;
-    screen.raw(notify.with === "bell" ? "\x07" : `\x1b]9;gong: the turn is done (${formatSeconds(Math.round(ms / 1000))})\x07`);
+  /**
+   * The line editor redraws the input at the new width, clearing below it: the status line comes
+   * back under it, or stays away on a terminal now too narrow for it.
+   */
+  private readonly onResize = () => {
+    if (this.state === "idle") this.status.draw();
   };
 
-  /** Commands the user ran with `!`: their input and output go to the model with the next message. */
-  const ranByUser: string[] = [];
-  /** `!cmd`: runs the command in the project now, shows its output, and keeps both for the next message. */
-  const runUserCommand = async (command: string) => {
-    spinner.start(`$ ${command}`);
-    const output = await environmentShell(commandCtx.env, true, "").run(command);
-    spinner.stop();
-    say(`${style.bold("$")} ${command}\n${output ? `${output.split("\n").map((l) => `  ${l}`).join("\n")}\n` : ""}`);
-    ranByUser.push(`<bash-input>${command}</bash-input>\n<bash-stdout>${output.slice(-USER_COMMAND_CHARS)}</bash-stdout>`);
-  };
-
-  /** `model`: the one a custom command asks for, used for this input only. */
-  const submit = (input: string, model?: string) => {
-    screen.startWork();
-    const started = Date.now();
-    const text = [...ranByUser.splice(0), input].join("\n\n");
-    running = onCommandModel(host.session, model, () => host.session.submit(text))
-      .then((result) => {
-        renderer.finishAnswer();
-        sayInterrupted();
-        sessionUsage = addUsage(sessionUsage, result.usage);
-        if (result.stopReason === "error" && result.error) {
-          const hint = result.error.kind === "auth" && result.error.status === 401 ? ` — ${rejectedKeyHint(host.session.model, setup.sessionOptions.clientOptions)}` : "";
-          say(`${style.red(`error: ${result.error.message}${hint}`)}\n`);
-        }
-        else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
-        else if (result.stopMessage) say(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
-        // A call that failed before any token keeps to its one error line; the session's totals once they differ from the turn's.
-        const took = ` · ${formatSeconds(Math.round((Date.now() - started) / 1000))}`;
-        const session = formatUsage(sessionUsage) !== formatUsage(result.usage) ? `  (session ${formatUsage(sessionUsage)})` : "";
-        if (result.usage.input + result.usage.output > 0) say(`${style.dim(`${formatUsage(result.usage)}${took}${session}`)}\n`);
-        notifyTurnEnd(Date.now() - started);
-      })
-      .catch((e: Error) => {
-        sayInterrupted();
-        say(`${style.red(`error: ${e.message}`)}\n`);
-      })
-      .then(keepSessionOpen)
-      .finally(() => {
-        spinner.stop();
-        running = null;
-        screen.endWork();
-        if (closing) return;
-        // A blank line between one turn and the next prompt.
-        say("\n");
-        rl.setPrompt(inputPrompt);
-        const commands = deferred.splice(0);
-        if (commands.length === 0) return showPrompt(true); // keeps the cursor where the user left a half-typed line
-        void commands.reduce((chain, text) => chain.then(() => runSlashLine(text)), Promise.resolve()).finally(() => showPrompt(true));
-      });
-  };
-
-  // One failed input never ends the shell: a session the error closed (a rejected key ends a
-  // session) is reopened over the same store, so the conversation goes on once the key or the
-  // model is fixed.
-  const keepSessionOpen = async () => {
-    try {
-      await host.reopenIfClosed();
-    } catch (e) {
-      say(`${style.red(`error: ${(e as Error).message}`)}\n`);
+  /** A typed line: a question's answer, a steer (or a command) while the agent works, else a new input. */
+  private readonly onLine = (line: string) => {
+    if (this.state === "asking") {
+      this.endSteeringLine(false);
+      return this.answerQuestion(line);
     }
+    if (this.state === "running") return this.steerLine(line.trim());
+    if (this.state !== "idle") return;
+    this.status.clear();
+    // A paste or a line continued with Alt+Enter arrives as one line holding its newlines.
+    this.handleInput(line.trim());
   };
 
-  const steer = (text: string, echoed: boolean) => {
+  private readonly onSigint = () => {
+    const { rl } = this;
+    if (this.working) {
+      // A half-typed steering line is cleared first; the next Ctrl-C interrupts.
+      if (this.screen.composing && rl.line.length > 0) {
+        rl.clearInput();
+        this.endSteeringLine(true);
+        return;
+      }
+      return this.interruptRun();
+    }
+    if (this.state !== "idle") return;
+    if (rl.line.length > 0) return rl.clearInput();
+    const now = Date.now();
+    if (now - this.lastSigint < 2000) return void this.quit(0);
+    this.lastSigint = now;
+    this.status.hide();
+    this.say(`\n${this.style.dim("(press Ctrl-C again to exit)")}\n`);
+    this.showPrompt();
+  };
+
+  private readonly onClose = () => void this.quit(0);
+
+  // ---- inputs
+
+  private handleInput(text: string): void {
+    if (!text) return this.showPrompt();
+    this.history.add(text);
+    if (isSlashCommand(text) && matchCommand(text, this.customCommands)) {
+      void expandInput(text, this.commandCtx).then(
+        (input) => this.submit(input.text, input.model),
+        (e: Error) => {
+          this.say(`${this.style.red(`error: ${e.message}`)}\n`);
+          this.showPrompt();
+        },
+      );
+      return;
+    }
+    // Keys typed while the command runs stay in the input, the cursor where they left it.
+    if (isSlashCommand(text)) {
+      void this.runSlashLine(text).finally(() => this.showPrompt(true));
+      return;
+    }
+    if (text.startsWith("!") && text.length > 1) {
+      void this.runUserCommand(text.slice(1).trim()).finally(() => this.showPrompt(true));
+      return;
+    }
+    this.submit(text);
+  }
+
+  /** A line typed while the agent works. */
+  private steerLine(text: string): void {
+    const echoed = this.screen.composing;
+    if (echoed) this.endSteeringLine(false);
+    // A slash command is the user's, never the model's: it runs now or once the agent is done.
+    if (isSlashCommand(text)) {
+      this.history.add(text);
+      // A custom command typed while the agent works is its next input.
+      if (matchCommand(text, this.customCommands)) {
+        void expandInput(text, this.commandCtx).then((input) => {
+          this.host.session.followUp(input.text);
+          this.say(`${this.style.dim(`${text.split(/\s/)[0]} runs when the agent is done`)}\n`);
+        });
+      } else if (runsWhileBusy(text)) void this.runSlashLine(text);
+      else {
+        this.deferred.push(text);
+        this.say(`${this.style.dim(`${text.split(/\s/)[0]} runs when the agent is done (Esc interrupts it)`)}\n`);
+      }
+      return;
+    }
+    if (text) this.steer(text, echoed);
+  }
+
+  private steer(text: string, echoed: boolean): void {
     try {
       // The running command finishes; the message reaches the model at the next boundary (Esc stops the command).
-      host.session.steer(text, { interrupt: false });
-      if (!echoed) say(`${style.dim(`↳ steering: ${text}`)}\n`);
+      this.host.session.steer(text, { interrupt: false });
+      if (!echoed) this.say(`${this.style.dim(`↳ steering: ${text}`)}\n`);
     } catch (e) {
-      say(`${style.red((e as Error).message)}\n`);
+      this.say(`${this.style.red((e as Error).message)}\n`);
     }
-  };
+  }
 
-  const done = new Promise<number>((resolveExit) => {
-    const quit = async (code: number) => {
-      // rl.close() below emits "close", which calls quit again.
-      if (closing) return;
-      closing = true;
-      answerPending(null);
-      rl.off("keypress", onKeypress);
-      (io.stdout as NodeJS.EventEmitter).off?.("resize", onResize);
-      rl.close();
-      spinner.stop();
-      screen.endWork();
-      screen.detach();
-      if (running) await host.session.interrupt().catch(() => {});
-      // Leaving a saved conversation says how to come back to it (the input row is cleared for the line).
-      const file = host.session.sessionFile;
-      const resume = setup.store !== false && file !== undefined && existsSync(file) ? host.session.id : undefined;
-      await host.close();
-      if (resume) {
-        renderer.endLine();
-        say(`${io.stdout.isTTY ? "\r\x1b[J" : ""}${style.dim(`resume this session: gong -r ${resume}`)}\n`);
-      }
-      resolveExit(code);
-    };
+  /** Ctrl-X on a steering line: it is sent now, and the running tool is stopped for it (the input goes on). */
+  private steerNow(): void {
+    const text = this.rl.line.trim();
+    if (!this.screen.composing || !text) return;
+    this.rl.clearInput();
+    this.endSteeringLine(true);
+    try {
+      this.host.session.steer(text, { interrupt: true });
+      this.say(`${this.style.dim(`↳ ${text} (sent now; the running tool is stopped)`)}\n`);
+    } catch (e) {
+      this.say(`${this.style.red((e as Error).message)}\n`);
+    }
+  }
 
-    runSlashLine = (text: string) =>
-      runSlashCommand(text, { host, out: say, style, quit: () => quit(0), planMode, transcript })
-        .catch((e: Error) => say(`${style.red(`error: ${e.message}`)}\n`))
-        .then(keepSessionOpen);
+  /** Stops the running input; the session and its history stay, so the next line continues the conversation. */
+  private interruptRun(): void {
+    // Interrupted at a question: the declined call's line comes first, "interrupted" once the input ends.
+    const asked = this.state === "asking";
+    this.answerQuestion(null);
+    if (this.screen.composing) {
+      this.rl.clearInput();
+      this.endSteeringLine(true);
+    }
+    // The answer so far is committed rendered.
+    this.renderer.finishAnswer();
+    if (asked) this.interruptedAtQuestion = true;
+    else this.say(`${this.style.yellow("interrupted")}\n`);
+    this.host.session.interrupt().catch((e: Error) => this.say(`${this.style.red(e.message)}\n`));
+  }
 
-    const handleInput = (text: string) => {
-      if (!text) return showPrompt();
-      history.add(text);
-      if (isSlashCommand(text) && matchCommand(text, customCommands)) {
-        void expandInput(text, commandCtx).then((input) => submit(input.text, input.model), (e: Error) => {
-          say(`${style.red(`error: ${e.message}`)}\n`);
-          showPrompt();
-        });
-        return;
-      }
-      if (isSlashCommand(text)) {
-        void runSlashLine(text).finally(() => showPrompt());
-        return;
-      }
-      if (text.startsWith("!") && text.length > 1) {
-        void runUserCommand(text.slice(1).trim()).finally(() => showPrompt());
-        return;
-      }
-      submit(text);
-    };
+  private sayInterrupted(): void {
+    if (!this.interruptedAtQuestion) return;
+    this.interruptedAtQuestion = false;
+    this.say(`${this.style.yellow("interrupted")}\n`);
+  }
 
-    rl.on("line", (line) => {
-      if (pendingAnswer) {
-        endSteeringLine(false);
-        return answerPending(line);
-      }
-      if (!running) status.clear();
-      if (running) {
-        const text = line.trim();
-        const echoed = screen.composing;
-        if (echoed) endSteeringLine(false);
-        // A slash command is the user's, never the model's: it runs now or once the agent is done.
-        if (isSlashCommand(text)) {
-          history.add(text);
-          // A custom command typed while the agent works is its next input.
-          if (matchCommand(text, customCommands)) {
-            void expandInput(text, commandCtx).then((input) => {
-              host.session.followUp(input.text);
-              say(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done`)}\n`);
-            });
-          } else if (runsWhileBusy(text)) void runSlashLine(text);
-          else {
-            deferred.push(text);
-            say(`${style.dim(`${text.split(/\s/)[0]} runs when the agent is done (Esc interrupts it)`)}\n`);
-          }
-          return;
-        }
-        if (text) steer(text, echoed);
-        return;
-      }
-      // A paste or a line continued with Alt+Enter arrives as one line holding its newlines.
-      handleInput(line.trim());
-    });
+  /** `model`: the one a custom command asks for, used for this input only. */
+  private submit(input: string, model?: string): void {
+    this.state = "running";
+    this.screen.startWork();
+    const started = Date.now();
+    const text = [...this.ranByUser.splice(0), input].join("\n\n");
+    void onCommandModel(this.host.session, model, () => this.host.session.submit(text))
+      .then((result) => this.reportResult(result, started))
+      .catch((e: Error) => {
+        this.sayInterrupted();
+        this.say(`${this.style.red(`error: ${e.message}`)}\n`);
+      })
+      .then(() => this.keepSessionOpen())
+      .finally(() => this.inputEnded());
+  }
 
-    rl.on("SIGINT", () => {
-      if (running) {
-        // A half-typed steering line is cleared first; the next Ctrl-C interrupts.
-        if (screen.composing && rl.line.length > 0) {
-          rl.clearInput();
-          endSteeringLine(true);
-          return;
-        }
-        return interruptRun();
-      }
-      if (rl.line.length > 0) return rl.clearInput();
-      const now = Date.now();
-      if (now - lastSigint < 2000) return void quit(0);
-      lastSigint = now;
-      status.hide();
-      say(`\n${style.dim("(press Ctrl-C again to exit)")}\n`);
-      showPrompt();
-    });
+  /** The answer is done: why it stopped (when not at its end), its usage and time. */
+  private reportResult(result: SubmitResult, started: number): void {
+    const { style } = this;
+    this.renderer.finishAnswer();
+    this.sayInterrupted();
+    this.sessionUsage = addUsage(this.sessionUsage, result.usage);
+    if (result.stopReason === "error" && result.error) {
+      const hint = result.error.kind === "auth" && result.error.status === 401 ? ` — ${rejectedKeyHint(this.host.session.model, this.setup.sessionOptions.clientOptions)}` : "";
+      this.say(`${style.red(`error: ${result.error.message}${hint}`)}\n`);
+    } else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") this.say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
+    else if (result.stopMessage) this.say(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
+    // A call that failed before any token keeps to its one error line; the session's totals once they differ from the turn's.
+    const took = ` · ${formatSeconds(Math.round((Date.now() - started) / 1000))}`;
+    const session = formatUsage(this.sessionUsage) !== formatUsage(result.usage) ? `  (session ${formatUsage(this.sessionUsage)})` : "";
+    if (result.usage.input + result.usage.output > 0) this.say(`${style.dim(`${formatUsage(result.usage)}${took}${session}`)}\n`);
+    this.notifyTurnEnd(Date.now() - started);
+  }
 
-    rl.on("close", () => void quit(0));
-    setup.terminated.addEventListener("abort", () => void quit(0), { once: true });
-  });
+  /** The input ended: back to the prompt, after the slash commands that waited for it. */
+  private inputEnded(): void {
+    this.spinner.stop();
+    this.screen.endWork();
+    if (this.state === "closing") return;
+    this.state = "idle";
+    // A blank line between one turn and the next prompt.
+    this.say("\n");
+    this.rl.setPrompt(this.inputPrompt);
+    const commands = this.deferred.splice(0);
+    if (commands.length === 0) return this.showPrompt(true); // keeps the cursor where the user left a half-typed line
+    void commands.reduce((chain, text) => chain.then(() => this.runSlashLine(text)), Promise.resolve()).finally(() => this.showPrompt(true));
+  }
 
-  if (initialPrompt) {
-    history.add(initialPrompt);
-    say(`${style.cyan("› ")}${initialPrompt}\n`);
-    submit(initialPrompt);
-  } else showPrompt();
-  return done;
+  /** A long turn ended: the terminal is told (the `notify` setting), so a user in another window hears of it. */
+  private notifyTurnEnd(ms: number): void {
+    const notify = this.setup.settings.notify;
+    if (!notify || !this.io.stdout.isTTY || ms < (notify.afterSeconds ?? 10) * 1000) return;
+    this.screen.raw(notify.with === "bell" ? "\x07" : `\x1b]9;gong: the turn is done (${formatSeconds(Math.round(ms / 1000))})\x07`);
+  }
+
+  /**
+   * One failed input never ends the shell: a session the error closed (a rejected key ends a
+   * session) is reopened over the same store, so the conversation goes on once the key or the
+   * model is fixed.
+   */
+  private async keepSessionOpen(): Promise<void> {
+    try {
+      await this.host.reopenIfClosed();
+    } catch (e) {
+      this.say(`${this.style.red(`error: ${(e as Error).message}`)}\n`);
+    }
+  }
+
+  /** `!cmd`: runs the command in the project now, shows its output, and keeps both for the next message. */
+  private async runUserCommand(command: string): Promise<void> {
+    this.spinner.start(`$ ${command}`);
+    const output = await environmentShell(this.commandCtx.env, true, "").run(command);
+    this.spinner.stop();
+    this.say(`${this.style.bold("$")} ${command}\n${output ? `${output.split("\n").map((l) => `  ${l}`).join("\n")}\n` : ""}`);
+    this.ranByUser.push(`<bash-input>${command}</bash-input>\n<bash-stdout>${output.slice(-USER_COMMAND_CHARS)}</bash-stdout>`);
+  }
+
+  private runSlashLine(text: string): Promise<void> {
+    return runSlashCommand(text, { host: this.host, out: this.say, style: this.style, quit: () => this.quit(0), planMode: this.planMode, transcript: this.transcript })
+      .catch((e: Error) => this.say(`${this.style.red(`error: ${e.message}`)}\n`))
+      .then(() => this.keepSessionOpen());
+  }
+
+  // ---- closing
+
+  private async quit(code: number): Promise<void> {
+    // rl.close() below emits "close", which calls quit again.
+    if (this.state === "closing") return;
+    const wasWorking = this.working;
+    this.answerQuestion(null);
+    this.state = "closing";
+    this.rl.off("keypress", this.onKeypress);
+    (this.io.stdout as NodeJS.EventEmitter).off?.("resize", this.onResize);
+    this.rl.close();
+    this.spinner.stop();
+    this.screen.endWork();
+    this.screen.detach();
+    const { host, setup, io, style } = this;
+    if (wasWorking) await host.session.interrupt().catch(() => {});
+    // Leaving a saved conversation says how to come back to it (the input row is cleared for the line).
+    const file = host.session.sessionFile;
+    const resume = setup.store !== false && file !== undefined && existsSync(file) ? host.session.id : undefined;
+    await host.close();
+    if (resume) {
+      this.renderer.endLine();
+      this.say(`${io.stdout.isTTY ? "\r\x1b[J" : ""}${style.dim(`resume this session: gong -r ${resume}`)}\n`);
+    }
+    this.exit(code);
+  }
 }

@@ -39,6 +39,8 @@ export interface LineInput {
   clearInput(): void;
   /** Takes the drawn input off the screen (output goes there); prompt(true) draws it again. */
   erase(): void;
+  /** Rows the last line sent took on screen, above the row the cursor moved to. */
+  readonly sentRows: number;
   /** Puts `text` in the input (the cursor at its end), as if typed. */
   replaceInput(text: string): void;
   close(): void;
@@ -124,6 +126,7 @@ class LineEditor extends EventEmitter implements LineInput {
   /** The cursor's row within the drawn input, and how many rows were drawn (with the list). */
   private drawnCursorRow = 0;
   private drawnRows = 1;
+  private lastSentRows = 0;
   /** Counts drawings, to tell whether a key redrew the input. */
   private renders = 0;
   private closed = false;
@@ -151,6 +154,10 @@ class LineEditor extends EventEmitter implements LineInput {
 
   get rowsBelowCursor(): number {
     return this.drawnRows - 1 - this.drawnCursorRow;
+  }
+
+  get sentRows(): number {
+    return this.lastSentRows;
   }
 
   setPrompt(prompt: string): void {
@@ -462,6 +469,7 @@ class LineEditor extends EventEmitter implements LineInput {
     this.cursor = typed.length;
     this.render();
     this.options.output.write("\r\n");
+    this.lastSentRows = this.drawnCursorRow + 1;
     this.setText("");
     const line = this.unmark(typed);
     this.historyIndex = -1;
@@ -617,6 +625,7 @@ function slashMenuRows(menu: { items: CompletionItem[]; selected: number }, widt
 class PlainInput extends EventEmitter implements LineInput {
   private readonly rl: Interface;
   readonly rowsBelowCursor = 0;
+  readonly sentRows = 0;
 
   constructor(options: LineInputOptions) {
     super();

@@ -3,7 +3,8 @@
  * label and the time it has taken), with, under it, the last few lines of a running command's
  * output, replaced in place. Each line is cut to the terminal's width so it never wraps, erased before anything else is
  * printed (so no frame is left in the scrollback), and re-fitted when the terminal is resized.
- * Off a terminal it prints nothing.
+ * While the user types a line of their own, the live line stays drawn above it (the surface moves
+ * the user's line out of the way). Off a terminal it prints nothing.
  */
 import type { Style } from "./render.ts";
 import { cutToWidth, textWidth } from "./text-width.ts";
@@ -17,6 +18,11 @@ export interface LiveSurface {
   readonly canDraw: boolean;
   readonly columns: number;
   raw(text: string): void;
+  /**
+   * Writes the live line's rows or their erasure. `wasDrawn`: the cursor is at the end of the rows
+   * drawn before; `isDrawn`: rows are on screen once `text` is written.
+   */
+  paintLive(text: string, wasDrawn: boolean, isDrawn: boolean): void;
 }
 
 export class LiveLine {
@@ -25,6 +31,8 @@ export class LiveLine {
   private label = "";
   private since = Date.now();
   private tail: string[] = [];
+  /** A dim row under the line (the keys a user typing a steering line has). */
+  private note: string | null = null;
   /** Columns each drawn row takes on screen; empty when nothing is drawn. */
   private drawn: number[] = [];
 
@@ -35,6 +43,11 @@ export class LiveLine {
 
   get active(): boolean {
     return this.timer !== undefined;
+  }
+
+  /** Rows the line takes on screen now (0 when it is not drawn). */
+  get rows(): number {
+    return this.drawn.length;
   }
 
   /**
@@ -62,6 +75,13 @@ export class LiveLine {
     this.draw();
   }
 
+  /** A dim row shown under the line while it runs; null removes it. */
+  setNote(note: string | null): void {
+    if (note === this.note) return;
+    this.note = note;
+    this.draw();
+  }
+
   /** Stops and erases the line. */
   stop(): void {
     this.tail = [];
@@ -72,10 +92,21 @@ export class LiveLine {
 
   /** Removes the drawn line, leaving the cursor at the start of the now empty line. */
   erase(): void {
-    if (this.drawn.length === 0) return;
+    const text = this.eraseText();
+    if (text) this.surface.paintLive(text, true, false);
+  }
+
+  /** What removes the drawn rows, leaving the cursor at the start of the first ("" when none is drawn). */
+  eraseText(): string {
+    if (this.drawn.length === 0) return "";
     const up = this.drawn.length - 1;
     this.drawn = [];
-    this.surface.raw(up > 0 ? `\r\x1b[${up}A\x1b[J` : "\r\x1b[K");
+    return up > 0 ? `\r\x1b[${up}A\x1b[J` : "\r\x1b[K";
+  }
+
+  /** The drawn rows were taken off the screen by the surface itself. */
+  removed(): void {
+    this.drawn = [];
   }
 
   /**
@@ -84,27 +115,44 @@ export class LiveLine {
    * of the old line stays behind. Then it is drawn again at the new width.
    */
   resized(columns: number): void {
-    if (this.drawn.length > 0) {
-      const rows = this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0) - 1;
-      this.surface.raw(rows > 0 ? `\r\x1b[${rows}A\x1b[J` : "\r\x1b[K");
-      this.drawn = [];
-    }
+    const clear = this.clearResized(columns);
+    if (clear) this.surface.raw(clear);
     this.draw();
+  }
+
+  /** Rows the drawn line takes once the terminal has re-wrapped it at `columns`. */
+  rowsAt(columns: number): number {
+    return this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0);
+  }
+
+  /** What clears the drawn rows once the terminal has re-wrapped them at `columns` ("" when none is drawn). */
+  clearResized(columns: number): string {
+    if (this.drawn.length === 0) return "";
+    const rows = this.rowsAt(columns) - 1;
+    this.drawn = [];
+    return rows > 0 ? `\r\x1b[${rows}A\x1b[J` : "\r\x1b[K";
   }
 
   /** Draws the line again (after other output was printed above it). */
   draw(): void {
-    if (!this.timer || !this.surface.canDraw) return;
+    const wasDrawn = this.drawn.length > 0;
+    const text = this.frameText();
+    if (text) this.surface.paintLive(text, wasDrawn, true);
+  }
+
+  /** What draws the line over the rows drawn before ("" when it cannot be drawn now). */
+  frameText(): string {
+    if (!this.timer || !this.surface.canDraw) return "";
     // One column is kept free: writing into the last one makes some terminals wrap.
     const width = Math.max(1, this.surface.columns - 1);
     const seconds = Math.floor((Date.now() - this.since) / 1000);
     const time = seconds >= 1 ? ` · ${formatSeconds(seconds)}` : "";
     const head = cutToWidth(`${FRAMES[this.frame]} ${this.label}`, Math.max(1, width - time.length)) + time;
-    const tail = this.tail.map((line) => cutToWidth(`  ${line}`, width));
+    const tail = [...this.tail.map((line) => `  ${line}`), ...(this.note ? [this.note] : [])].map((line) => cutToWidth(line, width));
     const up = this.drawn.length - 1;
     this.drawn = [head, ...tail].map(textWidth);
     const rows = [`${this.style.cyan(head.slice(0, 1))}${head.slice(1)}`, ...tail.map((l) => this.style.dim(l))];
-    this.surface.raw(`\r${up > 0 ? `\x1b[${up}A` : ""}${rows.join("\x1b[K\n")}\x1b[J`);
+    return `\r${up > 0 ? `\x1b[${up}A` : ""}${rows.join("\x1b[K\n")}\x1b[J`;
   }
 }
 

@@ -2,10 +2,11 @@
  * Markdown of a streamed answer rendered for the terminal: headings bold, emphasis, inline code,
  * fenced code with its keywords, strings and comments in color, list bullets, quotes, rules, and
  * tables with aligned columns; links show their text and, dimmed, their address. Prose is wrapped
- * at word boundaries to the terminal's width. Text shows as it arrives: the unfinished line (and a
- * table still being written) is printed as it came, then erased and printed again rendered once
- * the line (or the table) is complete. Used only when color is on (a terminal, no NO_COLOR);
- * otherwise the text is printed as it came.
+ * at word boundaries to the terminal's width. Text shows as it arrives: the unfinished line shows
+ * its whole words, rendered and word-wrapped as far as they go (the word being written waits for
+ * the space after it, so the terminal never breaks a word), and is rendered in full once it ends —
+ * only what changed is rewritten. A table still being written shows as it came until it ends.
+ * Used only when color is on (a terminal, no NO_COLOR); otherwise the text is printed as it came.
  */
 import type { Style } from "./render.ts";
 import { fitToWidth, textWidth } from "./text-width.ts";
@@ -46,15 +47,21 @@ export class MarkdownStream {
     if (end < 0) {
       this.partial = text;
       if (this.hidden) return "";
-      const visible = plain(text.slice(this.kept));
+      const visible = this.provisional();
       if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows()) return this.keep(visible);
+      if (this.shownRows.length === 0) return this.replacePartial(visible);
       const added = visible.startsWith(this.shownPartial) ? visible.slice(this.shownPartial.length) : null;
       if (added === null) return this.redraw();
       this.shownPartial = visible;
       return added;
     }
-    let out = this.erase();
-    for (const line of text.slice(0, end).split("\n")) out += this.complete(line);
+    const [first, ...rest] = text.slice(0, end).split("\n");
+    // The finished line is written over what is shown of it from the first row that changes.
+    const inPlace = this.shownRows.length === 0 && this.table.length === 0 && this.kept === 0;
+    const done = this.complete(first);
+    let out = inPlace && done.endsWith("\n") ? `${this.replacePartial(done.slice(0, -1))}\n` : `${this.erase()}${done}`;
+    this.shownPartial = "";
+    for (const line of rest) out += this.complete(line);
     this.partial = text.slice(end + 1);
     return out + (this.hidden ? "" : this.showBlock());
   }
@@ -68,6 +75,11 @@ export class MarkdownStream {
     if (this.kept > 0) return null;
     this.hidden = true;
     return this.erase();
+  }
+
+  /** While held: what shows of the unfinished line (drawn apart, above the user's line). */
+  heldText(): string {
+    return this.hidden ? this.provisional() : "";
   }
 
   /** The user's line is done: the unfinished line shows again as it came. */
@@ -107,7 +119,9 @@ export class MarkdownStream {
     this.shownRows = [];
     this.shownPartial = "";
     this.table = [];
-    this.kept = this.partial.length;
+    // Only the whole words of the line were shown: the word being written follows as it comes.
+    if (this.kept === 0 && !this.hidden) this.kept = this.partial.lastIndexOf(" ") + 1;
+    else this.kept = this.partial.length;
   }
 
   /** A complete line: rendered, or collected into the table it belongs to. */
@@ -161,8 +175,40 @@ export class MarkdownStream {
   /** The provisional text as it came: the table rows so far and the unfinished line. */
   private showBlock(): string {
     this.shownRows = this.table.map(plain);
-    this.shownPartial = plain(this.partial.slice(this.kept));
+    this.shownPartial = this.provisional();
     return this.shownRows.map((r) => `${r}\n`).join("") + this.shownPartial;
+  }
+
+  /**
+   * What shows of the unfinished line: its whole words rendered and wrapped as the finished line
+   * will be (the word being written waits). Past text printed for good, the rest as it came.
+   */
+  private provisional(): string {
+    if (this.kept > 0) return plain(this.partial.slice(this.kept));
+    if (this.isTableLine(this.partial)) return plain(this.partial);
+    const words = this.partial.slice(0, this.partial.lastIndexOf(" ") + 1).trimEnd();
+    if (!words) return "";
+    // Rendering a line may open or close a code fence: the unfinished line leaves that to its end.
+    const inFence = this.inFence;
+    const shown = this.wrapped(words, true);
+    this.inFence = inFence;
+    return shown;
+  }
+
+  /**
+   * What turns the unfinished line shown into `next`: rows that stay the same are left alone, a
+   * last row that only grows gets its new end, and the rest is rewritten from the first row that changed.
+   */
+  private replacePartial(next: string): string {
+    const old = this.shownPartial.split("\n");
+    const rows = next.split("\n");
+    this.shownPartial = next;
+    let same = 0;
+    while (same < old.length - 1 && same < rows.length && old[same] === rows[same]) same++;
+    const last = old.length - 1;
+    if (same === last && same < rows.length && rows[same].startsWith(old[same])) return rows[same].slice(old[same].length) + rows.slice(same + 1).map((r) => `\n${r}`).join("");
+    const up = old.slice(same).reduce((n, r) => n + this.rowsOf(r), 0) - 1;
+    return `\r${up > 0 ? `\x1b[${up}A` : ""}\x1b[J${rows.slice(same).join("\n")}`;
   }
 
   private redraw(): string {
@@ -175,7 +221,8 @@ export class MarkdownStream {
     this.shownRows = [];
     this.shownPartial = "";
     this.table = [];
-    this.kept = this.partial.length;
+    // What follows the words shown comes as it is.
+    this.kept = this.kept > 0 ? this.partial.length : this.partial.lastIndexOf(" ") + 1;
     return out;
   }
 
@@ -190,7 +237,8 @@ export class MarkdownStream {
 
   /** Terminal rows `text` takes (the cursor's row when it is empty). */
   private rowsOf(text: string): number {
-    return Math.max(1, Math.ceil(textWidth(text) / Math.max(1, this.columns())));
+    const columns = Math.max(1, this.columns());
+    return text.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(textWidth(line) / columns)), 0);
   }
 
   private maxRows(): number {
@@ -198,14 +246,15 @@ export class MarkdownStream {
   }
 
   /** A rendered line, wrapped at spaces to the width (code is left to the terminal). */
-  private wrapped(line: string): string {
+  private wrapped(line: string, unfinished = false): string {
     const code = this.inFence;
-    const rendered = this.line(line);
+    const rendered = this.line(line, unfinished);
     if (code || this.inFence) return rendered;
     return fitToWidth(rendered, Math.max(20, this.columns() - 1), /^(\s*)/.exec(line)![1].length + (/^\s*([-*+]|\d+[.)])\s/.test(line) ? 2 : 0)).join("\n");
   }
 
-  private line(line: string): string {
+  /** `unfinished`: a heading or quote shows without its line's style until it ends (it would be rewritten at every word). */
+  private line(line: string, unfinished = false): string {
     const s = this.style;
     const fence = /^\s*(```|~~~)\s*([\w+-]*)\s*$/.exec(line);
     if (fence) {
@@ -214,10 +263,11 @@ export class MarkdownStream {
     }
     if (this.inFence) return `${s.dim("│")} ${highlight(line, s)}`;
     const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading && unfinished) return inline(heading[2], s);
     if (heading) return s.bold(heading[1].length <= 2 ? s.cyan(inline(heading[2], s)) : inline(heading[2], s));
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return s.dim("─".repeat(Math.min(40, Math.max(3, this.columns() - 1))));
     const quote = /^\s*>\s?(.*)$/.exec(line);
-    if (quote) return `${s.dim("│")} ${s.dim(inline(quote[1], s))}`;
+    if (quote) return `${s.dim("│")} ${unfinished ? inline(quote[1], s) : s.dim(inline(quote[1], s))}`;
     const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
     if (bullet) {
       const task = /^\[([ xX])\]\s+(.*)$/.exec(bullet[2]);

@@ -284,7 +284,8 @@ function childLines(host: CurrentSession, style: Style): Map<string, string[]> {
 
 /** The shell's keys, as /help lists them. */
 const KEYS: [string, string][] = [
-  ["Enter", "send; while the agent works, the line steers it"],
+  ["Enter", "send; while the agent works, the line steers it (after the running command)"],
+  ["Ctrl-X", "while the agent works: send the typed line now, stopping the running tool"],
   ["Alt+Enter, \\ Enter", "a new line in the input (a backslash before Enter is replaced by it)"],
   ["paste", "goes into the input as it is, newlines too (over 10 lines: [pasted N lines]); Enter sends it"],
   ["!command", "run a command now; its output goes with your next message"],

@@ -3,9 +3,9 @@
  * streamed token takes to reach the screen through the renderer with markdown on — a 10,000-token
  * answer with code blocks, tokens arriving every 5 ms. An unfinished line is written as its tokens
  * come (and redrawn rendered when it ends), so a token waits only for the rendering. While the
- * user types a steering line, whole lines go to the screen above it (a token waits for its line's
- * end). And the bytes gong writes to the terminal for a reference session (a command, a long
- * markdown answer, colors on, 100 columns).
+ * user types a steering line, the unfinished line is drawn apart above it and redrawn as it grows
+ * (a token waits for its word's end). And the bytes gong writes to the terminal for a reference
+ * session (a command, a long markdown answer, colors on, 100 columns).
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { Writable } from "node:stream";
@@ -66,11 +66,12 @@ function tokenLatencies(tokens: string[], typing = false): number[] {
   let written = 0;
   const terminal = Object.assign(new Writable({ write: (_chunk, _encoding, done) => (written++, done()) }), { isTTY: true, columns: 100 });
   const screen = new Screen(terminal);
-  screen.attachInput({ erase() {}, redraw() {} });
+  screen.attachInput({ erase() {}, redraw() {}, sentRows: () => 1 });
   screen.startWork();
   if (typing) screen.beginCompose();
   const out = typing ? (text: string) => screen.write(text) : () => void written++;
   const renderer = new EventRenderer(out, style, live, () => 100, new MarkdownStream(style, () => 100));
+  screen.attachPending(() => renderer.heldText());
   if (typing) renderer.holdPartial();
   const waiting: number[] = [];
   const latencies: number[] = [];

@@ -90,7 +90,7 @@ test.skipIf(!hasTmux)("issue 27: a 400-line result shows its last lines and the 
   term.start([...WIRE_APIS[0].flags(fake), "--approval", "auto"], { columns: 60, rows: 30 });
   await term.waitFor((s) => s.includes("›"), "the prompt");
   term.keys("run the tests", "Enter");
-  const text = await term.waitFor((s) => s.includes("tests ran") && s.includes("↑"), "the answer");
+  const text = await term.waitFor((s) => s.includes("tests ran") && /↑[^\n]*\n\n›/.test(s), "the answer and the next prompt");
   // The tail, where the summary is, under the true line count; the first lines are not shown.
   expect(text).toMatch(/⎿ exit 0 · 400 lines\n {4}… 397 more lines above \(Ctrl-O shows all\)\n {4}test line 398\n {4}test line 399\n {4}400 passed, 0 failed\n/);
   expect(text).not.toContain("test line 1\n");

@@ -640,8 +640,8 @@ test.skipIf(!hasTmux)("cli interactive: a long markdown line shows while it stre
   term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80, color: true });
   await term.waitFor((s) => s.includes("›"), "the prompt");
   term.keys("explain", "Enter");
-  // Before its line ends, the paragraph's first words are on screen as they came.
-  const streaming = await term.waitFor((s) => s.includes("Intro **bold** words"), "the unfinished line");
+  // Before its line ends, the paragraph's first words are on screen, rendered.
+  const streaming = await term.waitFor((s) => s.includes("Intro bold words"), "the unfinished line");
   expect(streaming).not.toContain("Done.");
   expect(streaming).not.toContain("thinking…");
   const text = await term.waitFor((s) => s.includes("Done.") && s.includes("↑"), "the whole answer");
