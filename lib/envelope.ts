@@ -96,7 +96,11 @@ interface ReplyExtras {
 export interface Reply {
   success(data: Record<string, unknown>, text: string, extras?: ReplyExtras): ToolResponse;
   partial(data: Record<string, unknown>, text: string, extras?: ReplyExtras): ToolResponse;
-  fail(code: ErrorCode, message: string, extras?: ReplyExtras & { data?: Record<string, unknown>; text?: string }): ToolResponse;
+  fail(
+    code: ErrorCode,
+    message: string,
+    extras?: ReplyExtras & { data?: Record<string, unknown>; text?: string },
+  ): ToolResponse;
   /** Any thrown value → error envelope (ToolError keeps its code, the rest become INTERNAL_ERROR). */
   fromError(e: unknown, extras?: ReplyExtras): ToolResponse;
   /** Milliseconds since the reply was started. */
@@ -117,7 +121,13 @@ export function startReply(paramsInput: unknown, cwd = "."): Reply {
     const stats: ToolStats = { ...cleanStats(extras.stats), time_ms: elapsed() };
     const context: ToolContext = { ...(extras.context ?? {}), cwd: extras.cwd ?? cwd, params_input: paramsInput };
     if (extras.pathResolved !== undefined) context.path_resolved = extras.pathResolved;
-    const response: ToolResponse = { status, data: isPlainObject(data) ? data : {}, text: String(text), stats, context };
+    const response: ToolResponse = {
+      status,
+      data: isPlainObject(data) ? data : {},
+      text: String(text),
+      stats,
+      context,
+    };
     if (error) response.error = error;
     return response;
   };
@@ -126,7 +136,8 @@ export function startReply(paramsInput: unknown, cwd = "."): Reply {
     elapsed,
     success: (data, text, extras) => build("success", data, text, extras),
     partial: (data, text, extras) => build("partial", data, text, extras),
-    fail: (code, message, extras = {}) => build("error", extras.data ?? {}, extras.text ?? message, extras, { code, message }),
+    fail: (code, message, extras = {}) =>
+      build("error", extras.data ?? {}, extras.text ?? message, extras, { code, message }),
     fromError(e, extras) {
       if (isToolError(e)) return this.fail(e.code, e.message, extras);
       const message = e instanceof Error ? e.message : String(e);
@@ -162,11 +173,13 @@ export function envelopeProblems(value: unknown): string[] {
   if (status === "error") {
     if (!isPlainObject(error)) problems.push("error missing on an error status");
     else {
-      if (!(ERROR_CODES as readonly string[]).includes(String(error.code))) problems.push(`unknown error code ${String(error.code)}`);
+      if (!(ERROR_CODES as readonly string[]).includes(String(error.code)))
+        problems.push(`unknown error code ${String(error.code)}`);
       if (typeof error.message !== "string" || error.message === "") problems.push("error.message empty");
     }
   } else if (error !== undefined) problems.push("error present on a non-error status");
-  if (!isPlainObject(stats) || typeof stats.time_ms !== "number" || !Number.isFinite(stats.time_ms)) problems.push("stats.time_ms missing");
+  if (!isPlainObject(stats) || typeof stats.time_ms !== "number" || !Number.isFinite(stats.time_ms))
+    problems.push("stats.time_ms missing");
   if (!isPlainObject(context)) problems.push("context missing");
   else {
     if (typeof context.cwd !== "string") problems.push("context.cwd missing");

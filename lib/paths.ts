@@ -65,10 +65,19 @@ export async function resolveWorkspacePath(input: string, options: WorkspacePath
 
 /** `~`, `@` and the working directory applied; lengths and NUL checked; nothing touched on disk. */
 function lexicalPath(input: string, options: WorkspacePathOptions): string {
-  if (typeof input !== "string") throw new ToolError("INVALID_PARAM", `Path must be a string, got ${input === null ? "null" : typeof input}.`);
-  if (input.includes("\0")) throw new ToolError("INVALID_PARAM", `Path '${input.replaceAll("\0", "\\0")}' contains a NUL byte, which no file name can hold; remove it.`);
+  if (typeof input !== "string")
+    throw new ToolError("INVALID_PARAM", `Path must be a string, got ${input === null ? "null" : typeof input}.`);
+  if (input.includes("\0"))
+    throw new ToolError(
+      "INVALID_PARAM",
+      `Path '${input.replaceAll("\0", "\\0")}' contains a NUL byte, which no file name can hold; remove it.`,
+    );
   let p = input.startsWith("@") ? input.slice(1) : input;
-  if (p.trim() === "") throw new ToolError("INVALID_PARAM", "Path is empty: give a file or directory path, relative to the workspace root or absolute.");
+  if (p.trim() === "")
+    throw new ToolError(
+      "INVALID_PARAM",
+      "Path is empty: give a file or directory path, relative to the workspace root or absolute.",
+    );
   const home = options.home ?? homedir();
   if (p === "~") p = home;
   else if (p.startsWith("~/")) p = join(home, p.slice(2));
@@ -82,12 +91,18 @@ function checkLengths(absolute: string, input: string): void {
   const shown = input.length > 80 ? `${input.slice(0, 60)}…(${input.length} characters)` : input;
   const total = byteLength(absolute);
   if (total > PATH_MAX) {
-    throw new ToolError("INVALID_PARAM", `Path '${shown}' is ${total} bytes long once resolved; the limit is ${PATH_MAX} bytes (PATH_MAX). Use a shorter path.`);
+    throw new ToolError(
+      "INVALID_PARAM",
+      `Path '${shown}' is ${total} bytes long once resolved; the limit is ${PATH_MAX} bytes (PATH_MAX). Use a shorter path.`,
+    );
   }
   for (const part of absolute.split(sep)) {
     const size = byteLength(part);
     if (size > NAME_MAX) {
-      throw new ToolError("INVALID_PARAM", `Path '${shown}' has a component of ${size} bytes ('${part.slice(0, 40)}…'); a single name may be at most ${NAME_MAX} bytes (NAME_MAX). Use a shorter name.`);
+      throw new ToolError(
+        "INVALID_PARAM",
+        `Path '${shown}' has a component of ${size} bytes ('${part.slice(0, 40)}…'); a single name may be at most ${NAME_MAX} bytes (NAME_MAX). Use a shorter name.`,
+      );
     }
   }
 }
@@ -122,14 +137,20 @@ export async function looseRealpath(path: string, hops = 0): Promise<RealPath> {
     return { path: await realpath(path), exists: true };
   } catch (e) {
     // Anything else (ENOENT, ENOTDIR, EACCES on a parent…) means: resolve what can be resolved.
-    if (code(e) === "ELOOP") throw new ToolError("INVALID_PARAM", `Path '${path}' is a symlink loop; it cannot be resolved.`);
-    if (code(e) === "ENAMETOOLONG") throw new ToolError("INVALID_PARAM", `Path '${path}' is too long once its symlinks are resolved (ENAMETOOLONG).`);
+    if (code(e) === "ELOOP")
+      throw new ToolError("INVALID_PARAM", `Path '${path}' is a symlink loop; it cannot be resolved.`);
+    if (code(e) === "ENAMETOOLONG")
+      throw new ToolError("INVALID_PARAM", `Path '${path}' is too long once its symlinks are resolved (ENAMETOOLONG).`);
   }
   const parent = dirname(path);
   if (parent === path) return { path, exists: false };
-  const link = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
+  const link = await lstat(path).then(
+    (s) => s.isSymbolicLink(),
+    () => false,
+  );
   if (link) {
-    if (hops >= MAX_SYMLINK_HOPS) throw new ToolError("INVALID_PARAM", `Path '${path}' is a symlink loop; it cannot be resolved.`);
+    if (hops >= MAX_SYMLINK_HOPS)
+      throw new ToolError("INVALID_PARAM", `Path '${path}' is a symlink loop; it cannot be resolved.`);
     const target = await readlink(path);
     return looseRealpath(resolve(dirname(path), target), hops + 1);
   }

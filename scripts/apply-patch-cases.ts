@@ -39,8 +39,35 @@ function rng(seed: number) {
 }
 type Rng = ReturnType<typeof rng>;
 
-const WORDS = ["alpha", "beta", "gamma", "delta", "omega", "count", "total", "value", "item", "node", "path", "user", "name", "size", "index", "cache", "queue", "token"];
-const FANCY = ["\u201Cquoted\u201D", "it\u2019s", "a \u2013 b", "x \u2014 y", "non\u00A0breaking", "\u2018single\u2019", "minus \u2212 one"];
+const WORDS = [
+  "alpha",
+  "beta",
+  "gamma",
+  "delta",
+  "omega",
+  "count",
+  "total",
+  "value",
+  "item",
+  "node",
+  "path",
+  "user",
+  "name",
+  "size",
+  "index",
+  "cache",
+  "queue",
+  "token",
+];
+const FANCY = [
+  "\u201Cquoted\u201D",
+  "it\u2019s",
+  "a \u2013 b",
+  "x \u2014 y",
+  "non\u00A0breaking",
+  "\u2018single\u2019",
+  "minus \u2212 one",
+];
 
 function codeLine(r: Rng): string {
   const w = () => r.pick(WORDS);
@@ -124,7 +151,13 @@ function hunks(r: Rng, lines: string[], edits: Edit[], fuzz: { indent: boolean; 
     const candidates: number[] = [];
     for (let i = prevEnd; i < ctxStart; i++) if (lines[i].trim() !== "") candidates.push(i);
     const defs = candidates.filter((i) => /def |if /.test(lines[i]));
-    const header = selfNamed ? e.start : r.chance(0.6) && candidates.length > 0 ? (defs.length > 0 && r.chance(0.7) ? r.pick(defs) : r.pick(candidates)) : -1;
+    const header = selfNamed
+      ? e.start
+      : r.chance(0.6) && candidates.length > 0
+        ? defs.length > 0 && r.chance(0.7)
+          ? r.pick(defs)
+          : r.pick(candidates)
+        : -1;
     out.push(header >= 0 ? `@@ ${lines[header].replace(/[ \t]+$/, "")}` : "@@");
     const ctx = (l: string) => {
       const w = asModelWrites(r, l, fuzz);
@@ -171,7 +204,8 @@ function makeCase(r: Rng, id: string): PatchCase {
   const used = new Set<string>();
   for (let k = 0; k < ops; k++) {
     const free = existing.filter((p) => !used.has(p));
-    const op = free.length === 0 ? "add" : r.pick(["update", "update", "update", "update", "add", "add-over", "delete", "move"]);
+    const op =
+      free.length === 0 ? "add" : r.pick(["update", "update", "update", "update", "add", "add-over", "delete", "move"]);
     if (op === "add" || op === "add-over") {
       // Adding a path that exists replaces the file (codex overwrites it).
       const p = op === "add-over" ? r.pick(free) : newPath(r, taken);

@@ -32,7 +32,20 @@ const JIT_POLICY = 10;
  * optimising compiler costs a few MB of memory; code that stays hot is still optimised.
  */
 export async function buildBinary(outfile: string, target?: string): Promise<void> {
-  const args = ["build", "--compile", "--minify", "--bytecode", "--format", "esm", "--splitting", `--compile-jit-policy=${JIT_POLICY}`, "--sourcemap=none", join(root, "cli.ts"), "--outfile", outfile];
+  const args = [
+    "build",
+    "--compile",
+    "--minify",
+    "--bytecode",
+    "--format",
+    "esm",
+    "--splitting",
+    `--compile-jit-policy=${JIT_POLICY}`,
+    "--sourcemap=none",
+    join(root, "cli.ts"),
+    "--outfile",
+    outfile,
+  ];
   if (target) args.push("--target", target);
   const proc = Bun.spawn([process.execPath, ...args], { stdout: "inherit", stderr: "inherit", cwd: root });
   if ((await proc.exited) !== 0) throw new Error(`bun build failed for ${target ?? "this machine"}`);
@@ -43,7 +56,11 @@ export async function release(outdir: string, log: (line: string) => void = cons
   const sums: string[] = [];
   for (const t of RELEASE_TARGETS) {
     await buildBinary(join(outdir, t.file), t.bun);
-    sums.push(`${createHash("sha256").update(readFileSync(join(outdir, t.file))).digest("hex")}  ${t.file}`);
+    sums.push(
+      `${createHash("sha256")
+        .update(readFileSync(join(outdir, t.file)))
+        .digest("hex")}  ${t.file}`,
+    );
   }
   writeFileSync(join(outdir, "SHA256SUMS"), `${sums.join("\n")}\n`);
   let ok = true;
@@ -59,7 +76,9 @@ export async function release(outdir: string, log: (line: string) => void = cons
       ran = `${runner.length > 0 ? `ran under ${basename(runner[0])}` : "ran"}: ${check.version}, scripted task ${check.task ? "done" : "failed"}`;
     }
     const size = `${(statSync(file).size / 2 ** 20).toFixed(1)} MB`;
-    log(`${problems.length === 0 ? "ok  " : "FAIL"} ${t.file.padEnd(24)} ${size.padStart(9)}  headers ${problems.length === 0 ? "right" : problems.join("; ")}; ${ran}`);
+    log(
+      `${problems.length === 0 ? "ok  " : "FAIL"} ${t.file.padEnd(24)} ${size.padStart(9)}  headers ${problems.length === 0 ? "right" : problems.join("; ")}; ${ran}`,
+    );
     if (problems.length > 0) ok = false;
   }
   log(`wrote ${join(outdir, "SHA256SUMS")}`);
@@ -69,7 +88,12 @@ export async function release(outdir: string, log: (line: string) => void = cons
 if (import.meta.main) {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { all: { type: "boolean" }, target: { type: "string", multiple: true }, outdir: { type: "string" }, check: { type: "string" } },
+    options: {
+      all: { type: "boolean" },
+      target: { type: "string", multiple: true },
+      outdir: { type: "string" },
+      check: { type: "string" },
+    },
   });
   const outdir = resolve(values.outdir ?? join(root, "dist"));
   if (values.check) {
@@ -82,6 +106,7 @@ if (import.meta.main) {
   } else if (values.all) {
     if (!(await release(outdir))) process.exit(1);
   } else if (values.target?.length) {
-    for (const t of values.target) await buildBinary(join(outdir, `gong-${t.replace(/^bun-/, "")}${t.includes("windows") ? ".exe" : ""}`), t);
+    for (const t of values.target)
+      await buildBinary(join(outdir, `gong-${t.replace(/^bun-/, "")}${t.includes("windows") ? ".exe" : ""}`), t);
   } else await buildBinary(join(outdir, "gong"));
 }

@@ -61,10 +61,12 @@ export const ALLOWED: Record<string, readonly string[]> = {
  * other import the table forbids fails the test; an exception no longer needed fails it too.
  */
 export const KNOWN_EXCEPTIONS: Record<string, string> = {
-  "lib/batch/run-one.ts -> cli": "one batch run is `gong -p` in-process: it reuses the CLI's argument parser, setup, trust and print mode",
+  "lib/batch/run-one.ts -> cli":
+    "one batch run is `gong -p` in-process: it reuses the CLI's argument parser, setup, trust and print mode",
   "lib/batch/cli.ts -> cli": "`gong batch` reports usage errors and writes through the CLI's UsageError and Io",
   "lib/batch/single-worktree.ts -> cli": "--worktree's usage errors are the CLI's UsageError",
-  "lib/setup/shell-hooks.ts -> agent": "Claude Code-format shell hooks adapt the session's Hooks interface and events (types only)",
+  "lib/setup/shell-hooks.ts -> agent":
+    "Claude Code-format shell hooks adapt the session's Hooks interface and events (types only)",
 };
 
 export interface Import {
@@ -102,7 +104,8 @@ export function sourceFiles(root = ROOT): string[] {
 }
 
 // Static imports and re-exports (`import … from`, `export … from`, bare `import "…"`) and dynamic `import("…")`.
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 /** The project-internal imports of one file (relative specifiers resolved to root-relative paths). */
 export function importsOf(file: string, root = ROOT): string[] {
@@ -111,7 +114,11 @@ export function importsOf(file: string, root = ROOT): string[] {
   for (const m of source.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2] ?? m[3];
     if (!spec.startsWith(".")) continue;
-    out.push(relative(root, resolve(root, dirname(file), spec)).split("\\").join("/"));
+    out.push(
+      relative(root, resolve(root, dirname(file), spec))
+        .split("\\")
+        .join("/"),
+    );
   }
   return out;
 }
@@ -146,7 +153,8 @@ export function violations(root = ROOT): Map<string, string[]> {
 if (import.meta.main) {
   const found = violations();
   const graph = new Map<string, number>();
-  for (const i of crossings()) graph.set(`${i.fromLayer} -> ${i.toLayer}`, (graph.get(`${i.fromLayer} -> ${i.toLayer}`) ?? 0) + 1);
+  for (const i of crossings())
+    graph.set(`${i.fromLayer} -> ${i.toLayer}`, (graph.get(`${i.fromLayer} -> ${i.toLayer}`) ?? 0) + 1);
   if (process.argv.includes("--graph")) for (const [arrow, n] of [...graph].sort()) console.log(`${arrow}  (${n})`);
   const fresh = [...found.keys()].filter((k) => !(k in KNOWN_EXCEPTIONS));
   for (const key of fresh) console.log(`FORBIDDEN ${key}: ${found.get(key)!.join(", ")}`);

@@ -25,12 +25,18 @@ export function limitsTable(): string {
     for (const [name, limits] of Object.entries(profile.toolLimits)) {
       const tool = [...profile.ownTools, ...coreTools, ...optionalTools].find((t) => t.name === name);
       const direction = limits.direction ?? tool?.truncation ?? "head";
-      rows.push(`| ${id} | \`${name}\` | ${number(limits.maxChars ?? DEFAULT_MAX_CHARS)} | ${number(limits.maxLines ?? DEFAULT_MAX_LINES)} | ${KEPT[direction]} |`);
+      rows.push(
+        `| ${id} | \`${name}\` | ${number(limits.maxChars ?? DEFAULT_MAX_CHARS)} | ${number(limits.maxLines ?? DEFAULT_MAX_LINES)} | ${KEPT[direction]} |`,
+      );
     }
   }
   const agent = CAPABILITY_LIMITS.agent;
-  rows.push(`| any | a subagent tool (\`Agent\`, \`wait_agent\`, \`invoke_agent\`…) | ${number(agent.maxChars)} | ${number(DEFAULT_MAX_LINES)} | ${KEPT[agent.direction]} |`);
-  rows.push(`| any | any other tool | ${number(DEFAULT_MAX_CHARS)} | ${number(DEFAULT_MAX_LINES)} | the tool's own choice (start when it names none) |`);
+  rows.push(
+    `| any | a subagent tool (\`Agent\`, \`wait_agent\`, \`invoke_agent\`…) | ${number(agent.maxChars)} | ${number(DEFAULT_MAX_LINES)} | ${KEPT[agent.direction]} |`,
+  );
+  rows.push(
+    `| any | any other tool | ${number(DEFAULT_MAX_CHARS)} | ${number(DEFAULT_MAX_LINES)} | the tool's own choice (start when it names none) |`,
+  );
   return rows.join("\n");
 }
 

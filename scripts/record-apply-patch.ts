@@ -52,7 +52,11 @@ function codexBinary(): string {
   const found = find();
   if (found) return found;
   mkdirSync(prefix, { recursive: true });
-  const npm = spawnSync("npm", ["install", "--no-save", "--no-package-lock", "--prefix", prefix, `@openai/codex@${CODEX_VERSION}`], { stdio: "inherit" });
+  const npm = spawnSync(
+    "npm",
+    ["install", "--no-save", "--no-package-lock", "--prefix", prefix, `@openai/codex@${CODEX_VERSION}`],
+    { stdio: "inherit" },
+  );
   const bin = npm.status === 0 ? find() : null;
   if (!bin) throw new Error("Could not install @openai/codex; set CODEX_BIN to a codex binary.");
   return bin;
@@ -79,7 +83,10 @@ export function writeTree(root: string, files: Record<string, string>): void {
 }
 
 /** Files whose content differs between two trees (null: removed). Contents are UTF-8. */
-export function treeChanges(before: Record<string, string>, after: Record<string, string>): Record<string, string | null> {
+export function treeChanges(
+  before: Record<string, string>,
+  after: Record<string, string>,
+): Record<string, string | null> {
   const changed: Record<string, string | null> = {};
   const utf8 = (s: string) => Buffer.from(s, "latin1").toString("utf8");
   for (const [p, c] of Object.entries(after)) if (before[p] !== c) changed[p] = utf8(c);
@@ -105,7 +112,11 @@ if (import.meta.main) {
       const codex: RecordedCase["codex"] =
         run.status === 0
           ? { accepted: true, changed }
-          : { accepted: false, message: `${run.stderr}${run.stdout}`.trim(), changedAnyway: Object.keys(changed).length > 0 ? changed : null };
+          : {
+              accepted: false,
+              message: `${run.stderr}${run.stdout}`.trim(),
+              changedAnyway: Object.keys(changed).length > 0 ? changed : null,
+            };
       recorded.push({ ...c, codex });
     }
   } finally {
@@ -114,7 +125,17 @@ if (import.meta.main) {
   mkdirSync(dirname(FIXTURE), { recursive: true });
   const accepted = recorded.filter((c) => c.codex.accepted).length;
   const half = recorded.filter((c) => !c.codex.accepted && c.codex.changedAnyway).length;
-  const doc = { codexVersion: CODEX_VERSION, seed, count, accepted, rejected: count - accepted, halfApplied: half, cases: recorded };
+  const doc = {
+    codexVersion: CODEX_VERSION,
+    seed,
+    count,
+    accepted,
+    rejected: count - accepted,
+    halfApplied: half,
+    cases: recorded,
+  };
   writeFileSync(FIXTURE, `${JSON.stringify(doc, null, 0)}\n`);
-  console.log(`${count} cases: codex accepted ${accepted}, rejected ${count - accepted} (${half} of them after changing files). Wrote ${FIXTURE}`);
+  console.log(
+    `${count} cases: codex accepted ${accepted}, rejected ${count - accepted} (${half} of them after changing files). Wrote ${FIXTURE}`,
+  );
 }

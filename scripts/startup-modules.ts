@@ -71,10 +71,13 @@ function packageOf(file: string): string | undefined {
 if (import.meta.main) {
   const { own, packages, builtins } = startupModules();
   const lines = [...own.values()].reduce((a, b) => a + b, 0);
-  console.log(`gong -p loads ${own.size} modules of ours (${lines} lines) and ${packages.size} npm packages (${[...packages.values()].reduce((a, b) => a + b, 0)} files).`);
+  console.log(
+    `gong -p loads ${own.size} modules of ours (${lines} lines) and ${packages.size} npm packages (${[...packages.values()].reduce((a, b) => a + b, 0)} files).`,
+  );
   if (process.argv.includes("--list")) {
     for (const [file, n] of [...own].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(6)}  ${file}`);
-    for (const [pkg, n] of [...packages].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(6)}  files of ${pkg}`);
+    for (const [pkg, n] of [...packages].sort((a, b) => b[1] - a[1]))
+      console.log(`${String(n).padStart(6)}  files of ${pkg}`);
     console.log(`built-ins: ${[...builtins].sort().join(", ")}`);
   }
 }

@@ -6,7 +6,10 @@ const params = { path: "src/a.ts", limit: 5, extra: [1, 2] };
 
 describe("000 envelope builders", () => {
   test("000-1 success: only the envelope fields, no error, context filled", () => {
-    const r = startReply(params).success({ content: "x" }, "Read 1 line.", { pathResolved: "src/a.ts", stats: { lines_read: 1 } });
+    const r = startReply(params).success({ content: "x" }, "Read 1 line.", {
+      pathResolved: "src/a.ts",
+      stats: { lines_read: 1 },
+    });
     expect(Object.keys(r).sort()).toEqual(["context", "data", "stats", "status", "text"]);
     expect(r.status).toBe("success");
     expect("error" in r).toBe(false);
@@ -36,7 +39,9 @@ describe("000 envelope builders", () => {
 
   test("000-2 data is always an object; stats keep only finite numbers and strings; time_ms cannot be overridden", () => {
     const reply = startReply({});
-    const r = reply.success(null as unknown as Record<string, unknown>, "ok", { stats: { time_ms: -5, n: Number.NaN, ok: 3, enc: "utf-8" } });
+    const r = reply.success(null as unknown as Record<string, unknown>, "ok", {
+      stats: { time_ms: -5, n: Number.NaN, ok: 3, enc: "utf-8" },
+    });
     expect(r.data).toEqual({});
     expect(r.stats.time_ms).toBeGreaterThanOrEqual(0);
     expect(r.stats).not.toHaveProperty("n");
@@ -46,7 +51,9 @@ describe("000 envelope builders", () => {
   });
 
   test("000-1 extras cannot replace cwd or params_input", () => {
-    const r = startReply(params).success({}, "ok", { context: { cwd: "/etc", params_input: "forged", truncation_skip: true } });
+    const r = startReply(params).success({}, "ok", {
+      context: { cwd: "/etc", params_input: "forged", truncation_skip: true },
+    });
     expect(r.context.cwd).toBe(".");
     expect(r.context.params_input).toBe(params);
     expect(r.context.truncation_skip).toBe(true);
@@ -54,22 +61,36 @@ describe("000 envelope builders", () => {
 
   test("000-3.3 fromError: a ToolError keeps its code, anything else is INTERNAL_ERROR", () => {
     const reply = startReply({});
-    expect(reply.fromError(new ToolError("ACCESS_DENIED", "outside")).error).toEqual({ code: "ACCESS_DENIED", message: "outside" });
+    expect(reply.fromError(new ToolError("ACCESS_DENIED", "outside")).error).toEqual({
+      code: "ACCESS_DENIED",
+      message: "outside",
+    });
     const internal = reply.fromError(new TypeError("x is undefined"));
     expect(internal.error?.code).toBe("INTERNAL_ERROR");
     expect(internal.error?.message).toContain("x is undefined");
     expect(reply.fromError("a string").error?.code).toBe("INTERNAL_ERROR");
   });
-
 });
 
 describe("000 envelopeProblems finds every broken invariant", () => {
   const good = () => startReply({}).success({}, "ok") as unknown as Record<string, unknown>;
   test.each([
     ["an extra top-level field", (r: Record<string, unknown>) => (r.extra = 1), "extra top-level field 'extra'"],
-    ["an error on success", (r: Record<string, unknown>) => (r.error = { code: "NOT_FOUND", message: "x" }), "error present on a non-error status"],
-    ["no error on an error status", (r: Record<string, unknown>) => (r.status = "error"), "error missing on an error status"],
-    ["an unknown code", (r: Record<string, unknown>) => ((r.status = "error"), (r.error = { code: "OOPS", message: "x" })), "unknown error code OOPS"],
+    [
+      "an error on success",
+      (r: Record<string, unknown>) => (r.error = { code: "NOT_FOUND", message: "x" }),
+      "error present on a non-error status",
+    ],
+    [
+      "no error on an error status",
+      (r: Record<string, unknown>) => (r.status = "error"),
+      "error missing on an error status",
+    ],
+    [
+      "an unknown code",
+      (r: Record<string, unknown>) => ((r.status = "error"), (r.error = { code: "OOPS", message: "x" })),
+      "unknown error code OOPS",
+    ],
     ["data null", (r: Record<string, unknown>) => (r.data = null), "data is not an object"],
     ["no time_ms", (r: Record<string, unknown>) => (r.stats = {}), "stats.time_ms missing"],
     ["no cwd", (r: Record<string, unknown>) => (r.context = { params_input: {} }), "context.cwd missing"],

@@ -11,7 +11,9 @@ import { tempDir } from "./helpers/temp.ts";
 describe("issue 23 layering: imports point one way", () => {
   test("no source file imports a layer the table forbids (besides the listed exceptions)", () => {
     const found = violations();
-    const fresh = [...found].filter(([key]) => !(key in KNOWN_EXCEPTIONS)).map(([key, files]) => `${key} (${files.join(", ")})`);
+    const fresh = [...found]
+      .filter(([key]) => !(key in KNOWN_EXCEPTIONS))
+      .map(([key, files]) => `${key} (${files.join(", ")})`);
     expect(fresh).toEqual([]);
   });
 

@@ -3,7 +3,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolError } from "../lib/envelope.ts";
-import { isInside, macosVariants, resolveWorkspacePath, toPosixRelative, type WorkspacePathOptions } from "../lib/paths.ts";
+import {
+  isInside,
+  macosVariants,
+  resolveWorkspacePath,
+  toPosixRelative,
+  type WorkspacePathOptions,
+} from "../lib/paths.ts";
 
 let base: string;
 let root: string;

@@ -14,7 +14,15 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
   const { own, packages, builtins } = startupModules();
 
   test("the run's own modules load: the session, the loop, the default tools", () => {
-    for (const file of ["lib/cli/main.ts", "lib/cli/print.ts", "lib/agent/session.ts", "lib/agent/loop.ts", "tools/bash.ts", "tools/read.ts"]) expect(own.has(file)).toBe(true);
+    for (const file of [
+      "lib/cli/main.ts",
+      "lib/cli/print.ts",
+      "lib/agent/session.ts",
+      "lib/agent/loop.ts",
+      "tools/bash.ts",
+      "tools/read.ts",
+    ])
+      expect(own.has(file)).toBe(true);
   });
 
   test("code a run may never use is not loaded at start", () => {
@@ -39,7 +47,20 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
   });
 
   test("no provider SDK, MCP or ACP SDK, image codec, diff or page converter is loaded at start", () => {
-    const heavy = ["@anthropic-ai/sdk", "openai", "@google/genai", "@modelcontextprotocol/sdk", "@agentclientprotocol/sdk", "pngjs", "jpeg-js", "omggif", "diff", "linkedom", "turndown", "@mozilla/readability"];
+    const heavy = [
+      "@anthropic-ai/sdk",
+      "openai",
+      "@google/genai",
+      "@modelcontextprotocol/sdk",
+      "@agentclientprotocol/sdk",
+      "pngjs",
+      "jpeg-js",
+      "omggif",
+      "diff",
+      "linkedom",
+      "turndown",
+      "@mozilla/readability",
+    ];
     expect(heavy.filter((pkg) => packages.has(pkg))).toEqual([]);
   });
 
@@ -53,7 +74,10 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
       mkdirSync(dirname(tmp.path(path)), { recursive: true });
       writeFileSync(tmp.path(path), text);
     };
-    write("cli.ts", '#!/usr/bin/env bun\nimport { a } from "./lib/a.ts";\nimport type { T } from "./lib/typed.ts";\nconst later = () => import("./lib/later.ts");\nconsole.log(a, later);\n');
+    write(
+      "cli.ts",
+      '#!/usr/bin/env bun\nimport { a } from "./lib/a.ts";\nimport type { T } from "./lib/typed.ts";\nconst later = () => import("./lib/later.ts");\nconsole.log(a, later);\n',
+    );
     write("lib/env/own-secrets.ts", 'import { readFileSync } from "node:fs";\nexport const s = readFileSync;\n');
     write("lib/cli/main.ts", 'export { b } from "../b.ts";\n');
     write("lib/a.ts", 'import { createHash } from "node:crypto";\nexport const a = createHash;\n');
@@ -61,7 +85,13 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
     write("lib/typed.ts", "export type T = number;\n");
     write("lib/later.ts", "export const later = 1;\n");
     const found = startupModules(tmp.dir);
-    expect([...found.own.keys()].sort()).toEqual(["cli.ts", "lib/a.ts", "lib/b.ts", "lib/cli/main.ts", "lib/env/own-secrets.ts"]);
+    expect([...found.own.keys()].sort()).toEqual([
+      "cli.ts",
+      "lib/a.ts",
+      "lib/b.ts",
+      "lib/cli/main.ts",
+      "lib/env/own-secrets.ts",
+    ]);
     expect([...found.builtins].sort()).toEqual(["crypto", "fs"]);
   });
 });

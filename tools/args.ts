@@ -25,16 +25,25 @@ export type ArgsCheck<T> = { ok: true; args: T } | { ok: false; message: string 
 /** Validate `raw` against a tool's schema; on failure one sentence naming the offending fields. */
 export function checkArgs<T>(toolName: string, schema: v.GenericSchema<unknown, T>, raw: unknown): ArgsCheck<T> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { ok: false, message: `Invalid arguments for ${toolName}: arguments must be a JSON object (got ${kindOf(raw)}).` };
+    return {
+      ok: false,
+      message: `Invalid arguments for ${toolName}: arguments must be a JSON object (got ${kindOf(raw)}).`,
+    };
   }
   const result = v.safeParse(schema, raw);
   if (result.success) return { ok: true, args: result.output };
   const entries = (schema as { entries?: Record<string, { type?: string }> }).entries ?? {};
-  const sentences = [...new Set(result.issues.map((issue) => describeIssue(issue, raw as Record<string, unknown>, entries)))];
+  const sentences = [
+    ...new Set(result.issues.map((issue) => describeIssue(issue, raw as Record<string, unknown>, entries))),
+  ];
   return { ok: false, message: `Invalid arguments for ${toolName}: ${sentences.slice(0, 3).join("; ")}.` };
 }
 
-function describeIssue(issue: v.BaseIssue<unknown>, raw: Record<string, unknown>, entries: Record<string, { type?: string }>): string {
+function describeIssue(
+  issue: v.BaseIssue<unknown>,
+  raw: Record<string, unknown>,
+  entries: Record<string, { type?: string }>,
+): string {
   const key = (issue.path ?? []).map((p) => String(p.key)).join(".");
   if (key === "") return issue.message;
   const value = valueAt(raw, issue.path ?? []);
@@ -42,7 +51,8 @@ function describeIssue(issue: v.BaseIssue<unknown>, raw: Record<string, unknown>
   if (issue.type === "strict_object" && issue.expected === "never") {
     return `unknown argument '${key}' (allowed: ${Object.keys(entries).join(", ")})`;
   }
-  if (value === undefined && issue.kind === "schema") return `'${key}' is required (${article(entries[key]?.type ?? "value")})`;
+  if (value === undefined && issue.kind === "schema")
+    return `'${key}' is required (${article(entries[key]?.type ?? "value")})`;
   switch (issue.type) {
     case "integer":
       return `'${key}' must be a whole number ${got}`;

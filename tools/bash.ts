@@ -30,8 +30,16 @@ const UPDATE_MAX_BYTES = 30_000;
 const encoder = new TextEncoder();
 
 const schema = v.strictObject({
-  command: text("The command to run with bash -c in the project directory. Stdin is closed: interactive commands fail or time out."),
-  timeout: v.optional(whole(`Timeout in seconds (1-${BASH_MAX_TIMEOUT_S}). Default ${BASH_DEFAULT_TIMEOUT_S}, or the session's command timeout when set.`, 1, BASH_MAX_TIMEOUT_S)),
+  command: text(
+    "The command to run with bash -c in the project directory. Stdin is closed: interactive commands fail or time out.",
+  ),
+  timeout: v.optional(
+    whole(
+      `Timeout in seconds (1-${BASH_MAX_TIMEOUT_S}). Default ${BASH_DEFAULT_TIMEOUT_S}, or the session's command timeout when set.`,
+      1,
+      BASH_MAX_TIMEOUT_S,
+    ),
+  ),
   description: v.optional(text("A few words saying what the command does, shown to the user.")),
 });
 export type BashArgs = v.InferOutput<typeof schema>;
@@ -49,8 +57,13 @@ export const bashTool: Tool<BashArgs> = {
   summarizeCall: (a) => String(a.command ?? ""),
   summarizeResult: summarizeCommand,
   async run(args, ctx) {
-    const timeoutMs = args.timeout !== undefined ? args.timeout * 1000 : (ctx.commandTimeoutMs ?? BASH_DEFAULT_TIMEOUT_S * 1000);
-    return runShellCommand(ctx, { command: args.command, timeoutMs, retryHint: `retry with a larger timeout (at most ${BASH_MAX_TIMEOUT_S})` });
+    const timeoutMs =
+      args.timeout !== undefined ? args.timeout * 1000 : (ctx.commandTimeoutMs ?? BASH_DEFAULT_TIMEOUT_S * 1000);
+    return runShellCommand(ctx, {
+      command: args.command,
+      timeoutMs,
+      retryHint: `retry with a larger timeout (at most ${BASH_MAX_TIMEOUT_S})`,
+    });
   },
 };
 
@@ -94,7 +107,11 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
  * workdir, dir_path) and then the directory of a leading `cd <dir> &&` when that exists — relative
  * to the project root (POSIX), absolute outside it. Undefined when it is the session's own.
  */
-export async function commandDirectory(ctx: ToolRunContext, cwd: string | undefined, command: string): Promise<string | undefined> {
+export async function commandDirectory(
+  ctx: ToolRunContext,
+  cwd: string | undefined,
+  command: string,
+): Promise<string | undefined> {
   const base = cwd === undefined ? ctx.env.workingDirectory() : (await ctx.env.resolvePath(cwd)).absolute;
   let dir = base;
   const cd = leadingCd(command);
@@ -113,7 +130,8 @@ export async function commandDirectory(ctx: ToolRunContext, cwd: string | undefi
 export async function runShellPatch({ patch, workdir }: ShellPatch, ctx: ToolRunContext): Promise<ToolResponse> {
   if (workdir === undefined) return runPatch(patch, ctx);
   const { resolved, info } = await locate(ctx, workdir);
-  if (info?.type !== "dir") return ctx.reply.fail("NOT_FOUND", `cd: ${workdir}: no such directory. Nothing was changed.`);
+  if (info?.type !== "dir")
+    return ctx.reply.fail("NOT_FOUND", `cd: ${workdir}: no such directory. Nothing was changed.`);
   return runPatch(patch, { ...ctx, env: new SubdirEnvironment(ctx.env, resolved.absolute) });
 }
 
@@ -128,10 +146,14 @@ function respond(result: ExecResult, run: ShellRun, ctx: ToolRunContext, ranIn: 
     total_bytes: result.totalBytes,
   };
   if (output.spill?.path) data.full_output_path = output.spill.path;
-  const extras = { cwd: ranIn, stats: { total_bytes: result.totalBytes, total_lines: output.newlines + (output.endsOpen ? 1 : 0) } };
+  const extras = {
+    cwd: ranIn,
+    stats: { total_bytes: result.totalBytes, total_lines: output.newlines + (output.endsOpen ? 1 : 0) },
+  };
 
   const failure = failureOf(result, run);
-  if (failure) return ctx.reply.fail(failure.code, failure.message, { ...extras, data, text: `${body}\n\n${failure.message}` });
+  if (failure)
+    return ctx.reply.fail(failure.code, failure.message, { ...extras, data, text: `${body}\n\n${failure.message}` });
   return ctx.reply.success(data, body, extras);
 }
 
@@ -143,7 +165,8 @@ function failureOf(result: ExecResult, run: ShellRun): { code: ErrorCode; messag
     };
   }
   if (result.aborted) return { code: "EXECUTION_ERROR", message: "Command aborted" };
-  if (result.exitCode === null) return { code: "EXECUTION_ERROR", message: `Command was killed by signal ${result.signal ?? "unknown"}` };
+  if (result.exitCode === null)
+    return { code: "EXECUTION_ERROR", message: `Command was killed by signal ${result.signal ?? "unknown"}` };
   if (result.exitCode !== 0) return { code: "EXECUTION_ERROR", message: `Command exited with code ${result.exitCode}` };
   return null;
 }

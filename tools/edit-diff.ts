@@ -17,7 +17,14 @@ export interface EditDiff {
  * `before` and `after` agree on [0, changeStart) and on before[beforeEnd..] = after[afterEnd..];
  * everything that differs lies in between.
  */
-export function regionDiff(path: string, before: string, after: string, changeStart: number, beforeEnd: number, afterEnd: number): EditDiff {
+export function regionDiff(
+  path: string,
+  before: string,
+  after: string,
+  changeStart: number,
+  beforeEnd: number,
+  afterEnd: number,
+): EditDiff {
   let from = lineStart(before, changeStart);
   for (let i = 0; i < DIFF_CONTEXT && from > 0; i++) from = lineStart(before, from - 1);
   let to = lineEnd(before, beforeEnd);
@@ -25,7 +32,9 @@ export function regionDiff(path: string, before: string, after: string, changeSt
   const afterTo = to - beforeEnd + afterEnd;
   const offset = countNewlines(before, from);
 
-  const patch = structuredPatch(path, path, before.slice(from, to), after.slice(from, afterTo), "", "", { context: DIFF_CONTEXT });
+  const patch = structuredPatch(path, path, before.slice(from, to), after.slice(from, afterTo), "", "", {
+    context: DIFF_CONTEXT,
+  });
   const out = [`--- ${path}`, `+++ ${path}`];
   let firstChangedLine = offset + 1;
   let seenChange = false;

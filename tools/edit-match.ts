@@ -23,8 +23,19 @@ const CR = 0x0d;
 /** JavaScript's \s without "\n": what `trimEnd` removes at a line end. */
 function isTrimmable(c: number): boolean {
   return (
-    c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c === 0x20 ||
+    c === 0x09 ||
+    c === 0x0b ||
+    c === 0x0c ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }
 
@@ -119,7 +130,8 @@ function mapNormalized(text: string, fuzzy: boolean): MappedText {
 
 function fromCodes(codes: Uint16Array, length: number): string {
   const parts: string[] = [];
-  for (let i = 0; i < length; i += 8192) parts.push(String.fromCharCode(...codes.subarray(i, Math.min(length, i + 8192))));
+  for (let i = 0; i < length; i += 8192)
+    parts.push(String.fromCharCode(...codes.subarray(i, Math.min(length, i + 8192))));
   return parts.join("");
 }
 
@@ -127,7 +139,12 @@ function fromCodes(codes: Uint16Array, length: number): string {
 export function occurrences(haystack: string, needle: string, max = Infinity): number[] {
   const found: number[] = [];
   if (needle === "") return found;
-  for (let i = haystack.indexOf(needle); i !== -1 && found.length < max; i = haystack.indexOf(needle, i + needle.length)) found.push(i);
+  for (
+    let i = haystack.indexOf(needle);
+    i !== -1 && found.length < max;
+    i = haystack.indexOf(needle, i + needle.length)
+  )
+    found.push(i);
   return found;
 }
 
@@ -147,13 +164,15 @@ export function findMatches(content: string, oldText: string, replaceAll: boolea
   const oldLf = oldText.replace(/\r\n?/g, "\n");
   const fuzzyOld = fuzzyNormalize(oldLf);
   const exact = occurrences(lf.text, oldLf, replaceAll ? Infinity : 1);
-  const toSpans = (m: MappedText, starts: number[], length: number): Span[] => starts.map((s) => [m.start(s), m.end(s + length - 1)]);
+  const toSpans = (m: MappedText, starts: number[], length: number): Span[] =>
+    starts.map((s) => [m.start(s), m.end(s + length - 1)]);
 
   if (exact.length > 0) {
     const fuzzyCount = fuzzyOld === "" ? 0 : occurrences(fuzzyNormalize(content), fuzzyOld).length;
     if (!replaceAll && fuzzyCount > 1) return { ok: false, reason: "not_unique", count: fuzzyCount };
     // replace_all takes the fuzzy route only when it finds more than the exact text does.
-    if (!replaceAll || fuzzyCount <= exact.length) return { ok: true, spans: toSpans(lf, exact, oldLf.length), fuzzy: false };
+    if (!replaceAll || fuzzyCount <= exact.length)
+      return { ok: true, spans: toSpans(lf, exact, oldLf.length), fuzzy: false };
   }
   if (fuzzyOld === "") return { ok: false, reason: "not_found" };
   const mapped = mapFuzzy(content);

@@ -19,7 +19,9 @@ import { count, defaultResultSummary } from "./metadata.ts";
 
 const schema = v.strictObject({
   path: text("Path of the file to edit (relative to the project root, absolute inside it, or ~/…)."),
-  old_text: text("The exact text to replace, including whitespace and newlines. Must occur exactly once unless replace_all is true."),
+  old_text: text(
+    "The exact text to replace, including whitespace and newlines. Must occur exactly once unless replace_all is true.",
+  ),
   new_text: text("The text to put in its place."),
   replace_all: v.optional(flag("Replace every occurrence instead of requiring exactly one. Default false."), false),
 });
@@ -47,7 +49,8 @@ export const editTool: Tool<EditArgs> = {
   truncation: "head",
   kind: "modify",
   summarizeCall: (a) => String(a.path ?? ""),
-  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.replacements ?? 0), "replacement")),
+  summarizeResult: (r) =>
+    r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.replacements ?? 0), "replacement"),
   run: (args, ctx) => runEdit(args, ctx, coreNames),
 };
 
@@ -58,13 +61,24 @@ export function editToolWith(names: EditNames): Tool<EditArgs> {
 
 async function runEdit(args: EditArgs, ctx: ToolRunContext, names: EditNames): Promise<ToolResponse> {
   const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
-  if (!info) return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, { text: `File not found: ${args.path}. Check the path, or use write to create a new file.` });
-  if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to edit.`, extras);
-  if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Not a regular file: ${args.path}. edit only changes files.`, extras);
+  if (!info)
+    return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, {
+      text: `File not found: ${args.path}. Check the path, or use write to create a new file.`,
+    });
+  if (info.type === "dir")
+    return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to edit.`, extras);
+  if (info.type !== "file")
+    return ctx.reply.fail("INVALID_PARAM", `Not a regular file: ${args.path}. edit only changes files.`, extras);
   return withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras, names));
 }
 
-async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, extras: { pathResolved: string }, names: EditNames): Promise<ToolResponse> {
+async function applyEdit(
+  args: EditArgs,
+  ctx: ToolRunContext,
+  absolute: string,
+  extras: { pathResolved: string },
+  names: EditNames,
+): Promise<ToolResponse> {
   const { path } = args;
   const before = await ctx.env.stat(absolute);
   if (!before) return ctx.reply.fail("NOT_FOUND", `File not found: ${path}`, extras);
@@ -76,7 +90,11 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
   try {
     decoded = strictUtf8.decode(bytes);
   } catch {
-    return ctx.reply.fail("BINARY_FILE", `File '${path}' is not valid UTF-8 text, so it cannot be edited without corrupting it. Use bash to change it.`, extras);
+    return ctx.reply.fail(
+      "BINARY_FILE",
+      `File '${path}' is not valid UTF-8 text, so it cannot be edited without corrupting it. Use bash to change it.`,
+      extras,
+    );
   }
 
   const bom = decoded.charCodeAt(0) === 0xfeff ? "\uFEFF" : "";
@@ -92,25 +110,41 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
   if (oldText === "") {
     // An empty file has exactly one place to put text: insert it. Elsewhere empty old_text is ambiguous.
     if (content !== "") {
-      return ctx.reply.fail("INVALID_PARAM", `${names.oldText} must not be empty when ${path} has content. Give the exact text to replace, or use write to replace the whole file.`, extras);
+      return ctx.reply.fail(
+        "INVALID_PARAM",
+        `${names.oldText} must not be empty when ${path} has content. Give the exact text to replace, or use write to replace the whole file.`,
+        extras,
+      );
     }
     spans = [[0, 0]];
   } else {
     const match = findMatches(content, oldText, args.replace_all);
     if (!match.ok && match.reason === "not_found") {
       const message = `Could not find the exact text in ${path}. The old text must match exactly including all whitespace and newlines.`;
-      return ctx.reply.fail("INVALID_PARAM", message, { ...extras, text: `${message} Read the file again to copy the current text.` });
+      return ctx.reply.fail("INVALID_PARAM", message, {
+        ...extras,
+        text: `${message} Read the file again to copy the current text.`,
+      });
     }
     if (!match.ok) {
       const message = `Found ${match.count} occurrences of the text in ${path}. The text must be unique. Please provide more context to make it unique.`;
-      return ctx.reply.fail("INVALID_PARAM", message, { ...extras, data: { occurrences: match.count }, text: `${message} Or set ${names.replaceAll} to true to replace all of them.` });
+      return ctx.reply.fail("INVALID_PARAM", message, {
+        ...extras,
+        data: { occurrences: match.count },
+        text: `${message} Or set ${names.replaceAll} to true to replace all of them.`,
+      });
     }
     spans = match.spans;
     fuzzy = match.fuzzy;
   }
 
   const updated = splice(content, spans, replacement);
-  if (updated === content) return ctx.reply.fail("INVALID_PARAM", `No changes made to ${path}. The replacement produced identical content.`, extras);
+  if (updated === content)
+    return ctx.reply.fail(
+      "INVALID_PARAM",
+      `No changes made to ${path}. The replacement produced identical content.`,
+      extras,
+    );
   if (ctx.signal?.aborted) return ctx.reply.fail("EXECUTION_ERROR", "Operation aborted", extras);
 
   // The diff code loads with the first edit, not at start-up.
@@ -118,7 +152,11 @@ async function applyEdit(args: EditArgs, ctx: ToolRunContext, absolute: string, 
   // Size and mtime catch most changes; the bytes catch one made within the same timestamp tick.
   const now = await ctx.env.stat(absolute);
   if (!now || changed(before, now) || !sameBytes(await ctx.env.readFile(absolute), bytes)) {
-    return ctx.reply.fail("CONFLICT", `File ${path} changed on disk while the edit was being prepared; nothing was written. Read it again and retry the edit.`, extras);
+    return ctx.reply.fail(
+      "CONFLICT",
+      `File ${path} changed on disk while the edit was being prepared; nothing was written. Read it again and retry the edit.`,
+      extras,
+    );
   }
   const output = encoder.encode(bom + updated);
   await ctx.env.writeFile(absolute, output);

@@ -14,7 +14,9 @@ import { count, defaultResultSummary } from "./metadata.ts";
 export const FIND_DEFAULT_LIMIT = 1000;
 
 const schema = v.strictObject({
-  pattern: text("Glob to match: without '/' it matches names at any depth ('*.ts'); with '/' it matches paths below 'path' ('src/**/*.test.ts')."),
+  pattern: text(
+    "Glob to match: without '/' it matches names at any depth ('*.ts'); with '/' it matches paths below 'path' ('src/**/*.test.ts').",
+  ),
   path: v.optional(text("Directory to search. Default: the working directory.")),
   limit: v.optional(whole(`Maximum number of paths to return. Default ${FIND_DEFAULT_LIMIT}.`, 1, 100_000)),
 });
@@ -30,29 +32,48 @@ export const findTool: Tool<FindArgs> = {
   truncation: "head_tail",
   kind: "search",
   summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}`,
-  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.paths) ? defaultResultSummary(r) : count(r.data.paths.length, "path")),
+  summarizeResult: (r) =>
+    r.status === "error" || !Array.isArray(r.data.paths) ? defaultResultSummary(r) : count(r.data.paths.length, "path"),
   run: (args, ctx) => findFiles(args, ctx),
 };
 
 /** What a dialect's finder may ask beyond find's own arguments (gemini-cli's glob: case and ignore files). */
 export type FindMatching = Pick<GlobOptions, "noIgnore" | "ignoreCase">;
 
-export async function findFiles(args: FindArgs, ctx: ToolRunContext, matching: FindMatching = {}): Promise<ToolResponse> {
+export async function findFiles(
+  args: FindArgs,
+  ctx: ToolRunContext,
+  matching: FindMatching = {},
+): Promise<ToolResponse> {
   const limit = args.limit ?? FIND_DEFAULT_LIMIT;
   const where = args.path ?? ".";
   const resolved = await ctx.env.resolvePath(where);
   if (!resolved.exists) {
-    return ctx.reply.fail("NOT_FOUND", `Directory '${where}' does not exist. Check the path, or use ls to see what is there.`, { pathResolved: resolved.relative });
+    return ctx.reply.fail(
+      "NOT_FOUND",
+      `Directory '${where}' does not exist. Check the path, or use ls to see what is there.`,
+      { pathResolved: resolved.relative },
+    );
   }
-  const result = await ctx.env.glob({ ...matching, pattern: args.pattern, path: resolved.absolute, limit, signal: ctx.signal });
+  const result = await ctx.env.glob({
+    ...matching,
+    pattern: args.pattern,
+    path: resolved.absolute,
+    limit,
+    signal: ctx.signal,
+  });
 
   const listing = joinLines(result.paths, ctx);
   const notices: string[] = [];
-  if (result.limitReached) notices.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`);
+  if (result.limitReached)
+    notices.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`);
 
   const truncated = result.limitReached;
   const data: Record<string, unknown> = { paths: result.paths, truncated };
-  const extras = { pathResolved: resolved.relative, stats: { total_paths: result.paths.length, engine: result.engine } };
+  const extras = {
+    pathResolved: resolved.relative,
+    stats: { total_paths: result.paths.length, engine: result.engine },
+  };
   const n = result.paths.length;
   const head =
     n === 0

@@ -16,7 +16,11 @@ export const GREP_DEFAULT_LIMIT = 100;
 const schema = v.strictObject({
   pattern: text("Regular expression to search for (ripgrep syntax), or plain text with literal=true."),
   path: v.optional(text("File or directory to search. Default: the working directory.")),
-  glob: v.optional(text("Only search files matching this glob, e.g. '*.ts' (matches names) or 'src/**/*.ts' (matches paths below 'path').")),
+  glob: v.optional(
+    text(
+      "Only search files matching this glob, e.g. '*.ts' (matches names) or 'src/**/*.ts' (matches paths below 'path').",
+    ),
+  ),
   ignore_case: v.optional(flag("Match without regard to case. Default false.")),
   literal: v.optional(flag("Treat the pattern as plain text, not a regular expression. Default false.")),
   context: v.optional(whole("Lines of context to show before and after each match. Default 0.", 0, 50)),
@@ -33,8 +37,12 @@ export const grepTool: Tool<GrepArgs> = {
   schema,
   truncation: "head_tail",
   kind: "search",
-  summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}${a.glob !== undefined ? ` (${a.glob})` : ""}`,
-  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.matches) ? defaultResultSummary(r) : count(r.data.matches.length, "match", "matches")),
+  summarizeCall: (a) =>
+    `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}${a.glob !== undefined ? ` (${a.glob})` : ""}`,
+  summarizeResult: (r) =>
+    r.status === "error" || !Array.isArray(r.data.matches)
+      ? defaultResultSummary(r)
+      : count(r.data.matches.length, "match", "matches"),
   run: grep,
 };
 
@@ -43,7 +51,11 @@ async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> 
   const resolved = await ctx.env.resolvePath(args.path ?? ".");
   const where = args.path ?? ".";
   if (!resolved.exists) {
-    return ctx.reply.fail("NOT_FOUND", `Path '${where}' does not exist. Check the path, or use ls or find to locate it.`, { pathResolved: resolved.relative });
+    return ctx.reply.fail(
+      "NOT_FOUND",
+      `Path '${where}' does not exist. Check the path, or use ls or find to locate it.`,
+      { pathResolved: resolved.relative },
+    );
   }
   const result = await ctx.env.grep({
     pattern: args.pattern,
@@ -60,12 +72,16 @@ async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> 
   const files = new Set(matches.map((m) => m.file)).size;
 
   const notices: string[] = [];
-  if (result.limitReached) notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`);
+  if (result.limitReached)
+    notices.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`);
   const listing = joinLines(result.lines.map(formatLine), ctx);
 
   const truncated = result.limitReached;
   const data: Record<string, unknown> = { matches, truncated };
-  const extras = { pathResolved: resolved.relative, stats: { total_matches: result.matchCount, files, engine: result.engine } };
+  const extras = {
+    pathResolved: resolved.relative,
+    stats: { total_matches: result.matchCount, files, engine: result.engine },
+  };
 
   const head =
     matches.length === 0

@@ -29,10 +29,19 @@ export function decodePixels(bytes: Uint8Array, mime: string): Pixels {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (mime === "image/png") {
     const png = PNG.sync.read(buffer);
-    return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+    return {
+      width: png.width,
+      height: png.height,
+      data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength),
+    };
   }
   if (mime === "image/jpeg") {
-    const img = jpeg.decode(buffer, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 2048, maxResolutionInMP: 400 });
+    const img = jpeg.decode(buffer, {
+      useTArray: true,
+      formatAsRGBA: true,
+      maxMemoryUsageInMB: 2048,
+      maxResolutionInMP: 400,
+    });
     return { width: img.width, height: img.height, data: img.data };
   }
   if (mime === "image/gif") {
@@ -105,7 +114,12 @@ function spans(from: number, to: number): Array<[number, number]> {
 function encodePng(pixels: Pixels): Encoded {
   const png = new PNG({ width: pixels.width, height: pixels.height });
   png.data = Buffer.from(pixels.data.buffer, pixels.data.byteOffset, pixels.data.byteLength);
-  return { mimeType: "image/png", base64: PNG.sync.write(png).toString("base64"), width: pixels.width, height: pixels.height };
+  return {
+    mimeType: "image/png",
+    base64: PNG.sync.write(png).toString("base64"),
+    width: pixels.width,
+    height: pixels.height,
+  };
 }
 
 /** JPEG has no alpha: transparent parts are laid over white rather than turning black. */
@@ -118,5 +132,10 @@ function encodeJpeg(pixels: Pixels, quality: number): Encoded {
     data[i + 3] = 255;
   }
   const encoded = jpeg.encode({ width: pixels.width, height: pixels.height, data }, quality);
-  return { mimeType: "image/jpeg", base64: Buffer.from(encoded.data).toString("base64"), width: pixels.width, height: pixels.height };
+  return {
+    mimeType: "image/jpeg",
+    base64: Buffer.from(encoded.data).toString("base64"),
+    width: pixels.width,
+    height: pixels.height,
+  };
 }

@@ -99,7 +99,8 @@ export interface PreparedImage {
 export async function prepareImage(bytes: Uint8Array, mime: ImageMime): Promise<PreparedImage> {
   const original = imageSize(bytes, mime);
   const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-  const fitsPixels = original !== null && original.width <= MAX_IMAGE_DIMENSION && original.height <= MAX_IMAGE_DIMENSION;
+  const fitsPixels =
+    original !== null && original.width <= MAX_IMAGE_DIMENSION && original.height <= MAX_IMAGE_DIMENSION;
   if (fitsPixels && base64.length <= MAX_IMAGE_BASE64_BYTES) {
     return { original, image: { mimeType: mime, data: base64, width: original.width, height: original.height } };
   }
@@ -122,11 +123,17 @@ export async function prepareImage(bytes: Uint8Array, mime: ImageMime): Promise<
     pixels = decodePixels(bytes, mime);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return { original, note: `The image is over the ${limits} limit and could not be decoded to shrink it (${why}), so it was not attached.` };
+    return {
+      original,
+      note: `The image is over the ${limits} limit and could not be decoded to shrink it (${why}), so it was not attached.`,
+    };
   }
   const encoded = encodeToFit(pixels, MAX_IMAGE_DIMENSION, MAX_IMAGE_BASE64_BYTES);
   if (!encoded) {
-    return { original, note: `The image could not be brought under the ${limits} limit even at a quarter of its size, so it was not attached.` };
+    return {
+      original,
+      note: `The image could not be brought under the ${limits} limit even at a quarter of its size, so it was not attached.`,
+    };
   }
   const from = `${pixels.width}x${pixels.height}`;
   const animated = mime === "image/gif" ? " (first frame only)" : "";

@@ -11,7 +11,10 @@ type Schema = Record<string, unknown>;
 
 export function checkJsonArgs(toolName: string, schema: Schema, raw: unknown): ArgsCheck<Record<string, unknown>> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { ok: false, message: `Invalid arguments for ${toolName}: arguments must be a JSON object (got ${kindOf(raw)}).` };
+    return {
+      ok: false,
+      message: `Invalid arguments for ${toolName}: arguments must be a JSON object (got ${kindOf(raw)}).`,
+    };
   }
   const problems: string[] = [];
   checkValue(schema, raw, "", problems);
@@ -26,7 +29,9 @@ function checkValue(schema: Schema, value: unknown, path: string, problems: stri
     return;
   }
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) {
-    problems.push(`'${path}' must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")} (got ${JSON.stringify(value)})`);
+    problems.push(
+      `'${path}' must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")} (got ${JSON.stringify(value)})`,
+    );
     return;
   }
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
@@ -35,15 +40,21 @@ function checkValue(schema: Schema, value: unknown, path: string, problems: stri
     for (const name of Array.isArray(schema.required) ? schema.required : []) {
       if (typeof name === "string" && object[name] === undefined) {
         const expected = isSchema(properties[name]) ? typeList((properties[name] as Schema).type) : [];
-        problems.push(`'${join(path, name)}' is required${expected.length ? ` (${expected.map(article).join(" or ")})` : ""}`);
+        problems.push(
+          `'${join(path, name)}' is required${expected.length ? ` (${expected.map(article).join(" or ")})` : ""}`,
+        );
       }
     }
     for (const [name, sub] of Object.entries(properties)) {
-      if (object[name] !== undefined && isSchema(sub)) checkValue(sub as Schema, object[name], join(path, name), problems);
+      if (object[name] !== undefined && isSchema(sub))
+        checkValue(sub as Schema, object[name], join(path, name), problems);
     }
     if (schema.additionalProperties === false) {
       for (const name of Object.keys(object)) {
-        if (!(name in properties)) problems.push(`unknown argument '${join(path, name)}' (allowed: ${Object.keys(properties).join(", ") || "none"})`);
+        if (!(name in properties))
+          problems.push(
+            `unknown argument '${join(path, name)}' (allowed: ${Object.keys(properties).join(", ") || "none"})`,
+          );
       }
     }
   } else if (Array.isArray(value) && isSchema(schema.items)) {
@@ -55,7 +66,8 @@ function checkValue(schema: Schema, value: unknown, path: string, problems: stri
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 const isSchema = (s: unknown) => typeof s === "object" && s !== null && !Array.isArray(s);
-const typeList = (t: unknown): string[] => (typeof t === "string" ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === "string") : []);
+const typeList = (t: unknown): string[] =>
+  typeof t === "string" ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === "string") : [];
 
 function matchesType(type: string, value: unknown): boolean {
   switch (type) {

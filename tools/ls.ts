@@ -15,8 +15,16 @@ export const LS_DEFAULT_LIMIT = 500;
 export const LS_MAX_LIMIT = 10000;
 
 const schema = v.strictObject({
-  path: v.optional(text("Directory to list (relative to the project root, absolute inside it, or ~/…). Default: the working directory."), "."),
-  limit: v.optional(whole(`Maximum number of entries to return. Default ${LS_DEFAULT_LIMIT}.`, 1, LS_MAX_LIMIT), LS_DEFAULT_LIMIT),
+  path: v.optional(
+    text(
+      "Directory to list (relative to the project root, absolute inside it, or ~/…). Default: the working directory.",
+    ),
+    ".",
+  ),
+  limit: v.optional(
+    whole(`Maximum number of entries to return. Default ${LS_DEFAULT_LIMIT}.`, 1, LS_MAX_LIMIT),
+    LS_DEFAULT_LIMIT,
+  ),
 });
 export type LsArgs = v.InferOutput<typeof schema>;
 
@@ -27,7 +35,10 @@ export const lsTool: Tool<LsArgs> = {
   truncation: "head_tail",
   kind: "search",
   summarizeCall: (a) => String(a.path ?? "."),
-  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.entries) ? defaultResultSummary(r) : count(r.data.entries.length, "entry", "entries")),
+  summarizeResult: (r) =>
+    r.status === "error" || !Array.isArray(r.data.entries)
+      ? defaultResultSummary(r)
+      : count(r.data.entries.length, "entry", "entries"),
   run: (args, ctx) => runLs(args, ctx, () => true),
 };
 
@@ -38,10 +49,20 @@ export function lsToolWith(keep: (name: string) => boolean): Tool<LsArgs> {
 
 async function runLs(args: LsArgs, ctx: ToolRunContext, keep: (name: string) => boolean): Promise<ToolResponse> {
   const { resolved, info, extras } = await locate(ctx, args.path);
-  if (!info) return ctx.reply.fail("NOT_FOUND", `Path not found: ${args.path}`, { ...extras, text: `Path not found: ${args.path}. List a parent directory to see what exists.` });
-  if (info.type !== "dir") return ctx.reply.fail("INVALID_PARAM", `Not a directory: ${args.path}`, { ...extras, text: `Not a directory: ${args.path}. Use read to see a file's content.` });
+  if (!info)
+    return ctx.reply.fail("NOT_FOUND", `Path not found: ${args.path}`, {
+      ...extras,
+      text: `Path not found: ${args.path}. List a parent directory to see what exists.`,
+    });
+  if (info.type !== "dir")
+    return ctx.reply.fail("INVALID_PARAM", `Not a directory: ${args.path}`, {
+      ...extras,
+      text: `Not a directory: ${args.path}. Use read to see a file's content.`,
+    });
 
-  const listed = (await ctx.env.listDirectory(resolved.absolute)).filter((e) => e.type !== "link" && keep(e.name)).sort(byNameIgnoringCase);
+  const listed = (await ctx.env.listDirectory(resolved.absolute))
+    .filter((e) => e.type !== "link" && keep(e.name))
+    .sort(byNameIgnoringCase);
   const prefix = resolved.relative === "." ? "" : `${resolved.relative}/`;
   const shown: string[] = [];
   const entries: Entry[] = [];
@@ -54,7 +75,10 @@ async function runLs(args: LsArgs, ctx: ToolRunContext, keep: (name: string) => 
   const total = listed.length;
   const stats = { total_entries: total, entries_returned: entries.length };
   if (total === 0) {
-    return ctx.reply.success({ entries, truncated: false }, `Listed 0 entries in '${args.path}'.\n(empty directory)`, { ...extras, stats });
+    return ctx.reply.success({ entries, truncated: false }, `Listed 0 entries in '${args.path}'.\n(empty directory)`, {
+      ...extras,
+      stats,
+    });
   }
   const remaining = total - entries.length;
   const head = `Listed ${entries.length} entries in '${args.path}'${remaining > 0 ? ` (of ${total})` : ""}.`;

@@ -15,7 +15,9 @@ export interface CallDescription {
 
 /** Flattens whitespace and cuts to `max` characters with an ellipsis. */
 export function oneLine(value: unknown, max = 100): string {
-  const flat = String(value ?? "").replace(/\s+/g, " ").trim();
+  const flat = String(value ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -62,7 +64,11 @@ export function defaultResultSummary(response: ToolResponse): string {
 }
 
 export function firstLine(text: unknown): string {
-  return String(text ?? "").trim().split("\n")[0] ?? "";
+  return (
+    String(text ?? "")
+      .trim()
+      .split("\n")[0] ?? ""
+  );
 }
 
 /** "1 match", "3 matches". */

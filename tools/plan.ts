@@ -88,21 +88,27 @@ function planTool<Args>(dialect: Dialect<Args>): Tool<Args> {
 }
 
 function recorded(plan: Plan, reply: Reply): ToolResponse {
-  const counts = PLAN_STATUSES.map((s) => [s, plan.items.filter((i) => i.status === s).length] as const).filter(([, n]) => n > 0);
+  const counts = PLAN_STATUSES.map((s) => [s, plan.items.filter((i) => i.status === s).length] as const).filter(
+    ([, n]) => n > 0,
+  );
   const breakdown = counts.map(([s, n]) => `${n} ${s.replace("_", " ")}`).join(", ");
-  const summary = plan.items.length === 0 ? "Plan cleared." : `Plan updated: ${count(plan.items.length, "item")} (${breakdown}).`;
+  const summary =
+    plan.items.length === 0 ? "Plan cleared." : `Plan updated: ${count(plan.items.length, "item")} (${breakdown}).`;
   return reply.success({ plan }, summary, { stats: { items: plan.items.length } });
 }
 
-const nonEmpty = (description: string) => v.pipe(v.string(), v.minLength(1, "must not be empty"), v.description(description));
+const nonEmpty = (description: string) =>
+  v.pipe(v.string(), v.minLength(1, "must not be empty"), v.description(description));
 
 const todoWriteSchema = v.strictObject({
   todos: v.pipe(
     v.array(
       v.strictObject({
-        content: nonEmpty("What to do, in the imperative (\"Run the tests\")."),
+        content: nonEmpty('What to do, in the imperative ("Run the tests").'),
         status: v.picklist(["pending", "in_progress", "completed"]),
-        activeForm: nonEmpty("The same task in the present continuous (\"Running the tests\"), shown while it is in progress."),
+        activeForm: nonEmpty(
+          'The same task in the present continuous ("Running the tests"), shown while it is in progress.',
+        ),
       }),
     ),
     v.description("The whole updated todo list; it replaces the previous one."),
@@ -117,7 +123,9 @@ export const todoWriteTool = planTool<v.InferOutput<typeof todoWriteSchema>>({
     "as soon as it is done, add items you discover, and drop ones that no longer apply. Skip it for trivial tasks. " +
     "Each call sends the whole list.",
   schema: todoWriteSchema,
-  toPlan: ({ todos }) => ({ items: todos.map((t) => ({ text: t.content, status: t.status, active_form: t.activeForm })) }),
+  toPlan: ({ todos }) => ({
+    items: todos.map((t) => ({ text: t.content, status: t.status, active_form: t.activeForm })),
+  }),
 });
 
 const CODEX_STATUSES = ["pending", "in_progress", "completed"] as const;
@@ -139,7 +147,10 @@ export const updatePlanTool = planTool<v.InferOutput<typeof updatePlanSchema>>({
   toPlan: ({ explanation, plan }) => {
     const bad = plan.find((p) => !(CODEX_STATUSES as readonly string[]).includes(p.status));
     if (bad) return `Step '${bad.step}' has status '${bad.status}'; a status is one of: ${CODEX_STATUSES.join(", ")}.`;
-    return { items: plan.map((p) => ({ text: p.step, status: p.status as PlanStatus })), ...(explanation ? { explanation } : {}) };
+    return {
+      items: plan.map((p) => ({ text: p.step, status: p.status as PlanStatus })),
+      ...(explanation ? { explanation } : {}),
+    };
   },
 });
 
@@ -167,7 +178,8 @@ export const writeTodosTool = planTool<v.InferOutput<typeof writeTodosSchema>>({
   schema: writeTodosSchema,
   toPlan: ({ todos }) => {
     if (todos.some((t) => t.description.trim() === "")) return "Each todo needs a non-empty description.";
-    if (todos.filter((t) => t.status === "in_progress").length > 1) return 'Only one task can be "in_progress" at a time; mark the others pending.';
+    if (todos.filter((t) => t.status === "in_progress").length > 1)
+      return 'Only one task can be "in_progress" at a time; mark the others pending.';
     return { items: todos.map((t) => ({ text: t.description, status: t.status })) };
   },
 });

@@ -86,7 +86,10 @@ export class ProcessTable {
     const running = [...this.entries.values()].filter((e) => !e.result);
     if (running.length >= MAX_RUNNING_PROCESSES) {
       const ids = running.map((e) => e.id).join(", ");
-      throw new ToolError("EXECUTION_ERROR", `${running.length} commands started earlier are still running (the limit is ${MAX_RUNNING_PROCESSES}): ${ids}. Stop one you no longer need, or read one to its end, before starting another.`);
+      throw new ToolError(
+        "EXECUTION_ERROR",
+        `${running.length} commands started earlier are still running (the limit is ${MAX_RUNNING_PROCESSES}): ${ids}. Stop one you no longer need, or read one to its end, before starting another.`,
+      );
     }
     const entry: Entry = {
       id: this.nextId++,
@@ -120,7 +123,18 @@ export class ProcessTable {
         const message = `${(e as Error).message}\n`;
         if (readAsNew) entry.pending?.write(message);
         else keepRecent(message);
-        return { stdout: "", stderr: message, output: message, exitCode: null, signal: null, timedOut: false, aborted: false, durationMs: 0, totalBytes: 0, outputTruncated: false };
+        return {
+          stdout: "",
+          stderr: message,
+          output: message,
+          exitCode: null,
+          signal: null,
+          timedOut: false,
+          aborted: false,
+          durationMs: 0,
+          totalBytes: 0,
+          outputTruncated: false,
+        };
       })
       .then((result) => (entry.result = result));
     this.entries.set(entry.id, entry);

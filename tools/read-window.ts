@@ -36,7 +36,11 @@ export interface WindowScan {
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 
-export async function scanWindow(chunks: AsyncIterable<Uint8Array>, request: WindowRequest, sink: LineSink): Promise<WindowScan> {
+export async function scanWindow(
+  chunks: AsyncIterable<Uint8Array>,
+  request: WindowRequest,
+  sink: LineSink,
+): Promise<WindowScan> {
   const { startLine, limit, signal } = request;
   let completed = 0; // lines ended by "\n" so far
   let shown = 0;

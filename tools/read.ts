@@ -29,11 +29,24 @@ const BINARY_SNIFF_BYTES = 8192;
 const schema = v.strictObject({
   path: text("Path to the file (relative to the project root, absolute inside it, or ~/…)."),
   start_line: v.optional(whole("The line number to start reading from (1-based). Default is 1.", 1)),
-  limit: v.optional(whole(`The maximum number of lines to read. Default is ${READ_DEFAULT_LIMIT}. Hard limit is ${READ_MAX_LIMIT}.`, 1, READ_MAX_LIMIT)),
+  limit: v.optional(
+    whole(
+      `The maximum number of lines to read. Default is ${READ_DEFAULT_LIMIT}. Hard limit is ${READ_MAX_LIMIT}.`,
+      1,
+      READ_MAX_LIMIT,
+    ),
+  ),
 });
 export type ReadArgs = v.InferOutput<typeof schema>;
 /** The arguments with the defaults applied, whether the caller chose the window, and how lines are numbered. */
-type Window = { path: string; start_line: number; limit: number; explicit: boolean; prefix: LinePrefix; wording: ReadWording };
+type Window = {
+  path: string;
+  start_line: number;
+  limit: number;
+  explicit: boolean;
+  prefix: LinePrefix;
+  wording: ReadWording;
+};
 
 /** What goes before line `n` of the file: "   7 | " for read; a dialect numbers lines its own way (or not at all). */
 export type LinePrefix = (n: number) => string;
@@ -81,7 +94,7 @@ const coreWording = windowWording("start_line");
 export const readTool: Tool<ReadArgs> = {
   name: "read",
   description:
-    "Reads a file with line numbers (\"   1 | text\"), optimized for code editing. Pages with start_line and limit " +
+    'Reads a file with line numbers ("   1 | text"), optimized for code editing. Pages with start_line and limit ' +
     `(default ${READ_DEFAULT_LIMIT}, at most ${READ_MAX_LIMIT} lines). Very long output is shortened with a note saying where the rest is. ` +
     "Images (PNG, JPEG, GIF, WebP) are returned for viewing. Binary files are refused.",
   schema,
@@ -93,9 +106,11 @@ export const readTool: Tool<ReadArgs> = {
     return `${a.path ?? ""}:${first}-${a.limit === undefined ? "" : first + a.limit - 1}`;
   },
   summarizeResult: (r) =>
-    r.status === "error" ? defaultResultSummary(r)
-    : Array.isArray(r.data.images) && r.data.images.length > 0 ? "image"
-    : count(Number(r.stats.lines_read ?? 0), "line") + " read",
+    r.status === "error"
+      ? defaultResultSummary(r)
+      : Array.isArray(r.data.images) && r.data.images.length > 0
+        ? "image"
+        : count(Number(r.stats.lines_read ?? 0), "line") + " read",
   run: (input, ctx) => runRead(input, ctx, numbered, coreWording),
 };
 
@@ -104,7 +119,12 @@ export function readToolWith(prefix: LinePrefix, wording: ReadWording = coreWord
   return { ...readTool, run: (input, ctx) => runRead(input, ctx, prefix, wording) };
 }
 
-async function runRead(input: ReadArgs, ctx: ToolRunContext, prefix: LinePrefix, wording: ReadWording): Promise<ToolResponse> {
+async function runRead(
+  input: ReadArgs,
+  ctx: ToolRunContext,
+  prefix: LinePrefix,
+  wording: ReadWording,
+): Promise<ToolResponse> {
   const args: Window = {
     path: input.path,
     start_line: input.start_line ?? 1,
@@ -114,13 +134,27 @@ async function runRead(input: ReadArgs, ctx: ToolRunContext, prefix: LinePrefix,
     wording,
   };
   const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
-  if (!info) return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, { text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.` });
-  if (info.type === "dir") return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, extras);
-  if (info.type !== "file") return ctx.reply.fail("INVALID_PARAM", `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`, extras);
+  if (!info)
+    return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, {
+      text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.`,
+    });
+  if (info.type === "dir")
+    return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, extras);
+  if (info.type !== "file")
+    return ctx.reply.fail(
+      "INVALID_PARAM",
+      `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`,
+      extras,
+    );
   return readFile(args, ctx, resolved, info);
 }
 
-async function readFile(args: Window, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
+async function readFile(
+  args: Window,
+  ctx: ToolRunContext,
+  resolved: ResolvedPath,
+  info: FileInfo,
+): Promise<ToolResponse> {
   const iterator = ctx.env.readStream(resolved.absolute)[Symbol.asyncIterator]();
   try {
     return await readFrom(iterator, args, ctx, resolved, info);
@@ -130,7 +164,13 @@ async function readFile(args: Window, ctx: ToolRunContext, resolved: ResolvedPat
   }
 }
 
-async function readFrom(iterator: AsyncIterator<Uint8Array>, args: Window, ctx: ToolRunContext, resolved: ResolvedPath, info: FileInfo): Promise<ToolResponse> {
+async function readFrom(
+  iterator: AsyncIterator<Uint8Array>,
+  args: Window,
+  ctx: ToolRunContext,
+  resolved: ResolvedPath,
+  info: FileInfo,
+): Promise<ToolResponse> {
   const head = await readHead(iterator, BINARY_SNIFF_BYTES);
   const baseStats = { file_size_bytes: info.size, file_mtime_ms: Math.round(info.mtimeMs) };
   const extras = { context: args.explicit ? { truncation_skip: true } : {}, pathResolved: resolved.relative };
@@ -151,16 +191,21 @@ async function readFrom(iterator: AsyncIterator<Uint8Array>, args: Window, ctx: 
   // Lines go straight to the capture as "<prefix>line\n": nothing but the capture holds them.
   const out = ctx.output;
   let prefixChars = 0;
-  const window = await scanWindow(replay(head.chunks, iterator), { startLine: args.start_line, limit: args.limit, signal: ctx.signal }, {
-    start(n) {
-      const prefix = args.prefix(n);
-      prefixChars += prefix.length + 1;
-      out.write(prefix);
+  const window = await scanWindow(
+    replay(head.chunks, iterator),
+    { startLine: args.start_line, limit: args.limit, signal: ctx.signal },
+    {
+      start(n) {
+        const prefix = args.prefix(n);
+        prefixChars += prefix.length + 1;
+        out.write(prefix);
+      },
+      bytes: (piece) => out.write(piece),
+      end: () => out.write("\n"),
     },
-    bytes: (piece) => out.write(piece),
-    end: () => out.write("\n"),
-  });
-  if (window.totalLines === 0 || args.start_line > window.totalLines) return emptyOrBeyond(args, ctx, window.totalLines, baseStats, extras);
+  );
+  if (window.totalLines === 0 || args.start_line > window.totalLines)
+    return emptyOrBeyond(args, ctx, window.totalLines, baseStats, extras);
 
   const captured = out.finish();
   const lastShown = args.start_line + window.shown - 1;
@@ -175,13 +220,17 @@ async function readFrom(iterator: AsyncIterator<Uint8Array>, args: Window, ctx: 
   };
   const summary = `Read ${window.shown} lines from '${args.path}' (Lines ${args.start_line}-${lastShown}).`;
   const notes = [
-    captured.invalidUtf8 ? "[Note: the file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not edit it as text without checking its encoding.]" : null,
+    captured.invalidUtf8
+      ? "[Note: the file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not edit it as text without checking its encoding.]"
+      : null,
     hint,
   ].filter((n): n is string => n !== null);
   const body = `${summary}\n(Took ${ctx.reply.elapsed()}ms)\n${captured.text}${notes.join("\n")}`;
   const data: Record<string, unknown> = { content: captured.text, truncated };
   if (captured.invalidUtf8) data.fallback_encoding = "replace";
-  return truncated || captured.invalidUtf8 ? ctx.reply.partial(data, body, { ...extras, stats }) : ctx.reply.success(data, body, { ...extras, stats });
+  return truncated || captured.invalidUtf8
+    ? ctx.reply.partial(data, body, { ...extras, stats })
+    : ctx.reply.success(data, body, { ...extras, stats });
 }
 
 /** The continuation hint when lines remain after the window, or null when it reached EOF. */
@@ -190,14 +239,27 @@ function pagingHint(args: Window, window: WindowScan, lastShown: number): string
   return args.wording.more({ first: args.start_line, last: lastShown, total: window.totalLines, next: lastShown + 1 });
 }
 
-function emptyOrBeyond(args: Window, ctx: ToolRunContext, totalLines: number, baseStats: Record<string, number>, extras: { context: Record<string, unknown>; pathResolved: string }): ToolResponse {
+function emptyOrBeyond(
+  args: Window,
+  ctx: ToolRunContext,
+  totalLines: number,
+  baseStats: Record<string, number>,
+  extras: { context: Record<string, unknown>; pathResolved: string },
+): ToolResponse {
   const stats = { ...baseStats, lines_read: 0, chars_read: 0, total_lines: totalLines, encoding: "utf-8" };
   if (totalLines === 0 && args.start_line === 1) {
-    return ctx.reply.success({ content: "", truncated: false }, `Read 0 lines from '${args.path}' (file is empty).`, { ...extras, stats });
+    return ctx.reply.success({ content: "", truncated: false }, `Read 0 lines from '${args.path}' (file is empty).`, {
+      ...extras,
+      stats,
+    });
   }
   // The facts travel as data too, so a program never parses the sentence.
   const fact: BeyondEnd = { requested: args.start_line, total: totalLines };
-  return ctx.reply.fail("INVALID_PARAM", args.wording.beyondEnd(fact), { ...extras, stats, data: { beyond_end: fact } });
+  return ctx.reply.fail("INVALID_PARAM", args.wording.beyondEnd(fact), {
+    ...extras,
+    stats,
+    data: { beyond_end: fact },
+  });
 }
 
 async function readImage(
@@ -212,18 +274,33 @@ async function readImage(
   if (!bytes) {
     const stats = { ...baseStats, encoding: "binary" };
     const message = `Image '${path}' (${mime}, ${formatSize(baseStats.file_size_bytes)}) is larger than ${formatSize(MAX_IMAGE_FILE_BYTES)}, so it was not loaded. Make a smaller copy with bash and read that file.`;
-    return ctx.reply.partial({ content: "", truncated: false, images: [], mime_type: mime }, `${message}\n(Took ${ctx.reply.elapsed()}ms)`, { ...extras, stats });
+    return ctx.reply.partial(
+      { content: "", truncated: false, images: [], mime_type: mime },
+      `${message}\n(Took ${ctx.reply.elapsed()}ms)`,
+      { ...extras, stats },
+    );
   }
   const prepared = await prepareImage(bytes, mime);
   const size = prepared.original ? `${prepared.original.width}x${prepared.original.height}` : "unknown size";
   const summary = `Read image '${path}' (${mime}, ${size}, ${formatSize(bytes.length)}).`;
   const stats = { ...baseStats, file_size_bytes: bytes.length, encoding: "binary" };
-  const textOut = [summary, `(Took ${ctx.reply.elapsed()}ms)`, prepared.note ? `[${prepared.note}]` : null, prepared.image ? "[The image is attached for viewing.]" : null]
+  const textOut = [
+    summary,
+    `(Took ${ctx.reply.elapsed()}ms)`,
+    prepared.note ? `[${prepared.note}]` : null,
+    prepared.image ? "[The image is attached for viewing.]" : null,
+  ]
     .filter((l): l is string => l !== null)
     .join("\n");
-  if (!prepared.image) return ctx.reply.partial({ content: "", truncated: false, images: [], mime_type: mime }, textOut, { ...extras, stats });
+  if (!prepared.image)
+    return ctx.reply.partial({ content: "", truncated: false, images: [], mime_type: mime }, textOut, {
+      ...extras,
+      stats,
+    });
   const data = { content: "", truncated: false, images: [prepared.image], mime_type: mime };
-  return prepared.note ? ctx.reply.partial(data, textOut, { ...extras, stats }) : ctx.reply.success(data, textOut, { ...extras, stats });
+  return prepared.note
+    ? ctx.reply.partial(data, textOut, { ...extras, stats })
+    : ctx.reply.success(data, textOut, { ...extras, stats });
 }
 
 interface Head {

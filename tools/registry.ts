@@ -125,7 +125,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   // The one selection rule (selection.ts), with the core tools' own names.
   // Names of MCP tools not connected yet stay out until they are registered.
   const resolveActive = (presetOrNames: ToolPreset | readonly string[]): string[] =>
-    selectTools({ naming: CORE_NAMING, selection: presetOrNames, known: [...tools.keys()] }).filter((n) => tools.has(n));
+    selectTools({ naming: CORE_NAMING, selection: presetOrNames, known: [...tools.keys()] }).filter((n) =>
+      tools.has(n),
+    );
 
   active = resolveActive(options.preset ?? options.config?.active ?? options.config?.preset ?? "default");
   for (const tool of options.tools ?? []) if (!active.includes(tool.name)) active.push(tool.name);
@@ -168,12 +170,19 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         return tool.kind === "shell" && shell !== undefined ? describeShellTool(spec, shell) : spec;
       });
     },
-    async execute(name, args, { tools, signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {}) {
+    async execute(
+      name,
+      args,
+      { tools, signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {},
+    ) {
       const reply = startReply(args, relativeCwd());
       const lookup = tools ?? { names: active, callable: activeTool };
       const tool = typeof name === "string" ? lookup.callable(name) : undefined;
-      if (!tool) return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${lookup.names.join(", ")}.`);
-      const checked = tool.jsonSchema ? checkJsonArgs(tool.name, tool.jsonSchema, args) : checkArgs(tool.name, schemaOf(tool), args);
+      if (!tool)
+        return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${lookup.names.join(", ")}.`);
+      const checked = tool.jsonSchema
+        ? checkJsonArgs(tool.name, tool.jsonSchema, args)
+        : checkArgs(tool.name, schemaOf(tool), args);
       if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
       try {
@@ -183,9 +192,24 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         });
         await ready;
         const searches = new SearchEngineWatch(env);
-        const result = await tool.run(checked.args, { env: searches, reply, signal, onUpdate, onProgress, callId, processes, commandTimeoutMs, output, web: options.web });
+        const result = await tool.run(checked.args, {
+          env: searches,
+          reply,
+          signal,
+          onUpdate,
+          onProgress,
+          callId,
+          processes,
+          commandTimeoutMs,
+          output,
+          web: options.web,
+        });
         const problems = envelopeProblems(result);
-        if (problems.length > 0) return reply.fail("INTERNAL_ERROR", `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`);
+        if (problems.length > 0)
+          return reply.fail(
+            "INTERNAL_ERROR",
+            `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`,
+          );
         return searches.report(result);
       } catch (e) {
         // The one place a tool's failure becomes an envelope: tool bodies just throw. After an abort a
@@ -215,10 +239,16 @@ function convert(tool: Tool): ToolSpec {
   const schema = tool.jsonSchema ?? (toJsonSchema(schemaOf(tool), { errorMode: "ignore" }) as Record<string, unknown>);
   const { $schema: _drop, ...parameters } = schema;
   if (parameters.type !== "object") throw new Error(`Tool ${tool.name}: its schema must describe an object.`);
-  return { name: tool.name, description: tool.description, parameters, ...(tool.format ? { format: tool.format } : {}) };
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters,
+    ...(tool.format ? { format: tool.format } : {}),
+  };
 }
 
 function schemaOf(tool: Tool): NonNullable<Tool["schema"]> {
-  if (!tool.schema) throw new Error(`Tool ${tool.name} has neither a valibot schema nor a JSON Schema for its arguments.`);
+  if (!tool.schema)
+    throw new Error(`Tool ${tool.name} has neither a valibot schema nor a JSON Schema for its arguments.`);
   return tool.schema;
 }

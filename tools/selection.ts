@@ -16,7 +16,10 @@ export const isToolPreset = (name: string): name is ToolPreset => Object.hasOwn(
 
 /** A user's "preset" or "a,b,c": a preset name, or the list of tool names. */
 export function parseToolList(text: string): ToolPreset | string[] {
-  const names = text.split(",").map((t) => t.trim()).filter(Boolean);
+  const names = text
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   return names.length === 1 && isToolPreset(names[0]) ? names[0] : names;
 }
 
@@ -54,7 +57,13 @@ export interface ToolSelectionInput {
  * included (the registry activates them once they exist). An unknown preset, an empty selection or
  * a name no tool has is an error naming what exists.
  */
-export function selectTools({ naming, selection, known, extras = [], foreign = new Set() }: ToolSelectionInput): string[] {
+export function selectTools({
+  naming,
+  selection,
+  known,
+  extras = [],
+  foreign = new Set(),
+}: ToolSelectionInput): string[] {
   const has = new Set(known);
   const caps = naming.capabilityTools;
   const names: string[] = [];
@@ -67,7 +76,8 @@ export function selectTools({ naming, selection, known, extras = [], foreign = n
     }
   };
   if (typeof selection === "string") {
-    if (!isToolPreset(selection)) throw new Error(`Unknown tool preset '${selection}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
+    if (!isToolPreset(selection))
+      throw new Error(`Unknown tool preset '${selection}'. Presets: ${Object.keys(TOOL_PRESETS).join(", ")}.`);
     expand(selection);
   } else if (Array.isArray(selection)) {
     for (const n of selection) {
@@ -82,7 +92,9 @@ export function selectTools({ naming, selection, known, extras = [], foreign = n
   if (everything) names.push(...extras.filter((n) => has.has(n)));
   const unknown = [...new Set(names.filter((n) => !has.has(n) && !n.startsWith(LATE_TOOL_PREFIX)))];
   if (unknown.length > 0) {
-    throw new Error(`Unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}. Available tools: ${[...has].join(", ")}.`);
+    throw new Error(
+      `Unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")}. Available tools: ${[...has].join(", ")}.`,
+    );
   }
   return [...new Set(names)];
 }

@@ -10,9 +10,16 @@ const BASH = /\bbash\b/g;
 export function describeShellTool(spec: ToolSpec, shell: string | null): ToolSpec {
   if (shell === "bash") return spec;
   if (shell === null) {
-    return { ...spec, description: `${spec.description} No shell is available on this machine (neither bash nor sh is on PATH), so this tool cannot run commands; use the other tools.` };
+    return {
+      ...spec,
+      description: `${spec.description} No shell is available on this machine (neither bash nor sh is on PATH), so this tool cannot run commands; use the other tools.`,
+    };
   }
-  return { ...spec, description: spec.description.replace(BASH, shell), parameters: renamed(spec.parameters, shell) as Record<string, unknown> };
+  return {
+    ...spec,
+    description: spec.description.replace(BASH, shell),
+    parameters: renamed(spec.parameters, shell) as Record<string, unknown>,
+  };
 }
 
 /** Every "description" string in a JSON Schema, with bash replaced by the shell's name. */
@@ -20,6 +27,9 @@ function renamed(node: unknown, shell: string): unknown {
   if (Array.isArray(node)) return node.map((n) => renamed(n, shell));
   if (typeof node !== "object" || node === null) return node;
   return Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, key === "description" && typeof value === "string" ? value.replace(BASH, shell) : renamed(value, shell)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === "description" && typeof value === "string" ? value.replace(BASH, shell) : renamed(value, shell),
+    ]),
   );
 }

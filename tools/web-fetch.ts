@@ -26,7 +26,11 @@ function accessOf(ctx: ToolRunContext): WebAccess {
 }
 
 function sizeOf(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    : bytes >= 1024
+      ? `${Math.round(bytes / 1024)} KB`
+      : `${bytes} bytes`;
 }
 
 function describePage(page: ReadPage): string {
@@ -53,27 +57,49 @@ export async function answerFetch(request: FetchRequest, ctx: ToolRunContext): P
     ),
   );
   const pages = outcomes.flatMap((o) => ("result" in o && o.result.kind === "page" ? [o.result] : []));
-  const notes = outcomes.flatMap((o) => ("error" in o ? [o.error.message] : o.result.kind === "redirect" ? [redirectSentence(o.result)] : []));
+  const notes = outcomes.flatMap((o) =>
+    "error" in o ? [o.error.message] : o.result.kind === "redirect" ? [redirectSentence(o.result)] : [],
+  );
   const data = {
-    pages: pages.map((p) => ({ url: p.url, final_url: p.finalUrl, title: p.title ?? null, format: p.format, bytes: p.bytes, truncated: p.truncated })),
-    redirects: outcomes.flatMap((o) => ("result" in o && o.result.kind === "redirect" ? [{ url: o.url, location: o.result.location, status: o.result.status }] : [])),
+    pages: pages.map((p) => ({
+      url: p.url,
+      final_url: p.finalUrl,
+      title: p.title ?? null,
+      format: p.format,
+      bytes: p.bytes,
+      truncated: p.truncated,
+    })),
+    redirects: outcomes.flatMap((o) =>
+      "result" in o && o.result.kind === "redirect"
+        ? [{ url: o.url, location: o.result.location, status: o.result.status }]
+        : [],
+    ),
   };
   const failures = outcomes.flatMap((o) => ("error" in o ? [o.error] : []));
   if (pages.length === 0) {
     // Nothing to read: one URL's own error keeps its code; a redirect is an answer, not a failure.
-    if (failures.length === outcomes.length && failures.length === 1) return ctx.reply.fail(failures[0].code, failures[0].message, { data });
+    if (failures.length === outcomes.length && failures.length === 1)
+      return ctx.reply.fail(failures[0].code, failures[0].message, { data });
     if (failures.length === outcomes.length) return ctx.reply.fail(failures[0].code, notes.join("\n"), { data });
     return ctx.reply.success(data, notes.join("\n"));
   }
   const truncated = pages.some((p) => p.truncated);
   if (request.prompt !== undefined && access.answer) {
     try {
-      const answer = await access.answer({ prompt: request.prompt, pages: pages.map((p) => ({ url: p.finalUrl, title: p.title, text: p.text })) }, ctx.signal);
-      const head = pages.map((p) => `Fetched ${describePage(p)}.`).concat(notes).join("\n");
+      const answer = await access.answer(
+        { prompt: request.prompt, pages: pages.map((p) => ({ url: p.finalUrl, title: p.title, text: p.text })) },
+        ctx.signal,
+      );
+      const head = pages
+        .map((p) => `Fetched ${describePage(p)}.`)
+        .concat(notes)
+        .join("\n");
       return (truncated ? ctx.reply.partial : ctx.reply.success)({ ...data, answered: true }, `${head}\n\n${answer}`);
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
-      notes.push(`The request could not be answered by the fetch model (${(e as Error).message}); the page content follows instead.`);
+      notes.push(
+        `The request could not be answered by the fetch model (${(e as Error).message}); the page content follows instead.`,
+      );
     }
   }
   // The page itself: written to the capture, so the framework's one cut decides what the model sees and the spill file keeps it all.
@@ -119,7 +145,8 @@ export const webToolMetadata = {
     const pages = (response.data.pages ?? []) as { title: string | null; bytes: number; final_url: string }[];
     const redirects = (response.data.redirects ?? []) as unknown[];
     const shown = pages.map((p) => `${p.title ?? p.final_url} · ${sizeOf(p.bytes)}`);
-    if (redirects.length > 0) shown.push(`${redirects.length} redirect${redirects.length > 1 ? "s" : ""} to another host`);
+    if (redirects.length > 0)
+      shown.push(`${redirects.length} redirect${redirects.length > 1 ? "s" : ""} to another host`);
     return shown.join("; ");
   },
 } as const satisfies Partial<Tool>;
@@ -131,7 +158,8 @@ const webFetchSchema = v.strictObject({
 
 export const webFetchTool: Tool<v.InferOutput<typeof webFetchSchema>> = {
   name: "web_fetch",
-  description: "Reads a web page (docs, issues, changelogs, JSON) as markdown. Public addresses only; a redirect to another host is reported, not followed.",
+  description:
+    "Reads a web page (docs, issues, changelogs, JSON) as markdown. Public addresses only; a redirect to another host is reported, not followed.",
   schema: webFetchSchema,
   truncation: "head",
   ...webToolMetadata,

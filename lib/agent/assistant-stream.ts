@@ -7,7 +7,15 @@
  */
 import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
-import type { AssistantMessage, AssistantPart, LlmClient, LlmErrorKind, Message, Request, Response } from "../llm/types.ts";
+import type {
+  AssistantMessage,
+  AssistantPart,
+  LlmClient,
+  LlmErrorKind,
+  Message,
+  Request,
+  Response,
+} from "../llm/types.ts";
 import type { Emit } from "./events.ts";
 
 export interface StreamError {
@@ -58,7 +66,11 @@ export async function streamAssistant(
     return message;
   };
   const fail = (error: StreamError, partial?: AssistantMessage, stack?: string): StreamOutcome => {
-    const kept = keepPartial(partial ?? shown ?? { role: "assistant", content: [], model: request.model, timestamp: Date.now() }, error, request.model);
+    const kept = keepPartial(
+      partial ?? shown ?? { role: "assistant", content: [], model: request.model, timestamp: Date.now() },
+      error,
+      request.model,
+    );
     if (kept) show(kept);
     return { message: settle(kept), error, ...(stack ? { stack } : {}) };
   };
@@ -89,11 +101,19 @@ export async function streamAssistant(
         case "tool_call_start":
           show(event.partial);
           callNames.set(event.id, event.name);
-          emit("tool_call_update", { call_id: event.id, tool_name: event.name, delta: "", arguments: {}, ...describe(event.name, {}) });
+          emit("tool_call_update", {
+            call_id: event.id,
+            tool_name: event.name,
+            delta: "",
+            arguments: {},
+            ...describe(event.name, {}),
+          });
           break;
         case "tool_call_delta": {
           const name = callNames.get(event.id) ?? "";
-          const snapshot = event.partialArguments ? { arguments: event.partialArguments, ...describe(name, event.partialArguments) } : {};
+          const snapshot = event.partialArguments
+            ? { arguments: event.partialArguments, ...describe(name, event.partialArguments) }
+            : {};
           emit("tool_call_update", { call_id: event.id, tool_name: name, delta: event.delta, ...snapshot });
           break;
         }
@@ -127,11 +147,18 @@ export async function streamAssistant(
           return fail(event.error, event.partial, event.stack);
       }
     }
-    return fail({ kind: signal.aborted ? "aborted" : "network", message: "The model's stream ended without a final message." });
+    return fail({
+      kind: signal.aborted ? "aborted" : "network",
+      message: "The model's stream ended without a final message.",
+    });
   } catch (e) {
     if (signal.aborted) return fail({ kind: "aborted", message: "Aborted by the user." });
     if (e instanceof LlmError) return fail({ kind: e.kind, message: e.message, status: e.status }, undefined, e.stack);
-    return fail({ kind: "unknown", message: e instanceof Error ? e.message : String(e) }, undefined, e instanceof Error ? e.stack : undefined);
+    return fail(
+      { kind: "unknown", message: e instanceof Error ? e.message : String(e) },
+      undefined,
+      e instanceof Error ? e.stack : undefined,
+    );
   }
 }
 
@@ -139,7 +166,13 @@ export async function streamAssistant(
 export function normalizeAssistant(message: AssistantMessage, model: string): AssistantMessage {
   const raw = message.content as unknown;
   const content: AssistantPart[] =
-    typeof raw === "string" ? (raw === "" ? [] : [{ type: "text", text: raw }]) : Array.isArray(raw) ? (raw as AssistantPart[]) : [];
+    typeof raw === "string"
+      ? raw === ""
+        ? []
+        : [{ type: "text", text: raw }]
+      : Array.isArray(raw)
+        ? (raw as AssistantPart[])
+        : [];
   return { ...message, content, model: message.model ?? model, timestamp: message.timestamp ?? Date.now() };
 }
 
@@ -172,7 +205,14 @@ export function toolCallsOf(message: AssistantMessage) {
 /** The partial answer's text and thinking, or null when it holds nothing; tool calls that never ran are dropped. */
 function keepPartial(partial: AssistantMessage, error: StreamError, model: string): AssistantMessage | null {
   const normalized = normalizeAssistant(partial, model);
-  const content = normalized.content.filter((p) => (p.type === "text" || p.type === "thinking") && p.text.trim() !== "");
+  const content = normalized.content.filter(
+    (p) => (p.type === "text" || p.type === "thinking") && p.text.trim() !== "",
+  );
   if (content.length === 0) return null;
-  return { ...normalized, content, finishReason: error.kind === "aborted" ? "aborted" : "error", errorMessage: error.message };
+  return {
+    ...normalized,
+    content,
+    finishReason: error.kind === "aborted" ? "aborted" : "error",
+    errorMessage: error.message,
+  };
 }

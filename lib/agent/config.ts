@@ -83,7 +83,8 @@ export function resolveConfig(input: SessionConfigInput = {}): SessionConfig {
   for (const [rawKey, value] of Object.entries(input)) {
     if (value === undefined) continue;
     const key = camel(rawKey) as keyof SessionConfig;
-    if (!(key in DEFAULT_CONFIG)) throw new Error(`Unknown session config key '${rawKey}'. Known keys: ${Object.keys(DEFAULT_CONFIG).join(", ")}.`);
+    if (!(key in DEFAULT_CONFIG))
+      throw new Error(`Unknown session config key '${rawKey}'. Known keys: ${Object.keys(DEFAULT_CONFIG).join(", ")}.`);
     (config as unknown as Record<string, unknown>)[key] = checkValue(key, rawKey, value);
   }
   return config;
@@ -94,7 +95,9 @@ export function checkValue(key: keyof SessionConfig, rawKey: string, value: unkn
   const expected = DEFAULT_CONFIG[key];
   if (key === "reasoningEffort") {
     if (value === null || EFFORTS.has(value as string)) return value;
-    throw new Error(`Config '${rawKey}' must be ${REASONING_EFFORTS.map((e) => `"${e}"`).join(", ")} or null, got ${JSON.stringify(value)}.`);
+    throw new Error(
+      `Config '${rawKey}' must be ${REASONING_EFFORTS.map((e) => `"${e}"`).join(", ")} or null, got ${JSON.stringify(value)}.`,
+    );
   }
   if (typeof expected === "number") {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
@@ -103,11 +106,15 @@ export function checkValue(key: keyof SessionConfig, rawKey: string, value: unkn
     return value;
   }
   if (typeof expected === "boolean") {
-    if (typeof value !== "boolean") throw new Error(`Config '${rawKey}' must be true or false, got ${JSON.stringify(value)}.`);
+    if (typeof value !== "boolean")
+      throw new Error(`Config '${rawKey}' must be true or false, got ${JSON.stringify(value)}.`);
     return value;
   }
   const isLimitMap =
-    typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "number" && v > 0);
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === "number" && v > 0);
   if (!isLimitMap) throw new Error(`Config '${rawKey}' must map tool names to positive numbers.`);
   return { ...(value as Record<string, number>) };
 }

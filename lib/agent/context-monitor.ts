@@ -42,7 +42,9 @@ export class ContextMonitor {
 
   /** Estimated tokens of the next request: system prompt + history. */
   contextTokens(): number {
-    return estimateTokens(this.session.messages) + estimateTokens([{ role: "user", content: this.session.current().system }]);
+    return (
+      estimateTokens(this.session.messages) + estimateTokens([{ role: "user", content: this.session.current().system }])
+    );
   }
 
   async afterTurn(): Promise<void> {
@@ -63,7 +65,10 @@ export class ContextMonitor {
         });
       }
     } else this.warnedAt = 0;
-    if (this.session.settings.autoCompact && shouldCompact(tokens, window, { reserveTokens: this.session.settings.compactReserveTokens })) {
+    if (
+      this.session.settings.autoCompact &&
+      shouldCompact(tokens, window, { reserveTokens: this.session.settings.compactReserveTokens })
+    ) {
       await this.compact("threshold");
     }
   }
@@ -92,7 +97,8 @@ export class ContextMonitor {
     session.emit("compaction_start", { reason, tokens_before: tokensBefore });
     try {
       // The history is rebuilt from the session file, so a file that missed writes cannot be used.
-      if (!this.recorder.healthy) throw new Error("the session file missed earlier writes, so the history cannot be rebuilt from it");
+      if (!this.recorder.healthy)
+        throw new Error("the session file missed earlier writes, so the history cannot be rebuilt from it");
       // The summary, the cut and the lock load with the first compaction, not at start-up.
       const { compact } = await import("./compaction/compact.ts");
       const result = await compact({

@@ -115,18 +115,34 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const stored = store.size > 0 ? store.buildContext() : undefined;
 
   const model = options.model ?? stored?.model;
-  if (!model) throw new Error("createSession needs a model (\"provider/model-id\", e.g. \"anthropic/claude-sonnet-4-6\").");
+  if (!model) throw new Error('createSession needs a model ("provider/model-id", e.g. "anthropic/claude-sonnet-4-6").');
   const modelInfo: ModelInfo = client.model(model);
   if (options.reasoningEffort !== undefined) config.reasoningEffort = checkReasoningEffort(options.reasoningEffort);
-  else if (options.config?.reasoningEffort === undefined && options.config?.reasoning_effort === undefined && stored?.thinkingLevel) {
+  else if (
+    options.config?.reasoningEffort === undefined &&
+    options.config?.reasoning_effort === undefined &&
+    stored?.thinkingLevel
+  ) {
     config.reasoningEffort = stored.thinkingLevel === "off" ? null : checkReasoningEffort(stored.thinkingLevel);
   }
 
   const secrets = options.secrets ?? secretPolicy(keyVariables(options.clientOptions?.providers));
-  const env = options.env ?? new LocalEnvironment({ root: cwd, defaultTimeoutMs: config.defaultCommandTimeoutMs, maxTimeoutMs: config.maxCommandTimeoutMs, secrets });
+  const env =
+    options.env ??
+    new LocalEnvironment({
+      root: cwd,
+      defaultTimeoutMs: config.defaultCommandTimeoutMs,
+      maxTimeoutMs: config.maxCommandTimeoutMs,
+      secrets,
+    });
   // The profile activates the tools (its own names for the selection) once the session applies it.
   const web = createWebAccess({ settings: options.web, client, model });
-  if (options.web?.search !== undefined && options.config?.webSearch === undefined && options.config?.web_search === undefined) config.webSearch = options.web.search;
+  if (
+    options.web?.search !== undefined &&
+    options.config?.webSearch === undefined &&
+    options.config?.web_search === undefined
+  )
+    config.webSearch = options.web.search;
   // The registry runs the calls; which tools are active is the session's Toolset.
   const registry = createToolRegistry({ cwd, env, web });
   const profileChoice = options.profile ?? AUTO_PROFILE;
@@ -134,9 +150,12 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
 
   // Config limits (characters, lines) and the observer's own per-tool options win over the profile's.
   const limitOverrides: Record<string, ToolLimits> = {};
-  for (const [name, chars] of Object.entries(config.toolOutputLimits)) limitOverrides[name] = { ...limitOverrides[name], maxChars: chars };
-  for (const [name, lines] of Object.entries(config.toolLineLimits)) limitOverrides[name] = { ...limitOverrides[name], maxLines: lines };
-  for (const [name, limits] of Object.entries(options.observer?.perTool ?? {})) limitOverrides[name] = { ...limitOverrides[name], ...limits };
+  for (const [name, chars] of Object.entries(config.toolOutputLimits))
+    limitOverrides[name] = { ...limitOverrides[name], maxChars: chars };
+  for (const [name, lines] of Object.entries(config.toolLineLimits))
+    limitOverrides[name] = { ...limitOverrides[name], maxLines: lines };
+  for (const [name, limits] of Object.entries(options.observer?.perTool ?? {}))
+    limitOverrides[name] = { ...limitOverrides[name], ...limits };
   // Each call's limits come resolved from the session's Toolset (profile's, then these overrides).
   const observer = createObserver({ root: cwd, ...options.observer, perTool: undefined });
   // Expired and over-budget spill files go at session start, not only when something spills.
@@ -148,7 +167,9 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   if (options.hookModules?.length) hooks.push(...(await loadHookModules(options.hookModules, cwd)));
 
   const mcp = await openMcp(options.mcpServers, cwd);
-  const sources = lineage.sources ? structuredClone(lineage.sources) : await gatherPromptSources(env, profile, modelInfo, secrets);
+  const sources = lineage.sources
+    ? structuredClone(lineage.sources)
+    : await gatherPromptSources(env, profile, modelInfo, secrets);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
   const parts: SessionParts = {
@@ -172,7 +193,11 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     history,
     mcp,
     recorder: (onError) => {
-      const recorder = createRecorder(store, { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel }, onError);
+      const recorder = createRecorder(
+        store,
+        { model, effort: config.reasoningEffort, storedModel: stored?.model, storedThinking: stored?.thinkingLevel },
+        onError,
+      );
       // A child forked from its parent's conversation keeps that start in its own file too.
       for (const message of lineage.history ?? []) recorder.message(message);
       return recorder;
@@ -188,7 +213,8 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
         // Children are built from the parent's snapshot at each spawn, never from its live parts.
         children: createChildFactory(assembleSession, { options, store, cwd, depth: lineage.depth + 1 }),
       });
-      if (stored && store.path) for (const child of childFiles(store.path)) subagents.adopt({ ...child, sessionFile: child.path });
+      if (stored && store.path)
+        for (const child of childFiles(store.path)) subagents.adopt({ ...child, sessionFile: child.path });
       return subagents;
     },
   };
@@ -217,7 +243,11 @@ function explicitCommandTimeout(config: SessionConfigInput | undefined): number 
  * Checkpoints: `true` always; settings for a session with a file; by default for a session file
  * under GONG_HOME (one kept elsewhere or in memory takes none unless asked).
  */
-function checkpointsFor(choice: CreateSessionOptions["checkpoints"], store: SessionStore, cwd: string): Checkpointer | undefined {
+function checkpointsFor(
+  choice: CreateSessionOptions["checkpoints"],
+  store: SessionStore,
+  cwd: string,
+): Checkpointer | undefined {
   if (choice === false) return undefined;
   if (choice === undefined && !(store.path && resolve(store.path).startsWith(sessionsRoot() + sep))) return undefined;
   if (typeof choice === "object" && !store.path) return undefined;

@@ -67,9 +67,13 @@ export interface EventMap {
    * `complete`, the final arguments, and `invalid_arguments` when they did not parse (the call is
    * cut off and will not run).
    */
-  tool_call_update: { call_id: string; tool_name: string; delta: string; complete?: boolean; invalid_arguments?: string } & Partial<
-    { arguments: Record<string, unknown> } & CallDescription
-  >;
+  tool_call_update: {
+    call_id: string;
+    tool_name: string;
+    delta: string;
+    complete?: boolean;
+    invalid_arguments?: string;
+  } & Partial<{ arguments: Record<string, unknown> } & CallDescription>;
   /** With the tool's kind and a one-line summary of the call, so consumers need no list of tool names. */
   tool_call_start: EventToolCall & CallDescription;
   /** A running tool's output as it arrives (a command's stdout and stderr). */
@@ -98,16 +102,42 @@ export interface EventMap {
    * The workspace was checkpointed before a user turn (`checkpoint_id` is the session entry rewind
    * takes); `skipped` lists paths left out other than ignored ones, `ignored` counts those.
    */
-  checkpoint_created: { checkpoint_id: string | null; reason: "turn" | "rewind"; files: number; bytes: number; hashed: number; skipped: { path: string; reason: string }[]; ignored: number; duration_ms: number };
+  checkpoint_created: {
+    checkpoint_id: string | null;
+    reason: "turn" | "rewind";
+    files: number;
+    bytes: number;
+    hashed: number;
+    skipped: { path: string; reason: string }[];
+    ignored: number;
+    duration_ms: number;
+  };
   /** Files and/or the conversation went back to a checkpoint; rewinding to `undo_id` undoes it. */
-  rewind: { checkpoint_id: string; files: boolean; conversation: boolean; written: number; removed: number; undo_id: string };
+  rewind: {
+    checkpoint_id: string;
+    files: boolean;
+    conversation: boolean;
+    written: number;
+    removed: number;
+    undo_id: string;
+  };
   /** A limit stopped the input: `count` of `limit` tool rounds (this input) or turns (the session). */
   turn_limit: { kind: "tool_rounds" | "turns" | "cost"; limit: number; count: number };
   loop_detection: { message: string; window: number };
   /** `context_usage` (past the warning ratio), `context_overflow`, `session_file` (a write failed). */
-  warning: { kind: "context_usage" | "context_overflow" | "session_file" | (string & {}); message: string; tokens?: number; context_window?: number; percent?: number };
+  warning: {
+    kind: "context_usage" | "context_overflow" | "session_file" | (string & {});
+    message: string;
+    tokens?: number;
+    context_window?: number;
+    percent?: number;
+  };
   /** `error.retryAfterMs`: the wait the server asked for (retry-after), when it asked. */
-  retry: { attempt: number; delay_ms: number; error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number } };
+  retry: {
+    attempt: number;
+    delay_ms: number;
+    error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number };
+  };
   compaction_start: { reason: CompactionReason; tokens_before: number };
   /**
    * `compacted` false with `cancelled` (a beforeSessionOp hook), `why` (nothing to compact) or
@@ -132,7 +162,14 @@ export interface EventMap {
   /** An MCP server connected (its tools join the next request) or failed (one line, once). */
   mcp_server: McpServerEvent;
   /** A child agent started on its task (its own events follow, tagged with its agent_id). */
-  subagent_start: { agent_id: string; name: string; task: string; model?: string; session_file?: string; call_id?: string };
+  subagent_start: {
+    agent_id: string;
+    name: string;
+    task: string;
+    model?: string;
+    session_file?: string;
+    call_id?: string;
+  };
   /** A child agent's run ended: its status, answer, turns and usage. */
   subagent_end: ChildReport;
   /** A model call failed (`kind` from the LLM layer) or, `internal`, a bug outside the guarded steps. */
@@ -203,15 +240,18 @@ export class EventBus {
     const queue: SessionEvent[] = [];
     let wake: (() => void) | null = null;
     let done = this.closed;
-    const listener = Object.assign((event: SessionEvent) => {
-      queue.push(event);
-      wake?.();
-    }, {
-      end: () => {
-        done = true;
+    const listener = Object.assign(
+      (event: SessionEvent) => {
+        queue.push(event);
         wake?.();
       },
-    });
+      {
+        end: () => {
+          done = true;
+          wake?.();
+        },
+      },
+    );
     const stop = () => {
       done = true;
       queue.length = 0;

@@ -13,22 +13,36 @@ import type { AssistantPart, Message, UserPart } from "../llm/types.ts";
  * names some profile defines (a call to a tool nobody has stays a call: its error result already
  * explains it).
  */
-export function presentForeignCalls(messages: Message[], active: ReadonlySet<string>, known: (name: string) => boolean): Message[] {
+export function presentForeignCalls(
+  messages: Message[],
+  active: ReadonlySet<string>,
+  known: (name: string) => boolean,
+): Message[] {
   const foreign = new Set<string>();
   let changed = false;
   const out = messages.map((m): Message => {
-    if (m.role === "assistant" && Array.isArray(m.content) && m.content.some((p) => p.type === "tool_call" && !active.has(p.name) && known(p.name))) {
+    if (
+      m.role === "assistant" &&
+      Array.isArray(m.content) &&
+      m.content.some((p) => p.type === "tool_call" && !active.has(p.name) && known(p.name))
+    ) {
       changed = true;
       const content = m.content.map((p): AssistantPart => {
         if (p.type !== "tool_call" || active.has(p.name) || !known(p.name)) return p;
         foreign.add(p.id);
-        return { type: "text", text: `[Called ${p.name} ${JSON.stringify(p.arguments)}; that tool belongs to an earlier tool set.]` };
+        return {
+          type: "text",
+          text: `[Called ${p.name} ${JSON.stringify(p.arguments)}; that tool belongs to an earlier tool set.]`,
+        };
       });
       return { ...m, content };
     }
     if (m.role === "tool" && foreign.has(m.toolCallId)) {
       const head = `[Result of the earlier ${m.toolName} call${m.isError ? " (failed)" : ""}:]`;
-      const content: UserPart[] = typeof m.content === "string" ? [{ type: "text", text: `${head}\n${m.content}` }] : [{ type: "text", text: head }, ...m.content];
+      const content: UserPart[] =
+        typeof m.content === "string"
+          ? [{ type: "text", text: `${head}\n${m.content}` }]
+          : [{ type: "text", text: head }, ...m.content];
       return { role: "user", content, timestamp: m.timestamp };
     }
     return m;

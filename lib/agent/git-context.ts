@@ -21,8 +21,11 @@ function git(cwd: string, args: string[], secrets?: SecretPolicy): Promise<strin
   const env = commandEnv("filtered", process.env, { GIT_OPTIONAL_LOCKS: "0" }, [], secrets);
   return new Promise((resolve) => {
     try {
-      execFile("git", ["-c", "core.fsmonitor=false", ...args], { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20, env }, (error, stdout) =>
-        resolve(error ? null : stdout),
+      execFile(
+        "git",
+        ["-c", "core.fsmonitor=false", ...args],
+        { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20, env },
+        (error, stdout) => resolve(error ? null : stdout),
       );
     } catch {
       resolve(null);

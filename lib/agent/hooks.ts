@@ -30,7 +30,11 @@ export interface Hooks {
   beforeToolCall?(tool: string, params: Record<string, unknown>): MaybePromise<GateResult>;
   beforeSessionOp?(op: SessionOp, meta: Record<string, unknown>): MaybePromise<void | "ok" | "cancel">;
   /** May return a partial envelope: the fields it leaves out keep their value. `params` are the call's arguments. */
-  onToolResult?(tool: string, result: ToolResponse, params: Record<string, unknown>): MaybePromise<Partial<ToolResponse> | void>;
+  onToolResult?(
+    tool: string,
+    result: ToolResponse,
+    params: Record<string, unknown>,
+  ): MaybePromise<Partial<ToolResponse> | void>;
   onContext?(messages: Message[]): MaybePromise<Message[] | void>;
   onInput?(text: string, images: ImagePart[]): MaybePromise<InputResult>;
   onBeforeAgent?(prompt: string, system: string): MaybePromise<BeforeAgentResult | void>;
@@ -65,7 +69,8 @@ export class HookRunner {
   async beforeToolCall(tool: string, params: Record<string, unknown>): Promise<{ block: string } | null> {
     for (const [hook, label] of this.with("beforeToolCall")) {
       const result = await this.call(label, "beforeToolCall", () => hook.beforeToolCall!(tool, params), hook.timeoutMs);
-      if (result !== SKIPPED && typeof result === "object" && result !== null && "block" in result) return { block: String(result.block) };
+      if (result !== SKIPPED && typeof result === "object" && result !== null && "block" in result)
+        return { block: String(result.block) };
     }
     return null;
   }
@@ -97,7 +102,10 @@ export class HookRunner {
   }
 
   /** "handled" stops the chain and the input; a transform feeds the next hook. */
-  async onInput(text: string, images: ImagePart[]): Promise<{ handled: true } | { handled: false; text: string; images: ImagePart[] }> {
+  async onInput(
+    text: string,
+    images: ImagePart[],
+  ): Promise<{ handled: true } | { handled: false; text: string; images: ImagePart[] }> {
     let current = { text, images };
     for (const [hook, label] of this.with("onInput")) {
       const result = await this.call(label, "onInput", () => hook.onInput!(current.text, current.images));
@@ -109,7 +117,10 @@ export class HookRunner {
     return { handled: false, ...current };
   }
 
-  async onBeforeAgent(prompt: string, system: string): Promise<{ prompt: string; system: string; messages: Message[] }> {
+  async onBeforeAgent(
+    prompt: string,
+    system: string,
+  ): Promise<{ prompt: string; system: string; messages: Message[] }> {
     const current = { prompt, system, messages: [] as Message[] };
     for (const [hook, label] of this.with("onBeforeAgent")) {
       const result = await this.call(label, "onBeforeAgent", () => hook.onBeforeAgent!(current.prompt, current.system));
@@ -137,7 +148,12 @@ export class HookRunner {
     }
   }
 
-  private async call<T>(label: string, callback: HookName, fn: () => MaybePromise<T>, own?: number): Promise<T | typeof SKIPPED> {
+  private async call<T>(
+    label: string,
+    callback: HookName,
+    fn: () => MaybePromise<T>,
+    own?: number,
+  ): Promise<T | typeof SKIPPED> {
     const limit = own ?? this.timeoutMs();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const racers: Promise<T | typeof SKIPPED>[] = [Promise.resolve().then(fn)];
@@ -145,7 +161,12 @@ export class HookRunner {
       racers.push(
         new Promise<typeof SKIPPED>((resolve) => {
           timer = setTimeout(() => {
-            this.report({ hook: label, callback, error: `${callback} did not finish within ${limit} ms and was skipped`, timed_out: true });
+            this.report({
+              hook: label,
+              callback,
+              error: `${callback} did not finish within ${limit} ms and was skipped`,
+              timed_out: true,
+            });
             resolve(SKIPPED);
           }, limit);
         }),
@@ -183,7 +204,8 @@ export async function loadHookModules(paths: string[], cwd: string): Promise<Hoo
     const exported = mod.default;
     const list = Array.isArray(exported) ? exported : [exported];
     for (const hooks of list) {
-      if (!isObject(hooks)) throw new Error(`Hook module ${absolute} must default-export a hooks object (or an array of them).`);
+      if (!isObject(hooks))
+        throw new Error(`Hook module ${absolute} must default-export a hooks object (or an array of them).`);
       loaded.push({ name: absolute, ...hooks } as Hooks);
     }
   }

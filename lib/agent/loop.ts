@@ -18,7 +18,13 @@ import type { HookRunner } from "./hooks.ts";
 import { loopWarning, type LoopDetector } from "./loop-detection.ts";
 import { presentForeignCalls } from "./foreign-calls.ts";
 import type { ExecutedCall } from "./tool-execution.ts";
-import { CONTINUE_PROMPT, isUnfinished, malformedCallPrompt, unfinishedSentence, type StopReason } from "./stop-reasons.ts";
+import {
+  CONTINUE_PROMPT,
+  isUnfinished,
+  malformedCallPrompt,
+  unfinishedSentence,
+  type StopReason,
+} from "./stop-reasons.ts";
 
 export type { StopReason } from "./stop-reasons.ts";
 
@@ -83,7 +89,13 @@ export interface LoopConfig {
  * `context.messages` is told by message_start / message_end (the session file is written from
  * those events); nothing else is reported but through `emit`.
  */
-export async function runLoop(input: PendingInput, context: LoopContext, config: LoopConfig, signal: AbortSignal, emit: Emit): Promise<SubmitResult> {
+export async function runLoop(
+  input: PendingInput,
+  context: LoopContext,
+  config: LoopConfig,
+  signal: AbortSignal,
+  emit: Emit,
+): Promise<SubmitResult> {
   const run: Run = { context, config, signal, emit, carriedSteering: [] };
   const started = performance.now();
   const total: SubmitResult = { text: "", usage: zeroUsage(), turns: 0, stopReason: "completed" };
@@ -94,7 +106,8 @@ export async function runLoop(input: PendingInput, context: LoopContext, config:
     if (total.stopReason === "aborted" || total.stopReason === "error") break;
     let text = config.takeFollowUp();
     // A Stop hook may keep the agent going: its reason is the next input.
-    if (text === undefined && total.stopReason === "completed" && config.hooks.has("onStop")) text = await config.hooks.onStop(total.text);
+    if (text === undefined && total.stopReason === "completed" && config.hooks.has("onStop"))
+      text = await config.hooks.onStop(total.text);
     next = text === undefined ? undefined : { text, images: [] };
   }
   total.usage = addUsage(total.usage, config.childUsage());
@@ -139,7 +152,9 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
   const systemOverride = prepared.system !== baseSystem ? prepared.system : undefined;
   const userMessage: UserMessage = {
     role: "user",
-    content: transformed.images.length ? [{ type: "text", text: prepared.prompt }, ...transformed.images] : prepared.prompt,
+    content: transformed.images.length
+      ? [{ type: "text", text: prepared.prompt }, ...transformed.images]
+      : prepared.prompt,
     timestamp: Date.now(),
   };
   config.beforeUserTurn?.();
@@ -200,7 +215,10 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
       }
       emit("error", { ...outcome.error, turn_index: turnIndex, ...(outcome.stack ? { stack: outcome.stack } : {}) });
       if (outcome.error.kind === "context_overflow") {
-        emit("warning", { kind: "context_overflow", message: "The conversation no longer fits the model's context window; compact it or start a new session." });
+        emit("warning", {
+          kind: "context_overflow",
+          message: "The conversation no longer fits the model's context window; compact it or start a new session.",
+        });
       }
       total.stopReason = "error";
       total.error = outcome.error;
@@ -269,11 +287,18 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
   }
 }
 
-async function buildRequest({ context, config }: Run, profile: ProviderProfile, toolset: Toolset, system: string): Promise<Request> {
+async function buildRequest(
+  { context, config }: Run,
+  profile: ProviderProfile,
+  toolset: Toolset,
+  system: string,
+): Promise<Request> {
   const { hooks, settings, isProfileTool } = config;
   const history = hooks.has("onContext") ? await hooks.onContext([...context.messages]) : [...context.messages];
   const tools = toolset.specs;
-  const messages = isProfileTool ? presentForeignCalls(history, new Set(tools.map((t) => t.name)), isProfileTool) : history;
+  const messages = isProfileTool
+    ? presentForeignCalls(history, new Set(tools.map((t) => t.name)), isProfileTool)
+    : history;
   const request: Request = { model: profile.model, system, messages };
   if (tools.length > 0) {
     request.tools = tools;

@@ -39,7 +39,11 @@ export async function discoverProjectDocs(
 }
 
 /** The docs a profile reads, from all those found (root first), cut to the shared budget. */
-export function selectProjectDocs(all: ProjectDoc[], files: string[], budgetBytes = PROJECT_DOC_BUDGET_BYTES): ProjectDoc[] {
+export function selectProjectDocs(
+  all: ProjectDoc[],
+  files: string[],
+  budgetBytes = PROJECT_DOC_BUDGET_BYTES,
+): ProjectDoc[] {
   const names = [ALWAYS_LOADED, ...files];
   const wanted = all.filter((d) => names.some((n) => d.path.split(sep).join("/").endsWith(`/${n}`)));
   return withinBudget(wanted, budgetBytes);
@@ -57,7 +61,11 @@ function withinBudget(docs: ProjectDoc[], budget: number): ProjectDoc[] {
       continue;
     }
     const room = budget - used;
-    out.push({ path: doc.path, content: room > 0 ? `${cutToBytes(doc.content, room)}\n${PROJECT_DOC_MARKER}` : PROJECT_DOC_MARKER, truncated: true });
+    out.push({
+      path: doc.path,
+      content: room > 0 ? `${cutToBytes(doc.content, room)}\n${PROJECT_DOC_MARKER}` : PROJECT_DOC_MARKER,
+      truncated: true,
+    });
     break;
   }
   return out;

@@ -38,7 +38,13 @@ import type { ParentSnapshot } from "./subagents/child-factory.ts";
 import type { AgentDefinition } from "../setup/agents.ts";
 import { skillsBlock, skillTool, skillToolName, type Skill } from "../setup/skills.ts";
 import { shouldDefer, toolSearchTool } from "../mcp/tool-search.ts";
-import type { CheckpointInfo, Checkpointer, RewindOptions, RewindPreview, RewindResult } from "../checkpoints/checkpointer.ts";
+import type {
+  CheckpointInfo,
+  Checkpointer,
+  RewindOptions,
+  RewindPreview,
+  RewindResult,
+} from "../checkpoints/checkpointer.ts";
 
 export type SessionState = "IDLE" | "PROCESSING" | "AWAITING_INPUT" | "CLOSED";
 
@@ -87,7 +93,6 @@ export interface SessionParts {
 }
 
 export class Session {
-
   private readonly parts: SessionParts;
   private readonly recorder: SessionRecorder;
   private readonly config: SessionConfig;
@@ -135,12 +140,20 @@ export class Session {
     this.config = parts.config;
     this.currentPlan = parts.plan ?? null;
     this.bus = new EventBus(() => this.id);
-    this.hooks = new HookRunner(parts.hooks, () => this.config.hookTimeoutMs, (report) => this.bus.emit("hook_error", { ...report }));
+    this.hooks = new HookRunner(
+      parts.hooks,
+      () => this.config.hookTimeoutMs,
+      (report) => this.bus.emit("hook_error", { ...report }),
+    );
     this.queues = new InputQueues(() => this.interruptTools(new Error("Interrupted by a steering message")));
     this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
     // First listener: a message (a plan, a model change) is in the file before anyone else hears of it.
     persistEvents(this.bus, this.recorder);
-    this.conversation = { messages: parts.history, turns: 0, current: () => ({ profile: this.parts.profile, toolset: this.toolset, system: this.systemPrompt() }) };
+    this.conversation = {
+      messages: parts.history,
+      turns: 0,
+      current: () => ({ profile: this.parts.profile, toolset: this.toolset, system: this.systemPrompt() }),
+    };
     this.loop = this.loopConfig(new LoopDetector(() => this.config.loopDetectionWindow));
     this.monitor = new ContextMonitor(
       {
@@ -168,11 +181,16 @@ export class Session {
     // A resumed conversation keeps the MCP tools it had called loaded (a search loaded them before).
     for (const message of parts.history) {
       if (message.role !== "assistant") continue;
-      for (const part of Array.isArray(message.content) ? message.content : []) if (part.type === "tool_call" && part.name.startsWith("mcp__")) this.loadedMcpTools.add(part.name);
+      for (const part of Array.isArray(message.content) ? message.content : [])
+        if (part.type === "tool_call" && part.name.startsWith("mcp__")) this.loadedMcpTools.add(part.name);
     }
     this.applyProfile(parts.profile);
     if (parts.mcp) {
-      this.mcpTools = new SessionMcpTools(parts.mcp.manager, () => this.activateTools(), (event) => this.mcpChanged(event));
+      this.mcpTools = new SessionMcpTools(
+        parts.mcp.manager,
+        () => this.activateTools(),
+        (event) => this.mcpChanged(event),
+      );
       this.activateTools();
     }
   }
@@ -250,9 +268,15 @@ export class Session {
     if (this.stopping) await this.stopping;
     this.assertOpen("submit");
     if (this.running || this.currentState === "PROCESSING") {
-      throw new Error("Session is busy with another input; use steer() to redirect it or followUp() to queue a message for afterwards.");
+      throw new Error(
+        "Session is busy with another input; use steer() to redirect it or followUp() to queue a message for afterwards.",
+      );
     }
-    const images = (options.images ?? []).map((img) => ({ type: "image" as const, mimeType: img.mimeType, data: img.data }));
+    const images = (options.images ?? []).map((img) => ({
+      type: "image" as const,
+      mimeType: img.mimeType,
+      data: img.data,
+    }));
     return this.start({ text, images });
   }
 
@@ -325,7 +349,8 @@ export class Session {
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
     this.bus.emit("model_change", { model: ref, profile: this.parts.profile.id });
-    if (this.parts.profile.id !== before) this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "model" });
+    if (this.parts.profile.id !== before)
+      this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "model" });
   }
 
   /** "auto" to follow the model, or a profile id (or factory): the next request carries its tools and prompt. */
@@ -355,7 +380,13 @@ export class Session {
   systemPrompt(): string {
     const { toolset } = this;
     const skills = toolset.skillToolName ? skillsBlock(this.parts.skills, toolset.skillToolName) : "";
-    this.cachedPrompt ??= composeSystemPrompt(this.parts.profile, this.parts.sources, this.parts.overrides, toolset.specs, skills);
+    this.cachedPrompt ??= composeSystemPrompt(
+      this.parts.profile,
+      this.parts.sources,
+      this.parts.overrides,
+      toolset.specs,
+      skills,
+    );
     return this.cachedPrompt;
   }
 
@@ -404,7 +435,10 @@ export class Session {
 
   /** What rewinding the files to a checkpoint would change (and which of those files changed outside gong); touches nothing. */
   previewRewind(turnId: string | number): RewindPreview {
-    const { target, changes, conflicts } = this.requireCheckpoints("previewRewind").preview(this.storeBetweenInputs("previewRewind"), turnId);
+    const { target, changes, conflicts } = this.requireCheckpoints("previewRewind").preview(
+      this.storeBetweenInputs("previewRewind"),
+      turnId,
+    );
     return { target, changes, conflicts };
   }
 
@@ -478,7 +512,10 @@ export class Session {
     const executed = await executeToolCalls(this.toolContext(), calls);
     for (const result of executed) {
       // A plan tool (of whatever name) says what it is through its kind and returns the plan in data.
-      const plan = result.message.kind === "plan" && result.response.status !== "error" ? planOf(result.response.data.plan) : undefined;
+      const plan =
+        result.message.kind === "plan" && result.response.status !== "error"
+          ? planOf(result.response.data.plan)
+          : undefined;
       if (!plan) continue;
       this.currentPlan = plan;
       this.bus.emit("plan_update", { ...structuredClone(plan), call_id: result.call.id, tool_name: result.call.name });
@@ -527,10 +564,18 @@ export class Session {
   /** Makes `profile` current: its dialect's subagent and skill tools, and a Toolset for it and the selection. */
   private applyProfile(profile: ProviderProfile): void {
     // The subagent tools follow the profile's dialect (spawn_agent, Agent, invoke_agent…).
-    const subagent = this.children.canSpawn ? subagentTools(subagentDialect(profile.id), this.children, { parentModel: profile.model, agents: this.parts.agents }) : [];
+    const subagent = this.children.canSpawn
+      ? subagentTools(subagentDialect(profile.id), this.children, {
+          parentModel: profile.model,
+          agents: this.parts.agents,
+        })
+      : [];
     // The skill tool follows the dialect too (Skill, activate_skill, skill); a custom tool of that name wins.
     const custom = new Set(this.parts.customTools.map((t) => t.name));
-    const skill = this.parts.skills.length > 0 && !custom.has(skillToolName(profile.id)) ? [skillTool(profile.id, this.parts.skills)] : [];
+    const skill =
+      this.parts.skills.length > 0 && !custom.has(skillToolName(profile.id))
+        ? [skillTool(profile.id, this.parts.skills)]
+        : [];
     const toolset = this.toolsetFor(this.parts.toolSelection, profile, subagent, skill);
     this.subagentTools = subagent;
     this.skillTools = skill;
@@ -548,7 +593,12 @@ export class Session {
     this.cachedPrompt = null;
   }
 
-  private toolsetFor(selection: ToolPreset | readonly string[], profile: ProviderProfile, subagent: readonly Tool[], skill: readonly Tool[]): Toolset {
+  private toolsetFor(
+    selection: ToolPreset | readonly string[],
+    profile: ProviderProfile,
+    subagent: readonly Tool[],
+    skill: readonly Tool[],
+  ): Toolset {
     return buildToolset({
       profile,
       selection,
@@ -569,7 +619,8 @@ export class Session {
     const tools = this.mcpTools?.tools() ?? [];
     const names = tools.map((t) => t.name);
     if (!this.config.mcpToolSearch || tools.length === 0) return { tools, offered: names };
-    if (!shouldDefer(tools, this.parts.client.model(profile.model).contextWindow, this.config.mcpToolSearchPercent)) return { tools, offered: names };
+    if (!shouldDefer(tools, this.parts.client.model(profile.model).contextWindow, this.config.mcpToolSearchPercent))
+      return { tools, offered: names };
     const search = toolSearchTool(
       profile.id,
       tools.filter((t) => !this.loadedMcpTools.has(t.name)),
@@ -583,13 +634,17 @@ export class Session {
 
   private storeBetweenInputs(method: string) {
     this.assertOpen(method);
-    if (this.running) throw new Error(`Session is busy; ${method}() runs between inputs (interrupt() stops the running one).`);
+    if (this.running)
+      throw new Error(`Session is busy; ${method}() runs between inputs (interrupt() stops the running one).`);
     return this.recorder.store;
   }
 
   private requireCheckpoints(method: string): Checkpointer {
     this.assertOpen(method);
-    if (!this.parts.checkpoints) throw new Error(`Checkpoints are off for this session, so ${method}() has nothing to work with (they are taken for sessions stored under GONG_HOME, or with the checkpoints option).`);
+    if (!this.parts.checkpoints)
+      throw new Error(
+        `Checkpoints are off for this session, so ${method}() has nothing to work with (they are taken for sessions stored under GONG_HOME, or with the checkpoints option).`,
+      );
     return this.parts.checkpoints;
   }
 
@@ -611,7 +666,10 @@ export class Session {
         duration_ms: Math.round(performance.now() - started),
       });
     } catch (e) {
-      this.bus.emit("warning", { kind: "checkpoint", message: `The workspace could not be checkpointed (${(e as Error).message}); this turn cannot be rewound.` });
+      this.bus.emit("warning", {
+        kind: "checkpoint",
+        message: `The workspace could not be checkpointed (${(e as Error).message}); this turn cannot be rewound.`,
+      });
     }
   }
 
@@ -620,12 +678,16 @@ export class Session {
     try {
       this.parts.checkpoints?.markSeen(this.id);
     } catch (e) {
-      this.bus.emit("warning", { kind: "checkpoint", message: `The workspace could not be checkpointed after the input (${(e as Error).message}).` });
+      this.bus.emit("warning", {
+        kind: "checkpoint",
+        message: `The workspace could not be checkpointed after the input (${(e as Error).message}).`,
+      });
     }
   }
 
   private async gate(op: "fork" | "branch", meta: Record<string, unknown>): Promise<void> {
-    if (!(await this.hooks.beforeSessionOp(op, meta))) throw new Error(`The ${op} was cancelled by a beforeSessionOp hook.`);
+    if (!(await this.hooks.beforeSessionOp(op, meta)))
+      throw new Error(`The ${op} was cancelled by a beforeSessionOp hook.`);
   }
 
   /** The history is the store's active branch after the leaf moved. */
@@ -639,7 +701,11 @@ export class Session {
   private async start(input: PendingInput): Promise<SubmitResult> {
     if (!this.started) {
       this.started = true;
-      this.bus.emit("session_start", { model: this.model, cwd: this.parts.env.workingDirectory(), profile: this.parts.profile.id });
+      this.bus.emit("session_start", {
+        model: this.model,
+        cwd: this.parts.env.workingDirectory(),
+        profile: this.parts.profile.id,
+      });
       for (const event of this.pendingMcp ?? []) this.bus.emit("mcp_server", { ...event });
       this.pendingMcp = null;
     }
@@ -670,7 +736,9 @@ export class Session {
     }
     if (this.lifetime.signal.aborted) await this.shutdown("aborted");
     else if (result.error?.kind === "auth") await this.shutdown("error");
-    else this.currentState = result.stopReason === "completed" && result.text.trimEnd().endsWith("?") ? "AWAITING_INPUT" : "IDLE";
+    else
+      this.currentState =
+        result.stopReason === "completed" && result.text.trimEnd().endsWith("?") ? "AWAITING_INPUT" : "IDLE";
     return result;
   }
 
@@ -687,7 +755,8 @@ export class Session {
   }
 
   private assertOpen(method: string): void {
-    if (this.currentState === "CLOSED") throw new Error(`Session is closed; ${method}() is not possible. Create or resume a session.`);
+    if (this.currentState === "CLOSED")
+      throw new Error(`Session is closed; ${method}() is not possible. Create or resume a session.`);
   }
 
   private shutdown(reason: "aborted" | "closed" | "error"): Promise<void> {

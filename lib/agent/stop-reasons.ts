@@ -7,18 +7,36 @@
 import type { AssistantMessage, FinishReason } from "../llm/types.ts";
 
 /** Model endings that leave the answer unfinished; the run ends with the same name. */
-export const UNFINISHED_STOPS = ["max_tokens", "refusal", "content_filter", "malformed_call", "incomplete", "pause_turn"] as const satisfies readonly FinishReason[];
+export const UNFINISHED_STOPS = [
+  "max_tokens",
+  "refusal",
+  "content_filter",
+  "malformed_call",
+  "incomplete",
+  "pause_turn",
+] as const satisfies readonly FinishReason[];
 export type UnfinishedStop = (typeof UNFINISHED_STOPS)[number];
 
 /** Every way a run ends; new reasons (a cost cap…) are added to this union. */
-export type StopReason = "completed" | "handled" | "tool_round_limit" | "turn_limit" | "max_cost" | "aborted" | "error" | UnfinishedStop;
+export type StopReason =
+  | "completed"
+  | "handled"
+  | "tool_round_limit"
+  | "turn_limit"
+  | "max_cost"
+  | "aborted"
+  | "error"
+  | UnfinishedStop;
 
 export function isUnfinished(reason: FinishReason | undefined): reason is UnfinishedStop {
   return (UNFINISHED_STOPS as readonly string[]).includes(reason ?? "");
 }
 
 /** One sentence saying why the answer stopped, with the provider's own words when it gave some. */
-export function unfinishedSentence(reason: UnfinishedStop, message: Pick<AssistantMessage, "model" | "finishDetail"> | undefined): string {
+export function unfinishedSentence(
+  reason: UnfinishedStop,
+  message: Pick<AssistantMessage, "model" | "finishDetail"> | undefined,
+): string {
   const provider = message?.model?.split("/")[0] ?? "the provider";
   const detail = message?.finishDetail ? ` (${provider}: ${message.finishDetail})` : "";
   switch (reason) {
@@ -38,7 +56,8 @@ export function unfinishedSentence(reason: UnfinishedStop, message: Pick<Assista
 }
 
 /** What the model is told so it can go on after an output-limit cut of its text answer. */
-export const CONTINUE_PROMPT = "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without repeating anything.";
+export const CONTINUE_PROMPT =
+  "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without repeating anything.";
 
 /** What the model is told once when its tool call could not be parsed. */
 export function malformedCallPrompt(message: AssistantMessage): string {

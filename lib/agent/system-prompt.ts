@@ -26,7 +26,12 @@ export interface PromptOverrides {
   appendSystemPrompt?: string;
 }
 
-export function promptEnvironment(env: ExecutionEnvironment, git: GitSummary, model: string, info?: ModelInfo): PromptEnvironment {
+export function promptEnvironment(
+  env: ExecutionEnvironment,
+  git: GitSummary,
+  model: string,
+  info?: ModelInfo,
+): PromptEnvironment {
   return {
     workingDirectory: env.workingDirectory(),
     platform: env.platform(),
@@ -49,13 +54,25 @@ export async function gatherPromptSources(
   const git = await gitSnapshot(cwd, secrets);
   // Every registered profile's files (and this profile's, when it is a factory of the host's), so a profile switch needs no new walk.
   const files = [...new Set([...registeredProjectDocFiles(), ...profile.projectDocFiles])];
-  const projectDocs = await discoverProjectDocs(cwd, { gitRoot: git.root, files, budgetBytes: Number.POSITIVE_INFINITY });
+  const projectDocs = await discoverProjectDocs(cwd, {
+    gitRoot: git.root,
+    files,
+    budgetBytes: Number.POSITIVE_INFINITY,
+  });
   return { environment: promptEnvironment(env, git, profile.model, info), projectDocs };
 }
 
 /** `skills` is the list of Agent Skills (names and descriptions), placed before the user's appended text. */
-export function composeSystemPrompt(profile: ProviderProfile, sources: PromptSources, overrides: PromptOverrides, tools: readonly ToolSpec[], skills = ""): string {
+export function composeSystemPrompt(
+  profile: ProviderProfile,
+  sources: PromptSources,
+  overrides: PromptOverrides,
+  tools: readonly ToolSpec[],
+  skills = "",
+): string {
   const docs = selectProjectDocs(sources.projectDocs, profile.projectDocFiles);
-  const built = profile.buildSystemPrompt(sources.environment, docs, tools, { baseInstructions: overrides.systemPrompt });
+  const built = profile.buildSystemPrompt(sources.environment, docs, tools, {
+    baseInstructions: overrides.systemPrompt,
+  });
   return joinLayers([built, skills, overrides.appendSystemPrompt]);
 }

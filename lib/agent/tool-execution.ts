@@ -101,7 +101,12 @@ function toolFor(ctx: ToolExecutionContext, name: string): Tool | undefined {
 }
 
 function emitStart(ctx: ToolExecutionContext, call: ToolCallPart, tool: Tool | undefined): void {
-  ctx.bus.emit("tool_call_start", { call_id: call.id, tool_name: call.name, arguments: call.arguments, ...describeCall(tool, call.arguments) });
+  ctx.bus.emit("tool_call_start", {
+    call_id: call.id,
+    tool_name: call.name,
+    arguments: call.arguments,
+    ...describeCall(tool, call.arguments),
+  });
 }
 
 async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promise<ExecutedCall> {
@@ -130,7 +135,8 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
       callId: call.id,
       output: capture,
       commandTimeoutMs: ctx.commandTimeoutMs,
-      onUpdate: (text: string) => ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
+      onUpdate: (text: string) =>
+        ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
       onProgress: (p) => ctx.bus.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),
     });
   } finally {
@@ -152,7 +158,13 @@ async function finish(
   const entry = ctx.toolset.entry(call.name);
   const tool = entry?.tool;
   if (!started) emitStart(ctx, call, tool);
-  const untouched: Observed = { forModel: full, forEvent: full, truncated: false, complete: true, fullOutputPath: null };
+  const untouched: Observed = {
+    forModel: full,
+    forEvent: full,
+    truncated: false,
+    complete: true,
+    fullOutputPath: null,
+  };
   const seen = await ctx.observer
     .observe(call.name, full, {
       direction: tool?.truncation,
@@ -189,7 +201,12 @@ function resultMessage(call: ToolCallPart, seen: ToolResponse, isError: boolean)
   const images = Array.isArray(seen.data?.images) ? (seen.data.images as ImageData[]) : [];
   const text = typeof seen.text === "string" ? seen.text : String(seen.text);
   const content: string | UserPart[] =
-    images.length === 0 ? text : [{ type: "text", text }, ...images.map((img) => ({ type: "image" as const, mimeType: img.mimeType, data: img.data }))];
+    images.length === 0
+      ? text
+      : [
+          { type: "text", text },
+          ...images.map((img) => ({ type: "image" as const, mimeType: img.mimeType, data: img.data })),
+        ];
   return { role: "tool", toolCallId: call.id, toolName: call.name, content, isError, timestamp: Date.now() };
 }
 

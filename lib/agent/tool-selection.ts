@@ -26,7 +26,13 @@ export function toolsForSelection({ profile: factory, model, selection, env, ski
   const profile = factory({ model });
   // The tools' definitions only: no manager runs them here.
   const subagent = subagentTools(subagentDialect(profile.id), undefined as never, { parentModel: model });
-  const toolset = buildToolset({ profile, selection, subagent, skill: skills ? [skillTool(profile.id, [])] : [], shell: env.facts?.()?.shell });
+  const toolset = buildToolset({
+    profile,
+    selection,
+    subagent,
+    skill: skills ? [skillTool(profile.id, [])] : [],
+    shell: env.facts?.()?.shell,
+  });
   // An MCP tool named before its server connects is not known yet: nothing to check about it.
   return toolset.entries.map((e) => e.tool);
 }

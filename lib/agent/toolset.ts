@@ -78,7 +78,10 @@ export class Toolset implements ActiveTools {
   /** Every tool the selection could name, active or not. */
   private readonly catalog: ReadonlyMap<string, Tool>;
 
-  constructor(fields: Omit<Toolset, "callable" | "entry" | "known" | "catalog" | "specs">, catalog: ReadonlyMap<string, Tool>) {
+  constructor(
+    fields: Omit<Toolset, "callable" | "entry" | "known" | "catalog" | "specs">,
+    catalog: ReadonlyMap<string, Tool>,
+  ) {
     this.entries = fields.entries;
     this.names = fields.names;
     this.profile = fields.profile;
@@ -115,7 +118,14 @@ export class Toolset implements ActiveTools {
  * preset or tool, an empty list) throws the selection rule's error.
  */
 export function buildToolset(input: ToolsetInput): Toolset {
-  const { profile, custom = [], subagent = [], skill = [], mcp = { tools: [], offered: [] }, limitOverrides = {} } = input;
+  const {
+    profile,
+    custom = [],
+    subagent = [],
+    skill = [],
+    mcp = { tools: [], offered: [] },
+    limitOverrides = {},
+  } = input;
   // Later tools of a name replace earlier ones in place; a custom tool keeps its name from the profile's.
   const catalog = new Map<string, Tool>();
   for (const tool of [...coreTools, ...optionalTools, ...custom]) catalog.set(tool.name, tool);
@@ -124,9 +134,13 @@ export function buildToolset(input: ToolsetInput): Toolset {
   for (const tool of [...subagent, ...skill, ...mcp.tools]) catalog.set(tool.name, tool);
 
   const extras = [...customNames, ...subagent.map((t) => t.name), ...skill.map((t) => t.name), ...mcp.offered];
-  const names = selectTools({ naming: profile, selection: input.selection, known: [...catalog.keys(), ...extras], extras, foreign: SUBAGENT_TOOL_NAMES }).filter((n) =>
-    catalog.has(n),
-  );
+  const names = selectTools({
+    naming: profile,
+    selection: input.selection,
+    known: [...catalog.keys(), ...extras],
+    extras,
+    foreign: SUBAGENT_TOOL_NAMES,
+  }).filter((n) => catalog.has(n));
   const entries = names.map((name) => {
     const tool = catalog.get(name) as Tool;
     return new ToolsetEntry(tool, limitsOf(tool, profile.toolLimits[name], limitOverrides[name]), input.shell);
@@ -148,7 +162,11 @@ export function buildToolset(input: ToolsetInput): Toolset {
 }
 
 /** The profile's limits for the tool with the config's on top; a subagent's answer is cut by its kind when the profile names no limits. */
-function limitsOf(tool: Tool, profiled: ToolLimits | undefined, override: ToolLimits | undefined): ToolLimits | undefined {
+function limitsOf(
+  tool: Tool,
+  profiled: ToolLimits | undefined,
+  override: ToolLimits | undefined,
+): ToolLimits | undefined {
   const table = override ? { ...profiled, ...override } : profiled;
   if (table) return Object.freeze({ ...table });
   return kindOf(tool) === "agent" ? CAPABILITY_LIMITS.agent : undefined;

@@ -7,7 +7,15 @@
 import { appendFileSync, existsSync, readFileSync, rmdirSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { attemptsOf, claimOutDir, OutDirError, readTasksSnapshot, tasksSnapshot, writeJsonAtomic, writeTasksSnapshot } from "./layout.ts";
+import {
+  attemptsOf,
+  claimOutDir,
+  OutDirError,
+  readTasksSnapshot,
+  tasksSnapshot,
+  writeJsonAtomic,
+  writeTasksSnapshot,
+} from "./layout.ts";
 import { recordLostAttempts } from "./outcome.ts";
 import { isOwed, summarize, type AttemptResult, type Summary, type TaskStatus } from "./result.ts";
 import { checkTasks, type Task, type TaskDefaults, type TaskProblem } from "./task.ts";
@@ -110,7 +118,8 @@ export function defaultCommand(): string[] {
 
 /** Paths absolute (the runners' processes start elsewhere), a workdir for tasks that name none. */
 function normalize(task: Task, cwd: string): Task {
-  const abs = (p: string) => (isAbsolute(p) || /^[a-z][a-z0-9+.-]*:\/\//i.test(p) || /^[\w.-]+@[\w.-]+:/.test(p) ? p : resolve(cwd, p));
+  const abs = (p: string) =>
+    isAbsolute(p) || /^[a-z][a-z0-9+.-]*:\/\//i.test(p) || /^[\w.-]+@[\w.-]+:/.test(p) ? p : resolve(cwd, p);
   const t = { ...task };
   if (t.repo !== undefined) t.repo = abs(t.repo);
   if (t.workdir !== undefined) t.workdir = abs(t.workdir);
@@ -118,13 +127,22 @@ function normalize(task: Task, cwd: string): Task {
   return t;
 }
 
-export async function runBatch(input: readonly unknown[], options: BatchOptions, problemsSoFar: TaskProblem[] = []): Promise<BatchReport> {
+export async function runBatch(
+  input: readonly unknown[],
+  options: BatchOptions,
+  problemsSoFar: TaskProblem[] = [],
+): Promise<BatchReport> {
   const out = resolve(options.out);
   const cwd = resolve(options.cwd ?? process.cwd());
   const emit = (e: BatchEvent) => options.onEvent?.(e);
   claimOutDir(out, options.source ?? "sdk");
-  const stillQueued = existsSync(join(out, "slurm", "jobs")) ? await (await import("./slurm.ts")).jobsStillQueued(out, options.env ?? process.env) : [];
-  if (stillQueued.length > 0) throw new OutDirError(`Slurm job ${stillQueued.join(", ")} of this batch is still running: wait for it (then 'gong batch collect ${out}') or cancel it with scancel.`);
+  const stillQueued = existsSync(join(out, "slurm", "jobs"))
+    ? await (await import("./slurm.ts")).jobsStillQueued(out, options.env ?? process.env)
+    : [];
+  if (stillQueued.length > 0)
+    throw new OutDirError(
+      `Slurm job ${stillQueued.join(", ")} of this batch is still running: wait for it (then 'gong batch collect ${out}') or cancel it with scancel.`,
+    );
   const checked = checkTasks(
     input.map((value, i) => ({ line: i + 1, value })),
     options.defaults,
@@ -138,15 +156,24 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
 
   // Results a killed batch never appended come first; attempts it left without a result are errors, owed again.
   const listed = new Set(readLines(resultsFile).map((r) => `${r.id}#${r.attempt}`));
-  const unlisted = tasks.flatMap((t) => attemptsOf(out, t.id).flatMap((a) => (a.result && !listed.has(`${t.id}#${a.attempt}`) ? [a.result] : [])));
+  const unlisted = tasks.flatMap((t) =>
+    attemptsOf(out, t.id).flatMap((a) => (a.result && !listed.has(`${t.id}#${a.attempt}`) ? [a.result] : [])),
+  );
   for (const r of unlisted.sort((a, b) => a.finished_at.localeCompare(b.finished_at))) append(r);
-  for (const task of tasks) for (const r of recordLostAttempts(out, task.id, 0, "its batch was stopped before it finished", "local", false)) append(r);
+  for (const task of tasks)
+    for (const r of recordLostAttempts(out, task.id, 0, "its batch was stopped before it finished", "local", false))
+      append(r);
 
-  const last = new Map<string, AttemptResult | undefined>(tasks.map((t) => [t.id, attemptsOf(out, t.id).at(-1)?.result]));
+  const last = new Map<string, AttemptResult | undefined>(
+    tasks.map((t) => [t.id, attemptsOf(out, t.id).at(-1)?.result]),
+  );
   const owed = tasks.flatMap((t, i) => (isOwed(last.get(t.id), Boolean(options.retryFailed)) ? [i] : []));
   emit({ type: "started", owed: owed.length, tasks: tasks.length });
 
-  let cost = tasks.reduce((sum, t) => sum + attemptsOf(out, t.id).reduce((s, a) => s + (a.result?.cost_usd ?? 0), 0), 0);
+  let cost = tasks.reduce(
+    (sum, t) => sum + attemptsOf(out, t.id).reduce((s, a) => s + (a.result?.cost_usd ?? 0), 0),
+    0,
+  );
   const usedThisRun = new Map<string, number>();
   const counts: Record<TaskStatus, number> = { done: 0, failed: 0, error: 0, timeout: 0, cancelled: 0, skipped: 0 };
   const owedIds = new Set(owed.map((i) => tasks[i].id));
@@ -190,7 +217,8 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
     mayLaunch() {
       if (stoppedWhy) return false;
       if (stop.aborted || cancel.aborted) stoppedWhy = "the batch was asked to stop";
-      else if (options.maxTotalCostUsd !== undefined && cost >= options.maxTotalCostUsd) stoppedWhy = `the batch's cost cap ($${options.maxTotalCostUsd}) was reached`;
+      else if (options.maxTotalCostUsd !== undefined && cost >= options.maxTotalCostUsd)
+        stoppedWhy = `the batch's cost cap ($${options.maxTotalCostUsd}) was reached`;
       if (stoppedWhy) emit({ type: "stopped_launching", reason: stoppedWhy });
       return !stoppedWhy;
     },
@@ -213,7 +241,10 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
       cost += result.cost_usd ?? 0;
       durations.push(result.duration_ms);
       const task = tasks.find((t) => t.id === result.id)!;
-      const retrying = result.status === "error" && (usedThisRun.get(task.id) ?? 0) < (task.attempts ?? DEFAULT_ATTEMPTS) && !cancel.aborted;
+      const retrying =
+        result.status === "error" &&
+        (usedThisRun.get(task.id) ?? 0) < (task.attempts ?? DEFAULT_ATTEMPTS) &&
+        !cancel.aborted;
       if (!retrying) counts[result.status]++;
       emit({ type: "finished", result, retrying });
       emit({ type: "progress", progress: progress() });
@@ -241,18 +272,31 @@ export async function runBatch(input: readonly unknown[], options: BatchOptions,
 
 function readLines(file: string): AttemptResult[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").split("\n").flatMap((line) => {
-    try {
-      return line.trim() ? [JSON.parse(line) as AttemptResult] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        return line.trim() ? [JSON.parse(line) as AttemptResult] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** Each task's attempts (with results) from the files, and the summary over them. */
 export function collectReport(out: string, problems: TaskProblem[] = []): BatchReport {
   const tasks = readTasksSnapshot(tasksSnapshot(out));
-  const attempts = new Map(tasks.map((t) => [t.id, attemptsOf(out, t.id).flatMap((a) => (a.result ? [a.result] : []))]));
-  return { out, summary: summarize(tasks.map((t) => t.id), attempts), results: tasks.map((t) => attemptsOf(out, t.id).at(-1)?.result), problems, jobs: [] };
+  const attempts = new Map(
+    tasks.map((t) => [t.id, attemptsOf(out, t.id).flatMap((a) => (a.result ? [a.result] : []))]),
+  );
+  return {
+    out,
+    summary: summarize(
+      tasks.map((t) => t.id),
+      attempts,
+    ),
+    results: tasks.map((t) => attemptsOf(out, t.id).at(-1)?.result),
+    problems,
+    jobs: [],
+  };
 }

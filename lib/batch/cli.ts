@@ -70,16 +70,21 @@ const RUN_OPTIONS = {
 function positive(name: string, value: string | undefined, integer = false): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new UsageError(`--${name} must be a positive ${integer ? "integer" : "number"} (got '${value}').`);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new UsageError(`--${name} must be a positive ${integer ? "integer" : "number"} (got '${value}').`);
   return n;
 }
 
 export async function runBatchCli(argv: string[], io: Io): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args: argv, options: RUN_OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}. Run 'gong batch --help' for usage.`);
+    throw new UsageError(
+      `${(e as Error).message.replace(/\. To specify.*$/s, "")}. Run 'gong batch --help' for usage.`,
+    );
   }
   const v = parsed.values;
   const [first, ...rest] = parsed.positionals;
@@ -89,9 +94,15 @@ export async function runBatchCli(argv: string[], io: Io): Promise<number> {
   }
   try {
     if (first === "run-one") {
-      if (rest.length !== 1 || !v.out) throw new UsageError("Usage: gong batch run-one TASKS.jsonl --index I --out DIR");
-      if (v.index !== undefined && !/^\d+$/.test(v.index)) throw new UsageError(`--index must be a task index 0, 1, … (got '${v.index}').`);
-      return await runOne({ tasksFile: rest[0], index: v.index === undefined ? undefined : Number(v.index), out: v.out });
+      if (rest.length !== 1 || !v.out)
+        throw new UsageError("Usage: gong batch run-one TASKS.jsonl --index I --out DIR");
+      if (v.index !== undefined && !/^\d+$/.test(v.index))
+        throw new UsageError(`--index must be a task index 0, 1, … (got '${v.index}').`);
+      return await runOne({
+        tasksFile: rest[0],
+        index: v.index === undefined ? undefined : Number(v.index),
+        out: v.out,
+      });
     }
     if (first === "collect") {
       if (rest.length !== 1) throw new UsageError("Usage: gong batch collect DIR");
@@ -125,8 +136,10 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof RUN_OPTIONS; allowPo
 
 function defaultsFrom(v: Values): TaskDefaults {
   const defaults: TaskDefaults = v.defaults ? readDefaults(v.defaults) : {};
-  if (v.isolation !== undefined && !ISOLATIONS.includes(v.isolation as Isolation)) throw new UsageError(`--isolation must be ${ISOLATIONS.join(", ")} (got '${v.isolation}').`);
-  if (v.sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(v.sandbox)) throw new UsageError(`--sandbox must be ${SANDBOX_MODES.join(", ")} (got '${v.sandbox}').`);
+  if (v.isolation !== undefined && !ISOLATIONS.includes(v.isolation as Isolation))
+    throw new UsageError(`--isolation must be ${ISOLATIONS.join(", ")} (got '${v.isolation}').`);
+  if (v.sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(v.sandbox))
+    throw new UsageError(`--sandbox must be ${SANDBOX_MODES.join(", ")} (got '${v.sandbox}').`);
   const set = <K extends keyof TaskDefaults>(key: K, value: TaskDefaults[K] | undefined) => {
     if (value !== undefined) defaults[key] = value;
   };
@@ -163,7 +176,8 @@ async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
     throw new UsageError(`Cannot read the tasks file ${file}: ${(e as Error).message}`);
   }
   const runner = (v.runner ?? "local") as RunnerName | "k8s";
-  if (!["local", "slurm", "k8s"].includes(runner)) throw new UsageError(`--runner must be local, slurm or k8s (got '${v.runner}').`);
+  if (!["local", "slurm", "k8s"].includes(runner))
+    throw new UsageError(`--runner must be local, slurm or k8s (got '${v.runner}').`);
   const workers = positive("workers", v.workers, true) ?? 4;
   const defaults = defaultsFrom(v);
   const parsed = parseTasks(text);
@@ -175,8 +189,16 @@ async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
     if (!v.image) throw new UsageError("--runner k8s needs --image IMAGE (a container image with gong in it).");
     const { k8sManifest } = await import("./k8s.ts");
     const { checkTasks } = await import("./task.ts");
-    const tasks = checkTasks(parsed.tasks.map((value, i) => ({ line: i + 1, value })), defaults).tasks;
-    const manifest = k8sManifest(tasks, { name: basename(path).replace(/\.jsonl?$/, ""), image: v.image, workers, namespace: v.namespace });
+    const tasks = checkTasks(
+      parsed.tasks.map((value, i) => ({ line: i + 1, value })),
+      defaults,
+    ).tasks;
+    const manifest = k8sManifest(tasks, {
+      name: basename(path).replace(/\.jsonl?$/, ""),
+      image: v.image,
+      workers,
+      namespace: v.namespace,
+    });
     if (v.output) writeFileSync(v.output, manifest);
     else io.stdout.write(manifest);
     return parsed.problems.length > 0 ? 1 : 0;
@@ -202,7 +224,9 @@ async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
   const onEvent = (e: BatchEvent) => {
     if (e.type === "finished" && e.result.status !== "done") {
       if (tty && lastProgress) io.stderr.write("\r\x1b[K");
-      say(`task ${e.result.id} (attempt ${e.result.attempt}): ${e.result.status}${e.result.error ? `: ${e.result.error}` : ""}${e.retrying ? " — retrying" : ""}`);
+      say(
+        `task ${e.result.id} (attempt ${e.result.attempt}): ${e.result.status}${e.result.error ? `: ${e.result.error}` : ""}${e.retrying ? " — retrying" : ""}`,
+      );
     } else if (e.type === "stopped_launching") say(`no new tasks start: ${e.reason}`);
     else if (e.type === "submitted") say(`submitted Slurm job ${e.job_id} (${e.indices.length} tasks)`);
     else if (e.type === "progress") {

@@ -7,9 +7,17 @@ export interface Ran {
   stderr: string;
 }
 
-export function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; signal?: AbortSignal } = {}): Promise<Ran> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; signal?: AbortSignal } = {},
+): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout!.on("data", (b: Buffer) => out.push(b));
@@ -19,7 +27,13 @@ export function run(command: string, args: string[], options: { cwd?: string; en
     options.signal?.addEventListener("abort", stop, { once: true });
     child.on("close", () => options.signal?.removeEventListener("abort", stop));
     child.on("error", (e) => resolve({ code: 127, stdout: "", stderr: e.message }));
-    child.on("close", (code, signal) => resolve({ code: code ?? 128 + (signal === "SIGKILL" ? 9 : 15), stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+    child.on("close", (code, signal) =>
+      resolve({
+        code: code ?? 128 + (signal === "SIGKILL" ? 9 : 15),
+        stdout: Buffer.concat(out).toString(),
+        stderr: Buffer.concat(err).toString(),
+      }),
+    );
   });
 }
 

@@ -8,7 +8,17 @@
  *   none      the directory itself (read-only tasks).
  * The patch is the diff against the ref the task started from, new files included.
  */
-import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { lastLine, run } from "./exec.ts";
 import type { Isolation, Task } from "./task.ts";
@@ -47,11 +57,18 @@ async function resolveCommit(dir: string, ref: string): Promise<string> {
  * Prepares the task's workdir under `workRoot`. `base` is where relative `repo`/`workdir` paths
  * point from, and the directory a task with neither works on.
  */
-export async function prepareWorkdir(task: Task, base: string, workRoot: string, fallback: Isolation | undefined, exclude?: string): Promise<Workdir> {
+export async function prepareWorkdir(
+  task: Task,
+  base: string,
+  workRoot: string,
+  fallback: Isolation | undefined,
+  exclude?: string,
+): Promise<Workdir> {
   const source = task.repo ?? task.workdir ?? base;
   const url = isUrl(source);
   const path = url ? source : isAbsolute(source) ? source : resolve(base, source);
-  if (!url && !existsSync(path)) throw new TaskInputError(`${task.repo !== undefined ? "repo" : "workdir"} ${path} does not exist`);
+  if (!url && !existsSync(path))
+    throw new TaskInputError(`${task.repo !== undefined ? "repo" : "workdir"} ${path} does not exist`);
   const root = url ? undefined : await gitRoot(path);
   const isolation = task.isolation ?? fallback ?? (url ? "clone" : root ? "worktree" : "copy");
   mkdirSync(workRoot, { recursive: true });
@@ -59,13 +76,22 @@ export async function prepareWorkdir(task: Task, base: string, workRoot: string,
 
   if (isolation === "none") {
     if (url) throw new TaskInputError(`isolation 'none' needs a local directory, not ${source}`);
-    return { dir: path, isolation, base: root ? await resolveCommit(path, task.ref ?? "HEAD") : undefined, dispose: async () => {} };
+    return {
+      dir: path,
+      isolation,
+      base: root ? await resolveCommit(path, task.ref ?? "HEAD") : undefined,
+      dispose: async () => {},
+    };
   }
   if (isolation === "copy") {
     if (url) throw new TaskInputError(`isolation 'copy' needs a local directory, not ${source}`);
     // The batch's own out directory may sit inside the directory copied: it is left out.
     const skip = exclude ? resolve(exclude) : undefined;
-    cpSync(path, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => skip === undefined || (src !== skip && !src.startsWith(`${skip}/`)) });
+    cpSync(path, dir, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (src) => skip === undefined || (src !== skip && !src.startsWith(`${skip}/`)),
+    });
     if (root && task.ref) {
       const co = await run("git", ["-C", dir, "checkout", "--quiet", "--detach", task.ref]);
       if (co.code !== 0) throw new TaskInputError(`cannot check out '${task.ref}': ${lastLine(co.stderr)}`);
@@ -78,14 +104,22 @@ export async function prepareWorkdir(task: Task, base: string, workRoot: string,
     if (cloned.code !== 0) throw new TaskInputError(`cannot clone ${source}: ${lastLine(cloned.stderr)}`);
     if (task.ref) {
       const co = await run("git", ["-C", dir, "checkout", "--quiet", "--detach", task.ref]);
-      if (co.code !== 0) throw new TaskInputError(`cannot check out '${task.ref}' in the clone of ${source}: ${lastLine(co.stderr)}`);
+      if (co.code !== 0)
+        throw new TaskInputError(`cannot check out '${task.ref}' in the clone of ${source}: ${lastLine(co.stderr)}`);
     }
-    return { dir, isolation, base: await resolveCommit(dir, "HEAD"), dispose: async () => rmSync(workRoot, { recursive: true, force: true }) };
+    return {
+      dir,
+      isolation,
+      base: await resolveCommit(dir, "HEAD"),
+      dispose: async () => rmSync(workRoot, { recursive: true, force: true }),
+    };
   }
   // worktree
   if (!root) throw new TaskInputError(`isolation 'worktree' needs a git repository, and ${path} is not in one`);
   const commit = await resolveCommit(root, task.ref ?? "HEAD");
-  const added = await withRepoLock(root, () => run("git", ["-C", root, "worktree", "add", "--quiet", "--detach", dir, commit]));
+  const added = await withRepoLock(root, () =>
+    run("git", ["-C", root, "worktree", "add", "--quiet", "--detach", dir, commit]),
+  );
   if (added.code !== 0) throw new Error(`git worktree add failed: ${lastLine(added.stderr)}`);
   // A task in a subfolder of the repo works in the same subfolder of the worktree.
   const sub = path.slice(root.length);
@@ -122,7 +156,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * exclusively, holding the owner's pid). A lock whose owner is gone is taken over.
  */
 export async function withRepoLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  const common = (await run("git", ["-C", root, "rev-parse", "--path-format=absolute", "--git-common-dir"])).stdout.trim() || join(root, ".git");
+  const common =
+    (await run("git", ["-C", root, "rev-parse", "--path-format=absolute", "--git-common-dir"])).stdout.trim() ||
+    join(root, ".git");
   const lock = join(common, "gong-worktree.lock");
   for (let waited = 0; ; waited++) {
     try {

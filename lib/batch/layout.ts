@@ -28,7 +28,8 @@ export function writeFileAtomic(path: string, text: string): void {
   renameSync(temp, path);
 }
 
-export const writeJsonAtomic = (path: string, value: unknown) => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+export const writeJsonAtomic = (path: string, value: unknown) =>
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 
 export class OutDirError extends Error {
   constructor(message: string) {
@@ -48,10 +49,12 @@ export function claimOutDir(out: string, source: string): BatchMeta {
     } catch {
       throw new OutDirError(`${out}: batch.json is unreadable; use another --out directory.`);
     }
-    if (meta.source !== source) throw new OutDirError(`${out} holds the results of another batch (${meta.source}); use another --out directory.`);
+    if (meta.source !== source)
+      throw new OutDirError(`${out} holds the results of another batch (${meta.source}); use another --out directory.`);
     return meta;
   }
-  if (readdirSync(out).length > 0) throw new OutDirError(`${out} is not empty and holds no batch; use an empty or new --out directory.`);
+  if (readdirSync(out).length > 0)
+    throw new OutDirError(`${out} is not empty and holds no batch; use an empty or new --out directory.`);
   const meta: BatchMeta = { format: BATCH_FORMAT, source, created_at: new Date().toISOString() };
   writeJsonAtomic(file, meta);
   return meta;
@@ -64,7 +67,10 @@ export function writeTasksSnapshot(out: string, tasks: Task[]): void {
 }
 
 export function readTasksSnapshot(file: string): Task[] {
-  return readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as Task);
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Task);
 }
 
 export const taskDir = (out: string, id: string) => join(out, "tasks", id);

@@ -26,10 +26,14 @@ export async function runLocal(host: RunnerHost, owed: number[]): Promise<void> 
         const task = host.tasks[index];
         const before = attemptNumbers(host.out, task.id).at(-1) ?? 0;
         const [command, ...args] = host.command;
-        const child = spawn(command, [...args, "batch", "run-one", host.snapshot, "--index", String(index), "--out", host.out], {
-          env: { ...host.env, GONG_BATCH_RUNNER: "local" },
-          stdio: ["pipe", "ignore", "pipe"],
-        });
+        const child = spawn(
+          command,
+          [...args, "batch", "run-one", host.snapshot, "--index", String(index), "--out", host.out],
+          {
+            env: { ...host.env, GONG_BATCH_RUNNER: "local" },
+            stdio: ["pipe", "ignore", "pipe"],
+          },
+        );
         children.add(child);
         host.launched(index);
         let tail = "";
@@ -40,8 +44,17 @@ export async function runLocal(host: RunnerHost, owed: number[]): Promise<void> 
           if (ended) return;
           ended = true;
           children.delete(child);
-          const own = attemptsOf(host.out, task.id).filter((a) => a.attempt > before && a.result).map((a) => a.result!);
-          const lost = recordLostAttempts(host.out, task.id, before, `${describeExit(code, signal)}${tail.trim() ? ` (${tail.trim().split("\n").at(-1)})` : ""}`, "local", true);
+          const own = attemptsOf(host.out, task.id)
+            .filter((a) => a.attempt > before && a.result)
+            .map((a) => a.result!);
+          const lost = recordLostAttempts(
+            host.out,
+            task.id,
+            before,
+            `${describeExit(code, signal)}${tail.trim() ? ` (${tail.trim().split("\n").at(-1)})` : ""}`,
+            "local",
+            true,
+          );
           let again = false;
           for (const r of [...own, ...lost]) again = host.finished(r) || again;
           if (again) queue.unshift(index);

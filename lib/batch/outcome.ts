@@ -19,10 +19,18 @@ export function describeExit(code: number | null, signal: string | null): string
  * Writes an `error` result into the task's attempts that have none, newer than `after` (or claims one
  * when the process never got to claim its own). Returns the results written.
  */
-export function recordLostAttempts(out: string, id: string, after: number, reason: string, runner: RunnerInfo["name"], claimIfNone: boolean): AttemptResult[] {
+export function recordLostAttempts(
+  out: string,
+  id: string,
+  after: number,
+  reason: string,
+  runner: RunnerInfo["name"],
+  claimIfNone: boolean,
+): AttemptResult[] {
   const written: AttemptResult[] = [];
   let lost = attemptsOf(out, id).filter((a) => a.attempt > after && !a.result);
-  if (lost.length === 0 && claimIfNone && !attemptsOf(out, id).some((a) => a.attempt > after)) lost = [{ ...claimAttempt(out, id) }];
+  if (lost.length === 0 && claimIfNone && !attemptsOf(out, id).some((a) => a.attempt > after))
+    lost = [{ ...claimAttempt(out, id) }];
   for (const a of lost) {
     const started = startedAt(a.dir);
     const result: AttemptResult = {

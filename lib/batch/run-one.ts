@@ -49,9 +49,15 @@ export function runnerInfo(env: NodeJS.ProcessEnv): RunnerInfo {
   // The local runner says so itself: a local batch inside a Slurm allocation is still local.
   if (env.GONG_BATCH_RUNNER === "local") return { name: "local", ...base };
   if (env.SLURM_ARRAY_JOB_ID || env.SLURM_JOB_ID) {
-    return { name: "slurm", ...base, job_id: env.SLURM_ARRAY_JOB_ID ?? env.SLURM_JOB_ID, array_index: env.SLURM_ARRAY_TASK_ID ? Number(env.SLURM_ARRAY_TASK_ID) : undefined };
+    return {
+      name: "slurm",
+      ...base,
+      job_id: env.SLURM_ARRAY_JOB_ID ?? env.SLURM_JOB_ID,
+      array_index: env.SLURM_ARRAY_TASK_ID ? Number(env.SLURM_ARRAY_TASK_ID) : undefined,
+    };
   }
-  if (env.JOB_COMPLETION_INDEX !== undefined) return { name: "k8s", ...base, job_id: env.GONG_BATCH_JOB, array_index: Number(env.JOB_COMPLETION_INDEX) };
+  if (env.JOB_COMPLETION_INDEX !== undefined)
+    return { name: "k8s", ...base, job_id: env.GONG_BATCH_JOB, array_index: Number(env.JOB_COMPLETION_INDEX) };
   return { name: "direct", ...base };
 }
 
@@ -111,20 +117,27 @@ class Attempt {
     for (const s of signals) process.on(s, onSignal);
     // The local runner holds our stdin open: when it closes, the batch is gone (even by SIGKILL), so stop too.
     const watchParent = process.env.GONG_BATCH_RUNNER === "local";
-    const onParentGone = () => this.end("cancelled", "the batch that launched this task ended: the attempt is cancelled");
+    const onParentGone = () =>
+      this.end("cancelled", "the batch that launched this task ended: the attempt is cancelled");
     if (watchParent) {
       process.stdin.on("end", onParentGone).on("close", onParentGone).on("error", onParentGone);
       process.stdin.resume();
     }
     const timeoutS = this.task.limits?.timeout_s;
-    const timer = timeoutS ? setTimeout(() => this.end("timeout", `the task's timeout (${timeoutS} s) passed: the session is stopped`), timeoutS * 1000) : undefined;
+    const timer = timeoutS
+      ? setTimeout(
+          () => this.end("timeout", `the task's timeout (${timeoutS} s) passed: the session is stopped`),
+          timeoutS * 1000,
+        )
+      : undefined;
     let result: AttemptResult;
     try {
       result = await this.attemptResult();
     } finally {
       clearTimeout(timer);
       for (const s of signals) process.off(s, onSignal);
-      if (watchParent) process.stdin.off("end", onParentGone).off("close", onParentGone).off("error", onParentGone).pause();
+      if (watchParent)
+        process.stdin.off("end", onParentGone).off("close", onParentGone).off("error", onParentGone).pause();
     }
     await new Promise<void>((r) => this.log.end(r));
     writeJsonAtomic(join(this.dir, "result.json"), result);
@@ -154,7 +167,13 @@ class Attempt {
   private async attemptResult(): Promise<AttemptResult> {
     let workdir: Workdir;
     try {
-      workdir = await prepareWorkdir(this.task, this.base, join(this.out, "work", `${this.task.id}.${this.attempt}`), undefined, this.out);
+      workdir = await prepareWorkdir(
+        this.task,
+        this.base,
+        join(this.out, "work", `${this.task.id}.${this.attempt}`),
+        undefined,
+        this.out,
+      );
     } catch (e) {
       const message = `cannot prepare the workdir: ${(e as Error).message}`;
       this.log.write(`gong: ${message}\n`);
@@ -177,12 +196,19 @@ class Attempt {
       result.duration_ms = finished.getTime() - this.started.getTime();
       return result;
     } finally {
-      await workdir.dispose().catch((e) => this.log.write(`gong: the workdir could not be removed: ${(e as Error).message}\n`));
+      await workdir
+        .dispose()
+        .catch((e) => this.log.write(`gong: the workdir could not be removed: ${(e as Error).message}\n`));
     }
   }
 
   private taskEnv(): NodeJS.ProcessEnv {
-    return { ...this.task.env, GONG_BATCH_TASK_ID: this.task.id, GONG_BATCH_ATTEMPT: String(this.attempt), GONG_BATCH_PID: String(process.pid) };
+    return {
+      ...this.task.env,
+      GONG_BATCH_TASK_ID: this.task.id,
+      GONG_BATCH_ATTEMPT: String(this.attempt),
+      GONG_BATCH_PID: String(process.pid),
+    };
   }
 
   private async inWorkdir(workdir: Workdir): Promise<AttemptResult> {
@@ -192,7 +218,11 @@ class Attempt {
       const setup = await run("sh", ["-c", this.task.setup], { cwd: workdir.dir, signal: this.stop.signal });
       this.log.write(setup.stdout + setup.stderr);
       if (this.why) return this.blank(this.why, `stopped during setup (${this.why})`);
-      if (setup.code !== 0) return this.blank("failed", `setup exited with ${setup.code}${lastLine(setup.stderr) ? `: ${lastLine(setup.stderr)}` : ""}`);
+      if (setup.code !== 0)
+        return this.blank(
+          "failed",
+          `setup exited with ${setup.code}${lastLine(setup.stderr) ? `: ${lastLine(setup.stderr)}` : ""}`,
+        );
     }
     if (this.why) return this.blank(this.why, `stopped before the session (${this.why})`);
     return await this.session(workdir.dir);
@@ -225,7 +255,10 @@ class Attempt {
     };
     let setup: Awaited<ReturnType<typeof prepareSession>>;
     try {
-      const trust = await decideTrust({ cwd, flag: false, canAsk: false, env: process.env, input: io.stdin, output: io.stdout }, loadSettings(cwd));
+      const trust = await decideTrust(
+        { cwd, flag: false, canAsk: false, env: process.env, input: io.stdin, output: io.stdout },
+        loadSettings(cwd),
+      );
       setup = await prepareSession(opts, cwd, trust, process.env, write);
     } catch (e) {
       return this.blank("failed", (e as Error).message);
@@ -240,10 +273,15 @@ class Attempt {
       const session = await openSession(setup, store);
       sessionFile = store.path;
       const unsubscribe = session.subscribe((event: SessionEvent) => {
-        if (event.kind === "error" && event.agent_id === undefined) errorKind = String((event.data as { kind?: string }).kind);
+        if (event.kind === "error" && event.agent_id === undefined)
+          errorKind = String((event.data as { kind?: string }).kind);
       });
       try {
-        code = await runPrint(session, { prompt: opts.prompt!, format: "json", verbose: false, terminated: setup.terminated }, io);
+        code = await runPrint(
+          session,
+          { prompt: opts.prompt!, format: "json", verbose: false, terminated: setup.terminated },
+          io,
+        );
       } finally {
         unsubscribe();
         await session.close();
@@ -258,7 +296,13 @@ class Attempt {
     const printed = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Partial<AttemptResult>;
     const saved = join(this.dir, "session.jsonl");
     if (sessionFile && existsSync(sessionFile)) renameSync(sessionFile, saved);
-    const status: TaskStatus = this.why ?? (code === 0 ? "done" : printed.stop_reason === "error" && errorKind && INFRA_ERRORS.has(errorKind) ? "error" : "failed");
+    const status: TaskStatus =
+      this.why ??
+      (code === 0
+        ? "done"
+        : printed.stop_reason === "error" && errorKind && INFRA_ERRORS.has(errorKind)
+          ? "error"
+          : "failed");
     return {
       ...this.blank(status, ""),
       ...printed,
@@ -267,7 +311,12 @@ class Attempt {
       attempt: this.attempt,
       status,
       is_error: status !== "done",
-      error: status === "timeout" ? `timed out after ${this.task.limits?.timeout_s} s` : status === "cancelled" ? "cancelled" : printed.error,
+      error:
+        status === "timeout"
+          ? `timed out after ${this.task.limits?.timeout_s} s`
+          : status === "cancelled"
+            ? "cancelled"
+            : printed.error,
       session_file: existsSync(saved) ? saved : undefined,
       session_saved: existsSync(saved),
       exit_code: exitCodeFor(status),

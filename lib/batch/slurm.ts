@@ -38,7 +38,14 @@ async function submit(host: RunnerHost, indices: number[]): Promise<string> {
   mkdirSync(join(dir, "logs"), { recursive: true });
   const script = join(dir, "job.sh");
   writeFileAtomic(script, jobScript(host));
-  const args = ["--parsable", `--array=${indices.join(",")}%${host.workers}`, "--job-name=gong-batch", `--output=${join(dir, "logs", "%A_%a.log")}`, ...host.sbatchArgs, script];
+  const args = [
+    "--parsable",
+    `--array=${indices.join(",")}%${host.workers}`,
+    "--job-name=gong-batch",
+    `--output=${join(dir, "logs", "%A_%a.log")}`,
+    ...host.sbatchArgs,
+    script,
+  ];
   const r = await run("sbatch", args, { env: host.env });
   if (r.code !== 0) throw new Error(`sbatch failed: ${lastLine(r.stderr) || `exit ${r.code}`}`);
   const id = r.stdout.trim().split(";")[0];
@@ -52,7 +59,9 @@ async function submit(host: RunnerHost, indices: number[]): Promise<string> {
 export async function jobsStillQueued(out: string, env: NodeJS.ProcessEnv): Promise<string[]> {
   let ids: string[];
   try {
-    ids = readFileSync(join(out, "slurm", "jobs"), "utf8").split("\n").filter(Boolean);
+    ids = readFileSync(join(out, "slurm", "jobs"), "utf8")
+      .split("\n")
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -68,8 +77,14 @@ export async function jobsStillQueued(out: string, env: NodeJS.ProcessEnv): Prom
 async function inQueue(host: RunnerHost, id: string): Promise<{ running: number; queued: number }> {
   const r = await run("squeue", ["-h", "-r", "-j", id, "-o", "%t"], { env: host.env });
   if (r.code !== 0) return { running: 0, queued: 0 };
-  const states = r.stdout.split("\n").map((s) => s.trim()).filter(Boolean);
-  return { running: states.filter((s) => s === "R" || s === "CG").length, queued: states.filter((s) => s === "PD").length };
+  const states = r.stdout
+    .split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    running: states.filter((s) => s === "R" || s === "CG").length,
+    queued: states.filter((s) => s === "PD").length,
+  };
 }
 
 export async function runSlurm(host: RunnerHost, owed: number[]): Promise<void> {
@@ -113,7 +128,8 @@ export async function runSlurm(host: RunnerHost, owed: number[]): Promise<void> 
       let reason = "the Slurm job ended before the task wrote a result";
       try {
         const code = Number(readFileSync(exitFile, "utf8").trim());
-        reason = code === 137 || code === 143 ? `killed (exit ${code})` : `run-one exited with ${code} without a result`;
+        reason =
+          code === 137 || code === 143 ? `killed (exit ${code})` : `run-one exited with ${code} without a result`;
       } catch {
         // no exit file: the element never ran or its node was lost
       }

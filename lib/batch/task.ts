@@ -48,12 +48,39 @@ export interface TaskProblem {
   problem: string;
 }
 
-const FIELDS = new Set(["id", "prompt", "repo", "ref", "workdir", "isolation", "model", "profile", "tools", "sandbox", "setup", "env", "limits", "attempts", "metadata"]);
+const FIELDS = new Set([
+  "id",
+  "prompt",
+  "repo",
+  "ref",
+  "workdir",
+  "isolation",
+  "model",
+  "profile",
+  "tools",
+  "sandbox",
+  "setup",
+  "env",
+  "limits",
+  "attempts",
+  "metadata",
+]);
 const LIMIT_FIELDS = new Set(["max_turns", "max_cost_usd", "timeout_s"]);
 /** The fields of a SWE-bench dataset row (princeton-nlp/SWE-bench): taken as they are, the rest kept as metadata. */
 const SWEBENCH_FIELDS = new Set([
-  "instance_id", "problem_statement", "base_commit", "repo", "patch", "test_patch", "hints_text", "created_at", "version",
-  "FAIL_TO_PASS", "PASS_TO_PASS", "environment_setup_commit", "image_name",
+  "instance_id",
+  "problem_statement",
+  "base_commit",
+  "repo",
+  "patch",
+  "test_patch",
+  "hints_text",
+  "created_at",
+  "version",
+  "FAIL_TO_PASS",
+  "PASS_TO_PASS",
+  "environment_setup_commit",
+  "image_name",
 ]);
 
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,199}$/;
@@ -65,7 +92,8 @@ function fromSwebench(row: Record<string, unknown>): Record<string, unknown> {
   if (typeof repo === "string") task.repo = /^[\w.-]+\/[\w.-]+$/.test(repo) ? `https://github.com/${repo}.git` : repo;
   if (row.base_commit !== undefined) task.ref = row.base_commit;
   const metadata: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (!["instance_id", "problem_statement", "repo", "base_commit"].includes(k)) metadata[k] = v;
+  for (const [k, v] of Object.entries(row))
+    if (!["instance_id", "problem_statement", "repo", "base_commit"].includes(k)) metadata[k] = v;
   task.metadata = metadata;
   return task;
 }
@@ -78,28 +106,39 @@ export function checkTask(raw: unknown, defaults: TaskDefaults = {}): Task | str
   let value = raw;
   if ("instance_id" in raw && !("id" in raw)) {
     const unknown = Object.keys(raw).filter((k) => !SWEBENCH_FIELDS.has(k));
-    if (unknown.length > 0) return `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")} in a SWE-bench row`;
+    if (unknown.length > 0)
+      return `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")} in a SWE-bench row`;
     value = fromSwebench(raw);
   }
   const unknown = Object.keys(value).filter((k) => !FIELDS.has(k));
-  if (unknown.length > 0) return `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")} (known: ${[...FIELDS].join(", ")})`;
-  const task = { ...defaults, ...value, limits: { ...defaults.limits, ...(value.limits as object | undefined) } } as Record<string, unknown>;
+  if (unknown.length > 0)
+    return `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")} (known: ${[...FIELDS].join(", ")})`;
+  const task = {
+    ...defaults,
+    ...value,
+    limits: { ...defaults.limits, ...(value.limits as object | undefined) },
+  } as Record<string, unknown>;
   if (typeof task.id !== "string" || task.id === "") return "missing 'id' (a non-empty string)";
-  if (!ID_PATTERN.test(task.id)) return `id '${task.id}' must be letters, digits, '.', '_', '+' or '-' (it names a folder)`;
+  if (!ID_PATTERN.test(task.id))
+    return `id '${task.id}' must be letters, digits, '.', '_', '+' or '-' (it names a folder)`;
   if (typeof task.prompt !== "string" || task.prompt.trim() === "") return "missing 'prompt' (a non-empty string)";
   for (const key of ["repo", "ref", "workdir", "model", "profile", "tools", "sandbox", "setup"]) {
     if (task[key] !== undefined && typeof task[key] !== "string") return `'${key}' must be a string`;
   }
-  if (task.isolation !== undefined && !ISOLATIONS.includes(task.isolation as Isolation)) return `'isolation' must be ${ISOLATIONS.join(", ")}`;
-  if (task.env !== undefined && !(isObject(task.env) && Object.values(task.env).every((v) => typeof v === "string"))) return "'env' must map names to strings";
+  if (task.isolation !== undefined && !ISOLATIONS.includes(task.isolation as Isolation))
+    return `'isolation' must be ${ISOLATIONS.join(", ")}`;
+  if (task.env !== undefined && !(isObject(task.env) && Object.values(task.env).every((v) => typeof v === "string")))
+    return "'env' must map names to strings";
   if (task.metadata !== undefined && !isObject(task.metadata)) return "'metadata' must be an object";
-  if (task.attempts !== undefined && !(Number.isInteger(task.attempts) && (task.attempts as number) >= 1)) return "'attempts' must be a positive integer";
+  if (task.attempts !== undefined && !(Number.isInteger(task.attempts) && (task.attempts as number) >= 1))
+    return "'attempts' must be a positive integer";
   const limits = task.limits as Record<string, unknown>;
   for (const key of Object.keys(limits)) {
     if (!LIMIT_FIELDS.has(key)) return `unknown limit '${key}' (known: ${[...LIMIT_FIELDS].join(", ")})`;
     const v = limits[key];
     if (v === undefined) continue;
-    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0 || (key === "max_turns" && !Number.isInteger(v))) return `'limits.${key}' must be a positive number`;
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0 || (key === "max_turns" && !Number.isInteger(v)))
+      return `'limits.${key}' must be a positive number`;
   }
   if (Object.keys(limits).length === 0) delete task.limits;
   return task as unknown as Task;
@@ -134,7 +173,13 @@ export function checkTasks(values: Array<{ line: number; value: unknown }>, defa
   const seen = new Map<string, number>();
   for (const { line, value } of values) {
     const result = checkTask(value, defaults);
-    const id = isObject(value) ? (typeof value.id === "string" ? value.id : typeof value.instance_id === "string" ? value.instance_id : undefined) : undefined;
+    const id = isObject(value)
+      ? typeof value.id === "string"
+        ? value.id
+        : typeof value.instance_id === "string"
+          ? value.instance_id
+          : undefined
+      : undefined;
     if (typeof result === "string") {
       problems.push({ line, id, problem: result });
       continue;

@@ -9,7 +9,15 @@ import { join } from "node:path";
 import type { Message } from "../llm/types.ts";
 import type { CustomEntry } from "../store/format.ts";
 import type { SessionStore } from "../store/session-store.ts";
-import { applyChanges, conflictsOf, planRestore, recover, RewindConflictError, RewindError, type FileChange } from "./restore.ts";
+import {
+  applyChanges,
+  conflictsOf,
+  planRestore,
+  recover,
+  RewindConflictError,
+  RewindError,
+  type FileChange,
+} from "./restore.ts";
 import { collectGarbage, gcDue } from "./gc.ts";
 import { checkpointSettings, type CheckpointSettings } from "./settings.ts";
 import { Snapshotter, type Snapshot } from "./snapshot.ts";
@@ -116,8 +124,10 @@ export class Checkpointer {
     const prompts = new Map<string, string>();
     const found: { entry: CustomEntry; record: CheckpointRecord }[] = [];
     for (const entry of session.entries()) {
-      if (entry.type === "custom" && entry.customType === CHECKPOINT_ENTRY) found.push({ entry, record: entry.data as CheckpointRecord });
-      else if (entry.type === "message" && entry.message.role === "user" && entry.parentId) prompts.set(entry.parentId, firstLine(entry.message));
+      if (entry.type === "custom" && entry.customType === CHECKPOINT_ENTRY)
+        found.push({ entry, record: entry.data as CheckpointRecord });
+      else if (entry.type === "message" && entry.message.role === "user" && entry.parentId)
+        prompts.set(entry.parentId, firstLine(entry.message));
     }
     let turn = 0;
     return found.map(({ entry, record }) => {
@@ -162,7 +172,10 @@ export class Checkpointer {
   }
 
   /** What rewinding the files to `ref` would change, and which of those files were changed outside gong. Touches nothing in the workspace. */
-  preview(session: SessionStore, ref: string | number): RewindPreview & { current: Snapshot; targetManifest: Manifest } {
+  preview(
+    session: SessionStore,
+    ref: string | number,
+  ): RewindPreview & { current: Snapshot; targetManifest: Manifest } {
     recover(this.store, this.root);
     const target = this.resolve(session, ref);
     const targetManifest = this.store.readManifest(target.manifest);
@@ -180,9 +193,12 @@ export class Checkpointer {
   rewind(session: SessionStore, ref: string | number, options: RewindOptions = {}): RewindResult {
     const files = options.files ?? true;
     const conversation = options.conversation ?? true;
-    if (!files && !conversation) throw new RewindError("Nothing to rewind: choose the files, the conversation or both.");
+    if (!files && !conversation)
+      throw new RewindError("Nothing to rewind: choose the files, the conversation or both.");
     // The conversation alone needs nothing from the store but a checkpoint of the files as they are (the undo point).
-    const { target, changes, conflicts, current } = files ? this.preview(session, ref) : { target: this.resolve(session, ref), changes: [], conflicts: [], current: this.snapshotter.take() };
+    const { target, changes, conflicts, current } = files
+      ? this.preview(session, ref)
+      : { target: this.resolve(session, ref), changes: [], conflicts: [], current: this.snapshotter.take() };
     if (conflicts.length > 0 && !options.force) throw new RewindConflictError(conflicts);
     if (files) {
       applyChanges(changes, { store: this.store, root: this.root, undoId: current.id, targetId: target.manifest });
@@ -232,8 +248,12 @@ function recordOf(snapshot: Snapshot, reason: CheckpointReason): CheckpointRecor
 
 function firstLine(message: Message): string {
   const content = (message as { content: unknown }).content;
-  const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join(" ") : "";
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((p: { text?: string }) => p.text ?? "").join(" ")
+        : "";
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
-

@@ -44,7 +44,8 @@ export function collectGarbage(store: CheckpointStore, settings: CheckpointSetti
   }
   // Blob sizes, and how many kept checkpoints need each.
   const size = new Map<string, number>();
-  for (const dir of list(join(store.root, "blobs"))) for (const blob of list(join(store.root, "blobs", dir.name))) size.set(blob.name, blob.size);
+  for (const dir of list(join(store.root, "blobs")))
+    for (const blob of list(join(store.root, "blobs", dir.name))) size.set(blob.name, blob.size);
   const refs = new Map<string, number>();
   let kept = 0;
   const hashesOf = (m: Manifest) => new Set(Object.values(m.entries).flatMap((e) => ("h" in e ? [e.h] : [])));

@@ -12,7 +12,21 @@
  * A failure in step 3 puts the pre-rewind checkpoint back; a process killed in step 3 leaves the
  * journal, and the next checkpoint or rewind of that workspace puts it back first (recover()).
  */
-import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative, isAbsolute } from "node:path";
 import process from "node:process";
 import { randomHex } from "../hash.ts";
@@ -62,7 +76,12 @@ interface Journal {
 }
 
 const sameEntry = (a: ManifestEntry | undefined, b: ManifestEntry | undefined): boolean =>
-  a === b || (a !== undefined && b !== undefined && a.t === b.t && ("h" in a ? a.h : "") === ("h" in b ? b.h : "") && ("m" in a ? a.m : -1) === ("m" in b ? b.m : -1));
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.t === b.t &&
+    ("h" in a ? a.h : "") === ("h" in b ? b.h : "") &&
+    ("m" in a ? a.m : -1) === ("m" in b ? b.m : -1));
 
 /** True when `path` or a folder above it is in `skipped`. */
 function underSkipped(skipped: Manifest["skipped"], path: string): boolean {
@@ -83,7 +102,10 @@ export function planRestore(current: Manifest, target: Manifest): FileChange[] {
     const from = current.entries[path];
     if (sameEntry(from, to)) continue;
     if (from?.t === "d" && to.t !== "d") {
-      throw new RewindError(`Cannot rewind: ${path} is now a directory but was a file at that checkpoint; move it away and rewind again.`, path);
+      throw new RewindError(
+        `Cannot rewind: ${path} is now a directory but was a file at that checkpoint; move it away and rewind again.`,
+        path,
+      );
     }
     const onlyMode = from !== undefined && from.t === to.t && ("h" in from ? from.h : "") === ("h" in to ? to.h : "");
     changes.push({ path, action: onlyMode ? "chmod" : "write", from, to });
@@ -153,7 +175,13 @@ export function recover(store: CheckpointStore, root: string): boolean {
 }
 
 /** Forces the workspace back to `manifest` (a rollback): paths `manifest` or `other` know are made as `manifest` has them. */
-function restoreManifest(store: CheckpointStore, root: string, manifest: Manifest, other: Manifest, oldStaging: string): void {
+function restoreManifest(
+  store: CheckpointStore,
+  root: string,
+  manifest: Manifest,
+  other: Manifest,
+  oldStaging: string,
+): void {
   rmSync(oldStaging, { recursive: true, force: true });
   const changes = planRestore(scanLoosely(root, [manifest, other], manifest.skipped), manifest);
   const staging = `${oldStaging}-back`;
@@ -196,7 +224,13 @@ function scanLoosely(root: string, manifests: Manifest[], skipped: Manifest["ski
         const w = want[rel];
         if (st.isDirectory()) entries[rel] = { t: "d", m: st.mode & 0o7777 };
         else if (st.isSymbolicLink()) entries[rel] = { t: "l", h: w?.t === "l" ? sha256(readlinkSync(abs)) : "" };
-        else entries[rel] = { t: "f", m: st.mode & 0o7777, h: w?.t === "f" && w.s === st.size ? sha256(readFileSync(abs)) : "", s: st.size };
+        else
+          entries[rel] = {
+            t: "f",
+            m: st.mode & 0o7777,
+            h: w?.t === "f" && w.s === st.size ? sha256(readFileSync(abs)) : "",
+            s: st.size,
+          };
       } catch {
         // absent
       }
@@ -209,11 +243,15 @@ function commit(changes: FileChange[], staged: Map<string, string>, root: string
   const abs = (p: string) => join(root, p);
   const deepestFirst = (a: FileChange, b: FileChange) => b.path.length - a.path.length;
   // 1. What must go: removed files and links, and whatever stands where a directory must be.
-  for (const c of changes.filter((c) => c.from && c.from.t !== "d" && (c.action === "remove" || (c.action === "write" && c.to?.t === "d"))).sort(deepestFirst)) {
+  for (const c of changes
+    .filter((c) => c.from && c.from.t !== "d" && (c.action === "remove" || (c.action === "write" && c.to?.t === "d")))
+    .sort(deepestFirst)) {
     rmSync(abs(c.path), { force: true });
   }
   // 2. New directories, parents first.
-  for (const c of changes.filter((c) => c.action === "write" && c.to?.t === "d").sort((a, b) => a.path.length - b.path.length)) {
+  for (const c of changes
+    .filter((c) => c.action === "write" && c.to?.t === "d")
+    .sort((a, b) => a.path.length - b.path.length)) {
     mkdirSync(abs(c.path), { recursive: true });
     chmodSync(abs(c.path), (c.to as { m: number }).m);
   }
@@ -262,18 +300,28 @@ function checkPaths(changes: FileChange[], root: string): void {
       }
       const rel = relative(realRoot, real);
       if (rel.startsWith("..") || isAbsolute(rel)) {
-        throw new RewindError(`Cannot rewind: ${dir} is now a symbolic link to ${real}, outside the workspace; remove it and rewind again.`, dir);
+        throw new RewindError(
+          `Cannot rewind: ${dir} is now a symbolic link to ${real}, outside the workspace; remove it and rewind again.`,
+          dir,
+        );
       }
     }
     // The folder the change happens in (the nearest one that exists) must let us write.
     const cut = change.path.lastIndexOf("/");
-    for (let dir = cut < 0 ? "" : change.path.slice(0, cut); ; dir = dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : "") {
+    for (
+      let dir = cut < 0 ? "" : change.path.slice(0, cut);
+      ;
+      dir = dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : ""
+    ) {
       try {
         accessSync(join(root, dir), constants.W_OK);
         break;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT" && dir !== "") continue;
-        throw new RewindError(`Cannot rewind: ${change.path} cannot be ${change.action === "remove" ? "removed" : "written"} (${dir || "the workspace folder"} is not writable); nothing was changed.`, change.path);
+        throw new RewindError(
+          `Cannot rewind: ${change.path} cannot be ${change.action === "remove" ? "removed" : "written"} (${dir || "the workspace folder"} is not writable); nothing was changed.`,
+          change.path,
+        );
       }
     }
   }
@@ -285,5 +333,8 @@ function asRewindError(e: unknown, root: string): Error {
   if (err.name === "CheckpointStoreError") return err;
   const path = typeof err.path === "string" ? relative(root, err.path) : undefined;
   const what = path && !path.startsWith("..") ? path : (err.path ?? "a file");
-  return new RewindError(`Cannot rewind: ${what} could not be written (${err.code ?? err.message}); nothing was changed.`, what);
+  return new RewindError(
+    `Cannot rewind: ${what} could not be written (${err.code ?? err.message}); nothing was changed.`,
+    what,
+  );
 }

@@ -30,7 +30,8 @@ export function checkpointSettings(input: Partial<Record<keyof CheckpointSetting
   for (const key of Object.keys(DEFAULT_CHECKPOINT_SETTINGS) as (keyof CheckpointSettings)[]) {
     const value = input[key];
     if (value === undefined) continue;
-    if (typeof value !== "number" || !(value >= 0)) throw new Error(`checkpoints.${key} must be a number ≥ 0 (got ${JSON.stringify(value)}).`);
+    if (typeof value !== "number" || !(value >= 0))
+      throw new Error(`checkpoints.${key} must be a number ≥ 0 (got ${JSON.stringify(value)}).`);
     out[key] = value;
   }
   return out;

@@ -59,7 +59,9 @@ export class Snapshotter {
   ) {
     this.dir = store.workspaceDir(root);
     const home = relative(root, dirname(store.root)).split(sep).join("/");
-    this.ownHome = new Set(home.startsWith("..") || isAbsolute(home) ? [] : home === "" ? ["checkpoints", "sessions"] : [home]);
+    this.ownHome = new Set(
+      home.startsWith("..") || isAbsolute(home) ? [] : home === "" ? ["checkpoints", "sessions"] : [home],
+    );
   }
 
   /** The workspace as it stands, stored; the id names its manifest. */
@@ -89,7 +91,8 @@ export class Snapshotter {
     const contentHash = (rel: string, st: Stats, read: () => Uint8Array): string => {
       visited++;
       const row = cache.get(rel);
-      if (row && row[0] === st.size && row[1] === st.mtimeMs && row[2] === st.ctimeMs && row[3] === st.ino) return row[4];
+      if (row && row[0] === st.size && row[1] === st.mtimeMs && row[2] === st.ctimeMs && row[3] === st.ino)
+        return row[4];
       const data = read();
       const hash = this.store.putBlob(data);
       hashed++;
@@ -107,7 +110,11 @@ export class Snapshotter {
       count++;
       if (same) {
         const old = before?.[rel];
-        same = old !== undefined && old.t === entry.t && ("h" in old ? old.h : 0) === ("h" in entry ? entry.h : 0) && ("m" in old ? old.m : 0) === ("m" in entry ? entry.m : 0);
+        same =
+          old !== undefined &&
+          old.t === entry.t &&
+          ("h" in old ? old.h : 0) === ("h" in entry ? entry.h : 0) &&
+          ("m" in old ? old.m : 0) === ("m" in entry ? entry.m : 0);
       }
     };
 
@@ -152,7 +159,12 @@ export class Snapshotter {
           else if (files >= maxFiles || bytes + st.size > maxCheckpointBytes) skipped[childRel] = "checkpoint-full";
           else {
             try {
-              add(childRel, { t: "f", m: st.mode & 0o7777, h: contentHash(childRel, st, () => readFileSync(childAbs)), s: st.size });
+              add(childRel, {
+                t: "f",
+                m: st.mode & 0o7777,
+                h: contentHash(childRel, st, () => readFileSync(childAbs)),
+                s: st.size,
+              });
               files++;
               bytes += st.size;
             } catch {

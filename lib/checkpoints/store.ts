@@ -83,9 +83,16 @@ export class CheckpointStore {
     try {
       data = readFileSync(path);
     } catch {
-      throw new CheckpointStoreError(`The checkpoint store is missing ${path}; that checkpoint cannot be restored.`, path);
+      throw new CheckpointStoreError(
+        `The checkpoint store is missing ${path}; that checkpoint cannot be restored.`,
+        path,
+      );
     }
-    const corrupted = () => new CheckpointStoreError(`The checkpoint store file ${path} is corrupted (its content does not match its name); that checkpoint cannot be restored.`, path);
+    const corrupted = () =>
+      new CheckpointStoreError(
+        `The checkpoint store file ${path} is corrupted (its content does not match its name); that checkpoint cannot be restored.`,
+        path,
+      );
     try {
       data = zlib().inflateRawSync(data);
     } catch {
@@ -127,9 +134,16 @@ export class CheckpointStore {
     try {
       text = readFileSync(path, "utf8");
     } catch {
-      throw new CheckpointStoreError(`The checkpoint store is missing ${path} (pruned or deleted); that checkpoint cannot be restored.`, path);
+      throw new CheckpointStoreError(
+        `The checkpoint store is missing ${path} (pruned or deleted); that checkpoint cannot be restored.`,
+        path,
+      );
     }
-    if (verify && sha256(text) !== id) throw new CheckpointStoreError(`The checkpoint store file ${path} is corrupted; that checkpoint cannot be restored.`, path);
+    if (verify && sha256(text) !== id)
+      throw new CheckpointStoreError(
+        `The checkpoint store file ${path} is corrupted; that checkpoint cannot be restored.`,
+        path,
+      );
     return JSON.parse(text) as Manifest;
   }
 

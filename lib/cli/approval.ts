@@ -50,7 +50,9 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalScope = "project" | "user";
-export type ApprovalAnswer = { allow: true; always?: boolean; scope?: ApprovalScope } | { allow: false; reason?: string };
+export type ApprovalAnswer =
+  | { allow: true; always?: boolean; scope?: ApprovalScope }
+  | { allow: false; reason?: string };
 
 export interface ApprovalGate {
   /** Register on the session: the gate itself. */
@@ -124,15 +126,27 @@ export function approvalGate(options: GateOptions): ApprovalGate {
       timeoutMs: 0,
       async beforeToolCall(toolName, args) {
         const decision = p?.rules.decide(toolName, args);
-        if (decision?.behavior === "deny") return { block: `Permission to use ${toolName} was denied by the rule ${decision.rule.raw} in ${decision.rule.source}.` };
+        if (decision?.behavior === "deny")
+          return {
+            block: `Permission to use ${toolName} was denied by the rule ${decision.rule.raw} in ${decision.rule.source}.`,
+          };
         const byHook = p?.hookDecisions.get(args);
         const known = calls.get(args);
         const asks = known !== undefined && needsApproval(options.mode(), known.kind);
         if (decision?.behavior === "allow" || (decision === undefined && byHook?.behavior === "allow")) {
-          if (asks) options.passed?.(known.callId, decision ? `allowed by ${decision.rule.raw}` : "allowed by a PreToolUse hook");
+          if (asks)
+            options.passed?.(
+              known.callId,
+              decision ? `allowed by ${decision.rule.raw}` : "allowed by a PreToolUse hook",
+            );
           return;
         }
-        const why = decision?.behavior === "ask" ? `the rule ${decision.rule.raw} in ${decision.rule.source}` : byHook?.behavior === "ask" ? `a PreToolUse hook${byHook.reason ? `: ${byHook.reason}` : ""}` : undefined;
+        const why =
+          decision?.behavior === "ask"
+            ? `the rule ${decision.rule.raw} in ${decision.rule.source}`
+            : byHook?.behavior === "ask"
+              ? `a PreToolUse hook${byHook.reason ? `: ${byHook.reason}` : ""}`
+              : undefined;
         if (!why && (!known || !needsApproval(options.mode(), known.kind) || alwaysAllowed.has(toolName))) return;
         // Under `edits`, a command that only reads passes (the built-in read-only list and the settings' additions).
         if (!why && known?.kind === "shell" && options.mode() === "edits" && p && isReadOnlyCall(p, toolName, args)) {
@@ -142,7 +156,10 @@ export function approvalGate(options: GateOptions): ApprovalGate {
         // A PermissionRequest hook may answer in the user's place.
         const hookAnswer = await p?.hookEvents?.permissionRequest(toolName, args);
         if (hookAnswer) return hookAnswer.allow ? undefined : { block: hookAnswer.reason };
-        if (!options.ask) return { block: `Permission to use ${toolName} needs the user's approval (${why}), and no one can answer in this mode.` };
+        if (!options.ask)
+          return {
+            block: `Permission to use ${toolName} needs the user's approval (${why}), and no one can answer in this mode.`,
+          };
         const request: ApprovalRequest = {
           ...(known ?? { callId: "", toolName, kind: "shell", summary: toolName, args }),
           alwaysRules: p ? suggestRules(p.rules, toolName, args, p.cwd) : undefined,
@@ -154,7 +171,9 @@ export function approvalGate(options: GateOptions): ApprovalGate {
           if (answer.always) remember(request);
           return;
         }
-        return { block: answer.reason ? `The user declined this call: ${answer.reason}` : "The user declined this call." };
+        return {
+          block: answer.reason ? `The user declined this call: ${answer.reason}` : "The user declined this call.",
+        };
       },
     },
   };
@@ -175,5 +194,8 @@ export function approvalGate(options: GateOptions): ApprovalGate {
 
 function isReadOnlyCall(p: SessionPermissions, toolName: string, args: Record<string, unknown>): boolean {
   const calls = claudeCalls(toolName, args, p.cwd);
-  return calls.length > 0 && calls.every((c) => c.tool_name === "Bash" && p.rules.isReadOnly(String(c.tool_input.command ?? "")));
+  return (
+    calls.length > 0 &&
+    calls.every((c) => c.tool_name === "Bash" && p.rules.isReadOnly(String(c.tool_input.command ?? "")))
+  );
 }

@@ -7,7 +7,13 @@
 import { homedir } from "node:os";
 import { commandOf } from "../setup/claude-view.ts";
 import { addAllowRules } from "../setup/rule-file.ts";
-import { APPROVAL_MODES, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest, type ApprovalScope } from "./approval.ts";
+import {
+  APPROVAL_MODES,
+  type ApprovalAnswer,
+  type ApprovalMode,
+  type ApprovalRequest,
+  type ApprovalScope,
+} from "./approval.ts";
 import { colorDiff, type Style } from "./render.ts";
 
 /** A settings file's path as the question shows it: under the home directory with "~". */
@@ -81,14 +87,21 @@ export class ShellApprovals {
   async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
     const s = this.style;
     const why = request.askRule ? s.dim(` (asked by ${request.askRule})`) : "";
-    this.reader.show(`${s.yellow("?")} ${s.bold(request.kind === "shell" ? "run this command?" : "make this change?")}${why}\n${describeRequest(request, s)}\n`);
+    this.reader.show(
+      `${s.yellow("?")} ${s.bold(request.kind === "shell" ? "run this command?" : "make this change?")}${why}\n${describeRequest(request, s)}\n`,
+    );
     const rules = request.alwaysRules ?? [];
     // "Always" lasts beyond this session: the question says where each answer writes its rules.
-    const always = rules.length ? ` · a always in this project · u always for you (${rules.join(", ")}; kept in ${shortPath(this.ruleFiles.project)} or ${shortPath(this.ruleFiles.user)})` : "";
+    const always = rules.length
+      ? ` · a always in this project · u always for you (${rules.join(", ")}; kept in ${shortPath(this.ruleFiles.project)} or ${shortPath(this.ruleFiles.user)})`
+      : "";
     const line = await this.reader.readLine(`${s.yellow("allow?")} ${s.dim(`y yes · n [reason] no${always}`)} › `);
     if (line === null) return { allow: false, reason: "interrupted" };
     const answer = parseAnswer(line);
-    const what = request.kind === "shell" ? `$ ${commandOf(request.args) ?? request.summary}` : `${request.toolName} ${request.summary}`;
+    const what =
+      request.kind === "shell"
+        ? `$ ${commandOf(request.args) ?? request.summary}`
+        : `${request.toolName} ${request.summary}`;
     if (!answer.allow) {
       this.reader.settle(`${s.red("✗")} ${s.dim(`declined: ${what}${answer.reason ? ` — ${answer.reason}` : ""}`)}\n`);
       return answer;
@@ -98,7 +111,9 @@ export class ShellApprovals {
       const scope = answer.scope ?? "project";
       const file = this.ruleFiles[scope];
       const failed = addAllowRules(file, rules);
-      kept = failed ? ` (always for this session; not saved: ${failed})` : ` (always: ${rules.join(", ")} saved to ${file})`;
+      kept = failed
+        ? ` (always for this session; not saved: ${failed})`
+        : ` (always: ${rules.join(", ")} saved to ${file})`;
     } else if (answer.always) kept = " (always, for this session)";
     this.reader.settle(`${s.green("✓")} ${s.dim(`allowed: ${what}${kept}`)}\n`);
     return answer;

@@ -99,7 +99,11 @@ const OPTIONS = {
 } as const;
 
 /** Options that take a value: a value that looks like a negative number is still their value. */
-const VALUED = new Set(Object.entries(OPTIONS).flatMap(([name, o]) => (o.type === "string" ? [`--${name}`, ...("short" in o ? [`-${o.short}`] : [])] : [])));
+const VALUED = new Set(
+  Object.entries(OPTIONS).flatMap(([name, o]) =>
+    o.type === "string" ? [`--${name}`, ...("short" in o ? [`-${o.short}`] : [])] : [],
+  ),
+);
 
 export function parseCliArgs(argv: string[]): CliOptions {
   // parseArgs has no optional values: lift `-r [session]` and `--list-models [filter]` out first.
@@ -108,7 +112,9 @@ export function parseCliArgs(argv: string[]): CliOptions {
   const resumeId = takeOptionalValue(args, ["-r", "--resume"], (v) => !v.startsWith("-"));
   const listFilter = takeOptionalValue(args, ["--list-models"], (v) => !v.startsWith("-"));
 
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
@@ -123,17 +129,22 @@ export function parseCliArgs(argv: string[]): CliOptions {
   else if (v["list-models"]) command = "list-models";
   else if (positionals[0] === "sessions" && positionals.length === 1) command = "sessions";
   else if (positionals[0] === "mcp" && positionals.length <= 2) {
-    if (positionals[1] !== undefined && positionals[1] !== "list") throw new UsageError(`Unknown command 'gong mcp ${positionals[1]}'. Use 'gong mcp list'.`);
+    if (positionals[1] !== undefined && positionals[1] !== "list")
+      throw new UsageError(`Unknown command 'gong mcp ${positionals[1]}'. Use 'gong mcp list'.`);
     command = "mcp-list";
   } else if (positionals[0] === "rewind" && positionals.length === 1) command = "rewind";
   else if (positionals[0] === "checkpoints" && positionals.length <= 2) {
-    if (positionals[1] !== "gc") throw new UsageError(`Unknown command 'gong checkpoints${positionals[1] ? ` ${positionals[1]}` : ""}'. Use 'gong checkpoints gc'.`);
+    if (positionals[1] !== "gc")
+      throw new UsageError(
+        `Unknown command 'gong checkpoints${positionals[1] ? ` ${positionals[1]}` : ""}'. Use 'gong checkpoints gc'.`,
+      );
     command = "checkpoints-gc";
   }
   if (command !== "rewind" && (v.to !== undefined || v["files-only"] || v["conversation-only"] || v.force)) {
     throw new UsageError("--to, --files-only, --conversation-only and --force belong to 'gong rewind'.");
   }
-  if (v["files-only"] && v["conversation-only"]) throw new UsageError("Use either --files-only or --conversation-only, not both.");
+  if (v["files-only"] && v["conversation-only"])
+    throw new UsageError("Use either --files-only or --conversation-only, not both.");
 
   const outputFormat = (v["output-format"] ?? "text") as OutputFormat;
   if (!["text", "json", "stream-json"].includes(outputFormat)) {
@@ -143,7 +154,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     throw new UsageError(`--mode must be rpc, acp, print or interactive (got '${v.mode}').`);
   }
   const approval = v.approval ?? v.approve;
-  if (approval !== undefined && !isApprovalMode(approval)) throw new UsageError(`--approval must be ${APPROVAL_MODES.join(", ")} (got '${approval}').`);
+  if (approval !== undefined && !isApprovalMode(approval))
+    throw new UsageError(`--approval must be ${APPROVAL_MODES.join(", ")} (got '${approval}').`);
   const effort = v["reasoning-effort"];
   if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) {
     throw new UsageError(`--reasoning-effort must be ${REASONING_EFFORTS.join(", ")} (got '${effort}').`);
@@ -151,22 +163,27 @@ export function parseCliArgs(argv: string[]): CliOptions {
   let maxTurns: number | undefined;
   if (v["max-turns"] !== undefined) {
     maxTurns = Number(v["max-turns"]);
-    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a positive integer (got '${v["max-turns"]}').`);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1)
+      throw new UsageError(`--max-turns must be a positive integer (got '${v["max-turns"]}').`);
   }
   let maxCostUsd: number | undefined;
   if (v["max-cost-usd"] !== undefined) {
     maxCostUsd = Number(v["max-cost-usd"]);
-    if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0) throw new UsageError(`--max-cost-usd must be a positive number of US dollars (got '${v["max-cost-usd"]}').`);
+    if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0)
+      throw new UsageError(`--max-cost-usd must be a positive number of US dollars (got '${v["max-cost-usd"]}').`);
   }
   const sandbox = v.sandbox;
   if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
-    throw new UsageError(`--sandbox must be ${SANDBOX_MODES.slice(0, -1).join(", ")} or ${SANDBOX_MODES.at(-1)} (got '${sandbox}').`);
+    throw new UsageError(
+      `--sandbox must be ${SANDBOX_MODES.slice(0, -1).join(", ")} or ${SANDBOX_MODES.at(-1)} (got '${sandbox}').`,
+    );
   }
   if (v.continue && (v.resume || resumeId)) throw new UsageError("Use either --continue or --resume, not both.");
   if (v["no-session"] && (v.continue || v.resume || resumeId || v.session)) {
     throw new UsageError("--no-session cannot be combined with --continue, --resume or --session.");
   }
-  if (v.fork && !(v.continue || v.resume || resumeId || v.session)) throw new UsageError("--fork branches off an existing session: use it with --continue, --resume or --session.");
+  if (v.fork && !(v.continue || v.resume || resumeId || v.session))
+    throw new UsageError("--fork branches off an existing session: use it with --continue, --resume or --session.");
   if (v.name !== undefined && v.name.trim() === "") throw new UsageError("--name needs a non-empty name.");
 
   const words = command === "run" ? positionals : [];

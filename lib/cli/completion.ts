@@ -39,7 +39,11 @@ export function completeInput(line: string, cursor: number, cwd: string, command
     const prefix = slash[1].toLowerCase();
     const matches = commands.filter((c) => c.name.startsWith(prefix));
     const width = Math.max(0, ...matches.map((c) => c.usage.length));
-    return { start: 0, end, items: matches.map((c) => ({ value: `/${c.name} `, label: `${c.usage.padEnd(width)}  ${c.help}` })) };
+    return {
+      start: 0,
+      end,
+      items: matches.map((c) => ({ value: `/${c.name} `, label: `${c.usage.padEnd(width)}  ${c.help}` })),
+    };
   }
   const at = /(?:^|\s)@(\S*)$/.exec(before);
   if (at) return { start: cursor - at[1].length - 1, end, items: completePath(at[1], cwd) };

@@ -77,23 +77,25 @@ export class CurrentSession {
 
   /** Opens a session over the store `open` gives; commands sent meanwhile wait for it. */
   private replace(open: () => SessionStore): Promise<Session> {
-    const opened = this.next.catch(() => this.current).then(async (previous) => {
-      const store = open();
-      await previous.close();
-      this.store = store;
-      // Settings changed during the conversation carry over into the next session.
-      // The profile choice and the tool selection carry over as chosen ("auto", a preset), not as resolved names.
-      const sessionOptions = {
-        ...this.setup.sessionOptions,
-        model: previous.model,
-        reasoningEffort: previous.reasoningEffort,
-        tools: previous.toolSelection,
-        profile: previous.profileChoice,
-      };
-      this.current = await openSession({ ...this.setup, sessionOptions }, store);
-      for (const listener of this.listeners) listener(this.current);
-      return this.current;
-    });
+    const opened = this.next
+      .catch(() => this.current)
+      .then(async (previous) => {
+        const store = open();
+        await previous.close();
+        this.store = store;
+        // Settings changed during the conversation carry over into the next session.
+        // The profile choice and the tool selection carry over as chosen ("auto", a preset), not as resolved names.
+        const sessionOptions = {
+          ...this.setup.sessionOptions,
+          model: previous.model,
+          reasoningEffort: previous.reasoningEffort,
+          tools: previous.toolSelection,
+          profile: previous.profileChoice,
+        };
+        this.current = await openSession({ ...this.setup, sessionOptions }, store);
+        for (const listener of this.listeners) listener(this.current);
+        return this.current;
+      });
     this.next = opened.catch(() => this.current);
     return opened;
   }

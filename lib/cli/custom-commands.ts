@@ -30,7 +30,10 @@ export interface Input {
 export async function expandInput(text: string, ctx: CommandContext): Promise<Input> {
   const call = matchCommand(text, ctx.commands);
   if (!call) return { text };
-  const expansion = await expandCommand(call.command, call.args, { cwd: ctx.cwd, shell: environmentShell(ctx.env, ctx.trusted, untrustedHint()) });
+  const expansion = await expandCommand(call.command, call.args, {
+    cwd: ctx.cwd,
+    shell: environmentShell(ctx.env, ctx.trusted, untrustedHint()),
+  });
   for (const notice of expansion.notices) ctx.warn(`gong: ${notice}`);
   return { text: expansion.text, model: call.command.model };
 }
@@ -58,10 +61,17 @@ export function submitInput(session: Session, input: Input, options?: SubmitOpti
 
 /** The commands as completion and /help list them. */
 export function commandInfos(commands: readonly CustomCommand[]): CommandInfo[] {
-  return commands.map((c) => ({ name: c.name, usage: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`, help: `${c.description ?? firstLine(c.template)} (${c.scope})` }));
+  return commands.map((c) => ({
+    name: c.name,
+    usage: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`,
+    help: `${c.description ?? firstLine(c.template)} (${c.scope})`,
+  }));
 }
 
 function firstLine(text: string): string {
-  const line = text.trim().split("\n", 1)[0].replace(/^#+\s*/, "");
+  const line = text
+    .trim()
+    .split("\n", 1)[0]
+    .replace(/^#+\s*/, "");
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

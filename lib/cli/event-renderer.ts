@@ -7,7 +7,16 @@
 import type { SessionEvent } from "../agent/index.ts";
 import { formatWait } from "../llm/retry.ts";
 import type { WebSearchActivity } from "../llm/types.ts";
-import { callLabel, describeProgress, diffSummary, numberedDiff, indent, planChecklist, resultLine, type Style } from "./render.ts";
+import {
+  callLabel,
+  describeProgress,
+  diffSummary,
+  numberedDiff,
+  indent,
+  planChecklist,
+  resultLine,
+  type Style,
+} from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
 import type { MarkdownStream } from "./markdown.ts";
 import { WordWrapStream } from "./word-wrap-stream.ts";
@@ -24,7 +33,12 @@ const SHOWN_SOURCES = 8;
 export function webSearchLines(search: WebSearchActivity, s: Style, width: number): string {
   const sources = search.citations.length > 0 ? search.citations : search.results;
   const head = `${s.green("●")} ${cutToWidth(`Web search${search.queries.length ? `: ${search.queries.join(" · ")}` : ""}`, width - 3)}\n`;
-  const lines = sources.slice(0, SHOWN_SOURCES).map((src) => `  ${s.dim("⎿")} ${cutToWidth(src.title ? `${src.title} — ${src.url}` : src.url, Math.max(1, width - 5))}\n`);
+  const lines = sources
+    .slice(0, SHOWN_SOURCES)
+    .map(
+      (src) =>
+        `  ${s.dim("⎿")} ${cutToWidth(src.title ? `${src.title} — ${src.url}` : src.url, Math.max(1, width - 5))}\n`,
+    );
   const more = sources.length > SHOWN_SOURCES ? [`  ${s.dim(`… ${sources.length - SHOWN_SOURCES} more`)}\n`] : [];
   return head + lines.join("") + more.join("");
 }
@@ -99,7 +113,10 @@ export class EventRenderer {
           // The answer's text before the call is committed rendered, never left as raw markdown.
           this.flushMarkdown();
           this.endLine();
-          this.spinner.start(callLabel({ tool_name: event.data.tool_name, call_summary: event.data.call_summary }), this.turnStarted);
+          this.spinner.start(
+            callLabel({ tool_name: event.data.tool_name, call_summary: event.data.call_summary }),
+            this.turnStarted,
+          );
         }
         break;
       case "assistant_text_delta": {
@@ -149,15 +166,33 @@ export class EventRenderer {
         // "  ⎿ " takes four columns, and the last one stays free, like the live line's.
         const diff = (output.data as { diff?: unknown }).diff;
         const changed = `${typeof diff === "string" && diff ? ` · ${diffSummary(diff)}` : ""}${call?.passed ? ` · ${call.passed}` : ""}`;
-        const result = cutToWidth(`${resultLine(event.data) || (is_error ? "failed" : "")}${changed}`, Math.max(1, width - 5 - time.length));
+        const result = cutToWidth(
+          `${resultLine(event.data) || (is_error ? "failed" : "")}${changed}`,
+          Math.max(1, width - 5 - time.length),
+        );
         this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
         // A command's last lines of output, where test summaries and build results are; Ctrl-O shows all.
-        if (kind === "shell") this.lastResult = { label: call?.label ?? tool_name, text: output.text, path: event.data.full_output_path };
+        if (kind === "shell")
+          this.lastResult = { label: call?.label ?? tool_name, text: output.text, path: event.data.full_output_path };
         if (kind === "shell" && !is_error) {
           const tail = lastLines(output.text, RESULT_LINES);
-          const total = typeof output.stats?.total_lines === "number" ? output.stats.total_lines : output.text.split("\n").filter((l) => l.trim() !== "").length;
-          const above = total > tail.length ? [s.dim(cutToWidth(`    … ${total - tail.length} more ${total - tail.length === 1 ? "line" : "lines"} above (Ctrl-O shows all)`, width - 1))] : [];
-          if (tail.length) this.out(`${[...above, ...tail.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1)))].join("\n")}\n`);
+          const total =
+            typeof output.stats?.total_lines === "number"
+              ? output.stats.total_lines
+              : output.text.split("\n").filter((l) => l.trim() !== "").length;
+          const above =
+            total > tail.length
+              ? [
+                  s.dim(
+                    cutToWidth(
+                      `    … ${total - tail.length} more ${total - tail.length === 1 ? "line" : "lines"} above (Ctrl-O shows all)`,
+                      width - 1,
+                    ),
+                  ),
+                ]
+              : [];
+          if (tail.length)
+            this.out(`${[...above, ...tail.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1)))].join("\n")}\n`);
         }
         if (typeof diff === "string" && diff) this.out(`${indent(numberedDiff(diff, s))}\n`);
         // Parallel calls: the live line goes on for one still running.
@@ -218,8 +253,17 @@ export class EventRenderer {
         const { compacted, error, cancelled, why, tokens_before, tokens_after } = event.data;
         this.spinner.stop();
         const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
-        const sizes = tokens_before !== undefined && tokens_after !== undefined ? `: ${k(tokens_before)} → ${k(tokens_after)} tokens` : "";
-        const line = compacted ? `compacted${sizes}.` : error ? `not compacted: ${error}.` : cancelled ? "compaction cancelled by a hook." : `nothing to compact: ${notCompacted(why, tokens_before)}.`;
+        const sizes =
+          tokens_before !== undefined && tokens_after !== undefined
+            ? `: ${k(tokens_before)} → ${k(tokens_after)} tokens`
+            : "";
+        const line = compacted
+          ? `compacted${sizes}.`
+          : error
+            ? `not compacted: ${error}.`
+            : cancelled
+              ? "compaction cancelled by a hook."
+              : `nothing to compact: ${notCompacted(why, tokens_before)}.`;
         this.say(`${error ? s.red(line) : s.dim(line)}\n`);
         break;
       }
@@ -293,7 +337,10 @@ export class EventRenderer {
     const s = this.style;
     const lines = last.text.split("\n").map(cleanLine);
     const saved = last.path ? `\n${s.dim(`    (the whole output is in ${last.path})`)}` : "";
-    return fitText(`${s.bold(`● ${last.label}`)} ${s.dim(`· ${lines.length} lines`)}\n${lines.map((l) => `    ${l}`).join("\n")}${saved}\n`, this.columns());
+    return fitText(
+      `${s.bold(`● ${last.label}`)} ${s.dim(`· ${lines.length} lines`)}\n${lines.map((l) => `    ${l}`).join("\n")}${saved}\n`,
+      this.columns(),
+    );
   }
 
   finishAnswer(): void {
@@ -357,9 +404,16 @@ const RESULT_LINES = 3;
 
 /** Output made fit for one terminal row: no escape sequences, no carriage-return overdraws, tabs as spaces. */
 function cleanLine(line: string): string {
-  return (line.split("\r").filter(Boolean).pop() ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\t/g, "  ").replace(/[\x00-\x1f\x7f]/g, "");
+  return (line.split("\r").filter(Boolean).pop() ?? "")
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
+    .replace(/\t/g, "  ")
+    .replace(/[\x00-\x1f\x7f]/g, "");
 }
 
 function lastLines(text: string, n: number): string[] {
-  return text.split("\n").map(cleanLine).filter((l) => l.trim() !== "").slice(-n);
+  return text
+    .split("\n")
+    .map(cleanLine)
+    .filter((l) => l.trim() !== "")
+    .slice(-n);
 }

@@ -49,7 +49,12 @@ const STEERING_KEYS = "Enter: send after it · Ctrl-X: stop it, send now · Esc:
 /** What the shell is doing: waiting for a line, working on an input, waiting for a question's answer (while working), or shutting down. */
 export type ShellState = "idle" | "running" | "asking" | "closing";
 
-export async function runInteractive(setup: CliSetup, initialPrompt: string | undefined, io: Io, options: { approval: ApprovalMode }): Promise<number> {
+export async function runInteractive(
+  setup: CliSetup,
+  initialPrompt: string | undefined,
+  io: Io,
+  options: { approval: ApprovalMode },
+): Promise<number> {
   const shell = new InteractiveShell(setup, io, options.approval);
   await shell.open();
   return shell.run(initialPrompt);
@@ -73,7 +78,10 @@ class InteractiveShell implements AnswerReader {
   private readonly inputPrompt: string;
   private readonly steeringPrompt: string;
   private readonly customCommands: CliSetup["brought"]["commands"];
-  private readonly commandCtx: ReturnType<typeof commandContext> & { commands: CliSetup["brought"]["commands"]; warn(line: string): void };
+  private readonly commandCtx: ReturnType<typeof commandContext> & {
+    commands: CliSetup["brought"]["commands"];
+    warn(line: string): void;
+  };
   private sessionUsage: Usage = zeroUsage();
   private unsubscribe = () => {};
   private store: CurrentSession["sessionStore"] | undefined;
@@ -102,8 +110,21 @@ class InteractiveShell implements AnswerReader {
     this.screen = new Screen(io.stdout);
     this.spinner = new LiveLine(this.screen, this.style);
     this.screen.attach(this.spinner);
-    const markdown = this.color ? new MarkdownStream(this.style, () => this.screen.columns, () => this.terminalRows) : null;
-    this.renderer = new EventRenderer(this.out, this.style, this.spinner, () => this.screen.columns, markdown, setup.settings.showThinking ?? true);
+    const markdown = this.color
+      ? new MarkdownStream(
+          this.style,
+          () => this.screen.columns,
+          () => this.terminalRows,
+        )
+      : null;
+    this.renderer = new EventRenderer(
+      this.out,
+      this.style,
+      this.spinner,
+      () => this.screen.columns,
+      markdown,
+      setup.settings.showThinking ?? true,
+    );
     // Approvals: the gate waits on the user's typed answer (this shell shows the question and reads it).
     this.approvals = new ShellApprovals(approval, setup.ruleFiles, this, this.style);
     this.gate = approvalGate({
@@ -126,7 +147,11 @@ class InteractiveShell implements AnswerReader {
     // The user's command files; a built-in command keeps its name.
     const builtIn = new Set(slashCommandList().map((c) => c.name));
     this.customCommands = setup.brought.commands.filter((c) => !builtIn.has(c.name.toLowerCase()));
-    this.commandCtx = { ...commandContext(setup), commands: this.customCommands, warn: (line: string) => this.say(`${this.style.yellow(line)}\n`) };
+    this.commandCtx = {
+      ...commandContext(setup),
+      commands: this.customCommands,
+      warn: (line: string) => this.say(`${this.style.yellow(line)}\n`),
+    };
     this.inputPrompt = this.style.cyan("› ");
     this.steeringPrompt = this.style.dim("↳ ");
     this.history = new InputHistory(setup.cwd);
@@ -137,25 +162,39 @@ class InteractiveShell implements AnswerReader {
       prompt: this.inputPrompt,
       history: this.history.load(),
       historySize: InputHistory.size,
-      complete: (line, cursor) => completeInput(line, cursor, setup.cwd, [...slashCommandList(), ...commandInfos(this.customCommands)]),
+      complete: (line, cursor) =>
+        completeInput(line, cursor, setup.cwd, [...slashCommandList(), ...commandInfos(this.customCommands)]),
       reserveBelow: () => (this.status.visible ? 1 : 0),
     });
     this.status.rowsBelow = () => this.rl.rowsBelowCursor;
     this.screen.attachPending(() => this.renderer.heldText());
-    this.screen.attachInput({ erase: () => this.rl.erase(), redraw: () => this.rl.prompt(true), sentRows: () => this.rl.sentRows });
+    this.screen.attachInput({
+      erase: () => this.rl.erase(),
+      redraw: () => this.rl.prompt(true),
+      sentRows: () => this.rl.sentRows,
+    });
   }
 
   /** Starts the session, says hello (and shows the conversation a continued session had so far). */
   async open(): Promise<void> {
     const { setup, style } = this;
-    this.host = await CurrentSession.start({ ...setup, sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, this.gate) } });
+    this.host = await CurrentSession.start({
+      ...setup,
+      sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, this.gate) },
+    });
     this.unsubscribe = this.host.session.subscribe(this.onEvent);
     this.store = this.host.sessionStore;
     this.host.onSession(this.onSession);
-    this.say(`${style.bold("gong")} ${VERSION} · ${this.host.session.model} (${this.host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`);
-    if (this.host.session.messages.length > 0) this.say(`${style.dim(`continuing session ${this.host.session.id} (${this.host.session.messages.length} messages)`)}\n${this.transcript()}`);
+    this.say(
+      `${style.bold("gong")} ${VERSION} · ${this.host.session.model} (${this.host.session.profile} profile) · ${setup.cwd}\n${style.dim("Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.")}\n`,
+    );
+    if (this.host.session.messages.length > 0)
+      this.say(
+        `${style.dim(`continuing session ${this.host.session.id} (${this.host.session.messages.length} messages)`)}\n${this.transcript()}`,
+      );
     this.status.reset(this.host.session.messages);
-    for (const c of setup.brought.commands.filter((c) => !this.customCommands.includes(c))) this.say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}\n`);
+    for (const c of setup.brought.commands.filter((c) => !this.customCommands.includes(c)))
+      this.say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}\n`);
   }
 
   /** Listens to the keyboard and the terminal until the shell closes; resolves with the exit code. */
@@ -187,7 +226,13 @@ class InteractiveShell implements AnswerReader {
   }
 
   /** The conversation's last turns: shown when a session is continued or resumed. */
-  private readonly transcript = () => renderTranscript(this.host.session.messages, { style: this.style, columns: this.screen.columns, markdown: this.color, profile: this.host.session.profile });
+  private readonly transcript = () =>
+    renderTranscript(this.host.session.messages, {
+      style: this.style,
+      columns: this.screen.columns,
+      markdown: this.color,
+      profile: this.host.session.profile,
+    });
 
   /** The input prompt with the status line under it. */
   private showPrompt(preserveCursor = false): void {
@@ -228,7 +273,12 @@ class InteractiveShell implements AnswerReader {
     this.spinner.stop();
     this.renderer.endLine();
     this.say(text);
-    this.question = { rows: fitToWidth(text.replace(/\n$/, ""), this.screen.columns).length, prompt: "", answer: "", printed: this.screen.printed };
+    this.question = {
+      rows: fitToWidth(text.replace(/\n$/, ""), this.screen.columns).length,
+      prompt: "",
+      answer: "",
+      printed: this.screen.printed,
+    };
   }
 
   readLine(prompt: string): Promise<string | null> {
@@ -254,8 +304,11 @@ class InteractiveShell implements AnswerReader {
   /** The question and the typed answer give way to one line, unless other output came below them. */
   settle(line: string): void {
     const { question, screen } = this;
-    const rows = question.rows + layoutInput(question.prompt, question.answer, question.answer.length, Math.max(10, screen.columns)).rows.length;
-    if (this.io.stdout.isTTY && screen.printed === question.printed && rows < this.terminalRows) screen.raw(`\x1b[${rows}A\r\x1b[J`);
+    const rows =
+      question.rows +
+      layoutInput(question.prompt, question.answer, question.answer.length, Math.max(10, screen.columns)).rows.length;
+    if (this.io.stdout.isTTY && screen.printed === question.printed && rows < this.terminalRows)
+      screen.raw(`\x1b[${rows}A\r\x1b[J`);
     this.question = { rows: 0, prompt: "", answer: "", printed: -1 };
     this.say(line);
   }
@@ -300,7 +353,8 @@ class InteractiveShell implements AnswerReader {
     const mode = this.approvals.cycle();
     const idle = this.state === "idle";
     if (idle && this.status.visible) return this.status.draw();
-    if (!this.screen.composing) this.say(`${idle ? "\n" : ""}${this.style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
+    if (!this.screen.composing)
+      this.say(`${idle ? "\n" : ""}${this.style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
     if (idle) this.showPrompt(true);
   }
 
@@ -331,7 +385,12 @@ class InteractiveShell implements AnswerReader {
   private openInEditor(): void {
     this.status.hide();
     this.out("\r\x1b[J");
-    const edited = editInEditor(this.rl.line, this.io.env, this.setup.cwd, this.io.stdin as { setRawMode?(raw: boolean): unknown });
+    const edited = editInEditor(
+      this.rl.line,
+      this.io.env,
+      this.setup.cwd,
+      this.io.stdin as { setRawMode?(raw: boolean): unknown },
+    );
     if ("error" in edited) this.say(`${this.style.yellow(edited.error)}\n`);
     else this.rl.replaceInput(edited.text);
     this.showPrompt(true);
@@ -510,14 +569,22 @@ class InteractiveShell implements AnswerReader {
     this.sayInterrupted();
     this.sessionUsage = addUsage(this.sessionUsage, result.usage);
     if (result.stopReason === "error" && result.error) {
-      const hint = result.error.kind === "auth" && result.error.status === 401 ? ` — ${rejectedKeyHint(this.host.session.model, this.setup.sessionOptions.clientOptions)}` : "";
+      const hint =
+        result.error.kind === "auth" && result.error.status === 401
+          ? ` — ${rejectedKeyHint(this.host.session.model, this.setup.sessionOptions.clientOptions)}`
+          : "";
       this.say(`${style.red(`error: ${result.error.message}${hint}`)}\n`);
-    } else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") this.say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
+    } else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit")
+      this.say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
     else if (result.stopMessage) this.say(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
     // A call that failed before any token keeps to its one error line; the session's totals once they differ from the turn's.
     const took = ` · ${formatSeconds(Math.round((Date.now() - started) / 1000))}`;
-    const session = formatUsage(this.sessionUsage) !== formatUsage(result.usage) ? `  (session ${formatUsage(this.sessionUsage)})` : "";
-    if (result.usage.input + result.usage.output > 0) this.say(`${style.dim(`${formatUsage(result.usage)}${took}${session}`)}\n`);
+    const session =
+      formatUsage(this.sessionUsage) !== formatUsage(result.usage)
+        ? `  (session ${formatUsage(this.sessionUsage)})`
+        : "";
+    if (result.usage.input + result.usage.output > 0)
+      this.say(`${style.dim(`${formatUsage(result.usage)}${took}${session}`)}\n`);
     this.notifyTurnEnd(Date.now() - started);
   }
 
@@ -532,14 +599,18 @@ class InteractiveShell implements AnswerReader {
     this.rl.setPrompt(this.inputPrompt);
     const commands = this.deferred.splice(0);
     if (commands.length === 0) return this.showPrompt(true); // keeps the cursor where the user left a half-typed line
-    void commands.reduce((chain, text) => chain.then(() => this.runSlashLine(text)), Promise.resolve()).finally(() => this.showPrompt(true));
+    void commands
+      .reduce((chain, text) => chain.then(() => this.runSlashLine(text)), Promise.resolve())
+      .finally(() => this.showPrompt(true));
   }
 
   /** A long turn ended: the terminal is told (the `notify` setting), so a user in another window hears of it. */
   private notifyTurnEnd(ms: number): void {
     const notify = this.setup.settings.notify;
     if (!notify || !this.io.stdout.isTTY || ms < (notify.afterSeconds ?? 10) * 1000) return;
-    this.screen.raw(notify.with === "bell" ? "\x07" : `\x1b]9;gong: the turn is done (${formatSeconds(Math.round(ms / 1000))})\x07`);
+    this.screen.raw(
+      notify.with === "bell" ? "\x07" : `\x1b]9;gong: the turn is done (${formatSeconds(Math.round(ms / 1000))})\x07`,
+    );
   }
 
   /**
@@ -560,12 +631,30 @@ class InteractiveShell implements AnswerReader {
     this.spinner.start(`$ ${command}`);
     const output = await environmentShell(this.commandCtx.env, true, "").run(command);
     this.spinner.stop();
-    this.say(`${this.style.bold("$")} ${command}\n${output ? `${output.split("\n").map((l) => `  ${l}`).join("\n")}\n` : ""}`);
-    this.ranByUser.push(`<bash-input>${command}</bash-input>\n<bash-stdout>${output.slice(-USER_COMMAND_CHARS)}</bash-stdout>`);
+    this.say(
+      `${this.style.bold("$")} ${command}\n${
+        output
+          ? `${output
+              .split("\n")
+              .map((l) => `  ${l}`)
+              .join("\n")}\n`
+          : ""
+      }`,
+    );
+    this.ranByUser.push(
+      `<bash-input>${command}</bash-input>\n<bash-stdout>${output.slice(-USER_COMMAND_CHARS)}</bash-stdout>`,
+    );
   }
 
   private runSlashLine(text: string): Promise<void> {
-    return runSlashCommand(text, { host: this.host, out: this.say, style: this.style, quit: () => this.quit(0), planMode: this.planMode, transcript: this.transcript })
+    return runSlashCommand(text, {
+      host: this.host,
+      out: this.say,
+      style: this.style,
+      quit: () => this.quit(0),
+      planMode: this.planMode,
+      transcript: this.transcript,
+    })
       .catch((e: Error) => this.say(`${this.style.red(`error: ${e.message}`)}\n`))
       .then(() => this.keepSessionOpen());
   }

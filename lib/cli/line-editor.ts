@@ -342,17 +342,25 @@ class LineEditor extends EventEmitter implements LineInput {
     if (ctrl && name === "w") return this.deleteWordLeft();
     if (name === "delete") return this.deleteRight();
     if (meta && name === "d") return this.deleteWordRight();
-    if (name === "left" || (ctrl && name === "b")) return this.moveTo(ctrl && name === "left" ? this.wordLeft() : this.cursor - this.charBefore());
-    if (name === "right" || (ctrl && name === "f")) return this.moveTo(ctrl && name === "right" ? this.wordRight() : this.cursor + this.charAfter());
+    if (name === "left" || (ctrl && name === "b"))
+      return this.moveTo(ctrl && name === "left" ? this.wordLeft() : this.cursor - this.charBefore());
+    if (name === "right" || (ctrl && name === "f"))
+      return this.moveTo(ctrl && name === "right" ? this.wordRight() : this.cursor + this.charAfter());
     if (meta && name === "b") return this.moveTo(this.wordLeft());
     if (meta && name === "f") return this.moveTo(this.wordRight());
     if (name === "home" || (ctrl && name === "a")) return this.moveTo(this.lineStart());
     if (name === "end" || (ctrl && name === "e")) return this.moveTo(this.lineEnd());
     // At a line's start or end, Ctrl-U and Ctrl-K take the newline, so repeating them empties a multi-line input.
-    if (ctrl && name === "u") return this.cut(this.lineStart() === this.cursor ? Math.max(0, this.cursor - 1) : this.lineStart(), this.cursor);
-    if (ctrl && name === "k") return this.cut(this.cursor, this.lineEnd() === this.cursor ? Math.min(this.text.length, this.cursor + 1) : this.lineEnd());
+    if (ctrl && name === "u")
+      return this.cut(this.lineStart() === this.cursor ? Math.max(0, this.cursor - 1) : this.lineStart(), this.cursor);
+    if (ctrl && name === "k")
+      return this.cut(
+        this.cursor,
+        this.lineEnd() === this.cursor ? Math.min(this.text.length, this.cursor + 1) : this.lineEnd(),
+      );
     if (name === "up" && !ctrl && !meta) return this.lineStart() > 0 ? this.moveLine(-1) : this.historyStep(1);
-    if (name === "down" && !ctrl && !meta) return this.lineEnd() < this.text.length ? this.moveLine(1) : this.historyStep(-1);
+    if (name === "down" && !ctrl && !meta)
+      return this.lineEnd() < this.text.length ? this.moveLine(1) : this.historyStep(-1);
     if (ctrl || meta || !text || text.startsWith("\x1b")) return;
     const typed = text.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, "");
     if (typed) this.insert(typed);
@@ -490,7 +498,8 @@ class LineEditor extends EventEmitter implements LineInput {
     if (!found || found.items.length === 0) return this.render();
     const { start, end, items } = found;
     const common = items.length === 1 ? items[0].value : commonPrefix(items.map((i) => i.value));
-    if (common.length > end - start || items.length === 1) this.setText(this.text.slice(0, start) + common + this.text.slice(end), start + common.length);
+    if (common.length > end - start || items.length === 1)
+      this.setText(this.text.slice(0, start) + common + this.text.slice(end), start + common.length);
     if (items.length > 1) this.menu = items.map((i) => i.label);
     this.render();
   }
@@ -618,7 +627,9 @@ class LineEditor extends EventEmitter implements LineInput {
 function slashMenuRows(menu: { items: CompletionItem[]; selected: number }, width: number, maxRows: number): string[] {
   const rows = Math.max(1, maxRows);
   const top = Math.max(0, Math.min(menu.selected - rows + 1, menu.items.length - rows));
-  return menu.items.slice(Math.max(0, top), Math.max(0, top) + rows).map((item, i) => cutToWidth(`${i + Math.max(0, top) === menu.selected ? "›" : " "} ${item.label}`, width - 1));
+  return menu.items
+    .slice(Math.max(0, top), Math.max(0, top) + rows)
+    .map((item, i) => cutToWidth(`${i + Math.max(0, top) === menu.selected ? "›" : " "} ${item.label}`, width - 1));
 }
 
 /** Off a terminal: plain lines through node:readline, no escape sequences. */
@@ -629,7 +640,12 @@ class PlainInput extends EventEmitter implements LineInput {
 
   constructor(options: LineInputOptions) {
     super();
-    this.rl = createInterface({ input: options.input, output: options.output, terminal: false, prompt: options.prompt });
+    this.rl = createInterface({
+      input: options.input,
+      output: options.output,
+      terminal: false,
+      prompt: options.prompt,
+    });
     this.rl.on("line", (line) => this.emit("line", line));
     this.rl.on("SIGINT", () => this.emit("SIGINT"));
     this.rl.on("close", () => this.emit("close"));

@@ -86,7 +86,14 @@ export function layoutMenu(labels: string[], width: number, maxRows: number): st
   const shownRows = needed > maxRows ? Math.max(1, maxRows - 1) : needed;
   for (let r = 0; r < shownRows; r++) {
     const cells = labels.slice(r * columns, (r + 1) * columns);
-    rows.push(columns === 1 ? cut(cells[0], width - 1) : cells.map((l) => l + " ".repeat(colWidth - textWidth(l))).join("").trimEnd());
+    rows.push(
+      columns === 1
+        ? cut(cells[0], width - 1)
+        : cells
+            .map((l) => l + " ".repeat(colWidth - textWidth(l)))
+            .join("")
+            .trimEnd(),
+    );
   }
   const hidden = labels.length - shownRows * columns;
   if (hidden > 0) rows.push(`… ${hidden} more`);

@@ -148,7 +148,9 @@ export class LiveLine {
     const seconds = Math.floor((Date.now() - this.since) / 1000);
     const time = seconds >= 1 ? ` · ${formatSeconds(seconds)}` : "";
     const head = cutToWidth(`${FRAMES[this.frame]} ${this.label}`, Math.max(1, width - time.length)) + time;
-    const tail = [...this.tail.map((line) => `  ${line}`), ...(this.note ? [this.note] : [])].map((line) => cutToWidth(line, width));
+    const tail = [...this.tail.map((line) => `  ${line}`), ...(this.note ? [this.note] : [])].map((line) =>
+      cutToWidth(line, width),
+    );
     const up = this.drawn.length - 1;
     this.drawn = [head, ...tail].map(textWidth);
     const rows = [`${this.style.cyan(head.slice(0, 1))}${head.slice(1)}`, ...tail.map((l) => this.style.dim(l))];

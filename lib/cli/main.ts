@@ -56,12 +56,17 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
   const trust = await projectTrust(project, opts, io);
   for (const notice of trust.notices) io.stderr.write(`gong: ${notice}\n`);
   // --worktree: the session works in a detached worktree of HEAD; trust and settings stay the project's.
-  const worktree = opts.worktree ? await (await import("../batch/single-worktree.ts")).openSingleWorktree(project) : undefined;
+  const worktree = opts.worktree
+    ? await (await import("../batch/single-worktree.ts")).openSingleWorktree(project)
+    : undefined;
   try {
     return await runSessionIn(worktree?.dir ?? project, opts, trust, io);
   } finally {
-    const diff = await worktree?.finish().catch((e) => void io.stderr.write(`gong: the worktree could not be cleaned up: ${(e as Error).message}\n`));
-    if (worktree) io.stderr.write(diff ? `gong: the worktree's changes: ${diff}\n` : "gong: the worktree had no changes.\n");
+    const diff = await worktree
+      ?.finish()
+      .catch((e) => void io.stderr.write(`gong: the worktree could not be cleaned up: ${(e as Error).message}\n`));
+    if (worktree)
+      io.stderr.write(diff ? `gong: the worktree's changes: ${diff}\n` : "gong: the worktree had no changes.\n");
   }
 }
 
@@ -88,14 +93,21 @@ async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision,
  */
 async function projectTrust(cwd: string, opts: CliOptions, io: Io, ask = true): Promise<TrustDecision> {
   const canAsk = ask && effectiveMode(opts, io) === "interactive";
-  return decideTrust({ cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout }, loadSettings(cwd));
+  return decideTrust(
+    { cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout },
+    loadSettings(cwd),
+  );
 }
 
 async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
   // Each mode loads only what it needs: print mode, the common path, loads neither the shell nor RPC.
   if (opts.mode === "rpc") return await (await import("./rpc.ts")).runRpc(setup, io);
   // The ACP server and its SDK load only in ACP mode: other modes do not pay for them.
-  if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io, { approval: opts.approval ?? setup.settings.approval ?? "ask", trust: opts.trust });
+  if (opts.mode === "acp")
+    return await (await import("./acp/server.ts")).runAcp(setup, io, {
+      approval: opts.approval ?? setup.settings.approval ?? "ask",
+      trust: opts.trust,
+    });
 
   const mode = effectiveMode(opts, io);
   const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
@@ -103,7 +115,9 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
   const input = opts.prompt !== undefined ? await expandInput(opts.prompt, commandContext(setup)) : undefined;
   const words = input?.text;
   const prompt =
-    words !== undefined || opts.attachments.length > 0 || piped ? buildPrompt(words, opts.attachments, piped, setup.cwd, setup.maxInputBytes) : undefined;
+    words !== undefined || opts.attachments.length > 0 || piped
+      ? buildPrompt(words, opts.attachments, piped, setup.cwd, setup.maxInputBytes)
+      : undefined;
 
   if (mode === "print") {
     if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
@@ -111,13 +125,21 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
     const store = storeFor(setup);
     const session = await openSession(setup, store);
     try {
-      return await onCommandModel(session, input?.model, () => runPrint(session, { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated }, io));
+      return await onCommandModel(session, input?.model, () =>
+        runPrint(
+          session,
+          { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated },
+          io,
+        ),
+      );
     } finally {
       await session.close();
       store.close();
     }
   }
-  return await (await import("./interactive.ts")).runInteractive(setup, prompt, io, { approval: opts.approval ?? setup.settings.approval ?? "ask" });
+  return await (await import("./interactive.ts")).runInteractive(setup, prompt, io, {
+    approval: opts.approval ?? setup.settings.approval ?? "ask",
+  });
 }
 
 /**
@@ -130,16 +152,22 @@ function effectiveMode(opts: CliOptions, io: Io): CliOptions["mode"] {
 
 function listModelsCommand(filter: string | undefined, io: Io): number {
   const needle = filter?.toLowerCase();
-  const models = listModels().filter((m) => !needle || m.ref.toLowerCase().includes(needle) || m.name.toLowerCase().includes(needle));
+  const models = listModels().filter(
+    (m) => !needle || m.ref.toLowerCase().includes(needle) || m.name.toLowerCase().includes(needle),
+  );
   if (models.length === 0) {
-    io.stdout.write(`No known model matches '${filter}'. Any provider/model-id works; unknown ids get default limits.\n`);
+    io.stdout.write(
+      `No known model matches '${filter}'. Any provider/model-id works; unknown ids get default limits.\n`,
+    );
     return EXIT.ok;
   }
   const k = (n: number) => `${Math.round(n / 1000)}k`;
   for (const m of models) {
     const caps = [m.reasoning ? "reasoning" : "", m.images ? "images" : ""].filter(Boolean).join(",");
     const price = m.price.input || m.price.output ? `$${m.price.input}/$${m.price.output} per Mtok` : "";
-    io.stdout.write(`${m.ref.padEnd(42)} ${k(m.contextWindow).padStart(6)} ctx  ${k(m.maxOutput).padStart(5)} out  ${caps.padEnd(16)} ${price}\n`);
+    io.stdout.write(
+      `${m.ref.padEnd(42)} ${k(m.contextWindow).padStart(6)} ctx  ${k(m.maxOutput).padStart(5)} out  ${caps.padEnd(16)} ${price}\n`,
+    );
   }
   return EXIT.ok;
 }
@@ -153,8 +181,11 @@ function sessionsCommand(opts: CliOptions, io: Io): number {
   }
   for (const s of sessions) {
     const when = s.updated.toISOString().slice(0, 16).replace("T", " ");
-    io.stdout.write(`${s.id.slice(0, 8)}  ${when}  ${String(Math.ceil(s.size / 1024)).padStart(6)} KB  ${s.name ?? s.firstMessage}\n`);
-    for (const child of listChildSessions(s.path)) io.stdout.write(`  ↳ ${child.id.slice(0, 8)}  subagent  ${child.firstMessage}\n`);
+    io.stdout.write(
+      `${s.id.slice(0, 8)}  ${when}  ${String(Math.ceil(s.size / 1024)).padStart(6)} KB  ${s.name ?? s.firstMessage}\n`,
+    );
+    for (const child of listChildSessions(s.path))
+      io.stdout.write(`  ↳ ${child.id.slice(0, 8)}  subagent  ${child.firstMessage}\n`);
   }
   return EXIT.ok;
 }

@@ -48,7 +48,8 @@ export class MarkdownStream {
       this.partial = text;
       if (this.hidden) return "";
       const visible = this.provisional();
-      if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows()) return this.keep(visible);
+      if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows())
+        return this.keep(visible);
       if (this.shownRows.length === 0) return this.replacePartial(visible);
       const added = visible.startsWith(this.shownPartial) ? visible.slice(this.shownPartial.length) : null;
       if (added === null) return this.redraw();
@@ -153,7 +154,8 @@ export class MarkdownStream {
     const s = this.style;
     const cells = (line: string) => splitRow(line);
     const rule = lines.findIndex((l) => TABLE_RULE.test(l));
-    const align = rule >= 0 ? cells(lines[rule]).map((c) => (/^:-+:$/.test(c) ? "center" : /-:$/.test(c) ? "right" : "left")) : [];
+    const align =
+      rule >= 0 ? cells(lines[rule]).map((c) => (/^:-+:$/.test(c) ? "center" : /-:$/.test(c) ? "right" : "left")) : [];
     const rows = lines.map((l, i) => (i === rule ? null : cells(l).map((c) => inline(c, s))));
     const count = Math.max(...rows.map((r) => r?.length ?? 0), align.length);
     const widths = shrinkColumns(
@@ -166,7 +168,9 @@ export class MarkdownStream {
         // A cell wider than its column wraps inside it: the row takes as many rows as its tallest cell.
         const cells = widths.map((w, c) => fitToWidth(row[c] ?? "", w, 0));
         const height = Math.max(...cells.map((lines) => lines.length));
-        return Array.from({ length: height }, (_, i) => widths.map((w, c) => ` ${pad(cells[c][i] ?? "", w, align[c] ?? "left")} `).join(s.dim("│"))).join("\n");
+        return Array.from({ length: height }, (_, i) =>
+          widths.map((w, c) => ` ${pad(cells[c][i] ?? "", w, align[c] ?? "left")} `).join(s.dim("│")),
+        ).join("\n");
       })
       .map((l) => `${l}\n`)
       .join("");
@@ -206,7 +210,14 @@ export class MarkdownStream {
     let same = 0;
     while (same < old.length - 1 && same < rows.length && old[same] === rows[same]) same++;
     const last = old.length - 1;
-    if (same === last && same < rows.length && rows[same].startsWith(old[same])) return rows[same].slice(old[same].length) + rows.slice(same + 1).map((r) => `\n${r}`).join("");
+    if (same === last && same < rows.length && rows[same].startsWith(old[same]))
+      return (
+        rows[same].slice(old[same].length) +
+        rows
+          .slice(same + 1)
+          .map((r) => `\n${r}`)
+          .join("")
+      );
     const up = old.slice(same).reduce((n, r) => n + this.rowsOf(r), 0) - 1;
     return `\r${up > 0 ? `\x1b[${up}A` : ""}\x1b[J${rows.slice(same).join("\n")}`;
   }
@@ -250,7 +261,11 @@ export class MarkdownStream {
     const code = this.inFence;
     const rendered = this.line(line, unfinished);
     if (code || this.inFence) return rendered;
-    return fitToWidth(rendered, Math.max(20, this.columns() - 1), /^(\s*)/.exec(line)![1].length + (/^\s*([-*+]|\d+[.)])\s/.test(line) ? 2 : 0)).join("\n");
+    return fitToWidth(
+      rendered,
+      Math.max(20, this.columns() - 1),
+      /^(\s*)/.exec(line)![1].length + (/^\s*([-*+]|\d+[.)])\s/.test(line) ? 2 : 0),
+    ).join("\n");
   }
 
   /** `unfinished`: a heading or quote shows without its line's style until it ends (it would be rewritten at every word). */
@@ -265,7 +280,8 @@ export class MarkdownStream {
     const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading && unfinished) return inline(heading[2], s);
     if (heading) return s.bold(heading[1].length <= 2 ? s.cyan(inline(heading[2], s)) : inline(heading[2], s));
-    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return s.dim("─".repeat(Math.min(40, Math.max(3, this.columns() - 1))));
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line))
+      return s.dim("─".repeat(Math.min(40, Math.max(3, this.columns() - 1))));
     const quote = /^\s*>\s?(.*)$/.exec(line);
     if (quote) return `${s.dim("│")} ${unfinished ? inline(quote[1], s) : s.dim(inline(quote[1], s))}`;
     const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
@@ -324,21 +340,30 @@ function inline(text: string, s: Style): string {
     .map((part) => {
       if (/^`[^`]+`$/.test(part)) return s.cyan(part.slice(1, -1));
       return part
-        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, label: string, url: string) => `${s.bold(label)} ${s.dim(`(${url})`)}`)
+        .replace(
+          /\[([^\]]+)\]\(([^)\s]+)\)/g,
+          (_m, label: string, url: string) => `${s.bold(label)} ${s.dim(`(${url})`)}`,
+        )
         .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, (_m, _d, inner: string) => s.bold(inner))
-        .replace(/(^|[^\w*])([*_])(?=\S)(.+?)(?<=\S)\2(?![\w*])/g, (_m, pre: string, _d, inner: string) => `${pre}${italic(inner)}`);
+        .replace(
+          /(^|[^\w*])([*_])(?=\S)(.+?)(?<=\S)\2(?![\w*])/g,
+          (_m, pre: string, _d, inner: string) => `${pre}${italic(inner)}`,
+        );
     })
     .join("");
 }
 
 const KEYWORDS = new Set(
-  "async await break case catch class const continue def default do elif else enum export extends false fn for from func function go if impl import in interface let match mut new nil None null package pub raise return self static struct super switch this throw true True False try type typeof undefined use var void while with yield".split(" "),
+  "async await break case catch class const continue def default do elif else enum export extends false fn for from func function go if impl import in interface let match mut new nil None null package pub raise return self static struct super switch this throw true True False try type typeof undefined use var void while with yield".split(
+    " ",
+  ),
 );
 
 /** Colors a line of code, whatever its language: comments dim, strings green, keywords bold, numbers yellow. */
 function highlight(line: string, s: Style): string {
   let out = "";
-  const token = /(\/\/.*$|#(?![\w!]).*$|--\s.*$)|("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?)|\b(\d+(?:\.\d+)?)\b|([A-Za-z_]\w*)|([\s\S])/g;
+  const token =
+    /(\/\/.*$|#(?![\w!]).*$|--\s.*$)|("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?)|\b(\d+(?:\.\d+)?)\b|([A-Za-z_]\w*)|([\s\S])/g;
   for (const m of line.matchAll(token)) {
     if (m[1]) out += s.dim(m[1]);
     else if (m[2]) out += s.green(m[2]);
@@ -348,4 +373,3 @@ function highlight(line: string, s: Style): string {
   }
   return out;
 }
-

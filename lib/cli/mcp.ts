@@ -23,7 +23,12 @@ export interface CliMcp {
  * Reads the configuration (a malformed file is a configuration error naming file and key); does not
  * connect. The MCP client code loads only when a server is configured.
  */
-export async function configureMcp(cwd: string, loaded: LoadedSettings, trusted: boolean, env: Record<string, string | undefined>): Promise<CliMcp> {
+export async function configureMcp(
+  cwd: string,
+  loaded: LoadedSettings,
+  trusted: boolean,
+  env: Record<string, string | undefined>,
+): Promise<CliMcp> {
   const { config, warnings } = mcpConfiguration(cwd, loaded, trusted, env);
   if (!config) return { warnings };
   const { McpManager } = await import("../mcp/manager.ts");
@@ -31,14 +36,21 @@ export async function configureMcp(cwd: string, loaded: LoadedSettings, trusted:
 }
 
 /** The configured servers (undefined when there are none, trusted or not) and the lines to tell the user. */
-export function mcpConfiguration(cwd: string, loaded: LoadedSettings, trusted: boolean, env: Record<string, string | undefined>): { config?: LoadedMcpConfig; warnings: string[] } {
+export function mcpConfiguration(
+  cwd: string,
+  loaded: LoadedSettings,
+  trusted: boolean,
+  env: Record<string, string | undefined>,
+): { config?: LoadedMcpConfig; warnings: string[] } {
   let config: ReturnType<typeof loadMcpConfig>;
   try {
     config = loadMcpConfig({
       cwd,
       trusted,
       env,
-      settings: loaded.layers.filter((l) => l.settings.mcpServers).map((l) => ({ file: l.file, scope: l.scope, servers: l.settings.mcpServers! })),
+      settings: loaded.layers
+        .filter((l) => l.settings.mcpServers)
+        .map((l) => ({ file: l.file, scope: l.scope, servers: l.settings.mcpServers! })),
     });
   } catch (e) {
     if (e instanceof McpConfigError) throw new ConfigError(e.message);
@@ -46,7 +58,10 @@ export function mcpConfiguration(cwd: string, loaded: LoadedSettings, trusted: b
   }
   const hasAny = config.servers.length > 0 || config.untrusted.length > 0;
   const trust = trustNotice(cwd, config, trusted);
-  const warnings = [...(trust ? [trust] : []), ...config.servers.filter((s) => s.enabled && s.secretsInCommandLine).map(commandLineNotice)];
+  const warnings = [
+    ...(trust ? [trust] : []),
+    ...config.servers.filter((s) => s.enabled && s.secretsInCommandLine).map(commandLineNotice),
+  ];
   return { config: hasAny ? config : undefined, warnings };
 }
 
@@ -69,7 +84,8 @@ function trustNotice(cwd: string, config: LoadedMcpConfig, trusted: boolean): st
   if (trusted || !existsSync(file)) return undefined;
   const names = config.untrusted.filter((s) => s.file === file && s.enabled).map((s) => s.name);
   if (names.length === 0 && !config.unreadable) return undefined;
-  const what = names.length > 0 ? `the MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} from ${file}` : file;
+  const what =
+    names.length > 0 ? `the MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} from ${file}` : file;
   return `ignoring ${what}: ${untrustedHint()}`;
 }
 

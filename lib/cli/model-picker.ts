@@ -39,7 +39,8 @@ export class ModelPicker {
     if (needle.includes("/")) return { switchTo: arg.trim(), missingKey: this.missingKey(arg.trim().split("/")[0]) };
     const exact = usable.find((m) => m.id.toLowerCase() === needle) ?? all.find((m) => m.id.toLowerCase() === needle);
     if (exact) return { switchTo: exact.ref, missingKey: this.missingKey(exact.provider) };
-    const matches = (models: ModelInfo[]) => models.filter((m) => m.ref.toLowerCase().includes(needle) || m.name.toLowerCase().includes(needle));
+    const matches = (models: ModelInfo[]) =>
+      models.filter((m) => m.ref.toLowerCase().includes(needle) || m.name.toLowerCase().includes(needle));
     const keyed = matches(usable);
     // One model matches: that is the one meant.
     if (keyed.length === 1) return { switchTo: keyed[0].ref };

@@ -27,10 +27,15 @@ const KEYED_DEFAULTS: Array<[string[], string]> = [
   [["GEMINI_API_KEY", "GOOGLE_API_KEY"], "gemini/gemini-2.5-pro"],
 ];
 
-export function chooseModel(cliModel: string | undefined, settings: Settings, env: Record<string, string | undefined>): string {
+export function chooseModel(
+  cliModel: string | undefined,
+  settings: Settings,
+  env: Record<string, string | undefined>,
+): string {
   const chosen = cliModel ?? settings.model;
   if (chosen !== undefined) {
-    if (!/^[^/\s]+\/\S+$/.test(chosen)) throw new ConfigError(`Model '${chosen}' must be written provider/model-id, e.g. anthropic/claude-sonnet-4-6.`);
+    if (!/^[^/\s]+\/\S+$/.test(chosen))
+      throw new ConfigError(`Model '${chosen}' must be written provider/model-id, e.g. anthropic/claude-sonnet-4-6.`);
     return chosen;
   }
   for (const [vars, model] of KEYED_DEFAULTS) if (vars.some((name) => env[name])) return model;
@@ -56,6 +61,7 @@ export function parseFakeModel(model: string, cwd: string): FakeModel | undefine
     throw new ConfigError(`Cannot load the fake model script ${scriptPath}: ${(e as Error).message}`);
   }
   const turns = Array.isArray(parsed) ? parsed : (parsed as { turns?: unknown }).turns;
-  if (!Array.isArray(turns)) throw new ConfigError(`The fake model script ${scriptPath} must be a JSON array of turns (or {"turns": [...]}).`);
+  if (!Array.isArray(turns))
+    throw new ConfigError(`The fake model script ${scriptPath} must be a JSON array of turns (or {"turns": [...]}).`);
   return { scriptPath, turns };
 }

@@ -35,7 +35,8 @@ export class PlanMode {
     this.state = null;
     const answered = state !== null && session.messages.slice(state.messages).some((m) => m.role === "assistant");
     // Compared by value: a session opened meanwhile (/new, /resume) carries a copy of the selection.
-    if (state && JSON.stringify(session.toolSelection) === JSON.stringify(state.planning)) session.setTools(state.before);
+    if (state && JSON.stringify(session.toolSelection) === JSON.stringify(state.planning))
+      session.setTools(state.before);
     return answered;
   }
 }

@@ -45,12 +45,18 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
     // A wait the server asked for (rate limits) is said, so a pause is never silent.
     if (event.kind === "retry" && !options.verbose) {
       const error = event.data.error as { message?: string; retryAfterMs?: number } | undefined;
-      if (error?.retryAfterMs !== undefined) io.stderr.write(style.yellow(`gong: ${error.message}; retrying in ${formatWait(Number(event.data.delay_ms))} (attempt ${String(event.data.attempt)})\n`));
+      if (error?.retryAfterMs !== undefined)
+        io.stderr.write(
+          style.yellow(
+            `gong: ${error.message}; retrying in ${formatWait(Number(event.data.delay_ms))} (attempt ${String(event.data.attempt)})\n`,
+          ),
+        );
     }
     // With --verbose a failed model call shows where it failed; the sentence follows at the end.
     if (event.kind === "error" && options.verbose && event.data.stack) io.stderr.write(`${event.data.stack}\n`);
     // A failing MCP server is told once, in one line, with or without --verbose.
-    if (event.kind === "mcp_server" && event.data.state === "failed") io.stderr.write(style.yellow(`gong: warning: ${event.data.message}\n`));
+    if (event.kind === "mcp_server" && event.data.state === "failed")
+      io.stderr.write(style.yellow(`gong: warning: ${event.data.message}\n`));
     else if (options.verbose) reportProgress(event, io, style);
   });
 
@@ -107,7 +113,9 @@ function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof ma
   if (event.kind === "tool_call_start") io.stderr.write(`${style.cyan("●")} ${callLabel(event.data)}\n`);
   else if (event.kind === "tool_call_end") io.stderr.write(`  ${style.dim("⎿")} ${resultLine(event.data)}\n`);
   else if (event.kind === "plan_update") io.stderr.write(`${indent(planChecklist(event.data, style))}\n`);
-  else if (event.kind === "retry") io.stderr.write(style.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}\n`));
+  else if (event.kind === "retry")
+    io.stderr.write(style.yellow(`retrying (attempt ${event.data.attempt}): ${event.data.error.message}\n`));
   else if (event.kind === "warning") io.stderr.write(style.yellow(`warning: ${event.data.message}\n`));
-  else if (event.kind === "mcp_server" && event.data.state === "connected") io.stderr.write(style.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools\n`));
+  else if (event.kind === "mcp_server" && event.data.state === "connected")
+    io.stderr.write(style.dim(`MCP server '${event.data.server}' connected: ${event.data.tools.length} tools\n`));
 }

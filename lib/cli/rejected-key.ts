@@ -11,6 +11,10 @@ export function rejectedKeyHint(model: string, client: ClientOptions = {}): stri
   const preset = providerRegistry(client.providers).get(provider);
   const given = client.apiKeys?.[preset?.id ?? provider] !== undefined;
   const names = preset?.apiKeyEnv ?? [];
-  const which = given ? "the key given with --api-key or the settings' apiKeys" : names.length ? `the key in ${names.join(" or ")}` : `the key for ${provider}`;
+  const which = given
+    ? "the key given with --api-key or the settings' apiKeys"
+    : names.length
+      ? `the key in ${names.join(" or ")}`
+      : `the key for ${provider}`;
   return `${which} was rejected: set a valid one (or /model another) and type again`;
 }

@@ -18,7 +18,14 @@ const plain = (s: string) => s;
 
 export function makeStyle(color: boolean): Style {
   if (!color) return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
-  return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
 }
 
 export function useColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env): boolean {
@@ -122,7 +129,14 @@ export function numberedDiff(diff: string, style: Style, maxLines = 40): string 
       if (rows.length) rows.push([null, " ", "⋮"]);
       oldNo = Number(hunk[1]);
       newNo = Number(hunk[2]);
-    } else if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("===") || line.startsWith("Index:") || line.startsWith("\\")) continue;
+    } else if (
+      line.startsWith("+++") ||
+      line.startsWith("---") ||
+      line.startsWith("===") ||
+      line.startsWith("Index:") ||
+      line.startsWith("\\")
+    )
+      continue;
     else if (line.startsWith("+")) rows.push([newNo++, "+", line.slice(1)]);
     else if (line.startsWith("-")) rows.push([oldNo++, "-", line.slice(1)]);
     else if (line.startsWith(" ")) rows.push([(oldNo++, newNo++), " ", line.slice(1)]);
@@ -136,7 +150,9 @@ export function numberedDiff(diff: string, style: Style, maxLines = 40): string 
   return shown.join("\n");
 }
 
-export function formatUsage(usage: { input: number; output: number; cacheRead?: number; cost?: number } | undefined): string {
+export function formatUsage(
+  usage: { input: number; output: number; cacheRead?: number; cost?: number } | undefined,
+): string {
   if (!usage) return "";
   const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
   const cache = usage.cacheRead ? ` · cache ${k(usage.cacheRead)}` : "";

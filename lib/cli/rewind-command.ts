@@ -51,7 +51,9 @@ export function checkpointsGcCommand(opts: CliOptions, io: Io): number {
   const checkpointer = checkpointerFor(resolve(opts.cwd ?? process.cwd()));
   const r = collectGarbage(checkpointer.store, checkpointer.settings);
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-  io.stdout.write(`Removed ${r.checkpointsRemoved} checkpoint(s) and ${r.blobsRemoved} stored file(s) (${mb(r.bytesFreed)}); ${r.checkpointsKept} checkpoint(s) kept, ${mb(r.bytesKept)}.\n`);
+  io.stdout.write(
+    `Removed ${r.checkpointsRemoved} checkpoint(s) and ${r.blobsRemoved} stored file(s) (${mb(r.bytesFreed)}); ${r.checkpointsKept} checkpoint(s) kept, ${mb(r.bytesKept)}.\n`,
+  );
   return EXIT.ok;
 }
 
@@ -62,13 +64,18 @@ function checkpointerFor(cwd: string): Checkpointer {
 
 function openLatestOrSay(cwd: string): SessionStore {
   const latest = latestSessionPath(cwd);
-  if (!latest) throw new ConfigError("No session here to rewind. 'gong sessions' lists this directory's sessions; pick one with -r.");
+  if (!latest)
+    throw new ConfigError(
+      "No session here to rewind. 'gong sessions' lists this directory's sessions; pick one with -r.",
+    );
   return openExisting(latest, cwd);
 }
 
 function listCheckpoints(checkpoints: CheckpointInfo[], store: SessionStore, io: Io): void {
   if (checkpoints.length === 0) {
-    io.stdout.write(`Session ${store.id.slice(0, 8)} has no checkpoints (they are taken before each input from now on).\n`);
+    io.stdout.write(
+      `Session ${store.id.slice(0, 8)} has no checkpoints (they are taken before each input from now on).\n`,
+    );
     return;
   }
   io.stdout.write(`Checkpoints of session ${store.id.slice(0, 8)} (gong rewind --to TURN or ID):\n`);
@@ -76,8 +83,11 @@ function listCheckpoints(checkpoints: CheckpointInfo[], store: SessionStore, io:
     const turn = c.turn !== null ? String(c.turn).padStart(4) : "   -";
     const when = c.timestamp.slice(0, 19).replace("T", " ");
     const what = c.reason === "rewind" ? "(before a rewind)" : (c.prompt ?? "");
-    io.stdout.write(`${turn}  ${c.id}  ${when}  ${String(c.files).padStart(5)} files  ${c.active ? "" : "[other branch] "}${what}\n`);
+    io.stdout.write(
+      `${turn}  ${c.id}  ${when}  ${String(c.files).padStart(5)} files  ${c.active ? "" : "[other branch] "}${what}\n`,
+    );
   }
 }
 
-export const label = (c: CheckpointInfo): string => (c.turn !== null ? `turn ${c.turn} (${c.id})` : `checkpoint ${c.id}`);
+export const label = (c: CheckpointInfo): string =>
+  c.turn !== null ? `turn ${c.turn} (${c.id})` : `checkpoint ${c.id}`;

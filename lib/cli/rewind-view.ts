@@ -26,7 +26,8 @@ export function lineCounts(changes: FileChange[], store: CheckpointStore, root: 
     try {
       const now = c.from ? readFileSync(join(root, c.path)) : Buffer.alloc(0);
       const then = c.to && c.to.t === "f" ? store.readBlob(c.to.h) : Buffer.alloc(0);
-      if (now.length > MAX_DIFFED_BYTES || then.length > MAX_DIFFED_BYTES || now.includes(0) || then.includes(0)) continue;
+      if (now.length > MAX_DIFFED_BYTES || then.length > MAX_DIFFED_BYTES || now.includes(0) || then.includes(0))
+        continue;
       const counts = { added: 0, removed: 0 };
       for (const part of diffLines(now.toString("utf8"), then.toString("utf8"))) {
         if (part.added) counts.added += part.count ?? 0;

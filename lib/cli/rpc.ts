@@ -20,7 +20,8 @@ type Command = { id?: unknown; type?: unknown; [key: string]: unknown };
 /** `turn_id`: a checkpoint id, the id of the user message after it, or a turn number. */
 function turnRef(cmd: Command): string | number {
   const ref = cmd.turn_id;
-  if ((typeof ref !== "string" || ref === "") && typeof ref !== "number") throw new Error("'turn_id' must be a checkpoint id, a user message id or a turn number (see list_checkpoints).");
+  if ((typeof ref !== "string" || ref === "") && typeof ref !== "number")
+    throw new Error("'turn_id' must be a checkpoint id, a user message id or a turn number (see list_checkpoints).");
   return ref;
 }
 
@@ -73,11 +74,14 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     })),
     get_messages: on((_cmd, session) => ({ messages: session.messages })),
     set_model: on((cmd, session) => session.setModel(text(cmd, "model"))),
-    set_reasoning_effort: on((cmd, session) => session.setReasoningEffort((cmd.effort ?? null) as ReasoningEffort | null)),
+    set_reasoning_effort: on((cmd, session) =>
+      session.setReasoningEffort((cmd.effort ?? null) as ReasoningEffort | null),
+    ),
     set_tools: on((cmd, session) => {
       const tools = cmd.tools;
       const isList = Array.isArray(tools) && tools.every((t) => typeof t === "string");
-      if (typeof tools !== "string" && !isList) throw new Error("'tools' must be a preset name, a comma-separated list or a list of tool names.");
+      if (typeof tools !== "string" && !isList)
+        throw new Error("'tools' must be a preset name, a comma-separated list or a list of tool names.");
       // A string reads as --tools and /tools read it: a preset, or names (and presets) separated by commas.
       session.setTools(typeof tools === "string" ? parseToolList(tools) : (tools as string[]));
       return { tools: session.tools };
@@ -92,14 +96,33 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     new_session: async () => ({ session_id: (await host.newSession()).id }),
     switch_session: async (cmd) => ({ session_id: (await host.switchSession(text(cmd, "session"))).id }),
     list_sessions: () => ({ sessions: host.listSessions() }),
-    get_commands: () => ({ commands: setup.brought.commands.map((c) => ({ name: c.name, description: c.description ?? null, argument_hint: c.argumentHint ?? null, scope: c.scope, file: c.file })) }),
+    get_commands: () => ({
+      commands: setup.brought.commands.map((c) => ({
+        name: c.name,
+        description: c.description ?? null,
+        argument_hint: c.argumentHint ?? null,
+        scope: c.scope,
+        file: c.file,
+      })),
+    }),
     list_checkpoints: on((_cmd, session) => ({ checkpoints: session.checkpoints() })),
     preview_rewind: on((cmd, session) => session.previewRewind(turnRef(cmd))),
     // Non-interactive: files changed outside gong make it fail (naming them) unless `force`.
     rewind: on(async (cmd, session) => {
       const flag = (name: string) => (typeof cmd[name] === "boolean" ? (cmd[name] as boolean) : undefined);
-      const result = await session.rewind(turnRef(cmd), { files: flag("files"), conversation: flag("conversation"), force: flag("force") });
-      return { checkpoint_id: result.target.id, undo_id: result.undoId, files: result.files, conversation: result.conversation, changes: result.changes, conflicts: result.conflicts };
+      const result = await session.rewind(turnRef(cmd), {
+        files: flag("files"),
+        conversation: flag("conversation"),
+        force: flag("force"),
+      });
+      return {
+        checkpoint_id: result.target.id,
+        undo_id: result.undoId,
+        files: result.files,
+        conversation: result.conversation,
+        changes: result.changes,
+        conflicts: result.conflicts,
+      };
     }),
   };
 
@@ -117,7 +140,8 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     let cmd: Command;
     try {
       cmd = JSON.parse(line);
-      if (typeof cmd !== "object" || cmd === null || Array.isArray(cmd)) throw new Error("a command must be a JSON object");
+      if (typeof cmd !== "object" || cmd === null || Array.isArray(cmd))
+        throw new Error("a command must be a JSON object");
     } catch (e) {
       send({ type: "response", id: null, success: false, error: `Malformed command line: ${(e as Error).message}` });
       continue;
@@ -127,7 +151,13 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     // Only the table's own entries are commands: "constructor" or "__proto__" must not reach Object.prototype.
     const handler = Object.hasOwn(handlers, command) ? handlers[command] : undefined;
     if (!handler) {
-      send({ type: "response", id, command, success: false, error: `Unknown command '${command}'. Commands: ${Object.keys(handlers).join(", ")}.` });
+      send({
+        type: "response",
+        id,
+        command,
+        success: false,
+        error: `Unknown command '${command}'. Commands: ${Object.keys(handlers).join(", ")}.`,
+      });
       continue;
     }
     // Commands run concurrently: a running prompt must not block its own steer or abort.

@@ -14,12 +14,21 @@ import type { Settings } from "./settings.ts";
 export type Boxer = (inner: ExecutionEnvironment) => ExecutionEnvironment;
 
 /** The function that boxes each environment as asked, or undefined for "off" (the sandbox code then never loads). */
-export async function sandboxFor(flag: SandboxMode | undefined, setting: Settings["sandbox"]): Promise<Boxer | undefined> {
+export async function sandboxFor(
+  flag: SandboxMode | undefined,
+  setting: Settings["sandbox"],
+): Promise<Boxer | undefined> {
   const configured = typeof setting === "string" ? { mode: setting } : setting;
   const mode = flag ?? configured?.mode ?? "off";
   if (mode === "off") return undefined;
   const { SandboxedEnvironment } = await import("../env/sandbox.ts");
-  const options: SandboxOptions = { mode, network: configured?.network, writableRoots: configured?.writableRoots, allowUnixSockets: configured?.allowUnixSockets, gongHome: gongHome() };
+  const options: SandboxOptions = {
+    mode,
+    network: configured?.network,
+    writableRoots: configured?.writableRoots,
+    allowUnixSockets: configured?.allowUnixSockets,
+    gongHome: gongHome(),
+  };
   return (inner) => new SandboxedEnvironment(inner, options);
 }
 

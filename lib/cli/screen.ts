@@ -126,7 +126,9 @@ export class Screen implements LiveSurface {
     const pending = this.pendingText();
     this.pendingShown = pending;
     const frame = this.live?.frameText() ?? "";
-    this.terminal.write(`${up > 0 ? `\x1b[${up}A\r\x1b[J` : ""}${lines}${pending ? `${pending}\n` : ""}${frame ? `${frame}\n` : ""}`);
+    this.terminal.write(
+      `${up > 0 ? `\x1b[${up}A\r\x1b[J` : ""}${lines}${pending ? `${pending}\n` : ""}${frame ? `${frame}\n` : ""}`,
+    );
     input.redraw();
   }
 

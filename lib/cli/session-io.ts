@@ -26,7 +26,12 @@ export interface Io {
   env: Record<string, string | undefined>;
 }
 
-export const processIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+export const processIo = (): Io => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+});
 
 /** The store the flags ask for; the same instance serves every session the host opens over it. */
 export function storeFor(setup: CliSetup): SessionStore {
@@ -67,15 +72,23 @@ function opening(ref: string, open: () => SessionStore): SessionStore {
   } catch (e) {
     if (e instanceof ConfigError) throw e;
     if (e instanceof SessionNotFoundError) {
-      if (e.file) throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
-      throw new ConfigError(`No session '${ref}': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions.`);
+      if (e.file)
+        throw new ConfigError(`Session file ${ref} does not exist. 'gong sessions' lists this directory's sessions.`);
+      throw new ConfigError(
+        `No session '${ref}': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions.`,
+      );
     }
     if (e instanceof NotASessionFileError) throw new ConfigError(e.message);
-    if (e instanceof AmbiguousSessionError) throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
+    if (e instanceof AmbiguousSessionError)
+      throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
     if (e instanceof SessionLockedError) {
-      throw new ConfigError(`Session ${e.path} is in use by another gong process (pid ${e.pid}; lock file ${lockPathOf(e.path)}); wait for it to finish, or branch off it with --fork. If no gong runs there, delete the lock file.`);
+      throw new ConfigError(
+        `Session ${e.path} is in use by another gong process (pid ${e.pid}; lock file ${lockPathOf(e.path)}); wait for it to finish, or branch off it with --fork. If no gong runs there, delete the lock file.`,
+      );
     }
-    throw new ConfigError(`Cannot resume ${ref === "the latest session" ? ref : `session '${ref}'`}: ${(e as Error).message}.`);
+    throw new ConfigError(
+      `Cannot resume ${ref === "the latest session" ? ref : `session '${ref}'`}: ${(e as Error).message}.`,
+    );
   }
 }
 
@@ -103,7 +116,13 @@ export function attachShellHooks(setup: Pick<CliSetup, "shellHooks">, session: S
 }
 
 /** Prompt words + piped stdin + @file contents, in that order; at most `maxBytes` of input in all. */
-export function buildPrompt(words: string | undefined, attachments: string[], stdinText: string | undefined, cwd: string, maxBytes = Infinity): string {
+export function buildPrompt(
+  words: string | undefined,
+  attachments: string[],
+  stdinText: string | undefined,
+  cwd: string,
+  maxBytes = Infinity,
+): string {
   const parts: string[] = [];
   if (words) parts.push(words);
   if (stdinText && stdinText.trim()) parts.push(stdinText.replace(/\s+$/, ""));
@@ -117,7 +136,9 @@ export function buildPrompt(words: string | undefined, attachments: string[], st
       content = readFileSync(path, "utf8");
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      throw new UsageError(`Cannot attach @${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}.`);
+      throw new UsageError(
+        `Cannot attach @${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}.`,
+      );
     }
     parts.push(`<file path="${file}">\n${content.replace(/\s+$/, "")}\n</file>`);
   }
@@ -138,7 +159,8 @@ export async function readAll(stream: NodeJS.ReadableStream, maxBytes = Infinity
 }
 
 function tooLarge(what: string, maxBytes: number): string {
-  const size = maxBytes >= 1024 * 1024 ? `${+(maxBytes / (1024 * 1024)).toFixed(1)} MB` : `${+(maxBytes / 1024).toFixed(1)} KB`;
+  const size =
+    maxBytes >= 1024 * 1024 ? `${+(maxBytes / (1024 * 1024)).toFixed(1)} MB` : `${+(maxBytes / 1024).toFixed(1)} KB`;
   return `${what} is larger than the ${size} input limit ("maxInputBytes" in settings); give the model a file path to read instead.`;
 }
 

@@ -53,7 +53,13 @@ const SettingsSchema = v.strictObject({
   /** TypeScript hook modules (a list of paths), or shell hooks in Claude Code's format (an object of events, lib/setup/hook-config.ts). */
   hooks: v.optional(v.union([v.array(v.string()), v.record(v.string(), v.unknown())])),
   /** Claude Code's permission rules (lib/setup/permission-rules.ts); a rule that does not parse is reported and skipped. */
-  permissions: v.optional(v.looseObject({ allow: v.optional(v.array(v.unknown())), ask: v.optional(v.array(v.unknown())), deny: v.optional(v.array(v.unknown())) })),
+  permissions: v.optional(
+    v.looseObject({
+      allow: v.optional(v.array(v.unknown())),
+      ask: v.optional(v.array(v.unknown())),
+      deny: v.optional(v.array(v.unknown())),
+    }),
+  ),
   /** Commands the `edits` approval mode passes as read-only, beside the built-in list (`make lint`, `git fetch`). */
   readOnlyCommands: v.optional(v.array(v.string())),
   /** Variables set for the session and its commands, as Claude Code's `env`. */
@@ -69,11 +75,26 @@ const SettingsSchema = v.strictObject({
   /** MCP servers by name, in the `.mcp.json` shape plus gong's keys (see lib/mcp/config.ts). */
   mcpServers: v.optional(v.record(v.string(), McpServerSettings)),
   /** MCP tool search: true (always), false (never), "auto" (MCP tool definitions over 10 % of the context window) or "auto:N" (N %). */
-  mcpToolSearch: v.optional(v.union([v.boolean(), v.pipe(v.string(), v.regex(/^auto(:\d{1,3})?$/, 'must be true, false, "auto" or "auto:N" (N a percentage)'))])),
+  mcpToolSearch: v.optional(
+    v.union([
+      v.boolean(),
+      v.pipe(v.string(), v.regex(/^auto(:\d{1,3})?$/, 'must be true, false, "auto" or "auto:N" (N a percentage)')),
+    ]),
+  ),
   /** Variables passed to commands although their names look secret (exact names or `PREFIX_*`). */
   envAllow: v.optional(v.array(v.string())),
   /** The OS sandbox for commands: a mode, or the mode with network access, extra writable roots and the Unix sockets commands may reach. */
-  sandbox: v.optional(v.union([SandboxModeSchema, v.strictObject({ mode: SandboxModeSchema, network: v.optional(v.boolean()), writableRoots: v.optional(v.array(v.string())), allowUnixSockets: v.optional(v.array(v.string())) })])),
+  sandbox: v.optional(
+    v.union([
+      SandboxModeSchema,
+      v.strictObject({
+        mode: SandboxModeSchema,
+        network: v.optional(v.boolean()),
+        writableRoots: v.optional(v.array(v.string())),
+        allowUnixSockets: v.optional(v.array(v.string())),
+      }),
+    ]),
+  ),
   /** Directories whose projects are trusted without asking (read from the global settings only). */
   trustedProjects: v.optional(v.array(v.string())),
   /** Characters of a tool's output the model sees, by tool name. */
@@ -157,7 +178,10 @@ export function loadSettings(cwd: string): LoadedSettings {
   const sources: LoadedSettings["sources"] = {};
   const layers: LoadedSettings["layers"] = [];
   let merged: Settings = {};
-  for (const [file, base, scope] of [[globalFile, dirname(globalFile), "global"], [projectFile, cwd, "project"]] as const) {
+  for (const [file, base, scope] of [
+    [globalFile, dirname(globalFile), "global"],
+    [projectFile, cwd, "project"],
+  ] as const) {
     if (!existsSync(file)) continue;
     const loaded = readSettingsFile(file, base);
     merged = mergeSettings(merged, loaded);
@@ -187,8 +211,10 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   if (Array.isArray(settings.hooks)) settings.hooks = settings.hooks.map(absolute);
   if (settings.allowedRoots) settings.allowedRoots = settings.allowedRoots.map(absolute);
   if (settings.trustedProjects) settings.trustedProjects = settings.trustedProjects.map(absolute);
-  if (typeof settings.sandbox === "object" && settings.sandbox.writableRoots) settings.sandbox.writableRoots = settings.sandbox.writableRoots.map(absolute);
-  if (typeof settings.sandbox === "object" && settings.sandbox.allowUnixSockets) settings.sandbox.allowUnixSockets = settings.sandbox.allowUnixSockets.map(absolute);
+  if (typeof settings.sandbox === "object" && settings.sandbox.writableRoots)
+    settings.sandbox.writableRoots = settings.sandbox.writableRoots.map(absolute);
+  if (typeof settings.sandbox === "object" && settings.sandbox.allowUnixSockets)
+    settings.sandbox.allowUnixSockets = settings.sandbox.allowUnixSockets.map(absolute);
   return settings;
 }
 
@@ -197,9 +223,21 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
  * them, and they are ignored rather than refused.
  */
 const CLAUDE_CODE_KEYS = [
-  "$schema", "apiKeyHelper", "cleanupPeriodDays", "companyAnnouncements", "enabledPlugins", "extraKnownMarketplaces", "statusLine",
-  "outputStyle", "includeCoAuthoredBy", "alwaysThinkingEnabled", "spinnerTipsEnabled", "forceLoginMethod", "enableAllProjectMcpServers",
-  "enabledMcpjsonServers", "disabledMcpjsonServers",
+  "$schema",
+  "apiKeyHelper",
+  "cleanupPeriodDays",
+  "companyAnnouncements",
+  "enabledPlugins",
+  "extraKnownMarketplaces",
+  "statusLine",
+  "outputStyle",
+  "includeCoAuthoredBy",
+  "alwaysThinkingEnabled",
+  "spinnerTipsEnabled",
+  "forceLoginMethod",
+  "enableAllProjectMcpServers",
+  "enabledMcpjsonServers",
+  "disabledMcpjsonServers",
 ];
 
 function withoutClaudeCodeKeys(raw: unknown): unknown {
@@ -214,7 +252,8 @@ function issueKey(issue: v.BaseIssue<unknown>): string | undefined {
 }
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
-  if (issue.kind === "schema" && issue.type === "strict_object" && issue.expected === "never") return "is not a known setting";
+  if (issue.kind === "schema" && issue.type === "strict_object" && issue.expected === "never")
+    return "is not a known setting";
   return issue.message.replace(/^Invalid \w+: /, "").replace(/^Expected/, "expected");
 }
 
@@ -223,7 +262,12 @@ export function mergeSettings(base: Settings, over: Settings): Settings {
   for (const [key, value] of Object.entries(over)) {
     const prev = out[key];
     out[key] =
-      value && typeof value === "object" && !Array.isArray(value) && prev && typeof prev === "object" && !Array.isArray(prev)
+      value &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      prev &&
+      typeof prev === "object" &&
+      !Array.isArray(prev)
         ? { ...(prev as object), ...(value as object) }
         : value;
   }

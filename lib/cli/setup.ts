@@ -96,12 +96,18 @@ export async function prepareSession(
   const fromSettings = loadSetup({
     cwd,
     gongHome: gongHome(),
-    gongFiles: loaded.layers.map((l) => ({ file: l.file, scope: l.scope === "global" ? "user" : "project", gong: true, ...l.settings })),
+    gongFiles: loaded.layers.map((l) => ({
+      file: l.file,
+      scope: l.scope === "global" ? "user" : "project",
+      gong: true,
+      ...l.settings,
+    })),
     claudeSettings: settings.claudeSettings,
     trusted: trust.trusted,
     untrustedHint: untrustedHint(),
     // Even a trusted project never redirects the user's keys: their own base URLs and keys win.
-    userOwned: (name) => env[name] !== undefined && PROVIDERS.some((p) => p.baseUrlEnv === name || p.apiKeyEnv.includes(name)),
+    userOwned: (name) =>
+      env[name] !== undefined && PROVIDERS.some((p) => p.baseUrlEnv === name || p.apiKeyEnv.includes(name)),
   });
   setupNotices.push(...fromSettings.notices);
   // The settings' `env` applies to gong itself (model, keys, base URLs) as to its commands and hooks, as Claude Code's does.
@@ -110,7 +116,14 @@ export async function prepareSession(
 
   // A missing key's message names gong's flag (--api-key applies to the --model's provider).
   const keyHint = (id: string) => `gong --model ${id}/… --api-key KEY`;
-  const clientOptions: ClientOptions = { apiKeys: {}, baseUrls: {}, providers: [], retry: settings.retry, keyHint, env: sessionEnv };
+  const clientOptions: ClientOptions = {
+    apiKeys: {},
+    baseUrls: {},
+    providers: [],
+    retry: settings.retry,
+    keyHint,
+    env: sessionEnv,
+  };
   const disposers: Array<() => Promise<void>> = [];
   applyProviderSettings(settings, clientOptions, sessionEnv);
   const secrets = protectKeyVariables(settings);
@@ -128,7 +141,9 @@ export async function prepareSession(
     clientOptions.providers!.push({ id: "fake", baseUrl: server.baseUrls.anthropic, api: "anthropic-messages" });
     clientOptions.apiKeys!.fake = "fake";
   } else if (!findProvider(provider) && !clientOptions.providers!.some((p) => p.id === provider)) {
-    throw new ConfigError(`Unknown provider '${named}' in model '${model}'. Use --list-models to see the known providers, or add it under "providers" in settings.`);
+    throw new ConfigError(
+      `Unknown provider '${named}' in model '${model}'. Use --list-models to see the known providers, or add it under "providers" in settings.`,
+    );
   }
   if (opts.apiKey) clientOptions.apiKeys![provider] = opts.apiKey;
   if (opts.baseUrl) clientOptions.baseUrls![provider] = opts.baseUrl;
@@ -137,9 +152,20 @@ export async function prepareSession(
   // The settings' `env` reaches commands and hooks, secret-looking names included (they were set on
   // purpose) — except the variables gong reads its own keys from.
   const baseEnv = sessionEnv;
-  const envAllow = [...(settings.envAllow ?? []), ...Object.keys(fromSettings.env).filter((name) => !keyVariables.has(name))];
+  const envAllow = [
+    ...(settings.envAllow ?? []),
+    ...Object.keys(fromSettings.env).filter((name) => !keyVariables.has(name)),
+  ];
   const environmentFor = (root: string) =>
-    new LocalEnvironment({ root, extraRoots: settings.allowedRoots, envPolicy: settings.envPolicy as EnvPolicy | undefined, envAllow, baseEnv, shell: settings.shell, secrets });
+    new LocalEnvironment({
+      root,
+      extraRoots: settings.allowedRoots,
+      envPolicy: settings.envPolicy as EnvPolicy | undefined,
+      envAllow,
+      baseEnv,
+      shell: settings.shell,
+      secrets,
+    });
   const execEnv = environmentFor(cwd);
   const box = await sandboxFor(opts.sandbox, settings.sandbox);
   const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
@@ -151,13 +177,31 @@ export async function prepareSession(
   // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
   const explicitTools =
     tools !== undefined &&
-    checkTools({ selection: tools, profile: factoryFor(opts.profile ?? settings.profile ?? AUTO_PROFILE, model), model, env: execEnv, skills: brought.skills.length > 0 }, toolSource, shell);
+    checkTools(
+      {
+        selection: tools,
+        profile: factoryFor(opts.profile ?? settings.profile ?? AUTO_PROFILE, model),
+        model,
+        env: execEnv,
+        skills: brought.skills.length > 0,
+      },
+      toolSource,
+      shell,
+    );
   const noShellNotice = !shell && !explicitTools;
-  const moduleHooks = Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
+  const moduleHooks =
+    Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
   const permissions: SessionPermissions = { rules: fromSettings.rules, cwd, hookDecisions: new WeakMap() };
   // The shell-hook runner loads only when the settings have hooks.
   const shellHooks = Object.keys(fromSettings.hooks).length
-    ? new (await import("../setup/shell-hooks.ts")).ShellHooks({ config: fromSettings.hooks, cwd, env: baseEnv, permissionMode: () => claudePermissionMode(permissions.mode?.()), report: (line) => warn(`gong: ${line}`), decisions: permissions.hookDecisions })
+    ? new (await import("../setup/shell-hooks.ts")).ShellHooks({
+        config: fromSettings.hooks,
+        cwd,
+        env: baseEnv,
+        permissionMode: () => claudePermissionMode(permissions.mode?.()),
+        report: (line) => warn(`gong: ${line}`),
+        decisions: permissions.hookDecisions,
+      })
     : undefined;
   permissions.hookEvents = shellHooks;
   // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with theirs.
@@ -201,7 +245,9 @@ export async function prepareSession(
       search: opts.webSearch ?? settings.web?.search,
     },
     // Off (false) or with settings; otherwise the default: on for sessions stored under GONG_HOME.
-    ...(settings.checkpoints === false || typeof settings.checkpoints === "object" ? { checkpoints: settings.checkpoints } : {}),
+    ...(settings.checkpoints === false || typeof settings.checkpoints === "object"
+      ? { checkpoints: settings.checkpoints }
+      : {}),
   };
 
   const termination = new AbortController();
@@ -211,7 +257,12 @@ export async function prepareSession(
     settings,
     sessionOptions,
     store: storeSelection(opts),
-    notices: [...setupNotices, ...(noShellNotice ? [noShellMessage(process.env.PATH ?? "")] : []), ...mcp.warnings, ...brought.problems.map((p) => `warning: ${p}`)],
+    notices: [
+      ...setupNotices,
+      ...(noShellNotice ? [noShellMessage(process.env.PATH ?? "")] : []),
+      ...mcp.warnings,
+      ...brought.problems.map((p) => `warning: ${p}`),
+    ],
     permissions,
     ruleFiles: fromSettings.ruleFiles,
     shellHooks,
@@ -243,9 +294,13 @@ export function commandContext(setup: CliSetup, env = setup.sessionOptions.env!)
 }
 
 /** The `mcpToolSearch` setting as session config: true always defers, false never, "auto:N" past N % of the context window. */
-function toolSearchConfig(setting: Settings["mcpToolSearch"]): { mcpToolSearch?: boolean; mcpToolSearchPercent?: number } {
+function toolSearchConfig(setting: Settings["mcpToolSearch"]): {
+  mcpToolSearch?: boolean;
+  mcpToolSearchPercent?: number;
+} {
   if (setting === undefined || setting === "auto") return {};
-  if (typeof setting === "boolean") return setting ? { mcpToolSearch: true, mcpToolSearchPercent: 0 } : { mcpToolSearch: false };
+  if (typeof setting === "boolean")
+    return setting ? { mcpToolSearch: true, mcpToolSearchPercent: 0 } : { mcpToolSearch: false };
   return { mcpToolSearch: true, mcpToolSearchPercent: Number(setting.slice(5)) };
 }
 
@@ -258,7 +313,11 @@ async function loadSettingsHooks(paths: string[], cwd: string, files: string[]):
   }
 }
 
-function applyProviderSettings(settings: Settings, clientOptions: ClientOptions, env: Record<string, string | undefined>): void {
+function applyProviderSettings(
+  settings: Settings,
+  clientOptions: ClientOptions,
+  env: Record<string, string | undefined>,
+): void {
   for (const [name, p] of Object.entries(settings.providers ?? {})) {
     const preset = findProvider(name);
     const id = preset?.id ?? name;
@@ -281,7 +340,10 @@ function applyProviderSettings(settings: Settings, clientOptions: ClientOptions,
  * the environments and the session are given.
  */
 function protectKeyVariables(settings: Settings): SecretPolicy {
-  const names = [...PROVIDERS.flatMap((p) => p.apiKeyEnv), ...Object.values(settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []))];
+  const names = [
+    ...PROVIDERS.flatMap((p) => p.apiKeyEnv),
+    ...Object.values(settings.providers ?? {}).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : [])),
+  ];
   const policy = secretPolicy(names);
   const unnamed = new Set(names.filter((n) => isWithheld(n, policy) && !isSecretName(n)));
   if (unnamed.size > 0) hideOwnSecrets((n) => unnamed.has(n));
@@ -299,13 +361,17 @@ function checkTools(check: SelectionCheck, source: string, shell: ShellChoice | 
     active = toolsForSelection(check);
   } catch (e) {
     // The rule's sentences, joined into one: "Unknown tool 'x'. Available tools: …" → "unknown tool 'x'; available tools: …".
-    const reason = (e as Error).message.replace(/\.$/, "").replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
+    const reason = (e as Error).message
+      .replace(/\.$/, "")
+      .replace(/\. (\w)/g, (_m, c: string) => `; ${c.toLowerCase()}`);
     throw new ConfigError(`Invalid ${source}: ${reason[0].toLowerCase()}${reason.slice(1)}.`);
   }
   // Tools chosen by name that cannot run: asked for explicitly, so a stop rather than a notice.
   const shellTools = active.filter((t) => t.kind === "shell").map((t) => t.name);
   if (!shell && shellTools.length > 0) {
-    throw new ConfigError(`${source} names ${shellTools.join(", ")}, but no shell is on PATH (${process.env.PATH || "empty"}; gong looked for bash and sh): install one, name one with "shell" in settings, or leave ${shellTools.join(", ")} out.`);
+    throw new ConfigError(
+      `${source} names ${shellTools.join(", ")}, but no shell is on PATH (${process.env.PATH || "empty"}; gong looked for bash and sh): install one, name one with "shell" in settings, or leave ${shellTools.join(", ")} out.`,
+    );
   }
   return true;
 }
@@ -315,7 +381,8 @@ function commandShell(configured: string | undefined): ShellChoice | null {
   try {
     return chooseShell(process.env.PATH ?? "", configured);
   } catch (e) {
-    if (e instanceof ShellNotFoundError) throw new ConfigError(`Invalid "shell" in settings: ${e.message[0].toLowerCase()}${e.message.slice(1)}`);
+    if (e instanceof ShellNotFoundError)
+      throw new ConfigError(`Invalid "shell" in settings: ${e.message[0].toLowerCase()}${e.message.slice(1)}`);
     throw e;
   }
 }

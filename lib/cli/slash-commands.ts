@@ -40,9 +40,18 @@ const COMMANDS: Record<string, SlashCommand> = {
     help: "this list",
     whileBusy: true,
     run: (_args, { out, style, host }) => {
-      const custom = commandInfos(host.setup.brought.commands.filter((c) => !Object.hasOwn(COMMANDS, c.name.toLowerCase())));
-      const own = custom.length > 0 ? `${style.bold("your commands")}\n${custom.map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n` : "";
-      out(`${Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n${own}${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`);
+      const custom = commandInfos(
+        host.setup.brought.commands.filter((c) => !Object.hasOwn(COMMANDS, c.name.toLowerCase())),
+      );
+      const own =
+        custom.length > 0
+          ? `${style.bold("your commands")}\n${custom.map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n`
+          : "";
+      out(
+        `${Object.values(COMMANDS)
+          .map((c) => `  ${c.usage.padEnd(24)} ${c.help}`)
+          .join("\n")}\n${own}${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`,
+      );
     },
   },
   model: {
@@ -56,7 +65,9 @@ const COMMANDS: Record<string, SlashCommand> = {
         // The model in use already: nothing changes, and nothing is recorded in the session.
         if (choice.switchTo === host.session.model) return out(`model: ${choice.switchTo} (already in use)\n`);
         host.session.setModel(choice.switchTo);
-        out(`model: ${choice.switchTo}${choice.missingKey ? style.yellow(` (no key for it yet: set ${choice.missingKey})`) : ""}\n`);
+        out(
+          `model: ${choice.switchTo}${choice.missingKey ? style.yellow(` (no key for it yet: set ${choice.missingKey})`) : ""}\n`,
+        );
         return;
       }
       const current = host.session.model;
@@ -67,7 +78,8 @@ const COMMANDS: Record<string, SlashCommand> = {
       });
       if (!arg) out(`model: ${current}\n${rows.join("\n")}${rows.length ? "\n" : ""}`);
       else if (rows.length === 0) out(`no known model matches '${arg}'; /model provider/id takes any id.\n`);
-      else out(`${choice.keyed ? "" : `no model with a key set matches '${arg}'; these need one:\n`}${rows.join("\n")}\n`);
+      else
+        out(`${choice.keyed ? "" : `no model with a key set matches '${arg}'; these need one:\n`}${rows.join("\n")}\n`);
       const hint = arg ? "" : `/model <filter> narrows the list; /model <id> or provider/id switches`;
       const keys = choice.unkeyed.length ? `; no key set for ${choice.unkeyed.join(", ")}` : "";
       if (hint) out(`${style.dim(hint + keys)}\n`);
@@ -110,10 +122,18 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   thinking: {
     usage: "/thinking",
-    help: "the model's last reasoning in full (shown collapsed with showThinking: \"collapsed\")",
+    help: 'the model\'s last reasoning in full (shown collapsed with showThinking: "collapsed")',
     run(_args, { host, out, style }) {
-      const last = host.session.messages.findLast((m) => m.role === "assistant" && m.content.some((p) => p.type === "thinking" && p.text !== ""));
-      const text = last?.role === "assistant" ? last.content.flatMap((p) => (p.type === "thinking" ? [p.text] : [])).join("\n").trim() : "";
+      const last = host.session.messages.findLast(
+        (m) => m.role === "assistant" && m.content.some((p) => p.type === "thinking" && p.text !== ""),
+      );
+      const text =
+        last?.role === "assistant"
+          ? last.content
+              .flatMap((p) => (p.type === "thinking" ? [p.text] : []))
+              .join("\n")
+              .trim()
+          : "";
       out(text ? `${style.dim(text)}\n` : "no reasoning yet.\n");
     },
   },
@@ -133,7 +153,9 @@ const COMMANDS: Record<string, SlashCommand> = {
       }
       if (arg === "accept") return out(`${checklist}not in plan mode (/plan enters it).\n`);
       planMode.enter(host.session);
-      out(`${checklist}plan mode: the model only reads and plans (tools: ${host.session.tools.join(", ")}); /plan again accepts the plan and gives the tools back.\n`);
+      out(
+        `${checklist}plan mode: the model only reads and plans (tools: ${host.session.tools.join(", ")}); /plan again accepts the plan and gives the tools back.\n`,
+      );
     },
   },
   fork: {
@@ -219,7 +241,8 @@ const COMMANDS: Record<string, SlashCommand> = {
     run(_args, { host, out, style }) {
       const sessions = host.listSessions();
       const current = host.session.id;
-      if (sessions.length === 0) return out(`no saved sessions here yet (this one, ${current.slice(0, 8)}, is saved with its first input).\n`);
+      if (sessions.length === 0)
+        return out(`no saved sessions here yet (this one, ${current.slice(0, 8)}, is saved with its first input).\n`);
       // A fork names the session it branched off (its header's parentSession).
       const ids = new Map(sessions.map((s) => [resolve(s.path), s.id]));
       for (const s of sessions.slice(0, 20)) {
@@ -227,9 +250,14 @@ const COMMANDS: Record<string, SlashCommand> = {
         const fork = s.parentSession ? style.dim(` (fork of ${parent ? parent.slice(0, 8) : s.parentSession})`) : "";
         const mark = s.id === current ? style.green("*") : " ";
         const here = s.id === current ? style.dim(" ← this session") : "";
-        out(`${mark} ${style.dim(s.id.slice(0, 8))}  ${s.updated.toISOString().slice(0, 16).replace("T", " ")}  ${s.name ?? s.firstMessage}${fork}${here}\n`);
+        out(
+          `${mark} ${style.dim(s.id.slice(0, 8))}  ${s.updated.toISOString().slice(0, 16).replace("T", " ")}  ${s.name ?? s.firstMessage}${fork}${here}\n`,
+        );
       }
-      if (!sessions.some((s) => s.id === current)) out(`${style.green("*")} ${style.dim(current.slice(0, 8))}  ${style.dim("this session (not saved until its first input)")}\n`);
+      if (!sessions.some((s) => s.id === current))
+        out(
+          `${style.green("*")} ${style.dim(current.slice(0, 8))}  ${style.dim("this session (not saved until its first input)")}\n`,
+        );
     },
   },
   skills: {
@@ -238,8 +266,14 @@ const COMMANDS: Record<string, SlashCommand> = {
     whileBusy: true,
     run(_args, { host, out, style }) {
       const { skills } = host.setup.brought;
-      if (skills.length === 0) return out("no skills found (SKILL.md folders in .claude/skills, .agents/skills, .gong/skills, or the same under your home).\n");
-      for (const s of skills) out(`  ${s.name.padEnd(24)} ${s.description.length > 90 ? `${s.description.slice(0, 89)}…` : s.description}\n  ${"".padEnd(24)} ${style.dim(`${s.scope}: ${s.file}${s.allowedTools ? ` · allowed-tools: ${s.allowedTools.join(" ")}` : ""}`)}\n`);
+      if (skills.length === 0)
+        return out(
+          "no skills found (SKILL.md folders in .claude/skills, .agents/skills, .gong/skills, or the same under your home).\n",
+        );
+      for (const s of skills)
+        out(
+          `  ${s.name.padEnd(24)} ${s.description.length > 90 ? `${s.description.slice(0, 89)}…` : s.description}\n  ${"".padEnd(24)} ${style.dim(`${s.scope}: ${s.file}${s.allowedTools ? ` · allowed-tools: ${s.allowedTools.join(" ")}` : ""}`)}\n`,
+        );
     },
   },
   quit: {
@@ -252,13 +286,18 @@ const COMMANDS: Record<string, SlashCommand> = {
 
 /** The tree without checkpoint entries (their children take their place): /rewind lists those. */
 function withoutCheckpoints(nodes: TreeNode[]): TreeNode[] {
-  return nodes.flatMap((n) => (n.type === "custom" && n.text === `custom: ${CHECKPOINT_ENTRY}` ? withoutCheckpoints(n.children) : [{ ...n, children: withoutCheckpoints(n.children) }]));
+  return nodes.flatMap((n) =>
+    n.type === "custom" && n.text === `custom: ${CHECKPOINT_ENTRY}`
+      ? withoutCheckpoints(n.children)
+      : [{ ...n, children: withoutCheckpoints(n.children) }],
+  );
 }
 
 /** Ids of the tool calls an assistant entry made. */
 function toolCallIds(store: SessionStore, entryId: string): string[] {
   const entry = store.getEntry(entryId);
-  if (entry?.type !== "message" || entry.message.role !== "assistant" || !Array.isArray(entry.message.content)) return [];
+  if (entry?.type !== "message" || entry.message.role !== "assistant" || !Array.isArray(entry.message.content))
+    return [];
   return entry.message.content.flatMap((p) => (p.type === "tool_call" ? [p.id] : []));
 }
 
@@ -275,9 +314,13 @@ function childLines(host: CurrentSession, style: Style): Map<string, string[]> {
   for (const child of childFiles(path)) {
     const report = live.get(child.path);
     const status = report?.status ?? child.status;
-    const shown = status === "failed" ? style.red(status) : status === "running" ? style.cyan(status) : style.green(status);
+    const shown =
+      status === "failed" ? style.red(status) : status === "running" ? style.cyan(status) : style.green(status);
     const key = child.spawnedBy ?? "";
-    byCall.set(key, [...(byCall.get(key) ?? []), `${style.dim(`↳ agent ${child.sessionId.slice(0, 8)}`)} ${shown} ${report?.name ?? child.name}`]);
+    byCall.set(key, [
+      ...(byCall.get(key) ?? []),
+      `${style.dim(`↳ agent ${child.sessionId.slice(0, 8)}`)} ${shown} ${report?.name ?? child.name}`,
+    ]);
   }
   return byCall;
 }
@@ -298,7 +341,13 @@ const KEYS: [string, string][] = [
   ["Ctrl-G", "edit the input in $VISUAL / $EDITOR"],
   ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
   ["Ctrl-R", "search earlier inputs: type to narrow, Ctrl-R older, Enter takes it, Esc cancels"],
-  ["/command while working", `${Object.keys(COMMANDS).filter((name) => COMMANDS[name].whileBusy).map((name) => `/${name}`).join(" ")} run at once; the others when the agent is done`],
+  [
+    "/command while working",
+    `${Object.keys(COMMANDS)
+      .filter((name) => COMMANDS[name].whileBusy)
+      .map((name) => `/${name}`)
+      .join(" ")} run at once; the others when the agent is done`,
+  ],
 ];
 
 /** The commands, for completion. */

@@ -52,7 +52,13 @@ export class StatusLine {
     if (event.kind !== "message_end") return;
     const { message } = event.data;
     // A failed call's usage says nothing of what the conversation holds.
-    if (message.role !== "assistant" || !message.usage || message.finishReason === "error" || message.finishReason === "aborted") return;
+    if (
+      message.role !== "assistant" ||
+      !message.usage ||
+      message.finishReason === "error" ||
+      message.finishReason === "aborted"
+    )
+      return;
     this.contextTokens = tokensOf(message.usage);
   }
 

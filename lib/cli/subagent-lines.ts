@@ -9,7 +9,8 @@ import { callLabel, resultLine, type Style } from "./render.ts";
 /** The line for a subagent event (a forwarded child event or subagent_start/end), or undefined to show nothing. */
 export function subagentLine(event: SessionEvent, style: Style): string | undefined {
   const tag = (id: string) => style.dim(`↳ agent ${id}`);
-  if (event.kind === "subagent_start") return `  ${tag(event.data.agent_id)} ${style.cyan("started")} ${event.data.name}\n`;
+  if (event.kind === "subagent_start")
+    return `  ${tag(event.data.agent_id)} ${style.cyan("started")} ${event.data.name}\n`;
   if (event.kind === "subagent_end") {
     const d = event.data;
     const status = d.status === "failed" ? style.red("failed") : style.green(d.status);

@@ -36,11 +36,16 @@ export function renderTranscript(messages: readonly Message[], options: Transcri
   const { style: s, columns } = options;
   const starts = messages.flatMap((m, i) => (m.role === "user" ? [i] : []));
   if (messages.length === 0) return "";
-  const from = starts.length > (options.turns ?? TRANSCRIPT_TURNS) ? starts[starts.length - (options.turns ?? TRANSCRIPT_TURNS)] : 0;
+  const from =
+    starts.length > (options.turns ?? TRANSCRIPT_TURNS)
+      ? starts[starts.length - (options.turns ?? TRANSCRIPT_TURNS)]
+      : 0;
   const lines: string[] = [];
   if (from > 0) {
     const inputs = starts.filter((i) => i < from).length;
-    lines.push(s.dim(`… ${from} earlier messages (${inputs} input${inputs === 1 ? "" : "s"}); /tree lists the whole session`));
+    lines.push(
+      s.dim(`… ${from} earlier messages (${inputs} input${inputs === 1 ? "" : "s"}); /tree lists the whole session`),
+    );
   }
   const results = new Map<string, ToolResultMessage>();
   for (const m of messages) if (m.role === "tool") results.set(m.toolCallId, m);
@@ -54,23 +59,36 @@ export function renderTranscript(messages: readonly Message[], options: Transcri
 
 function inputLines(text: string, s: Style, columns: number): string[] {
   const all = text.trim().split("\n");
-  const shown = all.slice(0, INPUT_LINES).map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${cutToWidth(l, columns - 3)}`);
+  const shown = all
+    .slice(0, INPUT_LINES)
+    .map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${cutToWidth(l, columns - 3)}`);
   if (all.length > INPUT_LINES) shown.push(s.dim(`  … ${all.length - INPUT_LINES} more lines`));
   return shown;
 }
 
-function answerLines(message: AssistantMessage, results: Map<string, ToolResultMessage>, tools: Map<string, Tool>, options: TranscriptOptions): string[] {
+function answerLines(
+  message: AssistantMessage,
+  results: Map<string, ToolResultMessage>,
+  tools: Map<string, Tool>,
+  options: TranscriptOptions,
+): string[] {
   const { style: s, columns } = options;
   const lines: string[] = [];
   const content = message.content as unknown;
-  const parts = Array.isArray(message.content) ? message.content : typeof content === "string" ? [{ type: "text" as const, text: content }] : [];
+  const parts = Array.isArray(message.content)
+    ? message.content
+    : typeof content === "string"
+      ? [{ type: "text" as const, text: content }]
+      : [];
   for (const part of parts) {
     if (part.type === "text" && part.text.trim()) {
       const text = part.text.replace(/\s+$/, "");
-      const rendered = options.markdown ? (() => {
-        const md = new MarkdownStream(s, () => columns);
-        return (md.push(`${text}\n`) + md.flush()).replace(/\n$/, "");
-      })() : text;
+      const rendered = options.markdown
+        ? (() => {
+            const md = new MarkdownStream(s, () => columns);
+            return (md.push(`${text}\n`) + md.flush()).replace(/\n$/, "");
+          })()
+        : text;
       // A long answer is not replayed whole: its start, and how much more there was.
       const rows = rendered.split("\n");
       lines.push(...rows.slice(0, ANSWER_LINES));
@@ -78,11 +96,18 @@ function answerLines(message: AssistantMessage, results: Map<string, ToolResultM
     } else if (part.type === "tool_call") {
       const result = results.get(part.id);
       const failed = !result || result.isError;
-      const label = callLabel({ tool_name: part.name, call_summary: describeCall(tools.get(part.name), part.arguments).call_summary });
+      const label = callLabel({
+        tool_name: part.name,
+        call_summary: describeCall(tools.get(part.name), part.arguments).call_summary,
+      });
       lines.push(`${failed ? s.red("●") : s.green("●")} ${cutToWidth(label, columns - 3)}`);
       // A change shows as it did live: its size and the lines it removed and added, not the tool's words to the model.
-      const change = !failed && result.kind === "modify" ? proposedChange(part.arguments as Record<string, unknown>) : undefined;
-      const summary = cutToWidth(change ? diffSummary(change) : result ? resultSummary(result) : "no result (interrupted)", columns - 5);
+      const change =
+        !failed && result.kind === "modify" ? proposedChange(part.arguments as Record<string, unknown>) : undefined;
+      const summary = cutToWidth(
+        change ? diffSummary(change) : result ? resultSummary(result) : "no result (interrupted)",
+        columns - 5,
+      );
       lines.push(`  ${s.dim("⎿")} ${failed ? s.red(summary) : s.dim(summary)}`);
       if (change) lines.push(indent(colorDiff(change, s, CHANGE_LINES)));
     }
@@ -97,12 +122,15 @@ function resultSummary(result: ToolResultMessage): string {
     .map((l) => l.trim())
     .filter(Boolean);
   if (result.isError) return lines.at(-1) ?? "failed";
-  if (result.kind === "shell") return lines.length === 0 ? "no output" : `${lines.length} line${lines.length === 1 ? "" : "s"} of output`;
+  if (result.kind === "shell")
+    return lines.length === 0 ? "no output" : `${lines.length} line${lines.length === 1 ? "" : "s"} of output`;
   return lines[0] ?? "done";
 }
 
 function textOf(content: string | UserPart[]): string {
-  return typeof content === "string" ? content : content.map((p) => (p.type === "text" ? p.text : p.type === "image" ? "[image]" : "")).join("");
+  return typeof content === "string"
+    ? content
+    : content.map((p) => (p.type === "text" ? p.text : p.type === "image" ? "[image]" : "")).join("");
 }
 
 /** Every tool a profile can offer, by name; the session's own profile's tools win a shared name. */

@@ -20,7 +20,19 @@ import { projectTrustRequests } from "../setup/settings-files.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
 
 /** Project settings keys that need trust: whatever runs code, redirects keys or lowers the user's guard. */
-export const TRUST_KEYS = ["hooks", "mcpServers", "providers", "envPolicy", "envAllow", "allowedRoots", "sandbox", "approval", "env", "readOnlyCommands", "shell"] as const;
+export const TRUST_KEYS = [
+  "hooks",
+  "mcpServers",
+  "providers",
+  "envPolicy",
+  "envAllow",
+  "allowedRoots",
+  "sandbox",
+  "approval",
+  "env",
+  "readOnlyCommands",
+  "shell",
+] as const;
 
 export interface TrustOptions {
   /** `--trust` was given. */
@@ -60,7 +72,8 @@ export function trustRequests(project: Settings | undefined): string[] {
     const value = project[key as keyof Settings];
     if (value === undefined) continue;
     if (key === "providers") {
-      for (const [name, p] of Object.entries(project.providers ?? {})) for (const field of Object.keys(p)) found.push(`providers.${name}.${field}`);
+      for (const [name, p] of Object.entries(project.providers ?? {}))
+        for (const field of Object.keys(p)) found.push(`providers.${name}.${field}`);
     } else found.push(key);
   }
   // Allow rules widen what runs unasked; deny and ask rules only restrict, so they need no trust.
@@ -78,7 +91,11 @@ export interface TrustedSettings {
  * The merged settings with the project's trust-requiring keys left out unless `trusted`, and any
  * project base URL left out where the user's environment sets that provider's own.
  */
-export function applyTrust(loaded: LoadedSettings, trusted: boolean, env: Record<string, string | undefined>): TrustedSettings {
+export function applyTrust(
+  loaded: LoadedSettings,
+  trusted: boolean,
+  env: Record<string, string | undefined>,
+): TrustedSettings {
   const notices: string[] = [];
   let merged: Settings = {};
   for (const layer of loaded.layers) {
@@ -89,12 +106,16 @@ export function applyTrust(loaded: LoadedSettings, trusted: boolean, env: Record
       const requests = trustRequests(settings);
       if (!trusted && requests.length > 0) {
         settings = omit(settings, TRUST_KEYS);
-        if (settings.permissions?.allow) settings = { ...settings, permissions: { ...settings.permissions, allow: undefined } };
+        if (settings.permissions?.allow)
+          settings = { ...settings, permissions: { ...settings.permissions, allow: undefined } };
         notices.push(`ignoring ${requests.join(", ")} from ${layer.file}: ${untrustedHint()}`);
       }
       const kept = keepUserBaseUrls(settings, env);
       settings = kept.settings;
-      for (const name of kept.ignored) notices.push(`ignoring providers.${name}.baseUrl from ${layer.file}: ${findProvider(name)?.baseUrlEnv} is set in your environment and wins.`);
+      for (const name of kept.ignored)
+        notices.push(
+          `ignoring providers.${name}.baseUrl from ${layer.file}: ${findProvider(name)?.baseUrlEnv} is set in your environment and wins.`,
+        );
     }
     merged = mergeSettings(merged, settings);
   }
@@ -115,7 +136,10 @@ export function projectSettings(loaded: LoadedSettings): { file: string; setting
   return loaded.layers.find((l) => l.scope === "project");
 }
 
-function keepUserBaseUrls(settings: Settings, env: Record<string, string | undefined>): { settings: Settings; ignored: string[] } {
+function keepUserBaseUrls(
+  settings: Settings,
+  env: Record<string, string | undefined>,
+): { settings: Settings; ignored: string[] } {
   const ignored: string[] = [];
   if (!settings.providers) return { settings, ignored };
   const providers: NonNullable<Settings["providers"]> = {};

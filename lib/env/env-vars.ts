@@ -18,9 +18,27 @@ export type EnvPolicy = (typeof ENV_POLICIES)[number];
 
 /** Variables every policy but "none" keeps. */
 export const ALWAYS_KEPT: readonly string[] = [
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TMPDIR", "TZ",
-  "GOPATH", "GOROOT", "CARGO_HOME", "RUSTUP_HOME", "NVM_DIR", "PYENV_ROOT", "VIRTUAL_ENV",
-  "JAVA_HOME", "BUN_INSTALL", "DENO_DIR", "NODE_PATH",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TMPDIR",
+  "TZ",
+  "GOPATH",
+  "GOROOT",
+  "CARGO_HOME",
+  "RUSTUP_HOME",
+  "NVM_DIR",
+  "PYENV_ROOT",
+  "VIRTUAL_ENV",
+  "JAVA_HOME",
+  "BUN_INSTALL",
+  "DENO_DIR",
+  "NODE_PATH",
 ];
 
 /**
@@ -29,18 +47,49 @@ export const ALWAYS_KEPT: readonly string[] = [
  * but not `MONKEY`, `GIT_AUTHOR_NAME` or `TOKENIZER_PATH`, whose words only begin or end alike.
  */
 export const SECRET_WORDS: readonly string[] = [
-  "KEY", "APIKEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIAL",
-  "AUTH", "OAUTH", "PRIVATE", "SESSION", "COOKIE",
+  "KEY",
+  "APIKEY",
+  "SECRET",
+  "TOKEN",
+  "PASSWORD",
+  "PASSWD",
+  "PASS",
+  "PASSPHRASE",
+  "CREDENTIAL",
+  "AUTH",
+  "OAUTH",
+  "PRIVATE",
+  "SESSION",
+  "COOKIE",
 ];
 
 /** Secrets whose names carry none of the words: connection strings with passwords, webhook URLs, … */
 export const KNOWN_SECRETS: readonly string[] = [
-  "PGPASSWORD", "MYSQL_PWD", "DATABASE_URL", "REDIS_URL", "MONGODB_URI", "MONGO_URL", "AMQP_URL",
-  "SENTRY_DSN", "SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "GITHUB_PAT", "CI_JOB_JWT", "CI_JOB_JWT_V2",
+  "PGPASSWORD",
+  "MYSQL_PWD",
+  "DATABASE_URL",
+  "REDIS_URL",
+  "MONGODB_URI",
+  "MONGO_URL",
+  "AMQP_URL",
+  "SENTRY_DSN",
+  "SLACK_WEBHOOK_URL",
+  "DISCORD_WEBHOOK_URL",
+  "GITHUB_PAT",
+  "CI_JOB_JWT",
+  "CI_JOB_JWT_V2",
 ];
 
 /** Names that contain a secret word but hold none: desktop-session plumbing. */
-const NOT_SECRETS = new Set(["DBUS_SESSION_BUS_ADDRESS", "DESKTOP_SESSION", "SESSION_MANAGER", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS", "XDG_SESSION_DESKTOP"]);
+const NOT_SECRETS = new Set([
+  "DBUS_SESSION_BUS_ADDRESS",
+  "DESKTOP_SESSION",
+  "SESSION_MANAGER",
+  "XDG_SESSION_ID",
+  "XDG_SESSION_TYPE",
+  "XDG_SESSION_CLASS",
+  "XDG_SESSION_DESKTOP",
+]);
 
 /** Variables dropped by "filtered" even though they are no secret. */
 const STARTUP_FILES = new Set(["BASH_ENV"]);
@@ -121,6 +170,8 @@ function keeps(policy: EnvPolicy, name: string, allow: readonly string[], secret
     case "core":
       return isAlwaysKept(name) || matchesAllowList(name, allow);
     case "filtered":
-      return isAlwaysKept(name) || matchesAllowList(name, allow) || (!isWithheld(name, secrets) && !STARTUP_FILES.has(name));
+      return (
+        isAlwaysKept(name) || matchesAllowList(name, allow) || (!isWithheld(name, secrets) && !STARTUP_FILES.has(name))
+      );
   }
 }

@@ -176,12 +176,23 @@ function ending(started: number, exitCode: number | null, signal: string | null,
 
 async function assertDirectory(dir: string): Promise<void> {
   const info = await stat(dir).catch(() => null);
-  if (!info) throw new ToolError("NOT_FOUND", `Working directory '${dir}' does not exist. Create it first or run the command from an existing directory.`);
-  if (!info.isDirectory()) throw new ToolError("INVALID_PARAM", `Working directory '${dir}' is a file, not a directory. Use its parent directory.`);
+  if (!info)
+    throw new ToolError(
+      "NOT_FOUND",
+      `Working directory '${dir}' does not exist. Create it first or run the command from an existing directory.`,
+    );
+  if (!info.isDirectory())
+    throw new ToolError(
+      "INVALID_PARAM",
+      `Working directory '${dir}' is a file, not a directory. Use its parent directory.`,
+    );
 }
 
 function spawnError(e: unknown, shell: string): ToolError {
   const code = (e as { code?: string }).code ?? "unknown error";
   const detail = code === "ENOENT" ? "no such file (ENOENT)" : code === "EACCES" ? "permission denied (EACCES)" : code;
-  return new ToolError("EXECUTION_ERROR", `Could not start the shell '${shell}': ${detail}. Check that the shell exists and is executable, or configure another shell.`);
+  return new ToolError(
+    "EXECUTION_ERROR",
+    `Could not start the shell '${shell}': ${detail}. Check that the shell exists and is executable, or configure another shell.`,
+  );
 }

@@ -112,7 +112,9 @@ export async function listDir(path: string): Promise<DirEntry[]> {
     throw fsError(e, path, "list");
   }
   const entries = await Promise.all(names.map((name) => dirEntry(path, name)));
-  return entries.filter((e): e is DirEntry => e !== null).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return entries
+    .filter((e): e is DirEntry => e !== null)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 async function dirEntry(dir: string, name: string): Promise<DirEntry | null> {

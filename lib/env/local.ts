@@ -9,7 +9,15 @@ import { ToolError } from "../envelope.ts";
 import { resolveWorkspacePath } from "../paths.ts";
 import { type EnvPolicy, type SecretPolicy, commandEnv } from "./env-vars.ts";
 import { runCommand } from "./exec.ts";
-import { fileExists, listDir, readWholeFile, removeFile, statFile, streamFile, writeFileAtomic } from "./local-files.ts";
+import {
+  fileExists,
+  listDir,
+  readWholeFile,
+  removeFile,
+  statFile,
+  streamFile,
+  writeFileAtomic,
+} from "./local-files.ts";
 import { ProcessTrees } from "./process-trees.ts";
 import { programsOnPath } from "./programs.ts";
 import { chooseShell, noShellMessage, ShellNotFoundError, type ShellChoice } from "./shell.ts";
@@ -71,7 +79,12 @@ export class LocalEnvironment implements ExecutionEnvironment {
   private rootPath: string;
   private cwdPath: string;
   private extraRootPaths: string[];
-  private readonly settings: Required<Omit<LocalEnvironmentOptions, "root" | "cwd" | "extraRoots" | "home" | "shell" | "commandPrefix" | "envAllow" | "secrets">>;
+  private readonly settings: Required<
+    Omit<
+      LocalEnvironmentOptions,
+      "root" | "cwd" | "extraRoots" | "home" | "shell" | "commandPrefix" | "envAllow" | "secrets"
+    >
+  >;
   /** Chosen on first use and kept: the machine's shells do not change during a session. */
   private shellChoice?: ShellChoice | null;
   /** Every process started for a tool, so timeout, abort and cleanup kill whole trees. */

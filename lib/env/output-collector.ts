@@ -60,7 +60,8 @@ export class OutputCollector {
    * a caller that took every byte through onOutput never pays for them.
    */
   finish(): CollectedOutput {
-    if (this.options.onData) for (const stream of ["stdout", "stderr"] as const) this.tell(this.decoders[stream].decode(), stream);
+    if (this.options.onData)
+      for (const stream of ["stdout", "stderr"] as const) this.tell(this.decoders[stream].decode(), stream);
     // A character still unfinished at the end decodes as U+FFFD, as it does on its own stream.
     for (const stream of ["stdout", "stderr"] as const) {
       const held = this.unfinished[stream];

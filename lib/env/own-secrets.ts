@@ -79,7 +79,8 @@ function memoryLayout() {
   const fields = procStat("self") ?? [];
   const field = (n: number) => Number(fields[n - 3]);
   const layout = { argStart: field(48), argEnd: field(49), envStart: field(50), envEnd: field(51) };
-  if (!Object.values(layout).every((n) => Number.isSafeInteger(n) && n > 0)) throw new Error("no memory layout in /proc/self/stat");
+  if (!Object.values(layout).every((n) => Number.isSafeInteger(n) && n > 0))
+    throw new Error("no memory layout in /proc/self/stat");
   return layout;
 }
 

@@ -16,7 +16,10 @@ export function procStat(pid: number | "self", limit?: number): string[] | undef
   } catch {
     return undefined;
   }
-  return stat.slice(stat.lastIndexOf(")") + 2).trimEnd().split(" ", limit);
+  return stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .trimEnd()
+    .split(" ", limit);
 }
 
 /** When the process started, in clock ticks since boot (field 22); undefined when gone or without /proc. */

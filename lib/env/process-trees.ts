@@ -178,7 +178,12 @@ interface ProcInfo {
  * when `only` is null. Processes that started before `since` (clock ticks) cannot be members and
  * are not looked at further — on a busy machine that is almost all of them.
  */
-function findMembers(envId: string, only: Map<string, ProcessTree> | null, groups: Map<string, ProcessTree> = only ?? new Map(), since = 0): Map<string, number[]> {
+function findMembers(
+  envId: string,
+  only: Map<string, ProcessTree> | null,
+  groups: Map<string, ProcessTree> = only ?? new Map(),
+  since = 0,
+): Map<string, number[]> {
   const trees = only ?? groups;
   const result = new Map<string, number[]>();
   const add = (id: string, pid: number) => {

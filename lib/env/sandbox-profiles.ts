@@ -79,8 +79,9 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     '  (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper")',
     '  (regex #"^/dev/tty") (regex #"^/dev/fd/"))',
   ];
-  for (const { path, dir } of policy.hidden) lines.push(`(deny file-read* file-write* (${dir ? "subpath" : "literal"} ${quote(path)}))`);
-  if (!policy.network) lines.push("(deny network*)", '(allow network* (remote unix-socket) (local unix-socket))');
+  for (const { path, dir } of policy.hidden)
+    lines.push(`(deny file-read* file-write* (${dir ? "subpath" : "literal"} ${quote(path)}))`);
+  if (!policy.network) lines.push("(deny network*)", "(allow network* (remote unix-socket) (local unix-socket))");
   return `${lines.join("\n")}\n`;
 }
 

@@ -14,7 +14,13 @@ import { join, resolve } from "node:path";
 import process from "node:process";
 import { ToolError } from "../envelope.ts";
 import { isInside, looseRealpath } from "../paths.ts";
-import { bubblewrapArgs, seatbeltProfile, shellQuote, type SandboxMode, type SandboxPolicy } from "./sandbox-profiles.ts";
+import {
+  bubblewrapArgs,
+  seatbeltProfile,
+  shellQuote,
+  type SandboxMode,
+  type SandboxPolicy,
+} from "./sandbox-profiles.ts";
 import { DelegatingEnvironment } from "./delegating.ts";
 import { findExecutable } from "./search/which.ts";
 import type { ExecOptions, ExecResult, ExecutionEnvironment } from "./types.ts";
@@ -71,15 +77,23 @@ export function findSandboxProgram(options: Pick<SandboxOptions, "mode" | "path"
   const flag = `--sandbox ${options.mode}`;
   if (platform === "linux") {
     const bwrap = findExecutable(["bwrap"], options.path ?? process.env.PATH ?? "");
-    if (!bwrap) throw new SandboxUnavailableError(`${flag} needs bubblewrap (bwrap), which is not installed: install it (apt install bubblewrap, dnf install bubblewrap) or run with --sandbox off.`);
+    if (!bwrap)
+      throw new SandboxUnavailableError(
+        `${flag} needs bubblewrap (bwrap), which is not installed: install it (apt install bubblewrap, dnf install bubblewrap) or run with --sandbox off.`,
+      );
     return bwrap;
   }
   if (platform === "darwin") {
     const exec = findExecutable(["sandbox-exec"], options.path ?? "/usr/bin");
-    if (!exec) throw new SandboxUnavailableError(`${flag} needs /usr/bin/sandbox-exec, which is missing on this Mac; run with --sandbox off.`);
+    if (!exec)
+      throw new SandboxUnavailableError(
+        `${flag} needs /usr/bin/sandbox-exec, which is missing on this Mac; run with --sandbox off.`,
+      );
     return exec;
   }
-  throw new SandboxUnavailableError(`${flag} is not available on ${platform} (only Linux with bubblewrap and macOS); run with --sandbox off.`);
+  throw new SandboxUnavailableError(
+    `${flag} is not available on ${platform} (only Linux with bubblewrap and macOS); run with --sandbox off.`,
+  );
 }
 
 export class SandboxedEnvironment extends DelegatingEnvironment {
@@ -121,17 +135,31 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
     if (this.options.gongHome) candidates.push({ path: this.options.gongHome, dir: true });
     const workspace = this.base.root;
     // Never hide a directory that holds the workspace.
-    const hidden = candidates.filter((h) => existsSync(h.path) && !isInside(workspace, h.path)).map((h) => ({ ...h, path: real(h.path) }));
-    const roots = unique((this.options.mode === "read-only" ? this.base.allowedRoots : [...this.base.allowedRoots, ...(this.options.writableRoots ?? [])]).map(real));
+    const hidden = candidates
+      .filter((h) => existsSync(h.path) && !isInside(workspace, h.path))
+      .map((h) => ({ ...h, path: real(h.path) }));
+    const roots = unique(
+      (this.options.mode === "read-only"
+        ? this.base.allowedRoots
+        : [...this.base.allowedRoots, ...(this.options.writableRoots ?? [])]
+      ).map(real),
+    );
     // The box's temp and runtime directories are its own; one that holds a root stays shared.
     const inRoot = (dir: string) => roots.some((root) => isInside(dir, root));
-    const temp = unique(["/tmp", tmpdir()].filter((d) => existsSync(d)).map(real)).filter((d) => !inRoot(d)).sort((a, b) => a.length - b.length);
+    const temp = unique(["/tmp", tmpdir()].filter((d) => existsSync(d)).map(real))
+      .filter((d) => !inRoot(d))
+      .sort((a, b) => a.length - b.length);
     const runtime = ["/run", "/var/run"].filter((d) => isRealDirectory(d) && !inRoot(d));
     const allowedSockets = unique((this.options.allowUnixSockets ?? []).map((p) => real(resolve(workspace, p))));
-    return { mode: this.options.mode, writableRoots: roots, network: this.options.network ?? false, hidden, privateDirs: { temp, runtime }, allowedSockets };
+    return {
+      mode: this.options.mode,
+      writableRoots: roots,
+      network: this.options.network ?? false,
+      hidden,
+      privateDirs: { temp, runtime },
+      allowedSockets,
+    };
   }
-
-
 
   /** Initializes the inner environment, then proves the sandbox can start a command here. */
   override async initialize(): Promise<void> {
@@ -151,7 +179,9 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
         this.os === "linux"
           ? "user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or AppArmor's restrict_unprivileged_userns)"
           : "sandbox-exec refused the profile";
-      throw new SandboxUnavailableError(`--sandbox ${this.options.mode} cannot start a command here (${why}): ${hint}; or run with --sandbox off.`);
+      throw new SandboxUnavailableError(
+        `--sandbox ${this.options.mode} cannot start a command here (${why}): ${hint}; or run with --sandbox off.`,
+      );
     })();
     return this.checked;
   }
@@ -187,7 +217,11 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
     const policy = this.policy();
     if (this.os === "linux") {
       if (policy.mode === "workspace-write") this.privateTemp ??= mkdtempSync(join(tmpdir(), "gong-box-"));
-      const args = bubblewrapArgs({ ...policy, privateTemp: this.privateTemp, maskedSockets: socketsOutsideBox(policy) });
+      const args = bubblewrapArgs({
+        ...policy,
+        privateTemp: this.privateTemp,
+        maskedSockets: socketsOutsideBox(policy),
+      });
       return { program: this.program, args: [...args, "--chdir", cwd, "--", shell, "-c", script] };
     }
     return { program: this.program, args: ["-p", seatbeltProfile(policy), shell, "-c", script] };
@@ -195,12 +229,18 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
 
   private async assertWritable(path: string): Promise<void> {
     if (this.options.mode === "read-only") {
-      throw new ToolError("ACCESS_DENIED", `The sandbox is read-only (--sandbox read-only): '${path}' cannot be written or removed. Ask the user to run with --sandbox workspace-write to make changes.`);
+      throw new ToolError(
+        "ACCESS_DENIED",
+        `The sandbox is read-only (--sandbox read-only): '${path}' cannot be written or removed. Ask the user to run with --sandbox workspace-write to make changes.`,
+      );
     }
     const target = (await looseRealpath(path)).path;
     const roots = this.writableRoots;
     if (!roots.some((root) => isInside(target, root))) {
-      throw new ToolError("ACCESS_DENIED", `The sandbox allows writing only in ${roots.join(", ")}; '${path}' is outside. Write inside the workspace instead.`);
+      throw new ToolError(
+        "ACCESS_DENIED",
+        `The sandbox allows writing only in ${roots.join(", ")}; '${path}' is outside. Write inside the workspace instead.`,
+      );
     }
   }
 }
@@ -218,8 +258,17 @@ function real(path: string): string {
  * in a writable root, an allowed socket, a private directory or a hidden one. They get masked.
  */
 export function socketsOutsideBox(policy: SandboxPolicy): string[] {
-  const open = [...policy.writableRoots, ...(policy.allowedSockets ?? []), ...(policy.privateDirs?.temp ?? []), ...(policy.privateDirs?.runtime ?? []), "/dev", "/proc"];
-  return listeningSocketPaths().filter((path) => !open.some((dir) => isInside(path, dir)) && !policy.hidden.some((h) => isInside(path, h.path)));
+  const open = [
+    ...policy.writableRoots,
+    ...(policy.allowedSockets ?? []),
+    ...(policy.privateDirs?.temp ?? []),
+    ...(policy.privateDirs?.runtime ?? []),
+    "/dev",
+    "/proc",
+  ];
+  return listeningSocketPaths().filter(
+    (path) => !open.some((dir) => isInside(path, dir)) && !policy.hidden.some((h) => isInside(path, h.path)),
+  );
 }
 
 function isRealDirectory(path: string): boolean {

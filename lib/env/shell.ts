@@ -19,8 +19,13 @@ export const SHELL_CANDIDATES = ["bash", "sh"] as const;
 
 /** A shell named in settings that is not there: the caller decides whether that stops the program. */
 export class ShellNotFoundError extends Error {
-  constructor(readonly shell: string, pathEnv: string) {
-    super(`The configured shell '${shell}' was not found (ENOENT)${isAbsolute(shell) ? "" : ` on PATH (${pathEnv || "empty"})`}: install it, or remove "shell" from settings to use bash or sh.`);
+  constructor(
+    readonly shell: string,
+    pathEnv: string,
+  ) {
+    super(
+      `The configured shell '${shell}' was not found (ENOENT)${isAbsolute(shell) ? "" : ` on PATH (${pathEnv || "empty"})`}: install it, or remove "shell" from settings to use bash or sh.`,
+    );
     this.name = "ShellNotFoundError";
   }
 }
@@ -31,7 +36,11 @@ export class ShellNotFoundError extends Error {
  */
 export function chooseShell(pathEnv: string, configured?: string): ShellChoice | null {
   if (configured !== undefined) {
-    const path = isAbsolute(configured) ? (isExecutableFile(configured) ? configured : null) : findExecutable([configured], pathEnv);
+    const path = isAbsolute(configured)
+      ? isExecutableFile(configured)
+        ? configured
+        : null
+      : findExecutable([configured], pathEnv);
     if (!path) throw new ShellNotFoundError(configured, pathEnv);
     return { name: basename(configured), path };
   }

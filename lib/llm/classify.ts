@@ -31,7 +31,8 @@ const THINKING_ORDER = [
 
 const QUOTA = /insufficient_quota|exceeded your current quota/i;
 
-const NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|terminated|other side closed|network|connection (error|closed|reset)|premature close|unexpected end|aborted by peer/i;
+const NETWORK =
+  /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|terminated|other side closed|network|connection (error|closed|reset)|premature close|unexpected end|aborted by peer/i;
 
 /** Turns any thrown value into a classified LlmError. */
 export function classifyError(err: unknown, provider?: string): LlmError {
@@ -44,10 +45,14 @@ export function classifyError(err: unknown, provider?: string): LlmError {
   const message = cleanMessage(provider, status, e, bodyText);
   const options = { status, provider, retryAfterMs: retryAfterMs(e, text), cause: err };
 
-  if (/AbortError|APIUserAbortError/.test(name) || /request was aborted|user aborted|operation was aborted/i.test(text)) {
+  if (
+    /AbortError|APIUserAbortError/.test(name) ||
+    /request was aborted|user aborted|operation was aborted/i.test(text)
+  ) {
     return new LlmError("aborted", message || "Request aborted", options);
   }
-  if (status === undefined && (/Timeout/i.test(name) || /request timed out/i.test(text))) return new LlmError("timeout", message || "Request timed out", options);
+  if (status === undefined && (/Timeout/i.test(name) || /request timed out/i.test(text)))
+    return new LlmError("timeout", message || "Request timed out", options);
 
   // Out of credit: retrying cannot help; it is the account's to fix, like a rejected key.
   if (QUOTA.test(text)) return new LlmError("auth", message, options);
@@ -73,9 +78,17 @@ export function classifyError(err: unknown, provider?: string): LlmError {
   if (/invalid_request/i.test(type)) return new LlmError("invalid_request", message, options);
   if (/api_error|server_error/i.test(type)) return new LlmError("server", message, options);
   if (err instanceof SyntaxError || /JSON|parse/i.test(text)) {
-    return new LlmError("server", `Malformed response from ${provider ?? "the provider"}: ${e.message ?? String(err)}`, options);
+    return new LlmError(
+      "server",
+      `Malformed response from ${provider ?? "the provider"}: ${e.message ?? String(err)}`,
+      options,
+    );
   }
-  if (/APIConnectionError|ConnectionError|TypeError/.test(name) || NETWORK.test(text) || NETWORK.test(String(e.cause?.code ?? e.cause?.message ?? ""))) {
+  if (
+    /APIConnectionError|ConnectionError|TypeError/.test(name) ||
+    NETWORK.test(text) ||
+    NETWORK.test(String(e.cause?.code ?? e.cause?.message ?? ""))
+  ) {
     return new LlmError("network", message || "Network error", options);
   }
   return new LlmError("unknown", message || "Unknown error", options);
@@ -85,9 +98,13 @@ export function classifyError(err: unknown, provider?: string): LlmError {
 export function silentOverflow(usage: Usage, model: ModelInfo): LlmError | undefined {
   const input = usage.input + usage.cacheRead + usage.cacheWrite;
   if (input <= model.contextWindow) return undefined;
-  return new LlmError("context_overflow", `${model.ref} used ${input} input tokens, more than its ${model.contextWindow}-token context window`, {
-    provider: model.provider,
-  });
+  return new LlmError(
+    "context_overflow",
+    `${model.ref} used ${input} input tokens, more than its ${model.contextWindow}-token context window`,
+    {
+      provider: model.provider,
+    },
+  );
 }
 
 function describeBody(e: Record<string, any>): string {
@@ -96,10 +113,16 @@ function describeBody(e: Record<string, any>): string {
   return typeof body === "string" ? body : safeJson(body);
 }
 
-function cleanMessage(provider: string | undefined, status: number | undefined, e: Record<string, any>, bodyText: string): string {
+function cleanMessage(
+  provider: string | undefined,
+  status: number | undefined,
+  e: Record<string, any>,
+  bodyText: string,
+): string {
   const inner = e.error?.error?.message ?? e.error?.message ?? (typeof e.error === "string" ? e.error : undefined);
   let text = String(inner ?? e.message ?? "").trim();
-  if (!inner && bodyText === "" && e.cause?.message && !/no body/.test(text)) text = `${text} (${e.cause.message})`.trim();
+  if (!inner && bodyText === "" && e.cause?.message && !/no body/.test(text))
+    text = `${text} (${e.cause.message})`.trim();
   const prefix = [provider, status].filter((x) => x !== undefined).join(" ");
   return prefix ? `${prefix}: ${text}` : text;
 }
@@ -112,7 +135,8 @@ function saidWaitMs(text: string): number | undefined {
   const said = SAID_WAIT.exec(text);
   if (!said) return undefined;
   let ms = 0;
-  for (const [, amount, unit] of said[1].matchAll(/(\d+(?:\.\d+)?)\s*(ms|h|m|s)/g)) ms += Number(amount) * UNIT_MS[unit];
+  for (const [, amount, unit] of said[1].matchAll(/(\d+(?:\.\d+)?)\s*(ms|h|m|s)/g))
+    ms += Number(amount) * UNIT_MS[unit];
   return Math.round(ms);
 }
 

@@ -12,7 +12,16 @@ import { MessageBuilder } from "./message-builder.ts";
 import { providerRegistry, type CustomProvider, type ProviderPreset } from "./providers.ts";
 import { abortedError, DEFAULT_RETRY, retryStep, sleep, withRetry, type RetryPolicy } from "./retry.ts";
 import { transformMessages } from "./transform.ts";
-import type { CallOptions, ClientStreamEvent, LlmClient, ModelInfo, Request, Response, StreamEvent, WireApi } from "./types.ts";
+import type {
+  CallOptions,
+  ClientStreamEvent,
+  LlmClient,
+  ModelInfo,
+  Request,
+  Response,
+  StreamEvent,
+  WireApi,
+} from "./types.ts";
 
 export interface ClientOptions {
   /** Keys by provider id; they win over the environment. */
@@ -64,11 +73,15 @@ export function createClient(options: ClientOptions = {}): Client {
     const info = model(request.model);
     const preset = registry.get(info.provider) as ProviderPreset;
     const auth = credentials(preset, options.apiKeys, env, options.keyHint);
-    const baseUrl = options.baseUrls?.[preset.id] ?? (preset.baseUrlEnv ? env[preset.baseUrlEnv] : undefined) ?? preset.baseUrl;
+    const baseUrl =
+      options.baseUrls?.[preset.id] ?? (preset.baseUrlEnv ? env[preset.baseUrlEnv] : undefined) ?? preset.baseUrl;
     return {
       model: info,
       adapter: await ADAPTERS[info.api](),
-      request: { ...request, messages: transformMessages(request.messages, { model: info, toolCallIds: preset.quirks.toolCallIds }) },
+      request: {
+        ...request,
+        messages: transformMessages(request.messages, { model: info, toolCallIds: preset.quirks.toolCallIds }),
+      },
       context: { model: info, baseUrl, ...auth },
     };
   }
@@ -81,9 +94,14 @@ export function createClient(options: ClientOptions = {}): Client {
       throw classifyError(err);
     }
     const signal = callOptions.signal ?? new AbortController().signal;
-    return withRetry(() => call.adapter.complete(call.request, { ...call.context, signal }), (e) => unreachable(classifyError(e, call.model.provider), call.context.baseUrl), policy, {
-      signal: callOptions.signal,
-    });
+    return withRetry(
+      () => call.adapter.complete(call.request, { ...call.context, signal }),
+      (e) => unreachable(classifyError(e, call.model.provider), call.context.baseUrl),
+      policy,
+      {
+        signal: callOptions.signal,
+      },
+    );
   }
 
   async function* stream(request: Request, callOptions: CallOptions = {}): AsyncGenerator<ClientStreamEvent> {
@@ -106,10 +124,13 @@ export function createClient(options: ClientOptions = {}): Client {
       let failure: LlmError;
       let events: AsyncIterator<StreamEvent> | undefined;
       try {
-        events = call.adapter.stream(call.request, { ...call.context, signal: controller.signal })[Symbol.asyncIterator]();
+        events = call.adapter
+          .stream(call.request, { ...call.context, signal: controller.signal })
+          [Symbol.asyncIterator]();
         for (;;) {
           const next = await nextEvent(events, idleMs, controller, user, call.model);
-          if (next.done) throw new LlmError("server", `${call.model.provider}: the stream ended without a final message`);
+          if (next.done)
+            throw new LlmError("server", `${call.model.provider}: the stream ended without a final message`);
           const event = next.value;
           if (event.type === "start") {
             if (started) continue; // a retried attempt starts again: say it once
@@ -167,11 +188,14 @@ function credentials(
   }
   if (!preset.needsKey) return {};
   const vars = preset.apiKeyEnv.join(" or ");
-  throw new LlmError("auth", `No API key for ${preset.id}: set ${vars} (or pass one: ${keyHint(preset.id)}).`, { provider: preset.id });
+  throw new LlmError("auth", `No API key for ${preset.id}: set ${vars} (or pass one: ${keyHint(preset.id)}).`, {
+    provider: preset.id,
+  });
 }
 
 /** The ways a connection is refused or a host not found, as the runtimes and SDKs word them. */
-const CONNECT_FAILURE = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNABORTED|ETIMEDOUT|ConnectionRefused)\b|Unable to connect|Connection error|fetch failed/i;
+const CONNECT_FAILURE =
+  /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNABORTED|ETIMEDOUT|ConnectionRefused)\b|Unable to connect|Connection error|fetch failed/i;
 
 /**
  * A server that could not be reached at all says where it was looked for: "ollama: cannot reach
@@ -181,11 +205,15 @@ function unreachable(err: LlmError, baseUrl: string | undefined): LlmError {
   if (err.kind !== "network" || !baseUrl || !CONNECT_FAILURE.test(err.message)) return err;
   const code = /\b(E[A-Z]{4,}|ConnectionRefused)\b/.exec(err.message)?.[1];
   const where = err.provider ? `${err.provider}: ` : "";
-  return new LlmError("network", `${where}cannot reach ${baseUrl} (${code ?? "no connection"}); is the server running and the base URL right?`, {
-    provider: err.provider,
-    status: err.status,
-    cause: err.cause ?? err,
-  });
+  return new LlmError(
+    "network",
+    `${where}cannot reach ${baseUrl} (${code ?? "no connection"}); is the server running and the base URL right?`,
+    {
+      provider: err.provider,
+      status: err.status,
+      cause: err.cause ?? err,
+    },
+  );
 }
 
 /** The next adapter event, or a timeout after `idleMs` of silence, or an abort the moment the caller aborts. */
@@ -208,7 +236,11 @@ function nextEvent(
     const timer = setTimeout(() => {
       done();
       controller.abort();
-      reject(new LlmError("timeout", `${model.provider}: no data for ${idleMs} ms; the stream was abandoned`, { provider: model.provider }));
+      reject(
+        new LlmError("timeout", `${model.provider}: no data for ${idleMs} ms; the stream was abandoned`, {
+          provider: model.provider,
+        }),
+      );
     }, idleMs);
     if (user?.aborted) return onAbort();
     user?.addEventListener("abort", onAbort, { once: true });
@@ -245,6 +277,7 @@ function errorEvent(err: LlmError, partial: MessageBuilder): ClientStreamEvent {
 function stackOf(err: Error): string {
   const parts: string[] = [];
   let e: unknown = err;
-  for (let depth = 0; e instanceof Error && depth < 5; depth++, e = e.cause) parts.push(`${depth > 0 ? "Caused by: " : ""}${e.stack ?? e.message}`);
+  for (let depth = 0; e instanceof Error && depth < 5; depth++, e = e.cause)
+    parts.push(`${depth > 0 ? "Caused by: " : ""}${e.stack ?? e.message}`);
   return parts.join("\n");
 }

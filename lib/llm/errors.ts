@@ -8,7 +8,11 @@ export class LlmError extends Error {
   /** Server-given delay before a retry (retry-after, retry-after-ms, Gemini RetryInfo). */
   readonly retryAfterMs?: number;
 
-  constructor(kind: LlmErrorKind, message: string, options: { status?: number; provider?: string; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(
+    kind: LlmErrorKind,
+    message: string,
+    options: { status?: number; provider?: string; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "LlmError";
     this.kind = kind;
@@ -19,6 +23,8 @@ export class LlmError extends Error {
 
   /** Transient failures worth another attempt; auth and invalid requests never are. */
   get retryable(): boolean {
-    return this.kind === "rate_limit" || this.kind === "overloaded" || this.kind === "server" || this.kind === "network";
+    return (
+      this.kind === "rate_limit" || this.kind === "overloaded" || this.kind === "server" || this.kind === "network"
+    );
   }
 }

@@ -46,7 +46,8 @@ export class JsonCloser {
   snapshot(text: string): unknown {
     const closers = this.closers();
     let candidate: string | undefined;
-    if (this.inString && !this.stringIsKey) candidate = `${text.slice(0, this.escapeAt >= 0 ? this.escapeAt : text.length)}"${closers}`;
+    if (this.inString && !this.stringIsKey)
+      candidate = `${text.slice(0, this.escapeAt >= 0 ? this.escapeAt : text.length)}"${closers}`;
     else if (!this.inString && !this.afterColonOrComma) candidate = text + closers;
     if (candidate !== undefined) {
       try {

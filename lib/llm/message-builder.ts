@@ -3,7 +3,18 @@
  * response, the client to accumulate the answer as it streams (its `draft` travels on the
  * client's events) and to keep the partial message of a stream that failed.
  */
-import type { AssistantMessage, AssistantPart, FinishReason, Response, ServerToolPart, StreamEvent, ThinkingPart, ToolCallPart, Usage, WebSearchActivity } from "./types.ts";
+import type {
+  AssistantMessage,
+  AssistantPart,
+  FinishReason,
+  Response,
+  ServerToolPart,
+  StreamEvent,
+  ThinkingPart,
+  ToolCallPart,
+  Usage,
+  WebSearchActivity,
+} from "./types.ts";
 import { zeroUsage } from "./usage.ts";
 
 export class MessageBuilder {
@@ -54,14 +65,34 @@ export class MessageBuilder {
   }
 
   message(extra: Partial<AssistantMessage> = {}): AssistantMessage {
-    return { role: "assistant", content: this.parts.map((p) => ({ ...p })), model: this.model, timestamp: Date.now(), ...extra };
+    return {
+      role: "assistant",
+      content: this.parts.map((p) => ({ ...p })),
+      model: this.model,
+      timestamp: Date.now(),
+      ...extra,
+    };
   }
 
-  response(options: { usage?: Usage; finishReason: FinishReason; finishDetail?: string; id?: string; webSearch?: WebSearchActivity }): Response {
+  response(options: {
+    usage?: Usage;
+    finishReason: FinishReason;
+    finishDetail?: string;
+    id?: string;
+    webSearch?: WebSearchActivity;
+  }): Response {
     const usage = options.usage ?? zeroUsage();
     const detail = options.finishDetail ? { finishDetail: options.finishDetail } : {};
-    const message = this.message({ usage, finishReason: options.finishReason, ...detail, responseId: options.id, ...(options.webSearch ? { webSearch: options.webSearch } : {}) });
-    const thinking = this.parts.filter((p): p is ThinkingPart => p.type === "thinking" && !p.redacted).map((p) => p.text);
+    const message = this.message({
+      usage,
+      finishReason: options.finishReason,
+      ...detail,
+      responseId: options.id,
+      ...(options.webSearch ? { webSearch: options.webSearch } : {}),
+    });
+    const thinking = this.parts
+      .filter((p): p is ThinkingPart => p.type === "thinking" && !p.redacted)
+      .map((p) => p.text);
     return {
       id: options.id,
       model: this.model,

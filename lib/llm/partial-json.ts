@@ -37,10 +37,14 @@ export function finalArguments(text: string): FinalArguments {
     value = JSON.parse(text);
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
-    return { arguments: parsePartialJson(text), error: `its arguments are not complete JSON (${text.length} characters received; ${detail})` };
+    return {
+      arguments: parsePartialJson(text),
+      error: `its arguments are not complete JSON (${text.length} characters received; ${detail})`,
+    };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    const kind = value === null ? "null" : Array.isArray(value) ? "array" : (typeof value as "string" | "number" | "boolean");
+    const kind =
+      value === null ? "null" : Array.isArray(value) ? "array" : (typeof value as "string" | "number" | "boolean");
     return { arguments: {}, error: `its arguments are a JSON ${kind}, not an object`, nonObject: kind };
   }
   return { arguments: value as Record<string, unknown> };

@@ -50,7 +50,12 @@ const chatQuirks = (overrides: Partial<ProviderQuirks> = {}): ProviderQuirks => 
   ...overrides,
 });
 
-function chat(id: string, baseUrl: string, keyEnv: string | null, extra: { local?: boolean; quirks?: Partial<ProviderQuirks> } = {}): ProviderPreset {
+function chat(
+  id: string,
+  baseUrl: string,
+  keyEnv: string | null,
+  extra: { local?: boolean; quirks?: Partial<ProviderQuirks> } = {},
+): ProviderPreset {
   return {
     id,
     api: "openai-chat",
@@ -79,7 +84,12 @@ const PRESETS: ProviderPreset[] = [
     apiKeyEnv: ["OPENAI_API_KEY"],
     baseUrlEnv: "OPENAI_BASE_URL",
     needsKey: true,
-    quirks: { toolCallIds: "openai-responses", developerRole: true, reasoningFields: CHAT_REASONING, reasoningEffort: true },
+    quirks: {
+      toolCallIds: "openai-responses",
+      developerRole: true,
+      reasoningFields: CHAT_REASONING,
+      reasoningEffort: true,
+    },
   },
   {
     id: "gemini",
@@ -119,7 +129,10 @@ export function keyVariables(custom: CustomProvider[] = []): string[] {
   return [...providerRegistry(custom).values()].flatMap((p) => p.apiKeyEnv);
 }
 
-export function findProvider(id: string, registry: Map<string, ProviderPreset> = providerRegistry()): ProviderPreset | undefined {
+export function findProvider(
+  id: string,
+  registry: Map<string, ProviderPreset> = providerRegistry(),
+): ProviderPreset | undefined {
   return registry.get(id) ?? registry.get(ALIASES[id] ?? "");
 }
 

@@ -14,7 +14,13 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 1000, ma
 
 /** 408/409/429/5xx/529 and network errors; never auth, invalid requests or overflow. */
 export function shouldRetry(err: LlmError): boolean {
-  if (err.kind === "auth" || err.kind === "invalid_request" || err.kind === "context_overflow" || err.kind === "aborted") return false;
+  if (
+    err.kind === "auth" ||
+    err.kind === "invalid_request" ||
+    err.kind === "context_overflow" ||
+    err.kind === "aborted"
+  )
+    return false;
   return err.retryable || err.status === 408 || err.status === 409;
 }
 
@@ -31,12 +37,16 @@ function retryDelayMs(attempt: number, err: LlmError, policy: RetryPolicy, rando
  */
 function waitBeyondBudget(err: LlmError, policy: RetryPolicy): LlmError | undefined {
   if (err.retryAfterMs === undefined || err.retryAfterMs <= policy.maxDelayMs || !shouldRetry(err)) return undefined;
-  return new LlmError("rate_limit", `rate-limited by ${err.provider ?? "the provider"}; retry after ${formatWait(err.retryAfterMs)}`, {
-    status: err.status,
-    provider: err.provider,
-    retryAfterMs: err.retryAfterMs,
-    cause: err,
-  });
+  return new LlmError(
+    "rate_limit",
+    `rate-limited by ${err.provider ?? "the provider"}; retry after ${formatWait(err.retryAfterMs)}`,
+    {
+      status: err.status,
+      provider: err.provider,
+      retryAfterMs: err.retryAfterMs,
+      cause: err,
+    },
+  );
 }
 
 /**
@@ -44,7 +54,11 @@ function waitBeyondBudget(err: LlmError, policy: RetryPolicy): LlmError | undefi
  * asks for beyond the budget, retries used up, a failure not worth retrying — or the delay before
  * the next try.
  */
-export function retryStep(err: LlmError, attempt: number, policy: RetryPolicy): { giveUp: LlmError } | { delayMs: number } {
+export function retryStep(
+  err: LlmError,
+  attempt: number,
+  policy: RetryPolicy,
+): { giveUp: LlmError } | { delayMs: number } {
   const tooLong = waitBeyondBudget(err, policy);
   if (tooLong) return { giveUp: tooLong };
   if (attempt > policy.maxRetries || !shouldRetry(err)) return { giveUp: err };

@@ -6,7 +6,15 @@
  */
 import { sha256 } from "../hash.ts";
 import type { ToolCallIdStyle } from "./providers.ts";
-import type { AssistantMessage, AssistantPart, Message, ModelInfo, ToolCallPart, ToolResultMessage, UserPart } from "./types.ts";
+import type {
+  AssistantMessage,
+  AssistantPart,
+  Message,
+  ModelInfo,
+  ToolCallPart,
+  ToolResultMessage,
+  UserPart,
+} from "./types.ts";
 
 export interface TransformTarget {
   model: ModelInfo;
@@ -32,7 +40,9 @@ function normaliseMessage(message: Message, model: ModelInfo): Message[] {
     return [{ ...message, content: typeof content === "string" ? content : withoutImages(content, model) }];
   }
   const sameModel = message.model === model.ref || message.model === `${model.provider}/${model.id}`;
-  const parts = assistantParts(message.content as AssistantMessage["content"] | string | null | undefined).flatMap((p) => assistantPart(p, sameModel));
+  const parts = assistantParts(message.content as AssistantMessage["content"] | string | null | undefined).flatMap(
+    (p) => assistantPart(p, sameModel),
+  );
   return parts.length ? [{ ...message, content: parts }] : [];
 }
 
@@ -58,7 +68,11 @@ function assistantPart(part: AssistantPart, sameModel: boolean): AssistantPart[]
 
 function withoutImages(parts: UserPart[], model: ModelInfo): UserPart[] {
   if (model.images) return parts;
-  return parts.map((p) => (p.type === "image" ? { type: "text", text: `[image (${p.mimeType}) omitted: ${model.ref} does not accept images]` } : p));
+  return parts.map((p) =>
+    p.type === "image"
+      ? { type: "text", text: `[image (${p.mimeType}) omitted: ${model.ref} does not accept images]` }
+      : p,
+  );
 }
 
 /**
@@ -81,7 +95,15 @@ function repairToolPairs(messages: Message[]): Message[] {
       if (!results.has(r.toolCallId)) results.set(r.toolCallId, r);
     }
     for (const call of calls) {
-      out.push(results.get(call.id) ?? { role: "tool", toolCallId: call.id, toolName: call.name, content: NO_RESULT, isError: true });
+      out.push(
+        results.get(call.id) ?? {
+          role: "tool",
+          toolCallId: call.id,
+          toolName: call.name,
+          content: NO_RESULT,
+          isError: true,
+        },
+      );
     }
   }
   return out;

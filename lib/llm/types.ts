@@ -172,7 +172,18 @@ export interface Request {
  * reason (said in `finishDetail`); `pause_turn` a long server-side turn paused and must be resumed;
  * `error` / `aborted` the call failed or was stopped. New reasons extend this list.
  */
-export const FINISH_REASONS = ["end_turn", "tool_use", "max_tokens", "refusal", "content_filter", "malformed_call", "incomplete", "pause_turn", "error", "aborted"] as const;
+export const FINISH_REASONS = [
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "refusal",
+  "content_filter",
+  "malformed_call",
+  "incomplete",
+  "pause_turn",
+  "error",
+  "aborted",
+] as const;
 export type FinishReason = (typeof FINISH_REASONS)[number];
 
 export interface Usage {
@@ -220,10 +231,20 @@ export type StreamEvent =
   | { type: "tool_call_delta"; index: number; id: string; delta: string; partialArguments?: Record<string, unknown> }
   | { type: "tool_call_end"; index: number; call: ToolCallPart }
   /** `error.retryAfterMs`: the wait the server asked for (retry-after), when it asked. */
-  | { type: "retry"; attempt: number; delayMs: number; error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number } }
+  | {
+      type: "retry";
+      attempt: number;
+      delayMs: number;
+      error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number };
+    }
   | { type: "finish"; response: Response }
   /** `stack`: where the error came from, with its causes (the SDK's own error), for --verbose. */
-  | { type: "error"; error: { kind: LlmErrorKind; message: string; status?: number }; partial: AssistantMessage; stack?: string };
+  | {
+      type: "error";
+      error: { kind: LlmErrorKind; message: string; status?: number };
+      partial: AssistantMessage;
+      stack?: string;
+    };
 
 /**
  * What `LlmClient.stream` yields: the adapter's events, each carrying `partial`, the answer as

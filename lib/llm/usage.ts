@@ -20,7 +20,13 @@ export function addUsage(a: Usage, b: Usage): Usage {
 /** Cost in USD of the token counts under the model's prices. */
 export function costOf(usage: Omit<Usage, "cost"> & { cost?: number }, model: ModelInfo): number {
   const p = model.price;
-  return (usage.input * p.input + usage.output * p.output + usage.cacheRead * p.cacheRead + usage.cacheWrite * p.cacheWrite) / 1_000_000;
+  return (
+    (usage.input * p.input +
+      usage.output * p.output +
+      usage.cacheRead * p.cacheRead +
+      usage.cacheWrite * p.cacheWrite) /
+    1_000_000
+  );
 }
 
 /** Usage from raw counts, with the cost filled in. */

@@ -47,8 +47,14 @@ export class WebSearchCollector {
   }
 
   activity(): WebSearchActivity | undefined {
-    if (this.searches === 0 && this.queries.length === 0 && this.results.size === 0 && this.citations.size === 0) return undefined;
-    return { queries: [...this.queries], results: [...this.results.values()], citations: [...this.citations.values()], searches: Math.max(this.searches, this.queries.length) };
+    if (this.searches === 0 && this.queries.length === 0 && this.results.size === 0 && this.citations.size === 0)
+      return undefined;
+    return {
+      queries: [...this.queries],
+      results: [...this.results.values()],
+      citations: [...this.citations.values()],
+      searches: Math.max(this.searches, this.queries.length),
+    };
   }
 
   /** The usage with the searches counted and priced. */
@@ -63,5 +69,8 @@ function add(into: Map<string, WebSource>, source: Partial<WebSource> | undefine
   if (!source?.url) return;
   const known = into.get(source.url);
   if (known && known.title) return;
-  into.set(source.url, { url: source.url, ...(source.title ? { title: source.title } : known?.title ? { title: known.title } : {}) });
+  into.set(source.url, {
+    url: source.url,
+    ...(source.title ? { title: source.title } : known?.title ? { title: known.title } : {}),
+  });
 }

@@ -149,7 +149,11 @@ export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
   }
   const all = [...byName.values()];
   if (options.trusted) return { servers: all, untrusted: [] };
-  return { servers: all.filter((s) => s.scope !== "project"), untrusted: all.filter((s) => s.scope === "project"), unreadable };
+  return {
+    servers: all.filter((s) => s.scope !== "project"),
+    untrusted: all.filter((s) => s.scope === "project"),
+    unreadable,
+  };
 }
 
 /** Parses and validates `.mcp.json`. */
@@ -174,7 +178,11 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
 }
 
 /** Validates one entry given in code (createSession({ mcpServers })); throws naming the server and key. */
-export function serverFromOptions(name: string, entry: unknown, env: Record<string, string | undefined> = process.env): McpServerConfig {
+export function serverFromOptions(
+  name: string,
+  entry: unknown,
+  env: Record<string, string | undefined> = process.env,
+): McpServerConfig {
   const result = v.safeParse(McpServerSettings, entry);
   if (!result.success) {
     const issue = result.issues[0];
@@ -184,10 +192,17 @@ export function serverFromOptions(name: string, entry: unknown, env: Record<stri
   return resolveServer(name, result.output, "sdk", `mcpServers.${name}`, env);
 }
 
-function resolveServer(name: string, entry: McpServerSettingsEntry, scope: McpScope, source: string, env: Record<string, string | undefined>): McpServerConfig {
+function resolveServer(
+  name: string,
+  entry: McpServerSettingsEntry,
+  scope: McpScope,
+  source: string,
+  env: Record<string, string | undefined>,
+): McpServerConfig {
   const missing = new Set<string>();
   const expand = (s: string) => expandVars(s, env, missing);
-  const expandMap = (m: Record<string, string> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, val]) => [k, expand(val)]));
+  const expandMap = (m: Record<string, string> | undefined) =>
+    Object.fromEntries(Object.entries(m ?? {}).map(([k, val]) => [k, expand(val)]));
   const transport: McpTransportKind = entry.type ?? (entry.command !== undefined ? "stdio" : "http");
   const config: McpServerConfig = {
     name,
@@ -207,10 +222,13 @@ function resolveServer(name: string, entry: McpServerSettingsEntry, scope: McpSc
     scope,
     source,
   };
-  const inCommandLine = [entry.command ?? "", ...(entry.args ?? [])].flatMap((word) => [...word.matchAll(VARIABLE)].map((m) => m[1]));
+  const inCommandLine = [entry.command ?? "", ...(entry.args ?? [])].flatMap((word) =>
+    [...word.matchAll(VARIABLE)].map((m) => m[1]),
+  );
   const secrets = [...new Set(inCommandLine)].filter((name) => isSecretName(name));
   if (secrets.length > 0) config.secretsInCommandLine = secrets;
-  if (missing.size > 0) config.problem = `${source} uses ${[...missing].map((n) => `\${${n}}`).join(", ")}, which ${missing.size > 1 ? "are" : "is"} not set in the environment.`;
+  if (missing.size > 0)
+    config.problem = `${source} uses ${[...missing].map((n) => `\${${n}}`).join(", ")}, which ${missing.size > 1 ? "are" : "is"} not set in the environment.`;
   return config;
 }
 

@@ -79,9 +79,13 @@ export class McpConnection {
     if (this.state !== "connected") {
       // An interrupt while the server is being started again ends the wait (the start goes on).
       await untilAborted(this.connect(), options.signal);
-      if (options.signal?.aborted) throw new McpCallError("aborted", `The call to MCP server '${this.name}' was cancelled.`);
+      if (options.signal?.aborted)
+        throw new McpCallError("aborted", `The call to MCP server '${this.name}' was cancelled.`);
       if ((this.state as McpServerState) !== "connected") {
-        throw new McpCallError("unavailable", `MCP server '${this.name}' is not available: ${this.error ?? this.state}. It is started again on the next call.`);
+        throw new McpCallError(
+          "unavailable",
+          `MCP server '${this.name}' is not available: ${this.error ?? this.state}. It is started again on the next call.`,
+        );
       }
     }
     const client = this.client!;
@@ -98,7 +102,8 @@ export class McpConnection {
     } catch (e) {
       // Not an answer of the server's but a failure of the wire (an HTTP server gone or restarted,
       // its session lost): connect afresh on the next call.
-      if (!options.signal?.aborted && !(e instanceof this.sdk!.McpError)) this.lost(client, `the connection failed: ${(e as Error).message ?? String(e)}`);
+      if (!options.signal?.aborted && !(e instanceof this.sdk!.McpError))
+        this.lost(client, `the connection failed: ${(e as Error).message ?? String(e)}`);
       throw this.callError(e, options.signal);
     }
   }
@@ -114,7 +119,10 @@ export class McpConnection {
     const { McpError, ErrorCode } = this.sdk!;
     if (signal?.aborted) return new McpCallError("aborted", `The call to MCP server '${this.name}' was cancelled.`);
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
-      return new McpCallError("timeout", `MCP server '${this.name}' did not answer within ${this.config.toolTimeoutMs} ms (toolTimeoutMs).`);
+      return new McpCallError(
+        "timeout",
+        `MCP server '${this.name}' did not answer within ${this.config.toolTimeoutMs} ms (toolTimeoutMs).`,
+      );
     }
     if (this.oversized) {
       return new McpCallError(
@@ -123,7 +131,10 @@ export class McpConnection {
       );
     }
     if (this.state !== "connected" || (e instanceof McpError && e.code === ErrorCode.ConnectionClosed)) {
-      return new McpCallError("died", `MCP server '${this.name}' stopped during the call${this.error ? ` (${this.error})` : ""}. It is started again on the next call.`);
+      return new McpCallError(
+        "died",
+        `MCP server '${this.name}' stopped during the call${this.error ? ` (${this.error})` : ""}. It is started again on the next call.`,
+      );
     }
     return new McpCallError("protocol", `MCP server '${this.name}': ${message}`);
   }
@@ -136,7 +147,10 @@ export class McpConnection {
     } catch (e) {
       return this.fail(`the MCP SDK could not be loaded: ${(e as Error).message}`);
     }
-    const kinds = this.config.transport === "http" && this.config.inferred ? (["http", "sse"] as const) : ([this.config.transport] as const);
+    const kinds =
+      this.config.transport === "http" && this.config.inferred
+        ? (["http", "sse"] as const)
+        : ([this.config.transport] as const);
     let lastError = "";
     for (const kind of kinds) {
       const outcome = await this.handshake(kind);
@@ -168,7 +182,13 @@ export class McpConnection {
       await Promise.race([client.connect(opened.transport, { timeout }), timedOut]);
       const tools = await Promise.race([this.listAll(client, timeout), timedOut]);
       if (this.closing) return "closed";
-      client.onclose = () => this.lost(client, this.oversized ? `an answer was larger than ${MAX_MESSAGE_BYTES / 2 ** 20} MB (the most an MCP message may be here), so the connection was dropped` : "the server exited");
+      client.onclose = () =>
+        this.lost(
+          client,
+          this.oversized
+            ? `an answer was larger than ${MAX_MESSAGE_BYTES / 2 ** 20} MB (the most an MCP message may be here), so the connection was dropped`
+            : "the server exited",
+        );
       // The SDK's stdio reader refuses a message past its buffer limit with a plain Error, then closes.
       client.onerror = (error) => {
         if (error.message.startsWith(OVERSIZED_MESSAGE)) this.oversized = true;
@@ -199,7 +219,9 @@ export class McpConnection {
     const { enabledTools, disabledTools } = this.config;
     // A tool that only runs as a protocol task (started now, fetched later) cannot be called in one request: left out.
     const callable = (t: McpTool) => (t.execution as { taskSupport?: string } | undefined)?.taskSupport !== "required";
-    return tools.filter((t) => callable(t) && (!enabledTools || enabledTools.includes(t.name)) && !disabledTools.includes(t.name));
+    return tools.filter(
+      (t) => callable(t) && (!enabledTools || enabledTools.includes(t.name)) && !disabledTools.includes(t.name),
+    );
   }
 
   private async refresh(client: Client): Promise<void> {

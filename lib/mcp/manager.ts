@@ -89,11 +89,21 @@ export class McpManager {
       state: c.state,
       transport: c.transportUsed ?? c.config.transport,
       source: c.config.source,
-      tools: c.tools.map((t, i) => ({ name: t.name, exposedAs: this.toolsByServer.get(c.name)?.[i]?.name ?? t.name, description: t.description })),
+      tools: c.tools.map((t, i) => ({
+        name: t.name,
+        exposedAs: this.toolsByServer.get(c.name)?.[i]?.name ?? t.name,
+        description: t.description,
+      })),
       error: c.error,
       pid: c.pid,
     }));
-    const skipped = this.untrusted.map((s) => ({ name: s.name, state: "untrusted" as const, transport: s.transport, source: s.source, tools: [] }));
+    const skipped = this.untrusted.map((s) => ({
+      name: s.name,
+      state: "untrusted" as const,
+      transport: s.transport,
+      source: s.source,
+      tools: [],
+    }));
     return [...live, ...skipped];
   }
 
@@ -110,7 +120,9 @@ export class McpManager {
     for (const tool of this.tools()) sink.register(tool);
     // Failures that happened before this attachment are told once to it too.
     for (const c of this.connections) if (c.state === "failed") onEvent?.(this.failure(c));
-    const held = new Map<string, string[]>([...this.toolsByServer].map(([server, tools]) => [server, tools.map((t) => t.name)]));
+    const held = new Map<string, string[]>(
+      [...this.toolsByServer].map(([server, tools]) => [server, tools.map((t) => t.name)]),
+    );
     return this.subscribe((event) => {
       if (event.state === "connected") {
         for (const old of held.get(event.server) ?? []) if (!event.tools.includes(old)) sink.unregister(old);
@@ -141,7 +153,12 @@ export class McpManager {
   private failure(connection: McpConnection): McpServerEvent {
     // One line, whatever the server or the transport wrote.
     const why = (connection.error ?? "unknown error").replace(/\s+/g, " ").trim();
-    return { server: connection.name, state: "failed", tools: [], message: `MCP server '${connection.name}' failed: ${why}` };
+    return {
+      server: connection.name,
+      state: "failed",
+      tools: [],
+      message: `MCP server '${connection.name}' failed: ${why}`,
+    };
   }
 
   private emit(event: McpServerEvent): void {

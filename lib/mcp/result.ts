@@ -29,7 +29,10 @@ export function toEnvelope(reply: Reply, result: CallToolResult, server: string,
         const decoded = "text" in r ? undefined : textOfBlob(blob, r.mimeType);
         if ("text" in r && typeof r.text === "string") texts.push(r.text);
         else if (decoded !== undefined) texts.push(decoded);
-        else texts.push(`[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}, ${base64Bytes(blob)} bytes of binary data, not shown]`);
+        else
+          texts.push(
+            `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}, ${base64Bytes(blob)} bytes of binary data, not shown]`,
+          );
         break;
       }
       case "resource_link":

@@ -10,7 +10,9 @@ import type { Tool } from "../../tools/types.ts";
 
 /** Rough tokens of a tool definition as a request carries it: its JSON at four characters a token. */
 export function definitionTokens(tool: Tool): number {
-  return Math.ceil(JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema ?? {} }).length / 4);
+  return Math.ceil(
+    JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema ?? {} }).length / 4,
+  );
 }
 
 /** Whether `tools`' definitions pass `percent` % of a `contextWindow`-token window (0: always). */
@@ -32,7 +34,11 @@ const DEFAULT_RESULTS = 5;
  * The search tool over the deferred tools. `load` makes the found tools part of the following
  * requests (the session re-activates its tools).
  */
-export function toolSearchTool(profileId: string, deferred: readonly Tool[], load: (names: string[]) => void): Tool<{ query: string; max_results?: number }> {
+export function toolSearchTool(
+  profileId: string,
+  deferred: readonly Tool[],
+  load: (names: string[]) => void,
+): Tool<{ query: string; max_results?: number }> {
   const lines = deferred.map((t) => `- ${t.name}: ${oneLine(t.description)}`);
   return {
     name: toolSearchName(profileId),
@@ -44,8 +50,19 @@ export function toolSearchTool(profileId: string, deferred: readonly Tool[], loa
       ...lines,
     ].join("\n"),
     schema: v.object({
-      query: v.pipe(v.string(), v.minLength(1), v.description('"select:name1,name2" to load tools by name, or keywords to search names and descriptions.')),
-      max_results: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`How many tools to return for a keyword search (default ${DEFAULT_RESULTS}).`))),
+      query: v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description('"select:name1,name2" to load tools by name, or keywords to search names and descriptions.'),
+      ),
+      max_results: v.optional(
+        v.pipe(
+          v.number(),
+          v.integer(),
+          v.minValue(1),
+          v.description(`How many tools to return for a keyword search (default ${DEFAULT_RESULTS}).`),
+        ),
+      ),
     }),
     truncation: "head",
     kind: "search",
@@ -53,11 +70,22 @@ export function toolSearchTool(profileId: string, deferred: readonly Tool[], loa
     run: async (args, ctx) => {
       const found = findTools(deferred, args.query, args.max_results ?? DEFAULT_RESULTS);
       if (found.length === 0) {
-        return ctx.reply.success({ tools: [] }, `No deferred tool matches '${args.query}'. The deferred tools are listed in this tool's description.`);
+        return ctx.reply.success(
+          { tools: [] },
+          `No deferred tool matches '${args.query}'. The deferred tools are listed in this tool's description.`,
+        );
       }
       load(found.map((t) => t.name));
-      const text = found.map((t) => `<function>${JSON.stringify({ name: t.name, description: t.description, parameters: t.jsonSchema ?? {} })}</function>`).join("\n");
-      return ctx.reply.success({ tools: found.map((t) => t.name) }, `Loaded ${found.length} tool${found.length > 1 ? "s" : ""}; call ${found.length > 1 ? "them" : "it"} directly now:\n${text}`);
+      const text = found
+        .map(
+          (t) =>
+            `<function>${JSON.stringify({ name: t.name, description: t.description, parameters: t.jsonSchema ?? {} })}</function>`,
+        )
+        .join("\n");
+      return ctx.reply.success(
+        { tools: found.map((t) => t.name) },
+        `Loaded ${found.length} tool${found.length > 1 ? "s" : ""}; call ${found.length > 1 ? "them" : "it"} directly now:\n${text}`,
+      );
     },
   };
 }
@@ -66,10 +94,17 @@ export function toolSearchTool(profileId: string, deferred: readonly Tool[], loa
 export function findTools(tools: readonly Tool[], query: string, max: number): Tool[] {
   const q = query.trim();
   if (q.startsWith("select:")) {
-    const names = q.slice(7).split(",").map((n) => n.trim()).filter(Boolean);
+    const names = q
+      .slice(7)
+      .split(",")
+      .map((n) => n.trim())
+      .filter(Boolean);
     return names.flatMap((n) => tools.filter((t) => t.name === n));
   }
-  const words = q.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+  const words = q
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
   const scored = tools
     .map((tool) => {
       const name = tool.name.toLowerCase();

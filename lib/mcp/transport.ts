@@ -39,10 +39,16 @@ export interface OpenedTransport {
   killTree(): Promise<void>;
 }
 
-export function openTransport(sdk: McpSdk, config: McpServerConfig, kind: "stdio" | "http" | "sse", projectCwd: string): OpenedTransport {
+export function openTransport(
+  sdk: McpSdk,
+  config: McpServerConfig,
+  kind: "stdio" | "http" | "sse",
+  projectCwd: string,
+): OpenedTransport {
   const { getDefaultEnvironment, SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = sdk;
   if (kind === "stdio") {
-    const cwd = config.cwd === undefined ? projectCwd : isAbsolute(config.cwd) ? config.cwd : resolve(projectCwd, config.cwd);
+    const cwd =
+      config.cwd === undefined ? projectCwd : isAbsolute(config.cwd) ? config.cwd : resolve(projectCwd, config.cwd);
     const tree = serverTrees.openTree();
     const transport = new StdioClientTransport({
       command: config.command!,
@@ -64,6 +70,9 @@ export function openTransport(sdk: McpSdk, config: McpServerConfig, kind: "stdio
   }
   const url = new URL(config.url!);
   const requestInit: RequestInit = { headers: config.headers };
-  const transport = kind === "sse" ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  const transport =
+    kind === "sse"
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit });
   return { transport, stderrTail: () => "", pid: () => undefined, killTree: async () => {} };
 }

@@ -210,9 +210,14 @@ export class OutputCapture {
     const head = new TextDecoder("utf-8").decode(this.head, { stream: true });
     this.tail = null;
     this.head = new Uint8Array(0);
-    const omitted = { chars: this.chars - head.length - tail.length, newlines: this.newlines - countNewlines(head) - countNewlines(tail) };
+    const omitted = {
+      chars: this.chars - head.length - tail.length,
+      newlines: this.newlines - countNewlines(head) - countNewlines(tail),
+    };
     const spill = this.keepSpill();
-    const where = spill.path ? `; the complete output is in ${spill.path}${spill.capped ? ` (its first ${spill.storedBytes} bytes)` : ""}` : "";
+    const where = spill.path
+      ? `; the complete output is in ${spill.path}${spill.capped ? ` (its first ${spill.storedBytes} bytes)` : ""}`
+      : "";
     const gapLine = `\n[... ${omitted.chars} characters (${omitted.newlines} line breaks) omitted here to keep the event under ${this.eventLimitChars} characters${where} ...]\n`;
     this.result = {
       complete: false,
@@ -234,14 +239,25 @@ export class OutputCapture {
     if (this.spillInfo) return this.spillInfo;
     if (!this.writer && this.options.openSpill && this.bytes > 0) this.openWriter();
     if (!this.writer) {
-      this.spillInfo = { path: null, failure: "no spill directory", storedBytes: 0, totalBytes: this.bytes, capped: false };
+      this.spillInfo = {
+        path: null,
+        failure: "no spill directory",
+        storedBytes: 0,
+        totalBytes: this.bytes,
+        capped: false,
+      };
       return this.spillInfo;
     }
     const done = this.writer.finish();
     const stored = this.writer.storedBytes;
     this.spillInfo =
       "path" in done
-        ? { path: this.options.displayPath?.(done.path) ?? done.path, storedBytes: stored, totalBytes: this.bytes, capped: stored < this.bytes }
+        ? {
+            path: this.options.displayPath?.(done.path) ?? done.path,
+            storedBytes: stored,
+            totalBytes: this.bytes,
+            capped: stored < this.bytes,
+          }
         : { path: null, failure: done.failure, storedBytes: 0, totalBytes: this.bytes, capped: false };
     return this.spillInfo;
   }
@@ -326,7 +342,9 @@ export class OutputCapture {
     }
     this.head = concat(parts);
     // Reserved whole: output past the event limit is about to fill it.
-    this.tail = new TailRing(Math.max(4, this.eventLimitChars - Math.floor(this.eventLimitChars / 2)), { reserve: true });
+    this.tail = new TailRing(Math.max(4, this.eventLimitChars - Math.floor(this.eventLimitChars / 2)), {
+      reserve: true,
+    });
     for (const h of this.held.slice(i)) this.tail.push(h.bytes);
     this.held = [];
   }
@@ -335,7 +353,8 @@ export class OutputCapture {
   private countReplacementBytes(chunk: Uint8Array): number {
     let n = 0;
     const at = (i: number) => (i < 0 ? this.carry[this.carry.length + i] : chunk[i]);
-    for (let i = chunk.indexOf(0xbd); i !== -1; i = chunk.indexOf(0xbd, i + 1)) if (at(i - 1) === 0xbf && at(i - 2) === 0xef) n++;
+    for (let i = chunk.indexOf(0xbd); i !== -1; i = chunk.indexOf(0xbd, i + 1))
+      if (at(i - 1) === 0xbf && at(i - 2) === 0xef) n++;
     this.carry = [...this.carry, ...chunk.subarray(Math.max(0, chunk.length - 2))].slice(-2);
     return n;
   }

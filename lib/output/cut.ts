@@ -72,7 +72,8 @@ export function countLines(text: string): number {
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 /** True when index i falls between the two halves of a surrogate pair. */
-const splitsPair = (s: string, i: number) => i > 0 && i < s.length && isHigh(s.charCodeAt(i - 1)) && isLow(s.charCodeAt(i));
+const splitsPair = (s: string, i: number) =>
+  i > 0 && i < s.length && isHigh(s.charCodeAt(i - 1)) && isLow(s.charCodeAt(i));
 
 /**
  * Cuts `held` to the limits in the given direction. `head_tail` gives ⌊max/2⌋ characters and
@@ -118,7 +119,10 @@ export function cutOutput(held: HeldText | string, limits: CutLimits): CutResult
   const keptChars = (headPart?.text.length ?? 0) + (tailPart?.text.length ?? 0);
   const shown = (headPart?.lines ?? 0) + (tailPart?.lines ?? 0);
   // A line cut at both ends by head_tail is one line shown twice.
-  const shared = headPart && tailPart && headPart.partialLine && tailPart.partialLine && headPart.firstLine === tailPart.firstLine ? 1 : 0;
+  const shared =
+    headPart && tailPart && headPart.partialLine && tailPart.partialLine && headPart.firstLine === tailPart.firstLine
+      ? 1
+      : 0;
   return {
     truncated: true,
     totalChars,

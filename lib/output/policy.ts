@@ -116,14 +116,17 @@ export function createObserver(options: ObserverOptions): Observer {
   const root = resolve(options.root);
   const store = new SpillStore({
     dir: resolve(root, options.dir ?? nonEmpty(env.TOOL_OUTPUT_DIR) ?? "tool-output"),
-    retentionDays: options.retentionDays ?? envNumber(env.TOOL_OUTPUT_RETENTION_DAYS, { min: 0 }) ?? DEFAULT_RETENTION_DAYS,
+    retentionDays:
+      options.retentionDays ?? envNumber(env.TOOL_OUTPUT_RETENTION_DAYS, { min: 0 }) ?? DEFAULT_RETENTION_DAYS,
     capBytes: options.spillCapBytes ?? DEFAULT_SPILL_CAP_BYTES,
     budgetBytes: options.spillBudgetBytes ?? DEFAULT_SPILL_BUDGET_BYTES,
     now,
   });
   const eventLimitChars = options.eventLimitChars ?? DEFAULT_EVENT_LIMIT_CHARS;
   // TOOL_OUTPUT_MAX_BYTES (001 §9) is read as characters, the unit the cut now counts.
-  const envChars = envNumber(env.TOOL_OUTPUT_MAX_CHARS, { min: 1, integer: true }) ?? envNumber(env.TOOL_OUTPUT_MAX_BYTES, { min: 1, integer: true });
+  const envChars =
+    envNumber(env.TOOL_OUTPUT_MAX_CHARS, { min: 1, integer: true }) ??
+    envNumber(env.TOOL_OUTPUT_MAX_BYTES, { min: 1, integer: true });
   const global = {
     maxChars: options.maxChars ?? envChars ?? DEFAULT_MAX_CHARS,
     maxLines: options.maxLines ?? envNumber(env.TOOL_OUTPUT_MAX_LINES, { min: 1, integer: true }) ?? DEFAULT_MAX_LINES,
@@ -149,7 +152,13 @@ export function createObserver(options: ObserverOptions): Observer {
   }
 
   async function observe(toolName: string, response: ToolResponse, opts: ObserveOptions = {}): Promise<Observed> {
-    const unchanged: Observed = { forModel: response, forEvent: response, truncated: false, complete: true, fullOutputPath: null };
+    const unchanged: Observed = {
+      forModel: response,
+      forEvent: response,
+      truncated: false,
+      complete: true,
+      fullOutputPath: null,
+    };
     try {
       if (typeof response.text !== "string" || isFrameworkTruncated(response)) {
         opts.capture?.dropSpill();
@@ -166,11 +175,20 @@ export function createObserver(options: ObserverOptions): Observer {
       const callLimit = budgetChars(hints);
       // A call naming its own budget (exec_command's max_output_tokens) is cut to it from the middle,
       // never past the tool's limit; the budget is in characters only, so no line cut.
-      const toolLimit = opts.limits ? resolved(opts.limits, opts.direction) : limits(toolName, opts.direction, opts.kindLimits);
-      const limit = callLimit === null ? toolLimit : { ...toolLimit, maxChars: Math.min(toolLimit.maxChars, callLimit), direction: "head_tail" as const };
+      const toolLimit = opts.limits
+        ? resolved(opts.limits, opts.direction)
+        : limits(toolName, opts.direction, opts.kindLimits);
+      const limit =
+        callLimit === null
+          ? toolLimit
+          : { ...toolLimit, maxChars: Math.min(toolLimit.maxChars, callLimit), direction: "head_tail" as const };
       // The character cut always runs (004 §5.3); a tool paging itself waives only the line cut (001 §6).
       const skipLines = response.context?.truncation_skip === true || callLimit !== null;
-      const cut = cutOutput(held, { maxChars: limit.maxChars, maxLines: skipLines ? undefined : limit.maxLines, direction: limit.direction });
+      const cut = cutOutput(held, {
+        maxChars: limit.maxChars,
+        maxLines: skipLines ? undefined : limit.maxLines,
+        direction: limit.direction,
+      });
       if (!cut.truncated && !held.omitted && !tooBigForEvent) {
         opts.capture?.dropSpill();
         return unchanged;
@@ -184,7 +202,8 @@ export function createObserver(options: ObserverOptions): Observer {
       const spill = full.keepSpill();
       const forEvent = tooBigForEvent ? { ...response, text: header + kept.text } : response;
       const complete = !held.omitted && !tooBigForEvent;
-      if (!cut.truncated) return { forModel: response, forEvent, truncated: false, complete, fullOutputPath: spill.path };
+      if (!cut.truncated)
+        return { forModel: response, forEvent, truncated: false, complete, fullOutputPath: spill.path };
 
       const info: TruncationInfo = {
         direction: limit.direction,
@@ -203,7 +222,11 @@ export function createObserver(options: ObserverOptions): Observer {
       const parts = [cut.head?.text, marker, cut.tail?.text].filter((p): p is string => p !== undefined && p !== "");
       const forModel: ToolResponse = {
         status: response.status === "error" ? "error" : "partial",
-        data: { truncated: true, truncation: info, preview: [cut.head?.text, cut.tail?.text].filter((p) => p).join("\n") },
+        data: {
+          truncated: true,
+          truncation: info,
+          preview: [cut.head?.text, cut.tail?.text].filter((p) => p).join("\n"),
+        },
         text: header + parts.join("\n"),
         stats: { ...response.stats },
         context: { ...response.context },
@@ -222,7 +245,12 @@ export function createObserver(options: ObserverOptions): Observer {
 /** Already the envelope this module builds: cutting it again would only nest markers. */
 function isFrameworkTruncated(response: ToolResponse): boolean {
   const data = response.data as Record<string, unknown> | undefined;
-  return data?.truncated === true && typeof data.truncation === "object" && data.truncation !== null && "full_output_path" in data.truncation;
+  return (
+    data?.truncated === true &&
+    typeof data.truncation === "object" &&
+    data.truncation !== null &&
+    "full_output_path" in data.truncation
+  );
 }
 
 /** The tool's header length, when it is a whole number of characters within the text; else 0. */
@@ -251,7 +279,9 @@ const FROM = { head: "from the end", tail: "from the start", head_tail: "from th
  * Lines 1-99744 of 100000 are not shown; lines 99745-100000 are." — exact counts, never rounded.
  */
 function describeCut(cut: CutResult, maxChars: number, direction: TruncateMode): string {
-  const sentences = [`WARNING: Tool output was truncated: ${cut.removedChars} of ${cut.totalChars} characters were removed ${FROM[direction]}.`];
+  const sentences = [
+    `WARNING: Tool output was truncated: ${cut.removedChars} of ${cut.totalChars} characters were removed ${FROM[direction]}.`,
+  ];
   const total = cut.totalLines;
   const headLines = cut.head?.lines ?? 0;
   const tailFirst = cut.tail && cut.tail.lines > 0 ? cut.tail.firstLine : total + 1;
@@ -268,7 +298,8 @@ function describeCut(cut: CutResult, maxChars: number, direction: TruncateMode):
   if (shown.length > 0) sentences.push(`Shown: ${shown.join(" and ")}.`);
   const first = cut.head?.partialLine ? cut.head.text.length - cut.head.text.lastIndexOf("\n") - 1 : 0;
   const last = cut.tail?.partialLine ? firstLineLength(cut.tail.text) : 0;
-  const tooLong = (line: number, part: string) => `Line ${line} alone is longer than the ${maxChars}-character limit: only ${part} characters are shown.`;
+  const tooLong = (line: number, part: string) =>
+    `Line ${line} alone is longer than the ${maxChars}-character limit: only ${part} characters are shown.`;
   if (shared) sentences.push(tooLong(headLines, `its first ${first} and last ${last}`));
   else {
     if (first > 0) sentences.push(tooLong(headLines, `its first ${first}`));
@@ -285,14 +316,17 @@ function firstLineLength(text: string): number {
 const range = (word: string, from: number, to: number) => (from === to ? `${word} ${from}` : `${word}s ${from}-${to}`);
 
 /** How to get at a spilled file with the core tools (read pages by start_line; grep takes a file as its path). */
-export const CORE_PAGING_HINT = "Use read with start_line to page through that file, or grep to search it, instead of re-running the tool.";
+export const CORE_PAGING_HINT =
+  "Use read with start_line to page through that file, or grep to search it, instead of re-running the tool.";
 
 /** Where the full output is and how to get at it (001 §7). */
 function whereFull(spill: SpillInfo, cut: CutResult, maxChars: number, opts: ObserveOptions): string {
   if (!spill.path) {
     return `The full output could not be saved (${spill.failure ?? "unknown error"}); re-run the tool with narrower parameters to see a specific part.`;
   }
-  const capped = spill.capped ? ` (only its first ${spill.storedBytes} of ${spill.totalBytes} bytes were stored: the spill file is capped)` : "";
+  const capped = spill.capped
+    ? ` (only its first ${spill.storedBytes} of ${spill.totalBytes} bytes were stored: the spill file is capped)`
+    : "";
   const next = opts.subagentToolName
     ? `Use ${opts.subagentToolName} to have a subagent process the full output file if you need all of it.`
     : (opts.pagingHint ?? CORE_PAGING_HINT);

@@ -8,7 +8,19 @@
  * The file holds the output's text itself, not a JSON wrapper: the model is pointed at it to page
  * through with read or search with grep, which only works on the text.
  */
-import { appendFileSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { readdir, stat, unlink } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { sweepTempFiles, tempPathFor } from "../temp-files.ts";
@@ -70,7 +82,6 @@ export class SpillWriter {
     }
   }
 
-
   get storedBytes(): number {
     return this.stored;
   }
@@ -86,7 +97,11 @@ export class SpillWriter {
       closeSync(this.fd);
       this.fd = undefined;
       this.store.release(this.stored); // from here on the file is on disk, where sweeps count it
-      const path = placeUnique(this.temp, this.store.options.dir, `tool_${spillStamp(this.store.options.now())}_${safeToolName(this.toolName)}`);
+      const path = placeUnique(
+        this.temp,
+        this.store.options.dir,
+        `tool_${spillStamp(this.store.options.now())}_${safeToolName(this.toolName)}`,
+      );
       this.store.written(path);
       return { path };
     } catch (e) {
@@ -179,7 +194,13 @@ export class SpillStore {
 
   /** Deletes expired files and, past the budget, the oldest ones; returns how many. */
   sweep(keep?: string): Promise<number> {
-    return sweepSpills(this.dir, { retentionDays: this.options.retentionDays, budgetBytes: this.options.budgetBytes, now: this.options.now(), keep, liveBytes: this.live });
+    return sweepSpills(this.dir, {
+      retentionDays: this.options.retentionDays,
+      budgetBytes: this.options.budgetBytes,
+      now: this.options.now(),
+      keep,
+      liveBytes: this.live,
+    });
   }
 }
 

@@ -58,10 +58,21 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         ls: [],
       },
       extras: ["TodoWrite", WebFetchTool.name],
-      limits: { Read: "read", Bash: "bash", TaskOutput: "bash", Grep: "grep", Glob: "find", Edit: "edit", apply_patch: "edit", Write: "write", WebFetch: "read" },
+      limits: {
+        Read: "read",
+        Bash: "bash",
+        TaskOutput: "bash",
+        Grep: "grep",
+        Glob: "find",
+        Edit: "edit",
+        apply_patch: "edit",
+        Write: "write",
+        WebFetch: "read",
+      },
       projectDocFiles: ["CLAUDE.md"],
       // Claude Code's Read pages by offset/limit; its Grep takes a file as its path.
-      pagingHint: "Use Read with offset and limit to page through that file, or Grep with that file as its path to search it, instead of re-running the tool.",
+      pagingHint:
+        "Use Read with offset and limit to page through that file, or Grep with that file as its path to search it, instead of re-running the tool.",
       defaultCommandTimeoutMs: CLAUDE_BASH_DEFAULT_TIMEOUT_MS,
       supportsParallelToolCalls: true,
       providerOptions({ modelInfo }, { reasoningEffort }) {

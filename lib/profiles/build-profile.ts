@@ -24,7 +24,10 @@ export interface AlignedProfileSpec {
   pagingHint: string;
   defaultCommandTimeoutMs: number;
   supportsParallelToolCalls: boolean;
-  providerOptions(options: ProfileOptions, settings: RequestSettings): Record<string, Record<string, unknown>> | undefined;
+  providerOptions(
+    options: ProfileOptions,
+    settings: RequestSettings,
+  ): Record<string, Record<string, unknown>> | undefined;
 }
 
 export function createAlignedProfile(spec: AlignedProfileSpec, options: ProfileOptions): ProviderProfile {

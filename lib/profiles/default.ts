@@ -43,7 +43,15 @@ export function createDefaultProfile({ model, modelInfo }: ProfileOptions): Prov
     },
     providerOptions: () => undefined,
     ownTools: [...coreTools, webFetchTool],
-    capabilityTools: { read: ["read"], write: ["write"], edit: ["edit"], bash: ["bash"], grep: ["grep"], find: ["find"], ls: ["ls"] },
+    capabilityTools: {
+      read: ["read"],
+      write: ["write"],
+      edit: ["edit"],
+      bash: ["bash"],
+      grep: ["grep"],
+      find: ["find"],
+      ls: ["ls"],
+    },
     extraTools: [webFetchTool.name],
     defaultCommandTimeoutMs: BASH_DEFAULT_TIMEOUT_S * 1000,
     supportsReasoning: modelInfo?.reasoning ?? false,
@@ -53,6 +61,16 @@ export function createDefaultProfile({ model, modelInfo }: ProfileOptions): Prov
     projectDocFiles: [],
     pagingHint: CORE_PAGING_HINT,
     // apply_patch is off unless named (--tools default,apply_patch); its result is an edit's.
-    toolLimits: limitsFor({ read: "read", bash: "bash", grep: "grep", find: "find", ls: "ls", edit: "edit", apply_patch: "edit", write: "write", [webFetchTool.name]: "read" }),
+    toolLimits: limitsFor({
+      read: "read",
+      bash: "bash",
+      grep: "grep",
+      find: "find",
+      ls: "ls",
+      edit: "edit",
+      apply_patch: "edit",
+      write: "write",
+      [webFetchTool.name]: "read",
+    }),
   };
 }

@@ -78,7 +78,8 @@ export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
       },
       projectDocFiles: ["GEMINI.md"],
       // gemini-cli's read_file takes a line range (start_line/end_line); grep_search searches directories.
-      pagingHint: "Use read_file with start_line and end_line to page through that file instead of re-running the tool.",
+      pagingHint:
+        "Use read_file with start_line and end_line to page through that file instead of re-running the tool.",
       defaultCommandTimeoutMs: GEMINI_SHELL_DEFAULT_TIMEOUT_MS,
       supportsParallelToolCalls: true,
       providerOptions({ modelInfo }) {

@@ -46,7 +46,8 @@ export function profileTools(id: string): readonly Tool[] {
 /** The factory for `id`; an unknown id is an error naming the known ones. */
 export function getProfileFactory(id: string): ProfileFactory {
   const factory = factories.get(id);
-  if (!factory) throw new Error(`Unknown profile '${id}'. Known profiles: ${[AUTO_PROFILE, ...profileIds()].join(", ")}.`);
+  if (!factory)
+    throw new Error(`Unknown profile '${id}'. Known profiles: ${[AUTO_PROFILE, ...profileIds()].join(", ")}.`);
   return factory;
 }
 

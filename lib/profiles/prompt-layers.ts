@@ -55,7 +55,8 @@ export function gitBlock(git: GitSummary): string {
 
 /** One line per active tool: its name and the first sentence of its description (the full text is in the request's tool list). */
 export function toolsBlock(tools: readonly ToolSpec[]): string {
-  if (tools.length === 0) return "No tools are available in this session: answer from what you know and what the user gives you.";
+  if (tools.length === 0)
+    return "No tools are available in this session: answer from what you know and what the user gives you.";
   const lines = tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`);
   return ["Available tools:", ...lines].join("\n");
 }
@@ -69,8 +70,12 @@ export function toolNamesBlock(tools: readonly ToolSpec[]): string {
 /** Project instructions, root first; the file path heads each one. */
 export function projectDocsBlock(docs: ProjectDoc[]): string {
   if (docs.length === 0) return "";
-  const parts = docs.map((d) => `<project_instructions path="${d.path}">\n${d.content.trimEnd()}\n</project_instructions>`);
-  return ["Project instructions (files deeper in the tree take precedence over those above them):", ...parts].join("\n\n");
+  const parts = docs.map(
+    (d) => `<project_instructions path="${d.path}">\n${d.content.trimEnd()}\n</project_instructions>`,
+  );
+  return ["Project instructions (files deeper in the tree take precedence over those above them):", ...parts].join(
+    "\n\n",
+  );
 }
 
 export function joinLayers(layers: (string | undefined)[]): string {

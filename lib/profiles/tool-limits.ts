@@ -25,5 +25,7 @@ export type LimitCapability = keyof typeof CAPABILITY_LIMITS;
 
 /** Limits by tool name, from a map of the profile's tool names to what they do. */
 export function limitsFor(names: Record<string, LimitCapability>): Record<string, ToolLimits> {
-  return Object.fromEntries(Object.entries(names).map(([name, capability]) => [name, { ...CAPABILITY_LIMITS[capability] }]));
+  return Object.fromEntries(
+    Object.entries(names).map(([name, capability]) => [name, { ...CAPABILITY_LIMITS[capability] }]),
+  );
 }

@@ -68,7 +68,12 @@ export interface ProviderProfile {
   /** "provider/model-id" the requests go to. */
   model: string;
   /** The system prompt for the active tools (the session's Toolset gives their definitions). */
-  buildSystemPrompt(environment: PromptEnvironment, projectDocs: ProjectDoc[], tools: readonly ToolSpec[], options?: BuildPromptOptions): string;
+  buildSystemPrompt(
+    environment: PromptEnvironment,
+    projectDocs: ProjectDoc[],
+    tools: readonly ToolSpec[],
+    options?: BuildPromptOptions,
+  ): string;
   /** Per-provider request extras (keyed by provider id), or undefined. */
   providerOptions(settings?: RequestSettings): Record<string, Record<string, unknown>> | undefined;
   /** The tools this profile brings; the session's Toolset offers them (a custom tool of the same name wins). */

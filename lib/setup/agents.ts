@@ -8,7 +8,15 @@
 import { readFileSync } from "node:fs";
 import type { Capability } from "../profiles/types.ts";
 import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
-import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, statOf, type Found, type PlaceOptions, type Scope } from "./places.ts";
+import {
+  filesUnder,
+  MAX_SETUP_FILE_BYTES,
+  placesFor,
+  statOf,
+  type Found,
+  type PlaceOptions,
+  type Scope,
+} from "./places.ts";
 
 export interface AgentDefinition {
   name: string;
@@ -52,19 +60,28 @@ function readAgent(file: string, scope: Scope): AgentDefinition | string {
   }
   const { data, body } = parsed;
   if (typeof data.name !== "string" || !data.name) return "its frontmatter has no 'name'";
-  if (!AGENT_NAME.test(data.name)) return `name '${data.name.slice(0, 80)}' is not a word of letters, digits, '-', '_' or '.' (at most 64)`;
+  if (!AGENT_NAME.test(data.name))
+    return `name '${data.name.slice(0, 80)}' is not a word of letters, digits, '-', '_' or '.' (at most 64)`;
   if (typeof data.description !== "string" || !data.description.trim()) return "its frontmatter has no 'description'";
-  const agent: AgentDefinition = { name: data.name, description: data.description.trim().replace(/\s+/g, " "), prompt: body.trim(), file, scope };
+  const agent: AgentDefinition = {
+    name: data.name,
+    description: data.description.trim().replace(/\s+/g, " "),
+    prompt: body.trim(),
+    file,
+    scope,
+  };
   const tools = nameList(data.tools);
   if (tools) agent.tools = tools;
   const disallowed = nameList(data.disallowedTools);
   if (disallowed) agent.disallowedTools = disallowed;
   if (data.model !== undefined && data.model !== null && data.model !== "") {
-    if (typeof data.model !== "string") return `'model' must be a word such as sonnet, opus, haiku, inherit or a model id`;
+    if (typeof data.model !== "string")
+      return `'model' must be a word such as sonnet, opus, haiku, inherit or a model id`;
     agent.model = data.model.trim();
   }
   if (data.maxTurns !== undefined) {
-    if (typeof data.maxTurns !== "number" || !Number.isInteger(data.maxTurns) || data.maxTurns < 1) return `'maxTurns' must be a whole number of at least 1, not ${JSON.stringify(data.maxTurns)}`;
+    if (typeof data.maxTurns !== "number" || !Number.isInteger(data.maxTurns) || data.maxTurns < 1)
+      return `'maxTurns' must be a whole number of at least 1, not ${JSON.stringify(data.maxTurns)}`;
     agent.maxTurns = data.maxTurns;
   }
   return agent;
@@ -101,7 +118,12 @@ const CLAUDE_TOOLS: Record<string, readonly Capability[]> = {
  * agent gets `inherited` (the parent's active tools as capabilities and names); `disallowedTools`
  * are taken away either way.
  */
-export function agentToolSelection(agent: AgentDefinition, capabilityOf: (name: string) => Capability | undefined, known: (name: string) => boolean, inherited: readonly string[]): string[] {
+export function agentToolSelection(
+  agent: AgentDefinition,
+  capabilityOf: (name: string) => Capability | undefined,
+  known: (name: string) => boolean,
+  inherited: readonly string[],
+): string[] {
   const resolve = (name: string, granting: boolean): readonly string[] => {
     const bare = name.replace(/\(.*\)$/, "").trim();
     // Denying the retired LS takes away the listing tool, not the file finder it grants.
@@ -112,7 +134,9 @@ export function agentToolSelection(agent: AgentDefinition, capabilityOf: (name: 
   };
   const chosen = agent.tools ? agent.tools.flatMap((n) => resolve(n, true)) : [...inherited];
   // A rule with arguments (`Bash(rm *)`) restricts a use of the tool, not the tool: only bare names take a tool away.
-  const denied = new Set((agent.disallowedTools ?? []).filter((n) => !n.includes("(")).flatMap((n) => resolve(n, false)));
+  const denied = new Set(
+    (agent.disallowedTools ?? []).filter((n) => !n.includes("(")).flatMap((n) => resolve(n, false)),
+  );
   return [...new Set(chosen.filter((n) => !denied.has(n)))];
 }
 
@@ -120,7 +144,11 @@ export function agentToolSelection(agent: AgentDefinition, capabilityOf: (name: 
 export function agentModel(model: string | undefined, parentModel: string): string | undefined {
   if (!model || model === "inherit") return undefined;
   const provider = parentModel.slice(0, parentModel.indexOf("/"));
-  const aliases: Record<string, string> = { sonnet: "claude-sonnet-4-6", opus: "claude-opus-4-6", haiku: "claude-haiku-4-5" };
+  const aliases: Record<string, string> = {
+    sonnet: "claude-sonnet-4-6",
+    opus: "claude-opus-4-6",
+    haiku: "claude-haiku-4-5",
+  };
   if (Object.hasOwn(aliases, model)) return provider === "anthropic" ? `anthropic/${aliases[model]}` : undefined;
   return model.includes("/") ? model : `${provider}/${model}`;
 }

@@ -52,35 +52,87 @@ export function claudeCalls(toolName: string, args: Record<string, unknown>, cwd
     const p = str(args, ...keys);
     return p === undefined ? undefined : absolute(p, cwd);
   };
-  const only = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const only = (input: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   if (SHELL.has(toolName)) {
     const command = commandOf(args) ?? "";
     // codex sends its patches through the shell too: those are file changes.
     const shellPatch = toolName === "exec_command" ? patchFromShellCommand(command) : null;
     if (shellPatch) return patchCalls(shellPatch.patch, shellPatch.workdir ? absolute(shellPatch.workdir, cwd) : cwd);
-    return [{ tool_name: "Bash", tool_input: only({ command, description: str(args, "description", "justification"), timeout: args.timeout ?? args.timeout_ms }) }];
+    return [
+      {
+        tool_name: "Bash",
+        tool_input: only({
+          command,
+          description: str(args, "description", "justification"),
+          timeout: args.timeout ?? args.timeout_ms,
+        }),
+      },
+    ];
   }
   if (toolName === "apply_patch") return patchCalls(str(args, "input", "patch") ?? "", cwd);
-  if (READ.has(toolName)) return [{ tool_name: "Read", tool_input: only({ file_path: path("file_path", "path", "absolute_path"), offset: args.offset ?? args.start_line, limit: args.limit }) }];
+  if (READ.has(toolName))
+    return [
+      {
+        tool_name: "Read",
+        tool_input: only({
+          file_path: path("file_path", "path", "absolute_path"),
+          offset: args.offset ?? args.start_line,
+          limit: args.limit,
+        }),
+      },
+    ];
   if (toolName === "read_many_files") {
     const include = Array.isArray(args.include) ? args.include.filter((p): p is string => typeof p === "string") : [];
     return include.map((p) => ({ tool_name: "Read", tool_input: { file_path: absolute(p, cwd) } }));
   }
-  if (WRITE.has(toolName)) return [{ tool_name: "Write", tool_input: only({ file_path: path("file_path", "path"), content: str(args, "content") }) }];
+  if (WRITE.has(toolName))
+    return [
+      { tool_name: "Write", tool_input: only({ file_path: path("file_path", "path"), content: str(args, "content") }) },
+    ];
   if (EDIT.has(toolName)) {
     return [
       {
         tool_name: "Edit",
-        tool_input: only({ file_path: path("file_path", "path"), old_string: str(args, "old_string", "old_text"), new_string: str(args, "new_string", "new_text"), replace_all: args.replace_all }),
+        tool_input: only({
+          file_path: path("file_path", "path"),
+          old_string: str(args, "old_string", "old_text"),
+          new_string: str(args, "new_string", "new_text"),
+          replace_all: args.replace_all,
+        }),
       },
     ];
   }
-  if (GREP.has(toolName)) return [{ tool_name: "Grep", tool_input: only({ pattern: str(args, "pattern"), path: path("path", "dir_path"), glob: str(args, "glob", "include") }) }];
-  if (GLOB.has(toolName)) return [{ tool_name: "Glob", tool_input: only({ pattern: str(args, "pattern") ?? "*", path: path("path", "dir_path") }) }];
-  if (FETCH.has(toolName)) return [{ tool_name: "WebFetch", tool_input: only({ url: str(args, "url"), prompt: str(args, "prompt") }) }];
-  if (SKILL.has(toolName)) return [{ tool_name: "Skill", tool_input: only({ skill: str(args, "skill", "name"), args: str(args, "args") }) }];
+  if (GREP.has(toolName))
+    return [
+      {
+        tool_name: "Grep",
+        tool_input: only({
+          pattern: str(args, "pattern"),
+          path: path("path", "dir_path"),
+          glob: str(args, "glob", "include"),
+        }),
+      },
+    ];
+  if (GLOB.has(toolName))
+    return [
+      { tool_name: "Glob", tool_input: only({ pattern: str(args, "pattern") ?? "*", path: path("path", "dir_path") }) },
+    ];
+  if (FETCH.has(toolName))
+    return [{ tool_name: "WebFetch", tool_input: only({ url: str(args, "url"), prompt: str(args, "prompt") }) }];
+  if (SKILL.has(toolName))
+    return [{ tool_name: "Skill", tool_input: only({ skill: str(args, "skill", "name"), args: str(args, "args") }) }];
   if (AGENT.has(toolName)) {
-    return [{ tool_name: "Agent", tool_input: only({ subagent_type: str(args, "subagent_type", "agent_type", "agent_name"), description: str(args, "description"), prompt: str(args, "prompt", "task", "message") }) }];
+    return [
+      {
+        tool_name: "Agent",
+        tool_input: only({
+          subagent_type: str(args, "subagent_type", "agent_type", "agent_name"),
+          description: str(args, "description"),
+          prompt: str(args, "prompt", "task", "message"),
+        }),
+      },
+    ];
   }
   if (PLAN_TOOLS.has(toolName)) return [{ tool_name: "TodoWrite", tool_input: args }];
   return [{ tool_name: toolName, tool_input: args }];
@@ -99,12 +151,14 @@ function patchCalls(patch: string, cwd: string): ClaudeCall[] {
   for (const op of ops) {
     const file_path = absolute(op.path, cwd);
     if (op.type === "add") calls.push({ tool_name: "Write", tool_input: { file_path, content: op.contents } });
-    else if (op.type === "delete") calls.push({ tool_name: "Edit", tool_input: { file_path, old_string: "", new_string: "", delete: true } });
+    else if (op.type === "delete")
+      calls.push({ tool_name: "Edit", tool_input: { file_path, old_string: "", new_string: "", delete: true } });
     else {
       const old_string = op.chunks.map((c) => c.oldLines.join("\n")).join("\n");
       const new_string = op.chunks.map((c) => c.newLines.join("\n")).join("\n");
       calls.push({ tool_name: "Edit", tool_input: { file_path, old_string, new_string } });
-      if (op.movePath) calls.push({ tool_name: "Write", tool_input: { file_path: absolute(op.movePath, cwd), content: new_string } });
+      if (op.movePath)
+        calls.push({ tool_name: "Write", tool_input: { file_path: absolute(op.movePath, cwd), content: new_string } });
     }
   }
   return calls;
@@ -115,7 +169,11 @@ function patchCalls(patch: string, cwd: string): ClaudeCall[] {
  * field goes to the argument it came from, so a hook that rewrites `command` rewrites `cmd` under
  * the openai profile. Fields the call has no counterpart for are left out.
  */
-export function gongArguments(toolName: string, args: Record<string, unknown>, updated: Record<string, unknown>): Record<string, unknown> {
+export function gongArguments(
+  toolName: string,
+  args: Record<string, unknown>,
+  updated: Record<string, unknown>,
+): Record<string, unknown> {
   const out = { ...args };
   const set = (claudeKey: string, ...gongKeys: string[]) => {
     if (!(claudeKey in updated)) return;

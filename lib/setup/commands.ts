@@ -11,7 +11,16 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { FrontmatterError, nameList, optionalFrontmatter } from "./frontmatter.ts";
-import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, shownPath, statOf, type Found, type PlaceOptions, type Scope } from "./places.ts";
+import {
+  filesUnder,
+  MAX_SETUP_FILE_BYTES,
+  placesFor,
+  shownPath,
+  statOf,
+  type Found,
+  type PlaceOptions,
+  type Scope,
+} from "./places.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import { parseFlatToml, TomlError } from "./toml.ts";
 
@@ -40,7 +49,8 @@ export function discoverCommands(options: PlaceOptions, builtIn: readonly string
       const name = gemini ? relative(place.dir, file).slice(0, -5).split(/[\\/]/).join(":") : basename(file, ".md");
       const read = readCommand(file, name, place.scope, gemini);
       if (typeof read === "string") problems.push(`${file}: ${read}; command skipped.`);
-      else if (builtIn.includes(name.toLowerCase())) problems.push(`${file}: /${name} is a built-in command; the file is not used.`);
+      else if (builtIn.includes(name.toLowerCase()))
+        problems.push(`${file}: /${name} is a built-in command; the file is not used.`);
       else if (!byName.has(name)) byName.set(name, read);
     }
   }
@@ -88,7 +98,10 @@ function readCommand(file: string, name: string, scope: Scope, gemini: boolean):
 }
 
 /** The command a line of input calls, with its arguments; undefined when it calls none of these. */
-export function matchCommand(text: string, commands: readonly CustomCommand[]): { command: CustomCommand; args: string } | undefined {
+export function matchCommand(
+  text: string,
+  commands: readonly CustomCommand[],
+): { command: CustomCommand; args: string } | undefined {
   const m = /^\/([\w.:-]+)(?:[ \t]+([\s\S]*))?$/.exec(text.trim());
   if (!m) return undefined;
   const command = commands.find((c) => c.name === m[1]);
@@ -148,23 +161,36 @@ export async function expandCommand(command: CustomCommand, args: string, option
   const where = shownPath(command.file, options.cwd);
   const runShell = async (line: string): Promise<string> => {
     if (command.scope === "project" && !options.shell?.trusted) {
-      notices.push(`ignoring the shell command \`${line}\` in ${where}: ${options.shell?.untrustedHint ?? "shell commands are not run here."}`);
+      notices.push(
+        `ignoring the shell command \`${line}\` in ${where}: ${options.shell?.untrustedHint ?? "shell commands are not run here."}`,
+      );
       return `[not run: ${line}]`;
     }
     if (!options.shell) return `[not run: ${line}]`;
     return cut((await options.shell.run(line)).trimEnd(), `the output of \`${line}\``);
   };
-  const text = command.syntax === "gemini" ? await expandGemini(command, args, options, runShell, notices) : await expandClaude(command, args, options, runShell, notices);
+  const text =
+    command.syntax === "gemini"
+      ? await expandGemini(command, args, options, runShell, notices)
+      : await expandClaude(command, args, options, runShell, notices);
   return { text, notices };
 }
 
 // ------------------------------------------------------------------------------ Claude Code
 
-async function expandClaude(command: CustomCommand, args: string, options: ExpandOptions, runShell: (line: string) => Promise<string>, notices: string[]): Promise<string> {
+async function expandClaude(
+  command: CustomCommand,
+  args: string,
+  options: ExpandOptions,
+  runShell: (line: string) => Promise<string>,
+  notices: string[],
+): Promise<string> {
   const positional = splitArguments(args);
   const usesArguments = /\$ARGUMENTS|\$\d/.test(command.template);
   const substitute = (text: string, quote: (s: string) => string) =>
-    text.replace(/\$ARGUMENTS|\$(\d+)/g, (_, n: string | undefined) => (n === undefined ? quote(args) : quote(positional[Number(n) - 1] ?? "")));
+    text.replace(/\$ARGUMENTS|\$(\d+)/g, (_, n: string | undefined) =>
+      n === undefined ? quote(args) : quote(positional[Number(n) - 1] ?? ""),
+    );
   // Shell parts first (arguments inside them are quoted for the shell), then the arguments, then @ files.
   const pieces: string[] = [];
   let last = 0;
@@ -192,11 +218,15 @@ function includeMentions(text: string, cwd: string, notices: string[], chain: st
     if (!statOf(path)?.isFile()) continue;
     const loop = chain.indexOf(path);
     if (loop !== -1) {
-      notices.push(`${shownPath(chain[0], cwd)}: @ includes loop (${[...chain.slice(loop), path].map((p) => shownPath(p, cwd)).join(" → ")}); the repeated file is left out.`);
+      notices.push(
+        `${shownPath(chain[0], cwd)}: @ includes loop (${[...chain.slice(loop), path].map((p) => shownPath(p, cwd)).join(" → ")}); the repeated file is left out.`,
+      );
       continue;
     }
     if (depth > MAX_INCLUDE_DEPTH) {
-      notices.push(`${shownPath(chain[0], cwd)}: @ includes nest deeper than ${MAX_INCLUDE_DEPTH} at @${mention}; left out.`);
+      notices.push(
+        `${shownPath(chain[0], cwd)}: @ includes nest deeper than ${MAX_INCLUDE_DEPTH} at @${mention}; left out.`,
+      );
       continue;
     }
     const content = readPart(path, `@${mention}`, notices);
@@ -213,7 +243,13 @@ function resolveMention(mention: string, cwd: string): string {
 
 // ------------------------------------------------------------------------------ gemini-cli
 
-async function expandGemini(command: CustomCommand, args: string, options: ExpandOptions, runShell: (line: string) => Promise<string>, notices: string[]): Promise<string> {
+async function expandGemini(
+  command: CustomCommand,
+  args: string,
+  options: ExpandOptions,
+  runShell: (line: string) => Promise<string>,
+  notices: string[],
+): Promise<string> {
   // gemini-cli's order: @{files}, then !{shell} (with {{args}} quoted inside), then {{args}}.
   let text = await replaceBraced(command.template, "@{", async (path) => {
     const content = readPart(resolveMention(path.trim(), options.cwd), `@{${path}}`, notices);
@@ -268,7 +304,8 @@ function cut(text: string, what: string): string {
 /** Arguments split as a shell would split words: spaces separate, quotes group. */
 export function splitArguments(args: string): string[] {
   const words: string[] = [];
-  for (const m of args.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]));
+  for (const m of args.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
+    words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]));
   return words;
 }
 

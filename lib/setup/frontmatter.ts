@@ -15,7 +15,8 @@ export interface Frontmatter {
 /** Splits a file into its frontmatter and body; a file without frontmatter is a FrontmatterError. */
 export function parseFrontmatter(text: string): Frontmatter {
   const source = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-  if (!source.startsWith("---\n") && source !== "---") throw new FrontmatterError("has no frontmatter (a '---' line, 'name: …' lines, a '---' line)");
+  if (!source.startsWith("---\n") && source !== "---")
+    throw new FrontmatterError("has no frontmatter (a '---' line, 'name: …' lines, a '---' line)");
   const end = source.indexOf("\n---", 3);
   const close = end === -1 ? null : /^[ \t]*(\n|$)/.exec(source.slice(end + 4));
   if (!close) throw new FrontmatterError("its frontmatter is not closed by a '---' line");
@@ -40,11 +41,13 @@ function parseBlock(lines: string[]): Record<string, unknown> {
       continue;
     }
     const match = /^([A-Za-z0-9_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$/.exec(line.trimEnd());
-    if (!match) throw new FrontmatterError(`frontmatter line ${i + 2} is not 'key: value': ${JSON.stringify(line.slice(0, 80))}`);
+    if (!match)
+      throw new FrontmatterError(`frontmatter line ${i + 2} is not 'key: value': ${JSON.stringify(line.slice(0, 80))}`);
     const [, key, raw = ""] = match;
     i++;
     const rest: string[] = [];
-    while (i < lines.length && (isBlank(lines[i]) || /^[ \t]/.test(lines[i]) || (raw === "" && /^- /.test(lines[i])))) rest.push(lines[i++]);
+    while (i < lines.length && (isBlank(lines[i]) || /^[ \t]/.test(lines[i]) || (raw === "" && /^- /.test(lines[i]))))
+      rest.push(lines[i++]);
     data[key] = value(raw.trim(), rest, key);
   }
   return data;
@@ -55,11 +58,15 @@ function value(raw: string, rest: string[], key: string): unknown {
   if (/^[|>][+-]?$/.test(raw)) return blockScalar(raw, rest);
   if (raw === "" || raw.startsWith("#")) {
     if (more.length === 0) return "";
-    if (more.every((l) => /^\s*- /.test(l) || /^\s*-$/.test(l))) return more.map((l) => scalar(l.replace(/^\s*-\s?/, "").trim(), key));
+    if (more.every((l) => /^\s*- /.test(l) || /^\s*-$/.test(l)))
+      return more.map((l) => scalar(l.replace(/^\s*-\s?/, "").trim(), key));
     const nested: Record<string, unknown> = {};
     for (const l of more) {
       const m = /^\s+([\w.-]+)[ \t]*:[ \t]*(.*)$/.exec(l);
-      if (!m) throw new FrontmatterError(`'${key}' holds a line that is not 'key: value': ${JSON.stringify(l.trim().slice(0, 80))}`);
+      if (!m)
+        throw new FrontmatterError(
+          `'${key}' holds a line that is not 'key: value': ${JSON.stringify(l.trim().slice(0, 80))}`,
+        );
       nested[m[1]] = scalar(m[2].trim(), key);
     }
     return nested;
@@ -86,7 +93,8 @@ function blockScalar(indicator: string, rest: string[]): string {
 function scalar(raw: string, key: string): unknown {
   const text = stripComment(raw);
   if (text.startsWith('"')) {
-    if (!text.endsWith('"') || text.length < 2) throw new FrontmatterError(`'${key}' has a double-quoted value that is not closed`);
+    if (!text.endsWith('"') || text.length < 2)
+      throw new FrontmatterError(`'${key}' has a double-quoted value that is not closed`);
     try {
       return JSON.parse(text.replace(/\\'/g, "'").replace(/\t/g, "\\t"));
     } catch {
@@ -94,7 +102,8 @@ function scalar(raw: string, key: string): unknown {
     }
   }
   if (text.startsWith("'")) {
-    if (!text.endsWith("'") || text.length < 2) throw new FrontmatterError(`'${key}' has a single-quoted value that is not closed`);
+    if (!text.endsWith("'") || text.length < 2)
+      throw new FrontmatterError(`'${key}' has a single-quoted value that is not closed`);
     return text.slice(1, -1).replace(/''/g, "'");
   }
   if (text === "true" || text === "false") return text === "true";

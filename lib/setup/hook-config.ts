@@ -74,19 +74,26 @@ export function parseHookConfig(raw: unknown, file: string, notices: string[]): 
           // Claude Code: a plain name matches exactly, and the matcher is a regular expression (Edit|Write, mcp__.*).
           matcher = new RegExp(`^(?:${group.matcher})$`);
         } catch (e) {
-          notices.push(`${file}: ${where}.matcher is not a valid regular expression (${(e as Error).message}); it was skipped.`);
+          notices.push(
+            `${file}: ${where}.matcher is not a valid regular expression (${(e as Error).message}); it was skipped.`,
+          );
           return;
         }
       }
       const hooks: CommandHook[] = [];
       group.hooks.forEach((h, j) => {
         if (!isObject(h) || typeof h.command !== "string" || h.command.trim() === "") {
-          if (isObject(h) && typeof h.type === "string" && h.type !== "command") notices.push(`${file}: ${where}.hooks[${j}] is a "${h.type}" hook; gong runs "command" hooks only, so it was ignored.`);
+          if (isObject(h) && typeof h.type === "string" && h.type !== "command")
+            notices.push(
+              `${file}: ${where}.hooks[${j}] is a "${h.type}" hook; gong runs "command" hooks only, so it was ignored.`,
+            );
           else notices.push(`${file}: ${where}.hooks[${j}] needs a "command"; it was skipped.`);
           return;
         }
         if (h.type !== undefined && h.type !== "command") {
-          notices.push(`${file}: ${where}.hooks[${j}] is a "${String(h.type)}" hook; gong runs "command" hooks only, so it was ignored.`);
+          notices.push(
+            `${file}: ${where}.hooks[${j}] is a "${String(h.type)}" hook; gong runs "command" hooks only, so it was ignored.`,
+          );
           return;
         }
         const timeout = typeof h.timeout === "number" && h.timeout > 0 ? h.timeout : DEFAULT_HOOK_TIMEOUT_S;
@@ -96,7 +103,8 @@ export function parseHookConfig(raw: unknown, file: string, notices: string[]): 
     });
     if (parsed.length > 0) (config[event as HookEvent] ??= []).push(...parsed);
   }
-  if (ignoredEvents.length > 0) notices.push(`${file}: hooks for ${ignoredEvents.join(", ")} are ignored: gong has no such moment.`);
+  if (ignoredEvents.length > 0)
+    notices.push(`${file}: hooks for ${ignoredEvents.join(", ")} are ignored: gong has no such moment.`);
   return config;
 }
 

@@ -28,7 +28,15 @@ export interface HookProcessOptions {
   timeoutSeconds: number;
 }
 
-const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 };
+const SIGNALS: Record<string, number> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGTERM: 15,
+};
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 
 export function runHookProcess(options: HookProcessOptions): Promise<HookRun> {
@@ -36,7 +44,12 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookRun> {
     const env = { ...options.env, CLAUDE_PROJECT_DIR: options.cwd, GONG_PROJECT_DIR: options.cwd };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(SHELL, ["-c", options.command], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      child = spawn(SHELL, ["-c", options.command], {
+        cwd: options.cwd,
+        env,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+      });
     } catch (e) {
       done({ code: -1, stdout: "", stderr: (e as Error).message, timedOut: false, truncated: false });
       return;
@@ -65,7 +78,13 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookRun> {
       clearTimeout(timer);
       // Whatever the hook left running in its group goes with it.
       killTree();
-      done({ code: code ?? 128 + (SIGNALS[signal ?? ""] ?? 0), stdout: out.text(), stderr: err.text(), timedOut, truncated: out.over });
+      done({
+        code: code ?? 128 + (SIGNALS[signal ?? ""] ?? 0),
+        stdout: out.text(),
+        stderr: err.text(),
+        timedOut,
+        truncated: out.over,
+      });
     });
     // A hook that does not read its stdin must not fail the write.
     child.stdin!.on("error", () => {});

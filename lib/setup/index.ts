@@ -20,7 +20,12 @@ export function discoverSetup(options: PlaceOptions, builtInCommands: readonly s
   const skills = discoverSkills(options);
   const agents = discoverAgents(options);
   const commands = discoverCommands(options, builtInCommands);
-  return { skills: skills.items, agents: agents.items, commands: commands.items, problems: [...skills.problems, ...agents.problems, ...commands.problems] };
+  return {
+    skills: skills.items,
+    agents: agents.items,
+    commands: commands.items,
+    problems: [...skills.problems, ...agents.problems, ...commands.problems],
+  };
 }
 
 export { discoverAgents, discoverCommands, discoverSkills };

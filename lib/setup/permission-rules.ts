@@ -38,15 +38,22 @@ export interface Decision {
 const RULE = /^([A-Za-z_][\w-]*)(?:\(([\s\S]*)\))?$/;
 
 /** Parses one rule; a string that is not a rule gives the reason. */
-export function parseRule(raw: unknown, behavior: Behavior, source: string, base: string): PermissionRule | { error: string } {
+export function parseRule(
+  raw: unknown,
+  behavior: Behavior,
+  source: string,
+  base: string,
+): PermissionRule | { error: string } {
   if (typeof raw !== "string") return { error: `${JSON.stringify(raw)} is not a string` };
   const text = raw.trim();
   const m = RULE.exec(text);
   if (!m) return { error: `'${raw}' is not a rule (Tool or Tool(specifier), e.g. Bash(npm test *))` };
   const [, tool, specifier] = m;
-  if (specifier !== undefined && specifier.trim() === "") return { error: `'${raw}' has empty parentheses (write ${tool} alone to cover every call)` };
+  if (specifier !== undefined && specifier.trim() === "")
+    return { error: `'${raw}' has empty parentheses (write ${tool} alone to cover every call)` };
   if (specifier !== undefined && !balanced(specifier)) return { error: `'${raw}' has unbalanced parentheses` };
-  if (tool === "WebFetch" && specifier !== undefined && !specifier.startsWith("domain:")) return { error: `'${raw}': WebFetch rules take domain:HOST` };
+  if (tool === "WebFetch" && specifier !== undefined && !specifier.startsWith("domain:"))
+    return { error: `'${raw}': WebFetch rules take domain:HOST` };
   return { behavior, tool, specifier: specifier === "*" ? undefined : specifier, raw: text, source, base };
 }
 
@@ -119,7 +126,13 @@ export class PermissionRules {
       const command = commandOf(call.tool_input) ?? "";
       const { commands, opaque } = splitCommand(command);
       if (mode === "any") {
-        return rules.find((r) => r.tool === "Bash" && (r.specifier === undefined || bashMatches(r.specifier, command) || commands.some((c) => bashMatches(r.specifier!, c.text) || bashMatches(r.specifier!, c.fullText))));
+        return rules.find(
+          (r) =>
+            r.tool === "Bash" &&
+            (r.specifier === undefined ||
+              bashMatches(r.specifier, command) ||
+              commands.some((c) => bashMatches(r.specifier!, c.text) || bashMatches(r.specifier!, c.fullText))),
+        );
       }
       const whole = rules.find((r) => r.tool === "Bash" && r.specifier === undefined);
       if (whole) return whole;
@@ -137,17 +150,23 @@ export class PermissionRules {
   private matches(rule: PermissionRule, call: ClaudeCall): boolean {
     const name = call.tool_name;
     if (rule.tool.startsWith("mcp__")) return mcpMatches(rule.tool, name);
-    const toolFits = rule.tool === name || (rule.tool === "Edit" && EDIT_TOOLS.has(name)) || (rule.tool === "Read" && READ_TOOLS.has(name));
+    const toolFits =
+      rule.tool === name ||
+      (rule.tool === "Edit" && EDIT_TOOLS.has(name)) ||
+      (rule.tool === "Read" && READ_TOOLS.has(name));
     if (!toolFits) return false;
     if (rule.specifier === undefined) return true;
     const input = call.tool_input;
     if (rule.tool === "Edit" || rule.tool === "Read" || rule.tool === "Write") {
-      const path = typeof input.file_path === "string" ? input.file_path : typeof input.path === "string" ? input.path : undefined;
+      const path =
+        typeof input.file_path === "string" ? input.file_path : typeof input.path === "string" ? input.path : undefined;
       return path !== undefined && pathMatches(rule.specifier, path, this.cwd, rule.base);
     }
-    if (rule.tool === "WebFetch") return typeof input.url === "string" && domainMatches(rule.specifier.slice("domain:".length), input.url);
+    if (rule.tool === "WebFetch")
+      return typeof input.url === "string" && domainMatches(rule.specifier.slice("domain:".length), input.url);
     if (rule.tool === "Skill") return typeof input.skill === "string" && wildcard(rule.specifier, input.skill);
-    if (rule.tool === "Agent" || rule.tool === "Task") return typeof input.subagent_type === "string" && wildcard(rule.specifier, input.subagent_type);
+    if (rule.tool === "Agent" || rule.tool === "Task")
+      return typeof input.subagent_type === "string" && wildcard(rule.specifier, input.subagent_type);
     // Any other tool: the specifier against its first string argument.
     const first = Object.values(input).find((v) => typeof v === "string");
     return typeof first === "string" && wildcard(rule.specifier, first);
@@ -176,7 +195,10 @@ function wildcard(pattern: string, text: string): boolean {
   if (!re) {
     const stars = pattern.split("*").length - 1;
     const escapeRegex = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-    const body = stars === 1 && pattern.endsWith(" *") ? `${escapeRegex(pattern.slice(0, -2))}(?: .*)?` : pattern.split("*").map(escapeRegex).join(".*");
+    const body =
+      stars === 1 && pattern.endsWith(" *")
+        ? `${escapeRegex(pattern.slice(0, -2))}(?: .*)?`
+        : pattern.split("*").map(escapeRegex).join(".*");
     re = new RegExp(`^${body}$`, "s");
     wildcardCache.set(pattern, re);
   }
@@ -236,10 +258,55 @@ function pathMatcher(pattern: string, cwd: string, base: string): (p: string) =>
  * command and any arguments). `readOnlyCommands` in settings adds entries.
  */
 export const READ_ONLY_COMMANDS: readonly string[] = [
-  "ls", "cat", "head", "tail", "wc", "pwd", "echo", "printf", "grep", "egrep", "fgrep", "rg", "fd", "fdfind", "find", "tree",
-  "stat", "file", "du", "df", "which", "type", "whoami", "id", "date", "uname", "hostname", "basename", "dirname", "realpath",
-  "readlink", "sort", "uniq", "cut", "diff", "cmp", "true", "false", "test", "[", "cd", "git status", "git log", "git diff",
-  "git show", "git rev-parse", "git ls-files", "git blame", "git branch --show-current",
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "pwd",
+  "echo",
+  "printf",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "fd",
+  "fdfind",
+  "find",
+  "tree",
+  "stat",
+  "file",
+  "du",
+  "df",
+  "which",
+  "type",
+  "whoami",
+  "id",
+  "date",
+  "uname",
+  "hostname",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "sort",
+  "uniq",
+  "cut",
+  "diff",
+  "cmp",
+  "true",
+  "false",
+  "test",
+  "[",
+  "cd",
+  "git status",
+  "git log",
+  "git diff",
+  "git show",
+  "git rev-parse",
+  "git ls-files",
+  "git blame",
+  "git branch --show-current",
 ];
 
 /** Options that turn a listed command into one that writes or runs others. */
@@ -266,10 +333,38 @@ export function suggestBashRule(part: SimpleCommand): string {
   return second !== undefined && /^[a-z][\w-]*$/.test(second) ? `Bash(${first} ${second} *)` : `Bash(${first} *)`;
 }
 
-const RUNS_ANYTHING = new Set(["bash", "sh", "zsh", "dash", "fish", "eval", "exec", "sudo", "su", "doas", "xargs", "python", "python3", "node", "bun", "deno", "perl", "ruby", "php", "ssh", "source", "."]);
+const RUNS_ANYTHING = new Set([
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "fish",
+  "eval",
+  "exec",
+  "sudo",
+  "su",
+  "doas",
+  "xargs",
+  "python",
+  "python3",
+  "node",
+  "bun",
+  "deno",
+  "perl",
+  "ruby",
+  "php",
+  "ssh",
+  "source",
+  ".",
+]);
 
 /** The rules "always" writes for a call: for a command, one per part not yet allowed; else the tool. */
-export function suggestRules(rules: PermissionRules, toolName: string, args: Record<string, unknown>, cwd: string): string[] {
+export function suggestRules(
+  rules: PermissionRules,
+  toolName: string,
+  args: Record<string, unknown>,
+  cwd: string,
+): string[] {
   const out: string[] = [];
   for (const call of claudeCalls(toolName, args, cwd)) {
     if (call.tool_name !== "Bash") {
@@ -283,4 +378,3 @@ export function suggestRules(rules: PermissionRules, toolName: string, args: Rec
   }
   return [...new Set(out)];
 }
-

@@ -38,8 +38,10 @@ export function placesFor(kind: SetupKind, options: PlaceOptions): Place[] {
   const home = options.home ?? process.env.HOME ?? homedir();
   const gong = options.gongHome ?? gongHome();
   const places: Place[] = [];
-  for (const flavor of FLAVORS[kind]) places.push({ dir: join(options.cwd, `.${flavor}`, kind), scope: "project", flavor });
-  for (const flavor of FLAVORS[kind]) places.push({ dir: flavor === "gong" ? join(gong, kind) : join(home, `.${flavor}`, kind), scope: "user", flavor });
+  for (const flavor of FLAVORS[kind])
+    places.push({ dir: join(options.cwd, `.${flavor}`, kind), scope: "project", flavor });
+  for (const flavor of FLAVORS[kind])
+    places.push({ dir: flavor === "gong" ? join(gong, kind) : join(home, `.${flavor}`, kind), scope: "user", flavor });
   // A project inside the home directory (or gong's home itself) would list one folder twice.
   return places.filter((p, i) => places.findIndex((q) => q.dir === p.dir) === i);
 }
@@ -50,7 +52,9 @@ export function filesUnder(dir: string, extensions: string[], depth = 4): string
   const walk = (at: string, level: number) => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      entries = readdirSync(at, { withFileTypes: true }).sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
     } catch {
       return;
     }

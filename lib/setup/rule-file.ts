@@ -12,13 +12,17 @@ export function addAllowRules(file: string, rules: string[]): string | undefined
   try {
     if (existsSync(file)) {
       const parsed = JSON.parse(readFileSync(file, "utf8"));
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return `${file} does not hold a JSON object`;
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        return `${file} does not hold a JSON object`;
       settings = parsed;
     }
   } catch (e) {
     return `${file} is not valid JSON (${(e as Error).message})`;
   }
-  const permissions = typeof settings.permissions === "object" && settings.permissions !== null ? (settings.permissions as Record<string, unknown>) : {};
+  const permissions =
+    typeof settings.permissions === "object" && settings.permissions !== null
+      ? (settings.permissions as Record<string, unknown>)
+      : {};
   const allow = Array.isArray(permissions.allow) ? permissions.allow : [];
   settings.permissions = { ...permissions, allow: [...allow, ...rules.filter((r) => !allow.includes(r))] };
   try {

@@ -85,7 +85,8 @@ export function loadSetup(options: SetupOptions): Setup {
         continue;
       }
       if (behavior === "allow" && untrusted) {
-        if (list.length > 0) ignored.push(`${list.length} permissions.allow ${list.length === 1 ? "entry" : "entries"}`);
+        if (list.length > 0)
+          ignored.push(`${list.length} permissions.allow ${list.length === 1 ? "entry" : "entries"}`);
         continue;
       }
       for (const raw of list) {
@@ -103,7 +104,8 @@ export function loadSetup(options: SetupOptions): Setup {
       else {
         const values = stringValues(f.env, f.file, notices);
         for (const [name, value] of Object.entries(values)) {
-          if (f.scope === "project" && options.userOwned?.(name)) notices.push(`${f.file}: env.${name} is ignored: your own ${name} wins over a project's.`);
+          if (f.scope === "project" && options.userOwned?.(name))
+            notices.push(`${f.file}: env.${name} is ignored: your own ${name} wins over a project's.`);
           else env[name] = value;
         }
       }
@@ -111,14 +113,18 @@ export function loadSetup(options: SetupOptions): Setup {
     if (f.readOnlyCommands && !untrusted) readOnly.push(...f.readOnlyCommands);
     if (f.disableAllHooks === true) hooksOff = true;
     // gong's own project file: trust.ts already said what it left out.
-    if (ignored.length > 0 && !f.gong) notices.push(`Ignoring ${ignored.join(", ")} from ${f.file}: ${options.untrustedHint}`);
+    if (ignored.length > 0 && !f.gong)
+      notices.push(`Ignoring ${ignored.join(", ")} from ${f.file}: ${options.untrustedHint}`);
   }
   return {
     rules: new PermissionRules(rules, options.cwd, readOnly),
     hooks: hooksOff ? {} : hooks,
     env,
     notices,
-    ruleFiles: { project: join(options.cwd, ".gong", "settings.local.json"), user: join(options.gongHome, "settings.json") },
+    ruleFiles: {
+      project: join(options.cwd, ".gong", "settings.local.json"),
+      user: join(options.gongHome, "settings.json"),
+    },
   };
 }
 
@@ -130,7 +136,9 @@ function setupFiles(options: SetupOptions, home: string, notices: string[]): Set
   const legacy = legacyApprovalRules(options.gongHome, options.cwd);
   return [
     ...gongUser,
-    ...(legacy.rules.length ? [{ file: legacy.file, scope: "user" as const, gong: true, permissions: { allow: legacy.rules } }] : []),
+    ...(legacy.rules.length
+      ? [{ file: legacy.file, scope: "user" as const, gong: true, permissions: { allow: legacy.rules } }]
+      : []),
     ...(claude ? read(join(home, ".claude", "settings.json"), "user") : []),
     ...gongProject,
     ...(claude ? read(join(options.cwd, ".claude", "settings.json"), "project") : []),
@@ -154,9 +162,25 @@ function readForeignFile(file: string, scope: SetupScope, notices: string[]): Se
     return [];
   }
   const o = raw as Record<string, unknown>;
-  const permissions = typeof o.permissions === "object" && o.permissions !== null ? (o.permissions as SetupFile["permissions"]) : undefined;
-  const env = typeof o.env === "object" && o.env !== null && !Array.isArray(o.env) ? (o.env as Record<string, string>) : undefined;
-  return [{ file, scope, gong: false, permissions, hooks: o.hooks, env, disableAllHooks: o.disableAllHooks === true ? true : undefined }];
+  const permissions =
+    typeof o.permissions === "object" && o.permissions !== null
+      ? (o.permissions as SetupFile["permissions"])
+      : undefined;
+  const env =
+    typeof o.env === "object" && o.env !== null && !Array.isArray(o.env)
+      ? (o.env as Record<string, string>)
+      : undefined;
+  return [
+    {
+      file,
+      scope,
+      gong: false,
+      permissions,
+      hooks: o.hooks,
+      env,
+      disableAllHooks: o.disableAllHooks === true ? true : undefined,
+    },
+  ];
 }
 
 function stringValues(env: Record<string, unknown>, file: string, notices: string[]): Record<string, string> {
@@ -172,13 +196,19 @@ function stringValues(env: Record<string, unknown>, file: string, notices: strin
 /** What the project's `.claude` files and `.gong/settings.local.json` ask that needs trust, for the question the shell asks once. */
 export function projectTrustRequests(cwd: string, claudeSettings: boolean | undefined): string[] {
   const out: string[] = [];
-  const claude = claudeSettings === false ? [] : [join(cwd, ".claude", "settings.json"), join(cwd, ".claude", "settings.local.json")];
+  const claude =
+    claudeSettings === false
+      ? []
+      : [join(cwd, ".claude", "settings.json"), join(cwd, ".claude", "settings.local.json")];
   for (const file of [...claude, join(cwd, ".gong", "settings.local.json")]) {
     const [f] = readForeignFile(file, "project", []);
     if (!f) continue;
-    const keys = [...(f.hooks !== undefined ? ["hooks"] : []), ...(f.permissions?.allow?.length ? ["permissions.allow"] : []), ...(f.env ? ["env"] : [])];
+    const keys = [
+      ...(f.hooks !== undefined ? ["hooks"] : []),
+      ...(f.permissions?.allow?.length ? ["permissions.allow"] : []),
+      ...(f.env ? ["env"] : []),
+    ];
     if (keys.length > 0) out.push(`${file} sets ${keys.join(", ")}`);
   }
   return out;
 }
-

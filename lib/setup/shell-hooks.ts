@@ -90,10 +90,12 @@ export class ShellHooks {
     const has = (e: HookEvent) => (o.config[e]?.length ?? 0) > 0;
     const hooks: Hooks = { name: "settings hooks", timeoutMs: 0 };
     if (has("PreToolUse")) hooks.beforeToolCall = (tool, params) => this.preToolUse(tool, params);
-    if (has("PostToolUse") || has("PostToolUseFailure") || has("PreToolUse")) hooks.onToolResult = (tool, result, params) => this.postToolUse(tool, result, params);
+    if (has("PostToolUse") || has("PostToolUseFailure") || has("PreToolUse"))
+      hooks.onToolResult = (tool, result, params) => this.postToolUse(tool, result, params);
     if (has("UserPromptSubmit")) hooks.onInput = (text) => this.userPromptSubmit(text);
     if (has("UserPromptSubmit") || has("SessionStart")) hooks.onBeforeAgent = () => this.beforeAgent();
-    if (has("PreCompact")) hooks.beforeSessionOp = async (op, meta) => void (op === "compact" && (await this.preCompact(meta)));
+    if (has("PreCompact"))
+      hooks.beforeSessionOp = async (op, meta) => void (op === "compact" && (await this.preCompact(meta)));
     if (has("Stop")) hooks.onStop = (answer) => this.stop(answer);
     this.hooks = hooks;
   }
@@ -107,13 +109,22 @@ export class ShellHooks {
         this.callIds.set(event.data.arguments, event.data.call_id);
         break;
       case "subagent_start":
-        this.inBackground("SubagentStart", event.data.name, { agent_id: event.data.agent_id, agent_type: event.data.name });
+        this.inBackground("SubagentStart", event.data.name, {
+          agent_id: event.data.agent_id,
+          agent_type: event.data.name,
+        });
         break;
       case "subagent_end":
-        this.inBackground("SubagentStop", undefined, { stop_hook_active: false, agent_id: event.data.agent_id, agent_type: event.data.name });
+        this.inBackground("SubagentStop", undefined, {
+          stop_hook_active: false,
+          agent_id: event.data.agent_id,
+          agent_type: event.data.name,
+        });
         break;
       case "session_end":
-        this.inBackground("SessionEnd", undefined, { reason: event.data.reason === "closed" ? "prompt_input_exit" : "other" });
+        this.inBackground("SessionEnd", undefined, {
+          reason: event.data.reason === "closed" ? "prompt_input_exit" : "other",
+        });
         break;
     }
   }
@@ -127,11 +138,15 @@ export class ShellHooks {
   async permissionRequest(tool: string, params: Record<string, unknown>): Promise<PermissionAnswer | undefined> {
     if (!this.o.config.PermissionRequest?.length) return undefined;
     for (const call of claudeCalls(tool, params, this.o.cwd)) {
-      const answers = await this.run("PermissionRequest", call.tool_name, { ...this.toolInput(tool, params, call), permission_suggestions: [] });
+      const answers = await this.run("PermissionRequest", call.tool_name, {
+        ...this.toolInput(tool, params, call),
+        permission_suggestions: [],
+      });
       for (const a of answers) {
         if (a.blocked !== undefined) return { allow: false, reason: a.blocked };
         const d = a.json?.hookSpecificOutput?.decision;
-        if (d?.behavior === "deny") return { allow: false, reason: d.message || "A PermissionRequest hook denied this call." };
+        if (d?.behavior === "deny")
+          return { allow: false, reason: d.message || "A PermissionRequest hook denied this call." };
         if (d?.behavior === "allow") {
           if (isObject(d.updatedInput)) replaceArguments(params, gongArguments(tool, params, d.updatedInput));
           return { allow: true };
@@ -143,7 +158,8 @@ export class ShellHooks {
 
   /** The gate asks the user: Notification hooks hear of it. */
   notify(message: string, type: string): void {
-    if (this.o.config.Notification?.length) this.inBackground("Notification", type, { message, notification_type: type });
+    if (this.o.config.Notification?.length)
+      this.inBackground("Notification", type, { message, notification_type: type });
   }
 
   /** Waits for hooks still running in the background (SessionEnd at exit). */
@@ -155,7 +171,9 @@ export class ShellHooks {
 
   private async preToolUse(tool: string, params: Record<string, unknown>): Promise<{ block: string } | void> {
     const calls = claudeCalls(tool, params, this.o.cwd);
-    const results = await Promise.all(calls.map((call) => this.run("PreToolUse", call.tool_name, this.toolInput(tool, params, call))));
+    const results = await Promise.all(
+      calls.map((call) => this.run("PreToolUse", call.tool_name, this.toolInput(tool, params, call))),
+    );
     let ask: HookDecision | undefined;
     let allow: HookDecision | undefined;
     for (const a of results.flat()) {
@@ -165,27 +183,38 @@ export class ShellHooks {
       if (j.continue === false) return { block: j.stopReason || "A PreToolUse hook stopped this call." };
       const out = j.hookSpecificOutput;
       // Claude Code's older top-level decision: "block" denies, "approve" allows.
-      const decision = out?.permissionDecision ?? (j.decision === "block" ? "deny" : j.decision === "approve" ? "allow" : undefined);
+      const decision =
+        out?.permissionDecision ?? (j.decision === "block" ? "deny" : j.decision === "approve" ? "allow" : undefined);
       const reason = out?.permissionDecisionReason ?? j.reason;
       if (decision === "deny") return { block: reason || `The hook ${a.command} denied this call.` };
       if (decision === "ask") ask ??= { behavior: "ask", reason };
       if (decision === "allow") allow ??= { behavior: "allow", reason };
-      if (out && isObject(out.updatedInput) && calls.length === 1) replaceArguments(params, gongArguments(tool, params, out.updatedInput));
-      if (out?.additionalContext) this.preContext.set(params, [...(this.preContext.get(params) ?? []), out.additionalContext]);
+      if (out && isObject(out.updatedInput) && calls.length === 1)
+        replaceArguments(params, gongArguments(tool, params, out.updatedInput));
+      if (out?.additionalContext)
+        this.preContext.set(params, [...(this.preContext.get(params) ?? []), out.additionalContext]);
     }
     const decided = ask ?? allow;
     if (decided) this.o.decisions.set(params, decided);
   }
 
-  private async postToolUse(tool: string, result: ToolResponse, params: Record<string, unknown>): Promise<Partial<ToolResponse> | void> {
+  private async postToolUse(
+    tool: string,
+    result: ToolResponse,
+    params: Record<string, unknown>,
+  ): Promise<Partial<ToolResponse> | void> {
     const notes = [...(this.preContext.get(params) ?? [])];
     const failed = result.status === "error";
     const event: HookEvent = failed ? "PostToolUseFailure" : "PostToolUse";
     if (this.o.config[event]?.length) {
       const calls = claudeCalls(tool, params, this.o.cwd);
       const extra = (call: { tool_name: string; tool_input: Record<string, unknown> }) =>
-        failed ? { error: result.error?.message ?? result.text, is_interrupt: false } : { tool_response: toolResponse(result, call) };
-      const results = await Promise.all(calls.map((call) => this.run(event, call.tool_name, { ...this.toolInput(tool, params, call), ...extra(call) })));
+        failed
+          ? { error: result.error?.message ?? result.text, is_interrupt: false }
+          : { tool_response: toolResponse(result, call) };
+      const results = await Promise.all(
+        calls.map((call) => this.run(event, call.tool_name, { ...this.toolInput(tool, params, call), ...extra(call) })),
+      );
       for (const a of results.flat()) {
         // The call already ran: a block is feedback for the model.
         if (a.blocked !== undefined) notes.push(a.blocked);
@@ -217,7 +246,8 @@ export class ShellHooks {
   private async beforeAgent(): Promise<{ messages: Message[] } | void> {
     if (!this.started) {
       this.started = true;
-      if (this.o.config.SessionStart?.length) this.pendingContext.unshift(...contextOf(await this.run("SessionStart", "startup", { source: "startup" })));
+      if (this.o.config.SessionStart?.length)
+        this.pendingContext.unshift(...contextOf(await this.run("SessionStart", "startup", { source: "startup" })));
     }
     const context = this.pendingContext.splice(0);
     if (context.length === 0) return;
@@ -233,7 +263,8 @@ export class ShellHooks {
     const active = this.stopContinuations > 0;
     const answers = await this.run("Stop", undefined, { stop_hook_active: active, last_assistant_message: answer });
     for (const a of answers) {
-      const reason = a.blocked ?? (a.json?.decision === "block" ? a.json.reason || "A Stop hook asked to go on." : undefined);
+      const reason =
+        a.blocked ?? (a.json?.decision === "block" ? a.json.reason || "A Stop hook asked to go on." : undefined);
       if (reason !== undefined && a.json?.continue !== false && this.stopContinuations < MAX_STOP_CONTINUATIONS) {
         this.stopContinuations++;
         return reason;
@@ -244,8 +275,18 @@ export class ShellHooks {
 
   // ------------------------------------------------------------------------------ running
 
-  private toolInput(tool: string, params: Record<string, unknown>, call: { tool_name: string; tool_input: Record<string, unknown> }) {
-    return { tool_name: call.tool_name, tool_input: call.tool_input, tool_use_id: this.callIds.get(params) ?? "", gong_tool_name: tool, gong_tool_input: params };
+  private toolInput(
+    tool: string,
+    params: Record<string, unknown>,
+    call: { tool_name: string; tool_input: Record<string, unknown> },
+  ) {
+    return {
+      tool_name: call.tool_name,
+      tool_input: call.tool_input,
+      tool_use_id: this.callIds.get(params) ?? "",
+      gong_tool_name: tool,
+      gong_tool_input: params,
+    };
   }
 
   private inBackground(event: HookEvent, subject: string | undefined, input: Record<string, unknown>): void {
@@ -258,8 +299,25 @@ export class ShellHooks {
   private async run(event: HookEvent, subject: string | undefined, fields: Record<string, unknown>): Promise<Answer[]> {
     const hooks = hooksFor(this.o.config, event, subject);
     if (hooks.length === 0) return [];
-    const input = { session_id: this.sessionId, transcript_path: this.transcriptPath, cwd: this.o.cwd, permission_mode: this.o.permissionMode(), hook_event_name: event, ...fields };
-    const runs = await Promise.all(hooks.map((h) => runHookProcess({ command: h.command, input, cwd: this.o.cwd, env: this.o.env, timeoutSeconds: h.timeoutSeconds }).then((r) => [h, r] as const)));
+    const input = {
+      session_id: this.sessionId,
+      transcript_path: this.transcriptPath,
+      cwd: this.o.cwd,
+      permission_mode: this.o.permissionMode(),
+      hook_event_name: event,
+      ...fields,
+    };
+    const runs = await Promise.all(
+      hooks.map((h) =>
+        runHookProcess({
+          command: h.command,
+          input,
+          cwd: this.o.cwd,
+          env: this.o.env,
+          timeoutSeconds: h.timeoutSeconds,
+        }).then((r) => [h, r] as const),
+      ),
+    );
     return runs.map(([h, r]) => this.read(event, h.command, h.source, r));
   }
 
@@ -289,7 +347,8 @@ export class ShellHooks {
         this.o.report(`${label} printed malformed JSON (${(e as Error).message}); it was read as text.`);
       }
     }
-    if (out && event !== "UserPromptSubmit" && event !== "SessionStart") this.o.report(`${event} hook: ${oneLine(out)}`);
+    if (out && event !== "UserPromptSubmit" && event !== "SessionStart")
+      this.o.report(`${event} hook: ${oneLine(out)}`);
     return { command, text: out || undefined };
   }
 }
@@ -298,8 +357,15 @@ export class ShellHooks {
  * A result as a PostToolUse hook reads it: the fields hooks written for Claude Code look at
  * (`success`, a command's `stdout`, a file tool's `filePath`) beside gong's `status` and `text`.
  */
-function toolResponse(result: ToolResponse, call: { tool_name: string; tool_input: Record<string, unknown> }): Record<string, unknown> {
-  const response: Record<string, unknown> = { success: result.status !== "error", status: result.status, text: result.text };
+function toolResponse(
+  result: ToolResponse,
+  call: { tool_name: string; tool_input: Record<string, unknown> },
+): Record<string, unknown> {
+  const response: Record<string, unknown> = {
+    success: result.status !== "error",
+    status: result.status,
+    text: result.text,
+  };
   if (call.tool_name === "Bash") Object.assign(response, { stdout: result.text, stderr: "", interrupted: false });
   if (typeof call.tool_input.file_path === "string") response.filePath = call.tool_input.file_path;
   return response;
@@ -308,7 +374,8 @@ function toolResponse(result: ToolResponse, call: { tool_name: string; tool_inpu
 /** Context a hook gives (UserPromptSubmit, SessionStart): plain stdout, or `additionalContext`. */
 function contextOf(answers: Answer[]): string[] {
   return answers.flatMap((a) => {
-    if (a.json) return a.json.hookSpecificOutput?.additionalContext ? [a.json.hookSpecificOutput.additionalContext] : [];
+    if (a.json)
+      return a.json.hookSpecificOutput?.additionalContext ? [a.json.hookSpecificOutput.additionalContext] : [];
     return a.text ? [a.text] : [];
   });
 }

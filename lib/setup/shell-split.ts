@@ -29,7 +29,21 @@ export interface SplitCommand {
 
 const SUBSTITUTION = "$(…)";
 /** Words that open or close a compound command: dropped where a command starts. */
-const LEADING_KEYWORDS = new Set(["if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "fi", "done", "esac"]);
+const LEADING_KEYWORDS = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "do",
+  "while",
+  "until",
+  "!",
+  "{",
+  "}",
+  "fi",
+  "done",
+  "esac",
+]);
 /** Compound commands whose headers are not commands: `for x in …`, `case …`. */
 const UNREADABLE_HEADS = new Set(["for", "case", "select", "function", "coproc"]);
 

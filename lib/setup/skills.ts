@@ -10,7 +10,15 @@ import { basename, dirname, join, relative } from "node:path";
 import * as v from "valibot";
 import type { Tool } from "../../tools/types.ts";
 import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
-import { filesUnder, MAX_SETUP_FILE_BYTES, placesFor, statOf, type Found, type PlaceOptions, type Scope } from "./places.ts";
+import {
+  filesUnder,
+  MAX_SETUP_FILE_BYTES,
+  placesFor,
+  statOf,
+  type Found,
+  type PlaceOptions,
+  type Scope,
+} from "./places.ts";
 
 export interface Skill {
   name: string;
@@ -54,10 +62,12 @@ function readSkill(file: string, scope: Scope): Skill | string {
     return `cannot be read (${(e as Error).message})`;
   }
   const name = typeof data.name === "string" && data.name ? data.name : basename(dirname(file));
-  if (name.length > MAX_SKILL_NAME || !SKILL_NAME.test(name)) return `name '${name.slice(0, 80)}' is not 1-${MAX_SKILL_NAME} lowercase letters, digits and single hyphens`;
+  if (name.length > MAX_SKILL_NAME || !SKILL_NAME.test(name))
+    return `name '${name.slice(0, 80)}' is not 1-${MAX_SKILL_NAME} lowercase letters, digits and single hyphens`;
   const description = typeof data.description === "string" ? data.description.trim() : "";
   if (!description) return "its frontmatter has no 'description'";
-  if (description.length > MAX_SKILL_DESCRIPTION) return `its description is ${description.length} characters; the limit is ${MAX_SKILL_DESCRIPTION}`;
+  if (description.length > MAX_SKILL_DESCRIPTION)
+    return `its description is ${description.length} characters; the limit is ${MAX_SKILL_DESCRIPTION}`;
   const skill: Skill = { name, description: description.replace(/\s+/g, " "), file, scope };
   const allowed = nameList(data["allowed-tools"]);
   if (allowed?.length) skill.allowedTools = allowed;
@@ -101,7 +111,8 @@ export function skillsBlock(skills: readonly Skill[], toolName: string): string 
 export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
   const names = skills.map((s) => s.name);
   const byName = new Map(skills.map((s) => [s.name, s]));
-  const description = "Load a skill's instructions (and the list of files that come with it) before doing a task the skill covers. The available skills are listed in the system prompt.";
+  const description =
+    "Load a skill's instructions (and the list of files that come with it) before doing a task the skill covers. The available skills are listed in the system prompt.";
   const answer = (name: string, args: string | undefined, reply: Parameters<Tool["run"]>[1]["reply"]) => {
     const skill = byName.get(name.replace(/^\//, ""));
     if (!skill) return reply.fail("NOT_FOUND", `No skill '${name}'. Available skills: ${names.join(", ") || "none"}.`);
@@ -109,7 +120,10 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
     try {
       loaded = loadSkill(skill);
     } catch (e) {
-      return reply.fail("EXECUTION_ERROR", `Skill '${skill.name}' could not be loaded from ${skill.file}: ${(e as Error).message}`);
+      return reply.fail(
+        "EXECUTION_ERROR",
+        `Skill '${skill.name}' could not be loaded from ${skill.file}: ${(e as Error).message}`,
+      );
     }
     const text = profileId === "gemini" ? geminiText(skill, loaded) : plainText(skill, loaded, args);
     return reply.success({ skill: skill.name, file: skill.file, dir: loaded.dir, files: loaded.files }, text);
@@ -132,7 +146,12 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
       ...common,
       name: "activate_skill",
       summarizeCall: (a: { name?: string }) => a.name ?? "",
-      schema: v.object({ name: names.length > 0 ? v.pipe(v.picklist(names), v.description("The name of the skill to activate.")) : v.string() }),
+      schema: v.object({
+        name:
+          names.length > 0
+            ? v.pipe(v.picklist(names), v.description("The name of the skill to activate."))
+            : v.string(),
+      }),
       run: async (a: { name: string }, ctx) => answer(a.name, undefined, ctx.reply),
     };
   }

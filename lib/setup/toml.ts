@@ -18,7 +18,10 @@ export function parseFlatToml(text: string): Record<string, string | number | bo
       continue;
     }
     const key = /^([A-Za-z0-9_-]+|"[^"\n]*")[ \t]*=[ \t]*/.exec(src.slice(i));
-    if (!key) throw new TomlError(`line ${line()} is not 'key = value'${src[i] === "[" ? " (tables are not used in command files)" : ""}`);
+    if (!key)
+      throw new TomlError(
+        `line ${line()} is not 'key = value'${src[i] === "[" ? " (tables are not used in command files)" : ""}`,
+      );
     const name = key[1].replace(/^"|"$/g, "");
     i += key[0].length;
     const rest = src.slice(i);

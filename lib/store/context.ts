@@ -85,7 +85,9 @@ export function buildContext(
     if (kept >= 0) start = kept;
     else {
       start = compactionIndex + 1;
-      warnings.push({ message: `compaction ${compaction.id}: first kept entry ${compaction.firstKeptEntryId} is not on the branch; the context starts after the compaction` });
+      warnings.push({
+        message: `compaction ${compaction.id}: first kept entry ${compaction.firstKeptEntryId} is not on the branch; the context starts after the compaction`,
+      });
     }
     truncated = new Set(compaction.truncatedEntryIds ?? []);
     if (compaction.summary) push(context, summaryMessage(compaction.summary), compaction.id);
@@ -98,7 +100,11 @@ export function buildContext(
     if (entry?.type === "injected") push(context, entry.message, entry.id);
     else if (entry?.type === "message") {
       const message = entry.message;
-      push(context, message.role === "tool" && truncated.has(entry.id) ? withOutputRemoved(message) : message, entry.id);
+      push(
+        context,
+        message.role === "tool" && truncated.has(entry.id) ? withOutputRemoved(message) : message,
+        entry.id,
+      );
     } else if (entry?.type === "branch_summary") {
       push(context, branchSummaryMessage(entry.summary), entry.id);
     }

@@ -163,8 +163,10 @@ const ROLES = new Set(["user", "assistant", "tool"]);
 export function entryProblem(entry: Entry): string | undefined {
   if (entry.type !== "message" && entry.type !== "injected") return undefined;
   const message = (entry as { message?: unknown }).message;
-  if (message === null || typeof message !== "object" || Array.isArray(message)) return `message entry "${entry.id}" has no message object; skipped`;
+  if (message === null || typeof message !== "object" || Array.isArray(message))
+    return `message entry "${entry.id}" has no message object; skipped`;
   const role = (message as { role?: unknown }).role;
-  if (typeof role !== "string" || !ROLES.has(role)) return `message entry "${entry.id}" has no valid role (user, assistant or tool); skipped`;
+  if (typeof role !== "string" || !ROLES.has(role))
+    return `message entry "${entry.id}" has no valid role (user, assistant or tool); skipped`;
   return undefined;
 }

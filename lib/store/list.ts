@@ -70,7 +70,10 @@ export function listChildSessions(parentPath: string): SessionInfo[] {
   const parent = resolve(parentPath);
   return sessionFiles(childSessionDir(parent))
     .map(readSessionInfo)
-    .filter((info): info is SessionInfo => info !== undefined && info.parentSession !== undefined && resolve(info.parentSession) === parent)
+    .filter(
+      (info): info is SessionInfo =>
+        info !== undefined && info.parentSession !== undefined && resolve(info.parentSession) === parent,
+    )
     .sort((a, b) => a.created.getTime() - b.created.getTime());
 }
 
@@ -114,11 +117,21 @@ export class AmbiguousSessionError extends Error {
  */
 export function findSession(idPrefix: string, options: LocationOptions & { cwd?: string } = {}): string {
   const prefix = idPrefix.toLowerCase();
-  const search = (dirs: string[]) => dirs.flatMap(sessionFiles).filter((p) => idFromFileName(p)?.toLowerCase().startsWith(prefix));
+  const search = (dirs: string[]) =>
+    dirs.flatMap(sessionFiles).filter((p) => idFromFileName(p)?.toLowerCase().startsWith(prefix));
   let found = options.cwd !== undefined || options.dir ? search([sessionDir(options.cwd ?? ".", options)]) : [];
   if (found.length === 0 && !options.dir) found = search(subdirs(sessionsRoot(options)));
-  if (found.length === 0) throw new SessionNotFoundError(idPrefix, false, `no session with id "${idPrefix}" in ${options.dir ?? sessionsRoot(options)}`);
-  if (found.length > 1) throw new AmbiguousSessionError(idPrefix, found.map((p) => idFromFileName(p) ?? p));
+  if (found.length === 0)
+    throw new SessionNotFoundError(
+      idPrefix,
+      false,
+      `no session with id "${idPrefix}" in ${options.dir ?? sessionsRoot(options)}`,
+    );
+  if (found.length > 1)
+    throw new AmbiguousSessionError(
+      idPrefix,
+      found.map((p) => idFromFileName(p) ?? p),
+    );
   return found[0];
 }
 

@@ -37,7 +37,8 @@ export function acquireSessionLock(sessionPath: string): () => void {
     if (created === "unavailable") return () => {};
     if (created === "exists") {
       const owner = ownerOf(lock);
-      if (owner !== undefined && owner !== process.pid && ownerLives(lock, owner)) throw new SessionLockedError(sessionPath, owner);
+      if (owner !== undefined && owner !== process.pid && ownerLives(lock, owner))
+        throw new SessionLockedError(sessionPath, owner);
       // No pid yet may mean another process created the file a moment ago and is writing it.
       if (owner === undefined && ageMs(lock) < 2000) throw new SessionLockedError(sessionPath, 0);
       // Stale (owner gone, or unreadable): take it over. Two processes racing here: one create wins.

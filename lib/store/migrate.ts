@@ -30,7 +30,12 @@ export const MIGRATIONS: Record<number, (file: RawSession) => RawSession> = {
       taken.add(id);
       const { type, ...rest } = raw;
       const message = rest.message as { timestamp?: number } | undefined;
-      const time = typeof rest.timestamp === "string" ? rest.timestamp : typeof message?.timestamp === "number" ? new Date(message.timestamp).toISOString() : String(header.timestamp ?? new Date(0).toISOString());
+      const time =
+        typeof rest.timestamp === "string"
+          ? rest.timestamp
+          : typeof message?.timestamp === "number"
+            ? new Date(message.timestamp).toISOString()
+            : String(header.timestamp ?? new Date(0).toISOString());
       const entry: Raw = { type: type ?? "message", id, parentId, ...rest, timestamp: time };
       parentId = id;
       return entry;
@@ -56,7 +61,10 @@ export function loadAndMigrate(path: string, warnings: LoadWarning[]): RawSessio
       value = JSON.parse(text);
     } catch {
       const torn = index === lines.length - 1;
-      warnings.push({ line: index + 1, message: `line ${index + 1}: ${torn ? "torn last line" : "corrupt entry"} skipped (not valid JSON)` });
+      warnings.push({
+        line: index + 1,
+        message: `line ${index + 1}: ${torn ? "torn last line" : "corrupt entry"} skipped (not valid JSON)`,
+      });
       return;
     }
     if (!value || typeof value !== "object") return;
@@ -65,7 +73,10 @@ export function loadAndMigrate(path: string, warnings: LoadWarning[]): RawSessio
   });
   let file: RawSession = { header: header ?? { type: "session" }, entries };
   const from = headerVersion(header);
-  if (from > CURRENT_VERSION) throw new Error(`${path} was written by a newer gong (session version ${from}; this one reads up to ${CURRENT_VERSION})`);
+  if (from > CURRENT_VERSION)
+    throw new Error(
+      `${path} was written by a newer gong (session version ${from}; this one reads up to ${CURRENT_VERSION})`,
+    );
   for (let v = from; v < CURRENT_VERSION; v++) {
     const step = MIGRATIONS[v];
     if (!step) throw new Error(`no migration from session version ${v}`);

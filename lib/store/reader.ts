@@ -140,7 +140,12 @@ function indexLine(
     if (fields) return { ...fields, ...base };
   }
   const value = tryParse(buf.subarray(start, end));
-  if (value && typeof value.type === "string" && typeof value.id === "string" && (value.parentId === null || typeof value.parentId === "string")) {
+  if (
+    value &&
+    typeof value.type === "string" &&
+    typeof value.id === "string" &&
+    (value.parentId === null || typeof value.parentId === "string")
+  ) {
     return { id: value.id, type: value.type, parentId: value.parentId as string | null, ...base };
   }
   warnings.push({
@@ -163,7 +168,11 @@ const typeNames = new Map<string, string>();
  * `type`, `id`, `parentId` from the fixed prefix the writer puts on every line, read straight from
  * the bytes (no decoding of the line). Undefined when the line does not start that way.
  */
-function prefixFields(buf: Buffer, start: number, end: number): { type: string; id: string; parentId: string | null } | undefined {
+function prefixFields(
+  buf: Buffer,
+  start: number,
+  end: number,
+): { type: string; id: string; parentId: string | null } | undefined {
   let p = start;
   if (!hasAt(buf, p, end, TYPE_KEY)) return undefined;
   p += TYPE_KEY.length;

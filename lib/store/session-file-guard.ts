@@ -33,13 +33,19 @@ export function checkedSessionFile(path: string, options: LocationOptions & { cw
     target = realpathSync(path);
     const places = [gongHome(options), ...(options.cwd ? [options.cwd] : [])].map(real);
     if (!places.some((place) => isInside(target, place))) {
-      throw new NotASessionFileError(path, `${path} is a symbolic link to ${target}, outside gong's home and the project; gong does not follow it. Name ${target} itself to use that file.`);
+      throw new NotASessionFileError(
+        path,
+        `${path} is a symbolic link to ${target}, outside gong's home and the project; gong does not follow it. Name ${target} itself to use that file.`,
+      );
     }
   }
   // gong's own files (its sessions folder, its file names) open even with a damaged header: recovery.
   const own = isInside(target, real(sessionsRoot(options))) && idFromFileName(target) !== undefined;
   if (!own && !startsWithHeader(target)) {
-    throw new NotASessionFileError(path, `${path} is not a gong session file (its first line is not a session header); gong leaves it untouched. Give a session id, a session name or a session file ('gong sessions' lists them).`);
+    throw new NotASessionFileError(
+      path,
+      `${path} is not a gong session file (its first line is not a session header); gong leaves it untouched. Give a session id, a session name or a session file ('gong sessions' lists them).`,
+    );
   }
   return target;
 }

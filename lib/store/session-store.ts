@@ -92,8 +92,16 @@ export class SessionStore {
   /** A new, empty session for `cwd`. Nothing is written until the first append. */
   static create(options: CreateOptions): SessionStore {
     const { header, created } = newHeader(resolve(options.cwd), options.parentSession, options.spawnedBy);
-    const path = options.persist === false ? undefined : join(sessionDir(options.cwd, options), sessionFileName(header.id, created));
-    return new SessionStore({ header, path, records: new Map(), order: [], lines: 0, pendingRewrite: false }, [], options.fsync ?? false, options.lock !== false);
+    const path =
+      options.persist === false
+        ? undefined
+        : join(sessionDir(options.cwd, options), sessionFileName(header.id, created));
+    return new SessionStore(
+      { header, path, records: new Map(), order: [], lines: 0, pendingRewrite: false },
+      [],
+      options.fsync ?? false,
+      options.lock !== false,
+    );
   }
 
   /** Opens a session (a file path, a session name of `cwd`, or an id prefix: see resolveSession) and indexes it. */
@@ -141,7 +149,12 @@ export class SessionStore {
     };
     const records = indexRecords(order, warnings);
     if (records.size !== order.length) order = [...records.values()]; // duplicates were dropped
-    return new SessionStore({ header, path, records, order, lines, pendingRewrite: upgrade }, warnings, options.fsync ?? false, options.lock !== false);
+    return new SessionStore(
+      { header, path, records, order, lines, pendingRewrite: upgrade },
+      warnings,
+      options.fsync ?? false,
+      options.lock !== false,
+    );
   }
 
   /** The most recently modified session of `cwd`, or a new one when it has none. */
@@ -180,7 +193,13 @@ export class SessionStore {
   /** Appends an entry under the leaf (filling id, parentId, timestamp), writes it, and makes it the leaf. */
   append<T extends EntryInput>(input: T): T & Entry {
     const { type, ...body } = input;
-    const entry = { type, id: newEntryId(this.state.records), parentId: this.leaf, timestamp: new Date().toISOString(), ...body } as unknown as T & Entry;
+    const entry = {
+      type,
+      id: newEntryId(this.state.records),
+      parentId: this.leaf,
+      timestamp: new Date().toISOString(),
+      ...body,
+    } as unknown as T & Entry;
     this.write(entry);
     this.leaf = entry.id;
     return entry;
@@ -307,7 +326,14 @@ export class SessionStore {
     if (path) {
       this.writer = new SessionWriter(path, { fsync: this.fsync });
       const spans = this.writer.rewrite([serializeHeader(header), ...entries.map(serializeEntry)]);
-      order = entries.map((entry, i) => ({ id: entry.id, parentId: entry.parentId, type: entry.type, offset: spans[i + 1].offset, length: spans[i + 1].length, line: i + 2 }));
+      order = entries.map((entry, i) => ({
+        id: entry.id,
+        parentId: entry.parentId,
+        type: entry.type,
+        offset: spans[i + 1].offset,
+        length: spans[i + 1].length,
+        line: i + 2,
+      }));
     }
     const records = new Map(order.map((r) => [r.id, r]));
     this.state = { header, path, records, order, lines: order.length + 1, pendingRewrite: false };
@@ -395,7 +421,13 @@ export class SessionStore {
 /** A header for a new session file, and the time its file name carries. */
 function newHeader(cwd: string, parentSession?: string, spawnedBy?: string): { header: SessionHeader; created: Date } {
   const created = new Date();
-  const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: crypto.randomUUID(), timestamp: created.toISOString(), cwd };
+  const header: SessionHeader = {
+    type: "session",
+    version: CURRENT_VERSION,
+    id: crypto.randomUUID(),
+    timestamp: created.toISOString(),
+    cwd,
+  };
   if (parentSession !== undefined) header.parentSession = parentSession;
   if (spawnedBy !== undefined) header.spawnedBy = spawnedBy;
   return { header, created };

@@ -66,9 +66,12 @@ export function describeEntry(entry: Entry): string {
   switch (entry.type) {
     case "message": {
       const m = entry.message;
-      if (m.role === "tool") return `tool result (${m.toolName})${m.isError ? " error" : ""}: ${oneLine(partsText(m.content))}`;
+      if (m.role === "tool")
+        return `tool result (${m.toolName})${m.isError ? " error" : ""}: ${oneLine(partsText(m.content))}`;
       if (m.role === "user") return `user: ${oneLine(partsText(m.content))}`;
-      const calls = (Array.isArray(m.content) ? m.content : []).filter((p) => p.type === "tool_call").map((p) => (p as { name: string }).name);
+      const calls = (Array.isArray(m.content) ? m.content : [])
+        .filter((p) => p.type === "tool_call")
+        .map((p) => (p as { name: string }).name);
       const text = oneLine(partsText(m.content));
       return `assistant: ${text}${calls.length ? `${text ? " " : ""}[${calls.join(", ")}]` : ""}`;
     }

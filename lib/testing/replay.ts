@@ -60,7 +60,9 @@ export function recordedBody(recording: Pick<Recording, "api" | "framing">, file
     case "anthropic-messages":
     case "openai-responses":
       // Named events: the name is the payload's own type.
-      return lines.map((l) => `event: ${(JSON.parse(l) as { type?: string }).type ?? "message"}\ndata: ${l}\n\n`).join("");
+      return lines
+        .map((l) => `event: ${(JSON.parse(l) as { type?: string }).type ?? "message"}\ndata: ${l}\n\n`)
+        .join("");
     case "openai-chat":
       return `${lines.map((l) => `data: ${l}\n\n`).join("")}data: [DONE]\n\n`;
     case "gemini":

@@ -52,7 +52,11 @@ export interface RedirectNotice {
 }
 
 /** Reads one URL through the cache: a readable page, or a redirect to another host to report. */
-export async function readPage(url: string, access: WebAccess, signal?: AbortSignal): Promise<ReadPage | RedirectNotice> {
+export async function readPage(
+  url: string,
+  access: WebAccess,
+  signal?: AbortSignal,
+): Promise<ReadPage | RedirectNotice> {
   const key = url.trim();
   const cached = access.cache.get(key);
   if (cached) return cached;
@@ -103,10 +107,18 @@ export function createWebAccess(options: WebAccessOptions = {}): WebAccess {
           async answer(question: PageQuestion, signal?: AbortSignal) {
             const budget = Math.floor(ANSWER_PAGE_CHARS / Math.max(1, question.pages.length));
             const content = question.pages
-              .map((p) => `<page url="${p.url}"${p.title ? ` title="${p.title.replace(/"/g, "'")}"` : ""}>\n${p.text.length > budget ? `${p.text.slice(0, budget)}\n[… cut at ${budget} characters]` : p.text}\n</page>`)
+              .map(
+                (p) =>
+                  `<page url="${p.url}"${p.title ? ` title="${p.title.replace(/"/g, "'")}"` : ""}>\n${p.text.length > budget ? `${p.text.slice(0, budget)}\n[… cut at ${budget} characters]` : p.text}\n</page>`,
+              )
               .join("\n\n");
             const response = await client.complete(
-              { model, system: ANSWER_SYSTEM, messages: [{ role: "user", content: `${content}\n\nRequest: ${question.prompt}` }], maxTokens: 4096 },
+              {
+                model,
+                system: ANSWER_SYSTEM,
+                messages: [{ role: "user", content: `${content}\n\nRequest: ${question.prompt}` }],
+                maxTokens: 4096,
+              },
               { signal },
             );
             return response.text.trim();

@@ -49,7 +49,11 @@ function v6Groups(ip: string): number[] {
 /** Why `ip` is not on the public internet, or undefined when it is. */
 export function blockedAddressReason(ip: string): string | undefined {
   const family = isIP(ip);
-  if (family === 4) return BLOCKED_V4.find(([base, bits]) => inV4Range(ip, base, bits))?.[2] ?? (ip === "255.255.255.255" ? "the broadcast address" : undefined);
+  if (family === 4)
+    return (
+      BLOCKED_V4.find(([base, bits]) => inV4Range(ip, base, bits))?.[2] ??
+      (ip === "255.255.255.255" ? "the broadcast address" : undefined)
+    );
   if (family !== 6) return "not an IP address";
   const g = v6Groups(ip);
   if (g.every((x) => x === 0)) return "the unspecified address";
@@ -68,7 +72,11 @@ export function blockedAddressReason(ip: string): string | undefined {
 
 /** True when the user's `web.allowHosts` names this host or address (case-insensitive, exact; IPv6 with or without brackets). */
 export function isAllowedHost(hostOrIp: string, allowHosts: readonly string[]): boolean {
-  const bare = (h: string) => h.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const bare = (h: string) =>
+    h
+      .toLowerCase()
+      .replace(/^\[|\]$/g, "")
+      .replace(/\.$/, "");
   const target = bare(hostOrIp);
   return allowHosts.some((h) => bare(h) === target);
 }

@@ -18,7 +18,10 @@ export class PageCache<T extends { text: string }> {
   private readonly maxEntries: number;
   private readonly maxChars: number;
 
-  constructor(options: PageCacheOptions = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: PageCacheOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_PAGE_TTL_MS;
     this.maxEntries = options.maxEntries ?? 32;
     this.maxChars = options.maxChars ?? 20_000_000;

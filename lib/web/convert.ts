@@ -20,22 +20,33 @@ export interface ReadablePage {
   charset?: string;
 }
 
-const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|xml|xhtml\+xml|javascript|x-javascript|ecmascript|x-yaml|yaml|toml|x-sh|sql|graphql|rss\+xml|atom\+xml)$|application\/[\w.+-]+\+(json|xml)$)/;
+const TEXT_TYPES =
+  /^(text\/|application\/(json|ld\+json|xml|xhtml\+xml|javascript|x-javascript|ecmascript|x-yaml|yaml|toml|x-sh|sql|graphql|rss\+xml|atom\+xml)$|application\/[\w.+-]+\+(json|xml)$)/;
 
 export async function toReadable(page: FetchedPage): Promise<ReadablePage> {
   const kind = kindOf(page);
   if (kind === "pdf") {
     // PDF text extraction (pdf.js) would add megabytes to the single binary and cannot be bytecode-compiled with it.
-    throw new ToolError("BINARY_FILE", `${page.finalUrl} is a PDF (${page.mediaType || "application/pdf"}), which web fetch does not read; download it with a command (curl -o file.pdf) and extract its text (pdftotext file.pdf -).`);
+    throw new ToolError(
+      "BINARY_FILE",
+      `${page.finalUrl} is a PDF (${page.mediaType || "application/pdf"}), which web fetch does not read; download it with a command (curl -o file.pdf) and extract its text (pdftotext file.pdf -).`,
+    );
   }
   if (kind === "binary") {
-    throw new ToolError("BINARY_FILE", `${page.finalUrl} is ${page.mediaType || "binary data"}, not a page with text; only HTML, text, JSON and XML are read.`);
+    throw new ToolError(
+      "BINARY_FILE",
+      `${page.finalUrl} is ${page.mediaType || "binary data"}, not a page with text; only HTML, text, JSON and XML are read.`,
+    );
   }
   const charset = detectCharset(page.body, page.charset, kind === "html");
   const text = decode(page.body, charset);
   if (kind === "html") return { format: "markdown", charset, ...(await htmlToMarkdown(text, page.finalUrl)) };
   if (kind === "json") return { format: "json", charset, text };
-  return { format: page.mediaType === "text/markdown" || page.mediaType === "text/x-markdown" ? "markdown" : "text", charset, text };
+  return {
+    format: page.mediaType === "text/markdown" || page.mediaType === "text/x-markdown" ? "markdown" : "text",
+    charset,
+    text,
+  };
 }
 
 type BodyKind = "html" | "json" | "text" | "pdf" | "binary";
@@ -92,7 +103,8 @@ function decode(body: Uint8Array, charset: string): string {
 }
 
 /** Elements that are never content. */
-const NOISE = "script, style, noscript, template, iframe, svg, canvas, nav, header, footer, aside, form, button, [role=navigation], [aria-hidden=true]";
+const NOISE =
+  "script, style, noscript, template, iframe, svg, canvas, nav, header, footer, aside, form, button, [role=navigation], [aria-hidden=true]";
 
 /**
  * Past this many characters of HTML a DOM (and Readability's scoring) costs seconds and hundreds of
@@ -101,13 +113,23 @@ const NOISE = "script, style, noscript, template, iframe, svg, canvas, nav, head
 export const DOM_MAX_CHARS = 1_500_000;
 
 async function htmlToMarkdown(html: string, baseUrl: string): Promise<{ title?: string; text: string }> {
-  const { title, text } = html.length > DOM_MAX_CHARS ? (await import("./html-stream.ts")).streamHtmlToMarkdown(html, baseUrl) : await domToMarkdown(html, baseUrl);
-  return { ...(title ? { title } : {}), text: title && !text.startsWith(`# ${title}`) ? `# ${title}\n\n${text}` : text };
+  const { title, text } =
+    html.length > DOM_MAX_CHARS
+      ? (await import("./html-stream.ts")).streamHtmlToMarkdown(html, baseUrl)
+      : await domToMarkdown(html, baseUrl);
+  return {
+    ...(title ? { title } : {}),
+    text: title && !text.startsWith(`# ${title}`) ? `# ${title}\n\n${text}` : text,
+  };
 }
 
 /** The page's main content (Readability), or the page less its noise, as markdown (Turndown) — through a linkedom DOM. */
 async function domToMarkdown(html: string, baseUrl: string): Promise<{ title?: string; text: string }> {
-  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([import("linkedom"), import("@mozilla/readability"), import("turndown/lib/turndown.browser.es.js")]);
+  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([
+    import("linkedom"),
+    import("@mozilla/readability"),
+    import("turndown/lib/turndown.browser.es.js"),
+  ]);
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   turndown.remove(["script", "style", "noscript", "template", "iframe"] as never);
   const parse = () => {
@@ -121,7 +143,10 @@ async function domToMarkdown(html: string, baseUrl: string): Promise<{ title?: s
   let main: { title?: string | null; content?: unknown } | null = null;
   try {
     // Readability changes the document it reads; its article comes back as an element, not re-serialized HTML.
-    main = new Readability(document as unknown as Document, { charThreshold: 200, serializer: (el: Node) => el }).parse();
+    main = new Readability(document as unknown as Document, {
+      charThreshold: 200,
+      serializer: (el: Node) => el,
+    }).parse();
   } catch {
     main = null;
   }
@@ -138,7 +163,10 @@ async function domToMarkdown(html: string, baseUrl: string): Promise<{ title?: s
 
 /** Links and images point where they pointed on the page. */
 function absolutize(document: { querySelectorAll(selector: string): ArrayLike<Element> }, baseUrl: string): void {
-  for (const [selector, attribute] of [["a[href]", "href"], ["img[src]", "src"]] as const) {
+  for (const [selector, attribute] of [
+    ["a[href]", "href"],
+    ["img[src]", "src"],
+  ] as const) {
     for (const el of Array.from(document.querySelectorAll(selector))) {
       const value = el.getAttribute(attribute) ?? "";
       if (value.startsWith("#") || /^javascript:/i.test(value)) {

@@ -25,7 +25,11 @@ export interface FetchLimits {
   maxRedirects: number;
 }
 
-export const DEFAULT_FETCH_LIMITS: Readonly<FetchLimits> = Object.freeze({ maxBytes: 10 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 5 });
+export const DEFAULT_FETCH_LIMITS: Readonly<FetchLimits> = Object.freeze({
+  maxBytes: 10 * 1024 * 1024,
+  timeoutMs: 30_000,
+  maxRedirects: 5,
+});
 
 export interface FetchOptions extends Partial<FetchLimits> {
   /** Hosts or addresses the user opened (`web.allowHosts`): loopback and private addresses among them are reachable. */
@@ -57,7 +61,8 @@ export interface CrossHostRedirect {
 
 export type FetchOutcome = FetchedPage | CrossHostRedirect;
 
-const ACCEPT = "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, application/json;q=0.8, */*;q=0.5";
+const ACCEPT =
+  "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, application/json;q=0.8, */*;q=0.5";
 
 /** Checks the URL's form: a malformed URL, another scheme or credentials are the caller's mistake. */
 export function parseWebUrl(text: string): URL {
@@ -65,12 +70,22 @@ export function parseWebUrl(text: string): URL {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ToolError("INVALID_PARAM", `'${text}' is not a valid URL: give a full address such as https://example.com/page.`);
+    throw new ToolError(
+      "INVALID_PARAM",
+      `'${text}' is not a valid URL: give a full address such as https://example.com/page.`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ToolError("INVALID_PARAM", `Only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, "")}: (${url.href}).`);
+    throw new ToolError(
+      "INVALID_PARAM",
+      `Only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, "")}: (${url.href}).`,
+    );
   }
-  if (url.username || url.password) throw new ToolError("INVALID_PARAM", `URLs with a user name or password are not fetched (${url.host}): credentials never leave this machine.`);
+  if (url.username || url.password)
+    throw new ToolError(
+      "INVALID_PARAM",
+      `URLs with a user name or password are not fetched (${url.host}): credentials never leave this machine.`,
+    );
   url.hash = "";
   return url;
 }
@@ -94,20 +109,36 @@ export async function fetchPage(text: string, options: FetchOptions = {}): Promi
       response.resume();
       const next = nextUrl(location, url);
       if (!sameSite(next, url)) return { kind: "redirect", url: first.href, status, location: next.href };
-      if (hop >= limits.maxRedirects) throw new ToolError("EXECUTION_ERROR", `${first.href} redirected more than ${limits.maxRedirects} times (last to ${next.href}); it may loop.`);
+      if (hop >= limits.maxRedirects)
+        throw new ToolError(
+          "EXECUTION_ERROR",
+          `${first.href} redirected more than ${limits.maxRedirects} times (last to ${next.href}); it may loop.`,
+        );
       url = next;
       continue;
     }
     if (status >= 400) {
       response.resume();
       const reason = response.statusMessage ? ` ${response.statusMessage}` : "";
-      throw new ToolError(status === 404 || status === 410 ? "NOT_FOUND" : "EXECUTION_ERROR", `${url.href} answered HTTP ${status}${reason}.`);
+      throw new ToolError(
+        status === 404 || status === 410 ? "NOT_FOUND" : "EXECUTION_ERROR",
+        `${url.href} answered HTTP ${status}${reason}.`,
+      );
     }
     const { mediaType, charset } = parseContentType(response.headers["content-type"]);
     const { body, truncated } = await readCapped(response, limits.maxBytes).catch((e) => {
       throw describeFailure(e, url, signal, options.signal, limits);
     });
-    return { kind: "page", url: first.href, finalUrl: url.href, status, mediaType, ...(charset ? { charset } : {}), body, truncated };
+    return {
+      kind: "page",
+      url: first.href,
+      finalUrl: url.href,
+      status,
+      mediaType,
+      ...(charset ? { charset } : {}),
+      body,
+      truncated,
+    };
   }
 }
 
@@ -126,7 +157,8 @@ function nextUrl(location: string, from: URL): URL {
   } catch {
     throw new ToolError("EXECUTION_ERROR", `${from.href} redirected to '${location}', which is not a valid URL.`);
   }
-  if (next.protocol !== "http:" && next.protocol !== "https:") throw new ToolError("ACCESS_DENIED", `${from.href} redirected to ${next.href}; only http and https are followed.`);
+  if (next.protocol !== "http:" && next.protocol !== "https:")
+    throw new ToolError("ACCESS_DENIED", `${from.href} redirected to ${next.href}; only http and https are followed.`);
   return next;
 }
 
@@ -137,7 +169,11 @@ function sameSite(a: URL, b: URL): boolean {
 }
 
 /** The address to connect to: resolved here, every answer checked against the public-internet rule unless the user allowed the host. */
-async function resolveAllowed(url: URL, allowHosts: readonly string[], signal: AbortSignal): Promise<{ address: string; family: number }> {
+async function resolveAllowed(
+  url: URL,
+  allowHosts: readonly string[],
+  signal: AbortSignal,
+): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const hostAllowed = isAllowedHost(host, allowHosts);
   let answers: { address: string; family: number }[];
@@ -148,7 +184,10 @@ async function resolveAllowed(url: URL, allowHosts: readonly string[], signal: A
     } catch (e) {
       if (signal.aborted) throw new ToolError("TIMEOUT", `Looking up ${host} did not finish in time.`);
       const code = (e as { code?: string }).code;
-      throw new ToolError("NOT_FOUND", `${host} could not be resolved (DNS ${code ?? "failure"}): check the host name.`);
+      throw new ToolError(
+        "NOT_FOUND",
+        `${host} could not be resolved (DNS ${code ?? "failure"}): check the host name.`,
+      );
     }
   }
   if (answers.length === 0) throw new ToolError("NOT_FOUND", `${host} has no address (DNS).`);
@@ -156,7 +195,10 @@ async function resolveAllowed(url: URL, allowHosts: readonly string[], signal: A
     for (const answer of answers) {
       const reason = blockedAddressReason(answer.address);
       if (reason && !isAllowedHost(answer.address, allowHosts)) {
-        throw new ToolError("ACCESS_DENIED", `${url.href} was not fetched: ${host === answer.address ? host : `${host} resolves to ${answer.address}`}, ${reason}. Only public addresses are fetched unless the user lists the host in web.allowHosts.`);
+        throw new ToolError(
+          "ACCESS_DENIED",
+          `${url.href} was not fetched: ${host === answer.address ? host : `${host} resolves to ${answer.address}`}, ${reason}. Only public addresses are fetched unless the user lists the host in web.allowHosts.`,
+        );
       }
     }
   }
@@ -184,7 +226,12 @@ function open(url: URL, address: { address: string; family: number }, signal: Ab
       path: `${url.pathname}${url.search}`,
       method: "GET",
       ...(secure ? { servername: isIP(url.hostname) ? undefined : url.hostname } : {}),
-      headers: { Host: url.host, "User-Agent": `gong/${VERSION} (web fetch)`, Accept: ACCEPT, "Accept-Encoding": "gzip, deflate, br" },
+      headers: {
+        Host: url.host,
+        "User-Agent": `gong/${VERSION} (web fetch)`,
+        Accept: ACCEPT,
+        "Accept-Encoding": "gzip, deflate, br",
+      },
       agent: false,
       signal,
     });
@@ -195,7 +242,10 @@ function open(url: URL, address: { address: string; family: number }, signal: Ab
 }
 
 /** Reads the (decoded) body up to `maxBytes`; never keeps more. */
-async function readCapped(response: IncomingMessage, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
+async function readCapped(
+  response: IncomingMessage,
+  maxBytes: number,
+): Promise<{ body: Uint8Array; truncated: boolean }> {
   const decoded = decoder(response);
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -225,8 +275,17 @@ async function readCapped(response: IncomingMessage, maxBytes: number): Promise<
 }
 
 function decoder(response: IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "").trim().toLowerCase();
-  const inflate = encoding === "gzip" || encoding === "x-gzip" ? createGunzip() : encoding === "deflate" ? createInflate() : encoding === "br" ? createBrotliDecompress() : undefined;
+  const encoding = String(response.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
+  const inflate =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? createGunzip()
+      : encoding === "deflate"
+        ? createInflate()
+        : encoding === "br"
+          ? createBrotliDecompress()
+          : undefined;
   if (!inflate) return response;
   response.on("error", (e) => inflate.destroy(e));
   return response.pipe(inflate);
@@ -240,16 +299,30 @@ export function parseContentType(header: string | undefined): { mediaType: strin
 }
 
 /** One sentence for a failed connection or read: time, the caller's abort, TLS, refused, reset. */
-function describeFailure(e: unknown, url: URL, signal: AbortSignal, callerSignal: AbortSignal | undefined, limits: FetchLimits): ToolError {
+function describeFailure(
+  e: unknown,
+  url: URL,
+  signal: AbortSignal,
+  callerSignal: AbortSignal | undefined,
+  limits: FetchLimits,
+): ToolError {
   if (e instanceof ToolError) return e;
   if (callerSignal?.aborted) return new ToolError("EXECUTION_ERROR", `Fetching ${url.href} was cancelled.`);
-  if (signal.aborted) return new ToolError("TIMEOUT", `${url.href} did not finish within ${limits.timeoutMs / 1000} s; try again later or a smaller page.`);
+  if (signal.aborted)
+    return new ToolError(
+      "TIMEOUT",
+      `${url.href} did not finish within ${limits.timeoutMs / 1000} s; try again later or a smaller page.`,
+    );
   const code = String((e as { code?: string }).code ?? "");
   const message = e instanceof Error ? e.message : String(e);
   if (/CERT|SSL|TLS|EPROTO|self.signed|certificate|wrong version/i.test(`${code} ${message}`)) {
-    return new ToolError("EXECUTION_ERROR", `The TLS connection to ${url.host} failed (${code || message}): its certificate or TLS setup is not valid.`);
+    return new ToolError(
+      "EXECUTION_ERROR",
+      `The TLS connection to ${url.host} failed (${code || message}): its certificate or TLS setup is not valid.`,
+    );
   }
   if (code === "ECONNREFUSED") return new ToolError("EXECUTION_ERROR", `${url.host} refused the connection.`);
-  if (code === "ECONNRESET" || code === "EPIPE") return new ToolError("EXECUTION_ERROR", `${url.host} closed the connection before the page was complete.`);
+  if (code === "ECONNRESET" || code === "EPIPE")
+    return new ToolError("EXECUTION_ERROR", `${url.host} closed the connection before the page was complete.`);
   return new ToolError("EXECUTION_ERROR", `Fetching ${url.href} failed: ${code ? `${code} ` : ""}${message}.`);
 }

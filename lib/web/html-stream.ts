@@ -8,9 +8,47 @@
 import { Parser } from "htmlparser2";
 
 /** Elements whose whole subtree is never content. */
-const SKIP = new Set(["script", "style", "noscript", "template", "iframe", "svg", "canvas", "nav", "header", "footer", "aside", "form", "button", "select", "head", "object", "embed"]);
+const SKIP = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "iframe",
+  "svg",
+  "canvas",
+  "nav",
+  "header",
+  "footer",
+  "aside",
+  "form",
+  "button",
+  "select",
+  "head",
+  "object",
+  "embed",
+]);
 /** Elements that start and end a block of text. */
-const BLOCK = new Set(["p", "div", "section", "article", "main", "table", "tr", "ul", "ol", "dl", "dt", "dd", "blockquote", "figure", "figcaption", "details", "summary", "body", "hr"]);
+const BLOCK = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "table",
+  "tr",
+  "ul",
+  "ol",
+  "dl",
+  "dt",
+  "dd",
+  "blockquote",
+  "figure",
+  "figcaption",
+  "details",
+  "summary",
+  "body",
+  "hr",
+]);
 
 export function streamHtmlToMarkdown(html: string, baseUrl: string): { title?: string; text: string } {
   const out: string[] = [];
@@ -40,7 +78,12 @@ export function streamHtmlToMarkdown(html: string, baseUrl: string): { title?: s
     {
       onopentag(name, attributes) {
         if (name === "title") inTitle = true;
-        if (skipDepth > 0 || SKIP.has(name) || attributes["aria-hidden"] === "true" || attributes.hidden !== undefined) {
+        if (
+          skipDepth > 0 ||
+          SKIP.has(name) ||
+          attributes["aria-hidden"] === "true" ||
+          attributes.hidden !== undefined
+        ) {
           skipDepth++;
           return;
         }
@@ -91,7 +134,11 @@ export function streamHtmlToMarkdown(html: string, baseUrl: string): { title?: s
     { decodeEntities: true, lowerCaseTags: true },
   );
   parser.end(html);
-  const text = out.join("").replace(/ +\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+  const text = out
+    .join("")
+    .replace(/ +\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   const heading = title.trim().replace(/\s+/g, " ");
   return { ...(heading ? { title: heading } : {}), text };
 }

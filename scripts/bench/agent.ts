@@ -28,7 +28,10 @@ const noop: Tool<{ n: number }> = {
 };
 
 const script = (): ScriptTurn[] => [
-  ...Array.from({ length: TURNS - 1 }, (_, n) => ({ text: "Working on it.", toolCalls: [{ name: "noop", arguments: { n } }] })),
+  ...Array.from({ length: TURNS - 1 }, (_, n) => ({
+    text: "Working on it.",
+    toolCalls: [{ name: "noop", arguments: { n } }],
+  })),
   { text: "All done." },
 ];
 
@@ -75,7 +78,12 @@ export async function rows(): Promise<BenchRow[]> {
     const memory = await peakRssGrowthMb(() => runSession(false));
     const perTurn = Math.max(0, session - bare) / TURNS;
     return [
-      { area: "agent", name: `loop overhead per turn (${TURNS}-turn session minus bare client)`, value: ms(perTurn), target: "≤ 2 ms" },
+      {
+        area: "agent",
+        name: `loop overhead per turn (${TURNS}-turn session minus bare client)`,
+        value: ms(perTurn),
+        target: "≤ 2 ms",
+      },
       { area: "agent", name: `${TURNS}-turn session, total`, value: ms(session) },
       { area: "agent", name: `${TURNS} bare client round trips, total`, value: ms(bare) },
       { area: "agent", name: `peak RSS growth, ${TURNS}-turn session`, value: mb(memory.growthMb) },

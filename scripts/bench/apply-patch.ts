@@ -44,7 +44,8 @@ async function bigFile(dir: string, apply: (p: string) => Promise<void>): Promis
   writeFileSync(join(dir, "big.py"), `${lines.join("\n")}\n`);
   const patchFor = (from: string, to: string) => {
     const out = ["*** Begin Patch", "*** Update File: big.py"];
-    for (let k = 0; k < 200; k++) out.push(`@@ def marker_${k}():`, `-    state = '${from}'`, `+    state = '${to}'`, ` ${LINE}`);
+    for (let k = 0; k < 200; k++)
+      out.push(`@@ def marker_${k}():`, `-    state = '${from}'`, `+    state = '${to}'`, ` ${LINE}`);
     out.push("*** End Patch");
     return out.join("\n");
   };
@@ -59,7 +60,14 @@ async function manyFiles(dir: string, apply: (p: string) => Promise<void>): Prom
   for (let f = 0; f < 100; f++) writeFileSync(join(dir, `mod_${f}.txt`), `${["version = A", ...body].join("\n")}\n`);
   const patchFor = (from: string, to: string) => {
     const out = ["*** Begin Patch"];
-    for (let f = 0; f < 100; f++) out.push(`*** Update File: mod_${f}.txt`, "@@", `-version = ${from}`, `+version = ${to}`, " line 0 of a small module");
+    for (let f = 0; f < 100; f++)
+      out.push(
+        `*** Update File: mod_${f}.txt`,
+        "@@",
+        `-version = ${from}`,
+        `+version = ${to}`,
+        " line 0 of a small module",
+      );
     out.push("*** End Patch");
     return out.join("\n");
   };

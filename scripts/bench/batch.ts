@@ -32,7 +32,10 @@ export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-batch-"));
   const env = { ...process.env, GONG_HOME: join(dir, "home"), NO_COLOR: "1" };
   const script = join(dir, "script.json");
-  const turn = (text: string) => ({ text, toolCalls: [{ name: "bash", arguments: { command: `sleep ${TURN_SLEEP_S.toFixed(3)}` } }] });
+  const turn = (text: string) => ({
+    text,
+    toolCalls: [{ name: "bash", arguments: { command: `sleep ${TURN_SLEEP_S.toFixed(3)}` } }],
+  });
   writeFileSync(script, JSON.stringify([turn("one"), turn("two"), { ...turn("three") }, { text: "Done." }]));
   mkdirSync(join(dir, "project"));
   const gong = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`;
@@ -45,16 +48,31 @@ export async function rows(): Promise<BenchRow[]> {
   try {
     for (const n of SIZES) {
       const tasks = join(dir, `tasks-${n}.jsonl`);
-      writeFileSync(tasks, Array.from({ length: n }, (_, i) => JSON.stringify({ id: `t${i}`, prompt: `task ${i}`, workdir: join(dir, "project") })).join("\n") + "\n");
+      writeFileSync(
+        tasks,
+        Array.from({ length: n }, (_, i) =>
+          JSON.stringify({ id: `t${i}`, prompt: `task ${i}`, workdir: join(dir, "project") }),
+        ).join("\n") + "\n",
+      );
       writeFileSync(join(dir, `prompts-${n}`), Array.from({ length: n }, (_, i) => `task-${i}`).join("\n") + "\n");
       const row = (method: string, k: number, wall: number, base: number | undefined, target?: string) => {
         const ideal = Math.ceil(n / k) * WORK_S;
         const overhead = ((wall - ideal) * k) / n;
         const eff = base === undefined ? 1 : base / (k * wall);
-        out.push({ area: "batch", name: `${n} tasks · ${method} · K=${k}`, value: `${wall.toFixed(1)} s wall · ${overhead.toFixed(2)} s/task overhead · eff ${eff.toFixed(2)}`, target });
+        out.push({
+          area: "batch",
+          name: `${n} tasks · ${method} · K=${k}`,
+          value: `${wall.toFixed(1)} s wall · ${overhead.toFixed(2)} s/task overhead · eff ${eff.toFixed(2)}`,
+          target,
+        });
       };
       const one = `${gong} -p --output-format json --no-session --model ${JSON.stringify(model)} --cwd ${JSON.stringify(join(dir, "project"))}`;
-      row("shell loop", 1, sh(`while read p; do ${one} "$p" >/dev/null || exit 1; done < prompts-${n}`, dir, env), undefined);
+      row(
+        "shell loop",
+        1,
+        sh(`while read p; do ${one} "$p" >/dev/null || exit 1; done < prompts-${n}`, dir, env),
+        undefined,
+      );
       const xargsWall: Record<number, number> = {};
       for (const k of WORKERS) {
         xargsWall[k] = sh(`xargs -P ${k} -I{} ${one} {} < prompts-${n} >/dev/null`, dir, env);
@@ -63,17 +81,35 @@ export async function rows(): Promise<BenchRow[]> {
       const local: Record<number, number> = {};
       for (const k of WORKERS) {
         const o = join(dir, `local-${n}-${k}`);
-        local[k] = sh(`${gong} batch ${JSON.stringify(tasks)} --out ${JSON.stringify(o)} --workers ${k} --model ${JSON.stringify(model)} --isolation none`, dir, env);
-        row("gong batch local", k, local[k], local[1], `within 5 % of xargs (${(((local[k] - xargsWall[k]) / xargsWall[k]) * 100).toFixed(1)} %)${k === 8 ? "; eff ≥ 0.85" : ""}`);
+        local[k] = sh(
+          `${gong} batch ${JSON.stringify(tasks)} --out ${JSON.stringify(o)} --workers ${k} --model ${JSON.stringify(model)} --isolation none`,
+          dir,
+          env,
+        );
+        row(
+          "gong batch local",
+          k,
+          local[k],
+          local[1],
+          `within 5 % of xargs (${(((local[k] - xargsWall[k]) / xargsWall[k]) * 100).toFixed(1)} %)${k === 8 ? "; eff ≥ 0.85" : ""}`,
+        );
       }
       if (!slurmConf) {
-        out.push({ area: "batch", name: `${n} tasks · gong batch slurm`, value: `not measured: ${started.stderr.trim().split("\n").at(-1)}` });
+        out.push({
+          area: "batch",
+          name: `${n} tasks · gong batch slurm`,
+          value: `not measured: ${started.stderr.trim().split("\n").at(-1)}`,
+        });
         continue;
       }
       const slurm: Record<number, number> = {};
       for (const k of WORKERS) {
         const o = join(dir, `slurm-${n}-${k}`);
-        slurm[k] = sh(`${gong} batch ${JSON.stringify(tasks)} --out ${JSON.stringify(o)} --runner slurm --workers ${k} --model ${JSON.stringify(model)} --isolation none`, dir, { ...env, SLURM_CONF: slurmConf });
+        slurm[k] = sh(
+          `${gong} batch ${JSON.stringify(tasks)} --out ${JSON.stringify(o)} --runner slurm --workers ${k} --model ${JSON.stringify(model)} --isolation none`,
+          dir,
+          { ...env, SLURM_CONF: slurmConf },
+        );
         row("gong batch slurm", k, slurm[k], slurm[1], `overhead ≤ 1.5 s/task${k === 8 ? "; eff ≥ 0.85" : ""}`);
       }
     }

@@ -37,7 +37,8 @@ function dirBytes(dir: string): number {
   return total;
 }
 
-const take = (c: Checkpointer, store: SessionStore) => c.take("turn", (record) => store.appendCustom("checkpoint", record).id);
+const take = (c: Checkpointer, store: SessionStore) =>
+  c.take("turn", (record) => store.appendCustom("checkpoint", record).id);
 
 export async function rows(): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
@@ -69,7 +70,8 @@ export async function rows(): Promise<BenchRow[]> {
     }
     const changed: number[] = [];
     for (let i = 0; i < 7; i++) {
-      for (let f = 0; f < 10; f++) writeFileSync(join(root, `dir${f * 7}`, `file${f}.txt`), `changed ${i} ${f}\n`.repeat(1000));
+      for (let f = 0; f < 10; f++)
+        writeFileSync(join(root, `dir${f * 7}`, `file${f}.txt`), `changed ${i} ${f}\n`.repeat(1000));
       const t = performance.now();
       take(warm, store);
       changed.push(performance.now() - t);
@@ -78,13 +80,27 @@ export async function rows(): Promise<BenchRow[]> {
     const floor: number[] = [];
     for (let i = 0; i < 9; i++) {
       const t = performance.now();
-      for (let d = 0; d < 100; d++) for (const e of readdirSync(join(root, `dir${d}`))) lstatSync(`${root}/dir${d}/${e}`);
+      for (let d = 0; d < 100; d++)
+        for (const e of readdirSync(join(root, `dir${d}`))) lstatSync(`${root}/dir${d}/${e}`);
       floor.push(performance.now() - t);
     }
-    out.push({ area: AREA, name: "first checkpoint of a 10,000-file 200 MB tree (hash + store everything)", value: ms(firstMs) });
-    out.push({ area: AREA, name: "checkpoint, nothing changed: in a session / a new process (stat cache from the store)", value: `${ms(median(unchanged))} / ${ms(median(cold))}`, target: "≤ 50 ms" });
+    out.push({
+      area: AREA,
+      name: "first checkpoint of a 10,000-file 200 MB tree (hash + store everything)",
+      value: ms(firstMs),
+    });
+    out.push({
+      area: AREA,
+      name: "checkpoint, nothing changed: in a session / a new process (stat cache from the store)",
+      value: `${ms(median(unchanged))} / ${ms(median(cold))}`,
+      target: "≤ 50 ms",
+    });
     out.push({ area: AREA, name: "checkpoint after 10 files changed", value: ms(median(changed)) });
-    out.push({ area: AREA, name: "for reference: bare readdir + lstat of the same 10,000 files", value: ms(median(floor)) });
+    out.push({
+      area: AREA,
+      name: "for reference: bare readdir + lstat of the same 10,000 files",
+      value: ms(median(floor)),
+    });
 
     // Rewind of 100 changed files (to the checkpoint before they changed).
     const before = take(warm, store);
@@ -93,7 +109,11 @@ export async function rows(): Promise<BenchRow[]> {
     warm.markSeen(store.id);
     const t = performance.now();
     const result = warm.rewind(store, before.entryId!, { conversation: false });
-    out.push({ area: AREA, name: "rewind of 100 changed files (20 KB each)", value: `${ms(performance.now() - t)} (${result.changes.length} files)` });
+    out.push({
+      area: AREA,
+      name: "rewind of 100 changed files (20 KB each)",
+      value: `${ms(performance.now() - t)} (${result.changes.length} files)`,
+    });
 
     // Store growth: 100 turns, each changing one line of a 1 MB file.
     const small = join(base, "small");
@@ -111,7 +131,11 @@ export async function rows(): Promise<BenchRow[]> {
       take(c2, s2);
     }
     const grown = dirBytes(join(home2, "checkpoints")) - start;
-    out.push({ area: AREA, name: "store growth over 100 turns, each changing one line of a 1 MB file (blobs deflated)", value: `${mb(grown / 2 ** 20)} (${mb(grown / 100 / 2 ** 20)} per turn)` });
+    out.push({
+      area: AREA,
+      name: "store growth over 100 turns, each changing one line of a 1 MB file (blobs deflated)",
+      value: `${mb(grown / 2 ** 20)} (${mb(grown / 100 / 2 ** 20)} per turn)`,
+    });
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -25,7 +25,11 @@ const code = await proc.exited;
 console.log(JSON.stringify({ code, wall: performance.now() - t, rss: proc.resourceUsage()?.maxRSS ?? 0 }));
 `;
 
-async function runOnce(cmd: string[], cwd: string, env: Record<string, string>): Promise<{ wall: number; rssMb: number }> {
+async function runOnce(
+  cmd: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ wall: number; rssMb: number }> {
   const probe = Bun.spawn([process.execPath, "-e", PROBE, cwd, ...cmd], { env, stdout: "pipe", stderr: "inherit" });
   const out = JSON.parse(await new Response(probe.stdout).text()) as { code: number; wall: number; rss: number };
   await probe.exited;
@@ -43,7 +47,10 @@ export async function series(n: number, cmd: string[], cwd: string, env: Record<
 export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-cli-"));
   try {
-    const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--outdir", dir], { stdout: "ignore", stderr: "pipe" });
+    const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--outdir", dir], {
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     if (build.exitCode !== 0) throw new Error(build.stderr.toString());
     const binary = join(dir, "gong");
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, GONG_HOME: join(dir, "home") };
@@ -51,15 +58,39 @@ export async function rows(): Promise<BenchRow[]> {
     const version = await series(20, [binary, "--version"], dir, env);
     // Each run: a tool call, then (seeing its result) a text answer.
     const fake = await startFakeLlm({
-      script: (request) => (JSON.stringify(request.body).includes("tool_result") ? { text: "done" } : { toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }),
+      script: (request) =>
+        JSON.stringify(request.body).includes("tool_result")
+          ? { text: "done" }
+          : { toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] },
     });
-    const task = await series(10, [binary, "--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "bench", "--profile", "default", "-p", "say hi"], dir, env);
+    const task = await series(
+      10,
+      [
+        binary,
+        "--model",
+        "anthropic/claude-haiku-4-5",
+        "--base-url",
+        fake.baseUrls.anthropic,
+        "--api-key",
+        "bench",
+        "--profile",
+        "default",
+        "-p",
+        "say hi",
+      ],
+      dir,
+      env,
+    );
     await fake.close();
 
     const loaded = startupModules();
     const lines = [...loaded.own.values()].reduce((a, b) => a + b, 0);
     return [
-      { area: "cli", name: "modules loaded by gong -p (static imports)", value: `${loaded.own.size} (${lines} lines), ${loaded.packages.size} npm packages` },
+      {
+        area: "cli",
+        name: "modules loaded by gong -p (static imports)",
+        value: `${loaded.own.size} (${lines} lines), ${loaded.packages.size} npm packages`,
+      },
       { area: "cli", name: "binary size (dist/gong)", value: mb(statSync(binary).size / 2 ** 20), target: "≤ 120 MB" },
       { area: "cli", name: "gong --version: wall", value: ms(version.wall), target: "≤ 20 ms" },
       { area: "cli", name: "gong --version: peak RSS", value: mb(version.rss) },

@@ -30,18 +30,39 @@ export async function rows(): Promise<BenchRow[]> {
     const task = ["--model", "fake/script.json", "--no-session", "-p", "say hi"];
     const hostEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, GONG_HOME: join(home, ".gong") };
 
-    out.push({ area: "containers", name: "gong --version, host: wall", value: ms((await series(15, [binary, "--version"], work, hostEnv)).wall) });
-    out.push({ area: "containers", name: "two-turn task (command + answer), host: wall", value: ms((await series(8, [binary, ...task], work, hostEnv)).wall) });
+    out.push({
+      area: "containers",
+      name: "gong --version, host: wall",
+      value: ms((await series(15, [binary, "--version"], work, hostEnv)).wall),
+    });
+    out.push({
+      area: "containers",
+      name: "two-turn task (command + answer), host: wall",
+      value: ms((await series(8, [binary, ...task], work, hostEnv)).wall),
+    });
 
     const host = minimalRootHost();
-    if (typeof host === "string") out.push({ area: "containers", name: "minimal root", value: `not measured: ${host}` });
+    if (typeof host === "string")
+      out.push({ area: "containers", name: "minimal root", value: `not measured: ${host}` });
     else {
       const inRoot = (args: string[]) => minimalRootCommand({ host, binary, work, home, args });
       const enter = inRoot([]);
       const bare = [...enter.slice(0, enter.indexOf("--") + 1), "/bin/true"];
-      out.push({ area: "containers", name: "entering the minimal root (bwrap + busybox true): wall", value: ms((await series(15, bare, work, hostEnv)).wall) });
-      out.push({ area: "containers", name: "gong --version, minimal root: wall", value: ms((await series(15, inRoot(["--version"]), work, hostEnv)).wall) });
-      out.push({ area: "containers", name: "two-turn task, minimal root (command through sh): wall", value: ms((await series(8, inRoot(task), work, hostEnv)).wall) });
+      out.push({
+        area: "containers",
+        name: "entering the minimal root (bwrap + busybox true): wall",
+        value: ms((await series(15, bare, work, hostEnv)).wall),
+      });
+      out.push({
+        area: "containers",
+        name: "gong --version, minimal root: wall",
+        value: ms((await series(15, inRoot(["--version"]), work, hostEnv)).wall),
+      });
+      out.push({
+        area: "containers",
+        name: "two-turn task, minimal root (command through sh): wall",
+        value: ms((await series(8, inRoot(task), work, hostEnv)).wall),
+      });
     }
 
     // The probe of rg, fd, git, bash, python3, node: a fresh PATH each time, so nothing is cached.
@@ -52,12 +73,21 @@ export async function rows(): Promise<BenchRow[]> {
       programsOnPath(`${path}:/nonexistent-gong-${i}`);
       times.push(performance.now() - t);
     }
-    out.push({ area: "containers", name: `start-up probe of 6 programs (${path.split(":").length} PATH dirs, uncached)`, value: ms(median(times)), target: "≤ 1 ms" });
+    out.push({
+      area: "containers",
+      name: `start-up probe of 6 programs (${path.split(":").length} PATH dirs, uncached)`,
+      value: ms(median(times)),
+      target: "≤ 1 ms",
+    });
 
     for (const t of RELEASE_TARGETS) {
       const file = join(dir, t.file);
       await buildBinary(file, t.bun);
-      out.push({ area: "containers", name: `release binary size: ${t.file}`, value: mb(statSync(file).size / 2 ** 20) });
+      out.push({
+        area: "containers",
+        name: `release binary size: ${t.file}`,
+        value: mb(statSync(file).size / 2 ** 20),
+      });
       rmSync(file);
     }
     return out;

@@ -20,7 +20,11 @@ export async function rows(): Promise<BenchRow[]> {
     return [
       { area: "env", name: "exec `true` (spawn → exit → result)", value: ms(spawnExit), target: "≤ 5 ms" },
       { area: "env", name: "bare `bash -c true` (spawnSync, reference)", value: ms(bareBash) },
-      { area: "env", name: "exec 1 GB of output: wall time", value: `${seconds.toFixed(2)} s (${(1000 / seconds).toFixed(0)} MB/s)` },
+      {
+        area: "env",
+        name: "exec 1 GB of output: wall time",
+        value: `${seconds.toFixed(2)} s (${(1000 / seconds).toFixed(0)} MB/s)`,
+      },
       { area: "env", name: "exec 1 GB of output: RSS growth", value: mb(growthMb), target: "≤ 50 MB" },
     ];
   } finally {

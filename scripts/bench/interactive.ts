@@ -26,7 +26,8 @@ const TOKEN_GAP_MS = 5;
 async function firstPrompt(dir: string): Promise<number> {
   const socket = `gong-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   // The socket lives in the bench's temp directory: tmux leaves it behind after kill-server.
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: { ...process.env, TMUX_TMPDIR: dir } });
+  const tmux = (...args: string[]) =>
+    Bun.spawnSync(["tmux", "-L", socket, ...args], { env: { ...process.env, TMUX_TMPDIR: dir } });
   const command = `cd ${dir} && env HOME=${dir} GONG_HOME=${dir}/home NO_COLOR=1 ${process.execPath} ${CLI} --model anthropic/claude-haiku-4-5 --api-key bench`;
   const t = performance.now();
   tmux("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", command);
@@ -64,7 +65,10 @@ function tokenLatencies(tokens: string[], typing = false): number[] {
   const style = makeStyle(true);
   const live = { start() {}, stop() {}, showTail() {} } as unknown as LiveLine;
   let written = 0;
-  const terminal = Object.assign(new Writable({ write: (_chunk, _encoding, done) => (written++, done()) }), { isTTY: true, columns: 100 });
+  const terminal = Object.assign(new Writable({ write: (_chunk, _encoding, done) => (written++, done()) }), {
+    isTTY: true,
+    columns: 100,
+  });
   const screen = new Screen(terminal);
   screen.attachInput({ erase() {}, redraw() {}, sentRows: () => 1 });
   screen.startWork();
@@ -94,10 +98,14 @@ function tokenLatencies(tokens: string[], typing = false): number[] {
 async function referenceSessionBytes(dir: string): Promise<number> {
   const answer = answerTokens(1500);
   await using fake = await startFakeLlm({
-    script: [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 40" } }] }, { text: `${answer.join("")}\nreference done`, chunkSize: 8, chunkDelayMs: 1 }],
+    script: [
+      { toolCalls: [{ name: "bash", arguments: { command: "seq 1 40" } }] },
+      { text: `${answer.join("")}\nreference done`, chunkSize: 8, chunkDelayMs: 1 },
+    ],
   });
   const socket = `gong-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const tmux = (...args: string[]) => Bun.spawnSync(["tmux", "-L", socket, ...args], { env: { ...process.env, TMUX_TMPDIR: dir } });
+  const tmux = (...args: string[]) =>
+    Bun.spawnSync(["tmux", "-L", socket, ...args], { env: { ...process.env, TMUX_TMPDIR: dir } });
   const raw = join(dir, "terminal.raw");
   const command = `cd ${dir} && env -u NO_COLOR HOME=${dir} GONG_HOME=${dir}/home TERM=xterm-256color ${process.execPath} ${CLI} --model anthropic/claude-haiku-4-5 --base-url ${fake.baseUrls.anthropic} --api-key bench --approval auto`;
   tmux("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", command);
@@ -135,22 +143,47 @@ export async function rows(): Promise<BenchRow[]> {
       await firstPrompt(dir);
       const runs: number[] = [];
       for (let i = 0; i < 5; i++) runs.push(await firstPrompt(dir));
-      rowsOut.push({ area: "interactive", name: "start-up to the first prompt (bun cli.ts, tmux)", value: ms(median(runs)) });
+      rowsOut.push({
+        area: "interactive",
+        name: "start-up to the first prompt (bun cli.ts, tmux)",
+        value: ms(median(runs)),
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
   const latencies = tokenLatencies(answerTokens(10_000));
-  rowsOut.push({ area: "interactive", name: `token to screen, markdown on, a token every ${TOKEN_GAP_MS} ms: p50`, value: ms(percentile(latencies, 50)) });
-  rowsOut.push({ area: "interactive", name: `token to screen, markdown on, a token every ${TOKEN_GAP_MS} ms: p99`, value: ms(percentile(latencies, 99)) });
+  rowsOut.push({
+    area: "interactive",
+    name: `token to screen, markdown on, a token every ${TOKEN_GAP_MS} ms: p50`,
+    value: ms(percentile(latencies, 50)),
+  });
+  rowsOut.push({
+    area: "interactive",
+    name: `token to screen, markdown on, a token every ${TOKEN_GAP_MS} ms: p99`,
+    value: ms(percentile(latencies, 99)),
+  });
   const typing = tokenLatencies(answerTokens(10_000), true);
-  rowsOut.push({ area: "interactive", name: `token to screen while the user types a steering line: p50`, value: ms(percentile(typing, 50)) });
-  rowsOut.push({ area: "interactive", name: `token to screen while the user types a steering line: p99`, value: ms(percentile(typing, 99)) });
+  rowsOut.push({
+    area: "interactive",
+    name: `token to screen while the user types a steering line: p50`,
+    value: ms(percentile(typing, 50)),
+  });
+  rowsOut.push({
+    area: "interactive",
+    name: `token to screen while the user types a steering line: p99`,
+    value: ms(percentile(typing, 99)),
+  });
   if (Bun.spawnSync(["which", "tmux"]).exitCode === 0) {
     const dir = mkdtempSync(join(tmpdir(), "gong-bench-interactive-"));
     try {
       const bytes = await referenceSessionBytes(dir);
-      rowsOut.push({ area: "interactive", name: "bytes written to the terminal, reference session (100 columns, colors)", value: `${(bytes / 1024).toFixed(1)} KB`, target: "≤ 67 KB (0.6 × Claude Code's 112 KB)" });
+      rowsOut.push({
+        area: "interactive",
+        name: "bytes written to the terminal, reference session (100 columns, colors)",
+        value: `${(bytes / 1024).toFixed(1)} KB`,
+        target: "≤ 67 KB (0.6 × Claude Code's 112 KB)",
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

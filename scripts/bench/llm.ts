@@ -17,7 +17,12 @@ export async function rows(): Promise<BenchRow[]> {
   const client = createClient({
     env: {},
     apiKeys: { anthropic: "k", openai: "k", gemini: "k", deepseek: "k" },
-    baseUrls: { anthropic: fake.baseUrls.anthropic, openai: fake.baseUrls.openai, gemini: fake.baseUrls.gemini, deepseek: fake.baseUrls.openai },
+    baseUrls: {
+      anthropic: fake.baseUrls.anthropic,
+      openai: fake.baseUrls.openai,
+      gemini: fake.baseUrls.gemini,
+      deepseek: fake.baseUrls.openai,
+    },
   });
   const out: BenchRow[] = [];
   try {
@@ -35,12 +40,19 @@ export async function rows(): Promise<BenchRow[]> {
         },
         { warmup: 1, runs: 5 },
       );
-      out.push({ area: "llm", name: `${label}: streamed events/s (${events} events)`, value: `${Math.round(events / (streamMs / 1000)).toLocaleString("en")}/s` });
+      out.push({
+        area: "llm",
+        name: `${label}: streamed events/s (${events} events)`,
+        value: `${Math.round(events / (streamMs / 1000)).toLocaleString("en")}/s`,
+      });
 
       fake.setScript(() => ({ text: "ok" }));
-      const roundTrip = await medianMs(async () => {
-        for await (const e of client.stream(request)) if (e.type === "error") throw new Error(e.error.message);
-      }, { warmup: 3, runs: 21 });
+      const roundTrip = await medianMs(
+        async () => {
+          for await (const e of client.stream(request)) if (e.type === "error") throw new Error(e.error.message);
+        },
+        { warmup: 3, runs: 21 },
+      );
       out.push({ area: "llm", name: `${label}: one request round trip on loopback`, value: ms(roundTrip) });
     }
   } finally {

@@ -23,7 +23,9 @@ const CALLS = 200;
 
 /** A stdio server-everything that sleeps `delayMs` before it starts (0: none). */
 const server = (delayMs: number) =>
-  delayMs === 0 ? { command: NODE, args: [EVERYTHING, "stdio"] } : { command: "bash", args: ["-c", `sleep ${delayMs / 1000}; exec "$0" "$@"`, NODE, EVERYTHING, "stdio"] };
+  delayMs === 0
+    ? { command: NODE, args: [EVERYTHING, "stdio"] }
+    : { command: "bash", args: ["-c", `sleep ${delayMs / 1000}; exec "$0" "$@"`, NODE, EVERYTHING, "stdio"] };
 
 export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-mcp-"));
@@ -59,25 +61,50 @@ export async function rows(): Promise<BenchRow[]> {
     manager.attach(registry);
     const bare = new Client({ name: "bench", version: "0" });
     await bare.connect(new StdioClientTransport({ command: NODE, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
-    const viaGong = await medianMs(async () => {
-      for (let i = 0; i < CALLS; i++) {
-        const r = await registry.execute("mcp__everything__echo", { message: `m${i}` });
-        if (r.status !== "success") throw new Error(r.text);
-      }
-    }, { warmup: 1, runs: 5 });
-    const viaSdk = await medianMs(async () => {
-      for (let i = 0; i < CALLS; i++) await bare.callTool({ name: "echo", arguments: { message: `m${i}` } });
-    }, { warmup: 1, runs: 5 });
+    const viaGong = await medianMs(
+      async () => {
+        for (let i = 0; i < CALLS; i++) {
+          const r = await registry.execute("mcp__everything__echo", { message: `m${i}` });
+          if (r.status !== "success") throw new Error(r.text);
+        }
+      },
+      { warmup: 1, runs: 5 },
+    );
+    const viaSdk = await medianMs(
+      async () => {
+        for (let i = 0; i < CALLS; i++) await bare.callTool({ name: "echo", arguments: { message: `m${i}` } });
+      },
+      { warmup: 1, runs: 5 },
+    );
     await bare.close();
     await manager.close();
 
     return [
       { area: "mcp", name: "time to first request, no MCP server", value: ms(none) },
-      { area: "mcp", name: "time to first request, one stdio server (server-everything)", value: ms(quick), target: "≈ no server" },
-      { area: "mcp", name: "time to first request, one stdio server that takes 3 s to start", value: ms(slow), target: "≈ no server" },
-      { area: "mcp", name: "one echo call through the bare SDK client (the server's own time)", value: ms(viaSdk / CALLS) },
+      {
+        area: "mcp",
+        name: "time to first request, one stdio server (server-everything)",
+        value: ms(quick),
+        target: "≈ no server",
+      },
+      {
+        area: "mcp",
+        name: "time to first request, one stdio server that takes 3 s to start",
+        value: ms(slow),
+        target: "≈ no server",
+      },
+      {
+        area: "mcp",
+        name: "one echo call through the bare SDK client (the server's own time)",
+        value: ms(viaSdk / CALLS),
+      },
       { area: "mcp", name: "one echo call through gong's tool path", value: ms(viaGong / CALLS) },
-      { area: "mcp", name: "overhead of one MCP call over the server's own time", value: ms(Math.max(0, viaGong - viaSdk) / CALLS), target: "≤ 1 ms" },
+      {
+        area: "mcp",
+        name: "overhead of one MCP call over the server's own time",
+        value: ms(Math.max(0, viaGong - viaSdk) / CALLS),
+        target: "≤ 1 ms",
+      },
     ];
   } finally {
     await fake.close();

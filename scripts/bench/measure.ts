@@ -13,7 +13,10 @@ export interface MeasureOptions {
 }
 
 /** Median wall time in milliseconds of `fn` after warm-up runs. */
-export async function medianMs(fn: () => unknown | Promise<unknown>, { warmup = 2, runs = 7 }: MeasureOptions = {}): Promise<number> {
+export async function medianMs(
+  fn: () => unknown | Promise<unknown>,
+  { warmup = 2, runs = 7 }: MeasureOptions = {},
+): Promise<number> {
   for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -31,7 +34,9 @@ export function median(values: number[]): number {
 }
 
 /** Runs `fn` while sampling RSS every few ms; returns its result and the RSS growth in MB. */
-export async function peakRssGrowthMb<T>(fn: () => Promise<T>): Promise<{ result: T; growthMb: number; peakMb: number }> {
+export async function peakRssGrowthMb<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; growthMb: number; peakMb: number }> {
   Bun.gc(true);
   const base = process.memoryUsage.rss();
   let peak = base;
@@ -52,13 +57,23 @@ export const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
 export const mb = (v: number) => `${v.toFixed(1)} MB`;
 
 /** Runs scripts/bench/probes/gigabyte.ts in a fresh process (median of `runs`). */
-export async function gigabyteProbe(mode: "exec" | "bash-tool" | "observed" | "line-50mb", runs = 3): Promise<{ seconds: number; growthMb: number; spillBytes?: number }> {
+export async function gigabyteProbe(
+  mode: "exec" | "bash-tool" | "observed" | "line-50mb",
+  runs = 3,
+): Promise<{ seconds: number; growthMb: number; spillBytes?: number }> {
   const results: Array<{ seconds: number; growthMb: number; ok: boolean; spillBytes?: number }> = [];
   for (let i = 0; i < runs; i++) {
-    const proc = Bun.spawn([process.execPath, `${import.meta.dir}/probes/gigabyte.ts`, mode], { stdout: "pipe", stderr: "inherit" });
+    const proc = Bun.spawn([process.execPath, `${import.meta.dir}/probes/gigabyte.ts`, mode], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     const out = JSON.parse(await new Response(proc.stdout).text());
     if ((await proc.exited) !== 0 || !out.ok) throw new Error(`the 1 GB ${mode} probe failed`);
     results.push(out);
   }
-  return { seconds: median(results.map((r) => r.seconds)), growthMb: median(results.map((r) => r.growthMb)), spillBytes: Math.max(...results.map((r) => r.spillBytes ?? 0)) };
+  return {
+    seconds: median(results.map((r) => r.seconds)),
+    growthMb: median(results.map((r) => r.growthMb)),
+    spillBytes: Math.max(...results.map((r) => r.spillBytes ?? 0)),
+  };
 }

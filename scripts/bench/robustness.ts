@@ -38,21 +38,36 @@ function parseTime(pieces: string[], gapMs: number): number {
   return spent + performance.now() - t;
 }
 
-async function soak(): Promise<{ turns: number; peakRssMb: number; startMsPerTurn: number; endMsPerTurn: number; compactions: number; fileMb: number; resumeMs: number }> {
+async function soak(): Promise<{
+  turns: number;
+  peakRssMb: number;
+  startMsPerTurn: number;
+  endMsPerTurn: number;
+  compactions: number;
+  fileMb: number;
+  resumeMs: number;
+}> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-soak-"));
   let calls = 0;
   const fake = await startFakeLlm({
     script: (request): ScriptTurn => {
       fake.requests.length = 0; // the recorder would hold every request body of the run
       const system = JSON.stringify(request.body.system ?? "");
-      if (system.includes(SUMMARY_SYSTEM.slice(0, 40))) return { text: "## Goal\nRead data.txt repeatedly.\n\n## Progress\n### Done\n- many reads" };
+      if (system.includes(SUMMARY_SYSTEM.slice(0, 40)))
+        return { text: "## Goal\nRead data.txt repeatedly.\n\n## Progress\n### Done\n- many reads" };
       calls++;
       if (calls >= SOAK_TURNS) return { text: "Done reading." };
-      return { toolCalls: [{ id: `toolu_soak_${calls}`, name: "read", arguments: { path: "data.txt" } }], chunkSize: 64 };
+      return {
+        toolCalls: [{ id: `toolu_soak_${calls}`, name: "read", arguments: { path: "data.txt" } }],
+        chunkSize: 64,
+      };
     },
   });
   try {
-    const probe = Bun.spawn([process.execPath, join(import.meta.dir, "probes/soak.ts"), fake.baseUrls.anthropic, dir, String(SOAK_TURNS)], { stdout: "pipe", stderr: "inherit" });
+    const probe = Bun.spawn(
+      [process.execPath, join(import.meta.dir, "probes/soak.ts"), fake.baseUrls.anthropic, dir, String(SOAK_TURNS)],
+      { stdout: "pipe", stderr: "inherit" },
+    );
     const out = await new Response(probe.stdout).text();
     if ((await probe.exited) !== 0) throw new Error("the soak probe failed");
     return JSON.parse(out);
@@ -69,10 +84,34 @@ export async function rows(): Promise<BenchRow[]> {
   for (let i = 0; i < 5; i++) spread.push(parseTime(pieces, 10_000 / pieces.length));
   const s = await soak();
   return [
-    { area: "robustness", name: "400 KB write in 20-char deltas: parse time, arriving at once", value: ms(burst), target: "≤ 100 ms" },
-    { area: "robustness", name: "400 KB write in 20-char deltas: parse time, arriving over 10 s", value: ms(median(spread)), target: "≤ 100 ms" },
-    { area: "robustness", name: `soak, ${s.turns} turns × 20 KB tool output: peak RSS`, value: mb(s.peakRssMb), target: "≤ 150 MB" },
-    { area: "robustness", name: "soak: time per turn, first 100 / last 100", value: `${ms(s.startMsPerTurn)} / ${ms(s.endMsPerTurn)}`, target: "no growth" },
-    { area: "robustness", name: `soak: resume the ${s.fileMb.toFixed(1)} MB session file (${s.compactions} compactions)`, value: ms(s.resumeMs) },
+    {
+      area: "robustness",
+      name: "400 KB write in 20-char deltas: parse time, arriving at once",
+      value: ms(burst),
+      target: "≤ 100 ms",
+    },
+    {
+      area: "robustness",
+      name: "400 KB write in 20-char deltas: parse time, arriving over 10 s",
+      value: ms(median(spread)),
+      target: "≤ 100 ms",
+    },
+    {
+      area: "robustness",
+      name: `soak, ${s.turns} turns × 20 KB tool output: peak RSS`,
+      value: mb(s.peakRssMb),
+      target: "≤ 150 MB",
+    },
+    {
+      area: "robustness",
+      name: "soak: time per turn, first 100 / last 100",
+      value: `${ms(s.startMsPerTurn)} / ${ms(s.endMsPerTurn)}`,
+      target: "no growth",
+    },
+    {
+      area: "robustness",
+      name: `soak: resume the ${s.fileMb.toFixed(1)} MB session file (${s.compactions} compactions)`,
+      value: ms(s.resumeMs),
+    },
   ];
 }

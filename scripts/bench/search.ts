@@ -23,7 +23,8 @@ function makeTree(root: string): void {
     mkdirSync(dir, { recursive: true });
     for (let f = 0; f < PER_DIR; f++) {
       const lines: string[] = [];
-      for (let l = 0; l < 60; l++) lines.push(`export const ${words[(d + f + l) % 10]}${l} = ${words[(f * l) % 10]}(${l}); // line ${l}`);
+      for (let l = 0; l < 60; l++)
+        lines.push(`export const ${words[(d + f + l) % 10]}${l} = ${words[(f * l) % 10]}(${l}); // line ${l}`);
       if ((d * PER_DIR + f) % 997 === 0) lines.push("// needle: the rare marker");
       writeFileSync(join(dir, `file${f}.${f % 3 === 0 ? "ts" : "js"}`), lines.join("\n") + "\n");
     }
@@ -36,20 +37,32 @@ export async function rows(): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
   try {
     makeTree(root);
-    const grep = (pathEnv: string) => () => searchGrep({ pattern: "needle: \\w+", path: root, limit: 1000 }, { root, pathEnv });
-    const glob = (pathEnv: string) => () => searchGlob({ pattern: "**/file1*.ts", path: root, limit: 100_000 }, { root, pathEnv });
+    const grep = (pathEnv: string) => () =>
+      searchGrep({ pattern: "needle: \\w+", path: root, limit: 1000 }, { root, pathEnv });
+    const glob = (pathEnv: string) => () =>
+      searchGlob({ pattern: "**/file1*.ts", path: root, limit: 100_000 }, { root, pathEnv });
     const hasRg = findExecutable(["rg"], FAST_PATH) !== null;
     const hasFd = findExecutable(["fd", "fdfind"], FAST_PATH) !== null;
 
     const rgMs = hasRg ? await medianMs(grep(FAST_PATH), { warmup: 1, runs: 5 }) : NaN;
     const tsGrepMs = await medianMs(grep(NO_TOOLS_PATH), { warmup: 1, runs: 5 });
     out.push({ area: "search", name: `grep 20k files, ripgrep`, value: hasRg ? ms(rgMs) : "rg missing" });
-    out.push({ area: "search", name: `grep 20k files, TypeScript fallback`, value: ms(tsGrepMs), target: hasRg ? `≤ 3× rg (${(tsGrepMs / rgMs).toFixed(1)}×)` : undefined });
+    out.push({
+      area: "search",
+      name: `grep 20k files, TypeScript fallback`,
+      value: ms(tsGrepMs),
+      target: hasRg ? `≤ 3× rg (${(tsGrepMs / rgMs).toFixed(1)}×)` : undefined,
+    });
 
     const fdMs = hasFd ? await medianMs(glob(FAST_PATH), { warmup: 1, runs: 5 }) : NaN;
     const tsGlobMs = await medianMs(glob(NO_TOOLS_PATH), { warmup: 1, runs: 5 });
     out.push({ area: "search", name: `find 20k files, fd`, value: hasFd ? ms(fdMs) : "fd missing" });
-    out.push({ area: "search", name: `find 20k files, TypeScript fallback`, value: ms(tsGlobMs), target: hasFd ? `≤ 3× fd (${(tsGlobMs / fdMs).toFixed(1)}×)` : undefined });
+    out.push({
+      area: "search",
+      name: `find 20k files, TypeScript fallback`,
+      value: ms(tsGlobMs),
+      target: hasFd ? `≤ 3× fd (${(tsGlobMs / fdMs).toFixed(1)}×)` : undefined,
+    });
     out.push(...(await bashGigabyte()));
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -62,6 +75,11 @@ async function bashGigabyte(): Promise<BenchRow[]> {
   const { seconds, growthMb } = await gigabyteProbe("bash-tool");
   return [
     { area: "search", name: "bash tool, 1 GB of output: time", value: ms(seconds * 1000) },
-    { area: "search", name: "bash tool, 1 GB of output: RSS growth", value: mb(growthMb), target: "≤ 64 MB (the event limit is held)" },
+    {
+      area: "search",
+      name: "bash tool, 1 GB of output: RSS growth",
+      value: mb(growthMb),
+      target: "≤ 64 MB (the event limit is held)",
+    },
   ];
 }

@@ -15,29 +15,86 @@ export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-setup-"));
   const out: BenchRow[] = [];
   try {
-    const config = parseHookConfig({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] }, "bench", []);
-    const shell = new ShellHooks({ config, cwd: dir, env: process.env, permissionMode: () => "default", report: () => {}, decisions: new WeakMap<object, HookDecision>() });
-    const withHook = new HookRunner([shell.hooks], () => 0, () => {});
-    const without = new HookRunner([], () => 0, () => {});
-    const hooked = await medianMs(() => withHook.beforeToolCall("exec_command", { cmd: "npm test" }), { warmup: 5, runs: 40 });
-    const bare = await medianMs(() => without.beforeToolCall("exec_command", { cmd: "npm test" }), { warmup: 5, runs: 40 });
-    out.push({ area: "setup-hooks", name: "one `true` PreToolUse hook, overhead per tool call", value: ms(hooked - bare), target: "≤ 20 ms" });
+    const config = parseHookConfig(
+      { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] },
+      "bench",
+      [],
+    );
+    const shell = new ShellHooks({
+      config,
+      cwd: dir,
+      env: process.env,
+      permissionMode: () => "default",
+      report: () => {},
+      decisions: new WeakMap<object, HookDecision>(),
+    });
+    const withHook = new HookRunner(
+      [shell.hooks],
+      () => 0,
+      () => {},
+    );
+    const without = new HookRunner(
+      [],
+      () => 0,
+      () => {},
+    );
+    const hooked = await medianMs(() => withHook.beforeToolCall("exec_command", { cmd: "npm test" }), {
+      warmup: 5,
+      runs: 40,
+    });
+    const bare = await medianMs(() => without.beforeToolCall("exec_command", { cmd: "npm test" }), {
+      warmup: 5,
+      runs: 40,
+    });
+    out.push({
+      area: "setup-hooks",
+      name: "one `true` PreToolUse hook, overhead per tool call",
+      value: ms(hooked - bare),
+      target: "≤ 20 ms",
+    });
 
     const rules: PermissionRule[] = [];
     for (let i = 0; i < 1000; i++) {
-      const raw = i % 4 === 0 ? `Bash(tool${i} *)` : i % 4 === 1 ? `Bash(tool${i} sub:*)` : i % 4 === 2 ? `Edit(src/dir${i}/**)` : `mcp__server${i}__tool`;
-      rules.push(parseRule(raw, i % 10 === 0 ? "deny" : i % 10 === 1 ? "ask" : "allow", "bench", dir) as PermissionRule);
+      const raw =
+        i % 4 === 0
+          ? `Bash(tool${i} *)`
+          : i % 4 === 1
+            ? `Bash(tool${i} sub:*)`
+            : i % 4 === 2
+              ? `Edit(src/dir${i}/**)`
+              : `mcp__server${i}__tool`;
+      rules.push(
+        parseRule(raw, i % 10 === 0 ? "deny" : i % 10 === 1 ? "ask" : "allow", "bench", dir) as PermissionRule,
+      );
     }
     const set = new PermissionRules(rules, dir);
-    const command = { command: "cd src && timeout 60 npm run test -- --watch=false 2>&1 | tee $(mktemp) && echo 'done; ok'" };
-    const perCall = await medianMs(() => {
-      for (let i = 0; i < 100; i++) set.decide("bash", command);
-    }, { warmup: 3, runs: 15 });
-    out.push({ area: "setup-hooks", name: "rule matching, 1,000 rules, a 6-part command", value: ms(perCall / 100), target: "≤ 1 ms" });
-    const edit = await medianMs(() => {
-      for (let i = 0; i < 100; i++) set.decide("edit", { path: "lib/deep/file.ts", old_text: "a", new_text: "b" });
-    }, { warmup: 3, runs: 15 });
-    out.push({ area: "setup-hooks", name: "rule matching, 1,000 rules, an edit", value: ms(edit / 100), target: "≤ 1 ms" });
+    const command = {
+      command: "cd src && timeout 60 npm run test -- --watch=false 2>&1 | tee $(mktemp) && echo 'done; ok'",
+    };
+    const perCall = await medianMs(
+      () => {
+        for (let i = 0; i < 100; i++) set.decide("bash", command);
+      },
+      { warmup: 3, runs: 15 },
+    );
+    out.push({
+      area: "setup-hooks",
+      name: "rule matching, 1,000 rules, a 6-part command",
+      value: ms(perCall / 100),
+      target: "≤ 1 ms",
+    });
+    const edit = await medianMs(
+      () => {
+        for (let i = 0; i < 100; i++) set.decide("edit", { path: "lib/deep/file.ts", old_text: "a", new_text: "b" });
+      },
+      { warmup: 3, runs: 15 },
+    );
+    out.push({
+      area: "setup-hooks",
+      name: "rule matching, 1,000 rules, an edit",
+      value: ms(edit / 100),
+      target: "≤ 1 ms",
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

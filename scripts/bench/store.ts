@@ -22,7 +22,13 @@ function turn(i: number, outputBytes: number): Message[] {
       ],
       usage: { input: 1200, output: 40, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0 },
     },
-    { role: "tool", toolCallId: `call_${i}`, toolName: "read", content: `export const value${i} = 1;\n`.repeat(Math.ceil(outputBytes / 28)), isError: false },
+    {
+      role: "tool",
+      toolCallId: `call_${i}`,
+      toolName: "read",
+      content: `export const value${i} = 1;\n`.repeat(Math.ceil(outputBytes / 28)),
+      isError: false,
+    },
     { role: "assistant", content: [{ type: "text", text: `Fixed module ${i}.` }] },
   ];
 }
@@ -37,7 +43,11 @@ async function appendLatency(dir: string): Promise<BenchRow> {
     times.push(performance.now() - t);
   }
   store.close();
-  return { area: AREA, name: "append one entry (writeSync, no fsync)", value: `${(median(times.slice(500)) * 1000).toFixed(1)} µs` };
+  return {
+    area: AREA,
+    name: "append one entry (writeSync, no fsync)",
+    value: `${(median(times.slice(500)) * 1000).toFixed(1)} µs`,
+  };
 }
 
 /** A ~100 MB session the way long sessions look: tool outputs, a compaction every ~1 MB, a few branches. */
@@ -81,7 +91,12 @@ async function resumeLarge(dir: string): Promise<BenchRow[]> {
   const time = await medianMs(resume, { warmup: 1, runs: 5 });
   const { growthMb } = await peakRssGrowthMb(async () => resume());
   return [
-    { area: AREA, name: `resume ${(size / 2 ** 20).toFixed(0)} MB session to its context`, value: ms(time), target: "≤ 500 ms" },
+    {
+      area: AREA,
+      name: `resume ${(size / 2 ** 20).toFixed(0)} MB session to its context`,
+      value: ms(time),
+      target: "≤ 500 ms",
+    },
     { area: AREA, name: "resume 100 MB: peak RSS growth", value: mb(growthMb), target: "≪ file size" },
   ];
 }
@@ -101,7 +116,11 @@ async function listMany(home: string): Promise<BenchRow> {
 export async function rows(): Promise<BenchRow[]> {
   const root = mkdtempSync(join(tmpdir(), "gong-bench-store-"));
   try {
-    return [await appendLatency(join(root, "append")), ...(await resumeLarge(join(root, "large"))), await listMany(join(root, "home"))];
+    return [
+      await appendLatency(join(root, "append")),
+      ...(await resumeLarge(join(root, "large"))),
+      await listMany(join(root, "home")),
+    ];
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

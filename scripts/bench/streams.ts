@@ -40,13 +40,18 @@ export async function rows(): Promise<BenchRow[]> {
         async () => {
           for (const reply of replies) {
             server.serve(reply);
-            for await (const e of client.stream(request)) if (e.type === "error") throw new Error(`${api}: ${e.error.message}`);
+            for await (const e of client.stream(request))
+              if (e.type === "error") throw new Error(`${api}: ${e.error.message}`);
           }
         },
         { warmup: 1, runs: 5 },
       );
       const mb = bytes / (1024 * 1024);
-      out.push({ area: "streams", name: `${api}: parse cost of recorded streams (${replies.length} streams, ${mb.toFixed(2)} MB)`, value: `${(total / mb).toFixed(0)} ms/MB` });
+      out.push({
+        area: "streams",
+        name: `${api}: parse cost of recorded streams (${replies.length} streams, ${mb.toFixed(2)} MB)`,
+        value: `${(total / mb).toFixed(0)} ms/MB`,
+      });
     }
   } finally {
     await server.close();

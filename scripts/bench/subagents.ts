@@ -20,11 +20,22 @@ export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-subagents-"));
   const fake = await startFakeLlm({
     script: routeByPrompt({
-      ONE: [{ toolCalls: [{ name: "Agent", arguments: { description: "one", prompt: "CHILD: answer" } }] }, { text: "done" }],
-      FOUR: [{ toolCalls: [1, 2, 3, 4].map((n) => ({ name: "spawn_agent", arguments: { task: `SLOW-${n}: answer` } })) }, { text: "spawned" }],
+      ONE: [
+        { toolCalls: [{ name: "Agent", arguments: { description: "one", prompt: "CHILD: answer" } }] },
+        { text: "done" },
+      ],
+      FOUR: [
+        { toolCalls: [1, 2, 3, 4].map((n) => ({ name: "spawn_agent", arguments: { task: `SLOW-${n}: answer` } })) },
+        { text: "spawned" },
+      ],
       SINGLE: [{ toolCalls: [{ name: "spawn_agent", arguments: { task: "SLOW-1: answer" } }] }, { text: "spawned" }],
       CHILD: [{ text: "child answer" }],
-      ...Object.fromEntries([1, 2, 3, 4].map((n) => [`SLOW-${n}`, [{ text: `answer ${n}`, chunkDelayMs: CHILD_DELAY_MS, chunkSize: 1000 }]])),
+      ...Object.fromEntries(
+        [1, 2, 3, 4].map((n) => [
+          `SLOW-${n}`,
+          [{ text: `answer ${n}`, chunkDelayMs: CHILD_DELAY_MS, chunkSize: 1000 }],
+        ]),
+      ),
     }),
   });
   const client = createClient({ baseUrls: { anthropic: fake.baseUrls.anthropic }, apiKeys: { anthropic: "bench" } });
@@ -36,8 +47,11 @@ export async function rows(): Promise<BenchRow[]> {
       session.subscribe((e) => events.push(e));
       await session.submit("ONE: delegate");
       const at = (pred: (e: SessionEvent) => boolean) => events.find(pred)!.timestamp;
-      const tool = at((e) => e.kind === "tool_call_end" && !e.agent_id) - at((e) => e.kind === "tool_call_start" && !e.agent_id);
-      const childModel = at((e) => e.kind === "turn_end" && e.agent_id !== undefined) - at((e) => e.kind === "turn_start" && e.agent_id !== undefined);
+      const tool =
+        at((e) => e.kind === "tool_call_end" && !e.agent_id) - at((e) => e.kind === "tool_call_start" && !e.agent_id);
+      const childModel =
+        at((e) => e.kind === "turn_end" && e.agent_id !== undefined) -
+        at((e) => e.kind === "turn_start" && e.agent_id !== undefined);
       if (i >= 2) overheads.push(tool - childModel);
       await session.close();
     }
@@ -58,9 +72,19 @@ export async function rows(): Promise<BenchRow[]> {
     const one = await childrenDone("SINGLE: spawn one");
     const four = await childrenDone("FOUR: spawn four");
     return [
-      { area: "subagents", name: "spawn + run + collect, over the child's model time", value: ms(median(overheads)), target: "≤ 5 ms" },
+      {
+        area: "subagents",
+        name: "spawn + run + collect, over the child's model time",
+        value: ms(median(overheads)),
+        target: "≤ 5 ms",
+      },
       { area: "subagents", name: "1 child with a slow model (spawn to finish)", value: ms(one) },
-      { area: "subagents", name: "4 concurrent children, same slow model", value: ms(four), target: "≈ 1 child, not 4×" },
+      {
+        area: "subagents",
+        name: "4 concurrent children, same slow model",
+        value: ms(four),
+        target: "≈ 1 child, not 4×",
+      },
     ];
   } finally {
     await fake.close();

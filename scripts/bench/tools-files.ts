@@ -34,7 +34,11 @@ async function editRows(dir: string, registry: Registry): Promise<BenchRow[]> {
   const exact = await medianMs(async () => {
     const [from, to] = flip ? ["SECOND", "FIRST"] : ["FIRST", "SECOND"];
     flip = !flip;
-    const r = await registry.execute("edit", { path: "ten.txt", old_text: `let marker = "${from}";`, new_text: `let marker = "${to}";` });
+    const r = await registry.execute("edit", {
+      path: "ten.txt",
+      old_text: `let marker = "${from}";`,
+      new_text: `let marker = "${to}";`,
+    });
     if (r.status !== "success") throw new Error(r.text);
   });
 
@@ -44,7 +48,11 @@ async function editRows(dir: string, registry: Registry): Promise<BenchRow[]> {
   const fuzzy = await medianMs(
     async () => {
       const next = state === "FIRST" ? "SECOND" : "FIRST";
-      const r = await registry.execute("edit", { path: "ten-fuzzy.txt", old_text: `let marker = "${state}";`, new_text: `let marker = \u201C${next}\u201D;` });
+      const r = await registry.execute("edit", {
+        path: "ten-fuzzy.txt",
+        old_text: `let marker = "${state}";`,
+        new_text: `let marker = \u201C${next}\u201D;`,
+      });
       if (r.status !== "success") throw new Error(r.text);
       state = next;
     },
@@ -61,12 +69,18 @@ async function readRows(dir: string, registry: Registry): Promise<BenchRow[]> {
   const totalLines = writeGigabyte(file);
   const args = { path: "gigabyte.log", start_line: totalLines - 99, limit: 100 };
   const { result, growthMb } = await peakRssGrowthMb(() => registry.execute("read", args));
-  if (result.status !== "success" || result.stats.total_lines !== totalLines) throw new Error(`unexpected read result: ${result.text.slice(0, 200)}`);
+  if (result.status !== "success" || result.stats.total_lines !== totalLines)
+    throw new Error(`unexpected read result: ${result.text.slice(0, 200)}`);
   const time = await medianMs(() => registry.execute("read", args), { warmup: 0, runs: 3 });
   rmSync(file);
   return [
     { area: "tools-files", name: "read 1 GB file, last 100 lines (time)", value: ms(time) },
-    { area: "tools-files", name: "read 1 GB file, last 100 lines (RSS growth)", value: mb(growthMb), target: "≤ 50 MB" },
+    {
+      area: "tools-files",
+      name: "read 1 GB file, last 100 lines (RSS growth)",
+      value: mb(growthMb),
+      target: "≤ 50 MB",
+    },
   ];
 }
 

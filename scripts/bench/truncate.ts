@@ -27,11 +27,24 @@ export async function rows(): Promise<BenchRow[]> {
   for (const size of [10, 50]) {
     const text = logText(size * MB);
     const t = await medianMs(() => cutOutput(text, shell), { warmup: 2, runs: 9 });
-    out.push({ area: "truncate", name: `framework cut of ${size} MB (30k chars / 256 lines, tail)`, value: ms(t), target: size === 10 ? "≤ 20 ms" : undefined });
+    out.push({
+      area: "truncate",
+      name: `framework cut of ${size} MB (30k chars / 256 lines, tail)`,
+      value: ms(t),
+      target: size === 10 ? "≤ 20 ms" : undefined,
+    });
   }
   const ten = logText(10 * MB);
-  const headTail = await medianMs(() => cutOutput(ten, { maxChars: 50_000, direction: "head_tail" }), { warmup: 2, runs: 9 });
-  out.push({ area: "truncate", name: "framework cut of 10 MB (50k chars, head_tail)", value: ms(headTail), target: "≤ 20 ms" });
+  const headTail = await medianMs(() => cutOutput(ten, { maxChars: 50_000, direction: "head_tail" }), {
+    warmup: 2,
+    runs: 9,
+  });
+  out.push({
+    area: "truncate",
+    name: "framework cut of 10 MB (50k chars, head_tail)",
+    value: ms(headTail),
+    target: "≤ 20 ms",
+  });
 
   const root = mkdtempSync(join(tmpdir(), "gong-bench-truncate-"));
   try {
@@ -47,8 +60,22 @@ export async function rows(): Promise<BenchRow[]> {
   out.push({ area: "truncate", name: "bash tool, one 50 MB line: wall time", value: `${line.seconds.toFixed(2)} s` });
   out.push({ area: "truncate", name: "bash tool, one 50 MB line: RSS growth", value: mb(line.growthMb) });
   const gig = await gigabyteProbe("observed");
-  out.push({ area: "truncate", name: "bash tool printing 1 GB through the capture: wall time", value: `${gig.seconds.toFixed(2)} s` });
-  out.push({ area: "truncate", name: "bash tool printing 1 GB through the capture: RSS growth", value: mb(gig.growthMb), target: "≤ 64 MB" });
-  out.push({ area: "truncate", name: "bash tool printing 1 GB: spill file size", value: mb((gig.spillBytes ?? 0) / MB), target: "≤ 256 MB (the cap)" });
+  out.push({
+    area: "truncate",
+    name: "bash tool printing 1 GB through the capture: wall time",
+    value: `${gig.seconds.toFixed(2)} s`,
+  });
+  out.push({
+    area: "truncate",
+    name: "bash tool printing 1 GB through the capture: RSS growth",
+    value: mb(gig.growthMb),
+    target: "≤ 64 MB",
+  });
+  out.push({
+    area: "truncate",
+    name: "bash tool printing 1 GB: spill file size",
+    value: mb((gig.spillBytes ?? 0) / MB),
+    target: "≤ 256 MB (the cap)",
+  });
   return out;
 }

@@ -17,7 +17,10 @@ const fetchOnce = (url: string) => readPage(url, createWebAccess({ settings: { a
 function freshProcessMs(code: string, runs = 5): number {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const out = Bun.spawnSync([process.execPath, "-e", `const t = performance.now(); ${code}; console.log(performance.now() - t);`], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+    const out = Bun.spawnSync(
+      [process.execPath, "-e", `const t = performance.now(); ${code}; console.log(performance.now() - t);`],
+      { cwd: ROOT, stdout: "pipe", stderr: "inherit" },
+    );
     times.push(Number(out.stdout.toString().trim()));
   }
   return median(times);
@@ -33,13 +36,19 @@ export async function rows(): Promise<BenchRow[]> {
     const bigMs = await medianMs(() => fetchOnce(big), { warmup: 1, runs: 3 });
     const bigMem = await peakRssGrowthMb(() => fetchOnce(big));
     const profiles = freshProcessMs(`await import("./lib/profiles/index.ts")`);
-    const libraries = freshProcessMs(`await Promise.all([import("linkedom"), import("@mozilla/readability"), import("turndown")])`);
+    const libraries = freshProcessMs(
+      `await Promise.all([import("linkedom"), import("@mozilla/readability"), import("turndown")])`,
+    );
     return [
       { area: "web", name: "fetch + convert: documentation page (63 KB HTML → markdown)", value: ms(docsMs) },
       { area: "web", name: "fetch + convert: documentation page, peak RSS growth", value: mb(docsMem.growthMb) },
       { area: "web", name: "fetch + convert: 10 MB page", value: ms(bigMs) },
       { area: "web", name: "fetch + convert: 10 MB page, peak RSS growth", value: mb(bigMem.growthMb) },
-      { area: "web", name: "start-up: load the profiles (web tools registered, nothing of HTML loaded)", value: ms(profiles) },
+      {
+        area: "web",
+        name: "start-up: load the profiles (web tools registered, nothing of HTML loaded)",
+        value: ms(profiles),
+      },
       { area: "web", name: "first fetch only: load linkedom + Readability + Turndown", value: ms(libraries) },
     ];
   } finally {

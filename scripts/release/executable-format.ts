@@ -33,11 +33,13 @@ export function readExecutableFormat(path: string): ExecutableFormat {
     };
     const head = at(0, 64);
     if (head.length >= 20 && head.readUInt32BE(0) === 0x7f454c46) return readElf(head, at);
-    if (head.length >= 8 && head.readUInt32LE(0) === 0xfeedfacf) return { kind: "macho", arch: MACHO_CPUS[head.readUInt32LE(4)] ?? "other" };
+    if (head.length >= 8 && head.readUInt32LE(0) === 0xfeedfacf)
+      return { kind: "macho", arch: MACHO_CPUS[head.readUInt32LE(4)] ?? "other" };
     if (head.length >= 64 && head.toString("latin1", 0, 2) === "MZ") {
       const pe = head.readUInt32LE(0x3c);
       const sig = at(pe, 6);
-      if (sig.length === 6 && sig.toString("latin1", 0, 4) === "PE\0\0") return { kind: "pe", arch: PE_MACHINES[sig.readUInt16LE(4)] ?? "other" };
+      if (sig.length === 6 && sig.toString("latin1", 0, 4) === "PE\0\0")
+        return { kind: "pe", arch: PE_MACHINES[sig.readUInt16LE(4)] ?? "other" };
     }
     return { kind: "unknown" };
   } finally {

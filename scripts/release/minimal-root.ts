@@ -11,7 +11,15 @@ import { findExecutable } from "../../lib/env/search/which.ts";
 import { readExecutableFormat } from "./executable-format.ts";
 
 /** Where the C library's files are looked for on this machine. */
-const LIBRARY_DIRS = ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib64", "/lib", "/usr/lib"];
+const LIBRARY_DIRS = [
+  "/lib/x86_64-linux-gnu",
+  "/usr/lib/x86_64-linux-gnu",
+  "/lib/aarch64-linux-gnu",
+  "/usr/lib/aarch64-linux-gnu",
+  "/lib64",
+  "/lib",
+  "/usr/lib",
+];
 
 /** Inside the root: the binary, the project, the home directory. */
 export const ROOT_PATHS = { binary: "/usr/bin/gong", work: "/work", home: "/root" } as const;
@@ -29,8 +37,13 @@ export function minimalRootHost(pathEnv = process.env.PATH ?? ""): MinimalRootHo
   const busybox = ["/bin/busybox", "/usr/bin/busybox"].find(existsSync) ?? findExecutable(["busybox"], pathEnv);
   if (!busybox) return "busybox is not installed: apt-get install busybox-static";
   const format = readExecutableFormat(busybox);
-  if (format.kind !== "elf" || format.interpreter !== null) return `${busybox} is not a static busybox: apt-get install busybox-static`;
-  const probe = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"], { encoding: "utf8" });
+  if (format.kind !== "elf" || format.interpreter !== null)
+    return `${busybox} is not a static busybox: apt-get install busybox-static`;
+  const probe = spawnSync(
+    bwrap,
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"],
+    { encoding: "utf8" },
+  );
   if (probe.status !== 0) return `bubblewrap cannot create namespaces here: ${probe.stderr.trim()}`;
   return { bwrap, busybox };
 }
@@ -72,14 +85,41 @@ export interface MinimalRunOptions {
 /** The argv that runs `gong args…` in the minimal root. */
 export function minimalRootCommand(options: MinimalRunOptions): string[] {
   const { host } = options;
-  const args = ["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--dir", "/usr/bin", "--dir", "/bin"];
+  const args = [
+    "--unshare-net",
+    "--unshare-pid",
+    "--die-with-parent",
+    "--new-session",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--dir",
+    "/usr/bin",
+    "--dir",
+    "/bin",
+  ];
   if (!options.noShell) {
-    const applets = spawnSync(host.busybox, ["--list"], { encoding: "utf8" }).stdout.split("\n").filter((a) => a !== "" && a !== "busybox");
+    const applets = spawnSync(host.busybox, ["--list"], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter((a) => a !== "" && a !== "busybox");
     args.push("--ro-bind", host.busybox, "/bin/busybox");
     for (const applet of applets) args.push("--symlink", "busybox", `/bin/${applet}`);
   }
   for (const file of libraryFiles(options.binary)) args.push("--dir", dirname(file), "--ro-bind", file, file);
-  args.push("--ro-bind", options.binary, ROOT_PATHS.binary, "--bind", options.work, ROOT_PATHS.work, "--bind", options.home, ROOT_PATHS.home);
+  args.push(
+    "--ro-bind",
+    options.binary,
+    ROOT_PATHS.binary,
+    "--bind",
+    options.work,
+    ROOT_PATHS.work,
+    "--bind",
+    options.home,
+    ROOT_PATHS.home,
+  );
   const env = { PATH: "/usr/bin:/bin", HOME: ROOT_PATHS.home, GONG_HOME: `${ROOT_PATHS.home}/.gong`, ...options.env };
   args.push("--chdir", ROOT_PATHS.work, "--clearenv");
   for (const [k, v] of Object.entries(env)) args.push("--setenv", k, v);

@@ -38,5 +38,11 @@ export function loaderOf(arch: Arch, libc: Libc): string {
 /** The shared libraries a Linux binary may need: the C library's own, and for musl the C++ runtime (Alpine: apk add libstdc++). */
 export function allowedLibraries(arch: Arch, libc: Libc): string[] {
   if (libc === "musl") return [`libc.musl-${CPU[arch]}.so.1`, "libstdc++.so.6", "libgcc_s.so.1"];
-  return ["libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", loaderOf(arch, libc).slice(loaderOf(arch, libc).lastIndexOf("/") + 1)];
+  return [
+    "libc.so.6",
+    "libm.so.6",
+    "libpthread.so.0",
+    "libdl.so.2",
+    loaderOf(arch, libc).slice(loaderOf(arch, libc).lastIndexOf("/") + 1),
+  ];
 }

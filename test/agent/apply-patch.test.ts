@@ -10,14 +10,24 @@ import { join } from "node:path";
 import { APPLY_PATCH_LARK_GRAMMAR } from "../../tools/apply-patch/index.ts";
 import { harness } from "./harness.ts";
 
-const PATCH = ["*** Begin Patch", "*** Update File: app.py", "@@ def main():", "-    return 0", "+    return 1", "*** End Patch"].join("\n");
+const PATCH = [
+  "*** Begin Patch",
+  "*** Update File: app.py",
+  "@@ def main():",
+  "-    return 0",
+  "+    return 1",
+  "*** End Patch",
+].join("\n");
 
 describe("apply_patch through the agent", () => {
   test("Responses API: sent as a custom tool with the grammar, the custom_tool_call edits the file", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "apply_patch", arguments: { input: PATCH } }], chunkSize: 9 }, { text: "Done." }], {
-      model: "openai/gpt-5",
-      tools: ["default", "apply_patch"],
-    });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "apply_patch", arguments: { input: PATCH } }], chunkSize: 9 }, { text: "Done." }],
+      {
+        model: "openai/gpt-5",
+        tools: ["default", "apply_patch"],
+      },
+    );
     writeFileSync(join(h.dir, "app.py"), "def main():\n    return 0\n");
     const result = await h.session.submit("Make main return 1");
     expect(result.text).toBe("Done.");
@@ -26,7 +36,10 @@ describe("apply_patch through the agent", () => {
     const [first, second] = h.fake.requests;
     expect(first.path).toBe("/v1/responses");
     const tool = first.body.tools.find((t: any) => t.name === "apply_patch");
-    expect(tool).toMatchObject({ type: "custom", format: { type: "grammar", syntax: "lark", definition: APPLY_PATCH_LARK_GRAMMAR } });
+    expect(tool).toMatchObject({
+      type: "custom",
+      format: { type: "grammar", syntax: "lark", definition: APPLY_PATCH_LARK_GRAMMAR },
+    });
     expect(first.body.tools.find((t: any) => t.name === "read")).toMatchObject({ type: "function" });
     const call = second.body.input.find((i: any) => i.type === "custom_tool_call");
     expect(call).toMatchObject({ name: "apply_patch", input: PATCH });
@@ -43,11 +56,14 @@ describe("apply_patch through the agent", () => {
   });
 
   test("Chat Completions: a function tool { input } edits the file", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "apply_patch", arguments: { input: PATCH } }] }, { text: "Done." }], {
-      model: "local/coder",
-      chatProvider: "local",
-      tools: ["default", "apply_patch"],
-    });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "apply_patch", arguments: { input: PATCH } }] }, { text: "Done." }],
+      {
+        model: "local/coder",
+        chatProvider: "local",
+        tools: ["default", "apply_patch"],
+      },
+    );
     writeFileSync(join(h.dir, "app.py"), "def main():\n    return 0\n");
     const result = await h.session.submit("Make main return 1");
     expect(result.text).toBe("Done.");
@@ -56,14 +72,20 @@ describe("apply_patch through the agent", () => {
     expect(first.path).toBe("/v1/chat/completions");
     const tool = first.body.tools.find((t: any) => t.function?.name === "apply_patch");
     expect(tool.type).toBe("function");
-    expect(tool.function.parameters).toMatchObject({ type: "object", properties: { input: { type: "string" } }, required: ["input"] });
+    expect(tool.function.parameters).toMatchObject({
+      type: "object",
+      properties: { input: { type: "string" } },
+      required: ["input"],
+    });
     const result2 = second.body.messages.find((m: any) => m.role === "tool");
     expect(result2.content).toContain("M app.py (+1 -1)");
   });
 
   test("a shell call carrying the patch in a heredoc is applied like a direct call", async () => {
     const command = `apply_patch <<'EOF'\n${PATCH}\nEOF`;
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "Done." }], { model: "openai/gpt-5" });
+    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "Done." }], {
+      model: "openai/gpt-5",
+    });
     writeFileSync(join(h.dir, "app.py"), "def main():\n    return 0\n");
     await h.session.submit("Make main return 1");
     expect(readFileSync(join(h.dir, "app.py"), "utf8")).toBe("def main():\n    return 1\n");

@@ -5,24 +5,39 @@ import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/typ
 import { harness, type Harness } from "./harness.ts";
 
 /** A profile whose context window is small enough to fill with a few tool outputs. */
-const smallWindow = (tokens: number) => (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), contextWindowSize: tokens });
+const smallWindow = (tokens: number) => (o: Parameters<typeof createDefaultProfile>[0]) => ({
+  ...createDefaultProfile(o),
+  contextWindowSize: tokens,
+});
 
 const isSummaryRequest = (r: RecordedRequest) => JSON.stringify(r.body.system ?? "").includes("handover notes");
 
 /** Answers summary requests with SUMMARY-TEXT and plays `turns` for the agent's own requests. */
 function scripted(turns: ScriptTurn[]) {
   let i = 0;
-  return (r: RecordedRequest): ScriptTurn => (isSummaryRequest(r) ? { text: "SUMMARY-TEXT" } : (turns[i++] ?? { text: "script exhausted" }));
+  return (r: RecordedRequest): ScriptTurn =>
+    isSummaryRequest(r) ? { text: "SUMMARY-TEXT" } : (turns[i++] ?? { text: "script exhausted" });
 }
 
 /** A bash call printing `chars` characters (chars/4 tokens). */
-const bigOutput = (chars: number): ScriptTurn => ({ toolCalls: [{ name: "bash", arguments: { command: `head -c ${chars} /dev/zero | tr '\\0' x` } }] });
+const bigOutput = (chars: number): ScriptTurn => ({
+  toolCalls: [{ name: "bash", arguments: { command: `head -c ${chars} /dev/zero | tr '\\0' x` } }],
+});
 
 /** Characters of a message's text and tool calls. */
 function textLength(content: unknown): number {
   if (typeof content === "string") return content.length;
   if (!Array.isArray(content)) return 0;
-  return content.reduce((n, p) => n + (typeof p.text === "string" ? p.text.length : p.type === "tool_call" ? p.name.length + JSON.stringify(p.arguments).length : 0), 0);
+  return content.reduce(
+    (n, p) =>
+      n +
+      (typeof p.text === "string"
+        ? p.text.length
+        : p.type === "tool_call"
+          ? p.name.length + JSON.stringify(p.arguments).length
+          : 0),
+    0,
+  );
 }
 
 const agentRequests = (h: Harness) => h.fake.requests.filter((r) => !isSummaryRequest(r));
@@ -42,15 +57,21 @@ describe("compaction in the session", () => {
     const last = agentRequests(h).at(-1)!;
     expect(mentions(last, "SUMMARY-TEXT")).toBe(true);
     expect(h.session.messages[0].content).toContain("SUMMARY-TEXT");
-    const types = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).type);
+    const types = readFileSync(h.session.sessionFile!, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).type);
     expect(types).toContain("compaction");
   });
 
   test("J.9 4.4 steering and follow-ups sent during a compaction are processed afterwards", async () => {
-    await using h = await harness(scripted([bigOutput(16_000), bigOutput(16_000), { text: "after steering" }, { text: "after follow-up" }]), {
-      profile: smallWindow(24_000),
-      config: { compactKeepRecentTokens: 1_000 },
-    });
+    await using h = await harness(
+      scripted([bigOutput(16_000), bigOutput(16_000), { text: "after steering" }, { text: "after follow-up" }]),
+      {
+        profile: smallWindow(24_000),
+        config: { compactKeepRecentTokens: 1_000 },
+      },
+    );
     const off = h.session.subscribe((e) => {
       if (e.kind === "compaction_start") {
         off();
@@ -68,9 +89,12 @@ describe("compaction in the session", () => {
   });
 
   test("003 6 a context overflow compacts and retries the request once", async () => {
-    await using h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { text: "recovered" }]), {
-      config: { compactKeepRecentTokens: 1 },
-    });
+    await using h = await harness(
+      scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { text: "recovered" }]),
+      {
+        config: { compactKeepRecentTokens: 1 },
+      },
+    );
     await h.session.submit("hello");
     const result = await h.session.submit("a question that overflows");
     expect(result.text).toBe("recovered");
@@ -82,9 +106,12 @@ describe("compaction in the session", () => {
   });
 
   test("004-9.11.4 with autoCompact false a context overflow warns and does not compact", async () => {
-    await using h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { text: "unused" }]), {
-      config: { autoCompact: false, compactKeepRecentTokens: 1 },
-    });
+    await using h = await harness(
+      scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { text: "unused" }]),
+      {
+        config: { autoCompact: false, compactKeepRecentTokens: 1 },
+      },
+    );
     await h.session.submit("hello");
     const result = await h.session.submit("too big");
     expect(result.stopReason).toBe("error");
@@ -97,9 +124,17 @@ describe("compaction in the session", () => {
   });
 
   test("004-9.11 an overflow that persists after compacting ends the input with error and warning events", async () => {
-    await using h = await harness(scripted([{ text: "first answer" }, { fault: { type: "overflow" } }, { fault: { type: "overflow" } }, { text: "unused" }]), {
-      config: { compactKeepRecentTokens: 1 },
-    });
+    await using h = await harness(
+      scripted([
+        { text: "first answer" },
+        { fault: { type: "overflow" } },
+        { fault: { type: "overflow" } },
+        { text: "unused" },
+      ]),
+      {
+        config: { compactKeepRecentTokens: 1 },
+      },
+    );
     await h.session.submit("hello");
     const result = await h.session.submit("too big");
     expect(result.stopReason).toBe("error");
@@ -133,7 +168,9 @@ describe("compaction in the session", () => {
   });
 
   test("session.compact() summarizes on request", async () => {
-    await using h = await harness(scripted([{ text: "one" }, { text: "two" }, { text: "three" }]), { config: { compactKeepRecentTokens: 1 } });
+    await using h = await harness(scripted([{ text: "one" }, { text: "two" }, { text: "three" }]), {
+      config: { compactKeepRecentTokens: 1 },
+    });
     await h.session.submit("first");
     await h.session.submit("second");
     expect(await h.session.compact()).toBe(true);

@@ -4,7 +4,12 @@ import { harness } from "./harness.ts";
 
 describe("004 §2.2 session config", () => {
   test("camelCase and snake_case keys are both accepted", () => {
-    const config = resolveConfig({ max_turns: 3, loopDetectionWindow: 4, reasoning_effort: "low", tool_output_limits: { bash: 1000 } });
+    const config = resolveConfig({
+      max_turns: 3,
+      loopDetectionWindow: 4,
+      reasoning_effort: "low",
+      tool_output_limits: { bash: 1000 },
+    });
     expect(config.maxTurns).toBe(3);
     expect(config.loopDetectionWindow).toBe(4);
     expect(config.reasoningEffort).toBe("low");

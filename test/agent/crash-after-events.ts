@@ -9,7 +9,14 @@ import { createClient } from "../../lib/llm/client.ts";
 
 const [baseUrl, cwd, sessions, n] = process.argv.slice(2);
 const client = createClient({ env: {}, apiKeys: { anthropic: "sk-ant-test" }, baseUrls: { anthropic: baseUrl } });
-const session = await createSession({ model: "anthropic/claude-sonnet-4-5", profile: "default", cwd, client, store: { dir: sessions }, checkpoints: false });
+const session = await createSession({
+  model: "anthropic/claude-sonnet-4-5",
+  profile: "default",
+  cwd,
+  client,
+  store: { dir: sessions },
+  checkpoints: false,
+});
 let ends = 0;
 session.subscribe((event) => {
   if (event.kind === "message_end" && ++ends === Number(n)) process.kill(process.pid, "SIGKILL");

@@ -45,7 +45,13 @@ describe("J.9 4. regressions", () => {
         { type: "tool_call", id: "toolu_second", name: "read", arguments: { path: "b" } },
       ],
     });
-    store.appendMessage({ role: "tool", toolCallId: "toolu_first", toolName: "read", content: "a's content", isError: false });
+    store.appendMessage({
+      role: "tool",
+      toolCallId: "toolu_first",
+      toolName: "read",
+      content: "a's content",
+      isError: false,
+    });
     const path = store.path!;
     store.close();
     await using h = await harness([{ text: "continuing" }], { store: { resume: path, dir: home } });
@@ -57,7 +63,10 @@ describe("J.9 4. regressions", () => {
   });
 
   test("J.9 4.3 a 429 is retried and never triggers compaction", async () => {
-    await using h = await harness([{ fault: { type: "http", status: 429, retryAfterMs: 5 } }, { text: "after the wait" }]);
+    await using h = await harness([
+      { fault: { type: "http", status: 429, retryAfterMs: 5 } },
+      { text: "after the wait" },
+    ]);
     const result = await h.session.submit("hi");
     expect(result.text).toBe("after the wait");
     const retry = h.events.find((e) => e.kind === "retry")!;
@@ -100,7 +109,11 @@ describe("J.9 4. regressions", () => {
 
 describe("J.9 5. error recovery", () => {
   test("J.9 5.1 a connection dropped mid-stream ends the input with an error; the session stays usable", async () => {
-    await using h = await harness(() => ({ text: "this answer is cut after a few chunks", chunkSize: 4, fault: { type: "drop", afterChunks: 3 } }));
+    await using h = await harness(() => ({
+      text: "this answer is cut after a few chunks",
+      chunkSize: 4,
+      fault: { type: "drop", afterChunks: 3 },
+    }));
     const result = await h.session.submit("hi");
     expect(result.stopReason).toBe("error");
     expect(h.kinds()).toContain("error");
@@ -130,7 +143,9 @@ describe("J.9 5. error recovery", () => {
   });
 
   test("J.9 5.4 a stalled stream times out instead of hanging", async () => {
-    await using h = await harness(() => ({ text: "stuck", fault: { type: "stall", afterChunks: 2 } }), { idleTimeoutMs: 150 });
+    await using h = await harness(() => ({ text: "stuck", fault: { type: "stall", afterChunks: 2 } }), {
+      idleTimeoutMs: 150,
+    });
     const result = await h.session.submit("hi");
     expect(result.stopReason).toBe("error");
     expect(result.error?.kind).toBe("timeout");

@@ -48,7 +48,14 @@ test("a kind check narrows the payload to that kind's fields", () => {
       kind: "shell",
       call_summary: "ls",
       result_summary: "exit 1",
-      output: { status: "error", data: {}, text: "", error: { code: "EXECUTION_ERROR", message: "exit 1" }, stats: {}, context: {} } as EventMap["tool_call_end"]["output"],
+      output: {
+        status: "error",
+        data: {},
+        text: "",
+        error: { code: "EXECUTION_ERROR", message: "exit 1" },
+        stats: {},
+        context: {},
+      } as EventMap["tool_call_end"]["output"],
     },
   };
   expect(describeEvent(end)).toBe("failed: exit 1");

@@ -55,7 +55,10 @@ describe("004 §2.9 events", () => {
   });
 
   test("004 2.3 states: IDLE, PROCESSING, AWAITING_INPUT after a question, CLOSED", async () => {
-    await using h = await harness([{ text: "Which file do you mean?", chunkSize: 4, chunkDelayMs: 2 }, { text: "Done." }]);
+    await using h = await harness([
+      { text: "Which file do you mean?", chunkSize: 4, chunkDelayMs: 2 },
+      { text: "Done." },
+    ]);
     expect(h.session.state).toBe("IDLE");
     const running = h.session.submit("fix it");
     expect(h.session.state).toBe("PROCESSING");
@@ -75,7 +78,8 @@ describe("004 §2.9 events", () => {
     const command = `echo early; ${waitSeen}; if [ -e seen.marker ]; then echo late-after-delta; else echo late-without-delta; fi`;
     await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "ok" }]);
     h.session.subscribe((e) => {
-      if (e.kind === "tool_call_output_delta" && String(e.data.delta).includes("early")) writeFileSync(join(h.dir, "seen.marker"), "");
+      if (e.kind === "tool_call_output_delta" && String(e.data.delta).includes("early"))
+        writeFileSync(join(h.dir, "seen.marker"), "");
     });
     await h.session.submit("run");
     const deltas = h.events.filter((e) => e.kind === "tool_call_output_delta");
@@ -113,7 +117,13 @@ describe("004 §2.9 events", () => {
   });
 
   test("an unexpected failure (a custom tool with a non-object schema) rejects submit with an error event; the session stays usable", async () => {
-    const broken: Tool<string> = { name: "broken", description: "Bad schema.", schema: v.string(), truncation: "head", run: async (_a, ctx) => ctx.reply.success({}, "") };
+    const broken: Tool<string> = {
+      name: "broken",
+      description: "Bad schema.",
+      schema: v.string(),
+      truncation: "head",
+      run: async (_a, ctx) => ctx.reply.success({}, ""),
+    };
     await using h = await harness([{ text: "ok" }], { customTools: [broken] });
     await expect(h.session.submit("go")).rejects.toThrow(/broken: its schema must describe an object/);
     expect(h.events.find((e) => e.kind === "error")!.data.kind).toBe("internal");

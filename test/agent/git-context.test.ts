@@ -15,20 +15,23 @@ const hasGit = (() => {
   }
 })();
 
-test.skipIf(!hasGit)("a repository's core.fsmonitor command does not run when gong takes its git snapshot", async () => {
-  using temp = tempDir("gong-fsmonitor-");
-  const dir = temp.dir;
-  const ran = join(dir, "fsmonitor-ran");
-  execFileSync("git", ["init", "-q"], { cwd: dir });
-  execFileSync("git", ["config", "core.fsmonitor", `touch ${ran}; false #`], { cwd: dir });
-  writeFileSync(join(dir, "a.txt"), "a\n");
-  // The attack works with plain git …
-  execFileSync("git", ["status", "--porcelain"], { cwd: dir, stdio: "ignore" });
-  expect(existsSync(ran)).toBe(true);
-  rmSync(ran);
-  // … but not through gong's snapshot.
-  const snap = await gitSnapshot(dir);
-  expect(snap.isRepo).toBe(true);
-  expect(snap.untracked).toBe(1);
-  expect(existsSync(ran)).toBe(false);
-});
+test.skipIf(!hasGit)(
+  "a repository's core.fsmonitor command does not run when gong takes its git snapshot",
+  async () => {
+    using temp = tempDir("gong-fsmonitor-");
+    const dir = temp.dir;
+    const ran = join(dir, "fsmonitor-ran");
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    execFileSync("git", ["config", "core.fsmonitor", `touch ${ran}; false #`], { cwd: dir });
+    writeFileSync(join(dir, "a.txt"), "a\n");
+    // The attack works with plain git …
+    execFileSync("git", ["status", "--porcelain"], { cwd: dir, stdio: "ignore" });
+    expect(existsSync(ran)).toBe(true);
+    rmSync(ran);
+    // … but not through gong's snapshot.
+    const snap = await gitSnapshot(dir);
+    expect(snap.isRepo).toBe(true);
+    expect(snap.untracked).toBe(1);
+    expect(existsSync(ran)).toBe(false);
+  },
+);

@@ -5,7 +5,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSession, type CreateSessionOptions, type EventKind, type Session, type SessionEvent } from "../../lib/agent/index.ts";
+import {
+  createSession,
+  type CreateSessionOptions,
+  type EventKind,
+  type Session,
+  type SessionEvent,
+} from "../../lib/agent/index.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
 import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
@@ -58,7 +64,11 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
       // The loop's own tests script gong's core tools; profile tests name their profile.
       profile: "default",
       cwd: dir,
-      client: fakeClient(fake, { retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 }, ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}), chatProvider }),
+      client: fakeClient(fake, {
+        retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
+        ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}),
+        chatProvider,
+      }),
       store: { dir: join(home, "sessions") },
       ...(env ? { env } : {}),
       ...rest,
@@ -105,14 +115,25 @@ export function toolResultTexts(fake: FakeLlm, i: number): string[] {
     for (const block of m.content) {
       if (block.type !== "tool_result") continue;
       const content = block.content;
-      out.push(typeof content === "string" ? content : content.filter((c: any) => c.type === "text").map((c: any) => c.text).join(""));
+      out.push(
+        typeof content === "string"
+          ? content
+          : content
+              .filter((c: any) => c.type === "text")
+              .map((c: any) => c.text)
+              .join(""),
+      );
     }
   }
   return out;
 }
 
 /** Resolves when `predicate` holds for an event already seen or a later one. */
-export function waitForEvent(session: Session, events: SessionEvent[], predicate: (e: SessionEvent) => boolean): Promise<SessionEvent> {
+export function waitForEvent(
+  session: Session,
+  events: SessionEvent[],
+  predicate: (e: SessionEvent) => boolean,
+): Promise<SessionEvent> {
   const seen = events.find(predicate);
   if (seen) return Promise.resolve(seen);
   return new Promise((resolve) => {

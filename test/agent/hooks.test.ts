@@ -12,7 +12,11 @@ const bashCall = (command: string) => ({ toolCalls: [{ name: "bash", arguments: 
 function lastUserTexts(messages: any[]): string[] {
   return messages
     .filter((m) => m.role === "user")
-    .flatMap((m) => (typeof m.content === "string" ? [m.content] : m.content.filter((c: any) => c.type === "text").map((c: any) => c.text)));
+    .flatMap((m) =>
+      typeof m.content === "string"
+        ? [m.content]
+        : m.content.filter((c: any) => c.type === "text").map((c: any) => c.text),
+    );
 }
 
 describe("J.10 1. notification hooks (events)", () => {
@@ -42,7 +46,9 @@ describe("J.10 1. notification hooks (events)", () => {
     await using h = await harness([bashCall("echo hi"), { text: "done" }]);
     await h.session.submit("go");
     const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
-    expect(turnEnd.data.tool_calls).toEqual([{ call_id: expect.any(String), tool_name: "bash", arguments: { command: "echo hi" } }]);
+    expect(turnEnd.data.tool_calls).toEqual([
+      { call_id: expect.any(String), tool_name: "bash", arguments: { command: "echo hi" } },
+    ]);
   });
 });
 
@@ -80,10 +86,18 @@ describe("J.10 2. gates", () => {
 
   test("J.10 2.4 beforeSessionOp cancel stops an automatic compaction and leaves the history alone", async () => {
     const ops: [string, unknown][] = [];
-    const hooks: Hooks = { beforeSessionOp: (op, meta) => (ops.push([op, meta.reason]), op === "compact" ? "cancel" : "ok") };
+    const hooks: Hooks = {
+      beforeSessionOp: (op, meta) => (ops.push([op, meta.reason]), op === "compact" ? "cancel" : "ok"),
+    };
     // 16,000 characters of output (~4,000 tokens) in a 20,000-token window leave less than the reserve: compaction is due.
-    const small = (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), contextWindowSize: 20_000 });
-    await using h = await harness([bashCall("head -c 16000 /dev/zero | tr '\\0' x"), { text: "done" }], { hooks, profile: small });
+    const small = (o: Parameters<typeof createDefaultProfile>[0]) => ({
+      ...createDefaultProfile(o),
+      contextWindowSize: 20_000,
+    });
+    await using h = await harness([bashCall("head -c 16000 /dev/zero | tr '\\0' x"), { text: "done" }], {
+      hooks,
+      profile: small,
+    });
     expect((await h.session.submit("fill the context")).text).toBe("done");
     // Asked at both turn boundaries (after the tool round and after the answer), refused both times.
     expect(ops).toEqual([
@@ -91,7 +105,10 @@ describe("J.10 2. gates", () => {
       ["compact", "threshold"],
     ]);
     expect(h.kinds()).not.toContain("compaction_start");
-    expect(h.events.find((e) => e.kind === "compaction_end")!.data).toMatchObject({ compacted: false, cancelled: true });
+    expect(h.events.find((e) => e.kind === "compaction_end")!.data).toMatchObject({
+      compacted: false,
+      cancelled: true,
+    });
     // No summary request went out and the next request carried the whole history.
     expect(h.fake.requests).toHaveLength(2);
     expect(h.session.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
@@ -121,7 +138,10 @@ describe("J.10 2. gates", () => {
     await expect(h.session.fork()).rejects.toThrow(/cancelled by a beforeSessionOp hook/);
     expect(h.session.id).toBe(id);
     const firstAnswer = h.session.messages.length; // unchanged below
-    const entries = readFileSync(file!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const entries = readFileSync(file!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const firstUser = entries.find((e) => e.type === "message" && e.message.content === "first")!.id;
     await expect(h.session.branch(firstUser)).rejects.toThrow(/cancelled/);
     expect(h.session.messages.length).toBe(firstAnswer);
@@ -140,7 +160,9 @@ describe("J.10 2. gates", () => {
   test("J.2 5.7 a beforeToolCall hook blocks rm -rf / and the command never runs", async () => {
     const hooks: Hooks = {
       beforeToolCall: (tool, params) =>
-        tool === "bash" && /rm\s+-rf\s+\/(\s|$)/.test(String(params.command)) ? { block: "refusing to delete the filesystem root" } : undefined,
+        tool === "bash" && /rm\s+-rf\s+\/(\s|$)/.test(String(params.command))
+          ? { block: "refusing to delete the filesystem root" }
+          : undefined,
     };
     // Harmless if it ever ran: it only writes a marker file.
     await using h = await harness([bashCall("echo rm -rf / > ran.txt"), { text: "ok" }], { hooks });
@@ -152,7 +174,9 @@ describe("J.10 2. gates", () => {
 
 describe("J.10 3. pipes", () => {
   test("J.10 3.1 onToolResult redacts a secret before the model sees it", async () => {
-    const hooks: Hooks = { onToolResult: (_tool, result) => ({ text: result.text.replace(/API_KEY=\S+/g, "API_KEY=[REDACTED]") }) };
+    const hooks: Hooks = {
+      onToolResult: (_tool, result) => ({ text: result.text.replace(/API_KEY=\S+/g, "API_KEY=[REDACTED]") }),
+    };
     await using h = await harness([readCall(".env"), { text: "ok" }], { hooks });
     writeFileSync(join(h.dir, ".env"), "API_KEY=sk-very-secret\n");
     await h.session.submit("read .env");
@@ -210,7 +234,11 @@ describe("J.10 3. pipes", () => {
 
   test("J.10 3.7 onBeforeAgent injects messages and changes the system prompt", async () => {
     const hooks: Hooks = {
-      onBeforeAgent: (prompt, system) => ({ system: `${system}\nEXTRA-RULE`, messages: [{ role: "user", content: "extra context" }], prompt: `${prompt}!` }),
+      onBeforeAgent: (prompt, system) => ({
+        system: `${system}\nEXTRA-RULE`,
+        messages: [{ role: "user", content: "extra context" }],
+        prompt: `${prompt}!`,
+      }),
     };
     await using h = await harness([{ text: "ok" }], { hooks });
     await h.session.submit("task");
@@ -246,7 +274,10 @@ describe("J.10 4. errors and isolation", () => {
       { name: "stuck", onToolResult: () => new Promise<never>(() => {}) },
       { onToolResult: (_t, r) => ({ text: `${r.text}[b]` }) },
     ];
-    await using h = await harness([bashCall("printf quick"), { text: "ok" }], { hooks, config: { hook_timeout_ms: 50 } });
+    await using h = await harness([bashCall("printf quick"), { text: "ok" }], {
+      hooks,
+      config: { hook_timeout_ms: 50 },
+    });
     const result = await h.session.submit("go");
     expect(result.text).toBe("ok");
     expect(toolResultTexts(h.fake, 1)[0]).toBe("quick[b]");
@@ -280,7 +311,9 @@ describe("J.10 5. registration", () => {
 
   test("J.10 5.2 hooks given to createSession", async () => {
     const calls: string[] = [];
-    await using h = await harness([bashCall("printf hi"), { text: "ok" }], { hooks: { beforeToolCall: (tool) => void calls.push(tool) } });
+    await using h = await harness([bashCall("printf hi"), { text: "ok" }], {
+      hooks: { beforeToolCall: (tool) => void calls.push(tool) },
+    });
     await h.session.submit("go");
     expect(calls).toEqual(["bash"]);
   });

@@ -12,7 +12,10 @@ const KILL_GRACE_MS = 200;
 
 describe("interrupt", () => {
   test("interrupt() kills the running command; submit() then continues the same session with its history", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "back again" }], { killGraceMs: KILL_GRACE_MS });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "back again" }],
+      { killGraceMs: KILL_GRACE_MS },
+    );
     const running = h.session.submit("take a nap");
     const pid = await pidFrom(join(h.dir, "pid.txt"));
     await h.session.interrupt();
@@ -38,7 +41,11 @@ describe("interrupt", () => {
     const answer = "partial answer that will be cut off somewhere in the middle";
     await using h = await harness([{ text: answer, chunkSize: 3, chunkDelayMs: 15 }, { text: "second" }]);
     const running = h.session.submit("talk");
-    await waitForEvent(h.session, h.events, () => h.events.filter((x) => x.kind === "assistant_text_delta").length >= 2);
+    await waitForEvent(
+      h.session,
+      h.events,
+      () => h.events.filter((x) => x.kind === "assistant_text_delta").length >= 2,
+    );
     await h.session.interrupt();
     expect((await running).stopReason).toBe("aborted");
     const partial = h.session.messages.at(-1)!;
@@ -52,7 +59,10 @@ describe("interrupt", () => {
   });
 
   test("a submit() sent right behind interrupt() waits for the interrupted input instead of failing as busy", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "fresh start" }], { killGraceMs: KILL_GRACE_MS });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "fresh start" }],
+      { killGraceMs: KILL_GRACE_MS },
+    );
     const running = h.session.submit("sleep");
     await pidFrom(join(h.dir, "pid.txt"));
     void h.session.interrupt();

@@ -8,7 +8,8 @@ import { localDate, zoneIsUtc } from "../../lib/agent/local-date.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 /** A TZif v2 file's shape as far as it matters here: header bytes, then the footer's POSIX TZ rule. */
-const tzif = (rule: string) => Buffer.concat([Buffer.from("TZif2"), Buffer.alloc(40), Buffer.from(`\n${rule}\n`, "latin1")]);
+const tzif = (rule: string) =>
+  Buffer.concat([Buffer.from("TZif2"), Buffer.alloc(40), Buffer.from(`\n${rule}\n`, "latin1")]);
 
 test("004 6.3 date: under UTC the date is the UTC date, just before and after midnight", () => {
   expect(localDate(new Date("2026-03-01T23:59:59Z"), true)).toBe("2026-03-01");
@@ -22,8 +23,10 @@ test("004 6.3 date: another zone uses the local calendar", () => {
 });
 
 test("004 6.3 date: TZ naming UTC is UTC; another TZ is not", () => {
-  for (const tz of ["UTC", "Etc/UTC", ":UTC", "UTC0", "GMT", "Etc/GMT"]) expect(zoneIsUtc({ TZ: tz }, "/nonexistent")).toBe(true);
-  for (const tz of ["Europe/Berlin", "CET-1CEST,M3.5.0,M10.5.0/3", "", "UTC+3"]) expect(zoneIsUtc({ TZ: tz }, "/nonexistent")).toBe(false);
+  for (const tz of ["UTC", "Etc/UTC", ":UTC", "UTC0", "GMT", "Etc/GMT"])
+    expect(zoneIsUtc({ TZ: tz }, "/nonexistent")).toBe(true);
+  for (const tz of ["Europe/Berlin", "CET-1CEST,M3.5.0,M10.5.0/3", "", "UTC+3"])
+    expect(zoneIsUtc({ TZ: tz }, "/nonexistent")).toBe(false);
 });
 
 test("004 6.3 date: without TZ the zone file's rule for the present decides", () => {

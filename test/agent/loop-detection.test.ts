@@ -32,9 +32,12 @@ describe("004 §2.10 loop detection", () => {
 
   test("004-9.1 repeating tool calls inject a warning as a user message and a loop_detection event", async () => {
     let n = 0;
-    await using h = await harness(() => (n++ < 4 ? { toolCalls: [{ name: "ls", arguments: { path: "." } }] } : { text: "changing approach" }), {
-      config: { loopDetectionWindow: 3 },
-    });
+    await using h = await harness(
+      () => (n++ < 4 ? { toolCalls: [{ name: "ls", arguments: { path: "." } }] } : { text: "changing approach" }),
+      {
+        config: { loopDetectionWindow: 3 },
+      },
+    );
     const result = await h.session.submit("list");
     expect(result.text).toBe("changing approach");
     const event = h.events.find((e) => e.kind === "loop_detection")!;
@@ -51,16 +54,23 @@ describe("004 §2.10 loop detection", () => {
   });
 
   test("004 2.10 an alternating pair of calls in the session is caught; varied calls are not", async () => {
-    const pair = [{ name: "ls", arguments: { path: "." } }, { name: "find", arguments: { pattern: "*.ts" } }];
+    const pair = [
+      { name: "ls", arguments: { path: "." } },
+      { name: "find", arguments: { pattern: "*.ts" } },
+    ];
     let n = 0;
-    await using h = await harness(() => (n < 4 ? { toolCalls: [pair[n++ % 2]] } : { text: "done" }), { config: { loopDetectionWindow: 4 } });
+    await using h = await harness(() => (n < 4 ? { toolCalls: [pair[n++ % 2]] } : { text: "done" }), {
+      config: { loopDetectionWindow: 4 },
+    });
     await h.session.submit("look around");
     expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
     expect(JSON.stringify(requestMessages(h.fake, 4))).toContain("Loop detected");
 
     // The same tool with different arguments each time is work, not a loop.
     let m = 0;
-    h.fake.setScript(() => (m < 4 ? { toolCalls: [{ name: "ls", arguments: { path: `dir${m++}` } }] } : { text: "done" }));
+    h.fake.setScript(() =>
+      m < 4 ? { toolCalls: [{ name: "ls", arguments: { path: `dir${m++}` } }] } : { text: "done" },
+    );
     await h.session.submit("list four directories");
     expect(h.events.filter((e) => e.kind === "loop_detection")).toHaveLength(1);
   });

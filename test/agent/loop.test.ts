@@ -30,7 +30,10 @@ describe("J.9 1. agent pipeline", () => {
   });
 
   test("J.9 1.2 single tool call: read result reaches the model and the answer", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "read", arguments: { path: "test.txt" } }] }, { text: "It says: secret-content-42" }]);
+    await using h = await harness([
+      { toolCalls: [{ name: "read", arguments: { path: "test.txt" } }] },
+      { text: "It says: secret-content-42" },
+    ]);
     writeFileSync(join(h.dir, "test.txt"), "secret-content-42\n");
     const result = await h.session.submit("Read test.txt");
     expect(result.text).toContain("secret-content-42");
@@ -58,7 +61,10 @@ describe("J.9 1. agent pipeline", () => {
   });
 
   test("J.9 1.7 a second submit while one runs is rejected as busy", async () => {
-    await using h = await harness([{ text: "slow answer that streams in many pieces", chunkSize: 2, chunkDelayMs: 10 }, { text: "second" }]);
+    await using h = await harness([
+      { text: "slow answer that streams in many pieces", chunkSize: 2, chunkDelayMs: 10 },
+      { text: "second" },
+    ]);
     const first = h.session.submit("first");
     await expect(h.session.submit("second")).rejects.toThrow(/busy/);
     expect((await first).text).toBe("slow answer that streams in many pieces");
@@ -87,14 +93,20 @@ describe("J.9 1. agent pipeline", () => {
 
 describe("004 §9 core loop", () => {
   test("004-9.1 natural completion: a text-only answer ends the loop", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "Done." }, { text: "never requested" }]);
+    await using h = await harness([
+      { toolCalls: [{ name: "ls", arguments: {} }] },
+      { text: "Done." },
+      { text: "never requested" },
+    ]);
     const result = await h.session.submit("List files");
     expect(result.stopReason).toBe("completed");
     expect(h.fake.requests.length).toBe(2);
   });
 
   test("004-9.1 max_tool_rounds_per_input stops the loop with turn_limit", async () => {
-    await using h = await harness(() => ({ toolCalls: [{ name: "ls", arguments: {} }] }), { config: { max_tool_rounds_per_input: 2 } });
+    await using h = await harness(() => ({ toolCalls: [{ name: "ls", arguments: {} }] }), {
+      config: { max_tool_rounds_per_input: 2 },
+    });
     const result = await h.session.submit("Loop forever");
     expect(result.stopReason).toBe("tool_round_limit");
     expect(h.fake.requests.length).toBe(2);
@@ -137,7 +149,10 @@ describe("004 §9 core loop", () => {
   });
 
   test("004-9.3 unknown tool gives the model an error result, not an exception", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "teleport", arguments: { to: "mars" } }] }, { text: "Sorry." }]);
+    await using h = await harness([
+      { toolCalls: [{ name: "teleport", arguments: { to: "mars" } }] },
+      { text: "Sorry." },
+    ]);
     const result = await h.session.submit("go");
     expect(result.stopReason).toBe("completed");
     const text = toolResultTexts(h.fake, 1)[0];
@@ -158,7 +173,11 @@ describe("004 §9 core loop", () => {
       },
     };
     await using h = await harness(
-      [{ toolCalls: [{ name: "flaky_read", arguments: { path: "x" } }] }, { toolCalls: [{ name: "ls", arguments: {} }] }, { text: "Recovered." }],
+      [
+        { toolCalls: [{ name: "flaky_read", arguments: { path: "x" } }] },
+        { toolCalls: [{ name: "ls", arguments: {} }] },
+        { text: "Recovered." },
+      ],
       { customTools: [flaky] },
     );
     const result = await h.session.submit("read x");
@@ -175,7 +194,10 @@ describe("004 §9 core loop", () => {
   });
 
   test("004-9.3 J.9 4.6 parallel calls keep their order and ids", async () => {
-    const parallel = (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), supportsParallelToolCalls: true });
+    const parallel = (o: Parameters<typeof createDefaultProfile>[0]) => ({
+      ...createDefaultProfile(o),
+      supportsParallelToolCalls: true,
+    });
     await using h = await harness(
       [
         {
@@ -228,28 +250,35 @@ describe("004 §9 core loop", () => {
   const effortFields: [string, string, (body: any) => unknown][] = [
     ["anthropic thinking budget", "anthropic/claude-sonnet-4-5", (b) => b.thinking?.budget_tokens],
     ["openai reasoning.effort", "openai/gpt-5.2", (b) => b.reasoning?.effort],
-    ["gemini thinkingConfig.thinkingBudget", "gemini/gemini-2.5-flash", (b) => b.generationConfig?.thinkingConfig?.thinkingBudget],
+    [
+      "gemini thinkingConfig.thinkingBudget",
+      "gemini/gemini-2.5-flash",
+      (b) => b.generationConfig?.thinkingConfig?.thinkingBudget,
+    ],
   ];
 
-  test.each(effortFields)("004-9.7 reasoning effort change reaches the next request body (%s)", async (_field, model, effortOf) => {
-    await using h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }], { model });
-    await h.session.submit("first");
-    h.session.setReasoningEffort("high");
-    await h.session.submit("second");
-    h.session.setReasoningEffort("low");
-    await h.session.submit("third");
-    h.session.setReasoningEffort(null);
-    await h.session.submit("fourth");
-    const [none, high, low, reset] = h.fake.requests.map((r) => effortOf(r.body));
-    expect(none).toBeUndefined();
-    expect(high).toBeDefined();
-    expect(low).toBeDefined();
-    expect(high).not.toEqual(low);
-    expect(reset).toBeUndefined();
-    if (typeof high === "number") expect(high).toBeGreaterThan(low as number);
-    else expect([high, low]).toEqual(["high", "low"]);
-    expect(() => h.session.setReasoningEffort("extreme" as any)).toThrow(/low/);
-  });
+  test.each(effortFields)(
+    "004-9.7 reasoning effort change reaches the next request body (%s)",
+    async (_field, model, effortOf) => {
+      await using h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }], { model });
+      await h.session.submit("first");
+      h.session.setReasoningEffort("high");
+      await h.session.submit("second");
+      h.session.setReasoningEffort("low");
+      await h.session.submit("third");
+      h.session.setReasoningEffort(null);
+      await h.session.submit("fourth");
+      const [none, high, low, reset] = h.fake.requests.map((r) => effortOf(r.body));
+      expect(none).toBeUndefined();
+      expect(high).toBeDefined();
+      expect(low).toBeDefined();
+      expect(high).not.toEqual(low);
+      expect(reset).toBeUndefined();
+      if (typeof high === "number") expect(high).toBeGreaterThan(low as number);
+      else expect([high, low]).toEqual(["high", "low"]);
+      expect(() => h.session.setReasoningEffort("extreme" as any)).toThrow(/low/);
+    },
+  );
 
   test("004-9.7 an effort change during a tool round applies to the very next call of the same input", async () => {
     await using h = await harness([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "done" }]);
@@ -263,9 +292,12 @@ describe("004 §9 core loop", () => {
   });
 
   test("004-9.10 tool_call_end carries the full output while the model gets the truncated text", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 300" } }] }, { text: "counted" }], {
-      config: { toolLineLimits: { bash: 20 } },
-    });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 300" } }] }, { text: "counted" }],
+      {
+        config: { toolLineLimits: { bash: 20 } },
+      },
+    );
     const numbered = (text: string) => text.split("\n").filter((l) => /^\d+$/.test(l));
     const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
     await h.session.submit("count");
@@ -277,7 +309,9 @@ describe("004 §9 core loop", () => {
     // What the model got, read from the recorded request body: the last 20 lines and the notice.
     const seen = toolResultTexts(h.fake, 1)[0];
     expect(numbered(seen)).toEqual(range(281, 300));
-    expect(seen).toContain("[WARNING: Tool output was truncated: 1012 of 1092 characters were removed from the start. Lines 1-280 of 300 are not shown.");
+    expect(seen).toContain(
+      "[WARNING: Tool output was truncated: 1012 of 1092 characters were removed from the start. Lines 1-280 of 300 are not shown.",
+    );
     expect(seen.length).toBeLessThan(full.text.length / 2);
     const spill = /The full output is in (tool-output\/\S+?\.txt)/.exec(seen)?.[1];
     expect(spill).toBeDefined();
@@ -288,7 +322,10 @@ describe("004 §9 core loop", () => {
   });
 
   test("004-9.10 event order of one tool round", async () => {
-    await using h = await harness([{ text: "Let me look.", toolCalls: [{ name: "ls", arguments: {} }] }, { text: "Empty." }]);
+    await using h = await harness([
+      { text: "Let me look.", toolCalls: [{ name: "ls", arguments: {} }] },
+      { text: "Empty." },
+    ]);
     await h.session.submit("what is here?");
     const order = h.kinds().filter((k) => !["message_update", "assistant_text_delta", "tool_call_update"].includes(k));
     expect(order).toEqual([
@@ -327,7 +364,9 @@ describe("004 §9 core loop", () => {
     const updates = firstTurn.flatMap((k, i) => (k === "tool_call_update" ? [i] : []));
     expect(updates.length).toBeGreaterThan(0);
     expect(updates.every((i) => i > textStart && i < firstTurn.lastIndexOf("message_end"))).toBe(true);
-    const firstDeltas = h.of("assistant_text_delta").filter((e) => h.events.indexOf(e) < kinds.indexOf("tool_call_start"));
+    const firstDeltas = h
+      .of("assistant_text_delta")
+      .filter((e) => h.events.indexOf(e) < kinds.indexOf("tool_call_start"));
     expect(firstDeltas.map((e) => e.data.delta).join("")).toBe("Let me look.");
     // The events name the same call and carry the turn's content.
     expect(h.events.find((e) => e.kind === "user_input")!.data.content).toBe("what is here?");
@@ -339,6 +378,9 @@ describe("004 §9 core loop", () => {
     expect(turnEnd.data.tool_calls).toEqual([{ call_id: start.data.call_id, tool_name: "ls", arguments: {} }]);
     const afterTool = h.events.slice(kinds.indexOf("tool_call_end")).find((e) => e.kind === "message_end")!;
     expect((afterTool.data.message as any).role).toBe("tool");
-    expect(h.events.filter((e) => e.kind === "assistant_text_end").map((e) => e.data.text)).toEqual(["Let me look.", "Empty."]);
+    expect(h.events.filter((e) => e.kind === "assistant_text_end").map((e) => e.data.text)).toEqual([
+      "Let me look.",
+      "Empty.",
+    ]);
   });
 });

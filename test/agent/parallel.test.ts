@@ -7,7 +7,10 @@ import { eventually } from "../helpers/wait.ts";
 import { alive, harness, pidFrom, toolResultTexts, waitForEvent } from "./harness.ts";
 
 /** The default profile with parallel tool calls allowed, as the provider-aligned profiles have it. */
-const parallel = (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), supportsParallelToolCalls: true });
+const parallel = (o: Parameters<typeof createDefaultProfile>[0]) => ({
+  ...createDefaultProfile(o),
+  supportsParallelToolCalls: true,
+});
 const KILL_GRACE_MS = 100;
 
 /** Nanosecond clock readings a command wrote to `file`. */
@@ -47,7 +50,9 @@ describe("004-9.3 parallel tool calls", () => {
           toolCalls: ids.map((id, i) => ({
             id,
             name: "bash",
-            arguments: { command: `${stampShell(`start${i}`)}; ${awaitShell("[ $(ls start* | wc -l) -ge 10 ]")}; date +%s%N > end${i}; echo done ${i}` },
+            arguments: {
+              command: `${stampShell(`start${i}`)}; ${awaitShell("[ $(ls start* | wc -l) -ge 10 ]")}; date +%s%N > end${i}; echo done ${i}`,
+            },
           })),
         },
         { text: "all slept" },
@@ -76,10 +81,20 @@ describe("004-9.3 parallel tool calls", () => {
       [
         {
           toolCalls: [
-            { id: "toolu_a", name: "bash", arguments: { command: `date +%s%N > a_start; ${awaitShell("[ -e b_start ]")}; date +%s%N > a_end` } },
+            {
+              id: "toolu_a",
+              name: "bash",
+              arguments: { command: `date +%s%N > a_start; ${awaitShell("[ -e b_start ]")}; date +%s%N > a_end` },
+            },
             { id: "toolu_b", name: "bash", arguments: { command: stampShell("b_start") } },
             { id: "toolu_w", name: "write", arguments: { path: "out.txt", content: "written" } },
-            { id: "toolu_c", name: "bash", arguments: { command: `cat out.txt > seen.txt; date +%s%N > c_start; ${awaitShell("[ -e d_start ]")}; date +%s%N > c_end` } },
+            {
+              id: "toolu_c",
+              name: "bash",
+              arguments: {
+                command: `cat out.txt > seen.txt; date +%s%N > c_start; ${awaitShell("[ -e d_start ]")}; date +%s%N > c_end`,
+              },
+            },
             { id: "toolu_d", name: "bash", arguments: { command: stampShell("d_start") } },
           ],
         },
@@ -88,30 +103,39 @@ describe("004-9.3 parallel tool calls", () => {
       { profile: parallel },
     );
     await h.session.submit("write and run");
-    const at = (kind: string, id: string) => h.events.findIndex((e) => e.kind === kind && "call_id" in e.data && e.data.call_id === id);
+    const at = (kind: string, id: string) =>
+      h.events.findIndex((e) => e.kind === kind && "call_id" in e.data && e.data.call_id === id);
     // The two commands before the write overlap; the write starts after both ended.
     expect(stamp(h.dir, "b_start")).toBeLessThan(stamp(h.dir, "a_end"));
-    expect(at("tool_call_start", "toolu_w")).toBeGreaterThan(Math.max(at("tool_call_end", "toolu_a"), at("tool_call_end", "toolu_b")));
+    expect(at("tool_call_start", "toolu_w")).toBeGreaterThan(
+      Math.max(at("tool_call_end", "toolu_a"), at("tool_call_end", "toolu_b")),
+    );
     // The commands after it start once it ended, see its file, and overlap each other again.
-    expect(Math.min(at("tool_call_start", "toolu_c"), at("tool_call_start", "toolu_d"))).toBeGreaterThan(at("tool_call_end", "toolu_w"));
+    expect(Math.min(at("tool_call_start", "toolu_c"), at("tool_call_start", "toolu_d"))).toBeGreaterThan(
+      at("tool_call_end", "toolu_w"),
+    );
     expect(readFileSync(join(h.dir, "seen.txt"), "utf8")).toBe("written");
     expect(stamp(h.dir, "d_start")).toBeLessThan(stamp(h.dir, "c_end"));
-    expect(h.fake.requests[1].body.messages.at(-1).content.map((r: any) => r.tool_use_id)).toEqual(["toolu_a", "toolu_b", "toolu_w", "toolu_c", "toolu_d"]);
+    expect(h.fake.requests[1].body.messages.at(-1).content.map((r: any) => r.tool_use_id)).toEqual([
+      "toolu_a",
+      "toolu_b",
+      "toolu_w",
+      "toolu_c",
+      "toolu_d",
+    ]);
     expectCoherent(h.events, ["toolu_a", "toolu_b", "toolu_w", "toolu_c", "toolu_d"]);
   });
 
   test("004-9.3 the default profile keeps running calls one after another", async () => {
-    await using h = await harness(
-      [
-        {
-          toolCalls: [
-            { name: "bash", arguments: { command: "date +%s%N > start0; sleep 0.2; date +%s%N > end0" } },
-            { name: "bash", arguments: { command: "date +%s%N > start1" } },
-          ],
-        },
-        { text: "ok" },
-      ],
-    );
+    await using h = await harness([
+      {
+        toolCalls: [
+          { name: "bash", arguments: { command: "date +%s%N > start0; sleep 0.2; date +%s%N > end0" } },
+          { name: "bash", arguments: { command: "date +%s%N > start1" } },
+        ],
+      },
+      { text: "ok" },
+    ]);
     await h.session.submit("two in a row");
     expect(stamp(h.dir, "end0")).toBeLessThan(stamp(h.dir, "start1"));
   });

@@ -24,10 +24,13 @@ afterAll(async () => {
 test("issue 23: killed (SIGKILL) right after the third message_end, the session file holds those three messages", async () => {
   fake.setScript([{ toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
   const sessions = dir.path("sessions");
-  await using child = Bun.spawn([process.execPath, join(import.meta.dir, "crash-after-events.ts"), fake.baseUrls.anthropic, dir.dir, sessions, "3"], {
-    stdout: "ignore",
-    stderr: "pipe",
-  });
+  await using child = Bun.spawn(
+    [process.execPath, join(import.meta.dir, "crash-after-events.ts"), fake.baseUrls.anthropic, dir.dir, sessions, "3"],
+    {
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  );
   await child.exited;
   expect(child.signalCode).toBe("SIGKILL");
 

@@ -16,18 +16,35 @@ const ITEMS: PlanItem[] = [
 
 /** Each dialect on its provider's own wire API. */
 const DIALECTS = [
-  { model: "anthropic/claude-sonnet-4-5", tool: "TodoWrite", args: { todos: [{ content: "Port it", status: "in_progress", activeForm: "Porting it" }] } },
-  { model: "openai/gpt-5.2", tool: "update_plan", args: { explanation: "first pass", plan: [{ step: "Port it", status: "in_progress" }] } },
-  { model: "gemini/gemini-2.5-flash", tool: "write_todos", args: { todos: [{ description: "Port it", status: "in_progress" }] } },
+  {
+    model: "anthropic/claude-sonnet-4-5",
+    tool: "TodoWrite",
+    args: { todos: [{ content: "Port it", status: "in_progress", activeForm: "Porting it" }] },
+  },
+  {
+    model: "openai/gpt-5.2",
+    tool: "update_plan",
+    args: { explanation: "first pass", plan: [{ step: "Port it", status: "in_progress" }] },
+  },
+  {
+    model: "gemini/gemini-2.5-flash",
+    tool: "write_todos",
+    args: { todos: [{ description: "Port it", status: "in_progress" }] },
+  },
 ];
 
 describe("the plan in the session", () => {
   for (const d of DIALECTS) {
     test(`${d.tool} over ${d.model.split("/")[0]}: the plan reaches the session, the event stream and the model's next request`, async () => {
-      await using h = await harness([{ toolCalls: [{ name: d.tool, arguments: d.args }] }, { text: "planned" }], { model: d.model, tools: ["default", d.tool] });
+      await using h = await harness([{ toolCalls: [{ name: d.tool, arguments: d.args }] }, { text: "planned" }], {
+        model: d.model,
+        tools: ["default", d.tool],
+      });
       expect(h.session.plan).toBeNull();
       await h.session.submit("plan the port");
-      expect(h.session.plan!.items).toEqual([expect.objectContaining({ text: expect.stringMatching(/^Port it$/), status: "in_progress" })]);
+      expect(h.session.plan!.items).toEqual([
+        expect.objectContaining({ text: expect.stringMatching(/^Port it$/), status: "in_progress" }),
+      ]);
       const update = h.events.find((e) => e.kind === "plan_update")!;
       expect(update.data).toMatchObject({ tool_name: d.tool, items: h.session.plan!.items });
       // plan_update follows the call's own end event.
@@ -49,7 +66,11 @@ describe("the plan in the session", () => {
     await using h = await harness(
       [
         { toolCalls: [{ name: "TodoWrite", arguments: { todos: TODOS } }] },
-        { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "x", status: "finished", activeForm: "x" }] } }] },
+        {
+          toolCalls: [
+            { name: "TodoWrite", arguments: { todos: [{ content: "x", status: "finished", activeForm: "x" }] } },
+          ],
+        },
         { text: "ok" },
       ],
       { tools: ["default", "TodoWrite"] },
@@ -65,7 +86,11 @@ describe("the plan in the session", () => {
   test("the plan is written to the session file and comes back on resume", async () => {
     await using h = await harness(
       [
-        { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "Old", status: "pending", activeForm: "Old" }] } }] },
+        {
+          toolCalls: [
+            { name: "TodoWrite", arguments: { todos: [{ content: "Old", status: "pending", activeForm: "Old" }] } },
+          ],
+        },
         { toolCalls: [{ name: "TodoWrite", arguments: { todos: TODOS } }] },
         { text: "planned" },
         { text: "resumed answer" },
@@ -75,18 +100,32 @@ describe("the plan in the session", () => {
     await h.session.submit("plan");
     const file = h.session.sessionFile!;
     await h.session.close();
-    const entries = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    expect(entries.filter((e) => e.type === "custom" && e.customType === "plan").map((e) => e.data.items.length)).toEqual([1, 2]);
+    const entries = readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(
+      entries.filter((e) => e.type === "custom" && e.customType === "plan").map((e) => e.data.items.length),
+    ).toEqual([1, 2]);
 
     for (const store of [{ resume: file }, { continue: true }]) {
-      await using again = await createSession({ cwd: h.dir, client: fakeClient(h.fake), store: { dir: join(h.home, "sessions"), ...store }, tools: ["default", "TodoWrite"] });
+      await using again = await createSession({
+        cwd: h.dir,
+        client: fakeClient(h.fake),
+        store: { dir: join(h.home, "sessions"), ...store },
+        tools: ["default", "TodoWrite"],
+      });
       expect(again.plan).toEqual({ items: ITEMS });
     }
   });
   test("branching back to before a plan change brings the earlier plan back; a fork keeps it", async () => {
     await using h = await harness(
       [
-        { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "Old", status: "pending", activeForm: "Old" }] } }] },
+        {
+          toolCalls: [
+            { name: "TodoWrite", arguments: { todos: [{ content: "Old", status: "pending", activeForm: "Old" }] } },
+          ],
+        },
         { text: "first plan" },
         { toolCalls: [{ name: "TodoWrite", arguments: { todos: TODOS } }] },
         { text: "second plan" },
@@ -96,8 +135,16 @@ describe("the plan in the session", () => {
     await h.session.submit("plan");
     await h.session.submit("replan");
     expect(h.session.plan!.items).toEqual(ITEMS);
-    const entries = readFileSync(h.session.sessionFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    const firstAnswer = entries.find((e) => e.type === "message" && e.message.role === "assistant" && JSON.stringify(e.message.content).includes("first plan"));
+    const entries = readFileSync(h.session.sessionFile!, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const firstAnswer = entries.find(
+      (e) =>
+        e.type === "message" &&
+        e.message.role === "assistant" &&
+        JSON.stringify(e.message.content).includes("first plan"),
+    );
     await h.session.branch(firstAnswer.id);
     expect(h.session.plan!.items).toEqual([{ text: "Old", status: "pending", active_form: "Old" }]);
     await h.session.fork();

@@ -13,7 +13,10 @@ const ESCAPING = "setsid sh -c 'echo $$ > escaped.txt; exec sleep 30' & sleep 30
 const gone = (pid: number) => eventually(() => !alive(pid));
 
 test("steering kills the interrupted command's setsid descendant", async () => {
-  await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "changed course" }], { killGraceMs: 100 });
+  await using h = await harness(
+    [{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "changed course" }],
+    { killGraceMs: 100 },
+  );
   const running = h.session.submit("start something long");
   const escaped = await pidFrom(join(h.dir, "escaped.txt"));
   expect(alive(escaped)).toBe(true);
@@ -23,7 +26,10 @@ test("steering kills the interrupted command's setsid descendant", async () => {
 });
 
 test("aborting the session kills the running command's setsid descendant", async () => {
-  await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "never" }], { killGraceMs: 100 });
+  await using h = await harness(
+    [{ toolCalls: [{ name: "bash", arguments: { command: ESCAPING } }] }, { text: "never" }],
+    { killGraceMs: 100 },
+  );
   const running = h.session.submit("start something long");
   const escaped = await pidFrom(join(h.dir, "escaped.txt"));
   await h.session.abort();

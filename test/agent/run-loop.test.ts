@@ -43,7 +43,18 @@ async function runCommands(calls: ToolCallPart[]): Promise<ExecutedCall[]> {
   for (const call of calls) {
     const result = await env.exec(String(call.arguments.command));
     const response = startReply(call.arguments).success({ exit_code: result.exitCode }, result.stdout);
-    executed.push({ call, response, message: { role: "tool", toolCallId: call.id, toolName: call.name, content: result.stdout, isError: false, timestamp: Date.now() } });
+    executed.push({
+      call,
+      response,
+      message: {
+        role: "tool",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: result.stdout,
+        isError: false,
+        timestamp: Date.now(),
+      },
+    });
   }
   return executed;
 }
@@ -70,7 +81,11 @@ function drive(script: Script, queues: { steering?: string[][]; followUps?: stri
   const config: LoopConfig = {
     settings,
     client,
-    hooks: new HookRunner([], () => settings.hookTimeoutMs, () => {}),
+    hooks: new HookRunner(
+      [],
+      () => settings.hookTimeoutMs,
+      () => {},
+    ),
     loopDetector: new LoopDetector(() => settings.loopDetectionWindow),
     describeCall: () => ({ kind: "shell", call_summary: "" }),
     executeTools: (calls) => {
@@ -95,8 +110,17 @@ const roles = (messages: readonly Message[]) => messages.map((m) => m.role);
 const ended = (events: SessionEvent[]) => events.flatMap((e) => (e.kind === "message_end" ? [e.data] : []));
 
 test("issue 23: runLoop on its own runs a tool round through executeTools and ends with the answer", async () => {
-  const { context, config, events, executed } = drive([{ toolCalls: [{ name: "bash", arguments: { command: "echo from-the-shell" } }] }, { text: "done" }]);
-  const result = await runLoop({ text: "say hi", images: [] }, context, config, new AbortController().signal, emitInto(events));
+  const { context, config, events, executed } = drive([
+    { toolCalls: [{ name: "bash", arguments: { command: "echo from-the-shell" } }] },
+    { text: "done" },
+  ]);
+  const result = await runLoop(
+    { text: "say hi", images: [] },
+    context,
+    config,
+    new AbortController().signal,
+    emitInto(events),
+  );
 
   expect(result).toMatchObject({ text: "done", stopReason: "completed", turns: 2 });
   expect(executed.map((calls) => calls.map((c) => c.arguments))).toEqual([[{ command: "echo from-the-shell" }]]);
@@ -111,9 +135,17 @@ test("issue 23: runLoop on its own runs a tool round through executeTools and en
 });
 
 test("issue 23: steering comes only from takeSteering and joins the next request as an injected message", async () => {
-  const { context, config, events } = drive([{ text: "first" }, { text: "second" }], { steering: [["before anything"], ["after the answer"]] });
+  const { context, config, events } = drive([{ text: "first" }, { text: "second" }], {
+    steering: [["before anything"], ["after the answer"]],
+  });
   const before = fake.requests.length;
-  const result = await runLoop({ text: "go", images: [] }, context, config, new AbortController().signal, emitInto(events));
+  const result = await runLoop(
+    { text: "go", images: [] },
+    context,
+    config,
+    new AbortController().signal,
+    emitInto(events),
+  );
 
   expect(result).toMatchObject({ text: "second", stopReason: "completed", turns: 2 });
   const injected = ended(events).filter((d) => d.injected !== undefined);
@@ -130,7 +162,13 @@ test("issue 23: steering comes only from takeSteering and joins the next request
 
 test("issue 23: a follow-up from takeFollowUp is a second input of the same run", async () => {
   const { context, config, events } = drive([{ text: "one" }, { text: "two" }], { followUps: ["and now?"] });
-  const result = await runLoop({ text: "start", images: [] }, context, config, new AbortController().signal, emitInto(events));
+  const result = await runLoop(
+    { text: "start", images: [] },
+    context,
+    config,
+    new AbortController().signal,
+    emitInto(events),
+  );
 
   expect(result).toMatchObject({ text: "two", turns: 2 });
   expect(context.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["start", "and now?"]);

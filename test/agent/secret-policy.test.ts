@@ -29,13 +29,17 @@ async function commandEnvironment(h: Harness): Promise<string> {
 const script = [{ toolCalls: [{ name: "bash", arguments: { command: "env" } }] }, { text: "done" }];
 
 test("issue 23: a session whose providers read a key from CORP_ACCESS withholds it; a session beside it without that provider does not", async () => {
-  await using corp = await harness(script, { clientOptions: { providers: [{ id: "corp", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "CORP_ACCESS" }] } });
+  await using corp = await harness(script, {
+    clientOptions: { providers: [{ id: "corp", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "CORP_ACCESS" }] },
+  });
   await using plain = await harness(script);
   const corpSees = await commandEnvironment(corp);
   const plainSees = await commandEnvironment(plain);
   expect(corpSees).not.toContain(KEY);
   expect(plainSees).toContain(`CORP_ACCESS=${KEY}`);
   // A session built after both follows its own options again: nothing global moved.
-  await using corpAgain = await harness(script, { clientOptions: { providers: [{ id: "corp", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "CORP_ACCESS" }] } });
+  await using corpAgain = await harness(script, {
+    clientOptions: { providers: [{ id: "corp", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "CORP_ACCESS" }] },
+  });
   expect(await commandEnvironment(corpAgain)).not.toContain(KEY);
 });

@@ -25,7 +25,18 @@ describe("session file", () => {
     h.session.setModel("anthropic/claude-haiku-4-5");
     await h.session.submit("second");
     const types = entries(h.session.sessionFile!).map((e) => e.type);
-    expect(types).toEqual(["session", "model_change", "message", "message", "message", "message", "thinking_level_change", "model_change", "message", "message"]);
+    expect(types).toEqual([
+      "session",
+      "model_change",
+      "message",
+      "message",
+      "message",
+      "message",
+      "thinking_level_change",
+      "model_change",
+      "message",
+      "message",
+    ]);
     expect(h.fake.requests[2].body.model).toBe("claude-haiku-4-5");
     expect(h.kinds()).toContain("model_change");
   });
@@ -45,7 +56,11 @@ describe("session file", () => {
     await first.session.close();
 
     first.fake.setScript([{ text: "you asked about the answer" }, { text: "still here" }]);
-    await using resumed = await createSession({ cwd: first.dir, client: fakeClient(first.fake), store: { resume: file, dir: join(first.home, "sessions") } });
+    await using resumed = await createSession({
+      cwd: first.dir,
+      client: fakeClient(first.fake),
+      store: { resume: file, dir: join(first.home, "sessions") },
+    });
     expect(resumed.id).toBe(first.session.id);
     expect(resumed.model).toBe("anthropic/claude-sonnet-4-5");
     expect(resumed.reasoningEffort).toBe("medium");
@@ -53,7 +68,11 @@ describe("session file", () => {
     await resumed.submit("what did I ask?");
     expect(JSON.stringify(first.fake.requests.at(-1)!.body.messages)).toContain("the answer is 42");
 
-    await using continued = await createSession({ cwd: first.dir, client: fakeClient(first.fake), store: { continue: true, dir: join(first.home, "sessions") } });
+    await using continued = await createSession({
+      cwd: first.dir,
+      client: fakeClient(first.fake),
+      store: { continue: true, dir: join(first.home, "sessions") },
+    });
     expect(continued.id).toBe(first.session.id);
     expect(continued.messages.length).toBe(4);
   });

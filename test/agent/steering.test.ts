@@ -14,20 +14,27 @@ const KILL_GRACE_MS = 100;
 function userTexts(messages: any[]): string[] {
   return messages
     .filter((m) => m.role === "user")
-    .flatMap((m) => (typeof m.content === "string" ? [m.content] : m.content.filter((c: any) => c.type === "text").map((c: any) => c.text)));
+    .flatMap((m) =>
+      typeof m.content === "string"
+        ? [m.content]
+        : m.content.filter((c: any) => c.type === "text").map((c: any) => c.text),
+    );
 }
 
 describe("J.9 1. steering, follow-up, abort", () => {
   test("J.9 1.4 steering interrupts bash: the command is killed and the remaining calls are skipped", async () => {
-    await using h = await harness([
-      {
-        toolCalls: [
-          { name: "bash", arguments: { command: SLEEPER } },
-          { name: "bash", arguments: { command: "echo second > second.txt" } },
-        ],
-      },
-      { text: "Stopped as asked." },
-    ], { killGraceMs: KILL_GRACE_MS });
+    await using h = await harness(
+      [
+        {
+          toolCalls: [
+            { name: "bash", arguments: { command: SLEEPER } },
+            { name: "bash", arguments: { command: "echo second > second.txt" } },
+          ],
+        },
+        { text: "Stopped as asked." },
+      ],
+      { killGraceMs: KILL_GRACE_MS },
+    );
     const running = h.session.submit("sleep for a while");
     const pid = await pidFrom(join(h.dir, "pid.txt"));
     expect(alive(pid)).toBe(true);
@@ -52,7 +59,11 @@ describe("J.9 1. steering, follow-up, abort", () => {
   });
 
   test("J.9 1.5 follow-up continues after the answer with the context kept", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "first answer" }, { text: "second answer" }]);
+    await using h = await harness([
+      { toolCalls: [{ name: "ls", arguments: {} }] },
+      { text: "first answer" },
+      { text: "second answer" },
+    ]);
     const running = h.session.submit("look around");
     h.session.followUp("and now summarize");
     const result = await running;
@@ -73,7 +84,11 @@ describe("J.9 1. steering, follow-up, abort", () => {
     await using h = await harness([{ text: "one" }, { text: "two" }]);
     await h.session.submit("first");
     h.session.followUp("second");
-    const end = await waitForEvent(h.session, h.events, (e) => e.kind === "agent_end" && h.events.filter((x) => x.kind === "agent_end").length === 2);
+    const end = await waitForEvent(
+      h.session,
+      h.events,
+      (e) => e.kind === "agent_end" && h.events.filter((x) => x.kind === "agent_end").length === 2,
+    );
     expect(end.kind === "agent_end" && end.data.stop_reason).toBe("completed");
     expect(userTexts(requestMessages(h.fake, 1)).at(-1)).toBe("second");
   });
@@ -88,7 +103,10 @@ describe("J.9 1. steering, follow-up, abort", () => {
   });
 
   test("004-9.6 steering during a text-only answer is injected and the loop goes on", async () => {
-    await using h = await harness([{ text: "a long answer streaming slowly", chunkSize: 2, chunkDelayMs: 5 }, { text: "adjusted answer" }]);
+    await using h = await harness([
+      { text: "a long answer streaming slowly", chunkSize: 2, chunkDelayMs: 5 },
+      { text: "adjusted answer" },
+    ]);
     const running = h.session.submit("answer");
     await waitForEvent(h.session, h.events, (e) => e.kind === "assistant_text_delta");
     h.session.steer("make it shorter");
@@ -98,7 +116,10 @@ describe("J.9 1. steering, follow-up, abort", () => {
   });
 
   test("J.9 1.6 abort kills the running command, ends the session and submit resolves", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "never" }], { killGraceMs: KILL_GRACE_MS });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "never" }],
+      { killGraceMs: KILL_GRACE_MS },
+    );
     const running = h.session.submit("sleep");
     const pid = await pidFrom(join(h.dir, "pid.txt"));
     expect(alive(pid)).toBe(true);
@@ -115,9 +136,15 @@ describe("J.9 1. steering, follow-up, abort", () => {
   });
 
   test("003 2.4 abort mid-stream keeps the partial text in history", async () => {
-    await using h = await harness([{ text: "partial answer that will be cut off somewhere in the middle", chunkSize: 3, chunkDelayMs: 15 }]);
+    await using h = await harness([
+      { text: "partial answer that will be cut off somewhere in the middle", chunkSize: 3, chunkDelayMs: 15 },
+    ]);
     const running = h.session.submit("talk");
-    await waitForEvent(h.session, h.events, (e) => e.kind === "assistant_text_delta" && h.events.filter((x) => x.kind === "assistant_text_delta").length >= 2);
+    await waitForEvent(
+      h.session,
+      h.events,
+      (e) => e.kind === "assistant_text_delta" && h.events.filter((x) => x.kind === "assistant_text_delta").length >= 2,
+    );
     await h.session.abort();
     const result = await running;
     expect(result.stopReason).toBe("aborted");

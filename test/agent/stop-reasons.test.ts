@@ -43,7 +43,10 @@ describe("output limit (max_tokens)", () => {
 
   test("a tool call cut off by the output limit is never run and the model is told", async () => {
     const script = [
-      { toolCalls: [{ name: "write", arguments: {}, argumentText: '{"path":"a.txt","content":"unfin' }], finishReason: "max_tokens" as const },
+      {
+        toolCalls: [{ name: "write", arguments: {}, argumentText: '{"path":"a.txt","content":"unfin' }],
+        finishReason: "max_tokens" as const,
+      },
       { text: "I will write it in smaller pieces." },
     ];
     await using h = await harness(script);
@@ -56,7 +59,10 @@ describe("output limit (max_tokens)", () => {
 
 describe("refusal and content filter end the run", () => {
   test("an Anthropic refusal ends the run as refusal, with no further request", async () => {
-    await using h = await harness([{ text: "I can't help with that.", finishReason: "refusal" }, { text: "never sent" }]);
+    await using h = await harness([
+      { text: "I can't help with that.", finishReason: "refusal" },
+      { text: "never sent" },
+    ]);
     const result = await h.session.submit("something");
     expect(result).toMatchObject({ stopReason: "refusal", text: "I can't help with that.", turns: 1 });
     expect(result.stopMessage).toBe("The model refused to answer.");
@@ -64,7 +70,9 @@ describe("refusal and content filter end the run", () => {
   });
 
   test("Gemini SAFETY ends the run as content_filter", async () => {
-    await using h = await harness([{ text: "Partial", finishReason: "content_filter" }, { text: "never" }], { model: GEMINI });
+    await using h = await harness([{ text: "Partial", finishReason: "content_filter" }, { text: "never" }], {
+      model: GEMINI,
+    });
     const result = await h.session.submit("something");
     expect(result.stopReason).toBe("content_filter");
     expect(result.stopMessage).toContain("gemini's content filter");
@@ -89,7 +97,10 @@ describe("malformed_call is reported to the model once", () => {
   });
 
   test("a second malformed call ends the run as malformed_call", async () => {
-    await using h = await harness([{ finishReason: "malformed_call" }, { finishReason: "malformed_call" }, { text: "never" }], { model: GEMINI });
+    await using h = await harness(
+      [{ finishReason: "malformed_call" }, { finishReason: "malformed_call" }, { text: "never" }],
+      { model: GEMINI },
+    );
     const result = await h.session.submit("do it");
     expect(result.stopReason).toBe("malformed_call");
     expect(result.stopMessage).toMatch(/could not parse, again after being told/);
@@ -112,13 +123,28 @@ describe("pause_turn on a recorded real stream", () => {
   test("Anthropic's paused web-search turn is resumed with its server tool blocks sent back, never run", async () => {
     const dir = join(import.meta.dir, "..", "fixtures", "streams");
     const recordings: Recording[] = JSON.parse(readFileSync(join(dir, "sources.json"), "utf8"));
-    const reply = (file: string) => replyFor(recordings.find((r) => r.file === file)!, readFileSync(join(dir, file), "utf8"));
+    const reply = (file: string) =>
+      replyFor(recordings.find((r) => r.file === file)!, readFileSync(join(dir, file), "utf8"));
     const server = await startReplayServer();
     const home = tempDir("gong-pause-");
     try {
-      server.serve([reply("anthropic/anthropic-pause-turn-web-search.sse"), reply("anthropic/anthropic-text.chunks.txt")]);
-      const client = createClient({ env: {}, apiKeys: { anthropic: "k" }, baseUrls: { anthropic: server.url }, retry: { maxRetries: 0 } });
-      const session = await createSession({ model: "anthropic/claude-sonnet-4-5", profile: "default", cwd: home.dir, client, store: { dir: join(home.dir, "sessions") } });
+      server.serve([
+        reply("anthropic/anthropic-pause-turn-web-search.sse"),
+        reply("anthropic/anthropic-text.chunks.txt"),
+      ]);
+      const client = createClient({
+        env: {},
+        apiKeys: { anthropic: "k" },
+        baseUrls: { anthropic: server.url },
+        retry: { maxRetries: 0 },
+      });
+      const session = await createSession({
+        model: "anthropic/claude-sonnet-4-5",
+        profile: "default",
+        cwd: home.dir,
+        client,
+        store: { dir: join(home.dir, "sessions") },
+      });
       const events: SessionEvent[] = [];
       session.subscribe((e) => events.push(e));
       const result = await session.submit("search the web");
@@ -127,7 +153,9 @@ describe("pause_turn on a recorded real stream", () => {
       expect(result.turns).toBe(2);
       expect(server.requests).toHaveLength(2);
       // The second request ends with the paused answer as it came: its server tool blocks included.
-      const resumed = (server.requests[1] as { messages: { role: string; content: { type: string }[] }[] }).messages.at(-1)!;
+      const resumed = (server.requests[1] as { messages: { role: string; content: { type: string }[] }[] }).messages.at(
+        -1,
+      )!;
       expect(resumed.role).toBe("assistant");
       const types = new Set(resumed.content.map((b) => b.type));
       expect(types.has("server_tool_use")).toBe(true);

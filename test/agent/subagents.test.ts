@@ -16,7 +16,9 @@ import { alive, harness, pidFrom, waitForEvent } from "./harness.ts";
 
 /** The agent id the last spawn answered with, read from the request the parent sends next. */
 function spawnedId(request: RecordedRequest, nth = 0): string {
-  const ids = [...JSON.stringify(request.body).matchAll(/(?:agent_id\\+":\\+"|subagent )([0-9a-f]{8})/g)].map((m) => m[1]);
+  const ids = [...JSON.stringify(request.body).matchAll(/(?:agent_id\\+":\\+"|subagent )([0-9a-f]{8})/g)].map(
+    (m) => m[1],
+  );
   const unique = [...new Set(ids)];
   if (unique[nth] === undefined) throw new Error(`no agent id in request ${request.index}`);
   return unique[nth];
@@ -26,7 +28,6 @@ const isEnd = (e: SessionEvent): e is SessionEvent<"tool_call_end"> => e.kind ==
 const isStart = (e: SessionEvent): e is SessionEvent<"tool_call_start"> => e.kind === "tool_call_start";
 
 const call = (name: string, args: Record<string, unknown>): ScriptTurn => ({ toolCalls: [{ name, arguments: args }] });
-
 
 function childRequests(requests: RecordedRequest[], marker: string): RecordedRequest[] {
   return requests.filter((r) => conversationOf(r).firstUser.includes(marker));
@@ -42,7 +43,10 @@ describe("subagents (004 §9.9)", () => {
           call("read", { path: "child.txt" }),
           { text: "The child wrote child.txt." },
         ],
-        "CHILD-A": [call("write", { path: "child.txt", content: "from the child\n" }), { text: "child.txt is written." }],
+        "CHILD-A": [
+          call("write", { path: "child.txt", content: "from the child\n" }),
+          { text: "child.txt is written." },
+        ],
       }),
     );
     const result = await h.session.submit("PARENT: delegate the file creation");
@@ -59,7 +63,11 @@ describe("subagents (004 §9.9)", () => {
   test("9.9 independent histories: the child's requests hold none of the parent's turns", async () => {
     await using h = await harness(
       routeByPrompt({
-        PARENT: [call("spawn_agent", { task: "CHILD-B: say hello" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "done" }],
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-B: say hello" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          { text: "done" },
+        ],
         "CHILD-B": [{ text: "hello" }],
       }),
     );
@@ -81,7 +89,11 @@ describe("subagents (004 §9.9)", () => {
   test("9.9 depth limit: a child at the limit has no spawn tool, and a spawn call from it is an error result", async () => {
     await using h = await harness(
       routeByPrompt({
-        PARENT: [call("spawn_agent", { task: "CHILD-C: try to spawn" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "done" }],
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-C: try to spawn" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          { text: "done" },
+        ],
         "CHILD-C": [call("spawn_agent", { task: "GRANDCHILD" }), { text: "could not spawn" }],
       }),
     );
@@ -92,7 +104,9 @@ describe("subagents (004 §9.9)", () => {
     const childTools = child[0].body.tools.map((t: any) => t.name);
     expect(childTools).not.toContain("spawn_agent");
     expect(childTools).toContain("read");
-    const childEnd = h.events.filter(isEnd).find((e) => e.agent_id !== undefined && e.data.tool_name === "spawn_agent")!;
+    const childEnd = h.events
+      .filter(isEnd)
+      .find((e) => e.agent_id !== undefined && e.data.tool_name === "spawn_agent")!;
     expect(childEnd.data.is_error).toBe(true);
     expect(childRequests(h.fake.requests, "GRANDCHILD").length).toBe(0);
   });
@@ -122,7 +136,10 @@ describe("subagents (004 §9.9)", () => {
     );
     const result = await h.session.submit("PARENT: talk to a child");
     expect(result.text).toBe("all done");
-    const ends = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    const ends = h.events
+      .filter(isEnd)
+      .filter((e) => e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     const texts = ends.map((o) => o.text as string);
     expect(texts[1]).toContain("first answer");
     expect(texts[3]).toContain("second answer");
@@ -139,7 +156,12 @@ describe("subagents (004 §9.9)", () => {
     await using h = await harness(
       routeByPrompt({
         PARENT: [
-          { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD-E1: sleep" } }, { name: "spawn_agent", arguments: { task: "CHILD-E2: sleep" } }] },
+          {
+            toolCalls: [
+              { name: "spawn_agent", arguments: { task: "CHILD-E1: sleep" } },
+              { name: "spawn_agent", arguments: { task: "CHILD-E2: sleep" } },
+            ],
+          },
           (r) => call("wait", { agent_id: [spawnedId(r, 0), spawnedId(r, 1)], all: true }),
           { text: "both finished" },
         ],
@@ -149,7 +171,12 @@ describe("subagents (004 §9.9)", () => {
     );
     const result = await h.session.submit("PARENT: run two children");
     expect(result.text).toBe("both finished");
-    const childCalls = h.events.filter((e) => e.agent_id !== undefined && (e.kind === "tool_call_start" || e.kind === "tool_call_end") && e.data.tool_name === "bash");
+    const childCalls = h.events.filter(
+      (e) =>
+        e.agent_id !== undefined &&
+        (e.kind === "tool_call_start" || e.kind === "tool_call_end") &&
+        e.data.tool_name === "bash",
+    );
     const starts = childCalls.filter((e) => e.kind === "tool_call_start").map((e) => e.timestamp);
     const ends = childCalls.filter((e) => e.kind === "tool_call_end").map((e) => e.timestamp);
     expect(starts.length).toBe(2);
@@ -162,7 +189,11 @@ describe("subagents (004 §9.9)", () => {
   test("9.9 aborting the parent kills a child's running command", async () => {
     await using h = await harness(
       routeByPrompt({
-        PARENT: [call("spawn_agent", { task: "CHILD-F: long command" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "never" }],
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-F: long command" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          { text: "never" },
+        ],
         "CHILD-F": [call("bash", { command: "echo $$ > child.pid; sleep 30", timeout: 60 }), { text: "never" }],
       }),
       { killGraceMs: 200 },
@@ -179,7 +210,11 @@ describe("subagents (004 §9.9)", () => {
   test("9.9 a child's error becomes an error result and the parent goes on", async () => {
     await using h = await harness(
       routeByPrompt({
-        PARENT: [call("spawn_agent", { task: "CHILD-G: fail" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "the child failed; I carry on" }],
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-G: fail" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          { text: "the child failed; I carry on" },
+        ],
         "CHILD-G": [{ fault: { type: "invalid_request", message: "bad request from the child" } }],
       }),
     );
@@ -194,7 +229,11 @@ describe("subagents (004 §9.9)", () => {
   test("issue 24: a child whose answer was refused is reported failed, with the sentence saying why", async () => {
     await using h = await harness(
       routeByPrompt({
-        PARENT: [call("spawn_agent", { task: "CHILD-R: refuse" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "the child refused; I carry on" }],
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-R: refuse" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          { text: "the child refused; I carry on" },
+        ],
         "CHILD-R": [{ text: "I can't help with that.", finishReason: "refusal" }],
       }),
     );
@@ -237,7 +276,12 @@ describe("subagents (004 §9.9)", () => {
     await using h = await harness(
       routeByPrompt({
         PARENT: [
-          { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD-I1: wait" } }, { name: "spawn_agent", arguments: { task: "CHILD-I2: wait" } }] },
+          {
+            toolCalls: [
+              { name: "spawn_agent", arguments: { task: "CHILD-I1: wait" } },
+              { name: "spawn_agent", arguments: { task: "CHILD-I2: wait" } },
+            ],
+          },
           { text: "done" },
         ],
         "CHILD-I1": [call("bash", { command: "sleep 1" }), { text: "1" }],
@@ -246,14 +290,20 @@ describe("subagents (004 §9.9)", () => {
       { config: { maxConcurrentSubagents: 1 } },
     );
     await h.session.submit("PARENT: two at once");
-    const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "spawn_agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+    const outs = h.events
+      .filter(isEnd)
+      .filter((e) => e.data.tool_name === "spawn_agent" && e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     expect(outs[0].status).toBe("success");
     expect(outs[1].status).toBe("error");
     expect(outs[1].error.message).toContain("already running");
   });
 
   test("issue 22 item 3: 50 Agent calls in one turn under maxConcurrentSubagents 4 never run more than 4 children at once", async () => {
-    const calls = Array.from({ length: 50 }, (_, i) => ({ name: "Agent", arguments: { description: `part ${i}`, prompt: `CHILD-CAP ${i}: answer` } }));
+    const calls = Array.from({ length: 50 }, (_, i) => ({
+      name: "Agent",
+      arguments: { description: `part ${i}`, prompt: `CHILD-CAP ${i}: answer` },
+    }));
     await using h = await harness(
       routeByPrompt({
         PARENT: [{ toolCalls: calls }, { text: "done" }],
@@ -271,7 +321,10 @@ describe("subagents (004 §9.9)", () => {
       } else if (e.kind === "subagent_end") running--;
     });
     await h.session.submit("PARENT: fifty at once");
-    const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "Agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+    const outs = h.events
+      .filter(isEnd)
+      .filter((e) => e.data.tool_name === "Agent" && e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     expect(outs.length).toBe(50);
     expect(most).toBeLessThanOrEqual(4);
     expect(started).toBeGreaterThanOrEqual(1);
@@ -289,14 +342,21 @@ describe("subagents (004 §9.9)", () => {
           call("spawn_agent", { task: "CHILD-K: never", working_dir: "../elsewhere" }),
           { text: "done" },
         ],
-        "CHILD-J": [call("write", { path: "here.txt", content: "x" }), call("bash", { command: "pwd > where.txt" }), { text: "ok" }],
+        "CHILD-J": [
+          call("write", { path: "here.txt", content: "x" }),
+          call("bash", { command: "pwd > where.txt" }),
+          { text: "ok" },
+        ],
       }),
     );
     mkdirSync(join(h.dir, "pkg"));
     await h.session.submit("PARENT: scoped child");
     expect(existsSync(join(h.dir, "pkg", "here.txt"))).toBe(true);
     expect(readFileSync(join(h.dir, "pkg", "where.txt"), "utf8").trim()).toEndWith("/pkg");
-    const outs = h.events.filter(isEnd).filter((e) => e.data.tool_name === "spawn_agent" && e.agent_id === undefined).map((e) => e.data.output as any);
+    const outs = h.events
+      .filter(isEnd)
+      .filter((e) => e.data.tool_name === "spawn_agent" && e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     expect(outs[1].status).toBe("error");
     expect(childRequests(h.fake.requests, "CHILD-K").length).toBe(0);
   });
@@ -304,7 +364,11 @@ describe("subagents (004 §9.9)", () => {
 
 test("a resumed parent knows its children: finished ones report their answer, and send_input revives them", async () => {
   const script = routeByPrompt({
-    PARENT: [call("spawn_agent", { task: "CHILD-R: first task" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "first run done" }],
+    PARENT: [
+      call("spawn_agent", { task: "CHILD-R: first task" }),
+      (r) => call("wait", { agent_id: spawnedId(r) }),
+      { text: "first run done" },
+    ],
     "CHILD-R": [{ text: "first answer" }, { text: "second answer" }],
   });
   await using h = await harness(script);
@@ -314,15 +378,25 @@ test("a resumed parent knows its children: finished ones report their answer, an
   await h.session.close();
   const { createSession } = await import("../../lib/agent/index.ts");
   const { fakeClient, MODEL } = await import("./harness.ts");
-  await using resumed = await createSession({ model: MODEL, profile: "default", cwd: h.dir, client: fakeClient(h.fake), store: { resume: file } });
-  expect(resumed.subagents).toEqual([expect.objectContaining({ agent_id: id, status: "completed", output: "first answer" })]);
+  await using resumed = await createSession({
+    model: MODEL,
+    profile: "default",
+    cwd: h.dir,
+    client: fakeClient(h.fake),
+    store: { resume: file },
+  });
+  expect(resumed.subagents).toEqual([
+    expect.objectContaining({ agent_id: id, status: "completed", output: "first answer" }),
+  ]);
   // Reading the children to know them locks none of them: another process may still resume one.
   const childFile = childFiles(file)[0].path;
   expect(existsSync(`${childFile}.lock`)).toBe(false);
   h.fake.setScript(
     routeByPrompt({
       PARENT: [
-        {}, {}, {},
+        {},
+        {},
+        {},
         call("send_input", { agent_id: id, message: "and now the second" }),
         call("wait", { agent_id: id }),
         { text: "second run done" },
@@ -349,7 +423,13 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
     await h.session.submit("PARENT: delegate");
     const tools = h.fake.requests[0].body.tools;
     const agent = tools.find((t: any) => t.name === "Agent");
-    expect(Object.keys(agent.input_schema.properties).sort()).toEqual(["description", "model", "prompt", "run_in_background", "subagent_type"]);
+    expect(Object.keys(agent.input_schema.properties).sort()).toEqual([
+      "description",
+      "model",
+      "prompt",
+      "run_in_background",
+      "subagent_type",
+    ]);
     expect(agent.input_schema.required.sort()).toEqual(["description", "prompt"]);
     expect(tools.some((t: any) => t.name === "spawn_agent")).toBe(false);
     const end = h.events.filter(isEnd).find((e) => e.data.tool_name === "Agent")!.data.output as any;
@@ -361,7 +441,12 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
     await using h = await harness(
       routeByPrompt({
         PARENT: [
-          call("Agent", { description: "look around", prompt: "CHILD-EX: list files", subagent_type: "Explore", run_in_background: true }),
+          call("Agent", {
+            description: "look around",
+            prompt: "CHILD-EX: list files",
+            subagent_type: "Explore",
+            run_in_background: true,
+          }),
           { text: "started it" },
           { text: "got the report" },
         ],
@@ -370,7 +455,11 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
       { profile: "anthropic" },
     );
     await h.session.submit("PARENT: explore in the background");
-    await waitForEvent(h.session, h.events, (e) => e.kind === "agent_end" && e.agent_id === undefined && h.fake.requests.length >= 4);
+    await waitForEvent(
+      h.session,
+      h.events,
+      (e) => e.kind === "agent_end" && e.agent_id === undefined && h.fake.requests.length >= 4,
+    );
     const child = childRequests(h.fake.requests, "CHILD-EX")[0];
     const names = child.body.tools.map((t: any) => t.name);
     expect(names).not.toContain("Write");
@@ -396,7 +485,10 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
     await h.session.submit("PARENT: codex style");
     const tools = h.fake.requests[0].body.tools.map((t: any) => t.name);
     expect(tools).toEqual(expect.arrayContaining(["spawn_agent", "send_input", "wait_agent", "close_agent"]));
-    const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    const outs = h.events
+      .filter(isEnd)
+      .filter((e) => e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     const spawned = JSON.parse(outs[0].text);
     expect(spawned.agent_id).toMatch(/^[0-9a-f]{8}$/);
     const waited = JSON.parse(outs[1].text);
@@ -419,7 +511,10 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
     await h.session.submit("PARENT: gemini style");
     const decls = h.fake.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []);
     expect(decls.map((d: any) => d.name)).toContain("invoke_agent");
-    const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    const outs = h.events
+      .filter(isEnd)
+      .filter((e) => e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     expect(outs[0].text).toBe("with bun");
     expect(outs[1].status).toBe("error");
     expect(outs[1].error.message).toContain("codebase_investigator");
@@ -428,11 +523,28 @@ describe("subagents in each family's dialect (§9.12 subagent row)", () => {
 
 test("routeByPrompt serves interleaved conversations their own turns", async () => {
   const script = routeByPrompt({ A: [{ text: "a1" }, { text: "a2" }], B: [{ text: "b1" }] });
-  const req = (messages: unknown[]): RecordedRequest => ({ method: "POST", path: "/v1/messages", headers: {}, body: { messages }, format: "anthropic-messages", index: 0 });
-  expect(await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "A go" }]))).toEqual({ text: "a1" });
-  expect(await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "B go" }]))).toEqual({ text: "b1" });
+  const req = (messages: unknown[]): RecordedRequest => ({
+    method: "POST",
+    path: "/v1/messages",
+    headers: {},
+    body: { messages },
+    format: "anthropic-messages",
+    index: 0,
+  });
+  expect(await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "A go" }]))).toEqual({
+    text: "a1",
+  });
+  expect(await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "B go" }]))).toEqual({
+    text: "b1",
+  });
   expect(
-    await (script as (r: RecordedRequest) => ScriptTurn)(req([{ role: "user", content: "A go" }, { role: "assistant", content: "a1" }, { role: "user", content: "more" }])),
+    await (script as (r: RecordedRequest) => ScriptTurn)(
+      req([
+        { role: "user", content: "A go" },
+        { role: "assistant", content: "a1" },
+        { role: "user", content: "more" },
+      ]),
+    ),
   ).toEqual({ text: "a2" });
 });
 
@@ -447,7 +559,8 @@ describe("a child follows its parent's profile and tool selection", () => {
     );
     h.session.setProfile("anthropic");
     await h.session.submit("PARENT: go");
-    const end = h.events.filter(isEnd).find((e) => e.agent_id === undefined && e.data.tool_name === "Agent")!.data.output as any;
+    const end = h.events.filter(isEnd).find((e) => e.agent_id === undefined && e.data.tool_name === "Agent")!.data
+      .output as any;
     expect(end.status).toBe("success");
     expect(end.text).toBe("child here");
     const child = childRequests(h.fake.requests, "CHILD-P")[0];
@@ -459,7 +572,11 @@ describe("a child follows its parent's profile and tool selection", () => {
   test("profile auto: spawn_agent with a model of another family gives the child that family's names for the parent's selection", async () => {
     await using h = await harness(
       routeByPrompt({
-        PARENT: [call("spawn_agent", { message: "CHILD-M: hi", model: "anthropic/claude-sonnet-4-5" }), (r) => call("wait_agent", { targets: [spawnedId(r)] }), { text: "done" }],
+        PARENT: [
+          call("spawn_agent", { message: "CHILD-M: hi", model: "anthropic/claude-sonnet-4-5" }),
+          (r) => call("wait_agent", { targets: [spawnedId(r)] }),
+          { text: "done" },
+        ],
         "CHILD-M": [{ text: "child here" }],
       }),
       { model: "openai/gpt-5.2", profile: "auto" },
@@ -467,9 +584,14 @@ describe("a child follows its parent's profile and tool selection", () => {
     // The parent picks codex's tools by name; the child on a Claude model gets the same capabilities under Claude Code's names.
     h.session.setTools(["read_file", "exec_command", "spawn_agent", "wait_agent"]);
     await h.session.submit("PARENT: go");
-    const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    const outs = h.events
+      .filter(isEnd)
+      .filter((e) => e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     expect(outs.map((o) => o.status)).toEqual(["success", "success"]);
-    expect(JSON.parse(outs[1].text).status).toEqual({ [JSON.parse(outs[0].text).agent_id]: { completed: "child here" } });
+    expect(JSON.parse(outs[1].text).status).toEqual({
+      [JSON.parse(outs[0].text).agent_id]: { completed: "child here" },
+    });
     const child = childRequests(h.fake.requests, "CHILD-M");
     expect(child.length).toBe(1);
     expect(child[0].format).toBe("anthropic-messages");
@@ -481,7 +603,11 @@ describe("a child follows its parent's profile and tool selection", () => {
 test("interrupt() of the parent stops the child its input spawned and kills the child's command", async () => {
   await using h = await harness(
     routeByPrompt({
-      PARENT: [call("spawn_agent", { task: "CHILD-INT: long command" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "second input answered" }],
+      PARENT: [
+        call("spawn_agent", { task: "CHILD-INT: long command" }),
+        (r) => call("wait", { agent_id: spawnedId(r) }),
+        { text: "second input answered" },
+      ],
       "CHILD-INT": [call("bash", { command: "echo $$ > child.pid; sleep 30", timeout: 60 }), { text: "never" }],
     }),
     { killGraceMs: 200 },
@@ -511,29 +637,54 @@ test("9.9 wait with a timeout returns a timed-out result while the child keeps r
         (r) => call("wait", { agent_id: spawnedId(r) }),
         { text: "done" },
       ],
-      "CHILD-TO": [call("bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo released" }), { text: "released at last" }],
+      "CHILD-TO": [
+        call("bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo released" }),
+        { text: "released at last" },
+      ],
     }),
   );
   // The child can only finish once the first wait has returned.
   h.session.subscribe((e) => {
-    if (e.kind === "tool_call_end" && e.agent_id === undefined && e.data.tool_name === "wait" && (e.data.output as any).data?.timed_out) writeFileSync(join(h.dir, "go"), "");
+    if (
+      e.kind === "tool_call_end" &&
+      e.agent_id === undefined &&
+      e.data.tool_name === "wait" &&
+      (e.data.output as any).data?.timed_out
+    )
+      writeFileSync(join(h.dir, "go"), "");
   });
   await h.session.submit("PARENT: wait briefly, then for real");
-  const waits = h.events.filter(isEnd).filter((e) => e.agent_id === undefined && e.data.tool_name === "wait").map((e) => e.data.output as any);
+  const waits = h.events
+    .filter(isEnd)
+    .filter((e) => e.agent_id === undefined && e.data.tool_name === "wait")
+    .map((e) => e.data.output as any);
   expect(waits[0].status).toBe("success");
   expect(waits[0].data.timed_out).toBe(true);
   expect(waits[0].data.agents[0]).toMatchObject({ status: "running", success: false, turns_used: 0 });
   expect(waits[0].text).toContain("timed out");
   expect(waits[1].data.timed_out).toBe(false);
   // 004 §7.3 SubAgentResult: output, success, turns_used.
-  expect(waits[1].data.agents[0]).toMatchObject({ status: "completed", output: "released at last", success: true, turns_used: 2 });
+  expect(waits[1].data.agents[0]).toMatchObject({
+    status: "completed",
+    output: "released at last",
+    success: true,
+    turns_used: 2,
+  });
 });
 
 test("maxSubagentDepth 2: a child may spawn a grandchild; the grandchild has no spawn tool and its spawn is refused", async () => {
   await using h = await harness(
     routeByPrompt({
-      PARENT: [call("spawn_agent", { task: "CHILD-D2: delegate further" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "done" }],
-      "CHILD-D2": [call("spawn_agent", { task: "GRAND-D2: try once more" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "child done" }],
+      PARENT: [
+        call("spawn_agent", { task: "CHILD-D2: delegate further" }),
+        (r) => call("wait", { agent_id: spawnedId(r) }),
+        { text: "done" },
+      ],
+      "CHILD-D2": [
+        call("spawn_agent", { task: "GRAND-D2: try once more" }),
+        (r) => call("wait", { agent_id: spawnedId(r) }),
+        { text: "child done" },
+      ],
       "GRAND-D2": [call("spawn_agent", { task: "GREAT-D2: never" }), { text: "grandchild done" }],
     }),
     { config: { maxSubagentDepth: 2 } },
@@ -552,7 +703,9 @@ test("maxSubagentDepth 2: a child may spawn a grandchild; the grandchild has no 
   const grandEvents = h.events.filter((e) => e.agent_id === grand.data.agent_id);
   expect(grandEvents.length).toBeGreaterThan(0);
   expect(grandEvents.every((e) => e.parent_id === grand.session_id)).toBe(true);
-  const refused = grandEvents.find((e) => e.kind === "tool_call_end" && e.data.tool_name === "spawn_agent") as SessionEvent<"tool_call_end">;
+  const refused = grandEvents.find(
+    (e) => e.kind === "tool_call_end" && e.data.tool_name === "spawn_agent",
+  ) as SessionEvent<"tool_call_end">;
   expect(refused.data.is_error).toBe(true);
   expect(h.session.subagents[0].status).toBe("completed");
 });
@@ -560,19 +713,26 @@ test("maxSubagentDepth 2: a child may spawn a grandchild; the grandchild has no 
 describe("001 §7: a truncated tool output points at the profile's subagent tool", () => {
   const hint = "to have a subagent process the full output file";
   test("default profile: spawn_agent", async () => {
-    await using h = await harness([call("bash", { command: "seq 1 3000" }), { text: "ok" }], { config: { toolOutputLimits: { bash: 500 } } });
+    await using h = await harness([call("bash", { command: "seq 1 3000" }), { text: "ok" }], {
+      config: { toolOutputLimits: { bash: 500 } },
+    });
     await h.session.submit("count");
     expect(JSON.stringify(h.fake.requests[1].body.messages)).toContain(`Use spawn_agent ${hint}`);
   });
 
   test("anthropic profile: Agent", async () => {
-    await using h = await harness([call("Bash", { command: "seq 1 3000" }), { text: "ok" }], { profile: "anthropic", config: { toolOutputLimits: { Bash: 500 } } });
+    await using h = await harness([call("Bash", { command: "seq 1 3000" }), { text: "ok" }], {
+      profile: "anthropic",
+      config: { toolOutputLimits: { Bash: 500 } },
+    });
     await h.session.submit("count");
     expect(JSON.stringify(h.fake.requests[1].body.messages)).toContain(`Use Agent ${hint}`);
   });
 
   test("no subagents (maxSubagentDepth 0): the hint names the reading tools instead", async () => {
-    await using h = await harness([call("bash", { command: "seq 1 3000" }), { text: "ok" }], { config: { toolOutputLimits: { bash: 500 }, maxSubagentDepth: 0 } });
+    await using h = await harness([call("bash", { command: "seq 1 3000" }), { text: "ok" }], {
+      config: { toolOutputLimits: { bash: 500 }, maxSubagentDepth: 0 },
+    });
     await h.session.submit("count");
     const sent = JSON.stringify(h.fake.requests[1].body.messages);
     expect(sent).not.toContain(hint);
@@ -587,15 +747,34 @@ describe("codex's wait_agent timeout and resume_agent", () => {
     const params = Object.fromEntries(h.fake.requests[0].body.tools.map((t: any) => [t.name, t.parameters]));
     const shape = (name: string) => {
       const p = params[name];
-      return { names: Object.keys(p.properties).sort(), required: [...(p.required ?? [])].sort(), types: Object.fromEntries(Object.entries(p.properties).map(([k, v]: [string, any]) => [k, v.type])) };
+      return {
+        names: Object.keys(p.properties).sort(),
+        required: [...(p.required ?? [])].sort(),
+        types: Object.fromEntries(Object.entries(p.properties).map(([k, v]: [string, any]) => [k, v.type])),
+      };
     };
     expect(shape("spawn_agent")).toEqual({
       names: ["agent_type", "fork_context", "items", "message", "model", "reasoning_effort"],
       required: [],
-      types: { message: "string", items: "array", agent_type: "string", fork_context: "boolean", model: "string", reasoning_effort: "string" },
+      types: {
+        message: "string",
+        items: "array",
+        agent_type: "string",
+        fork_context: "boolean",
+        model: "string",
+        reasoning_effort: "string",
+      },
     });
-    expect(shape("send_input")).toEqual({ names: ["interrupt", "items", "message", "target"], required: ["target"], types: { target: "string", message: "string", items: "array", interrupt: "boolean" } });
-    expect(shape("wait_agent")).toEqual({ names: ["targets", "timeout_ms"], required: ["targets"], types: { targets: "array", timeout_ms: "number" } });
+    expect(shape("send_input")).toEqual({
+      names: ["interrupt", "items", "message", "target"],
+      required: ["target"],
+      types: { target: "string", message: "string", items: "array", interrupt: "boolean" },
+    });
+    expect(shape("wait_agent")).toEqual({
+      names: ["targets", "timeout_ms"],
+      required: ["targets"],
+      types: { targets: "array", timeout_ms: "number" },
+    });
     expect(params.wait_agent.properties.targets.items.type).toBe("string");
     expect(shape("close_agent")).toEqual({ names: ["target"], required: ["target"], types: { target: "string" } });
     expect(shape("resume_agent")).toEqual({ names: ["id"], required: ["id"], types: { id: "string" } });
@@ -616,10 +795,14 @@ describe("codex's wait_agent timeout and resume_agent", () => {
       { model: "openai/gpt-5.2", profile: "openai" },
     );
     h.session.subscribe((e) => {
-      if (e.kind === "tool_call_end" && e.agent_id === undefined && (e.data.output as any).data?.timed_out) writeFileSync(join(h.dir, "go"), "");
+      if (e.kind === "tool_call_end" && e.agent_id === undefined && (e.data.output as any).data?.timed_out)
+        writeFileSync(join(h.dir, "go"), "");
     });
     await h.session.submit("PARENT: codex waits");
-    const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    const outs = h.events
+      .filter(isEnd)
+      .filter((e) => e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     const id = JSON.parse(outs[0].text).agent_id;
     expect(outs[1].status).toBe("error");
     expect(outs[1].error.message).toContain("timeout_ms must be greater than zero");
@@ -648,7 +831,10 @@ describe("codex's wait_agent timeout and resume_agent", () => {
     );
     await h.session.submit("PARENT: close and reopen");
     expect(h.fake.requests[0].body.tools.map((t: any) => t.name)).toContain("resume_agent");
-    const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined).map((e) => e.data.output as any);
+    const outs = h.events
+      .filter(isEnd)
+      .filter((e) => e.agent_id === undefined)
+      .map((e) => e.data.output as any);
     const id = JSON.parse(outs[0].text).agent_id;
     expect(JSON.parse(outs[2].text)).toEqual({ previous_status: { completed: "first answer" } });
     expect(outs[3].status).toBe("error");
@@ -695,7 +881,10 @@ test("issue 22 item 9: resume_agent when a child's session file was emptied or r
     }
   });
   await h.session.submit("PARENT: lose the children's files");
-  const outs = h.events.filter(isEnd).filter((e) => e.agent_id === undefined && e.data.tool_name === "resume_agent").map((e) => e.data.output as any);
+  const outs = h.events
+    .filter(isEnd)
+    .filter((e) => e.agent_id === undefined && e.data.tool_name === "resume_agent")
+    .map((e) => e.data.output as any);
   expect(outs.length).toBe(2);
   for (const out of outs) {
     expect(out.status).toBe("error");
@@ -709,7 +898,11 @@ test("issue 22 item 9: resume_agent when a child's session file was emptied or r
 test("004 §5.2 a subagent's long answer reaches the parent's model cut to 20,000 characters from both ends", async () => {
   const answer = `BEGIN ${"x".repeat(60_000)} END`;
   const script = routeByPrompt({
-    PARENT: [call("spawn_agent", { task: "CHILD-BIG: write a lot" }), (r) => call("wait", { agent_id: spawnedId(r) }), { text: "read it" }],
+    PARENT: [
+      call("spawn_agent", { task: "CHILD-BIG: write a lot" }),
+      (r) => call("wait", { agent_id: spawnedId(r) }),
+      { text: "read it" },
+    ],
     "CHILD-BIG": [{ text: answer }],
   });
   await using h = await harness(script);

@@ -17,7 +17,11 @@ const hasGit = (() => {
 })();
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync("git", ["-c", "user.name=gong-test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", ...args], { cwd, stdio: "ignore" });
+  execFileSync(
+    "git",
+    ["-c", "user.name=gong-test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", ...args],
+    { cwd, stdio: "ignore" },
+  );
 }
 
 describe("004 §6 system prompt", () => {
@@ -25,7 +29,10 @@ describe("004 §6 system prompt", () => {
     using temp = tempDir("gong-prompt-");
     const dir = temp.dir;
     writeFileSync(join(dir, "AGENTS.md"), "PROJECT-RULE: use tabs.\n");
-    await using h = await harness([{ text: "ok" }], { cwd: dir, appendSystemPrompt: "USER-OVERRIDE: answer in French." });
+    await using h = await harness([{ text: "ok" }], {
+      cwd: dir,
+      appendSystemPrompt: "USER-OVERRIDE: answer in French.",
+    });
     await h.session.submit("hi");
     const system = (h.fake.requests[0].body.system as any[]).map((b) => b.text).join("\n");
     const at = (s: string) => system.indexOf(s);
@@ -70,7 +77,13 @@ describe("004 §6 system prompt", () => {
     writeFileSync(join(dir, "a.txt"), "3\n");
     writeFileSync(join(dir, "new.txt"), "x\n");
     const snap = await gitSnapshot(dir);
-    expect(snap).toMatchObject({ isRepo: true, branch: "trunk", modified: 1, untracked: 1, recentCommits: ["second subject", "first subject"] });
+    expect(snap).toMatchObject({
+      isRepo: true,
+      branch: "trunk",
+      modified: 1,
+      untracked: 1,
+      recentCommits: ["second subject", "first subject"],
+    });
     await using h = await harness([{ text: "ok" }], { cwd: dir });
     const prompt = h.session.systemPrompt();
     expect(prompt).toContain("Is git repository: true");
@@ -86,44 +99,62 @@ describe("004 §6 system prompt", () => {
 });
 
 describe("004 §6.5 project docs", () => {
-  test.skipIf(!hasGit)("004-9.8 docs from the repository root down to cwd, root first; profile files only for their profile", async () => {
-    using temp = tempDir("gong-prompt-");
-    const root = temp.dir;
-    git(root, "init", "-q");
-    const sub = join(root, "packages", "app");
-    mkdirSync(sub, { recursive: true });
-    writeFileSync(join(root, "AGENTS.md"), "ROOT-AGENTS\n");
-    writeFileSync(join(root, "CLAUDE.md"), "ROOT-CLAUDE\n");
-    writeFileSync(join(root, "GEMINI.md"), "ROOT-GEMINI\n");
-    writeFileSync(join(root, "packages", "AGENTS.md"), "MIDDLE-AGENTS\n");
-    writeFileSync(join(sub, "AGENTS.md"), "DEEP-AGENTS\n");
+  test.skipIf(!hasGit)(
+    "004-9.8 docs from the repository root down to cwd, root first; profile files only for their profile",
+    async () => {
+      using temp = tempDir("gong-prompt-");
+      const root = temp.dir;
+      git(root, "init", "-q");
+      const sub = join(root, "packages", "app");
+      mkdirSync(sub, { recursive: true });
+      writeFileSync(join(root, "AGENTS.md"), "ROOT-AGENTS\n");
+      writeFileSync(join(root, "CLAUDE.md"), "ROOT-CLAUDE\n");
+      writeFileSync(join(root, "GEMINI.md"), "ROOT-GEMINI\n");
+      writeFileSync(join(root, "packages", "AGENTS.md"), "MIDDLE-AGENTS\n");
+      writeFileSync(join(sub, "AGENTS.md"), "DEEP-AGENTS\n");
 
-    const plain = await discoverProjectDocs(sub, { gitRoot: root });
-    expect(plain.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "MIDDLE-AGENTS", "DEEP-AGENTS"]);
+      const plain = await discoverProjectDocs(sub, { gitRoot: root });
+      expect(plain.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "MIDDLE-AGENTS", "DEEP-AGENTS"]);
 
-    const claude = await discoverProjectDocs(sub, { gitRoot: root, files: ["CLAUDE.md"] });
-    expect(claude.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "ROOT-CLAUDE", "MIDDLE-AGENTS", "DEEP-AGENTS"]);
+      const claude = await discoverProjectDocs(sub, { gitRoot: root, files: ["CLAUDE.md"] });
+      expect(claude.map((d) => d.content.trim())).toEqual([
+        "ROOT-AGENTS",
+        "ROOT-CLAUDE",
+        "MIDDLE-AGENTS",
+        "DEEP-AGENTS",
+      ]);
 
-    mkdirSync(join(sub, ".codex"));
-    writeFileSync(join(sub, ".codex", "instructions.md"), "DEEP-CODEX\n");
-    expect((await discoverProjectDocs(sub, { gitRoot: root })).map((d) => d.content.trim())).not.toContain("DEEP-CODEX");
-    const codex = await discoverProjectDocs(sub, { gitRoot: root, files: [".codex/instructions.md"] });
-    expect(codex.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "MIDDLE-AGENTS", "DEEP-AGENTS", "DEEP-CODEX"]);
+      mkdirSync(join(sub, ".codex"));
+      writeFileSync(join(sub, ".codex", "instructions.md"), "DEEP-CODEX\n");
+      expect((await discoverProjectDocs(sub, { gitRoot: root })).map((d) => d.content.trim())).not.toContain(
+        "DEEP-CODEX",
+      );
+      const codex = await discoverProjectDocs(sub, { gitRoot: root, files: [".codex/instructions.md"] });
+      expect(codex.map((d) => d.content.trim())).toEqual(["ROOT-AGENTS", "MIDDLE-AGENTS", "DEEP-AGENTS", "DEEP-CODEX"]);
 
-    await using h = await harness([{ text: "ok" }], { cwd: sub });
-    const prompt = h.session.systemPrompt();
-    expect(prompt.indexOf("ROOT-AGENTS")).toBeLessThan(prompt.indexOf("DEEP-AGENTS"));
-    expect(prompt).not.toContain("ROOT-CLAUDE");
-    expect(prompt).not.toContain("ROOT-GEMINI");
-    const claudeProfile = (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), id: "claude-like", projectDocFiles: ["CLAUDE.md"] });
-    await using h2 = await harness([{ text: "ok" }], { cwd: sub, profile: claudeProfile });
-    const claudePrompt = h2.session.systemPrompt();
-    expect(claudePrompt).toContain("ROOT-CLAUDE");
-    expect(claudePrompt).not.toContain("ROOT-GEMINI");
-  });
+      await using h = await harness([{ text: "ok" }], { cwd: sub });
+      const prompt = h.session.systemPrompt();
+      expect(prompt.indexOf("ROOT-AGENTS")).toBeLessThan(prompt.indexOf("DEEP-AGENTS"));
+      expect(prompt).not.toContain("ROOT-CLAUDE");
+      expect(prompt).not.toContain("ROOT-GEMINI");
+      const claudeProfile = (o: Parameters<typeof createDefaultProfile>[0]) => ({
+        ...createDefaultProfile(o),
+        id: "claude-like",
+        projectDocFiles: ["CLAUDE.md"],
+      });
+      await using h2 = await harness([{ text: "ok" }], { cwd: sub, profile: claudeProfile });
+      const claudePrompt = h2.session.systemPrompt();
+      expect(claudePrompt).toContain("ROOT-CLAUDE");
+      expect(claudePrompt).not.toContain("ROOT-GEMINI");
+    },
+  );
 
   test("004 6.5 a profile registered with registerProfile reads its own files after setProfile", async () => {
-    const teamProfile = (o: Parameters<typeof createDefaultProfile>[0]) => ({ ...createDefaultProfile(o), id: "team-docs", projectDocFiles: ["TEAM.md"] });
+    const teamProfile = (o: Parameters<typeof createDefaultProfile>[0]) => ({
+      ...createDefaultProfile(o),
+      id: "team-docs",
+      projectDocFiles: ["TEAM.md"],
+    });
     registerProfile("team-docs", teamProfile);
     using temp = tempDir("gong-prompt-");
     writeFileSync(join(temp.dir, "TEAM.md"), "TEAM-RULES\n");

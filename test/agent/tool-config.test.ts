@@ -12,7 +12,17 @@ describe("003 §10 tool presets", () => {
   test("TOOLCFG-001 all seven tools and the web fetch tool are active by default (and the profile's subagent tools after them)", async () => {
     await using h = await harness([{ text: "ok" }]);
     await h.session.submit("hi");
-    expect(toolNames(h.fake.requests[0].body)).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "web_fetch", ...SUBAGENT_TOOLS]);
+    expect(toolNames(h.fake.requests[0].body)).toEqual([
+      "read",
+      "write",
+      "edit",
+      "bash",
+      "grep",
+      "find",
+      "ls",
+      "web_fetch",
+      ...SUBAGENT_TOOLS,
+    ]);
   });
 
   test("TOOLCFG-002 the minimal preset offers read, write, edit, bash", async () => {
@@ -67,7 +77,18 @@ describe("one rule for custom and subagent tools: all on under the default prese
   test("setTools('default') keeps a custom tool and the subagent tools, as createSession does", async () => {
     await using h = await harness([{ text: "ok" }], { customTools: [plainText] });
     const atStart = [...h.session.tools];
-    expect(atStart).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "web_fetch", "plain_text", ...SUBAGENT_TOOLS]);
+    expect(atStart).toEqual([
+      "read",
+      "write",
+      "edit",
+      "bash",
+      "grep",
+      "find",
+      "ls",
+      "web_fetch",
+      "plain_text",
+      ...SUBAGENT_TOOLS,
+    ]);
     h.session.setTools("minimal");
     expect(h.session.tools).toEqual(["read", "write", "edit", "bash"]);
     h.session.setTools("default");
@@ -82,13 +103,40 @@ describe("one rule for custom and subagent tools: all on under the default prese
     await using h = await harness([{ text: "ok" }], { customTools: [plainText] });
     h.session.setTools("default");
     h.session.setProfile("anthropic");
-    expect(h.session.tools).toEqual(["Read", "Write", "Edit", "Bash", "TaskOutput", "TaskStop", "Grep", "Glob", "TodoWrite", "WebFetch", "plain_text", "Agent"]);
+    expect(h.session.tools).toEqual([
+      "Read",
+      "Write",
+      "Edit",
+      "Bash",
+      "TaskOutput",
+      "TaskStop",
+      "Grep",
+      "Glob",
+      "TodoWrite",
+      "WebFetch",
+      "plain_text",
+      "Agent",
+    ]);
     h.session.setProfile("default");
-    expect(h.session.tools).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "web_fetch", "plain_text", ...SUBAGENT_TOOLS]);
+    expect(h.session.tools).toEqual([
+      "read",
+      "write",
+      "edit",
+      "bash",
+      "grep",
+      "find",
+      "ls",
+      "web_fetch",
+      "plain_text",
+      ...SUBAGENT_TOOLS,
+    ]);
   });
 
   test("a list naming another dialect's subagent tool leaves it out; a custom tool it names stays across profiles", async () => {
-    await using h = await harness([{ text: "ok" }], { customTools: [plainText], tools: ["read", "plain_text", "wait_agent"] });
+    await using h = await harness([{ text: "ok" }], {
+      customTools: [plainText],
+      tools: ["read", "plain_text", "wait_agent"],
+    });
     expect(h.session.tools).toEqual(["read", "plain_text"]);
     h.session.setProfile("anthropic");
     expect(h.session.tools).toEqual(["Read", "plain_text"]);
@@ -110,22 +158,35 @@ const plainText: Tool<{}> = {
 
 describe("003 §11 dual channel (envelope text for the model, data for hosts)", () => {
   test("TOOLRES-001 a text-only result: the model gets the text, data is empty", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "plain_text", arguments: {} }] }, { text: "ok" }], { customTools: [plainText] });
+    await using h = await harness([{ toolCalls: [{ name: "plain_text", arguments: {} }] }, { text: "ok" }], {
+      customTools: [plainText],
+    });
     await h.session.submit("go");
     expect(toolResultTexts(h.fake, 1)[0]).toBe("just text");
     expect((h.events.find((e) => e.kind === "tool_call_end")!.data.output as any).data).toEqual({});
   });
 
   test("TOOLRES-002 text and data travel separately: data never reaches the model", async () => {
-    const withData: Tool<{}> = { ...plainText, name: "with_data", run: async (_a, ctx) => ctx.reply.success({ internal_marker: "DATA-ONLY-123" }, "short text") };
-    await using h = await harness([{ toolCalls: [{ name: "with_data", arguments: {} }] }, { text: "ok" }], { customTools: [withData] });
+    const withData: Tool<{}> = {
+      ...plainText,
+      name: "with_data",
+      run: async (_a, ctx) => ctx.reply.success({ internal_marker: "DATA-ONLY-123" }, "short text"),
+    };
+    await using h = await harness([{ toolCalls: [{ name: "with_data", arguments: {} }] }, { text: "ok" }], {
+      customTools: [withData],
+    });
     await h.session.submit("go");
     expect(JSON.stringify(requestMessages(h.fake, 1))).not.toContain("DATA-ONLY-123");
-    expect((h.events.find((e) => e.kind === "tool_call_end")!.data.output as any).data.internal_marker).toBe("DATA-ONLY-123");
+    expect((h.events.find((e) => e.kind === "tool_call_end")!.data.output as any).data.internal_marker).toBe(
+      "DATA-ONLY-123",
+    );
   });
 
   test("TOOLRES-003 edit: short text for the model, the diff in data", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "edit", arguments: { path: "a.txt", old_text: "old", new_text: "new" } }] }, { text: "ok" }]);
+    await using h = await harness([
+      { toolCalls: [{ name: "edit", arguments: { path: "a.txt", old_text: "old", new_text: "new" } }] },
+      { text: "ok" },
+    ]);
     writeFileSync(join(h.dir, "a.txt"), "an old line\n");
     await h.session.submit("edit");
     const full = h.events.find((e) => e.kind === "tool_call_end")!.data.output as any;
@@ -135,7 +196,10 @@ describe("003 §11 dual channel (envelope text for the model, data for hosts)", 
   });
 
   test("TOOLRES-004 bash: the output as text, exit_code and duration in data", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo visible" } }] }, { text: "ok" }]);
+    await using h = await harness([
+      { toolCalls: [{ name: "bash", arguments: { command: "echo visible" } }] },
+      { text: "ok" },
+    ]);
     await h.session.submit("run");
     const full = h.events.find((e) => e.kind === "tool_call_end")!.data.output as any;
     expect(full.data.exit_code).toBe(0);
@@ -145,7 +209,10 @@ describe("003 §11 dual channel (envelope text for the model, data for hosts)", 
   });
 
   test("TOOLRES-005 an error result is flagged and its text says what went wrong", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "read", arguments: { path: "missing.txt" } }] }, { text: "ok" }]);
+    await using h = await harness([
+      { toolCalls: [{ name: "read", arguments: { path: "missing.txt" } }] },
+      { text: "ok" },
+    ]);
     await h.session.submit("read");
     const result = requestMessages(h.fake, 1).at(-1).content[0];
     expect(result.is_error).toBe(true);
@@ -157,7 +224,10 @@ describe("003 §11 dual channel (envelope text for the model, data for hosts)", 
 
   test("TOOLRES-006 a hook changing the text leaves data untouched", async () => {
     const hooks: Hooks = { onToolResult: (_t, r) => ({ text: r.text.toUpperCase() }) };
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo quiet" } }] }, { text: "ok" }], { hooks });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: "echo quiet" } }] }, { text: "ok" }],
+      { hooks },
+    );
     await h.session.submit("run");
     const full = h.events.find((e) => e.kind === "tool_call_end")!.data.output as any;
     expect(toolResultTexts(h.fake, 1)[0]).toContain("QUIET");
@@ -167,8 +237,14 @@ describe("003 §11 dual channel (envelope text for the model, data for hosts)", 
 
   test("TOOLRES read images reach the model as image parts", async () => {
     // 1x1 PNG
-    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
-    await using h = await harness([{ toolCalls: [{ name: "read", arguments: { path: "dot.png" } }] }, { text: "a dot" }]);
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    await using h = await harness([
+      { toolCalls: [{ name: "read", arguments: { path: "dot.png" } }] },
+      { text: "a dot" },
+    ]);
     writeFileSync(join(h.dir, "dot.png"), png);
     await h.session.submit("look");
     const block = requestMessages(h.fake, 1).at(-1).content[0];

@@ -115,8 +115,12 @@ describe("issue 23 the Toolset is one value built by one pure function", () => {
   });
 
   test("a bad selection throws the selection rule's error", () => {
-    expect(() => buildToolset({ profile: profileOf("anthropic"), selection: ["read_file"] })).toThrow("Unknown tool 'read_file'. Available tools:");
-    expect(() => buildToolset({ profile: profileOf("anthropic"), selection: [] })).toThrow("The active tool list is empty");
+    expect(() => buildToolset({ profile: profileOf("anthropic"), selection: ["read_file"] })).toThrow(
+      "Unknown tool 'read_file'. Available tools:",
+    );
+    expect(() => buildToolset({ profile: profileOf("anthropic"), selection: [] })).toThrow(
+      "The active tool list is empty",
+    );
   });
 });
 
@@ -132,7 +136,12 @@ describe("issue 23 the CLI's check and createSession build the same Toolset", ()
     test(`${profile} ${JSON.stringify(selection)}`, async () => {
       using dir = tempDir("gong-toolset-");
       const env = new LocalEnvironment({ root: dir.dir });
-      const cli = toolsForSelection({ profile: getProfileFactory(profile), model: "example/model", selection: selection as never, env }).map((t) => t.name);
+      const cli = toolsForSelection({
+        profile: getProfileFactory(profile),
+        model: "example/model",
+        selection: selection as never,
+        env,
+      }).map((t) => t.name);
       await using h = await harness([], { profile, tools: selection as never });
       expect(cli).toEqual(h.session.tools);
       await env.cleanup();
@@ -142,7 +151,10 @@ describe("issue 23 the CLI's check and createSession build the same Toolset", ()
 
 describe("issue 23 a session builds a new Toolset when the profile, model or selection changes", () => {
   test("setTools, setProfile and setModel each change what the next request carries", async () => {
-    await using h = await harness([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }], { profile: "auto", tools: "readonly" });
+    await using h = await harness([{ text: "1" }, { text: "2" }, { text: "3" }, { text: "4" }], {
+      profile: "auto",
+      tools: "readonly",
+    });
     const sent = () => (h.fake.requests.at(-1)!.body.tools ?? []).map((t: { name: string }) => t.name);
     await h.session.submit("one");
     expect(sent()).toEqual(["Read", "Grep", "Glob"]);
@@ -167,7 +179,13 @@ describe("issue 23 a session builds a new Toolset when the profile, model or sel
 
 describe("issue 23 children are built by a ChildFactory from the parent's snapshot", () => {
   const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] });
-  const helper: AgentDefinition = { name: "helper", description: "Helps.", prompt: "You help.", file: "helper.md", scope: "project" };
+  const helper: AgentDefinition = {
+    name: "helper",
+    description: "Helps.",
+    prompt: "You help.",
+    file: "helper.md",
+    scope: "project",
+  };
 
   test("a custom agent without a tool list gets the tools the parent has active at the spawn", async () => {
     await using h = await harness(
@@ -186,16 +204,27 @@ describe("issue 23 children are built by a ChildFactory from the parent's snapsh
   test("the parent's switch after a spawn leaves the child's tools as they were built", async () => {
     await using h = await harness(
       routeByPrompt({
-        PARENT: [call("spawn_agent", { task: "CHILD-T: first" }), { text: "spawned" }, (r) => call("send_input", { agent_id: agentIdIn(r), message: "CHILD-T: again" }), { text: "sent" }],
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-T: first" }),
+          { text: "spawned" },
+          (r) => call("send_input", { agent_id: agentIdIn(r), message: "CHILD-T: again" }),
+          { text: "sent" },
+        ],
         "CHILD-T": [{ text: "one" }, { text: "two" }],
       }),
       { tools: ["read", "spawn_agent", "send_input"] },
     );
     await h.session.submit("PARENT: spawn");
-    await until(() => h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T")).length === 1, "the child's first request");
+    await until(
+      () => h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T")).length === 1,
+      "the child's first request",
+    );
     h.session.setTools(["read", "bash", "spawn_agent", "send_input"]);
     await h.session.submit("PARENT: again");
-    await until(() => h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T")).length === 2, "the child's second request");
+    await until(
+      () => h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T")).length === 2,
+      "the child's second request",
+    );
     const child = h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T"));
     expect(child.map((r) => r.body.tools.map((t: { name: string }) => t.name))).toEqual([["read"], ["read"]]);
   });

@@ -36,7 +36,10 @@ function markedStrings(body: unknown): string[] {
 describe("004 §9.13 step 4: truncation check", () => {
   for (const [api, model] of Object.entries(MODELS)) {
     test(`004-9.13 step 4 a 100,000-character file read over ${api}`, async () => {
-      await using h = await harness([{ toolCalls: [{ name: "read", arguments: { path: "big.txt" } }] }, { text: "It is all x." }], { model });
+      await using h = await harness(
+        [{ toolCalls: [{ name: "read", arguments: { path: "big.txt" } }] }, { text: "It is all x." }],
+        { model },
+      );
       writeFileSync(join(h.dir, "big.txt"), "x".repeat(100_000));
       await h.session.submit("Read big.txt");
       const end = h.events.find((e) => e.kind === "tool_call_end")!;
@@ -56,9 +59,21 @@ describe("004 §9.13 step 4: truncation check", () => {
 });
 
 const PROFILES = {
-  anthropic: { model: "anthropic/claude-sonnet-4-5", read: "Read", shell: (command: string) => ({ name: "Bash", arguments: { command } }) },
-  openai: { model: "openai/gpt-5", read: "read_file", shell: (command: string) => ({ name: "exec_command", arguments: { cmd: command } }) },
-  gemini: { model: "gemini/gemini-2.5-pro", read: "read_file", shell: (command: string) => ({ name: "run_shell_command", arguments: { command } }) },
+  anthropic: {
+    model: "anthropic/claude-sonnet-4-5",
+    read: "Read",
+    shell: (command: string) => ({ name: "Bash", arguments: { command } }),
+  },
+  openai: {
+    model: "openai/gpt-5",
+    read: "read_file",
+    shell: (command: string) => ({ name: "exec_command", arguments: { cmd: command } }),
+  },
+  gemini: {
+    model: "gemini/gemini-2.5-pro",
+    read: "read_file",
+    shell: (command: string) => ({ name: "run_shell_command", arguments: { command } }),
+  },
 } as const;
 
 /** `seq 1 100000` as the command prints it. */
@@ -67,7 +82,10 @@ const SEQ = Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join("");
 describe("004 §9.13 step 4 on each provider profile", () => {
   for (const [profile, p] of Object.entries(PROFILES)) {
     test(`004-9.13 step 4 ${profile}: a 100,000-character file read with ${p.read}`, async () => {
-      await using h = await harness([{ toolCalls: [{ name: p.read, arguments: { file_path: "big.txt" } }] }, { text: "It is all x." }], { model: p.model, profile });
+      await using h = await harness(
+        [{ toolCalls: [{ name: p.read, arguments: { file_path: "big.txt" } }] }, { text: "It is all x." }],
+        { model: p.model, profile },
+      );
       writeFileSync(join(h.dir, "big.txt"), "x".repeat(100_000));
       await h.session.submit("Read big.txt");
       const end = h.events.find((e) => e.kind === "tool_call_end")!;
@@ -82,7 +100,10 @@ describe("004 §9.13 step 4 on each provider profile", () => {
     });
 
     test(`004-5.3 ${profile}: seq 1 100000 through ${p.shell("").name} is cut once, with exact counts, and spilled whole`, async () => {
-      await using h = await harness([{ toolCalls: [p.shell("seq 1 100000")] }, { text: "counted" }], { model: p.model, profile });
+      await using h = await harness([{ toolCalls: [p.shell("seq 1 100000")] }, { text: "counted" }], {
+        model: p.model,
+        profile,
+      });
       await h.session.submit("count");
       const end = h.events.find((e) => e.kind === "tool_call_end")!;
       expect(end.data).toMatchObject({ truncated: true, output_complete: true });
@@ -102,24 +123,36 @@ describe("004 §9.13 step 4 on each provider profile", () => {
   }
 
   test("004-5.3 openai: exec_command keeps its status lines whole and reports the true token count", async () => {
-    await using h = await harness([{ toolCalls: [PROFILES.openai.shell("seq 1 100000")] }, { text: "counted" }], { model: PROFILES.openai.model, profile: "openai" });
-    await h.session.submit("count");
-    const [seen] = markedStrings(h.fake.requests[1].body);
-    expect(seen).toMatch(/^Wall time: [\d.]+ seconds\nProcess exited with code 0\nOriginal token count: 147224\nOutput:\n\[WARNING: Tool output was truncated/);
-  });
-
-  test("004-5.3 openai: one 50 MB line through exec_command — the model gets its last 30,000 characters, the spill file all of it", async () => {
-    await using h = await harness([{ toolCalls: [PROFILES.openai.shell("head -c 50000000 /dev/zero | tr '\\0' a")] }, { text: "long" }], {
+    await using h = await harness([{ toolCalls: [PROFILES.openai.shell("seq 1 100000")] }, { text: "counted" }], {
       model: PROFILES.openai.model,
       profile: "openai",
     });
+    await h.session.submit("count");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toMatch(
+      /^Wall time: [\d.]+ seconds\nProcess exited with code 0\nOriginal token count: 147224\nOutput:\n\[WARNING: Tool output was truncated/,
+    );
+  });
+
+  test("004-5.3 openai: one 50 MB line through exec_command — the model gets its last 30,000 characters, the spill file all of it", async () => {
+    await using h = await harness(
+      [{ toolCalls: [PROFILES.openai.shell("head -c 50000000 /dev/zero | tr '\\0' a")] }, { text: "long" }],
+      {
+        model: PROFILES.openai.model,
+        profile: "openai",
+      },
+    );
     await h.session.submit("print");
     const end = h.events.find((e) => e.kind === "tool_call_end")!;
     expect(end.data).toMatchObject({ truncated: true, output_complete: false });
     expect(statSync(join(h.dir, String(end.data.full_output_path))).size).toBe(50_000_000);
     const [seen] = markedStrings(h.fake.requests[1].body);
-    expect(seen).toContain("Original token count: 12500000\nOutput:\n[WARNING: Tool output was truncated: 49970000 of 50000000 characters were removed from the start.");
-    expect(seen).toContain("Line 1 alone is longer than the 30000-character limit: only its last 30000 characters are shown.");
+    expect(seen).toContain(
+      "Original token count: 12500000\nOutput:\n[WARNING: Tool output was truncated: 49970000 of 50000000 characters were removed from the start.",
+    );
+    expect(seen).toContain(
+      "Line 1 alone is longer than the 30000-character limit: only its last 30000 characters are shown.",
+    );
     expect(seen.endsWith(`]\n${"a".repeat(30_000)}`)).toBe(true);
     expect(seen.length).toBeLessThan(CAPABILITY_LIMITS.bash.maxChars + 1000);
   }, 60_000);
@@ -127,9 +160,12 @@ describe("004 §9.13 step 4 on each provider profile", () => {
 
 describe("004 §9.5 limits through the session config", () => {
   test("004-9.5 toolOutputLimits (characters) and toolLineLimits override the profile's", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 1000" } }] }, { text: "ok" }], {
-      config: { toolOutputLimits: { bash: 100 }, toolLineLimits: { bash: 5 } },
-    });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 1000" } }] }, { text: "ok" }],
+      {
+        config: { toolOutputLimits: { bash: 100 }, toolLineLimits: { bash: 5 } },
+      },
+    );
     await h.session.submit("count");
     const [seen] = markedStrings(h.fake.requests[1].body);
     expect(seen).toContain("Lines 1-995 of 1000 are not shown. Shown: lines 996-1000.");
@@ -137,9 +173,12 @@ describe("004 §9.5 limits through the session config", () => {
   });
 
   test("the event limit: tool_call_end keeps the first and last parts and names the full output", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 20000" } }] }, { text: "ok" }], {
-      observer: { eventLimitChars: 10_000 },
-    });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 20000" } }] }, { text: "ok" }],
+      {
+        observer: { eventLimitChars: 10_000 },
+      },
+    );
     await h.session.submit("count");
     const end = h.events.find((e) => e.kind === "tool_call_end")!;
     const text = (end.data.output as { text: string }).text;
@@ -158,7 +197,11 @@ test("001-10 a session sweeps expired and over-budget spill files when it starts
   mkdirSync(spills);
   const day = 86_400;
   const now = Date.now() / 1000;
-  for (const [name, age, size] of [["tool_old_bash.txt", 8 * day, 10], ["tool_big_bash.txt", 2 * day, 3000], ["tool_new_bash.txt", 60, 1000]] as const) {
+  for (const [name, age, size] of [
+    ["tool_old_bash.txt", 8 * day, 10],
+    ["tool_big_bash.txt", 2 * day, 3000],
+    ["tool_new_bash.txt", 60, 1000],
+  ] as const) {
     writeFileSync(join(spills, name), "x".repeat(size));
     utimesSync(join(spills, name), now - age, now - age);
   }

@@ -15,7 +15,12 @@ export function fakeModel(dir: string, name: string, turns: ScriptTurn[]): strin
 
 /** Three turns: write a file named after the task, list it, answer. */
 export const THREE_TURNS: ScriptTurn[] = [
-  { text: "Writing the file.", toolCalls: [{ name: "bash", arguments: { command: 'printf "%s\\n" "$GONG_BATCH_TASK_ID" > "out-$GONG_BATCH_TASK_ID.txt"' } }] },
+  {
+    text: "Writing the file.",
+    toolCalls: [
+      { name: "bash", arguments: { command: 'printf "%s\\n" "$GONG_BATCH_TASK_ID" > "out-$GONG_BATCH_TASK_ID.txt"' } },
+    ],
+  },
   { text: "Checking it.", toolCalls: [{ name: "bash", arguments: { command: 'cat "out-$GONG_BATCH_TASK_ID.txt"' } }] },
   { text: "Done." },
 ];
@@ -28,7 +33,10 @@ export function writeTasks(path: string, tasks: Array<Record<string, unknown> | 
 export function readResults(out: string): AttemptResult[] {
   const file = join(out, "results.jsonl");
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as AttemptResult);
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AttemptResult);
 }
 
 export const readSummary = (out: string) => JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Summary;

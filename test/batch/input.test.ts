@@ -37,12 +37,16 @@ describe("gong batch input and output", () => {
       expect.stringMatching(/^gong: task (no-clone|bad-setup) \(attempt 1\): failed: /),
       expect.stringMatching(/^gong: task (no-clone|bad-setup) \(attempt 1\): failed: /),
     ]);
-    expect(r.stderr).toContain("task no-clone (attempt 1): failed: cannot prepare the workdir: cannot clone file:///nonexistent/repo.git");
+    expect(r.stderr).toContain(
+      "task no-clone (attempt 1): failed: cannot prepare the workdir: cannot clone file:///nonexistent/repo.git",
+    );
     expect(r.stderr).toContain("task bad-setup (attempt 1): failed: setup exited with 3: cannot prepare");
     const out = join(ws.dir, "out");
     expect(resultOf(out, "good", 1)!.status).toBe("done");
     expect(resultOf(out, "also-good", 1)!.status).toBe("done");
-    expect(readFileSync(join(out, "tasks", "bad-setup", "attempt-1", "stderr.log"), "utf8")).toContain("cannot prepare");
+    expect(readFileSync(join(out, "tasks", "bad-setup", "attempt-1", "stderr.log"), "utf8")).toContain(
+      "cannot prepare",
+    );
     // A task's own failure is not retried.
     expect(readResults(out).filter((x) => x.id === "no-clone")).toHaveLength(1);
     expect(readSummary(out).counts).toMatchObject({ done: 2, failed: 2 });
@@ -57,7 +61,9 @@ describe("gong batch input and output", () => {
     const before = readFileSync(join(ws.dir, "out", "results.jsonl"), "utf8");
     const r = await ws.run(["batch", "second.jsonl", "--out", "out", "--model", model]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`gong: ${join(ws.dir, "out")} holds the results of another batch (${join(ws.dir, "first.jsonl")}); use another --out directory.`);
+    expect(r.stderr.trim()).toBe(
+      `gong: ${join(ws.dir, "out")} holds the results of another batch (${join(ws.dir, "first.jsonl")}); use another --out directory.`,
+    );
     expect(readFileSync(join(ws.dir, "out", "results.jsonl"), "utf8")).toBe(before);
   });
 
@@ -68,18 +74,44 @@ describe("gong batch input and output", () => {
     // A later commit: the task must start from base_commit, not HEAD.
     writeFileSync(join(repo, "later.txt"), "later\n");
     spawnSync("git", ["add", "-A"], { cwd: repo });
-    spawnSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "later"], { cwd: repo });
+    spawnSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "later"], {
+      cwd: repo,
+    });
     const model = fakeModel(ws.dir, "fix", [
-      { toolCalls: [{ name: "bash", arguments: { command: "sed -i 's/a - b/a + b/' calc.py && printf 'assert True\\n' > test_calc.py && test ! -e later.txt" } }] },
+      {
+        toolCalls: [
+          {
+            name: "bash",
+            arguments: {
+              command:
+                "sed -i 's/a - b/a + b/' calc.py && printf 'assert True\\n' > test_calc.py && test ! -e later.txt",
+            },
+          },
+        ],
+      },
       { text: "Fixed add()." },
     ]);
-    const row = (id: string) => ({ instance_id: id, problem_statement: "add() subtracts", repo, base_commit: base, patch: "", test_patch: "", FAIL_TO_PASS: "[]", PASS_TO_PASS: "[]", version: "1.0", created_at: "2024-01-01" });
+    const row = (id: string) => ({
+      instance_id: id,
+      problem_statement: "add() subtracts",
+      repo,
+      base_commit: base,
+      patch: "",
+      test_patch: "",
+      FAIL_TO_PASS: "[]",
+      PASS_TO_PASS: "[]",
+      version: "1.0",
+      created_at: "2024-01-01",
+    });
     writeTasks(join(ws.dir, "swe.jsonl"), [row("demo__calc-1"), row("demo__calc-2")]);
     const r = await ws.run(["batch", "swe.jsonl", "--out", "out", "--model", model]);
     expect(r.code).toBe(0);
     const exported = await ws.run(["batch", "export", "out", "--format", "swebench"]);
     expect(exported.code).toBe(0);
-    const predictions = exported.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const predictions = exported.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(predictions.map((p) => p.instance_id)).toEqual(["demo__calc-1", "demo__calc-2"]);
     for (const p of predictions) {
       expect(Object.keys(p).sort()).toEqual(["instance_id", "model_name_or_path", "model_patch"]);
@@ -90,7 +122,10 @@ describe("gong batch input and output", () => {
     }
     // The patch applies to base_commit.
     spawnSync("git", ["checkout", "-q", base], { cwd: repo });
-    expect(spawnSync("git", ["apply", "--check", "-"], { cwd: repo, input: predictions[0].model_patch, encoding: "utf8" }).status).toBe(0);
+    expect(
+      spawnSync("git", ["apply", "--check", "-"], { cwd: repo, input: predictions[0].model_patch, encoding: "utf8" })
+        .status,
+    ).toBe(0);
     const file = join(ws.dir, "preds.jsonl");
     expect((await ws.run(["batch", "export", "out", "--format", "swebench", "-o", file])).code).toBe(0);
     expect(readFileSync(file, "utf8")).toBe(exported.stdout);
@@ -99,7 +134,10 @@ describe("gong batch input and output", () => {
   test("batch is a subcommand: collect rebuilds results.jsonl and summary.json from the result files; bare 'gong batch' is a usage error", async () => {
     mkdirSync(join(ws.dir, "project"));
     const model = fakeModel(ws.dir, "three", THREE_TURNS);
-    writeTasks(join(ws.dir, "tasks.jsonl"), ["a", "b", "c"].map((id) => ({ id, prompt: "go", workdir: "project" })));
+    writeTasks(
+      join(ws.dir, "tasks.jsonl"),
+      ["a", "b", "c"].map((id) => ({ id, prompt: "go", workdir: "project" })),
+    );
     expect((await ws.run(["batch", "tasks.jsonl", "--out", "out", "--model", model])).code).toBe(0);
     const out = join(ws.dir, "out");
     const results = readResults(out);
@@ -109,7 +147,11 @@ describe("gong batch input and output", () => {
     const r = await ws.run(["batch", "collect", "out"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("3 tasks: 3 done");
-    expect(readResults(out).map((x) => x.id).sort()).toEqual(results.map((x) => x.id).sort());
+    expect(
+      readResults(out)
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual(results.map((x) => x.id).sort());
     expect(readSummary(out).counts).toEqual(summary.counts);
     const bare = await ws.run(["batch"]);
     expect(bare.code).toBe(2);
@@ -123,7 +165,10 @@ describe("gong batch input and output", () => {
     mkdirSync(join(ws.dir, "project"));
     const model = fakeModel(ws.dir, "three", THREE_TURNS);
     const gate = join(ws.dir, "gate");
-    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "gated", prompt: "go", workdir: "project", setup: `test -f ${gate}` }, { id: "free", prompt: "go", workdir: "project" }]);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [
+      { id: "gated", prompt: "go", workdir: "project", setup: `test -f ${gate}` },
+      { id: "free", prompt: "go", workdir: "project" },
+    ]);
     const run = (...extra: string[]) => ws.run(["batch", "tasks.jsonl", "--out", "out", "--model", model, ...extra]);
     expect((await run()).code).toBe(1);
     const out = join(ws.dir, "out");
@@ -137,15 +182,27 @@ describe("gong batch input and output", () => {
     expect(readSummary(out)).toMatchObject({ counts: { done: 2, failed: 0 }, attempts: 3, retries: 1 });
   });
 
-  test.skipIf(sandboxUnavailable() !== undefined)("worktree isolation combines with --sandbox workspace-write: the task writes its own worktree", async () => {
-    const repo = join(ws.dir, "repo");
-    mkdirSync(repo);
-    gitRepo(repo, { "a.txt": "a\n" });
-    const model = fakeModel(ws.dir, "three", THREE_TURNS);
-    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "boxed", prompt: "go", repo: "repo" }]);
-    const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--model", model, "--sandbox", "workspace-write"]);
-    expect(r.code).toBe(0);
-    const result = resultOf(join(ws.dir, "out"), "boxed", 1)!;
-    expect(readFileSync(result.patch_file!, "utf8")).toContain("+++ b/out-boxed.txt");
-  });
+  test.skipIf(sandboxUnavailable() !== undefined)(
+    "worktree isolation combines with --sandbox workspace-write: the task writes its own worktree",
+    async () => {
+      const repo = join(ws.dir, "repo");
+      mkdirSync(repo);
+      gitRepo(repo, { "a.txt": "a\n" });
+      const model = fakeModel(ws.dir, "three", THREE_TURNS);
+      writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "boxed", prompt: "go", repo: "repo" }]);
+      const r = await ws.run([
+        "batch",
+        "tasks.jsonl",
+        "--out",
+        "out",
+        "--model",
+        model,
+        "--sandbox",
+        "workspace-write",
+      ]);
+      expect(r.code).toBe(0);
+      const result = resultOf(join(ws.dir, "out"), "boxed", 1)!;
+      expect(readFileSync(result.patch_file!, "utf8")).toContain("+++ b/out-boxed.txt");
+    },
+  );
 });

@@ -19,7 +19,8 @@ function script(request: RecordedRequest): ScriptTurn {
   const assistantTurns = messages.filter((m) => m.role === "assistant").length;
   const endless = JSON.stringify(messages[0]).includes("endless");
   const usage = { input: 100_000, output: 10 };
-  if (endless || assistantTurns === 0) return { toolCalls: [{ name: "bash", arguments: { command: "echo step" } }], usage };
+  if (endless || assistantTurns === 0)
+    return { toolCalls: [{ name: "bash", arguments: { command: "echo step" } }], usage };
   return { text: "Finished.", usage };
 }
 
@@ -33,7 +34,21 @@ async function fakeEnv() {
 describe("cost caps", () => {
   test("gong -p --max-cost-usd stops before the model call that would pass the cap (stop_reason max_cost)", async () => {
     const { fake, env } = await fakeEnv();
-    const r = await ws.run(["-p", "--output-format", "json", "--model", MODEL, "--profile", "default", "--max-cost-usd", "0.25", "endless work"], { env });
+    const r = await ws.run(
+      [
+        "-p",
+        "--output-format",
+        "json",
+        "--model",
+        MODEL,
+        "--profile",
+        "default",
+        "--max-cost-usd",
+        "0.25",
+        "endless work",
+      ],
+      { env },
+    );
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout);
     expect(result.stop_reason).toBe("max_cost");
@@ -65,9 +80,28 @@ describe("cost caps", () => {
   test("the batch's total cost cap stops launching new tasks; the rest are skipped and run on a later resume", async () => {
     const { env } = await fakeEnv();
     mkdirSync(join(ws.dir, "project"));
-    writeTasks(join(ws.dir, "tasks.jsonl"), ["a", "b", "c", "d"].map((id) => ({ id, prompt: "short work", workdir: "project" })));
+    writeTasks(
+      join(ws.dir, "tasks.jsonl"),
+      ["a", "b", "c", "d"].map((id) => ({ id, prompt: "short work", workdir: "project" })),
+    );
     // Each task costs $0.20 (two calls); one at a time, the cap of $0.30 is passed by the second.
-    const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--workers", "1", "--max-total-cost-usd", "0.3", "--model", MODEL, "--profile", "default"], { env });
+    const r = await ws.run(
+      [
+        "batch",
+        "tasks.jsonl",
+        "--out",
+        "out",
+        "--workers",
+        "1",
+        "--max-total-cost-usd",
+        "0.3",
+        "--model",
+        MODEL,
+        "--profile",
+        "default",
+      ],
+      { env },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("no new tasks start: the batch's cost cap ($0.3) was reached");
     const summary = readSummary(join(ws.dir, "out"));
@@ -75,7 +109,10 @@ describe("cost caps", () => {
     expect(summary.counts.skipped).toBe(2);
     expect(summary.cost_usd).toBeCloseTo(0.4, 3);
     expect(resultOf(join(ws.dir, "out"), "c", 1)).toBeUndefined();
-    const resumed = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--workers", "1", "--model", MODEL, "--profile", "default"], { env });
+    const resumed = await ws.run(
+      ["batch", "tasks.jsonl", "--out", "out", "--workers", "1", "--model", MODEL, "--profile", "default"],
+      { env },
+    );
     expect(resumed.code).toBe(0);
     expect(readSummary(join(ws.dir, "out")).counts.done).toBe(4);
   });

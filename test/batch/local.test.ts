@@ -7,7 +7,18 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { CLI, useWorkspace } from "../cli/helpers.ts";
-import { alive, attemptCount, fakeModel, gitRepo, readResults, readSummary, resultOf, THREE_TURNS, waitFor, writeTasks } from "./helpers.ts";
+import {
+  alive,
+  attemptCount,
+  fakeModel,
+  gitRepo,
+  readResults,
+  readSummary,
+  resultOf,
+  THREE_TURNS,
+  waitFor,
+  writeTasks,
+} from "./helpers.ts";
 
 const ws = useWorkspace();
 
@@ -23,7 +34,10 @@ describe("gong batch (local runner)", () => {
     project();
     const model = fakeModel(ws.dir, "three", THREE_TURNS);
     const ids = Array.from({ length: 16 }, (_, i) => `task-${String(i).padStart(2, "0")}`);
-    writeTasks(join(ws.dir, "tasks.jsonl"), ids.map((id) => ({ id, prompt: `do ${id}`, workdir: "project" })));
+    writeTasks(
+      join(ws.dir, "tasks.jsonl"),
+      ids.map((id) => ({ id, prompt: `do ${id}`, workdir: "project" })),
+    );
     const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--workers", "4", "--model", model]);
     expect(r.stderr).not.toContain("task-");
     expect(r.code).toBe(0);
@@ -36,7 +50,10 @@ describe("gong batch (local runner)", () => {
       expect(result.turns).toBe(3);
       expect(result.runner.name).toBe("local");
       // Each task wrote only its own file, in its own copy: the shared project is untouched.
-      const session = readFileSync(result.session_file!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const session = readFileSync(result.session_file!, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(session.length).toBeGreaterThan(3);
     }
     expect(existsSync(join(ws.dir, "project", "out-task-00.txt"))).toBe(false);
@@ -53,7 +70,10 @@ describe("gong batch (local runner)", () => {
     gitRepo(repo, { "a.txt": "a\n" });
     const model = fakeModel(ws.dir, "three", THREE_TURNS);
     const ids = Array.from({ length: 8 }, (_, i) => `w${i}`);
-    writeTasks(join(ws.dir, "tasks.jsonl"), ids.map((id) => ({ id, prompt: "go", repo: "repo" })));
+    writeTasks(
+      join(ws.dir, "tasks.jsonl"),
+      ids.map((id) => ({ id, prompt: "go", repo: "repo" })),
+    );
     const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--workers", "8", "--model", model]);
     expect(r.code).toBe(0);
     for (const id of ids) {
@@ -72,10 +92,23 @@ describe("gong batch (local runner)", () => {
     project();
     // The first attempt's command kills its own run-one process (as an engine would: SIGKILL); the second runs through.
     const model = fakeModel(ws.dir, "killed", [
-      { toolCalls: [{ name: "bash", arguments: { command: 'if [ "$GONG_BATCH_ATTEMPT" = 1 ]; then kill -KILL "$GONG_BATCH_PID"; sleep 30; fi; echo survived' } }] },
+      {
+        toolCalls: [
+          {
+            name: "bash",
+            arguments: {
+              command:
+                'if [ "$GONG_BATCH_ATTEMPT" = 1 ]; then kill -KILL "$GONG_BATCH_PID"; sleep 30; fi; echo survived',
+            },
+          },
+        ],
+      },
       { text: "Done." },
     ]);
-    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "victim", prompt: "go", workdir: "project" }, { id: "bystander", prompt: "go", workdir: "project", model: fakeModel(ws.dir, "three", THREE_TURNS) }]);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [
+      { id: "victim", prompt: "go", workdir: "project" },
+      { id: "bystander", prompt: "go", workdir: "project", model: fakeModel(ws.dir, "three", THREE_TURNS) },
+    ]);
     const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--model", model]);
     expect(r.code).toBe(0);
     const out = join(ws.dir, "out");
@@ -86,7 +119,10 @@ describe("gong batch (local runner)", () => {
     expect(r.stderr).toContain("task victim (attempt 1): error");
     expect(r.stderr).toContain("retrying");
     const results = readResults(out);
-    expect(results.filter((x) => x.id === "victim").map((x) => [x.attempt, x.status])).toEqual([[1, "error"], [2, "done"]]);
+    expect(results.filter((x) => x.id === "victim").map((x) => [x.attempt, x.status])).toEqual([
+      [1, "error"],
+      [2, "done"],
+    ]);
     const summary = readSummary(out);
     expect(summary.counts.done).toBe(2);
     expect(summary.attempts).toBe(3);
@@ -100,7 +136,16 @@ describe("gong batch (local runner)", () => {
     mkdirSync(marks);
     // Blocking tasks say they started (with their run-one pid), then wait for a release file.
     const blocking = fakeModel(ws.dir, "blocking", [
-      { toolCalls: [{ name: "bash", arguments: { command: `echo "$GONG_BATCH_PID" > ${marks}/$GONG_BATCH_TASK_ID.pid; while [ ! -f ${marks}/release ]; do sleep 0.1; done; echo released` } }] },
+      {
+        toolCalls: [
+          {
+            name: "bash",
+            arguments: {
+              command: `echo "$GONG_BATCH_PID" > ${marks}/$GONG_BATCH_TASK_ID.pid; while [ ! -f ${marks}/release ]; do sleep 0.1; done; echo released`,
+            },
+          },
+        ],
+      },
       { text: "Done." },
     ]);
     writeTasks(join(ws.dir, "tasks.jsonl"), [
@@ -111,9 +156,17 @@ describe("gong batch (local runner)", () => {
     ]);
     const out = join(ws.dir, "out");
     // Two at once: q1 and b1 first, b2 once q1 is done; "later" waits behind the blocked pair.
-    const batch = Bun.spawn([process.execPath, CLI, "batch", "tasks.jsonl", "--out", "out", "--workers", "2"], { cwd: ws.dir, env: ws.env, stdout: "ignore", stderr: "ignore" });
+    const batch = Bun.spawn([process.execPath, CLI, "batch", "tasks.jsonl", "--out", "out", "--workers", "2"], {
+      cwd: ws.dir,
+      env: ws.env,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     const pidFile = (id: string) => join(marks, `${id}.pid`);
-    await waitFor("both blocking tasks to start", () => existsSync(pidFile("b1")) && existsSync(pidFile("b2")) && readFileSync(pidFile("b2"), "utf8").trim() !== "");
+    await waitFor(
+      "both blocking tasks to start",
+      () => existsSync(pidFile("b1")) && existsSync(pidFile("b2")) && readFileSync(pidFile("b2"), "utf8").trim() !== "",
+    );
     expect(resultOf(out, "q1", 1)!.status).toBe("done");
     const children = ["b1", "b2"].map((id) => Number(readFileSync(pidFile(id), "utf8").trim()));
     batch.kill("SIGKILL");
@@ -128,7 +181,9 @@ describe("gong batch (local runner)", () => {
     expect(r.code).toBe(0);
     // Exactly the unfinished tasks ran again: the done one was left alone.
     // The killed batch's cancelled attempts are listed first, then exactly the unfinished tasks ran again.
-    const added = readResults(out).slice(before).map((x) => `${x.id}#${x.attempt}:${x.status}`);
+    const added = readResults(out)
+      .slice(before)
+      .map((x) => `${x.id}#${x.attempt}:${x.status}`);
     expect(added.slice(0, 2).sort()).toEqual(["b1#1:cancelled", "b2#1:cancelled"]);
     expect(added.slice(2).sort()).toEqual(["b1#2:done", "b2#2:done", "later#1:done"]);
     expect(attemptCount(out, "q1")).toBe(1);
@@ -145,7 +200,9 @@ describe("gong batch (local runner)", () => {
       { toolCalls: [{ name: "bash", arguments: { command: "while [ ! -f never ]; do sleep 0.1; done" } }] },
       { text: "Done." },
     ]);
-    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "slow", prompt: "go", workdir: "project", limits: { timeout_s: 1 } }]);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [
+      { id: "slow", prompt: "go", workdir: "project", limits: { timeout_s: 1 } },
+    ]);
     const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--model", model]);
     expect(r.code).toBe(1);
     const result = resultOf(join(ws.dir, "out"), "slow", 1)!;
@@ -163,7 +220,16 @@ describe("gong batch (local runner)", () => {
     const marks = join(ws.dir, "marks");
     mkdirSync(marks);
     const blocking = fakeModel(ws.dir, "blocking", [
-      { toolCalls: [{ name: "bash", arguments: { command: `touch ${marks}/$GONG_BATCH_TASK_ID.started; while [ ! -f ${marks}/release ]; do sleep 0.1; done; echo released` } }] },
+      {
+        toolCalls: [
+          {
+            name: "bash",
+            arguments: {
+              command: `touch ${marks}/$GONG_BATCH_TASK_ID.started; while [ ! -f ${marks}/release ]; do sleep 0.1; done; echo released`,
+            },
+          },
+        ],
+      },
       { text: "Done." },
     ]);
     writeTasks(join(ws.dir, "tasks.jsonl"), [
@@ -173,7 +239,12 @@ describe("gong batch (local runner)", () => {
     ]);
     const started = () => existsSync(join(marks, "b1.started")) && existsSync(join(marks, "b2.started"));
     const spawnBatch = (out: string) => {
-      const proc = Bun.spawn([process.execPath, CLI, "batch", "tasks.jsonl", "--out", out, "--workers", "2"], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
+      const proc = Bun.spawn([process.execPath, CLI, "batch", "tasks.jsonl", "--out", out, "--workers", "2"], {
+        cwd: ws.dir,
+        env: ws.env,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       let stderr = "";
       void (async () => {
         const reader = proc.stderr.getReader();
@@ -208,7 +279,8 @@ describe("gong batch (local runner)", () => {
       const result = resultOf(twice, id, 1)!;
       expect(result.status).toBe("cancelled");
       expect(result.session_saved).toBe(true);
-      for (const line of readFileSync(result.session_file!, "utf8").split("\n").filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+      for (const line of readFileSync(result.session_file!, "utf8").split("\n").filter(Boolean))
+        expect(() => JSON.parse(line)).not.toThrow();
     }
     expect(readSummary(twice).counts).toMatchObject({ cancelled: 2, skipped: 1 });
   });

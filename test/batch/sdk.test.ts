@@ -14,7 +14,14 @@ test("runBatch(tasks, options) runs the tasks and reports progress events; a bad
   const events: BatchEvent[] = [];
   const report = await runBatch(
     [{ id: "a", prompt: "go" }, { id: "b", prompt: "go" }, { id: "c" }, { id: "d", prompt: "go" }],
-    { out: join(ws.dir, "out"), workers: 2, cwd: join(ws.dir, "project"), defaults: { model }, env: ws.env, onEvent: (e) => events.push(e) },
+    {
+      out: join(ws.dir, "out"),
+      workers: 2,
+      cwd: join(ws.dir, "project"),
+      defaults: { model },
+      env: ws.env,
+      onEvent: (e) => events.push(e),
+    },
   );
   expect(report.problems).toEqual([{ line: 3, id: "c", problem: "missing 'prompt' (a non-empty string)" }]);
   expect(events.filter((e) => e.type === "problem")).toHaveLength(1);
@@ -25,6 +32,8 @@ test("runBatch(tasks, options) runs the tasks and reports progress events; a bad
   const done = events.flatMap((e) => (e.type === "progress" ? [e.progress.done] : []));
   expect(done.at(-1)).toBe(3);
   expect(done.every((n, i) => i === 0 || n >= done[i - 1])).toBe(true);
-  expect(Math.max(...events.flatMap((e) => (e.type === "progress" ? [e.progress.running] : [])))).toBeLessThanOrEqual(2);
+  expect(Math.max(...events.flatMap((e) => (e.type === "progress" ? [e.progress.running] : [])))).toBeLessThanOrEqual(
+    2,
+  );
   expect(readResults(join(ws.dir, "out"))).toHaveLength(3);
 });

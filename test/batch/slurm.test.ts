@@ -32,18 +32,31 @@ describe.skipIf(!slurmConf)("gong batch --runner slurm", () => {
     mkdirSync(join(ws.dir, "project"));
     const model = fakeModel(ws.dir, "three", THREE_TURNS);
     const ids = Array.from({ length: 16 }, (_, i) => `t${String(i).padStart(2, "0")}`);
-    writeTasks(join(ws.dir, "tasks.jsonl"), ids.map((id) => ({ id, prompt: `do ${id}`, workdir: "project" })));
+    writeTasks(
+      join(ws.dir, "tasks.jsonl"),
+      ids.map((id) => ({ id, prompt: `do ${id}`, workdir: "project" })),
+    );
     const env = { SLURM_CONF: slurmConf! };
     const local = await ws.run(["batch", "tasks.jsonl", "--out", "local", "--workers", "8", "--model", model], { env });
     expect(local.code).toBe(0);
     // Another out dir of the same tasks file: the same batch.
-    const slurm = await ws.run(["batch", "tasks.jsonl", "--out", "slurm", "--runner", "slurm", "--workers", "8", "--model", model], { env });
+    const slurm = await ws.run(
+      ["batch", "tasks.jsonl", "--out", "slurm", "--runner", "slurm", "--workers", "8", "--model", model],
+      { env },
+    );
     expect(slurm.stderr).toMatch(/submitted Slurm job \d+ \(16 tasks\)/);
     expect(slurm.code).toBe(0);
     const view = (out: string) =>
       ids.map((id) => {
         const r = resultOf(join(ws.dir, out), id, 1)!;
-        return { id, status: r.status, turns: r.turns, answer: r.answer, stop_reason: r.stop_reason, patch: readFileSync(r.patch_file ?? "/dev/null", "utf8") };
+        return {
+          id,
+          status: r.status,
+          turns: r.turns,
+          answer: r.answer,
+          stop_reason: r.stop_reason,
+          patch: readFileSync(r.patch_file ?? "/dev/null", "utf8"),
+        };
       });
     expect(view("slurm")).toEqual(view("local"));
     for (const r of readResults(join(ws.dir, "slurm"))) {
@@ -56,12 +69,27 @@ describe.skipIf(!slurmConf)("gong batch --runner slurm", () => {
   test("on Slurm a task killed mid-run is retried in a new array of exactly the owed index", async () => {
     mkdirSync(join(ws.dir, "project"));
     const model = fakeModel(ws.dir, "killed", [
-      { toolCalls: [{ name: "bash", arguments: { command: 'if [ "$GONG_BATCH_ATTEMPT" = 1 ]; then kill -KILL "$GONG_BATCH_PID"; sleep 30; fi; echo survived' } }] },
+      {
+        toolCalls: [
+          {
+            name: "bash",
+            arguments: {
+              command:
+                'if [ "$GONG_BATCH_ATTEMPT" = 1 ]; then kill -KILL "$GONG_BATCH_PID"; sleep 30; fi; echo survived',
+            },
+          },
+        ],
+      },
       { text: "Done." },
     ]);
     const quick = fakeModel(ws.dir, "three", THREE_TURNS);
-    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "ok", prompt: "go", workdir: "project", model: quick }, { id: "victim", prompt: "go", workdir: "project", model }]);
-    const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--runner", "slurm"], { env: { SLURM_CONF: slurmConf! } });
+    writeTasks(join(ws.dir, "tasks.jsonl"), [
+      { id: "ok", prompt: "go", workdir: "project", model: quick },
+      { id: "victim", prompt: "go", workdir: "project", model },
+    ]);
+    const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--runner", "slurm"], {
+      env: { SLURM_CONF: slurmConf! },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/submitted Slurm job \d+ \(2 tasks\)/);
     expect(r.stderr).toMatch(/submitted Slurm job \d+ \(1 tasks\)/);
@@ -77,21 +105,47 @@ describe.skipIf(!slurmConf)("gong batch --runner slurm", () => {
     const marks = join(ws.dir, "marks");
     mkdirSync(marks);
     const model = fakeModel(ws.dir, "blocking", [
-      { toolCalls: [{ name: "bash", arguments: { command: `touch ${marks}/$GONG_BATCH_TASK_ID.started; while [ ! -f ${marks}/release ]; do sleep 0.1; done` } }] },
+      {
+        toolCalls: [
+          {
+            name: "bash",
+            arguments: {
+              command: `touch ${marks}/$GONG_BATCH_TASK_ID.started; while [ ! -f ${marks}/release ]; do sleep 0.1; done`,
+            },
+          },
+        ],
+      },
       { text: "Done." },
     ]);
-    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "a", prompt: "go", workdir: "project" }, { id: "b", prompt: "go", workdir: "project" }]);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [
+      { id: "a", prompt: "go", workdir: "project" },
+      { id: "b", prompt: "go", workdir: "project" },
+    ]);
     const env = { SLURM_CONF: slurmConf! };
-    const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--runner", "slurm", "--detach", "--model", model], { env });
+    const r = await ws.run(
+      ["batch", "tasks.jsonl", "--out", "out", "--runner", "slurm", "--detach", "--model", model],
+      { env },
+    );
     expect(r.code).toBe(0);
     const job = r.stdout.trim();
     expect(job).toMatch(/^\d+$/);
-    await waitFor("the array's tasks to start", () => existsSync(join(marks, "a.started")) && existsSync(join(marks, "b.started")));
-    const again = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--runner", "slurm", "--model", model], { env });
+    await waitFor(
+      "the array's tasks to start",
+      () => existsSync(join(marks, "a.started")) && existsSync(join(marks, "b.started")),
+    );
+    const again = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--runner", "slurm", "--model", model], {
+      env,
+    });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`Slurm job ${job} of this batch is still running`);
     writeFileSync(join(marks, "release"), "");
-    await waitFor("the job to leave the queue", () => spawnSync("squeue", ["-h", "-j", job], { env: { ...process.env, ...env }, encoding: "utf8" }).stdout.trim() === "", 60_000);
+    await waitFor(
+      "the job to leave the queue",
+      () =>
+        spawnSync("squeue", ["-h", "-j", job], { env: { ...process.env, ...env }, encoding: "utf8" }).stdout.trim() ===
+        "",
+      60_000,
+    );
     const collected = await ws.run(["batch", "collect", "out"]);
     expect(collected.code).toBe(0);
     expect(collected.stdout).toContain("2 tasks: 2 done");

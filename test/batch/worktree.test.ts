@@ -26,7 +26,9 @@ test("--worktree runs in a detached worktree of HEAD: the checkout is untouched,
   const diff = readFileSync(file!, "utf8");
   expect(diff).toContain("-old\n+new");
   expect(diff).toContain("+++ b/b.txt");
-  expect(spawnSync("git", ["worktree", "list"], { cwd: repo, encoding: "utf8" }).stdout.trim().split("\n")).toHaveLength(1);
+  expect(
+    spawnSync("git", ["worktree", "list"], { cwd: repo, encoding: "utf8" }).stdout.trim().split("\n"),
+  ).toHaveLength(1);
 });
 
 test("--worktree outside a git repository is a usage error naming the directory", async () => {

@@ -21,7 +21,10 @@ beforeEach(async () => {
   home = tempDir("gong-checkpoints-");
   outside = tempDir("gong-outside-");
   const bash = (command: string) => [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "Done." }];
-  h = await harness([...bash("echo 2 >> sub/f.txt && echo 2 >> a.txt && touch sub/g.txt"), ...bash("echo 3 >> a.txt")], { checkpoints: { home: home.dir } });
+  h = await harness(
+    [...bash("echo 2 >> sub/f.txt && echo 2 >> a.txt && touch sub/g.txt"), ...bash("echo 3 >> a.txt")],
+    { checkpoints: { home: home.dir } },
+  );
   mkdirSync(join(h.dir, "sub"));
   writeFileSync(join(h.dir, "sub", "f.txt"), "1\n");
   writeFileSync(join(h.dir, "a.txt"), "1\n");
@@ -61,14 +64,18 @@ describe("issue-28 bad input", () => {
     writeFileSync(join(h.dir, "a.txt", "inside"), "x");
     const error = await failedRewind();
     expect(error).toBeInstanceOf(RewindError);
-    expect(error.message).toBe("Cannot rewind: a.txt is now a directory but was a file at that checkpoint; move it away and rewind again.");
+    expect(error.message).toBe(
+      "Cannot rewind: a.txt is now a directory but was a file at that checkpoint; move it away and rewind again.",
+    );
   });
 
   test("a symbolic link pointing outside the workspace", async () => {
     rmSync(join(h.dir, "sub"), { recursive: true });
     symlinkSync(outside.dir, join(h.dir, "sub"));
     const error = await failedRewind();
-    expect(error.message).toBe(`Cannot rewind: sub is now a symbolic link to ${outside.dir}, outside the workspace; remove it and rewind again.`);
+    expect(error.message).toBe(
+      `Cannot rewind: sub is now a symbolic link to ${outside.dir}, outside the workspace; remove it and rewind again.`,
+    );
     expect(readdirSync(outside.dir)).toEqual([]);
   });
 
@@ -80,14 +87,18 @@ describe("issue-28 bad input", () => {
     writeFileSync(join(blobs, hash.slice(0, 2), hash), "garbage");
     const error = await failedRewind();
     expect(error).toBeInstanceOf(CheckpointStoreError);
-    expect(error.message).toBe(`The checkpoint store file ${join(blobs, hash.slice(0, 2), hash)} is corrupted (its content does not match its name); that checkpoint cannot be restored.`);
+    expect(error.message).toBe(
+      `The checkpoint store file ${join(blobs, hash.slice(0, 2), hash)} is corrupted (its content does not match its name); that checkpoint cannot be restored.`,
+    );
   });
 
   test("a deleted store", async () => {
     const manifest = h.session.checkpoints()[0].manifest;
     rmSync(join(home.dir, "checkpoints"), { recursive: true });
     const error = await failedRewind();
-    expect(error.message).toBe(`The checkpoint store is missing ${join(home.dir, "checkpoints", "manifests", `${manifest}.json`)} (pruned or deleted); that checkpoint cannot be restored.`);
+    expect(error.message).toBe(
+      `The checkpoint store is missing ${join(home.dir, "checkpoints", "manifests", `${manifest}.json`)} (pruned or deleted); that checkpoint cannot be restored.`,
+    );
     // The conversation still goes back: it needs nothing from the store.
     const tree = treeOf(h.dir);
     const { undoId } = await h.session.rewind(1, { files: false });
@@ -103,7 +114,9 @@ describe("issue-28 bad input", () => {
     chmodSync(join(h.dir, "sub"), 0o555);
     const error = await failedRewind();
     expect(error).toBeInstanceOf(RewindError);
-    expect(error.message).toBe("Cannot rewind: sub/f.txt cannot be written (sub is not writable); nothing was changed.");
+    expect(error.message).toBe(
+      "Cannot rewind: sub/f.txt cannot be written (sub is not writable); nothing was changed.",
+    );
   });
 });
 
@@ -130,7 +143,10 @@ test("issue-28 the per-checkpoint cap: files past it are listed as skipped and a
   expect(first.record.skipped).toEqual([{ path: "c.txt", reason: "checkpoint-full" }]);
   for (const name of ["a.txt", "b.txt", "c.txt"]) writeFileSync(join(ws.dir, name), `${name} v2\n`);
   checkpointer.rewind(session, first.entryId!, { conversation: false });
-  expect(treeOf(ws.dir)).toMatchObject({ "a.txt": `file:644:${Buffer.from("a.txt v1\n").toString("base64")}`, "c.txt": `file:644:${Buffer.from("c.txt v2\n").toString("base64")}` });
+  expect(treeOf(ws.dir)).toMatchObject({
+    "a.txt": `file:644:${Buffer.from("a.txt v1\n").toString("base64")}`,
+    "c.txt": `file:644:${Buffer.from("c.txt v2\n").toString("base64")}`,
+  });
 });
 
 test("issue-28 gc removes stored files no kept checkpoint needs and keeps the latest checkpoint whole", async () => {
@@ -149,12 +165,17 @@ test("issue-28 gc removes stored files no kept checkpoint needs and keeps the la
   }
   // Two hours on, with a retention of one day: nothing is old enough…
   const later = Date.now() + 2 * 60 * 60 * 1000;
-  expect(collectGarbage(checkpointer.store, checkpointSettings(), later)).toMatchObject({ checkpointsRemoved: 0, blobsRemoved: 0 });
+  expect(collectGarbage(checkpointer.store, checkpointSettings(), later)).toMatchObject({
+    checkpointsRemoved: 0,
+    blobsRemoved: 0,
+  });
   // …with none, only the latest checkpoint (what the workspace looks like now) and its file stay.
   const r = collectGarbage(checkpointer.store, checkpointSettings({ retentionDays: 0 }), later);
   expect(r).toMatchObject({ checkpointsRemoved: 2, checkpointsKept: 1, blobsRemoved: 2 });
   writeFileSync(join(ws.dir, "a.txt"), "changed\n");
   checkpointer.rewind(session, ids[2], { conversation: false, force: true });
   expect(treeOf(ws.dir)["a.txt"]).toBe(`file:644:${Buffer.from("version 2\n").toString("base64")}`);
-  expect(() => checkpointer.rewind(session, ids[0], { conversation: false, force: true })).toThrow(/missing .*\(pruned or deleted\)/);
+  expect(() => checkpointer.rewind(session, ids[0], { conversation: false, force: true })).toThrow(
+    /missing .*\(pruned or deleted\)/,
+  );
 });

@@ -24,7 +24,15 @@ function scriptFile(name: string, command: string): string {
 }
 
 async function turn(name: string, command: string, extra: string[] = []) {
-  const r = await ws.run(["--model", `fake/${scriptFile(name, command)}`, "--profile", "default", ...extra, "-p", name]);
+  const r = await ws.run([
+    "--model",
+    `fake/${scriptFile(name, command)}`,
+    "--profile",
+    "default",
+    ...extra,
+    "-p",
+    name,
+  ]);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
 }
@@ -43,7 +51,8 @@ function storeIsConsistent(): void {
       expect(sha256(inflateRawSync(readFileSync(blob)))).toBe(entry.h);
     }
   }
-  for (const dir of names(join(root, "blobs"))) for (const name of names(join(root, "blobs", dir))) expect(name.startsWith(".")).toBe(false);
+  for (const dir of names(join(root, "blobs")))
+    for (const name of names(join(root, "blobs", dir))) expect(name.startsWith(".")).toBe(false);
 }
 
 async function waitForFile(path: string): Promise<void> {
@@ -115,7 +124,12 @@ describe("issue-28 crash safety (SIGKILL at a known point)", () => {
     await turn("first", "for f in src/*.txt; do echo v2 >> $f; done; touch src/new.txt");
     const end = treeOf(ws.dir);
     const marker = join(ws.home, "held");
-    const proc = Bun.spawn([process.execPath, CLI, "rewind", "--to", "1"], { cwd: ws.dir, env: { ...ws.env, GONG_TEST_HOLD: `rewind:${marker}` }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, CLI, "rewind", "--to", "1"], {
+      cwd: ws.dir,
+      env: { ...ws.env, GONG_TEST_HOLD: `rewind:${marker}` },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     await waitForFile(marker);
     proc.kill("SIGKILL");
     await proc.exited;
@@ -136,12 +150,24 @@ describe("issue-28 crash safety (SIGKILL at a known point)", () => {
   test("killed while a checkpoint stores files: the store stays consistent and the next session checkpoints and rewinds", async () => {
     for (let i = 0; i < 100; i++) writeFileSync(join(ws.dir, `f${i}.txt`), `content ${i}\n`);
     const marker = join(ws.home, "held");
-    const proc = Bun.spawn([process.execPath, CLI, "--model", `fake/${scriptFile("s", "echo changed > f0.txt")}`, "--profile", "default", "-p", "go"], {
-      cwd: ws.dir,
-      env: { ...ws.env, GONG_TEST_HOLD: `checkpoint:${marker}` },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        CLI,
+        "--model",
+        `fake/${scriptFile("s", "echo changed > f0.txt")}`,
+        "--profile",
+        "default",
+        "-p",
+        "go",
+      ],
+      {
+        cwd: ws.dir,
+        env: { ...ws.env, GONG_TEST_HOLD: `checkpoint:${marker}` },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     await waitForFile(marker);
     proc.kill("SIGKILL");
     await proc.exited;
@@ -160,7 +186,9 @@ describe("issue-28 rpc", () => {
     const { startFakeLlm, rpcProcess, WIRE_APIS } = await import("../cli/helpers.ts");
     writeFileSync(join(ws.dir, "a.txt"), "one\n");
     const start = treeOf(ws.dir);
-    const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo two >> a.txt" } }] }, { text: "Done." }] });
+    const fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo two >> a.txt" } }] }, { text: "Done." }],
+    });
     const r = rpcProcess(ws, WIRE_APIS[0].flags(fake));
     r.send({ id: 1, type: "prompt", text: "append" });
     expect((await r.response(1)).success).toBe(true);
@@ -182,7 +210,14 @@ describe("issue-28 rpc", () => {
     expect(done.success).toBe(true);
     expect(treeOf(ws.dir)).toEqual(start);
     const event = await r.waitFor((m) => m.type === "event" && m.event.kind === "rewind");
-    expect(event.event.data).toMatchObject({ checkpoint_id: list[0].id, files: true, conversation: true, written: 1, removed: 0, undo_id: done.data.undo_id });
+    expect(event.event.data).toMatchObject({
+      checkpoint_id: list[0].id,
+      files: true,
+      conversation: true,
+      written: 1,
+      removed: 0,
+      undo_id: done.data.undo_id,
+    });
     r.send({ id: 6, type: "get_messages" });
     expect((await r.response(6)).data.messages).toHaveLength(0);
     r.send({ id: 7, type: "rewind" });
@@ -194,50 +229,59 @@ describe("issue-28 rpc", () => {
 describe("issue-28 bad input, as a user the OS restricts", () => {
   const canDrop = !isRoot || Bun.spawnSync(["which", "setpriv"]).exitCode === 0;
 
-  test.skipIf(!canDrop)("an unwritable folder during a rewind: one sentence naming the file, nothing changed", async () => {
-    const { chmodSync, chownSync, copyFileSync, linkSync } = await import("node:fs");
-    mkdirSync(join(ws.dir, "sub"));
-    writeFileSync(join(ws.dir, "sub", "f.txt"), "1\n");
-    writeFileSync(join(ws.dir, "a.txt"), "1\n");
-    await turn("first", "echo 2 >> sub/f.txt && echo 2 >> a.txt");
-    // gong as the unprivileged user: its runtime and the command bundled into one world-readable file.
-    const staged = join(ws.home, "bin");
-    mkdirSync(staged);
-    const built = await Bun.build({ entrypoints: [CLI], target: "bun", outdir: staged, naming: "gong.js" });
-    expect(built.success).toBe(true);
-    const runtime = join(staged, "bun");
-    try {
-      linkSync(process.execPath, runtime);
-    } catch {
-      copyFileSync(process.execPath, runtime);
-    }
-    const everything = (dir: string) => Bun.spawnSync(["chown", "-R", `${NOBODY}:${NOBODY}`, dir]);
-    if (isRoot) {
-      everything(ws.dir);
-      everything(ws.home);
-    }
-    chmodSync(ws.home, 0o755);
-    chmodSync(staged, 0o755);
-    chmodSync(runtime, 0o755);
-    chmodSync(join(ws.dir, "sub"), 0o555);
-    const before = treeOf(ws.dir);
-    try {
-      const command = [runtime, join(staged, "gong.js"), "rewind", "--to", "1"];
-      const proc = Bun.spawn(isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...command] : command, {
-        cwd: ws.dir,
-        env: { ...ws.env, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-      expect(stderr).toBe("gong: Cannot rewind: sub/f.txt cannot be written (sub is not writable); nothing was changed.\n");
-      expect(code).toBe(1);
-      expect(treeOf(ws.dir)).toEqual(before);
-    } finally {
-      chmodSync(join(ws.dir, "sub"), 0o755);
-      if (isRoot) chownSync(ws.dir, 0, 0);
-    }
-  }, 60_000);
+  test.skipIf(!canDrop)(
+    "an unwritable folder during a rewind: one sentence naming the file, nothing changed",
+    async () => {
+      const { chmodSync, chownSync, copyFileSync, linkSync } = await import("node:fs");
+      mkdirSync(join(ws.dir, "sub"));
+      writeFileSync(join(ws.dir, "sub", "f.txt"), "1\n");
+      writeFileSync(join(ws.dir, "a.txt"), "1\n");
+      await turn("first", "echo 2 >> sub/f.txt && echo 2 >> a.txt");
+      // gong as the unprivileged user: its runtime and the command bundled into one world-readable file.
+      const staged = join(ws.home, "bin");
+      mkdirSync(staged);
+      const built = await Bun.build({ entrypoints: [CLI], target: "bun", outdir: staged, naming: "gong.js" });
+      expect(built.success).toBe(true);
+      const runtime = join(staged, "bun");
+      try {
+        linkSync(process.execPath, runtime);
+      } catch {
+        copyFileSync(process.execPath, runtime);
+      }
+      const everything = (dir: string) => Bun.spawnSync(["chown", "-R", `${NOBODY}:${NOBODY}`, dir]);
+      if (isRoot) {
+        everything(ws.dir);
+        everything(ws.home);
+      }
+      chmodSync(ws.home, 0o755);
+      chmodSync(staged, 0o755);
+      chmodSync(runtime, 0o755);
+      chmodSync(join(ws.dir, "sub"), 0o555);
+      const before = treeOf(ws.dir);
+      try {
+        const command = [runtime, join(staged, "gong.js"), "rewind", "--to", "1"];
+        const proc = Bun.spawn(
+          isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...command] : command,
+          {
+            cwd: ws.dir,
+            env: { ...ws.env, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
+            stdout: "pipe",
+            stderr: "pipe",
+          },
+        );
+        const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+        expect(stderr).toBe(
+          "gong: Cannot rewind: sub/f.txt cannot be written (sub is not writable); nothing was changed.\n",
+        );
+        expect(code).toBe(1);
+        expect(treeOf(ws.dir)).toEqual(before);
+      } finally {
+        chmodSync(join(ws.dir, "sub"), 0o755);
+        if (isRoot) chownSync(ws.dir, 0, 0);
+      }
+    },
+    60_000,
+  );
 });
 
 describe("issue-28 gong checkpoints gc", () => {
@@ -250,11 +294,15 @@ describe("issue-28 gong checkpoints gc", () => {
     const gc = await ws.run(["checkpoints", "gc"]);
     expect(gc.code).toBe(0);
     // Stored files written in the last hour stay (a checkpoint being taken may need them).
-    expect(gc.stdout).toMatch(/^Removed 2 checkpoint\(s\) and 0 stored file\(s\) \([\d.]+ MB\); 1 checkpoint\(s\) kept, [\d.]+ MB\.\n$/);
+    expect(gc.stdout).toMatch(
+      /^Removed 2 checkpoint\(s\) and 0 stored file\(s\) \([\d.]+ MB\); 1 checkpoint\(s\) kept, [\d.]+ MB\.\n$/,
+    );
     storeIsConsistent();
     const pruned = await ws.run(["rewind", "--to", "1"]);
     expect(pruned.code).toBe(1);
-    expect(pruned.stderr).toMatch(/^gong: The checkpoint store is missing \S+\.json \(pruned or deleted\); that checkpoint cannot be restored\.\n$/);
+    expect(pruned.stderr).toMatch(
+      /^gong: The checkpoint store is missing \S+\.json \(pruned or deleted\); that checkpoint cannot be restored\.\n$/,
+    );
     expect(treeOf(ws.dir)).toEqual(end);
     expect((await ws.run(["checkpoints", "nonsense"])).code).toBe(2);
   }, 60_000);

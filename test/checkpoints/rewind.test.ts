@@ -21,24 +21,41 @@ interface Dialect {
 }
 
 const DIALECTS: Dialect[] = [
-  { model: "anthropic/claude-sonnet-4-5", profile: "default", edit: (path, o, n) => ({ name: "edit", arguments: { path, old_text: o, new_text: n } }), shell: (command) => ({ name: "bash", arguments: { command } }) },
-  { model: "anthropic/claude-sonnet-4-5", profile: "anthropic", edit: (p, o, n) => ({ name: "Edit", arguments: { file_path: p, old_string: o, new_string: n } }), shell: (command) => ({ name: "Bash", arguments: { command, description: "run it" } }) },
+  {
+    model: "anthropic/claude-sonnet-4-5",
+    profile: "default",
+    edit: (path, o, n) => ({ name: "edit", arguments: { path, old_text: o, new_text: n } }),
+    shell: (command) => ({ name: "bash", arguments: { command } }),
+  },
+  {
+    model: "anthropic/claude-sonnet-4-5",
+    profile: "anthropic",
+    edit: (p, o, n) => ({ name: "Edit", arguments: { file_path: p, old_string: o, new_string: n } }),
+    shell: (command) => ({ name: "Bash", arguments: { command, description: "run it" } }),
+  },
   {
     model: "openai/gpt-5-mini",
     profile: "openai",
-    edit: (p, o, n) => ({ name: "apply_patch", arguments: { input: `*** Begin Patch\n*** Update File: ${p}\n@@\n-${o}\n+${n}\n*** End Patch` } }),
+    edit: (p, o, n) => ({
+      name: "apply_patch",
+      arguments: { input: `*** Begin Patch\n*** Update File: ${p}\n@@\n-${o}\n+${n}\n*** End Patch` },
+    }),
     shell: (cmd) => ({ name: "exec_command", arguments: { cmd } }),
   },
   {
     model: "gemini/gemini-2.5-flash",
     profile: "gemini",
-    edit: (p, o, n) => ({ name: "replace", arguments: { file_path: p, instruction: `Change ${o} to ${n}.`, old_string: o, new_string: n } }),
+    edit: (p, o, n) => ({
+      name: "replace",
+      arguments: { file_path: p, instruction: `Change ${o} to ${n}.`, old_string: o, new_string: n },
+    }),
     shell: (command) => ({ name: "run_shell_command", arguments: { command } }),
   },
 ];
 
 /** Ignored and oversized files: outside every checkpoint, never touched by a rewind. */
-const OUTSIDE = (rel: string) => rel === "app.log" || rel === "ignored" || rel.startsWith("ignored/") || rel === "big.bin";
+const OUTSIDE = (rel: string) =>
+  rel === "app.log" || rel === "ignored" || rel.startsWith("ignored/") || rel === "big.bin";
 
 function seed(dir: string): void {
   writeFileSync(join(dir, ".gitignore"), "ignored/\n*.log\n");
@@ -59,17 +76,26 @@ function script(d: Dialect): ScriptTurn[] {
   return [
     ...turn(d.edit("a.txt", "alpha", "ALPHA")),
     // The command also writes to an ignored file, a log and the oversized file: a rewind must leave those as they are.
-    ...turn(d.shell("sed -i 's/beta/BETA/' b.txt && echo v2 >> ignored/keep.txt && echo v2 >> app.log && echo v2 >> big.bin")),
+    ...turn(
+      d.shell("sed -i 's/beta/BETA/' b.txt && echo v2 >> ignored/keep.txt && echo v2 >> app.log && echo v2 >> big.bin"),
+    ),
     ...turn(d.shell("rm c.txt")),
     ...turn(d.shell("mkdir -p gen && printf 'made\\n' > gen/d.txt")),
     ...turn(d.shell("chmod 755 run.sh")),
   ];
 }
 
-async function scriptedSession(d: Dialect): Promise<{ h: Harness; before: Record<string, string>[]; after: Record<string, string> }> {
+async function scriptedSession(
+  d: Dialect,
+): Promise<{ h: Harness; before: Record<string, string>[]; after: Record<string, string> }> {
   // The checkpoint store lives in a temp GONG_HOME of its own, removed with the harness.
   const home = tempDir("gong-checkpoints-");
-  const opened = await harness(script(d), { model: d.model, profile: d.profile, checkpoints: { maxFileBytes: 4096, home: home.dir }, killGraceMs: 200 });
+  const opened = await harness(script(d), {
+    model: d.model,
+    profile: d.profile,
+    checkpoints: { maxFileBytes: 4096, home: home.dir },
+    killGraceMs: 200,
+  });
   const h: Harness = { ...opened, cleanup: async () => (await opened.cleanup(), home.cleanup()) };
   seed(h.dir);
   const before: Record<string, string>[] = [];
@@ -172,10 +198,16 @@ describe("issue-28 subagents", () => {
   test("a subagent's turn is checkpointed too; rewinding the parent's turn undoes what its child did", async () => {
     const { routeByPrompt } = await import("../../lib/testing/fake-llm/route.ts");
     const home = tempDir("gong-checkpoints-");
-    const call = (name: string, args: Record<string, unknown>): ScriptTurn => ({ toolCalls: [{ name, arguments: args }] });
+    const call = (name: string, args: Record<string, unknown>): ScriptTurn => ({
+      toolCalls: [{ name, arguments: args }],
+    });
     const h = await harness(
       routeByPrompt({
-        PARENT: [call("spawn_agent", { task: "CHILD: append to a.txt" }), (r) => call("wait", { agent_id: /"agent_id\\?":\\?"([0-9a-f]{8})/.exec(JSON.stringify(r.body))![1] }), { text: "done" }],
+        PARENT: [
+          call("spawn_agent", { task: "CHILD: append to a.txt" }),
+          (r) => call("wait", { agent_id: /"agent_id\\?":\\?"([0-9a-f]{8})/.exec(JSON.stringify(r.body))![1] }),
+          { text: "done" },
+        ],
         CHILD: [call("bash", { command: "echo child >> a.txt" }), { text: "appended" }],
       }),
       { checkpoints: { home: home.dir } },

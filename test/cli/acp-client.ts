@@ -16,7 +16,17 @@ export const ACPX = join(ROOT, "node_modules", "acpx", "dist", "cli.js");
 
 /** gong's command line against the fake server (Chat Completions: the default profile, plain tool names). */
 export function agentArgs(fake: FakeLlm, approval = "auto", ...extra: string[]): string[] {
-  return ["--mode", "acp", "--model", "ollama/qwen3-coder", "--base-url", fake.baseUrls.openai, "--approval", approval, ...extra];
+  return [
+    "--mode",
+    "acp",
+    "--model",
+    "ollama/qwen3-coder",
+    "--base-url",
+    fake.baseUrls.openai,
+    "--approval",
+    approval,
+    ...extra,
+  ];
 }
 
 export const bash = (command: string): ScriptTurn => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
@@ -50,7 +60,13 @@ export interface EditorOptions {
 
 /** Starts `gong --mode acp` in `place.dir` and connects the SDK's client to it, as an editor would. */
 export async function editor(place: Place, args: string[], options: EditorOptions = {}): Promise<Editor> {
-  const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd: place.dir, env: place.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, CLI, ...args], {
+    cwd: place.dir,
+    env: place.env,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const stderr = new Response(proc.stderr).text();
   const updates: acp.SessionNotification[] = [];
   const permissions: acp.RequestPermissionRequest[] = [];
@@ -81,12 +97,22 @@ export async function editor(place: Place, args: string[], options: EditorOption
     .onRequest("terminal/create", ({ params }) => {
       calls.push({ method: "terminal/create", params });
       refuse("terminal/create");
-      const child = Bun.spawn([params.command, ...(params.args ?? [])], { cwd: params.cwd ?? place.dir, stdout: "pipe", stderr: "pipe" });
+      const child = Bun.spawn([params.command, ...(params.args ?? [])], {
+        cwd: params.cwd ?? place.dir,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const id = `term-${terminals.size + 1}`;
-      terminals.set(id, { output: new Response(child.stdout).text(), exit: child.exited, kill: () => child.kill("SIGKILL") });
+      terminals.set(id, {
+        output: new Response(child.stdout).text(),
+        exit: child.exited,
+        kill: () => child.kill("SIGKILL"),
+      });
       return { terminalId: id };
     })
-    .onRequest("terminal/wait_for_exit", async ({ params }) => ({ exitCode: await terminals.get(params.terminalId)!.exit }))
+    .onRequest("terminal/wait_for_exit", async ({ params }) => ({
+      exitCode: await terminals.get(params.terminalId)!.exit,
+    }))
     .onRequest("terminal/output", async ({ params }) => {
       const t = terminals.get(params.terminalId)!;
       return { output: await t.output, truncated: false, exitStatus: { exitCode: await t.exit } };
@@ -105,7 +131,10 @@ export async function editor(place: Place, args: string[], options: EditorOption
     proc.stdout as ReadableStream<Uint8Array>,
   );
   const connection = app.connect(stream);
-  await connection.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: options.capabilities ?? {} });
+  await connection.agent.request("initialize", {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: options.capabilities ?? {},
+  });
   const close = async () => {
     connection.close();
     proc.stdin.end();
@@ -128,10 +157,15 @@ export async function editor(place: Place, args: string[], options: EditorOption
 export const kinds = (e: Editor) => e.updates.map((u) => u.update.sessionUpdate);
 
 export type ToolCallUpdate = Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
-export const toolUpdates = (e: Editor) => e.updates.map((u) => u.update).filter((u): u is ToolCallUpdate => u.sessionUpdate === "tool_call_update");
+export const toolUpdates = (e: Editor) =>
+  e.updates.map((u) => u.update).filter((u): u is ToolCallUpdate => u.sessionUpdate === "tool_call_update");
 
 /** A new session in `cwd` and one prompt in it; resolves with the session id and the stop reason. */
-export async function promptOnce(e: Editor, cwd: string, text: string): Promise<{ sessionId: string; stopReason: acp.StopReason }> {
+export async function promptOnce(
+  e: Editor,
+  cwd: string,
+  text: string,
+): Promise<{ sessionId: string; stopReason: acp.StopReason }> {
   const { sessionId } = await e.agent.request("session/new", { cwd, mcpServers: [] });
   const { stopReason } = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
   return { sessionId, stopReason };
@@ -177,7 +211,8 @@ export function removeAcpxSocketDirs(): void {
 }
 
 export function acpx(place: Place, agent: string[], ...args: string[]): { exited: Promise<AcpxRun> } {
-  if (place.env.HOME) acpxSocketDirs.add(join("/tmp", `acpx-${createHash("sha256").update(place.env.HOME).digest("hex").slice(0, 10)}`));
+  if (place.env.HOME)
+    acpxSocketDirs.add(join("/tmp", `acpx-${createHash("sha256").update(place.env.HOME).digest("hex").slice(0, 10)}`));
   const proc = Bun.spawn([process.execPath, ACPX, "--agent", [process.execPath, CLI, ...agent].join(" "), ...args], {
     cwd: place.dir,
     env: place.env,
@@ -185,15 +220,17 @@ export function acpx(place: Place, agent: string[], ...args: string[]): { exited
     stdout: "pipe",
     stderr: "pipe",
   });
-  const exited = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]) => ({
-    code,
-    stdout,
-    stderr,
-    messages: stdout
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l)),
-  }));
+  const exited = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(
+    ([stdout, stderr, code]) => ({
+      code,
+      stdout,
+      stderr,
+      messages: stdout
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l)),
+    }),
+  );
   return { exited };
 }
 
@@ -209,5 +246,6 @@ export async function acpxOwnerGone(place: Place, agent: string[]): Promise<void
 }
 
 /** The session/update payloads among acpx's JSON messages. */
-export const acpxUpdates = (run: AcpxRun) => run.messages.filter((m) => m.method === "session/update").map((m) => m.params.update);
+export const acpxUpdates = (run: AcpxRun) =>
+  run.messages.filter((m) => m.method === "session/update").map((m) => m.params.update);
 export const acpxStopReason = (run: AcpxRun) => run.messages.find((m) => m.result?.stopReason)?.result.stopReason;

@@ -8,7 +8,10 @@ import { CLI, useWorkspace } from "./helpers.ts";
 const ws = useWorkspace();
 
 test("issue 22 item 12: unknown ACP methods are answered -32601, before and after initialize", async () => {
-  const proc = Bun.spawn([process.execPath, CLI, "--mode", "acp", "--model", "anthropic/claude-haiku-4-5", "--api-key", "x"], { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(
+    [process.execPath, CLI, "--mode", "acp", "--model", "anthropic/claude-haiku-4-5", "--api-key", "x"],
+    { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" },
+  );
   const send = (message: object) => proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
   send({ id: 1, method: "foo/bar", params: {} });
   send({ id: 2, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });

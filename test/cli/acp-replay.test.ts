@@ -26,13 +26,18 @@ test("a unified diff's hunks become old and new texts; lines that look like file
 });
 
 test("a diff cut short by truncation keeps the lines it has; text without a diff has none", () => {
-  expect(unifiedDiffHunks("--- a.txt\n+++ a.txt\n@@ -1,5 +1,5 @@\n x\n-y\n+z\n[... 3 lines truncated ...]")).toEqual([{ path: "a.txt", oldText: "x\ny\n", newText: "x\nz\n" }]);
+  expect(unifiedDiffHunks("--- a.txt\n+++ a.txt\n@@ -1,5 +1,5 @@\n x\n-y\n+z\n[... 3 lines truncated ...]")).toEqual([
+    { path: "a.txt", oldText: "x\ny\n", newText: "x\nz\n" },
+  ]);
   expect(unifiedDiffHunks("Successfully wrote 3 bytes to a.txt (created).")).toEqual([]);
 });
 
 test("storedDiffs: the result's diff first, else the hunks of a patch argument (added files whole), else nothing", () => {
-  expect(storedDiffs("--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-x\n+y\n", {}, resolve)).toEqual([{ type: "diff", path: "/w/a.txt", oldText: "x\n", newText: "y\n" }]);
-  const patch = "*** Begin Patch\n*** Add File: new.txt\n+hello\n*** Update File: b.txt\n*** Move to: c.txt\n@@\n keep\n-old\n+new\n*** Delete File: d.txt\n*** End Patch";
+  expect(storedDiffs("--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-x\n+y\n", {}, resolve)).toEqual([
+    { type: "diff", path: "/w/a.txt", oldText: "x\n", newText: "y\n" },
+  ]);
+  const patch =
+    "*** Begin Patch\n*** Add File: new.txt\n+hello\n*** Update File: b.txt\n*** Move to: c.txt\n@@\n keep\n-old\n+new\n*** Delete File: d.txt\n*** End Patch";
   expect(storedDiffs("Applied the patch to 3 files", { input: patch }, resolve)).toEqual([
     { type: "diff", path: "/w/new.txt", oldText: null, newText: "hello\n" },
     { type: "diff", path: "/w/c.txt", oldText: "keep\nold\n", newText: "keep\nnew\n" },

@@ -12,7 +12,8 @@ import { startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
 
 const ws = useWorkspace();
 
-const patch = (from: string, to: string) => `*** Begin Patch\n*** Update File: notes.txt\n@@\n one\n-${from}\n+${to}\n*** End Patch`;
+const patch = (from: string, to: string) =>
+  `*** Begin Patch\n*** Update File: notes.txt\n@@\n one\n-${from}\n+${to}\n*** End Patch`;
 
 describe("gong --mode acp: updates and stop reasons", () => {
   test("openai profile: thinking chunks, the plan from update_plan, apply_patch diffs, and 'allow once' asked again for the next change", async () => {
@@ -21,7 +22,17 @@ describe("gong --mode acp: updates and stop reasons", () => {
       script: [
         {
           thinking: "Let me plan the change.",
-          toolCalls: [{ name: "update_plan", arguments: { plan: [{ step: "Patch notes.txt", status: "in_progress" }, { step: "Check it", status: "pending" }] } }],
+          toolCalls: [
+            {
+              name: "update_plan",
+              arguments: {
+                plan: [
+                  { step: "Patch notes.txt", status: "in_progress" },
+                  { step: "Check it", status: "pending" },
+                ],
+              },
+            },
+          ],
         },
         { toolCalls: [{ name: "apply_patch", arguments: { input: patch("two", "TWO") } }] },
         { toolCalls: [{ name: "apply_patch", arguments: { input: patch("TWO", "2") } }] },
@@ -31,7 +42,9 @@ describe("gong --mode acp: updates and stop reasons", () => {
     await using e = await editor(ws, agentArgs(fake, "ask", "--profile", "openai"));
     expect((await promptOnce(e, ws.dir, "patch it")).stopReason).toBe("end_turn");
     const updates = e.updates.map((u) => u.update);
-    const thought = updates.flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
+    const thought = updates
+      .flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : []))
+      .join("");
     expect(thought).toBe("Let me plan the change.");
     const plan = updates.find((u) => u.sessionUpdate === "plan");
     expect(plan).toMatchObject({
@@ -44,7 +57,9 @@ describe("gong --mode acp: updates and stop reasons", () => {
     expect(e.permissions.map((p) => p.toolCall.kind)).toEqual(["edit", "edit"]);
     expect(e.permissions[0].options.map((o) => o.optionId)).toContain("allow_once");
     const file = join(realpathSync(ws.dir), "notes.txt");
-    const diffs = toolUpdates(e).flatMap((u) => (u.status === "completed" ? (u.content ?? []).filter((c) => c.type === "diff") : []));
+    const diffs = toolUpdates(e).flatMap((u) =>
+      u.status === "completed" ? (u.content ?? []).filter((c) => c.type === "diff") : [],
+    );
     expect(diffs).toEqual([
       { type: "diff", path: file, oldText: "one\ntwo\n", newText: "one\nTWO\n" },
       { type: "diff", path: file, oldText: "one\nTWO\n", newText: "one\n2\n" },
@@ -54,7 +69,9 @@ describe("gong --mode acp: updates and stop reasons", () => {
 
   test("a session/load of an apply_patch session replays the patch's hunks as diffs", async () => {
     writeFileSync(join(ws.dir, "notes.txt"), "one\ntwo\n");
-    const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "apply_patch", arguments: { input: patch("two", "TWO") } }] }, { text: "done" }] });
+    const fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "apply_patch", arguments: { input: patch("two", "TWO") } }] }, { text: "done" }],
+    });
     let sessionId: string;
     {
       // The first editor (and its gong) is gone before the second loads the session.
@@ -65,11 +82,15 @@ describe("gong --mode acp: updates and stop reasons", () => {
     await second.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] });
     const call = second.updates.map((u) => u.update).find((u) => u.sessionUpdate === "tool_call");
     expect(call).toMatchObject({ kind: "edit", status: "completed" });
-    expect(call?.sessionUpdate === "tool_call" && call.content).toEqual([{ type: "diff", path: join(realpathSync(ws.dir), "notes.txt"), oldText: "one\ntwo\n", newText: "one\nTWO\n" }]);
+    expect(call?.sessionUpdate === "tool_call" && call.content).toEqual([
+      { type: "diff", path: join(realpathSync(ws.dir), "notes.txt"), oldText: "one\ntwo\n", newText: "one\nTWO\n" },
+    ]);
   }, 30_000);
 
   test("--max-turns: a prompt that reaches the limit ends with max_turn_requests", async () => {
-    const fake = await startFakeLlm({ script: [bash("echo 1"), bash("echo 2"), bash("echo 3"), { text: "never reached" }] });
+    const fake = await startFakeLlm({
+      script: [bash("echo 1"), bash("echo 2"), bash("echo 3"), { text: "never reached" }],
+    });
     await using e = await editor(ws, agentArgs(fake, "auto", "--max-turns", "1"));
     expect((await promptOnce(e, ws.dir, "loop")).stopReason).toBe("max_turn_requests");
     expect(fake.requests.some((r) => JSON.stringify(r.body.messages).includes("echo 3"))).toBe(false);
@@ -88,7 +109,13 @@ describe("gong --mode acp: updates and stop reasons", () => {
       const fake = await startFakeLlm({ script: [{ text: "I can't help with", finishReason: "content_filter" }] });
       await using e = await editor(ws, ["--mode", "acp", ...wire.flags(fake), "--approval", "auto"]);
       expect((await promptOnce(e, ws.dir, "something forbidden")).stopReason).toBe("refusal");
-      const text = e.updates.flatMap((u) => (u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text" ? [u.update.content.text] : [])).join("");
+      const text = e.updates
+        .flatMap((u) =>
+          u.update.sessionUpdate === "agent_message_chunk" && u.update.content.type === "text"
+            ? [u.update.content.text]
+            : [],
+        )
+        .join("");
       expect(text).toBe("I can't help with");
     }, 30_000);
   }

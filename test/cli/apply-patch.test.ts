@@ -10,7 +10,9 @@ const PATCH = "*** Begin Patch\n*** Update File: app.py\n@@ def main():\n-    re
 for (const api of WIRE_APIS.filter((a) => a.name.startsWith("openai"))) {
   test(`cli --tools default,apply_patch applies a patch the model sends (${api.name})`, async () => {
     writeFileSync(join(ws.dir, "app.py"), "def main():\n    return 0\n");
-    const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "apply_patch", arguments: { input: PATCH } }] }, { text: "Patched." }] });
+    const fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "apply_patch", arguments: { input: PATCH } }] }, { text: "Patched." }],
+    });
     const r = await ws.run([...api.flags(fake), "--tools", "default,apply_patch", "-p", "make main return 1"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);

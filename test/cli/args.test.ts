@@ -3,7 +3,11 @@ import { expect, test } from "bun:test";
 import { parseCliArgs, UsageError } from "../../lib/cli/args.ts";
 
 test("cli args a word after -r always names a session (id prefix, name or file), never the prompt", () => {
-  expect(parseCliArgs(["-r", "3f2a9c1e", "-p", "go on"])).toMatchObject({ resume: "3f2a9c1e", prompt: "go on", mode: "print" });
+  expect(parseCliArgs(["-r", "3f2a9c1e", "-p", "go on"])).toMatchObject({
+    resume: "3f2a9c1e",
+    prompt: "go on",
+    mode: "print",
+  });
   expect(parseCliArgs(["-r", "my-feature", "-p", "second"])).toMatchObject({ resume: "my-feature", prompt: "second" });
   expect(parseCliArgs(["-r", "-p", "second"])).toMatchObject({ resume: true, prompt: "second" });
   expect(parseCliArgs(["--resume", "old/run.jsonl"])).toMatchObject({ resume: "old/run.jsonl" });
@@ -21,7 +25,9 @@ test("cli args conflicting session flags are usage errors", () => {
 });
 
 test("cli args a negative number after a flag is its value, so validation names the flag", () => {
-  expect(() => parseCliArgs(["--max-turns", "-1", "-p", "x"])).toThrow("--max-turns must be a positive integer (got '-1').");
+  expect(() => parseCliArgs(["--max-turns", "-1", "-p", "x"])).toThrow(
+    "--max-turns must be a positive integer (got '-1').",
+  );
 });
 
 test("cli args --fork needs a session to branch off; --name needs a name", () => {

@@ -16,7 +16,11 @@ let bareBin: string;
 
 beforeAll(() => {
   buildDir = mkdtempSync(join(tmpdir(), "gong-build-"));
-  const built = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--outdir", buildDir], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const built = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--outdir", buildDir], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (built.exitCode !== 0) throw new Error(`build failed: ${built.stderr.toString()}`);
   binary = join(buildDir, "gong");
   // A PATH with bash and a few basics only: no node, no bun, no rg, no fd.
@@ -57,9 +61,20 @@ test("binary carries the demo script inside: fake/demo needs nothing beside the 
 test("binary grep and find fall back and say so", async () => {
   writeFileSync(join(ws.dir, "a.txt"), "needle here\n");
   fake = await startFakeLlm({
-    script: [{ toolCalls: [{ name: "grep", arguments: { pattern: "needle" } }, { name: "find", arguments: { pattern: "*.txt" } }] }, { text: "found it" }],
+    script: [
+      {
+        toolCalls: [
+          { name: "grep", arguments: { pattern: "needle" } },
+          { name: "find", arguments: { pattern: "*.txt" } },
+        ],
+      },
+      { text: "found it" },
+    ],
   });
-  const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "look for the needle"], { binary, env: { PATH: bareBin } });
+  const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "look for the needle"], {
+    binary,
+    env: { PATH: bareBin },
+  });
   expect(r.code).toBe(0);
   const sent = JSON.stringify(fake.requests[1].body.messages);
   expect(sent).toContain("a.txt:1: needle here");
@@ -69,7 +84,12 @@ test("binary grep and find fall back and say so", async () => {
 
 test("binary print mode on each wire API", async () => {
   for (const api of WIRE_APIS) {
-    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo compiled" } }] }, { text: `answer via ${api.name}` }] });
+    fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo compiled" } }] },
+        { text: `answer via ${api.name}` },
+      ],
+    });
     const r = await ws.run([...api.flags(fake), "-p", "go"], { binary, env: { PATH: bareBin } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`answer via ${api.name}\n`);

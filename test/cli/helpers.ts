@@ -51,7 +51,11 @@ export function workspace(): Workspace {
         stdout: "pipe",
         stderr: "pipe",
       });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(proc.stdout).text(),
+        new Response(proc.stderr).text(),
+        proc.exited,
+      ]);
       return { code, stdout, stderr };
     },
     cleanup() {
@@ -64,10 +68,49 @@ export function workspace(): Workspace {
 
 /** The four wire APIs, each as the command-line flags that point gong at the fake server. */
 export const WIRE_APIS: Array<{ name: string; flags(fake: FakeLlm): string[] }> = [
-  { name: "anthropic-messages", flags: (f) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", f.baseUrls.anthropic, "--api-key", "test", "--profile", "default"] },
-  { name: "openai-responses", flags: (f) => ["--model", "openai/gpt-5-mini", "--base-url", f.baseUrls.openai, "--api-key", "test", "--profile", "default"] },
-  { name: "openai-chat", flags: (f) => ["--model", "ollama/qwen3-coder", "--base-url", f.baseUrls.openai, "--profile", "default"] },
-  { name: "gemini", flags: (f) => ["--model", "gemini/gemini-2.5-flash", "--base-url", f.baseUrls.gemini, "--api-key", "test", "--profile", "default"] },
+  {
+    name: "anthropic-messages",
+    flags: (f) => [
+      "--model",
+      "anthropic/claude-haiku-4-5",
+      "--base-url",
+      f.baseUrls.anthropic,
+      "--api-key",
+      "test",
+      "--profile",
+      "default",
+    ],
+  },
+  {
+    name: "openai-responses",
+    flags: (f) => [
+      "--model",
+      "openai/gpt-5-mini",
+      "--base-url",
+      f.baseUrls.openai,
+      "--api-key",
+      "test",
+      "--profile",
+      "default",
+    ],
+  },
+  {
+    name: "openai-chat",
+    flags: (f) => ["--model", "ollama/qwen3-coder", "--base-url", f.baseUrls.openai, "--profile", "default"],
+  },
+  {
+    name: "gemini",
+    flags: (f) => [
+      "--model",
+      "gemini/gemini-2.5-flash",
+      "--base-url",
+      f.baseUrls.gemini,
+      "--api-key",
+      "test",
+      "--profile",
+      "default",
+    ],
+  },
 ];
 
 export const BASH_THEN_ANSWER: Script = [
@@ -118,7 +161,13 @@ export function useWorkspace(): Omit<Workspace, "cleanup"> {
 
 /** A running `gong --mode rpc` with a line reader over its stdout. */
 export function rpcProcess(place: { dir: string; env: Record<string, string> }, args: string[]) {
-  const proc = Bun.spawn([process.execPath, CLI, "--mode", "rpc", ...args], { cwd: place.dir, env: place.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, CLI, "--mode", "rpc", ...args], {
+    cwd: place.dir,
+    env: place.env,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const lines: any[] = [];
   const waiters: Array<{ match: (m: any) => boolean; resolve: (m: any) => void }> = [];
   void (async () => {
@@ -131,10 +180,11 @@ export function rpcProcess(place: { dir: string; env: Record<string, string> }, 
         const message = JSON.parse(buffer.slice(0, nl));
         buffer = buffer.slice(nl + 1);
         lines.push(message);
-        for (const w of [...waiters]) if (w.match(message)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(message);
-        }
+        for (const w of [...waiters])
+          if (w.match(message)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(message);
+          }
       }
     }
   })();

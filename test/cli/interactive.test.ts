@@ -23,12 +23,18 @@ const auto = (args: string[]) => [...args, "--approval", "auto"];
 test.skipIf(!hasTmux)("cli interactive: a prompt, a streamed answer, a tool line and usage", async () => {
   using term = gongTerminal(ws);
   fake = await startFakeLlm({
-    script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo from-the-shell" } }] }, { text: "All done: the shell said from-the-shell.", chunkSize: 3, chunkDelayMs: 5 }],
+    script: [
+      { toolCalls: [{ name: "bash", arguments: { command: "echo from-the-shell" } }] },
+      { text: "All done: the shell said from-the-shell.", chunkSize: 3, chunkDelayMs: 5 },
+    ],
   });
   term.start(auto(WIRE_APIS[0].flags(fake)));
   await term.waitFor((s) => s.includes("›"), "the prompt");
   term.keys("run the echo", "Enter");
-  const text = await term.waitFor((s) => s.includes("All done: the shell said from-the-shell.") && s.includes("↑"), "the answer and usage");
+  const text = await term.waitFor(
+    (s) => s.includes("All done: the shell said from-the-shell.") && s.includes("↑"),
+    "the answer and usage",
+  );
   expect(text).toContain("● bash  echo from-the-shell");
   expect(text).toContain("exit 0");
   expect(JSON.stringify(fake.requests[0].body.messages)).toContain("run the echo");
@@ -37,36 +43,44 @@ test.skipIf(!hasTmux)("cli interactive: a prompt, a streamed answer, a tool line
   await term.waitFor((s) => s.includes("tools: read, grep, find, ls"), "the /tools answer");
   // The readonly selection follows the profile into its own tool names.
   term.keys("/profile anthropic", "Enter");
-  await term.waitFor((s) => s.includes("profile: anthropic") && s.includes("tools: Read, Grep, Glob"), "the /profile answer");
+  await term.waitFor(
+    (s) => s.includes("profile: anthropic") && s.includes("tools: Read, Grep, Glob"),
+    "the /profile answer",
+  );
   term.keys("/quit", "Enter");
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
 
-test.skipIf(!hasTmux)("cli interactive: Ctrl-C during a sleep interrupts it, the next input continues the conversation, Ctrl-C twice exits", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] }, { text: "back again" }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("take a nap", "Enter");
-  await term.waitFor(() => fake.requests.length === 1 && pgrepSleep(), "the sleep to start");
-  term.keys("C-c");
-  await term.waitFor((s) => s.includes("interrupted"), "the interruption");
-  await term.waitFor(() => !pgrepSleep(), "the sleep to be killed");
-  await term.waitFor((s) => /interrupted[\s\S]*\n› *(\n|$)/.test(s), "the prompt after the interruption");
+test.skipIf(!hasTmux)(
+  "cli interactive: Ctrl-C during a sleep interrupts it, the next input continues the conversation, Ctrl-C twice exits",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] }, { text: "back again" }],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("take a nap", "Enter");
+    await term.waitFor(() => fake.requests.length === 1 && pgrepSleep(), "the sleep to start");
+    term.keys("C-c");
+    await term.waitFor((s) => s.includes("interrupted"), "the interruption");
+    await term.waitFor(() => !pgrepSleep(), "the sleep to be killed");
+    await term.waitFor((s) => /interrupted[\s\S]*\n› *(\n|$)/.test(s), "the prompt after the interruption");
 
-  term.keys("are you there?", "Enter");
-  await term.waitFor((s) => s.includes("back again"), "the next answer");
-  // The same session goes on: the second request carries the first input and its interrupted call.
-  const sent = JSON.stringify(fake.requests[1].body.messages);
-  expect(sent).toContain("take a nap");
-  expect(sent).toContain("sleep 29.5");
-  expect(sent).toContain("are you there?");
+    term.keys("are you there?", "Enter");
+    await term.waitFor((s) => s.includes("back again"), "the next answer");
+    // The same session goes on: the second request carries the first input and its interrupted call.
+    const sent = JSON.stringify(fake.requests[1].body.messages);
+    expect(sent).toContain("take a nap");
+    expect(sent).toContain("sleep 29.5");
+    expect(sent).toContain("are you there?");
 
-  term.keys("C-c");
-  await term.waitFor((s) => s.includes("press Ctrl-C again"), "the exit hint");
-  term.keys("C-c");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+    term.keys("C-c");
+    await term.waitFor((s) => s.includes("press Ctrl-C again"), "the exit hint");
+    term.keys("C-c");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
 /** True while a `sleep 29.5` (this test's own command) runs. */
 function pgrepSleep(): boolean {
@@ -74,104 +88,132 @@ function pgrepSleep(): boolean {
   return out.split("\n").some((l) => /\bsleep 29\.5\b/.test(l) && !/\sZ/.test(l) && !l.includes("bash -c"));
 }
 
-test.skipIf(!hasTmux)("cli interactive: keys typed while the answer streams stay off the answer and are sent as steering", async () => {
-  using term = gongTerminal(ws);
-  const answer = "The quick brown fox jumps over the lazy dog and keeps on running far away.";
-  fake = await startFakeLlm({ script: [{ text: answer, chunkSize: 2, chunkDelayMs: 40 }, { text: "steered answer" }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("tell me a story", "Enter");
-  await term.waitFor((s) => s.includes("The quick"), "the answer to start streaming");
-  term.keys("-l", "XYZ");
-  await term.waitFor((s) => s.includes("↳ XYZ"), "the steering line");
-  term.keys("-l", "QW");
-  term.keys("Enter");
-  const text = await term.waitFor((s) => /steered answer\s+↑/.test(s), "the steered answer and usage");
-  // The answer, reassembled from the screen's lines, has none of the typed keys inside it.
-  const streamed = text.slice(text.indexOf("The quick"), text.indexOf("↳ XYZQW")) + text.slice(text.indexOf("↳ XYZQW") + "↳ XYZQW".length, text.indexOf("› XYZQW"));
-  // Where the steering reaches the model it is shown as the user's turn.
-  expect(text).toContain("› XYZQW\nsteered answer");
-  expect(streamed.replace(/\s+/g, "")).toBe(answer.replace(/\s+/g, ""));
-  expect(streamed).not.toMatch(/[XYZQW]/);
-  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("XYZQW");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+test.skipIf(!hasTmux)(
+  "cli interactive: keys typed while the answer streams stay off the answer and are sent as steering",
+  async () => {
+    using term = gongTerminal(ws);
+    const answer = "The quick brown fox jumps over the lazy dog and keeps on running far away.";
+    fake = await startFakeLlm({
+      script: [{ text: answer, chunkSize: 2, chunkDelayMs: 40 }, { text: "steered answer" }],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("tell me a story", "Enter");
+    await term.waitFor((s) => s.includes("The quick"), "the answer to start streaming");
+    term.keys("-l", "XYZ");
+    await term.waitFor((s) => s.includes("↳ XYZ"), "the steering line");
+    term.keys("-l", "QW");
+    term.keys("Enter");
+    const text = await term.waitFor((s) => /steered answer\s+↑/.test(s), "the steered answer and usage");
+    // The answer, reassembled from the screen's lines, has none of the typed keys inside it.
+    const streamed =
+      text.slice(text.indexOf("The quick"), text.indexOf("↳ XYZQW")) +
+      text.slice(text.indexOf("↳ XYZQW") + "↳ XYZQW".length, text.indexOf("› XYZQW"));
+    // Where the steering reaches the model it is shown as the user's turn.
+    expect(text).toContain("› XYZQW\nsteered answer");
+    expect(streamed.replace(/\s+/g, "")).toBe(answer.replace(/\s+/g, ""));
+    expect(streamed).not.toMatch(/[XYZQW]/);
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain("XYZQW");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive slash commands: /model /reasoning /compact /tree /fork /sessions /new /resume", async () => {
-  using term = gongTerminal(ws);
-  // Keep almost nothing verbatim, so /compact has something to summarise after two exchanges.
-  mkdirSync(join(ws.dir, ".gong"));
-  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
-  fake = await startFakeLlm({
-    script: [{ text: "noted the pelican" }, { text: "second answer" }, { text: "SUMMARY: the user named a pelican." }, { text: "third answer" }, { text: "branch answer" }],
-  });
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("remember the word pelican", "Enter");
-  await term.waitFor((s) => s.includes("noted the pelican"), "the first answer");
+test.skipIf(!hasTmux)(
+  "cli interactive slash commands: /model /reasoning /compact /tree /fork /sessions /new /resume",
+  async () => {
+    using term = gongTerminal(ws);
+    // Keep almost nothing verbatim, so /compact has something to summarise after two exchanges.
+    mkdirSync(join(ws.dir, ".gong"));
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
+    fake = await startFakeLlm({
+      script: [
+        { text: "noted the pelican" },
+        { text: "second answer" },
+        { text: "SUMMARY: the user named a pelican." },
+        { text: "third answer" },
+        { text: "branch answer" },
+      ],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("remember the word pelican", "Enter");
+    await term.waitFor((s) => s.includes("noted the pelican"), "the first answer");
 
-  // /model lists the models whose key is set; a filter narrows; an exact id switches.
-  term.keys("/model", "Enter");
-  const listed = await term.waitFor((s) => s.includes("/model <filter> narrows the list"), "the /model list");
-  expect(listed).toMatch(/^\* anthropic\/claude-haiku-4-5 /m);
-  expect(listed).toMatch(/^ {2}anthropic\/claude-opus-4-6 /m);
-  expect(listed).not.toMatch(/^ {2}openai\//m);
-  expect(listed).toMatch(/no key set for [a-z, ]*openai/);
-  term.keys("/model gpt", "Enter");
-  await term.waitFor((s) => s.includes("no model with a key set matches 'gpt'; these need one:\n  openai/gpt-5.2 ") && /openai\/gpt-5 +\d+k context \(set OPENAI_API_KEY\)/.test(s), "the filtered list");
-  term.keys("/model opus", "Enter");
-  await term.waitFor((s) => /\/model opus\n {2}anthropic\/claude-opus-4-6 [^\n]*\n {2}anthropic\/claude-opus-4-5 /.test(s), "the opus models");
-  term.keys("/model claude-opus-4-6", "Enter");
-  await term.waitFor((s) => s.includes("model: anthropic/claude-opus-4-6"), "the /model answer");
-  term.keys("/reasoning high", "Enter");
-  await term.waitFor((s) => s.includes("reasoning effort: high"), "the /reasoning answer");
-  term.keys("what was the word?", "Enter");
-  await term.waitFor((s) => s.includes("second answer"), "the second answer");
-  expect(fake.requests[1].body.model).toBe("claude-opus-4-6");
-  expect(fake.requests[1].body.thinking?.type).toMatch(/enabled|adaptive/);
+    // /model lists the models whose key is set; a filter narrows; an exact id switches.
+    term.keys("/model", "Enter");
+    const listed = await term.waitFor((s) => s.includes("/model <filter> narrows the list"), "the /model list");
+    expect(listed).toMatch(/^\* anthropic\/claude-haiku-4-5 /m);
+    expect(listed).toMatch(/^ {2}anthropic\/claude-opus-4-6 /m);
+    expect(listed).not.toMatch(/^ {2}openai\//m);
+    expect(listed).toMatch(/no key set for [a-z, ]*openai/);
+    term.keys("/model gpt", "Enter");
+    await term.waitFor(
+      (s) =>
+        s.includes("no model with a key set matches 'gpt'; these need one:\n  openai/gpt-5.2 ") &&
+        /openai\/gpt-5 +\d+k context \(set OPENAI_API_KEY\)/.test(s),
+      "the filtered list",
+    );
+    term.keys("/model opus", "Enter");
+    await term.waitFor(
+      (s) => /\/model opus\n {2}anthropic\/claude-opus-4-6 [^\n]*\n {2}anthropic\/claude-opus-4-5 /.test(s),
+      "the opus models",
+    );
+    term.keys("/model claude-opus-4-6", "Enter");
+    await term.waitFor((s) => s.includes("model: anthropic/claude-opus-4-6"), "the /model answer");
+    term.keys("/reasoning high", "Enter");
+    await term.waitFor((s) => s.includes("reasoning effort: high"), "the /reasoning answer");
+    term.keys("what was the word?", "Enter");
+    await term.waitFor((s) => s.includes("second answer"), "the second answer");
+    expect(fake.requests[1].body.model).toBe("claude-opus-4-6");
+    expect(fake.requests[1].body.thinking?.type).toMatch(/enabled|adaptive/);
 
-  term.keys("/compact", "Enter");
-  await term.waitFor((s) => /^compacted: \d+ → \d+ tokens\.$/m.test(s), "the /compact answer");
-  expect(JSON.stringify(fake.requests[2].body)).toContain("remember the word pelican");
-  term.keys("and now?", "Enter");
-  await term.waitFor((s) => s.includes("third answer"), "the answer after compaction");
-  expect(JSON.stringify(fake.requests[3].body.messages)).toContain("SUMMARY: the user named a pelican.");
+    term.keys("/compact", "Enter");
+    await term.waitFor((s) => /^compacted: \d+ → \d+ tokens\.$/m.test(s), "the /compact answer");
+    expect(JSON.stringify(fake.requests[2].body)).toContain("remember the word pelican");
+    term.keys("and now?", "Enter");
+    await term.waitFor((s) => s.includes("third answer"), "the answer after compaction");
+    expect(JSON.stringify(fake.requests[3].body.messages)).toContain("SUMMARY: the user named a pelican.");
 
-  term.keys("/tree", "Enter");
-  const tree = await term.waitFor((s) => /\* \w{8} assistant: third answer/.test(s), "the /tree listing");
-  const firstUser = /(\w{8}) user: remember the word pelican/.exec(tree)![1];
+    term.keys("/tree", "Enter");
+    const tree = await term.waitFor((s) => /\* \w{8} assistant: third answer/.test(s), "the /tree listing");
+    const firstUser = /(\w{8}) user: remember the word pelican/.exec(tree)![1];
 
-  // A branch: the tree draws both paths from where they part, with connectors.
-  const afterFirst = /(\w{8}) assistant: noted the pelican/.exec(tree)![1];
-  term.keys("/tree " + afterFirst, "Enter");
-  await term.waitFor((s) => s.includes(`continuing from ${afterFirst}`), "the /tree answer");
-  term.keys("take the other path", "Enter");
-  await term.waitFor((s) => s.includes("branch answer"), "the answer on the branch");
-  term.keys("/tree", "Enter");
-  const branched = await term.waitFor((s) => /\n\* {4}\w{8} assistant: branch answer/.test(s), "the branched /tree");
-  expect(branched).toMatch(new RegExp(`  ${afterFirst} assistant: noted the pelican\\n {2}├─ \\w{8} [^\\n]*\\n {2}│  \\w{8} `));
-  expect(branched).toMatch(/\n {2}│  \w{8} assistant: third answer\n {2}└─ \w{8} user: take the other path\n\* {4}\w{8} assistant: branch answer/);
+    // A branch: the tree draws both paths from where they part, with connectors.
+    const afterFirst = /(\w{8}) assistant: noted the pelican/.exec(tree)![1];
+    term.keys("/tree " + afterFirst, "Enter");
+    await term.waitFor((s) => s.includes(`continuing from ${afterFirst}`), "the /tree answer");
+    term.keys("take the other path", "Enter");
+    await term.waitFor((s) => s.includes("branch answer"), "the answer on the branch");
+    term.keys("/tree", "Enter");
+    const branched = await term.waitFor((s) => /\n\* {4}\w{8} assistant: branch answer/.test(s), "the branched /tree");
+    expect(branched).toMatch(
+      new RegExp(`  ${afterFirst} assistant: noted the pelican\\n {2}├─ \\w{8} [^\\n]*\\n {2}│  \\w{8} `),
+    );
+    expect(branched).toMatch(
+      /\n {2}│  \w{8} assistant: third answer\n {2}└─ \w{8} user: take the other path\n\* {4}\w{8} assistant: branch answer/,
+    );
 
-  term.keys("/fork " + firstUser, "Enter");
-  const forked = await term.waitFor((s) => s.includes("forked into"), "the /fork answer");
-  const forkId = /forked into ([0-9a-f-]{36})/.exec(forked)![1];
-  term.keys("/sessions", "Enter");
-  // The current session is marked; a fork names the session it came from.
-  const listedSessions = await term.waitFor((s) => s.includes(`* ${forkId.slice(0, 8)}  `), "both sessions listed");
-  const forkLine = listedSessions.split("\n").find((l) => l.startsWith(`* ${forkId.slice(0, 8)}`))!;
-  expect(forkLine).toMatch(/\(fork of [0-9a-f]{8}\) ← this session$/);
-  const parent = /fork of ([0-9a-f]{8})/.exec(forkLine)![1];
-  expect(listedSessions).toMatch(new RegExp(`^ {2}${parent} {2}\\d{4}-`, "m"));
+    term.keys("/fork " + firstUser, "Enter");
+    const forked = await term.waitFor((s) => s.includes("forked into"), "the /fork answer");
+    const forkId = /forked into ([0-9a-f-]{36})/.exec(forked)![1];
+    term.keys("/sessions", "Enter");
+    // The current session is marked; a fork names the session it came from.
+    const listedSessions = await term.waitFor((s) => s.includes(`* ${forkId.slice(0, 8)}  `), "both sessions listed");
+    const forkLine = listedSessions.split("\n").find((l) => l.startsWith(`* ${forkId.slice(0, 8)}`))!;
+    expect(forkLine).toMatch(/\(fork of [0-9a-f]{8}\) ← this session$/);
+    const parent = /fork of ([0-9a-f]{8})/.exec(forkLine)![1];
+    expect(listedSessions).toMatch(new RegExp(`^ {2}${parent} {2}\\d{4}-`, "m"));
 
-  term.keys("/new", "Enter");
-  const fresh = await term.waitFor((s) => s.includes("new session "), "the /new answer");
-  expect(/new session ([0-9a-f-]{36})/.exec(fresh)![1]).not.toBe(forkId);
-  term.keys("/resume " + forkId.slice(0, 8), "Enter");
-  await term.waitFor((s) => s.includes(`resumed ${forkId} (1 messages)`), "the /resume answer");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+    term.keys("/new", "Enter");
+    const fresh = await term.waitFor((s) => s.includes("new session "), "the /new answer");
+    expect(/new session ([0-9a-f-]{36})/.exec(fresh)![1]).not.toBe(forkId);
+    term.keys("/resume " + forkId.slice(0, 8), "Enter");
+    await term.waitFor((s) => s.includes(`resumed ${forkId} (1 messages)`), "the /resume answer");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
 test.skipIf(!hasTmux)("cli interactive: a multi-line paste is one input", async () => {
   using term = gongTerminal(ws);
@@ -191,20 +233,26 @@ test.skipIf(!hasTmux)("cli interactive: a multi-line paste is one input", async 
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
 
-test.skipIf(!hasTmux)("cli interactive: a line starting with // goes to the model as typed; /help names the commands that run while the agent works", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({ script: [{ text: "a comment, then" }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("/help", "Enter");
-  await term.waitFor((s) => s.includes("/help /model /tools /reasoning /plan /sessions /skills /quit run at once"), "the /help keys");
-  term.keys("// is this a comment?", "Enter");
-  await term.waitFor((s) => s.includes("a comment, then"), "the answer");
-  expect(JSON.stringify(fake.requests[0].body.messages)).toContain("// is this a comment?");
-  expect(term.screen()).not.toContain("unknown command");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+test.skipIf(!hasTmux)(
+  "cli interactive: a line starting with // goes to the model as typed; /help names the commands that run while the agent works",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({ script: [{ text: "a comment, then" }] });
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("/help", "Enter");
+    await term.waitFor(
+      (s) => s.includes("/help /model /tools /reasoning /plan /sessions /skills /quit run at once"),
+      "the /help keys",
+    );
+    term.keys("// is this a comment?", "Enter");
+    await term.waitFor((s) => s.includes("a comment, then"), "the answer");
+    expect(JSON.stringify(fake.requests[0].body.messages)).toContain("// is this a comment?");
+    expect(term.screen()).not.toContain("unknown command");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
 test.skipIf(!hasTmux)("cli interactive: a spinner says the model is thinking until its first words", async () => {
   using term = gongTerminal(ws);
@@ -244,7 +292,19 @@ test.skipIf(!hasTmux)("cli interactive: the plan tool's update is shown as a che
   using term = gongTerminal(ws);
   fake = await startFakeLlm({
     script: [
-      { toolCalls: [{ name: "TodoWrite", arguments: { todos: [{ content: "Inspect", status: "completed", activeForm: "Inspecting" }, { content: "Repair", status: "in_progress", activeForm: "Repairing" }] } }] },
+      {
+        toolCalls: [
+          {
+            name: "TodoWrite",
+            arguments: {
+              todos: [
+                { content: "Inspect", status: "completed", activeForm: "Inspecting" },
+                { content: "Repair", status: "in_progress", activeForm: "Repairing" },
+              ],
+            },
+          },
+        ],
+      },
       { text: "Plan made." },
     ],
   });
@@ -261,37 +321,50 @@ test.skipIf(!hasTmux)("cli interactive: the plan tool's update is shown as a che
   await term.waitFor(() => !term.alive(), "gong to exit");
 });
 
-test.skipIf(!hasTmux)("cli interactive: a 401 is one error line; the same session goes on with its history, /model and /compact", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({
-    script: [{ fault: { type: "http", status: 401, message: "invalid x-api-key" } }, { text: "good answer" }, { text: "SUMMARY: hello." }],
-  });
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("hello there", "Enter");
-  const failed = await term.waitFor((s) => /error: .*(401|invalid x-api-key)[^\n]*\n\n›\s*\n[^\n]*approval/.test(s), "the error line and the prompt");
-  expect(failed).not.toContain("↑ 0 ↓ 0");
-  expect(failed).not.toContain("Session is closed");
-  // A model whose provider has no key fails the same way and the shell stays usable.
-  term.keys("/model openai/gpt-5", "Enter");
-  await term.waitFor((s) => s.includes("model: openai/gpt-5"), "the /model answer");
-  term.keys("try the other one", "Enter");
-  const noKey = await term.waitFor((s) => /No API key for openai[^\n]*\n\n›\s*\n[^\n]*approval/.test(s), "the missing-key error and the prompt");
-  // In gong's words: the variable to set and gong's own flag, not the SDK's option.
-  expect(noKey).toContain("set OPENAI_API_KEY (or pass one: gong --model openai/… --api-key KEY)");
-  expect(noKey).not.toContain("createClient");
-  term.keys("/model anthropic/claude-haiku-4-5", "Enter");
-  await term.waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5"), "the /model answer");
-  term.keys("again please", "Enter");
-  const text = await term.waitFor((s) => s.includes("good answer") && s.includes("↑"), "the good answer");
-  expect(text).not.toContain("Session is closed");
-  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("hello there");
-  term.keys("/compact", "Enter");
-  await term.waitFor((s) => /compacted\.|nothing to compact: /.test(s), "the /compact answer");
-  expect(term.screen()).not.toContain("Session is closed");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+test.skipIf(!hasTmux)(
+  "cli interactive: a 401 is one error line; the same session goes on with its history, /model and /compact",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [
+        { fault: { type: "http", status: 401, message: "invalid x-api-key" } },
+        { text: "good answer" },
+        { text: "SUMMARY: hello." },
+      ],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("hello there", "Enter");
+    const failed = await term.waitFor(
+      (s) => /error: .*(401|invalid x-api-key)[^\n]*\n\n›\s*\n[^\n]*approval/.test(s),
+      "the error line and the prompt",
+    );
+    expect(failed).not.toContain("↑ 0 ↓ 0");
+    expect(failed).not.toContain("Session is closed");
+    // A model whose provider has no key fails the same way and the shell stays usable.
+    term.keys("/model openai/gpt-5", "Enter");
+    await term.waitFor((s) => s.includes("model: openai/gpt-5"), "the /model answer");
+    term.keys("try the other one", "Enter");
+    const noKey = await term.waitFor(
+      (s) => /No API key for openai[^\n]*\n\n›\s*\n[^\n]*approval/.test(s),
+      "the missing-key error and the prompt",
+    );
+    // In gong's words: the variable to set and gong's own flag, not the SDK's option.
+    expect(noKey).toContain("set OPENAI_API_KEY (or pass one: gong --model openai/… --api-key KEY)");
+    expect(noKey).not.toContain("createClient");
+    term.keys("/model anthropic/claude-haiku-4-5", "Enter");
+    await term.waitFor((s) => s.includes("model: anthropic/claude-haiku-4-5"), "the /model answer");
+    term.keys("again please", "Enter");
+    const text = await term.waitFor((s) => s.includes("good answer") && s.includes("↑"), "the good answer");
+    expect(text).not.toContain("Session is closed");
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain("hello there");
+    term.keys("/compact", "Enter");
+    await term.waitFor((s) => /compacted\.|nothing to compact: /.test(s), "the /compact answer");
+    expect(term.screen()).not.toContain("Session is closed");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
 /**
  * A bash call of about 120 characters that runs until the test releases it (or 30 s pass): the test
@@ -302,361 +375,483 @@ const longCommand = () =>
 const release = () => writeFileSync(join(ws.dir, "release"), "");
 
 for (const columns of [40, 80]) {
-  test.skipIf(!hasTmux)(`cli interactive: the live line of a long command at ${columns} columns is one line, never repeated`, async () => {
-    using term = gongTerminal(ws);
-    const command = longCommand();
-    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "long wait over" }] });
-    term.start(auto(WIRE_APIS[0].flags(fake)), { columns });
-    await term.waitFor((s) => s.includes("›"), "the prompt");
-    term.keys("wait a while", "Enter");
-    await term.waitFor((s) => s.includes("bash  echo"), "the live line");
-    let tailSeen = false;
-    let timerSeen = false;
-    while (!term.screen().includes("long wait over")) {
-      const now = term.screen();
-      const lines = now.split("\n").filter((l) => l.includes("bash  echo"));
-      // One live line, cut to the width: never wrapped, never left behind.
-      expect(lines.length).toBeLessThanOrEqual(1);
-      for (const line of lines) expect(line.length).toBeLessThan(columns);
-      // Under it, the command's output so far, replaced in place; the live line counts the seconds.
-      const tail = now.split("\n").filter((l) => l.startsWith("  started-the-quick"));
-      // Each line of output once: the tail is replaced in place, never printed again below itself.
-      expect(tail.length).toBeLessThanOrEqual(1);
-      expect(now.split("\n").filter((l) => l.startsWith("  finished-the-long-wait")).length).toBeLessThanOrEqual(1);
-      tailSeen ||= tail.length === 1;
-      timerSeen ||= lines.some((l) => /· [1-9]s$/.test(l.trimEnd()));
-      if (tailSeen && timerSeen) release();
-      await Bun.sleep(100);
-    }
-    expect(tailSeen).toBe(true);
-    expect(timerSeen).toBe(true);
-    const text = await term.waitFor((s) => s.includes("↑"), "the usage line");
-    const toolLines = text.split("\n").filter((l) => l.includes("bash  echo"));
-    expect(toolLines.length).toBe(1);
-    expect(toolLines[0]).toMatch(/^● bash {2}echo started-the-quick/);
-    expect(toolLines[0].length).toBeLessThan(columns);
-    // The result: the time it took and the first lines of what it printed.
-    expect(text).toMatch(/⎿ exit 0 · 2 lines · [1-9]\d*s/);
-    expect(text).toMatch(/\n {4}started-the-quick[^\n]*\n {4}finished-the-long-wait/);
-    expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
-    term.keys("/quit", "Enter");
-    await term.waitFor(() => !term.alive(), "gong to exit");
-  });
+  test.skipIf(!hasTmux)(
+    `cli interactive: the live line of a long command at ${columns} columns is one line, never repeated`,
+    async () => {
+      using term = gongTerminal(ws);
+      const command = longCommand();
+      fake = await startFakeLlm({
+        script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "long wait over" }],
+      });
+      term.start(auto(WIRE_APIS[0].flags(fake)), { columns });
+      await term.waitFor((s) => s.includes("›"), "the prompt");
+      term.keys("wait a while", "Enter");
+      await term.waitFor((s) => s.includes("bash  echo"), "the live line");
+      let tailSeen = false;
+      let timerSeen = false;
+      while (!term.screen().includes("long wait over")) {
+        const now = term.screen();
+        const lines = now.split("\n").filter((l) => l.includes("bash  echo"));
+        // One live line, cut to the width: never wrapped, never left behind.
+        expect(lines.length).toBeLessThanOrEqual(1);
+        for (const line of lines) expect(line.length).toBeLessThan(columns);
+        // Under it, the command's output so far, replaced in place; the live line counts the seconds.
+        const tail = now.split("\n").filter((l) => l.startsWith("  started-the-quick"));
+        // Each line of output once: the tail is replaced in place, never printed again below itself.
+        expect(tail.length).toBeLessThanOrEqual(1);
+        expect(now.split("\n").filter((l) => l.startsWith("  finished-the-long-wait")).length).toBeLessThanOrEqual(1);
+        tailSeen ||= tail.length === 1;
+        timerSeen ||= lines.some((l) => /· [1-9]s$/.test(l.trimEnd()));
+        if (tailSeen && timerSeen) release();
+        await Bun.sleep(100);
+      }
+      expect(tailSeen).toBe(true);
+      expect(timerSeen).toBe(true);
+      const text = await term.waitFor((s) => s.includes("↑"), "the usage line");
+      const toolLines = text.split("\n").filter((l) => l.includes("bash  echo"));
+      expect(toolLines.length).toBe(1);
+      expect(toolLines[0]).toMatch(/^● bash {2}echo started-the-quick/);
+      expect(toolLines[0].length).toBeLessThan(columns);
+      // The result: the time it took and the first lines of what it printed.
+      expect(text).toMatch(/⎿ exit 0 · 2 lines · [1-9]\d*s/);
+      expect(text).toMatch(/\n {4}started-the-quick[^\n]*\n {4}finished-the-long-wait/);
+      expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+      term.keys("/quit", "Enter");
+      await term.waitFor(() => !term.alive(), "gong to exit");
+    },
+  );
 }
 
-test.skipIf(!hasTmux)("cli interactive: the live line is re-fitted when the terminal is resized to 60 columns and back", async () => {
-  using term = gongTerminal(ws);
-  const command = longCommand();
-  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "resized fine" }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80 });
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("wait a while", "Enter");
-  const liveLines = (screen: string) => screen.split("\n").filter((l) => l.includes("bash  echo"));
-  await term.waitFor((s) => s.includes("  started-the-quick"), "the command's output under the live line");
-  term.resize(60);
-  const narrow = await term.waitFor((s) => liveLines(s).length === 1 && liveLines(s)[0].length < 60, "the live line fitted to 60 columns");
-  expect(narrow.split("\n").filter((l) => l.startsWith("  started-the-quick")).length).toBe(1);
-  term.resize(80);
-  await term.waitFor((s) => liveLines(s).length === 1 && liveLines(s)[0].length >= 60, "the live line fitted to 80 columns again");
-  release();
-  const text = await term.waitFor((s) => s.includes("resized fine") && s.includes("↑"), "the answer");
-  expect(text.split("\n").filter((l) => l.includes("bash  echo")).length).toBe(1);
-  expect(text.split("\n").filter((l) => l.includes("wait a while")).length).toBe(1);
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+test.skipIf(!hasTmux)(
+  "cli interactive: the live line is re-fitted when the terminal is resized to 60 columns and back",
+  async () => {
+    using term = gongTerminal(ws);
+    const command = longCommand();
+    fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "resized fine" }],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80 });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("wait a while", "Enter");
+    const liveLines = (screen: string) => screen.split("\n").filter((l) => l.includes("bash  echo"));
+    await term.waitFor((s) => s.includes("  started-the-quick"), "the command's output under the live line");
+    term.resize(60);
+    const narrow = await term.waitFor(
+      (s) => liveLines(s).length === 1 && liveLines(s)[0].length < 60,
+      "the live line fitted to 60 columns",
+    );
+    expect(narrow.split("\n").filter((l) => l.startsWith("  started-the-quick")).length).toBe(1);
+    term.resize(80);
+    await term.waitFor(
+      (s) => liveLines(s).length === 1 && liveLines(s)[0].length >= 60,
+      "the live line fitted to 80 columns again",
+    );
+    release();
+    const text = await term.waitFor((s) => s.includes("resized fine") && s.includes("↑"), "the answer");
+    expect(text.split("\n").filter((l) => l.includes("bash  echo")).length).toBe(1);
+    expect(text.split("\n").filter((l) => l.includes("wait a while")).length).toBe(1);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive keys: /tools and /compact typed mid-run stay local, Ctrl-C clears a half-typed line, Esc interrupts, /quit mid-run leaves", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({
-    script: [
-      { toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] },
-      { text: "after the escape" },
-      { toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] },
-    ],
-  });
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("take a nap", "Enter");
-  await term.waitFor(() => fake.requests.length === 1 && pgrepSleep(), "the sleep to start");
-  term.keys("/tools", "Enter");
-  await term.waitFor((s) => s.includes("tools: "), "the /tools answer while the agent works");
-  term.keys("/compact", "Enter");
-  await term.waitFor((s) => s.includes("/compact runs when the agent is done"), "the /compact notice");
-  term.keys("half typed");
-  await term.waitFor((s) => s.includes("↳ half typed"), "the steering line");
-  term.keys("C-c");
-  await term.waitFor((s) => !s.includes("↳ half typed"), "the cleared line");
-  expect(pgrepSleep()).toBe(true);
-  term.keys("Escape");
-  await term.waitFor((s) => s.includes("interrupted"), "the interruption");
-  await term.waitFor(() => !pgrepSleep(), "the sleep to be killed");
-  await term.waitFor((s) => /nothing to compact: |compacted\./.test(s), "the deferred /compact");
-  // None of the typed lines reached the model.
-  expect(fake.requests.length).toBe(1);
-  term.keys("go on", "Enter");
-  await term.waitFor((s) => s.includes("after the escape"), "the next answer");
-  expect(JSON.stringify(fake.requests[1].body.messages)).not.toMatch(/\/tools|\/compact|half typed/);
-  expect(term.screen()).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+test.skipIf(!hasTmux)(
+  "cli interactive keys: /tools and /compact typed mid-run stay local, Ctrl-C clears a half-typed line, Esc interrupts, /quit mid-run leaves",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] },
+        { text: "after the escape" },
+        { toolCalls: [{ name: "bash", arguments: { command: "sleep 29.5" } }] },
+      ],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("take a nap", "Enter");
+    await term.waitFor(() => fake.requests.length === 1 && pgrepSleep(), "the sleep to start");
+    term.keys("/tools", "Enter");
+    await term.waitFor((s) => s.includes("tools: "), "the /tools answer while the agent works");
+    term.keys("/compact", "Enter");
+    await term.waitFor((s) => s.includes("/compact runs when the agent is done"), "the /compact notice");
+    term.keys("half typed");
+    await term.waitFor((s) => s.includes("↳ half typed"), "the steering line");
+    term.keys("C-c");
+    await term.waitFor((s) => !s.includes("↳ half typed"), "the cleared line");
+    expect(pgrepSleep()).toBe(true);
+    term.keys("Escape");
+    await term.waitFor((s) => s.includes("interrupted"), "the interruption");
+    await term.waitFor(() => !pgrepSleep(), "the sleep to be killed");
+    await term.waitFor((s) => /nothing to compact: |compacted\./.test(s), "the deferred /compact");
+    // None of the typed lines reached the model.
+    expect(fake.requests.length).toBe(1);
+    term.keys("go on", "Enter");
+    await term.waitFor((s) => s.includes("after the escape"), "the next answer");
+    expect(JSON.stringify(fake.requests[1].body.messages)).not.toMatch(/\/tools|\/compact|half typed/);
+    expect(term.screen()).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
 
-  term.keys("/help", "Enter");
-  await term.waitFor((s) => s.includes("Esc") && s.includes("interrupt the running input"), "the keys in /help");
-  term.keys("nap again", "Enter");
-  await term.waitFor(() => fake.requests.length === 3 && pgrepSleep(), "the second sleep");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-  await term.waitFor(() => !pgrepSleep(), "the sleep to be killed on exit");
-  expect(fake.requests.length).toBe(3);
-});
+    term.keys("/help", "Enter");
+    await term.waitFor((s) => s.includes("Esc") && s.includes("interrupt the running input"), "the keys in /help");
+    term.keys("nap again", "Enter");
+    await term.waitFor(() => fake.requests.length === 3 && pgrepSleep(), "the second sleep");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+    await term.waitFor(() => !pgrepSleep(), "the sleep to be killed on exit");
+    expect(fake.requests.length).toBe(3);
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive approvals: a declined command's reason reaches the model, always is written as a rule and holds across runs, Shift+Tab cycles the mode", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({
-    script: [
-      { toolCalls: [{ name: "bash", arguments: { command: "echo first-call" } }] },
-      { text: "declined, fine" },
-      { toolCalls: [{ name: "bash", arguments: { command: "echo second-call" } }] },
-      { text: "second ran" },
-      { toolCalls: [{ name: "bash", arguments: { command: "echo second-call once more" } }] },
-      { text: "third ran" },
-    ],
-  });
-  term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("run the first", "Enter");
-  await term.waitFor((s) => s.includes("run this command?") && s.includes("$ echo first-call") && s.includes("allow?"), "the confirmation");
-  term.keys("n not on a Monday", "Enter");
-  await term.waitFor((s) => s.includes("declined, fine"), "the answer after the refusal");
-  expect(JSON.stringify(fake.requests[1].body.messages)).toContain("not on a Monday");
-  expect(JSON.stringify(fake.requests[1].body.messages)).not.toContain("first-call\\n");
+test.skipIf(!hasTmux)(
+  "cli interactive approvals: a declined command's reason reaches the model, always is written as a rule and holds across runs, Shift+Tab cycles the mode",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo first-call" } }] },
+        { text: "declined, fine" },
+        { toolCalls: [{ name: "bash", arguments: { command: "echo second-call" } }] },
+        { text: "second ran" },
+        { toolCalls: [{ name: "bash", arguments: { command: "echo second-call once more" } }] },
+        { text: "third ran" },
+      ],
+    });
+    term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("run the first", "Enter");
+    await term.waitFor(
+      (s) => s.includes("run this command?") && s.includes("$ echo first-call") && s.includes("allow?"),
+      "the confirmation",
+    );
+    term.keys("n not on a Monday", "Enter");
+    await term.waitFor((s) => s.includes("declined, fine"), "the answer after the refusal");
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain("not on a Monday");
+    expect(JSON.stringify(fake.requests[1].body.messages)).not.toContain("first-call\\n");
 
-  term.keys("run the second", "Enter");
-  await term.waitFor((s) => s.includes("$ echo second-call") && s.replace(/\n/g, " ").includes("a always in this project · u always for you (Bash(echo second-call *); kept in "), "the second confirmation");
-  term.keys("a", "Enter");
-  await term.waitFor((s) => s.includes("second ran"), "the answer after always");
-  expect(JSON.parse(readFileSync(join(ws.dir, ".gong", "settings.local.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(echo second-call *)"] } });
-  expect(JSON.stringify(fake.requests[3].body.messages)).toContain("second-call\\n");
+    term.keys("run the second", "Enter");
+    await term.waitFor(
+      (s) =>
+        s.includes("$ echo second-call") &&
+        s
+          .replace(/\n/g, " ")
+          .includes("a always in this project · u always for you (Bash(echo second-call *); kept in "),
+      "the second confirmation",
+    );
+    term.keys("a", "Enter");
+    await term.waitFor((s) => s.includes("second ran"), "the answer after always");
+    expect(JSON.parse(readFileSync(join(ws.dir, ".gong", "settings.local.json"), "utf8"))).toEqual({
+      permissions: { allow: ["Bash(echo second-call *)"] },
+    });
+    expect(JSON.stringify(fake.requests[3].body.messages)).toContain("second-call\\n");
 
-  // The status line under the input: model, approval mode, context used, cost.
-  await term.waitFor((s) => /›[^\n]*\nanthropic\/claude-haiku-4-5 \(\w+\) · approval: ask \(Shift\+Tab\) · context \d+% · \$\d/.test(s), "the status line");
-  term.keys("BTab");
-  await term.waitFor((s) => /\nanthropic\/claude-haiku-4-5 \(\w+\) · approval: edits/.test(s), "the mode cycled by Shift+Tab in the status line");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
+    // The status line under the input: model, approval mode, context used, cost.
+    await term.waitFor(
+      (s) =>
+        /›[^\n]*\nanthropic\/claude-haiku-4-5 \(\w+\) · approval: ask \(Shift\+Tab\) · context \d+% · \$\d/.test(s),
+      "the status line",
+    );
+    term.keys("BTab");
+    await term.waitFor(
+      (s) => /\nanthropic\/claude-haiku-4-5 \(\w+\) · approval: edits/.test(s),
+      "the mode cycled by Shift+Tab in the status line",
+    );
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
 
-  // A new run in the same project: the project's allow rule needs its trust, asked once; then the rule passes the command.
-  term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
-  await term.waitFor((s) => s.includes("settings.local.json sets permissions.allow") && s.includes("Trust this project"), "the trust question");
-  term.keys("y", "Enter");
-  await term.waitFor((s) => s.includes("›"), "the prompt again");
-  term.keys("run it again", "Enter");
-  const text = await term.waitFor((s) => s.includes("third ran"), "the answer without a question");
-  expect(text).not.toContain("allow?");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+    // A new run in the same project: the project's allow rule needs its trust, asked once; then the rule passes the command.
+    term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"]);
+    await term.waitFor(
+      (s) => s.includes("settings.local.json sets permissions.allow") && s.includes("Trust this project"),
+      "the trust question",
+    );
+    term.keys("y", "Enter");
+    await term.waitFor((s) => s.includes("›"), "the prompt again");
+    term.keys("run it again", "Enter");
+    const text = await term.waitFor((s) => s.includes("third ran"), "the answer without a question");
+    expect(text).not.toContain("allow?");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive: an answer's markdown is rendered in color, and left as written under NO_COLOR", async () => {
-  using term = gongTerminal(ws);
-  const answer = "## Summary\nFixed **calc.py**: run `pytest`.\n- one change\n```py\nx = 1  # **kept**\n```\nDone.";
-  fake = await startFakeLlm({ script: [{ text: answer, chunkSize: 4, chunkDelayMs: 5 }, { text: answer }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80, color: true });
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("summarise", "Enter");
-  const text = await term.waitFor((s) => s.includes("Done.") && s.includes("↑"), "the rendered answer");
-  expect(text).toMatch(/^Summary$/m);
-  expect(text).toContain("Fixed calc.py: run pytest.");
-  expect(text).toContain("• one change");
-  expect(text).toMatch(/╭─ py\n│ x = 1 {2}# \*\*kept\*\*\n╰─/);
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
+test.skipIf(!hasTmux)(
+  "cli interactive: an answer's markdown is rendered in color, and left as written under NO_COLOR",
+  async () => {
+    using term = gongTerminal(ws);
+    const answer = "## Summary\nFixed **calc.py**: run `pytest`.\n- one change\n```py\nx = 1  # **kept**\n```\nDone.";
+    fake = await startFakeLlm({ script: [{ text: answer, chunkSize: 4, chunkDelayMs: 5 }, { text: answer }] });
+    term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80, color: true });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("summarise", "Enter");
+    const text = await term.waitFor((s) => s.includes("Done.") && s.includes("↑"), "the rendered answer");
+    expect(text).toMatch(/^Summary$/m);
+    expect(text).toContain("Fixed calc.py: run pytest.");
+    expect(text).toContain("• one change");
+    expect(text).toMatch(/╭─ py\n│ x = 1 {2}# \*\*kept\*\*\n╰─/);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
 
-  term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80 });
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("again", "Enter");
-  const raw = await term.waitFor((s) => s.includes("Done.") && s.includes("↑"), "the plain answer");
-  expect(raw).toContain("## Summary");
-  expect(raw).toContain("Fixed **calc.py**: run `pytest`.");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+    term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80 });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("again", "Enter");
+    const raw = await term.waitFor((s) => s.includes("Done.") && s.includes("↑"), "the plain answer");
+    expect(raw).toContain("## Summary");
+    expect(raw).toContain("Fixed **calc.py**: run `pytest`.");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive: a rate limit being waited out is one line; /name names the session for -r", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({ script: [{ fault: { type: "http", status: 429, retryAfterMs: 800 } }, { text: "after the wait" }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("hello", "Enter");
-  const text = await term.waitFor((s) => s.includes("after the wait"), "the answer after the wait");
-  expect(text.split("\n").filter((l) => l.includes("retrying in 1 s (attempt 1): anthropic 429")).length).toBe(1);
-  // The live line was erased before the retry line: no spinner frame is left in the scrollback.
-  expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
-  term.keys("/name my-feature", "Enter");
-  await term.waitFor((s) => s.includes("name: my-feature"), "the /name answer");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-  const list = await ws.run(["sessions"]);
-  expect(list.stdout).toContain("my-feature");
-});
+test.skipIf(!hasTmux)(
+  "cli interactive: a rate limit being waited out is one line; /name names the session for -r",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [{ fault: { type: "http", status: 429, retryAfterMs: 800 } }, { text: "after the wait" }],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("hello", "Enter");
+    const text = await term.waitFor((s) => s.includes("after the wait"), "the answer after the wait");
+    expect(text.split("\n").filter((l) => l.includes("retrying in 1 s (attempt 1): anthropic 429")).length).toBe(1);
+    // The live line was erased before the retry line: no spinner frame is left in the scrollback.
+    expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    term.keys("/name my-feature", "Enter");
+    await term.waitFor((s) => s.includes("name: my-feature"), "the /name answer");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+    const list = await ws.run(["sessions"]);
+    expect(list.stdout).toContain("my-feature");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive: the model's reasoning is shown before its answer, and not with showThinking false", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({ script: [{ thinking: "weighing the two options", text: "option two" }, { thinking: "hidden musing", text: "option one" }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("pick one", "Enter");
-  const text = await term.waitFor((s) => s.includes("option two") && s.includes("↑"), "the answer");
-  expect(text).toMatch(/weighing the two options\noption two/);
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
+test.skipIf(!hasTmux)(
+  "cli interactive: the model's reasoning is shown before its answer, and not with showThinking false",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [
+        { thinking: "weighing the two options", text: "option two" },
+        { thinking: "hidden musing", text: "option one" },
+      ],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("pick one", "Enter");
+    const text = await term.waitFor((s) => s.includes("option two") && s.includes("↑"), "the answer");
+    expect(text).toMatch(/weighing the two options\noption two/);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
 
-  mkdirSync(join(ws.dir, ".gong"), { recursive: true });
-  writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ showThinking: false }));
-  term.start(auto(WIRE_APIS[0].flags(fake)));
-  await term.waitFor((s) => s.includes("›"), "the prompt again");
-  term.keys("pick again", "Enter");
-  const quiet = await term.waitFor((s) => s.includes("option one") && s.includes("↑"), "the second answer");
-  expect(quiet).not.toContain("hidden musing");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+    mkdirSync(join(ws.dir, ".gong"), { recursive: true });
+    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ showThinking: false }));
+    term.start(auto(WIRE_APIS[0].flags(fake)));
+    await term.waitFor((s) => s.includes("›"), "the prompt again");
+    term.keys("pick again", "Enter");
+    const quiet = await term.waitFor((s) => s.includes("option one") && s.includes("↑"), "the second answer");
+    expect(quiet).not.toContain("hidden musing");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive continuity: -c shows the earlier transcript, leaving prints the resume command, /compact on a short chat is one line, /new resets the totals", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({
-    script: [
-      { toolCalls: [{ name: "bash", arguments: { command: "echo from-the-first-run" } }] },
-      { text: "The pelican is noted." },
-      { text: "Still here after -c." },
-      { text: "A fresh start." },
-    ],
-  });
-  term.start(auto(WIRE_APIS[0].flags(fake)), { keepPane: true });
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("remember the pelican", "Enter");
-  await term.waitFor((s) => s.includes("The pelican is noted.") && s.includes("↑"), "the first answer");
-  term.keys("/quit", "Enter");
-  const left = await term.waitFor((s) => /\nresume this session: gong -r [0-9a-f-]{36}\n/.test(s) && term.exited(), "the resume command");
-  const id = /gong -r ([0-9a-f-]{36})/.exec(left)![1];
-  expect((await ws.run(["sessions"])).stdout).toContain(id.slice(0, 8));
-  term.close();
+test.skipIf(!hasTmux)(
+  "cli interactive continuity: -c shows the earlier transcript, leaving prints the resume command, /compact on a short chat is one line, /new resets the totals",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo from-the-first-run" } }] },
+        { text: "The pelican is noted." },
+        { text: "Still here after -c." },
+        { text: "A fresh start." },
+      ],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)), { keepPane: true });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("remember the pelican", "Enter");
+    await term.waitFor((s) => s.includes("The pelican is noted.") && s.includes("↑"), "the first answer");
+    term.keys("/quit", "Enter");
+    const left = await term.waitFor(
+      (s) => /\nresume this session: gong -r [0-9a-f-]{36}\n/.test(s) && term.exited(),
+      "the resume command",
+    );
+    const id = /gong -r ([0-9a-f-]{36})/.exec(left)![1];
+    expect((await ws.run(["sessions"])).stdout).toContain(id.slice(0, 8));
+    term.close();
 
-  term.start(auto([...WIRE_APIS[0].flags(fake), "-c"]), { keepPane: true });
-  const shown = await term.waitFor((s) => /The pelican is noted\.\n›/.test(s), "the earlier transcript above the prompt");
-  // The earlier turn as it looked live: the input, the tool line and its result, the answer.
-  expect(shown).toContain(`continuing session ${id}`);
-  expect(shown).toMatch(/\n› remember the pelican\n● bash {2}echo from-the-first-run\n {2}⎿ 1 line of output\nThe pelican is noted\.\n/);
+    term.start(auto([...WIRE_APIS[0].flags(fake), "-c"]), { keepPane: true });
+    const shown = await term.waitFor(
+      (s) => /The pelican is noted\.\n›/.test(s),
+      "the earlier transcript above the prompt",
+    );
+    // The earlier turn as it looked live: the input, the tool line and its result, the answer.
+    expect(shown).toContain(`continuing session ${id}`);
+    expect(shown).toMatch(
+      /\n› remember the pelican\n● bash {2}echo from-the-first-run\n {2}⎿ 1 line of output\nThe pelican is noted\.\n/,
+    );
 
-  term.keys("/compact", "Enter");
-  await term.waitFor((s) => /› \/compact\nnothing to compact: [^\n]+ anyway\.\n›/.test(s), "one line for /compact");
-  term.keys("are you there?", "Enter");
-  const again = await term.waitFor((s) => s.includes("Still here after -c.") && /Still here after -c\.\n↑/.test(s), "the answer after -c");
-  expect(JSON.stringify(fake.requests[2].body.messages)).toContain("remember the pelican");
-  // The session totals carried the earlier usage of this run only (equal to the turn's, so said once); after /new they start again.
-  expect(again.split("\n").findLast((l) => l.startsWith("↑"))).toMatch(/^↑ [^(]+ · \d+s$/);
-  term.keys("/new", "Enter");
-  await term.waitFor((s) => s.includes("new session "), "the /new answer");
-  term.keys("start over", "Enter");
-  const fresh = await term.waitFor((s) => /A fresh start\.\n↑[^\n]*\n/.test(s), "the answer in the new session");
-  expect(fresh.split("\n").findLast((l) => l.startsWith("↑"))).toMatch(/^↑ [^(]+ · \d+s$/);
-  expect(JSON.stringify(fake.requests[3].body.messages)).not.toContain("remember the pelican");
-  term.keys("/quit", "Enter");
-  const second = await term.waitFor((s) => term.exited() && (s.match(/resume this session: gong -r/g) ?? []).length === 1, "the second resume command");
-  expect(second).not.toContain(`gong -r ${id}`);
-  term.close();
+    term.keys("/compact", "Enter");
+    await term.waitFor((s) => /› \/compact\nnothing to compact: [^\n]+ anyway\.\n›/.test(s), "one line for /compact");
+    term.keys("are you there?", "Enter");
+    const again = await term.waitFor(
+      (s) => s.includes("Still here after -c.") && /Still here after -c\.\n↑/.test(s),
+      "the answer after -c",
+    );
+    expect(JSON.stringify(fake.requests[2].body.messages)).toContain("remember the pelican");
+    // The session totals carried the earlier usage of this run only (equal to the turn's, so said once); after /new they start again.
+    expect(again.split("\n").findLast((l) => l.startsWith("↑"))).toMatch(/^↑ [^(]+ · \d+s$/);
+    term.keys("/new", "Enter");
+    await term.waitFor((s) => s.includes("new session "), "the /new answer");
+    term.keys("start over", "Enter");
+    const fresh = await term.waitFor((s) => /A fresh start\.\n↑[^\n]*\n/.test(s), "the answer in the new session");
+    expect(fresh.split("\n").findLast((l) => l.startsWith("↑"))).toMatch(/^↑ [^(]+ · \d+s$/);
+    expect(JSON.stringify(fake.requests[3].body.messages)).not.toContain("remember the pelican");
+    term.keys("/quit", "Enter");
+    const second = await term.waitFor(
+      (s) => term.exited() && (s.match(/resume this session: gong -r/g) ?? []).length === 1,
+      "the second resume command",
+    );
+    expect(second).not.toContain(`gong -r ${id}`);
+    term.close();
 
-  // Without a session file there is nothing to resume.
-  term.start(auto([...WIRE_APIS[0].flags(fake), "--no-session"]), { keepPane: true });
-  await term.waitFor((s) => s.includes("›"), "the prompt without a session");
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => term.exited(), "gong to exit");
-  expect(term.screen()).not.toContain("gong -r");
-});
+    // Without a session file there is nothing to resume.
+    term.start(auto([...WIRE_APIS[0].flags(fake), "--no-session"]), { keepPane: true });
+    await term.waitFor((s) => s.includes("›"), "the prompt without a session");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => term.exited(), "gong to exit");
+    expect(term.screen()).not.toContain("gong -r");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive /plan: the model gets only reading tools and the profile's plan tool until the plan is accepted", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({ script: [{ text: "Plan: read the parser, then fix it." }, { text: "Fixed." }] });
-  const flags = ["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "test", "--profile", "anthropic"];
-  term.start(auto(flags));
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("/plan", "Enter");
-  const entered = await term.waitFor((s) => s.includes("plan mode: the model only reads and plans (tools: "), "plan mode");
-  await term.waitFor((s) => /\nanthropic\/claude-haiku-4-5 \(anthropic\) · plan mode \(\/plan accepts\) · approval/.test(s), "plan mode in the status line");
-  const planTools = /\(tools: ([^)]*)\)/.exec(entered)![1].split(", ");
-  term.keys("make a plan", "Enter");
-  await term.waitFor((s) => s.includes("Plan: read the parser"), "the plan");
-  const offered = (fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
-  expect(offered.sort()).toEqual([...planTools].sort());
-  expect(offered).toContain("TodoWrite");
-  expect(offered).toContain("Read");
-  for (const writer of ["Bash", "Edit", "Write"]) expect(offered).not.toContain(writer);
+test.skipIf(!hasTmux)(
+  "cli interactive /plan: the model gets only reading tools and the profile's plan tool until the plan is accepted",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({ script: [{ text: "Plan: read the parser, then fix it." }, { text: "Fixed." }] });
+    const flags = [
+      "--model",
+      "anthropic/claude-haiku-4-5",
+      "--base-url",
+      fake.baseUrls.anthropic,
+      "--api-key",
+      "test",
+      "--profile",
+      "anthropic",
+    ];
+    term.start(auto(flags));
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("/plan", "Enter");
+    const entered = await term.waitFor(
+      (s) => s.includes("plan mode: the model only reads and plans (tools: "),
+      "plan mode",
+    );
+    await term.waitFor(
+      (s) => /\nanthropic\/claude-haiku-4-5 \(anthropic\) · plan mode \(\/plan accepts\) · approval/.test(s),
+      "plan mode in the status line",
+    );
+    const planTools = /\(tools: ([^)]*)\)/.exec(entered)![1].split(", ");
+    term.keys("make a plan", "Enter");
+    await term.waitFor((s) => s.includes("Plan: read the parser"), "the plan");
+    const offered = (fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);
+    expect(offered.sort()).toEqual([...planTools].sort());
+    expect(offered).toContain("TodoWrite");
+    expect(offered).toContain("Read");
+    for (const writer of ["Bash", "Edit", "Write"]) expect(offered).not.toContain(writer);
 
-  term.keys("/plan", "Enter");
-  await term.waitFor((s) => s.includes("plan accepted; tools: "), "the accepted plan");
-  term.keys("go ahead", "Enter");
-  await term.waitFor((s) => s.includes("Fixed."), "the answer after the plan");
-  const after = (fake.requests[1].body.tools as { name: string }[]).map((t) => t.name);
-  for (const writer of ["Bash", "Edit", "Write", "TodoWrite"]) expect(after).toContain(writer);
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+    term.keys("/plan", "Enter");
+    await term.waitFor((s) => s.includes("plan accepted; tools: "), "the accepted plan");
+    term.keys("go ahead", "Enter");
+    await term.waitFor((s) => s.includes("Fixed."), "the answer after the plan");
+    const after = (fake.requests[1].body.tools as { name: string }[]).map((t) => t.name);
+    for (const writer of ["Bash", "Edit", "Write", "TodoWrite"]) expect(after).toContain(writer);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive: a failed command's long last line is cut to the terminal's width on its ⎿ line", async () => {
-  using term = gongTerminal(ws);
-  const long = `error: ${"the-build-failed-".repeat(8)}`;
-  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: `echo ${long}; exit 3` } }] }, { text: "it failed" }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 40 });
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("build it", "Enter");
-  const text = await term.waitFor((s) => s.includes("it failed") && s.includes("↑"), "the answer");
-  const result = text.split("\n").find((l) => l.includes("⎿"))!;
-  expect(result).toMatch(/^ {2}⎿ exit 3 · error: the-build-fai/);
-  expect(result.endsWith("…")).toBe(true);
-  expect(result.length).toBeLessThan(40);
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+test.skipIf(!hasTmux)(
+  "cli interactive: a failed command's long last line is cut to the terminal's width on its ⎿ line",
+  async () => {
+    using term = gongTerminal(ws);
+    const long = `error: ${"the-build-failed-".repeat(8)}`;
+    fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: `echo ${long}; exit 3` } }] },
+        { text: "it failed" },
+      ],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 40 });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("build it", "Enter");
+    const text = await term.waitFor((s) => s.includes("it failed") && s.includes("↑"), "the answer");
+    const result = text.split("\n").find((l) => l.includes("⎿"))!;
+    expect(result).toMatch(/^ {2}⎿ exit 3 · error: the-build-fai/);
+    expect(result.endsWith("…")).toBe(true);
+    expect(result.length).toBeLessThan(40);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive: the status line leaves when the idle terminal is resized narrower and comes back when it widens", async () => {
-  using term = gongTerminal(ws);
-  fake = await startFakeLlm({ script: [] });
-  term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80 });
-  const statusLine = /›[^\n]*\nanthropic\/claude-haiku-4-5 \(default\) · approval: auto \(Shift\+Tab\)/;
-  await term.waitFor((s) => statusLine.test(s), "the status line");
-  term.resize(50);
-  // No piece of it is left, wrapped or not.
-  await term.waitFor((s) => /›\s*$/.test(s) && !/approval|Shift\+Tab|\$0\.|context \d/.test(s), "the status line gone at 50 columns");
-  term.resize(80);
-  const back = await term.waitFor((s) => statusLine.test(s), "the status line back at 80 columns");
-  expect(back.match(/approval: auto/g)!.length).toBe(1);
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+test.skipIf(!hasTmux)(
+  "cli interactive: the status line leaves when the idle terminal is resized narrower and comes back when it widens",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({ script: [] });
+    term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80 });
+    const statusLine = /›[^\n]*\nanthropic\/claude-haiku-4-5 \(default\) · approval: auto \(Shift\+Tab\)/;
+    await term.waitFor((s) => statusLine.test(s), "the status line");
+    term.resize(50);
+    // No piece of it is left, wrapped or not.
+    await term.waitFor(
+      (s) => /›\s*$/.test(s) && !/approval|Shift\+Tab|\$0\.|context \d/.test(s),
+      "the status line gone at 50 columns",
+    );
+    term.resize(80);
+    const back = await term.waitFor((s) => statusLine.test(s), "the status line back at 80 columns");
+    expect(back.match(/approval: auto/g)!.length).toBe(1);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
-test.skipIf(!hasTmux)("cli interactive: a long markdown line shows while it streams and is redrawn rendered in its place once it ends", async () => {
-  using term = gongTerminal(ws);
-  const paragraph = `Intro **bold** ${"words that keep the line going ".repeat(6)}end.`;
-  fake = await startFakeLlm({ script: [{ text: `${paragraph}\n| k | v |\n|---|--:|\n| alpha | 1 |\n| b | 1000 |\nDone.`, chunkSize: 4, chunkDelayMs: 25 }] });
-  term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80, color: true });
-  await term.waitFor((s) => s.includes("›"), "the prompt");
-  term.keys("explain", "Enter");
-  // Before its line ends, the paragraph's first words are on screen, rendered.
-  const streaming = await term.waitFor((s) => s.includes("Intro bold words"), "the unfinished line");
-  expect(streaming).not.toContain("Done.");
-  expect(streaming).not.toContain("thinking…");
-  const text = await term.waitFor((s) => s.includes("Done.") && s.includes("↑"), "the whole answer");
-  expect(text).toContain("Intro bold words that keep");
-  expect(text).not.toContain("**");
-  expect(text.split("\n").filter((l) => l.includes("Intro")).length).toBe(1);
-  // The table's columns line up, numbers to the right.
-  expect(text).toMatch(/\n k {5}│ {4}v\n─{7}┼─{6}\n alpha │ {4}1\n b {5}│ 1000\n/);
-  term.keys("/quit", "Enter");
-  await term.waitFor(() => !term.alive(), "gong to exit");
-});
+test.skipIf(!hasTmux)(
+  "cli interactive: a long markdown line shows while it streams and is redrawn rendered in its place once it ends",
+  async () => {
+    using term = gongTerminal(ws);
+    const paragraph = `Intro **bold** ${"words that keep the line going ".repeat(6)}end.`;
+    fake = await startFakeLlm({
+      script: [
+        {
+          text: `${paragraph}\n| k | v |\n|---|--:|\n| alpha | 1 |\n| b | 1000 |\nDone.`,
+          chunkSize: 4,
+          chunkDelayMs: 25,
+        },
+      ],
+    });
+    term.start(auto(WIRE_APIS[0].flags(fake)), { columns: 80, color: true });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("explain", "Enter");
+    // Before its line ends, the paragraph's first words are on screen, rendered.
+    const streaming = await term.waitFor((s) => s.includes("Intro bold words"), "the unfinished line");
+    expect(streaming).not.toContain("Done.");
+    expect(streaming).not.toContain("thinking…");
+    const text = await term.waitFor((s) => s.includes("Done.") && s.includes("↑"), "the whole answer");
+    expect(text).toContain("Intro bold words that keep");
+    expect(text).not.toContain("**");
+    expect(text.split("\n").filter((l) => l.includes("Intro")).length).toBe(1);
+    // The table's columns line up, numbers to the right.
+    expect(text).toMatch(/\n k {5}│ {4}v\n─{7}┼─{6}\n alpha │ {4}1\n b {5}│ 1000\n/);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
 test.skipIf(!hasTmux)("issue 24: the shell says in one line why an answer stopped, and goes on", async () => {
   using term = gongTerminal(ws);
-  fake = await startFakeLlm({ script: [{ text: "I can't help with that.", finishReason: "refusal" }, { text: "second answer" }] });
+  fake = await startFakeLlm({
+    script: [{ text: "I can't help with that.", finishReason: "refusal" }, { text: "second answer" }],
+  });
   term.start(auto(WIRE_APIS[0].flags(fake)));
   await term.waitFor((s) => s.includes("›"), "the prompt");
   term.keys("something", "Enter");

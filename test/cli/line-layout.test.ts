@@ -30,7 +30,11 @@ test("completion: slash commands by prefix; @paths from the workspace, hidden on
     { name: "model", usage: "/model [id]", help: "switch" },
     { name: "name", usage: "/name", help: "name it" },
   ];
-  expect(completeInput("/mo", 3, "/", commands)).toEqual({ start: 0, end: 3, items: [{ value: "/model ", label: "/model [id]  switch" }] });
+  expect(completeInput("/mo", 3, "/", commands)).toEqual({
+    start: 0,
+    end: 3,
+    items: [{ value: "/model ", label: "/model [id]  switch" }],
+  });
   expect(completeInput("say /mo", 7, "/", commands)).toBeNull();
 
   const ws = tempDir("gong-complete-");
@@ -41,7 +45,9 @@ test("completion: slash commands by prefix; @paths from the workspace, hidden on
     const all = completeInput("see @src/", 9, ws.dir, commands)!;
     expect(all.start).toBe(4);
     expect(all.items.map((i) => i.label)).toEqual(["lib/", "main.ts"]);
-    expect(completeInput("see @src/m and more", 10, ws.dir, commands)!.items).toEqual([{ value: "@src/main.ts ", label: "main.ts" }]);
+    expect(completeInput("see @src/m and more", 10, ws.dir, commands)!.items).toEqual([
+      { value: "@src/main.ts ", label: "main.ts" },
+    ]);
     expect(completeInput("@src/.", 6, ws.dir, commands)!.items.map((i) => i.label)).toEqual([".env"]);
     expect(completeInput("@nowhere/", 9, ws.dir, commands)!.items).toEqual([]);
   } finally {

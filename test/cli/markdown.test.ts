@@ -26,8 +26,11 @@ function colored(answer: string): string {
 }
 
 test("markdown: headings, emphasis, inline code, lists and links lose their marks and gain style", () => {
-  const answer = "## Summary\nEdited **calc.py** and *one* test: run `npm test`.\n- first\n1. one\n- [x] done\nSee [docs](https://x.dev).";
-  expect(render(answer)).toBe("Summary\nEdited calc.py and one test: run npm test.\n• first\n1. one\n✔ done\nSee docs (https://x.dev).");
+  const answer =
+    "## Summary\nEdited **calc.py** and *one* test: run `npm test`.\n- first\n1. one\n- [x] done\nSee [docs](https://x.dev).";
+  expect(render(answer)).toBe(
+    "Summary\nEdited calc.py and one test: run npm test.\n• first\n1. one\n✔ done\nSee docs (https://x.dev).",
+  );
   const out = colored(answer);
   expect(out).toContain(color.bold("calc.py"));
   expect(out).toContain(color.cyan("npm test"));
@@ -87,7 +90,10 @@ class Terminal {
   }
 
   text(): string {
-    return this.rows.map((r) => r.join("").trimEnd()).join("\n").replace(/\n+$/, "");
+    return this.rows
+      .map((r) => r.join("").trimEnd())
+      .join("\n")
+      .replace(/\n+$/, "");
   }
 }
 
@@ -123,7 +129,8 @@ test("issue 27: at 40 columns a paragraph streamed in small pieces is word-wrapp
   for (let i = 0; i < answer.length; i += 3) {
     term.write(md.push(answer.slice(i, i + 3)));
     // (Emphasis still open shows its mark until it closes.)
-    for (const token of term.text().split(/\s+/).filter(Boolean)) expect(whole.has(token.replace(/^\*\*/, ""))).toBe(true);
+    for (const token of term.text().split(/\s+/).filter(Boolean))
+      expect(whole.has(token.replace(/^\*\*/, ""))).toBe(true);
     for (const row of term.text().split("\n")) expect(textWidth(row)).toBeLessThan(40);
   }
   term.write(md.flush());
@@ -158,8 +165,15 @@ for (const columns of [30, 80]) {
       for (let i = 0; i < SAMPLE.length; i += chunk) {
         term.write(md.push(SAMPLE.slice(i, i + chunk)));
         // What has arrived is on screen: the last whole word received is visible now (the word being written waits).
-        const line = SAMPLE.slice(0, i + chunk).split("\n").pop()!;
-        const word = line.slice(0, line.lastIndexOf(" ") + 1).trim().split(" ").pop()!.replace(/[*`]/g, "");
+        const line = SAMPLE.slice(0, i + chunk)
+          .split("\n")
+          .pop()!;
+        const word = line
+          .slice(0, line.lastIndexOf(" ") + 1)
+          .trim()
+          .split(" ")
+          .pop()!
+          .replace(/[*`]/g, "");
         if (/^[\w.,;]+$/.test(word)) expect(term.text().replace(/\n/g, " ")).toContain(word);
       }
       term.write(md.flush());
@@ -171,7 +185,9 @@ for (const columns of [30, 80]) {
 }
 
 test("markdown: a table's columns are aligned (numbers to the right when the rule says so)", () => {
-  const rows = render("| name | count |\n|:-----|------:|\n| alpha | 1 |\n| a much longer name | 1000 |\nafter\n").split("\n");
+  const rows = render(
+    "| name | count |\n|:-----|------:|\n| alpha | 1 |\n| a much longer name | 1000 |\nafter\n",
+  ).split("\n");
   expect(rows.slice(0, 4)).toEqual([
     " name               │ count",
     "────────────────────┼───────",
@@ -196,7 +212,13 @@ test("markdown: the renderer stops the thinking spinner at the first words and s
   let active = false;
   const spinner = { start: () => (active = true), stop: () => (active = false), showTail() {} } as unknown as LiveLine;
   let written = "";
-  const renderer = new EventRenderer((s) => (written += s), color, spinner, () => 80, new MarkdownStream(color, () => 80));
+  const renderer = new EventRenderer(
+    (s) => (written += s),
+    color,
+    spinner,
+    () => 80,
+    new MarkdownStream(color, () => 80),
+  );
   renderer.render({ kind: "turn_start", data: {} } as SessionEvent);
   expect(active).toBe(true);
   renderer.render({ kind: "assistant_text_delta", data: { delta: "Looking at **the" } } as SessionEvent);

@@ -24,7 +24,10 @@ test("issue 22 item 12: a secret ${VAR} in an MCP server's args is warned about;
     }),
   );
   const fake = await startFakeLlm({ script: [{ text: "hi" }] });
-  const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "x", "-p", "hi"], { env: { MYLAB_API_TOKEN: "tok-1f2e3d" } });
+  const r = await ws.run(
+    ["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "x", "-p", "hi"],
+    { env: { MYLAB_API_TOKEN: "tok-1f2e3d" } },
+  );
   expect(r.code).toBe(0);
   const warnings = r.stderr.split("\n").filter((l) => l.includes("in its command line"));
   expect(warnings).toEqual([

@@ -27,21 +27,40 @@ describe("print mode on each wire API", () => {
 
 test("cli provider aliases take --api-key and --base-url (google → gemini)", async () => {
   fake = await startFakeLlm({ script: [{ text: "via the alias" }] });
-  const r = await ws.run(["--model", "google/gemini-2.5-flash", "--base-url", fake.baseUrls.gemini, "--api-key", "test", "-p", "hi"]);
+  const r = await ws.run([
+    "--model",
+    "google/gemini-2.5-flash",
+    "--base-url",
+    fake.baseUrls.gemini,
+    "--api-key",
+    "test",
+    "-p",
+    "hi",
+  ]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("via the alias\n");
   expect(fake.requests[0].format).toBe("gemini");
 });
 
 test("cli settings set the tool output limits and the event limit", async () => {
-  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 1000" } }] }, { text: "counted" }] });
+  fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 1000" } }] }, { text: "counted" }],
+  });
   mkdirSync(join(ws.dir, ".gong"));
-  const settings = { toolOutputLimits: { bash: 2000 }, toolLineLimits: { bash: 5 }, toolOutput: { eventLimitChars: 1000 } };
+  const settings = {
+    toolOutputLimits: { bash: 2000 },
+    toolLineLimits: { bash: 5 },
+    toolOutput: { eventLimitChars: 1000 },
+  };
   writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify(settings));
   const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "count", "--output-format", "stream-json"]);
   expect(r.code).toBe(0);
   expect(toolResultText(fake.requests[1].body)).toContain("Lines 1-995 of 1000 are not shown. Shown: lines 996-1000.");
-  const end = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).find((e) => e.kind === "tool_call_end");
+  const end = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l))
+    .find((e) => e.kind === "tool_call_end");
   expect(end.data.output_complete).toBe(false);
   expect(end.data.output.text.length).toBeLessThan(1300);
   expect(existsSync(join(ws.dir, end.data.full_output_path))).toBe(true);
@@ -55,7 +74,14 @@ describe("output formats", () => {
     const lines = r.stdout.trim().split("\n");
     expect(lines.length).toBe(1);
     const result = JSON.parse(lines[0]);
-    expect(result).toMatchObject({ kind: "result", profile: "default", answer: "The command printed hi-from-bash.", stop_reason: "completed", is_error: false, turns: 2 });
+    expect(result).toMatchObject({
+      kind: "result",
+      profile: "default",
+      answer: "The command printed hi-from-bash.",
+      stop_reason: "completed",
+      is_error: false,
+      turns: 2,
+    });
     expect(typeof result.session_id).toBe("string");
     expect(result.usage.input).toBeGreaterThan(0);
   });
@@ -64,9 +90,23 @@ describe("output formats", () => {
     fake = await startFakeLlm({ script: BASH_THEN_ANSWER });
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "say hi", "--output-format", "stream-json"]);
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const kinds = events.map((e) => e.kind);
-    const order = ["session_start", "user_input", "turn_start", "tool_call_start", "tool_call_end", "turn_end", "assistant_text_delta", "assistant_text_end", "agent_end", "result"];
+    const order = [
+      "session_start",
+      "user_input",
+      "turn_start",
+      "tool_call_start",
+      "tool_call_end",
+      "turn_end",
+      "assistant_text_delta",
+      "assistant_text_end",
+      "agent_end",
+      "result",
+    ];
     let at = -1;
     for (const kind of order) {
       const next = kinds.indexOf(kind, at + 1);
@@ -82,7 +122,9 @@ describe("output formats", () => {
 describe("prompt sources", () => {
   test("cli stdin prompt", async () => {
     fake = await startFakeLlm({ script: [{ text: "reviewed" }] });
-    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "review this"], { stdin: "diff --git a/x b/x\n+added line\n" });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "review this"], {
+      stdin: "diff --git a/x b/x\n+added line\n",
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("reviewed\n");
     const sent = JSON.stringify(fake.requests[0].body.messages);
@@ -117,7 +159,8 @@ describe("errors and exit codes", () => {
   test("cli no key: names the variables, --model, local servers and the demo; exit 2", async () => {
     const r = await ws.run(["-p", "hello"]);
     expect(r.code).toBe(2);
-    for (const word of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "--model", "ollama", "fake/demo"]) expect(r.stderr).toContain(word);
+    for (const word of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "--model", "ollama", "fake/demo"])
+      expect(r.stderr).toContain(word);
     expect(r.stderr).not.toContain("    at ");
     expect(r.stdout).toBe("");
   });
@@ -169,7 +212,10 @@ describe("errors and exit codes", () => {
 
   test("cli invalid settings name the file and the key", async () => {
     mkdirSync(join(ws.dir, ".gong"));
-    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ model: "anthropic/claude-haiku-4-5", colour: "blue" }));
+    writeFileSync(
+      join(ws.dir, ".gong", "settings.json"),
+      JSON.stringify({ model: "anthropic/claude-haiku-4-5", colour: "blue" }),
+    );
     const r = await ws.run(["-p", "x"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(join(ws.dir, ".gong", "settings.json"));
@@ -179,8 +225,12 @@ describe("errors and exit codes", () => {
 
 describe("hosting problems", () => {
   test("cli a reader that closes the pipe early stops the run quietly (gong -p … | head -1)", async () => {
-    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 28.5" } }] }, { text: "never read" }] });
-    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "-p", "wait", "--output-format", "stream-json"].map((a) => `'${a}'`).join(" ");
+    fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 28.5" } }] }, { text: "never read" }],
+    });
+    const gong = [process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "-p", "wait", "--output-format", "stream-json"]
+      .map((a) => `'${a}'`)
+      .join(" ");
     const r = await ws.run(["-c", `${gong} | head -1; echo "gong exit $\{PIPESTATUS[0]}" >&2`], { binary: "bash" });
     expect(JSON.parse(r.stdout).kind).toBe("session_start");
     expect(r.stderr).toBe("gong exit 130\n");
@@ -194,7 +244,12 @@ describe("hosting problems", () => {
       join(ws.dir, "guard.ts"),
       'export default { beforeToolCall: (tool, params) => (tool === "bash" && String(params.command).includes("touch") ? { block: "touching files is not allowed here" } : undefined) };\n',
     );
-    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch forbidden.txt" } }] }, { text: "blocked, as asked" }] });
+    fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "touch forbidden.txt" } }] },
+        { text: "blocked, as asked" },
+      ],
+    });
     // Project hooks run code: they need the project to be trusted.
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "--trust", "-p", "make a file"]);
     expect(r.code).toBe(0);
@@ -219,7 +274,9 @@ describe("hosting problems", () => {
 
   test("cli --cwd takes a directory relative to where gong runs", async () => {
     mkdirSync(join(ws.dir, "sub"));
-    fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "pwd" } }] }, { text: "there" }] });
+    fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "pwd" } }] }, { text: "there" }],
+    });
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "--cwd", "sub", "-p", "where am i"]);
     expect(r.code).toBe(0);
     expect(JSON.stringify(fake.requests[1].body.messages)).toContain(join(ws.dir, "sub"));
@@ -236,7 +293,16 @@ describe("sessions", () => {
   });
 
   test("cli --session with a missing file: one sentence, exit 2", async () => {
-    const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "x", "--session", "nope.jsonl", "-p", "hi"]);
+    const r = await ws.run([
+      "--model",
+      "anthropic/claude-haiku-4-5",
+      "--api-key",
+      "x",
+      "--session",
+      "nope.jsonl",
+      "-p",
+      "hi",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("nope.jsonl does not exist");
   });
@@ -248,7 +314,9 @@ describe("sessions", () => {
   });
 
   test("cli --continue and --resume pick up the session", async () => {
-    fake = await startFakeLlm({ script: [{ text: "first answer" }, { text: "second answer" }, { text: "third answer" }] });
+    fake = await startFakeLlm({
+      script: [{ text: "first answer" }, { text: "second answer" }, { text: "third answer" }],
+    });
     const flags = WIRE_APIS[0].flags(fake);
     const first = await ws.run([...flags, "-p", "remember the word pelican", "--output-format", "json"]);
     expect(first.code).toBe(0);
@@ -348,7 +416,10 @@ describe("profiles from the command line", () => {
     expect((await ws.run([...flags, "--profile", "anthropic", "-p", "b"])).stdout).toBe("flag\n");
     expect(names(1)).toContain("Bash");
     mkdirSync(join(ws.dir, ".gong"), { recursive: true });
-    writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ profile: "openai", defaultCommandTimeoutMs: 300 }));
+    writeFileSync(
+      join(ws.dir, ".gong", "settings.json"),
+      JSON.stringify({ profile: "openai", defaultCommandTimeoutMs: 300 }),
+    );
     const r = await ws.run([...flags, "-p", "c"]);
     expect(r.stdout).toBe("settings\n");
     // exec_command waits the session's command timeout (300 ms), not its 10 s default, then reports the running session.

@@ -1,6 +1,14 @@
 import type { Plan } from "../../tools/plan.ts";
 import { expect, test } from "bun:test";
-import { callLabel, colorDiff, formatUsage, makeStyle, planChecklist, resultLine, useColor } from "../../lib/cli/render.ts";
+import {
+  callLabel,
+  colorDiff,
+  formatUsage,
+  makeStyle,
+  planChecklist,
+  resultLine,
+  useColor,
+} from "../../lib/cli/render.ts";
 
 test("render: a call is shown by its tool's name and the summary the tool gave, whatever the tool", () => {
   expect(callLabel({ tool_name: "bash", call_summary: "npm test --watch" })).toBe("bash  npm test --watch");
@@ -24,7 +32,9 @@ test("render: NO_COLOR turns color off, diffs are colored line by line", () => {
 });
 
 test("render: usage totals", () => {
-  expect(formatUsage({ input: 12_345, output: 678, cacheRead: 2_000, cost: 0.0123 })).toBe("↑ 12.3k ↓ 678 · cache 2.0k · $0.0123");
+  expect(formatUsage({ input: 12_345, output: 678, cacheRead: 2_000, cost: 0.0123 })).toBe(
+    "↑ 12.3k ↓ 678 · cache 2.0k · $0.0123",
+  );
 });
 
 test("render: a plan is a checklist; the item in progress shows its -ing form", () => {

@@ -44,7 +44,15 @@ test("cli rpc prompt, get_state and malformed lines", async () => {
 
 test("cli rpc steer while a command runs", async () => {
   fake = await startFakeLlm({
-    script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }, { name: "bash", arguments: { command: "echo never" } }] }, { text: "changed course" }],
+    script: [
+      {
+        toolCalls: [
+          { name: "bash", arguments: { command: "sleep 30" } },
+          { name: "bash", arguments: { command: "echo never" } },
+        ],
+      },
+      { text: "changed course" },
+    ],
   });
   const r = rpc(WIRE_APIS[0].flags(fake));
   r.send({ id: "p", type: "prompt", text: "wait a while" });
@@ -61,7 +69,9 @@ test("cli rpc steer while a command runs", async () => {
 });
 
 test("cli rpc abort interrupts the input; the next prompt continues the same session with its history", async () => {
-  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "still here" }] });
+  fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "still here" }],
+  });
   const r = rpc(WIRE_APIS[0].flags(fake));
   r.send({ id: 0, type: "get_state" });
   const before = (await r.response(0)).data;
@@ -83,7 +93,9 @@ test("cli rpc abort interrupts the input; the next prompt continues the same ses
 });
 
 test("cli rpc a prompt sent right behind an abort waits for the interrupted input instead of failing as busy", async () => {
-  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "fresh start" }] });
+  fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "fresh start" }],
+  });
   const r = rpc(WIRE_APIS[0].flags(fake));
   await promptUntilToolRuns(r, 1);
   r.send({ id: 2, type: "abort" });
@@ -146,7 +158,13 @@ test("cli rpc commands sent right behind new_session meet the new session", asyn
 });
 
 test("cli rpc a prompt while one runs is a busy error response; follow_up runs after it", async () => {
-  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 0.5" } }] }, { text: "first done" }, { text: "follow-up done" }] });
+  fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "bash", arguments: { command: "sleep 0.5" } }] },
+      { text: "first done" },
+      { text: "follow-up done" },
+    ],
+  });
   const r = rpc(WIRE_APIS[0].flags(fake));
   r.send({ id: 1, type: "prompt", text: "take your time" });
   await r.waitFor((m) => m.type === "event" && m.event.kind === "tool_call_start");
@@ -167,7 +185,9 @@ test("cli rpc a prompt while one runs is a busy error response; follow_up runs a
 });
 
 test("cli rpc abort keeps the tools chosen with set_tools", async () => {
-  fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "ok" }] });
+  fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { text: "ok" }],
+  });
   const r = rpc(WIRE_APIS[0].flags(fake));
   r.send({ id: 1, type: "set_tools", tools: ["read", "bash"] });
   await r.response(1);
@@ -186,7 +206,9 @@ test("cli rpc compact, fork and switch_session", async () => {
   // Keep almost nothing verbatim, so compact has something to summarise after two exchanges.
   mkdirSync(join(ws.dir, ".gong"));
   writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
-  fake = await startFakeLlm({ script: [{ text: "one" }, { text: "two" }, { text: "SUMMARY: counting words." }, { text: "three" }] });
+  fake = await startFakeLlm({
+    script: [{ text: "one" }, { text: "two" }, { text: "SUMMARY: counting words." }, { text: "three" }],
+  });
   const r = rpc(WIRE_APIS[0].flags(fake));
   r.send({ id: 1, type: "prompt", text: "say one" });
   await r.response(1);
@@ -223,7 +245,17 @@ test("cli rpc compact, fork and switch_session", async () => {
 
 test("cli rpc: plan_update events and the plan in get_state", async () => {
   fake = await startFakeLlm({
-    script: [{ toolCalls: [{ name: "update_plan", arguments: { explanation: "start", plan: [{ step: "Probe", status: "in_progress" }] } }] }, { text: "planned" }],
+    script: [
+      {
+        toolCalls: [
+          {
+            name: "update_plan",
+            arguments: { explanation: "start", plan: [{ step: "Probe", status: "in_progress" }] },
+          },
+        ],
+      },
+      { text: "planned" },
+    ],
   });
   const r = rpc([...WIRE_APIS[1].flags(fake), "--tools", "default,update_plan"]);
   r.send({ id: 1, type: "get_state" });
@@ -231,9 +263,16 @@ test("cli rpc: plan_update events and the plan in get_state", async () => {
   r.send({ id: 2, type: "prompt", text: "plan" });
   expect((await r.response(2)).success).toBe(true);
   const update = r.lines.find((m) => m.type === "event" && m.event.kind === "plan_update");
-  expect(update.event.data).toMatchObject({ tool_name: "update_plan", explanation: "start", items: [{ text: "Probe", status: "in_progress" }] });
+  expect(update.event.data).toMatchObject({
+    tool_name: "update_plan",
+    explanation: "start",
+    items: [{ text: "Probe", status: "in_progress" }],
+  });
   r.send({ id: 3, type: "get_state" });
-  expect((await r.response(3)).data.plan).toEqual({ explanation: "start", items: [{ text: "Probe", status: "in_progress" }] });
+  expect((await r.response(3)).data.plan).toEqual({
+    explanation: "start",
+    items: [{ text: "Probe", status: "in_progress" }],
+  });
   expect(await r.close()).toBe(0);
 });
 
@@ -267,9 +306,18 @@ test("issue 24: an RPC prompt the model refused resolves with stopReason refusal
   r.send({ id: 1, type: "prompt", text: "something" });
   const done = await r.response(1);
   expect(done.success).toBe(true);
-  expect(done.data).toMatchObject({ text: "I can't help with that.", stopReason: "refusal", stopMessage: "The model refused to answer." });
+  expect(done.data).toMatchObject({
+    text: "I can't help with that.",
+    stopReason: "refusal",
+    stopMessage: "The model refused to answer.",
+  });
   const events = r.lines.filter((m) => m.type === "event").map((m) => m.event);
-  expect(events.find((e) => e.kind === "message_end" && e.data.message.role === "assistant").data.message.finishReason).toBe("refusal");
-  expect(events.find((e) => e.kind === "agent_end").data).toMatchObject({ stop_reason: "refusal", stop_message: "The model refused to answer." });
+  expect(
+    events.find((e) => e.kind === "message_end" && e.data.message.role === "assistant").data.message.finishReason,
+  ).toBe("refusal");
+  expect(events.find((e) => e.kind === "agent_end").data).toMatchObject({
+    stop_reason: "refusal",
+    stop_message: "The model refused to answer.",
+  });
   expect(await r.close()).toBe(0);
 });

@@ -12,7 +12,16 @@ import { agentArgs, editor } from "./acp-client.ts";
 import { startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
-const flags = (url: string) => ["--model", "anthropic/claude-haiku-4-5", "--profile", "default", "--base-url", url, "--api-key", "x"];
+const flags = (url: string) => [
+  "--model",
+  "anthropic/claude-haiku-4-5",
+  "--profile",
+  "default",
+  "--base-url",
+  url,
+  "--api-key",
+  "x",
+];
 
 describe("issue 22 item 2: only session files are written as sessions", () => {
   test("-r and --session on a text file: exit 2, one sentence, the file untouched", async () => {
@@ -20,10 +29,15 @@ describe("issue 22 item 2: only session files are written as sessions", () => {
     const notes = join(outside.dir, "notes.txt");
     writeFileSync(notes, "shopping: milk\nbread\n");
     const fake = await startFakeLlm({ script: [{ text: "never" }] });
-    for (const args of [["-r", notes], ["--session", notes]]) {
+    for (const args of [
+      ["-r", notes],
+      ["--session", notes],
+    ]) {
       const r = await ws.run([...flags(fake.baseUrls.anthropic), ...args, "-p", "hi"]);
       expect(r.code).toBe(2);
-      expect(r.stderr.trim()).toBe(`gong: ${notes} is not a gong session file (its first line is not a session header); gong leaves it untouched. Give a session id, a session name or a session file ('gong sessions' lists them).`);
+      expect(r.stderr.trim()).toBe(
+        `gong: ${notes} is not a gong session file (its first line is not a session header); gong leaves it untouched. Give a session id, a session name or a session file ('gong sessions' lists them).`,
+      );
       expect(readFileSync(notes, "utf8")).toBe("shopping: milk\nbread\n");
       expect(readdirSync(outside.dir)).toEqual(["notes.txt"]); // no lock file left beside it
     }
@@ -39,7 +53,9 @@ describe("issue 22 item 2: only session files are written as sessions", () => {
     const fake = await startFakeLlm({ script: [{ text: "never" }] });
     const r = await ws.run([...flags(fake.baseUrls.anthropic), "--session", link, "-p", "hi"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`is a symbolic link to ${target}, outside gong's home and the project; gong does not follow it. Name ${target} itself to use that file.`);
+    expect(r.stderr).toContain(
+      `is a symbolic link to ${target}, outside gong's home and the project; gong does not follow it. Name ${target} itself to use that file.`,
+    );
     const direct = await ws.run([...flags(fake.baseUrls.anthropic), "-r", target, "-p", "hi"]);
     expect(direct.code).toBe(2);
     expect(direct.stderr).toContain("is not a gong session file");
@@ -56,7 +72,13 @@ describe("issue 22 item 2: only session files are written as sessions", () => {
     expect(JSON.parse(readFileSync(empty, "utf8").split("\n")[0]).type).toBe("session");
     mkdirSync(join(ws.dir, "links"));
     symlinkSync(empty, join(ws.dir, "links", "current.jsonl"));
-    const second = await ws.run([...flags(fake.baseUrls.anthropic), "--session", join(ws.dir, "links", "current.jsonl"), "-p", "again"]);
+    const second = await ws.run([
+      ...flags(fake.baseUrls.anthropic),
+      "--session",
+      join(ws.dir, "links", "current.jsonl"),
+      "-p",
+      "again",
+    ]);
     expect(second.code).toBe(0);
     expect(readFileSync(empty, "utf8")).toContain("again");
     expect(existsSync(join(ws.dir, "links", "current.jsonl"))).toBe(true);
@@ -69,7 +91,9 @@ describe("issue 22 item 2: only session files are written as sessions", () => {
     const fake = await startFakeLlm({ script: [{ text: "never" }] });
     await using e = await editor(ws, agentArgs(fake));
     for (const sessionId of [garbage, "../../etc/passwd", "..", "a/b"]) {
-      const refused = await e.agent.request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] }).catch((err) => err);
+      const refused = await e.agent
+        .request("session/load", { sessionId, cwd: ws.dir, mcpServers: [] })
+        .catch((err) => err);
       expect(refused).toMatchObject({ code: -32602 });
       expect(`${refused.message} ${JSON.stringify(refused.data)}`).toContain("session/load takes a session id");
     }

@@ -13,7 +13,14 @@ const surface = { isTTY: true, columns: 200, raw: () => {} } as unknown as Const
 const info = () => ({ model: "anthropic/claude-haiku-4-5", profile: "anthropic", approval: "auto", cost: 0 }); // a 200,000-token window
 
 function answer(input: number, finishReason: AssistantMessage["finishReason"] = "end_turn"): AssistantMessage {
-  return { role: "assistant", content: [{ type: "text", text: "ok" }], model: "anthropic/claude-haiku-4-5", finishReason, timestamp: 0, usage: { input, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0 } } as unknown as AssistantMessage;
+  return {
+    role: "assistant",
+    content: [{ type: "text", text: "ok" }],
+    model: "anthropic/claude-haiku-4-5",
+    finishReason,
+    timestamp: 0,
+    usage: { input, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0 },
+  } as unknown as AssistantMessage;
 }
 
 test("issue 22 item 12: after a compaction the status line shows what the compaction left, never more than 100 %", () => {

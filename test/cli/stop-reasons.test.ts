@@ -12,7 +12,12 @@ const ws = useWorkspace();
 let fake: FakeLlm;
 
 /** What each API's filter ending is called in gong's vocabulary (Anthropic has a refusal, not a filter). */
-const FILTERED: Record<string, string> = { "anthropic-messages": "refusal", "openai-responses": "content_filter", "openai-chat": "content_filter", gemini: "content_filter" };
+const FILTERED: Record<string, string> = {
+  "anthropic-messages": "refusal",
+  "openai-responses": "content_filter",
+  "openai-chat": "content_filter",
+  gemini: "content_filter",
+};
 
 const resultOf = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!);
 
@@ -33,10 +38,17 @@ describe("print mode exit codes for unfinished answers", () => {
       fake = await startFakeLlm({ script: [cut, cut, cut, cut] });
       const r = await ws.run([...api.flags(fake), "-p", "hi", "--output-format", "stream-json"]);
       expect(r.code).toBe(3);
-      const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const lines = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       const end = lines.find((e) => e.kind === "agent_end");
       expect(end.data.stop_reason).toBe("max_tokens");
-      expect(lines.filter((e) => e.kind === "message_end" && e.data.message.role === "assistant").every((e) => e.data.message.finishReason === "max_tokens")).toBe(true);
+      expect(
+        lines
+          .filter((e) => e.kind === "message_end" && e.data.message.role === "assistant")
+          .every((e) => e.data.message.finishReason === "max_tokens"),
+      ).toBe(true);
       expect(lines.at(-1)).toMatchObject({ kind: "result", stop_reason: "max_tokens", answer: "more more more more " });
       expect(fake.requests.length).toBe(4);
     });

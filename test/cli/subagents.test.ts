@@ -52,7 +52,10 @@ describe("subagents in the CLI", () => {
     const flags = await parentAndChild();
     const r = await ws.run(["-p", "PARENT: delegate", "--output-format", "stream-json", ...flags]);
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const parentId = events.find((e) => e.kind === "session_start").session_id;
     const start = events.find((e) => e.kind === "subagent_start");
     const forwarded = events.filter((e) => e.agent_id === start.data.agent_id);
@@ -84,7 +87,11 @@ test("--mode rpc carries the child's events with agent_id and parent_id on the e
   expect(forwarded.some((e) => e.kind === "tool_call_start" && e.data.tool_name === "bash")).toBe(true);
   expect(forwarded.some((e) => e.kind === "assistant_text_delta")).toBe(true);
   expect(forwarded.every((e) => e.parent_id === parentId && e.session_id !== parentId)).toBe(true);
-  expect(events.find((e) => e.kind === "subagent_end").data).toMatchObject({ agent_id: start.data.agent_id, status: "completed", output: "There are 0 files." });
+  expect(events.find((e) => e.kind === "subagent_end").data).toMatchObject({
+    agent_id: start.data.agent_id,
+    status: "completed",
+    output: "There are 0 files.",
+  });
 });
 
 test.skipIf(!hasTmux)("the shell's /tree lists a child agent under the call that spawned it", async () => {
@@ -96,7 +103,9 @@ test.skipIf(!hasTmux)("the shell's /tree lists a child agent under the call that
   term.keys("PARENT: delegate", "Enter");
   await waitFor((s) => s.includes("The child counted 0 files."), "the answer");
   term.keys("/tree", "Enter");
-  const tree = (await waitFor((s) => /↳ agent [0-9a-f]{8} completed CHILD: count the files/.test(s), "the child in /tree")).split("\n");
+  const tree = (
+    await waitFor((s) => /↳ agent [0-9a-f]{8} completed CHILD: count the files/.test(s), "the child in /tree")
+  ).split("\n");
   const spawning = tree.findIndex((l) => /^[ *] +[0-9a-f]{8} assistant: \[spawn_agent\]/.test(l));
   expect(spawning).toBeGreaterThanOrEqual(0);
   // Right under the spawning entry, one level deeper.

@@ -35,14 +35,21 @@ function consumerProject(): string {
   const dir = join(ws.dir, "consumer");
   mkdirSync(join(dir, "node_modules"), { recursive: true });
   symlinkSync(ROOT, join(dir, "node_modules", "gong"), "dir");
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", type: "module", dependencies: { gong: "*" } }));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "consumer", type: "module", dependencies: { gong: "*" } }),
+  );
   writeFileSync(join(dir, "main.ts"), CONSUMER);
   return dir;
 }
 
 async function runIn(dir: string, cmd: string[], env: Record<string, string> = {}) {
   const proc = Bun.spawn(cmd, { cwd: dir, env: { ...ws.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
@@ -54,19 +61,35 @@ test("bun resolves gong, gong/tools and gong/testing through package.json export
   expect(r.code).toBe(0);
 }, 30_000);
 
-test.skipIf(!existsSync(DENO))("deno resolves gong, gong/tools and gong/testing through package.json exports", async () => {
-  const dir = consumerProject();
-  const r = await runIn(dir, [DENO, "run", "-A", "main.ts"], { DENO_DIR: join(ws.home, "deno"), DENO_NO_UPDATE_CHECK: "1" });
-  expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \| success \| hello from the fake$/);
-  expect(r.code).toBe(0);
-}, 60_000);
+test.skipIf(!existsSync(DENO))(
+  "deno resolves gong, gong/tools and gong/testing through package.json exports",
+  async () => {
+    const dir = consumerProject();
+    const r = await runIn(dir, [DENO, "run", "-A", "main.ts"], {
+      DENO_DIR: join(ws.home, "deno"),
+      DENO_NO_UPDATE_CHECK: "1",
+    });
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \| success \| hello from the fake$/);
+    expect(r.code).toBe(0);
+  },
+  60_000,
+);
 
 test("the main entry point stays small: at most 25 runtime values, the tool and test kits live in their subpaths", async () => {
   const main = await import("../../mod.ts");
   const names = Object.keys(main);
   expect(names.length).toBeLessThanOrEqual(25);
   expect(names).toContain("createSession");
-  for (const internal of ["FIELD", "startReply", "envelopeProblems", "toDefinition", "startFakeLlm", "createToolRegistry", "Session"]) expect(names).not.toContain(internal);
+  for (const internal of [
+    "FIELD",
+    "startReply",
+    "envelopeProblems",
+    "toDefinition",
+    "startFakeLlm",
+    "createToolRegistry",
+    "Session",
+  ])
+    expect(names).not.toContain(internal);
   expect(Object.keys(await import("../../tools/mod.ts"))).toContain("createToolRegistry");
   expect(Object.keys(await import("../../lib/testing/index.ts"))).toContain("startFakeLlm");
 });

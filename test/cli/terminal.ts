@@ -62,7 +62,14 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
     start(args, options = {}) {
       const { cwd = ws.dir, columns = 160, color = false } = options;
       rows = options.rows ?? 50;
-      const envs = Object.entries({ HOME: ws.env.HOME, GONG_HOME: ws.env.GONG_HOME, PATH: ws.env.PATH, TERM: "xterm-256color", ...(color ? {} : { NO_COLOR: "1" }), ...options.env })
+      const envs = Object.entries({
+        HOME: ws.env.HOME,
+        GONG_HOME: ws.env.GONG_HOME,
+        PATH: ws.env.PATH,
+        TERM: "xterm-256color",
+        ...(color ? {} : { NO_COLOR: "1" }),
+        ...options.env,
+      })
         .map(([k, v]) => `${k}=${quote(String(v))}`)
         .join(" ");
       // The tmux server has the test's environment, NO_COLOR included: with colors on it is unset.

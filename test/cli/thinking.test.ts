@@ -17,8 +17,19 @@ const event = (kind: string, data: Record<string, unknown>) => ({ kind, data }) 
 function collapsedRenderer() {
   const labels: string[] = [];
   let written = "";
-  const spinner = { start: (label: string) => void labels.push(label), stop() {}, showTail() {} } as unknown as LiveLine;
-  const renderer = new EventRenderer((s) => (written += s), plain, spinner, () => 80, null, "collapsed");
+  const spinner = {
+    start: (label: string) => void labels.push(label),
+    stop() {},
+    showTail() {},
+  } as unknown as LiveLine;
+  const renderer = new EventRenderer(
+    (s) => (written += s),
+    plain,
+    spinner,
+    () => 80,
+    null,
+    "collapsed",
+  );
   return { renderer, labels, written: () => written };
 }
 
@@ -41,22 +52,43 @@ test("showThinking collapsed: a tool call after the reasoning also folds it firs
   const { renderer, written } = collapsedRenderer();
   renderer.render(event("turn_start", { turn_index: 0 }));
   renderer.render(event("assistant_thinking_delta", { delta: "one thought" }));
-  renderer.render(event("tool_call_start", { call_id: "c1", tool_name: "bash", arguments: {}, kind: "shell", call_summary: "ls" }));
+  renderer.render(
+    event("tool_call_start", { call_id: "c1", tool_name: "bash", arguments: {}, kind: "shell", call_summary: "ls" }),
+  );
   expect(written()).toStartWith("✻ thought for 1 line (/thinking shows it)\n");
 });
 
 test("/thinking prints the last reasoning in full, or says there is none", async () => {
   const messages: Message[] = [
     { role: "user", content: "pick" },
-    { role: "assistant", content: [{ type: "thinking", text: "first musing" }, { type: "text", text: "A" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", text: "first musing" },
+        { type: "text", text: "A" },
+      ],
+    },
     { role: "user", content: "again" },
-    { role: "assistant", content: [{ type: "thinking", text: "weigh A\nweigh B" }, { type: "text", text: "B" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", text: "weigh A\nweigh B" },
+        { type: "text", text: "B" },
+      ],
+    },
   ];
   let out = "";
-  const ctx = { host: { session: { messages } }, out: (s: string) => void (out += s), style: plain } as unknown as SlashContext;
+  const ctx = {
+    host: { session: { messages } },
+    out: (s: string) => void (out += s),
+    style: plain,
+  } as unknown as SlashContext;
   await runSlashCommand("/thinking", ctx);
   expect(out).toBe("weigh A\nweigh B\n");
   out = "";
-  await runSlashCommand("/thinking", { ...ctx, host: { session: { messages: messages.slice(0, 1) } } } as unknown as SlashContext);
+  await runSlashCommand("/thinking", {
+    ...ctx,
+    host: { session: { messages: messages.slice(0, 1) } },
+  } as unknown as SlashContext);
   expect(out).toBe("no reasoning yet.\n");
 });

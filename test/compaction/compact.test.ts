@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { CompactionInProgressError, compact, compactMessages, type CompactResult } from "../../lib/agent/compaction/index.ts";
+import {
+  CompactionInProgressError,
+  compact,
+  compactMessages,
+  type CompactResult,
+} from "../../lib/agent/compaction/index.ts";
 import { createClient } from "../../lib/llm/client.ts";
 import type { Message } from "../../lib/llm/types.ts";
 import { REMOVED_OUTPUT_NOTE, SessionStore } from "../../lib/store/index.ts";
@@ -35,7 +40,10 @@ function promptOf(index: number): string {
 }
 
 /** 50 messages of ~1000 tokens each, alternating user / assistant. */
-const fifty = (): Message[] => Array.from({ length: 50 }, (_, i) => (i % 2 ? assistant(`answer ${i} `.padEnd(4000, ".")) : user(`question ${i} `.padEnd(4000, "."))));
+const fifty = (): Message[] =>
+  Array.from({ length: 50 }, (_, i) =>
+    i % 2 ? assistant(`answer ${i} `.padEnd(4000, ".")) : user(`question ${i} `.padEnd(4000, ".")),
+  );
 
 function newStore(messages: Message[]) {
   const store = SessionStore.create({ cwd: "/work/c", dir: tmp.dir });
@@ -76,13 +84,27 @@ describe("J.12 2. window and retention", () => {
     expect(result.messages).toHaveLength(21);
     expect(result.messages.slice(1)).toEqual(messages.slice(30));
     expect(String(result.messages[0].content)).toContain("Ship the feature.");
-    expect(result.entry).toMatchObject({ type: "compaction", firstKeptEntryId: ids[30], strategy: "summary", tokensBefore: result.tokensBefore });
+    expect(result.entry).toMatchObject({
+      type: "compaction",
+      firstKeptEntryId: ids[30],
+      strategy: "summary",
+      tokensBefore: result.tokensBefore,
+    });
     expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
     expect(fake!.requests).toHaveLength(1);
     const prompt = promptOf(0);
     expect(prompt).toContain("question 28");
     expect(prompt).not.toContain("question 30");
-    for (const section of ["## Goal", "## Constraints & Preferences", "### Done", "### In Progress", "### Blocked", "## Key Decisions", "## Next Steps", "## Critical Context"]) {
+    for (const section of [
+      "## Goal",
+      "## Constraints & Preferences",
+      "### Done",
+      "### In Progress",
+      "### Blocked",
+      "## Key Decisions",
+      "## Next Steps",
+      "## Critical Context",
+    ]) {
       expect(prompt).toContain(section);
     }
     store.close();
@@ -92,7 +114,13 @@ describe("J.12 2. window and retention", () => {
     const client = await llm([{ text: SUMMARY }]);
     const system = { role: "system", content: "SYSTEM RULES: be careful" } as unknown as Message;
     const messages = [system, ...fifty()];
-    const result = await compactMessages({ client, model: MODEL, messages, contextWindow: 40_000, keepRecentTokens: 20_000 });
+    const result = await compactMessages({
+      client,
+      model: MODEL,
+      messages,
+      contextWindow: 40_000,
+      keepRecentTokens: 20_000,
+    });
     expect(result.compacted).toBe(true);
     expect(result.messages[0]).toBe(system);
     expect(String(result.messages[1].content)).toContain("Ship the feature.");
@@ -106,7 +134,14 @@ describe("J.12 3. fallback and guards", () => {
     const client = await llm([{ fault: { type: "overflow" } }, { text: "never requested" }]);
     const messages = conversation(40, 2000); // ~500-token tool outputs, ~21k tokens
     const { store, ids } = newStore(messages);
-    const result = await compact({ store, client, model: MODEL, contextWindow: 20_000, reserveTokens: 4_000, keepRecentTokens: 3_000 });
+    const result = await compact({
+      store,
+      client,
+      model: MODEL,
+      contextWindow: 20_000,
+      reserveTokens: 4_000,
+      keepRecentTokens: 3_000,
+    });
     expect(fake!.requests).toHaveLength(1); // no retry, no loop
     expect(result.compacted).toBe(true);
     if (!result.compacted) return;
@@ -134,7 +169,10 @@ describe("J.12 3. fallback and guards", () => {
     const first = await compact({ ...base, keepRecentTokens: 2_000 });
     expect(first.compacted && first.strategy).toBe("truncate");
     // A larger kept window cuts earlier than the outputs the first compaction removed.
-    const second = (await compact({ ...base, keepRecentTokens: 2_500, force: true })) as Extract<CompactResult, { compacted: true }>;
+    const second = (await compact({ ...base, keepRecentTokens: 2_500, force: true })) as Extract<
+      CompactResult,
+      { compacted: true }
+    >;
     expect(second.strategy).toBe("summary");
     const keptRemoved = second.messages.filter((m) => m.role === "tool" && m.content === REMOVED_OUTPUT_NOTE);
     expect(keptRemoved.length).toBeGreaterThan(0);
@@ -179,13 +217,19 @@ describe("J.12 3. fallback and guards", () => {
     expect(first.compacted).toBe(true);
     const lines = readFileSync(store.path!, "utf8").trimEnd().split("\n");
     const written = JSON.parse(lines[lines.length - 1]);
-    expect(written).toMatchObject({ type: "compaction", id: first.entry!.id, summary: first.summary, filesModified: [] });
+    expect(written).toMatchObject({
+      type: "compaction",
+      id: first.entry!.id,
+      summary: first.summary,
+      filesModified: [],
+    });
     expect(written.filesRead).toContain("src/f0.ts");
     expect(first.summary).toContain("<read-files>\nsrc/f0.ts");
     expect(store.buildContext().messages).toEqual(first.messages);
 
     // The session goes on and compacts again: the previous summary is sent for an UPDATE.
-    for (const m of conversation(25, 2000)) store.appendMessage({ ...m, ...(m.role === "user" ? { content: `later ${m.content}` } : {}) } as Message);
+    for (const m of conversation(25, 2000))
+      store.appendMessage({ ...m, ...(m.role === "user" ? { content: `later ${m.content}` } : {}) } as Message);
     store.appendMessage(assistant("", [{ id: "w1", name: "write", arguments: { path: "out.ts", content: "x" } }]));
     store.appendMessage(toolResult("w1", "write", "written", { kind: "modify", files: ["out.ts"] }));
     store.appendMessage(user("and the last question"));

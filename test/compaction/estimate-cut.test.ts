@@ -69,7 +69,11 @@ describe("6.2 cut point", () => {
       const cut = findCutPoint(messages, keep);
       if (cut === undefined) continue;
       const kept = new Set(messages.slice(cut).flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
-      const calledBefore = messages.slice(0, cut).flatMap((m) => (m.role === "assistant" ? m.content.flatMap((p) => (p.type === "tool_call" ? [p.id] : [])) : []));
+      const calledBefore = messages
+        .slice(0, cut)
+        .flatMap((m) =>
+          m.role === "assistant" ? m.content.flatMap((p) => (p.type === "tool_call" ? [p.id] : [])) : [],
+        );
       for (const id of calledBefore) expect(kept.has(id)).toBe(false);
       expect(cut).not.toBe(4); // the user message between the results is no boundary
     }
@@ -92,6 +96,8 @@ describe("6.2 file lists", () => {
     const lists = fileLists(extractFileOps(messages), { filesRead: ["old.ts"], filesModified: ["older.ts"] });
     expect(lists.filesRead).toEqual(["a.ts", "c.ts", "d.ts", "old.ts"]);
     expect(lists.filesModified).toEqual(["b.ts", "h.ts", "i.ts", "older.ts"]);
-    expect(formatFileLists(["a"], ["b"])).toBe("<read-files>\na\n</read-files>\n\n<modified-files>\nb\n</modified-files>");
+    expect(formatFileLists(["a"], ["b"])).toBe(
+      "<read-files>\na\n</read-files>\n\n<modified-files>\nb\n</modified-files>",
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ALWAYS_KEPT, commandEnv, isSecretName, isWithheld, KNOWN_SECRETS, nameWords, secretPolicy } from "../../lib/env/env-vars.ts";
+import {
+  ALWAYS_KEPT,
+  commandEnv,
+  isSecretName,
+  isWithheld,
+  KNOWN_SECRETS,
+  nameWords,
+  secretPolicy,
+} from "../../lib/env/env-vars.ts";
 import { createClient } from "../../lib/llm/client.ts";
 import { keyVariables } from "../../lib/llm/providers.ts";
 import { TREE_MARKER } from "../../lib/env/process-trees.ts";
@@ -29,7 +37,10 @@ const base = {
 };
 
 /** The variables a real command sees, as a map. */
-async function seen(policy: "filtered" | "inherit" | "core" | "none", extra?: Record<string, string>): Promise<Record<string, string>> {
+async function seen(
+  policy: "filtered" | "inherit" | "core" | "none",
+  extra?: Record<string, string>,
+): Promise<Record<string, string>> {
   const r = await ws.env({ envPolicy: policy, baseEnv: base }).exec("env", { env: extra });
   const vars: Record<string, string> = {};
   for (const line of r.stdout.split("\n")) {
@@ -44,10 +55,24 @@ async function seen(policy: "filtered" | "inherit" | "core" | "none", extra?: Re
 describe("environment variable filtering (004 §4.2)", () => {
   test("J.2 4.3 filtered: secrets dropped, PATH/HOME and ordinary variables kept", async () => {
     const vars = await seen("filtered");
-    for (const secret of ["FOO_API_KEY", "github_token", "DB_PASSWORD", "AWS_SECRET", "GCP_CREDENTIAL", "API_KEY", "BASH_ENV"]) {
+    for (const secret of [
+      "FOO_API_KEY",
+      "github_token",
+      "DB_PASSWORD",
+      "AWS_SECRET",
+      "GCP_CREDENTIAL",
+      "API_KEY",
+      "BASH_ENV",
+    ]) {
       expect(vars[secret]).toBeUndefined();
     }
-    expect(vars).toMatchObject({ PATH: base.PATH, HOME: "/home/someone", LC_ALL: "C.UTF-8", PLAIN: "visible", TOKENIZER_PATH: "/models/tok" });
+    expect(vars).toMatchObject({
+      PATH: base.PATH,
+      HOME: "/home/someone",
+      LC_ALL: "C.UTF-8",
+      PLAIN: "visible",
+      TOKENIZER_PATH: "/models/tok",
+    });
   });
 
   test("inherit passes everything", async () => {
@@ -65,7 +90,11 @@ describe("environment variable filtering (004 §4.2)", () => {
   });
 
   test("per-call variables are added on top of any policy", async () => {
-    expect(await seen("none", { EXTRA: "1", MY_TOKEN: "explicit" })).toEqual({ PATH: base.PATH, EXTRA: "1", MY_TOKEN: "explicit" });
+    expect(await seen("none", { EXTRA: "1", MY_TOKEN: "explicit" })).toEqual({
+      PATH: base.PATH,
+      EXTRA: "1",
+      MY_TOKEN: "explicit",
+    });
   });
 
   test("the default policy filters process.env-like input", () => {
@@ -74,14 +103,47 @@ describe("environment variable filtering (004 §4.2)", () => {
 
   test("secret names: any word of the name is a secret word, case-insensitive", () => {
     const secret = [
-      "OPENAI_API_KEY", "Slack_Token", "SECRET", "X_PASSWORD", "Y_CREDENTIAL", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID",
-      "STRIPE_SECRET_KEY", "ANTHROPIC_AUTH_TOKEN", "GITHUB_TOKEN", "SSH_PRIVATE_KEY", "SESSION_COOKIE", "DB_PASSWD", "DB_PASS",
-      "GOOGLE_APPLICATION_CREDENTIALS", "SECRETS_DIR", "PASSWORD_FILE", "API_KEYS", "npm_config__authToken", "myApiKey",
-      "SSH_AUTH_SOCK", "KEY", "rails-session", "OPENAI_APIKEY",
+      "OPENAI_API_KEY",
+      "Slack_Token",
+      "SECRET",
+      "X_PASSWORD",
+      "Y_CREDENTIAL",
+      "AWS_SECRET_ACCESS_KEY",
+      "AWS_ACCESS_KEY_ID",
+      "STRIPE_SECRET_KEY",
+      "ANTHROPIC_AUTH_TOKEN",
+      "GITHUB_TOKEN",
+      "SSH_PRIVATE_KEY",
+      "SESSION_COOKIE",
+      "DB_PASSWD",
+      "DB_PASS",
+      "GOOGLE_APPLICATION_CREDENTIALS",
+      "SECRETS_DIR",
+      "PASSWORD_FILE",
+      "API_KEYS",
+      "npm_config__authToken",
+      "myApiKey",
+      "SSH_AUTH_SOCK",
+      "KEY",
+      "rails-session",
+      "OPENAI_APIKEY",
     ];
     const plain = [
-      "TOKENIZER", "TOKENIZER_PATH", "MYTOKEN", "MONKEY", "KEYBOARD_LAYOUT", "GIT_AUTHOR_NAME", "AUTHOR", "XAUTHORITY",
-      "PRIVATEER", "DBUS_SESSION_BUS_ADDRESS", "XDG_SESSION_TYPE", "PASSENGER_APP_ENV", "BYPASS_CACHE", "HOME", "PWD",
+      "TOKENIZER",
+      "TOKENIZER_PATH",
+      "MYTOKEN",
+      "MONKEY",
+      "KEYBOARD_LAYOUT",
+      "GIT_AUTHOR_NAME",
+      "AUTHOR",
+      "XAUTHORITY",
+      "PRIVATEER",
+      "DBUS_SESSION_BUS_ADDRESS",
+      "XDG_SESSION_TYPE",
+      "PASSENGER_APP_ENV",
+      "BYPASS_CACHE",
+      "HOME",
+      "PWD",
     ];
     expect(secret.filter((n) => !isSecretName(n))).toEqual([]);
     expect(plain.filter(isSecretName)).toEqual([]);
@@ -100,14 +162,29 @@ describe("environment variable filtering (004 §4.2)", () => {
   });
 
   test("an allow-list passes chosen secrets under filtered and core, exact names or PREFIX_*", async () => {
-    const env = { PATH: "/bin", SSH_AUTH_SOCK: "/run/agent", NPM_TOKEN: "n", NPM_CONFIG_TOKEN: "c", AWS_SECRET_ACCESS_KEY: "a" };
-    expect(commandEnv("filtered", env, {}, ["SSH_AUTH_SOCK", "NPM_*"])).toEqual({ PATH: "/bin", SSH_AUTH_SOCK: "/run/agent", NPM_TOKEN: "n", NPM_CONFIG_TOKEN: "c" });
+    const env = {
+      PATH: "/bin",
+      SSH_AUTH_SOCK: "/run/agent",
+      NPM_TOKEN: "n",
+      NPM_CONFIG_TOKEN: "c",
+      AWS_SECRET_ACCESS_KEY: "a",
+    };
+    expect(commandEnv("filtered", env, {}, ["SSH_AUTH_SOCK", "NPM_*"])).toEqual({
+      PATH: "/bin",
+      SSH_AUTH_SOCK: "/run/agent",
+      NPM_TOKEN: "n",
+      NPM_CONFIG_TOKEN: "c",
+    });
     expect(commandEnv("core", env, {}, ["SSH_AUTH_SOCK"])).toEqual({ PATH: "/bin", SSH_AUTH_SOCK: "/run/agent" });
     expect(commandEnv("none", env, {}, ["SSH_AUTH_SOCK"])).toEqual({ PATH: "/bin" });
   });
 
   test("a real command under filtered does not see AWS_SECRET_ACCESS_KEY or STRIPE_SECRET_KEY", async () => {
-    const r = await ws.env({ baseEnv: { PATH: base.PATH, AWS_SECRET_ACCESS_KEY: "aws-s3cret", STRIPE_SECRET_KEY: "sk_live_x", PLAIN: "p" } }).exec("env");
+    const r = await ws
+      .env({
+        baseEnv: { PATH: base.PATH, AWS_SECRET_ACCESS_KEY: "aws-s3cret", STRIPE_SECRET_KEY: "sk_live_x", PLAIN: "p" },
+      })
+      .exec("env");
     expect(r.stdout).not.toContain("aws-s3cret");
     expect(r.stdout).not.toContain("sk_live_x");
     expect(r.stdout).toContain("PLAIN=p");
@@ -137,7 +214,9 @@ describe("the secret policy is a value (issue 23: policies as values)", () => {
   });
 
   test("the policy built from a client's providers names the presets' and the custom providers' key variables", () => {
-    const policy = secretPolicy(keyVariables([{ id: "corp", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "CORP_ACCESS" }]));
+    const policy = secretPolicy(
+      keyVariables([{ id: "corp", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "CORP_ACCESS" }]),
+    );
     expect(isWithheld("CORP_ACCESS", policy)).toBe(true);
     expect(isWithheld("ANTHROPIC_API_KEY", policy)).toBe(true);
     expect(isWithheld("LAB_ACCESS", policy)).toBe(false);

@@ -22,12 +22,25 @@ async function execError(run: () => Promise<unknown>): Promise<ToolError> {
 }
 
 /** Pids printed one per line by a command (`echo $!`, `echo $$`). */
-const pidsIn = (text: string) => text.trim().split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+const pidsIn = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
 
 describe("J.2 1. basic execution (environment side)", () => {
   test("J.2 1.1 a simple command reports its stdout, exit code 0 and nothing truncated", async () => {
     const r = await ws.env().exec("echo hello");
-    expect(r).toMatchObject({ stdout: "hello\n", stderr: "", output: "hello\n", exitCode: 0, signal: null, timedOut: false, aborted: false });
+    expect(r).toMatchObject({
+      stdout: "hello\n",
+      stderr: "",
+      output: "hello\n",
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      aborted: false,
+    });
     expect(r.totalBytes).toBe(6);
     expect(r.outputTruncated).toBe(false);
   });
@@ -102,7 +115,9 @@ describe("J.2 2. errors", () => {
     const env = ws.env();
     const repo = join(ws.dir, "repo");
     mkdirSync(repo, { recursive: true });
-    await env.exec("git init -q && git -c user.name=t -c user.email=t@e commit -q --allow-empty -m first", { cwd: repo });
+    await env.exec("git init -q && git -c user.name=t -c user.email=t@e commit -q --allow-empty -m first", {
+      cwd: repo,
+    });
     const r = await env.exec("echo $$; git -c user.name=t -c user.email=t@e commit --allow-empty", {
       cwd: repo,
       timeoutMs: STARTED_MS,
@@ -122,7 +137,9 @@ describe("J.2 3. output", () => {
       if (text.includes("err\n")) writeFileSync(join(ws.dir, "go-out2"), "");
     };
     const wait = (f: string) => `until [ -e ${f} ]; do sleep 0.01; done; rm ${f}`;
-    const r = await env.exec(`echo out; ${wait("go-err")}; echo err >&2; ${wait("go-out2")}; echo out2`, { onData: seen });
+    const r = await env.exec(`echo out; ${wait("go-err")}; echo err >&2; ${wait("go-out2")}; echo out2`, {
+      onData: seen,
+    });
     expect(r.stdout).toBe("out\nout2\n");
     expect(r.stderr).toBe("err\n");
     expect(r.output).toBe("out\nerr\nout2\n");
@@ -130,9 +147,14 @@ describe("J.2 3. output", () => {
 
   test("J.2 5.1 a multibyte character split across chunks decodes whole", async () => {
     const seen: string[] = [];
-    const r = await ws.env().exec("printf '\\xe4\\xb8'; sleep 0.1; printf '\\xad\\n'; printf '\\xf0\\x9f' >&2; sleep 0.1; printf '\\x98\\x80' >&2", {
-      onData: (text) => seen.push(text),
-    });
+    const r = await ws
+      .env()
+      .exec(
+        "printf '\\xe4\\xb8'; sleep 0.1; printf '\\xad\\n'; printf '\\xf0\\x9f' >&2; sleep 0.1; printf '\\x98\\x80' >&2",
+        {
+          onData: (text) => seen.push(text),
+        },
+      );
     expect(r.stdout).toBe("中\n");
     expect(r.stderr).toBe("😀");
     expect(r.output).toBe("中\n😀");
@@ -185,7 +207,9 @@ describe("J.2 4. processes", () => {
   });
 
   test("a child ignoring SIGTERM gets SIGKILL after the grace period", async () => {
-    const r = await ws.env({ killGraceMs: 200 }).exec("echo $$; (trap '' TERM; echo $BASHPID; sleep 100; sleep 100) & wait", { timeoutMs: STARTED_MS });
+    const r = await ws
+      .env({ killGraceMs: 200 })
+      .exec("echo $$; (trap '' TERM; echo $BASHPID; sleep 100; sleep 100) & wait", { timeoutMs: STARTED_MS });
     expect(r.timedOut).toBe(true);
     const [shell, child] = pidsIn(r.stdout);
     expect(await gone(child)).toBe(true);

@@ -67,6 +67,8 @@ function alive(pid: number): boolean {
     return false;
   }
   // A zombie still answers signal 0; it is dead for our purposes.
-  const state = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)]).stdout.toString().trim();
+  const state = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)])
+    .stdout.toString()
+    .trim();
   return state !== "" && !state.startsWith("Z");
 }

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { ToolError } from "../../lib/envelope.ts";
 import { fsError } from "../../lib/env/fs-errors.ts";
@@ -165,7 +174,10 @@ describe("LocalEnvironment: search delegates to the engines", () => {
   test("grep and glob search the workspace and answer with root-relative paths", async () => {
     writeFileSync(join(ws.dir, "dir", "needle.md"), "one\nfind the needle here\n");
     const grep = await env.grep({ pattern: "needle", path: ws.dir });
-    expect(grep.lines.filter((l) => l.kind === "match").map((l) => [l.file, l.line])).toContainEqual(["dir/needle.md", 2]);
+    expect(grep.lines.filter((l) => l.kind === "match").map((l) => [l.file, l.line])).toContainEqual([
+      "dir/needle.md",
+      2,
+    ]);
     const glob = await env.glob({ pattern: "**/*.md", path: ws.dir });
     expect(glob.paths).toContain("dir/needle.md");
   });

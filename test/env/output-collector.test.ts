@@ -14,7 +14,10 @@ describe("output collector", () => {
     c.write(zh.subarray(1), "stdout");
     const out = c.finish();
     expect(out).toMatchObject({ stdout: "中", stderr: "e", output: "e中", totalBytes: 4, outputTruncated: false });
-    expect(got).toEqual([["e", "stderr"], ["中", "stdout"]]);
+    expect(got).toEqual([
+      ["e", "stderr"],
+      ["中", "stdout"],
+    ]);
   });
 
   test("a character split across chunks of one stream decodes whole around the other stream, where its last byte arrived", () => {
@@ -36,19 +39,26 @@ describe("output collector", () => {
   });
 
   test("an incomplete character at the end becomes U+FFFD, not lost silently", () => {
-    const c = new OutputCollector({ windowBytes: 100, });
+    const c = new OutputCollector({ windowBytes: 100 });
     c.write(bytes("中").subarray(0, 2), "stdout");
     expect(c.finish().stdout).toBe("\uFFFD");
   });
 
   test("the raw listener sees every byte of both streams in arrival order; the windows keep the tails", () => {
     const raw: Array<[string, string]> = [];
-    const c = new OutputCollector({ windowBytes: 4, onOutput: (chunk, stream) => raw.push([new TextDecoder().decode(chunk), stream]) });
+    const c = new OutputCollector({
+      windowBytes: 4,
+      onOutput: (chunk, stream) => raw.push([new TextDecoder().decode(chunk), stream]),
+    });
     c.write(bytes("abc"), "stdout");
     c.write(bytes("def"), "stderr");
     c.write(bytes("ghi"), "stdout");
     const out = c.finish();
-    expect(raw).toEqual([["abc", "stdout"], ["def", "stderr"], ["ghi", "stdout"]]);
+    expect(raw).toEqual([
+      ["abc", "stdout"],
+      ["def", "stderr"],
+      ["ghi", "stdout"],
+    ]);
     expect(out).toMatchObject({ output: "fghi", stdout: "cghi", stderr: "def", totalBytes: 9, outputTruncated: true });
   });
 

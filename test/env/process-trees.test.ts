@@ -28,7 +28,12 @@ function running(pid: number): boolean {
   return stat[stat.lastIndexOf(")") + 2] !== "Z";
 }
 
-const pidsIn = (text: string) => text.trim().split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+const pidsIn = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
 
 /** Starts a process that leaves the command's session and prints its pid. */
 const ESCAPE_SETSID = `setsid sh -c 'echo $$; exec sleep 300' &`;
@@ -98,7 +103,9 @@ describe.skipIf(!linux)("process trees (Linux: /proc marker scan)", () => {
 
   test("a SIGTERM-ignoring escaped descendant gets SIGKILL after the grace period", async () => {
     const env = ws.env({ killGraceMs: 200 });
-    const r = await env.exec(`setsid sh -c 'trap "" TERM; echo $$; while :; do sleep 1; done' & sleep 100`, { timeoutMs: STARTED_MS });
+    const r = await env.exec(`setsid sh -c 'trap "" TERM; echo $$; while :; do sleep 1; done' & sleep 100`, {
+      timeoutMs: STARTED_MS,
+    });
     expect(await gone(pidsIn(r.stdout)[0])).toBe(true);
   });
 

@@ -10,7 +10,12 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { ToolError } from "../../lib/envelope.ts";
 import { bubblewrapArgs, seatbeltProfile } from "../../lib/env/sandbox-profiles.ts";
-import { findSandboxProgram, SandboxedEnvironment, SandboxUnavailableError, type SandboxOptions } from "../../lib/env/sandbox.ts";
+import {
+  findSandboxProgram,
+  SandboxedEnvironment,
+  SandboxUnavailableError,
+  type SandboxOptions,
+} from "../../lib/env/sandbox.ts";
 import { runtimeIn, sandboxUnavailable } from "../helpers/sandbox.ts";
 import { eventually } from "../helpers/wait.ts";
 import { makeWorkspace, STARTED_MS, type Workspace } from "./helpers.ts";
@@ -30,7 +35,11 @@ afterAll(async () => {
 });
 
 function sandbox(options: Partial<SandboxOptions> = {}): SandboxedEnvironment {
-  const env = new SandboxedEnvironment(ws.env(), { mode: "workspace-write", home: join(ws.dir, "..", "home"), ...options });
+  const env = new SandboxedEnvironment(ws.env(), {
+    mode: "workspace-write",
+    home: join(ws.dir, "..", "home"),
+    ...options,
+  });
   made.push(env);
   return env;
 }
@@ -44,12 +53,15 @@ async function socketServer(path: string): Promise<Server> {
 
 /** A command that connects to the socket in $SOCK ("@name": abstract) and prints "reached hello" or "refused CODE". */
 /** Dials $SOCK ("@name" for an abstract socket) with the test's runtime, placed in the workspace where the box can start it. */
-const dial = () => `SOCK="$SOCK" ${JSON.stringify(runtimeIn(ws.dir))} -e 'const c = require("node:net").connect(process.env.SOCK.replace(/^@/, "\\0")); c.on("data", (d) => { process.stdout.write("reached " + d); c.destroy(); }); c.on("error", (e) => console.log("refused " + e.code));'`;
+const dial = () =>
+  `SOCK="$SOCK" ${JSON.stringify(runtimeIn(ws.dir))} -e 'const c = require("node:net").connect(process.env.SOCK.replace(/^@/, "\\0")); c.on("data", (d) => { process.stdout.write("reached " + d); c.destroy(); }); c.on("error", (e) => console.log("refused " + e.code));'`;
 
 describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
   test("workspace-write: the workspace is writable, the rest of the file system is not", async () => {
     const probe = `/var/tmp/gong-sandbox-probe-${process.pid}`;
-    const r = await sandbox().exec(`echo inside > made-here.txt && cat made-here.txt; touch ${probe}; touch /usr/gong-probe; echo done`);
+    const r = await sandbox().exec(
+      `echo inside > made-here.txt && cat made-here.txt; touch ${probe}; touch /usr/gong-probe; echo done`,
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe("inside\ndone\n");
     expect(readFileSync(join(ws.dir, "made-here.txt"), "utf8")).toBe("inside\n");
@@ -60,7 +72,9 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
 
   test("read-only: not even the workspace is writable; /tmp is private scratch that vanishes", async () => {
     const scratch = `/tmp/gong-sandbox-scratch-${process.pid}`;
-    const r = await sandbox({ mode: "read-only" }).exec(`touch ws-file.txt; echo tmp > ${scratch} && cat ${scratch}; ls >/dev/null && echo listed`);
+    const r = await sandbox({ mode: "read-only" }).exec(
+      `touch ws-file.txt; echo tmp > ${scratch} && cat ${scratch}; ls >/dev/null && echo listed`,
+    );
     expect(r.stdout).toBe("tmp\nlisted\n");
     expect(r.stderr).toContain("Read-only file system");
     expect(existsSync(join(ws.dir, "ws-file.txt"))).toBe(false);
@@ -78,8 +92,12 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
 
   test("gong's process and environment are invisible: a new PID namespace shows only the box", async () => {
     // A stand-in for gong holding a key in its start-up environment.
-    using _holder: ChildProcess = spawn("sleep", ["30"], { env: { PATH: process.env.PATH, GONG_PROBE_SECRET: "probe-7d1e55" }, stdio: "ignore" });
-    const scan = "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c probe-7d1e55; ls /proc | grep -c '^[0-9]'";
+    using _holder: ChildProcess = spawn("sleep", ["30"], {
+      env: { PATH: process.env.PATH, GONG_PROBE_SECRET: "probe-7d1e55" },
+      stdio: "ignore",
+    });
+    const scan =
+      "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c probe-7d1e55; ls /proc | grep -c '^[0-9]'";
     const outside = await ws.env().exec(scan);
     expect(outside.stdout.split("\n")[0]).not.toBe("0"); // the scan works: unboxed, the key is found
     const [found, processes] = (await sandbox().exec(scan)).stdout.trim().split("\n").map(Number);
@@ -95,7 +113,9 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     const gongHome = join(ws.dir, "..", "gong-home");
     mkdirSync(gongHome, { recursive: true });
     writeFileSync(join(gongHome, "trusted.json"), "{}");
-    const r = await sandbox({ home, gongHome }).exec(`ls -A ${home}/.ssh | wc -l; cat ${home}/.netrc | wc -c; ls -A ${gongHome} | wc -l; echo x > ${gongHome}/trusted.json; echo end`);
+    const r = await sandbox({ home, gongHome }).exec(
+      `ls -A ${home}/.ssh | wc -l; cat ${home}/.netrc | wc -c; ls -A ${gongHome} | wc -l; echo x > ${gongHome}/trusted.json; echo end`,
+    );
     expect(r.stdout.split("\n").map((l) => l.trim())).toEqual(["0", "0", "0", "end", ""]);
     expect(readFileSync(join(gongHome, "trusted.json"), "utf8")).toBe("{}");
     rmSync(home, { recursive: true, force: true });
@@ -106,7 +126,8 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     const r = await sandbox().exec(`setsid sleep ${tag} & echo started; sleep ${tag}`, { timeoutMs: STARTED_MS });
     expect(r.timedOut).toBe(true);
     expect(r.stdout).toBe("started\n");
-    const left = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p) && cmdline(p).includes(`sleep\0${tag}`)).length;
+    const left = () =>
+      readdirSync("/proc").filter((p) => /^\d+$/.test(p) && cmdline(p).includes(`sleep\0${tag}`)).length;
     expect(await eventually(() => left() === 0)).toBe(true);
   });
 
@@ -134,7 +155,9 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     await using _a = await socketServer(outside);
     await using _b = await socketServer(inside);
     try {
-      expect((await sandbox().exec(dial(), { env: { SOCK: outside } })).stdout).toMatch(/^refused (ECONNREFUSED|ENOTSOCK)\n$/);
+      expect((await sandbox().exec(dial(), { env: { SOCK: outside } })).stdout).toMatch(
+        /^refused (ECONNREFUSED|ENOTSOCK)\n$/,
+      );
       expect((await sandbox().exec(dial(), { env: { SOCK: inside } })).stdout).toBe("reached hello\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -154,7 +177,10 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
     writeFileSync(marker, "host");
     try {
       const env = sandbox();
-      expect((await env.exec(`test -e ${marker} && echo seen || echo unseen; echo kept > /tmp/box-note-${process.pid}`)).stdout).toBe("unseen\n");
+      expect(
+        (await env.exec(`test -e ${marker} && echo seen || echo unseen; echo kept > /tmp/box-note-${process.pid}`))
+          .stdout,
+      ).toBe("unseen\n");
       expect((await env.exec(`cat /tmp/box-note-${process.pid}`)).stdout).toBe("kept\n");
       expect(existsSync(`/tmp/box-note-${process.pid}`)).toBe(false);
     } finally {
@@ -164,9 +190,15 @@ describe.skipIf(unavailable !== undefined)("bubblewrap sandbox", () => {
 
   test("the working directory, per-call variables and the filtered environment carry into the box", async () => {
     mkdirSync(join(ws.dir, "sub"), { recursive: true });
-    const env = new SandboxedEnvironment(ws.env({ baseEnv: { PATH: process.env.PATH, PLAIN: "p", STRIPE_SECRET_KEY: "sk_live_x" } }), { mode: "workspace-write" });
+    const env = new SandboxedEnvironment(
+      ws.env({ baseEnv: { PATH: process.env.PATH, PLAIN: "p", STRIPE_SECRET_KEY: "sk_live_x" } }),
+      { mode: "workspace-write" },
+    );
     made.push(env);
-    const r = await env.exec('pwd; echo "$PLAIN $EXTRA ${STRIPE_SECRET_KEY:-withheld}"', { cwd: "sub", env: { EXTRA: "e" } });
+    const r = await env.exec('pwd; echo "$PLAIN $EXTRA ${STRIPE_SECRET_KEY:-withheld}"', {
+      cwd: "sub",
+      env: { EXTRA: "e" },
+    });
     expect(r.stdout).toBe(`${join(ws.dir, "sub")}\np e withheld\n`);
   });
 
@@ -223,20 +255,37 @@ describe("sandbox availability and policy", () => {
   });
 
   test("bubblewrap arguments: read-only root, writable roots bound, hidden paths masked, namespaces", () => {
-    const args = bubblewrapArgs({ mode: "workspace-write", writableRoots: ["/w"], network: false, hidden: [{ path: "/h/.ssh", dir: true }, { path: "/h/.netrc", dir: false }] });
+    const args = bubblewrapArgs({
+      mode: "workspace-write",
+      writableRoots: ["/w"],
+      network: false,
+      hidden: [
+        { path: "/h/.ssh", dir: true },
+        { path: "/h/.netrc", dir: false },
+      ],
+    });
     expect(args.join(" ")).toBe(
       "--ro-bind / / --dev /dev --proc /proc --bind /w /w --tmpfs /h/.ssh --ro-bind /dev/null /h/.netrc --unshare-pid --unshare-ipc --die-with-parent --unshare-net",
     );
-    expect(bubblewrapArgs({ mode: "read-only", writableRoots: ["/w"], network: true, hidden: [] })).not.toContain("--unshare-net");
+    expect(bubblewrapArgs({ mode: "read-only", writableRoots: ["/w"], network: true, hidden: [] })).not.toContain(
+      "--unshare-net",
+    );
   });
 
   test("the macOS profile denies writes outside the roots and the network unless allowed", () => {
-    const profile = seatbeltProfile({ mode: "workspace-write", writableRoots: ["/Users/me/project"], network: false, hidden: [{ path: "/Users/me/.ssh", dir: true }] });
+    const profile = seatbeltProfile({
+      mode: "workspace-write",
+      writableRoots: ["/Users/me/project"],
+      network: false,
+      hidden: [{ path: "/Users/me/.ssh", dir: true }],
+    });
     expect(profile).toContain("(deny file-write*)");
     expect(profile).toContain('(subpath "/Users/me/project")');
     expect(profile).toContain('(deny file-read* file-write* (subpath "/Users/me/.ssh"))');
     expect(profile).toContain("(deny network*)");
-    expect(seatbeltProfile({ mode: "read-only", writableRoots: ["/p"], network: true, hidden: [] })).not.toContain("network");
+    expect(seatbeltProfile({ mode: "read-only", writableRoots: ["/p"], network: true, hidden: [] })).not.toContain(
+      "network",
+    );
   });
 });
 

@@ -65,18 +65,24 @@ for (const { engine, pathEnv, missing } of grepEngines) {
       expect(await matchesOf("hit")).toEqual([".env:1"]);
     });
 
-    test.skipIf(missing)("searching a subdirectory honours the root .gitignore and keeps root-relative paths", async () => {
-      files({ ".gitignore": "gen.ts\n", "src/gen.ts": "hit\n", "src/main.ts": "hit\n" });
-      expect(await matchesOf("hit", { path: join(root, "src") })).toEqual(["src/main.ts:1"]);
-    });
+    test.skipIf(missing)(
+      "searching a subdirectory honours the root .gitignore and keeps root-relative paths",
+      async () => {
+        files({ ".gitignore": "gen.ts\n", "src/gen.ts": "hit\n", "src/main.ts": "hit\n" });
+        expect(await matchesOf("hit", { path: join(root, "src") })).toEqual(["src/main.ts:1"]);
+      },
+    );
 
-    test.skipIf(missing)("a glob without '/' matches names at any depth; with '/' paths below the searched directory", async () => {
-      files({ "a.ts": "hit\n", "lib/b.ts": "hit\n", "lib/deep/c.ts": "hit\n", "lib/d.js": "hit\n" });
-      expect(await matchesOf("hit", { glob: "*.ts" })).toEqual(["a.ts:1", "lib/b.ts:1", "lib/deep/c.ts:1"]);
-      expect(await matchesOf("hit", { glob: "lib/*.ts" })).toEqual(["lib/b.ts:1"]);
-      expect(await matchesOf("hit", { glob: "deep/*.ts", path: join(root, "lib") })).toEqual(["lib/deep/c.ts:1"]);
-      expect(await matchesOf("hit", { glob: "!*.ts" })).toEqual(["lib/d.js:1"]);
-    });
+    test.skipIf(missing)(
+      "a glob without '/' matches names at any depth; with '/' paths below the searched directory",
+      async () => {
+        files({ "a.ts": "hit\n", "lib/b.ts": "hit\n", "lib/deep/c.ts": "hit\n", "lib/d.js": "hit\n" });
+        expect(await matchesOf("hit", { glob: "*.ts" })).toEqual(["a.ts:1", "lib/b.ts:1", "lib/deep/c.ts:1"]);
+        expect(await matchesOf("hit", { glob: "lib/*.ts" })).toEqual(["lib/b.ts:1"]);
+        expect(await matchesOf("hit", { glob: "deep/*.ts", path: join(root, "lib") })).toEqual(["lib/deep/c.ts:1"]);
+        expect(await matchesOf("hit", { glob: "!*.ts" })).toEqual(["lib/d.js:1"]);
+      },
+    );
 
     test.skipIf(missing)("context lines are marked and never repeated when contexts overlap", async () => {
       files({ "f.txt": "a\nhit1\nb\nhit2\nc\nd\n" });
@@ -156,29 +162,52 @@ for (const { engine, pathEnv, missing } of globEngines) {
       expect((await glob("*.txt")).engine).toBe(engine);
     });
 
-    test.skipIf(missing)("names at any depth, '**' paths, '/' patterns anchored at the searched directory", async () => {
-      files({ "a.ts": "", "src/b.ts": "", "src/deep/c.ts": "", "src/d.js": "" });
-      expect(await sorted("*.ts")).toEqual(["a.ts", "src/b.ts", "src/deep/c.ts"]);
-      expect(await sorted("**/*.ts")).toEqual(["a.ts", "src/b.ts", "src/deep/c.ts"]);
-      expect(await sorted("src/*.ts")).toEqual(["src/b.ts"]);
-      expect(await sorted("deep/*.ts", { path: join(root, "src") })).toEqual(["src/deep/c.ts"]);
-    });
+    test.skipIf(missing)(
+      "names at any depth, '**' paths, '/' patterns anchored at the searched directory",
+      async () => {
+        files({ "a.ts": "", "src/b.ts": "", "src/deep/c.ts": "", "src/d.js": "" });
+        expect(await sorted("*.ts")).toEqual(["a.ts", "src/b.ts", "src/deep/c.ts"]);
+        expect(await sorted("**/*.ts")).toEqual(["a.ts", "src/b.ts", "src/deep/c.ts"]);
+        expect(await sorted("src/*.ts")).toEqual(["src/b.ts"]);
+        expect(await sorted("deep/*.ts", { path: join(root, "src") })).toEqual(["src/deep/c.ts"]);
+      },
+    );
 
     test.skipIf(missing)("directories end with '/', newest first", async () => {
       files({ "old.txt": "", "mid/x": "", "new.txt": "" });
       utimesSync(join(root, "old.txt"), 1_000_000, 1_000_000);
       utimesSync(join(root, "mid"), 2_000_000, 2_000_000);
       utimesSync(join(root, "new.txt"), 3_000_000, 3_000_000);
-      expect((await glob("*", { path: root })).paths.filter((p) => p !== "mid/x")).toEqual(["new.txt", "mid/", "old.txt"]);
+      expect((await glob("*", { path: root })).paths.filter((p) => p !== "mid/x")).toEqual([
+        "new.txt",
+        "mid/",
+        "old.txt",
+      ]);
     });
 
     test.skipIf(missing)("nested .gitignore files, .fdignore, and .git are honoured", async () => {
-      files({ ".gitignore": "*.log\n", "a.log": "", "sub/.gitignore": "x.txt\n", "sub/x.txt": "", "y/x.txt": "", ".fdignore": "z.txt\n", "z.txt": "", ".git/HEAD": "" });
+      files({
+        ".gitignore": "*.log\n",
+        "a.log": "",
+        "sub/.gitignore": "x.txt\n",
+        "sub/x.txt": "",
+        "y/x.txt": "",
+        ".fdignore": "z.txt\n",
+        "z.txt": "",
+        ".git/HEAD": "",
+      });
       expect(await sorted("*.{txt,log}")).toEqual(["y/x.txt"]);
     });
 
     test.skipIf(missing)("inside a git repository the same rules hold", async () => {
-      files({ ".git/HEAD": "ref: refs/heads/main\n", ".gitignore": "ignored.txt\n", "ignored.txt": "", "kept.txt": "", "sub/.gitignore": "b.txt\n", "sub/b.txt": "" });
+      files({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".gitignore": "ignored.txt\n",
+        "ignored.txt": "",
+        "kept.txt": "",
+        "sub/.gitignore": "b.txt\n",
+        "sub/b.txt": "",
+      });
       expect(await sorted("*.txt")).toEqual(["kept.txt"]);
     });
 
@@ -197,13 +226,16 @@ for (const { engine, pathEnv, missing } of globEngines) {
       expect([cut.paths.length, cut.limitReached]).toEqual([2, true]);
     });
 
-    test.skipIf(missing)("a file path, an empty or a negated pattern is INVALID_PARAM, a missing path NOT_FOUND", async () => {
-      files({ "f.txt": "" });
-      await expect(glob("*", { path: join(root, "f.txt") })).rejects.toMatchObject({ code: "INVALID_PARAM" });
-      await expect(glob(" ")).rejects.toMatchObject({ code: "INVALID_PARAM" });
-      await expect(glob("!*.txt")).rejects.toMatchObject({ code: "INVALID_PARAM" });
-      await expect(glob("*", { path: join(root, "nope") })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    });
+    test.skipIf(missing)(
+      "a file path, an empty or a negated pattern is INVALID_PARAM, a missing path NOT_FOUND",
+      async () => {
+        files({ "f.txt": "" });
+        await expect(glob("*", { path: join(root, "f.txt") })).rejects.toMatchObject({ code: "INVALID_PARAM" });
+        await expect(glob(" ")).rejects.toMatchObject({ code: "INVALID_PARAM" });
+        await expect(glob("!*.txt")).rejects.toMatchObject({ code: "INVALID_PARAM" });
+        await expect(glob("*", { path: join(root, "nope") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      },
+    );
 
     test.skipIf(missing)("an aborted signal rejects", async () => {
       files({ "f.txt": "" });

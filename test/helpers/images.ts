@@ -38,10 +38,13 @@ export function makeGif(width: number, height: number): Uint8Array {
 /** A WebP container with an extended (VP8X) header naming the canvas size. */
 export function makeWebpHeader(width: number, height: number): Uint8Array {
   const bytes = new Uint8Array(64);
-  const ascii = (at: number, s: string) => [...s].forEach((c, i) => {
-    bytes[at + i] = c.charCodeAt(0);
-  });
-  const u24 = (at: number, v: number) => ((bytes[at] = v & 0xff), (bytes[at + 1] = (v >> 8) & 0xff), (bytes[at + 2] = (v >> 16) & 0xff));
+  const ascii = (at: number, s: string) =>
+    [...s].forEach((c, i) => {
+      bytes[at + i] = c.charCodeAt(0);
+    });
+  const u24 = (at: number, v: number) => (
+    (bytes[at] = v & 0xff), (bytes[at + 1] = (v >> 8) & 0xff), (bytes[at + 2] = (v >> 16) & 0xff)
+  );
   ascii(0, "RIFF");
   new DataView(bytes.buffer).setUint32(4, bytes.length - 8, true);
   ascii(8, "WEBP");

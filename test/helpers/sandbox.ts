@@ -13,7 +13,11 @@ export function sandboxUnavailable(): string | undefined {
   } catch (e) {
     return (e as Error).message;
   }
-  const probe = spawnSync(bwrap, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"], { encoding: "utf8" });
+  const probe = spawnSync(
+    bwrap,
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "true"],
+    { encoding: "utf8" },
+  );
   return probe.status === 0 ? undefined : `bubblewrap cannot create namespaces here: ${probe.stderr.trim()}`;
 }
 

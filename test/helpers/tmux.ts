@@ -24,5 +24,6 @@ export function tmuxServer(prefix: string, env: Record<string, string>): TmuxSer
 export function killTmuxServersIn(tmuxTmpdir: string): void {
   const sockets = join(tmuxTmpdir, `tmux-${process.getuid?.() ?? 0}`);
   if (!existsSync(sockets)) return;
-  for (const name of readdirSync(sockets)) Bun.spawnSync(["tmux", "-S", join(sockets, name), "kill-server"], { stderr: "ignore" });
+  for (const name of readdirSync(sockets))
+    Bun.spawnSync(["tmux", "-S", join(sockets, name), "kill-server"], { stderr: "ignore" });
 }

@@ -44,14 +44,20 @@ export async function runToolUnprivileged(root: string, tool: string, args: unkn
   try {
     const { runtime, child: childScript } = await stage(home);
     const command = [runtime, childScript, root, tool, JSON.stringify(args)];
-    const argv = isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...command] : command;
+    const argv = isRoot
+      ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...command]
+      : command;
     const child = Bun.spawn(argv, {
       cwd: home, // the test's own cwd may be the 0700 checkout
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
       stdout: "pipe",
       stderr: "pipe",
     });
-    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     if (code !== 0) throw new Error(`tool child exited ${code}: ${err}`);
     return JSON.parse(out) as ToolResponse;
   } finally {

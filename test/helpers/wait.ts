@@ -8,7 +8,11 @@
 export const WAIT_BOUND_MS = 20_000;
 
 /** Polls `condition` until it returns a truthy value, which is returned; throws naming `what` after `boundMs`. */
-export async function until<T>(condition: () => T | Promise<T>, what: string, boundMs = WAIT_BOUND_MS): Promise<NonNullable<T>> {
+export async function until<T>(
+  condition: () => T | Promise<T>,
+  what: string,
+  boundMs = WAIT_BOUND_MS,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + boundMs;
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
     const value = await condition();
@@ -19,7 +23,10 @@ export async function until<T>(condition: () => T | Promise<T>, what: string, bo
 }
 
 /** True once `condition` holds, false if it did not within the bound (for `expect(await eventually(…)).toBe(true)`). */
-export async function eventually(condition: () => boolean | Promise<boolean>, boundMs = WAIT_BOUND_MS): Promise<boolean> {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  boundMs = WAIT_BOUND_MS,
+): Promise<boolean> {
   try {
     await until(condition, "a condition", boundMs);
     return true;

@@ -61,7 +61,12 @@ export async function startWebServer(): Promise<WebServer> {
     "/changelog.md": ["text/markdown; charset=utf-8", fixture("changelog-ai.md")],
     "/latin": ["text/html", fixture("lemonde-windows-1252.html")],
     "/big": ["text/html; charset=utf-8", bigPage(BIG_PAGE_BYTES)],
-    "/api/issue.json": ["application/json", Buffer.from(JSON.stringify({ number: 29, title: "The web", state: "open", labels: [{ name: "tools" }] }, null, 2))],
+    "/api/issue.json": [
+      "application/json",
+      Buffer.from(
+        JSON.stringify({ number: 29, title: "The web", state: "open", labels: [{ name: "tools" }] }, null, 2),
+      ),
+    ],
     "/paper.pdf": ["application/pdf", tinyPdf("Obsolescence markers explained")],
     "/image.png": ["image/png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])],
   };
@@ -91,7 +96,11 @@ export async function startWebServer(): Promise<WebServer> {
       res.end();
     } else if (path === "/gzip-docs") {
       const body = gzipSync(fixture("docs-mercurial.html"));
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-encoding": "gzip", "content-length": body.length });
+      res.writeHead(200, {
+        "content-type": "text/html; charset=utf-8",
+        "content-encoding": "gzip",
+        "content-length": body.length,
+      });
       res.end(body);
     } else if (path === "/bomb") {
       res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip", "content-length": bomb.length });

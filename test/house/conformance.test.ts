@@ -26,7 +26,8 @@ const expected = [
   { file: "src/a.ts", line: 1, text: "const needle = 1;" },
   { file: "src/a.ts", line: 3, text: "needle again" },
 ];
-const sorted = (m: unknown) => [...(m as { file: string; line: number }[])].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+const sorted = (m: unknown) =>
+  [...(m as { file: string; line: number }[])].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 
 describe("issue 23 000 every grep tool's data carries matches", () => {
   test("core grep", async () => {

@@ -24,7 +24,10 @@ describe("issue 23 model-facing sentences in each dialect's own names", () => {
   test("Claude Read with offset past the end names offset, not start_line", async () => {
     ws.use(anthropicTools);
     const r = await run("Read", { file_path: "f.txt", offset: 100 });
-    expect(r.error).toEqual({ code: "INVALID_PARAM", message: "offset 100 is beyond end of file (3 lines total). Valid range: 1-3." });
+    expect(r.error).toEqual({
+      code: "INVALID_PARAM",
+      message: "offset 100 is beyond end of file (3 lines total). Valid range: 1-3.",
+    });
     expect(r.data.beyond_end).toEqual({ requested: 100, total: 3 });
   });
 
@@ -57,7 +60,12 @@ describe("issue 23 model-facing sentences in each dialect's own names", () => {
     ws.use(geminiTools);
     const claude = await run("Edit", { file_path: "twice.txt", old_string: "x", new_string: "y" });
     expect(claude.text).toContain("Or set replace_all to true");
-    const gemini = await run("replace", { file_path: "twice.txt", old_string: "x", new_string: "y", instruction: "change x" });
+    const gemini = await run("replace", {
+      file_path: "twice.txt",
+      old_string: "x",
+      new_string: "y",
+      instruction: "change x",
+    });
     expect(gemini.text).toContain("Or set allow_multiple to true");
     expect(gemini.text).not.toContain("replace_all");
     const empty = await run("Edit", { file_path: "twice.txt", old_string: "", new_string: "y" });

@@ -9,7 +9,10 @@ import { SessionStore } from "../../lib/store/session-store.ts";
 import { fakeClient, harness, MODEL } from "../agent/harness.ts";
 import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
 
-const textOf = (content: unknown) => (typeof content === "string" ? content : (content as { type: string; text?: string }[]).map((p) => p.text ?? "").join(""));
+const textOf = (content: unknown) =>
+  typeof content === "string"
+    ? content
+    : (content as { type: string; text?: string }[]).map((p) => p.text ?? "").join("");
 
 describe("issue 23 injected user-role messages are their own entry kind", () => {
   test("004-9.6.3 steering is stored as an injected entry and a resumed session tells it from user input", async () => {
@@ -24,8 +27,13 @@ describe("issue 23 injected user-role messages are their own entry kind", () => 
     const entries = store.branchEntries();
     const injected = entries.filter((e) => e.type === "injected");
     expect(injected).toHaveLength(1);
-    expect(injected[0]).toMatchObject({ origin: "steering", message: { role: "user", content: "look at the tests instead" } });
-    const typed = entries.filter((e) => e.type === "message" && e.message.role === "user").map((e) => (e.type === "message" ? textOf(e.message.content) : ""));
+    expect(injected[0]).toMatchObject({
+      origin: "steering",
+      message: { role: "user", content: "look at the tests instead" },
+    });
+    const typed = entries
+      .filter((e) => e.type === "message" && e.message.role === "user")
+      .map((e) => (e.type === "message" ? textOf(e.message.content) : ""));
     expect(typed).toEqual(["list the files"]);
     // The model's context still carries it, as a user message, in its place.
     const context = store.buildContext();
@@ -36,7 +44,13 @@ describe("issue 23 injected user-role messages are their own entry kind", () => 
     // Resumed, the session sends it again as a user message.
     const fake = await startFakeLlm({ script: [{ text: "again" }] });
     try {
-      const resumed = await createSession({ model: MODEL, profile: "default", cwd: h.dir, client: fakeClient(fake), store: SessionStore.open(file) });
+      const resumed = await createSession({
+        model: MODEL,
+        profile: "default",
+        cwd: h.dir,
+        client: fakeClient(fake),
+        store: SessionStore.open(file),
+      });
       await resumed.submit("and now?");
       expect(JSON.stringify(fake.requests[0].body.messages)).toContain("look at the tests instead");
       await resumed.close();
@@ -47,9 +61,12 @@ describe("issue 23 injected user-role messages are their own entry kind", () => 
 
   test("004-9.6.3 the loop detector's warning is stored as an injected entry of origin loop_detection", async () => {
     let n = 0;
-    await using h = await harness(() => (n++ < 4 ? { toolCalls: [{ name: "ls", arguments: { path: "." } }] } : { text: "changing approach" }), {
-      config: { loopDetectionWindow: 3 },
-    });
+    await using h = await harness(
+      () => (n++ < 4 ? { toolCalls: [{ name: "ls", arguments: { path: "." } }] } : { text: "changing approach" }),
+      {
+        config: { loopDetectionWindow: 3 },
+      },
+    );
     await h.session.submit("list");
     const store = SessionStore.open(h.session.sessionFile!);
     const injected = store.branchEntries().filter((e) => e.type === "injected");

@@ -8,7 +8,16 @@ import { rpcProcess, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
 
 const ws = useWorkspace();
 const names = (body: any): string[] => (body.tools ?? []).map((t: any) => t.name);
-const anthropicFlags = (url: string) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", url, "--api-key", "test", "--profile", "anthropic"];
+const anthropicFlags = (url: string) => [
+  "--model",
+  "anthropic/claude-haiku-4-5",
+  "--base-url",
+  url,
+  "--api-key",
+  "test",
+  "--profile",
+  "anthropic",
+];
 
 describe("issue 23 one rule for the active tools", () => {
   test("gong --profile anthropic --tools Read,Bash -p is accepted as createSession accepts it", async () => {
@@ -34,10 +43,23 @@ describe("issue 23 one rule for the active tools", () => {
   }, 30_000);
 
   test("a name the profile lacks is refused by both, in the same words", async () => {
-    const r = await ws.run(["--model", "anthropic/claude-haiku-4-5", "--api-key", "test", "--profile", "anthropic", "--tools", "read_file", "-p", "hi"]);
+    const r = await ws.run([
+      "--model",
+      "anthropic/claude-haiku-4-5",
+      "--api-key",
+      "test",
+      "--profile",
+      "anthropic",
+      "--tools",
+      "read_file",
+      "-p",
+      "hi",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Invalid --tools: unknown tool 'read_file'; available tools:");
-    await expect(harness([{ text: "ok" }], { profile: "anthropic", tools: ["read_file"] })).rejects.toThrow("Unknown tool 'read_file'. Available tools:");
+    await expect(harness([{ text: "ok" }], { profile: "anthropic", tools: ["read_file"] })).rejects.toThrow(
+      "Unknown tool 'read_file'. Available tools:",
+    );
   }, 30_000);
 
   test("RPC set_tools takes the profile's own names", async () => {
@@ -54,7 +76,13 @@ describe("issue 23 one rule for the active tools", () => {
 describe("issue 23 one rule: MCP tools named before their server connects", () => {
   test("a selection of only a not-yet-connected MCP tool is accepted by the CLI and by createSession", async () => {
     const fake = await startFakeLlm({ script: [{ text: "ok" }] });
-    const r = await ws.run([...anthropicFlags(fake.baseUrls.anthropic), "--tools", "Read,mcp__absent__tool", "-p", "hi"]);
+    const r = await ws.run([
+      ...anthropicFlags(fake.baseUrls.anthropic),
+      "--tools",
+      "Read,mcp__absent__tool",
+      "-p",
+      "hi",
+    ]);
     expect(r.code).toBe(0);
     expect(names(fake.requests[0].body)).toEqual(["Read"]);
     await using h = await harness([{ text: "ok" }], { profile: "anthropic", tools: ["mcp__absent__tool"] });

@@ -5,7 +5,11 @@ import { getModel } from "../../lib/llm/catalog.ts";
 import { LlmError } from "../../lib/llm/errors.ts";
 import type { LlmErrorKind, StreamEvent } from "../../lib/llm/types.ts";
 
-export function contextFor(ref: string, baseUrl: string, signal: AbortSignal = new AbortController().signal): AdapterContext {
+export function contextFor(
+  ref: string,
+  baseUrl: string,
+  signal: AbortSignal = new AbortController().signal,
+): AdapterContext {
   return { model: getModel(ref), apiKey: "test-key", baseUrl, signal };
 }
 
@@ -17,7 +21,10 @@ export function finished(events: StreamEvent[]) {
   return (finishes[0] as Extract<StreamEvent, { type: "finish" }>).response;
 }
 
-export function ofType<T extends StreamEvent["type"]>(events: StreamEvent[], type: T): Extract<StreamEvent, { type: T }>[] {
+export function ofType<T extends StreamEvent["type"]>(
+  events: StreamEvent[],
+  type: T,
+): Extract<StreamEvent, { type: T }>[] {
   return events.filter((e): e is Extract<StreamEvent, { type: T }> => e.type === type);
 }
 

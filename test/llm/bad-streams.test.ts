@@ -38,7 +38,13 @@ function client() {
   return createClient({
     env: {},
     apiKeys: { anthropic: "k", openai: "k", gemini: "k", mistral: "k", openrouter: "k" },
-    baseUrls: { anthropic: server.url, openai: `${server.url}/v1`, gemini: server.url, mistral: `${server.url}/v1`, openrouter: `${server.url}/v1` },
+    baseUrls: {
+      anthropic: server.url,
+      openai: `${server.url}/v1`,
+      gemini: server.url,
+      mistral: `${server.url}/v1`,
+      openrouter: `${server.url}/v1`,
+    },
     retry: { maxRetries: 0 },
   });
 }
@@ -47,7 +53,9 @@ function serve(body: string, status = 200, contentType = "text/event-stream") {
   server.serve({ status, contentType, body: new TextEncoder().encode(body), pieces: true });
 }
 
-async function run(model: string): Promise<{ finish?: Response; error?: Extract<StreamEvent, { type: "error" }>["error"] }> {
+async function run(
+  model: string,
+): Promise<{ finish?: Response; error?: Extract<StreamEvent, { type: "error" }>["error"] }> {
   const request: Request = { model, messages: [{ role: "user", content: "hi" }] };
   let finish: Response | undefined;
   let error: Extract<StreamEvent, { type: "error" }>["error"] | undefined;
@@ -78,8 +86,10 @@ describe("a truncated stream", () => {
 describe("event types no adapter knows, interleaved", () => {
   const UNKNOWN: Record<string, string> = {
     "anthropic/anthropic-text.chunks.txt": 'event: future_event\ndata: {"type":"future_event","detail":{"a":1}}\n\n',
-    "openai-responses/azure-text.chunks.txt": 'event: response.future_thing\ndata: {"type":"response.future_thing","sequence_number":0}\n\n',
-    "openai-chat/mistral-text.chunks.txt": 'data: {"id":"x","object":"chat.completion.future","choices":[]}\n\n: keep-alive comment\n\n',
+    "openai-responses/azure-text.chunks.txt":
+      'event: response.future_thing\ndata: {"type":"response.future_thing","sequence_number":0}\n\n',
+    "openai-chat/mistral-text.chunks.txt":
+      'data: {"id":"x","object":"chat.completion.future","choices":[]}\n\n: keep-alive comment\n\n',
     "gemini/google-text.chunks.txt": 'data: {"futureField":{"a":1}}\r\n\r\n',
   };
   for (const { file, model } of PER_API) {
@@ -98,7 +108,12 @@ describe("unfinished endings, made by hand from real recordings", () => {
   test("Gemini MALFORMED_FUNCTION_CALL is malformed_call, its reason code the detail", async () => {
     // @google/genai keeps no finishMessage from the Gemini API's answer (its converter drops the field): the code is what reaches gong.
     const message = "Malformed function call: print(default_api.read(path=";
-    serve(bodyOf(recording("gemini/google-text.chunks.txt")).replace('"finishReason":"STOP"', `"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":${JSON.stringify(message)}`));
+    serve(
+      bodyOf(recording("gemini/google-text.chunks.txt")).replace(
+        '"finishReason":"STOP"',
+        `"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":${JSON.stringify(message)}`,
+      ),
+    );
     const { finish } = await run("gemini/gemini-2.5-flash");
     expect(finish).toMatchObject({ finishReason: "malformed_call", finishDetail: "MALFORMED_FUNCTION_CALL" });
   });
@@ -106,7 +121,12 @@ describe("unfinished endings, made by hand from real recordings", () => {
   test("a Responses response.incomplete for max_output_tokens is max_tokens, with its reason", async () => {
     const body = bodyOf(recording("openai-responses/azure-text.chunks.txt"));
     const lines = events(body);
-    const last = lines.at(-1)!.replace("event: response.completed", "event: response.incomplete").replace('"type":"response.completed"', '"type":"response.incomplete"').replace('"status":"completed"', '"status":"incomplete"').replace('"incomplete_details":null', '"incomplete_details":{"reason":"max_output_tokens"}');
+    const last = lines
+      .at(-1)!
+      .replace("event: response.completed", "event: response.incomplete")
+      .replace('"type":"response.completed"', '"type":"response.incomplete"')
+      .replace('"status":"completed"', '"status":"incomplete"')
+      .replace('"incomplete_details":null', '"incomplete_details":{"reason":"max_output_tokens"}');
     serve([...lines.slice(0, -1), last].join(""));
     const { finish } = await run("openai/gpt-5-mini");
     expect(finish).toMatchObject({ finishReason: "max_tokens", finishDetail: "max_output_tokens", text: "Hello" });
@@ -114,13 +134,23 @@ describe("unfinished endings, made by hand from real recordings", () => {
 
   test("an Anthropic refusal keeps the explanation Anthropic gives", async () => {
     const why = "This request triggered restrictions on violative content.";
-    serve(bodyOf(recording("anthropic/anthropic-text.chunks.txt")).replace('"stop_reason":"end_turn","stop_sequence":null', `"stop_reason":"refusal","stop_sequence":null,"stop_details":{"type":"refusal","explanation":${JSON.stringify(why)}}`));
+    serve(
+      bodyOf(recording("anthropic/anthropic-text.chunks.txt")).replace(
+        '"stop_reason":"end_turn","stop_sequence":null',
+        `"stop_reason":"refusal","stop_sequence":null,"stop_details":{"type":"refusal","explanation":${JSON.stringify(why)}}`,
+      ),
+    );
     const { finish } = await run("anthropic/claude-sonnet-4-5");
     expect(finish).toMatchObject({ finishReason: "refusal", finishDetail: why });
   });
 
   test("a Chat answer given as delta.refusal is a refusal, its words the answer", async () => {
-    serve(bodyOf(recording("openai-chat/mistral-text.chunks.txt")).replace(/"delta":\{"content":"([^"]*)"\}/g, '"delta":{"refusal":"$1"}'));
+    serve(
+      bodyOf(recording("openai-chat/mistral-text.chunks.txt")).replace(
+        /"delta":\{"content":"([^"]*)"\}/g,
+        '"delta":{"refusal":"$1"}',
+      ),
+    );
     const { finish } = await run("mistral/mistral-small-latest");
     expect(finish!.finishReason).toBe("refusal");
     expect(finish!.text.startsWith("Hello, world!")).toBe(true);
@@ -129,37 +159,58 @@ describe("unfinished endings, made by hand from real recordings", () => {
 
 describe("a Chat stream without finish_reason", () => {
   /** A real tool-call recording with its finish_reason taken out, as OpenRouter sends some streams. */
-  const withoutFinish = () => bodyOf(recording("openai-chat/mistral-tool-call.chunks.txt")).replace(/"finish_reason":"[a-z_]+"/g, '"finish_reason":null');
+  const withoutFinish = () =>
+    bodyOf(recording("openai-chat/mistral-tool-call.chunks.txt")).replace(
+      /"finish_reason":"[a-z_]+"/g,
+      '"finish_reason":null',
+    );
 
   test("that ends with [DONE] finished: its complete tool call is taken and the turn is tool_use", async () => {
     serve(withoutFinish());
     const { finish, error } = await run("mistral/mistral-small-latest");
     expect(error).toBeUndefined();
     expect(finish!.finishReason).toBe("tool_use");
-    expect(finish!.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual([{ name: "weather", arguments: { location: "San Francisco" } }]);
+    expect(finish!.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual([
+      { name: "weather", arguments: { location: "San Francisco" } },
+    ]);
   });
 
   test("that just stops was cut: one sentence naming the provider", async () => {
     serve(withoutFinish().replace("data: [DONE]\n\n", ""));
     const { finish, error } = await run("mistral/mistral-small-latest");
     expect(finish).toBeUndefined();
-    expect(error!.message).toBe("mistral: the stream ended before the response was complete (no finish_reason and no [DONE])");
+    expect(error!.message).toBe(
+      "mistral: the stream ended before the response was complete (no finish_reason and no [DONE])",
+    );
   });
 });
 
 describe('a Chat stream ending with finish_reason "error"', () => {
   test("is a failure naming the provider, never a finished answer", async () => {
-    serve(bodyOf(recording("openai-chat/mistral-text.chunks.txt")).replace('"finish_reason":"stop"', '"finish_reason":"error"'));
+    serve(
+      bodyOf(recording("openai-chat/mistral-text.chunks.txt")).replace(
+        '"finish_reason":"stop"',
+        '"finish_reason":"error"',
+      ),
+    );
     const { finish, error } = await run("openrouter/some-model");
     expect(finish).toBeUndefined();
-    expect(error).toMatchObject({ kind: "server", message: 'openrouter: the upstream provider failed mid-answer (finish_reason "error")' });
+    expect(error).toMatchObject({
+      kind: "server",
+      message: 'openrouter: the upstream provider failed mid-answer (finish_reason "error")',
+    });
   });
 });
 
 describe("a repeated id", () => {
   test("two Chat tool calls sharing one id become two calls with ids of their own", async () => {
-    const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    const call = (index: number, path: string) => ({ tool_calls: [{ index, id: "call_same", type: "function", function: { name: "read", arguments: JSON.stringify({ path }) } }] });
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const call = (index: number, path: string) => ({
+      tool_calls: [
+        { index, id: "call_same", type: "function", function: { name: "read", arguments: JSON.stringify({ path }) } },
+      ],
+    });
     serve(chunk(call(0, "a.txt")) + chunk(call(1, "b.txt")) + chunk({}, "tool_calls") + "data: [DONE]\n\n");
     const { finish } = await run("mistral/mistral-small-latest");
     expect(finish!.toolCalls.map((c) => c.arguments)).toEqual([{ path: "a.txt" }, { path: "b.txt" }]);
@@ -172,7 +223,12 @@ describe("an error event inside a 200 stream", () => {
   test("Anthropic overloaded mid-answer: the partial answer is kept and the sentence names the provider", async () => {
     const whole = events(bodyOf(recording("anthropic/anthropic-text.chunks.txt")));
     const error = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
-    server.serve({ status: 200, contentType: "text/event-stream", body: new TextEncoder().encode(whole.slice(0, 4).join("") + error), pieces: true });
+    server.serve({
+      status: 200,
+      contentType: "text/event-stream",
+      body: new TextEncoder().encode(whole.slice(0, 4).join("") + error),
+      pieces: true,
+    });
     const request: Request = { model: "anthropic/claude-sonnet-4-5", messages: [{ role: "user", content: "hi" }] };
     const got: StreamEvent[] = [];
     for await (const event of client().stream(request)) got.push(event);
@@ -187,7 +243,11 @@ describe("an error event inside a 200 stream", () => {
 
 describe("a 200 whose body is an error", () => {
   test("Chat Completions: the error's own words and status, naming the provider", async () => {
-    serve(JSON.stringify({ error: { message: "Upstream provider returned no capacity", code: 503 } }), 200, "application/json");
+    serve(
+      JSON.stringify({ error: { message: "Upstream provider returned no capacity", code: 503 } }),
+      200,
+      "application/json",
+    );
     const { finish, error } = await run("openrouter/some-model");
     expect(finish).toBeUndefined();
     expect(error).toMatchObject({ kind: "overloaded", status: 503 });
@@ -195,7 +255,11 @@ describe("a 200 whose body is an error", () => {
   });
 
   test("Anthropic: the error body's message, naming the provider", async () => {
-    serve(JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }), 200, "application/json");
+    serve(
+      JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }),
+      200,
+      "application/json",
+    );
     const { finish, error } = await run("anthropic/claude-sonnet-4-5");
     expect(finish).toBeUndefined();
     expect(error!.message).toBe("anthropic 502: Overloaded");
@@ -207,7 +271,13 @@ test("a session meeting a truncated stream ends with the sentence and keeps a va
   try {
     const whole = events(bodyOf(recording("anthropic/anthropic-text.chunks.txt")));
     serve(whole.slice(0, Math.ceil(whole.length / 2)).join(""));
-    const session = await createSession({ model: "anthropic/claude-sonnet-4-5", profile: "default", cwd: home.dir, client: client(), store: { dir: join(home.dir, "sessions") } });
+    const session = await createSession({
+      model: "anthropic/claude-sonnet-4-5",
+      profile: "default",
+      cwd: home.dir,
+      client: client(),
+      store: { dir: join(home.dir, "sessions") },
+    });
     const result = await session.submit("hi");
     const file = session.sessionFile!;
     await session.close();

@@ -23,7 +23,10 @@ const text = (pieces: Uint8Array[]) => new TextDecoder().decode(Buffer.concat(pi
 for (const newline of ["\n", "\r\n"]) {
   test(`issue 22 item 12: pieces end at event boundaries (${JSON.stringify(newline)}), whatever the chunks, bytes unchanged`, async () => {
     const big = `event: response.output_item.done${newline}data: {"arguments":"${"x".repeat(300_000)}"}${newline}${newline}`;
-    const small = Array.from({ length: 2000 }, (_, i) => `event: delta${newline}data: {"delta":"${i}"}${newline}${newline}`).join("");
+    const small = Array.from(
+      { length: 2000 },
+      (_, i) => `event: delta${newline}data: {"delta":"${i}"}${newline}${newline}`,
+    ).join("");
     const all = new TextEncoder().encode(small + big + small);
     // Chunks of odd sizes: boundaries fall inside "\n\n" and "\r\n\r\n" too.
     for (const size of [1, 3, 7, 1000, 65_536, all.length]) {
@@ -49,7 +52,9 @@ test("issue 22 item 12: a 1 MB argument through the openai-responses adapter cos
   const { startFakeLlm } = await import("../cli/helpers.ts");
   const { fakeClient } = await import("../helpers/fake-client.ts");
   const content = "const value = compute(input, options);\n".repeat(27_000).slice(0, 1_000_000);
-  const fake = await startFakeLlm({ script: [{ toolCalls: [{ id: "call_big", name: "write", arguments: { path: "big.ts", content } }], chunkSize: 64 }] });
+  const fake = await startFakeLlm({
+    script: [{ toolCalls: [{ id: "call_big", name: "write", arguments: { path: "big.ts", content } }], chunkSize: 64 }],
+  });
   // Bytes the SDK copies while cutting the stream into events: appending a chunk to what is left
   // (`set`) and cutting an event off (`slice`).
   const set = Uint8Array.prototype.set;
@@ -66,7 +71,10 @@ test("issue 22 item 12: a 1 MB argument through the openai-responses adapter cos
   } as typeof slice;
   let got = "";
   try {
-    for await (const e of fakeClient(fake).stream({ model: "openai/gpt-5-mini", messages: [{ role: "user", content: "write it", timestamp: 0 }] })) {
+    for await (const e of fakeClient(fake).stream({
+      model: "openai/gpt-5-mini",
+      messages: [{ role: "user", content: "write it", timestamp: 0 }],
+    })) {
       if (e.type === "tool_call_end") got = String(e.call.arguments.content);
     }
   } finally {

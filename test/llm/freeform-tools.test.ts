@@ -23,8 +23,16 @@ const freeformTool: ToolSpec = {
   parameters: { type: "object", properties: { input: { type: "string" } }, required: ["input"] },
   format: { type: "grammar", syntax: "lark", definition: GRAMMAR },
 };
-const functionTool: ToolSpec = { name: "ls", description: "Lists.", parameters: { type: "object", properties: { path: { type: "string" } } } };
-const request = (messages: Message[] = [{ role: "user", content: "go" }]): Request => ({ model: MODEL, messages, tools: [freeformTool, functionTool] });
+const functionTool: ToolSpec = {
+  name: "ls",
+  description: "Lists.",
+  parameters: { type: "object", properties: { path: { type: "string" } } },
+};
+const request = (messages: Message[] = [{ role: "user", content: "go" }]): Request => ({
+  model: MODEL,
+  messages,
+  tools: [freeformTool, functionTool],
+});
 const lastBody = () => fake.requests.at(-1)?.body;
 
 describe("freeform tools on the Responses API", () => {
@@ -32,17 +40,26 @@ describe("freeform tools on the Responses API", () => {
     fake.setScript([{ text: "ok" }]);
     await collect(adapter.stream(request(), contextFor(MODEL, fake.baseUrls.openai)));
     expect(lastBody().tools).toEqual([
-      { type: "custom", name: "shout", description: "Shouts a word.", format: { type: "grammar", syntax: "lark", definition: GRAMMAR } },
+      {
+        type: "custom",
+        name: "shout",
+        description: "Shouts a word.",
+        format: { type: "grammar", syntax: "lark", definition: GRAMMAR },
+      },
       { type: "function", name: "ls", description: "Lists.", parameters: functionTool.parameters, strict: false },
     ]);
   });
 
   test("forcing a freeform tool names it as a custom tool choice", async () => {
     fake.setScript([{ text: "ok" }]);
-    await collect(adapter.stream({ ...request(), toolChoice: { name: "shout" } }, contextFor(MODEL, fake.baseUrls.openai)));
+    await collect(
+      adapter.stream({ ...request(), toolChoice: { name: "shout" } }, contextFor(MODEL, fake.baseUrls.openai)),
+    );
     expect(lastBody().tool_choice).toEqual({ type: "custom", name: "shout" });
     fake.setScript([{ text: "ok" }]);
-    await collect(adapter.stream({ ...request(), toolChoice: { name: "ls" } }, contextFor(MODEL, fake.baseUrls.openai)));
+    await collect(
+      adapter.stream({ ...request(), toolChoice: { name: "ls" } }, contextFor(MODEL, fake.baseUrls.openai)),
+    );
     expect(lastBody().tool_choice).toEqual({ type: "function", name: "ls" });
   });
 
@@ -55,7 +72,11 @@ describe("freeform tools on the Responses API", () => {
     // Snapshots come with the first piece and then a few times a second (not with every piece).
     expect(deltas[0].partialArguments).toEqual({ input: deltas[0].delta });
     const [end] = ofType(events, "tool_call_end");
-    expect(end.call).toMatchObject({ name: "shout", arguments: { input: "go loudly-and-clearly" }, providerData: { freeform: true } });
+    expect(end.call).toMatchObject({
+      name: "shout",
+      arguments: { input: "go loudly-and-clearly" },
+      providerData: { freeform: true },
+    });
     const response = finished(events);
     expect(response.finishReason).toBe("tool_use");
   });
@@ -67,13 +88,38 @@ describe("freeform tools on the Responses API", () => {
   });
 
   test("the call and its result go back as custom_tool_call and custom_tool_call_output", async () => {
-    fake.setScript([{ toolCalls: [{ name: "shout", arguments: { input: "go far" } }, { name: "ls", arguments: { path: "." } }] }, { text: "done" }]);
+    fake.setScript([
+      {
+        toolCalls: [
+          { name: "shout", arguments: { input: "go far" } },
+          { name: "ls", arguments: { path: "." } },
+        ],
+      },
+      { text: "done" },
+    ]);
     const first = finished(await collect(adapter.stream(request(), contextFor(MODEL, fake.baseUrls.openai))));
-    const results: Message[] = first.toolCalls.map((c) => ({ role: "tool", toolCallId: c.id, toolName: c.name, content: `ran ${c.name}`, isError: false }));
-    await collect(adapter.stream(request([{ role: "user", content: "go" }, first.message, ...results]), contextFor(MODEL, fake.baseUrls.openai)));
+    const results: Message[] = first.toolCalls.map((c) => ({
+      role: "tool",
+      toolCallId: c.id,
+      toolName: c.name,
+      content: `ran ${c.name}`,
+      isError: false,
+    }));
+    await collect(
+      adapter.stream(
+        request([{ role: "user", content: "go" }, first.message, ...results]),
+        contextFor(MODEL, fake.baseUrls.openai),
+      ),
+    );
     const input = lastBody().input;
     const [shoutCall, lsCall] = first.toolCalls.map((c) => c.id.split("|")[0]);
-    expect(input).toContainEqual({ type: "custom_tool_call", call_id: shoutCall, name: "shout", input: "go far", id: expect.stringMatching(/^ctc_/) });
+    expect(input).toContainEqual({
+      type: "custom_tool_call",
+      call_id: shoutCall,
+      name: "shout",
+      input: "go far",
+      id: expect.stringMatching(/^ctc_/),
+    });
     expect(input).toContainEqual({ type: "custom_tool_call_output", call_id: shoutCall, output: "ran shout" });
     expect(input).toContainEqual(expect.objectContaining({ type: "function_call", call_id: lsCall, name: "ls" }));
     expect(input).toContainEqual({ type: "function_call_output", call_id: lsCall, output: "ran ls" });
@@ -84,9 +130,14 @@ describe("freeform tools on Chat Completions", () => {
   test("the same tool is a function tool taking { input }", async () => {
     fake.setScript([{ toolCalls: [{ name: "shout", arguments: { input: "go there" } }] }]);
     const ref = "openai/gpt-4.1";
-    const events = await collect(openaiChatAdapter.stream({ ...request(), model: ref }, contextFor(ref, fake.baseUrls.openai)));
+    const events = await collect(
+      openaiChatAdapter.stream({ ...request(), model: ref }, contextFor(ref, fake.baseUrls.openai)),
+    );
     const tools = lastBody().tools;
-    expect(tools[0]).toEqual({ type: "function", function: expect.objectContaining({ name: "shout", parameters: freeformTool.parameters }) });
+    expect(tools[0]).toEqual({
+      type: "function",
+      function: expect.objectContaining({ name: "shout", parameters: freeformTool.parameters }),
+    });
     expect(finished(events).toolCalls[0]).toMatchObject({ name: "shout", arguments: { input: "go there" } });
   });
 });

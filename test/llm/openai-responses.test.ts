@@ -14,7 +14,11 @@ const fake = await startFakeLlm({ script: [] });
 afterAll(() => fake.close());
 
 const ctx = (signal?: AbortSignal, ref = MODEL) => contextFor(ref, fake.baseUrls.openai, signal);
-const ask = (text: string, extra: Partial<Request> = {}): Request => ({ model: MODEL, messages: [{ role: "user", content: text }], ...extra });
+const ask = (text: string, extra: Partial<Request> = {}): Request => ({
+  model: MODEL,
+  messages: [{ role: "user", content: text }],
+  ...extra,
+});
 const lastBody = () => fake.requests.at(-1)?.body;
 
 async function streamTurn(turn: ScriptTurn, request: Request = ask("hi"), ref = MODEL) {
@@ -24,12 +28,27 @@ async function streamTurn(turn: ScriptTurn, request: Request = ask("hi"), ref = 
 }
 
 const toolResults = (message: AssistantMessage): ToolResultMessage[] =>
-  message.content.flatMap((p) => (p.type === "tool_call" ? [{ role: "tool" as const, toolCallId: p.id, toolName: p.name, content: `result of ${p.name} ${JSON.stringify(p.arguments)}`, isError: false }] : []));
+  message.content.flatMap((p) =>
+    p.type === "tool_call"
+      ? [
+          {
+            role: "tool" as const,
+            toolCallId: p.id,
+            toolName: p.name,
+            content: `result of ${p.name} ${JSON.stringify(p.arguments)}`,
+            isError: false,
+          },
+        ]
+      : [],
+  );
 
 describe("openai-responses adapter", () => {
   test("J.11 text prompt streams start, text deltas and one finish; the request is stateless", async () => {
     const text = "Hello from the Responses API, in several pieces.";
-    const { events, response } = await streamTurn({ text, chunkSize: 6 }, ask("hi", { system: "Be brief.", reasoningEffort: "high", maxTokens: 500 }));
+    const { events, response } = await streamTurn(
+      { text, chunkSize: 6 },
+      ask("hi", { system: "Be brief.", reasoningEffort: "high", maxTokens: 500 }),
+    );
     expect(events[0]).toEqual({ type: "start", model: MODEL });
     const deltas = ofType(events, "text_delta");
     expect(deltas.length).toBeGreaterThan(3);
@@ -62,7 +81,10 @@ describe("openai-responses adapter", () => {
   });
 
   test("usage: input excludes cached tokens, reasoning is counted, cost comes from the catalog", async () => {
-    const { response } = await streamTurn({ text: "ok", usage: { input: 1000, cacheRead: 400, output: 200, reasoning: 50 } });
+    const { response } = await streamTurn({
+      text: "ok",
+      usage: { input: 1000, cacheRead: 400, output: 200, reasoning: 50 },
+    });
     expect(response.usage).toMatchObject({ input: 1000, cacheRead: 400, output: 200, reasoning: 50, cacheWrite: 0 });
     const expected = costOf(response.usage, getModel(MODEL));
     expect(expected).toBeGreaterThan(0);
@@ -90,13 +112,25 @@ describe("openai-responses adapter", () => {
   });
 
   test("reasoning summary streams as thinking; encrypted content goes back to the same model", async () => {
-    const first = await streamTurn({ thinking: "The user greets me. I should greet back.", thinkingSignature: "gAAAA-encrypted-1", text: "Hello!" });
-    expect(ofType(first.events, "thinking_delta").map((d) => d.delta).join("")).toBe("The user greets me. I should greet back.");
+    const first = await streamTurn({
+      thinking: "The user greets me. I should greet back.",
+      thinkingSignature: "gAAAA-encrypted-1",
+      text: "Hello!",
+    });
+    expect(
+      ofType(first.events, "thinking_delta")
+        .map((d) => d.delta)
+        .join(""),
+    ).toBe("The user greets me. I should greet back.");
     const [thinking] = first.response.message.content;
     expect(thinking).toMatchObject({ type: "thinking", text: "The user greets me. I should greet back." });
     expect(first.response.reasoning).toBe("The user greets me. I should greet back.");
 
-    const history: Message[] = [{ role: "user", content: "hi" }, first.response.message, { role: "user", content: "again" }];
+    const history: Message[] = [
+      { role: "user", content: "hi" },
+      first.response.message,
+      { role: "user", content: "again" },
+    ];
     await streamTurn({ text: "Hello again!" }, { model: MODEL, messages: history });
     const input = lastBody().input;
     expect(input[1]).toEqual({
@@ -105,13 +139,25 @@ describe("openai-responses adapter", () => {
       encrypted_content: "gAAAA-encrypted-1",
       summary: [{ type: "summary_text", text: "The user greets me. I should greet back." }],
     });
-    expect(input[2]).toMatchObject({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Hello!" }] });
+    expect(input[2]).toMatchObject({
+      type: "message",
+      role: "assistant",
+      content: [{ type: "output_text", text: "Hello!" }],
+    });
     expect(input[3]).toEqual({ role: "user", content: "again" });
   });
 
   test("another model gets neither the encrypted reasoning nor the item ids", async () => {
-    const first = await streamTurn({ thinking: "plan", thinkingSignature: "gAAAA-encrypted-2", toolCalls: [{ name: "ls", arguments: { path: "." } }] });
-    const history: Message[] = [{ role: "user", content: "list" }, first.response.message, ...toolResults(first.response.message)];
+    const first = await streamTurn({
+      thinking: "plan",
+      thinkingSignature: "gAAAA-encrypted-2",
+      toolCalls: [{ name: "ls", arguments: { path: "." } }],
+    });
+    const history: Message[] = [
+      { role: "user", content: "list" },
+      first.response.message,
+      ...toolResults(first.response.message),
+    ];
     await streamTurn({ text: "done" }, { model: "openai/gpt-5.2", messages: history }, "openai/gpt-5.2");
     const input = lastBody().input;
     expect(input.some((item: any) => item.type === "reasoning")).toBe(false);
@@ -122,7 +168,12 @@ describe("openai-responses adapter", () => {
 
   test("J.9 4.6 three tool calls keep their ids and order, and each result maps back to its call", async () => {
     const calls = ["a.txt", "b.txt", "c.txt"].map((path) => ({ name: "read", arguments: { path } }));
-    const first = await streamTurn({ thinking: "read all three", thinkingSignature: "gAAAA-encrypted-3", toolCalls: calls, chunkSize: 4 });
+    const first = await streamTurn({
+      thinking: "read all three",
+      thinkingSignature: "gAAAA-encrypted-3",
+      toolCalls: calls,
+      chunkSize: 4,
+    });
     const starts = ofType(first.events, "tool_call_start");
     const ends = ofType(first.events, "tool_call_end");
     expect(starts.map((s) => s.index)).toEqual([0, 1, 2]);
@@ -132,7 +183,10 @@ describe("openai-responses adapter", () => {
 
     // Results in a different order than the calls still pair by id.
     const results = toolResults(first.response.message).reverse();
-    await streamTurn({ text: "all read" }, { model: MODEL, messages: [{ role: "user", content: "read" }, first.response.message, ...results] });
+    await streamTurn(
+      { text: "all read" },
+      { model: MODEL, messages: [{ role: "user", content: "read" }, first.response.message, ...results] },
+    );
     const input = lastBody().input;
     expect(input.map((item: any) => item.type ?? item.role)).toEqual([
       "user",
@@ -157,7 +211,13 @@ describe("openai-responses adapter", () => {
     const first = await streamTurn({ toolCalls: [{ id: longId, name: "ls", arguments: {} }] });
     const call = first.response.toolCalls[0];
     expect(call.id.startsWith(`${longId}|fc_`)).toBe(true);
-    await streamTurn({ text: "ok" }, { model: MODEL, messages: [{ role: "user", content: "ls" }, first.response.message, ...toolResults(first.response.message)] });
+    await streamTurn(
+      { text: "ok" },
+      {
+        model: MODEL,
+        messages: [{ role: "user", content: "ls" }, first.response.message, ...toolResults(first.response.message)],
+      },
+    );
     const input = lastBody().input;
     const sent = input.find((item: any) => item.type === "function_call");
     const output = input.find((item: any) => item.type === "function_call_output");
@@ -174,11 +234,21 @@ describe("openai-responses adapter", () => {
   });
 
   test("complete() reads the JSON response: reasoning, text, tool calls and usage", async () => {
-    fake.setScript([{ thinking: "think", thinkingSignature: "gAAAA-encrypted-4", text: "Reading.", toolCalls: [{ name: "read", arguments: { path: "x" } }], usage: { input: 50, cacheRead: 10, output: 5 } }]);
+    fake.setScript([
+      {
+        thinking: "think",
+        thinkingSignature: "gAAAA-encrypted-4",
+        text: "Reading.",
+        toolCalls: [{ name: "read", arguments: { path: "x" } }],
+        usage: { input: 50, cacheRead: 10, output: 5 },
+      },
+    ]);
     const response = await adapter.complete(ask("read x"), ctx());
     expect(lastBody().stream).toBe(false);
     expect(response.message.content.map((p) => p.type)).toEqual(["thinking", "text", "tool_call"]);
-    expect(JSON.parse((response.message.content[0] as { signature: string }).signature)).toMatchObject({ encrypted_content: "gAAAA-encrypted-4" });
+    expect(JSON.parse((response.message.content[0] as { signature: string }).signature)).toMatchObject({
+      encrypted_content: "gAAAA-encrypted-4",
+    });
     expect(response.text).toBe("Reading.");
     expect(response.toolCalls[0]).toMatchObject({ name: "read", arguments: { path: "x" } });
     expect(response.toolCalls[0].id).toMatch(/^call_.+\|fc_/);
@@ -207,14 +277,42 @@ describe("openai-responses adapter", () => {
 
 describe("openai-responses faults", () => {
   const cases: { name: string; fault: Fault; kind: string; status?: number; check?: (message: string) => void }[] = [
-    { name: "J.9 4.3 429 is a rate limit carrying retry-after", fault: { type: "http", status: 429, retryAfterSeconds: 3 }, kind: "rate_limit", status: 429 },
+    {
+      name: "J.9 4.3 429 is a rate limit carrying retry-after",
+      fault: { type: "http", status: 429, retryAfterSeconds: 3 },
+      kind: "rate_limit",
+      status: 429,
+    },
     { name: "500 is a server error", fault: { type: "http", status: 500 }, kind: "server", status: 500 },
     { name: "503 is overloaded", fault: { type: "http", status: 503 }, kind: "overloaded", status: 503 },
-    { name: "J.9 5.6 401 is an auth error", fault: { type: "http", status: 401, message: "Incorrect API key provided: test-key." }, kind: "auth", status: 401 },
-    { name: "003 §4.4 overflow wording is a context overflow", fault: { type: "overflow" }, kind: "context_overflow", status: 400 },
-    { name: "J.9 5.3 an invalid request is not taken for an overflow", fault: { type: "invalid_request", message: "Invalid value for 'tool_choice'." }, kind: "invalid_request", status: 400 },
-    { name: "an error event after 200 is a server error", fault: { type: "error_event", afterChunks: 4, message: "The server had an error processing your request." }, kind: "server" },
-    { name: "J.9 5.1 a dropped connection is a network error", fault: { type: "drop", afterChunks: 4 }, kind: "network" },
+    {
+      name: "J.9 5.6 401 is an auth error",
+      fault: { type: "http", status: 401, message: "Incorrect API key provided: test-key." },
+      kind: "auth",
+      status: 401,
+    },
+    {
+      name: "003 §4.4 overflow wording is a context overflow",
+      fault: { type: "overflow" },
+      kind: "context_overflow",
+      status: 400,
+    },
+    {
+      name: "J.9 5.3 an invalid request is not taken for an overflow",
+      fault: { type: "invalid_request", message: "Invalid value for 'tool_choice'." },
+      kind: "invalid_request",
+      status: 400,
+    },
+    {
+      name: "an error event after 200 is a server error",
+      fault: { type: "error_event", afterChunks: 4, message: "The server had an error processing your request." },
+      kind: "server",
+    },
+    {
+      name: "J.9 5.1 a dropped connection is a network error",
+      fault: { type: "drop", afterChunks: 4 },
+      kind: "network",
+    },
     { name: "J.9 5.2 a malformed event is a server error, not a crash", fault: { type: "malformed" }, kind: "server" },
   ];
 
@@ -223,12 +321,16 @@ describe("openai-responses faults", () => {
       fake.setScript([{ text: "partial answer that will not finish", fault: c.fault }]);
       const err = await llmError(() => collect(adapter.stream(ask("hi"), ctx())), c.kind as never);
       expect(err.status).toBe(c.status);
-      if (c.fault.type === "http" && c.fault.retryAfterSeconds) expect(err.retryAfterMs).toBe(c.fault.retryAfterSeconds * 1000);
+      if (c.fault.type === "http" && c.fault.retryAfterSeconds)
+        expect(err.retryAfterMs).toBe(c.fault.retryAfterSeconds * 1000);
     });
   }
 
   test("complete: 429 and a truncated JSON body are classified too", async () => {
-    fake.setScript([{ text: "x", fault: { type: "http", status: 429, retryAfterMs: 1500 } }, { text: "x", fault: { type: "malformed" } }]);
+    fake.setScript([
+      { text: "x", fault: { type: "http", status: 429, retryAfterMs: 1500 } },
+      { text: "x", fault: { type: "malformed" } },
+    ]);
     const limited = await llmError(() => adapter.complete(ask("hi"), ctx()), "rate_limit");
     expect(limited.retryAfterMs).toBe(1500);
     await llmError(() => adapter.complete(ask("hi"), ctx()), "server");

@@ -1,6 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { JsonCloser } from "../../lib/llm/json-closer.ts";
-import { finalArguments, parsePartialJson, SNAPSHOT_INTERVAL_MS, StreamedArguments } from "../../lib/llm/partial-json.ts";
+import {
+  finalArguments,
+  parsePartialJson,
+  SNAPSHOT_INTERVAL_MS,
+  StreamedArguments,
+} from "../../lib/llm/partial-json.ts";
 
 describe("partial JSON for streamed tool arguments", () => {
   test("PJSON-001 complete JSON parses directly", () => {
@@ -29,13 +34,19 @@ describe("partial JSON for streamed tool arguments", () => {
   });
 
   test("PJSON-007 three accumulated pieces give the whole object", () => {
-    const accumulate = (buffer: string, chunk: string) => ({ buffer: buffer + chunk, value: parsePartialJson(buffer + chunk) });
+    const accumulate = (buffer: string, chunk: string) => ({
+      buffer: buffer + chunk,
+      value: parsePartialJson(buffer + chunk),
+    });
     let state = accumulate("", '{"path":"/sr');
     expect(state.value).toEqual({ path: "/sr" });
     state = accumulate(state.buffer, 'c/main.go","con');
     expect(state.value).toEqual({ path: "/src/main.go" });
     state = accumulate(state.buffer, 'tent":"hello"}');
-    expect(state).toEqual({ buffer: '{"path":"/src/main.go","content":"hello"}', value: { path: "/src/main.go", content: "hello" } });
+    expect(state).toEqual({
+      buffer: '{"path":"/src/main.go","content":"hello"}',
+      value: { path: "/src/main.go", content: "hello" },
+    });
   });
 
   test("PJSON-008 a trailing comma is tolerated", () => {
@@ -49,12 +60,18 @@ describe("partial JSON for streamed tool arguments", () => {
   });
 
   test("final arguments: complete JSON parses; cut-off JSON is reported, never repaired into a call", () => {
-    expect(finalArguments('{"path":"a.txt","content":"line1\\nline2"}')).toEqual({ arguments: { path: "a.txt", content: "line1\nline2" } });
+    expect(finalArguments('{"path":"a.txt","content":"line1\\nline2"}')).toEqual({
+      arguments: { path: "a.txt", content: "line1\nline2" },
+    });
     expect(finalArguments("")).toEqual({ arguments: {} });
     const cut = finalArguments('{"path":"a.txt","content":"line1\\nli');
     expect(cut.error).toContain("not complete JSON");
     expect(cut.arguments).toEqual({ path: "a.txt", content: "line1\nli" });
-    expect(finalArguments("[1]")).toEqual({ arguments: {}, error: "its arguments are a JSON array, not an object", nonObject: "array" });
+    expect(finalArguments("[1]")).toEqual({
+      arguments: {},
+      error: "its arguments are a JSON array, not an object",
+      nonObject: "array",
+    });
     expect(finalArguments('"ls"').nonObject).toBe("string");
     expect(finalArguments("null").nonObject).toBe("null");
   });
@@ -94,7 +111,15 @@ describe("incremental closing of streamed JSON", () => {
   };
 
   test("every prefix closes into what a lenient parse shows, and the whole into the value", () => {
-    const value = { path: "a/b.ts", content: 'say "hi"\\n\u00e9\t', n: -12.5, ok: true, none: null, list: [1, "two", { three: [3] }], nested: { x: {} } };
+    const value = {
+      path: "a/b.ts",
+      content: 'say "hi"\\n\u00e9\t',
+      n: -12.5,
+      ok: true,
+      none: null,
+      list: [1, "two", { three: [3] }],
+      nested: { x: {} },
+    };
     const text = JSON.stringify(value);
     const snaps = snapshotsOf(text, 1);
     expect(snaps.at(-1)).toEqual(value);
@@ -102,7 +127,7 @@ describe("incremental closing of streamed JSON", () => {
       // Never garbage: always an object, and every complete field so far is there.
       expect(typeof snap).toBe("object");
       const prefix = text.slice(0, i + 1);
-      if (prefix.includes('"content":"') ) expect((snap as any).path).toBe("a/b.ts");
+      if (prefix.includes('"content":"')) expect((snap as any).path).toBe("a/b.ts");
     }
     expect(snapshotsOf('{"path":"x","content":"ab\\u00', 100)[0]).toEqual({ path: "x", content: "ab" });
     expect(snapshotsOf('{"a":tr', 100)[0]).toEqual({});

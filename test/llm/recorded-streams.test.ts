@@ -16,7 +16,18 @@ const DIR = join(import.meta.dir, "..", "fixtures", "streams");
 const recordings: Recording[] = JSON.parse(readFileSync(join(DIR, "sources.json"), "utf8"));
 
 /** Chat servers gong has a preset for keep their preset (its reasoning fields and id rules); others are declared. */
-const CHAT_PRESETS = new Set(["openrouter", "groq", "deepseek", "xai", "mistral", "together", "cerebras", "ollama", "vllm", "lmstudio"]);
+const CHAT_PRESETS = new Set([
+  "openrouter",
+  "groq",
+  "deepseek",
+  "xai",
+  "mistral",
+  "together",
+  "cerebras",
+  "ollama",
+  "vllm",
+  "lmstudio",
+]);
 
 function modelFor(recording: Recording): string {
   const models: Record<WireApi, string> = {
@@ -38,7 +49,10 @@ afterAll(async () => {
 
 function clientFor(recording: Recording) {
   const chatIds = [...CHAT_PRESETS];
-  const declared = recording.api === "openai-chat" && !CHAT_PRESETS.has(recording.provider) ? [{ id: `${recording.provider}-chat`, baseUrl: `${server.url}/v1` }] : [];
+  const declared =
+    recording.api === "openai-chat" && !CHAT_PRESETS.has(recording.provider)
+      ? [{ id: `${recording.provider}-chat`, baseUrl: `${server.url}/v1` }]
+      : [];
   return createClient({
     env: {},
     apiKeys: Object.fromEntries(["anthropic", "openai", "gemini", ...chatIds].map((p) => [p, "recorded"])),
@@ -54,7 +68,10 @@ function clientFor(recording: Recording) {
   });
 }
 
-async function replay(recording: Recording, pieces: boolean): Promise<{ finish?: Response; error?: Extract<StreamEvent, { type: "error" }> }> {
+async function replay(
+  recording: Recording,
+  pieces: boolean,
+): Promise<{ finish?: Response; error?: Extract<StreamEvent, { type: "error" }> }> {
   server.serve(replyFor(recording, readFileSync(join(DIR, recording.file), "utf8"), pieces));
   const request: Request = { model: modelFor(recording), messages: [{ role: "user", content: "replay" }] };
   if (recording.mode === "complete") return { finish: await clientFor(recording).complete(request) };
@@ -87,21 +104,30 @@ function check(recording: Recording, outcome: Awaited<ReturnType<typeof replay>>
   expect(outcome.error?.error.message).toBeUndefined();
   const response = outcome.finish!;
   expect(response.text).toBe(want.text!);
-  expect(response.toolCalls.map((c) => ({ name: c.name, arguments: c.invalidArguments ? null : c.arguments }))).toEqual(want.toolCalls!);
+  expect(response.toolCalls.map((c) => ({ name: c.name, arguments: c.invalidArguments ? null : c.arguments }))).toEqual(
+    want.toolCalls!,
+  );
   expect((response.reasoning ?? "") !== "").toBe(want.thinking!);
   expect(hasSignature(response)).toBe(want.signature!);
   expect({ input: response.usage.input, output: response.usage.output }).toEqual(want.usage!);
   expect(response.finishReason).toBe(want.stop as Response["finishReason"]);
   // Tools the provider ran itself are kept as its blocks, and none of them is a call gong would run.
-  const serverBlocks = response.message.content.flatMap((p) => (p.type === "server_tool" ? [String(p.block.type)] : []));
+  const serverBlocks = response.message.content.flatMap((p) =>
+    p.type === "server_tool" ? [String(p.block.type)] : [],
+  );
   expect([...new Set(serverBlocks)].sort()).toEqual(want.serverBlocks ?? []);
 }
 
 describe("recorded real streams", () => {
   test("the corpus holds at least 60 recordings across the four wire APIs and five OpenAI-compatible servers", () => {
     expect(recordings.length).toBeGreaterThanOrEqual(60);
-    for (const api of ["anthropic-messages", "openai-responses", "openai-chat", "gemini"]) expect(recordings.some((r) => r.api === api)).toBe(true);
-    const compatible = new Set(recordings.filter((r) => r.api === "openai-chat" && r.provider !== "openai" && r.provider !== "azure").map((r) => r.provider));
+    for (const api of ["anthropic-messages", "openai-responses", "openai-chat", "gemini"])
+      expect(recordings.some((r) => r.api === api)).toBe(true);
+    const compatible = new Set(
+      recordings
+        .filter((r) => r.api === "openai-chat" && r.provider !== "openai" && r.provider !== "azure")
+        .map((r) => r.provider),
+    );
     expect(compatible.size).toBeGreaterThanOrEqual(5);
     for (const r of recordings) expect(r.source.commit).toMatch(/^[0-9a-f]{40}$/);
   });

@@ -25,7 +25,13 @@ test(".mcp.json in Claude Code's shape: stdio and url servers, types inferred", 
   });
   const { servers } = loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} });
   const byName = Object.fromEntries(servers.map((s) => [s.name, s]));
-  expect(byName.files).toMatchObject({ transport: "stdio", command: "node", args: ["server.js"], env: { LEVEL: "debug" }, scope: "project" });
+  expect(byName.files).toMatchObject({
+    transport: "stdio",
+    command: "node",
+    args: ["server.js"],
+    env: { LEVEL: "debug" },
+    scope: "project",
+  });
   expect(byName.remote).toMatchObject({ transport: "http", inferred: false, headers: { "X-Team": "core" } });
   expect(byName.legacy.transport).toBe("sse");
   expect(byName.guess).toMatchObject({ transport: "http", inferred: true });
@@ -40,7 +46,12 @@ test("${VAR} and ${VAR:-default} expand in command, args, env, url and headers; 
       local: { command: "${TOOLS}/bin/server", args: ["--root", "${ROOT_DIR}"], env: { KEY: "${MISSING_ONE}" } },
     },
   });
-  const { servers } = loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: { GH_TOKEN: "abc", TOOLS: "/opt/t", ROOT_DIR: "/src" } });
+  const { servers } = loadMcpConfig({
+    cwd: dir,
+    settings: [],
+    trusted: true,
+    env: { GH_TOKEN: "abc", TOOLS: "/opt/t", ROOT_DIR: "/src" },
+  });
   const [gh, local] = servers;
   expect(gh.url).toBe("http://127.0.0.1:1/mcp");
   expect(gh.headers.Authorization).toBe("Bearer abc");
@@ -52,14 +63,24 @@ test("${VAR} and ${VAR:-default} expand in command, args, env, url and headers; 
 });
 
 test("later places win by name: global settings < .mcp.json < project settings", () => {
-  writeJson(join(dir, ".mcp.json"), { mcpServers: { a: { command: "from-mcp-json" }, b: { command: "from-mcp-json" } } });
+  writeJson(join(dir, ".mcp.json"), {
+    mcpServers: { a: { command: "from-mcp-json" }, b: { command: "from-mcp-json" } },
+  });
   const { servers } = loadMcpConfig({
     cwd: dir,
     trusted: true,
     env: {},
     settings: [
-      { file: "/home/u/.gong/settings.json", scope: "global", servers: { a: { command: "global" }, g: { command: "global", enabled: false } } },
-      { file: join(dir, ".gong/settings.json"), scope: "project", servers: { b: { command: "project-settings", toolTimeoutMs: 5000 } } },
+      {
+        file: "/home/u/.gong/settings.json",
+        scope: "global",
+        servers: { a: { command: "global" }, g: { command: "global", enabled: false } },
+      },
+      {
+        file: join(dir, ".gong/settings.json"),
+        scope: "project",
+        servers: { b: { command: "project-settings", toolTimeoutMs: 5000 } },
+      },
     ],
   });
   const byName = Object.fromEntries(servers.map((s) => [s.name, s]));
@@ -78,20 +99,27 @@ test("an untrusted project: its servers are left out, global ones stay", () => {
   });
   expect(loaded.servers.map((s) => s.name)).toEqual(["mine"]);
   expect(loaded.untrusted.map((s) => s.name)).toEqual(["repo"]);
-
 });
 
 test("bad config line in .mcp.json: the error names the file and the key", () => {
   const file = join(dir, ".mcp.json");
   writeJson(file, { mcpServers: { good: { command: "node" }, broken: { command: "node", args: "--verbose" } } });
   expect(() => loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} })).toThrow(McpConfigError);
-  expect(() => loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} })).toThrow(`Invalid MCP configuration in ${file}: 'mcpServers.broken.args'`);
+  expect(() => loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} })).toThrow(
+    `Invalid MCP configuration in ${file}: 'mcpServers.broken.args'`,
+  );
   writeJson(file, { mcpServers: { neither: { args: ["x"] } } });
-  expect(() => loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} })).toThrow(/'mcpServers.neither' needs a "command".*or a "url"/);
+  expect(() => loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} })).toThrow(
+    /'mcpServers.neither' needs a "command".*or a "url"/,
+  );
   writeFileSync(file, "{ not json");
-  expect(() => loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} })).toThrow(`Invalid MCP configuration in ${file}:`);
+  expect(() => loadMcpConfig({ cwd: dir, settings: [], trusted: true, env: {} })).toThrow(
+    `Invalid MCP configuration in ${file}:`,
+  );
   // In an untrusted project the file is not used, so its mistakes do not stop anything.
-  expect(loadMcpConfig({ cwd: dir, settings: [], trusted: false, env: {} }).unreadable).toContain("Invalid MCP configuration");
+  expect(loadMcpConfig({ cwd: dir, settings: [], trusted: false, env: {} }).unreadable).toContain(
+    "Invalid MCP configuration",
+  );
 });
 
 test("bad config line in settings: the settings error names the file and the key", () => {
@@ -105,6 +133,11 @@ test("bad config line in settings: the settings error names the file and the key
 });
 
 test("createSession's entries are checked the same way", () => {
-  expect(serverFromOptions("ok", { command: "node", enabledTools: ["echo"] })).toMatchObject({ scope: "sdk", enabledTools: ["echo"] });
-  expect(() => serverFromOptions("bad", { type: "stdio", url: "http://x" })).toThrow(/MCP server 'bad'.*needs a "command"/);
+  expect(serverFromOptions("ok", { command: "node", enabledTools: ["echo"] })).toMatchObject({
+    scope: "sdk",
+    enabledTools: ["echo"],
+  });
+  expect(() => serverFromOptions("bad", { type: "stdio", url: "http://x" })).toThrow(
+    /MCP server 'bad'.*needs a "command"/,
+  );
 });

@@ -30,7 +30,9 @@ export const slowStdioEntry = (ms: number) => ({
 });
 
 /** A manager of one server named "everything", connected before it is returned; `await using` closes it. */
-export async function connectedManager(entry: Record<string, unknown> = stdioEntry()): Promise<McpManager & AsyncDisposable> {
+export async function connectedManager(
+  entry: Record<string, unknown> = stdioEntry(),
+): Promise<McpManager & AsyncDisposable> {
   const manager = new McpManager([serverFromOptions("everything", entry)], process.cwd());
   await manager.settled();
   return Object.assign(manager, { [Symbol.asyncDispose]: () => manager.close() });
@@ -54,9 +56,15 @@ export interface HttpServer {
 }
 
 /** server-everything over streamable HTTP (or the older HTTP+SSE) on a free port; resolves once it listens. */
-export async function startHttpEverything(transport: "streamableHttp" | "sse" = "streamableHttp", port?: number): Promise<HttpServer> {
+export async function startHttpEverything(
+  transport: "streamableHttp" | "sse" = "streamableHttp",
+  port?: number,
+): Promise<HttpServer> {
   port ??= await freePort();
-  const child = spawn(NODE, [EVERYTHING, transport], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(NODE, [EVERYTHING, transport], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   await new Promise<void>((ready, fail) => {
     let seen = "";
     const onData = (chunk: Buffer) => {

@@ -10,7 +10,9 @@ import { mcpEvents, outputOf, slowStdioEntry, startHttpEverything, stdioEntry } 
 const toolNames = (body: { tools?: { name: string }[] }) => (body.tools ?? []).map((t) => t.name);
 
 test("a slow-starting server: the first request goes without it, its tools join the next one with an event", async () => {
-  await using h = await harness([{ text: "first answer" }, { text: "second answer" }], { mcpServers: { slow: slowStdioEntry(2500) } });
+  await using h = await harness([{ text: "first answer" }, { text: "second answer" }], {
+    mcpServers: { slow: slowStdioEntry(2500) },
+  });
   const first = await h.session.submit("hi");
   expect(first.text).toBe("first answer");
   expect(toolNames(h.fake.requests[0].body).some((n) => n.startsWith("mcp__"))).toBe(false);
@@ -25,7 +27,11 @@ test("a slow-starting server: the first request goes without it, its tools join 
 test("the server killed mid-call: an error result the model can act on, one event, a restart on the next call", async () => {
   await using h = await harness(
     [
-      { toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 40 } }] },
+      {
+        toolCalls: [
+          { name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 40 } },
+        ],
+      },
       { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "back again" } }] },
       { text: "recovered" },
     ],
@@ -55,9 +61,12 @@ test("the server killed mid-call: an error result the model can act on, one even
 }, 30_000);
 
 test("a server that cannot start is reported once, in one line, and the session goes on with the others", async () => {
-  await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "echo still working" } }] }, { text: "fine" }], {
-    mcpServers: { broken: { command: "/nonexistent/mcp-server" }, everything: stdioEntry() },
-  });
+  await using h = await harness(
+    [{ toolCalls: [{ name: "bash", arguments: { command: "echo still working" } }] }, { text: "fine" }],
+    {
+      mcpServers: { broken: { command: "/nonexistent/mcp-server" }, everything: stdioEntry() },
+    },
+  );
   await h.session.mcp!.settled();
   const result = await h.session.submit("go");
   expect(result.text).toBe("fine");
@@ -71,8 +80,11 @@ test("a server that cannot start is reported once, in one line, and the session 
 }, 30_000);
 
 test("a server that exits at start is reported with the last line of its stderr (kept by the one tail ring)", async () => {
-  const script = "printf 'starting\\n' >&2; printf 'x%.0s' $(seq 1 3000) >&2; printf '\\nthe reason it stopped: 中文\\n' >&2; sleep 1; exit 3";
-  await using h = await harness([{ text: "fine" }], { mcpServers: { broken: { command: "sh", args: ["-c", script] } } });
+  const script =
+    "printf 'starting\\n' >&2; printf 'x%.0s' $(seq 1 3000) >&2; printf '\\nthe reason it stopped: 中文\\n' >&2; sleep 1; exit 3";
+  await using h = await harness([{ text: "fine" }], {
+    mcpServers: { broken: { command: "sh", args: ["-c", script] } },
+  });
   await h.session.mcp!.settled();
   const [status] = h.session.mcp!.status();
   expect(status).toMatchObject({ name: "broken", state: "failed" });
@@ -82,7 +94,10 @@ test("a server that exits at start is reported with the last line of its stderr 
 test("a server name long enough to need mangling: valid, distinct names that still reach the server", async () => {
   const server = "an-mcp-server-with-a-name-so-long-that-its-tool-names-overflow";
   const echoName = mcpToolName(server, "echo");
-  await using h = await harness([{ toolCalls: [{ name: echoName, arguments: { message: "mangled" } }] }, { text: "ok" }], { mcpServers: { [server]: stdioEntry() } });
+  await using h = await harness(
+    [{ toolCalls: [{ name: echoName, arguments: { message: "mangled" } }] }, { text: "ok" }],
+    { mcpServers: { [server]: stdioEntry() } },
+  );
   await h.session.mcp!.settled();
   await h.session.submit("go");
   const names = toolNames(h.fake.requests[0].body).filter((n) => n.startsWith("mcp__"));
@@ -99,7 +114,9 @@ test("a call past toolTimeoutMs is a TIMEOUT error result; the server stays usab
   // One step of 60 s sends no progress before the timeout; the limit leaves the echo after it ample time on a loaded machine.
   await using h = await harness(
     [
-      { toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 60, steps: 1 } }] },
+      {
+        toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 60, steps: 1 } }],
+      },
       { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "still here" } }] },
       { text: "done" },
     ],
@@ -109,15 +126,21 @@ test("a call past toolTimeoutMs is a TIMEOUT error result; the server stays usab
   await h.session.submit("go");
   const end = outputOf(h.events, "mcp__everything__trigger-long-running-operation");
   expect(end.status).toBe("error");
-  expect(end.error).toEqual({ code: "TIMEOUT", message: "MCP server 'everything' did not answer within 2000 ms (toolTimeoutMs)." });
+  expect(end.error).toEqual({
+    code: "TIMEOUT",
+    message: "MCP server 'everything' did not answer within 2000 ms (toolTimeoutMs).",
+  });
   expect(toolResultTexts(h.fake, 2)[1]).toBe("Echo: still here");
 }, 30_000);
 
 test("framework truncation applies to MCP results: the model gets the cut text, the event the full one", async () => {
   const message = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n");
-  await using h = await harness([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message } }] }, { text: "long" }], {
-    mcpServers: { everything: stdioEntry() },
-  });
+  await using h = await harness(
+    [{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message } }] }, { text: "long" }],
+    {
+      mcpServers: { everything: stdioEntry() },
+    },
+  );
   await h.session.mcp!.settled();
   await h.session.submit("go");
   const seen = toolResultTexts(h.fake, 1)[0];

@@ -25,31 +25,47 @@ const wrapped = (prelude: string, tag: string) => ({
   startupTimeoutMs: STARTUP_TIMEOUT_MS,
 });
 
-test.skipIf(process.platform !== "linux")("issue 22 item 4: closing a stdio server kills the child it started (bash -c \"sleep & exec node srv\")", async () => {
-  const tag = `311.${process.pid % 1000}`;
-  const manager = await connectedManager(wrapped("", tag));
-  expect(manager.status()[0]?.state).toBe("connected");
-  expect(sleepers(tag)).toBe(1);
-  await manager.close();
-  expect(sleepers(tag)).toBe(0);
-}, 60_000);
+test.skipIf(process.platform !== "linux")(
+  'issue 22 item 4: closing a stdio server kills the child it started (bash -c "sleep & exec node srv")',
+  async () => {
+    const tag = `311.${process.pid % 1000}`;
+    const manager = await connectedManager(wrapped("", tag));
+    expect(manager.status()[0]?.state).toBe("connected");
+    expect(sleepers(tag)).toBe(1);
+    await manager.close();
+    expect(sleepers(tag)).toBe(0);
+  },
+  60_000,
+);
 
-test.skipIf(process.platform !== "linux")("issue 22 item 4: a server that ignores SIGTERM is killed after the grace, its child with it", async () => {
-  const tag = `312.${process.pid % 1000}`;
-  const manager = await connectedManager(wrapped(`trap "" TERM;`, tag));
-  expect(sleepers(tag)).toBe(1);
-  const pid = manager.status()[0]?.pid;
-  await manager.close();
-  expect(sleepers(tag)).toBe(0);
-  expect(pid !== undefined && readdirSync("/proc").includes(String(pid))).toBe(false);
-}, 60_000);
+test.skipIf(process.platform !== "linux")(
+  "issue 22 item 4: a server that ignores SIGTERM is killed after the grace, its child with it",
+  async () => {
+    const tag = `312.${process.pid % 1000}`;
+    const manager = await connectedManager(wrapped(`trap "" TERM;`, tag));
+    expect(sleepers(tag)).toBe(1);
+    const pid = manager.status()[0]?.pid;
+    await manager.close();
+    expect(sleepers(tag)).toBe(0);
+    expect(pid !== undefined && readdirSync("/proc").includes(String(pid))).toBe(false);
+  },
+  60_000,
+);
 
 test("issue 22 item 10: an answer over the MCP message limit is named as oversized, not as a server that exited", async () => {
   const { harness, toolResultTexts } = await import("../agent/harness.ts");
   const { join } = await import("node:path");
-  const server = { command: NODE, args: [join(import.meta.dir, "../fixtures/mcp/huge-answer-server.mjs")], startupTimeoutMs: STARTUP_TIMEOUT_MS };
+  const server = {
+    command: NODE,
+    args: [join(import.meta.dir, "../fixtures/mcp/huge-answer-server.mjs")],
+    startupTimeoutMs: STARTUP_TIMEOUT_MS,
+  };
   await using h = await harness(
-    [{ toolCalls: [{ name: "mcp__huge__huge", arguments: { bytes: 11 * 1024 * 1024 } }] }, { toolCalls: [{ name: "mcp__huge__small", arguments: {} }] }, { text: "done" }],
+    [
+      { toolCalls: [{ name: "mcp__huge__huge", arguments: { bytes: 11 * 1024 * 1024 } }] },
+      { toolCalls: [{ name: "mcp__huge__small", arguments: {} }] },
+      { text: "done" },
+    ],
     { mcpServers: { huge: server } },
   );
   await h.session.mcp!.settled();

@@ -34,10 +34,14 @@ test("embedded resources and resource links become text the model reads; binary 
   expect(blob).toContain("Resource 2: This is a base64 blob");
   expect(blob).not.toContain("bytes of binary data");
   // Links: one line each, with name, URI and description.
-  expect(links).toContain("[resource link: Blob Resource 1 demo://resource/dynamic/blob/1 — Resource 1: plaintext resource]");
+  expect(links).toContain(
+    "[resource link: Blob Resource 1 demo://resource/dynamic/blob/1 — Resource 1: plaintext resource]",
+  );
   expect(links).toContain("[resource link: Text Resource 2 demo://resource/dynamic/text/2");
   // Binary data: named with its URI, type and size, so the model knows it is there.
-  expect(gzipped).toMatch(/^\[resource demo:\/\/resource\/session\/hello\.txt\.gz \(application\/gzip\), \d+ bytes of binary data, not shown\]$/);
+  expect(gzipped).toMatch(
+    /^\[resource demo:\/\/resource\/session\/hello\.txt\.gz \(application\/gzip\), \d+ bytes of binary data, not shown\]$/,
+  );
   expect(linked).toBe("[resource link: linked.txt.gz demo://resource/session/linked.txt.gz]");
   expect(outputOf(h.events, "mcp__everything__get-resource-links").status).toBe("success");
 }, 30_000);

@@ -53,13 +53,22 @@ for (const transport of TRANSPORTS) {
       expect(names).not.toContain("mcp__everything__simulate-research-query");
       for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
       const echo = tools.find((t) => t.name === "mcp__everything__echo")!;
-      expect(echo.input_schema).toMatchObject({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
-      expect(h.fake.requests[0].body.system.map((b: { text: string }) => b.text).join("")).toContain("mcp__everything__echo");
+      expect(echo.input_schema).toMatchObject({
+        type: "object",
+        properties: { message: { type: "string" } },
+        required: ["message"],
+      });
+      expect(h.fake.requests[0].body.system.map((b: { text: string }) => b.text).join("")).toContain(
+        "mcp__everything__echo",
+      );
     }, 30_000);
 
     test("a scripted echo call goes through the server and back to the model", async () => {
       await using h = await connected(
-        [{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "hello over MCP" } }] }, { text: "it echoed" }],
+        [
+          { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "hello over MCP" } }] },
+          { text: "it echoed" },
+        ],
         transport.entry(),
       );
       const result = await h.session.submit("echo something");
@@ -72,7 +81,14 @@ for (const transport of TRANSPORTS) {
 
     test("a long-running operation: progress arrives as events, an interrupt cancels the call on the server", async () => {
       await using h = await connected(
-        [{ toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 40 } }] }, { text: "stopped it" }],
+        [
+          {
+            toolCalls: [
+              { name: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 40 } },
+            ],
+          },
+          { text: "stopped it" },
+        ],
         transport.entry(),
       );
       const off = h.session.subscribe((e) => {
@@ -81,7 +97,11 @@ for (const transport of TRANSPORTS) {
       const result = await h.session.submit("run the long thing");
       off();
       const progress = h.events.filter((e) => e.kind === "tool_call_progress");
-      expect(progress[0].data).toMatchObject({ tool_name: "mcp__everything__trigger-long-running-operation", progress: 1, total: 40 });
+      expect(progress[0].data).toMatchObject({
+        tool_name: "mcp__everything__trigger-long-running-operation",
+        progress: 1,
+        total: 40,
+      });
       expect(progress.length).toBeGreaterThanOrEqual(2);
       expect(progress.length).toBeLessThan(40);
       const end = endOf(h, "mcp__everything__trigger-long-running-operation");
@@ -92,14 +112,19 @@ for (const transport of TRANSPORTS) {
     }, 30_000);
 
     test("the image tool: the model receives an image part, the envelope keeps it in data.images", async () => {
-      await using h = await connected([{ toolCalls: [{ name: "mcp__everything__get-tiny-image", arguments: {} }] }, { text: "a logo" }], transport.entry());
+      await using h = await connected(
+        [{ toolCalls: [{ name: "mcp__everything__get-tiny-image", arguments: {} }] }, { text: "a logo" }],
+        transport.entry(),
+      );
       await h.session.submit("show me");
       const blocks = requestMessages(h.fake, 1).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
       const result = blocks.find((b) => b.type === "tool_result");
       const image = result.content.find((c: { type: string }) => c.type === "image");
       expect(image.source).toMatchObject({ type: "base64", media_type: "image/png" });
       expect(image.source.data).toStartWith("iVBORw0KGgo");
-      expect(result.content.find((c: { type: string }) => c.type === "text").text).toContain("The image above is the MCP logo.");
+      expect(result.content.find((c: { type: string }) => c.type === "text").text).toContain(
+        "The image above is the MCP logo.",
+      );
       const output = endOf(h, "mcp__everything__get-tiny-image");
       expect((output.data.images as { mimeType: string }[])[0].mimeType).toBe("image/png");
     }, 30_000);
@@ -132,11 +157,17 @@ test("structured content goes to data.structured; bad arguments are refused befo
 test("presets apply: readonly leaves MCP tools out, a list may name them, setTools re-selects them", async () => {
   await using manager = await connectedManager();
   await using ro = await harness([{ text: "a" }, { text: "c" }], { mcpServers: manager, tools: "readonly" });
-  await using picked = await harness([{ text: "b" }], { mcpServers: manager, tools: ["read", "mcp__everything__echo"] });
+  await using picked = await harness([{ text: "b" }], {
+    mcpServers: manager,
+    tools: ["read", "mcp__everything__echo"],
+  });
   await ro.session.submit("x");
   await picked.session.submit("y");
   expect(ro.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "grep", "find", "ls"]);
-  expect(picked.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "mcp__everything__echo"]);
+  expect(picked.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual([
+    "read",
+    "mcp__everything__echo",
+  ]);
   // Switching back to the default preset brings them back.
   ro.session.setTools("default");
   await ro.session.submit("z");
@@ -164,16 +195,22 @@ test("MCP tools follow the same rule as custom tools through setTools and setPro
 
 test("hooks gate MCP tools like built-in ones", async () => {
   await using manager = await connectedManager();
-  await using h = await harness([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "x" } }] }, { text: "blocked" }], {
-    mcpServers: manager,
-    hooks: { beforeToolCall: (name) => (name.startsWith("mcp__") ? { block: "no MCP today" } : undefined) },
-  });
+  await using h = await harness(
+    [{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "x" } }] }, { text: "blocked" }],
+    {
+      mcpServers: manager,
+      hooks: { beforeToolCall: (name) => (name.startsWith("mcp__") ? { block: "no MCP today" } : undefined) },
+    },
+  );
   await h.session.submit("try");
   expect(toolResultTexts(h.fake, 1)[0]).toContain("no MCP today");
 }, 30_000);
 
 test("a url without a type: streamable HTTP first, then SSE for an older server", async () => {
-  await using h = await connected([{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "guessed" } }] }, { text: "ok" }], { url: sse.url });
+  await using h = await connected(
+    [{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "guessed" } }] }, { text: "ok" }],
+    { url: sse.url },
+  );
   expect(h.manager.status()[0]).toMatchObject({ state: "connected", transport: "sse" });
   await h.session.submit("echo");
   expect(toolResultTexts(h.fake, 1)).toEqual(["Echo: guessed"]);
@@ -181,7 +218,8 @@ test("a url without a type: streamable HTTP first, then SSE for an older server"
 
 test("a child agent uses its parent's MCP servers", async () => {
   const { routeByPrompt } = await import("../../lib/testing/fake-llm/route.ts");
-  const spawned = (r: { body: unknown }) => [...JSON.stringify(r.body).matchAll(/(?:agent_id\\+":\\+"|subagent )([0-9a-f]{8})/g)][0][1];
+  const spawned = (r: { body: unknown }) =>
+    [...JSON.stringify(r.body).matchAll(/(?:agent_id\\+":\\+"|subagent )([0-9a-f]{8})/g)][0][1];
   await using h = await connected(
     routeByPrompt({
       PARENT: [
@@ -189,19 +227,28 @@ test("a child agent uses its parent's MCP servers", async () => {
         (r) => ({ toolCalls: [{ name: "wait", arguments: { agent_id: spawned(r) } }] }),
         { text: "the child is done" },
       ],
-      "CHILD-M": [{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "from the child" } }] }, { text: "echoed" }],
+      "CHILD-M": [
+        { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "from the child" } }] },
+        { text: "echoed" },
+      ],
     }),
     stdioEntry(),
   );
   const result = await h.session.submit("PARENT: delegate");
   expect(result.text).toBe("the child is done");
-  const childEnd = h.events.find((e) => e.kind === "tool_call_end" && e.agent_id !== undefined && e.data.tool_name === "mcp__everything__echo");
+  const childEnd = h.events.find(
+    (e) => e.kind === "tool_call_end" && e.agent_id !== undefined && e.data.tool_name === "mcp__everything__echo",
+  );
   expect(childEnd?.kind === "tool_call_end" && childEnd.data.output.text).toBe("Echo: from the child");
 }, 30_000);
 
 test("every profile offers MCP tools: the anthropic, openai and gemini profiles list them beside their own tools", async () => {
   await using manager = await connectedManager();
-  for (const [profile, own] of [["anthropic", "Read"], ["openai", "read_file"], ["gemini", "read_file"]] as const) {
+  for (const [profile, own] of [
+    ["anthropic", "Read"],
+    ["openai", "read_file"],
+    ["gemini", "read_file"],
+  ] as const) {
     await using h = await harness([{ text: "ok" }], { mcpServers: manager, profile });
     await h.session.submit("tools?");
     const names = (h.fake.requests[0].body.tools as { name: string }[]).map((t) => t.name);

@@ -44,13 +44,22 @@ describe("MCP tool search", () => {
     let file: string | undefined;
     {
       await using h = await harness(
-        [{ toolCalls: [{ name: "ToolSearch", arguments: { query: "select:mcp__everything__echo" } }] }, { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "x" } }] }, { text: "done" }],
+        [
+          { toolCalls: [{ name: "ToolSearch", arguments: { query: "select:mcp__everything__echo" } }] },
+          { toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "x" } }] },
+          { text: "done" },
+        ],
         { mcpServers: manager, profile: "anthropic", config: { mcpToolSearchPercent: 0 } },
       );
       await h.session.submit("echo");
       file = h.session.sessionFile;
       await h.session.close();
-      await using again = await harness([{ text: "still here" }], { mcpServers: manager, profile: "anthropic", config: { mcpToolSearchPercent: 0 }, store: { resume: file } });
+      await using again = await harness([{ text: "still here" }], {
+        mcpServers: manager,
+        profile: "anthropic",
+        config: { mcpToolSearchPercent: 0 },
+        store: { resume: file },
+      });
       await again.session.submit("and now?");
       expect(names(again.fake.requests[0])).toContain("ToolSearch");
       expect(names(again.fake.requests[0]).filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__everything__echo"]);
@@ -59,12 +68,21 @@ describe("MCP tool search", () => {
 
   test("keyword search ranks by name and description; no match is a plain answer", async () => {
     await using manager = await connectedManager();
-    await using h = await harness([{ toolCalls: [{ name: "tool_search", arguments: { query: "nothing-like-this-zz" } }] }, { toolCalls: [{ name: "tool_search", arguments: { query: "echo message", max_results: 1 } }] }, { text: "ok" }], {
-      mcpServers: manager,
-      config: { mcpToolSearchPercent: 0 },
-    });
+    await using h = await harness(
+      [
+        { toolCalls: [{ name: "tool_search", arguments: { query: "nothing-like-this-zz" } }] },
+        { toolCalls: [{ name: "tool_search", arguments: { query: "echo message", max_results: 1 } }] },
+        { text: "ok" },
+      ],
+      {
+        mcpServers: manager,
+        config: { mcpToolSearchPercent: 0 },
+      },
+    );
     await h.session.submit("find");
-    expect(toolResultTexts(h.fake, 1)[0]).toBe("No deferred tool matches 'nothing-like-this-zz'. The deferred tools are listed in this tool's description.");
+    expect(toolResultTexts(h.fake, 1)[0]).toBe(
+      "No deferred tool matches 'nothing-like-this-zz'. The deferred tools are listed in this tool's description.",
+    );
     expect(toolResultTexts(h.fake, 2).at(-1)).toContain('"name":"mcp__everything__echo"');
     expect(names(h.fake.requests[2])).toContain("mcp__everything__echo");
   }, 30_000);
@@ -75,17 +93,29 @@ describe("MCP tool search", () => {
     await h.session.submit("hi");
     expect(names(h.fake.requests[0])).toContain("mcp__everything__echo");
     expect(names(h.fake.requests[0])).not.toContain("tool_search");
-    await using off = await harness([{ text: "b" }], { mcpServers: manager, config: { mcpToolSearch: false, mcpToolSearchPercent: 0 } });
+    await using off = await harness([{ text: "b" }], {
+      mcpServers: manager,
+      config: { mcpToolSearch: false, mcpToolSearchPercent: 0 },
+    });
     await off.session.submit("hi");
     expect(names(off.fake.requests[0])).toContain("mcp__everything__echo");
   }, 30_000);
 
   test("the threshold counts the definitions' size against the window", () => {
-    const tool = (i: number): Tool => ({ name: `mcp__s__t${i}`, description: "x".repeat(400), jsonSchema: { type: "object", properties: {} }, truncation: "head", run: async () => ({}) as never });
+    const tool = (i: number): Tool => ({
+      name: `mcp__s__t${i}`,
+      description: "x".repeat(400),
+      jsonSchema: { type: "object", properties: {} },
+      truncation: "head",
+      run: async () => ({}) as never,
+    });
     const hundred = Array.from({ length: 100 }, (_, i) => tool(i));
     expect(shouldDefer(hundred, 200_000, 10)).toBe(false);
     expect(shouldDefer(hundred, 100_000, 10)).toBe(true);
     expect(shouldDefer([], 1, 0)).toBe(false);
-    expect(findTools(hundred, "select:mcp__s__t3,mcp__s__t1,nope", 5).map((t) => t.name)).toEqual(["mcp__s__t3", "mcp__s__t1"]);
+    expect(findTools(hundred, "select:mcp__s__t3,mcp__s__t1,nope", 5).map((t) => t.name)).toEqual([
+      "mcp__s__t3",
+      "mcp__s__t1",
+    ]);
   });
 });

@@ -13,7 +13,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const bytes = (s: string) => new TextEncoder().encode(s);
-const store = (capBytes = 1 << 30) => new SpillStore({ dir: join(dir, "tool-output"), capBytes, retentionDays: 7, budgetBytes: 0, now: () => new Date() });
+const store = (capBytes = 1 << 30) =>
+  new SpillStore({ dir: join(dir, "tool-output"), capBytes, retentionDays: 7, budgetBytes: 0, now: () => new Date() });
 
 describe("within the event limit", () => {
   test("text and bytes together come back whole; a character split across writes decodes whole", () => {
@@ -24,7 +25,16 @@ describe("within the event limit", () => {
     c.write(zh.subarray(2));
     c.write(bytes("\nend"));
     const out = c.finish();
-    expect(out).toMatchObject({ complete: true, text: "line 1\n中文\nend", newlines: 2, endsOpen: true, totalChars: 13, totalBytes: 17, invalidUtf8: false, gapLine: null });
+    expect(out).toMatchObject({
+      complete: true,
+      text: "line 1\n中文\nend",
+      newlines: 2,
+      endsOpen: true,
+      totalChars: 13,
+      totalBytes: 17,
+      invalidUtf8: false,
+      gapLine: null,
+    });
   });
 
   test("invalid UTF-8 is flagged, a real U+FFFD in the input is not", () => {
@@ -61,7 +71,9 @@ describe("past the event limit", () => {
     expect(tail.endsWith("999\n1000\n")).toBe(true);
     expect(head.length + out.omitted!.chars + tail.length).toBe(out.totalChars);
     expect(out.newlines).toBe(1000);
-    expect(out.gapLine).toContain(`[... ${out.omitted!.chars} characters (${out.omitted!.newlines} line breaks) omitted here to keep the event under 100 characters`);
+    expect(out.gapLine).toContain(
+      `[... ${out.omitted!.chars} characters (${out.omitted!.newlines} line breaks) omitted here to keep the event under 100 characters`,
+    );
   });
 
   test("multibyte text keeps whole characters at both edges", () => {
@@ -81,13 +93,19 @@ describe("past the event limit", () => {
 
   test("the spill file holds every byte up to its cap, and the gap line names it", () => {
     const spills = store(5000);
-    const c = new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("bash"), displayPath: (p) => `shown:${p.split("/").pop()}` });
+    const c = new OutputCapture({
+      eventLimitChars: 1000,
+      openSpill: () => spills.open("bash"),
+      displayPath: (p) => `shown:${p.split("/").pop()}`,
+    });
     for (let i = 0; i < 100; i++) c.write(new Uint8Array(1000).fill(0x61 + (i % 26)));
     const out = c.finish();
     expect(out.spill).toMatchObject({ storedBytes: 5000, totalBytes: 100_000, capped: true });
     const [file] = readdirSync(join(dir, "tool-output"));
     expect(out.gapLine).toContain(`the complete output is in shown:${file} (its first 5000 bytes)`);
-    expect(readFileSync(join(dir, "tool-output", file), "utf8")).toBe(["a", "b", "c", "d", "e"].map((ch) => ch.repeat(1000)).join(""));
+    expect(readFileSync(join(dir, "tool-output", file), "utf8")).toBe(
+      ["a", "b", "c", "d", "e"].map((ch) => ch.repeat(1000)).join(""),
+    );
   });
 });
 
@@ -125,12 +143,22 @@ describe("adopt: a background command's output reaching the call that reads it",
 
 describe("issue 22 item 5: the spill budget counts captures still being written", () => {
   /** Bytes of every file in the folder, temp files of live captures included. */
-  const folderBytes = (folder: string) => (existsSync(folder) ? readdirSync(folder).reduce((n, f) => n + statSync(join(folder, f)).size, 0) : 0);
+  const folderBytes = (folder: string) =>
+    existsSync(folder) ? readdirSync(folder).reduce((n, f) => n + statSync(join(folder, f)).size, 0) : 0;
 
   test("six unread captures of 1 MB each under a 1 MB budget: the folder never holds more than the budget", async () => {
     const budget = 1 << 20;
-    const spills = new SpillStore({ dir: join(dir, "tool-output"), capBytes: 1 << 30, retentionDays: 7, budgetBytes: budget, now: () => new Date() });
-    const captures = Array.from({ length: 6 }, () => new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("exec_command") }));
+    const spills = new SpillStore({
+      dir: join(dir, "tool-output"),
+      capBytes: 1 << 30,
+      retentionDays: 7,
+      budgetBytes: budget,
+      now: () => new Date(),
+    });
+    const captures = Array.from(
+      { length: 6 },
+      () => new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("exec_command") }),
+    );
     const chunk = bytes("y\n".repeat(32 * 1024)); // 64 KB
     for (let round = 0; round < 16; round++) {
       for (const c of captures) c.write(chunk);
@@ -148,7 +176,13 @@ describe("issue 22 item 5: the spill budget counts captures still being written"
 
   test("finished files make room for a live capture: the oldest go first", async () => {
     const budget = 256 * 1024;
-    const spills = new SpillStore({ dir: join(dir, "tool-output"), capBytes: 1 << 30, retentionDays: 7, budgetBytes: budget, now: () => new Date() });
+    const spills = new SpillStore({
+      dir: join(dir, "tool-output"),
+      capBytes: 1 << 30,
+      retentionDays: 7,
+      budgetBytes: budget,
+      now: () => new Date(),
+    });
     const old = new OutputCapture({ eventLimitChars: 1000, openSpill: () => spills.open("bash") });
     old.write(bytes("o".repeat(200 * 1024)));
     old.finish();

@@ -16,7 +16,13 @@ describe("1. head", () => {
   test("TRC-1.1 no truncation needed", () => {
     const content = Array.from({ length: 10 }, (_, i) => `row ${i}`).join("\n");
     const r = cutOutput(content, { ...BIG, direction: "head" });
-    expect(r).toMatchObject({ truncated: false, totalLines: 10, totalChars: content.length, removedChars: 0, removedLines: 0 });
+    expect(r).toMatchObject({
+      truncated: false,
+      totalLines: 10,
+      totalChars: content.length,
+      removedChars: 0,
+      removedLines: 0,
+    });
     expect(r.head?.text).toBe(content);
   });
 
@@ -133,11 +139,18 @@ describe("4. exact counts (J.2 5.5, issue: nothing dropped silently)", () => {
     expect(r.head).toMatchObject({ lines: 50 });
     expect(r.tail).toMatchObject({ firstLine: 951, lines: 50 });
     expect(r.removedLines).toBe(900);
-    expect(kept(r).split("\n").filter((l) => l).length).toBe(100);
+    expect(
+      kept(r)
+        .split("\n")
+        .filter((l) => l).length,
+    ).toBe(100);
   });
 
   test("an omitted middle (past the event limit) is counted as removed", () => {
-    const r = cutOutput({ head: "1\n2\n", omitted: { chars: 1_000_000, newlines: 200_000 }, tail: "x\ny\nz\n" }, { maxChars: 4, maxLines: 256, direction: "tail" });
+    const r = cutOutput(
+      { head: "1\n2\n", omitted: { chars: 1_000_000, newlines: 200_000 }, tail: "x\ny\nz\n" },
+      { maxChars: 4, maxLines: 256, direction: "tail" },
+    );
     expect(r.totalLines).toBe(200_005);
     expect(r.tail).toMatchObject({ text: "y\nz\n", firstLine: 200_004, lines: 2 });
     expect(r.totalChars).toBe(1_000_010);

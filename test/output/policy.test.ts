@@ -1,5 +1,17 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { envelopeProblems, startReply, type ToolResponse } from "../../lib/envelope.ts";
@@ -24,7 +36,10 @@ const reply = (text: string, data: Record<string, unknown> = { content: text }) 
 const truncationOf = (r: ToolResponse) => r.data.truncation as TruncationInfo;
 const spillFiles = () => readdirSync(join(root, "tool-output")).filter((f) => f.endsWith(".txt"));
 const git = (...args: string[]) => {
-  const p = Bun.spawnSync(["git", ...args], { cwd: root, env: { ...process.env, HOME: root, GIT_CONFIG_NOSYSTEM: "1" } });
+  const p = Bun.spawnSync(["git", ...args], {
+    cwd: root,
+    env: { ...process.env, HOME: root, GIT_CONFIG_NOSYSTEM: "1" },
+  });
   if (p.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${p.stderr.toString()}`);
   return p.stdout.toString();
 };
@@ -37,7 +52,14 @@ describe("001 §10 framework truncation: preview, notice and spill file", () => 
     expect(truncated).toBe(true);
     expect(r.status).toBe("partial");
     expect(r.data.truncated).toBe(true);
-    expect(truncationOf(r)).toMatchObject({ direction: "head", max_lines: 2000, max_chars: 51200, original_lines: 5234, kept_lines: 2000, removed_lines: 3234 });
+    expect(truncationOf(r)).toMatchObject({
+      direction: "head",
+      max_lines: 2000,
+      max_chars: 51200,
+      original_lines: 5234,
+      kept_lines: 2000,
+      removed_lines: 3234,
+    });
     expect((r.data.preview as string).split("\n")).toHaveLength(2000);
     expect(r.text.startsWith(r.data.preview as string)).toBe(true);
     expect(r.text).toContain("Lines 2001-5234 of 5234 are not shown. Shown: lines 1-2000.");
@@ -47,8 +69,16 @@ describe("001 §10 framework truncation: preview, notice and spill file", () => 
     const text = `${"x".repeat(999)}\n`.repeat(100); // 100 lines, 100 000 characters
     const { forModel: r } = await observer().observe("Bash", reply(text), { direction: "tail" });
     const t = truncationOf(r);
-    expect(t).toMatchObject({ original_lines: 100, original_chars: 100_000, kept_lines: 51, kept_chars: 51_000, direction: "tail" });
-    expect(r.text).toContain("WARNING: Tool output was truncated: 49000 of 100000 characters were removed from the start. Lines 1-49 of 100 are not shown.");
+    expect(t).toMatchObject({
+      original_lines: 100,
+      original_chars: 100_000,
+      kept_lines: 51,
+      kept_chars: 51_000,
+      direction: "tail",
+    });
+    expect(r.text).toContain(
+      "WARNING: Tool output was truncated: 49000 of 100000 characters were removed from the start. Lines 1-49 of 100 are not shown.",
+    );
   });
 
   test("001-10 a truncated envelope is still valid JSON and the spill file holds the original", async () => {
@@ -68,7 +98,9 @@ describe("001 §10 framework truncation: preview, notice and spill file", () => 
     expect(path).toBe("tool-output/tool_20260113_153045_Read.txt");
     expect(fullOutputPath).toBe(path);
     expect(readFileSync(join(root, path as string), "utf8")).toBe(original.text);
-    expect(r.text).toContain(`The full output is in ${path}. Use read with start_line to page through that file, or grep to search it`);
+    expect(r.text).toContain(
+      `The full output is in ${path}. Use read with start_line to page through that file, or grep to search it`,
+    );
     expect(readdirSync(join(root, "tool-output")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
@@ -88,7 +120,12 @@ describe("001 §10 framework truncation: preview, notice and spill file", () => 
     mkdirSync(dir);
     const old = fixedNow().getTime() / 1000 - 8 * 86400;
     const recent = fixedNow().getTime() / 1000 - 6 * 86400;
-    for (const [name, time] of [["tool_20260105_000000_Old.txt", old], ["tool_20260105_000000_Older.json", old], ["tool_20260107_000000_Recent.txt", recent], ["notes.txt", old]] as const) {
+    for (const [name, time] of [
+      ["tool_20260105_000000_Old.txt", old],
+      ["tool_20260105_000000_Older.json", old],
+      ["tool_20260107_000000_Recent.txt", recent],
+      ["notes.txt", old],
+    ] as const) {
       writeFileSync(join(dir, name), "{}");
       utimesSync(join(dir, name), time, time);
     }
@@ -162,7 +199,9 @@ describe("envelope and limits", () => {
   });
 
   test("error status is kept with its error field", async () => {
-    const original = startReply({ command: "make" }).fail("EXECUTION_ERROR", "Command exited with code 2", { text: numbered(4000) });
+    const original = startReply({ command: "make" }).fail("EXECUTION_ERROR", "Command exited with code 2", {
+      text: numbered(4000),
+    });
     const { forModel: r } = await observer().observe("Bash", original, { direction: "tail" });
     expect(r.status).toBe("error");
     expect(r.error).toEqual({ code: "EXECUTION_ERROR", message: "Command exited with code 2" });
@@ -173,13 +212,19 @@ describe("envelope and limits", () => {
 
   test("004 §5.3 two lines of 10 MB each: the character cut runs first and cuts inside the lines", async () => {
     const tenMb = 10 * 1024 * 1024;
-    const { forModel: r } = await observer().observe("Read", reply(`${"a".repeat(tenMb)}\n${"b".repeat(tenMb)}`, {}), { direction: "head_tail" });
+    const { forModel: r } = await observer().observe("Read", reply(`${"a".repeat(tenMb)}\n${"b".repeat(tenMb)}`, {}), {
+      direction: "head_tail",
+    });
     const t = truncationOf(r);
     expect(t).toMatchObject({ original_lines: 2, kept_lines: 2, removed_lines: 0, kept_chars: 51200 });
     expect(r.text.startsWith("a".repeat(25_600))).toBe(true);
     expect(r.text.endsWith("b".repeat(25_600))).toBe(true);
-    expect(r.text).toContain("Line 1 alone is longer than the 51200-character limit: only its first 25600 characters are shown.");
-    expect(r.text).toContain("Line 2 alone is longer than the 51200-character limit: only its last 25600 characters are shown.");
+    expect(r.text).toContain(
+      "Line 1 alone is longer than the 51200-character limit: only its first 25600 characters are shown.",
+    );
+    expect(r.text).toContain(
+      "Line 2 alone is longer than the 51200-character limit: only its last 25600 characters are shown.",
+    );
     expect(r.text.length).toBeLessThan(52_000);
   });
 
@@ -196,7 +241,8 @@ describe("envelope and limits", () => {
   test("001 §7 subagent hint when a subagent tool is registered, the profile's paging hint otherwise", async () => {
     const { forModel: r } = await observer().observe("Bash", reply(numbered(2500)), { subagentToolName: "Task" });
     expect(r.text).toContain("Use Task to have a subagent process the full output file");
-    const hint = "Use Read with offset and limit to page through that file, or Grep with that file as its path to search it, instead of re-running the tool.";
+    const hint =
+      "Use Read with offset and limit to page through that file, or Grep with that file as its path to search it, instead of re-running the tool.";
     const { forModel: named } = await observer().observe("Bash", reply(numbered(2500)), { pagingHint: hint });
     expect(named.text).toContain(`. ${hint}`);
     expect(named.text).not.toContain("start_line");
@@ -220,10 +266,28 @@ describe("envelope and limits", () => {
       TOOL_OUTPUT_RETENTION_DAYS: "1",
     };
     const { forModel: r } = await createObserver({ root, env, now: fixedNow }).observe("Bash", reply(numbered(20)));
-    expect(truncationOf(r)).toMatchObject({ max_lines: 5, max_chars: 4096, direction: "tail", kept_lines: 5, full_output_path: ".tool-output/tool_20260113_153045_Bash.txt" });
-    const explicit = (await createObserver({ root, env: { ...env, TOOL_OUTPUT_MAX_CHARS: "2048" }, now: fixedNow, maxLines: 8, direction: "head" }).observe("Bash", reply(numbered(20)))).forModel;
+    expect(truncationOf(r)).toMatchObject({
+      max_lines: 5,
+      max_chars: 4096,
+      direction: "tail",
+      kept_lines: 5,
+      full_output_path: ".tool-output/tool_20260113_153045_Bash.txt",
+    });
+    const explicit = (
+      await createObserver({
+        root,
+        env: { ...env, TOOL_OUTPUT_MAX_CHARS: "2048" },
+        now: fixedNow,
+        maxLines: 8,
+        direction: "head",
+      }).observe("Bash", reply(numbered(20)))
+    ).forModel;
     expect(truncationOf(explicit)).toMatchObject({ max_lines: 8, max_chars: 2048, direction: "head" });
-    const invalid = await createObserver({ root, env: { TOOL_OUTPUT_MAX_LINES: "many", TOOL_OUTPUT_TRUNCATE_DIRECTION: "sideways" }, now: fixedNow }).observe("Bash", reply(numbered(2001)));
+    const invalid = await createObserver({
+      root,
+      env: { TOOL_OUTPUT_MAX_LINES: "many", TOOL_OUTPUT_TRUNCATE_DIRECTION: "sideways" },
+      now: fixedNow,
+    }).observe("Bash", reply(numbered(2001)));
     expect(truncationOf(invalid.forModel)).toMatchObject({ max_lines: 2000, direction: "head" });
   });
 
@@ -265,9 +329,13 @@ describe("event limit", () => {
     expect(out.text.length).toBeLessThan(10_300);
     const r = await obs.observe("Bash", startReply({}).success({}, out.text), { capture, direction: "tail" });
     expect(r.complete).toBe(false);
-    expect(r.forModel.text).toContain("WARNING: Tool output was truncated: 587358 of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown. Shown: lines 99745-100000.");
+    expect(r.forModel.text).toContain(
+      "WARNING: Tool output was truncated: 587358 of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown. Shown: lines 99745-100000.",
+    );
     expect(r.forModel.text.endsWith("]\n99745\n99746\n") || r.forModel.text.includes("]\n99745\n99746\n")).toBe(true);
-    expect(readFileSync(join(root, r.fullOutputPath!), "utf8")).toBe(Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join(""));
+    expect(readFileSync(join(root, r.fullOutputPath!), "utf8")).toBe(
+      Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join(""),
+    );
   });
 
   test("the spill cap: past it bytes are counted, not stored, and the marker says so", async () => {
@@ -275,10 +343,15 @@ describe("event limit", () => {
     const capture = obs.capture("Bash");
     const chunk = new Uint8Array(1000).fill(0x61);
     for (let i = 0; i < 100; i++) capture.write(chunk);
-    const r = await obs.observe("Bash", startReply({}).success({}, capture.finish().text), { capture, direction: "tail" });
+    const r = await obs.observe("Bash", startReply({}).success({}, capture.finish().text), {
+      capture,
+      direction: "tail",
+    });
     expect(statSync(join(root, r.fullOutputPath!)).size).toBe(4096);
     expect(truncationOf(r.forModel)).toMatchObject({ original_chars: 100_000, spill_capped: true });
-    expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath} (only its first 4096 of 100000 bytes were stored: the spill file is capped).`);
+    expect(r.forModel.text).toContain(
+      `The full output is in ${r.fullOutputPath} (only its first 4096 of 100000 bytes were stored: the spill file is capped).`,
+    );
   });
 
   test("a header before the output (the capture's headerChars hint, not the envelope) stays whole and out of the counts", async () => {
@@ -290,13 +363,20 @@ describe("event limit", () => {
     const response = startReply({}).success({}, header + capture.finish().text);
     expect(response.context).not.toHaveProperty("truncation_header");
     const r = await obs.observe("exec_command", response, { capture, direction: "tail" });
-    expect(r.forModel.text).toStartWith(`${header}[WARNING: Tool output was truncated: 587358 of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown.`);
+    expect(r.forModel.text).toStartWith(
+      `${header}[WARNING: Tool output was truncated: 587358 of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown.`,
+    );
     expect(truncationOf(r.forModel)).toMatchObject({ original_lines: 100_000, original_chars: 588_895 });
-    expect(readFileSync(join(root, r.fullOutputPath!), "utf8")).toBe(Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join(""));
+    expect(readFileSync(join(root, r.fullOutputPath!), "utf8")).toBe(
+      Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join(""),
+    );
     // A header length that does not fit the text is ignored.
     const oddCapture = obs.capture("exec_command");
     oddCapture.hint({ headerChars: 50_000 });
-    const odd = await obs.observe("exec_command", startReply({}).success({}, "x".repeat(40_000)), { direction: "tail", capture: oddCapture });
+    const odd = await obs.observe("exec_command", startReply({}).success({}, "x".repeat(40_000)), {
+      direction: "tail",
+      capture: oddCapture,
+    });
     expect(truncationOf(odd.forModel).original_chars).toBe(40_000);
   });
 
@@ -309,7 +389,10 @@ describe("event limit", () => {
     expect(spillFiles()).toHaveLength(1);
     const small = obs.capture("Bash");
     small.write(new Uint8Array(70_000).fill(0x62)); // opens a spill file on the way (past 64 KB)…
-    const r = await obs.observe("Bash", startReply({}).success({}, small.finish().text), { capture: small, direction: "tail" });
+    const r = await obs.observe("Bash", startReply({}).success({}, small.finish().text), {
+      capture: small,
+      direction: "tail",
+    });
     expect(r.truncated).toBe(true); // …70 000 characters: cut, so the file stays
     expect(spillFiles()).toHaveLength(2);
     const fits = createObserver({ root, env: {}, now: fixedNow, maxChars: 100_000 });
@@ -325,7 +408,10 @@ describe("event limit", () => {
 describe("spill files", () => {
   test("two spills in the same second get distinct files", async () => {
     const obs = observer();
-    const [a, b] = await Promise.all([obs.observe("Read", reply(numbered(2500))), obs.observe("Read", reply(numbered(2600)))]);
+    const [a, b] = await Promise.all([
+      obs.observe("Read", reply(numbered(2500))),
+      obs.observe("Read", reply(numbered(2600))),
+    ]);
     const paths = [a.fullOutputPath, b.fullOutputPath].sort();
     expect(paths).toEqual(["tool-output/tool_20260113_153045_Read.txt", "tool-output/tool_20260113_153045_Read_2.txt"]);
     const lines = paths.map((p) => readFileSync(join(root, p as string), "utf8").split("\n").length).sort();
@@ -369,7 +455,9 @@ describe("spill files", () => {
     const sub = join(root, "packages", "app");
     mkdirSync(sub, { recursive: true });
     await createObserver({ root: sub, env: {}, now: fixedNow }).observe("Read", reply(numbered(2500)));
-    expect(readFileSync(join(root, ".git", "info", "exclude"), "utf8")).toBe("# existing\n*.swp\n/packages/app/tool-output/\n");
+    expect(readFileSync(join(root, ".git", "info", "exclude"), "utf8")).toBe(
+      "# existing\n*.swp\n/packages/app/tool-output/\n",
+    );
     expect(git("status", "--porcelain")).toBe("");
   });
 });

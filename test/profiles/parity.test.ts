@@ -38,7 +38,10 @@ const DIALECTS: Record<WireProfile["profile"], Dialect> = {
   openai: {
     write: (path, content) => ({ name: "write_file", arguments: { file_path: path, content } }),
     read: (path) => ({ name: "read_file", arguments: { file_path: path } }),
-    edit: (path, old, now) => ({ name: "apply_patch", arguments: { input: `*** Begin Patch\n*** Update File: ${path}\n@@\n-${old}\n+${now}\n*** End Patch` } }),
+    edit: (path, old, now) => ({
+      name: "apply_patch",
+      arguments: { input: `*** Begin Patch\n*** Update File: ${path}\n@@\n-${old}\n+${now}\n*** End Patch` },
+    }),
     shell: (command) => ({ name: "exec_command", arguments: { cmd: command } }),
     grep: (pattern) => ({ name: "grep_files", arguments: { pattern } }),
     glob: () => ({ name: "list_dir", arguments: { dir_path: "." } }),
@@ -47,7 +50,10 @@ const DIALECTS: Record<WireProfile["profile"], Dialect> = {
   gemini: {
     write: (path, content) => ({ name: "write_file", arguments: { file_path: path, content } }),
     read: (path) => ({ name: "read_file", arguments: { file_path: path } }),
-    edit: (path, old, now) => ({ name: "replace", arguments: { file_path: path, instruction: `Change ${old} to ${now}.`, old_string: old, new_string: now } }),
+    edit: (path, old, now) => ({
+      name: "replace",
+      arguments: { file_path: path, instruction: `Change ${old} to ${now}.`, old_string: old, new_string: now },
+    }),
     shell: (command) => ({ name: "run_shell_command", arguments: { command } }),
     grep: (pattern) => ({ name: "grep_search", arguments: { pattern } }),
     glob: (pattern) => ({ name: "glob", arguments: { pattern } }),
@@ -59,11 +65,23 @@ const calls = (...toolCalls: ScriptToolCall[]): ScriptTurn => ({ toolCalls });
 const ends = (h: Harness) => h.events.filter((e) => e.kind === "tool_call_end");
 const file = (h: Harness, path: string) => readFileSync(join(h.dir, path), "utf8");
 
-async function run(wire: WireProfile, script: ScriptTurn[], body: (h: Harness, d: Dialect) => Promise<void>, options: Parameters<typeof harness>[1] = {}): Promise<void> {
+async function run(
+  wire: WireProfile,
+  script: ScriptTurn[],
+  body: (h: Harness, d: Dialect) => Promise<void>,
+  options: Parameters<typeof harness>[1] = {},
+): Promise<void> {
   await using h = await harness(script, { model: wire.model, profile: "auto", killGraceMs: 200, ...options });
   expect(h.session.profile).toBe(wire.profile);
   await body(h, DIALECTS[wire.profile]);
-  for (const r of h.fake.requests) expect(r.format).toBe(wire.profile === "openai" ? "openai-responses" : wire.profile === "anthropic" ? "anthropic-messages" : wire.profile);
+  for (const r of h.fake.requests)
+    expect(r.format).toBe(
+      wire.profile === "openai"
+        ? "openai-responses"
+        : wire.profile === "anthropic"
+          ? "anthropic-messages"
+          : wire.profile,
+    );
 }
 
 for (const wire of WIRE_PROFILES) {
@@ -79,28 +97,42 @@ for (const wire of WIRE_PROFILES) {
       }));
 
     test(`read a file, then edit it [${wire.profile}]`, () =>
-      run(wire, [calls(d.read("app.txt")), calls(d.edit("app.txt", "colour = red", "colour = blue")), { text: "Done." }], async (h) => {
-        writeFileSync(join(h.dir, "app.txt"), "name = demo\ncolour = red\n");
-        await h.session.submit("make it blue");
-        expect(file(h, "app.txt")).toBe("name = demo\ncolour = blue\n");
-        expect(wire.toolResults(h.fake.requests[1].body)[0]).toContain("colour = red");
-        expect(ends(h).map((e) => [e.data.tool_name, e.data.is_error])).toEqual([
-          [d.read("x").name, false],
-          [d.editTool, false],
-        ]);
-      }));
+      run(
+        wire,
+        [calls(d.read("app.txt")), calls(d.edit("app.txt", "colour = red", "colour = blue")), { text: "Done." }],
+        async (h) => {
+          writeFileSync(join(h.dir, "app.txt"), "name = demo\ncolour = red\n");
+          await h.session.submit("make it blue");
+          expect(file(h, "app.txt")).toBe("name = demo\ncolour = blue\n");
+          expect(wire.toolResults(h.fake.requests[1].body)[0]).toContain("colour = red");
+          expect(ends(h).map((e) => [e.data.tool_name, e.data.is_error])).toEqual([
+            [d.read("x").name, false],
+            [d.editTool, false],
+          ]);
+        },
+      ));
 
     test(`multi-file edit in one session [${wire.profile}]`, () =>
-      run(wire, [calls(d.edit("a.txt", "one", "uno")), calls(d.edit("b.txt", "two", "dos")), { text: "Both changed." }, calls(d.edit("a.txt", "uno", "eins")), { text: "Again." }], async (h) => {
-        writeFileSync(join(h.dir, "a.txt"), "one\n");
-        writeFileSync(join(h.dir, "b.txt"), "two\n");
-        await h.session.submit("translate both");
-        await h.session.submit("now german for a");
-        expect(file(h, "a.txt")).toBe("eins\n");
-        expect(file(h, "b.txt")).toBe("dos\n");
-        expect(ends(h).every((e) => e.data.is_error === false)).toBe(true);
-        expect(h.fake.requests).toHaveLength(5);
-      }));
+      run(
+        wire,
+        [
+          calls(d.edit("a.txt", "one", "uno")),
+          calls(d.edit("b.txt", "two", "dos")),
+          { text: "Both changed." },
+          calls(d.edit("a.txt", "uno", "eins")),
+          { text: "Again." },
+        ],
+        async (h) => {
+          writeFileSync(join(h.dir, "a.txt"), "one\n");
+          writeFileSync(join(h.dir, "b.txt"), "two\n");
+          await h.session.submit("translate both");
+          await h.session.submit("now german for a");
+          expect(file(h, "a.txt")).toBe("eins\n");
+          expect(file(h, "b.txt")).toBe("dos\n");
+          expect(ends(h).every((e) => e.data.is_error === false)).toBe(true);
+          expect(h.fake.requests).toHaveLength(5);
+        },
+      ));
 
     test(`shell command execution [${wire.profile}]`, () =>
       run(wire, [calls(d.shell("echo built > out.txt && echo shell-ok")), { text: "Ran it." }], async (h) => {
@@ -119,7 +151,10 @@ for (const wire of WIRE_PROFILES) {
         wire.profile === "anthropic"
           ? { name: "Bash", arguments: { command: "echo $$ > pid.txt; echo started; sleep 30", timeout: 3_000 } }
           : wire.profile === "openai"
-            ? { name: "exec_command", arguments: { cmd: "echo $$ > pid.txt; echo started; sleep 30", yield_time_ms: 3_000 } }
+            ? {
+                name: "exec_command",
+                arguments: { cmd: "echo $$ > pid.txt; echo started; sleep 30", yield_time_ms: 3_000 },
+              }
             : { name: "run_shell_command", arguments: { command: "echo $$ > pid.txt; echo started; sleep 30" } };
       await run(
         wire,
@@ -157,7 +192,15 @@ for (const wire of WIRE_PROFILES) {
     test(`multi-step task: read, analyse, edit [${wire.profile}]`, () =>
       run(
         wire,
-        [calls(d.grep("TODO")), calls(d.read("src.js")), { text: "The TODO is in src.js; fixing it." , toolCalls: [d.edit("src.js", "return a - b; // TODO: should add", "return a + b;")] }, { text: "Fixed add()." }],
+        [
+          calls(d.grep("TODO")),
+          calls(d.read("src.js")),
+          {
+            text: "The TODO is in src.js; fixing it.",
+            toolCalls: [d.edit("src.js", "return a - b; // TODO: should add", "return a + b;")],
+          },
+          { text: "Fixed add()." },
+        ],
         async (h) => {
           writeFileSync(join(h.dir, "src.js"), "function add(a, b) {\n  return a - b; // TODO: should add\n}\n");
           const result = await h.session.submit("fix the TODO");
@@ -183,15 +226,24 @@ for (const wire of WIRE_PROFILES) {
       }));
 
     test(`parallel tool calls [${wire.profile}]`, () =>
-      run(wire, [calls(d.shell("sleep 0.3; echo a"), d.shell("sleep 0.3; echo b"), d.shell("sleep 0.3; echo c")), { text: "All three." }], async (h) => {
-        await h.session.submit("three at once");
-        // All three start before the first finishes; results keep the calls' order.
-        const kinds = h.events.filter((e) => e.kind === "tool_call_start" || e.kind === "tool_call_end").map((e) => e.kind);
-        expect(kinds.slice(0, 3)).toEqual(["tool_call_start", "tool_call_start", "tool_call_start"]);
-        const results = wire.toolResults(h.fake.requests[1].body);
-        expect(results.map((r) => r.match(/\b[abc]\b(?=\s*$)/m)?.[0])).toEqual(["a", "b", "c"]);
-        if (wire.profile === "openai") expect(h.fake.requests[0].body.parallel_tool_calls).toBe(true);
-      }));
+      run(
+        wire,
+        [
+          calls(d.shell("sleep 0.3; echo a"), d.shell("sleep 0.3; echo b"), d.shell("sleep 0.3; echo c")),
+          { text: "All three." },
+        ],
+        async (h) => {
+          await h.session.submit("three at once");
+          // All three start before the first finishes; results keep the calls' order.
+          const kinds = h.events
+            .filter((e) => e.kind === "tool_call_start" || e.kind === "tool_call_end")
+            .map((e) => e.kind);
+          expect(kinds.slice(0, 3)).toEqual(["tool_call_start", "tool_call_start", "tool_call_start"]);
+          const results = wire.toolResults(h.fake.requests[1].body);
+          expect(results.map((r) => r.match(/\b[abc]\b(?=\s*$)/m)?.[0])).toEqual(["a", "b", "c"]);
+          if (wire.profile === "openai") expect(h.fake.requests[0].body.parallel_tool_calls).toBe(true);
+        },
+      ));
 
     test(`steering mid-task [${wire.profile}]`, () =>
       run(wire, [calls(d.shell("echo $$ > pid.txt; sleep 30")), { text: "Switched to the new plan." }], async (h) => {
@@ -218,15 +270,27 @@ for (const wire of WIRE_PROFILES) {
         } else if (wire.profile === "openai") {
           expect([first.body.reasoning.effort, second.body.reasoning.effort]).toEqual(["low", "high"]);
         } else {
-          expect(first.body.generationConfig.thinkingConfig.thinkingBudget).toBeLessThan(second.body.generationConfig.thinkingConfig.thinkingBudget);
-          expect(second.body.safetySettings.map((s: any) => s.threshold)).toEqual(["BLOCK_ONLY_HIGH", "BLOCK_ONLY_HIGH", "BLOCK_ONLY_HIGH", "BLOCK_ONLY_HIGH"]);
+          expect(first.body.generationConfig.thinkingConfig.thinkingBudget).toBeLessThan(
+            second.body.generationConfig.thinkingConfig.thinkingBudget,
+          );
+          expect(second.body.safetySettings.map((s: any) => s.threshold)).toEqual([
+            "BLOCK_ONLY_HIGH",
+            "BLOCK_ONLY_HIGH",
+            "BLOCK_ONLY_HIGH",
+            "BLOCK_ONLY_HIGH",
+          ]);
         }
       }));
 
     test(`loop detection warning [${wire.profile}]`, () =>
       run(
         wire,
-        [calls(d.read("same.txt")), calls(d.read("same.txt")), calls(d.read("same.txt")), { text: "I will try something else." }],
+        [
+          calls(d.read("same.txt")),
+          calls(d.read("same.txt")),
+          calls(d.read("same.txt")),
+          { text: "I will try something else." },
+        ],
         async (h) => {
           writeFileSync(join(h.dir, "same.txt"), "same\n");
           await h.session.submit("read it again and again");
@@ -237,25 +301,44 @@ for (const wire of WIRE_PROFILES) {
       ));
 
     test(`error recovery: a tool fails, the model retries [${wire.profile}]`, () =>
-      run(wire, [calls(d.read("missing.txt")), calls(d.read("present.txt")), { text: "Read the right one." }], async (h) => {
-        writeFileSync(join(h.dir, "present.txt"), "here\n");
-        const result = await h.session.submit("read the file");
-        expect(result.text).toBe("Read the right one.");
-        expect(ends(h).map((e) => e.data.is_error)).toEqual([true, false]);
-        expect(wire.toolResults(h.fake.requests[1].body)[0]).toMatch(/does not exist/);
-        expect(wire.toolResults(h.fake.requests[2].body).at(-1)).toContain("here");
-      }));
+      run(
+        wire,
+        [calls(d.read("missing.txt")), calls(d.read("present.txt")), { text: "Read the right one." }],
+        async (h) => {
+          writeFileSync(join(h.dir, "present.txt"), "here\n");
+          const result = await h.session.submit("read the file");
+          expect(result.text).toBe("Read the right one.");
+          expect(ends(h).map((e) => e.data.is_error)).toEqual([true, false]);
+          expect(wire.toolResults(h.fake.requests[1].body)[0]).toMatch(/does not exist/);
+          expect(wire.toolResults(h.fake.requests[2].body).at(-1)).toContain("here");
+        },
+      ));
 
     test(`the provider's own edit format [${wire.profile}]`, () => {
       const own: ScriptToolCall =
         wire.profile === "anthropic"
-          ? { name: "Edit", arguments: { file_path: "names.txt", old_string: "foo", new_string: "bar", replace_all: true } }
+          ? {
+              name: "Edit",
+              arguments: { file_path: "names.txt", old_string: "foo", new_string: "bar", replace_all: true },
+            }
           : wire.profile === "openai"
             ? {
                 name: "apply_patch",
-                arguments: { input: "*** Begin Patch\n*** Update File: names.txt\n@@\n-foo\n+bar\n foo\n*** Add File: extra.txt\n+new file\n*** End Patch" },
+                arguments: {
+                  input:
+                    "*** Begin Patch\n*** Update File: names.txt\n@@\n-foo\n+bar\n foo\n*** Add File: extra.txt\n+new file\n*** End Patch",
+                },
               }
-            : { name: "replace", arguments: { file_path: "names.txt", instruction: "Rename foo to bar everywhere.", old_string: "foo", new_string: "bar", allow_multiple: true } };
+            : {
+                name: "replace",
+                arguments: {
+                  file_path: "names.txt",
+                  instruction: "Rename foo to bar everywhere.",
+                  old_string: "foo",
+                  new_string: "bar",
+                  allow_multiple: true,
+                },
+              };
       return run(wire, [calls(own), { text: "Renamed." }], async (h) => {
         writeFileSync(join(h.dir, "names.txt"), "foo\nfoo\n");
         await h.session.submit("rename foo");

@@ -7,7 +7,13 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harness } from "../agent/harness.ts";
-import { ANTHROPIC_BASE_INSTRUCTIONS, GEMINI_BASE_INSTRUCTIONS, getProfileFactory, OPENAI_BASE_INSTRUCTIONS, profileForModel } from "../../lib/profiles/index.ts";
+import {
+  ANTHROPIC_BASE_INSTRUCTIONS,
+  GEMINI_BASE_INSTRUCTIONS,
+  getProfileFactory,
+  OPENAI_BASE_INSTRUCTIONS,
+  profileForModel,
+} from "../../lib/profiles/index.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { last, WIRE_PROFILES, wireOf } from "./wire.ts";
 
@@ -16,22 +22,70 @@ import { last, WIRE_PROFILES, wireOf } from "./wire.ts";
 const SHAPES: Record<string, Record<string, [string[], string[]] | "freeform" | "subagent">> = {
   anthropic: {
     Read: [["file_path", "offset", "limit", "pages"], ["file_path"]],
-    Write: [["file_path", "content"], ["file_path", "content"]],
-    Edit: [["file_path", "old_string", "new_string", "replace_all"], ["file_path", "old_string", "new_string"]],
+    Write: [
+      ["file_path", "content"],
+      ["file_path", "content"],
+    ],
+    Edit: [
+      ["file_path", "old_string", "new_string", "replace_all"],
+      ["file_path", "old_string", "new_string"],
+    ],
     Bash: [["command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"], ["command"]],
-    TaskOutput: [["task_id", "block", "timeout"], ["task_id", "block", "timeout"]],
+    TaskOutput: [
+      ["task_id", "block", "timeout"],
+      ["task_id", "block", "timeout"],
+    ],
     TaskStop: [["task_id", "shell_id"], []],
-    Grep: [["pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "context", "-n", "-i", "-o", "type", "head_limit", "offset", "multiline"], ["pattern"]],
+    Grep: [
+      [
+        "pattern",
+        "path",
+        "glob",
+        "output_mode",
+        "-B",
+        "-A",
+        "-C",
+        "context",
+        "-n",
+        "-i",
+        "-o",
+        "type",
+        "head_limit",
+        "offset",
+        "multiline",
+      ],
+      ["pattern"],
+    ],
     Glob: [["pattern", "path"], ["pattern"]],
     TodoWrite: [["todos"], ["todos"]],
-    WebFetch: [["url", "prompt"], ["url", "prompt"]],
+    WebFetch: [
+      ["url", "prompt"],
+      ["url", "prompt"],
+    ],
     Agent: "subagent",
   },
   openai: {
     read_file: [["file_path", "offset", "limit", "mode", "indentation"], ["file_path"]],
-    write_file: [["file_path", "content"], ["file_path", "content"]],
+    write_file: [
+      ["file_path", "content"],
+      ["file_path", "content"],
+    ],
     apply_patch: "freeform",
-    exec_command: [["cmd", "workdir", "tty", "yield_time_ms", "max_output_tokens", "shell", "login", "sandbox_permissions", "justification", "prefix_rule"], ["cmd"]],
+    exec_command: [
+      [
+        "cmd",
+        "workdir",
+        "tty",
+        "yield_time_ms",
+        "max_output_tokens",
+        "shell",
+        "login",
+        "sandbox_permissions",
+        "justification",
+        "prefix_rule",
+      ],
+      ["cmd"],
+    ],
     write_stdin: [["session_id", "chars", "yield_time_ms", "max_output_tokens"], ["session_id"]],
     grep_files: [["pattern", "include", "path", "limit"], ["pattern"]],
     list_dir: [["dir_path", "offset", "limit", "depth"], ["dir_path"]],
@@ -47,13 +101,36 @@ const SHAPES: Record<string, Record<string, [string[], string[]] | "freeform" | 
   gemini: {
     read_file: [["file_path", "start_line", "end_line"], ["file_path"]],
     read_many_files: [["include", "exclude", "recursive", "useDefaultExcludes", "file_filtering_options"], ["include"]],
-    write_file: [["file_path", "content"], ["file_path", "content"]],
-    replace: [["file_path", "instruction", "old_string", "new_string", "allow_multiple"], ["file_path", "instruction", "old_string", "new_string"]],
-    run_shell_command: [["command", "description", "dir_path", "is_background", "delay_ms", "additional_permissions"], ["command"]],
+    write_file: [
+      ["file_path", "content"],
+      ["file_path", "content"],
+    ],
+    replace: [
+      ["file_path", "instruction", "old_string", "new_string", "allow_multiple"],
+      ["file_path", "instruction", "old_string", "new_string"],
+    ],
+    run_shell_command: [
+      ["command", "description", "dir_path", "is_background", "delay_ms", "additional_permissions"],
+      ["command"],
+    ],
     read_background_output: [["pid", "lines", "delay_ms"], ["pid"]],
     list_background_processes: [[], []],
     grep_search: [
-      ["pattern", "dir_path", "include_pattern", "exclude_pattern", "names_only", "case_sensitive", "fixed_strings", "context", "after", "before", "no_ignore", "max_matches_per_file", "total_max_matches"],
+      [
+        "pattern",
+        "dir_path",
+        "include_pattern",
+        "exclude_pattern",
+        "names_only",
+        "case_sensitive",
+        "fixed_strings",
+        "context",
+        "after",
+        "before",
+        "no_ignore",
+        "max_matches_per_file",
+        "total_max_matches",
+      ],
       ["pattern"],
     ],
     glob: [["pattern", "dir_path", "case_sensitive", "respect_git_ignore", "respect_gemini_ignore"], ["pattern"]],
@@ -64,8 +141,16 @@ const SHAPES: Record<string, Record<string, [string[], string[]] | "freeform" | 
   },
 };
 
-const BASES: Record<string, string> = { anthropic: ANTHROPIC_BASE_INSTRUCTIONS, openai: OPENAI_BASE_INSTRUCTIONS, gemini: GEMINI_BASE_INSTRUCTIONS };
-const OWN_DOC: Record<string, string> = { anthropic: "CLAUDE.md", openai: ".codex/instructions.md", gemini: "GEMINI.md" };
+const BASES: Record<string, string> = {
+  anthropic: ANTHROPIC_BASE_INSTRUCTIONS,
+  openai: OPENAI_BASE_INSTRUCTIONS,
+  gemini: GEMINI_BASE_INSTRUCTIONS,
+};
+const OWN_DOC: Record<string, string> = {
+  anthropic: "CLAUDE.md",
+  openai: ".codex/instructions.md",
+  gemini: "GEMINI.md",
+};
 
 describe("004 §3.1 the profile follows the model's family", () => {
   test("Claude ids on any provider → anthropic; GPT/o-series/codex → openai; Gemini → gemini; the rest → default", () => {
@@ -83,7 +168,8 @@ describe("004 §3.1 the profile follows the model's family", () => {
       "deepseek/deepseek-chat": "default",
       "fake/demo": "default",
     };
-    for (const [model, profile] of Object.entries(cases)) expect(`${model} → ${profileForModel(model)}`).toBe(`${model} → ${profile}`);
+    for (const [model, profile] of Object.entries(cases))
+      expect(`${model} → ${profileForModel(model)}`).toBe(`${model} → ${profile}`);
   });
 });
 
@@ -103,10 +189,14 @@ describe("004 §9.2 each profile's request (snapshot per profile)", () => {
           continue;
         }
         if (shape === "subagent") continue;
-        expect(`${name}: ${Object.keys(schemas[name].properties ?? {}).join(",")}`).toBe(`${name}: ${shape[0].join(",")}`);
+        expect(`${name}: ${Object.keys(schemas[name].properties ?? {}).join(",")}`).toBe(
+          `${name}: ${shape[0].join(",")}`,
+        );
         expect(`${name}: ${(schemas[name].required ?? []).join(",")}`).toBe(`${name}: ${shape[1].join(",")}`);
       }
-      expect(Object.fromEntries(Object.entries(schemas).filter(([name]) => shapes[name] !== "subagent"))).toMatchSnapshot();
+      expect(
+        Object.fromEntries(Object.entries(schemas).filter(([name]) => shapes[name] !== "subagent")),
+      ).toMatchSnapshot();
     });
   }
 
@@ -141,7 +231,8 @@ describe("004 §9.8 prompt layers per profile", () => {
       using temp = tempDir("gong-profile-docs-");
       const dir = temp.dir;
       mkdirSync(join(dir, ".codex"));
-      for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", ".codex/instructions.md"]) writeFileSync(join(dir, name), `rule from ${name}\n`);
+      for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", ".codex/instructions.md"])
+        writeFileSync(join(dir, name), `rule from ${name}\n`);
       await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto", cwd: dir });
       await h.session.submit("hi");
       const system = wire.system(h.fake.requests[0].body);
@@ -151,7 +242,8 @@ describe("004 §9.8 prompt layers per profile", () => {
       expect(at("Available tools:")).toBeGreaterThan(at("<environment>"));
       expect(at("rule from AGENTS.md")).toBeGreaterThan(at("Available tools:"));
       expect(at(`rule from ${OWN_DOC[wire.profile]}`)).toBeGreaterThan(at("rule from AGENTS.md"));
-      for (const other of Object.values(OWN_DOC).filter((d) => d !== OWN_DOC[wire.profile])) expect(system).not.toContain(`rule from ${other}`);
+      for (const other of Object.values(OWN_DOC).filter((d) => d !== OWN_DOC[wire.profile]))
+        expect(system).not.toContain(`rule from ${other}`);
     });
 
     test(`${wire.profile}: the first request (system prompt + tool definitions) stays under 12,500 characters`, async () => {
@@ -173,7 +265,10 @@ describe("004 §3 overrides and switching", () => {
   });
 
   test("setProfile switches at the next request and announces it; 'auto' follows the model again", async () => {
-    await using h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }], { model: "anthropic/claude-sonnet-4-5", profile: "auto" });
+    await using h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }], {
+      model: "anthropic/claude-sonnet-4-5",
+      profile: "auto",
+    });
     await h.session.submit("a");
     h.session.setProfile("openai");
     await h.session.submit("b");
@@ -190,7 +285,9 @@ describe("004 §3 overrides and switching", () => {
     h.session.setProfile("gemini");
     expect(h.session.tools).toContain("invoke_agent");
     expect(h.session.tools).not.toContain("Agent");
-    expect(() => h.session.setProfile("nosuch")).toThrow(/Unknown profile 'nosuch'. Known profiles: auto, default, anthropic, openai, gemini/);
+    expect(() => h.session.setProfile("nosuch")).toThrow(
+      /Unknown profile 'nosuch'. Known profiles: auto, default, anthropic, openai, gemini/,
+    );
   });
 
   test("/model to another family switches the profile; earlier calls under the old names reach the new model as text", async () => {
@@ -227,7 +324,12 @@ describe("004 §3 overrides and switching", () => {
 
   test("presets translate into the profile's own tools; a custom tool of the same name wins", async () => {
     const custom = { ...(await import("../../tools/read.ts")).readTool, name: "Read", description: "My own reader." };
-    await using h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "auto", tools: "readonly", customTools: [custom] });
+    await using h = await harness([{ text: "ok" }], {
+      model: "anthropic/claude-sonnet-4-5",
+      profile: "auto",
+      tools: "readonly",
+      customTools: [custom],
+    });
     await h.session.submit("hi");
     const body = h.fake.requests[0].body;
     expect(wireOf("anthropic").toolNames(body)).toEqual(["Read", "Grep", "Glob"]);
@@ -239,14 +341,19 @@ describe("004 §3 overrides and switching", () => {
 
 describe("004 §5.4 command timeouts", () => {
   test("defaultCommandTimeoutMs in the session config is honoured by the default profile's bash too", async () => {
-    await using h = await harness([{ toolCalls: [{ name: "bash", arguments: { command: "sleep 5" } }] }, { text: "too slow" }], { config: { defaultCommandTimeoutMs: 300 }, killGraceMs: 200 });
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 5" } }] }, { text: "too slow" }],
+      { config: { defaultCommandTimeoutMs: 300 }, killGraceMs: 200 },
+    );
     await h.session.submit("wait");
     const end = h.events.find((e) => e.kind === "tool_call_end")!;
     expect((end.data.output as any).error.code).toBe("TIMEOUT");
   });
 
   test("each profile's own default: Bash 120 s, exec_command and run_shell_command 10 s", async () => {
-    const defaults = ["anthropic", "openai", "gemini", "default"].map((id) => getProfileFactory(id)({ model: "x/y" }).defaultCommandTimeoutMs);
+    const defaults = ["anthropic", "openai", "gemini", "default"].map(
+      (id) => getProfileFactory(id)({ model: "x/y" }).defaultCommandTimeoutMs,
+    );
     expect(defaults).toEqual([120_000, 10_000, 10_000, 120_000]);
   });
 });

@@ -28,13 +28,21 @@ const anthropic: WireProfile = {
   toolResults: (b) =>
     b.messages.flatMap((m: any) =>
       Array.isArray(m.content)
-        ? m.content.filter((c: any) => c.type === "tool_result").map((c: any) => (typeof c.content === "string" ? c.content : c.content.map((x: any) => x.text ?? "").join("")))
+        ? m.content
+            .filter((c: any) => c.type === "tool_result")
+            .map((c: any) =>
+              typeof c.content === "string" ? c.content : c.content.map((x: any) => x.text ?? "").join(""),
+            )
         : [],
     ),
   userTexts: (b) =>
     b.messages
       .filter((m: any) => m.role === "user")
-      .flatMap((m: any) => (typeof m.content === "string" ? [m.content] : m.content.filter((c: any) => c.type === "text").map((c: any) => c.text))),
+      .flatMap((m: any) =>
+        typeof m.content === "string"
+          ? [m.content]
+          : m.content.filter((c: any) => c.type === "text").map((c: any) => c.text),
+      ),
 };
 
 const openai: WireProfile = {
@@ -50,18 +58,34 @@ const openai: WireProfile = {
   userTexts: (b) =>
     b.input
       .filter((i: any) => i.role === "user")
-      .flatMap((i: any) => (typeof i.content === "string" ? [i.content] : i.content.filter((c: any) => c.type === "input_text").map((c: any) => c.text))),
+      .flatMap((i: any) =>
+        typeof i.content === "string"
+          ? [i.content]
+          : i.content.filter((c: any) => c.type === "input_text").map((c: any) => c.text),
+      ),
 };
 
 const gemini: WireProfile = {
   profile: "gemini",
   model: "gemini/gemini-2.5-pro",
   toolNames: (b) => (b.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((f: any) => f.name)),
-  toolSchemas: (b) => Object.fromEntries((b.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((f: any) => [f.name, f.parametersJsonSchema]))),
+  toolSchemas: (b) =>
+    Object.fromEntries(
+      (b.tools ?? []).flatMap((t: any) =>
+        (t.functionDeclarations ?? []).map((f: any) => [f.name, f.parametersJsonSchema]),
+      ),
+    ),
   system: (b) => (b.systemInstruction?.parts ?? []).map((p: any) => p.text).join(""),
   toolResults: (b) =>
-    b.contents.flatMap((c: any) => (c.parts ?? []).filter((p: any) => p.functionResponse).map((p: any) => String(p.functionResponse.response.output ?? p.functionResponse.response.error ?? ""))),
-  userTexts: (b) => b.contents.filter((c: any) => c.role === "user").flatMap((c: any) => (c.parts ?? []).filter((p: any) => typeof p.text === "string").map((p: any) => p.text)),
+    b.contents.flatMap((c: any) =>
+      (c.parts ?? [])
+        .filter((p: any) => p.functionResponse)
+        .map((p: any) => String(p.functionResponse.response.output ?? p.functionResponse.response.error ?? "")),
+    ),
+  userTexts: (b) =>
+    b.contents
+      .filter((c: any) => c.role === "user")
+      .flatMap((c: any) => (c.parts ?? []).filter((p: any) => typeof p.text === "string").map((p: any) => p.text)),
 };
 
 export const WIRE_PROFILES: WireProfile[] = [anthropic, openai, gemini];

@@ -44,24 +44,42 @@ test("issue 25 release: seven platforms, glibc and musl for both Linux CPUs", ()
   ]);
 });
 
-test.skipIf(!onX64Linux)("issue 25 release: a glibc x64 binary's loader and libraries are read from its headers and checked", () => {
-  // Bun itself is a glibc x64 build of the same runtime the compiled gong carries.
-  const format = readExecutableFormat(process.execPath);
-  expect(format).toMatchObject({ kind: "elf", arch: "x64", interpreter: "/lib64/ld-linux-x86-64.so.2" });
-  expect(format.kind === "elf" && format.needed).toContain("libc.so.6");
-  expect(formatProblems(target("gong-linux-x64"), format)).toEqual([]);
-  expect(formatProblems(target("gong-linux-arm64"), format)).toEqual(["is built for x64, not arm64", "asks for the loader /lib64/ld-linux-x86-64.so.2, not /lib/ld-linux-aarch64.so.1", expect.stringContaining("needs ld-linux-x86-64.so.2")]);
-  expect(formatProblems(target("gong-linux-x64-musl"), format)[0]).toBe("asks for the loader /lib64/ld-linux-x86-64.so.2, not /lib/ld-musl-x86_64.so.1");
-  expect(formatProblems(target("gong-darwin-x64"), format)).toEqual(["is an ELF (Linux) file, not a Mach-O (macOS) file"]);
-});
+test.skipIf(!onX64Linux)(
+  "issue 25 release: a glibc x64 binary's loader and libraries are read from its headers and checked",
+  () => {
+    // Bun itself is a glibc x64 build of the same runtime the compiled gong carries.
+    const format = readExecutableFormat(process.execPath);
+    expect(format).toMatchObject({ kind: "elf", arch: "x64", interpreter: "/lib64/ld-linux-x86-64.so.2" });
+    expect(format.kind === "elf" && format.needed).toContain("libc.so.6");
+    expect(formatProblems(target("gong-linux-x64"), format)).toEqual([]);
+    expect(formatProblems(target("gong-linux-arm64"), format)).toEqual([
+      "is built for x64, not arm64",
+      "asks for the loader /lib64/ld-linux-x86-64.so.2, not /lib/ld-linux-aarch64.so.1",
+      expect.stringContaining("needs ld-linux-x86-64.so.2"),
+    ]);
+    expect(formatProblems(target("gong-linux-x64-musl"), format)[0]).toBe(
+      "asks for the loader /lib64/ld-linux-x86-64.so.2, not /lib/ld-musl-x86_64.so.1",
+    );
+    expect(formatProblems(target("gong-darwin-x64"), format)).toEqual([
+      "is an ELF (Linux) file, not a Mach-O (macOS) file",
+    ]);
+  },
+);
 
 test("issue 25 release: Mach-O and PE headers say their CPU", () => {
   using dir = tempDir();
-  const files = { mac: machO(0x0100000c), macIntel: machO(0x01000007), win: pe(0x8664), text: Buffer.from("#!/bin/sh\necho hi\n") };
+  const files = {
+    mac: machO(0x0100000c),
+    macIntel: machO(0x01000007),
+    win: pe(0x8664),
+    text: Buffer.from("#!/bin/sh\necho hi\n"),
+  };
   for (const [name, bytes] of Object.entries(files)) writeFileSync(dir.path(name), bytes);
   expect(readExecutableFormat(dir.path("mac"))).toEqual({ kind: "macho", arch: "arm64" });
   expect(formatProblems(target("gong-darwin-arm64"), readExecutableFormat(dir.path("mac")))).toEqual([]);
-  expect(formatProblems(target("gong-darwin-x64"), readExecutableFormat(dir.path("mac")))).toEqual(["is built for arm64, not x64"]);
+  expect(formatProblems(target("gong-darwin-x64"), readExecutableFormat(dir.path("mac")))).toEqual([
+    "is built for arm64, not x64",
+  ]);
   expect(formatProblems(target("gong-darwin-x64"), readExecutableFormat(dir.path("macIntel")))).toEqual([]);
   expect(formatProblems(target("gong-windows-x64.exe"), readExecutableFormat(dir.path("win")))).toEqual([]);
   expect(readExecutableFormat(dir.path("text"))).toEqual({ kind: "unknown" });
@@ -70,10 +88,15 @@ test("issue 25 release: Mach-O and PE headers say their CPU", () => {
 test("issue 25 release: which binaries run here, and why the others do not", () => {
   expect(runnerFor(target("gong-linux-x64"), LINUX_X64)).toEqual([]);
   expect(runnerFor(target("gong-darwin-arm64"), LINUX_X64)).toBe("a darwin binary cannot run on linux");
-  expect(runnerFor(target("gong-linux-arm64"), LINUX_X64)).toBe("qemu-user-static is not installed (apt-get install qemu-user-static)");
+  expect(runnerFor(target("gong-linux-arm64"), LINUX_X64)).toBe(
+    "qemu-user-static is not installed (apt-get install qemu-user-static)",
+  );
   const musl = runnerFor(target("gong-linux-x64-musl"), LINUX_X64);
   // Where musl's loader exists (Alpine, or the musl package) the build runs; elsewhere the reason names it.
-  if (typeof musl === "string") expect(musl).toBe("needs musl's loader /lib/ld-musl-x86_64.so.1 and a musl libstdc++, which this machine does not have");
+  if (typeof musl === "string")
+    expect(musl).toBe(
+      "needs musl's loader /lib/ld-musl-x86_64.so.1 and a musl libstdc++, which this machine does not have",
+    );
 });
 
 test("issue 25 bad input: a binary for another platform is one sentence naming the one to download", () => {
@@ -83,18 +106,38 @@ test("issue 25 bad input: a binary for another platform is one sentence naming t
     "gong is built for darwin arm64, but this machine is linux x64 (glibc): download gong-linux-x64 instead.",
   );
   const muslHost: Host = { ...LINUX_X64, libc: "musl" };
-  expect(mismatchSentence("gong", { kind: "elf", arch: "x64", interpreter: "/lib64/ld-linux-x86-64.so.2", needed: [] }, muslHost)).toBe(
+  expect(
+    mismatchSentence(
+      "gong",
+      { kind: "elf", arch: "x64", interpreter: "/lib64/ld-linux-x86-64.so.2", needed: [] },
+      muslHost,
+    ),
+  ).toBe(
     "gong is built for linux x64 (glibc), but this machine is linux x64 (musl): download gong-linux-x64-musl instead.",
   );
-  expect(mismatchSentence("gong", { kind: "elf", arch: "x64", interpreter: "/lib/ld-musl-x86_64.so.1", needed: [] }, muslHost)).toBeUndefined();
+  expect(
+    mismatchSentence(
+      "gong",
+      { kind: "elf", arch: "x64", interpreter: "/lib/ld-musl-x86_64.so.1", needed: [] },
+      muslHost,
+    ),
+  ).toBeUndefined();
 });
 
-test.skipIf(!onX64Linux)("issue 25 bad input: build.ts --check on a binary for another platform exits 2 with one sentence", () => {
-  using dir = tempDir();
-  writeFileSync(dir.path("gong-darwin-arm64"), machO(0x0100000c));
-  const r = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--check", dir.path("gong-darwin-arm64")], { stdout: "pipe", stderr: "pipe" });
-  expect(r.exitCode).toBe(2);
-  expect(r.stdout.toString()).toBe("");
-  expect(r.stderr.toString().trim().split("\n")).toHaveLength(1);
-  expect(r.stderr.toString()).toMatch(/is built for darwin arm64, but this machine is linux x64 \((glibc|musl)\): download gong-linux-x64/);
-});
+test.skipIf(!onX64Linux)(
+  "issue 25 bad input: build.ts --check on a binary for another platform exits 2 with one sentence",
+  () => {
+    using dir = tempDir();
+    writeFileSync(dir.path("gong-darwin-arm64"), machO(0x0100000c));
+    const r = Bun.spawnSync(
+      [process.execPath, join(ROOT, "scripts/build.ts"), "--check", dir.path("gong-darwin-arm64")],
+      { stdout: "pipe", stderr: "pipe" },
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout.toString()).toBe("");
+    expect(r.stderr.toString().trim().split("\n")).toHaveLength(1);
+    expect(r.stderr.toString()).toMatch(
+      /is built for darwin arm64, but this machine is linux x64 \((glibc|musl)\): download gong-linux-x64/,
+    );
+  },
+);

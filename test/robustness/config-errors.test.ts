@@ -16,7 +16,9 @@ describe("configuration errors: exit 2, one sentence", () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "--tools", "nonsense", "-p", "hi"]);
     expect(r.code).toBe(2);
-    expect(oneLine(r.stderr)).toStartWith("gong: Invalid --tools: unknown tool 'nonsense'; available tools: read, write, edit, bash, grep, find, ls");
+    expect(oneLine(r.stderr)).toStartWith(
+      "gong: Invalid --tools: unknown tool 'nonsense'; available tools: read, write, edit, bash, grep, find, ls",
+    );
   }, 30_000);
 
   test('"tools" in settings names the file and the key', async () => {
@@ -25,7 +27,9 @@ describe("configuration errors: exit 2, one sentence", () => {
     writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify({ tools: "nonsense" }));
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi"]);
     expect(r.code).toBe(2);
-    expect(oneLine(r.stderr)).toContain(`Invalid "tools" in ${join(ws.dir, ".gong", "settings.json")}: unknown tool 'nonsense'; available tools:`);
+    expect(oneLine(r.stderr)).toContain(
+      `Invalid "tools" in ${join(ws.dir, ".gong", "settings.json")}: unknown tool 'nonsense'; available tools:`,
+    );
   }, 30_000);
 
   test("--max-turns -1 is one sentence naming the flag", async () => {
@@ -62,7 +66,9 @@ describe("input caps", () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "summarise"], { stdin: "z".repeat(4096) });
     expect(r.code).toBe(2);
-    expect(oneLine(r.stderr)).toBe('gong: The prompt on stdin is larger than the 1 KB input limit ("maxInputBytes" in settings); give the model a file path to read instead.');
+    expect(oneLine(r.stderr)).toBe(
+      'gong: The prompt on stdin is larger than the 1 KB input limit ("maxInputBytes" in settings); give the model a file path to read instead.',
+    );
     expect(fake.requests.length).toBe(0);
   }, 30_000);
 
@@ -78,12 +84,24 @@ describe("input caps", () => {
 
   test("an endless stdin (/dev/zero) stops at the default 32 MB limit", async () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
-    const proc = Bun.spawn(["bash", "-c", `exec "$0" "$@" </dev/zero`, process.execPath, join(import.meta.dir, "../../cli.ts"), ...WIRE_APIS[0].flags(fake), "-p", "x"], {
-      cwd: ws.dir,
-      env: ws.env,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = Bun.spawn(
+      [
+        "bash",
+        "-c",
+        `exec "$0" "$@" </dev/zero`,
+        process.execPath,
+        join(import.meta.dir, "../../cli.ts"),
+        ...WIRE_APIS[0].flags(fake),
+        "-p",
+        "x",
+      ],
+      {
+        cwd: ws.dir,
+        env: ws.env,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(2);
     expect(oneLine(stderr)).toContain("The prompt on stdin is larger than the 32 MB input limit");

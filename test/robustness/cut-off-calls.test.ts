@@ -51,7 +51,10 @@ describe("cut-off tool calls never run", () => {
   for (const api of WIRE_APIS.filter((a) => a.name !== "gemini")) {
     test(`issue 22 item 11: complete JSON arguments that are not an object are diagnosed as such, not as cut off (${api.name})`, async () => {
       const fake = await startFakeLlm({
-        script: [{ toolCalls: [{ name: "bash", arguments: {}, argumentText: '["touch","ran.txt"]' }] }, { text: "retrying" }],
+        script: [
+          { toolCalls: [{ name: "bash", arguments: {}, argumentText: '["touch","ran.txt"]' }] },
+          { text: "retrying" },
+        ],
       });
       const r = await ws.run([...api.flags(fake), "-p", "run it"]);
       expect(r.code).toBe(0);
@@ -77,7 +80,10 @@ describe("cut-off tool calls never run", () => {
 test("a call in a response stopped at max_tokens is not run even when its arguments parse (gemini sends them whole)", async () => {
   writeFileSync(join(ws.dir, "a.txt"), "original\n");
   const fake = await startFakeLlm({
-    script: [{ toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "line1\n" } }], finishReason: "length" }, { text: "again, smaller" }],
+    script: [
+      { toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "line1\n" } }], finishReason: "length" },
+      { text: "again, smaller" },
+    ],
   });
   const gemini = WIRE_APIS.find((a) => a.name === "gemini")!;
   const r = await ws.run([...gemini.flags(fake), "-p", "write a.txt"]);

@@ -14,19 +14,30 @@ const sessionsDir = () => {
   const root = join(ws.home, ".gong", "sessions");
   return join(root, readdirSync(root)[0]);
 };
-const sessionFiles = () => readdirSync(sessionsDir()).filter((f) => f.endsWith(".jsonl")).map((f) => join(sessionsDir(), f));
+const sessionFiles = () =>
+  readdirSync(sessionsDir())
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => join(sessionsDir(), f));
 const lastEntryId = (path: string) => JSON.parse(readFileSync(path, "utf8").trim().split("\n").at(-1)!).id as string;
 
 describe("invalid session entries", () => {
   test("a message entry with message null (or none) is skipped with a warning naming its line: -c, -r and the SDK", async () => {
-    const fake = await startFakeLlm({ script: [{ text: "first answer" }, { text: "second answer" }, { text: "third answer" }] });
+    const fake = await startFakeLlm({
+      script: [{ text: "first answer" }, { text: "second answer" }, { text: "third answer" }],
+    });
     const flags = WIRE_APIS[0].flags(fake);
     expect((await ws.run([...flags, "-p", "first"])).code).toBe(0);
     const [path] = sessionFiles();
     const lines = readFileSync(path, "utf8").trim().split("\n").length;
     const stamp = new Date().toISOString();
-    appendFileSync(path, `${JSON.stringify({ type: "message", id: "0badc0de", parentId: lastEntryId(path), timestamp: stamp, message: null })}\n`);
-    appendFileSync(path, `${JSON.stringify({ type: "message", id: "0badc0df", parentId: "0badc0de", timestamp: stamp })}\n`);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type: "message", id: "0badc0de", parentId: lastEntryId(path), timestamp: stamp, message: null })}\n`,
+    );
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type: "message", id: "0badc0df", parentId: "0badc0de", timestamp: stamp })}\n`,
+    );
 
     const c = await ws.run([...flags, "-c", "-p", "second"]);
     expect(c.code).toBe(0);
@@ -57,7 +68,9 @@ describe("a session that cannot be saved", () => {
     const fake = await startFakeLlm({ script: [{ text: "answer" }] });
     const blocker = join(ws.home, "not-a-dir");
     writeFileSync(blocker, "a file where the sessions folder should be\n");
-    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi", "--output-format", "json"], { env: { GONG_HOME: blocker } });
+    const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "hi", "--output-format", "json"], {
+      env: { GONG_HOME: blocker },
+    });
     expect(r.code).toBe(0);
     const stderr = r.stderr.trim().split("\n");
     expect(stderr.length).toBe(1);
@@ -90,7 +103,12 @@ describe("one writer per session", () => {
     const flags = WIRE_APIS[0].flags(fake);
     expect((await ws.run([...flags, "-p", "first"])).code).toBe(0);
     const [path] = sessionFiles();
-    const holder = Bun.spawn([process.execPath, CLI, ...flags, "-c", "-p", "hold it"], { cwd: ws.dir, env: ws.env, stdout: "pipe", stderr: "pipe" });
+    const holder = Bun.spawn([process.execPath, CLI, ...flags, "-c", "-p", "hold it"], {
+      cwd: ws.dir,
+      env: ws.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     try {
       await until(() => existsSync(join(ws.dir, "started")), "the first command to start");
       expect(readFileSync(`${path}.lock`, "utf8").trim().split(" ")[0]).toBe(String(holder.pid));
@@ -171,7 +189,9 @@ describe("-r names a session", () => {
     const fake = await startFakeLlm({ script: [{ text: "x" }] });
     const r = await ws.run([...WIRE_APIS[0].flags(fake), "-r", "my-feature", "-p", "second"]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split("\n")).toEqual(["gong: No session 'my-feature': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions."]);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      "gong: No session 'my-feature': it is not a session name, id or file here. 'gong sessions' lists this directory's sessions.",
+    ]);
     expect(fake.requests.length).toBe(0);
   }, 30_000);
 });

@@ -19,14 +19,20 @@ const ws = useWorkspace();
 test("stream-json of a 100 KB streamed write stays proportional to its arguments", async () => {
   const content = "x".repeat(100_000);
   const fake = await startFakeLlm({
-    script: [{ toolCalls: [{ name: "write", arguments: { path: "big.txt", content } }], chunkSize: 20 }, { text: "y".repeat(20_000), chunkSize: 20 }],
+    script: [
+      { toolCalls: [{ name: "write", arguments: { path: "big.txt", content } }], chunkSize: 20 },
+      { text: "y".repeat(20_000), chunkSize: 20 },
+    ],
   });
   const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "write it", "--output-format", "stream-json"]);
   expect(r.code).toBe(0);
   expect(readFileSync(join(ws.dir, "big.txt"), "utf8")).toBe(content);
   // Before, every update repeated all arguments so far: 251 MB for this input.
   expect(r.stdout.length).toBeLessThan(20 * 120_000);
-  const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const events = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   const updates = events.filter((e) => e.kind === "tool_call_update");
   const pieces = updates.map((e) => e.data.delta ?? "").join("");
   expect(JSON.parse(pieces)).toEqual({ path: "big.txt", content });
@@ -107,11 +113,17 @@ for (const api of [
   { name: "openai-chat", model: "deepseek/deepseek-chat", repeats: 0 },
 ]) {
   test(`through the ${api.name} adapter, a 400 KB streamed write costs one scan, a bounded number of parses and linear copying`, async () => {
-    const fake = await startFakeLlm({ script: [{ toolCalls: [{ id: "call_big", name: "write", arguments: JSON.parse(BIG) }], chunkSize: PIECE }] });
+    const fake = await startFakeLlm({
+      script: [{ toolCalls: [{ id: "call_big", name: "write", arguments: JSON.parse(BIG) }], chunkSize: PIECE }],
+    });
     const started = performance.now();
     const work = await countWork(async () => {
       const events: StreamEvent[] = [];
-      for await (const e of fakeClient(fake).stream({ model: api.model, messages: [{ role: "user", content: "write it", timestamp: 0 }] })) events.push(e);
+      for await (const e of fakeClient(fake).stream({
+        model: api.model,
+        messages: [{ role: "user", content: "write it", timestamp: 0 }],
+      }))
+        events.push(e);
       return events;
     });
     // Not a time limit: how long the stream took decides how many snapshots the interval allows.

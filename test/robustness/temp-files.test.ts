@@ -36,7 +36,12 @@ test("orphaned temp files are swept when gong writes in their folder or starts i
   const fresh = plant(sub, `.fresh.ts.gong-${dead}-111111111111.tmp`, 1000); // a minute has not passed
   const live = plant(sub, `.live.ts.gong-${process.pid}-222222222222.tmp`, 5 * 60_000); // its owner runs
   const foreign = plant(sub, ".editor-swap.tmp", 5 * 60_000); // not ours
-  const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "write", arguments: { path: "src/main.ts", content: "export {};\n" } }] }, { text: "done" }] });
+  const fake = await startFakeLlm({
+    script: [
+      { toolCalls: [{ name: "write", arguments: { path: "src/main.ts", content: "export {};\n" } }] },
+      { text: "done" },
+    ],
+  });
   const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "write it"]);
   expect(r.code).toBe(0);
   expect(existsSync(orphanAtRoot)).toBe(false);
@@ -47,7 +52,17 @@ test("orphaned temp files are swept when gong writes in their folder or starts i
 }, 30_000);
 
 test("every temp file name tempPathFor() makes is recognised by tempFileOwner(), and can be created", () => {
-  const names = ["main.ts", ".env", "Makefile", "with space.txt", "new\nline.txt", "ünïcode-日本.md", ".x.gong-1-abc.tmp", "a".repeat(250), "日".repeat(85)];
+  const names = [
+    "main.ts",
+    ".env",
+    "Makefile",
+    "with space.txt",
+    "new\nline.txt",
+    "ünïcode-日本.md",
+    ".x.gong-1-abc.tmp",
+    "a".repeat(250),
+    "日".repeat(85),
+  ];
   for (const name of names) {
     const temp = tempPathFor(join(ws.dir, name));
     const tempName = basename(temp);
@@ -56,7 +71,8 @@ test("every temp file name tempPathFor() makes is recognised by tempFileOwner(),
     writeFileSync(temp, "x"); // a name the file system takes (a long target's is shortened)
   }
   // Names that are not ours stay unrecognised.
-  for (const name of ["main.ts", ".editor-swap.tmp", ".main.ts.gong-12-zz.tmp", "main.ts.gong-12-ab.tmp"]) expect(tempFileOwner(name)).toBeUndefined();
+  for (const name of ["main.ts", ".editor-swap.tmp", ".main.ts.gong-12-zz.tmp", "main.ts.gong-12-ab.tmp"])
+    expect(tempFileOwner(name)).toBeUndefined();
 });
 
 test("the SDK's createSession sweeps the project's orphaned temp files at start", async () => {

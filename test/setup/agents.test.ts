@@ -31,26 +31,45 @@ function project() {
   };
 }
 
-const childOf = (requests: RecordedRequest[], marker: string) => requests.filter((r) => conversationOf(r).firstUser.includes(marker));
+const childOf = (requests: RecordedRequest[], marker: string) =>
+  requests.filter((r) => conversationOf(r).firstUser.includes(marker));
 const toolNames = (r: RecordedRequest): string[] =>
-  r.format === "gemini" ? (r.body.tools?.[0]?.functionDeclarations ?? []).map((t: any) => t.name) : (r.body.tools ?? []).map((t: any) => t.name ?? t.function?.name);
+  r.format === "gemini"
+    ? (r.body.tools?.[0]?.functionDeclarations ?? []).map((t: any) => t.name)
+    : (r.body.tools ?? []).map((t: any) => t.name ?? t.function?.name);
 
 describe("custom agents", () => {
   test("found in .claude/agents (subfolders too) and the user's ~/.claude/agents; unknown keys ignored; a malformed file is one line", () => {
     using p = project();
     mkdirSync(join(p.home, ".claude/agents"), { recursive: true });
-    writeFileSync(join(p.home, ".claude/agents/tester.md"), "---\nname: tester\ndescription: Runs the tests.\ntools: [Bash, Read]\nmaxTurns: 7\nmodel: inherit\npermissionMode: acceptEdits\n---\nRun the tests and report.\n");
+    writeFileSync(
+      join(p.home, ".claude/agents/tester.md"),
+      "---\nname: tester\ndescription: Runs the tests.\ntools: [Bash, Read]\nmaxTurns: 7\nmodel: inherit\npermissionMode: acceptEdits\n---\nRun the tests and report.\n",
+    );
     writeFileSync(join(p.dir, ".claude/agents/broken.md"), "---\nname: broken\ndescription: d\nmaxTurns: lots\n---\n");
     writeFileSync(join(p.dir, ".claude/agents/nameless.md"), "no frontmatter at all\n");
     const { items, problems } = p.find();
     expect(items.map((a) => a.name)).toEqual(["code-reviewer", "tester"]);
     const reviewer = items[0];
-    expect(reviewer.tools).toEqual(["Glob", "Grep", "LS", "Read", "NotebookRead", "WebFetch", "TodoWrite", "WebSearch", "KillShell", "BashOutput"]);
+    expect(reviewer.tools).toEqual([
+      "Glob",
+      "Grep",
+      "LS",
+      "Read",
+      "NotebookRead",
+      "WebFetch",
+      "TodoWrite",
+      "WebSearch",
+      "KillShell",
+      "BashOutput",
+    ]);
     expect(reviewer.model).toBe("sonnet");
     expect(reviewer.prompt.startsWith("You are an expert code reviewer")).toBe(true);
     expect(items[1]).toMatchObject({ tools: ["Bash", "Read"], maxTurns: 7, model: "inherit", scope: "user" });
     expect(problems).toHaveLength(2);
-    expect(problems.find((l) => l.includes("broken.md"))).toContain("'maxTurns' must be a whole number of at least 1, not \"lots\"; agent skipped.");
+    expect(problems.find((l) => l.includes("broken.md"))).toContain(
+      "'maxTurns' must be a whole number of at least 1, not \"lots\"; agent skipped.",
+    );
     expect(problems.find((l) => l.includes("nameless.md"))).toContain("has no frontmatter");
   });
 
@@ -68,7 +87,21 @@ describe("custom agents", () => {
     const agents = p.find().items;
     await using h = await harness(
       routeByPrompt({
-        PARENT: [{ toolCalls: [{ name: "Agent", arguments: { description: "review the diff", prompt: "CHILD: review src/", subagent_type: "code-reviewer" } }] }, { text: "Reviewed." }],
+        PARENT: [
+          {
+            toolCalls: [
+              {
+                name: "Agent",
+                arguments: {
+                  description: "review the diff",
+                  prompt: "CHILD: review src/",
+                  subagent_type: "code-reviewer",
+                },
+              },
+            ],
+          },
+          { text: "Reviewed." },
+        ],
         CHILD: [{ text: "No issues with confidence of 80 or more." }],
       }),
       { cwd: p.dir, profile: "anthropic", agents },
@@ -90,11 +123,19 @@ describe("custom agents", () => {
 
   test("openai: spawn_agent agent_type and gemini: invoke_agent by name run the custom agent", async () => {
     using p = project();
-    writeFileSync(join(p.dir, ".claude/agents/shell-only.md"), "---\nname: shell-only\ndescription: Uses the shell.\ntools: Bash\ndisallowedTools: Read\nmaxTurns: 3\ncolor: blue\n---\nSHELL-ONLY PROMPT\n");
+    writeFileSync(
+      join(p.dir, ".claude/agents/shell-only.md"),
+      "---\nname: shell-only\ndescription: Uses the shell.\ntools: Bash\ndisallowedTools: Read\nmaxTurns: 3\ncolor: blue\n---\nSHELL-ONLY PROMPT\n",
+    );
     const agents = p.find().items;
     await using g = await harness(
       routeByPrompt({
-        PARENT: [{ toolCalls: [{ name: "invoke_agent", arguments: { agent_name: "shell-only", prompt: "CHILD: list files" } }] }, { text: "done" }],
+        PARENT: [
+          {
+            toolCalls: [{ name: "invoke_agent", arguments: { agent_name: "shell-only", prompt: "CHILD: list files" } }],
+          },
+          { text: "done" },
+        ],
         CHILD: [{ text: "listed" }],
       }),
       { cwd: p.dir, profile: "gemini", model: "gemini/gemini-2.5-flash", agents },
@@ -107,7 +148,12 @@ describe("custom agents", () => {
 
     await using o = await harness(
       routeByPrompt({
-        PARENT: [{ toolCalls: [{ name: "spawn_agent", arguments: { message: "CHILD: list files", agent_type: "shell-only" } }] }, { text: "spawned" }],
+        PARENT: [
+          {
+            toolCalls: [{ name: "spawn_agent", arguments: { message: "CHILD: list files", agent_type: "shell-only" } }],
+          },
+          { text: "spawned" },
+        ],
         CHILD: [{ text: "listed" }],
       }),
       { cwd: p.dir, profile: "openai", model: "openai/gpt-5-mini", agents },
@@ -122,14 +168,22 @@ describe("custom agents", () => {
 
   test("an unknown subagent_type names the custom agents too", async () => {
     using p = project();
-    await using h = await harness([{ toolCalls: [{ name: "Agent", arguments: { description: "x", prompt: "y", subagent_type: "nobody" } }] }, { text: "ok" }], {
-      cwd: p.dir,
-      profile: "anthropic",
-      agents: p.find().items,
-    });
+    await using h = await harness(
+      [
+        { toolCalls: [{ name: "Agent", arguments: { description: "x", prompt: "y", subagent_type: "nobody" } }] },
+        { text: "ok" },
+      ],
+      {
+        cwd: p.dir,
+        profile: "anthropic",
+        agents: p.find().items,
+      },
+    );
     await h.session.submit("go");
     const end = h.of("tool_call_end")[0];
-    expect((end.data.output as any).error.message).toBe("Unknown subagent_type 'nobody'. Available: general-purpose, Explore, code-reviewer.");
+    expect((end.data.output as any).error.message).toBe(
+      "Unknown subagent_type 'nobody'. Available: general-purpose, Explore, code-reviewer.",
+    );
   });
 });
 
@@ -138,7 +192,28 @@ test("tool selection: Claude Code names to capabilities, rules count as their to
   const base = { name: "a", description: "d", prompt: "", file: "f", scope: "project" as const };
   const capabilityOf = (n: string) => (({ read_file: "read", exec_command: "bash" }) as Record<string, any>)[n];
   const known = (n: string) => n === "mcp__gh__create_pr" || n === "update_plan";
-  expect(agentToolSelection({ ...base, tools: ["Read", "Bash(git diff:*)", "LS", "MultiEdit", "mcp__gh__create_pr", "WebSearch"] }, capabilityOf, known, [])).toEqual(["read", "bash", "ls", "find", "edit", "mcp__gh__create_pr"]);
-  expect(agentToolSelection({ ...base, tools: ["read_file", "exec_command", "update_plan"], disallowedTools: ["Bash", "Read(./.env)"] }, capabilityOf, known, [])).toEqual(["read", "update_plan"]);
-  expect(agentToolSelection({ ...base, disallowedTools: ["LS", "Write"] }, capabilityOf, known, ["read", "write", "ls", "find"])).toEqual(["read", "find"]);
+  expect(
+    agentToolSelection(
+      { ...base, tools: ["Read", "Bash(git diff:*)", "LS", "MultiEdit", "mcp__gh__create_pr", "WebSearch"] },
+      capabilityOf,
+      known,
+      [],
+    ),
+  ).toEqual(["read", "bash", "ls", "find", "edit", "mcp__gh__create_pr"]);
+  expect(
+    agentToolSelection(
+      { ...base, tools: ["read_file", "exec_command", "update_plan"], disallowedTools: ["Bash", "Read(./.env)"] },
+      capabilityOf,
+      known,
+      [],
+    ),
+  ).toEqual(["read", "update_plan"]);
+  expect(
+    agentToolSelection({ ...base, disallowedTools: ["LS", "Write"] }, capabilityOf, known, [
+      "read",
+      "write",
+      "ls",
+      "find",
+    ]),
+  ).toEqual(["read", "find"]);
 });

@@ -49,7 +49,9 @@ test("frontmatter: plain, quoted, block and folded scalars, lists, nested maps, 
 test("frontmatter errors say what is wrong; a file without it is all body where frontmatter is optional", () => {
   expect(() => parseFrontmatter("# no frontmatter")).toThrow(FrontmatterError);
   expect(() => parseFrontmatter("---\nname: x\n")).toThrow("not closed");
-  expect(() => parseFrontmatter("---\njust words\n---\n")).toThrow(`frontmatter line 2 is not 'key: value': "just words"`);
+  expect(() => parseFrontmatter("---\njust words\n---\n")).toThrow(
+    `frontmatter line 2 is not 'key: value': "just words"`,
+  );
   expect(optionalFrontmatter("Say hi.\n")).toEqual({ data: {}, body: "Say hi.\n" });
   expect(parseFrontmatter("---\n---\nbody")).toEqual({ data: {}, body: "body" });
 });
@@ -62,7 +64,11 @@ test("tool lists: Claude Code's commas, Agent Skills' spaces, rules with spaces 
 });
 
 test("TOML: basic, literal and multi-line strings, escapes, comments; tables and bad values are errors", () => {
-  expect(parseFlatToml('# c\ndescription = "A \\"quoted\\" tab\\tend"\nprompt = """\nline\\\n  joined {{args}}"""\nraw = \'C:\\path\'\nn = 3\n')).toEqual({
+  expect(
+    parseFlatToml(
+      '# c\ndescription = "A \\"quoted\\" tab\\tend"\nprompt = """\nline\\\n  joined {{args}}"""\nraw = \'C:\\path\'\nn = 3\n',
+    ),
+  ).toEqual({
     description: 'A "quoted" tab\tend',
     prompt: "linejoined {{args}}",
     raw: "C:\\path",

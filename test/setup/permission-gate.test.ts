@@ -4,7 +4,15 @@
  * command after an operator through.
  */
 import { expect, test } from "bun:test";
-import { approvalGate, unattendedGate, withGate, type ApprovalAnswer, type ApprovalMode, type ApprovalRequest, type SessionPermissions } from "../../lib/cli/approval.ts";
+import {
+  approvalGate,
+  unattendedGate,
+  withGate,
+  type ApprovalAnswer,
+  type ApprovalMode,
+  type ApprovalRequest,
+  type SessionPermissions,
+} from "../../lib/cli/approval.ts";
 import { HookRunner } from "../../lib/agent/hooks.ts";
 import { parseRule, PermissionRules, type Behavior } from "../../lib/setup/permission-rules.ts";
 import type { HookDecision } from "../../lib/setup/shell-hooks.ts";
@@ -12,7 +20,9 @@ import type { HookDecision } from "../../lib/setup/shell-hooks.ts";
 const cwd = "/work/project";
 
 function permissions(spec: Partial<Record<Behavior, string[]>> = {}): SessionPermissions {
-  const rules = (["deny", "ask", "allow"] as const).flatMap((b) => (spec[b] ?? []).map((raw) => parseRule(raw, b, "settings.json", cwd) as never));
+  const rules = (["deny", "ask", "allow"] as const).flatMap((b) =>
+    (spec[b] ?? []).map((raw) => parseRule(raw, b, "settings.json", cwd) as never),
+  );
   return { rules: new PermissionRules(rules, cwd), cwd, hookDecisions: new WeakMap<object, HookDecision>() };
 }
 
@@ -21,7 +31,18 @@ function gate(p: SessionPermissions, mode: ApprovalMode, answer: ApprovalAnswer 
   const g = approvalGate({ mode: () => mode, ask: async (r) => (asked.push(r), answer), permissions: p });
   let id = 0;
   const call = async (toolName: string, args: Record<string, unknown>, kind: "shell" | "modify" = "shell") => {
-    g.observe({ kind: "tool_call_start", timestamp: 0, session_id: "s", data: { call_id: `c${++id}`, tool_name: toolName, arguments: args, kind, call_summary: String(args.command ?? "") } } as never);
+    g.observe({
+      kind: "tool_call_start",
+      timestamp: 0,
+      session_id: "s",
+      data: {
+        call_id: `c${++id}`,
+        tool_name: toolName,
+        arguments: args,
+        kind,
+        call_summary: String(args.command ?? ""),
+      },
+    } as never);
     return g.hooks.beforeToolCall!(toolName, args);
   };
   return { call, asked };
@@ -42,7 +63,9 @@ test("issue 26: deny refuses in every mode with the reason the model sees; ask a
   const p = permissions({ deny: ["Bash(rm *)"], ask: ["Bash(git push *)"], allow: ["Bash(npm test *)"] });
   for (const mode of ["ask", "edits", "auto"] as const) {
     const g = gate(p, mode);
-    expect(await g.call("bash", { command: "ls && rm -rf /" })).toEqual({ block: "Permission to use bash was denied by the rule Bash(rm *) in settings.json." });
+    expect(await g.call("bash", { command: "ls && rm -rf /" })).toEqual({
+      block: "Permission to use bash was denied by the rule Bash(rm *) in settings.json.",
+    });
     await g.call("bash", { command: "git push origin" });
     expect(g.asked.at(-1)?.askRule).toBe("the rule Bash(git push *) in settings.json");
     const before = g.asked.length;
@@ -79,8 +102,15 @@ test("issue 26: a PreToolUse hook's allow skips the question but not a deny rule
 test("issue 26: print and RPC (the unattended gate) refuse an ask rule; a mode's own gate replaces the unattended one", async () => {
   const p = permissions({ ask: ["Bash(git push *)"] });
   const unattended = unattendedGate(p);
-  const runner = new HookRunner([unattended], () => 0, () => {});
-  expect(await runner.beforeToolCall("bash", { command: "git push" })).toEqual({ block: "Permission to use bash needs the user's approval (the rule Bash(git push *) in settings.json), and no one can answer in this mode." });
+  const runner = new HookRunner(
+    [unattended],
+    () => 0,
+    () => {},
+  );
+  expect(await runner.beforeToolCall("bash", { command: "git push" })).toEqual({
+    block:
+      "Permission to use bash needs the user's approval (the rule Bash(git push *) in settings.json), and no one can answer in this mode.",
+  });
   expect(await runner.beforeToolCall("bash", { command: "git status" })).toBeNull();
   const own = approvalGate({ mode: () => "ask", ask: async () => ({ allow: true }), permissions: p });
   expect(withGate([unattended], own)).toEqual([own.hooks]);

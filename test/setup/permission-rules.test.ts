@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { homedir } from "node:os";
-import { parseRule, PermissionRules, suggestRules, type Behavior, type PermissionRule } from "../../lib/setup/permission-rules.ts";
+import {
+  parseRule,
+  PermissionRules,
+  suggestRules,
+  type Behavior,
+  type PermissionRule,
+} from "../../lib/setup/permission-rules.ts";
 
 const cwd = "/work/project";
 
@@ -71,13 +77,28 @@ describe("issue 26: permission rules, Claude Code syntax", () => {
 
   test("tool names of every profile map to Claude Code's", () => {
     const r = rules({ deny: ["Bash(curl *)", "Read(./.env)", "Edit(src/**)"] });
-    for (const [tool, args] of [["Bash", { command: "curl x" }], ["bash", { command: "curl x" }], ["exec_command", { cmd: "curl x" }], ["run_shell_command", { command: "curl x" }]] as const) {
+    for (const [tool, args] of [
+      ["Bash", { command: "curl x" }],
+      ["bash", { command: "curl x" }],
+      ["exec_command", { cmd: "curl x" }],
+      ["run_shell_command", { command: "curl x" }],
+    ] as const) {
       expect(r.decide(tool, args)?.behavior).toBe("deny");
     }
-    for (const [tool, args] of [["Read", { file_path: "/work/project/.env" }], ["read", { path: ".env" }], ["read_file", { file_path: ".env" }]] as const) {
+    for (const [tool, args] of [
+      ["Read", { file_path: "/work/project/.env" }],
+      ["read", { path: ".env" }],
+      ["read_file", { file_path: ".env" }],
+    ] as const) {
       expect(r.decide(tool, args)?.behavior).toBe("deny");
     }
-    for (const [tool, args] of [["Edit", { file_path: "/work/project/src/a.ts" }], ["edit", { path: "src/deep/b.ts" }], ["replace", { file_path: "src/c.ts" }], ["write_file", { file_path: "src/d.ts" }], ["Write", { file_path: "src/e.ts" }]] as const) {
+    for (const [tool, args] of [
+      ["Edit", { file_path: "/work/project/src/a.ts" }],
+      ["edit", { path: "src/deep/b.ts" }],
+      ["replace", { file_path: "src/c.ts" }],
+      ["write_file", { file_path: "src/d.ts" }],
+      ["Write", { file_path: "src/e.ts" }],
+    ] as const) {
       expect(r.decide(tool, args)?.behavior).toBe("deny");
     }
     expect(r.decide("edit", { path: "lib/a.ts" })).toBeUndefined();
@@ -103,7 +124,10 @@ describe("issue 26: permission rules, Claude Code syntax", () => {
   });
 
   test("WebFetch(domain:…), Skill(…), Agent(…) and mcp__ rules", () => {
-    const r = rules({ allow: ["WebFetch(domain:docs.example.com)", "Skill(review *)", "mcp__github", "Agent(Explore)"], deny: ["mcp__db__drop_table"] });
+    const r = rules({
+      allow: ["WebFetch(domain:docs.example.com)", "Skill(review *)", "mcp__github", "Agent(Explore)"],
+      deny: ["mcp__db__drop_table"],
+    });
     expect(r.decide("web_fetch", { url: "https://docs.example.com/a" })?.behavior).toBe("allow");
     expect(r.decide("WebFetch", { url: "https://evil.example.com/a" })).toBeUndefined();
     expect(r.decide("activate_skill", { name: "review code" })?.behavior).toBe("allow");

@@ -30,8 +30,12 @@ test("issue 26: RPC mode refuses a deny rule's command with the reason the model
 
 test("issue 26: ACP asks the editor for an ask rule's command under auto; an untrusted project's deny rule still refuses", async () => {
   claudeSettings({ permissions: { ask: ["Bash(git push *)"], deny: ["Bash(rm *)"] } });
-  const fake = await startFakeLlm({ script: [bash("git push origin main || true"), bash("rm -f x"), bash("ls"), { text: "done" }] });
-  await using e = await editor(ws, agentArgs(fake, "auto"), { permit: async () => ({ outcome: { outcome: "selected", optionId: "reject_once" } }) });
+  const fake = await startFakeLlm({
+    script: [bash("git push origin main || true"), bash("rm -f x"), bash("ls"), { text: "done" }],
+  });
+  await using e = await editor(ws, agentArgs(fake, "auto"), {
+    permit: async () => ({ outcome: { outcome: "selected", optionId: "reject_once" } }),
+  });
   const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
   const result = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "push" }] });
   expect(result.stopReason).toBe("end_turn");

@@ -16,17 +16,77 @@ function claudeSettings(settings: unknown): void {
   writeFileSync(join(ws.dir, ".claude", "settings.json"), JSON.stringify(settings));
 }
 
-const PROFILES: Array<{ profile: string; shell: (command: string) => { name: string; arguments: Record<string, unknown> }; flags(f: FakeLlm): string[] }> = [
-  { profile: "default", shell: (command) => ({ name: "bash", arguments: { command } }), flags: (f) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", f.baseUrls.anthropic, "--api-key", "test", "--profile", "default"] },
-  { profile: "anthropic", shell: (command) => ({ name: "Bash", arguments: { command } }), flags: (f) => ["--model", "anthropic/claude-haiku-4-5", "--base-url", f.baseUrls.anthropic, "--api-key", "test", "--profile", "anthropic"] },
-  { profile: "openai", shell: (command) => ({ name: "exec_command", arguments: { cmd: command } }), flags: (f) => ["--model", "openai/gpt-5-mini", "--base-url", f.baseUrls.openai, "--api-key", "test", "--profile", "openai"] },
-  { profile: "gemini", shell: (command) => ({ name: "run_shell_command", arguments: { command } }), flags: (f) => ["--model", "gemini/gemini-2.5-flash", "--base-url", f.baseUrls.gemini, "--api-key", "test", "--profile", "gemini"] },
+const PROFILES: Array<{
+  profile: string;
+  shell: (command: string) => { name: string; arguments: Record<string, unknown> };
+  flags(f: FakeLlm): string[];
+}> = [
+  {
+    profile: "default",
+    shell: (command) => ({ name: "bash", arguments: { command } }),
+    flags: (f) => [
+      "--model",
+      "anthropic/claude-haiku-4-5",
+      "--base-url",
+      f.baseUrls.anthropic,
+      "--api-key",
+      "test",
+      "--profile",
+      "default",
+    ],
+  },
+  {
+    profile: "anthropic",
+    shell: (command) => ({ name: "Bash", arguments: { command } }),
+    flags: (f) => [
+      "--model",
+      "anthropic/claude-haiku-4-5",
+      "--base-url",
+      f.baseUrls.anthropic,
+      "--api-key",
+      "test",
+      "--profile",
+      "anthropic",
+    ],
+  },
+  {
+    profile: "openai",
+    shell: (command) => ({ name: "exec_command", arguments: { cmd: command } }),
+    flags: (f) => [
+      "--model",
+      "openai/gpt-5-mini",
+      "--base-url",
+      f.baseUrls.openai,
+      "--api-key",
+      "test",
+      "--profile",
+      "openai",
+    ],
+  },
+  {
+    profile: "gemini",
+    shell: (command) => ({ name: "run_shell_command", arguments: { command } }),
+    flags: (f) => [
+      "--model",
+      "gemini/gemini-2.5-flash",
+      "--base-url",
+      f.baseUrls.gemini,
+      "--api-key",
+      "test",
+      "--profile",
+      "gemini",
+    ],
+  },
 ];
 
 for (const p of PROFILES) {
   test(`issue 26: Claude Code's Bash command validator blocks a grep under the ${p.profile} profile; the model reads why`, async () => {
-    claudeSettings({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `python3 ${VALIDATOR}` }] }] } });
-    const fake = await startFakeLlm({ script: [{ toolCalls: [p.shell("grep -r needle . ; touch ran")] }, { text: "I will use rg" }] });
+    claudeSettings({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `python3 ${VALIDATOR}` }] }] },
+    });
+    const fake = await startFakeLlm({
+      script: [{ toolCalls: [p.shell("grep -r needle . ; touch ran")] }, { text: "I will use rg" }],
+    });
     const r = await ws.run([...p.flags(fake), "--trust", "-p", "find the needle"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("I will use rg\n");
@@ -41,22 +101,42 @@ test("issue 26: the hooks guide's formatter-after-edit hook formats a file writt
   chmodSync(join(ws.dir, "fmt"), 0o755);
   const command = `jq -r '.tool_input.file_path' | { read file_path; if echo "$file_path" | grep -q '\\.ts$'; then ./fmt "$file_path"; fi; }`;
   claudeSettings({ hooks: { PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command }] }] } });
-  const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "write", arguments: { path: "a.ts", content: "let   x  =  1;\n" } }, { name: "write", arguments: { path: "a.md", content: "keep   me\n" } }] }, { text: "written" }] });
+  const fake = await startFakeLlm({
+    script: [
+      {
+        toolCalls: [
+          { name: "write", arguments: { path: "a.ts", content: "let   x  =  1;\n" } },
+          { name: "write", arguments: { path: "a.md", content: "keep   me\n" } },
+        ],
+      },
+      { text: "written" },
+    ],
+  });
   const r = await ws.run([...PROFILES[0].flags(fake), "--trust", "-p", "write"]);
   expect(r.code).toBe(0);
   expect(readFileSync(join(ws.dir, "a.ts"), "utf8")).toBe("let x = 1;\n");
   expect(readFileSync(join(ws.dir, "a.md"), "utf8")).toBe("keep   me\n");
   const patch = "*** Begin Patch\n*** Add File: b.ts\n+const   y = 2;\n*** End Patch";
-  const codex = await startFakeLlm({ script: [{ toolCalls: [{ name: "apply_patch", arguments: { input: patch } }] }, { text: "patched" }] });
+  const codex = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "apply_patch", arguments: { input: patch } }] }, { text: "patched" }],
+  });
   const o = await ws.run([...PROFILES[2].flags(codex), "--trust", "-p", "patch"]);
   expect(o.code).toBe(0);
   expect(readFileSync(join(ws.dir, "b.ts"), "utf8")).toBe("const y = 2;\n");
-  expect(readFileSync(join(ws.dir, "format.log"), "utf8").trim().split("\n")).toEqual([`formatted ${join(ws.dir, "a.ts")}`, `formatted ${join(ws.dir, "b.ts")}`]);
+  expect(readFileSync(join(ws.dir, "format.log"), "utf8").trim().split("\n")).toEqual([
+    `formatted ${join(ws.dir, "a.ts")}`,
+    `formatted ${join(ws.dir, "b.ts")}`,
+  ]);
 });
 
 test("issue 26: UserPromptSubmit context and a Stop hook that keeps the agent going, in print mode", async () => {
   const stop = `jq -e '.stop_hook_active' >/dev/null && exit 0; echo 'also update the changelog' >&2; exit 2`;
-  claudeSettings({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'sprint goal: ship 1.2'" }] }], Stop: [{ hooks: [{ type: "command", command: stop }] }] } });
+  claudeSettings({
+    hooks: {
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'sprint goal: ship 1.2'" }] }],
+      Stop: [{ hooks: [{ type: "command", command: stop }] }],
+    },
+  });
   const fake = await startFakeLlm({ script: [{ text: "first answer" }, { text: "changelog updated" }] });
   const r = await ws.run([...PROFILES[0].flags(fake), "--trust", "-p", "release it"]);
   expect(r.code).toBe(0);
@@ -68,10 +148,21 @@ test("issue 26: UserPromptSubmit context and a Stop hook that keeps the agent go
 
 test("issue 26: a PermissionRequest hook answers an ask rule where no one can (print mode); SessionEnd runs before gong exits", async () => {
   const allow = `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'`;
-  claudeSettings({ permissions: { ask: ["Bash(touch *)"] }, hooks: { PermissionRequest: [{ matcher: "Bash", hooks: [{ type: "command", command: allow }] }], SessionEnd: [{ hooks: [{ type: "command", command: "cat > end.json" }] }] } });
-  const fake = await startFakeLlm({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch made" } }] }, { text: "made" }] });
+  claudeSettings({
+    permissions: { ask: ["Bash(touch *)"] },
+    hooks: {
+      PermissionRequest: [{ matcher: "Bash", hooks: [{ type: "command", command: allow }] }],
+      SessionEnd: [{ hooks: [{ type: "command", command: "cat > end.json" }] }],
+    },
+  });
+  const fake = await startFakeLlm({
+    script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch made" } }] }, { text: "made" }],
+  });
   const r = await ws.run([...PROFILES[0].flags(fake), "--trust", "-p", "make"]);
   expect(r.code).toBe(0);
   expect(existsSync(join(ws.dir, "made"))).toBe(true);
-  expect(JSON.parse(readFileSync(join(ws.dir, "end.json"), "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", cwd: ws.dir });
+  expect(JSON.parse(readFileSync(join(ws.dir, "end.json"), "utf8"))).toMatchObject({
+    hook_event_name: "SessionEnd",
+    cwd: ws.dir,
+  });
 });

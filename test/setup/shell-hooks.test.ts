@@ -24,14 +24,32 @@ function setup(hooks: unknown) {
   const config: HookConfig = parseHookConfig(hooks, join(dir.dir, ".claude/settings.json"), notices);
   const lines: string[] = [];
   const decisions = new WeakMap<object, HookDecision>();
-  const shell = new ShellHooks({ config, cwd: dir.dir, env: process.env, permissionMode: () => "default", report: (l) => void lines.push(l), decisions });
+  const shell = new ShellHooks({
+    config,
+    cwd: dir.dir,
+    env: process.env,
+    permissionMode: () => "default",
+    report: (l) => void lines.push(l),
+    decisions,
+  });
   const errors: HookErrorReport[] = [];
-  const runner = new HookRunner([shell.hooks], () => 5000, (e) => void errors.push(e));
+  const runner = new HookRunner(
+    [shell.hooks],
+    () => 5000,
+    (e) => void errors.push(e),
+  );
   return { shell, runner, lines, notices, decisions, errors };
 }
 
 /** A hook entry running `script` (a shell script body) for `event`, matching `matcher`. */
-const on = (event: string, script: string, matcher?: string, timeout?: number) => ({ [event]: [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: "command", command: script, ...(timeout ? { timeout } : {}) }] }] });
+const on = (event: string, script: string, matcher?: string, timeout?: number) => ({
+  [event]: [
+    {
+      ...(matcher !== undefined ? { matcher } : {}),
+      hooks: [{ type: "command", command: script, ...(timeout ? { timeout } : {}) }],
+    },
+  ],
+});
 const input = () => JSON.parse(readFileSync(join(dir.dir, "input.json"), "utf8"));
 const SAVE = "cat > input.json";
 
@@ -39,12 +57,26 @@ describe("issue 26: PreToolUse", () => {
   test("the event JSON on stdin: common fields, Claude Code's tool name and input, gong's in extra fields; cwd and $CLAUDE_PROJECT_DIR are the project", async () => {
     const h = setup(on("PreToolUse", `${SAVE}; echo "$PWD|$CLAUDE_PROJECT_DIR|$GONG_PROJECT_DIR" > env.txt`, "Bash"));
     expect(await h.runner.beforeToolCall("exec_command", { cmd: "npm test" })).toBeNull();
-    expect(input()).toMatchObject({ session_id: "", cwd: dir.dir, permission_mode: "default", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "npm test" }, gong_tool_name: "exec_command", gong_tool_input: { cmd: "npm test" } });
+    expect(input()).toMatchObject({
+      session_id: "",
+      cwd: dir.dir,
+      permission_mode: "default",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      gong_tool_name: "exec_command",
+      gong_tool_input: { cmd: "npm test" },
+    });
     expect(readFileSync(join(dir.dir, "env.txt"), "utf8").trim()).toBe(`${dir.dir}|${dir.dir}|${dir.dir}`);
   });
 
   test("the matcher is a regular expression over Claude Code's tool names; a plain name matches exactly", async () => {
-    const h = setup({ PreToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "echo $$ >> edits" }] }, { matcher: "Bas", hooks: [{ type: "command", command: "echo x >> partial" }] }] });
+    const h = setup({
+      PreToolUse: [
+        { matcher: "Edit|Write", hooks: [{ type: "command", command: "echo $$ >> edits" }] },
+        { matcher: "Bas", hooks: [{ type: "command", command: "echo x >> partial" }] },
+      ],
+    });
     await h.runner.beforeToolCall("replace", { file_path: "a.ts", old_string: "a", new_string: "b" });
     await h.runner.beforeToolCall("write_file", { file_path: "b.ts", content: "" });
     await h.runner.beforeToolCall("read_file", { file_path: "b.ts" });
@@ -57,8 +89,15 @@ describe("issue 26: PreToolUse", () => {
     const h = setup(on("PreToolUse", `jq -c '[.tool_name, .tool_input.file_path]' >> calls`, "Edit|Write"));
     const patch = "*** Begin Patch\n*** Add File: new.ts\n+x\n*** Update File: old.ts\n@@\n-a\n+b\n*** End Patch";
     await h.runner.beforeToolCall("apply_patch", { input: patch });
-    const calls = readFileSync(join(dir.dir, "calls"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).sort();
-    expect(calls).toEqual([["Edit", join(dir.dir, "old.ts")], ["Write", join(dir.dir, "new.ts")]]);
+    const calls = readFileSync(join(dir.dir, "calls"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .sort();
+    expect(calls).toEqual([
+      ["Edit", join(dir.dir, "old.ts")],
+      ["Write", join(dir.dir, "new.ts")],
+    ]);
   });
 
   test("exit 2 blocks with stderr as the reason; other exit codes are one line and the call goes on", async () => {
@@ -66,17 +105,41 @@ describe("issue 26: PreToolUse", () => {
     expect(await h.runner.beforeToolCall("bash", { command: "ls" })).toEqual({ block: "not this one" });
     const g = setup(on("PreToolUse", "echo oops >&2; exit 1"));
     expect(await g.runner.beforeToolCall("bash", { command: "ls" })).toBeNull();
-    expect(g.lines).toEqual([`PreToolUse hook "echo oops >&2; exit 1" (${join(dir.dir, ".claude/settings.json")}) failed with exit code 1: oops`]);
+    expect(g.lines).toEqual([
+      `PreToolUse hook "echo oops >&2; exit 1" (${join(dir.dir, ".claude/settings.json")}) failed with exit code 1: oops`,
+    ]);
   });
 
   test("hookSpecificOutput.permissionDecision deny / allow / ask with its reason; the legacy decision block denies", async () => {
     const json = (o: unknown) => `echo '${JSON.stringify(o)}'`;
-    const deny = setup(on("PreToolUse", json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "use the test script" } })));
+    const deny = setup(
+      on(
+        "PreToolUse",
+        json({
+          hookSpecificOutput: {
+            hookEventName: "PreToolUse",
+            permissionDecision: "deny",
+            permissionDecisionReason: "use the test script",
+          },
+        }),
+      ),
+    );
     expect(await deny.runner.beforeToolCall("bash", { command: "ls" })).toEqual({ block: "use the test script" });
     const legacy = setup(on("PreToolUse", json({ decision: "block", reason: "old style" })));
     expect(await legacy.runner.beforeToolCall("bash", { command: "ls" })).toEqual({ block: "old style" });
     for (const behavior of ["allow", "ask"] as const) {
-      const h = setup(on("PreToolUse", json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: behavior, permissionDecisionReason: "why" } })));
+      const h = setup(
+        on(
+          "PreToolUse",
+          json({
+            hookSpecificOutput: {
+              hookEventName: "PreToolUse",
+              permissionDecision: behavior,
+              permissionDecisionReason: "why",
+            },
+          }),
+        ),
+      );
       const args = { command: "ls" };
       expect(await h.runner.beforeToolCall("bash", args)).toBeNull();
       expect(h.decisions.get(args)).toEqual({ behavior, reason: "why" });
@@ -84,7 +147,12 @@ describe("issue 26: PreToolUse", () => {
   });
 
   test("updatedInput rewrites the call in gong's own argument names (codex's cmd)", async () => {
-    const h = setup(on("PreToolUse", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"npm test -- --ci"}}}'`));
+    const h = setup(
+      on(
+        "PreToolUse",
+        `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"npm test -- --ci"}}}'`,
+      ),
+    );
     const args = { cmd: "npm test", yield_time_ms: 1000 };
     await h.runner.beforeToolCall("exec_command", args);
     expect(args).toEqual({ cmd: "npm test -- --ci", yield_time_ms: 1000 });
@@ -93,7 +161,12 @@ describe("issue 26: PreToolUse", () => {
   test("continue false stops the call with stopReason; systemMessage is shown; additionalContext reaches the model with the result", async () => {
     const stop = setup(on("PreToolUse", `echo '{"continue":false,"stopReason":"frozen for release"}'`));
     expect(await stop.runner.beforeToolCall("bash", { command: "ls" })).toEqual({ block: "frozen for release" });
-    const h = setup(on("PreToolUse", `echo '{"systemMessage":"checked by policy","hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"the tests take 2 minutes"}}'`));
+    const h = setup(
+      on(
+        "PreToolUse",
+        `echo '{"systemMessage":"checked by policy","hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"the tests take 2 minutes"}}'`,
+      ),
+    );
     const args = { command: "ls" };
     await h.runner.beforeToolCall("bash", args);
     const result = await h.runner.onToolResult("bash", { status: "success", text: "a.txt" } as never, args);
@@ -102,8 +175,18 @@ describe("issue 26: PreToolUse", () => {
   });
 
   test("several hooks of one event run in parallel (each waits for the other's mark)", async () => {
-    const wait = (mine: string, other: string) => `touch ${mine}; for i in $(seq 1 300); do [ -e ${other} ] && exit 0; sleep 0.1; done; exit 1`;
-    const h = setup({ PreToolUse: [{ hooks: [{ type: "command", command: wait("one", "two") }, { type: "command", command: wait("two", "one") }] }] });
+    const wait = (mine: string, other: string) =>
+      `touch ${mine}; for i in $(seq 1 300); do [ -e ${other} ] && exit 0; sleep 0.1; done; exit 1`;
+    const h = setup({
+      PreToolUse: [
+        {
+          hooks: [
+            { type: "command", command: wait("one", "two") },
+            { type: "command", command: wait("two", "one") },
+          ],
+        },
+      ],
+    });
     expect(await h.runner.beforeToolCall("bash", { command: "ls" })).toBeNull();
     expect(h.lines).toEqual([]);
   });
@@ -111,12 +194,32 @@ describe("issue 26: PreToolUse", () => {
 
 describe("issue 26: the other events", () => {
   test("PostToolUse: exit 2 and decision block give the model feedback; PostToolUseFailure sees the error", async () => {
-    const h = setup({ ...on("PostToolUse", "cat > post.json; echo 'lint: 3 problems' >&2; exit 2"), ...on("PostToolUseFailure", `${SAVE}`) });
-    const ok = await h.runner.onToolResult("write", { status: "success", text: "wrote a.ts" } as never, { path: "a.ts", content: "x" });
+    const h = setup({
+      ...on("PostToolUse", "cat > post.json; echo 'lint: 3 problems' >&2; exit 2"),
+      ...on("PostToolUseFailure", `${SAVE}`),
+    });
+    const ok = await h.runner.onToolResult("write", { status: "success", text: "wrote a.ts" } as never, {
+      path: "a.ts",
+      content: "x",
+    });
     expect(ok.text).toBe("wrote a.ts\n\nlint: 3 problems");
-    expect(JSON.parse(readFileSync(join(dir.dir, "post.json"), "utf8"))).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: join(dir.dir, "a.ts"), content: "x" }, tool_response: { success: true, filePath: join(dir.dir, "a.ts") } });
-    await h.runner.onToolResult("bash", { status: "error", text: "boom", error: { code: "EXECUTION_ERROR", message: "exit 1" } } as never, { command: "false" });
-    expect(input()).toMatchObject({ hook_event_name: "PostToolUseFailure", tool_name: "Bash", error: "exit 1", is_interrupt: false });
+    expect(JSON.parse(readFileSync(join(dir.dir, "post.json"), "utf8"))).toMatchObject({
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(dir.dir, "a.ts"), content: "x" },
+      tool_response: { success: true, filePath: join(dir.dir, "a.ts") },
+    });
+    await h.runner.onToolResult(
+      "bash",
+      { status: "error", text: "boom", error: { code: "EXECUTION_ERROR", message: "exit 1" } } as never,
+      { command: "false" },
+    );
+    expect(input()).toMatchObject({
+      hook_event_name: "PostToolUseFailure",
+      tool_name: "Bash",
+      error: "exit 1",
+      is_interrupt: false,
+    });
   });
 
   test("UserPromptSubmit: exit 0 stdout is context; exit 2 drops the prompt and shows stderr to the user", async () => {
@@ -131,7 +234,13 @@ describe("issue 26: the other events", () => {
   });
 
   test("SessionStart: runs once before the first request, with source startup; its stdout or additionalContext is context", async () => {
-    const h = setup(on("SessionStart", `${SAVE}; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch: main"}}'`, "startup"));
+    const h = setup(
+      on(
+        "SessionStart",
+        `${SAVE}; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch: main"}}'`,
+        "startup",
+      ),
+    );
     const first = await h.runner.onBeforeAgent("a", "s");
     const second = await h.runner.onBeforeAgent("b", "s");
     expect(first.messages.map((m) => m.content)).toEqual(["branch: main"]);
@@ -140,7 +249,12 @@ describe("issue 26: the other events", () => {
   });
 
   test("Stop: exit 2 (or decision block) keeps the agent going with the reason; stop_hook_active tells the hook it already did", async () => {
-    const h = setup(on("Stop", `${SAVE}; if jq -e '.stop_hook_active' input.json >/dev/null; then exit 0; fi; echo 'run the tests first' >&2; exit 2`));
+    const h = setup(
+      on(
+        "Stop",
+        `${SAVE}; if jq -e '.stop_hook_active' input.json >/dev/null; then exit 0; fi; echo 'run the tests first' >&2; exit 2`,
+      ),
+    );
     expect(await h.runner.onStop("done")).toBe("run the tests first");
     expect(input()).toMatchObject({ hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "done" });
     expect(await h.runner.onStop("done again")).toBeUndefined();
@@ -149,7 +263,13 @@ describe("issue 26: the other events", () => {
 
   test("PreCompact, SubagentStart, SubagentStop, SessionEnd and Notification run with their fields", async () => {
     const save = (name: string) => `cat > ${name}.json`;
-    const h = setup({ ...on("PreCompact", save("precompact"), "manual"), ...on("SubagentStart", save("substart")), ...on("SubagentStop", save("substop")), ...on("SessionEnd", save("end")), ...on("Notification", save("note")) });
+    const h = setup({
+      ...on("PreCompact", save("precompact"), "manual"),
+      ...on("SubagentStart", save("substart")),
+      ...on("SubagentStop", save("substop")),
+      ...on("SessionEnd", save("end")),
+      ...on("Notification", save("note")),
+    });
     await h.runner.beforeSessionOp("compact", { reason: "manual", tokens: 10 });
     const ev = (kind: string, data: unknown) => ({ kind, data, timestamp: 0, session_id: "s-1" }) as never;
     h.shell.observe(ev("subagent_start", { agent_id: "a1", name: "explorer", task: "look" }));
@@ -158,22 +278,49 @@ describe("issue 26: the other events", () => {
     h.shell.notify("gong needs your permission to use bash", "permission_prompt");
     await h.shell.settle();
     const read = (name: string) => JSON.parse(readFileSync(join(dir.dir, `${name}.json`), "utf8"));
-    expect(read("precompact")).toMatchObject({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "" });
-    expect(read("substart")).toMatchObject({ hook_event_name: "SubagentStart", agent_id: "a1", agent_type: "explorer", session_id: "s-1" });
+    expect(read("precompact")).toMatchObject({
+      hook_event_name: "PreCompact",
+      trigger: "manual",
+      custom_instructions: "",
+    });
+    expect(read("substart")).toMatchObject({
+      hook_event_name: "SubagentStart",
+      agent_id: "a1",
+      agent_type: "explorer",
+      session_id: "s-1",
+    });
     expect(read("substop")).toMatchObject({ hook_event_name: "SubagentStop", agent_id: "a1", stop_hook_active: false });
     expect(read("end")).toMatchObject({ hook_event_name: "SessionEnd", reason: "prompt_input_exit" });
-    expect(read("note")).toMatchObject({ hook_event_name: "Notification", message: "gong needs your permission to use bash", notification_type: "permission_prompt" });
+    expect(read("note")).toMatchObject({
+      hook_event_name: "Notification",
+      message: "gong needs your permission to use bash",
+      notification_type: "permission_prompt",
+    });
   });
 
   test("PermissionRequest: the hook's decision answers in the user's place", async () => {
-    const h = setup(on("PermissionRequest", `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not on main"}}}'`, "Bash"));
-    expect(await h.shell.permissionRequest("run_shell_command", { command: "git push" })).toEqual({ allow: false, reason: "not on main" });
+    const h = setup(
+      on(
+        "PermissionRequest",
+        `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not on main"}}}'`,
+        "Bash",
+      ),
+    );
+    expect(await h.shell.permissionRequest("run_shell_command", { command: "git push" })).toEqual({
+      allow: false,
+      reason: "not on main",
+    });
   });
 });
 
 describe("issue 26: bad hook configuration and bad hooks", () => {
   test("events gong has no moment for are listed once as ignored; other handler types and malformed entries are one line each", () => {
-    const h = setup({ PostCompact: [], TeammateIdle: [], PreToolUse: [{ matcher: "(", hooks: [] }, { hooks: [{ type: "prompt", prompt: "x" }, { type: "command" }] }], Stop: "no" });
+    const h = setup({
+      PostCompact: [],
+      TeammateIdle: [],
+      PreToolUse: [{ matcher: "(", hooks: [] }, { hooks: [{ type: "prompt", prompt: "x" }, { type: "command" }] }],
+      Stop: "no",
+    });
     const file = join(dir.dir, ".claude/settings.json");
     expect(h.notices[0]).toStartWith(`${file}: hooks.PreToolUse[0].matcher is not a valid regular expression (`);
     expect(h.notices.slice(1)).toEqual([
@@ -211,7 +358,12 @@ describe("issue 26: bad hook configuration and bad hooks", () => {
 test("issue 26: Claude Code's published Bash command validator blocks under every profile's shell tool", async () => {
   const fixture = join(import.meta.dir, "..", "fixtures", "claude-code", "bash_command_validator_example.py");
   const h = setup(on("PreToolUse", `python3 ${fixture}`, "Bash"));
-  for (const [tool, args] of [["bash", { command: "grep -r foo ." }], ["Bash", { command: "grep -r foo ." }], ["exec_command", { cmd: "grep -r foo ." }], ["run_shell_command", { command: "grep -r foo ." }]] as const) {
+  for (const [tool, args] of [
+    ["bash", { command: "grep -r foo ." }],
+    ["Bash", { command: "grep -r foo ." }],
+    ["exec_command", { cmd: "grep -r foo ." }],
+    ["run_shell_command", { command: "grep -r foo ." }],
+  ] as const) {
     const gate = await h.runner.beforeToolCall(tool, { ...args });
     expect(gate).toEqual({ block: "• Use 'rg' (ripgrep) instead of 'grep' for better performance and features" });
   }

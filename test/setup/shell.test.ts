@@ -20,7 +20,11 @@ test("/skills lists the skills with where they came from; /help and Tab offer th
   cpSync(FIXTURE, work.dir, { recursive: true });
   const brought = discoverSetup({ cwd: work.dir, home: home.dir, gongHome: join(home.dir, ".gong") });
   let out = "";
-  const ctx = { host: { setup: { brought } }, out: (s: string) => void (out += s), style: makeStyle(false) } as unknown as SlashContext;
+  const ctx = {
+    host: { setup: { brought } },
+    out: (s: string) => void (out += s),
+    style: makeStyle(false),
+  } as unknown as SlashContext;
 
   await runSlashCommand("/skills", ctx);
   expect(out).toContain("  brand-guidelines         Applies Anthropic's official brand colors");

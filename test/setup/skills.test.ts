@@ -35,9 +35,15 @@ describe("Agent Skills", () => {
   test("found in .claude/skills and .agents/skills of the project and in the user's ~/.claude/skills, sorted by name", () => {
     using p = project();
     mkdirSync(join(p.home, ".claude/skills/my-notes"), { recursive: true });
-    writeFileSync(join(p.home, ".claude/skills/my-notes/SKILL.md"), "---\nname: my-notes\ndescription: Keeps notes the way I like them.\n---\nWrite notes in NOTES.md.\n");
+    writeFileSync(
+      join(p.home, ".claude/skills/my-notes/SKILL.md"),
+      "---\nname: my-notes\ndescription: Keeps notes the way I like them.\n---\nWrite notes in NOTES.md.\n",
+    );
     mkdirSync(join(p.dir, ".gong/skills/release"), { recursive: true });
-    writeFileSync(join(p.dir, ".gong/skills/release/SKILL.md"), "---\nname: release\ndescription: >\n  Cuts a release:\n  tags and notes.\nallowed-tools: Bash(git tag:*) Read\n---\nTag it.\n");
+    writeFileSync(
+      join(p.dir, ".gong/skills/release/SKILL.md"),
+      "---\nname: release\ndescription: >\n  Cuts a release:\n  tags and notes.\nallowed-tools: Bash(git tag:*) Read\n---\nTag it.\n",
+    );
     const { items, problems } = p.find();
     expect(problems).toEqual([]);
     expect(items.map((s) => [s.name, s.scope])).toEqual([
@@ -48,7 +54,9 @@ describe("Agent Skills", () => {
     ]);
     expect(items.find((s) => s.name === "release")!.description).toBe("Cuts a release: tags and notes.");
     expect(items.find((s) => s.name === "release")!.allowedTools).toEqual(["Bash(git tag:*)", "Read"]);
-    expect(skillsBlock(items, "Skill")).toContain("- internal-comms: A set of resources to help me write all kinds of internal communications");
+    expect(skillsBlock(items, "Skill")).toContain(
+      "- internal-comms: A set of resources to help me write all kinds of internal communications",
+    );
   });
 
   test("bad input: a SKILL.md without frontmatter, with a 1 MB description, or a bad name is one line naming the file; the others load", () => {
@@ -93,18 +101,25 @@ describe("Agent Skills", () => {
       // The files beside SKILL.md are listed for the model to read.
       expect(bodyOf(second)).toContain("examples/3p-updates.md");
       // The prompt's list is the same in both requests (the cached prefix stays valid).
-      const system = (r: { body: any }) => JSON.stringify(r.body.system ?? r.body.systemInstruction ?? r.body.instructions ?? r.body.messages?.[0]);
+      const system = (r: { body: any }) =>
+        JSON.stringify(r.body.system ?? r.body.systemInstruction ?? r.body.instructions ?? r.body.messages?.[0]);
       expect(system(second)).toBe(system(first));
     });
   }
 
   test("an unknown skill name is an error result listing the skills; the session goes on", async () => {
     using p = project();
-    await using h = await harness([{ toolCalls: [{ name: "Skill", arguments: { skill: "nope" } }] }, { text: "ok" }], { cwd: p.dir, profile: "anthropic", skills: p.find().items });
+    await using h = await harness([{ toolCalls: [{ name: "Skill", arguments: { skill: "nope" } }] }, { text: "ok" }], {
+      cwd: p.dir,
+      profile: "anthropic",
+      skills: p.find().items,
+    });
     await h.session.submit("go");
     const end = h.of("tool_call_end")[0];
     expect((end.data.output as any).status).toBe("error");
-    expect((end.data.output as any).error.message).toBe("No skill 'nope'. Available skills: brand-guidelines, internal-comms.");
+    expect((end.data.output as any).error.message).toBe(
+      "No skill 'nope'. Available skills: brand-guidelines, internal-comms.",
+    );
   });
 
   test("no skills: no skill tool and no skills block", async () => {

@@ -9,5 +9,11 @@ store.appendMessage({ role: "user", content: "start" });
 console.log(store.path);
 for (let i = 0; ; i++) {
   // Varying sizes so the kill lands inside a write now and then.
-  store.appendMessage({ role: "tool", toolCallId: `c${i}`, toolName: "bash", content: `output ${i} `.padEnd(200 + ((i * 7919) % 20000), "y"), isError: false });
+  store.appendMessage({
+    role: "tool",
+    toolCallId: `c${i}`,
+    toolName: "bash",
+    content: `output ${i} `.padEnd(200 + ((i * 7919) % 20000), "y"),
+    isError: false,
+  });
 }

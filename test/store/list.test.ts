@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AmbiguousSessionError, SessionNotFoundError, SessionStore, deleteSession, findSession, listSessions, resolveSession } from "../../lib/store/index.ts";
+import {
+  AmbiguousSessionError,
+  SessionNotFoundError,
+  SessionStore,
+  deleteSession,
+  findSession,
+  listSessions,
+  resolveSession,
+} from "../../lib/store/index.ts";
 import { assistant, tempDir, user } from "./helpers.ts";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -28,7 +36,13 @@ test("5.1 listSessions: newest first, first message, name, count; filtered by cw
   const c = make("/proj/c", "other project", 2_000_000);
   const listed = listSessions("/proj/a", { home });
   expect(listed.map((s) => s.id)).toEqual([b.id, a.id]);
-  expect(listed[1]).toMatchObject({ id: a.id, path: a.path, cwd: "/proj/a", firstMessage: "fix the build", messageCount: 2 });
+  expect(listed[1]).toMatchObject({
+    id: a.id,
+    path: a.path,
+    cwd: "/proj/a",
+    firstMessage: "fix the build",
+    messageCount: 2,
+  });
   expect(listed[1].name).toBeUndefined();
   expect(listed[0].name).toBe("long one");
   expect(listed[0].firstMessage.length).toBeLessThanOrEqual(100);
@@ -112,7 +126,9 @@ test("5.1 a session whose header line is corrupt is still listed (id from the fi
   expect(listed[1].headerDamaged).toBeUndefined();
   expect(listSessions(undefined, { home }).find((s) => s.id === damaged.id)?.headerDamaged).toBe(true);
   const opened = SessionStore.open(damaged.id, { home, cwd: "/proj/d" });
-  expect(opened.warnings).toEqual([{ line: 1, message: "line 1 is not a readable session header; the file name gives the session id" }]);
+  expect(opened.warnings).toEqual([
+    { line: 1, message: "line 1 is not a readable session header; the file name gives the session id" },
+  ]);
   expect(opened.buildContext().messages).toEqual([user("recover me"), assistant("ok")]);
   opened.close();
 });

@@ -17,7 +17,11 @@ afterEach(() => tmp.cleanup());
 test("5.1 migration from v0 upgrades in memory and leaves the file alone until written", () => {
   const store = SessionStore.open(path);
   expect(store.warnings).toEqual([]);
-  expect(store.header).toMatchObject({ version: CURRENT_VERSION, id: "0f1e2d3c-4b5a-4968-8776-655443322110", cwd: "/work/demo" });
+  expect(store.header).toMatchObject({
+    version: CURRENT_VERSION,
+    id: "0f1e2d3c-4b5a-4968-8776-655443322110",
+    cwd: "/work/demo",
+  });
   const entries = [...store.entries()];
   expect(entries).toHaveLength(4);
   expect(entries.map((e) => e.parentId)).toEqual([null, entries[0].id, entries[1].id, entries[2].id]);
@@ -47,6 +51,9 @@ test("5.1 migration: the first append rewrites the file in the current version, 
 });
 
 test("5.1 a file from a newer version is refused with a clear error", () => {
-  writeFileSync(path, `{"type":"session","version":${CURRENT_VERSION + 1},"id":"x","timestamp":"2030-01-01T00:00:00.000Z","cwd":"/"}\n`);
+  writeFileSync(
+    path,
+    `{"type":"session","version":${CURRENT_VERSION + 1},"id":"x","timestamp":"2030-01-01T00:00:00.000Z","cwd":"/"}\n`,
+  );
   expect(() => SessionStore.open(path)).toThrow(/written by a newer gong/);
 });

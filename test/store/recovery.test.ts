@@ -12,14 +12,19 @@ afterEach(() => tmp.cleanup());
 
 function sessionWith(count: number, text = (i: number) => `message ${i}`) {
   const store = SessionStore.create({ cwd: "/r", dir: tmp.dir });
-  const entries = Array.from({ length: count }, (_, i) => store.appendMessage(i % 2 ? assistant(text(i)) : user(text(i))));
+  const entries = Array.from({ length: count }, (_, i) =>
+    store.appendMessage(i % 2 ? assistant(text(i)) : user(text(i))),
+  );
   store.close();
   return { path: store.path!, entries };
 }
 
 test("5.1 torn last line is skipped with a warning and does not break the next append", () => {
   const { path, entries } = sessionWith(4);
-  appendFileSync(path, `{"type":"message","id":"abcd1234","parentId":"${entries[3].id}","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"us`);
+  appendFileSync(
+    path,
+    `{"type":"message","id":"abcd1234","parentId":"${entries[3].id}","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"us`,
+  );
   const store = SessionStore.open(path);
   expect(store.warnings).toEqual([{ line: 6, message: expect.stringContaining("torn last line") }]);
   expect(store.buildContext().messages).toHaveLength(4);
@@ -45,7 +50,9 @@ test("5.1 corrupt line in the middle is reported with its line number and the re
   expect(store.warnings.map((w) => w.line)).toEqual([4, 5]);
   expect(store.warnings[0].message).toContain("line 4: corrupt entry");
   expect(store.warnings[1].message).toContain(`attached to "${entries[1].id}"`);
-  const texts = store.buildContext().messages.map((m) => (typeof m.content === "string" ? m.content : (m.content[0] as { text: string }).text));
+  const texts = store
+    .buildContext()
+    .messages.map((m) => (typeof m.content === "string" ? m.content : (m.content[0] as { text: string }).text));
   expect(texts).toEqual(["message 0", "message 1", "message 3", "message 4", "message 5"]);
   expect(treeProblems(store)).toEqual([]);
   store.close();
@@ -56,10 +63,21 @@ test("5.1 large file: a body outside the kept range is never read; a corrupt kep
   const { path, entries } = sessionWith(50, (i) => `message ${i} ${big}`); // ~5 MB: bodies are not parsed at load
   const store = SessionStore.open(path);
   store.branch(entries[49].id);
-  store.append({ type: "compaction", summary: "s", firstKeptEntryId: entries[45].id, tokensBefore: 1, tokensAfter: 1, filesRead: [], filesModified: [], strategy: "summary" });
+  store.append({
+    type: "compaction",
+    summary: "s",
+    firstKeptEntryId: entries[45].id,
+    tokensBefore: 1,
+    tokensAfter: 1,
+    filesRead: [],
+    filesModified: [],
+    strategy: "summary",
+  });
   store.close();
   // Break the body of entry 10 (before the kept range) and of entry 47 (inside it), keeping prefix and closing brace.
-  const text = readFileSync(path, "utf8").replace("message 10 z", 'message 10 "z').replace("message 47 z", 'message 47 "z');
+  const text = readFileSync(path, "utf8")
+    .replace("message 10 z", 'message 10 "z')
+    .replace("message 47 z", 'message 47 "z');
   writeFileSync(path, text);
   const reopened = SessionStore.open(path);
   expect(reopened.warnings).toEqual([]);
@@ -88,7 +106,10 @@ test("5.1 kill -9 while appending: the file loads and every complete entry is pr
   expect(child.signalCode).toBe("SIGKILL");
 
   const raw = readFileSync(path, "utf8");
-  const complete = raw.slice(0, raw.lastIndexOf("\n") + 1).split("\n").filter(Boolean);
+  const complete = raw
+    .slice(0, raw.lastIndexOf("\n") + 1)
+    .split("\n")
+    .filter(Boolean);
   const completeIds = complete.slice(1).map((line) => JSON.parse(line).id as string);
   const store = SessionStore.open(path);
   expect(store.warnings.length).toBeLessThanOrEqual(1); // at most the torn last line

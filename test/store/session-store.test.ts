@@ -12,7 +12,6 @@ afterEach(() => tmp.cleanup());
 
 const newStore = () => SessionStore.create({ cwd: "/work/main", dir: join(tmp.dir, "sessions") });
 
-
 /** A compaction that summarised everything before `firstKeptEntryId`. */
 function appendCompaction(store: SessionStore, firstKeptEntryId: string) {
   return store.append({
@@ -39,7 +38,12 @@ describe("writing", () => {
     const header = JSON.parse(lines[0]);
     expect(header).toMatchObject({ type: "session", version: 1, id: store.id, cwd: "/work/main" });
     expect(lines[1].startsWith(`{"type":"message","id":"${a.id}","parentId":null,"timestamp":"`)).toBe(true);
-    expect(JSON.parse(lines[2])).toMatchObject({ type: "message", id: b.id, parentId: a.id, message: { role: "assistant" } });
+    expect(JSON.parse(lines[2])).toMatchObject({
+      type: "message",
+      id: b.id,
+      parentId: a.id,
+      message: { role: "assistant" },
+    });
     expect(b.message).toMatchObject({ usage: { input: 100, output: 20 } });
     expect(store.leafId).toBe(b.id);
     expect(treeProblems(store)).toEqual([]);
@@ -143,7 +147,12 @@ describe("branching", () => {
     const e = store.appendMessage(user("e"));
     expect(e.parentId).toBe(summary!.id);
     const ctx = store.buildContext();
-    expect(ctx.messages.map((m) => (typeof m.content === "string" ? m.content : "asst"))).toEqual(["a", "asst", expect.stringContaining("tried c, it failed"), "e"]);
+    expect(ctx.messages.map((m) => (typeof m.content === "string" ? m.content : "asst"))).toEqual([
+      "a",
+      "asst",
+      expect.stringContaining("tried c, it failed"),
+      "e",
+    ]);
     expect(treeProblems(store)).toEqual([]);
     store.close();
     const resumed = SessionStore.open(store.path!);

@@ -18,7 +18,11 @@ afterEach(async () => {
   await ws.dispose();
 });
 
-async function bash(args: unknown, options: Partial<LocalEnvironmentOptions> = {}, extra: { signal?: AbortSignal; onUpdate?: (t: string) => void } = {}) {
+async function bash(
+  args: unknown,
+  options: Partial<LocalEnvironmentOptions> = {},
+  extra: { signal?: AbortSignal; onUpdate?: (t: string) => void } = {},
+) {
   const registry = createToolRegistry({ cwd: ws.dir, env: ws.env(options) });
   return registry.execute("bash", args, extra);
 }
@@ -122,7 +126,10 @@ describe("3. output management", () => {
 
 describe("4. process management", () => {
   test("bash 4.1 process tree killed on timeout", async () => {
-    const r = await bash({ command: "sleep 100 & echo $! > pids; bash -c 'sleep 100 & echo $! >> pids; wait' & wait", timeout: 3 });
+    const r = await bash({
+      command: "sleep 100 & echo $! > pids; bash -c 'sleep 100 & echo $! >> pids; wait' & wait",
+      timeout: 3,
+    });
     expect(r.error?.code).toBe("TIMEOUT");
     const pids = pidsIn("pids");
     expect(pids.length).toBe(2);
@@ -137,7 +144,10 @@ describe("4. process management", () => {
 
   test("bash 4.3 commands inherit the environment's HOME and PATH", async () => {
     const home = join(ws.temp, "home-for-test");
-    const r = await bash({ command: 'echo "$HOME"; command -v seq' }, { baseEnv: { HOME: home, PATH: process.env.PATH } });
+    const r = await bash(
+      { command: 'echo "$HOME"; command -v seq' },
+      { baseEnv: { HOME: home, PATH: process.env.PATH } },
+    );
     expect(r.text.split("\n")[0]).toBe(home);
     expect(r.text).toContain("seq");
   });
@@ -161,14 +171,21 @@ describe("5. regressions", () => {
       GIT_COMMITTER_NAME: "t",
       GIT_COMMITTER_EMAIL: "t@example.com",
     };
-    const r = await bash({ command: "git init -q . && echo x > f && git add f && git commit", timeout: 1 }, { baseEnv: gitEnv });
+    const r = await bash(
+      { command: "git init -q . && echo x > f && git add f && git commit", timeout: 1 },
+      { baseEnv: gitEnv },
+    );
     expect(r.error?.code).toBe("TIMEOUT");
     expect(r.text).toContain("Command timed out after 1 seconds");
   });
 
   test("bash 5.3 process group killed on abort", async () => {
     const controller = new AbortController();
-    const pending = bash({ command: "sleep 100 & echo $! > pids; sleep 100 & echo $! >> pids; wait" }, {}, { signal: controller.signal });
+    const pending = bash(
+      { command: "sleep 100 & echo $! > pids; sleep 100 & echo $! >> pids; wait" },
+      {},
+      { signal: controller.signal },
+    );
     await until(() => existsSync(join(ws.dir, "pids")) && pidsIn("pids").length === 2, "both pids");
     controller.abort();
     const r = await pending;
@@ -194,7 +211,14 @@ describe("5. regressions", () => {
   });
 
   test("bash 5.6 wrong argument types are INVALID_PARAM naming the field", async () => {
-    for (const args of [{ command: null }, { command: 42 }, {}, { command: "echo", timeout: "5" }, { command: "echo", timeout: 0 }, { command: "echo", timeout: 601 }]) {
+    for (const args of [
+      { command: null },
+      { command: 42 },
+      {},
+      { command: "echo", timeout: "5" },
+      { command: "echo", timeout: 0 },
+      { command: "echo", timeout: 601 },
+    ]) {
       const r = await bash(args);
       expect(r.status).toBe("error");
       expect(r.error?.code).toBe("INVALID_PARAM");
@@ -212,14 +236,23 @@ test("bash streams the output tail to onUpdate", async () => {
 
 test("bash updates carry only new output, at most 30 000 characters each: a flood says what it skipped", async () => {
   const updates: string[] = [];
-  const r = await bash({ command: "head -c 400000 /dev/zero | tr '\\0' a; echo; echo the-end" }, {}, { onUpdate: (t) => updates.push(t) });
+  const r = await bash(
+    { command: "head -c 400000 /dev/zero | tr '\\0' a; echo; echo the-end" },
+    {},
+    { onUpdate: (t) => updates.push(t) },
+  );
   expect(r.status).toBe("success");
   for (const u of updates) expect(u.length).toBeLessThanOrEqual(30_100);
   const joined = updates.join("");
   expect(joined).toMatch(/\[… \d+ characters of output skipped …\]\n/);
   expect(joined.endsWith("a\nthe-end\n")).toBe(true);
-  const skipped = [...joined.matchAll(/\[… (\d+) characters of output skipped …\]\n/g)].reduce((n, m) => n + Number(m[1]), 0);
-  expect(joined.replace(/\n?\[… \d+ characters of output skipped …\]\n/g, "").length + skipped).toBe(400_000 + "\nthe-end\n".length);
+  const skipped = [...joined.matchAll(/\[… (\d+) characters of output skipped …\]\n/g)].reduce(
+    (n, m) => n + Number(m[1]),
+    0,
+  );
+  expect(joined.replace(/\n?\[… \d+ characters of output skipped …\]\n/g, "").length + skipped).toBe(
+    400_000 + "\nthe-end\n".length,
+  );
 });
 
 test("bash empty output says so", async () => {
@@ -247,6 +280,8 @@ test("bash in the editor's terminal (ACP) returns the output the terminal kept",
     },
   };
   const env = new ClientEnvironment(local, { sessionId: "s", client, capabilities: { terminal: true } });
-  const r = await createToolRegistry({ cwd: ws.dir, env }).execute("bash", { command: "echo from-the-terminal; exit 3" });
+  const r = await createToolRegistry({ cwd: ws.dir, env }).execute("bash", {
+    command: "echo from-the-terminal; exit 3",
+  });
   expect(r.text).toBe("from-the-terminal\n\n\nCommand exited with code 3");
 });

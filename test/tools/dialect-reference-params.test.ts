@@ -75,7 +75,12 @@ describe("codex's parameters", () => {
   beforeEach(() => ws.use(openaiTools));
 
   test("exec_command takes the approval fields codex declares (sandbox_permissions, justification, prefix_rule)", async () => {
-    const r = await run("exec_command", { cmd: "echo ran", sandbox_permissions: "require_escalated", justification: "Do you want to run echo?", prefix_rule: ["echo"] });
+    const r = await run("exec_command", {
+      cmd: "echo ran",
+      sandbox_permissions: "require_escalated",
+      justification: "Do you want to run echo?",
+      prefix_rule: ["echo"],
+    });
     expect(r.status).toBe("success");
     expect(r.text).toContain("ran");
     const wrong = await run("exec_command", { cmd: "echo ran", prefix_rule: "echo" });

@@ -25,7 +25,8 @@ afterEach(async () => {
   await ws.dispose();
 });
 
-const run = (name: string, args: unknown, commandTimeoutMs?: number) => ws.registry.execute(name, args, { commandTimeoutMs });
+const run = (name: string, args: unknown, commandTimeoutMs?: number) =>
+  ws.registry.execute(name, args, { commandTimeoutMs });
 
 describe("codex exec_command / write_stdin sessions", () => {
   beforeEach(() => ws.use(openaiTools));
@@ -40,13 +41,17 @@ describe("codex exec_command / write_stdin sessions", () => {
 
   test("issue 22 item 12: write_stdin to a session that closed its stdin says the text was not delivered", async () => {
     // It reads one line, then closes its input: the first write is delivered, the second is not.
-    const first = await run("exec_command", { cmd: "read line; echo \"got:$line\"; exec 0<&-; echo closed-now; sleep 30", yield_time_ms: 300 });
+    const first = await run("exec_command", {
+      cmd: 'read line; echo "got:$line"; exec 0<&-; echo closed-now; sleep 30',
+      yield_time_ms: 300,
+    });
     const id = first.data.session_id as number;
     expect(id).toBeDefined();
     const delivered = await run("write_stdin", { session_id: id, chars: "one\n", yield_time_ms: 500 });
     expect(delivered.status).toBe("success");
     let seen = delivered.text;
-    for (let i = 0; i < 20 && !seen.includes("closed-now"); i++) seen += (await run("write_stdin", { session_id: id, yield_time_ms: 1000 })).text;
+    for (let i = 0; i < 20 && !seen.includes("closed-now"); i++)
+      seen += (await run("write_stdin", { session_id: id, yield_time_ms: 1000 })).text;
     expect(seen).toContain("closed-now");
     const written = await run("write_stdin", { session_id: id, chars: "hello\n", yield_time_ms: 0 });
     expect(written.status).toBe("error");
@@ -62,12 +67,15 @@ describe("codex exec_command / write_stdin sessions", () => {
     expect(ids.every((id) => typeof id === "number")).toBe(true);
     const refused = await run("exec_command", { cmd: "echo one too many", yield_time_ms: 250 });
     expect(refused.status).toBe("error");
-    expect(refused.error?.message).toContain(`${MAX_RUNNING_PROCESSES} commands started earlier are still running (the limit is ${MAX_RUNNING_PROCESSES})`);
+    expect(refused.error?.message).toContain(
+      `${MAX_RUNNING_PROCESSES} commands started earlier are still running (the limit is ${MAX_RUNNING_PROCESSES})`,
+    );
     expect(refused.text).not.toContain("one too many");
   });
 
   test("a command still running keeps running: output so far and a session id; write_stdin feeds it and reads on", async () => {
-    const script = 'echo $$ > pid.txt; echo ready; while read line; do echo "got:$line"; [ "$line" = quit ] && exit 0; done';
+    const script =
+      'echo $$ > pid.txt; echo ready; while read line; do echo "got:$line"; [ "$line" = quit ] && exit 0; done';
     // Windows long enough for a crowded machine to print before the answer.
     const first = await run("exec_command", { cmd: script, yield_time_ms: 3_000 });
     expect(first.status).toBe("success");
@@ -112,11 +120,20 @@ describe("codex exec_command / write_stdin sessions", () => {
     expect(capture.hints).toStrictEqual({ headerChars: whole.text.length - seq.length });
     expect(whole.context).not.toHaveProperty("truncation_header");
     const observer = coreObserver(ws.root, { perTool: { exec_command: CAPABILITY_LIMITS.bash } });
-    const long = await runObserved(ws.registry, observer, "exec_command", { cmd: "seq 1 20000", max_output_tokens: 100 });
+    const long = await runObserved(ws.registry, observer, "exec_command", {
+      cmd: "seq 1 20000",
+      max_output_tokens: 100,
+    });
     expect(long.response.text.endsWith(`Output:\n${seq}`)).toBe(true);
     expect(long.forModel.text).toMatch(/^1$/m);
     expect(long.forModel.text).toMatch(/^20000$/m);
-    expect(long.forModel.data.truncation).toMatchObject({ direction: "head_tail", max_chars: 400, max_lines: null, original_chars: seq.length, original_lines: 20_000 });
+    expect(long.forModel.data.truncation).toMatchObject({
+      direction: "head_tail",
+      max_chars: 400,
+      max_lines: null,
+      original_chars: seq.length,
+      original_lines: 20_000,
+    });
     expect(long.forModel.text).toContain(`Original token count: ${Math.ceil(seq.length / 4)}`);
     const missing = await run("exec_command", { cmd: "ls", workdir: "nope" });
     expect(missing.error?.code).toBe("NOT_FOUND");
@@ -133,7 +150,12 @@ describe("codex exec_command / write_stdin sessions", () => {
     expect(text).toMatch(/Lines \d+-\d+ of 5000 are not shown\./);
     expect(text).toMatch(/^1$/m);
     expect(text.endsWith("5000\n")).toBe(true);
-    expect(r.forModel.data.truncation).toMatchObject({ original_lines: 5000, original_chars: seq.length, max_chars: 8000, max_lines: null });
+    expect(r.forModel.data.truncation).toMatchObject({
+      original_lines: 5000,
+      original_chars: seq.length,
+      max_chars: 8000,
+      max_lines: null,
+    });
     expect((r.forModel.data.truncation as { kept_chars: number }).kept_chars).toBeLessThanOrEqual(8000);
     // More lines than the shell's 256-line limit: the model's budget is in tokens, not lines.
     expect((r.forModel.data.truncation as { kept_lines: number }).kept_lines).toBeGreaterThan(256);
@@ -141,20 +163,34 @@ describe("codex exec_command / write_stdin sessions", () => {
   });
 
   test("004-5.3 a session polled with write_stdin: each call gets the output written since the last, whole, in its own spill file", async () => {
-    const observer = coreObserver(ws.root, { perTool: { exec_command: CAPABILITY_LIMITS.bash, write_stdin: CAPABILITY_LIMITS.bash } });
+    const observer = coreObserver(ws.root, {
+      perTool: { exec_command: CAPABILITY_LIMITS.bash, write_stdin: CAPABILITY_LIMITS.bash },
+    });
     const seen = (name: string, args: unknown) => runObserved(ws.registry, observer, name, args);
     const seq = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}\n`).join("");
-    const first = await seen("exec_command", { cmd: "seq 1 100000; read a; seq 100001 200000; read b; echo done", yield_time_ms: 2000 });
+    const first = await seen("exec_command", {
+      cmd: "seq 1 100000; read a; seq 100001 200000; read b; echo done",
+      yield_time_ms: 2000,
+    });
     const id = first.response.data.session_id as number;
     expect(first.response.text).toContain(`Process running with session ID ${id}`);
     const second = await seen("write_stdin", { session_id: id, chars: "\n", yield_time_ms: 2000 });
     const last = await seen("write_stdin", { session_id: id, chars: "\n", yield_time_ms: 2000 });
     expect(last.response.text).toContain("Process exited with code 0");
     expect(last.response.text.endsWith("Output:\ndone\n")).toBe(true);
-    for (const [call, from, to] of [[first, 1, 100_000], [second, 100_001, 200_000]] as const) {
+    for (const [call, from, to] of [
+      [first, 1, 100_000],
+      [second, 100_001, 200_000],
+    ] as const) {
       expect(ws.read(call.fullOutputPath!)).toBe(seq(from, to));
-      expect(call.forModel.data.truncation).toMatchObject({ original_lines: 100_000, original_chars: seq(from, to).length, kept_lines: 256 });
-      expect(call.forModel.text).toContain(`Original token count: ${Math.ceil(seq(from, to).length / 4)}\nOutput:\n[WARNING: Tool output was truncated:`);
+      expect(call.forModel.data.truncation).toMatchObject({
+        original_lines: 100_000,
+        original_chars: seq(from, to).length,
+        kept_lines: 256,
+      });
+      expect(call.forModel.text).toContain(
+        `Original token count: ${Math.ceil(seq(from, to).length / 4)}\nOutput:\n[WARNING: Tool output was truncated:`,
+      );
       expect(call.forModel.text.endsWith(`${to}\n`)).toBe(true);
     }
     expect(first.fullOutputPath).not.toBe(second.fullOutputPath);
@@ -172,10 +208,14 @@ describe("codex read_file, list_dir, grep_files, view_image", () => {
     expect(r.text).not.toContain("start_line");
   });
 
-  test("read_file keeps a line that itself looks numbered (\"  12 | x\") as it is", async () => {
+  test('read_file keeps a line that itself looks numbered ("  12 | x") as it is', async () => {
     ws.write("table.txt", "  12 | x\nL3: y\n");
     expect((await run("read_file", { file_path: "table.txt" })).text).toContain("L1:   12 | x\nL2: L3: y\n");
-    const block = await run("read_file", { file_path: "table.txt", mode: "indentation", indentation: { anchor_line: 1 } });
+    const block = await run("read_file", {
+      file_path: "table.txt",
+      mode: "indentation",
+      indentation: { anchor_line: 1 },
+    });
     expect(block.text).toBe("L1:   12 | x");
   });
 
@@ -183,7 +223,9 @@ describe("codex read_file, list_dir, grep_files, view_image", () => {
     ws.write("m.py", "import os\n\n# helper\ndef f(x):\n    y = x + 1\n    return y\n\ndef g():\n    pass\n");
     const r = await run("read_file", { file_path: "m.py", mode: "indentation", indentation: { anchor_line: 5 } });
     expect(r.text).toBe("L3: # helper\nL4: def f(x):\nL5:     y = x + 1\nL6:     return y");
-    expect(indentationBlock(["function a() {", "  b();", "}", "c();"], 2, { maxLevels: 0, siblings: false, header: false })).toEqual([1, 3]);
+    expect(
+      indentationBlock(["function a() {", "  b();", "}", "c();"], 2, { maxLevels: 0, siblings: false, header: false }),
+    ).toEqual([1, 3]);
   });
 
   test("list_dir numbers entries, marks directories and pages with offset/limit and depth", async () => {
@@ -237,7 +279,10 @@ describe("Claude Code tools", () => {
   });
 
   test("run_in_background, then TaskOutput (blocking and not) and TaskStop", async () => {
-    const started = await run("Bash", { command: "echo $$ > pid.txt; echo first; sleep 0.3; echo second; sleep 30", run_in_background: true });
+    const started = await run("Bash", {
+      command: "echo $$ > pid.txt; echo first; sleep 0.3; echo second; sleep 30",
+      run_in_background: true,
+    });
     const id = started.data.task_id as string;
     expect(started.text).toContain(`ID: ${id}`);
     const pid = await pidFrom(ws.path("pid.txt"));
@@ -280,10 +325,12 @@ describe("gemini-cli tools", () => {
     const r = await run("read_file", { file_path: "f.txt", start_line: 2, end_line: 2 });
     expect(r.text).toContain("\nb\n");
     expect(r.text).not.toContain(" | ");
-    expect((await run("read_file", { file_path: "f.txt", start_line: 3, end_line: 2 })).error?.code).toBe("INVALID_PARAM");
+    expect((await run("read_file", { file_path: "f.txt", start_line: 3, end_line: 2 })).error?.code).toBe(
+      "INVALID_PARAM",
+    );
   });
 
-  test("a line that itself looks numbered (\"  12 | x\") is shown as it is by read_file and read_many_files", async () => {
+  test('a line that itself looks numbered ("  12 | x") is shown as it is by read_file and read_many_files', async () => {
     ws.write("table.txt", "  12 | x\n");
     expect((await run("read_file", { file_path: "table.txt" })).text).toContain("\n  12 | x\n");
     expect((await run("read_many_files", { include: ["table.txt"] })).text).toContain("--- table.txt ---\n  12 | x\n");
@@ -301,8 +348,16 @@ describe("gemini-cli tools", () => {
 
   test("replace: exact once, allow_multiple, and an empty old_string creates a new file", async () => {
     ws.write("f.txt", "k\nk\n");
-    expect((await run("replace", { file_path: "f.txt", instruction: "i", old_string: "k", new_string: "v" })).text).toContain("allow_multiple");
-    await run("replace", { file_path: "f.txt", instruction: "Rename k.", old_string: "k", new_string: "v", allow_multiple: true });
+    expect(
+      (await run("replace", { file_path: "f.txt", instruction: "i", old_string: "k", new_string: "v" })).text,
+    ).toContain("allow_multiple");
+    await run("replace", {
+      file_path: "f.txt",
+      instruction: "Rename k.",
+      old_string: "k",
+      new_string: "v",
+      allow_multiple: true,
+    });
     expect(ws.read("f.txt")).toBe("v\nv\n");
     await run("replace", { file_path: "new.txt", instruction: "Create it.", old_string: "", new_string: "fresh\n" });
     expect(ws.read("new.txt")).toBe("fresh\n");
@@ -312,10 +367,16 @@ describe("gemini-cli tools", () => {
     ws.write("sub/x.txt", "");
     expect((await run("run_shell_command", { command: "ls", dir_path: "sub" })).text).toContain("x.txt");
     expect((await run("run_shell_command", { command: "sleep 5" }, 300)).error?.code).toBe("TIMEOUT");
-    const bg = await run("run_shell_command", { command: "echo $$ > pid.txt; echo up; sleep 30", is_background: true, delay_ms: 300 });
+    const bg = await run("run_shell_command", {
+      command: "echo $$ > pid.txt; echo up; sleep 30",
+      is_background: true,
+      delay_ms: 300,
+    });
     const pidOf = bg.data.pid as number;
     expect(bg.text).toContain(`Background PIDs: ${pidOf}`);
-    expect(await eventually(async () => (await run("read_background_output", { pid: pidOf })).text.includes("up"))).toBe(true);
+    expect(
+      await eventually(async () => (await run("read_background_output", { pid: pidOf })).text.includes("up")),
+    ).toBe(true);
     expect((await run("list_background_processes", {})).text).toContain(`${pidOf}: running`);
     const pid = await pidFrom(ws.path("pid.txt"));
     await ws.registry.close();
@@ -327,7 +388,9 @@ describe("gemini-cli tools", () => {
     ws.write("b.js", "needle\nneedle in a haystack\n");
     const r = await run("grep_search", { pattern: "needle" });
     expect(r.text).toContain("File: a.ts\nL1: Needle");
-    expect((await run("grep_search", { pattern: "needle", names_only: true, case_sensitive: true })).data.files).toEqual(["b.js"]);
+    expect(
+      (await run("grep_search", { pattern: "needle", names_only: true, case_sensitive: true })).data.files,
+    ).toEqual(["b.js"]);
     const kept = await run("grep_search", { pattern: "needle", exclude_pattern: "HAYSTACK" });
     expect(kept.text).toContain("L1: needle");
     expect(kept.text).not.toContain("haystack");

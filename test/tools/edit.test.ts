@@ -12,7 +12,8 @@ beforeAll(() => {
 });
 afterAll(() => ws.dispose());
 
-const edit = (path: string, old_text: string, new_text: string, extra: Record<string, unknown> = {}) => ws.run("edit", { path, old_text, new_text, ...extra });
+const edit = (path: string, old_text: string, new_text: string, extra: Record<string, unknown> = {}) =>
+  ws.run("edit", { path, old_text, new_text, ...extra });
 
 describe("J.1 1. basic replacement", () => {
   test("edit 1.1 an exact match is replaced and the diff is returned", async () => {
@@ -22,7 +23,9 @@ describe("J.1 1. basic replacement", () => {
     expect(ws.read("hello.txt")).toBe("Hello, testing!");
     expect(r.text.startsWith("Successfully replaced text in hello.txt.")).toBe(true);
     expect(r.data).toMatchObject({ applied: true, replacements: 1, first_changed_line: 1 });
-    expect(r.data.diff).toBe("--- hello.txt\n+++ hello.txt\n@@ -1,1 +1,1 @@\n-Hello, world!\n\\ No newline at end of file\n+Hello, testing!\n\\ No newline at end of file\n");
+    expect(r.data.diff).toBe(
+      "--- hello.txt\n+++ hello.txt\n@@ -1,1 +1,1 @@\n-Hello, world!\n\\ No newline at end of file\n+Hello, testing!\n\\ No newline at end of file\n",
+    );
     expect(r.text).toContain(r.data.diff as string);
   });
 
@@ -31,7 +34,8 @@ describe("J.1 1. basic replacement", () => {
     const r = await edit("hello2.txt", "nonexistent", "x");
     expect(r.error).toEqual({
       code: "INVALID_PARAM",
-      message: "Could not find the exact text in hello2.txt. The old text must match exactly including all whitespace and newlines.",
+      message:
+        "Could not find the exact text in hello2.txt. The old text must match exactly including all whitespace and newlines.",
     });
     expect(ws.read("hello2.txt")).toBe("Hello, world!");
   });
@@ -39,7 +43,9 @@ describe("J.1 1. basic replacement", () => {
   test("edit 1.3 multiple occurrences refused", async () => {
     ws.write("foo.txt", "foo bar foo baz foo");
     const r = await edit("foo.txt", "foo", "qux");
-    expect(r.error?.message).toBe("Found 3 occurrences of the text in foo.txt. The text must be unique. Please provide more context to make it unique.");
+    expect(r.error?.message).toBe(
+      "Found 3 occurrences of the text in foo.txt. The text must be unique. Please provide more context to make it unique.",
+    );
     expect(r.text).toContain("replace_all");
     expect(ws.read("foo.txt")).toBe("foo bar foo baz foo");
   });
@@ -100,7 +106,8 @@ describe("J.1 2. fuzzy matching", () => {
   });
 
   test("edit fuzzy match changes only the matched bytes", async () => {
-    const before = "intro \u201Cq\u201D \u2014 x\u00A0y   \n\u2018a\u2019 line\u3000\ntarget \u201Cthis\u201D\u00A0one  \nend \u2013 \u2019z\u2019\u2002\n";
+    const before =
+      "intro \u201Cq\u201D \u2014 x\u00A0y   \n\u2018a\u2019 line\u3000\ntarget \u201Cthis\u201D\u00A0one  \nend \u2013 \u2019z\u2019\u2002\n";
     ws.write("mixed.txt", before);
     const r = await edit("mixed.txt", 'target "this" one\n', "new line\n");
     expect(r.status).toBe("success");

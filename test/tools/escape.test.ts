@@ -32,7 +32,15 @@ afterAll(async () => {
   await ws.dispose();
 });
 
-const hostileFiles = () => ["../outside/canary.txt", canary, "link-to-file", "link-to-dir/canary.txt", "./sub/../../outside/canary.txt", "~/../outside/canary.txt", "/etc/passwd"];
+const hostileFiles = () => [
+  "../outside/canary.txt",
+  canary,
+  "link-to-file",
+  "link-to-dir/canary.txt",
+  "./sub/../../outside/canary.txt",
+  "~/../outside/canary.txt",
+  "/etc/passwd",
+];
 const hostileDirs = () => ["..", "../outside", ws.outside, "link-to-dir", "/", "~/.."];
 
 async function expectDenied(registry: ToolRegistry, tool: string, args: Record<string, unknown>) {
@@ -48,7 +56,8 @@ describe("escape: reading", () => {
   });
 
   test("edit refuses every way out and changes nothing", async () => {
-    for (const path of hostileFiles()) await expectDenied(ws.registry, "edit", { path, old_text: "root", new_text: "hacked" });
+    for (const path of hostileFiles())
+      await expectDenied(ws.registry, "edit", { path, old_text: "root", new_text: "hacked" });
   });
 
   test("ls refuses directories outside", async () => {
@@ -56,7 +65,8 @@ describe("escape: reading", () => {
   });
 
   test("grep refuses paths outside", async () => {
-    for (const path of [...hostileDirs(), ...hostileFiles()]) await expectDenied(ws.registry, "grep", { pattern: "CANARY", path });
+    for (const path of [...hostileDirs(), ...hostileFiles()])
+      await expectDenied(ws.registry, "grep", { pattern: "CANARY", path });
   });
 
   test("find refuses paths outside", async () => {
@@ -66,7 +76,13 @@ describe("escape: reading", () => {
 
 describe("escape: writing", () => {
   test("write refuses every way out, including through a dangling symlink", async () => {
-    for (const path of [...hostileFiles(), "dangling-out", "link-to-dir/new.txt", "../outside/new.txt", join(ws.outside, "new.txt")]) {
+    for (const path of [
+      ...hostileFiles(),
+      "dangling-out",
+      "link-to-dir/new.txt",
+      "../outside/new.txt",
+      join(ws.outside, "new.txt"),
+    ]) {
       await expectDenied(ws.registry, "write", { path, content: "malicious" });
     }
   });

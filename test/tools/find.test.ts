@@ -32,7 +32,8 @@ for (const { engine, pathEnv, missing } of [
   { engine: "typescript", pathEnv: "/nonexistent-gong-bin", missing: false },
 ]) {
   const fallback = engine === "typescript";
-  const find = (args: unknown) => createToolRegistry({ cwd: ws.dir, env: ws.env({ baseEnv: { PATH: pathEnv } }) }).execute("find", args);
+  const find = (args: unknown) =>
+    createToolRegistry({ cwd: ws.dir, env: ws.env({ baseEnv: { PATH: pathEnv } }) }).execute("find", args);
   const pathsOf = async (args: unknown) => ((await find(args)).data.paths as string[]).slice().sort();
 
   describe(`find [${engine}]`, () => {
@@ -63,17 +64,20 @@ for (const { engine, pathEnv, missing } of [
       expect(await pathsOf({ pattern: "*.txt" })).toEqual(["kept.txt", "other/local.txt"]);
     });
 
-    test.skipIf(missing)("find 2.1 engines list ignored files when asked, and match case as asked (smart case by default)", async () => {
-      files("out/gen.md", "README.MD", "notes.md");
-      writeFileSync(join(ws.dir, ".gitignore"), "out/\n");
-      const env = ws.env({ baseEnv: { PATH: pathEnv } });
-      const glob = async (options: { pattern: string; noIgnore?: boolean; ignoreCase?: boolean }) =>
-        (await env.glob({ ...options, path: ws.dir })).paths.slice().sort();
-      expect(await glob({ pattern: "*.md" })).toEqual(["README.MD", "notes.md"]);
-      expect(await glob({ pattern: "*.MD" })).toEqual(["README.MD"]);
-      expect(await glob({ pattern: "*.md", ignoreCase: false })).toEqual(["notes.md"]);
-      expect(await glob({ pattern: "*.md", noIgnore: true })).toEqual(["README.MD", "notes.md", "out/gen.md"]);
-    });
+    test.skipIf(missing)(
+      "find 2.1 engines list ignored files when asked, and match case as asked (smart case by default)",
+      async () => {
+        files("out/gen.md", "README.MD", "notes.md");
+        writeFileSync(join(ws.dir, ".gitignore"), "out/\n");
+        const env = ws.env({ baseEnv: { PATH: pathEnv } });
+        const glob = async (options: { pattern: string; noIgnore?: boolean; ignoreCase?: boolean }) =>
+          (await env.glob({ ...options, path: ws.dir })).paths.slice().sort();
+        expect(await glob({ pattern: "*.md" })).toEqual(["README.MD", "notes.md"]);
+        expect(await glob({ pattern: "*.MD" })).toEqual(["README.MD"]);
+        expect(await glob({ pattern: "*.md", ignoreCase: false })).toEqual(["notes.md"]);
+        expect(await glob({ pattern: "*.md", noIgnore: true })).toEqual(["README.MD", "notes.md", "out/gen.md"]);
+      },
+    );
 
     test.skipIf(missing)("find 2.2 past the limit the result is partial and says how to see more", async () => {
       files(...Array.from({ length: 12 }, (_, i) => `f${i}.txt`));

@@ -38,8 +38,49 @@ function rng(seed: number) {
 }
 type Rng = ReturnType<typeof rng>;
 
-const ODD = ["\u0000", "\uFEFF", "\u202F", "\u2018", "\u201D", "\u2014", "\u00A0", "e\u0301", "🌍", "\uD800", "\r\n", "\r", "\t", "..", "/", "~", "$(rm -rf /)", "%2e%2e", "\\", "'", '"'];
-const PATHS = ["a.txt", "dir", "dir/b.txt", "bin.dat", "missing.txt", "../../etc/passwd", "/etc/passwd", "~", "~/x", "~/../../etc", "", " ", ".", "..", "@a.txt", "dir/../../..", "new/file.txt", "a.txt/child"];
+const ODD = [
+  "\u0000",
+  "\uFEFF",
+  "\u202F",
+  "\u2018",
+  "\u201D",
+  "\u2014",
+  "\u00A0",
+  "e\u0301",
+  "🌍",
+  "\uD800",
+  "\r\n",
+  "\r",
+  "\t",
+  "..",
+  "/",
+  "~",
+  "$(rm -rf /)",
+  "%2e%2e",
+  "\\",
+  "'",
+  '"',
+];
+const PATHS = [
+  "a.txt",
+  "dir",
+  "dir/b.txt",
+  "bin.dat",
+  "missing.txt",
+  "../../etc/passwd",
+  "/etc/passwd",
+  "~",
+  "~/x",
+  "~/../../etc",
+  "",
+  " ",
+  ".",
+  "..",
+  "@a.txt",
+  "dir/../../..",
+  "new/file.txt",
+  "a.txt/child",
+];
 
 function randomString(r: Rng): string {
   switch (r.int(6)) {
@@ -90,7 +131,8 @@ function randomArgs(r: Rng, tool: string, fields: string[]): unknown {
   }
   if (tool === "bash") {
     // Only harmless commands: a quoted echo of random text, with a short timeout.
-    if (typeof args.command === "string") args.command = `echo '${String(args.command).replaceAll("'", "").slice(0, 200)}'`;
+    if (typeof args.command === "string")
+      args.command = `echo '${String(args.command).replaceAll("'", "").slice(0, 200)}'`;
     if (typeof args.command === "string") args.timeout = 1;
   }
   if (r.next() < 0.1) args[randomString(r).slice(0, 20) || "junk"] = randomValue(r);
@@ -121,10 +163,15 @@ describe("fuzz", () => {
           throw new Error(`${def.name} threw for ${JSON.stringify(args)?.slice(0, 300)}: ${e}`);
         }
         const problems = envelopeProblems(result);
-        if (problems.length > 0) throw new Error(`${def.name} gave an invalid envelope for ${JSON.stringify(args)?.slice(0, 300)}: ${problems.join("; ")}`);
+        if (problems.length > 0)
+          throw new Error(
+            `${def.name} gave an invalid envelope for ${JSON.stringify(args)?.slice(0, 300)}: ${problems.join("; ")}`,
+          );
         const code = (result as { error?: { code: string; message: string } }).error;
         if (FILE_TOOLS.includes(def.name) && code?.code === "INTERNAL_ERROR") {
-          throw new Error(`${def.name} reported an internal error for ${JSON.stringify(args)?.slice(0, 300)}: ${code.message}`);
+          throw new Error(
+            `${def.name} reported an internal error for ${JSON.stringify(args)?.slice(0, 300)}: ${code.message}`,
+          );
         }
         calls++;
       }
@@ -136,7 +183,28 @@ describe("fuzz", () => {
 
   test("the fuzzy form with positions equals the plain fuzzy form", () => {
     const r = rng(7);
-    const alphabet = ["a", "b", " ", "  ", "\t", "\n", "\r\n", "\r", "\u2018", "\u2019", "\u201C", "\u2014", "\u2212", "\u00A0", "\u3000", "e\u0301", "\u0301", "\u00E9", "🌍", "\uFEFF"];
+    const alphabet = [
+      "a",
+      "b",
+      " ",
+      "  ",
+      "\t",
+      "\n",
+      "\r\n",
+      "\r",
+      "\u2018",
+      "\u2019",
+      "\u201C",
+      "\u2014",
+      "\u2212",
+      "\u00A0",
+      "\u3000",
+      "e\u0301",
+      "\u0301",
+      "\u00E9",
+      "🌍",
+      "\uFEFF",
+    ];
     for (let i = 0; i < 2000; i++) {
       const text = Array.from({ length: r.int(40) }, () => r.pick(alphabet)).join("");
       const mapped = mapFuzzy(text);
@@ -155,7 +223,10 @@ describe("fuzz", () => {
     for (let i = 0; i < 3000; i++) {
       const content = Array.from({ length: 5 + r.int(30) }, () => r.pick(alphabet)).join("");
       const from = r.int(content.length);
-      const old = content.slice(from, from + 1 + r.int(8)).replaceAll("\u2019", "'").replaceAll("\u2013", "-");
+      const old = content
+        .slice(from, from + 1 + r.int(8))
+        .replaceAll("\u2019", "'")
+        .replaceAll("\u2013", "-");
       const match = findMatches(content, old, true);
       if (!match.ok) continue;
       checked++;

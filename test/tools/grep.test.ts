@@ -33,7 +33,8 @@ for (const { engine, pathEnv, missing } of [
   { engine: "typescript", pathEnv: "/nonexistent-gong-bin", missing: false },
 ]) {
   const fallback = engine === "typescript";
-  const grep = (args: unknown) => createToolRegistry({ cwd: ws.dir, env: ws.env({ baseEnv: { PATH: pathEnv } }) }).execute("grep", args);
+  const grep = (args: unknown) =>
+    createToolRegistry({ cwd: ws.dir, env: ws.env({ baseEnv: { PATH: pathEnv } }) }).execute("grep", args);
   /** Status when nothing was cut: the fallback alone makes a result partial. */
   const whole = fallback ? "partial" : "success";
 
@@ -50,7 +51,8 @@ for (const { engine, pathEnv, missing } of [
     test.skipIf(missing)("grep 1.1 the engine searches ignored files when asked (gemini-cli's no_ignore)", async () => {
       files({ ".gitignore": "build/\n", "build/out.js": "needle\n", "src.js": "needle\n" });
       const env = ws.env({ baseEnv: { PATH: pathEnv } });
-      const filesOf = async (noIgnore: boolean) => [...new Set((await env.grep({ pattern: "needle", path: ws.dir, noIgnore })).lines.map((l) => l.file))].sort();
+      const filesOf = async (noIgnore: boolean) =>
+        [...new Set((await env.grep({ pattern: "needle", path: ws.dir, noIgnore })).lines.map((l) => l.file))].sort();
       expect(await filesOf(false)).toEqual(["src.js"]);
       expect(await filesOf(true)).toEqual(["build/out.js", "src.js"]);
     });
@@ -99,22 +101,29 @@ for (const { engine, pathEnv, missing } of [
     test.skipIf(missing)("grep 2.4 ignore_case matches regardless of case", async () => {
       files({ "f.txt": "Hello World\n" });
       expect((await grep({ pattern: "hello" })).data.matches).toEqual([]);
-      expect((await grep({ pattern: "hello", ignore_case: true })).data.matches).toEqual([{ file: "f.txt", line: 1, text: "Hello World" }]);
+      expect((await grep({ pattern: "hello", ignore_case: true })).data.matches).toEqual([
+        { file: "f.txt", line: 1, text: "Hello World" },
+      ]);
     });
 
-    test.skipIf(missing)("grep 3.1 truncation: the tool returns every match, the framework cuts (20,000 characters, 200 lines)", async () => {
-      files({ "big.txt": Array.from({ length: 2000 }, (_, i) => `common word ${i} ${"z".repeat(60)}`).join("\n") });
-      const registry = createToolRegistry({ cwd: ws.dir, env: ws.env({ baseEnv: { PATH: pathEnv } }) });
-      const r = await runObserved(registry, coreObserver(ws.dir), "grep", { pattern: "common", limit: 2000 });
-      expect(r.response.text.split("\n").filter((l) => l.startsWith("big.txt:"))).toHaveLength(2000);
-      expect((r.response.data.matches as unknown[]).length).toBe(2000);
-      expect(r.truncated).toBe(true);
-      expect(r.forModel.text.length).toBeLessThan(21_000);
-      // 200 lines: the first 100 and the last 100, which hold the summary and any notice too.
-      const shown = r.forModel.text.split("\n").filter((l) => l.startsWith("big.txt:")).length;
-      expect(shown).toBe(fallback ? 197 : 199);
-      expect(r.forModel.text).toContain(fallback ? "Lines 101-1903 of 2003 are not shown." : "Lines 101-1901 of 2001 are not shown.");
-    });
+    test.skipIf(missing)(
+      "grep 3.1 truncation: the tool returns every match, the framework cuts (20,000 characters, 200 lines)",
+      async () => {
+        files({ "big.txt": Array.from({ length: 2000 }, (_, i) => `common word ${i} ${"z".repeat(60)}`).join("\n") });
+        const registry = createToolRegistry({ cwd: ws.dir, env: ws.env({ baseEnv: { PATH: pathEnv } }) });
+        const r = await runObserved(registry, coreObserver(ws.dir), "grep", { pattern: "common", limit: 2000 });
+        expect(r.response.text.split("\n").filter((l) => l.startsWith("big.txt:"))).toHaveLength(2000);
+        expect((r.response.data.matches as unknown[]).length).toBe(2000);
+        expect(r.truncated).toBe(true);
+        expect(r.forModel.text.length).toBeLessThan(21_000);
+        // 200 lines: the first 100 and the last 100, which hold the summary and any notice too.
+        const shown = r.forModel.text.split("\n").filter((l) => l.startsWith("big.txt:")).length;
+        expect(shown).toBe(fallback ? 197 : 199);
+        expect(r.forModel.text).toContain(
+          fallback ? "Lines 101-1903 of 2003 are not shown." : "Lines 101-1901 of 2001 are not shown.",
+        );
+      },
+    );
 
     test.skipIf(missing)("grep 3.2 glob limits the search to matching file names", async () => {
       files({ "lib/a.ex": "test\n", "lib/b.js": "test\n", "c.ex": "test\n" });
@@ -123,13 +132,22 @@ for (const { engine, pathEnv, missing } of [
     });
 
     test.skipIf(missing)("grep 3.3 binary files are skipped", async () => {
-      files({ "pic.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0x74, 0x65, 0x73, 0x74, 0x0a]), "t.txt": "test\n" });
+      files({
+        "pic.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0x74, 0x65, 0x73, 0x74, 0x0a]),
+        "t.txt": "test\n",
+      });
       const r = await grep({ pattern: "test" });
       expect(r.data.matches).toEqual([{ file: "t.txt", line: 1, text: "test" }]);
     });
 
     test.skipIf(missing)("grep 4.1 wrong argument types are INVALID_PARAM", async () => {
-      for (const args of [{ pattern: null }, { pattern: 42 }, {}, { pattern: "x", limit: 0 }, { pattern: "x", context: "2" }]) {
+      for (const args of [
+        { pattern: null },
+        { pattern: 42 },
+        {},
+        { pattern: "x", limit: 0 },
+        { pattern: "x", context: "2" },
+      ]) {
         const r = await grep(args);
         expect(r.status).toBe("error");
         expect(r.error?.code).toBe("INVALID_PARAM");

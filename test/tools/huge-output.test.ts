@@ -33,11 +33,17 @@ const spills = () => readdirSync(join(ws.dir, "tool-output")).filter((f) => !f.s
 
 describe("shell output", () => {
   test("one 50 MB line: the model gets its last 30,000 characters, the event the first and last 5 MB", async () => {
-    const r = await runObserved(registry(), coreObserver(ws.dir), "bash", { command: "head -c 50000000 /dev/zero | tr '\\0' a" });
+    const r = await runObserved(registry(), coreObserver(ws.dir), "bash", {
+      command: "head -c 50000000 /dev/zero | tr '\\0' a",
+    });
     expect(r.response.data.total_bytes).toBe(50_000_000);
     expect(r.forModel.text.endsWith(`]\n${"a".repeat(30_000)}`)).toBe(true);
-    expect(r.forModel.text).toContain("WARNING: Tool output was truncated: 49970000 of 50000000 characters were removed from the start.");
-    expect(r.forModel.text).toContain("Line 1 alone is longer than the 30000-character limit: only its last 30000 characters are shown.");
+    expect(r.forModel.text).toContain(
+      "WARNING: Tool output was truncated: 49970000 of 50000000 characters were removed from the start.",
+    );
+    expect(r.forModel.text).toContain(
+      "Line 1 alone is longer than the 30000-character limit: only its last 30000 characters are shown.",
+    );
     expect(r.complete).toBe(false);
     expect(r.forEvent.text.length).toBeLessThan(DEFAULT_EVENT_LIMIT_CHARS + 300);
     expect(statSync(join(ws.dir, r.fullOutputPath!)).size).toBe(50_000_000);
@@ -47,11 +53,18 @@ describe("shell output", () => {
   test("seq 1 100000: exact counts in the marker, nothing dropped silently", async () => {
     const r = await runObserved(registry(), coreObserver(ws.dir), "bash", { command: "seq 1 100000" });
     const info = r.forModel.data.truncation as Record<string, number>;
-    expect(info).toMatchObject({ original_lines: 100_000, kept_lines: 256, removed_lines: 99_744, original_chars: 588_895 });
+    expect(info).toMatchObject({
+      original_lines: 100_000,
+      kept_lines: 256,
+      removed_lines: 99_744,
+      original_chars: 588_895,
+    });
     expect(info.kept_chars + info.removed_chars).toBe(info.original_chars);
     const shown = r.forModel.text.split("]\n")[1];
     expect(shown).toBe(Array.from({ length: 256 }, (_, i) => `${99_745 + i}\n`).join(""));
-    expect(r.forModel.text).toContain(`WARNING: Tool output was truncated: ${info.removed_chars} of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown.`);
+    expect(r.forModel.text).toContain(
+      `WARNING: Tool output was truncated: ${info.removed_chars} of 588895 characters were removed from the start. Lines 1-99744 of 100000 are not shown.`,
+    );
   });
 
   test("1 GB of output: the event limit holds, the spill file stops at its cap, the counts are whole", async () => {
@@ -65,17 +78,29 @@ describe("shell output", () => {
     expect(r.forEvent.text.length).toBeLessThan(DEFAULT_EVENT_LIMIT_CHARS + 300);
     expect(r.forEvent.text).toContain("[... 990000000 characters (0 line breaks) omitted here");
     expect(statSync(join(ws.dir, r.fullOutputPath!)).size).toBe(cap);
-    expect(r.forModel.text).toContain(`(only its first ${cap} of 1000000000 bytes were stored: the spill file is capped)`);
+    expect(r.forModel.text).toContain(
+      `(only its first ${cap} of 1000000000 bytes were stored: the spill file is capped)`,
+    );
     expect(r.forModel.text).toContain("999970000 of 1000000000 characters were removed from the start.");
     expect(r.forModel.text.endsWith("b".repeat(30_000))).toBe(true);
   }, 180_000);
 
   test("yes under a 3 s timeout: the spill is capped and the timeout is reported", async () => {
     const cap = 4 * 1024 * 1024;
-    const r = await runObserved(registry(), coreObserver(ws.dir, { spillCapBytes: cap }), "bash", { command: "yes", timeout: 3 }, {});
+    const r = await runObserved(
+      registry(),
+      coreObserver(ws.dir, { spillCapBytes: cap }),
+      "bash",
+      { command: "yes", timeout: 3 },
+      {},
+    );
     expect(r.response.error?.code).toBe("TIMEOUT");
     expect(statSync(join(ws.dir, r.fullOutputPath!)).size).toBe(cap);
-    expect(r.forModel.text.endsWith("Command timed out after 3 seconds. The output so far is shown above; retry with a larger timeout (at most 600) or run long jobs in the background.")).toBe(true);
+    expect(
+      r.forModel.text.endsWith(
+        "Command timed out after 3 seconds. The output so far is shown above; retry with a larger timeout (at most 600) or run long jobs in the background.",
+      ),
+    ).toBe(true);
     expect(r.forModel.text).toContain("the spill file is capped");
     expect(r.forEvent.text.length).toBeLessThan(DEFAULT_EVENT_LIMIT_CHARS + 400);
     expect(spills()).toHaveLength(1);
@@ -96,7 +121,9 @@ describe("read", () => {
   test("a long first line does not hide the lines after it", async () => {
     writeFileSync(join(ws.dir, "wide.txt"), `${"y".repeat(70_000)}\nshort\n`);
     const r = await runObserved(registry(), coreObserver(ws.dir), "read", { path: "wide.txt" });
-    expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath}. Use read with start_line to page through that file`);
+    expect(r.forModel.text).toContain(
+      `The full output is in ${r.fullOutputPath}. Use read with start_line to page through that file`,
+    );
     expect(r.forModel.text).toContain("   2 | short");
   });
 
@@ -155,7 +182,11 @@ describe("background commands", () => {
     const reg = registry(geminiTools);
     try {
       const observer = coreObserver(ws.dir, { perTool: { read_background_output: CAPABILITY_LIMITS.bash } });
-      const lines = await runObserved(reg, observer, "run_shell_command", { command: "seq 1 1000; sleep 30", is_background: true, delay_ms: 300 });
+      const lines = await runObserved(reg, observer, "run_shell_command", {
+        command: "seq 1 1000; sleep 30",
+        is_background: true,
+        delay_ms: 300,
+      });
       const pid = lines.response.data.pid as number;
       // Read until the whole of seq's output has been captured (however long a crowded machine takes).
       const window = await until(async () => {
@@ -164,12 +195,18 @@ describe("background commands", () => {
       }, "seq's 1000 lines");
       expect(window.response.text).toBe(`PID ${pid} (running), lines 701-1000 of 1000:\n${seq(701, 1000).trimEnd()}`);
       expect(window.truncated).toBe(false);
-      const wide = await runObserved(reg, observer, "run_shell_command", { command: "head -c 100000 /dev/zero | tr '\\0' w; echo; sleep 30", is_background: true, delay_ms: 300 });
+      const wide = await runObserved(reg, observer, "run_shell_command", {
+        command: "head -c 100000 /dev/zero | tr '\\0' w; echo; sleep 30",
+        is_background: true,
+        delay_ms: 300,
+      });
       const read = await until(async () => {
         const r = await runObserved(reg, observer, "read_background_output", { pid: wide.response.data.pid as number });
         return r.response.text.includes("w".repeat(100_000)) ? r : undefined;
       }, "the 100,000-character line");
-      expect(read.forModel.text).toStartWith(`PID ${wide.response.data.pid} (running), line 1 of 1:\n[WARNING: Tool output was truncated: 70000 of 100000 characters were removed from the start.`);
+      expect(read.forModel.text).toStartWith(
+        `PID ${wide.response.data.pid} (running), line 1 of 1:\n[WARNING: Tool output was truncated: 70000 of 100000 characters were removed from the start.`,
+      );
       expect(read.forModel.text.match(/WARNING/g)).toHaveLength(1);
       expect(read.forModel.text.endsWith(`]\n${"w".repeat(30_000)}`)).toBe(true);
     } finally {
@@ -180,7 +217,10 @@ describe("background commands", () => {
   test("read_background_output: a line reaching back past the kept 1,000,000 bytes says only its end is kept", async () => {
     const reg = registry(geminiTools);
     try {
-      const started = await reg.execute("run_shell_command", { command: "head -c 1200000 /dev/zero | tr '\\0' w; echo; echo end; sleep 30", is_background: true });
+      const started = await reg.execute("run_shell_command", {
+        command: "head -c 1200000 /dev/zero | tr '\\0' w; echo; echo end; sleep 30",
+        is_background: true,
+      });
       const pid = started.data.pid as number;
       const read = await until(async () => {
         const r = await reg.execute("read_background_output", { pid, lines: 2 });

@@ -38,7 +38,10 @@ test("nested objects and array items are checked", () => {
 });
 
 test("arguments that are not an object, and unknown keys under additionalProperties:false", () => {
-  expect(checkJsonArgs("t", schema, null)).toEqual({ ok: false, message: "Invalid arguments for t: arguments must be a JSON object (got null)." });
+  expect(checkJsonArgs("t", schema, null)).toEqual({
+    ok: false,
+    message: "Invalid arguments for t: arguments must be a JSON object (got null).",
+  });
   const strict = { type: "object", properties: { a: { type: "string" } }, additionalProperties: false };
   const r = checkJsonArgs("t", strict, { a: "x", b: 1 });
   expect(r.ok ? "" : r.message).toContain("unknown argument 'b' (allowed: a)");
@@ -46,16 +49,35 @@ test("arguments that are not an object, and unknown keys under additionalPropert
 
 test("004 3.7 a custom tool described by a plain JSON Schema: sent as is, arguments checked before it runs", async () => {
   const { createToolRegistry } = await import("../../tools/registry.ts");
-  const parameters = { type: "object", properties: { filter: { type: "string", description: "Test name filter" } }, required: ["filter"] };
+  const parameters = {
+    type: "object",
+    properties: { filter: { type: "string", description: "Test name filter" } },
+    required: ["filter"],
+  };
   const seen: unknown[] = [];
   const registry = createToolRegistry({
     cwd: process.cwd(),
-    tools: [{ name: "run_tests", description: "Runs the test suite", jsonSchema: parameters, truncation: "tail", run: async (args, ctx) => (seen.push(args), ctx.reply.success({}, "3 passed")) }],
+    tools: [
+      {
+        name: "run_tests",
+        description: "Runs the test suite",
+        jsonSchema: parameters,
+        truncation: "tail",
+        run: async (args, ctx) => (seen.push(args), ctx.reply.success({}, "3 passed")),
+      },
+    ],
   });
-  expect(registry.definitions().find((d) => d.name === "run_tests")).toEqual({ name: "run_tests", description: "Runs the test suite", parameters });
+  expect(registry.definitions().find((d) => d.name === "run_tests")).toEqual({
+    name: "run_tests",
+    description: "Runs the test suite",
+    parameters,
+  });
   const bad = await registry.execute("run_tests", { filter: 3 });
   expect(bad.status).toBe("error");
-  expect(bad.error).toEqual({ code: "INVALID_PARAM", message: "Invalid arguments for run_tests: 'filter' must be a string (got number)." });
+  expect(bad.error).toEqual({
+    code: "INVALID_PARAM",
+    message: "Invalid arguments for run_tests: 'filter' must be a string (got number).",
+  });
   expect(seen).toEqual([]);
   expect((await registry.execute("run_tests", { filter: "parser" })).text).toBe("3 passed");
   expect(seen).toEqual([{ filter: "parser" }]);

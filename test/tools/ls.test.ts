@@ -66,7 +66,10 @@ describe("J.7 2. errors and edges", () => {
 describe("J.7 3. parameter checks", () => {
   test("ls 3.1 wrong argument types are INVALID_PARAM naming the field", async () => {
     const r = await ws.run("ls", { path: 42 });
-    expect(r.error).toEqual({ code: "INVALID_PARAM", message: "Invalid arguments for ls: 'path' must be a string (got number 42)." });
+    expect(r.error).toEqual({
+      code: "INVALID_PARAM",
+      message: "Invalid arguments for ls: 'path' must be a string (got number 42).",
+    });
     expect((await ws.run("ls", { limit: 0 })).error?.code).toBe("INVALID_PARAM");
   });
 });

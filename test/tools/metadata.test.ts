@@ -18,7 +18,12 @@ const tool = (name: string) => coreTools.find((t) => t.name === name)!;
 /** Runs a core tool for real and describes the call and its result. */
 async function described(name: string, args: Record<string, unknown>) {
   const response = await ws.run(name, args);
-  return { call: describeCall(tool(name), args), result: summarizeResult(tool(name), response), files: filesOf(tool(name), response), response };
+  return {
+    call: describeCall(tool(name), args),
+    result: summarizeResult(tool(name), response),
+    files: filesOf(tool(name), response),
+    response,
+  };
 }
 
 describe("tool metadata", () => {
@@ -67,7 +72,9 @@ describe("tool metadata", () => {
     const ok = await described("bash", { command: "printf 'a\\nb\\n'\n  # two lines" });
     expect(ok.call).toEqual({ kind: "shell", call_summary: "printf 'a\\nb\\n' # two lines" });
     expect(ok.result).toBe("exit 0 · 2 lines");
-    const failed = await described("bash", { command: "echo building; echo 'greet.sh: line 4: nmae: unbound variable'; exit 1" });
+    const failed = await described("bash", {
+      command: "echo building; echo 'greet.sh: line 4: nmae: unbound variable'; exit 1",
+    });
     expect(failed.result).toBe("exit 1 · greet.sh: line 4: nmae: unbound variable");
     // A long output: the true line count, and a failure's own last line rather than the truncation note.
     const long = await described("bash", { command: "seq 1 10000" });
@@ -96,16 +103,40 @@ describe("tool metadata", () => {
   });
 
   test("a custom tool without metadata gets the defaults; one whose summarizer throws falls back to them", () => {
-    const plain: Tool = { name: "deploy", description: "d", schema: v.object({ env: v.string(), dry: v.boolean() }), truncation: "head", run: async (_a, ctx) => ctx.reply.success({}, "deployed to staging\nmore") };
+    const plain: Tool = {
+      name: "deploy",
+      description: "d",
+      schema: v.object({ env: v.string(), dry: v.boolean() }),
+      truncation: "head",
+      run: async (_a, ctx) => ctx.reply.success({}, "deployed to staging\nmore"),
+    };
     expect(kindOf(plain)).toBe("other");
-    expect(describeCall(plain, { env: "staging", dry: true })).toEqual({ kind: "other", call_summary: "env=staging dry=true" });
+    expect(describeCall(plain, { env: "staging", dry: true })).toEqual({
+      kind: "other",
+      call_summary: "env=staging dry=true",
+    });
     const ok = startReply({}).success({}, "deployed to staging\nmore");
     expect(summarizeResult(plain, ok)).toBe("deployed to staging");
-    expect(summarizeResult(plain, startReply({}).fail("TIMEOUT", "The deploy took too long."))).toBe("The deploy took too long.");
+    expect(summarizeResult(plain, startReply({}).fail("TIMEOUT", "The deploy took too long."))).toBe(
+      "The deploy took too long.",
+    );
     expect(filesOf(plain, startReply({}).success({}, "", { pathResolved: "x.txt" }))).toEqual(["x.txt"]);
 
-    const broken: Tool = { ...plain, kind: "nonsense" as never, summarizeCall: () => { throw new Error("bad"); }, summarizeResult: () => 42 as never, files: () => { throw new Error("bad"); } };
-    expect(describeCall(broken, { env: "prod", dry: false })).toEqual({ kind: "other", call_summary: "env=prod dry=false" });
+    const broken: Tool = {
+      ...plain,
+      kind: "nonsense" as never,
+      summarizeCall: () => {
+        throw new Error("bad");
+      },
+      summarizeResult: () => 42 as never,
+      files: () => {
+        throw new Error("bad");
+      },
+    };
+    expect(describeCall(broken, { env: "prod", dry: false })).toEqual({
+      kind: "other",
+      call_summary: "env=prod dry=false",
+    });
     expect(summarizeResult(broken, ok)).toBe("deployed to staging");
     expect(filesOf(broken, ok)).toEqual([]);
     expect(describeCall(undefined, "not an object")).toEqual({ kind: "other", call_summary: "" });

@@ -61,11 +61,33 @@ describe("plan tool dialects", () => {
     });
     expect(claude.text).toBe("Plan updated: 3 items (1 pending, 1 in progress, 1 completed).");
 
-    const codex = await ws.run("update_plan", { explanation: "found the cause", plan: [{ step: "Fix the bug", status: "in_progress" }, { step: "Run the tests", status: "pending" }] });
-    expect(codex.data.plan).toEqual({ explanation: "found the cause", items: [{ text: "Fix the bug", status: "in_progress" }, { text: "Run the tests", status: "pending" }] });
+    const codex = await ws.run("update_plan", {
+      explanation: "found the cause",
+      plan: [
+        { step: "Fix the bug", status: "in_progress" },
+        { step: "Run the tests", status: "pending" },
+      ],
+    });
+    expect(codex.data.plan).toEqual({
+      explanation: "found the cause",
+      items: [
+        { text: "Fix the bug", status: "in_progress" },
+        { text: "Run the tests", status: "pending" },
+      ],
+    });
 
-    const gemini = await ws.run("write_todos", { todos: [{ description: "Port the module", status: "blocked" }, { description: "Old idea", status: "cancelled" }] });
-    expect(gemini.data.plan).toEqual({ items: [{ text: "Port the module", status: "blocked" }, { text: "Old idea", status: "cancelled" }] });
+    const gemini = await ws.run("write_todos", {
+      todos: [
+        { description: "Port the module", status: "blocked" },
+        { description: "Old idea", status: "cancelled" },
+      ],
+    });
+    expect(gemini.data.plan).toEqual({
+      items: [
+        { text: "Port the module", status: "blocked" },
+        { text: "Old idea", status: "cancelled" },
+      ],
+    });
     expect(planOf(gemini.data.plan)).toEqual(gemini.data.plan as any);
 
     const cleared = await ws.run("TodoWrite", { todos: [] });
@@ -80,8 +102,16 @@ describe("plan tool dialects", () => {
     const empty = await ws.run("TodoWrite", { todos: [{ content: "", status: "pending", activeForm: "x" }] });
     expect(empty.error?.code).toBe("INVALID_PARAM");
     const badStatus = await ws.run("update_plan", { plan: [{ step: "Fix", status: "done" }] });
-    expect(badStatus.error).toEqual({ code: "INVALID_PARAM", message: "Step 'Fix' has status 'done'; a status is one of: pending, in_progress, completed." });
-    const two = await ws.run("write_todos", { todos: [{ description: "a", status: "in_progress" }, { description: "b", status: "in_progress" }] });
+    expect(badStatus.error).toEqual({
+      code: "INVALID_PARAM",
+      message: "Step 'Fix' has status 'done'; a status is one of: pending, in_progress, completed.",
+    });
+    const two = await ws.run("write_todos", {
+      todos: [
+        { description: "a", status: "in_progress" },
+        { description: "b", status: "in_progress" },
+      ],
+    });
     expect(two.error?.message).toContain('Only one task can be "in_progress"');
     const blank = await ws.run("write_todos", { todos: [{ description: "  ", status: "pending" }] });
     expect(blank.error?.message).toBe("Each todo needs a non-empty description.");
@@ -90,7 +120,8 @@ describe("plan tool dialects", () => {
   });
 
   test("no preset activates a plan tool; a list adds one beside a preset", () => {
-    for (const names of Object.values(TOOL_PRESETS)) expect(names.some((n) => ["TodoWrite", "update_plan", "write_todos"].includes(n))).toBe(false);
+    for (const names of Object.values(TOOL_PRESETS))
+      expect(names.some((n) => ["TodoWrite", "update_plan", "write_todos"].includes(n))).toBe(false);
     const registry = createToolRegistry({ cwd: ws.root, env: ws.env });
     expect(registry.names()).not.toContain("TodoWrite");
     expect(registry.get("TodoWrite")?.kind).toBe("plan");

@@ -21,7 +21,8 @@ const numbered = (from: number, to: number, line = (n: number) => `line ${n}`) =
   for (let n = from; n <= to; n++) out += `${String(n).padStart(4)} | ${line(n)}\n`;
   return out;
 };
-const lines = (count: number, line = (n: number) => `line ${n}`) => Array.from({ length: count }, (_, i) => `${line(i + 1)}\n`).join("");
+const lines = (count: number, line = (n: number) => `line ${n}`) =>
+  Array.from({ length: count }, (_, i) => `${line(i + 1)}\n`).join("");
 
 describe("J.3 1. basic reading", () => {
   test("read 1.1 a file is returned with numbered lines", async () => {
@@ -29,7 +30,9 @@ describe("J.3 1. basic reading", () => {
     const r = await ws.run("read", { path: "three.txt" });
     expect(r.status).toBe("success");
     expect(r.data).toEqual({ content: "   1 | alpha\n   2 | beta\n   3 | gamma\n", truncated: false });
-    expect(r.text).toMatch(/^Read 3 lines from 'three.txt' \(Lines 1-3\)\.\n\(Took \d+ms\)\n   1 \| alpha\n   2 \| beta\n   3 \| gamma\n$/);
+    expect(r.text).toMatch(
+      /^Read 3 lines from 'three.txt' \(Lines 1-3\)\.\n\(Took \d+ms\)\n   1 \| alpha\n   2 \| beta\n   3 \| gamma\n$/,
+    );
   });
 
   test("read 1.2 a missing file is NOT_FOUND", async () => {
@@ -71,7 +74,9 @@ describe("J.3 2. paging", () => {
     const r = await ws.run("read", { path: "hundred.txt", start_line: 41, limit: 20 });
     expect(r.status).toBe("partial");
     expect(r.data.content).toBe(numbered(41, 60));
-    expect(r.text).toContain("[Truncated: Showing lines 41-60 of 100. 40 more lines in file. Use start_line=61 to continue.]");
+    expect(r.text).toContain(
+      "[Truncated: Showing lines 41-60 of 100. 40 more lines in file. Use start_line=61 to continue.]",
+    );
   });
 
   test("read 2.4 start_line=1 is the same as no start_line", async () => {
@@ -85,7 +90,10 @@ describe("J.3 2. paging", () => {
     ws.write("short.txt", "a\nb\nc\n");
     const r = await ws.run("read", { path: "short.txt", start_line: 100 });
     expect(r.status).toBe("error");
-    expect(r.error).toEqual({ code: "INVALID_PARAM", message: "start_line 100 is beyond end of file (3 lines total). Valid range: 1-3." });
+    expect(r.error).toEqual({
+      code: "INVALID_PARAM",
+      message: "start_line 100 is beyond end of file (3 lines total). Valid range: 1-3.",
+    });
   });
 });
 
@@ -97,7 +105,10 @@ describe("002 5.1 start_line at the edge", () => {
     expect(last.data.content).toBe("   3 | c\n");
     expect(last.stats).toMatchObject({ total_lines: 3, lines_read: 1 });
     const past = await ws.run("read", { path: "no-final-newline.txt", start_line: 4 });
-    expect(past.error).toEqual({ code: "INVALID_PARAM", message: "start_line 4 is beyond end of file (3 lines total). Valid range: 1-3." });
+    expect(past.error).toEqual({
+      code: "INVALID_PARAM",
+      message: "start_line 4 is beyond end of file (3 lines total). Valid range: 1-3.",
+    });
     ws.write("final-newline.txt", "a\nb\nc\n");
     const after = await ws.run("read", { path: "final-newline.txt", start_line: 4 });
     expect(after.error?.message).toBe("start_line 4 is beyond end of file (3 lines total). Valid range: 1-3.");
@@ -124,8 +135,12 @@ describe("J.3 3. truncation", () => {
     expect(r.response.data.content).toBe(numbered(1, 500, wide));
     expect(r.truncated).toBe(true);
     expect(r.forModel.text.length).toBeLessThan(51_000);
-    expect(r.forModel.text).toMatch(/WARNING: Tool output was truncated: \d+ of \d+ characters were removed from the middle\. Lines 122-382 of 502 are not shown\. Shown: lines 1-121 and lines 383-502\./);
-    expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath}. Use read with start_line to page through that file`);
+    expect(r.forModel.text).toMatch(
+      /WARNING: Tool output was truncated: \d+ of \d+ characters were removed from the middle\. Lines 122-382 of 502 are not shown\. Shown: lines 1-121 and lines 383-502\./,
+    );
+    expect(r.forModel.text).toContain(
+      `The full output is in ${r.fullOutputPath}. Use read with start_line to page through that file`,
+    );
   });
 
   test("read 3.3 a first line over the limit is shown, cut inside the line with a marker", async () => {
@@ -134,7 +149,9 @@ describe("J.3 3. truncation", () => {
     expect(r.response.status).toBe("success");
     expect(r.response.data.content).toBe(`   1 | ${"y".repeat(120 * 1024)}\n   2 | second\n`);
     expect(r.forModel.text).toContain(`   1 | ${"y".repeat(24_000)}`);
-    expect(r.forModel.text).toMatch(/Line 3 alone is longer than the 50000-character limit: only its first \d+ and last \d+ characters are shown\./);
+    expect(r.forModel.text).toMatch(
+      /Line 3 alone is longer than the 50000-character limit: only its first \d+ and last \d+ characters are shown\./,
+    );
     expect(r.forModel.text).toEndWith("   2 | second\n");
     expect(r.forModel.text).toContain(`The full output is in ${r.fullOutputPath}.`);
     const next = await ws.run("read", { path: "huge-line.txt", start_line: 2 });
@@ -278,7 +295,10 @@ describe("J.3 6. regressions", () => {
 
   test("read 6.3 wrong argument types are INVALID_PARAM naming the field", async () => {
     const number = await ws.run("read", { path: 42 });
-    expect(number.error).toEqual({ code: "INVALID_PARAM", message: "Invalid arguments for read: 'path' must be a string (got number 42)." });
+    expect(number.error).toEqual({
+      code: "INVALID_PARAM",
+      message: "Invalid arguments for read: 'path' must be a string (got number 42).",
+    });
     const nil = await ws.run("read", { path: null });
     expect(nil.error?.message).toBe("Invalid arguments for read: 'path' must be a string (got null).");
     const missing = await ws.run("read", {});
@@ -295,8 +315,12 @@ describe("002 contract", () => {
       expect(r.error?.message).toContain("'limit' must be");
     }
     expect((await ws.run("read", { path: "range.txt", limit: 2000 })).status).toBe("success");
-    expect((await ws.run("read", { path: "range.txt", limit: 1.5 })).error?.message).toContain("'limit' must be a whole number");
-    expect((await ws.run("read", { path: "range.txt", start_line: 0 })).error?.message).toContain("'start_line' must be at least 1");
+    expect((await ws.run("read", { path: "range.txt", limit: 1.5 })).error?.message).toContain(
+      "'limit' must be a whole number",
+    );
+    expect((await ws.run("read", { path: "range.txt", start_line: 0 })).error?.message).toContain(
+      "'start_line' must be at least 1",
+    );
   });
 
   test("002 stats carry the lines and characters read, total lines, file size, encoding and mtime", async () => {
@@ -358,7 +382,11 @@ describe("002 contract", () => {
   test("002 context fields; truncation_skip only when the call names its window", async () => {
     ws.write("sub/ctx.txt", "c\n");
     const r = await ws.run("read", { path: "./sub/../sub/ctx.txt" });
-    expect(r.context).toMatchObject({ cwd: ".", params_input: { path: "./sub/../sub/ctx.txt" }, path_resolved: "sub/ctx.txt" });
+    expect(r.context).toMatchObject({
+      cwd: ".",
+      params_input: { path: "./sub/../sub/ctx.txt" },
+      path_resolved: "sub/ctx.txt",
+    });
     expect(r.context.truncation_skip).toBeUndefined();
     const paged = await ws.run("read", { path: "sub/ctx.txt", start_line: 1 });
     expect(paged.context.truncation_skip).toBe(true);
@@ -373,7 +401,18 @@ describe("002 contract", () => {
       controller.abort();
       // Straight to the tool: the registry would refuse an aborted signal before opening anything.
       // The tool throws; turning that into an envelope is the registry's job.
-      const thrown = await readTool.run({ path: "abort.txt", start_line: 1, limit: 500 }, { env: ws.env, reply: startReply({}), signal: controller.signal, output: new OutputCapture(), processes: new ProcessTable(ws.env) }).catch((e) => e);
+      const thrown = await readTool
+        .run(
+          { path: "abort.txt", start_line: 1, limit: 500 },
+          {
+            env: ws.env,
+            reply: startReply({}),
+            signal: controller.signal,
+            output: new OutputCapture(),
+            processes: new ProcessTable(ws.env),
+          },
+        )
+        .catch((e) => e);
       expect(thrown).toMatchObject({ code: "EXECUTION_ERROR", message: "Operation aborted" });
     }
     expect(await eventually(() => openFds() <= before)).toBe(true);
@@ -387,7 +426,10 @@ describe("002 contract", () => {
 
   test("002 a window deep in a large file is counted across chunks", async () => {
     const total = 200_000;
-    ws.write("many.txt", lines(total, (n) => `row ${n} ${"z".repeat(n % 97)}`));
+    ws.write(
+      "many.txt",
+      lines(total, (n) => `row ${n} ${"z".repeat(n % 97)}`),
+    );
     const r = await ws.run("read", { path: "many.txt", start_line: total - 2, limit: 10 });
     expect(r.status).toBe("success");
     expect(r.stats.total_lines).toBe(total);

@@ -14,10 +14,17 @@ beforeAll(() => {
 });
 afterAll(() => ws.dispose());
 
-const make = (preset?: Parameters<typeof createToolRegistry>[0]["preset"]) => createToolRegistry({ cwd: ws.root, env: ws.env, preset });
+const make = (preset?: Parameters<typeof createToolRegistry>[0]["preset"]) =>
+  createToolRegistry({ cwd: ws.root, env: ws.env, preset });
 
 function customTool(name: string, run: Tool["run"]): Tool {
-  return { name, description: `custom ${name}`, schema: v.strictObject({ x: v.optional(v.pipe(v.string(), v.description("an x"))) }), truncation: "head", run };
+  return {
+    name,
+    description: `custom ${name}`,
+    schema: v.strictObject({ x: v.optional(v.pipe(v.string(), v.description("an x"))) }),
+    truncation: "head",
+    run,
+  };
 }
 
 describe("TOOLCFG presets", () => {
@@ -34,7 +41,10 @@ describe("TOOLCFG presets", () => {
     const registry = make("readonly");
     expect(registry.names()).toEqual(["read", "grep", "find", "ls"]);
     const r = await registry.execute("write", { path: "x.txt", content: "x" });
-    expect(r.error).toEqual({ code: "NOT_FOUND", message: "Unknown tool 'write'. Available tools: read, grep, find, ls." });
+    expect(r.error).toEqual({
+      code: "NOT_FOUND",
+      message: "Unknown tool 'write'. Available tools: read, grep, find, ls.",
+    });
   });
 
   test("TOOLCFG-004 runtime switch takes effect at once", async () => {
@@ -48,7 +58,9 @@ describe("TOOLCFG presets", () => {
   });
 
   test("TOOLCFG-005 invalid tool names rejected", () => {
-    expect(() => make(["nonexistent"])).toThrow("Unknown tool 'nonexistent'. Available tools: read, write, edit, bash, grep, find, ls, TodoWrite, update_plan, write_todos, apply_patch.");
+    expect(() => make(["nonexistent"])).toThrow(
+      "Unknown tool 'nonexistent'. Available tools: read, write, edit, bash, grep, find, ls, TodoWrite, update_plan, write_todos, apply_patch.",
+    );
     const registry = make();
     expect(() => registry.setActive(["read", "nope"])).toThrow("Unknown tool 'nope'");
     expect(() => registry.setActive("everything" as "default")).toThrow("Unknown tool preset 'everything'");
@@ -65,7 +77,9 @@ describe("TOOLCFG presets", () => {
   test("preset from config, options preset wins", () => {
     expect(createToolRegistry({ cwd: ws.root, env: ws.env, config: { preset: "readonly" } }).names()).toHaveLength(4);
     expect(createToolRegistry({ cwd: ws.root, env: ws.env, config: { active: ["read"] } }).names()).toEqual(["read"]);
-    expect(createToolRegistry({ cwd: ws.root, env: ws.env, preset: "minimal", config: { preset: "readonly" } }).names()).toContain("bash");
+    expect(
+      createToolRegistry({ cwd: ws.root, env: ws.env, preset: "minimal", config: { preset: "readonly" } }).names(),
+    ).toContain("bash");
   });
 });
 
@@ -76,12 +90,16 @@ describe("definitions", () => {
       expect(d.parameters.type).toBe("object");
       expect(d.parameters.$schema).toBeUndefined();
       expect(d.description.length).toBeGreaterThan(20);
-      for (const prop of Object.values(d.parameters.properties as Record<string, { description?: string }>)) expect(prop.description).toBeTruthy();
+      for (const prop of Object.values(d.parameters.properties as Record<string, { description?: string }>))
+        expect(prop.description).toBeTruthy();
     }
     const read = defs.find((d) => d.name === "read");
     expect(read?.parameters).toMatchObject({
       required: ["path"],
-      properties: { start_line: { type: "integer", minimum: 1 }, limit: { type: "integer", minimum: 1, maximum: 2000 } },
+      properties: {
+        start_line: { type: "integer", minimum: 1 },
+        limit: { type: "integer", minimum: 1, maximum: 2000 },
+      },
     });
     const edit = defs.find((d) => d.name === "edit");
     expect(edit?.parameters.required).toEqual(["path", "old_text", "new_text"]);
@@ -143,7 +161,12 @@ describe("execute", () => {
   });
 
   test("extra tools from options are registered and active", async () => {
-    const registry = createToolRegistry({ cwd: ws.root, env: ws.env, preset: "readonly", tools: [customTool("hello", async (_a, ctx) => ctx.reply.success({}, "hi"))] });
+    const registry = createToolRegistry({
+      cwd: ws.root,
+      env: ws.env,
+      preset: "readonly",
+      tools: [customTool("hello", async (_a, ctx) => ctx.reply.success({}, "hi"))],
+    });
     expect(registry.names()).toEqual(["read", "grep", "find", "ls", "hello"]);
     expect((await registry.execute("hello", {})).text).toBe("hi");
   });

@@ -80,7 +80,9 @@ describe("J.4 3. safety and errors", () => {
   test("write 3.4 wrong argument types are INVALID_PARAM naming each field", async () => {
     const r = await ws.run("write", { path: 123, content: null });
     expect(r.error?.code).toBe("INVALID_PARAM");
-    expect(r.error?.message).toBe("Invalid arguments for write: 'path' must be a string (got number 123); 'content' must be a string (got null).");
+    expect(r.error?.message).toBe(
+      "Invalid arguments for write: 'path' must be a string (got number 123); 'content' must be a string (got null).",
+    );
   });
 });
 
@@ -101,7 +103,9 @@ describe("write details", () => {
   });
 
   test("write leaves no temp files behind", async () => {
-    await Promise.all(Array.from({ length: 10 }, (_, i) => ws.run("write", { path: "race.txt", content: `writer ${i}\n` })));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => ws.run("write", { path: "race.txt", content: `writer ${i}\n` })),
+    );
     expect(ws.read("race.txt")).toMatch(/^writer \d\n$/);
     expect(readdirSync(ws.root).filter((n) => n.includes(".tmp"))).toEqual([]);
   });

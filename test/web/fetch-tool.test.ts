@@ -21,7 +21,12 @@ beforeAll(async () => {
   server = await startWebServer();
   dir = tempDir("gong-web-");
   const make = (allowHosts: string[], limits = {}) =>
-    createToolRegistry({ cwd: dir.dir, preset: ["read"], tools: [webFetchTool], web: createWebAccess({ settings: { allowHosts }, limits }) });
+    createToolRegistry({
+      cwd: dir.dir,
+      preset: ["read"],
+      tools: [webFetchTool],
+      web: createWebAccess({ settings: { allowHosts }, limits }),
+    });
   registry = make(["127.0.0.1"], { timeoutMs: 20_000 });
   closedRegistry = make([]);
 });
@@ -122,7 +127,14 @@ describe("web_fetch is safe by default", () => {
   });
 
   test("private, link-local, metadata and unique-local addresses are refused before connecting", async () => {
-    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://192.168.1.1/", "http://[fd00::1]/", "http://[::ffff:127.0.0.1]/", "http://[fe80::1]/"]) {
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://10.0.0.1/",
+      "http://192.168.1.1/",
+      "http://[fd00::1]/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://[fe80::1]/",
+    ]) {
       const r = await fetchUrl(url, closedRegistry);
       expect(r.error?.code).toBe("ACCESS_DENIED");
     }
@@ -145,7 +157,9 @@ describe("web_fetch is safe by default", () => {
     expect(r.status).toBe("success");
     expect(r.text).toContain("http://169.254.169.254/latest/meta-data/");
     expect(r.text).toContain("not followed");
-    expect(r.data.redirects).toEqual([expect.objectContaining({ location: "http://169.254.169.254/latest/meta-data/", status: 302 })]);
+    expect(r.data.redirects).toEqual([
+      expect.objectContaining({ location: "http://169.254.169.254/latest/meta-data/", status: 302 }),
+    ]);
   });
 });
 
@@ -182,7 +196,12 @@ describe("web_fetch bad input: one sentence with the status", () => {
   });
 
   test("a page that never ends stops at the size cap: partial, never more bytes than the cap", async () => {
-    const capped = createToolRegistry({ cwd: dir.dir, preset: ["read"], tools: [webFetchTool], web: createWebAccess({ settings: { allowHosts: ["127.0.0.1"] }, limits: { maxBytes: 1_000_000 } }) });
+    const capped = createToolRegistry({
+      cwd: dir.dir,
+      preset: ["read"],
+      tools: [webFetchTool],
+      web: createWebAccess({ settings: { allowHosts: ["127.0.0.1"] }, limits: { maxBytes: 1_000_000 } }),
+    });
     const r = await fetchUrl(`${server.url}/endless`, capped);
     expect(r.status).toBe("partial");
     const [page] = r.data.pages as { bytes: number; truncated: boolean }[];
@@ -192,7 +211,12 @@ describe("web_fetch bad input: one sentence with the status", () => {
   });
 
   test("a gzip bomb stops at the cap on the decoded bytes", async () => {
-    const capped = createToolRegistry({ cwd: dir.dir, preset: ["read"], tools: [webFetchTool], web: createWebAccess({ settings: { allowHosts: ["127.0.0.1"] }, limits: { maxBytes: 2_000_000 } }) });
+    const capped = createToolRegistry({
+      cwd: dir.dir,
+      preset: ["read"],
+      tools: [webFetchTool],
+      web: createWebAccess({ settings: { allowHosts: ["127.0.0.1"] }, limits: { maxBytes: 2_000_000 } }),
+    });
     const r = await fetchUrl(`${server.url}/bomb`, capped);
     expect(r.status).toBe("partial");
     const [page] = r.data.pages as { bytes: number }[];
@@ -200,7 +224,12 @@ describe("web_fetch bad input: one sentence with the status", () => {
   });
 
   test("a slow drip ends at the deadline with TIMEOUT", async () => {
-    const slow = createToolRegistry({ cwd: dir.dir, preset: ["read"], tools: [webFetchTool], web: createWebAccess({ settings: { allowHosts: ["127.0.0.1"] }, limits: { timeoutMs: 1500 } }) });
+    const slow = createToolRegistry({
+      cwd: dir.dir,
+      preset: ["read"],
+      tools: [webFetchTool],
+      web: createWebAccess({ settings: { allowHosts: ["127.0.0.1"] }, limits: { timeoutMs: 1500 } }),
+    });
     const r = await fetchUrl(`${server.url}/drip`, slow);
     expect(r.status).toBe("error");
     expect(r.error?.code).toBe("TIMEOUT");

@@ -24,5 +24,15 @@ test("a large page's structure survives the streaming pass; its noise does not",
   expect(text).toContain("- Two `x()`");
   expect(text).toContain("```\nconst a = 1;\n  const b = 2;\n```");
   expect(text).toContain("js link");
-  for (const gone of ["alert(1)", "p{}", "Home", "Site header", "Footer text", "invisible", "also hidden", "javascript:"]) expect(text).not.toContain(gone);
+  for (const gone of [
+    "alert(1)",
+    "p{}",
+    "Home",
+    "Site header",
+    "Footer text",
+    "invisible",
+    "also hidden",
+    "javascript:",
+  ])
+    expect(text).not.toContain(gone);
 });

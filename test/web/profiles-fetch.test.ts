@@ -32,17 +32,49 @@ function script(call: { name: string; arguments: Record<string, unknown> }) {
 }
 
 const cases = [
-  { profile: "anthropic", model: "anthropic/claude-sonnet-4-5", call: (url: string) => ({ name: "WebFetch", arguments: { url, prompt: "How is a repository made non-publishing?" } }) },
-  { profile: "gemini", model: "gemini/gemini-2.5-pro", call: (url: string) => ({ name: "web_fetch", arguments: { prompt: `How is a repository made non-publishing according to ${url}?` } }) },
-  { profile: "openai", model: "openai/gpt-5", call: (url: string) => ({ name: "web_fetch", arguments: { url, prompt: "How is a repository made non-publishing?" } }) },
-  { profile: "default", model: "anthropic/claude-sonnet-4-5", call: (url: string) => ({ name: "web_fetch", arguments: { url, prompt: "How is a repository made non-publishing?" } }) },
+  {
+    profile: "anthropic",
+    model: "anthropic/claude-sonnet-4-5",
+    call: (url: string) => ({
+      name: "WebFetch",
+      arguments: { url, prompt: "How is a repository made non-publishing?" },
+    }),
+  },
+  {
+    profile: "gemini",
+    model: "gemini/gemini-2.5-pro",
+    call: (url: string) => ({
+      name: "web_fetch",
+      arguments: { prompt: `How is a repository made non-publishing according to ${url}?` },
+    }),
+  },
+  {
+    profile: "openai",
+    model: "openai/gpt-5",
+    call: (url: string) => ({
+      name: "web_fetch",
+      arguments: { url, prompt: "How is a repository made non-publishing?" },
+    }),
+  },
+  {
+    profile: "default",
+    model: "anthropic/claude-sonnet-4-5",
+    call: (url: string) => ({
+      name: "web_fetch",
+      arguments: { url, prompt: "How is a repository made non-publishing?" },
+    }),
+  },
 ];
 
 describe("each profile's fetch tool answers a prompt with the fetch model", () => {
   for (const c of cases) {
     test(`${c.profile}: ${c.call("URL").name}`, async () => {
       const url = `${server.url}/docs`;
-      await using h = await harness(script(c.call(url)), { profile: c.profile, model: c.model, web: { allowHosts: ["127.0.0.1"], fetchModel: "anthropic/claude-haiku-4-5" } });
+      await using h = await harness(script(c.call(url)), {
+        profile: c.profile,
+        model: c.model,
+        web: { allowHosts: ["127.0.0.1"], fetchModel: "anthropic/claude-haiku-4-5" },
+      });
       expect(h.session.tools).toContain(c.call(url).name);
       await h.session.submit("Read the docs");
       const question = h.fake.requests.find(isPageQuestion);
@@ -62,7 +94,11 @@ describe("each profile's fetch tool answers a prompt with the fetch model", () =
 
 test("without a prompt the page goes through the framework's cut, the whole page in the spill file", async () => {
   const url = `${server.url}/big`;
-  await using h = await harness(script({ name: "web_fetch", arguments: { url } }), { profile: "openai", model: "openai/gpt-5", web: { allowHosts: ["127.0.0.1"] } });
+  await using h = await harness(script({ name: "web_fetch", arguments: { url } }), {
+    profile: "openai",
+    model: "openai/gpt-5",
+    web: { allowHosts: ["127.0.0.1"] },
+  });
   await h.session.submit("Read it");
   expect(h.fake.requests.some(isPageQuestion)).toBe(false);
   const end = h.of("tool_call_end")[0];

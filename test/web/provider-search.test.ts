@@ -98,7 +98,12 @@ for (const c of CASES) {
     cleanups.push(() => new Promise<void>((resolve) => server.server.close(() => resolve())));
     const dir = tempDir("gong-search-");
     cleanups.push(() => dir.cleanup());
-    const client = createClient({ env: {}, apiKeys: { anthropic: "k", openai: "k", gemini: "k" }, baseUrls: c.baseUrl(server.url), retry: { maxRetries: 0 } });
+    const client = createClient({
+      env: {},
+      apiKeys: { anthropic: "k", openai: "k", gemini: "k" },
+      baseUrls: c.baseUrl(server.url),
+      retry: { maxRetries: 0 },
+    });
     const session = await createSession({ model: c.model, cwd: dir.dir, client, store: false, web: { search: true } });
     cleanups.push(() => session.close());
     const events: SessionEvent[] = [];
@@ -118,7 +123,10 @@ for (const c of CASES) {
     expect(search.citations.every((s) => s.url.startsWith("http"))).toBe(true);
 
     // Carried by the events (and so by RPC and ACP), counted in usage and cost.
-    const ended = events.filter((e) => e.kind === "message_end").map((e) => (e as SessionEvent<"message_end">).data.message).find((m) => m.role === "assistant") as AssistantMessage;
+    const ended = events
+      .filter((e) => e.kind === "message_end")
+      .map((e) => (e as SessionEvent<"message_end">).data.message)
+      .find((m) => m.role === "assistant") as AssistantMessage;
     expect(ended.webSearch?.queries).toContain(c.query);
     expect(answer.usage?.webSearches).toBeGreaterThanOrEqual(1);
     expect(answer.usage!.cost).toBeGreaterThanOrEqual(answer.usage!.webSearches! * 0.01);
@@ -130,8 +138,19 @@ test("openai-responses: the next request after a search sends the answer's text 
   cleanups.push(() => new Promise<void>((resolve) => server.server.close(() => resolve())));
   const dir = tempDir("gong-search-");
   cleanups.push(() => dir.cleanup());
-  const client = createClient({ env: {}, apiKeys: { openai: "k" }, baseUrls: { openai: `${server.url}/v1` }, retry: { maxRetries: 0 } });
-  const session = await createSession({ model: "openai/gpt-5-mini", cwd: dir.dir, client, store: false, web: { search: true } });
+  const client = createClient({
+    env: {},
+    apiKeys: { openai: "k" },
+    baseUrls: { openai: `${server.url}/v1` },
+    retry: { maxRetries: 0 },
+  });
+  const session = await createSession({
+    model: "openai/gpt-5-mini",
+    cwd: dir.dir,
+    client,
+    store: false,
+    web: { search: true },
+  });
   cleanups.push(() => session.close());
   await session.submit("What happened in tech today?");
   await session.submit("And yesterday?");

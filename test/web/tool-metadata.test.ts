@@ -10,9 +10,16 @@ import { describeCall } from "../../tools/metadata.ts";
 import { fetchTargets, webFetchTool } from "../../tools/web-fetch.ts";
 
 test("every fetch tool is of kind web, shown with its URL", () => {
-  expect(describeCall(webFetchTool, { url: "https://bun.sh/docs" })).toEqual({ kind: "web", call_summary: "https://bun.sh/docs" });
-  expect(describeCall(WebFetchTool, { url: "https://bun.sh/docs", prompt: "x" }).call_summary).toBe("https://bun.sh/docs");
-  expect(describeCall(geminiWebFetchTool, { prompt: "Compare https://a.example/x and https://b.example/y." }).call_summary).toBe("https://a.example/x https://b.example/y");
+  expect(describeCall(webFetchTool, { url: "https://bun.sh/docs" })).toEqual({
+    kind: "web",
+    call_summary: "https://bun.sh/docs",
+  });
+  expect(describeCall(WebFetchTool, { url: "https://bun.sh/docs", prompt: "x" }).call_summary).toBe(
+    "https://bun.sh/docs",
+  );
+  expect(
+    describeCall(geminiWebFetchTool, { prompt: "Compare https://a.example/x and https://b.example/y." }).call_summary,
+  ).toBe("https://a.example/x https://b.example/y");
   expect(acpKind("web")).toBe("fetch");
 });
 
@@ -23,7 +30,10 @@ test("a web fetch waits for consent like a command: in ask and edits modes, not 
 });
 
 test("gemini's web_fetch takes up to 20 distinct URLs from its prompt, without trailing punctuation", () => {
-  expect(urlsInText("See https://a.example/x, then (https://b.example/y). Again https://a.example/x")).toEqual(["https://a.example/x", "https://b.example/y"]);
+  expect(urlsInText("See https://a.example/x, then (https://b.example/y). Again https://a.example/x")).toEqual([
+    "https://a.example/x",
+    "https://b.example/y",
+  ]);
   const many = Array.from({ length: 25 }, (_, i) => `https://h${i}.example/`).join(" ");
   expect(urlsInText(many)).toHaveLength(20);
 });
@@ -34,12 +44,16 @@ test("the web tools load lazily: a session's modules pull in no fetcher, convert
   expect(out.exitCode).toBe(0);
   const loaded = JSON.parse(out.stdout.toString()) as string[];
   expect(loaded.some((m) => m.endsWith("lib/web/access.ts"))).toBe(true);
-  expect(loaded.filter((m) => /lib\/web\/(fetch-page|convert|html-stream)\.ts$|linkedom|turndown|readability/.test(m))).toEqual([]);
+  expect(
+    loaded.filter((m) => /lib\/web\/(fetch-page|convert|html-stream)\.ts$|linkedom|turndown|readability/.test(m)),
+  ).toEqual([]);
 });
 
 test("the hosts a fetch call reaches, for permission rules by domain", () => {
   expect(fetchTargets({ url: "https://Docs.Python.org/3/library/" })).toEqual(["docs.python.org"]);
-  expect(fetchTargets({ prompt: "Compare https://a.example/x and https://b.example/y and https://a.example/z" })).toEqual(["a.example", "b.example"]);
+  expect(
+    fetchTargets({ prompt: "Compare https://a.example/x and https://b.example/y and https://a.example/z" }),
+  ).toEqual(["a.example", "b.example"]);
   expect(fetchTargets({ url: "not a url" })).toEqual([]);
   expect(fetchTargets(undefined)).toEqual([]);
 });

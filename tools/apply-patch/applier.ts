@@ -46,7 +46,11 @@ export interface PatchOutcome {
 }
 
 /** What a path is in the overlay: a file's text (or its bytes, not yet decoded), nothing, or a directory. */
-type Entry = { kind: "file"; text: string; mode?: number } | { kind: "absent" } | { kind: "dir" } | { kind: "unread"; bytes: Uint8Array; mode?: number };
+type Entry =
+  | { kind: "file"; text: string; mode?: number }
+  | { kind: "absent" }
+  | { kind: "dir" }
+  | { kind: "unread"; bytes: Uint8Array; mode?: number };
 
 interface Touched {
   absolute: string;
@@ -68,15 +72,24 @@ export interface ApplyOptions {
 }
 
 /** Check every operation, then write; throws ToolError (nothing written) on any problem. */
-export async function applyParsedPatch(patch: ParsedPatch, env: ExecutionEnvironment, options: ApplyOptions = {}): Promise<PatchOutcome> {
+export async function applyParsedPatch(
+  patch: ParsedPatch,
+  env: ExecutionEnvironment,
+  options: ApplyOptions = {},
+): Promise<PatchOutcome> {
   const { signal } = options;
   const leniency = { headerMayNameChangedLine: options.headerMayNameChangedLine ?? true };
   if (patch.ops.length === 0) {
-    throw new ToolError("INVALID_PARAM", "The patch has no file operations between '*** Begin Patch' and '*** End Patch'; nothing was changed. Add an '*** Add File:', '*** Delete File:' or '*** Update File:' section.");
+    throw new ToolError(
+      "INVALID_PARAM",
+      "The patch has no file operations between '*** Begin Patch' and '*** End Patch'; nothing was changed. Add an '*** Add File:', '*** Delete File:' or '*** Update File:' section.",
+    );
   }
   const overlay = new Overlay(env);
   // Read every file the patch names at once; playing the operations then waits on no disk.
-  await overlay.prefetch(patch.ops.flatMap((op) => [op.path, ...(op.type === "update" && op.movePath !== undefined ? [op.movePath] : [])]));
+  await overlay.prefetch(
+    patch.ops.flatMap((op) => [op.path, ...(op.type === "update" && op.movePath !== undefined ? [op.movePath] : [])]),
+  );
   const changes: FileChange[] = [];
   const fuzzy: FuzzyHunk[] = [];
   for (const op of patch.ops) {
@@ -94,7 +107,11 @@ async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[], lenienc
   const where = (path: string) => `Line ${op.line} ('${path}')`;
   if (op.type === "add") {
     const file = await overlay.touch(op.path, op.line);
-    if (file.entry.kind === "dir") throw new ToolError("IS_DIRECTORY", `${where(op.path)}: cannot add the file, '${op.path}' is a directory. Nothing was changed.`);
+    if (file.entry.kind === "dir")
+      throw new ToolError(
+        "IS_DIRECTORY",
+        `${where(op.path)}: cannot add the file, '${op.path}' is a directory. Nothing was changed.`,
+      );
     const replaced = isFile(file.entry);
     file.entry = { kind: "file", text: op.contents };
     const d = wholeFileDiff(file.relative, TextFile.parse(op.contents).lines, "add");
@@ -104,7 +121,8 @@ async function playOp(op: PatchOp, overlay: Overlay, fuzzy: FuzzyHunk[], lenienc
     const file = await overlay.touch(op.path, op.line);
     // A file that is not text can still be deleted; its diff is then empty.
     let text = "";
-    if (file.entry.kind !== "unread" || isUtf8(file.entry.bytes)) text = existingText(file, op.path, where(op.path), "delete", op.line);
+    if (file.entry.kind !== "unread" || isUtf8(file.entry.bytes))
+      text = existingText(file, op.path, where(op.path), "delete", op.line);
     file.entry = { kind: "absent" };
     const d = wholeFileDiff(file.relative, TextFile.parse(text).lines, "delete");
     return { op: "D", path: file.relative, ...counts(d) };
@@ -117,7 +135,13 @@ function isFile(entry: Entry): boolean {
   return entry.kind === "file" || entry.kind === "unread";
 }
 
-async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[], where: string, leniency: Leniency): Promise<FileChange> {
+async function playUpdate(
+  op: UpdateFileOp,
+  overlay: Overlay,
+  fuzzy: FuzzyHunk[],
+  where: string,
+  leniency: Leniency,
+): Promise<FileChange> {
   const source = await overlay.touch(op.path, op.line);
   const sourceBytes = source.entry.kind === "unread" ? source.entry.bytes : undefined;
   const before = TextFile.parse(existingText(source, op.path, where, "update", op.line), sourceBytes);
@@ -125,7 +149,8 @@ async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[]
   const result = before.withReplacements(replacements);
   const mode = source.entry.kind === "file" ? source.entry.mode : undefined;
   // An ASCII file comes back as bytes: kept undecoded until a later operation needs its text.
-  const after: Entry = typeof result === "string" ? { kind: "file", text: result, mode } : { kind: "unread", bytes: result, mode };
+  const after: Entry =
+    typeof result === "string" ? { kind: "file", text: result, mode } : { kind: "unread", bytes: result, mode };
 
   if (op.movePath === undefined) {
     // A file rewritten in place keeps its mode by itself; one a previous move created takes its source's.
@@ -134,7 +159,11 @@ async function playUpdate(op: UpdateFileOp, overlay: Overlay, fuzzy: FuzzyHunk[]
     return { op: "M", path: source.relative, ...counts(d) };
   }
   const dest = await overlay.touch(op.movePath, op.line);
-  if (dest.entry.kind === "dir") throw new ToolError("IS_DIRECTORY", `${where}: cannot move to '${op.movePath}', it is a directory. Nothing was changed.`);
+  if (dest.entry.kind === "dir")
+    throw new ToolError(
+      "IS_DIRECTORY",
+      `${where}: cannot move to '${op.movePath}', it is a directory. Nothing was changed.`,
+    );
   const replaced = dest.absolute !== source.absolute && isFile(dest.entry);
   if (dest.absolute !== source.absolute) source.entry = { kind: "absent" };
   dest.entry = after;
@@ -147,12 +176,17 @@ function counts(d: FileDiff): { added: number; removed: number; diff: string } {
 }
 
 function existingText(file: Touched, path: string, where: string, action: "delete" | "update", line: number): string {
-  if (file.entry.kind === "dir") throw new ToolError("IS_DIRECTORY", `${where}: cannot ${action} '${path}', it is a directory. Nothing was changed.`);
+  if (file.entry.kind === "dir")
+    throw new ToolError(
+      "IS_DIRECTORY",
+      `${where}: cannot ${action} '${path}', it is a directory. Nothing was changed.`,
+    );
   if (file.entry.kind === "absent") {
     const hint = action === "update" ? " Check the path, or use '*** Add File:' to create it." : " Check the path.";
     throw new ToolError("NOT_FOUND", `${where}: cannot ${action} '${path}', no such file.${hint} Nothing was changed.`);
   }
-  if (file.entry.kind === "unread") file.entry = { kind: "file", text: decode(file.entry.bytes, file.relative, line), mode: file.entry.mode };
+  if (file.entry.kind === "unread")
+    file.entry = { kind: "file", text: decode(file.entry.bytes, file.relative, line), mode: file.entry.mode };
   return file.entry.text;
 }
 
@@ -163,7 +197,13 @@ function existingText(file: Touched, path: string, where: string, action: "delet
  * blank old line may be dropped on a second try). Only runs of removed/added lines become
  * replacements: context lines stay byte for byte.
  */
-function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy: FuzzyHunk[], leniency: Leniency): Replacement[] {
+function locateChunks(
+  op: UpdateFileOp,
+  file: TextFile,
+  relative: string,
+  fuzzy: FuzzyHunk[],
+  leniency: Leniency,
+): Replacement[] {
   const index = new LineIndex(file.lines);
   const lines = file.lines;
   const replacements: Replacement[] = [];
@@ -173,7 +213,10 @@ function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy:
     for (const context of chunk.contexts) {
       const hit = seekSequence(index, [context], cursor, false);
       if (!hit) {
-        throw new ToolError("INVALID_PARAM", `Line ${chunk.line}: could not find the '@@ ${context}' line in ${relative}${cursor > 0 ? " after the previous hunk" : ""}. Nothing was changed. Read the file and copy the line exactly.`);
+        throw new ToolError(
+          "INVALID_PARAM",
+          `Line ${chunk.line}: could not find the '@@ ${context}' line in ${relative}${cursor > 0 ? " after the previous hunk" : ""}. Nothing was changed. Read the file and copy the line exactly.`,
+        );
       }
       noteFuzzy(hit.level, chunk, relative, fuzzy);
       headerAt = hit.index;
@@ -200,7 +243,12 @@ function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy:
       hit = seekSequence(index, chunk.oldLines, headerAt, chunk.isEndOfFile);
     }
     if (!hit) {
-      const after = chunk.contexts.length > 0 ? ` after the '@@ ${chunk.contexts[chunk.contexts.length - 1]}' line` : cursor > 0 ? " after the previous hunk" : "";
+      const after =
+        chunk.contexts.length > 0
+          ? ` after the '@@ ${chunk.contexts[chunk.contexts.length - 1]}' line`
+          : cursor > 0
+            ? " after the previous hunk"
+            : "";
       throw notFound(chunk, relative, chunk.isEndOfFile ? `${after} at the end of the file` : after);
     }
     noteFuzzy(hit.level, chunk, relative, fuzzy);
@@ -211,7 +259,10 @@ function locateChunks(op: UpdateFileOp, file: TextFile, relative: string, fuzzy:
   for (let i = 1; i < replacements.length; i++) {
     const prev = replacements[i - 1];
     if (replacements[i].start < prev.start + prev.remove) {
-      throw new ToolError("INVALID_PARAM", `The hunks for ${relative} overlap: two of them change the same lines. Nothing was changed. Merge them into one hunk.`);
+      throw new ToolError(
+        "INVALID_PARAM",
+        `The hunks for ${relative} overlap: two of them change the same lines. Nothing was changed. Merge them into one hunk.`,
+      );
     }
   }
   return replacements;
@@ -259,7 +310,8 @@ function runs(entries: readonly ChunkLine[], start: number): Replacement[] {
 }
 
 function noteFuzzy(level: MatchLevel, chunk: UpdateChunk, path: string, fuzzy: FuzzyHunk[]): void {
-  if (level !== "exact" && !fuzzy.some((f) => f.line === chunk.line && f.path === path)) fuzzy.push({ path, line: chunk.line, level });
+  if (level !== "exact" && !fuzzy.some((f) => f.line === chunk.line && f.path === path))
+    fuzzy.push({ path, line: chunk.line, level });
 }
 
 function notFound(chunk: UpdateChunk, relative: string, where: string): ToolError {
@@ -299,7 +351,8 @@ class Overlay {
     try {
       resolved = await this.env.resolvePath(path);
     } catch (e) {
-      if (e instanceof ToolError) throw new ToolError(e.code, `Line ${line} ('${path}'): ${e.message} Nothing was changed.`);
+      if (e instanceof ToolError)
+        throw new ToolError(e.code, `Line ${line} ('${path}'): ${e.message} Nothing was changed.`);
       throw e;
     }
     // Two spellings of one path ("a.txt", "./a.txt") must share one entry, even when loaded at once.
@@ -330,7 +383,9 @@ class Overlay {
    */
   async commit(): Promise<void> {
     const removals = this.files.filter((f) => f.entry.kind === "absent" && f.original !== null);
-    const writes = this.files.filter((f) => f.entry.kind === "file" || (f.entry.kind === "unread" && f.entry.bytes !== f.original));
+    const writes = this.files.filter(
+      (f) => f.entry.kind === "file" || (f.entry.kind === "unread" && f.entry.bytes !== f.original),
+    );
     const done: Touched[] = [];
     const run = async (files: Touched[], action: (f: Touched) => Promise<void>) => {
       const results = await Promise.allSettled(files.map(action));
@@ -344,14 +399,21 @@ class Overlay {
       (await run(removals, (f) => this.env.removeFile(f.absolute))) ??
       (await run(writes, (f) => {
         const entry = f.entry as { text?: string; bytes?: Uint8Array; mode?: number };
-        return this.env.writeFile(f.absolute, entry.bytes ?? entry.text ?? "", entry.mode === undefined ? {} : { mode: entry.mode });
+        return this.env.writeFile(
+          f.absolute,
+          entry.bytes ?? entry.text ?? "",
+          entry.mode === undefined ? {} : { mode: entry.mode },
+        );
       }));
     if (!failure) return;
     await this.restore(done);
     const e = failure.error;
     const why = e instanceof Error ? e.message : String(e);
     const code = e instanceof ToolError ? e.code : "EXECUTION_ERROR";
-    throw new ToolError(code, `Writing ${failure.file.relative} failed (${why}); the files already written were restored, so nothing was changed.`);
+    throw new ToolError(
+      code,
+      `Writing ${failure.file.relative} failed (${why}); the files already written were restored, so nothing was changed.`,
+    );
   }
 
   private async restore(files: Touched[]): Promise<void> {
@@ -379,6 +441,9 @@ function decode(bytes: Uint8Array, relative: string, line: number): string {
   try {
     return strictUtf8.decode(bytes);
   } catch {
-    throw new ToolError("BINARY_FILE", `Line ${line}: ${relative} is not UTF-8 text, so a patch cannot change it safely. Nothing was changed.`);
+    throw new ToolError(
+      "BINARY_FILE",
+      `Line ${line}: ${relative} is not UTF-8 text, so a patch cannot change it safely. Nothing was changed.`,
+    );
   }
 }

@@ -21,16 +21,31 @@ export interface FileDiff {
 }
 
 /** Diff of an update: `lines` are the old file's lines, `replacements` sorted by start. */
-export function updateDiff(oldPath: string, newPath: string, lines: readonly string[], replacements: readonly Replacement[]): FileDiff {
-  const changes = replacements.map((r) => ({ oldStart: r.start, removed: lines.slice(r.start, r.start + r.remove), added: r.lines }));
+export function updateDiff(
+  oldPath: string,
+  newPath: string,
+  lines: readonly string[],
+  replacements: readonly Replacement[],
+): FileDiff {
+  const changes = replacements.map((r) => ({
+    oldStart: r.start,
+    removed: lines.slice(r.start, r.start + r.remove),
+    added: r.lines,
+  }));
   return render(`a/${oldPath}`, `b/${newPath}`, lines, changes);
 }
 
 /** Diff of a whole file appearing (`lines` new) or disappearing (`lines` old). */
 export function wholeFileDiff(path: string, lines: readonly string[], kind: "add" | "delete"): FileDiff {
   if (lines.length === 0) return { diff: "", added: 0, removed: 0 };
-  const change: Change = kind === "add" ? { oldStart: 0, removed: [], added: [...lines] } : { oldStart: 0, removed: [...lines], added: [] };
-  return render(kind === "add" ? "/dev/null" : `a/${path}`, kind === "add" ? `b/${path}` : "/dev/null", kind === "add" ? [] : lines, [change]);
+  const change: Change =
+    kind === "add" ? { oldStart: 0, removed: [], added: [...lines] } : { oldStart: 0, removed: [...lines], added: [] };
+  return render(
+    kind === "add" ? "/dev/null" : `a/${path}`,
+    kind === "add" ? `b/${path}` : "/dev/null",
+    kind === "add" ? [] : lines,
+    [change],
+  );
 }
 
 function render(from: string, to: string, lines: readonly string[], changes: Change[]): FileDiff {

@@ -7,7 +7,14 @@ import type { ExecutionEnvironment } from "../../lib/env/types.ts";
 import { type ApplyOptions, applyParsedPatch, type PatchOutcome } from "./applier.ts";
 import { parsePatch } from "./parser.ts";
 
-export { parsePatch, patchFilePaths, PatchParseError, type ParsedPatch, type PatchOp, type UpdateChunk } from "./parser.ts";
+export {
+  parsePatch,
+  patchFilePaths,
+  PatchParseError,
+  type ParsedPatch,
+  type PatchOp,
+  type UpdateChunk,
+} from "./parser.ts";
 export type { FileChange, FileOperation, PatchOutcome } from "./applier.ts";
 export { APPLY_PATCH_LARK_GRAMMAR } from "./grammar.ts";
 export { applyPatchTool } from "./tool.ts";

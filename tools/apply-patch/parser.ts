@@ -134,7 +134,8 @@ function patchBody(lines: NumberedLine[]): NumberedLine[] {
   if (!(plain instanceof PatchParseError)) return plain;
   const first = lines[0]?.text;
   const last = lines[lines.length - 1]?.text;
-  const heredoc = (first === "<<EOF" || first === "<<'EOF'" || first === '<<"EOF"') && last.endsWith("EOF") && lines.length >= 4;
+  const heredoc =
+    (first === "<<EOF" || first === "<<'EOF'" || first === '<<"EOF"') && last.endsWith("EOF") && lines.length >= 4;
   if (!heredoc) throw plain;
   const inner = checkBoundaries(lines.slice(1, -1));
   if (inner instanceof PatchParseError) throw inner;
@@ -143,15 +144,24 @@ function patchBody(lines: NumberedLine[]): NumberedLine[] {
 
 function checkBoundaries(lines: NumberedLine[]): NumberedLine[] | PatchParseError {
   if (lines.length === 0) {
-    return new PatchParseError(1, `the patch is empty; expected '${BEGIN_PATCH}' on the first line and '${END_PATCH}' on the last.`);
+    return new PatchParseError(
+      1,
+      `the patch is empty; expected '${BEGIN_PATCH}' on the first line and '${END_PATCH}' on the last.`,
+    );
   }
   const first = lines[0];
   const last = lines[lines.length - 1];
   if (rustTrim(first.text) !== BEGIN_PATCH) {
-    return new PatchParseError(first.no, `expected '${BEGIN_PATCH}' as the first line, found '${shorten(first.text)}'. A patch starts with '${BEGIN_PATCH}' and ends with '${END_PATCH}'.`);
+    return new PatchParseError(
+      first.no,
+      `expected '${BEGIN_PATCH}' as the first line, found '${shorten(first.text)}'. A patch starts with '${BEGIN_PATCH}' and ends with '${END_PATCH}'.`,
+    );
   }
   if (lines.length === 1 || rustTrim(last.text) !== END_PATCH) {
-    return new PatchParseError(last.no, `expected '${END_PATCH}' as the last line, found '${shorten(last.text)}'. Close the patch with '${END_PATCH}'.`);
+    return new PatchParseError(
+      last.no,
+      `expected '${END_PATCH}' as the last line, found '${shorten(last.text)}'. Close the patch with '${END_PATCH}'.`,
+    );
   }
   return lines.slice(1, -1);
 }
@@ -172,7 +182,9 @@ function parseOp(lines: NumberedLine[], at: number): { op: PatchOp; next: number
     return { op: { type: "delete", path: first.slice(DELETE_FILE.length), line: header.no }, next: at + 1 };
   }
   if (first.startsWith(UPDATE_FILE)) return parseUpdate(lines, at, first.slice(UPDATE_FILE.length));
-  const what = first.startsWith("***") ? `'${shorten(first)}' is not a file operation` : `found '${shorten(first)}' where a file operation was due`;
+  const what = first.startsWith("***")
+    ? `'${shorten(first)}' is not a file operation`
+    : `found '${shorten(first)}' where a file operation was due`;
   throw new PatchParseError(header.no, `${what}; ${HEADERS_HINT}.`);
 }
 
@@ -197,9 +209,15 @@ function parseUpdate(lines: NumberedLine[], at: number, path: string): { op: Upd
     i = next;
   }
   if (chunks.length === 0) {
-    throw new PatchParseError(header.no, `'*** Update File: ${path}' has no changes; expected a hunk ('@@' then context ' ', removed '-' and added '+' lines) after it.`);
+    throw new PatchParseError(
+      header.no,
+      `'*** Update File: ${path}' has no changes; expected a hunk ('@@' then context ' ', removed '-' and added '+' lines) after it.`,
+    );
   }
-  return { op: { type: "update", path, ...(movePath !== undefined ? { movePath } : {}), chunks, line: header.no }, next: i };
+  return {
+    op: { type: "update", path, ...(movePath !== undefined ? { movePath } : {}), chunks, line: header.no },
+    next: i,
+  };
 }
 
 function parseChunk(lines: NumberedLine[], at: number, firstOfFile: boolean): { chunk: UpdateChunk; next: number } {
@@ -208,14 +226,20 @@ function parseChunk(lines: NumberedLine[], at: number, firstOfFile: boolean): { 
   let i = at;
   const isHeader = (text: string) => text === HUNK_BARE || text.startsWith(HUNK_WITH_CONTEXT);
   if (!isHeader(start.text) && !firstOfFile) {
-    throw new PatchParseError(start.no, `expected a hunk header '@@' or '@@ <line near the change>', found '${shorten(start.text)}'.`);
+    throw new PatchParseError(
+      start.no,
+      `expected a hunk header '@@' or '@@ <line near the change>', found '${shorten(start.text)}'.`,
+    );
   }
   // One header, or several in a row narrowing the place down (class, then method).
   for (; i < lines.length && isHeader(lines[i].text); i++) {
     if (lines[i].text !== HUNK_BARE) contexts.push(lines[i].text.slice(HUNK_WITH_CONTEXT.length));
   }
   const emptyHunk = () =>
-    new PatchParseError(start.no, "this hunk has no lines; expected context (' '), removed ('-') or added ('+') lines after '@@'.");
+    new PatchParseError(
+      start.no,
+      "this hunk has no lines; expected context (' '), removed ('-') or added ('+') lines after '@@'.",
+    );
   if (i >= lines.length) throw emptyHunk();
 
   const chunk: UpdateChunk = { contexts, lines: [], oldLines: [], newLines: [], isEndOfFile: false, line: start.no };
@@ -238,7 +262,10 @@ function parseChunk(lines: NumberedLine[], at: number, firstOfFile: boolean): { 
       if (kind !== "-") chunk.newLines.push(content);
     } else {
       if (taken === 0) {
-        throw new PatchParseError(lines[i].no, `expected a context line (starting with ' '), a removed line ('-') or an added line ('+'), found '${shorten(line)}'.`);
+        throw new PatchParseError(
+          lines[i].no,
+          `expected a context line (starting with ' '), a removed line ('-') or an added line ('+'), found '${shorten(line)}'.`,
+        );
       }
       break; // the next hunk or operation starts here
     }

@@ -14,7 +14,9 @@ export interface ShellPatch {
 
 const NAME = String.raw`(?:apply_patch|applypatch)`;
 const CD = String.raw`(?:cd[ \t]+(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"&;|<>]+))[ \t]*&&[ \t]*)?`;
-const HEREDOC = new RegExp(String.raw`^\s*${CD}${NAME}[ \t]+<<-?[ \t]*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\4[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?[ \t]*\5[ \t]*\s*$`);
+const HEREDOC = new RegExp(
+  String.raw`^\s*${CD}${NAME}[ \t]+<<-?[ \t]*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\4[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?[ \t]*\5[ \t]*\s*$`,
+);
 const SINGLE_QUOTED = new RegExp(String.raw`^\s*${CD}${NAME}[ \t]+'([^']*)'\s*$`);
 const DOUBLE_QUOTED = new RegExp(String.raw`^\s*${CD}${NAME}[ \t]+"((?:[^"\\]|\\[\s\S])*)"\s*$`);
 
@@ -35,7 +37,8 @@ const unescapeDouble = (s: string) => s.replace(/\\([$`"\\\n])/g, (_, c: string)
 export function patchFromShellCommand(command: string): ShellPatch | null {
   let patch: string;
   let match = HEREDOC.exec(command);
-  if (match) patch = match[6] ?? ""; // absent for an empty heredoc
+  if (match)
+    patch = match[6] ?? ""; // absent for an empty heredoc
   else if ((match = SINGLE_QUOTED.exec(command))) patch = match[4];
   else if ((match = DOUBLE_QUOTED.exec(command))) patch = unescapeDouble(match[4]);
   else return null;

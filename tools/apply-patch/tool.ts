@@ -46,7 +46,10 @@ export const applyPatchTool: Tool<ApplyPatchArgs> = {
   format: { type: "grammar", syntax: "lark", definition: APPLY_PATCH_LARK_GRAMMAR },
   kind: "modify",
   summarizeCall: (a) => summarizePatchFiles(typeof a.input === "string" ? a.input : ""),
-  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : `${count(Number(r.stats.files_changed ?? 0), "file")} · +${r.stats.lines_added ?? 0} -${r.stats.lines_removed ?? 0}`),
+  summarizeResult: (r) =>
+    r.status === "error"
+      ? defaultResultSummary(r)
+      : `${count(Number(r.stats.files_changed ?? 0), "file")} · +${r.stats.lines_added ?? 0} -${r.stats.lines_removed ?? 0}`,
   files: (r) => (r.status === "error" ? [] : changedFiles(r)),
   run: (args, ctx) => runPatch(args.input, ctx),
 };
@@ -94,8 +97,18 @@ function respond(outcome: PatchOutcome, ctx: PatchContext): ToolResponse {
   const { changes, fuzzy } = outcome;
   const added = changes.reduce((n, c) => n + c.added, 0);
   const removed = changes.reduce((n, c) => n + c.removed, 0);
-  const files = changes.map((c) => ({ op: c.op, path: c.path, ...(c.movePath ? { move_path: c.movePath } : {}), added: c.added, removed: c.removed, ...(c.replaced ? { replaced: true } : {}) }));
-  const lines = changes.map((c) => `${c.op} ${c.movePath ? `${c.path} -> ${c.movePath}` : c.path} (+${c.added} -${c.removed})${c.replaced ? ` — replaced existing file ${c.movePath ?? c.path}` : ""}`);
+  const files = changes.map((c) => ({
+    op: c.op,
+    path: c.path,
+    ...(c.movePath ? { move_path: c.movePath } : {}),
+    added: c.added,
+    removed: c.removed,
+    ...(c.replaced ? { replaced: true } : {}),
+  }));
+  const lines = changes.map(
+    (c) =>
+      `${c.op} ${c.movePath ? `${c.path} -> ${c.movePath}` : c.path} (+${c.added} -${c.removed})${c.replaced ? ` — replaced existing file ${c.movePath ?? c.path}` : ""}`,
+  );
   const plural = changes.length === 1 ? "file" : "files";
   let summary = `Applied the patch to ${changes.length} ${plural} (+${added} -${removed}):\n${lines.join("\n")}`;
   if (fuzzy.length > 0) {
@@ -104,7 +117,12 @@ function respond(outcome: PatchOutcome, ctx: PatchContext): ToolResponse {
   }
   const diff = changes.map((c) => c.diff).join("");
   return ctx.reply.success(
-    { applied: true, files, diff, fuzzy_matches: fuzzy.map((f) => ({ path: f.path, patch_line: f.line, level: f.level })) },
+    {
+      applied: true,
+      files,
+      diff,
+      fuzzy_matches: fuzzy.map((f) => ({ path: f.path, patch_line: f.line, level: f.level })),
+    },
     summary,
     { stats: { files_changed: changes.length, lines_added: added, lines_removed: removed } },
   );

@@ -28,7 +28,9 @@ const readSchema = v.strictObject({
   file_path: text("Path of the file to read (absolute, or relative to the project root)."),
   offset: v.optional(num("Line number to start reading at (1-based). Give it with limit for large files.")),
   limit: v.optional(num(`Number of lines to read (default and most: ${READ_MAX_LIMIT}).`)),
-  pages: v.optional(text('Page range of a PDF, e.g. "1-5" (gong does not render PDFs: extract their text with a command instead).')),
+  pages: v.optional(
+    text('Page range of a PDF, e.g. "1-5" (gong does not render PDFs: extract their text with a command instead).'),
+  ),
 });
 
 /** The core read in Read's words: pages by `offset`. */
@@ -44,8 +46,21 @@ export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
   ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.offset, limit: a.limit })),
   run: (args, ctx) =>
     args.pages !== undefined
-      ? Promise.resolve(ctx.reply.fail("INVALID_PARAM", `pages is for PDF files, which gong does not render. Extract the text with a command (e.g. pdftotext -f 1 -l 5 '${args.file_path}' -) and read that.`))
-      : delegate(claudeRead, { path: args.file_path, start_line: wholeCount(args.offset, 1), limit: Math.min(wholeCount(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT) }, ctx),
+      ? Promise.resolve(
+          ctx.reply.fail(
+            "INVALID_PARAM",
+            `pages is for PDF files, which gong does not render. Extract the text with a command (e.g. pdftotext -f 1 -l 5 '${args.file_path}' -) and read that.`,
+          ),
+        )
+      : delegate(
+          claudeRead,
+          {
+            path: args.file_path,
+            start_line: wholeCount(args.offset, 1),
+            limit: Math.min(wholeCount(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT),
+          },
+          ctx,
+        ),
 };
 
 const writeSchema = v.strictObject({
@@ -55,7 +70,8 @@ const writeSchema = v.strictObject({
 
 export const WriteTool: Tool<v.InferOutput<typeof writeSchema>> = {
   name: "Write",
-  description: "Creates a file or replaces an existing file completely. Read an existing file first; prefer Edit for changing part of a file. Parent directories are created.",
+  description:
+    "Creates a file or replaces an existing file completely. Read an existing file first; prefer Edit for changing part of a file. Parent directories are created.",
   schema: writeSchema,
   truncation: "tail",
   ...describedLike(writeTool, (a) => ({ path: a.file_path })),
@@ -80,15 +96,31 @@ export const EditTool: Tool<v.InferOutput<typeof editSchema>> = {
   truncation: "tail",
   ...describedLike(editTool, (a) => ({ path: a.file_path })),
   run: (args, ctx) =>
-    delegate(claudeEdit, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.replace_all }, ctx),
+    delegate(
+      claudeEdit,
+      { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.replace_all },
+      ctx,
+    ),
 };
 
 const bashSchema = v.strictObject({
   command: text("The command to run (bash)."),
-  timeout: v.optional(v.pipe(v.number(), v.maxValue(MAX_TIMEOUT_MS), v.description(`Timeout in milliseconds (at most ${MAX_TIMEOUT_MS}); default ${CLAUDE_BASH_DEFAULT_TIMEOUT_MS}.`))),
+  timeout: v.optional(
+    v.pipe(
+      v.number(),
+      v.maxValue(MAX_TIMEOUT_MS),
+      v.description(`Timeout in milliseconds (at most ${MAX_TIMEOUT_MS}); default ${CLAUDE_BASH_DEFAULT_TIMEOUT_MS}.`),
+    ),
+  ),
   description: v.optional(text("A short description of what the command does, in 5-10 words.")),
-  run_in_background: v.optional(flag("Start the command in the background and return at once; read its output later with TaskOutput.")),
-  dangerouslyDisableSandbox: v.optional(flag("Ask to run outside the sandbox. The user decides the sandbox when starting gong; a command never leaves it on its own.")),
+  run_in_background: v.optional(
+    flag("Start the command in the background and return at once; read its output later with TaskOutput."),
+  ),
+  dangerouslyDisableSandbox: v.optional(
+    flag(
+      "Ask to run outside the sandbox. The user decides the sandbox when starting gong; a command never leaves it on its own.",
+    ),
+  ),
 });
 
 export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
@@ -111,8 +143,15 @@ export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
         `Command running in the background with ID: ${started.id}. Read its output with TaskOutput (task_id "${started.id}"); stop it with TaskStop.`,
       );
     }
-    const timeoutMs = args.timeout !== undefined ? Math.max(1, Math.floor(args.timeout)) : (ctx.commandTimeoutMs ?? CLAUDE_BASH_DEFAULT_TIMEOUT_MS);
-    return runShellCommand(ctx, { command: args.command, timeoutMs, retryHint: `retry with a larger timeout (in ms, at most ${MAX_TIMEOUT_MS})` });
+    const timeoutMs =
+      args.timeout !== undefined
+        ? Math.max(1, Math.floor(args.timeout))
+        : (ctx.commandTimeoutMs ?? CLAUDE_BASH_DEFAULT_TIMEOUT_MS);
+    return runShellCommand(ctx, {
+      command: args.command,
+      timeoutMs,
+      retryHint: `retry with a larger timeout (in ms, at most ${MAX_TIMEOUT_MS})`,
+    });
   },
 };
 
@@ -120,12 +159,18 @@ const taskOutputSchema = v.strictObject({
   task_id: text("The ID of the background task."),
   // Claude Code declares all three required (with defaults true and 30000 its models always send).
   block: flag("Wait for the task to finish (usually true)."),
-  timeout: v.pipe(v.number(), v.minValue(0), v.maxValue(600_000), v.description("Longest wait in milliseconds (usually 30000).")),
+  timeout: v.pipe(
+    v.number(),
+    v.minValue(0),
+    v.maxValue(600_000),
+    v.description("Longest wait in milliseconds (usually 30000)."),
+  ),
 });
 
 export const TaskOutputTool: Tool<v.InferOutput<typeof taskOutputSchema>> = {
   name: "TaskOutput",
-  description: "Returns the new output of a background command started with Bash run_in_background, and whether it is still running. block=true waits for it to finish (up to timeout ms).",
+  description:
+    "Returns the new output of a background command started with Bash run_in_background, and whether it is still running. block=true waits for it to finish (up to timeout ms).",
   schema: taskOutputSchema,
   truncation: "tail",
   kind: "shell",
@@ -133,7 +178,16 @@ export const TaskOutputTool: Tool<v.InferOutput<typeof taskOutputSchema>> = {
   async run(args, ctx) {
     const table = ctx.processes;
     const process = table.get(Number(args.task_id));
-    if (!process) return ctx.reply.fail("NOT_FOUND", `No background task with ID '${args.task_id}' (it may have finished and been read already). Running: ${table.list().map((p) => p.id).join(", ") || "none"}.`);
+    if (!process)
+      return ctx.reply.fail(
+        "NOT_FOUND",
+        `No background task with ID '${args.task_id}' (it may have finished and been read already). Running: ${
+          table
+            .list()
+            .map((p) => p.id)
+            .join(", ") || "none"
+        }.`,
+      );
     if (args.block) await table.waitForExit(process.id, args.timeout, ctx.signal);
     return describeProcess(table, process, ctx, { idLabel: "task" });
   },
@@ -153,7 +207,11 @@ export const TaskStopTool: Tool<v.InferOutput<typeof taskStopSchema>> = {
   summarizeCall: (a) => `stop task ${a.task_id ?? a.shell_id ?? ""}`,
   async run(args, ctx) {
     const id = args.task_id ?? args.shell_id;
-    if (id === undefined) return ctx.reply.fail("INVALID_PARAM", "TaskStop needs task_id: the ID Bash gave when it started the background command.");
+    if (id === undefined)
+      return ctx.reply.fail(
+        "INVALID_PARAM",
+        "TaskStop needs task_id: the ID Bash gave when it started the background command.",
+      );
     const table = ctx.processes;
     const process = table.get(Number(id));
     if (!process) return ctx.reply.fail("NOT_FOUND", `No background task with ID '${id}'.`);
@@ -167,7 +225,12 @@ const grepSchema = v.strictObject({
   path: v.optional(text("File or directory to search (default: the working directory).")),
   glob: v.optional(text('Only files matching this glob, e.g. "*.js" or "src/**/*.{ts,tsx}".')),
   output_mode: v.optional(
-    v.pipe(v.picklist(["content", "files_with_matches", "count"]), v.description('"content" shows matching lines, "files_with_matches" the files (default), "count" matches per file.')),
+    v.pipe(
+      v.picklist(["content", "files_with_matches", "count"]),
+      v.description(
+        '"content" shows matching lines, "files_with_matches" the files (default), "count" matches per file.',
+      ),
+    ),
   ),
   "-B": v.optional(num('Lines of context before each match (output_mode "content").')),
   "-A": v.optional(num('Lines of context after each match (output_mode "content").')),
@@ -177,7 +240,9 @@ const grepSchema = v.strictObject({
   "-i": v.optional(flag("Ignore case.")),
   "-o": v.optional(flag('Show only the matching part of each line, one per row (output_mode "content").')),
   type: v.optional(text('File type to search, e.g. "js", "py", "rust", "go".')),
-  head_limit: v.optional(num(`Only the first N lines / files / counts of the output (default ${GREP_HEAD_LIMIT}; 0 for all).`)),
+  head_limit: v.optional(
+    num(`Only the first N lines / files / counts of the output (default ${GREP_HEAD_LIMIT}; 0 for all).`),
+  ),
   offset: v.optional(num("Skip the first N lines / files / counts of the output.")),
   multiline: v.optional(flag("Let patterns span lines and '.' match newlines (default false).")),
 });
@@ -192,7 +257,8 @@ export const GrepTool: Tool<GrepArgs> = {
   schema: grepSchema,
   truncation: "head",
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.glob })),
-  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total_matches ?? 0), "match", "matches")),
+  summarizeResult: (r) =>
+    r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total_matches ?? 0), "match", "matches"),
   files: () => [],
   run: grep,
 };
@@ -230,7 +296,10 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
   const listing = shown.join("\n");
   const total = [...result.counts.values()].reduce((a, b) => a + b, 0);
   const notes: string[] = [];
-  if (shown.length < rows.length - skip) notes.push(`Showing ${shown.length} of ${rows.length - skip}; raise head_limit or use offset=${skip + shown.length} for more.`);
+  if (shown.length < rows.length - skip)
+    notes.push(
+      `Showing ${shown.length} of ${rows.length - skip}; raise head_limit or use offset=${skip + shown.length} for more.`,
+    );
   if (result.limitReached) notes.push(`The search stopped at ${COLLECT_LIMIT} matches; narrow the pattern or path.`);
   const head =
     total === 0
@@ -239,8 +308,17 @@ async function grep(args: GrepArgs, ctx: Parameters<Tool["run"]>[1]): Promise<To
         ? `Found ${count(result.files.length, "file")}:`
         : `Found ${count(total, "match", "matches")} in ${count(result.files.length, "file")}:`;
   const body = [head, total === 0 ? "" : listing, ...notes.map((n) => `[${n}]`)].filter((l) => l !== "").join("\n");
-  const data = { mode, matches: matchesOf(result), files: result.files, total_matches: total, truncated: notes.length > 0 };
-  const extras = { pathResolved: result.where, stats: { total_matches: total, files: result.files.length, engine: result.engine } };
+  const data = {
+    mode,
+    matches: matchesOf(result),
+    files: result.files,
+    total_matches: total,
+    truncated: notes.length > 0,
+  };
+  const extras = {
+    pathResolved: result.where,
+    stats: { total_matches: total, files: result.files.length, engine: result.engine },
+  };
   return notes.length > 0 ? ctx.reply.partial(data, body, extras) : ctx.reply.success(data, body, extras);
 }
 
@@ -257,11 +335,21 @@ const globSchema = v.strictObject({
 
 export const GlobTool: Tool<v.InferOutput<typeof globSchema>> = {
   name: "Glob",
-  description: "Finds files by glob pattern, newest first. Hidden files are included; .gitignore'd paths are skipped. Use it to locate files by name.",
+  description:
+    "Finds files by glob pattern, newest first. Hidden files are included; .gitignore'd paths are skipped. Use it to locate files by name.",
   schema: globSchema,
   truncation: "head",
   ...describedLike(findTool, (a) => ({ pattern: a.pattern, path: a.path })),
   run: (args, ctx) => delegate(findTool, { pattern: args.pattern, path: args.path }, ctx),
 };
 
-export const anthropicTools: readonly Tool[] = [ReadTool, WriteTool, EditTool, BashTool, TaskOutputTool, TaskStopTool, GrepTool, GlobTool];
+export const anthropicTools: readonly Tool[] = [
+  ReadTool,
+  WriteTool,
+  EditTool,
+  BashTool,
+  TaskOutputTool,
+  TaskStopTool,
+  GrepTool,
+  GlobTool,
+];

@@ -11,12 +11,23 @@ import type { ToolRunContext } from "../types.ts";
  * taken over from the process table into this call's capture (one spill file, memory bounded),
  * for the framework to cut once. The status line is a header the cut keeps whole.
  */
-export function describeProcess(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunContext, options: { idLabel: string }): ToolResponse {
+export function describeProcess(
+  table: ProcessTable,
+  process: BackgroundProcess,
+  ctx: ToolRunContext,
+  options: { idLabel: string },
+): ToolResponse {
   // Same tick as finish(): output written from here on waits for the next read.
   table.take(process.id, ctx.output);
   const output = ctx.output.finish();
   const result = process.result;
-  const state = result ? (result.exitCode !== null ? `exited with code ${result.exitCode}` : result.aborted ? "was stopped" : `was killed by ${result.signal ?? "a signal"}`) : "is still running";
+  const state = result
+    ? result.exitCode !== null
+      ? `exited with code ${result.exitCode}`
+      : result.aborted
+        ? "was stopped"
+        : `was killed by ${result.signal ?? "a signal"}`
+    : "is still running";
   const header = `Process ${options.idLabel} ${process.id} ${state}.\n`;
   const data: Record<string, unknown> = { id: process.id, running: !result, exit_code: result?.exitCode ?? null };
   if (output.spill?.path) data.full_output_path = output.spill.path;

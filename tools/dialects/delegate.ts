@@ -10,9 +10,14 @@ import { checkArgs } from "../args.ts";
 import type { Tool, ToolRunContext } from "../types.ts";
 
 /** Runs a core tool with mapped arguments (validated and defaulted by the core tool's own schema). */
-export async function delegate<A>(tool: Tool<A>, args: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolResponse> {
+export async function delegate<A>(
+  tool: Tool<A>,
+  args: Record<string, unknown>,
+  ctx: ToolRunContext,
+): Promise<ToolResponse> {
   const defined = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
-  if (!tool.schema) return ctx.reply.fail("INTERNAL_ERROR", `Tool ${tool.name} has no valibot schema to map arguments onto.`);
+  if (!tool.schema)
+    return ctx.reply.fail("INTERNAL_ERROR", `Tool ${tool.name} has no valibot schema to map arguments onto.`);
   const checked = checkArgs(tool.name, tool.schema, defined);
   if (!checked.ok) return ctx.reply.fail("INVALID_PARAM", checked.message);
   return await tool.run(checked.args, ctx);
@@ -30,7 +35,10 @@ export function wholeCount(value: number | undefined, min = 0): number | undefin
  * The self-description of a tool that stands for `core` under another name: the same kind and
  * result summary, and the call summary of its arguments mapped onto the core tool's.
  */
-export function describedLike<A>(core: Tool, mapArgs: (args: Partial<A>) => Record<string, unknown>): Pick<Tool<A>, "kind" | "summarizeCall" | "summarizeResult" | "files"> {
+export function describedLike<A>(
+  core: Tool,
+  mapArgs: (args: Partial<A>) => Record<string, unknown>,
+): Pick<Tool<A>, "kind" | "summarizeCall" | "summarizeResult" | "files"> {
   return {
     kind: core.kind,
     summarizeCall: (args) => core.summarizeCall?.(mapArgs(args)) ?? "",

@@ -29,27 +29,35 @@ const POLL_MAX_YIELD_MS = 300_000;
 /** Tokens are estimated at four characters each. */
 const CHARS_PER_TOKEN = 4;
 
-const MAX_TOKENS_NOTE = "Show at most about this many tokens of the output (its start and end); by default it is shown up to the tool's output limit.";
+const MAX_TOKENS_NOTE =
+  "Show at most about this many tokens of the output (its start and end); by default it is shown up to the tool's output limit.";
 
 const execSchema = v.strictObject({
   cmd: text("The shell command."),
   workdir: v.optional(text("Working directory (default: the session's).")),
   tty: v.optional(flag("Ask for a terminal (stdin is a pipe either way).")),
-  yield_time_ms: v.optional(num(`Wait this long, in ms (default ${EXEC_DEFAULT_YIELD_MS}, ${MIN_YIELD_MS}-${MAX_YIELD_MS}).`)),
+  yield_time_ms: v.optional(
+    num(`Wait this long, in ms (default ${EXEC_DEFAULT_YIELD_MS}, ${MIN_YIELD_MS}-${MAX_YIELD_MS}).`),
+  ),
   max_output_tokens: v.optional(num(MAX_TOKENS_NOTE)),
   shell: v.optional(text("Default bash.")),
   login: v.optional(flag("Login shell (-l) for the given shell; default true.")),
   // codex's approval fields. gong's sandbox is the user's choice when it starts, so a command cannot
   // ask its way out; the fields are accepted so a codex-trained call is never refused for them.
-  sandbox_permissions: v.optional(text('"use_default" (default) or "require_escalated"; gong keeps every command in the sandbox the user chose.')),
+  sandbox_permissions: v.optional(
+    text('"use_default" (default) or "require_escalated"; gong keeps every command in the sandbox the user chose.'),
+  ),
   justification: v.optional(text("Why the command needs to leave the sandbox (with require_escalated).")),
-  prefix_rule: v.optional(v.pipe(v.array(v.string()), v.description('Command prefix a user might allow from now on, e.g. ["git", "pull"].'))),
+  prefix_rule: v.optional(
+    v.pipe(v.array(v.string()), v.description('Command prefix a user might allow from now on, e.g. ["git", "pull"].')),
+  ),
 });
 type ExecArgs = v.InferOutput<typeof execSchema>;
 
 export const execCommandTool: Tool<ExecArgs> = {
   name: "exec_command",
-  description: "Runs a command with bash -c; one still running after yield_time_ms keeps running and returns its output so far and a session_id for write_stdin.",
+  description:
+    "Runs a command with bash -c; one still running after yield_time_ms keeps running and returns its output so far and a session_id for write_stdin.",
   schema: execSchema,
   // The end, as every profile's shell keeps it; the status lines before the output stay whole (a header hint).
   truncation: "tail",
@@ -61,15 +69,25 @@ export const execCommandTool: Tool<ExecArgs> = {
     const shellPatch = patchFromShellCommand(args.cmd);
     if (shellPatch) return runShellPatch(shellPatch, ctx);
     const table = ctx.processes;
-    const command = args.shell ? `${shellQuote(args.shell)}${args.login === false ? "" : " -l"} -c ${shellQuote(args.cmd)}` : args.cmd;
+    const command = args.shell
+      ? `${shellQuote(args.shell)}${args.login === false ? "" : " -l"} -c ${shellQuote(args.cmd)}`
+      : args.cmd;
     const started = performance.now();
     if (args.workdir !== undefined) {
       const dir = await ctx.env.resolvePath(args.workdir);
-      if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Working directory '${args.workdir}' does not exist. Create it first or pick an existing workdir.`);
+      if (!dir.exists)
+        return ctx.reply.fail(
+          "NOT_FOUND",
+          `Working directory '${args.workdir}' does not exist. Create it first or pick an existing workdir.`,
+        );
     }
     const ranIn = await commandDirectory(ctx, args.workdir, args.cmd);
     const process = table.start(command, { cwd: args.workdir, output: ctx.output });
-    const yieldMs = clamp(args.yield_time_ms ?? ctx.commandTimeoutMs ?? EXEC_DEFAULT_YIELD_MS, MIN_YIELD_MS, MAX_YIELD_MS);
+    const yieldMs = clamp(
+      args.yield_time_ms ?? ctx.commandTimeoutMs ?? EXEC_DEFAULT_YIELD_MS,
+      MIN_YIELD_MS,
+      MAX_YIELD_MS,
+    );
     await table.waitForExit(process.id, yieldMs, ctx.signal);
     if (ctx.signal?.aborted && !process.result) await table.kill(process.id);
     return answer(table, process, ctx, started, args.max_output_tokens, ranIn);
@@ -79,7 +97,9 @@ export const execCommandTool: Tool<ExecArgs> = {
 const writeSchema = v.strictObject({
   session_id: num("From exec_command."),
   chars: v.optional(v.pipe(v.string(), v.description("Text for stdin; empty or omitted to poll."))),
-  yield_time_ms: v.optional(num(`Wait ms (write default ${WRITE_DEFAULT_YIELD_MS}; poll default ${POLL_DEFAULT_YIELD_MS}).`)),
+  yield_time_ms: v.optional(
+    num(`Wait ms (write default ${WRITE_DEFAULT_YIELD_MS}; poll default ${POLL_DEFAULT_YIELD_MS}).`),
+  ),
   max_output_tokens: v.optional(num(MAX_TOKENS_NOTE)),
 });
 type WriteArgs = v.InferOutput<typeof writeSchema>;
@@ -96,15 +116,28 @@ export const writeStdinTool: Tool<WriteArgs> = {
     const table = ctx.processes;
     const process = table.get(args.session_id);
     if (!process) {
-      const running = table.list().filter((p) => !p.result).map((p) => p.id);
-      return ctx.reply.fail("NOT_FOUND", `No running session ${args.session_id}: it finished (its last output was returned) or never existed. Running sessions: ${running.join(", ") || "none"}.`);
+      const running = table
+        .list()
+        .filter((p) => !p.result)
+        .map((p) => p.id);
+      return ctx.reply.fail(
+        "NOT_FOUND",
+        `No running session ${args.session_id}: it finished (its last output was returned) or never existed. Running sessions: ${running.join(", ") || "none"}.`,
+      );
     }
     const started = performance.now();
     const chars = args.chars ?? "";
     if (chars !== "" && !(await table.write(process.id, chars))) {
-      if (!process.result) return ctx.reply.fail("EXECUTION_ERROR", `Session ${process.id} closed its input: the text was not delivered. Poll it with empty chars for its output, or stop it.`);
+      if (!process.result)
+        return ctx.reply.fail(
+          "EXECUTION_ERROR",
+          `Session ${process.id} closed its input: the text was not delivered. Poll it with empty chars for its output, or stop it.`,
+        );
     }
-    const yieldMs = chars === "" ? clamp(args.yield_time_ms ?? POLL_DEFAULT_YIELD_MS, MIN_YIELD_MS, POLL_MAX_YIELD_MS) : clamp(args.yield_time_ms ?? WRITE_DEFAULT_YIELD_MS, 0, MAX_YIELD_MS);
+    const yieldMs =
+      chars === ""
+        ? clamp(args.yield_time_ms ?? POLL_DEFAULT_YIELD_MS, MIN_YIELD_MS, POLL_MAX_YIELD_MS)
+        : clamp(args.yield_time_ms ?? WRITE_DEFAULT_YIELD_MS, 0, MAX_YIELD_MS);
     await table.waitForExit(process.id, yieldMs, ctx.signal);
     return answer(table, process, ctx, started, args.max_output_tokens);
   },
@@ -116,7 +149,14 @@ export const writeStdinTool: Tool<WriteArgs> = {
  * profile's shell limits, or — when the model names max_output_tokens — to that many tokens (four
  * characters each) from the start and end.
  */
-function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunContext, started: number, maxTokens: number | undefined, ranIn?: string): ToolResponse {
+function answer(
+  table: ProcessTable,
+  process: BackgroundProcess,
+  ctx: ToolRunContext,
+  started: number,
+  maxTokens: number | undefined,
+  ranIn?: string,
+): ToolResponse {
   // Same tick as finish(): output written from here on waits for the next write_stdin.
   table.take(process.id, ctx.output);
   const output = ctx.output.finish();
@@ -137,7 +177,11 @@ function answer(table: ProcessTable, process: BackgroundProcess, ctx: ToolRunCon
   } else data.session_id = process.id;
   const text = header + output.text;
   // The status lines stay whole; a budget the model named is the call's own (the framework cuts to it).
-  ctx.output.hint(maxTokens === undefined ? { headerChars: header.length } : { headerChars: header.length, budgetChars: Math.max(1, Math.floor(maxTokens)) * CHARS_PER_TOKEN });
+  ctx.output.hint(
+    maxTokens === undefined
+      ? { headerChars: header.length }
+      : { headerChars: header.length, budgetChars: Math.max(1, Math.floor(maxTokens)) * CHARS_PER_TOKEN },
+  );
   const extras = {
     cwd: ranIn,
     stats: { output_chars: output.totalChars, total_lines: output.newlines + (output.endsOpen ? 1 : 0) },

@@ -25,7 +25,15 @@ const BACKGROUND_DELAY_MS = 200;
 const GREP_DEFAULT_TOTAL = 100;
 /** read_many_files stops adding files past this many characters. */
 const MANY_FILES_MAX_CHARS = 200_000;
-const DEFAULT_EXCLUDES = ["**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/*.lock", "**/*.min.js", "**/*.{png,jpg,jpeg,gif,webp,ico,pdf,zip,gz,tar,exe,dll,so,dylib,class,jar,wasm}"];
+const DEFAULT_EXCLUDES = [
+  "**/node_modules/**",
+  "**/.git/**",
+  "**/dist/**",
+  "**/build/**",
+  "**/*.lock",
+  "**/*.min.js",
+  "**/*.{png,jpg,jpeg,gif,webp,ico,pdf,zip,gz,tar,exe,dll,so,dylib,class,jar,wasm}",
+];
 
 const filtering = v.optional(
   v.pipe(
@@ -54,14 +62,19 @@ export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
   ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.start_line })),
   async run(args, ctx) {
     const start = args.start_line ?? 1;
-    if (args.end_line !== undefined && args.end_line < start) return ctx.reply.fail("INVALID_PARAM", `end_line (${args.end_line}) is before start_line (${start}).`);
+    if (args.end_line !== undefined && args.end_line < start)
+      return ctx.reply.fail("INVALID_PARAM", `end_line (${args.end_line}) is before start_line (${start}).`);
     const limit = args.end_line === undefined ? READ_MAX_LIMIT : Math.min(args.end_line - start + 1, READ_MAX_LIMIT);
     return delegate(plainRead, { path: args.file_path, start_line: start, limit }, ctx);
   },
 };
 
 const manySchema = v.strictObject({
-  include: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.description('Paths or globs, e.g. ["src/**/*.ts", "docs/"].')),
+  include: v.pipe(
+    v.array(v.pipe(v.string(), v.minLength(1))),
+    v.minLength(1),
+    v.description('Paths or globs, e.g. ["src/**/*.ts", "docs/"].'),
+  ),
   exclude: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description("Globs to skip.")), []),
   recursive: v.optional(flag("Descend into directories (default true)."), true),
   useDefaultExcludes: v.optional(flag("Skip node_modules, .git, build output, binaries (default true)."), true),
@@ -76,7 +89,8 @@ export const readManyFilesTool: Tool<ManyArgs> = {
   truncation: "head",
   kind: "read",
   summarizeCall: (a) => (Array.isArray(a.include) ? a.include.join(" ") : ""),
-  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : count(r.data.files.length, "file")),
+  summarizeResult: (r) =>
+    r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : count(r.data.files.length, "file"),
   files: (r) => (Array.isArray(r.data.files) ? (r.data.files as string[]) : []),
   run: async (args: ManyArgs, ctx) => {
     const excludes = [...args.exclude, ...(args.useDefaultExcludes ? DEFAULT_EXCLUDES : [])];
@@ -87,8 +101,14 @@ export const readManyFilesTool: Tool<ManyArgs> = {
       const plain = await ctx.env.resolvePath(item).catch(() => null);
       const info = plain?.exists ? await ctx.env.stat(plain.absolute) : null;
       if (info?.type === "file") files.add(plain!.relative);
-      else if (info?.type === "dir") for (const p of (await ctx.env.glob({ pattern: args.recursive ? "**/*" : "*", path: plain!.absolute, limit: 5000 })).paths) files.add(p);
-      else for (const p of (await ctx.env.glob({ pattern, path: ctx.env.workingDirectory(), limit: 5000 })).paths) files.add(p);
+      else if (info?.type === "dir")
+        for (const p of (
+          await ctx.env.glob({ pattern: args.recursive ? "**/*" : "*", path: plain!.absolute, limit: 5000 })
+        ).paths)
+          files.add(p);
+      else
+        for (const p of (await ctx.env.glob({ pattern, path: ctx.env.workingDirectory(), limit: 5000 })).paths)
+          files.add(p);
     }
     const chosen = [...files].filter((f) => !f.endsWith("/") && !skip(f)).sort();
     const parts: string[] = [];
@@ -101,7 +121,11 @@ export const readManyFilesTool: Tool<ManyArgs> = {
         continue;
       }
       // Each file is a read of its own: its own output capture (held in memory, never spilled).
-      const r = await delegate(plainRead, { path: file, limit: READ_MAX_LIMIT }, { ...ctx, output: new OutputCapture() });
+      const r = await delegate(
+        plainRead,
+        { path: file, limit: READ_MAX_LIMIT },
+        { ...ctx, output: new OutputCapture() },
+      );
       if (r.status === "error" || Array.isArray(r.data.images)) {
         skipped.push(`${file} (${r.error?.message ?? "not text"})`);
         continue;
@@ -111,8 +135,16 @@ export const readManyFilesTool: Tool<ManyArgs> = {
       read.push(file);
       parts.push(`--- ${file} ---\n${content}`);
     }
-    if (read.length === 0) return ctx.reply.fail("NOT_FOUND", `No readable files matched ${JSON.stringify(args.include)}${skipped.length ? ` (skipped: ${skipped.slice(0, 5).join(", ")})` : ""}. Check the patterns.`);
-    const body = [...parts, "--- End of content ---", ...(skipped.length ? [`Skipped ${skipped.length}: ${skipped.slice(0, 20).join(", ")}`] : [])].join("\n");
+    if (read.length === 0)
+      return ctx.reply.fail(
+        "NOT_FOUND",
+        `No readable files matched ${JSON.stringify(args.include)}${skipped.length ? ` (skipped: ${skipped.slice(0, 5).join(", ")})` : ""}. Check the patterns.`,
+      );
+    const body = [
+      ...parts,
+      "--- End of content ---",
+      ...(skipped.length ? [`Skipped ${skipped.length}: ${skipped.slice(0, 20).join(", ")}`] : []),
+    ].join("\n");
     const data = { files: read, skipped };
     return skipped.length ? ctx.reply.partial(data, body) : ctx.reply.success(data, body);
   },
@@ -125,7 +157,8 @@ const writeSchema = v.strictObject({
 
 export const geminiWriteFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
   name: "write_file",
-  description: "Writes content to a file, creating it (and its directories) or replacing what it held. Prefer replace for changing part of an existing file.",
+  description:
+    "Writes content to a file, creating it (and its directories) or replacing what it held. Prefer replace for changing part of an existing file.",
   schema: writeSchema,
   truncation: "tail",
   ...describedLike(writeTool, (a) => ({ path: a.file_path })),
@@ -135,7 +168,9 @@ export const geminiWriteFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
 const replaceSchema = v.strictObject({
   file_path: text("Path of the file to change."),
   instruction: text("What the change does and why, in a sentence."),
-  old_string: text("The exact literal text to replace, with its whitespace and a few lines of context so it is unique. Empty to create a new file."),
+  old_string: text(
+    "The exact literal text to replace, with its whitespace and a few lines of context so it is unique. Empty to create a new file.",
+  ),
   new_string: text("The exact literal text to put in its place."),
   allow_multiple: v.optional(flag("Replace every occurrence of old_string instead of requiring exactly one.")),
 });
@@ -155,7 +190,16 @@ export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
       const target = await ctx.env.resolvePath(args.file_path).catch(() => null);
       if (target && !target.exists) return delegate(writeTool, { path: args.file_path, content: args.new_string }, ctx);
     }
-    return delegate(geminiEdit, { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.allow_multiple ?? false }, ctx);
+    return delegate(
+      geminiEdit,
+      {
+        path: args.file_path,
+        old_text: args.old_string,
+        new_text: args.new_string,
+        replace_all: args.allow_multiple ?? false,
+      },
+      ctx,
+    );
   },
 };
 
@@ -164,12 +208,16 @@ const shellSchema = v.strictObject({
   description: v.optional(text("A short description of what the command does.")),
   dir_path: v.optional(text("Directory to run the command in (default: the project root).")),
   is_background: v.optional(flag("Run the command in the background (servers, watchers) and return at once.")),
-  delay_ms: v.optional(whole("For background commands: milliseconds to wait for first output before returning (default 200).")),
+  delay_ms: v.optional(
+    whole("For background commands: milliseconds to wait for first output before returning (default 200)."),
+  ),
   // gemini-cli's sandbox request. gong's sandbox is the user's choice when it starts; a command keeps it.
   additional_permissions: v.optional(
     v.pipe(
       v.strictObject({
-        fileSystem: v.optional(v.strictObject({ read: v.optional(v.array(v.string())), write: v.optional(v.array(v.string())) })),
+        fileSystem: v.optional(
+          v.strictObject({ read: v.optional(v.array(v.string())), write: v.optional(v.array(v.string())) }),
+        ),
         network: v.optional(v.boolean()),
       }),
       v.description("Asks for more sandbox access; gong keeps every command in the sandbox the user chose."),
@@ -189,7 +237,11 @@ export const runShellCommandTool: Tool<ShellArgs> = {
   async run(args, ctx) {
     if (args.dir_path !== undefined) {
       const dir = await ctx.env.resolvePath(args.dir_path);
-      if (!dir.exists) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. Run the command from an existing directory.`);
+      if (!dir.exists)
+        return ctx.reply.fail(
+          "NOT_FOUND",
+          `Directory '${args.dir_path}' does not exist. Run the command from an existing directory.`,
+        );
     }
     if (args.is_background) {
       const table = ctx.processes;
@@ -205,7 +257,12 @@ export const runShellCommandTool: Tool<ShellArgs> = {
       );
     }
     const timeoutMs = ctx.commandTimeoutMs ?? GEMINI_SHELL_DEFAULT_TIMEOUT_MS;
-    return runShellCommand(ctx, { command: args.command, cwd: args.dir_path, timeoutMs, retryHint: "run it with is_background: true" });
+    return runShellCommand(ctx, {
+      command: args.command,
+      cwd: args.dir_path,
+      timeoutMs,
+      retryHint: "run it with is_background: true",
+    });
   },
 };
 
@@ -225,20 +282,33 @@ export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutpu
   async run(args, ctx) {
     const table = ctx.processes;
     const process = table.get(args.pid);
-    if (!process) return ctx.reply.fail("NOT_FOUND", `No background process with PID ${args.pid}. List them with list_background_processes.`);
+    if (!process)
+      return ctx.reply.fail(
+        "NOT_FOUND",
+        `No background process with PID ${args.pid}. List them with list_background_processes.`,
+      );
     if (args.delay_ms) await table.waitForExit(process.id, args.delay_ms, ctx.signal);
     // gemini-cli's own window: the last `lines` lines of the log (default 100). The framework cuts that once.
     const tail = table.tail(process.id, args.lines ?? 100);
     const r = process.result;
     const state = r ? `exited with code ${r.exitCode ?? r.signal}` : "running";
     const from = tail.totalLines - tail.lines + 1;
-    const shown = tail.lines === 0 ? "" : from === tail.totalLines ? `, line ${from} of ${tail.totalLines}` : `, lines ${from}-${tail.totalLines} of ${tail.totalLines}`;
+    const shown =
+      tail.lines === 0
+        ? ""
+        : from === tail.totalLines
+          ? `, line ${from} of ${tail.totalLines}`
+          : `, lines ${from}-${tail.totalLines} of ${tail.totalLines}`;
     const clipped = tail.clipped ? ` (only the end of line ${from} is kept)` : "";
     const header = `PID ${process.id} (${state})${shown}${clipped}:\n`;
     ctx.output.hint({ headerChars: header.length });
-    return ctx.reply.success({ pid: process.id, running: !r, lines_shown: tail.lines, total_lines: tail.totalLines }, header + (tail.text === "" ? "(no output yet)" : tail.text), {
-      context: args.lines !== undefined ? { truncation_skip: true } : {},
-    });
+    return ctx.reply.success(
+      { pid: process.id, running: !r, lines_shown: tail.lines, total_lines: tail.totalLines },
+      header + (tail.text === "" ? "(no output yet)" : tail.text),
+      {
+        context: args.lines !== undefined ? { truncation_skip: true } : {},
+      },
+    );
   },
 };
 
@@ -251,8 +321,13 @@ export const listBackgroundProcessesTool: Tool<Record<string, never>> = {
   async run(_args, ctx) {
     const table = ctx.processes;
     const all = table.list();
-    const lines = all.map((p) => `${p.id}: ${p.result ? `exited (${p.result.exitCode ?? p.result.signal})` : "running"} — ${p.command}`);
-    return ctx.reply.success({ processes: all.map((p) => ({ pid: p.id, running: !p.result, command: p.command })) }, lines.length ? lines.join("\n") : "No background processes.");
+    const lines = all.map(
+      (p) => `${p.id}: ${p.result ? `exited (${p.result.exitCode ?? p.result.signal})` : "running"} — ${p.command}`,
+    );
+    return ctx.reply.success(
+      { processes: all.map((p) => ({ pid: p.id, running: !p.result, command: p.command })) },
+      lines.length ? lines.join("\n") : "No background processes.",
+    );
   },
 };
 
@@ -276,11 +351,19 @@ type GrepArgs = v.InferOutput<typeof grepSchema>;
 export const grepSearchTool: Tool<GrepArgs> = {
   name: "grep_search",
   aliases: ["search_file_content"],
-  description: "Searches file contents for a regular expression (ripgrep), skipping .gitignore'd and binary files; matching lines come grouped by file.",
+  description:
+    "Searches file contents for a regular expression (ripgrep), skipping .gitignore'd and binary files; matching lines come grouped by file.",
   schema: grepSchema,
   truncation: "head",
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.dir_path, glob: a.include_pattern })),
-  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total_matches ?? (Array.isArray(r.data.files) ? r.data.files.length : 0)), "match", "matches")),
+  summarizeResult: (r) =>
+    r.status === "error"
+      ? defaultResultSummary(r)
+      : count(
+          Number(r.data.total_matches ?? (Array.isArray(r.data.files) ? r.data.files.length : 0)),
+          "match",
+          "matches",
+        ),
   files: () => [],
   run: async (args: GrepArgs, ctx: ToolRunContext) => {
     const result = await searchContent(ctx, {
@@ -297,8 +380,18 @@ export const grepSearchTool: Tool<GrepArgs> = {
     });
     const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };
     const where = args.dir_path ?? ".";
-    if (result.files.length === 0) return ctx.reply.success({ files: [], matches: [], total_matches: 0 }, `No matches found for pattern "${args.pattern}" in ${where}.`, extras);
-    if (args.names_only) return ctx.reply.success({ files: result.files, matches: matchesOf(result) }, `Found ${count(result.files.length, "file")} matching "${args.pattern}":\n${result.files.join("\n")}`, extras);
+    if (result.files.length === 0)
+      return ctx.reply.success(
+        { files: [], matches: [], total_matches: 0 },
+        `No matches found for pattern "${args.pattern}" in ${where}.`,
+        extras,
+      );
+    if (args.names_only)
+      return ctx.reply.success(
+        { files: result.files, matches: matchesOf(result) },
+        `Found ${count(result.files.length, "file")} matching "${args.pattern}":\n${result.files.join("\n")}`,
+        extras,
+      );
     const total = args.total_max_matches ?? GREP_DEFAULT_TOTAL;
     const perFile = args.max_matches_per_file ?? Number.MAX_SAFE_INTEGER;
     const blocks: string[] = [];
@@ -338,12 +431,16 @@ const globSchema = v.strictObject({
 
 export const geminiGlobTool: Tool<v.InferOutput<typeof globSchema>> = {
   name: "glob",
-  description: "Finds files by glob pattern and lists them newest first (directories end in '/'). .gitignore'd paths are skipped unless respect_git_ignore is false.",
+  description:
+    "Finds files by glob pattern and lists them newest first (directories end in '/'). .gitignore'd paths are skipped unless respect_git_ignore is false.",
   schema: globSchema,
   truncation: "head",
   ...describedLike(findTool, (a) => ({ pattern: a.pattern, path: a.dir_path })),
   run: async (args, ctx) =>
-    await findFiles({ pattern: args.pattern, path: args.dir_path }, ctx, { ignoreCase: !(args.case_sensitive ?? false), noIgnore: args.respect_git_ignore === false }),
+    await findFiles({ pattern: args.pattern, path: args.dir_path }, ctx, {
+      ignoreCase: !(args.case_sensitive ?? false),
+      noIgnore: args.respect_git_ignore === false,
+    }),
 };
 
 const listSchema = v.strictObject({
@@ -362,7 +459,11 @@ export const listDirectoryTool: Tool<v.InferOutput<typeof listSchema>> = {
     if (!args.ignore?.length) return delegate(lsTool, { path: args.dir_path }, ctx);
     // Ignored entries leave the listing, the data and the counts alike.
     const ignored = picomatch(args.ignore, { dot: true });
-    return delegate(lsToolWith((name) => !ignored(name)), { path: args.dir_path }, ctx);
+    return delegate(
+      lsToolWith((name) => !ignored(name)),
+      { path: args.dir_path },
+      ctx,
+    );
   },
 };
 

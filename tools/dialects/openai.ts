@@ -50,28 +50,43 @@ type ReadArgs = v.InferOutput<typeof readSchema>;
 
 export const readFileTool: Tool<ReadArgs> = {
   name: "read_file",
-  description: 'Reads a file with line numbers ("L12: text"): a line range, or with mode "indentation" the code block around a line.',
+  description:
+    'Reads a file with line numbers ("L12: text"): a line range, or with mode "indentation" the code block around a line.',
   schema: readSchema,
   truncation: "head_tail",
   ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.offset, limit: a.limit })),
   async run(args, ctx) {
     const mode = args.mode ?? "slice";
-    if (mode !== "slice" && mode !== "indentation") return ctx.reply.fail("INVALID_PARAM", `Unknown mode '${mode}': use "slice" or "indentation".`);
+    if (mode !== "slice" && mode !== "indentation")
+      return ctx.reply.fail("INVALID_PARAM", `Unknown mode '${mode}': use "slice" or "indentation".`);
     const offset = wholeCount(args.offset, 1) ?? 1;
     const limit = wholeCount(args.limit, 1) ?? READ_DEFAULT_LIMIT;
     if (mode === "slice") {
-      return delegate(codexRead, { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) }, ctx);
+      return delegate(
+        codexRead,
+        { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) },
+        ctx,
+      );
     }
     const whole = await delegate(plainRead, { path: args.file_path, start_line: 1, limit: READ_MAX_LIMIT }, ctx);
     if (whole.status === "error" || typeof whole.data.content !== "string") return whole;
     const lines = (whole.data.content as string).split("\n").slice(0, -1);
     const opts = args.indentation ?? {};
     const anchor = Math.min(wholeCount(opts.anchor_line, 1) ?? offset, lines.length);
-    const [from, to] = indentationBlock(lines, anchor, { maxLevels: wholeCount(opts.max_levels) ?? 0, siblings: opts.include_siblings ?? false, header: opts.include_header ?? true });
+    const [from, to] = indentationBlock(lines, anchor, {
+      maxLevels: wholeCount(opts.max_levels) ?? 0,
+      siblings: opts.include_siblings ?? false,
+      header: opts.include_header ?? true,
+    });
     const cap = wholeCount(opts.max_lines, 1) ?? limit;
     const end = Math.min(to, from + cap - 1);
-    const body = lines.slice(from - 1, end).map((l, i) => `L${from + i}: ${l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l}`);
-    return ctx.reply.success({ content: body.join("\n"), first_line: from, last_line: end }, body.join("\n"), { context: { truncation_skip: true }, stats: { lines_read: body.length } });
+    const body = lines
+      .slice(from - 1, end)
+      .map((l, i) => `L${from + i}: ${l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l}`);
+    return ctx.reply.success({ content: body.join("\n"), first_line: from, last_line: end }, body.join("\n"), {
+      context: { truncation_skip: true },
+      stats: { lines_read: body.length },
+    });
   },
 };
 
@@ -81,7 +96,11 @@ export const readFileTool: Tool<ReadArgs> = {
  * indentation returns to the outermost header's level, keeping a closing line (`}`, `end`) there.
  * With `siblings`, the block runs on through the following blocks at that level.
  */
-export function indentationBlock(lines: string[], anchor: number, opts: { maxLevels: number; siblings: boolean; header: boolean }): [number, number] {
+export function indentationBlock(
+  lines: string[],
+  anchor: number,
+  opts: { maxLevels: number; siblings: boolean; header: boolean },
+): [number, number] {
   const blank = (i: number) => lines[i - 1].trim() === "";
   const indent = (i: number) => lines[i - 1].length - lines[i - 1].trimStart().length;
   let at = anchor;
@@ -139,24 +158,37 @@ export const listDirTool: Tool<ListArgs> = {
   schema: listSchema,
   truncation: "head",
   ...describedLike(lsTool, (a) => ({ path: a.dir_path })),
-  summarizeResult: (r) => (r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total ?? 0), "entry", "entries")),
+  summarizeResult: (r) =>
+    r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total ?? 0), "entry", "entries"),
   async run(args, ctx) {
     const resolved = await ctx.env.resolvePath(args.dir_path);
     const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
-    if (!info) return ctx.reply.fail("NOT_FOUND", `Directory '${args.dir_path}' does not exist. List its parent to see what is there.`);
-    if (info.type !== "dir") return ctx.reply.fail("INVALID_PARAM", `'${args.dir_path}' is a file, not a directory. Use read_file to read it.`);
+    if (!info)
+      return ctx.reply.fail(
+        "NOT_FOUND",
+        `Directory '${args.dir_path}' does not exist. List its parent to see what is there.`,
+      );
+    if (info.type !== "dir")
+      return ctx.reply.fail(
+        "INVALID_PARAM",
+        `'${args.dir_path}' is a file, not a directory. Use read_file to read it.`,
+      );
     const depth = wholeCount(args.depth, 1) ?? 2;
     const entries: Listed[] = [];
     await walk(ctx, resolved.absolute, resolved.relative === "." ? "" : `${resolved.relative}/`, depth, 0, entries);
     const offset = wholeCount(args.offset, 1) ?? 1;
     const limit = wholeCount(args.limit, 1) ?? 25;
-    if (offset > Math.max(entries.length, 1)) return ctx.reply.fail("INVALID_PARAM", `offset ${offset} is past the last entry (${entries.length} entries).`);
+    if (offset > Math.max(entries.length, 1))
+      return ctx.reply.fail("INVALID_PARAM", `offset ${offset} is past the last entry (${entries.length} entries).`);
     const shown = entries.slice(offset - 1, offset - 1 + limit);
     const more = entries.length - (offset - 1 + shown.length);
     const lines = [`Absolute path: ${resolved.absolute}`, ...shown.map((e, i) => `${offset + i}. ${e.line}`)];
-    if (more > 0) lines.push(`More than ${shown.length} entries found; ${more} more (use offset=${offset + shown.length}).`);
+    if (more > 0)
+      lines.push(`More than ${shown.length} entries found; ${more} more (use offset=${offset + shown.length}).`);
     const data = { entries: shown.map((e) => e.entry), total: entries.length, truncated: more > 0 };
-    return more > 0 ? ctx.reply.partial(data, lines.join("\n"), { pathResolved: resolved.relative }) : ctx.reply.success(data, lines.join("\n"), { pathResolved: resolved.relative });
+    return more > 0
+      ? ctx.reply.partial(data, lines.join("\n"), { pathResolved: resolved.relative })
+      : ctx.reply.success(data, lines.join("\n"), { pathResolved: resolved.relative });
   },
 };
 
@@ -167,13 +199,24 @@ interface Listed {
 }
 
 /** `prefix`: the directory's path relative to the root ("" for the root, else ending in "/"). */
-async function walk(ctx: ToolRunContext, dir: string, prefix: string, depth: number, level: number, out: Listed[]): Promise<void> {
+async function walk(
+  ctx: ToolRunContext,
+  dir: string,
+  prefix: string,
+  depth: number,
+  level: number,
+  out: Listed[],
+): Promise<void> {
   const entries = (await ctx.env.listDirectory(dir)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const mark = e.isSymlink ? "@" : e.type === "dir" ? "/" : "";
     const type = e.isSymlink ? "link" : e.type === "dir" ? "dir" : "file";
-    out.push({ line: `${"  ".repeat(level)}${e.name}${mark}`, entry: { path: `${prefix}${e.name}${type === "dir" ? "/" : ""}`, type } });
-    if (e.type === "dir" && !e.isSymlink && level + 1 < depth) await walk(ctx, join(dir, e.name), `${prefix}${e.name}/`, depth, level + 1, out);
+    out.push({
+      line: `${"  ".repeat(level)}${e.name}${mark}`,
+      entry: { path: `${prefix}${e.name}${type === "dir" ? "/" : ""}`, type },
+    });
+    if (e.type === "dir" && !e.isSymlink && level + 1 < depth)
+      await walk(ctx, join(dir, e.name), `${prefix}${e.name}/`, depth, level + 1, out);
   }
 }
 
@@ -191,11 +234,17 @@ export const grepFilesTool: Tool<GrepArgs> = {
   schema: grepSchema,
   truncation: "head",
   ...describedLike(grepTool, (a) => ({ pattern: a.pattern, path: a.path, glob: a.include })),
-  summarizeResult: (r) => (r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : count(r.data.files.length, "file")),
+  summarizeResult: (r) =>
+    r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : count(r.data.files.length, "file"),
   files: () => [],
   run: async (args: GrepArgs, ctx) => {
     const limit = Math.min(wholeCount(args.limit, 1) ?? 100, 2000);
-    const result = await searchContent(ctx, { pattern: args.pattern, path: args.path, glob: args.include, signal: ctx.signal });
+    const result = await searchContent(ctx, {
+      pattern: args.pattern,
+      path: args.path,
+      glob: args.include,
+      signal: ctx.signal,
+    });
     const files = (await newestFirst(ctx, result.files)).slice(0, limit);
     const extras = { pathResolved: result.where, stats: { files: result.files.length, engine: result.engine } };
     if (files.length === 0) return ctx.reply.success({ files: [], matches: [] }, "No matches found.", extras);
@@ -203,7 +252,9 @@ export const grepFilesTool: Tool<GrepArgs> = {
     const body = files.join("\n") + (more > 0 ? `\n[${more} more files; raise limit or narrow the pattern.]` : "");
     const listed = new Set(files);
     const matches = matchesOf(result).filter((m) => listed.has(m.file));
-    return more > 0 ? ctx.reply.partial({ files, matches, truncated: true }, body, extras) : ctx.reply.success({ files, matches, truncated: false }, body, extras);
+    return more > 0
+      ? ctx.reply.partial({ files, matches, truncated: true }, body, extras)
+      : ctx.reply.success({ files, matches, truncated: false }, body, extras);
   },
 };
 
@@ -220,10 +271,21 @@ export const viewImageTool: Tool<v.InferOutput<typeof imageSchema>> = {
   async run(args, ctx) {
     const response = await delegate(readTool, { path: args.path }, ctx);
     if (response.status !== "error" && !Array.isArray(response.data.images)) {
-      return ctx.reply.fail("INVALID_PARAM", `'${args.path}' is not an image (PNG, JPEG, GIF or WebP). Use read_file for text files.`);
+      return ctx.reply.fail(
+        "INVALID_PARAM",
+        `'${args.path}' is not an image (PNG, JPEG, GIF or WebP). Use read_file for text files.`,
+      );
     }
     return response;
   },
 };
 
-export const openaiTools: readonly Tool[] = [readFileTool, writeFileTool, execCommandTool, writeStdinTool, listDirTool, grepFilesTool, viewImageTool];
+export const openaiTools: readonly Tool[] = [
+  readFileTool,
+  writeFileTool,
+  execCommandTool,
+  writeStdinTool,
+  listDirTool,
+  grepFilesTool,
+  viewImageTool,
+];

@@ -95,13 +95,18 @@ export interface ContentResult {
 export async function searchContent(ctx: ToolRunContext, search: ContentSearch): Promise<ContentResult> {
   const given = search.path ?? ".";
   const resolved = await ctx.env.resolvePath(given);
-  if (!resolved.exists) throw new ToolError("NOT_FOUND", `Path '${given}' does not exist. Check the path, or list its parent directory.`);
+  if (!resolved.exists)
+    throw new ToolError("NOT_FOUND", `Path '${given}' does not exist. Check the path, or list its parent directory.`);
   const extensions = search.type === undefined ? undefined : FILE_TYPES[search.type];
   if (search.type !== undefined && !extensions) {
-    throw new ToolError("INVALID_PARAM", `Unknown file type '${search.type}'. Known types: ${Object.keys(FILE_TYPES).join(", ")}; or use a glob instead.`);
+    throw new ToolError(
+      "INVALID_PARAM",
+      `Unknown file type '${search.type}'. Known types: ${Object.keys(FILE_TYPES).join(", ")}; or use a glob instead.`,
+    );
   }
   const excluded = search.excludeLines ? compileExclusion(search.excludeLines) : null;
-  const keep = (l: GrepLine) => (!extensions || extensions.includes(extensionOf(l.file))) && !(l.kind === "match" && excluded?.test(l.text));
+  const keep = (l: GrepLine) =>
+    (!extensions || extensions.includes(extensionOf(l.file))) && !(l.kind === "match" && excluded?.test(l.text));
 
   const found = search.multiline
     ? await multilineSearch(ctx, search, resolved.absolute)
@@ -118,27 +123,43 @@ export async function searchContent(ctx: ToolRunContext, search: ContentSearch):
       });
   const kept = found.lines.filter(keep);
   // Context lines may now belong to no match (an excluded one), or lie beyond an asymmetric window.
-  const lines = kept.length < found.lines.length || search.before !== search.after ? withinContext(kept, search.before ?? 0, search.after ?? 0) : kept;
+  const lines =
+    kept.length < found.lines.length || search.before !== search.after
+      ? withinContext(kept, search.before ?? 0, search.after ?? 0)
+      : kept;
   const counts = new Map<string, number>();
   for (const l of lines) if (l.kind === "match") counts.set(l.file, (counts.get(l.file) ?? 0) + 1);
-  return { lines, files: [...counts.keys()], counts, limitReached: found.limitReached, engine: found.engine, where: resolved.relative };
+  return {
+    lines,
+    files: [...counts.keys()],
+    counts,
+    limitReached: found.limitReached,
+    engine: found.engine,
+    where: resolved.relative,
+  };
 }
 
 function compileExclusion(source: string): RegExp {
   try {
     return new RegExp(source, "i");
   } catch (e) {
-    throw new ToolError("INVALID_PARAM", `Invalid exclude_pattern '${source}': ${(e as Error).message}. It is a regular expression for lines to leave out.`);
+    throw new ToolError(
+      "INVALID_PARAM",
+      `Invalid exclude_pattern '${source}': ${(e as Error).message}. It is a regular expression for lines to leave out.`,
+    );
   }
 }
 
 /** The engine gives symmetric context: keep only the lines within `before` above or `after` below a match. */
 function withinContext(lines: GrepLine[], before: number, after: number): GrepLine[] {
   const matches = new Map<string, number[]>();
-  for (const l of lines) if (l.kind === "match") (matches.get(l.file) ?? matches.set(l.file, []).get(l.file)!).push(l.line);
+  for (const l of lines)
+    if (l.kind === "match") (matches.get(l.file) ?? matches.set(l.file, []).get(l.file)!).push(l.line);
   return lines.filter((l) => {
     if (l.kind === "match") return true;
-    return (matches.get(l.file) ?? []).some((m) => (l.line < m && m - l.line <= before) || (l.line > m && l.line - m <= after));
+    return (matches.get(l.file) ?? []).some(
+      (m) => (l.line < m && m - l.line <= before) || (l.line > m && l.line - m <= after),
+    );
   });
 }
 
@@ -149,7 +170,11 @@ function extensionOf(file: string): string {
 }
 
 /** Patterns that span lines: each candidate file is matched whole; a match is reported at its first line. */
-async function multilineSearch(ctx: ToolRunContext, search: ContentSearch, absolute: string): Promise<{ lines: GrepLine[]; limitReached: boolean; engine: "typescript" }> {
+async function multilineSearch(
+  ctx: ToolRunContext,
+  search: ContentSearch,
+  absolute: string,
+): Promise<{ lines: GrepLine[]; limitReached: boolean; engine: "typescript" }> {
   let regex: RegExp;
   try {
     const source = search.literal ? search.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : search.pattern;
@@ -158,7 +183,19 @@ async function multilineSearch(ctx: ToolRunContext, search: ContentSearch, absol
     throw new ToolError("INVALID_PARAM", `Invalid regular expression '${search.pattern}': ${(e as Error).message}.`);
   }
   const info = await ctx.env.stat(absolute);
-  const files = info?.type === "file" ? [absolute] : (await ctx.env.glob({ pattern: search.glob ?? "**/*", path: absolute, limit: COLLECT_LIMIT, signal: search.signal })).paths.filter((p) => !p.endsWith("/")).map((p) => `${ctx.env.root}/${p}`);
+  const files =
+    info?.type === "file"
+      ? [absolute]
+      : (
+          await ctx.env.glob({
+            pattern: search.glob ?? "**/*",
+            path: absolute,
+            limit: COLLECT_LIMIT,
+            signal: search.signal,
+          })
+        ).paths
+          .filter((p) => !p.endsWith("/"))
+          .map((p) => `${ctx.env.root}/${p}`);
   const lines: GrepLine[] = [];
   const decoder = new TextDecoder("utf-8", { fatal: true });
   for (const file of files) {
@@ -186,6 +223,8 @@ async function multilineSearch(ctx: ToolRunContext, search: ContentSearch, absol
 
 /** Files newest first (by modification time), the way the reference agents list search hits. */
 export async function newestFirst(ctx: ToolRunContext, files: string[]): Promise<string[]> {
-  const stamped = await Promise.all(files.map(async (f) => ({ f, t: (await ctx.env.stat(`${ctx.env.root}/${f}`).catch(() => null))?.mtimeMs ?? 0 })));
+  const stamped = await Promise.all(
+    files.map(async (f) => ({ f, t: (await ctx.env.stat(`${ctx.env.root}/${f}`).catch(() => null))?.mtimeMs ?? 0 })),
+  );
   return stamped.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : 1)).map((s) => s.f);
 }

@@ -46,7 +46,10 @@ export const geminiWebFetchTool: Tool<v.InferOutput<typeof geminiSchema>> = {
   summarizeCall: (a) => oneLine(urlsInText(a.prompt ?? "").join(" ") || (a.prompt ?? "")),
   run(args, ctx) {
     const urls = urlsInText(args.prompt);
-    if (urls.length === 0) return Promise.resolve(ctx.reply.fail("INVALID_PARAM", "The prompt must contain at least one URL starting with http:// or https://."));
+    if (urls.length === 0)
+      return Promise.resolve(
+        ctx.reply.fail("INVALID_PARAM", "The prompt must contain at least one URL starting with http:// or https://."),
+      );
     return answerFetch({ urls, prompt: args.prompt }, ctx);
   },
 };

@@ -8,7 +8,13 @@
  * after which `store.buildContext()` gives the same messages this returned.
  */
 import type { LlmClient, Message, ToolResultMessage } from "../../llm/types.ts";
-import { REMOVED_OUTPUT_NOTE, summaryMessage, withOutputRemoved, type CompactionEntry, type SessionStore } from "../../store/index.ts";
+import {
+  REMOVED_OUTPUT_NOTE,
+  summaryMessage,
+  withOutputRemoved,
+  type CompactionEntry,
+  type SessionStore,
+} from "../../store/index.ts";
 import { findCutPoint, pinnedCount } from "./cut.ts";
 import { extractFileOps, fileLists, formatFileLists } from "./file-ops.ts";
 import { lockFor, type CompactionLock } from "./lock.ts";
@@ -84,10 +90,22 @@ export async function compactMessages(options: CompactMessagesOptions): Promise<
     });
     const summary = [text, formatFileLists(filesRead, filesModified)].filter(Boolean).join("\n\n");
     const next = [...pinned, summaryMessage(summary), ...messages.slice(cutIndex)];
-    return { ...base, strategy: "summary", messages: next, summary, tokensAfter: estimateTokens(next), truncatedIndices: [] };
+    return {
+      ...base,
+      strategy: "summary",
+      messages: next,
+      summary,
+      tokensAfter: estimateTokens(next),
+      truncatedIndices: [],
+    };
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const { messages: next, truncatedIndices } = removeOldToolOutputs(messages, pinned.length, cutIndex, previousSummary);
+    const { messages: next, truncatedIndices } = removeOldToolOutputs(
+      messages,
+      pinned.length,
+      cutIndex,
+      previousSummary,
+    );
     return {
       ...base,
       strategy: "truncate",
@@ -134,7 +152,12 @@ export function compact(options: CompactOptions): Promise<CompactResult> {
     const previous = last?.type === "compaction" ? last : undefined;
     const messages = previous?.summary ? context.messages.slice(1) : context.messages;
     const ids = previous?.summary ? context.entryIds.slice(1) : context.entryIds;
-    const result = await compactMessages({ ...options, messages, previousSummary: previous?.summary || undefined, previousFiles: previous });
+    const result = await compactMessages({
+      ...options,
+      messages,
+      previousSummary: previous?.summary || undefined,
+      previousFiles: previous,
+    });
     if (!result.compacted) return result;
 
     // "summary" drops everything before the cut; "truncate" keeps all and removes old outputs.

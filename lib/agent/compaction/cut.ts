@@ -19,7 +19,10 @@ export function pinnedCount(messages: readonly Message[]): number {
 }
 
 /** Index of the first kept message, or undefined when nothing can be summarised. */
-export function findCutPoint(messages: readonly Message[], keepRecentTokens = DEFAULT_KEEP_RECENT_TOKENS): number | undefined {
+export function findCutPoint(
+  messages: readonly Message[],
+  keepRecentTokens = DEFAULT_KEEP_RECENT_TOKENS,
+): number | undefined {
   const pinned = pinnedCount(messages);
   const valid = validCuts(messages, pinned);
   let candidate = -1;

@@ -11,7 +11,10 @@ export interface FileOps {
   modified: Set<string>;
 }
 
-export function extractFileOps(messages: readonly Message[], into: FileOps = { read: new Set(), modified: new Set() }): FileOps {
+export function extractFileOps(
+  messages: readonly Message[],
+  into: FileOps = { read: new Set(), modified: new Set() },
+): FileOps {
   for (const message of messages) {
     if (message.role !== "tool" || !Array.isArray(message.files)) continue;
     const target = message.kind === "read" ? into.read : message.kind === "modify" ? into.modified : undefined;
@@ -21,7 +24,10 @@ export function extractFileOps(messages: readonly Message[], into: FileOps = { r
 }
 
 /** Sorted lists, merged with an earlier compaction's lists; read-only files exclude modified ones. */
-export function fileLists(ops: FileOps, previous?: { filesRead?: string[]; filesModified?: string[] }): { filesRead: string[]; filesModified: string[] } {
+export function fileLists(
+  ops: FileOps,
+  previous?: { filesRead?: string[]; filesModified?: string[] },
+): { filesRead: string[]; filesModified: string[] } {
   const modified = new Set([...(previous?.filesModified ?? []), ...ops.modified]);
   const read = new Set([...(previous?.filesRead ?? []), ...ops.read]);
   return {

@@ -2,11 +2,25 @@
  * Compaction (003 §6, J.12): token estimates, the cut point, the summary request with its
  * fallback, and the lock. The agent decides when to call `compact`.
  */
-export { compact, compactMessages, type CompactMessagesOptions, type CompactMessagesResult, type CompactOptions, type CompactResult } from "./compact.ts";
+export {
+  compact,
+  compactMessages,
+  type CompactMessagesOptions,
+  type CompactMessagesResult,
+  type CompactOptions,
+  type CompactResult,
+} from "./compact.ts";
 export { findCutPoint, pinnedCount } from "./cut.ts";
 export { extractFileOps, fileLists, formatFileLists, type FileOps } from "./file-ops.ts";
 export { CompactionInProgressError, CompactionLock, lockFor } from "./lock.ts";
-export { SUMMARY_SYSTEM, TOOL_OUTPUT_CHARS, serializeConversation, summarize, summaryPrompt, type SummarizeOptions } from "./summary.ts";
+export {
+  SUMMARY_SYSTEM,
+  TOOL_OUTPUT_CHARS,
+  serializeConversation,
+  summarize,
+  summaryPrompt,
+  type SummarizeOptions,
+} from "./summary.ts";
 export {
   CHARS_PER_TOKEN,
   CJK_TOKENS_PER_CHAR,

@@ -54,12 +54,15 @@ export function serializeConversation(messages: readonly Message[]): string {
   for (const message of messages) {
     const role = (message as { role: string }).role;
     if (message.role === "tool") {
-      out.push(`[Tool result: ${message.toolName}${message.isError ? " (error)" : ""}]\n${shorten(contentText(message.content))}`);
+      out.push(
+        `[Tool result: ${message.toolName}${message.isError ? " (error)" : ""}]\n${shorten(contentText(message.content))}`,
+      );
     } else if (message.role === "assistant") {
       for (const part of Array.isArray(message.content) ? message.content : []) {
         if (part.type === "text" && part.text) out.push(`[Assistant]\n${part.text}`);
         else if (part.type === "thinking" && part.text) out.push(`[Assistant thinking]\n${part.text}`);
-        else if (part.type === "tool_call") out.push(`[Assistant tool call: ${part.name}] ${JSON.stringify(part.arguments)}`);
+        else if (part.type === "tool_call")
+          out.push(`[Assistant tool call: ${part.name}] ${JSON.stringify(part.arguments)}`);
       }
     } else {
       out.push(`[${role === "user" ? "User" : role}]\n${contentText(message.content)}`);
@@ -75,7 +78,9 @@ function contentText(content: unknown): string {
 }
 
 function shorten(text: string): string {
-  return text.length <= TOOL_OUTPUT_CHARS ? text : `${text.slice(0, TOOL_OUTPUT_CHARS)}\n[… ${text.length - TOOL_OUTPUT_CHARS} more characters]`;
+  return text.length <= TOOL_OUTPUT_CHARS
+    ? text
+    : `${text.slice(0, TOOL_OUTPUT_CHARS)}\n[… ${text.length - TOOL_OUTPUT_CHARS} more characters]`;
 }
 
 export interface SummarizeOptions {
@@ -92,9 +97,18 @@ export interface SummarizeOptions {
 
 /** One summary request. Throws the LLM error (or on an empty answer); it never retries by itself beyond the client's policy. */
 export async function summarize(options: SummarizeOptions): Promise<string> {
-  const prompt = summaryPrompt(serializeConversation(options.messages), options.previousSummary, options.customInstructions);
+  const prompt = summaryPrompt(
+    serializeConversation(options.messages),
+    options.previousSummary,
+    options.customInstructions,
+  );
   const response = await options.client.complete(
-    { model: options.model, system: SUMMARY_SYSTEM, messages: [{ role: "user", content: prompt }], maxTokens: options.maxTokens ?? 8192 },
+    {
+      model: options.model,
+      system: SUMMARY_SYSTEM,
+      messages: [{ role: "user", content: prompt }],
+      maxTokens: options.maxTokens ?? 8192,
+    },
     { signal: options.signal },
   );
   const text = response.text.trim();

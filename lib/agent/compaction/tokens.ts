@@ -35,7 +35,8 @@ function contentTokens(content: unknown): number {
     if (!part || typeof part !== "object") continue;
     if (part.type === "image") total += IMAGE_TOKENS;
     else if (part.type === "text" || part.type === "thinking") total += textTokens(String(part.text ?? ""));
-    else if (part.type === "tool_call") total += textTokens(String(part.name ?? "")) + textTokens(JSON.stringify(part.arguments ?? {}));
+    else if (part.type === "tool_call")
+      total += textTokens(String(part.name ?? "")) + textTokens(JSON.stringify(part.arguments ?? {}));
   }
   return total;
 }
@@ -56,6 +57,10 @@ export const DEFAULT_RESERVE_TOKENS = 16384;
 export const DEFAULT_KEEP_RECENT_TOKENS = 20000;
 
 /** True when the context leaves less than `reserveTokens` of the window for the next request and its answer. */
-export function shouldCompact(contextTokens: number, contextWindow: number, { reserveTokens = DEFAULT_RESERVE_TOKENS }: { reserveTokens?: number } = {}): boolean {
+export function shouldCompact(
+  contextTokens: number,
+  contextWindow: number,
+  { reserveTokens = DEFAULT_RESERVE_TOKENS }: { reserveTokens?: number } = {},
+): boolean {
   return contextTokens > contextWindow - reserveTokens;
 }

@@ -45,7 +45,8 @@ export interface ChildFactoryBase {
 export function createChildFactory(assemble: AssembleSession, base: ChildFactoryBase): ChildFactory {
   return {
     spawn: (request, parent) => asToolError(() => spawnChild(assemble, base, parent, request)),
-    reopen: (file, parent) => asToolError(() => childSession(assemble, base, parent, { store: SessionStore.open(file) })),
+    reopen: (file, parent) =>
+      asToolError(() => childSession(assemble, base, parent, { store: SessionStore.open(file) })),
   };
 }
 
@@ -67,16 +68,27 @@ async function asToolError<T>(build: () => Promise<T>): Promise<T> {
  * spawning call) and turn limit; the parent's tool selection minus the subagent tools once at the
  * depth limit.
  */
-async function spawnChild(assemble: AssembleSession, base: ChildFactoryBase, parent: ParentSnapshot, request: SpawnRequest): Promise<Session> {
+async function spawnChild(
+  assemble: AssembleSession,
+  base: ChildFactoryBase,
+  parent: ParentSnapshot,
+  request: SpawnRequest,
+): Promise<Session> {
   let env: ExecutionEnvironment = parent.env;
   if (request.workingDir) {
     const where = await parent.env.resolvePath(request.workingDir);
     const info = await parent.env.stat(where.absolute);
-    if (!info || info.type !== "dir") throw new ToolError("INVALID_PARAM", `working_dir '${request.workingDir}' is not a directory of the workspace.`);
+    if (!info || info.type !== "dir")
+      throw new ToolError("INVALID_PARAM", `working_dir '${request.workingDir}' is not a directory of the workspace.`);
     env = new SubdirEnvironment(parent.env, where.absolute);
   }
   const store = base.store.path
-    ? SessionStore.create({ cwd: base.cwd, dir: childSessionDir(base.store.path), parentSession: base.store.path, spawnedBy: request.callId })
+    ? SessionStore.create({
+        cwd: base.cwd,
+        dir: childSessionDir(base.store.path),
+        parentSession: base.store.path,
+        spawnedBy: request.callId,
+      })
     : SessionStore.create({ cwd: base.cwd, persist: false });
   const { agent } = request;
   return childSession(assemble, base, parent, {
@@ -109,10 +121,18 @@ interface ChildChoices {
  * family's model gets that family's profile; the parent's tool selection goes over as presets and
  * capabilities, which the child's profile turns into its own tool names.
  */
-function childSession(assemble: AssembleSession, base: ChildFactoryBase, parent: ParentSnapshot, choices: ChildChoices): Promise<Session> {
+function childSession(
+  assemble: AssembleSession,
+  base: ChildFactoryBase,
+  parent: ParentSnapshot,
+  choices: ChildChoices,
+): Promise<Session> {
   const { options } = base;
   const tools = choices.tools ?? childToolSelection(parent.toolSelection, parent.profile);
-  const sameSetting = (choices.env ?? parent.env) === parent.env && (choices.model ?? parent.model) === parent.model && choices.store.size === 0;
+  const sameSetting =
+    (choices.env ?? parent.env) === parent.env &&
+    (choices.model ?? parent.model) === parent.model &&
+    choices.store.size === 0;
   return assemble(
     {
       // A reopened child keeps the model its file recorded.
@@ -148,10 +168,19 @@ function childSession(assemble: AssembleSession, base: ChildFactoryBase, parent:
  */
 function customAgentTools(agent: AgentDefinition, parent: ParentSnapshot): string[] {
   const capabilityOf = new Map<string, Capability>();
-  for (const [capability, names] of Object.entries(parent.profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability as Capability);
-  for (const capability of Object.keys(parent.profile.capabilityTools)) capabilityOf.set(capability, capability as Capability);
-  const inherited = parent.toolset.names.filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n);
-  const tools = agentToolSelection(agent, (n) => capabilityOf.get(n), (n) => parent.toolset.known(n) !== undefined && !SUBAGENT_TOOL_NAMES.has(n), inherited);
+  for (const [capability, names] of Object.entries(parent.profile.capabilityTools))
+    for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability as Capability);
+  for (const capability of Object.keys(parent.profile.capabilityTools))
+    capabilityOf.set(capability, capability as Capability);
+  const inherited = parent.toolset.names
+    .filter((n) => !SUBAGENT_TOOL_NAMES.has(n))
+    .map((n) => capabilityOf.get(n) ?? n);
+  const tools = agentToolSelection(
+    agent,
+    (n) => capabilityOf.get(n),
+    (n) => parent.toolset.known(n) !== undefined && !SUBAGENT_TOOL_NAMES.has(n),
+    inherited,
+  );
   // A session needs one active tool: an agent naming only tools gong lacks still gets the reader.
   return tools.length > 0 ? tools : ["read"];
 }
@@ -161,9 +190,13 @@ function customAgentTools(agent: AgentDefinition, parent: ParentSnapshot): strin
  * name the parent's profile gives a capability (Read, exec_command…) becomes that capability,
  * other names (custom, MCP, plan tools) stay; the subagent tools are left out.
  */
-function childToolSelection(selection: ToolPreset | readonly string[], profile: ProviderProfile): ToolPreset | string[] {
+function childToolSelection(
+  selection: ToolPreset | readonly string[],
+  profile: ProviderProfile,
+): ToolPreset | string[] {
   if (typeof selection === "string") return selection;
   const capabilityOf = new Map<string, string>();
-  for (const [capability, names] of Object.entries(profile.capabilityTools)) for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability);
+  for (const [capability, names] of Object.entries(profile.capabilityTools))
+    for (const name of names) if (!capabilityOf.has(name)) capabilityOf.set(name, capability);
   return [...new Set(selection.filter((n) => !SUBAGENT_TOOL_NAMES.has(n)).map((n) => capabilityOf.get(n) ?? n))];
 }

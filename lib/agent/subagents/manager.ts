@@ -156,7 +156,10 @@ export class SubagentManager {
   /** Starts a child on its task; resolves once it is running (not when it finishes). */
   async spawn(request: SpawnRequest): Promise<ChildReport> {
     if (!this.canSpawn) {
-      throw new ToolError("EXECUTION_ERROR", `Subagents cannot be spawned at depth ${this.host.depth}: the depth limit (maxSubagentDepth) is ${this.host.maxDepth}. Do the task yourself.`);
+      throw new ToolError(
+        "EXECUTION_ERROR",
+        `Subagents cannot be spawned at depth ${this.host.depth}: the depth limit (maxSubagentDepth) is ${this.host.maxDepth}. Do the task yourself.`,
+      );
     }
     this.reserveSlot();
     let session: ChildSession;
@@ -168,7 +171,14 @@ export class SubagentManager {
     const child = this.add(session.id, request.name?.trim() || `agent ${this.nextNumber}`, "running", "");
     child.notifyWhenDone = request.notifyWhenDone ?? false;
     this.attach(child, session);
-    this.host.emit("subagent_start", { agent_id: child.id, name: child.name, task: request.task, model: request.model, session_file: session.sessionFile, call_id: request.callId });
+    this.host.emit("subagent_start", {
+      agent_id: child.id,
+      name: child.name,
+      task: request.task,
+      model: request.model,
+      session_file: session.sessionFile,
+      call_id: request.callId,
+    });
     this.run(child, request.task);
     return this.report(child);
   }
@@ -180,7 +190,10 @@ export class SubagentManager {
   private reserveSlot(): void {
     const busy = this.running + this.starting;
     if (busy >= this.host.maxConcurrent) {
-      throw new ToolError("EXECUTION_ERROR", `${busy} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`);
+      throw new ToolError(
+        "EXECUTION_ERROR",
+        `${busy} subagents are already running (the limit is ${this.host.maxConcurrent}). Wait for one to finish or close one, then spawn again.`,
+      );
     }
     this.starting++;
   }
@@ -194,7 +207,20 @@ export class SubagentManager {
   private add(sessionId: string, name: string, status: ChildStatus, output: string): Child {
     const id = sessionId.slice(0, 8);
     this.nextNumber++;
-    const child: Child = { id, sessionId, name, status, output, input: this.input, interrupted: false, turns: 0, usage: zeroUsage(), notifyWhenDone: false, done: Promise.resolve(), unsubscribe: () => {} };
+    const child: Child = {
+      id,
+      sessionId,
+      name,
+      status,
+      output,
+      input: this.input,
+      interrupted: false,
+      turns: 0,
+      usage: zeroUsage(),
+      notifyWhenDone: false,
+      done: Promise.resolve(),
+      unsubscribe: () => {},
+    };
     this.children.set(id, child);
     return child;
   }
@@ -204,7 +230,11 @@ export class SubagentManager {
     child.sessionFile = session.sessionFile;
     // Grandchildren's events arrive already tagged; they keep their own agent_id.
     child.unsubscribe = session.subscribe((event) =>
-      this.host.forward({ ...event, agent_id: event.agent_id ?? child.id, parent_id: event.parent_id ?? this.host.parentId() }),
+      this.host.forward({
+        ...event,
+        agent_id: event.agent_id ?? child.id,
+        parent_id: event.parent_id ?? this.host.parentId(),
+      }),
     );
   }
 
@@ -232,7 +262,10 @@ export class SubagentManager {
    * Waits until one of the children (or all, with `all`) is no longer running, or the timeout
    * (milliseconds; Infinity for none) passes, or the signal fires. Returns the report of every child asked about.
    */
-  async wait(ids: readonly string[], options: { all?: boolean; timeoutMs: number; signal?: AbortSignal }): Promise<{ reports: ChildReport[]; timedOut: boolean }> {
+  async wait(
+    ids: readonly string[],
+    options: { all?: boolean; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<{ reports: ChildReport[]; timedOut: boolean }> {
     const children = ids.map((id) => this.find(id));
     const running = children.filter((c) => c.status === "running");
     let timedOut = false;
@@ -242,7 +275,8 @@ export class SubagentManager {
       let onAbort: (() => void) | undefined;
       const stop = new Promise<"timeout">((resolve) => {
         // Infinity waits for the end (setTimeout cannot hold more than 2^31-1 ms).
-        if (Number.isFinite(options.timeoutMs)) timer = setTimeout(() => resolve("timeout"), Math.min(Math.max(0, options.timeoutMs), 2 ** 31 - 1));
+        if (Number.isFinite(options.timeoutMs))
+          timer = setTimeout(() => resolve("timeout"), Math.min(Math.max(0, options.timeoutMs), 2 ** 31 - 1));
         onAbort = () => resolve("timeout");
         options.signal?.addEventListener("abort", onAbort, { once: true });
       });
@@ -260,7 +294,11 @@ export class SubagentManager {
   async resume(id: string): Promise<ChildReport> {
     const child = this.find(id);
     if (child.status !== "closed") return this.report(child);
-    if (!child.sessionFile) throw new ToolError("EXECUTION_ERROR", `Subagent ${child.id} kept no session file (this session is not stored), so it cannot be reopened; spawn a new one.`);
+    if (!child.sessionFile)
+      throw new ToolError(
+        "EXECUTION_ERROR",
+        `Subagent ${child.id} kept no session file (this session is not stored), so it cannot be reopened; spawn a new one.`,
+      );
     this.attach(child, await this.reopen(child));
     child.status = child.closedFrom === "running" ? "failed" : (child.closedFrom ?? "completed");
     if (child.closedFrom === "running") child.error = "it was closed before it finished";
@@ -276,7 +314,10 @@ export class SubagentManager {
   private async reopen(child: Child): Promise<ChildSession> {
     const file = child.sessionFile!;
     const gone = (why: string) =>
-      new ToolError("EXECUTION_ERROR", `Subagent ${child.id} (${child.name}) cannot continue: its history is gone — ${why}. It remembers nothing of its earlier work; spawn a new subagent with the whole task if it is still needed.`);
+      new ToolError(
+        "EXECUTION_ERROR",
+        `Subagent ${child.id} (${child.name}) cannot continue: its history is gone — ${why}. It remembers nothing of its earlier work; spawn a new subagent with the whole task if it is still needed.`,
+      );
     let session: ChildSession;
     try {
       session = await this.host.children.reopen(file, this.host.snapshot());
@@ -357,7 +398,11 @@ export class SubagentManager {
     }
     if (child.status === "closed") return;
     // A child whose answer is unfinished (refused, filtered, cut) has not done its task either.
-    const failed = thrown !== undefined || result?.stopReason === "error" || result?.stopReason === "aborted" || result?.stopMessage !== undefined;
+    const failed =
+      thrown !== undefined ||
+      result?.stopReason === "error" ||
+      result?.stopReason === "aborted" ||
+      result?.stopMessage !== undefined;
     child.status = failed ? "failed" : "completed";
     if (failed) {
       child.error = child.interrupted
@@ -376,16 +421,27 @@ export class SubagentManager {
   }
 
   private find(id: string): Child {
-    const child = this.children.get(id) ?? [...this.children.values()].find((c) => c.session?.id === id || c.name === id);
+    const child =
+      this.children.get(id) ?? [...this.children.values()].find((c) => c.session?.id === id || c.name === id);
     if (!child) {
       const known = [...this.children.keys()];
-      throw new ToolError("NOT_FOUND", `No subagent '${id}'.${known.length ? ` Known agent ids: ${known.join(", ")}.` : " None has been spawned."}`);
+      throw new ToolError(
+        "NOT_FOUND",
+        `No subagent '${id}'.${known.length ? ` Known agent ids: ${known.join(", ")}.` : " None has been spawned."}`,
+      );
     }
     return child;
   }
 
   private report(child: Child): ChildReport {
-    const report: ChildReport = { agent_id: child.id, name: child.name, status: child.status, output: child.output, turns: child.turns, usage: child.usage };
+    const report: ChildReport = {
+      agent_id: child.id,
+      name: child.name,
+      status: child.status,
+      output: child.output,
+      turns: child.turns,
+      usage: child.usage,
+    };
     if (child.error) report.error = child.error;
     if (child.sessionFile) report.session_file = child.sessionFile;
     return report;

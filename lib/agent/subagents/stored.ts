@@ -33,7 +33,16 @@ export function childFiles(parentPath: string): ChildFile[] {
       const finished = last?.role === "assistant" && toolCallsOf(last).length === 0;
       const answer = [...messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
       const status = finished ? ("completed" as const) : ("failed" as const);
-      return [{ sessionId: info.id, path: info.path, name: info.name ?? firstLine(info.firstMessage), status, output: answer ? textOf(answer) : "", spawnedBy: info.spawnedBy }];
+      return [
+        {
+          sessionId: info.id,
+          path: info.path,
+          name: info.name ?? firstLine(info.firstMessage),
+          status,
+          output: answer ? textOf(answer) : "",
+          spawnedBy: info.spawnedBy,
+        },
+      ];
     } catch {
       return []; // an unreadable child file is left out; the parent still resumes
     }

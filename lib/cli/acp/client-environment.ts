@@ -68,9 +68,16 @@ export class ClientEnvironment extends DelegatingEnvironment {
     // Binary content, or a client without the capability, goes to disk directly.
     if (text === undefined || !this.fs.writeTextFile) return this.base.writeFile(path, data, options);
     try {
-      await this.options.client.request("fs/write_text_file", { sessionId: this.options.sessionId, path, content: text });
+      await this.options.client.request("fs/write_text_file", {
+        sessionId: this.options.sessionId,
+        path,
+        content: text,
+      });
     } catch (e) {
-      throw new ToolError("PERMISSION_DENIED", `The editor refused to write '${path}': ${editorReason(e)}. The file was not changed; ask the user to allow the change in the editor.`);
+      throw new ToolError(
+        "PERMISSION_DENIED",
+        `The editor refused to write '${path}': ${editorReason(e)}. The file was not changed; ask the user to allow the change in the editor.`,
+      );
     }
   }
 
@@ -89,7 +96,10 @@ export class ClientEnvironment extends DelegatingEnvironment {
         outputByteLimit: this.options.outputByteLimit ?? 1_000_000,
       });
     } catch (e) {
-      throw new ToolError("PERMISSION_DENIED", `The editor refused to run the command: ${editorReason(e)}. The command did not run; ask the user to allow it in the editor.`);
+      throw new ToolError(
+        "PERMISSION_DENIED",
+        `The editor refused to run the command: ${editorReason(e)}. The command did not run; ask the user to allow it in the editor.`,
+      );
     }
     this.options.onTerminal?.(terminal.id);
     let timedOut = false;
@@ -141,7 +151,8 @@ export class ClientEnvironment extends DelegatingEnvironment {
   private async readText(path: string): Promise<string | undefined> {
     if (!this.fs.readTextFile || (await this.looksBinary(path))) return undefined;
     try {
-      return (await this.options.client.request("fs/read_text_file", { sessionId: this.options.sessionId, path })).content;
+      return (await this.options.client.request("fs/read_text_file", { sessionId: this.options.sessionId, path }))
+        .content;
     } catch {
       return undefined;
     }
@@ -155,8 +166,15 @@ export class ClientEnvironment extends DelegatingEnvironment {
 function editorReason(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   const data = (e as { data?: unknown } | null)?.data;
-  const said = typeof data === "string" ? data : pickString(data, "details") ?? pickString(data, "message") ?? pickString(data, "reason");
-  const reason = !said ? message : /^internal error$/i.test(message.trim()) || message.includes(said) ? said : `${said} (${message})`;
+  const said =
+    typeof data === "string"
+      ? data
+      : (pickString(data, "details") ?? pickString(data, "message") ?? pickString(data, "reason"));
+  const reason = !said
+    ? message
+    : /^internal error$/i.test(message.trim()) || message.includes(said)
+      ? said
+      : `${said} (${message})`;
   return reason.trim().replace(/\.+$/, "");
 }
 

@@ -12,13 +12,24 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import type { Session, SessionEvent, SubmitResult } from "../../agent/index.ts";
 import type { AssistantMessage } from "../../llm/types.ts";
 import { expandInput, submitInput, type CommandContext } from "../custom-commands.ts";
-import { approvalGate, needsApproval, type ApprovalAnswer, type ApprovalGate, type ApprovalMode, type ApprovalRequest, type SessionPermissions } from "../approval.ts";
+import {
+  approvalGate,
+  needsApproval,
+  type ApprovalAnswer,
+  type ApprovalGate,
+  type ApprovalMode,
+  type ApprovalRequest,
+  type SessionPermissions,
+} from "../approval.ts";
 import { acpKind, callLocations, callTitle, resultContent, streamUpdate, type FileChange } from "./updates.ts";
 
 /** What the session needs of the connection (an AgentContext satisfies it). */
 export interface EditorLink {
   notify(method: "session/update", params: acp.SessionNotification): Promise<void>;
-  request(method: "session/request_permission", params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
+  request(
+    method: "session/request_permission",
+    params: acp.RequestPermissionRequest,
+  ): Promise<acp.RequestPermissionResponse>;
 }
 
 export const PERMISSION_OPTIONS: acp.PermissionOption[] = [
@@ -60,7 +71,11 @@ export class EditorSession {
     private readonly reports: EditorReports = {},
   ) {
     this.mode = mode;
-    this.gate = approvalGate({ mode: () => this.mode, ask: (request) => this.ask(request), permissions: reports.permissions });
+    this.gate = approvalGate({
+      mode: () => this.mode,
+      ask: (request) => this.ask(request),
+      permissions: reports.permissions,
+    });
   }
 
   /** Attaches the gong session (created with `gate.hooks` among its hooks). */
@@ -89,19 +104,27 @@ export class EditorSession {
   }
 
   send(update: acp.SessionUpdate): Promise<unknown> {
-    this.sending = this.sending.then(() => this.link.notify("session/update", { sessionId: this.id, update }).catch(() => {}));
+    this.sending = this.sending.then(() =>
+      this.link.notify("session/update", { sessionId: this.id, update }).catch(() => {}),
+    );
     return this.sending;
   }
 
   /** Runs one prompt turn; resolves with ACP's stop reason once it has ended and its updates are sent. */
   async prompt(blocks: acp.ContentBlock[]): Promise<acp.StopReason> {
-    if (this.running) throw RequestError.invalidRequest(undefined, "A prompt is already running in this session; cancel it or wait for it to end.");
+    if (this.running)
+      throw RequestError.invalidRequest(
+        undefined,
+        "A prompt is already running in this session; cancel it or wait for it to end.",
+      );
     const { text, images } = promptInput(blocks, this.cwd);
     const run = { cancelled: false };
     this.running = run;
     let result: SubmitResult;
     try {
-      result = await submitInput(this.session, this.commands ? await expandInput(text, this.commands) : { text }, { images });
+      result = await submitInput(this.session, this.commands ? await expandInput(text, this.commands) : { text }, {
+        images,
+      });
     } finally {
       this.running = null;
     }
@@ -123,7 +146,12 @@ export class EditorSession {
     const callId = this.shellCalls.find((id) => !this.terminals.has(id));
     if (!callId) return;
     this.terminals.set(callId, terminalId);
-    void this.send({ sessionUpdate: "tool_call_update", toolCallId: callId, status: "in_progress", content: [{ type: "terminal", terminalId }] });
+    void this.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId: callId,
+      status: "in_progress",
+      content: [{ type: "terminal", terminalId }],
+    });
   }
 
   /** A warning for the user (an MCP server that failed): on stderr, and in the editor as it can show it. */
@@ -145,24 +173,46 @@ export class EditorSession {
     }
     if (event.agent_id !== undefined) return;
     if (event.kind === "mcp_server" && event.data.state === "failed") {
-      this.warn(`MCP server '${event.data.server}' failed`, event.data.message ?? `MCP server '${event.data.server}' failed.`);
+      this.warn(
+        `MCP server '${event.data.server}' failed`,
+        event.data.message ?? `MCP server '${event.data.server}' failed.`,
+      );
       return;
     }
     if (event.kind === "tool_call_start") {
       const { call_id, tool_name, kind, call_summary, arguments: args } = event.data;
       const locations = callLocations(args, this.resolvePath);
-      if (kind === "modify") this.before.set(call_id, locations.map((l) => ({ path: l.path, oldText: readText(l.path) })));
+      if (kind === "modify")
+        this.before.set(
+          call_id,
+          locations.map((l) => ({ path: l.path, oldText: readText(l.path) })),
+        );
       if (kind === "shell") this.shellCalls.push(call_id);
       const waits = needsApproval(this.mode, kind);
-      void this.send({ sessionUpdate: "tool_call", toolCallId: call_id, title: callTitle(tool_name, call_summary), kind: acpKind(kind), status: waits ? "pending" : "in_progress", locations, rawInput: args });
+      void this.send({
+        sessionUpdate: "tool_call",
+        toolCallId: call_id,
+        title: callTitle(tool_name, call_summary),
+        kind: acpKind(kind),
+        status: waits ? "pending" : "in_progress",
+        locations,
+        rawInput: args,
+      });
     } else if (event.kind === "tool_call_end") {
       const { call_id, output, is_error, kind } = event.data;
-      const changes: FileChange[] = is_error ? [] : (this.before.get(call_id) ?? []).map((b) => ({ ...b, newText: readText(b.path) ?? "" }));
+      const changes: FileChange[] = is_error
+        ? []
+        : (this.before.get(call_id) ?? []).map((b) => ({ ...b, newText: readText(b.path) ?? "" }));
       this.before.delete(call_id);
       if (kind === "shell") this.shellCalls.splice(this.shellCalls.indexOf(call_id), 1);
       const terminalId = this.terminals.get(call_id);
       this.terminals.delete(call_id);
-      void this.send({ sessionUpdate: "tool_call_update", toolCallId: call_id, status: is_error ? "failed" : "completed", content: resultContent(output, changes, terminalId) });
+      void this.send({
+        sessionUpdate: "tool_call_update",
+        toolCallId: call_id,
+        status: is_error ? "failed" : "completed",
+        content: resultContent(output, changes, terminalId),
+      });
     }
   }
 
@@ -171,7 +221,14 @@ export class EditorSession {
     const asked = this.link
       .request("session/request_permission", {
         sessionId: this.id,
-        toolCall: { toolCallId: request.callId, title: callTitle(request.toolName, request.summary), kind: acpKind(request.kind), status: "pending", rawInput: request.args, locations: callLocations(request.args, this.resolvePath) },
+        toolCall: {
+          toolCallId: request.callId,
+          title: callTitle(request.toolName, request.summary),
+          kind: acpKind(request.kind),
+          status: "pending",
+          rawInput: request.args,
+          locations: callLocations(request.args, this.resolvePath),
+        },
         options: PERMISSION_OPTIONS,
       })
       .then((response): ApprovalAnswer => {
@@ -187,7 +244,8 @@ export class EditorSession {
     this.waiting.add(answer);
     try {
       const result = await Promise.race([asked, cancelled]);
-      if (result.allow) void this.send({ sessionUpdate: "tool_call_update", toolCallId: request.callId, status: "in_progress" });
+      if (result.allow)
+        void this.send({ sessionUpdate: "tool_call_update", toolCallId: request.callId, status: "in_progress" });
       return result;
     } finally {
       this.waiting.delete(answer);
@@ -196,7 +254,10 @@ export class EditorSession {
 }
 
 /** The editor's prompt blocks as gong input: text as it is, files and resources as marked context, images as images. */
-export function promptInput(blocks: acp.ContentBlock[], cwd: string): { text: string; images: { mimeType: string; data: string }[] } {
+export function promptInput(
+  blocks: acp.ContentBlock[],
+  cwd: string,
+): { text: string; images: { mimeType: string; data: string }[] } {
   const parts: string[] = [];
   const images: { mimeType: string; data: string }[] = [];
   for (const block of blocks) {
@@ -219,10 +280,18 @@ function displayPath(uri: string, cwd: string): string {
 function stopReason(result: SubmitResult, cancelled: boolean, last: unknown): acp.StopReason {
   if (cancelled || result.stopReason === "aborted") return "cancelled";
   if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit") return "max_turn_requests";
-  if (result.stopReason === "error") throw RequestError.internalError(undefined, result.error?.message ?? "The model call failed.");
-  const finish = (last as AssistantMessage | undefined)?.role === "assistant" ? (last as AssistantMessage).finishReason : undefined;
+  if (result.stopReason === "error")
+    throw RequestError.internalError(undefined, result.error?.message ?? "The model call failed.");
+  const finish =
+    (last as AssistantMessage | undefined)?.role === "assistant" ? (last as AssistantMessage).finishReason : undefined;
   // ACP names two of the unfinished endings; the others end the turn with the reason said in the session.
-  if (result.stopReason === "refusal" || result.stopReason === "content_filter" || finish === "refusal" || finish === "content_filter") return "refusal";
+  if (
+    result.stopReason === "refusal" ||
+    result.stopReason === "content_filter" ||
+    finish === "refusal" ||
+    finish === "content_filter"
+  )
+    return "refusal";
   if (result.stopReason === "max_tokens" || finish === "max_tokens") return "max_tokens";
   return "end_turn";
 }

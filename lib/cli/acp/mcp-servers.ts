@@ -52,10 +52,15 @@ function configuredFor(options: SessionMcpOptions): McpServerConfig[] {
 }
 
 function editorServers(servers: acp.McpServer[]): McpServerConfig[] {
-  const pairs = (list: { name: string; value: string }[] | undefined) => Object.fromEntries((list ?? []).map((p) => [p.name, p.value]));
+  const pairs = (list: { name: string; value: string }[] | undefined) =>
+    Object.fromEntries((list ?? []).map((p) => [p.name, p.value]));
   return servers.map((s) =>
     "type" in s && (s.type === "http" || s.type === "sse")
       ? serverFromOptions(s.name, { type: s.type, url: s.url, headers: pairs(s.headers) })
-      : serverFromOptions(s.name, { command: (s as acp.McpServerStdio).command, args: (s as acp.McpServerStdio).args, env: pairs((s as acp.McpServerStdio).env) }),
+      : serverFromOptions(s.name, {
+          command: (s as acp.McpServerStdio).command,
+          args: (s as acp.McpServerStdio).args,
+          env: pairs((s as acp.McpServerStdio).env),
+        }),
   );
 }

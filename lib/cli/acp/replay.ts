@@ -21,7 +21,10 @@ export function replayUpdates(messages: readonly Message[], resolve: Resolve): a
   for (const m of messages) if (m.role === "tool") results.set(m.toolCallId, m);
   for (const message of messages) {
     if (message.role === "user") {
-      const text = typeof message.content === "string" ? message.content : message.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+      const text =
+        typeof message.content === "string"
+          ? message.content
+          : message.content.map((p) => (p.type === "text" ? p.text : "")).join("");
       if (text) updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text } });
     } else if (message.role === "assistant") {
       updates.push(...assistantUpdates(message, results, resolve));
@@ -30,15 +33,25 @@ export function replayUpdates(messages: readonly Message[], resolve: Resolve): a
   return updates;
 }
 
-function assistantUpdates(message: AssistantMessage, results: Map<string, ToolResultMessage>, resolve: Resolve): acp.SessionUpdate[] {
+function assistantUpdates(
+  message: AssistantMessage,
+  results: Map<string, ToolResultMessage>,
+  resolve: Resolve,
+): acp.SessionUpdate[] {
   const updates: acp.SessionUpdate[] = [];
   for (const part of message.content) {
-    if (part.type === "thinking" && part.text) updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text } });
-    else if (part.type === "text" && part.text) updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text } });
+    if (part.type === "thinking" && part.text)
+      updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text } });
+    else if (part.type === "text" && part.text)
+      updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: part.text } });
     else if (part.type === "tool_call") {
       const result = results.get(part.id);
-      const text = typeof result?.content === "string" ? result.content : (result?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
-      const diffs = result && !result.isError && result.kind === "modify" ? storedDiffs(text, part.arguments, resolve) : [];
+      const text =
+        typeof result?.content === "string"
+          ? result.content
+          : (result?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
+      const diffs =
+        result && !result.isError && result.kind === "modify" ? storedDiffs(text, part.arguments, resolve) : [];
       updates.push({
         sessionUpdate: "tool_call",
         toolCallId: part.id,
@@ -56,10 +69,21 @@ function assistantUpdates(message: AssistantMessage, results: Map<string, ToolRe
 }
 
 /** The diffs a finished file change's stored result (a unified diff) or arguments (a patch) carry. */
-export function storedDiffs(resultText: string, args: Record<string, unknown>, resolve: Resolve): acp.ToolCallContent[] {
+export function storedDiffs(
+  resultText: string,
+  args: Record<string, unknown>,
+  resolve: Resolve,
+): acp.ToolCallContent[] {
   const fromResult = unifiedDiffHunks(resultText);
-  if (fromResult.length > 0) return fromResult.map((h) => ({ type: "diff", path: resolve(h.path), oldText: h.oldText, newText: h.newText }));
-  if (typeof args.input === "string") return patchHunks(args.input).map((h) => ({ type: "diff", path: resolve(h.path), oldText: h.oldText, newText: h.newText }));
+  if (fromResult.length > 0)
+    return fromResult.map((h) => ({ type: "diff", path: resolve(h.path), oldText: h.oldText, newText: h.newText }));
+  if (typeof args.input === "string")
+    return patchHunks(args.input).map((h) => ({
+      type: "diff",
+      path: resolve(h.path),
+      oldText: h.oldText,
+      newText: h.newText,
+    }));
   return [];
 }
 
@@ -123,7 +147,13 @@ function patchHunks(patch: string): Hunk[] {
   const hunks: Hunk[] = [];
   for (const op of ops) {
     if (op.type === "add") hunks.push({ path: op.path, oldText: null, newText: op.contents });
-    else if (op.type === "update") for (const chunk of op.chunks) hunks.push({ path: op.movePath ?? op.path, oldText: joinLines(chunk.oldLines), newText: joinLines(chunk.newLines) });
+    else if (op.type === "update")
+      for (const chunk of op.chunks)
+        hunks.push({
+          path: op.movePath ?? op.path,
+          oldText: joinLines(chunk.oldLines),
+          newText: joinLines(chunk.newLines),
+        });
   }
   return hunks;
 }

@@ -12,7 +12,10 @@ const KNOWN = new Set<string>([...Object.values(acp.AGENT_METHODS), ...Object.va
 const NEWLINE = 0x0a;
 
 /** `input` without the requests for unknown methods; `reply` gets each answer as one line. */
-export function answerUnknownMethods(input: ReadableStream<Uint8Array>, reply: (line: string) => void): ReadableStream<Uint8Array> {
+export function answerUnknownMethods(
+  input: ReadableStream<Uint8Array>,
+  reply: (line: string) => void,
+): ReadableStream<Uint8Array> {
   const reader = input.getReader();
   // The line still arriving, as its pieces (joined once it ends).
   let partial: Uint8Array[] = [];
@@ -28,7 +31,10 @@ export function answerUnknownMethods(input: ReadableStream<Uint8Array>, reply: (
         let start = 0;
         let passed = false;
         for (let end = value.indexOf(NEWLINE); end >= 0; end = value.indexOf(NEWLINE, start)) {
-          const line = partial.length > 0 ? Buffer.concat([...partial, value.subarray(start, end + 1)]) : value.subarray(start, end + 1);
+          const line =
+            partial.length > 0
+              ? Buffer.concat([...partial, value.subarray(start, end + 1)])
+              : value.subarray(start, end + 1);
           partial = [];
           start = end + 1;
           const answer = unknownMethodAnswer(line);
@@ -56,6 +62,7 @@ function unknownMethodAnswer(line: Uint8Array): string | undefined {
   }
   if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
   const { id, method } = message as { id?: unknown; method?: unknown };
-  if (typeof method !== "string" || id === undefined || id === null || KNOWN.has(method) || method.startsWith("_")) return undefined;
+  if (typeof method !== "string" || id === undefined || id === null || KNOWN.has(method) || method.startsWith("_"))
+    return undefined;
   return `${JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}`, data: { method } } })}\n`;
 }

@@ -38,7 +38,10 @@ export function callTitle(toolName: string, summary: string | undefined): string
 }
 
 /** Paths named by a call's arguments, absolute, so the editor can follow along. */
-export function callLocations(args: Record<string, unknown>, resolve: (path: string) => string): acp.ToolCallLocation[] {
+export function callLocations(
+  args: Record<string, unknown>,
+  resolve: (path: string) => string,
+): acp.ToolCallLocation[] {
   const out: acp.ToolCallLocation[] = [];
   for (const key of ["path", "file_path", "dir_path"]) {
     const value = args[key];
@@ -59,7 +62,8 @@ export interface FileChange {
 /** The content of a finished call: the diffs of the files it changed, else its result text (or the terminal it ran in). */
 export function resultContent(output: ToolResponse, changes: FileChange[], terminalId?: string): acp.ToolCallContent[] {
   if (terminalId) return [{ type: "terminal", terminalId }];
-  if (changes.length > 0) return changes.map((c) => ({ type: "diff", path: c.path, oldText: c.oldText, newText: c.newText }));
+  if (changes.length > 0)
+    return changes.map((c) => ({ type: "diff", path: c.path, oldText: c.oldText, newText: c.newText }));
   const text = typeof output.text === "string" ? output.text : "";
   return text ? [{ type: "content", content: { type: "text", text } }] : [];
 }
@@ -78,7 +82,10 @@ export function webSourcesUpdate(search: WebSearchActivity): acp.SessionUpdate {
   const sources = search.citations.length > 0 ? search.citations : search.results;
   const links = sources.map((src) => `- [${(src.title ?? src.url).replace(/[[\]]/g, "")}](${src.url})`).join("\n");
   const queries = search.queries.length ? ` (${search.queries.join("; ")})` : "";
-  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\nSources${queries}:\n${links}\n` } };
+  return {
+    sessionUpdate: "agent_message_chunk",
+    content: { type: "text", text: `\n\nSources${queries}:\n${links}\n` },
+  };
 }
 
 /** The streamed parts of an event (text, thinking, plan) as an update; tool calls are EditorSession's, which knows their files. */
@@ -92,7 +99,9 @@ export function streamUpdate(event: SessionEvent): acp.SessionUpdate | undefined
     case "plan_update":
       return { sessionUpdate: "plan", entries: planEntries(event.data) };
     case "message_end":
-      return event.data.message.role === "assistant" && event.data.message.webSearch ? webSourcesUpdate(event.data.message.webSearch) : undefined;
+      return event.data.message.role === "assistant" && event.data.message.webSearch
+        ? webSourcesUpdate(event.data.message.webSearch)
+        : undefined;
     default:
       return undefined;
   }

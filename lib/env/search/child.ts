@@ -27,7 +27,11 @@ export function runLines(command: string, args: string[], options: LineRunOption
   options.signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
     // Only PATH: no user config (RIPGREP_CONFIG_PATH, global git excludes) changes the results.
-    const child = spawn(command, args, { cwd: options.cwd, env: { PATH: options.pathEnv }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { PATH: options.pathEnv },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     let pending = "";
     let stopped = false;

@@ -16,10 +16,19 @@ import type { SearchTarget } from "./searched-path.ts";
 
 const knowsNoRequireGit = new Map<string, boolean>();
 
-export async function fdSearch(fd: string, options: GlobOptions, limit: number, target: SearchTarget, pathEnv: string): Promise<FoundPaths> {
+export async function fdSearch(
+  fd: string,
+  options: GlobOptions,
+  limit: number,
+  target: SearchTarget,
+  pathEnv: string,
+): Promise<FoundPaths> {
   const { pattern, signal } = options;
   const noRequireGit = supportsNoRequireGit(fd, pathEnv);
-  const oracle = options.noIgnore || noRequireGit || insideGitRepo(target.path) ? null : new IgnoreOracle(target.root, target.path, FIND_IGNORE_FILES);
+  const oracle =
+    options.noIgnore || noRequireGit || insideGitRepo(target.path)
+      ? null
+      : new IgnoreOracle(target.root, target.path, FIND_IGNORE_FILES);
   const args = ["--glob", "--color=never", "--hidden", "--exclude", ".git"];
   if (options.noIgnore) args.push("--no-ignore");
   else if (noRequireGit) args.push("--no-require-git");
@@ -55,7 +64,11 @@ function supportsNoRequireGit(fd: string, pathEnv: string): boolean {
   let known = knowsNoRequireGit.get(fd);
   if (known === undefined) {
     try {
-      known = execFileSync(fd, ["--help"], { env: { PATH: pathEnv }, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).includes("--no-require-git");
+      known = execFileSync(fd, ["--help"], {
+        env: { PATH: pathEnv },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).includes("--no-require-git");
     } catch {
       known = false;
     }

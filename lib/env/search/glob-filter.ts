@@ -22,5 +22,8 @@ export function globHasPath(glob: string): boolean {
 
 /** The glob without "!": "./src/*.ts" and "/src/*.ts" both mean "src/*.ts" below the searched directory. */
 export function globBody(glob: string): string {
-  return glob.replace(/^!/, "").replace(/^(\.\/)+/, "").replace(/^\/+/, "");
+  return glob
+    .replace(/^!/, "")
+    .replace(/^(\.\/)+/, "")
+    .replace(/^\/+/, "");
 }

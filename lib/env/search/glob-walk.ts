@@ -16,7 +16,11 @@ export async function walkGlob(options: GlobOptions, limit: number, target: Sear
   // fd's smart case when the caller does not say: exact only when the pattern has a capital.
   const matches = compileGlob(pattern, { nocase: options.ignoreCase ?? !/[A-Z]/.test(pattern) });
   const paths: string[] = [];
-  for await (const entry of walk(target.path, { root: target.root, ignoreFiles: options.noIgnore ? [] : FIND_IGNORE_FILES, signal })) {
+  for await (const entry of walk(target.path, {
+    root: target.root,
+    ignoreFiles: options.noIgnore ? [] : FIND_IGNORE_FILES,
+    signal,
+  })) {
     if (!matches(entry.rel, entry.name)) continue;
     if (paths.length === limit) return { paths, limitReached: true };
     paths.push(entry.abs);

@@ -19,17 +19,26 @@ const STATS_IN_FLIGHT = 32;
 
 export async function searchGlob(options: GlobOptions, ctx: SearchContext): Promise<GlobResult> {
   rejectNul("pattern", options.pattern);
-  if (options.pattern.trim() === "") throw new ToolError("INVALID_PARAM", "The glob pattern is empty. Give a pattern such as '*.ts' or 'src/**/*.test.ts'.");
-  if (options.pattern.startsWith("!")) throw new ToolError("INVALID_PARAM", `Negated patterns ('${options.pattern}') are not supported by find. Give the pattern of the paths you want.`);
+  if (options.pattern.trim() === "")
+    throw new ToolError(
+      "INVALID_PARAM",
+      "The glob pattern is empty. Give a pattern such as '*.ts' or 'src/**/*.test.ts'.",
+    );
+  if (options.pattern.startsWith("!"))
+    throw new ToolError(
+      "INVALID_PARAM",
+      `Negated patterns ('${options.pattern}') are not supported by find. Give the pattern of the paths you want.`,
+    );
   const target = await searchTarget(ctx.root, options.path);
   if (!target.isDirectory) {
-    throw new ToolError("INVALID_PARAM", `Path '${relativeToRoot(ctx.root, options.path)}' is a file; find searches a directory. Pass its parent directory instead.`);
+    throw new ToolError(
+      "INVALID_PARAM",
+      `Path '${relativeToRoot(ctx.root, options.path)}' is a file; find searches a directory. Pass its parent directory instead.`,
+    );
   }
   const limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_GLOB_LIMIT));
   const fd = findExecutable(["fd", "fdfind"], ctx.pathEnv);
-  const found = fd
-    ? await fdSearch(fd, options, limit, target, ctx.pathEnv)
-    : await walkGlob(options, limit, target);
+  const found = fd ? await fdSearch(fd, options, limit, target, ctx.pathEnv) : await walkGlob(options, limit, target);
   const paths = await newestFirst(ctx.root, found.paths, options.signal);
   return { paths, limitReached: found.limitReached, engine: fd ? "fd" : "typescript" };
 }

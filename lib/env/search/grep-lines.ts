@@ -34,7 +34,8 @@ export class GrepCollector {
       this.last = line;
       return true;
     }
-    if (!full || (this.last && line.file === this.last.file && line.line <= this.last.line + this.context)) this.lines.push(line);
+    if (!full || (this.last && line.file === this.last.file && line.line <= this.last.line + this.context))
+      this.lines.push(line);
     return true;
   }
 

@@ -86,7 +86,9 @@ function layerFromDisk(dir: string, parent: RuleLayer | null, ignoreFiles: reado
       // Absent: nothing to add.
     }
   }
-  return texts.length === 0 ? parent : { base: dir, rules: ignore({ allowRelativePaths: true }).add(texts.join("\n")), parent };
+  return texts.length === 0
+    ? parent
+    : { base: dir, rules: ignore({ allowRelativePaths: true }).add(texts.join("\n")), parent };
 }
 
 /**
@@ -116,7 +118,9 @@ export class IgnoreOracle {
     let verdict = this.dirVerdicts.get(dir);
     if (verdict === undefined) {
       const parent = dirname(dir);
-      verdict = (parent !== this.start && parent !== dir && this.dirIgnored(parent)) || isIgnored(this.layerOf(parent), dir, true);
+      verdict =
+        (parent !== this.start && parent !== dir && this.dirIgnored(parent)) ||
+        isIgnored(this.layerOf(parent), dir, true);
       this.dirVerdicts.set(dir, verdict);
     }
     return verdict;

@@ -25,7 +25,10 @@ export function compileSearchRegex(pattern: string, options: PatternOptions): Re
       return new RegExp(source, flags);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
-      throw new ToolError("INVALID_PARAM", `Invalid regex '${pattern}': ${reason}. Fix the pattern, or pass literal=true to search for the text as written.`);
+      throw new ToolError(
+        "INVALID_PARAM",
+        `Invalid regex '${pattern}': ${reason}. Fix the pattern, or pass literal=true to search for the text as written.`,
+      );
     }
   }
 }

@@ -20,7 +20,12 @@ interface RgEvent {
   data: { path?: RgText; lines?: RgText; line_number?: number };
 }
 
-export async function ripgrepSearch(rg: string, options: GrepOptions, target: SearchTarget, pathEnv: string): Promise<GrepResult> {
+export async function ripgrepSearch(
+  rg: string,
+  options: GrepOptions,
+  target: SearchTarget,
+  pathEnv: string,
+): Promise<GrepResult> {
   const limit = options.limit ?? DEFAULT_GREP_LIMIT;
   const context = options.context ?? 0;
   const args = ["--json", "--line-number", "--color=never", "--hidden", "--no-require-git", "--glob", "!.git"];
@@ -52,7 +57,10 @@ export async function ripgrepSearch(rg: string, options: GrepOptions, target: Se
   if (run.code === 2 && !sawFile && !run.stopped) {
     const message = run.stderr.trim();
     if (/regex parse error|error parsing|literal .* not allowed/i.test(message)) {
-      throw new ToolError("INVALID_PARAM", `Invalid regex '${options.pattern}': ${message}. Fix the pattern, or pass literal=true to search for the text as written.`);
+      throw new ToolError(
+        "INVALID_PARAM",
+        `Invalid regex '${options.pattern}': ${message}. Fix the pattern, or pass literal=true to search for the text as written.`,
+      );
     }
     throw new ToolError("EXECUTION_ERROR", `ripgrep failed: ${message || `exit code ${run.code}`}`);
   }

@@ -18,7 +18,17 @@ export interface SearchTarget {
 
 export async function searchTarget(root: string, path: string): Promise<SearchTarget> {
   const info = await stat(path).catch(() => null);
-  if (!info) throw new ToolError("NOT_FOUND", `Path '${relativeToRoot(root, path)}' does not exist. Check the path, or use ls to see what is there.`);
+  if (!info)
+    throw new ToolError(
+      "NOT_FOUND",
+      `Path '${relativeToRoot(root, path)}' does not exist. Check the path, or use ls to see what is there.`,
+    );
   const isDirectory = info.isDirectory();
-  return { root, path, isDirectory, cwd: isDirectory ? path : dirname(path), name: isDirectory ? "." : `./${basename(path)}` };
+  return {
+    root,
+    path,
+    isDirectory,
+    cwd: isDirectory ? path : dirname(path),
+    name: isDirectory ? "." : `./${basename(path)}`,
+  };
 }

@@ -52,7 +52,11 @@ export async function typescriptSearch(options: GrepOptions, target: SearchTarge
 
 async function* candidateFiles(options: GrepOptions, target: SearchTarget): AsyncGenerator<string> {
   const glob = options.glob ? compileGlob(options.glob) : null;
-  for await (const entry of walk(target.path, { root: target.root, ignoreFiles: options.noIgnore ? [] : GREP_IGNORE_FILES, signal: options.signal })) {
+  for await (const entry of walk(target.path, {
+    root: target.root,
+    ignoreFiles: options.noIgnore ? [] : GREP_IGNORE_FILES,
+    signal: options.signal,
+  })) {
     if (entry.kind !== "file") continue;
     if (glob && !glob(entry.rel, entry.name)) continue;
     yield entry.abs;
@@ -64,7 +68,13 @@ async function* singleFile(path: string): AsyncGenerator<string> {
 }
 
 /** Matches (at most `maxMatches`) and their context lines in one file; empty for binaries. */
-async function searchFile(path: string, regex: RegExp, context: number, maxMatches: number, root: string): Promise<GrepLine[]> {
+async function searchFile(
+  path: string,
+  regex: RegExp,
+  context: number,
+  maxMatches: number,
+  root: string,
+): Promise<GrepLine[]> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);

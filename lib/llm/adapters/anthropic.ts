@@ -8,7 +8,17 @@ import { supportsAdaptiveThinking } from "../catalog.ts";
 import { classifyError } from "../classify.ts";
 import { MessageBuilder } from "../message-builder.ts";
 import { StreamedArguments, toolCallPart } from "../partial-json.ts";
-import type { AssistantMessage, FinishReason, Message, ModelInfo, ReasoningEffort, Request, Response, ServerToolPart, UserPart } from "../types.ts";
+import type {
+  AssistantMessage,
+  FinishReason,
+  Message,
+  ModelInfo,
+  ReasoningEffort,
+  Request,
+  Response,
+  ServerToolPart,
+  UserPart,
+} from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import { WebSearchCollector } from "../web-search.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
@@ -44,7 +54,15 @@ const sdk = sdkCache(({ baseUrl, apiKey, headers = {} }) => {
   // A bearer token (ANTHROPIC_AUTH_TOKEN) arrives as an authorization header.
   const { authorization, ...rest } = headers;
   const credential = authorization ? { authToken: authorization.replace(/^Bearer\s+/i, "") } : { apiKey: apiKey ?? "" };
-  return new Anthropic({ ...credential, baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: rest, logLevel: SDK_LOG_LEVEL, fetch: eventStreamFetch });
+  return new Anthropic({
+    ...credential,
+    baseURL: baseUrl,
+    maxRetries: 0,
+    timeout: SDK_TIMEOUT_MS,
+    defaultHeaders: rest,
+    logLevel: SDK_LOG_LEVEL,
+    fetch: eventStreamFetch,
+  });
 });
 
 export const anthropicAdapter: Adapter = {
@@ -64,7 +82,11 @@ export const anthropicAdapter: Adapter = {
     let counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
     try {
-      events = await postMessages<AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>>({ ...params(request, ctx.model), stream: true }, request, ctx);
+      events = await postMessages<AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>>(
+        { ...params(request, ctx.model), stream: true },
+        request,
+        ctx,
+      );
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
     }
@@ -108,7 +130,13 @@ export const anthropicAdapter: Adapter = {
               const call = tools.get(event.index);
               if (!call) break;
               const partialArguments = call.json.push(delta.partial_json);
-              yield { type: "tool_call_delta", index: call.ordinal, id: call.id, delta: delta.partial_json, ...(partialArguments ? { partialArguments } : {}) };
+              yield {
+                type: "tool_call_delta",
+                index: call.ordinal,
+                id: call.id,
+                delta: delta.partial_json,
+                ...(partialArguments ? { partialArguments } : {}),
+              };
             }
             break;
           }
@@ -142,9 +170,19 @@ export const anthropicAdapter: Adapter = {
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
     }
-    if (stop === null) throw classifyError(new Error("terminated: the stream ended before message_delta"), ctx.model.provider);
+    if (stop === null)
+      throw classifyError(new Error("terminated: the stream ended before message_delta"), ctx.model.provider);
     const usage = web.priced(usageWithCost(counts, ctx.model), "anthropic-messages");
-    yield { type: "finish", response: builder.response({ id, usage, finishReason: stopOf(stop), finishDetail: detail, webSearch: web.activity() }) };
+    yield {
+      type: "finish",
+      response: builder.response({
+        id,
+        usage,
+        finishReason: stopOf(stop),
+        finishDetail: detail,
+        webSearch: web.activity(),
+      }),
+    };
   },
 
   async complete(request, ctx): Promise<Response> {
@@ -164,12 +202,27 @@ export const anthropicAdapter: Adapter = {
         builder.thinking(block.thinking);
         builder.signature(block.signature);
       } else if (block.type === "redacted_thinking") builder.redacted(block.data);
-      else if (block.type === "tool_use") builder.toolCall({ type: "tool_call", id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
+      else if (block.type === "tool_use")
+        builder.toolCall({
+          type: "tool_call",
+          id: block.id,
+          name: block.name,
+          arguments: (block.input ?? {}) as Record<string, unknown>,
+        });
       else builder.serverTool(serverToolPart({ ...(block as object) }, ""));
     }
     web.billed(searchRequests(message.usage));
-    const usage = web.priced(usageWithCost(readUsage(message.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }), ctx.model), "anthropic-messages");
-    return builder.response({ id: message.id, usage, finishReason: stopOf(message.stop_reason ?? "end_turn"), finishDetail: stopDetail(message), webSearch: web.activity() });
+    const usage = web.priced(
+      usageWithCost(readUsage(message.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }), ctx.model),
+      "anthropic-messages",
+    );
+    return builder.response({
+      id: message.id,
+      usage,
+      finishReason: stopOf(message.stop_reason ?? "end_turn"),
+      finishDetail: stopDetail(message),
+      webSearch: web.activity(),
+    });
   },
 };
 
@@ -194,8 +247,17 @@ function client(ctx: AdapterContext): Anthropic {
  * `messages.create` would also print deprecation notices straight to the console, which garbles
  * a terminal UI and the RPC host's stderr on every request.
  */
-function postMessages<T>(body: Params | (Omit<Params, "stream"> & { stream: true }), request: Request, ctx: AdapterContext): Promise<T> {
-  return client(ctx).post<T>("/v1/messages", { body, ...requestOptions(request, ctx), stream: body.stream === true, timeout: SDK_TIMEOUT_MS });
+function postMessages<T>(
+  body: Params | (Omit<Params, "stream"> & { stream: true }),
+  request: Request,
+  ctx: AdapterContext,
+): Promise<T> {
+  return client(ctx).post<T>("/v1/messages", {
+    body,
+    ...requestOptions(request, ctx),
+    stream: body.stream === true,
+    timeout: SDK_TIMEOUT_MS,
+  });
 }
 
 function requestOptions(request: Request, ctx: AdapterContext) {
@@ -226,7 +288,8 @@ function queryOf(input: unknown): string | undefined {
 
 /** usage.server_tool_use.web_search_requests: the searches Anthropic bills for this message. */
 function searchRequests(usage: unknown): number {
-  const n = (usage as { server_tool_use?: { web_search_requests?: unknown } } | null)?.server_tool_use?.web_search_requests;
+  const n = (usage as { server_tool_use?: { web_search_requests?: unknown } } | null)?.server_tool_use
+    ?.web_search_requests;
   return typeof n === "number" ? n : 0;
 }
 
@@ -234,7 +297,8 @@ function searchRequests(usage: unknown): number {
 function readSearchBlock(block: unknown, web: WebSearchCollector): void {
   const b = block as { type?: string; content?: unknown; citations?: unknown };
   if (b.type === "web_search_tool_result" && Array.isArray(b.content)) {
-    for (const r of b.content as { type?: string; url?: string; title?: string }[]) if (r.type === "web_search_result") web.result(r);
+    for (const r of b.content as { type?: string; url?: string; title?: string }[])
+      if (r.type === "web_search_result") web.result(r);
   } else if (b.type === "text" && Array.isArray(b.citations)) for (const c of b.citations) readCitation(c, web);
 }
 
@@ -251,7 +315,8 @@ export function params(request: Request, model: ModelInfo): Params {
   const effort = request.reasoningEffort && model.reasoning ? request.reasoningEffort : null;
   const budget = effort ? BUDGETS[effort] : 0;
   let maxTokens = request.maxTokens ?? model.maxOutput;
-  if (effort && !supportsAdaptiveThinking(model) && maxTokens <= budget) maxTokens = budget + Math.min(8192, model.maxOutput);
+  if (effort && !supportsAdaptiveThinking(model) && maxTokens <= budget)
+    maxTokens = budget + Math.min(8192, model.maxOutput);
   const p: Params = {
     model: model.id,
     max_tokens: maxTokens,
@@ -266,13 +331,20 @@ export function params(request: Request, model: ModelInfo): Params {
       ...(i === all.length - 1 ? { cache_control: CACHE } : {}),
     }));
   }
-  if (request.webSearch) p.tools = [...(p.tools ?? []), ANTHROPIC_WEB_SEARCH_TOOL as unknown as Anthropic.Messages.Tool];
+  if (request.webSearch)
+    p.tools = [...(p.tools ?? []), ANTHROPIC_WEB_SEARCH_TOOL as unknown as Anthropic.Messages.Tool];
   const choice = request.toolChoice;
   if (choice && request.tools?.length) {
-    p.tool_choice = typeof choice === "object" ? { type: "tool", name: choice.name } : choice === "required" ? { type: "any" } : { type: choice };
+    p.tool_choice =
+      typeof choice === "object"
+        ? { type: "tool", name: choice.name }
+        : choice === "required"
+          ? { type: "any" }
+          : { type: choice };
   }
   // The Messages API of this SDK generation takes no temperature: request.temperature is not sent.
-  if (effort) p.thinking = supportsAdaptiveThinking(model) ? { type: "adaptive" } : { type: "enabled", budget_tokens: budget };
+  if (effort)
+    p.thinking = supportsAdaptiveThinking(model) ? { type: "adaptive" } : { type: "enabled", budget_tokens: budget };
   return p;
 }
 
@@ -288,7 +360,10 @@ function messages(list: Message[]): Anthropic.Messages.MessageParam[] {
   for (const m of list) {
     if (m.role === "user") push("user", userBlocks(m.content));
     else if (m.role === "tool") {
-      const content = typeof m.content === "string" ? m.content : (userBlocks(m.content) as Anthropic.Messages.ToolResultBlockParam["content"]);
+      const content =
+        typeof m.content === "string"
+          ? m.content
+          : (userBlocks(m.content) as Anthropic.Messages.ToolResultBlockParam["content"]);
       push("user", [{ type: "tool_result", tool_use_id: m.toolCallId, content, is_error: m.isError }]);
     } else push("assistant", assistantBlocks(m));
   }
@@ -319,4 +394,3 @@ function assistantBlocks(m: AssistantMessage): Block[] {
     return p.text.trim() ? [{ type: "text", text: `<thinking>\n${p.text}\n</thinking>` }] : [];
   });
 }
-

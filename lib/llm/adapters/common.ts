@@ -20,7 +20,9 @@ export function adapterError(err: unknown, ctx: AdapterContext): LlmError {
 /** A stream that closed before the provider said it was done: the connection was lost (or aborted). */
 export function truncatedStream(ctx: AdapterContext): LlmError {
   if (ctx.signal.aborted) return new LlmError("aborted", "Request aborted", { provider: ctx.model.provider });
-  return new LlmError("network", `${ctx.model.provider}: the stream ended before the response was complete`, { provider: ctx.model.provider });
+  return new LlmError("network", `${ctx.model.provider}: the stream ended before the response was complete`, {
+    provider: ctx.model.provider,
+  });
 }
 
 /**

@@ -32,15 +32,28 @@ export const streamEnds = new WeakMap<globalThis.Response, StreamEnd>();
 
 const DONE_MARK = "[DONE]";
 
-export async function eventStreamFetch(input: string | URL | Request, init?: RequestInit): Promise<globalThis.Response> {
+export async function eventStreamFetch(
+  input: string | URL | Request,
+  init?: RequestInit,
+): Promise<globalThis.Response> {
   const response = await fetch(input, init);
   const type = response.headers.get("content-type") ?? "";
-  if (response.ok && response.body && type.includes("application/json") && typeof init?.body === "string" && /"stream"\s*:\s*true/.test(init.body)) {
+  if (
+    response.ok &&
+    response.body &&
+    type.includes("application/json") &&
+    typeof init?.body === "string" &&
+    /"stream"\s*:\s*true/.test(init.body)
+  ) {
     return errorBodyAsStatus(response);
   }
   if (!response.body || !type.includes("text/event-stream")) return response;
   const end: StreamEnd = { done: false };
-  const wrapped = new globalThis.Response(wholeEvents(response.body, end), { status: response.status, statusText: response.statusText, headers: response.headers });
+  const wrapped = new globalThis.Response(wholeEvents(response.body, end), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
   streamEnds.set(wrapped, end);
   return wrapped;
 }

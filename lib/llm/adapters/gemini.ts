@@ -20,7 +20,19 @@ import {
 } from "@google/genai";
 import type { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
-import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, ReasoningEffort, Request, StreamEvent, ToolCallPart, ToolChoice, UserPart } from "../types.ts";
+import type {
+  AssistantMessage,
+  AssistantPart,
+  FinishReason,
+  Message,
+  ModelInfo,
+  ReasoningEffort,
+  Request,
+  StreamEvent,
+  ToolCallPart,
+  ToolChoice,
+  UserPart,
+} from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import { WebSearchCollector } from "../web-search.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
@@ -31,13 +43,28 @@ import type { Adapter, AdapterContext } from "./types.ts";
 /** Google's documented stand-in for a function call that has no signature of its own (Gemini 3). */
 const SKIP_SIGNATURE = "skip_thought_signature_validator";
 
-const CONTENT_FILTER = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "PROMPT_BLOCKED"]);
+const CONTENT_FILTER = new Set([
+  "SAFETY",
+  "RECITATION",
+  "BLOCKLIST",
+  "PROHIBITED_CONTENT",
+  "SPII",
+  "IMAGE_SAFETY",
+  "IMAGE_PROHIBITED_CONTENT",
+  "IMAGE_RECITATION",
+  "PROMPT_BLOCKED",
+]);
 const MALFORMED_CALL = new Set(["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"]);
 
 // The client owns retries: one attempt per call. No SDK timeout either: it would bound a whole
 // stream, and the client's idle watchdog catches stalls.
-const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
-  new GoogleGenAI({ vertexai: false, apiKey: apiKey ?? "no-key", httpOptions: { baseUrl, headers, retryOptions: { attempts: 1 } } }),
+const sdk = sdkCache(
+  ({ baseUrl, apiKey, headers }) =>
+    new GoogleGenAI({
+      vertexai: false,
+      apiKey: apiKey ?? "no-key",
+      httpOptions: { baseUrl, headers, retryOptions: { attempts: 1 } },
+    }),
 );
 
 const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
@@ -47,7 +74,12 @@ export const geminiAdapter: Adapter = {
 
   async *stream(request, ctx) {
     const turn = new Turn(ctx);
-    yield* relayStream(ctx, () => client(ctx).models.generateContentStream(params(request, ctx)), (chunk) => turn.chunk(chunk), (err) => geminiError(err, ctx));
+    yield* relayStream(
+      ctx,
+      () => client(ctx).models.generateContentStream(params(request, ctx)),
+      (chunk) => turn.chunk(chunk),
+      (err) => geminiError(err, ctx),
+    );
     // Gemini's last chunk always carries a finish reason: without one the stream was cut.
     if (!turn.finish || ctx.signal.aborted) throw truncatedStream(ctx);
     yield { type: "finish", response: turn.response() };
@@ -76,7 +108,15 @@ function params(request: Request, ctx: AdapterContext): GenerateContentParameter
   };
   if (request.system) config.systemInstruction = request.system;
   if (request.tools?.length) {
-    config.tools = [{ functionDeclarations: request.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: jsonSchema(t.parameters) })) }];
+    config.tools = [
+      {
+        functionDeclarations: request.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          parametersJsonSchema: jsonSchema(t.parameters),
+        })),
+      },
+    ];
   }
   // Grounding with Google Search: Gemini searches by itself and returns groundingMetadata with the answer.
   if (request.webSearch) config.tools = [...(config.tools ?? []), { googleSearch: {} }];
@@ -84,7 +124,11 @@ function params(request: Request, ctx: AdapterContext): GenerateContentParameter
   if (request.maxTokens) config.maxOutputTokens = request.maxTokens;
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (model.reasoning) config.thinkingConfig = thinking(model, request.reasoningEffort);
-  return { model: model.id, contents: toContents(request.messages, model), config: { ...config, ...request.providerOptions?.[model.provider] } };
+  return {
+    model: model.id,
+    contents: toContents(request.messages, model),
+    config: { ...config, ...request.providerOptions?.[model.provider] },
+  };
 }
 
 /** Gemini takes JSON Schema as `parametersJsonSchema`, but not the `$schema` dialect marker. */
@@ -106,7 +150,8 @@ function thinking(model: ModelInfo, effort: ReasoningEffort | null | undefined):
   const pro = model.id.includes("pro");
   if (generation(model) >= 3) {
     // Gemini 3 Pro knows only LOW and HIGH.
-    const level = effort === "low" ? ThinkingLevel.LOW : effort === "medium" && !pro ? ThinkingLevel.MEDIUM : ThinkingLevel.HIGH;
+    const level =
+      effort === "low" ? ThinkingLevel.LOW : effort === "medium" && !pro ? ThinkingLevel.MEDIUM : ThinkingLevel.HIGH;
     return { includeThoughts: true, thinkingLevel: level };
   }
   const most = pro ? 32_768 : 24_576;
@@ -127,17 +172,26 @@ function toContents(messages: Message[], model: ModelInfo): Content[] {
     // Content from outside may be null (J.9 4.5): it counts as empty text.
     const content = m.content ?? "";
     if (m.role === "user") {
-      const parts = typeof content === "string" ? (content ? [{ text: content }] : []) : (content as UserPart[]).map(userPart);
+      const parts =
+        typeof content === "string" ? (content ? [{ text: content }] : []) : (content as UserPart[]).map(userPart);
       if (parts.length) contents.push({ role: "user", parts });
     } else if (m.role === "assistant") {
-      for (const p of assistantParts(m)) if (p.type === "tool_call" && typeof p.providerData?.geminiId === "string") geminiIds.set(p.id, p.providerData.geminiId);
+      for (const p of assistantParts(m))
+        if (p.type === "tool_call" && typeof p.providerData?.geminiId === "string")
+          geminiIds.set(p.id, p.providerData.geminiId);
       const parts = modelParts(m, model);
       if (parts.length) contents.push({ role: "model", parts });
     } else {
       const parts = typeof content === "string" ? [{ type: "text" as const, text: content }] : (content as UserPart[]);
       const text = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
       const id = geminiIds.get(m.toolCallId);
-      const response: Part = { functionResponse: { name: m.toolName, response: m.isError ? { error: text } : { output: text }, ...(id ? { id } : {}) } };
+      const response: Part = {
+        functionResponse: {
+          name: m.toolName,
+          response: m.isError ? { error: text } : { output: text },
+          ...(id ? { id } : {}),
+        },
+      };
       const images = parts.filter((p) => p.type === "image").map(userPart);
       // All results of one turn go back together, in one user content.
       const last = contents.at(-1);
@@ -173,7 +227,8 @@ function modelParts(message: AssistantMessage, model: ModelInfo): Part[] {
       if (part.text) add({ text: part.text });
     } else if (part.type === "thinking") {
       if (!same || part.redacted) continue;
-      if (part.text) add({ text: part.text, thought: true, ...(part.signature ? { thoughtSignature: part.signature } : {}) });
+      if (part.text)
+        add({ text: part.text, thought: true, ...(part.signature ? { thoughtSignature: part.signature } : {}) });
       else if (part.signature) {
         const previous = parts.at(-1);
         if (previous && !previous.thoughtSignature) previous.thoughtSignature = part.signature;
@@ -183,12 +238,16 @@ function modelParts(message: AssistantMessage, model: ModelInfo): Part[] {
       const data = part.providerData ?? {};
       const signature = same && typeof data.thoughtSignature === "string" ? data.thoughtSignature : undefined;
       const id = typeof data.geminiId === "string" ? data.geminiId : undefined;
-      add({ functionCall: { name: part.name, args: part.arguments ?? {}, ...(id ? { id } : {}) }, ...(signature ? { thoughtSignature: signature } : {}) });
+      add({
+        functionCall: { name: part.name, args: part.arguments ?? {}, ...(id ? { id } : {}) },
+        ...(signature ? { thoughtSignature: signature } : {}),
+      });
     }
   }
   // Gemini 3 rejects a step whose function calls carry no signature at all (calls from another model).
   const firstCall = parts.find((p) => p.functionCall);
-  if (generation(model) >= 3 && firstCall && !parts.some((p) => p.thoughtSignature)) firstCall.thoughtSignature = SKIP_SIGNATURE;
+  if (generation(model) >= 3 && firstCall && !parts.some((p) => p.thoughtSignature))
+    firstCall.thoughtSignature = SKIP_SIGNATURE;
   return parts;
 }
 
@@ -214,7 +273,8 @@ class Turn {
     if (chunk.responseId) this.id = chunk.responseId;
     if (chunk.promptFeedback?.blockReason) {
       this.finish = "PROMPT_BLOCKED";
-      this.finishMessage = chunk.promptFeedback.blockReasonMessage ?? `the prompt was blocked (${chunk.promptFeedback.blockReason})`;
+      this.finishMessage =
+        chunk.promptFeedback.blockReasonMessage ?? `the prompt was blocked (${chunk.promptFeedback.blockReason})`;
     }
     // A chunk may come with no candidates at all (usage only): nothing to read in it.
     const candidate = chunk.candidates?.[0];
@@ -236,7 +296,13 @@ class Turn {
     // Why an unfinished turn ended, in Gemini's words when it gave some, else its reason code.
     const detail = reason === "end_turn" || reason === "tool_use" ? undefined : (this.finishMessage ?? this.finish);
     const priced = this.web.priced(usage(this.usage, this.ctx.model), "gemini");
-    return this.builder.response({ usage: priced, finishReason: reason, finishDetail: detail, id: this.id, webSearch: this.web.activity() });
+    return this.builder.response({
+      usage: priced,
+      finishReason: reason,
+      finishDetail: detail,
+      id: this.id,
+      webSearch: this.web.activity(),
+    });
   }
 
   private *part(part: Part): Generator<StreamEvent> {
@@ -274,7 +340,12 @@ class Turn {
     const providerData: Record<string, unknown> = {};
     if (part.thoughtSignature) providerData.thoughtSignature = part.thoughtSignature;
     if (fc.id) providerData.geminiId = fc.id;
-    const call: ToolCallPart = { type: "tool_call", id: fc.id || newCallId(), name: fc.name ?? "", arguments: { ...fc.args } };
+    const call: ToolCallPart = {
+      type: "tool_call",
+      id: fc.id || newCallId(),
+      name: fc.name ?? "",
+      arguments: { ...fc.args },
+    };
     if (Object.keys(providerData).length) call.providerData = providerData;
     const index = this.toolCount++;
     yield { type: "tool_call_start", index, id: call.id, name: call.name };
@@ -287,7 +358,13 @@ class Turn {
   }
 
   private *closeCall(call: ToolCallPart, index: number): Generator<StreamEvent> {
-    yield { type: "tool_call_delta", index, id: call.id, delta: JSON.stringify(call.arguments), partialArguments: call.arguments };
+    yield {
+      type: "tool_call_delta",
+      index,
+      id: call.id,
+      delta: JSON.stringify(call.arguments),
+      partialArguments: call.arguments,
+    };
     this.builder.toolCall(call);
     yield { type: "tool_call_end", index, call };
   }
@@ -302,12 +379,17 @@ class Turn {
 
 /** Grounding metadata: the queries Google Search ran, the pages it found, and those the answer's segments rest on (groundingSupports). */
 function readGrounding(meta: unknown, web: WebSearchCollector): void {
-  const m = meta as { webSearchQueries?: string[]; groundingChunks?: { web?: { uri?: string; title?: string } }[]; groundingSupports?: { groundingChunkIndices?: number[] }[] };
+  const m = meta as {
+    webSearchQueries?: string[];
+    groundingChunks?: { web?: { uri?: string; title?: string } }[];
+    groundingSupports?: { groundingChunkIndices?: number[] }[];
+  };
   for (const query of m.webSearchQueries ?? []) web.query(query);
   const chunks = m.groundingChunks ?? [];
   for (const chunk of chunks) web.result({ url: chunk.web?.uri, title: chunk.web?.title });
   for (const support of m.groundingSupports ?? []) {
-    for (const i of support.groundingChunkIndices ?? []) web.citation({ url: chunks[i]?.web?.uri, title: chunks[i]?.web?.title });
+    for (const i of support.groundingChunkIndices ?? [])
+      web.citation({ url: chunks[i]?.web?.uri, title: chunks[i]?.web?.title });
   }
 }
 
@@ -319,7 +401,15 @@ function usage(meta: GenerateContentResponseUsageMetadata | undefined, model: Mo
   const cached = meta?.cachedContentTokenCount ?? 0;
   const thoughts = meta?.thoughtsTokenCount ?? 0;
   // Thoughts are billed as output; promptTokenCount includes the cached part.
-  return usageWithCost({ input: (meta?.promptTokenCount ?? 0) - cached, cacheRead: cached, output: (meta?.candidatesTokenCount ?? 0) + thoughts, reasoning: thoughts }, model);
+  return usageWithCost(
+    {
+      input: (meta?.promptTokenCount ?? 0) - cached,
+      cacheRead: cached,
+      output: (meta?.candidatesTokenCount ?? 0) + thoughts,
+      reasoning: thoughts,
+    },
+    model,
+  );
 }
 
 /** STOP (or FINISH_REASON_UNSPECIFIED) is a finished turn; any other reason, known or new, is named as not finished. */
@@ -338,8 +428,13 @@ function geminiError(err: unknown, ctx: AdapterContext): LlmError {
     try {
       const body = JSON.parse(err.message.slice(start));
       if (start >= 0 && body?.error) {
-        const message = String(body.error.message || `HTTP ${err.status} ${body.error.status ?? ""} with an empty body`.trim());
-        return adapterError({ name: "ApiError", status: err.status, message, error: { ...body.error, message }, cause: err }, ctx);
+        const message = String(
+          body.error.message || `HTTP ${err.status} ${body.error.status ?? ""} with an empty body`.trim(),
+        );
+        return adapterError(
+          { name: "ApiError", status: err.status, message, error: { ...body.error, message }, cause: err },
+          ctx,
+        );
       }
     } catch {
       // Not JSON: classify the SDK's error as it is.

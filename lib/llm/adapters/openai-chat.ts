@@ -4,7 +4,12 @@
  * Tool-call deltas are accumulated by index; reasoning comes from whichever field the server uses.
  */
 import OpenAI from "openai";
-import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
 import { classifyError } from "../classify.ts";
 import { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
@@ -28,9 +33,18 @@ const FINISH: Record<string, FinishReason> = {
   refusal: "refusal",
 };
 
-const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
-  // Local servers take no key, but the SDK insists on one.
-  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: SDK_LOG_LEVEL, fetch: eventStreamFetch }),
+const sdk = sdkCache(
+  ({ baseUrl, apiKey, headers }) =>
+    // Local servers take no key, but the SDK insists on one.
+    new OpenAI({
+      apiKey: apiKey ?? "no-key",
+      baseURL: baseUrl,
+      maxRetries: 0,
+      timeout: SDK_TIMEOUT_MS,
+      defaultHeaders: headers,
+      logLevel: SDK_LOG_LEVEL,
+      fetch: eventStreamFetch,
+    }),
 );
 
 const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
@@ -49,7 +63,10 @@ export const openaiChatAdapter: Adapter = {
     let ended: StreamEnd | undefined;
     try {
       const { data: chunks, response } = await client(ctx)
-        .chat.completions.create({ ...params(request, ctx.model, turn.quirks), stream: true, stream_options: { include_usage: true } }, { signal: ctx.signal })
+        .chat.completions.create(
+          { ...params(request, ctx.model, turn.quirks), stream: true, stream_options: { include_usage: true } },
+          { signal: ctx.signal },
+        )
         .withResponse();
       for await (const chunk of chunks) yield* turn.chunk(chunk);
       ended = streamEnds.get(response);
@@ -63,15 +80,22 @@ export const openaiChatAdapter: Adapter = {
     const quirks = quirksFor(ctx.model.provider);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await client(ctx).chat.completions.create(params(request, ctx.model, quirks), { signal: ctx.signal });
+      completion = await client(ctx).chat.completions.create(params(request, ctx.model, quirks), {
+        signal: ctx.signal,
+      });
     } catch (err) {
       throw failure(err, ctx);
     }
     const choice = completion.choices?.[0];
-    if (!choice) throw new LlmError("server", `${ctx.model.provider}: the response has no choices`, { provider: ctx.model.provider });
+    if (!choice)
+      throw new LlmError("server", `${ctx.model.provider}: the response has no choices`, {
+        provider: ctx.model.provider,
+      });
     const message = choice.message as typeof choice.message & Record<string, unknown>;
     const builder = new MessageBuilder(ctx.model.ref);
-    const reasoning = quirks.reasoningFields.map((f) => message[f]).find((v): v is string => typeof v === "string" && v.length > 0);
+    const reasoning = quirks.reasoningFields
+      .map((f) => message[f])
+      .find((v): v is string => typeof v === "string" && v.length > 0);
     if (reasoning) builder.thinking(reasoning);
     if (typeof message.content === "string" && message.content) builder.text(message.content);
     if (typeof message.refusal === "string" && message.refusal) builder.text(message.refusal);
@@ -81,7 +105,11 @@ export const openaiChatAdapter: Adapter = {
     }
     const hasCalls = (message.tool_calls?.length ?? 0) > 0;
     const reason = message.refusal && choice.finish_reason === "stop" ? "refusal" : choice.finish_reason;
-    return builder.response({ id: completion.id, usage: readUsage(completion.usage, ctx.model), finishReason: finishReason(reason, hasCalls) });
+    return builder.response({
+      id: completion.id,
+      usage: readUsage(completion.usage, ctx.model),
+      finishReason: finishReason(reason, hasCalls),
+    });
   },
 };
 
@@ -114,7 +142,9 @@ class ChatTurn {
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = (choice.delta ?? {}) as Record<string, unknown> & ChatCompletionChunk.Choice.Delta;
-    const reasoning = this.quirks.reasoningFields.map((f) => delta[f]).find((v): v is string => typeof v === "string" && v.length > 0);
+    const reasoning = this.quirks.reasoningFields
+      .map((f) => delta[f])
+      .find((v): v is string => typeof v === "string" && v.length > 0);
     if (reasoning) yield* this.thinking(reasoning);
     yield* this.content(delta.content as unknown);
     if (typeof delta.refusal === "string" && delta.refusal) {
@@ -131,16 +161,31 @@ class ChatTurn {
    */
   *finish(sawDone: boolean): Generator<StreamEvent> {
     const { provider } = this.ctx.model;
-    if (this.finishReason === null && !sawDone) throw new LlmError("network", `${provider}: the stream ended before the response was complete (no finish_reason and no [DONE])`, { provider });
+    if (this.finishReason === null && !sawDone)
+      throw new LlmError(
+        "network",
+        `${provider}: the stream ended before the response was complete (no finish_reason and no [DONE])`,
+        { provider },
+      );
     // OpenRouter ends a stream its upstream failed with finish_reason "error" (sometimes with no error object).
-    if (this.finishReason === "error") throw new LlmError("server", `${provider}: the upstream provider failed mid-answer (finish_reason "error")`, { provider });
+    if (this.finishReason === "error")
+      throw new LlmError("server", `${provider}: the upstream provider failed mid-answer (finish_reason "error")`, {
+        provider,
+      });
     for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
       const part = toolCallPart(call.id, call.name, call.args.final());
       this.builder.toolCall(part);
       yield { type: "tool_call_end", index, call: part };
     }
     const reason = this.refused && (this.finishReason ?? "stop") === "stop" ? "refusal" : this.finishReason;
-    yield { type: "finish", response: this.builder.response({ id: this.id, usage: readUsage(this.usage, this.ctx.model), finishReason: finishReason(reason, this.calls.size > 0) }) };
+    yield {
+      type: "finish",
+      response: this.builder.response({
+        id: this.id,
+        usage: readUsage(this.usage, this.ctx.model),
+        finishReason: finishReason(reason, this.calls.size > 0),
+      }),
+    };
   }
 
   /** `content` is a string, or (Mistral) a list of text / thinking / refusal parts. */
@@ -156,7 +201,9 @@ class ChatTurn {
         this.refused = true;
         yield* this.text(part.refusal);
       } else if (part?.type === "thinking") {
-        const pieces = Array.isArray(part.thinking) ? (part.thinking as Record<string, unknown>[]) : [{ text: part.thinking }];
+        const pieces = Array.isArray(part.thinking)
+          ? (part.thinking as Record<string, unknown>[])
+          : [{ text: part.thinking }];
         const text = pieces.map((p) => (typeof p?.text === "string" ? p.text : "")).join("");
         if (text) yield* this.thinking(text);
       }
@@ -196,12 +243,19 @@ class ChatTurn {
     const piece = tc.function?.arguments ?? "";
     if (!piece) return;
     const partialArguments = call.args.push(piece);
-    yield { type: "tool_call_delta", index, id: call.id, delta: piece, ...(partialArguments ? { partialArguments } : {}) };
+    yield {
+      type: "tool_call_delta",
+      index,
+      id: call.id,
+      delta: piece,
+      ...(partialArguments ? { partialArguments } : {}),
+    };
   }
 }
 
 function failure(err: unknown, ctx: AdapterContext): LlmError {
-  if (ctx.signal.aborted) return new LlmError("aborted", "Request aborted", { provider: ctx.model.provider, cause: err });
+  if (ctx.signal.aborted)
+    return new LlmError("aborted", "Request aborted", { provider: ctx.model.provider, cause: err });
   return classifyError(err, ctx.model.provider);
 }
 
@@ -225,15 +279,24 @@ function readUsage(u: OpenAI.Completions.CompletionUsage | null | undefined, mod
 }
 
 /** The SDK parameters for a unified request. */
-export function params(request: Request, model: ModelInfo, quirks: ProviderQuirks): ChatCompletionCreateParamsNonStreaming {
+export function params(
+  request: Request,
+  model: ModelInfo,
+  quirks: ProviderQuirks,
+): ChatCompletionCreateParamsNonStreaming {
   const out: ChatCompletionMessageParam[] = [];
-  if (request.system) out.push({ role: quirks.developerRole && model.reasoning ? "developer" : "system", content: request.system });
+  if (request.system)
+    out.push({ role: quirks.developerRole && model.reasoning ? "developer" : "system", content: request.system });
   out.push(...messages(request.messages, model));
   const p: ChatCompletionCreateParamsNonStreaming = { model: model.id, messages: out };
   if (request.tools?.length) {
-    p.tools = request.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    p.tools = request.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
     const choice = request.toolChoice;
-    if (choice) p.tool_choice = typeof choice === "object" ? { type: "function", function: { name: choice.name } } : choice;
+    if (choice)
+      p.tool_choice = typeof choice === "object" ? { type: "function", function: { name: choice.name } } : choice;
   }
   if (request.maxTokens !== undefined) {
     if (model.provider === "openai") p.max_completion_tokens = request.maxTokens;
@@ -241,7 +304,9 @@ export function params(request: Request, model: ModelInfo, quirks: ProviderQuirk
   }
   if (request.temperature !== undefined) p.temperature = request.temperature;
   if (request.reasoningEffort && model.reasoning && quirks.reasoningEffort) {
-    p.reasoning_effort = (request.reasoningEffort === "xhigh" && model.provider !== "openai" ? "high" : request.reasoningEffort) as "high";
+    p.reasoning_effort = (
+      request.reasoningEffort === "xhigh" && model.provider !== "openai" ? "high" : request.reasoningEffort
+    ) as "high";
   }
   return p;
 }
@@ -251,7 +316,11 @@ function messages(list: Message[], model: ModelInfo): ChatCompletionMessageParam
   // Tool messages carry text only: images from tool results follow them in a user message.
   let toolImages: ChatCompletionContentPart[] = [];
   const flushImages = () => {
-    if (toolImages.length) out.push({ role: "user", content: [{ type: "text", text: "Images from the tool results above:" }, ...toolImages] });
+    if (toolImages.length)
+      out.push({
+        role: "user",
+        content: [{ type: "text", text: "Images from the tool results above:" }, ...toolImages],
+      });
     toolImages = [];
   };
   for (const m of list) {
@@ -263,11 +332,23 @@ function messages(list: Message[], model: ModelInfo): ChatCompletionMessageParam
       const parts = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
       const text = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
       if (model.images) toolImages.push(...parts.filter((p) => p.type === "image").map(userPart));
-      out.push({ role: "tool", tool_call_id: m.toolCallId, content: text || (parts.length ? "(see the images below)" : "") });
+      out.push({
+        role: "tool",
+        tool_call_id: m.toolCallId,
+        content: text || (parts.length ? "(see the images below)" : ""),
+      });
     } else {
       const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
       const calls = m.content.flatMap((p) =>
-        p.type === "tool_call" ? [{ id: p.id, type: "function" as const, function: { name: p.name, arguments: JSON.stringify(p.arguments ?? {}) } }] : [],
+        p.type === "tool_call"
+          ? [
+              {
+                id: p.id,
+                type: "function" as const,
+                function: { name: p.name, arguments: JSON.stringify(p.arguments ?? {}) },
+              },
+            ]
+          : [],
       );
       if (!text && !calls.length) continue;
       out.push({ role: "assistant", content: text || null, ...(calls.length ? { tool_calls: calls } : {}) });
@@ -278,5 +359,7 @@ function messages(list: Message[], model: ModelInfo): ChatCompletionMessageParam
 }
 
 function userPart(p: UserPart): ChatCompletionContentPart {
-  return p.type === "text" ? { type: "text", text: p.text } : { type: "image_url", image_url: { url: `data:${p.mimeType};base64,${p.data}` } };
+  return p.type === "text"
+    ? { type: "text", text: p.text }
+    : { type: "image_url", image_url: { url: `data:${p.mimeType};base64,${p.data}` } };
 }

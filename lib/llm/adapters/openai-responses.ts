@@ -12,7 +12,18 @@ import type { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
 import { finalArguments, StreamedArguments, toolCallPart } from "../partial-json.ts";
 import { normalizeToolCallId } from "../transform.ts";
-import type { AssistantMessage, AssistantPart, FinishReason, Message, ModelInfo, Request, StreamEvent, ThinkingPart, ToolCallPart, UserPart } from "../types.ts";
+import type {
+  AssistantMessage,
+  AssistantPart,
+  FinishReason,
+  Message,
+  ModelInfo,
+  Request,
+  StreamEvent,
+  ThinkingPart,
+  ToolCallPart,
+  UserPart,
+} from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import { WebSearchCollector } from "../web-search.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
@@ -33,7 +44,11 @@ export const openaiResponsesAdapter: Adapter = {
 
   async *stream(request, ctx) {
     const turn = new Turn(ctx);
-    yield* relayStream(ctx, () => client(ctx).responses.create({ ...params(request, ctx), stream: true }, { signal: ctx.signal }), (event) => turn.handle(event));
+    yield* relayStream(
+      ctx,
+      () => client(ctx).responses.create({ ...params(request, ctx), stream: true }, { signal: ctx.signal }),
+      (event) => turn.handle(event),
+    );
     // The SDK ends the iteration quietly on abort; a missing response.completed is a lost stream.
     if (!turn.final || ctx.signal.aborted) throw truncatedStream(ctx);
     yield { type: "finish", response: turn.response(turn.final) };
@@ -58,8 +73,17 @@ export const openaiResponsesAdapter: Adapter = {
 
 // The client owns the one retry policy: the SDK's own retries stay off. Its console logging too:
 // a broken event is thrown as an error, not printed.
-const sdk = sdkCache(({ baseUrl, apiKey, headers }) =>
-  new OpenAI({ apiKey: apiKey ?? "no-key", baseURL: baseUrl, maxRetries: 0, timeout: SDK_TIMEOUT_MS, defaultHeaders: headers, logLevel: SDK_LOG_LEVEL, fetch: eventStreamFetch }),
+const sdk = sdkCache(
+  ({ baseUrl, apiKey, headers }) =>
+    new OpenAI({
+      apiKey: apiKey ?? "no-key",
+      baseURL: baseUrl,
+      maxRetries: 0,
+      timeout: SDK_TIMEOUT_MS,
+      defaultHeaders: headers,
+      logLevel: SDK_LOG_LEVEL,
+      fetch: eventStreamFetch,
+    }),
 );
 
 const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
@@ -73,7 +97,12 @@ function params(request: Request, ctx: AdapterContext): Params {
     // A tool with a freeform format goes as a custom tool: the model writes raw text for it.
     body.tools = request.tools.map((t) =>
       t.format
-        ? { type: "custom", name: t.name, description: t.description, format: { type: "grammar", syntax: t.format.syntax, definition: t.format.definition } }
+        ? {
+            type: "custom",
+            name: t.name,
+            description: t.description,
+            format: { type: "grammar", syntax: t.format.syntax, definition: t.format.definition },
+          }
         : { type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false },
     );
   }
@@ -82,7 +111,8 @@ function params(request: Request, ctx: AdapterContext): Params {
   if (request.toolChoice) {
     const choice = request.toolChoice;
     const custom = typeof choice !== "string" && request.tools?.some((t) => t.name === choice.name && t.format);
-    body.tool_choice = typeof choice === "string" ? choice : { type: custom ? "custom" : "function", name: choice.name };
+    body.tool_choice =
+      typeof choice === "string" ? choice : { type: custom ? "custom" : "function", name: choice.name };
   }
   if (request.maxTokens) body.max_output_tokens = request.maxTokens;
   if (model.reasoning) {
@@ -105,10 +135,12 @@ function toInput(messages: Message[], model: ModelInfo, freeform: ReadonlySet<st
   const customCalls = new Set<string>();
   messages.forEach((m, i) => {
     // Content from outside may be null (J.9 4.5): it counts as empty text.
-    if (m.role === "user") input.push({ role: "user", content: Array.isArray(m.content) ? m.content.map(inputPart) : (m.content ?? "") });
+    if (m.role === "user")
+      input.push({ role: "user", content: Array.isArray(m.content) ? m.content.map(inputPart) : (m.content ?? "") });
     else if (m.role === "tool") {
       const callId = splitCallId(m.toolCallId).callId;
-      if (customCalls.has(callId)) input.push({ type: "custom_tool_call_output", call_id: callId, output: textOf(m.content ?? "") });
+      if (customCalls.has(callId))
+        input.push({ type: "custom_tool_call_output", call_id: callId, output: textOf(m.content ?? "") });
       else input.push({ type: "function_call_output", call_id: callId, output: toolOutput(m.content ?? "") });
     } else input.push(...assistantItems(m, i, model, freeform, customCalls));
   });
@@ -135,7 +167,13 @@ function toolOutput(content: string | UserPart[]): string | OpenAI.Responses.Res
   return content.map(inputPart) as OpenAI.Responses.ResponseFunctionCallOutputItemList;
 }
 
-function assistantItems(message: AssistantMessage, index: number, model: ModelInfo, freeform: ReadonlySet<string>, customCalls: Set<string>): InputItem[] {
+function assistantItems(
+  message: AssistantMessage,
+  index: number,
+  model: ModelInfo,
+  freeform: ReadonlySet<string>,
+  customCalls: Set<string>,
+): InputItem[] {
   // A turn that searched had its reasoning items between web_search_call items, which are not sent
   // back: its reasoning stays out too, as a reasoning item must be followed by the item it led to.
   const same = fromSameModel(message, model) && !message.webSearch;
@@ -145,7 +183,14 @@ function assistantItems(message: AssistantMessage, index: number, model: ModelIn
   content.forEach((part, j) => {
     if (part.type === "text") {
       // A replayed reasoning item must be followed by an output item: text goes back as one, with an id.
-      if (part.text) items.push({ type: "message", role: "assistant", id: `msg_${index}_${j}`, status: "completed", content: [{ type: "output_text", text: part.text, annotations: [] }] });
+      if (part.text)
+        items.push({
+          type: "message",
+          role: "assistant",
+          id: `msg_${index}_${j}`,
+          status: "completed",
+          content: [{ type: "output_text", text: part.text, annotations: [] }],
+        });
     } else if (part.type === "thinking") {
       const reasoning = same ? reasoningItem(part) : undefined;
       if (reasoning) items.push(reasoning);
@@ -155,8 +200,21 @@ function assistantItems(message: AssistantMessage, index: number, model: ModelIn
       if (isFreeformCall(part, freeform)) {
         customCalls.add(callId);
         const raw = part.arguments?.input;
-        items.push({ type: "custom_tool_call", call_id: callId, name: part.name, input: typeof raw === "string" ? raw : "", ...id });
-      } else items.push({ type: "function_call", call_id: callId, name: part.name, arguments: JSON.stringify(part.arguments ?? {}), ...id });
+        items.push({
+          type: "custom_tool_call",
+          call_id: callId,
+          name: part.name,
+          input: typeof raw === "string" ? raw : "",
+          ...id,
+        });
+      } else
+        items.push({
+          type: "function_call",
+          call_id: callId,
+          name: part.name,
+          arguments: JSON.stringify(part.arguments ?? {}),
+          ...id,
+        });
     }
   });
   return items;
@@ -168,7 +226,12 @@ function reasoningItem(part: ThinkingPart): OpenAI.Responses.ResponseReasoningIt
   try {
     const { id, encrypted_content } = JSON.parse(part.signature);
     if (typeof id !== "string" || typeof encrypted_content !== "string") return undefined;
-    return { type: "reasoning", id, encrypted_content, summary: part.text ? [{ type: "summary_text", text: part.text }] : [] };
+    return {
+      type: "reasoning",
+      id,
+      encrypted_content,
+      summary: part.text ? [{ type: "summary_text", text: part.text }] : [],
+    };
   } catch {
     return undefined;
   }
@@ -179,14 +242,20 @@ function splitCallId(id: string): { callId: string; itemId?: string } {
   const bar = id.indexOf("|");
   const call = bar < 0 ? id : id.slice(0, bar);
   const item = bar < 0 ? undefined : id.slice(bar + 1);
-  return { callId: normalizeToolCallId(call, "openai-responses"), itemId: item && item.length <= MAX_ID ? item : undefined };
+  return {
+    callId: normalizeToolCallId(call, "openai-responses"),
+    itemId: item && item.length <= MAX_ID ? item : undefined,
+  };
 }
 
 /** One turn's parts, built from stream events or from the items of a complete response. */
 class Turn {
   final?: ApiResponse;
   private readonly parts: AssistantPart[] = [];
-  private readonly byOutput = new Map<number, { part: AssistantPart; toolIndex: number; args: StreamedArguments; done: boolean }>();
+  private readonly byOutput = new Map<
+    number,
+    { part: AssistantPart; toolIndex: number; args: StreamedArguments; done: boolean }
+  >();
   private toolCount = 0;
   private refused = false;
   private readonly web = new WebSearchCollector();
@@ -243,13 +312,24 @@ class Turn {
     if (item.type === "reasoning") this.open(index, { type: "thinking", text: "" });
     else if (item.type === "message") this.open(index, { type: "text", text: "" });
     else if (item.type === "function_call") {
-      const call: ToolCallPart = { type: "tool_call", id: `${item.call_id}|${item.id}`, name: item.name, arguments: {} };
+      const call: ToolCallPart = {
+        type: "tool_call",
+        id: `${item.call_id}|${item.id}`,
+        name: item.name,
+        arguments: {},
+      };
       const toolIndex = this.toolCount++;
       this.open(index, call, toolIndex);
       yield { type: "tool_call_start", index: toolIndex, id: call.id, name: call.name };
     } else if (item.type === "custom_tool_call") {
       // A freeform call: its raw text becomes the `input` argument; the mark sends it back as one.
-      const call: ToolCallPart = { type: "tool_call", id: `${item.call_id}|${item.id ?? ""}`, name: item.name, arguments: { input: "" }, providerData: { freeform: true } };
+      const call: ToolCallPart = {
+        type: "tool_call",
+        id: `${item.call_id}|${item.id ?? ""}`,
+        name: item.name,
+        arguments: { input: "" },
+        providerData: { freeform: true },
+      };
       const toolIndex = this.toolCount++;
       this.open(index, call, toolIndex, "raw");
       yield { type: "tool_call_start", index: toolIndex, id: call.id, name: call.name };
@@ -262,13 +342,19 @@ class Turn {
     const { part } = state;
     if (item.type === "reasoning" && part.type === "thinking") {
       if (!part.text) part.text = [...item.summary, ...(item.content ?? [])].map((s) => s.text).join("\n\n");
-      if (item.encrypted_content) part.signature = JSON.stringify({ id: item.id, encrypted_content: item.encrypted_content });
+      if (item.encrypted_content)
+        part.signature = JSON.stringify({ id: item.id, encrypted_content: item.encrypted_content });
     } else if (item.type === "message" && part.type === "text") {
       if (item.content.some((c) => c.type === "refusal")) this.refused = true;
-      if (!part.text) part.text = this.paragraph(part) + item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal)).join("");
+      if (!part.text)
+        part.text =
+          this.paragraph(part) + item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal)).join("");
     } else if (item.type === "function_call" && part.type === "tool_call") {
       state.done = true;
-      Object.assign(part, toolCallPart(`${item.call_id}|${item.id}`, part.name, finalArguments(item.arguments || state.args.text)));
+      Object.assign(
+        part,
+        toolCallPart(`${item.call_id}|${item.id}`, part.name, finalArguments(item.arguments || state.args.text)),
+      );
       yield { type: "tool_call_end", index: state.toolIndex, call: part };
     } else if (item.type === "custom_tool_call" && part.type === "tool_call") {
       part.id = `${item.call_id}|${item.id ?? ""}`;
@@ -287,13 +373,23 @@ class Turn {
     }
     const builder = new MessageBuilder(this.ctx.model.ref);
     // Items that produced nothing (an empty summary without encrypted content) leave no part.
-    builder.parts.push(...this.parts.filter((p) => (p.type === "text" ? p.text !== "" : p.type === "thinking" ? p.text !== "" || p.signature : true)));
+    builder.parts.push(
+      ...this.parts.filter((p) =>
+        p.type === "text" ? p.text !== "" : p.type === "thinking" ? p.text !== "" || p.signature : true,
+      ),
+    );
     // A complete (non-streamed) response brings its items only here.
     if (!this.streamed) for (const item of result.output ?? []) readWebSearch(item, this.web);
     const reason = finishReason(result, builder.parts, this.refused);
     const detail = result.status === "incomplete" ? (result.incomplete_details?.reason ?? undefined) : undefined;
     const priced = this.web.priced(usage(result.usage, this.ctx.model), "openai-responses");
-    return builder.response({ usage: priced, finishReason: reason, finishDetail: detail, id: result.id, webSearch: this.web.activity() });
+    return builder.response({
+      usage: priced,
+      finishReason: reason,
+      finishDetail: detail,
+      id: result.id,
+      webSearch: this.web.activity(),
+    });
   }
 
   private open(index: number, part: AssistantPart, toolIndex = -1, mode: "json" | "raw" = "json"): void {
@@ -329,18 +425,29 @@ class Turn {
     // A freeform call's snapshot (when one is due) is its raw text so far as `{ input }`.
     const partialArguments = state.args.push(delta);
     if (partialArguments) state.part.arguments = partialArguments;
-    yield { type: "tool_call_delta", index: state.toolIndex, id: state.part.id, delta, ...(partialArguments ? { partialArguments } : {}) };
+    yield {
+      type: "tool_call_delta",
+      index: state.toolIndex,
+      id: state.part.id,
+      delta,
+      ...(partialArguments ? { partialArguments } : {}),
+    };
   }
 }
 
 /** A web_search_call item (one billed call: a search with its sources, or a page it opened) and a message's url_citation annotations. */
 function readWebSearch(item: unknown, web: WebSearchCollector): void {
-  const it = item as { type?: string; action?: { type?: string; query?: string; url?: string; sources?: { url?: string }[] }; content?: { annotations?: unknown[] }[] };
+  const it = item as {
+    type?: string;
+    action?: { type?: string; query?: string; url?: string; sources?: { url?: string }[] };
+    content?: { annotations?: unknown[] }[];
+  };
   if (it.type === "web_search_call") {
     web.searched(it.action?.type === "search" ? it.action.query : undefined);
     for (const source of it.action?.sources ?? []) web.result(source);
     if (it.action?.url) web.result({ url: it.action.url });
-  } else if (it.type === "message") for (const part of it.content ?? []) for (const a of part.annotations ?? []) readAnnotation(a, web);
+  } else if (it.type === "message")
+    for (const part of it.content ?? []) for (const a of part.annotations ?? []) readAnnotation(a, web);
 }
 
 function readAnnotation(annotation: unknown, web: WebSearchCollector): void {
@@ -351,7 +458,12 @@ function readAnnotation(annotation: unknown, web: WebSearchCollector): void {
 function usage(u: OpenAI.Responses.ResponseUsage | null | undefined, model: ModelInfo) {
   const cached = u?.input_tokens_details?.cached_tokens ?? 0;
   return usageWithCost(
-    { input: (u?.input_tokens ?? 0) - cached, output: u?.output_tokens ?? 0, cacheRead: cached, reasoning: u?.output_tokens_details?.reasoning_tokens ?? 0 },
+    {
+      input: (u?.input_tokens ?? 0) - cached,
+      output: u?.output_tokens ?? 0,
+      cacheRead: cached,
+      reasoning: u?.output_tokens_details?.reasoning_tokens ?? 0,
+    },
     model,
   );
 }
@@ -359,7 +471,11 @@ function usage(u: OpenAI.Responses.ResponseUsage | null | undefined, model: Mode
 function finishReason(result: ApiResponse, parts: AssistantPart[], refused: boolean): FinishReason {
   if (result.status === "incomplete") {
     const reason = result.incomplete_details?.reason;
-    return reason === "max_output_tokens" ? "max_tokens" : reason === "content_filter" ? "content_filter" : "incomplete";
+    return reason === "max_output_tokens"
+      ? "max_tokens"
+      : reason === "content_filter"
+        ? "content_filter"
+        : "incomplete";
   }
   if (result.status === "cancelled") return "aborted";
   if (parts.some((p) => p.type === "tool_call")) return "tool_use";

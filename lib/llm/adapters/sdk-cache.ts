@@ -1,5 +1,7 @@
 /** SDK clients are reused per (base URL, credentials, headers): building one per request is wasteful. */
-export function sdkCache<T>(create: (key: { baseUrl?: string; apiKey?: string; headers?: Record<string, string> }) => T) {
+export function sdkCache<T>(
+  create: (key: { baseUrl?: string; apiKey?: string; headers?: Record<string, string> }) => T,
+) {
   const clients = new Map<string, T>();
   return (key: { baseUrl?: string; apiKey?: string; headers?: Record<string, string> }): T => {
     const id = JSON.stringify([key.baseUrl, key.apiKey, key.headers]);

@@ -33,7 +33,15 @@ export function turnUsage(turn: ScriptTurn): Required<NonNullable<ScriptTurn["us
 }
 
 /** The endings a scripted turn can have (gong's stop vocabulary); each format sends its API's own word for it. */
-export type ScriptFinish = "end_turn" | "tool_use" | "max_tokens" | "refusal" | "content_filter" | "malformed_call" | "incomplete" | "pause_turn";
+export type ScriptFinish =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "refusal"
+  | "content_filter"
+  | "malformed_call"
+  | "incomplete"
+  | "pause_turn";
 
 /** The Chat Completions names scripts may use as well. */
 const ALIASES: Record<string, ScriptFinish> = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use" };

@@ -11,7 +11,10 @@ import type { RecordedRequest, Script, ScriptTurn } from "./types.ts";
  * matching key wins. A request that matches no key, or has used up its turns, gets `fallback`
  * (default: a short text answer).
  */
-export function routeByPrompt(routes: Record<string, RoutedTurn[]>, fallback: ScriptTurn = { text: "(no scripted turn left)" }): Script {
+export function routeByPrompt(
+  routes: Record<string, RoutedTurn[]>,
+  fallback: ScriptTurn = { text: "(no scripted turn left)" },
+): Script {
   const keys = Object.keys(routes).sort((a, b) => b.length - a.length);
   return (request: RecordedRequest) => {
     const { firstUser, assistantTurns } = conversationOf(request);
@@ -27,16 +30,25 @@ export type RoutedTurn = ScriptTurn | ((request: RecordedRequest) => ScriptTurn)
 /** The first user text of a request and how many assistant turns it already holds, for every wire format. */
 export function conversationOf(request: RecordedRequest): { firstUser: string; assistantTurns: number } {
   const body = request.body ?? {};
-  const items: unknown[] = request.format === "gemini" ? (body.contents ?? []) : request.format === "openai-responses" ? (body.input ?? []) : (body.messages ?? []);
+  const items: unknown[] =
+    request.format === "gemini"
+      ? (body.contents ?? [])
+      : request.format === "openai-responses"
+        ? (body.input ?? [])
+        : (body.messages ?? []);
   let firstUser: string | undefined;
   let assistantTurns = 0;
   let inAssistant = false;
   for (const item of items as Record<string, any>[]) {
-    const assistant = item.role === "assistant" || item.role === "model" || ["function_call", "custom_tool_call", "reasoning"].includes(item.type);
+    const assistant =
+      item.role === "assistant" ||
+      item.role === "model" ||
+      ["function_call", "custom_tool_call", "reasoning"].includes(item.type);
     if (assistant && !inAssistant) assistantTurns++;
     inAssistant = assistant;
     const toolResult = ["function_call_output", "custom_tool_call_output"].includes(item.type) || item.role === "tool";
-    if (firstUser === undefined && !assistant && !toolResult && item.role === "user") firstUser = textOf(item.content ?? item.parts);
+    if (firstUser === undefined && !assistant && !toolResult && item.role === "user")
+      firstUser = textOf(item.content ?? item.parts);
   }
   return { firstUser: firstUser ?? "", assistantTurns };
 }

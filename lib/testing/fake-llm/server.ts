@@ -69,7 +69,8 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       // A broken script function must show up in the test, not hang the client.
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `fake LLM failure: ${String(err?.message ?? err)}` } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: `fake LLM failure: ${String(err?.message ?? err)}` } });
       else res.destroy();
     });
   });
@@ -101,7 +102,10 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     const turn = await nextTurn(request);
     if (!turn) {
       sendJson(res, 500, {
-        error: { type: "api_error", message: `fake LLM script exhausted: request #${request.index} (${method} ${pathOnly}) has no scripted turn` },
+        error: {
+          type: "api_error",
+          message: `fake LLM script exhausted: request #${request.index} (${method} ${pathOnly}) has no scripted turn`,
+        },
       });
       return;
     }
@@ -113,11 +117,19 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   }
 
   /** Plays a fault; returns false when the turn should continue normally (none do today). */
-  async function playFault(fault: Fault, turn: ScriptTurn, format: WireFormat, request: RecordedRequest, streaming: boolean, res: ServerResponse): Promise<boolean> {
+  async function playFault(
+    fault: Fault,
+    turn: ScriptTurn,
+    format: WireFormat,
+    request: RecordedRequest,
+    streaming: boolean,
+    res: ServerResponse,
+  ): Promise<boolean> {
     const delay = turn.chunkDelayMs ?? 0;
     switch (fault.type) {
       case "http": {
-        const retryAfterMs = fault.retryAfterMs ?? (fault.retryAfterSeconds !== undefined ? fault.retryAfterSeconds * 1000 : undefined);
+        const retryAfterMs =
+          fault.retryAfterMs ?? (fault.retryAfterSeconds !== undefined ? fault.retryAfterSeconds * 1000 : undefined);
         const message = fault.message ?? DEFAULT_HTTP_MESSAGES[fault.status] ?? `HTTP ${fault.status}`;
         const { status, body } = format.httpError("http", fault.status, message, retryAfterMs);
         const headers: Record<string, string> = {};
@@ -176,7 +188,11 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       case "malformed": {
         if (streaming) {
           const frames = format.stream(turn, request);
-          await writeFrames(res, [...frames.slice(0, 1), corruptFrame(frames[1] ?? frames[0] ?? "data: {}\n\n")], delay);
+          await writeFrames(
+            res,
+            [...frames.slice(0, 1), corruptFrame(frames[1] ?? frames[0] ?? "data: {}\n\n")],
+            delay,
+          );
         } else {
           res.writeHead(200, { "content-type": "application/json" });
           res.end(JSON.stringify(format.complete(turn, request)).slice(0, 20));
@@ -214,7 +230,11 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
 /** Writes SSE frames one at a time (each one a chunk), optionally ending the response. */
 async function writeFrames(res: ServerResponse, frames: string[], delayMs: number, end = true): Promise<void> {
   if (!res.headersSent) {
-    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
     res.flushHeaders();
   }
   for (const frame of frames) {
@@ -227,12 +247,19 @@ async function writeFrames(res: ServerResponse, frames: string[], delayMs: numbe
 
 /** Keeps the frame's shape (event line, "data: ") but cuts its JSON in half. */
 function corruptFrame(frame: string): string {
-  return frame.replace(/^data: (.*)$/m, (_line, json: string) => `data: ${json.slice(0, Math.max(1, json.length >> 1))}`);
+  return frame.replace(
+    /^data: (.*)$/m,
+    (_line, json: string) => `data: ${json.slice(0, Math.max(1, json.length >> 1))}`,
+  );
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -70,7 +70,6 @@ export interface RecordedRequest {
 
 export type Script = ScriptTurn[] | ((request: RecordedRequest) => ScriptTurn | Promise<ScriptTurn>);
 
-
 /** One wire API's fake: recognises its requests and renders scripted turns in its exact format. */
 export interface WireFormat {
   name: WireApi;
@@ -88,5 +87,10 @@ export interface WireFormat {
    * Status, headers and JSON body of an HTTP error in this API's real wording. `retryAfterMs` is the
    * fault's retry delay, for APIs that carry it in the body (Gemini's RetryInfo) rather than a header.
    */
-  httpError(kind: "overflow" | "invalid_request" | "http", status: number, message: string, retryAfterMs?: number): { status: number; body: unknown };
+  httpError(
+    kind: "overflow" | "invalid_request" | "http",
+    status: number,
+    message: string,
+    retryAfterMs?: number,
+  ): { status: number; body: unknown };
 }

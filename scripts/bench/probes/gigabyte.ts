@@ -56,7 +56,9 @@ try {
   rmSync(join(dir, "tool-output"), { recursive: true, force: true });
   const started = performance.now();
   const { result: ok, growthMb } = await peakRssGrowthMb(() => run(bytes));
-  console.log(JSON.stringify({ seconds: (performance.now() - started) / 1000, growthMb, ok, spillBytes: spillBytes() }));
+  console.log(
+    JSON.stringify({ seconds: (performance.now() - started) / 1000, growthMb, ok, spillBytes: spillBytes() }),
+  );
 } finally {
   await env.cleanup();
   rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,18 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const count = Number(process.argv[2] ?? 100);
-const areas = ["issues", "pull requests", "pages", "tickets", "deployments", "alerts", "documents", "users", "projects", "builds"];
+const areas = [
+  "issues",
+  "pull requests",
+  "pages",
+  "tickets",
+  "deployments",
+  "alerts",
+  "documents",
+  "users",
+  "projects",
+  "builds",
+];
 const tools = Array.from({ length: count }, (_, i) => {
   const area = areas[i % areas.length];
   return {
@@ -20,7 +31,11 @@ const tools = Array.from({ length: count }, (_, i) => {
       properties: {
         project: { type: "string", description: `The project whose ${area} to work on, as owner/name.` },
         query: { type: "string", description: "Words to match in titles and bodies; empty matches everything." },
-        state: { type: "string", enum: ["open", "closed", "all"], description: "Which states to include (default open)." },
+        state: {
+          type: "string",
+          enum: ["open", "closed", "all"],
+          description: "Which states to include (default open).",
+        },
         limit: { type: "integer", description: "Items per page, 1 to 100 (default 30)." },
         cursor: { type: "string", description: "The cursor of the previous page, to get the next one." },
       },
@@ -30,5 +45,7 @@ const tools = Array.from({ length: count }, (_, i) => {
 });
 const server = new Server({ name: "many", version: "1.0.0" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: "text", text: JSON.stringify(request.params.arguments ?? {}) }] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+  content: [{ type: "text", text: JSON.stringify(request.params.arguments ?? {}) }],
+}));
 await server.connect(new StdioServerTransport());

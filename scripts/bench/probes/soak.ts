@@ -35,7 +35,8 @@ const result = await session.submit("Read data.txt again and again.");
 const file = session.sessionFile!;
 await session.close();
 peak = Math.max(peak, process.memoryUsage.rss());
-if (result.turns !== TURNS) throw new Error(`the soak made ${result.turns} turns (${result.stopReason}), expected ${TURNS}`);
+if (result.turns !== TURNS)
+  throw new Error(`the soak made ${result.turns} turns (${result.stopReason}), expected ${TURNS}`);
 
 const gaps = turnStarts.slice(1).map((t, i) => t - turnStarts[i]);
 const t = performance.now();

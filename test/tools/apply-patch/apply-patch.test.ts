@@ -24,7 +24,9 @@ const apply = (input: string) => registry.execute("apply_patch", { input });
 
 describe("Appendix A operations", () => {
   test("A add file: creates the file and its directories", async () => {
-    const r = await apply(patch("*** Add File: src/utils/helpers.py", "+def greet(name):", '+    return f"Hello, {name}!"'));
+    const r = await apply(
+      patch("*** Add File: src/utils/helpers.py", "+def greet(name):", '+    return f"Hello, {name}!"'),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("src/utils/helpers.py")).toBe('def greet(name):\n    return f"Hello, {name}!"\n');
     expect(r.data.files).toEqual([{ op: "A", path: "src/utils/helpers.py", added: 2, removed: 0 }]);
@@ -41,9 +43,20 @@ describe("Appendix A operations", () => {
 
   test("A update file: context located by the @@ line, only changed lines rewritten", async () => {
     ws.write("src/main.py", 'import sys\n\ndef main():\n    print("Hello")\n    return 0\n');
-    const r = await apply(patch("*** Update File: src/main.py", "@@ def main():", '     print("Hello")', "-    return 0", '+    print("World")', "+    return 1"));
+    const r = await apply(
+      patch(
+        "*** Update File: src/main.py",
+        "@@ def main():",
+        '     print("Hello")',
+        "-    return 0",
+        '+    print("World")',
+        "+    return 1",
+      ),
+    );
     expect(r.status).toBe("success");
-    expect(ws.read("src/main.py")).toBe('import sys\n\ndef main():\n    print("Hello")\n    print("World")\n    return 1\n');
+    expect(ws.read("src/main.py")).toBe(
+      'import sys\n\ndef main():\n    print("Hello")\n    print("World")\n    return 1\n',
+    );
     expect(r.data.files).toEqual([{ op: "M", path: "src/main.py", added: 2, removed: 1 }]);
     expect(r.data.diff).toBe(
       '--- a/src/main.py\n+++ b/src/main.py\n@@ -2,4 +2,5 @@\n \n def main():\n     print("Hello")\n-    return 0\n+    print("World")\n+    return 1\n',
@@ -52,7 +65,16 @@ describe("Appendix A operations", () => {
 
   test("A update + rename: edits and moves in one operation", async () => {
     ws.write("old_name.py", "import os\nimport sys\nimport old_dep\n");
-    const r = await apply(patch("*** Update File: old_name.py", "*** Move to: new_name.py", "@@ import os", " import sys", "-import old_dep", "+import new_dep"));
+    const r = await apply(
+      patch(
+        "*** Update File: old_name.py",
+        "*** Move to: new_name.py",
+        "@@ import os",
+        " import sys",
+        "-import old_dep",
+        "+import new_dep",
+      ),
+    );
     expect(r.status).toBe("success");
     expect(existsSync(ws.path("old_name.py"))).toBe(false);
     expect(ws.read("new_name.py")).toBe("import os\nimport sys\nimport new_dep\n");
@@ -61,18 +83,34 @@ describe("Appendix A operations", () => {
   });
 
   test("A multi-hunk update: two @@ hunks in one file", async () => {
-    ws.write("src/config.py", 'DEFAULT_TIMEOUT = 30\n\ndef load_config():\n    config = {}\n    config["debug"] = False\n    return config\n');
+    ws.write(
+      "src/config.py",
+      'DEFAULT_TIMEOUT = 30\n\ndef load_config():\n    config = {}\n    config["debug"] = False\n    return config\n',
+    );
     const r = await apply(
-      patch("*** Update File: src/config.py", "@@ DEFAULT_TIMEOUT = 30", "-DEFAULT_TIMEOUT = 30", "+DEFAULT_TIMEOUT = 60", "@@ def load_config():", "     config = {}", '-    config["debug"] = False', '+    config["debug"] = True'),
+      patch(
+        "*** Update File: src/config.py",
+        "@@ DEFAULT_TIMEOUT = 30",
+        "-DEFAULT_TIMEOUT = 30",
+        "+DEFAULT_TIMEOUT = 60",
+        "@@ def load_config():",
+        "     config = {}",
+        '-    config["debug"] = False',
+        '+    config["debug"] = True',
+      ),
     );
     expect(r.status).toBe("success");
-    expect(ws.read("src/config.py")).toBe('DEFAULT_TIMEOUT = 60\n\ndef load_config():\n    config = {}\n    config["debug"] = True\n    return config\n');
+    expect(ws.read("src/config.py")).toBe(
+      'DEFAULT_TIMEOUT = 60\n\ndef load_config():\n    config = {}\n    config["debug"] = True\n    return config\n',
+    );
   });
 
   test("move with edits into a new directory keeps the file's mode", async () => {
     ws.write("tool.sh", "#!/bin/sh\necho old\n");
     await ws.env.writeFile(ws.path("tool.sh"), "#!/bin/sh\necho old\n", { mode: 0o755 });
-    const r = await apply(patch("*** Update File: tool.sh", "*** Move to: bin/deep/tool.sh", "@@", " #!/bin/sh", "-echo old", "+echo new"));
+    const r = await apply(
+      patch("*** Update File: tool.sh", "*** Move to: bin/deep/tool.sh", "@@", " #!/bin/sh", "-echo old", "+echo new"),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("bin/deep/tool.sh")).toBe("#!/bin/sh\necho new\n");
     expect((await ws.env.stat(ws.path("bin/deep/tool.sh")))?.mode).toBe(0o755);
@@ -80,10 +118,23 @@ describe("Appendix A operations", () => {
   });
 
   test("nested @@ headers narrow the place down: class, then method", async () => {
-    ws.write("nested.py", "class A:\n    def run(self):\n        return 1\n\nclass B:\n    def run(self):\n        return 1\n");
-    const r = await apply(patch("*** Update File: nested.py", "@@ class B:", "@@     def run(self):", "-        return 1", "+        return 2"));
+    ws.write(
+      "nested.py",
+      "class A:\n    def run(self):\n        return 1\n\nclass B:\n    def run(self):\n        return 1\n",
+    );
+    const r = await apply(
+      patch(
+        "*** Update File: nested.py",
+        "@@ class B:",
+        "@@     def run(self):",
+        "-        return 1",
+        "+        return 2",
+      ),
+    );
     expect(r.status).toBe("success");
-    expect(ws.read("nested.py")).toBe("class A:\n    def run(self):\n        return 1\n\nclass B:\n    def run(self):\n        return 2\n");
+    expect(ws.read("nested.py")).toBe(
+      "class A:\n    def run(self):\n        return 1\n\nclass B:\n    def run(self):\n        return 2\n",
+    );
   });
 
   test("*** End of File: the hunk matches the end even when the lines occur earlier", async () => {
@@ -97,7 +148,9 @@ describe("Appendix A operations", () => {
     ws.write("tail2.txt", "x\nbody\n}\n");
     const r = await apply(patch("*** Update File: tail2.txt", "@@ }", " body", "-}", "+};", "*** End of File"));
     expect(r.status).toBe("error");
-    expect(r.error?.message).toContain("could not find the hunk's context and removed lines in tail2.txt after the '@@ }' line at the end of the file");
+    expect(r.error?.message).toContain(
+      "could not find the hunk's context and removed lines in tail2.txt after the '@@ }' line at the end of the file",
+    );
     expect(ws.read("tail2.txt")).toBe("x\nbody\n}\n");
   });
 
@@ -110,7 +163,9 @@ describe("Appendix A operations", () => {
 
   test("a blank line in a hunk is an empty context line", async () => {
     ws.write("blank.txt", "a\n\nb\n");
-    const r = await apply(["*** Begin Patch", "*** Update File: blank.txt", "@@", " a", "", "-b", "+B", "*** End Patch"].join("\n"));
+    const r = await apply(
+      ["*** Begin Patch", "*** Update File: blank.txt", "@@", " a", "", "-b", "+B", "*** End Patch"].join("\n"),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("blank.txt")).toBe("a\n\nB\n");
   });
@@ -134,7 +189,9 @@ describe("Appendix A hunk matching", () => {
 
   test("surrounding whitespace ignored: indentation of untouched lines is kept", async () => {
     ws.write("m-indent.py", "def f():\n        x = 1\n        return x\n");
-    const r = await apply(patch("*** Update File: m-indent.py", "@@", " def f():", "    x = 1", "-    return x", "+        return x + 1"));
+    const r = await apply(
+      patch("*** Update File: m-indent.py", "@@", " def f():", "    x = 1", "-    return x", "+        return x + 1"),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("m-indent.py")).toBe("def f():\n        x = 1\n        return x + 1\n");
     expect(r.data.fuzzy_matches).toEqual([expect.objectContaining({ level: "surrounding_whitespace" })]);
@@ -142,7 +199,9 @@ describe("Appendix A hunk matching", () => {
 
   test("Unicode punctuation folded: curly quotes, dashes and non-breaking spaces match ASCII", async () => {
     ws.write("m-unicode.py", "msg = \u201Chello\u201D  # it\u2019s a \u2013 test\nvalue\u00A0= 1\n");
-    const r = await apply(patch("*** Update File: m-unicode.py", "@@", ' msg = "hello"  # it\'s a - test', "-value = 1", "+value = 2"));
+    const r = await apply(
+      patch("*** Update File: m-unicode.py", "@@", ' msg = "hello"  # it\'s a - test', "-value = 1", "+value = 2"),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("m-unicode.py")).toBe("msg = \u201Chello\u201D  # it\u2019s a \u2013 test\nvalue = 2\n");
     expect(r.data.fuzzy_matches).toEqual([expect.objectContaining({ level: "punctuation" })]);
@@ -156,7 +215,9 @@ describe("Appendix A hunk matching", () => {
 
   test("context occurring twice: the @@ header decides which one", async () => {
     ws.write("twice.py", "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n");
-    const r = await apply(patch("*** Update File: twice.py", "@@ def b():", "     x = 1", "-    return x", "+    return x * 2"));
+    const r = await apply(
+      patch("*** Update File: twice.py", "@@ def b():", "     x = 1", "-    return x", "+    return x * 2"),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("twice.py")).toBe("def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x * 2\n");
   });
@@ -165,7 +226,9 @@ describe("Appendix A hunk matching", () => {
 describe("line endings, BOM and the final newline are kept", () => {
   test("CRLF file: untouched lines keep CRLF and new lines get CRLF", async () => {
     ws.write("crlf.txt", "one\r\ntwo\r\nthree\r\n");
-    const r = await apply(patch("*** Update File: crlf.txt", "@@", " one", "-two", "+TWO", "+two and a half", " three"));
+    const r = await apply(
+      patch("*** Update File: crlf.txt", "@@", " one", "-two", "+TWO", "+two and a half", " three"),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("crlf.txt")).toBe("one\r\nTWO\r\ntwo and a half\r\nthree\r\n");
   });
@@ -207,7 +270,19 @@ describe("all or nothing", () => {
     ws.write("t2.txt", "two\n");
     ws.write("t3.txt", "three\n");
     const r = await apply(
-      patch("*** Update File: t1.txt", "@@", "-one", "+ONE", "*** Delete File: t2.txt", "*** Add File: t4.txt", "+four", "*** Update File: t3.txt", "@@", "-not there", "+x"),
+      patch(
+        "*** Update File: t1.txt",
+        "@@",
+        "-one",
+        "+ONE",
+        "*** Delete File: t2.txt",
+        "*** Add File: t4.txt",
+        "+four",
+        "*** Update File: t3.txt",
+        "@@",
+        "-not there",
+        "+x",
+      ),
     );
     expect(r.status).toBe("error");
     expect(r.error?.code).toBe("INVALID_PARAM");
@@ -221,7 +296,9 @@ describe("all or nothing", () => {
 
   test("a patch outside the workspace is ACCESS_DENIED and changes nothing", async () => {
     ws.write("inside.txt", "in\n");
-    const r = await apply(patch("*** Update File: inside.txt", "@@", "-in", "+IN", "*** Add File: ../outside/evil.txt", "+x"));
+    const r = await apply(
+      patch("*** Update File: inside.txt", "@@", "-in", "+IN", "*** Add File: ../outside/evil.txt", "+x"),
+    );
     expect(r.error?.code).toBe("ACCESS_DENIED");
     expect(r.error?.message).toStartWith("Line 6 ('../outside/evil.txt'): Access denied");
     expect(ws.read("inside.txt")).toBe("in\n");
@@ -250,7 +327,17 @@ describe("all or nothing", () => {
     ws.write("restored.txt", "before\n");
     ws.write("gone.txt", "deleted, then restored\n");
     ws.write("blocker.txt", "a file, not a directory\n");
-    const r = await apply(patch("*** Update File: restored.txt", "@@", "-before", "+after", "*** Delete File: gone.txt", "*** Add File: blocker.txt/inner.txt", "+x"));
+    const r = await apply(
+      patch(
+        "*** Update File: restored.txt",
+        "@@",
+        "-before",
+        "+after",
+        "*** Delete File: gone.txt",
+        "*** Add File: blocker.txt/inner.txt",
+        "+x",
+      ),
+    );
     expect(r.status).toBe("error");
     expect(ws.read("gone.txt")).toBe("deleted, then restored\n");
     expect(r.error?.message).toContain("the files already written were restored, so nothing was changed");
@@ -273,14 +360,18 @@ describe("all or nothing", () => {
 
   test("two spellings of one path are one file", async () => {
     ws.write("spelled.txt", "a\nb\n");
-    const r = await apply(patch("*** Update File: spelled.txt", "@@", "-a", "+A", "*** Update File: ./spelled.txt", "@@", "-b", "+B"));
+    const r = await apply(
+      patch("*** Update File: spelled.txt", "@@", "-a", "+A", "*** Update File: ./spelled.txt", "@@", "-b", "+B"),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("spelled.txt")).toBe("A\nB\n");
   });
 
   test("a later operation on the same file sees the earlier one's result", async () => {
     ws.write("twice-edit.txt", "a\nb\n");
-    const r = await apply(patch("*** Update File: twice-edit.txt", "@@", "-a", "+A", "*** Update File: twice-edit.txt", "@@", "-A", "+AA"));
+    const r = await apply(
+      patch("*** Update File: twice-edit.txt", "@@", "-a", "+A", "*** Update File: twice-edit.txt", "@@", "-A", "+AA"),
+    );
     expect(r.status).toBe("success");
     expect(ws.read("twice-edit.txt")).toBe("AA\nb\n");
   });
@@ -304,7 +395,9 @@ describe("malformed patches name the line and what was expected", () => {
 
   test("a missing End line", async () => {
     const r = await apply("*** Begin Patch\n*** Add File: x.txt\n+x");
-    expect(r.error?.message).toContain("Invalid patch at line 3: expected '*** End Patch' as the last line, found '+x'.");
+    expect(r.error?.message).toContain(
+      "Invalid patch at line 3: expected '*** End Patch' as the last line, found '+x'.",
+    );
   });
 
   test("an unknown *** header", async () => {
@@ -317,7 +410,9 @@ describe("malformed patches name the line and what was expected", () => {
 
   test("a hunk line without a prefix", async () => {
     const r = await apply(patch("*** Update File: a.txt", "@@", "no prefix"));
-    expect(r.error?.message).toContain("Invalid patch at line 4: expected a context line (starting with ' '), a removed line ('-') or an added line ('+'), found 'no prefix'.");
+    expect(r.error?.message).toContain(
+      "Invalid patch at line 4: expected a context line (starting with ' '), a removed line ('-') or an added line ('+'), found 'no prefix'.",
+    );
   });
 
   test("an update without hunks", async () => {
@@ -328,7 +423,9 @@ describe("malformed patches name the line and what was expected", () => {
   test("a second hunk without its @@ header", async () => {
     ws.write("second.txt", "a\nb\n");
     const r = await apply(patch("*** Update File: second.txt", "@@", "-a", "+A", "*** End of File", "-b"));
-    expect(r.error?.message).toContain("Invalid patch at line 7: expected a hunk header '@@' or '@@ <line near the change>', found '-b'.");
+    expect(r.error?.message).toContain(
+      "Invalid patch at line 7: expected a hunk header '@@' or '@@ <line near the change>', found '-b'.",
+    );
   });
 
   test("a patch wrapped in a heredoc is unwrapped", async () => {
@@ -349,9 +446,21 @@ describe("metadata for renderers and the loop", () => {
   test("a modifying tool; the call names its files, the result counts them, files lists what changed", async () => {
     const tool = registry.get("apply_patch")!;
     expect(tool.kind).toBe("modify");
-    const input = patch("*** Add File: m1.txt", "+x", "*** Update File: m0.txt", "*** Move to: m2.txt", "@@", "-a", "+b");
+    const input = patch(
+      "*** Add File: m1.txt",
+      "+x",
+      "*** Update File: m0.txt",
+      "*** Move to: m2.txt",
+      "@@",
+      "-a",
+      "+b",
+    );
     expect(tool.summarizeCall!({ input })).toBe("m1.txt, m0.txt, m2.txt");
-    expect(tool.summarizeCall!({ input: "*** Begin Patch\n*** Add File: a\n*** Delete File: b\n*** Delete File: c\n*** Add File: d" })).toBe("a, b (+2 more)");
+    expect(
+      tool.summarizeCall!({
+        input: "*** Begin Patch\n*** Add File: a\n*** Delete File: b\n*** Delete File: c\n*** Add File: d",
+      }),
+    ).toBe("a, b (+2 more)");
     expect(tool.summarizeCall!({})).toBe("");
     ws.write("m0.txt", "a\n");
     const r = await apply(input);
@@ -362,7 +471,18 @@ describe("metadata for renderers and the loop", () => {
 
 describe("SDK functions", () => {
   test("parsePatch returns the operations; a malformed patch throws PatchParseError with the line", () => {
-    const parsed = parsePatch(patch("*** Add File: a.txt", "+a", "*** Update File: b.txt", "*** Move to: c.txt", "@@ top", " ctx", "-old", "+new"));
+    const parsed = parsePatch(
+      patch(
+        "*** Add File: a.txt",
+        "+a",
+        "*** Update File: b.txt",
+        "*** Move to: c.txt",
+        "@@ top",
+        " ctx",
+        "-old",
+        "+new",
+      ),
+    );
     expect(parsed.ops).toEqual([
       { type: "add", path: "a.txt", contents: "a\n", line: 2 },
       {
@@ -400,7 +520,15 @@ describe("SDK functions", () => {
     const dir = join(ws.base, "sdk");
     mkdirSync(dir);
     const outcome = await applyPatch(patch("*** Add File: hello.txt", "+hello"), { cwd: dir });
-    expect(outcome.changes).toEqual([{ op: "A", path: "hello.txt", added: 1, removed: 0, diff: "--- /dev/null\n+++ b/hello.txt\n@@ -0,0 +1,1 @@\n+hello\n" }]);
+    expect(outcome.changes).toEqual([
+      {
+        op: "A",
+        path: "hello.txt",
+        added: 1,
+        removed: 0,
+        diff: "--- /dev/null\n+++ b/hello.txt\n@@ -0,0 +1,1 @@\n+hello\n",
+      },
+    ]);
     const env = new LocalEnvironment({ root: dir });
     await expect(applyPatch(patch("*** Delete File: missing.txt"), { env })).rejects.toBeInstanceOf(ToolError);
   });
@@ -409,8 +537,15 @@ describe("SDK functions", () => {
     const dir = join(ws.base, "sdk-strict");
     mkdirSync(dir);
     writeFileSync(join(dir, "config.py"), "DEFAULT_TIMEOUT = 30\n");
-    const appendixA = patch("*** Update File: config.py", "@@ DEFAULT_TIMEOUT = 30", "-DEFAULT_TIMEOUT = 30", "+DEFAULT_TIMEOUT = 60");
-    await expect(applyPatch(appendixA, { cwd: dir, headerMayNameChangedLine: false })).rejects.toThrow("could not find the hunk's context and removed lines in config.py after the '@@ DEFAULT_TIMEOUT = 30' line");
+    const appendixA = patch(
+      "*** Update File: config.py",
+      "@@ DEFAULT_TIMEOUT = 30",
+      "-DEFAULT_TIMEOUT = 30",
+      "+DEFAULT_TIMEOUT = 60",
+    );
+    await expect(applyPatch(appendixA, { cwd: dir, headerMayNameChangedLine: false })).rejects.toThrow(
+      "could not find the hunk's context and removed lines in config.py after the '@@ DEFAULT_TIMEOUT = 30' line",
+    );
     expect(readFileSync(join(dir, "config.py"), "utf8")).toBe("DEFAULT_TIMEOUT = 30\n");
     await applyPatch(appendixA, { cwd: dir });
     expect(readFileSync(join(dir, "config.py"), "utf8")).toBe("DEFAULT_TIMEOUT = 60\n");
@@ -434,9 +569,22 @@ describe("issue 22 item 8: a patch that overwrites a file says so", () => {
     expect(r.status).toBe("success");
     expect(ws.read("mv/dest.txt")).toBe("a\nc\n");
     expect(existsSync(ws.path("mv/src.txt"))).toBe(false);
-    expect(r.data.files).toEqual([{ op: "R", path: "mv/src.txt", move_path: "mv/dest.txt", added: 1, removed: 1, replaced: true }]);
+    expect(r.data.files).toEqual([
+      { op: "R", path: "mv/src.txt", move_path: "mv/dest.txt", added: 1, removed: 1, replaced: true },
+    ]);
     expect(r.text).toContain("R mv/src.txt -> mv/dest.txt (+1 -1) — replaced existing file mv/dest.txt");
-    const plain = await apply(patch("*** Add File: mv/fresh.txt", "+x", "*** Update File: mv/dest.txt", "*** Move to: mv/other.txt", "@@", " a", "-c", "+d"));
+    const plain = await apply(
+      patch(
+        "*** Add File: mv/fresh.txt",
+        "+x",
+        "*** Update File: mv/dest.txt",
+        "*** Move to: mv/other.txt",
+        "@@",
+        " a",
+        "-c",
+        "+d",
+      ),
+    );
     expect((plain.data.files as Array<{ replaced?: boolean }>).every((f) => f.replaced === undefined)).toBe(true);
     expect(plain.text).not.toContain("replaced");
   });

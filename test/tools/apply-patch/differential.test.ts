@@ -84,7 +84,8 @@ describe(`apply_patch agrees with codex ${doc.codexVersion}`, () => {
       }
       if (run.ok) problems.push(`${c.id} (${c.kind}): gong accepted it`);
       else if (Object.keys(run.changed).length > 0) problems.push(`${c.id} (${c.kind}): tree changed`);
-      else if (!/Nothing was changed|nothing was changed/.test(run.message)) problems.push(`${c.id}: error does not say nothing changed: ${run.message}`);
+      else if (!/Nothing was changed|nothing was changed/.test(run.message))
+        problems.push(`${c.id}: error does not say nothing changed: ${run.message}`);
     }
     expect(problems).toEqual([]);
     // The generator writes such headers now and then, so the codex-strict check is exercised.

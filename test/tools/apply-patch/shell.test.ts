@@ -27,15 +27,23 @@ describe("recognising apply_patch in a shell command", () => {
   });
 
   test("after cd <dir> &&, with the directory bare or quoted", () => {
-    expect(patchFromShellCommand(`cd src && apply_patch <<'EOF'\n${PATCH}\nEOF`)).toEqual({ patch: PATCH, workdir: "src" });
-    expect(patchFromShellCommand(`cd 'my dir' && apply_patch <<'EOF'\n${PATCH}\nEOF`)).toEqual({ patch: PATCH, workdir: "my dir" });
+    expect(patchFromShellCommand(`cd src && apply_patch <<'EOF'\n${PATCH}\nEOF`)).toEqual({
+      patch: PATCH,
+      workdir: "src",
+    });
+    expect(patchFromShellCommand(`cd 'my dir' && apply_patch <<'EOF'\n${PATCH}\nEOF`)).toEqual({
+      patch: PATCH,
+      workdir: "my dir",
+    });
     expect(patchFromShellCommand(`cd "a b" && applypatch '${PATCH}'`)).toEqual({ patch: PATCH, workdir: "a b" });
     expect(patchFromShellCommand(`cd src || apply_patch <<'EOF'\n${PATCH}\nEOF`)).toBeNull();
   });
 
   test("a quoted argument", () => {
     expect(patchFromShellCommand(`apply_patch '${PATCH}'`)).toEqual({ patch: PATCH });
-    expect(patchFromShellCommand(`apply_patch "${PATCH.replace("+new", '+say \\"hi\\" \\$HOME')}"`)).toEqual({ patch: PATCH.replace("+new", '+say "hi" $HOME') });
+    expect(patchFromShellCommand(`apply_patch "${PATCH.replace("+new", '+say \\"hi\\" \\$HOME')}"`)).toEqual({
+      patch: PATCH.replace("+new", '+say "hi" $HOME'),
+    });
   });
 
   test("other commands are left to the shell", () => {
@@ -54,7 +62,11 @@ describe("the shell tool applies such commands", () => {
     ws.write("f.txt", "old\n");
     const direct = await registry.execute("apply_patch", { input: PATCH });
     expect(ws.read("f.txt")).toBe("new\n");
-    expect({ status: viaShell.status, data: viaShell.data, text: viaShell.text }).toEqual({ status: direct.status, data: direct.data, text: direct.text });
+    expect({ status: viaShell.status, data: viaShell.data, text: viaShell.text }).toEqual({
+      status: direct.status,
+      data: direct.data,
+      text: direct.text,
+    });
   });
 
   test("a failing patch through the shell is the same clean error, and nothing changes", async () => {

@@ -31,17 +31,29 @@ type Block =
 
 function blocks(turn: ScriptTurn, request: RecordedRequest): Block[] {
   const out: Block[] = [];
-  if (turn.thinking !== undefined) out.push({ type: "thinking", thinking: turn.thinking, signature: turn.thinkingSignature ?? "sig_fake" });
+  if (turn.thinking !== undefined)
+    out.push({ type: "thinking", thinking: turn.thinking, signature: turn.thinkingSignature ?? "sig_fake" });
   if (turn.text !== undefined) out.push({ type: "text", text: turn.text });
   (turn.toolCalls ?? []).forEach((c, i) => {
-    out.push({ type: "tool_use", id: c.id ?? scriptedCallId("toolu_", request.index, i), name: c.name, input: c.arguments, argumentText: argumentText(c) });
+    out.push({
+      type: "tool_use",
+      id: c.id ?? scriptedCallId("toolu_", request.index, i),
+      name: c.name,
+      input: c.arguments,
+      argumentText: argumentText(c),
+    });
   });
   return out;
 }
 
 function usage(turn: ScriptTurn) {
   const u = turnUsage(turn);
-  return { input_tokens: u.input, output_tokens: u.output, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cacheRead };
+  return {
+    input_tokens: u.input,
+    output_tokens: u.output,
+    cache_creation_input_tokens: u.cacheWrite,
+    cache_read_input_tokens: u.cacheRead,
+  };
 }
 
 const messageId = (request: RecordedRequest) => `msg_fake${String(request.index).padStart(6, "0")}`;
@@ -57,7 +69,9 @@ export const anthropicFormat: WireFormat = {
       type: "message",
       role: "assistant",
       model: request.body?.model ?? "claude-fake",
-      content: blocks(turn, request).map((b) => (b.type === "tool_use" ? { type: b.type, id: b.id, name: b.name, input: b.input } : b)),
+      content: blocks(turn, request).map((b) =>
+        b.type === "tool_use" ? { type: b.type, id: b.id, name: b.name, input: b.input } : b,
+      ),
       stop_reason: STOP_REASONS[turnFinish(turn)],
       stop_sequence: null,
       usage: usage(turn),
@@ -86,7 +100,8 @@ export const anthropicFormat: WireFormat = {
       ),
     ];
     blocks(turn, request).forEach((block, index) => {
-      const start = (content_block: unknown) => sse({ type: "content_block_start", index, content_block }, "content_block_start");
+      const start = (content_block: unknown) =>
+        sse({ type: "content_block_start", index, content_block }, "content_block_start");
       const delta = (d: unknown) => sse({ type: "content_block_delta", index, delta: d }, "content_block_delta");
       if (block.type === "thinking") {
         frames.push(start({ type: "thinking", thinking: "", signature: "" }));
@@ -97,7 +112,8 @@ export const anthropicFormat: WireFormat = {
         for (const p of pieces(block.text, size)) frames.push(delta({ type: "text_delta", text: p }));
       } else {
         frames.push(start({ type: "tool_use", id: block.id, name: block.name, input: {} }));
-        for (const p of pieces(block.argumentText, size)) frames.push(delta({ type: "input_json_delta", partial_json: p }));
+        for (const p of pieces(block.argumentText, size))
+          frames.push(delta({ type: "input_json_delta", partial_json: p }));
       }
       frames.push(sse({ type: "content_block_stop", index }, "content_block_stop"));
     });
@@ -119,10 +135,16 @@ export const anthropicFormat: WireFormat = {
 
   httpError(kind, status, message) {
     if (kind === "overflow") {
-      return { status: 400, body: errorBody("invalid_request_error", "prompt is too long: 213462 tokens > 200000 maximum") };
+      return {
+        status: 400,
+        body: errorBody("invalid_request_error", "prompt is too long: 213462 tokens > 200000 maximum"),
+      };
     }
     if (kind === "invalid_request") return { status: 400, body: errorBody("invalid_request_error", message) };
-    return { status, body: errorBody(ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error"), message) };
+    return {
+      status,
+      body: errorBody(ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error"), message),
+    };
   },
 };
 

@@ -48,9 +48,12 @@ function modelOf(request: RecordedRequest): string {
  * function call when there are calls (as Gemini 3 sends it), otherwise on the last thought or text piece.
  */
 function partPieces(turn: ScriptTurn, size: number): Part[] {
-  const thoughts: Part[] = turn.thinking !== undefined ? pieces(turn.thinking, size).map((text) => ({ text, thought: true as const })) : [];
+  const thoughts: Part[] =
+    turn.thinking !== undefined ? pieces(turn.thinking, size).map((text) => ({ text, thought: true as const })) : [];
   const texts: Part[] = turn.text !== undefined ? pieces(turn.text, size).map((text) => ({ text })) : [];
-  const calls: Part[] = (turn.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: c.arguments, ...(c.id ? { id: c.id } : {}) } }));
+  const calls: Part[] = (turn.toolCalls ?? []).map((c) => ({
+    functionCall: { name: c.name, args: c.arguments, ...(c.id ? { id: c.id } : {}) },
+  }));
   const signature = turn.thinkingSignature;
   if (signature !== undefined) {
     const carrier = calls[0] ?? thoughts[thoughts.length - 1] ?? texts[texts.length - 1];
@@ -77,7 +80,13 @@ function usageMetadata(turn: ScriptTurn) {
 function chunk(parts: Part[], turn: ScriptTurn, request: RecordedRequest, last: boolean) {
   const prompt = usageMetadata(turn).promptTokenCount;
   return {
-    candidates: [{ content: { parts, role: "model" }, ...(last ? { finishReason: FINISH_REASONS[turnFinish(turn)] } : {}), index: 0 }],
+    candidates: [
+      {
+        content: { parts, role: "model" },
+        ...(last ? { finishReason: FINISH_REASONS[turnFinish(turn)] } : {}),
+        index: 0,
+      },
+    ],
     usageMetadata: last ? usageMetadata(turn) : { promptTokenCount: prompt, totalTokenCount: prompt },
     modelVersion: modelOf(request),
     responseId: `fake${String(request.index).padStart(6, "0")}`,
@@ -85,7 +94,14 @@ function chunk(parts: Part[], turn: ScriptTurn, request: RecordedRequest, last: 
 }
 
 function errorBody(status: number, message: string, details: unknown[] = []) {
-  return { error: { code: status, message, status: STATUS_NAMES[status] ?? (status >= 500 ? "INTERNAL" : "UNKNOWN"), ...(details.length ? { details } : {}) } };
+  return {
+    error: {
+      code: status,
+      message,
+      status: STATUS_NAMES[status] ?? (status >= 500 ? "INTERNAL" : "UNKNOWN"),
+      ...(details.length ? { details } : {}),
+    },
+  };
 }
 
 export const geminiFormat: WireFormat = {
@@ -108,7 +124,9 @@ export const geminiFormat: WireFormat = {
     if (kind === "overflow") return { status: 400, body: errorBody(400, OVERFLOW_MESSAGE) };
     if (kind === "invalid_request") return { status: 400, body: errorBody(400, message) };
     const details =
-      retryAfterMs !== undefined ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterMs / 1000}s` }] : [];
+      retryAfterMs !== undefined
+        ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterMs / 1000}s` }]
+        : [];
     return { status, body: errorBody(status, message, details) };
   },
 };

@@ -32,7 +32,11 @@ function usage(turn: ScriptTurn) {
 }
 
 function calls(turn: ScriptTurn, request: RecordedRequest) {
-  return (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? scriptedCallId("call_", request.index, i), name: c.name, arguments: argumentText(c) }));
+  return (turn.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? scriptedCallId("call_", request.index, i),
+    name: c.name,
+    arguments: argumentText(c),
+  }));
 }
 
 const base = (request: RecordedRequest) => ({
@@ -60,7 +64,15 @@ export const openaiChatFormat: WireFormat = {
             content: turn.text ?? null,
             refusal: null,
             ...(turn.thinking !== undefined ? { reasoning_content: turn.thinking } : {}),
-            ...(toolCalls.length ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}),
+            ...(toolCalls.length
+              ? {
+                  tool_calls: toolCalls.map((c) => ({
+                    id: c.id,
+                    type: "function",
+                    function: { name: c.name, arguments: c.arguments },
+                  })),
+                }
+              : {}),
           },
           logprobs: null,
           finish_reason: CHAT_FINISH[turnFinish(turn)],
@@ -73,13 +85,21 @@ export const openaiChatFormat: WireFormat = {
   stream(turn, request) {
     const size = turn.chunkSize ?? 8;
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-      sse({ ...base(request), object: "chat.completion.chunk", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+      sse({
+        ...base(request),
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      });
     const frames = [chunk({ role: "assistant", content: "" })];
-    if (turn.thinking !== undefined) for (const p of pieces(turn.thinking, size)) frames.push(chunk({ reasoning_content: p }));
+    if (turn.thinking !== undefined)
+      for (const p of pieces(turn.thinking, size)) frames.push(chunk({ reasoning_content: p }));
     if (turn.text !== undefined) for (const p of pieces(turn.text, size)) frames.push(chunk({ content: p }));
     calls(turn, request).forEach((c, index) => {
-      frames.push(chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }));
-      for (const p of pieces(c.arguments, size)) frames.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
+      frames.push(
+        chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }),
+      );
+      for (const p of pieces(c.arguments, size))
+        frames.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
     });
     frames.push(chunk({}, CHAT_FINISH[turnFinish(turn)]));
     if (request.body?.stream_options?.include_usage) {

@@ -18,7 +18,13 @@ const OVERFLOW_MESSAGE = "Your input exceeds the context window of this model. P
 
 type Item =
   | { id: string; type: "reasoning"; summary: { type: "summary_text"; text: string }[]; encrypted_content?: string }
-  | { id: string; type: "message"; status: string; role: "assistant"; content: { type: "output_text"; annotations: []; logprobs: []; text: string }[] }
+  | {
+      id: string;
+      type: "message";
+      status: string;
+      role: "assistant";
+      content: { type: "output_text"; annotations: []; logprobs: []; text: string }[];
+    }
   | { id: string; type: "function_call"; status: string; arguments: string; call_id: string; name: string }
   | { id: string; type: "custom_tool_call"; status: string; input: string; call_id: string; name: string };
 
@@ -29,7 +35,8 @@ const responseId = (request: RecordedRequest) => `resp_fake${pad(request.index)}
 function items(turn: ScriptTurn, request: RecordedRequest): Item[] {
   const out: Item[] = [];
   if (turn.thinking !== undefined || turn.thinkingSignature !== undefined) {
-    const wantsEncrypted = Array.isArray(request.body?.include) && request.body.include.includes("reasoning.encrypted_content");
+    const wantsEncrypted =
+      Array.isArray(request.body?.include) && request.body.include.includes("reasoning.encrypted_content");
     out.push({
       id: `rs_fake${pad(request.index)}`,
       type: "reasoning",
@@ -48,12 +55,22 @@ function items(turn: ScriptTurn, request: RecordedRequest): Item[] {
   }
   const custom = customToolNames(request);
   (turn.toolCalls ?? []).forEach((c, i) => {
-    const common = { status: "completed", call_id: c.id ?? scriptedCallId("call_fake", request.index, i), name: c.name };
+    const common = {
+      status: "completed",
+      call_id: c.id ?? scriptedCallId("call_fake", request.index, i),
+      name: c.name,
+    };
     // The model answers a custom (freeform) tool with raw text: the script's `input` argument.
     if (custom.has(c.name)) {
       const input = typeof c.arguments.input === "string" ? c.arguments.input : "";
       out.push({ id: scriptedCallId("ctc_fake", request.index, i), type: "custom_tool_call", input, ...common });
-    } else out.push({ id: scriptedCallId("fc_fake", request.index, i), type: "function_call", arguments: argumentText(c), ...common });
+    } else
+      out.push({
+        id: scriptedCallId("fc_fake", request.index, i),
+        type: "function_call",
+        arguments: argumentText(c),
+        ...common,
+      });
   });
   return out;
 }
@@ -61,7 +78,11 @@ function items(turn: ScriptTurn, request: RecordedRequest): Item[] {
 /** Names of the tools the request declared as custom (freeform) tools. */
 function customToolNames(request: RecordedRequest): Set<string> {
   const tools: unknown[] = Array.isArray(request.body?.tools) ? request.body.tools : [];
-  return new Set(tools.filter((t): t is { type: string; name: string } => (t as { type?: string })?.type === "custom").map((t) => t.name));
+  return new Set(
+    tools
+      .filter((t): t is { type: string; name: string } => (t as { type?: string })?.type === "custom")
+      .map((t) => t.name),
+  );
 }
 
 function usage(turn: ScriptTurn) {
@@ -80,7 +101,12 @@ function responseObject(turn: ScriptTurn, request: RecordedRequest, finished: bo
   const body = request.body ?? {};
   // A response cut by the output limit or stopped by the content filter ends "incomplete", saying which.
   const finish = turnFinish(turn);
-  const incomplete = finish === "max_tokens" ? "max_output_tokens" : finish === "content_filter" || finish === "refusal" ? "content_filter" : undefined;
+  const incomplete =
+    finish === "max_tokens"
+      ? "max_output_tokens"
+      : finish === "content_filter" || finish === "refusal"
+        ? "content_filter"
+        : undefined;
   const status = !finished ? "in_progress" : incomplete ? "incomplete" : "completed";
   return {
     id: responseId(request),
@@ -129,7 +155,8 @@ export const openaiResponsesFormat: WireFormat = {
     const size = turn.chunkSize ?? 8;
     let sequence = 0;
     const frames: string[] = [];
-    const emit = (type: string, fields: Record<string, unknown>) => frames.push(sse({ type, ...fields, sequence_number: sequence++ }, type));
+    const emit = (type: string, fields: Record<string, unknown>) =>
+      frames.push(sse({ type, ...fields, sequence_number: sequence++ }, type));
 
     emit("response.created", { response: responseObject(turn, request, false) });
     emit("response.in_progress", { response: responseObject(turn, request, false) });
@@ -138,8 +165,13 @@ export const openaiResponsesFormat: WireFormat = {
       emit("response.output_item.added", { output_index, item: started(item) });
       if (item.type === "reasoning") {
         item.summary.forEach((part, summary_index) => {
-          emit("response.reasoning_summary_part.added", { ...at, summary_index, part: { type: "summary_text", text: "" } });
-          for (const delta of pieces(part.text, size)) emit("response.reasoning_summary_text.delta", { ...at, summary_index, delta });
+          emit("response.reasoning_summary_part.added", {
+            ...at,
+            summary_index,
+            part: { type: "summary_text", text: "" },
+          });
+          for (const delta of pieces(part.text, size))
+            emit("response.reasoning_summary_text.delta", { ...at, summary_index, delta });
           emit("response.reasoning_summary_text.done", { ...at, summary_index, text: part.text });
           emit("response.reasoning_summary_part.done", { ...at, summary_index, part });
         });
@@ -147,14 +179,16 @@ export const openaiResponsesFormat: WireFormat = {
         const part = item.content[0];
         const atPart = { ...at, content_index: 0 };
         emit("response.content_part.added", { ...atPart, part: { ...part, text: "" } });
-        for (const delta of pieces(part.text, size)) emit("response.output_text.delta", { ...atPart, delta, logprobs: [] });
+        for (const delta of pieces(part.text, size))
+          emit("response.output_text.delta", { ...atPart, delta, logprobs: [] });
         emit("response.output_text.done", { ...atPart, text: part.text, logprobs: [] });
         emit("response.content_part.done", { ...atPart, part });
       } else if (item.type === "custom_tool_call") {
         for (const delta of pieces(item.input, size)) emit("response.custom_tool_call_input.delta", { ...at, delta });
         emit("response.custom_tool_call_input.done", { ...at, input: item.input });
       } else {
-        for (const delta of pieces(item.arguments, size)) emit("response.function_call_arguments.delta", { ...at, delta });
+        for (const delta of pieces(item.arguments, size))
+          emit("response.function_call_arguments.delta", { ...at, delta });
         emit("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
       }
       emit("response.output_item.done", { output_index, item });
@@ -182,10 +216,23 @@ export const openaiResponsesFormat: WireFormat = {
 
   httpError(kind, status, message) {
     if (kind === "overflow") {
-      return { status: 400, body: { error: { message: OVERFLOW_MESSAGE, type: "invalid_request_error", param: "input", code: "context_length_exceeded" } } };
+      return {
+        status: 400,
+        body: {
+          error: {
+            message: OVERFLOW_MESSAGE,
+            type: "invalid_request_error",
+            param: "input",
+            code: "context_length_exceeded",
+          },
+        },
+      };
     }
-    if (kind === "invalid_request") return { status: 400, body: { error: { message, type: "invalid_request_error", param: null, code: null } } };
-    const known = ERROR_TYPES[status] ?? (status >= 500 ? { type: "server_error", code: null } : { type: "invalid_request_error", code: null });
+    if (kind === "invalid_request")
+      return { status: 400, body: { error: { message, type: "invalid_request_error", param: null, code: null } } };
+    const known =
+      ERROR_TYPES[status] ??
+      (status >= 500 ? { type: "server_error", code: null } : { type: "invalid_request_error", code: null });
     return { status, body: { error: { message, type: known.type, param: null, code: known.code } } };
   },
 };
