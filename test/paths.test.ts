@@ -175,7 +175,7 @@ describe("paths: macOS variants (003 §C)", () => {
 
 describe("paths: invalid input → INVALID_PARAM", () => {
   test("J.11 a path longer than PATH_MAX is INVALID_PARAM", async () => {
-    const e = await rejection("a/".repeat(2100) + "f");
+    const e = await rejection(`${"a/".repeat(2100)}f`);
     expect(e.code).toBe("INVALID_PARAM");
     expect(e.message).toContain("PATH_MAX");
   });

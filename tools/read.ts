@@ -110,7 +110,7 @@ export const readTool: Tool<ReadArgs> = {
       ? defaultResultSummary(r)
       : Array.isArray(r.data.images) && r.data.images.length > 0
         ? "image"
-        : count(Number(r.stats.lines_read ?? 0), "line") + " read",
+        : `${count(Number(r.stats.lines_read ?? 0), "line")} read`,
   run: (input, ctx) => runRead(input, ctx, numbered, coreWording),
 };
 

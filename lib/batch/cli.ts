@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "../cli/args.ts";
 import type { Io } from "../cli/session-io.ts";
-import { runBatch, collectReport, type BatchEvent, type RunnerName } from "./batch.ts";
+import { runBatch, type collectReport, type BatchEvent, type RunnerName } from "./batch.ts";
 import { exportSwebench, rebuildResults } from "./collect.ts";
 import { OutDirError } from "./layout.ts";
 import { runOne } from "./run-one.ts";

@@ -43,7 +43,7 @@ export function k8sObjects(tasks: Task[], options: K8sOptions): Array<Record<str
     apiVersion: "v1",
     kind: "ConfigMap",
     metadata: meta(`${name}-tasks`),
-    data: { "tasks.jsonl": tasks.map((t) => JSON.stringify(t)).join("\n") + "\n" },
+    data: { "tasks.jsonl": `${tasks.map((t) => JSON.stringify(t)).join("\n")}\n` },
   };
   const job = {
     apiVersion: "batch/v1",

@@ -12,7 +12,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Dire
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { CheckpointSettings } from "./settings.ts";
-import { type CheckpointStore, type Manifest, type ManifestEntry, type SkipReason } from "./store.ts";
+import type { CheckpointStore, Manifest, ManifestEntry, SkipReason } from "./store.ts";
 import { STAGING_PREFIX } from "./restore.ts";
 import { holdIfAsked } from "./test-hold.ts";
 

@@ -26,7 +26,7 @@ export class ModelPicker {
   /** The variables to set for `provider`'s key, or undefined when it has one (or needs none). */
   missingKey(provider: string): string | undefined {
     const preset = this.registry.get(provider);
-    if (!preset || !preset.needsKey || this.client.apiKeys?.[preset.id]) return undefined;
+    if (!preset?.needsKey || this.client.apiKeys?.[preset.id]) return undefined;
     return preset.apiKeyEnv.some((name) => this.env[name]) ? undefined : preset.apiKeyEnv.join(" or ");
   }
 

@@ -125,7 +125,7 @@ export function buildPrompt(
 ): string {
   const parts: string[] = [];
   if (words) parts.push(words);
-  if (stdinText && stdinText.trim()) parts.push(stdinText.replace(/\s+$/, ""));
+  if (stdinText?.trim()) parts.push(stdinText.replace(/\s+$/, ""));
   let total = Buffer.byteLength(stdinText ?? "");
   for (const file of attachments) {
     const path = resolve(cwd, file);

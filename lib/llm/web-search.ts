@@ -68,7 +68,7 @@ export class WebSearchCollector {
 function add(into: Map<string, WebSource>, source: Partial<WebSource> | undefined): void {
   if (!source?.url) return;
   const known = into.get(source.url);
-  if (known && known.title) return;
+  if (known?.title) return;
   into.set(source.url, {
     url: source.url,
     ...(source.title ? { title: source.title } : known?.title ? { title: known.title } : {}),

@@ -28,10 +28,8 @@ export class McpCallError extends Error {
   }
 }
 
-export interface ConnectionListener {
-  /** The state changed (or the tool list did, while connected). */
-  (connection: McpConnection): void;
-}
+/** Told when the state changed (or the tool list did, while connected). */
+export type ConnectionListener = (connection: McpConnection) => void;
 
 export class McpConnection {
   state: McpServerState;

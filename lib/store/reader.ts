@@ -11,7 +11,7 @@
  */
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { type Entry, type LoadWarning, type SessionHeader } from "./format.ts";
+import type { Entry, LoadWarning, SessionHeader } from "./format.ts";
 
 export interface IndexRecord {
   id: string;

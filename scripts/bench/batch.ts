@@ -50,11 +50,11 @@ export async function rows(): Promise<BenchRow[]> {
       const tasks = join(dir, `tasks-${n}.jsonl`);
       writeFileSync(
         tasks,
-        Array.from({ length: n }, (_, i) =>
+        `${Array.from({ length: n }, (_, i) =>
           JSON.stringify({ id: `t${i}`, prompt: `task ${i}`, workdir: join(dir, "project") }),
-        ).join("\n") + "\n",
+        ).join("\n")}\n`,
       );
-      writeFileSync(join(dir, `prompts-${n}`), Array.from({ length: n }, (_, i) => `task-${i}`).join("\n") + "\n");
+      writeFileSync(join(dir, `prompts-${n}`), `${Array.from({ length: n }, (_, i) => `task-${i}`).join("\n")}\n`);
       const row = (method: string, k: number, wall: number, base: number | undefined, target?: string) => {
         const ideal = Math.ceil(n / k) * WORK_S;
         const overhead = ((wall - ideal) * k) / n;

@@ -26,7 +26,7 @@ function makeTree(root: string): void {
       for (let l = 0; l < 60; l++)
         lines.push(`export const ${words[(d + f + l) % 10]}${l} = ${words[(f * l) % 10]}(${l}); // line ${l}`);
       if ((d * PER_DIR + f) % 997 === 0) lines.push("// needle: the rare marker");
-      writeFileSync(join(dir, `file${f}.${f % 3 === 0 ? "ts" : "js"}`), lines.join("\n") + "\n");
+      writeFileSync(join(dir, `file${f}.${f % 3 === 0 ? "ts" : "js"}`), `${lines.join("\n")}\n`);
     }
   }
   writeFileSync(join(root, ".gitignore"), "pkg9/mod9/\n");

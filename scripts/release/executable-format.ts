@@ -13,9 +13,9 @@ export type ExecutableFormat =
   | { kind: "pe"; arch: Arch | "other" }
   | { kind: "unknown" };
 
-const ELF_MACHINES: Record<number, Arch> = { 0x3e: "x64", 0xb7: "arm64" };
-const MACHO_CPUS: Record<number, Arch> = { 0x01000007: "x64", 0x0100000c: "arm64" };
-const PE_MACHINES: Record<number, Arch> = { 0x8664: "x64", 0xaa64: "arm64" };
+const ELF_MACHINES: Record<number, Arch> = { 62: "x64", 183: "arm64" };
+const MACHO_CPUS: Record<number, Arch> = { 16777223: "x64", 16777228: "arm64" };
+const PE_MACHINES: Record<number, Arch> = { 34404: "x64", 43620: "arm64" };
 
 const PT_LOAD = 1;
 const PT_DYNAMIC = 2;

@@ -62,7 +62,9 @@ describe("004-9.3 parallel tool calls", () => {
     const result = await h.session.submit("sleep ten times");
     expect(result.text).toBe("all slept");
     // Overlap, read from the processes' own clocks: every command started before any had finished.
+    // biome-ignore lint/complexity/useMathMinMax: the stamps are bigints
     const latestStart = ids.map((_, i) => stamp(h.dir, `start${i}`)).reduce((a, b) => (a > b ? a : b));
+    // biome-ignore lint/complexity/useMathMinMax: the stamps are bigints
     const earliestEnd = ids.map((_, i) => stamp(h.dir, `end${i}`)).reduce((a, b) => (a < b ? a : b));
     expect(latestStart).toBeLessThan(earliestEnd);
     // Every start event came before the first end event.

@@ -146,7 +146,7 @@ describe("one rule for custom and subagent tools: all on under the default prese
 /** The default profile's subagent tools, active beside the seven (see test/agent/subagents.test.ts). */
 const SUBAGENT_TOOLS = ["spawn_agent", "send_input", "wait", "close_agent"];
 
-const plainText: Tool<{}> = {
+const plainText: Tool<Record<string, never>> = {
   name: "plain_text",
   description: "Returns plain text only.",
   schema: v.object({}),
@@ -167,7 +167,7 @@ describe("003 §11 dual channel (envelope text for the model, data for hosts)", 
   });
 
   test("TOOLRES-002 text and data travel separately: data never reaches the model", async () => {
-    const withData: Tool<{}> = {
+    const withData: Tool<Record<string, never>> = {
       ...plainText,
       name: "with_data",
       run: async (_a, ctx) => ctx.reply.success({ internal_marker: "DATA-ONLY-123" }, "short text"),

@@ -26,7 +26,7 @@ export const THREE_TURNS: ScriptTurn[] = [
 ];
 
 export function writeTasks(path: string, tasks: Array<Record<string, unknown> | string>): string {
-  writeFileSync(path, tasks.map((t) => (typeof t === "string" ? t : JSON.stringify(t))).join("\n") + "\n");
+  writeFileSync(path, `${tasks.map((t) => (typeof t === "string" ? t : JSON.stringify(t))).join("\n")}\n`);
   return path;
 }
 

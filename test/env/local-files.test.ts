@@ -12,7 +12,7 @@ import {
 import { join } from "node:path";
 import { ToolError } from "../../lib/envelope.ts";
 import { fsError } from "../../lib/env/fs-errors.ts";
-import { LocalEnvironment } from "../../lib/env/local.ts";
+import type { LocalEnvironment } from "../../lib/env/local.ts";
 import { makeWorkspace, type Workspace } from "./helpers.ts";
 
 let ws: Workspace;

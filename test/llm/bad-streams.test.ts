@@ -211,7 +211,7 @@ describe("a repeated id", () => {
         { index, id: "call_same", type: "function", function: { name: "read", arguments: JSON.stringify({ path }) } },
       ],
     });
-    serve(chunk(call(0, "a.txt")) + chunk(call(1, "b.txt")) + chunk({}, "tool_calls") + "data: [DONE]\n\n");
+    serve(`${chunk(call(0, "a.txt")) + chunk(call(1, "b.txt")) + chunk({}, "tool_calls")}data: [DONE]\n\n`);
     const { finish } = await run("mistral/mistral-small-latest");
     expect(finish!.toolCalls.map((c) => c.arguments)).toEqual([{ path: "a.txt" }, { path: "b.txt" }]);
     expect(new Set(finish!.toolCalls.map((c) => c.id)).size).toBe(2);

@@ -9,7 +9,7 @@ const ws = useWorkspace();
 test("rpc: names of Object.prototype members are unknown commands", async () => {
   const fake = await startFakeLlm({ script: [] });
   const names = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"];
-  const stdin = names.map((type, id) => JSON.stringify({ id, type })).join("\n") + "\n";
+  const stdin = `${names.map((type, id) => JSON.stringify({ id, type })).join("\n")}\n`;
   const r = await ws.run([...WIRE_APIS[0].flags(fake), "--mode", "rpc"], { stdin });
   expect(r.code).toBe(0);
   const responses = r.stdout

@@ -206,7 +206,7 @@ describe("5. regressions", () => {
     const cut = await bashSeen({ command: "seq 1 2150" });
     expect(cut.response.stats.total_lines).toBe(2150);
     expect(cut.forModel.text).toContain("Lines 1-1894 of 2150 are not shown. Shown: lines 1895-2150.");
-    expect(cut.forModel.text).toEndWith("]\n" + Array.from({ length: 256 }, (_, i) => `${1895 + i}\n`).join(""));
+    expect(cut.forModel.text).toEndWith(`]\n${Array.from({ length: 256 }, (_, i) => `${1895 + i}\n`).join("")}`);
     expect(readFileSync(join(ws.dir, cut.fullOutputPath!), "utf8")).toStartWith("1\n2\n3\n");
   });
 

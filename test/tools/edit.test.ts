@@ -113,7 +113,7 @@ describe("J.1 2. fuzzy matching", () => {
     expect(r.status).toBe("success");
     const start = before.indexOf("target");
     const end = before.indexOf("end ");
-    expect(ws.read("mixed.txt")).toBe(before.slice(0, start) + "new line\n" + before.slice(end));
+    expect(ws.read("mixed.txt")).toBe(`${before.slice(0, start)}new line\n${before.slice(end)}`);
   });
 
   test("edit fuzzy match excludes trailing whitespace after the match", async () => {

@@ -31,7 +31,7 @@ describe("J.3 1. basic reading", () => {
     expect(r.status).toBe("success");
     expect(r.data).toEqual({ content: "   1 | alpha\n   2 | beta\n   3 | gamma\n", truncated: false });
     expect(r.text).toMatch(
-      /^Read 3 lines from 'three.txt' \(Lines 1-3\)\.\n\(Took \d+ms\)\n   1 \| alpha\n   2 \| beta\n   3 \| gamma\n$/,
+      /^Read 3 lines from 'three.txt' \(Lines 1-3\)\.\n\(Took \d+ms\)\n {3}1 \| alpha\n {3}2 \| beta\n {3}3 \| gamma\n$/,
     );
   });
 

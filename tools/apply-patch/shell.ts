@@ -12,7 +12,7 @@ export interface ShellPatch {
   workdir?: string;
 }
 
-const NAME = String.raw`(?:apply_patch|applypatch)`;
+const NAME = "(?:apply_patch|applypatch)";
 const CD = String.raw`(?:cd[ \t]+(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"&;|<>]+))[ \t]*&&[ \t]*)?`;
 const HEREDOC = new RegExp(
   String.raw`^\s*${CD}${NAME}[ \t]+<<-?[ \t]*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\4[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?[ \t]*\5[ \t]*\s*$`,

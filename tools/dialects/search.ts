@@ -201,7 +201,7 @@ async function multilineSearch(
   for (const file of files) {
     if (search.signal?.aborted) break;
     const stat = await ctx.env.stat(file);
-    if (!stat || stat.type !== "file" || stat.size > MULTILINE_MAX_FILE_BYTES) continue;
+    if (stat?.type !== "file" || stat.size > MULTILINE_MAX_FILE_BYTES) continue;
     const bytes = await ctx.env.readFile(file);
     if (bytes.subarray(0, 8192).includes(0)) continue;
     let text: string;

@@ -78,7 +78,7 @@ async function spawnChild(
   if (request.workingDir) {
     const where = await parent.env.resolvePath(request.workingDir);
     const info = await parent.env.stat(where.absolute);
-    if (!info || info.type !== "dir")
+    if (info?.type !== "dir")
       throw new ToolError("INVALID_PARAM", `working_dir '${request.workingDir}' is not a directory of the workspace.`);
     env = new SubdirEnvironment(parent.env, where.absolute);
   }

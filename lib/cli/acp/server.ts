@@ -13,7 +13,7 @@ import { isAbsolute } from "node:path";
 import { createSession } from "../../agent/index.ts";
 import { McpConfigError, type McpManager } from "../../mcp/index.ts";
 import { sessionMcp } from "./mcp-servers.ts";
-import { LocalEnvironment } from "../../env/local.ts";
+import type { LocalEnvironment } from "../../env/local.ts";
 import type { ExecutionEnvironment } from "../../env/types.ts";
 import { listModels } from "../../llm/catalog.ts";
 import { SessionStore } from "../../store/session-store.ts";
