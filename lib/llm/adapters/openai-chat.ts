@@ -3,7 +3,7 @@
  * (Ollama, LM Studio, vLLM, OpenRouter, Groq, DeepSeek, xAI, Mistral, Together, Cerebras).
  * Tool-call deltas are accumulated by index; reasoning comes from whichever field the server uses.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type {
   ChatCompletionChunk,
   ChatCompletionContentPart,
@@ -18,8 +18,8 @@ import { quirksFor, type ProviderQuirks } from "../providers.ts";
 import type { FinishReason, Message, ModelInfo, Request, Response, StreamEvent, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
-import { eventStreamFetch, streamEnds, type StreamEnd } from "./event-stream-fetch.ts";
-import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+import { streamEnds, type StreamEnd } from "./event-stream-fetch.ts";
+import { openaiClient } from "./openai-client.ts";
 
 const FINISH: Record<string, FinishReason> = {
   stop: "end_turn",
@@ -33,21 +33,7 @@ const FINISH: Record<string, FinishReason> = {
   refusal: "refusal",
 };
 
-const sdk = sdkCache(
-  ({ baseUrl, apiKey, headers }) =>
-    // Local servers take no key, but the SDK insists on one.
-    new OpenAI({
-      apiKey: apiKey ?? "no-key",
-      baseURL: baseUrl,
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-      defaultHeaders: headers,
-      logLevel: SDK_LOG_LEVEL,
-      fetch: eventStreamFetch,
-    }),
-);
-
-const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
+const client = openaiClient;
 
 interface PendingCall {
   id: string;

@@ -6,7 +6,7 @@
  * id pairs a call with the reasoning item that preceded it. Tools with a freeform format are sent
  * as custom tools; the model's custom_tool_call (raw text) arrives as a call with `{ input }`.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { classifyError } from "../classify.ts";
 import type { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
@@ -27,8 +27,7 @@ import type {
 import { usageWithCost } from "../usage.ts";
 import { WebSearchCollector } from "../web-search.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
-import { eventStreamFetch } from "./event-stream-fetch.ts";
-import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+import { openaiClient } from "./openai-client.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 
 type Params = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, "stream">;
@@ -71,22 +70,7 @@ export const openaiResponsesAdapter: Adapter = {
   },
 };
 
-// The client owns the one retry policy: the SDK's own retries stay off. Its console logging too:
-// a broken event is thrown as an error, not printed.
-const sdk = sdkCache(
-  ({ baseUrl, apiKey, headers }) =>
-    new OpenAI({
-      apiKey: apiKey ?? "no-key",
-      baseURL: baseUrl,
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-      defaultHeaders: headers,
-      logLevel: SDK_LOG_LEVEL,
-      fetch: eventStreamFetch,
-    }),
-);
-
-const client = (ctx: AdapterContext) => sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
+const client = openaiClient;
 
 function params(request: Request, ctx: AdapterContext): Params {
   const { model } = ctx;
