@@ -62,7 +62,9 @@ export class LiveLine {
       this.frame = 0;
       this.timer = setInterval(() => {
         this.frame = (this.frame + 1) % FRAMES.length;
-        this.draw();
+        // Drawn after the events already waiting: a resize that came while the process was not
+        // running is taken first, so the frame is laid out at the terminal's new width.
+        setImmediate(() => this.draw());
       }, FRAME_MS);
     }
     this.draw();

@@ -255,7 +255,7 @@ test.skipIf(!hasTmux)(
     await term.waitFor((s) => s.includes("tick-0"), "the output in the live tail");
     term.keys("keep going");
     await term.waitFor((s) => /Ctrl-X[^\n]*\n↳ keep going\s*$/.test(s), "the typed line under the live line");
-    term.resize(50);
+    await term.resizeStopped(50);
     // At the new width: the live line once, each of its rows within the width, the typed line last.
     const narrow = await term.waitFor(
       (s) =>

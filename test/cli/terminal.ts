@@ -42,6 +42,13 @@ export interface GongTerminal extends Disposable {
   paste(text: string): void;
   /** Resizes the terminal to `columns`, keeping its rows. */
   resize(columns: number): void;
+  /**
+   * Resizes the terminal while gong is stopped (SIGSTOP), once the screen shows all it wrote, then
+   * lets it go on (SIGCONT): no frame laid out at the old width is on its way to the terminal when
+   * the width changes. (Bytes in flight at a resize are re-wrapped by any terminal; that race is
+   * the terminal's, not what a test of gong's re-fit should be left to.)
+   */
+  resizeStopped(columns: number): Promise<void>;
   /** Copies everything gong writes to the terminal from now on into `file` (tmux pipe-pane). */
   record(file: string): void;
   /** Ends the session (gong's pane with it). */
@@ -98,6 +105,23 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
       tmux("paste-buffer", "-p", "-t", "t");
     },
     resize: (columns) => void tmux("resize-window", "-t", "t", "-x", String(columns), "-y", String(rows)),
+    async resizeStopped(columns) {
+      const pane = tmux("display-message", "-p", "-t", "t", "#{pane_pid}").stdout.toString().trim();
+      process.kill(-Number(pane), "SIGSTOP");
+      try {
+        // All gong wrote has reached the screen once two captures a moment apart agree.
+        let last = screen();
+        for (const until = Date.now() + 20_000; Date.now() < until; ) {
+          await Bun.sleep(100);
+          const now = screen();
+          if (now === last) break;
+          last = now;
+        }
+        tmux("resize-window", "-t", "t", "-x", String(columns), "-y", String(rows));
+      } finally {
+        process.kill(-Number(pane), "SIGCONT");
+      }
+    },
     record: (file) => void tmux("pipe-pane", "-t", "t", "-o", `cat >> ${quote(file)}`),
     close: () => void tmux("kill-session", "-t", "t"),
     async waitFor(check, what, ms = 30_000) {
