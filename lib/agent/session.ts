@@ -378,9 +378,10 @@ export class Session {
 
   /** The full system prompt the next request will carry. */
   systemPrompt(): string {
+    if (this.cachedPrompt !== null) return this.cachedPrompt;
     const { toolset } = this;
     const skills = toolset.skillToolName ? skillsBlock(this.parts.skills, toolset.skillToolName) : "";
-    this.cachedPrompt ??= composeSystemPrompt(
+    this.cachedPrompt = composeSystemPrompt(
       this.parts.profile,
       this.parts.sources,
       this.parts.overrides,
