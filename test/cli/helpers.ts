@@ -66,33 +66,27 @@ export function workspace(): Workspace {
   };
 }
 
+/** The flags that point gong at a fake server's address for `model`, under `profile`. */
+export const fakeFlags = (model: string, baseUrl: string, profile: string): string[] => [
+  "--model",
+  model,
+  "--base-url",
+  baseUrl,
+  "--api-key",
+  "test",
+  "--profile",
+  profile,
+];
+
 /** The four wire APIs, each as the command-line flags that point gong at the fake server. */
 export const WIRE_APIS: Array<{ name: string; flags(fake: FakeLlm): string[] }> = [
   {
     name: "anthropic-messages",
-    flags: (f) => [
-      "--model",
-      "anthropic/claude-haiku-4-5",
-      "--base-url",
-      f.baseUrls.anthropic,
-      "--api-key",
-      "test",
-      "--profile",
-      "default",
-    ],
+    flags: (f) => fakeFlags("anthropic/claude-haiku-4-5", f.baseUrls.anthropic, "default"),
   },
   {
     name: "openai-responses",
-    flags: (f) => [
-      "--model",
-      "openai/gpt-5-mini",
-      "--base-url",
-      f.baseUrls.openai,
-      "--api-key",
-      "test",
-      "--profile",
-      "default",
-    ],
+    flags: (f) => fakeFlags("openai/gpt-5-mini", f.baseUrls.openai, "default"),
   },
   {
     name: "openai-chat",
@@ -100,16 +94,7 @@ export const WIRE_APIS: Array<{ name: string; flags(fake: FakeLlm): string[] }> 
   },
   {
     name: "gemini",
-    flags: (f) => [
-      "--model",
-      "gemini/gemini-2.5-flash",
-      "--base-url",
-      f.baseUrls.gemini,
-      "--api-key",
-      "test",
-      "--profile",
-      "default",
-    ],
+    flags: (f) => fakeFlags("gemini/gemini-2.5-flash", f.baseUrls.gemini, "default"),
   },
 ];
 

@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeLlm, useWorkspace } from "../cli/helpers.ts";
+import { fakeFlags, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 
 const ws = useWorkspace();
@@ -24,58 +24,22 @@ const PROFILES: Array<{
   {
     profile: "default",
     shell: (command) => ({ name: "bash", arguments: { command } }),
-    flags: (f) => [
-      "--model",
-      "anthropic/claude-haiku-4-5",
-      "--base-url",
-      f.baseUrls.anthropic,
-      "--api-key",
-      "test",
-      "--profile",
-      "default",
-    ],
+    flags: (f) => fakeFlags("anthropic/claude-haiku-4-5", f.baseUrls.anthropic, "default"),
   },
   {
     profile: "anthropic",
     shell: (command) => ({ name: "Bash", arguments: { command } }),
-    flags: (f) => [
-      "--model",
-      "anthropic/claude-haiku-4-5",
-      "--base-url",
-      f.baseUrls.anthropic,
-      "--api-key",
-      "test",
-      "--profile",
-      "anthropic",
-    ],
+    flags: (f) => fakeFlags("anthropic/claude-haiku-4-5", f.baseUrls.anthropic, "anthropic"),
   },
   {
     profile: "openai",
     shell: (command) => ({ name: "exec_command", arguments: { cmd: command } }),
-    flags: (f) => [
-      "--model",
-      "openai/gpt-5-mini",
-      "--base-url",
-      f.baseUrls.openai,
-      "--api-key",
-      "test",
-      "--profile",
-      "openai",
-    ],
+    flags: (f) => fakeFlags("openai/gpt-5-mini", f.baseUrls.openai, "openai"),
   },
   {
     profile: "gemini",
     shell: (command) => ({ name: "run_shell_command", arguments: { command } }),
-    flags: (f) => [
-      "--model",
-      "gemini/gemini-2.5-flash",
-      "--base-url",
-      f.baseUrls.gemini,
-      "--api-key",
-      "test",
-      "--profile",
-      "gemini",
-    ],
+    flags: (f) => fakeFlags("gemini/gemini-2.5-flash", f.baseUrls.gemini, "gemini"),
   },
 ];
 
