@@ -31,7 +31,7 @@ const BINARY_SNIFF_BYTES = 8192;
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
-/** The names edit's sentences use for its parameters: each dialect gives its own (old_string, allow_multiple…). */
+/** The names edit's sentences use for its parameters: each profile gives its own (old_string, allow_multiple…). */
 export interface EditNames {
   oldText: string;
   replaceAll: string;
@@ -54,7 +54,7 @@ export const editTool: Tool<EditArgs> = {
   run: (args, ctx) => runEdit(args, ctx, coreNames),
 };
 
-/** edit whose sentences name its parameters as `names` says (not model-visible: each dialect gives its own). */
+/** edit whose sentences name its parameters as `names` says (not model-visible: each profile gives its own). */
 export function editToolWith(names: EditNames): Tool<EditArgs> {
   return { ...editTool, run: (args, ctx) => runEdit(args, ctx, names) };
 }

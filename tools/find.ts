@@ -37,7 +37,7 @@ export const findTool: Tool<FindArgs> = {
   run: (args, ctx) => findFiles(args, ctx),
 };
 
-/** What a dialect's finder may ask beyond find's own arguments (gemini-cli's glob: case and ignore files). */
+/** What a profile's finder may ask beyond find's own arguments (gemini-cli's glob: case and ignore files). */
 export type FindMatching = Pick<GlobOptions, "noIgnore" | "ignoreCase">;
 
 export async function findFiles(

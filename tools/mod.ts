@@ -20,16 +20,12 @@ export {
 export { TOOL_KINDS, type Tool, type ToolKind, type ToolProgress, type ToolRunContext } from "./types.ts";
 export type { ToolSpec } from "../lib/llm/types.ts";
 export { describeCall, summarizeResult, filesOf, kindOf, type CallDescription } from "./metadata.ts";
-export {
-  planTools,
-  todoWriteTool,
-  updatePlanTool,
-  writeTodosTool,
-  PLAN_STATUSES,
-  type Plan,
-  type PlanItem,
-  type PlanStatus,
-} from "./plan.ts";
+export { PLAN_STATUSES, type Plan, type PlanItem, type PlanStatus } from "./plan.ts";
+// Each profile's plan tool (Claude Code's, codex's, gemini-cli's shape over the one plan capability).
+export { planTools } from "../lib/profiles/index.ts";
+export { todoWriteTool } from "../lib/profiles/anthropic/plan.ts";
+export { updatePlanTool } from "../lib/profiles/openai/plan.ts";
+export { writeTodosTool } from "../lib/profiles/gemini/plan.ts";
 export {
   parsePatch,
   applyPatch,
@@ -40,10 +36,10 @@ export {
   type PatchOutcome,
   type FileChange,
 } from "./apply-patch/index.ts";
-// The provider-aligned dialects (Claude Code, codex, gemini-cli) and the table of background commands they share.
-export { anthropicTools } from "./dialects/anthropic.ts";
-export { openaiTools } from "./dialects/openai.ts";
-export { geminiTools } from "./dialects/gemini.ts";
+// The provider-aligned profiles' tools (Claude Code's, codex's, gemini-cli's) and the table of background commands they share.
+export { anthropicTools } from "../lib/profiles/anthropic/tools.ts";
+export { openaiTools } from "../lib/profiles/openai/tools.ts";
+export { geminiTools } from "../lib/profiles/gemini/tools.ts";
 export { ProcessTable, type BackgroundProcess } from "./processes.ts";
 export {
   ERROR_CODES,

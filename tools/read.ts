@@ -48,7 +48,7 @@ type Window = {
   wording: ReadWording;
 };
 
-/** What goes before line `n` of the file: "   7 | " for read; a dialect numbers lines its own way (or not at all). */
+/** What goes before line `n` of the file: "   7 | " for read; a profile numbers lines its own way (or not at all). */
 export type LinePrefix = (n: number) => string;
 export const numbered: LinePrefix = (n) => `${String(n).padStart(4)} | `;
 
@@ -68,7 +68,7 @@ export interface MoreLines {
 
 /**
  * The sentences the model reads about a window, in the parameter names of the tool it called: the
- * core read states the facts (BeyondEnd, MoreLines) and each dialect words them.
+ * core read states the facts (BeyondEnd, MoreLines) and each profile words them.
  */
 export interface ReadWording {
   beyondEnd(fact: BeyondEnd): string;
@@ -114,7 +114,7 @@ export const readTool: Tool<ReadArgs> = {
   run: (input, ctx) => runRead(input, ctx, numbered, coreWording),
 };
 
-/** read with lines numbered by `prefix` and sentences in `wording` (not model-visible parameters: each dialect picks its own). */
+/** read with lines numbered by `prefix` and sentences in `wording` (not model-visible parameters: each profile picks its own). */
 export function readToolWith(prefix: LinePrefix, wording: ReadWording = coreWording): Tool<ReadArgs> {
   return { ...readTool, run: (input, ctx) => runRead(input, ctx, prefix, wording) };
 }

@@ -20,7 +20,6 @@ import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
-import { planTools } from "./plan.ts";
 import { ProcessTable } from "./processes.ts";
 import { readTool } from "./read.ts";
 import { SearchEngineWatch } from "./search-fallback.ts";
@@ -34,11 +33,11 @@ import { CORE_NAMING, selectTools, type ToolPreset } from "./selection.ts";
 /** The seven core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [readTool, writeTool, editTool, bashTool, grepTool, findTool, lsTool];
 /**
- * Tools every registry knows but no preset activates: the plan tool's dialects (TodoWrite,
- * update_plan, write_todos) and apply_patch. A profile or the user turns them on by name,
- * e.g. ["default", "TodoWrite"] or `--tools default,apply_patch`.
+ * Tools every registry knows but no preset activates: apply_patch. A profile or the user turns it
+ * on by name, e.g. `--tools default,apply_patch`. (The profiles' plan tools are theirs:
+ * lib/profiles/index.ts lists them for sessions.)
  */
-export const optionalTools: readonly Tool[] = [...planTools, applyPatchTool];
+export const optionalTools: readonly Tool[] = [applyPatchTool];
 
 export { isToolPreset, parseToolList, TOOL_PRESETS, type ToolPreset } from "./selection.ts";
 

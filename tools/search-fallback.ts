@@ -1,8 +1,8 @@
 /**
  * The one place that tells the model a search used the built-in engine (000 §3.2: a fallback is
- * `partial`). Every tool of every dialect runs against a view of the environment that notes which
+ * `partial`). Every tool of every profile runs against a view of the environment that notes which
  * engine each grep and glob used; a result that relied on the built-in one becomes "partial", gains
- * `data.fallback` and one line the model reads. A new dialect's search tool cannot forget it.
+ * `data.fallback` and one line the model reads. A new profile's search tool cannot forget it.
  */
 import { DelegatingEnvironment } from "../lib/env/delegating.ts";
 import type { GlobOptions, GlobResult, GrepOptions, GrepResult } from "../lib/env/types.ts";

@@ -11,6 +11,8 @@ export const TOOL_PRESETS = {
   readonly: ["read", "grep", "find", "ls"],
 } as const satisfies Record<string, readonly string[]>;
 export type ToolPreset = keyof typeof TOOL_PRESETS;
+/** The capabilities the presets are written in: each profile names its tools for them. */
+export type Capability = (typeof TOOL_PRESETS.default)[number];
 
 export const isToolPreset = (name: string): name is ToolPreset => Object.hasOwn(TOOL_PRESETS, name);
 
@@ -46,7 +48,7 @@ export interface ToolSelectionInput {
   known: readonly string[];
   /** Tools on under the `default` preset (alone or in a list) and otherwise only when listed: custom, subagent, skill and MCP tools. */
   extras?: readonly string[];
-  /** Names left out quietly when listed but not known here (another dialect's subagent tools). */
+  /** Names left out quietly when listed but not known here (another profile's subagent tools). */
   foreign?: ReadonlySet<string>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * A shell tool's definition as the model sees it on this machine. The shell tools of every dialect
+ * A shell tool's definition as the model sees it on this machine. The shell tools of every profile
  * are written for bash; where commands run with another shell (sh in a minimal image) their texts
  * name that one, and where there is no shell at all they say the tool cannot run commands.
  */

@@ -3,8 +3,8 @@
  * conversion to markdown). With a `prompt` and a model to ask, the model gets the answer to the
  * prompt about the page; without, it gets the page itself, which the framework cuts like any long
  * output (spilling the whole page to the call's file). A redirect to another host is reported, not
- * followed: the model fetches the new URL itself if it wants it. The dialects (Claude Code's
- * WebFetch, gemini-cli's web_fetch with URLs inside its prompt) share `answerFetch`.
+ * followed: the model fetches the new URL itself if it wants it. The profiles' fetch tools (Claude
+ * Code's WebFetch, gemini-cli's web_fetch with URLs inside its prompt) share `answerFetch`.
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";

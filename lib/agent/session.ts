@@ -31,12 +31,11 @@ import { persistEvents, PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
 import { describeCall } from "../../tools/metadata.ts";
 import { SessionMcpTools } from "./mcp-tools.ts";
-import { subagentDialect, subagentTools } from "./subagents/tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
 import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
 import type { ParentSnapshot } from "./subagents/child-factory.ts";
 import type { AgentDefinition } from "../setup/agents.ts";
-import { skillsBlock, skillTool, skillToolName, type Skill } from "../setup/skills.ts";
+import { skillsBlock, type Skill } from "../setup/skills.ts";
 import { shouldDefer, toolSearchTool } from "../mcp/tool-search.ts";
 import type {
   CheckpointInfo,
@@ -107,11 +106,11 @@ export class Session {
   private readonly emit: Emit = (kind, data) => {
     this.bus.emit(kind, data);
   };
-  /** The subagent tools of the current profile's dialect (none when this session may not spawn). */
+  /** The current profile's subagent tools (none when this session may not spawn). */
   private subagentTools: Tool[] = [];
   /** MCP tools the tool search has loaded (their schemas go with every request from then on). */
   private readonly loadedMcpTools = new Set<string>();
-  /** The skill tool of the current profile's dialect, when there are skills. */
+  /** The current profile's skill tool, when there are skills. */
   private skillTools: Tool[] = [];
   /** The tools the next request offers; a new value whenever the profile, selection or MCP tools change. */
   private toolset!: Toolset;
@@ -562,21 +561,16 @@ export class Session {
     };
   }
 
-  /** Makes `profile` current: its dialect's subagent and skill tools, and a Toolset for it and the selection. */
+  /** Makes `profile` current: its subagent and skill tools, and a Toolset for it and the selection. */
   private applyProfile(profile: ProviderProfile): void {
-    // The subagent tools follow the profile's dialect (spawn_agent, Agent, invoke_agent…).
+    // The subagent tools follow the profile (spawn_agent, Agent, invoke_agent…).
     const subagent = this.children.canSpawn
-      ? subagentTools(subagentDialect(profile.id), this.children, {
-          parentModel: profile.model,
-          agents: this.parts.agents,
-        })
+      ? profile.subagentTools(this.children, { parentModel: profile.model, agents: this.parts.agents })
       : [];
-    // The skill tool follows the dialect too (Skill, activate_skill, skill); a custom tool of that name wins.
+    // The skill tool follows the profile too (Skill, activate_skill, skill); a custom tool of that name wins.
     const custom = new Set(this.parts.customTools.map((t) => t.name));
-    const skill =
-      this.parts.skills.length > 0 && !custom.has(skillToolName(profile.id))
-        ? [skillTool(profile.id, this.parts.skills)]
-        : [];
+    const offered = this.parts.skills.length > 0 ? profile.skillTool(this.parts.skills) : undefined;
+    const skill = offered && !custom.has(offered.name) ? [offered] : [];
     const toolset = this.toolsetFor(this.parts.toolSelection, profile, subagent, skill);
     this.subagentTools = subagent;
     this.skillTools = skill;
@@ -623,7 +617,7 @@ export class Session {
     if (!shouldDefer(tools, this.parts.client.model(profile.model).contextWindow, this.config.mcpToolSearchPercent))
       return { tools, offered: names };
     const search = toolSearchTool(
-      profile.id,
+      profile.toolSearchName,
       tools.filter((t) => !this.loadedMcpTools.has(t.name)),
       (found) => {
         for (const name of found) this.loadedMcpTools.add(name);

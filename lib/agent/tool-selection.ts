@@ -7,8 +7,6 @@ import type { ExecutionEnvironment } from "../env/types.ts";
 import type { ProfileFactory } from "../profiles/types.ts";
 import type { ToolPreset } from "../../tools/selection.ts";
 import type { Tool } from "../../tools/types.ts";
-import { skillTool } from "../setup/skills.ts";
-import { subagentDialect, subagentTools } from "./subagents/tools.ts";
 import { buildToolset } from "./toolset.ts";
 
 export interface SelectionCheck {
@@ -17,7 +15,7 @@ export interface SelectionCheck {
   model: string;
   selection: ToolPreset | readonly string[];
   env: ExecutionEnvironment;
-  /** The session will have skills (so the dialect's skill tool exists). */
+  /** The session will have skills (so the profile's skill tool exists). */
   skills?: boolean;
 }
 
@@ -25,12 +23,12 @@ export interface SelectionCheck {
 export function toolsForSelection({ profile: factory, model, selection, env, skills = false }: SelectionCheck): Tool[] {
   const profile = factory({ model });
   // The tools' definitions only: no manager runs them here.
-  const subagent = subagentTools(subagentDialect(profile.id), undefined as never, { parentModel: model });
+  const subagent = profile.subagentTools(undefined as never, { parentModel: model });
   const toolset = buildToolset({
     profile,
     selection,
     subagent,
-    skill: skills ? [skillTool(profile.id, [])] : [],
+    skill: skills ? [profile.skillTool([])] : [],
     shell: env.facts?.()?.shell,
   });
   // An MCP tool named before its server connects is not known yet: nothing to check about it.

@@ -10,6 +10,7 @@
  */
 import type { ToolSpec } from "../llm/types.ts";
 import type { ToolLimits } from "../output/policy.ts";
+import { planTools, SUBAGENT_TOOL_NAMES } from "../profiles/index.ts";
 import { CAPABILITY_LIMITS } from "../profiles/tool-limits.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
 import { kindOf } from "../../tools/metadata.ts";
@@ -17,7 +18,6 @@ import { coreTools, optionalTools, toDefinition, type ActiveTools } from "../../
 import { selectTools, type ToolPreset } from "../../tools/selection.ts";
 import { describeShellTool } from "../../tools/shell-description.ts";
 import type { Tool } from "../../tools/types.ts";
-import { SUBAGENT_TOOL_NAMES } from "./subagents/tools.ts";
 
 /** One active tool: the tool, what the model is shown of it, and how much of its output the model sees. */
 export class ToolsetEntry {
@@ -49,9 +49,9 @@ export interface ToolsetInput {
   selection: ToolPreset | readonly string[];
   /** The caller's own tools: a profile's tool of the same name gives way to them; on under the `default` preset. */
   custom?: readonly Tool[];
-  /** The subagent tools of the profile's dialect, the spawning one first (none when the session may not spawn). */
+  /** The profile's subagent tools, the spawning one first (none when the session may not spawn). */
   subagent?: readonly Tool[];
-  /** The skill tool of the profile's dialect, when there are skills. */
+  /** The profile's skill tool, when there are skills. */
   skill?: readonly Tool[];
   /** Every MCP tool connected now (selectable by name), and the names on under `default` (all, or the search tool and what it loaded). */
   mcp?: { tools: readonly Tool[]; offered: readonly string[] };
@@ -128,7 +128,7 @@ export function buildToolset(input: ToolsetInput): Toolset {
   } = input;
   // Later tools of a name replace earlier ones in place; a custom tool keeps its name from the profile's.
   const catalog = new Map<string, Tool>();
-  for (const tool of [...coreTools, ...optionalTools, ...custom]) catalog.set(tool.name, tool);
+  for (const tool of [...coreTools, ...planTools, ...optionalTools, ...custom]) catalog.set(tool.name, tool);
   const customNames = new Set(custom.map((t) => t.name));
   for (const tool of profile.ownTools) if (!customNames.has(tool.name)) catalog.set(tool.name, tool);
   for (const tool of [...subagent, ...skill, ...mcp.tools]) catalog.set(tool.name, tool);
@@ -153,7 +153,7 @@ export function buildToolset(input: ToolsetInput): Toolset {
       profile: profile.id,
       pagingHint: profile.pagingHint,
       shellToolName: active(profile.capabilityTools.bash),
-      // The first subagent tool of each dialect is the spawning one (spawn_agent, Agent, invoke_agent).
+      // The first subagent tool of each profile is the spawning one (spawn_agent, Agent, invoke_agent).
       subagentToolName: subagent.length > 0 ? active([subagent[0].name]) : undefined,
       skillToolName: active(skill.map((t) => t.name)),
     },

@@ -5,7 +5,7 @@
  * chose others meanwhile (/tools).
  */
 import type { Session } from "../agent/index.ts";
-import { planTools } from "../../tools/plan.ts";
+import { planTools } from "../profiles/index.ts";
 import type { ToolPreset } from "../../tools/registry.ts";
 
 type Selection = ToolPreset | readonly string[];

@@ -6,7 +6,7 @@
 import type { AssistantMessage, Message, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { Tool } from "../../tools/types.ts";
 import { coreTools, optionalTools } from "../../tools/registry.ts";
-import { profileIds, profileTools } from "../profiles/index.ts";
+import { planTools, profileIds, profileTools } from "../profiles/index.ts";
 import { describeCall } from "../../tools/metadata.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { callLabel, colorDiff, diffSummary, indent, type Style } from "./render.ts";
@@ -135,7 +135,13 @@ function textOf(content: string | UserPart[]): string {
 
 /** Every tool a profile can offer, by name; the session's own profile's tools win a shared name. */
 function toolLookup(profile: string | undefined): Map<string, Tool> {
-  const order = [profileTools(profile ?? "default"), coreTools, optionalTools, ...profileIds().map(profileTools)];
+  const order = [
+    profileTools(profile ?? "default"),
+    coreTools,
+    planTools,
+    optionalTools,
+    ...profileIds().map(profileTools),
+  ];
   const map = new Map<string, Tool>();
   for (const list of order) for (const tool of list) if (!map.has(tool.name)) map.set(tool.name, tool as Tool);
   return map;

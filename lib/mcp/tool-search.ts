@@ -23,25 +23,21 @@ export function shouldDefer(tools: readonly Tool[], contextWindow: number, perce
   return tokens > (contextWindow * percent) / 100;
 }
 
-/** The search tool's name in a profile's dialect. */
-export function toolSearchName(profileId: string): string {
-  return profileId === "anthropic" ? "ToolSearch" : "tool_search";
-}
-
 const DEFAULT_RESULTS = 5;
 
 /**
- * The search tool over the deferred tools. `load` makes the found tools part of the following
- * requests (the session re-activates its tools).
+ * The search tool over the deferred tools, named as the profile names it (`ToolSearch`,
+ * `tool_search`). `load` makes the found tools part of the following requests (the session
+ * re-activates its tools).
  */
 export function toolSearchTool(
-  profileId: string,
+  name: string,
   deferred: readonly Tool[],
   load: (names: string[]) => void,
 ): Tool<{ query: string; max_results?: number }> {
   const lines = deferred.map((t) => `- ${t.name}: ${oneLine(t.description)}`);
   return {
-    name: toolSearchName(profileId),
+    name,
     description: [
       "Load deferred tools so you can call them. The tools below are available but their parameters are not loaded yet: call this first with",
       '"select:<name>[,<name>…]" for tools you know by name, or with keywords to find matching tools. The tools it returns can be called from then on.',

@@ -4,10 +4,12 @@
  * per capability and applied to this profile's own tool names.
  */
 import type { Tool } from "../../tools/types.ts";
-import { FALLBACK_CONTEXT_WINDOW } from "./default.ts";
 import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolNamesBlock } from "./prompt-layers.ts";
 import { limitsFor, type LimitCapability } from "./tool-limits.ts";
 import type { Capability, ProfileOptions, ProviderProfile, RequestSettings } from "./types.ts";
+
+/** Used when the catalog does not know the model. */
+export const FALLBACK_CONTEXT_WINDOW = 128_000;
 
 export interface AlignedProfileSpec {
   id: string;
@@ -24,6 +26,10 @@ export interface AlignedProfileSpec {
   pagingHint: string;
   defaultCommandTimeoutMs: number;
   supportsParallelToolCalls: boolean;
+  subagentTools: ProviderProfile["subagentTools"];
+  skillTool: ProviderProfile["skillTool"];
+  planTool?: Tool;
+  toolSearchName: string;
   providerOptions(
     options: ProfileOptions,
     settings: RequestSettings,
@@ -58,5 +64,9 @@ export function createAlignedProfile(spec: AlignedProfileSpec, options: ProfileO
     projectDocFiles: spec.projectDocFiles,
     toolLimits,
     pagingHint: spec.pagingHint,
+    subagentTools: spec.subagentTools,
+    skillTool: spec.skillTool,
+    ...(spec.planTool ? { planTool: spec.planTool } : {}),
+    toolSearchName: spec.toolSearchName,
   };
 }

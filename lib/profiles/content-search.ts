@@ -1,12 +1,12 @@
 /**
  * Content search with the options the reference agents' grep tools share — output as lines, file
  * names or counts, separate before/after context, file-type filters, patterns spanning lines —
- * built on the environment's grep (ripgrep or the built-in search). Each dialect formats the
- * result in its own words.
+ * built on the environment's grep (ripgrep or the built-in search). Each profile's grep tool
+ * formats the result in its own words.
  */
-import type { GrepLine } from "../../lib/env/types.ts";
-import { ToolError } from "../../lib/envelope.ts";
-import type { ToolRunContext } from "../types.ts";
+import type { GrepLine } from "../env/types.ts";
+import { ToolError } from "../envelope.ts";
+import type { ToolRunContext } from "../../tools/types.ts";
 
 /** Matches collected before the modes cut them (files and counts need every match). */
 export const COLLECT_LIMIT = 20_000;

@@ -1,13 +1,13 @@
 /**
  * What the provider-aligned tools share: they take the arguments of their reference agent, map
  * them onto one of gong's core tools and answer with that tool's envelope. A core tool whose
- * sentences name parameters is built in the dialect's words (readToolWith, editToolWith), so a
+ * sentences name parameters is built in the profile's words (readToolWith, editToolWith), so a
  * model is never told about a parameter its tool does not have; nothing is rewritten afterwards.
  */
 import * as v from "valibot";
-import type { ToolResponse } from "../../lib/envelope.ts";
-import { checkArgs } from "../args.ts";
-import type { Tool, ToolRunContext } from "../types.ts";
+import type { ToolResponse } from "../envelope.ts";
+import { checkArgs } from "../../tools/args.ts";
+import type { Tool, ToolRunContext } from "../../tools/types.ts";
 
 /** Runs a core tool with mapped arguments (validated and defaulted by the core tool's own schema). */
 export async function delegate<A>(

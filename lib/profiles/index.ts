@@ -1,32 +1,29 @@
 /**
- * Profiles by id, and the choice of one from the model. `default` serves any model; `anthropic`,
- * `openai` and `gemini` give their model families the tools and prompt they were trained on.
- * Hosts may register their own profiles.
+ * Profiles by id, and the choice of one from the model. Each built-in profile is one folder —
+ * `default` serves any model; `anthropic`, `openai` and `gemini` give their model families the
+ * tools and prompt they were trained on — registered by one line below. Hosts may register their
+ * own profiles.
  */
-import { createAnthropicProfile } from "./anthropic.ts";
-import { createDefaultProfile } from "./default.ts";
-import { createGeminiProfile } from "./gemini.ts";
-import { createOpenAIProfile } from "./openai.ts";
-import type { ProfileFactory, ProviderProfile } from "./types.ts";
+import { anthropicProfile } from "./anthropic/profile.ts";
+import { defaultProfile } from "./default/profile.ts";
+import { geminiProfile } from "./gemini/profile.ts";
+import { openaiProfile } from "./openai/profile.ts";
+import type { ProfileFactory, ProfileRegistration, ProviderProfile } from "./types.ts";
 import type { Tool } from "../../tools/types.ts";
 
 export type * from "./types.ts";
-export { createDefaultProfile, DEFAULT_BASE_INSTRUCTIONS, FALLBACK_CONTEXT_WINDOW } from "./default.ts";
+export { createDefaultProfile, DEFAULT_BASE_INSTRUCTIONS } from "./default/profile.ts";
+export { FALLBACK_CONTEXT_WINDOW } from "./build-profile.ts";
 export { CAPABILITY_LIMITS, limitsFor, type LimitCapability } from "./tool-limits.ts";
-export { createAnthropicProfile, ANTHROPIC_BASE_INSTRUCTIONS, ANTHROPIC_REFERENCE } from "./anthropic.ts";
-export { createOpenAIProfile, OPENAI_BASE_INSTRUCTIONS, OPENAI_REFERENCE } from "./openai.ts";
-export { createGeminiProfile, GEMINI_BASE_INSTRUCTIONS, GEMINI_REFERENCE } from "./gemini.ts";
 export { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
 
 /** Chooses the profile from the model (see profileForModel) unless one is named. */
 export const AUTO_PROFILE = "auto";
 
-const factories = new Map<string, ProfileFactory>([
-  ["default", createDefaultProfile],
-  ["anthropic", createAnthropicProfile],
-  ["openai", createOpenAIProfile],
-  ["gemini", createGeminiProfile],
-]);
+/** The built-in profiles, one line each. */
+const BUILT_IN: readonly ProfileRegistration[] = [defaultProfile, anthropicProfile, openaiProfile, geminiProfile];
+
+const factories = new Map<string, ProfileFactory>(BUILT_IN.map((p) => [p.id, p.create]));
 
 export function registerProfile(id: string, factory: ProfileFactory): void {
   if (id === AUTO_PROFILE) throw new Error(`'${AUTO_PROFILE}' is reserved: it means "choose from the model".`);
@@ -58,19 +55,17 @@ export function factoryFor(choice: string | ProfileFactory, model: string): Prof
 }
 
 /**
- * The profile a model's family was trained for: Claude ids (on any provider) → anthropic; GPT,
- * o-series and codex ids → openai; Gemini ids → gemini; anything else (Ollama, vLLM, DeepSeek…)
- * → default.
+ * The built-in profile a model's family was trained for: the first whose folder recognises the
+ * model's id (Claude ids on any provider → anthropic, GPT/o-series/codex → openai, Gemini →
+ * gemini), else the one native to its provider, else `default` (Ollama, vLLM, DeepSeek…).
  */
 export function profileForModel(model: string): string {
   const slash = model.indexOf("/");
   const provider = slash < 0 ? "" : model.slice(0, slash).toLowerCase();
   const id = (slash < 0 ? model : model.slice(slash + 1)).toLowerCase();
-  const last = id.slice(id.lastIndexOf("/") + 1);
-  if (provider === "anthropic" || /claude/.test(id)) return "anthropic";
-  if (provider === "gemini" || /(^|[/-])gemini/.test(id)) return "gemini";
-  if (provider === "openai" || /^(gpt-|o\d(-|$)|codex)/.test(last) || /codex/.test(last)) return "openai";
-  return "default";
+  const claimed =
+    BUILT_IN.find((p) => p.models?.ids(id)) ?? BUILT_IN.find((p) => p.models && p.models.provider === provider);
+  return claimed?.id ?? defaultProfile.id;
 }
 
 /** An instance of each factory, for what a profile states about itself (tool names, instruction files). */
@@ -83,12 +78,29 @@ export function registeredProjectDocFiles(): string[] {
   return [...new Set(samples(factories.values()).flatMap((p) => p.projectDocFiles))];
 }
 
+const builtInSamples = samples(BUILT_IN.map((p) => p.create));
+
+/**
+ * The built-in profiles' plan tools (TodoWrite, update_plan, write_todos): every session knows
+ * them, no preset turns them on; a profile's extras or a selection naming one do.
+ */
+export const planTools: readonly Tool[] = builtInSamples.flatMap((p) => (p.planTool ? [p.planTool] : []));
+
+/**
+ * Names of every built-in profile's subagent tools, read off their definitions (no subagents are
+ * driven here). A tool list may name one of another profile: the session leaves it out, and a
+ * child's selection drops them all.
+ */
+export const SUBAGENT_TOOL_NAMES: ReadonlySet<string> = new Set(
+  builtInSamples.flatMap((p) => p.subagentTools(undefined as never, { parentModel: "" }).map((t) => t.name)),
+);
+
 let builtInToolNames: ReadonlySet<string> | undefined;
 
 /** True for a tool name one of the built-in profiles defines: its own tools and those it names for capabilities and extras (plans, patches). */
 export function isProfileToolName(name: string): boolean {
   builtInToolNames ??= new Set(
-    samples([createDefaultProfile, createAnthropicProfile, createOpenAIProfile, createGeminiProfile]).flatMap((p) => [
+    builtInSamples.flatMap((p) => [
       ...p.ownTools.map((t) => t.name),
       ...Object.values(p.capabilityTools).flat(),
       ...p.extraTools,

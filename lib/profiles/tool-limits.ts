@@ -17,7 +17,7 @@ export const CAPABILITY_LIMITS = {
   ls: { maxChars: 20_000, maxLines: 500 },
   edit: { maxChars: 10_000 },
   write: { maxChars: 1_000 },
-  /** A subagent's answer (004's spawn_agent), kept from both ends; applied by the tool's kind, whatever the dialect calls it. */
+  /** A subagent's answer (004's spawn_agent), kept from both ends; applied by the tool's kind, whatever the profile calls it. */
   agent: { maxChars: 20_000, direction: "head_tail" },
 } as const satisfies Record<string, ToolLimits>;
 

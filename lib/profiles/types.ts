@@ -9,10 +9,12 @@
 import type { EnvironmentFacts } from "../env/types.ts";
 import type { ToolLimits } from "../output/policy.ts";
 import type { ModelInfo, ToolSpec } from "../llm/types.ts";
+import type { Skill } from "../setup/skills.ts";
+import type { Capability } from "../../tools/selection.ts";
 import type { Tool } from "../../tools/types.ts";
+import type { Subagents, SubagentToolOptions } from "./subagents.ts";
 
-/** The capabilities the tool presets are written in (003 §10): each profile names its tools for them. */
-export type Capability = "read" | "write" | "edit" | "bash" | "grep" | "find" | "ls";
+export type { Capability };
 
 /** What the request-time options depend on. */
 export interface RequestSettings {
@@ -98,6 +100,17 @@ export interface ProviderProfile {
    * names ("Use Read with offset and limit…"); absent → the core tools' sentence.
    */
   pagingHint?: string;
+  /** The subagent tools in this profile's names and shapes, over the session's child agents; the spawning one first. */
+  subagentTools(subagents: Subagents, options: SubagentToolOptions): Tool[];
+  /** The tool the model loads a skill with (a session that has skills offers it). */
+  skillTool(skills: readonly Skill[]): Tool;
+  /**
+   * The plan (todo list) tool in this profile's shape, when it has one. Every session knows the
+   * built-in profiles' plan tools; a selection naming one, or this profile's extras, turn it on.
+   */
+  planTool?: Tool;
+  /** Name of the tool that loads deferred MCP tools. */
+  toolSearchName: string;
 }
 
 export interface ProfileOptions {
@@ -107,3 +120,14 @@ export interface ProfileOptions {
 }
 
 export type ProfileFactory = (options: ProfileOptions) => ProviderProfile;
+
+/** A built-in profile as its folder registers it (lib/profiles/index.ts lists them). */
+export interface ProfileRegistration {
+  id: string;
+  create: ProfileFactory;
+  /**
+   * The models `auto` gives this profile: those whose id (after the provider, lowercased) `ids`
+   * recognises — a Claude id on any provider is Claude's — and otherwise those of `provider`.
+   */
+  models?: { provider: string; ids(id: string): boolean };
+}

@@ -3,10 +3,10 @@
  * (subfolders too, and the user's own), frontmatter `name`, `description`, `tools`,
  * `disallowedTools`, `model` (`sonnet`, `opus`, `haiku`, `inherit` or a model id), `maxTurns`; the
  * body is the agent's system prompt. Keys gong has no use for (`color`, `permissionMode`, …) are
- * ignored. Each becomes a subagent type the model can choose in its own dialect.
+ * ignored. Each becomes a subagent type the model can choose with its profile's subagent tool.
  */
 import { readFileSync } from "node:fs";
-import type { Capability } from "../profiles/types.ts";
+import type { Capability } from "../../tools/selection.ts";
 import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
 import {
   filesUnder,

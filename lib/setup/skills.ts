@@ -2,13 +2,11 @@
  * Agent Skills (the open SKILL.md format, agentskills.io): a folder holding `SKILL.md` — frontmatter
  * `name`, `description`, optional `allowed-tools` — and any files beside it. Only the names and
  * descriptions go into the system prompt; the body and the list of the files beside it load when
- * the model asks for the skill through the profile's skill tool: Claude Code's `Skill {skill,
- * args?}`, gemini-cli's `activate_skill {name}`, `skill {name}` elsewhere.
+ * the model asks for the skill through the profile's skill tool (lib/profiles/skill-tool.ts):
+ * Claude Code's `Skill {skill, args?}`, gemini-cli's `activate_skill {name}`, `skill {name}` elsewhere.
  */
 import { readFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
-import * as v from "valibot";
-import type { Tool } from "../../tools/types.ts";
+import { basename, dirname, relative } from "node:path";
 import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
 import {
   filesUnder,
@@ -88,13 +86,6 @@ export function loadSkill(skill: Skill): { body: string; dir: string; files: str
   return { body, dir, files };
 }
 
-export type SkillDialect = "anthropic" | "gemini" | "default";
-
-/** The skill tool's name in a profile's dialect. */
-export function skillToolName(profileId: string): string {
-  return profileId === "anthropic" ? "Skill" : profileId === "gemini" ? "activate_skill" : "skill";
-}
-
 /**
  * The system prompt's list of skills: names and descriptions only, sorted, so the prompt stays the
  * same from request to request (the provider's prompt cache keeps working).
@@ -104,78 +95,5 @@ export function skillsBlock(skills: readonly Skill[], toolName: string): string 
   return [
     `Skills: folders of instructions for particular kinds of task. When a task matches a skill's description, call ${toolName} with its name first and follow what it loads.`,
     ...skills.map((s) => `- ${s.name}: ${s.description}`),
-  ].join("\n");
-}
-
-/** The profile's skill tool over these skills. */
-export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
-  const names = skills.map((s) => s.name);
-  const byName = new Map(skills.map((s) => [s.name, s]));
-  const description =
-    "Load a skill's instructions (and the list of files that come with it) before doing a task the skill covers. The available skills are listed in the system prompt.";
-  const answer = (name: string, args: string | undefined, reply: Parameters<Tool["run"]>[1]["reply"]) => {
-    const skill = byName.get(name.replace(/^\//, ""));
-    if (!skill) return reply.fail("NOT_FOUND", `No skill '${name}'. Available skills: ${names.join(", ") || "none"}.`);
-    let loaded: ReturnType<typeof loadSkill>;
-    try {
-      loaded = loadSkill(skill);
-    } catch (e) {
-      return reply.fail(
-        "EXECUTION_ERROR",
-        `Skill '${skill.name}' could not be loaded from ${skill.file}: ${(e as Error).message}`,
-      );
-    }
-    const text = profileId === "gemini" ? geminiText(skill, loaded) : plainText(skill, loaded, args);
-    return reply.success({ skill: skill.name, file: skill.file, dir: loaded.dir, files: loaded.files }, text);
-  };
-  const common = { truncation: "head" as const, kind: "read" as const, description };
-  if (profileId === "anthropic") {
-    return {
-      ...common,
-      name: "Skill",
-      summarizeCall: (a: { skill?: string }) => a.skill ?? "",
-      schema: v.object({
-        skill: v.pipe(v.string(), v.minLength(1), v.description('The skill\'s name, e.g. "pdf".')),
-        args: v.optional(v.pipe(v.string(), v.description("Optional arguments for the skill."))),
-      }),
-      run: async (a: { skill: string; args?: string }, ctx) => answer(a.skill, a.args, ctx.reply),
-    };
-  }
-  if (profileId === "gemini") {
-    return {
-      ...common,
-      name: "activate_skill",
-      summarizeCall: (a: { name?: string }) => a.name ?? "",
-      schema: v.object({
-        name:
-          names.length > 0
-            ? v.pipe(v.picklist(names), v.description("The name of the skill to activate."))
-            : v.string(),
-      }),
-      run: async (a: { name: string }, ctx) => answer(a.name, undefined, ctx.reply),
-    };
-  }
-  return {
-    ...common,
-    name: "skill",
-    summarizeCall: (a: { name?: string }) => a.name ?? "",
-    schema: v.object({ name: v.pipe(v.string(), v.minLength(1), v.description("The skill's name.")) }),
-    run: async (a: { name: string }, ctx) => answer(a.name, undefined, ctx.reply),
-  };
-}
-
-function plainText(skill: Skill, loaded: ReturnType<typeof loadSkill>, args: string | undefined): string {
-  const parts = [`Skill '${skill.name}' (base directory: ${loaded.dir})`, loaded.body];
-  if (loaded.files.length > 0) parts.push(`Files in ${loaded.dir}:\n${loaded.files.map((f) => `- ${f}`).join("\n")}`);
-  if (args) parts.push(`ARGUMENTS: ${args}`);
-  return parts.join("\n\n");
-}
-
-function geminiText(skill: Skill, loaded: ReturnType<typeof loadSkill>): string {
-  return [
-    `<activated_skill name="${skill.name}">`,
-    `<instructions>\n${loaded.body}\n</instructions>`,
-    `<available_resources>\n${[join(loaded.dir, ""), ...loaded.files.map((f) => `  ${f}`)].join("\n")}\n</available_resources>`,
-    "</activated_skill>",
   ].join("\n");
 }

@@ -4,7 +4,6 @@
  * for the definitions, which each entry computes once.
  */
 import { buildToolset, type ToolsetInput } from "../../lib/agent/toolset.ts";
-import { subagentDialect, subagentTools } from "../../lib/agent/subagents/tools.ts";
 import { getProfileFactory } from "../../lib/profiles/index.ts";
 import { medianMs, ms, type BenchRow } from "./measure.ts";
 
@@ -16,7 +15,7 @@ export async function rows(): Promise<BenchRow[]> {
       profile,
       selection: "default",
       // The definitions only: no manager runs them here.
-      subagent: subagentTools(subagentDialect(id), undefined as never, { parentModel: "example/model" }),
+      subagent: profile.subagentTools(undefined as never, { parentModel: "example/model" }),
       shell: "bash",
     };
     const build = await medianMs(() => buildToolset(input), { warmup: 20, runs: 201 });

@@ -14,8 +14,8 @@ const ITEMS: PlanItem[] = [
   { text: "Fix the bug", status: "in_progress", active_form: "Fixing the bug" },
 ];
 
-/** Each dialect on its provider's own wire API. */
-const DIALECTS = [
+/** Each profile's plan tool on its provider's own wire API. */
+const PROFILE_CALLS = [
   {
     model: "anthropic/claude-sonnet-4-5",
     tool: "TodoWrite",
@@ -34,7 +34,7 @@ const DIALECTS = [
 ];
 
 describe("the plan in the session", () => {
-  for (const d of DIALECTS) {
+  for (const d of PROFILE_CALLS) {
     test(`${d.tool} over ${d.model.split("/")[0]}: the plan reaches the session, the event stream and the model's next request`, async () => {
       await using h = await harness([{ toolCalls: [{ name: d.tool, arguments: d.args }] }, { text: "planned" }], {
         model: d.model,

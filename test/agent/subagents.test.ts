@@ -394,7 +394,7 @@ test("a resumed parent knows its children: finished ones report their answer, an
   expect(resumed.subagents[0].output).toBe("second answer");
 });
 
-describe("subagents in each family's dialect (§9.12 subagent row)", () => {
+describe("subagents in each profile's tools (§9.12 subagent row)", () => {
   test("anthropic: Agent runs a child to completion and returns its report", async () => {
     await using h = await harness(
       routeByPrompt({

@@ -99,7 +99,7 @@ describe("one rule for custom and subagent tools: all on under the default prese
     expect(toolNames(h.fake.requests[0].body)).toEqual(["read", "plain_text", "spawn_agent"]);
   });
 
-  test("setProfile keeps the custom tool and brings the subagent tools over in the new dialect", async () => {
+  test("setProfile keeps the custom tool and brings the subagent tools over in the new profile's names", async () => {
     await using h = await harness([{ text: "ok" }], { customTools: [plainText] });
     h.session.setTools("default");
     h.session.setProfile("anthropic");
@@ -132,7 +132,7 @@ describe("one rule for custom and subagent tools: all on under the default prese
     ]);
   });
 
-  test("a list naming another dialect's subagent tool leaves it out; a custom tool it names stays across profiles", async () => {
+  test("a list naming another profile's subagent tool leaves it out; a custom tool it names stays across profiles", async () => {
     await using h = await harness([{ text: "ok" }], {
       customTools: [plainText],
       tools: ["read", "plain_text", "wait_agent"],

@@ -9,7 +9,6 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { buildToolset, type Toolset, type ToolsetInput } from "../../lib/agent/toolset.ts";
 import { toolsForSelection } from "../../lib/agent/tool-selection.ts";
-import { subagentDialect, subagentTools } from "../../lib/agent/subagents/tools.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { getProfileFactory } from "../../lib/profiles/index.ts";
@@ -50,7 +49,7 @@ describe("issue 23 the Toolset is one value built by one pure function", () => {
       profile,
       selection: ["default", "TodoWrite"],
       custom: [customTool("lookup")],
-      subagent: subagentTools(subagentDialect("anthropic"), undefined as never, { parentModel: "example/model" }),
+      subagent: profile.subagentTools(undefined as never, { parentModel: "example/model" }),
       limitOverrides: { Bash: { maxLines: 40 } },
       shell: "bash",
     };
@@ -72,7 +71,7 @@ describe("issue 23 the Toolset is one value built by one pure function", () => {
   });
 
   test("each entry carries its output limits resolved once: the profile's, the config's on top, a subagent's answer by its kind", () => {
-    const subagent = subagentTools("default", undefined as never, { parentModel: "example/model" });
+    const subagent = profileOf("default").subagentTools(undefined as never, { parentModel: "example/model" });
     const t = buildToolset({
       profile: profileOf("default"),
       selection: "default",

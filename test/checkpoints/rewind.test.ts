@@ -13,14 +13,14 @@ import { RewindConflictError } from "../../lib/checkpoints/restore.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { treeOf } from "./tree.ts";
 
-interface Dialect {
+interface ProfileCalls {
   model: string;
   profile: string;
   edit(path: string, old: string, now: string): ScriptToolCall;
   shell(command: string): ScriptToolCall;
 }
 
-const DIALECTS: Dialect[] = [
+const PROFILE_CALLS: ProfileCalls[] = [
   {
     model: "anthropic/claude-sonnet-4-5",
     profile: "default",
@@ -72,7 +72,7 @@ function seed(dir: string): void {
 
 const turn = (...calls: ScriptToolCall[]): ScriptTurn[] => [{ toolCalls: calls }, { text: "Done." }];
 
-function script(d: Dialect): ScriptTurn[] {
+function script(d: ProfileCalls): ScriptTurn[] {
   return [
     ...turn(d.edit("a.txt", "alpha", "ALPHA")),
     // The command also writes to an ignored file, a log and the oversized file: a rewind must leave those as they are.
@@ -86,7 +86,7 @@ function script(d: Dialect): ScriptTurn[] {
 }
 
 async function scriptedSession(
-  d: Dialect,
+  d: ProfileCalls,
 ): Promise<{ h: Harness; before: Record<string, string>[]; after: Record<string, string> }> {
   // The checkpoint store lives in a temp GONG_HOME of its own, removed with the harness.
   const home = tempDir("gong-checkpoints-");
@@ -107,7 +107,7 @@ async function scriptedSession(
   return { h, before, after: treeOf(h.dir, OUTSIDE) };
 }
 
-for (const d of DIALECTS) {
+for (const d of PROFILE_CALLS) {
   describe(`issue-28 rewind [${d.profile}]`, () => {
     test(`rewinding to each turn restores every byte and mode; ignored and oversized files are left alone; a rewind is undone [${d.profile}]`, async () => {
       const { h, before, after } = await scriptedSession(d);
@@ -153,7 +153,7 @@ for (const d of DIALECTS) {
 
 describe("issue-28 changed outside gong", () => {
   test("a file changed behind gong's back is reported, not overwritten; force overwrites it", async () => {
-    const { h, before } = await scriptedSession(DIALECTS[0]);
+    const { h, before } = await scriptedSession(PROFILE_CALLS[0]);
     try {
       writeFileSync(join(h.dir, "b.txt"), "edited by hand\n");
       appendFileSync(join(h.dir, "a.txt"), "hand\n");
@@ -179,7 +179,7 @@ describe("issue-28 changed outside gong", () => {
   }, 60_000);
 
   test("files-only and conversation-only rewinds", async () => {
-    const { h, before, after } = await scriptedSession(DIALECTS[0]);
+    const { h, before, after } = await scriptedSession(PROFILE_CALLS[0]);
     try {
       await h.session.rewind(3, { conversation: false });
       expect(treeOf(h.dir, OUTSIDE)).toEqual(before[2]);

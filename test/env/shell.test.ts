@@ -11,9 +11,9 @@ import { chooseShell, ShellNotFoundError } from "../../lib/env/shell.ts";
 import { environmentBlock } from "../../lib/profiles/prompt-layers.ts";
 import { promptEnvironment } from "../../lib/agent/system-prompt.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
-import { anthropicTools } from "../../tools/dialects/anthropic.ts";
-import { geminiTools } from "../../tools/dialects/gemini.ts";
-import { openaiTools } from "../../tools/dialects/openai.ts";
+import { anthropicTools } from "../../lib/profiles/anthropic/tools.ts";
+import { geminiTools } from "../../lib/profiles/gemini/tools.ts";
+import { openaiTools } from "../../lib/profiles/openai/tools.ts";
 import { makeWorkspace, type Workspace } from "./helpers.ts";
 
 const BASH = Bun.which("bash");

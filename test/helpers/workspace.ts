@@ -26,7 +26,7 @@ export interface Workspace {
   write(rel: string, content: string | Uint8Array): string;
   read(rel: string): string;
   bytes(rel: string): Uint8Array;
-  /** Registers a dialect's tools (dialects share some names, such as read_file: a test registers the one it speaks). */
+  /** Registers a profile's tools (profiles share some names, such as read_file: a test registers the one it speaks). */
   use(tools: readonly Tool[]): void;
   /** Execute a tool and check the result is a valid envelope. */
   run(name: string, args: unknown): Promise<ToolResponse>;

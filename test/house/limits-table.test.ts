@@ -8,7 +8,6 @@ import { startReply } from "../../lib/envelope.ts";
 import { createObserver, type TruncationInfo } from "../../lib/output/policy.ts";
 import { getProfileFactory } from "../../lib/profiles/index.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
-import { subagentDialect, subagentTools } from "../../lib/agent/subagents/tools.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 /** 004 §5.2, row by row: the capability a profile names its tool for, and the characters kept. */
@@ -50,8 +49,8 @@ describe("issue 23 004 §5.2 limits table pinned in every profile", () => {
     test(`004-5.2 ${id}: apply_patch keeps 10000 characters`, async () => {
       expect((await cutOf(id, "apply_patch")).max_chars).toBe(10_000);
     });
-    test(`004-5.2 ${id}: spawn_agent (every subagent tool of the dialect) keeps 20000 characters from both ends`, async () => {
-      const tools = subagentTools(subagentDialect(id), undefined as never, { parentModel: "" });
+    test(`004-5.2 ${id}: spawn_agent (every subagent tool of the profile) keeps 20000 characters from both ends`, async () => {
+      const tools = profile.subagentTools(undefined as never, { parentModel: "" });
       expect(tools.length).toBeGreaterThan(0);
       for (const t of tools) {
         // The limit comes by the tool's kind (the session passes it), so no profile entry may shadow it.

@@ -1,11 +1,11 @@
 /**
- * Issue 23, defect 2: tools say facts, dialects say sentences. The core read states where a window
- * lies past the end; each dialect words it in its own parameter names (no rewriting afterwards).
+ * Issue 23, defect 2: tools say facts, profiles say sentences. The core read states where a window
+ * lies past the end; each profile words it in its own parameter names (no rewriting afterwards).
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { anthropicTools } from "../../tools/dialects/anthropic.ts";
-import { geminiTools } from "../../tools/dialects/gemini.ts";
-import { openaiTools } from "../../tools/dialects/openai.ts";
+import { anthropicTools } from "../../lib/profiles/anthropic/tools.ts";
+import { geminiTools } from "../../lib/profiles/gemini/tools.ts";
+import { openaiTools } from "../../lib/profiles/openai/tools.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 let ws: Workspace;
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 const run = (name: string, args: unknown) => ws.registry.execute(name, args);
 
-describe("issue 23 model-facing sentences in each dialect's own names", () => {
+describe("issue 23 model-facing sentences in each profile's own names", () => {
   test("Claude Read with offset past the end names offset, not start_line", async () => {
     ws.use(anthropicTools);
     const r = await run("Read", { file_path: "f.txt", offset: 100 });

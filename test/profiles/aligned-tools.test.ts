@@ -1,14 +1,14 @@
 /**
- * The provider-aligned tools over the core ones (004 §3.4–3.6): each dialect's arguments reach
+ * The provider-aligned tools over the core ones (004 §3.4–3.6): each profile's arguments reach
  * the same implementation, long-running commands live on in the session's process table, and
  * every shell tool honours the session's command timeout. Real files, real processes.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { utimesSync } from "node:fs";
 import { alive, pidFrom } from "../agent/harness.ts";
-import { anthropicTools } from "../../tools/dialects/anthropic.ts";
-import { indentationBlock, openaiTools } from "../../tools/dialects/openai.ts";
-import { geminiTools } from "../../tools/dialects/gemini.ts";
+import { anthropicTools } from "../../lib/profiles/anthropic/tools.ts";
+import { indentationBlock, openaiTools } from "../../lib/profiles/openai/tools.ts";
+import { geminiTools } from "../../lib/profiles/gemini/tools.ts";
 import { MAX_RUNNING_PROCESSES } from "../../tools/processes.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { OutputCapture } from "../../lib/output/capture.ts";
@@ -18,7 +18,7 @@ import { eventually } from "../helpers/wait.ts";
 
 let ws: Workspace;
 beforeEach(() => {
-  ws = createWorkspace("gong-dialects-");
+  ws = createWorkspace("gong-aligned-tools-");
 });
 afterEach(async () => {
   await ws.registry.close();

@@ -13,7 +13,7 @@ import type { ScriptToolCall, ScriptTurn } from "../../lib/testing/fake-llm/type
 import { WIRE_PROFILES, type WireProfile } from "./wire.ts";
 
 /** How each profile's model calls the shared capabilities. */
-interface Dialect {
+interface ProfileCalls {
   write(path: string, content: string): ScriptToolCall;
   read(path: string): ScriptToolCall;
   /** Replace `old` with `now` in a file, in the profile's own edit format. */
@@ -25,7 +25,7 @@ interface Dialect {
   editTool: string;
 }
 
-const DIALECTS: Record<WireProfile["profile"], Dialect> = {
+const PROFILE_CALLS: Record<WireProfile["profile"], ProfileCalls> = {
   anthropic: {
     write: (path, content) => ({ name: "Write", arguments: { file_path: path, content } }),
     read: (path) => ({ name: "Read", arguments: { file_path: path } }),
@@ -68,12 +68,12 @@ const file = (h: Harness, path: string) => readFileSync(join(h.dir, path), "utf8
 async function run(
   wire: WireProfile,
   script: ScriptTurn[],
-  body: (h: Harness, d: Dialect) => Promise<void>,
+  body: (h: Harness, d: ProfileCalls) => Promise<void>,
   options: Parameters<typeof harness>[1] = {},
 ): Promise<void> {
   await using h = await harness(script, { model: wire.model, profile: "auto", killGraceMs: 200, ...options });
   expect(h.session.profile).toBe(wire.profile);
-  await body(h, DIALECTS[wire.profile]);
+  await body(h, PROFILE_CALLS[wire.profile]);
   for (const r of h.fake.requests)
     expect(r.format).toBe(
       wire.profile === "openai"
@@ -85,7 +85,7 @@ async function run(
 }
 
 for (const wire of WIRE_PROFILES) {
-  const d = DIALECTS[wire.profile];
+  const d = PROFILE_CALLS[wire.profile];
   describe(`004-9.12 parity matrix [${wire.profile}]`, () => {
     test(`simple file creation [${wire.profile}]`, () =>
       run(wire, [calls(d.write("hello.py", 'print("hi")\n')), { text: "Created hello.py." }], async (h) => {

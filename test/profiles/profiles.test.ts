@@ -7,13 +7,10 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harness } from "../agent/harness.ts";
-import {
-  ANTHROPIC_BASE_INSTRUCTIONS,
-  GEMINI_BASE_INSTRUCTIONS,
-  getProfileFactory,
-  OPENAI_BASE_INSTRUCTIONS,
-  profileForModel,
-} from "../../lib/profiles/index.ts";
+import { ANTHROPIC_BASE_INSTRUCTIONS } from "../../lib/profiles/anthropic/profile.ts";
+import { GEMINI_BASE_INSTRUCTIONS } from "../../lib/profiles/gemini/profile.ts";
+import { getProfileFactory, profileForModel } from "../../lib/profiles/index.ts";
+import { OPENAI_BASE_INSTRUCTIONS } from "../../lib/profiles/openai/profile.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { last, WIRE_PROFILES, wireOf } from "./wire.ts";
 
@@ -280,7 +277,7 @@ describe("004 §3 overrides and switching", () => {
     expect(names[2]).toContain("Read");
     const changes = h.events.filter((e) => e.kind === "profile_change").map((e) => e.data.profile);
     expect(changes).toEqual(["openai", "anthropic"]);
-    // The subagent tools follow the profile's dialect.
+    // The subagent tools follow the profile.
     expect(h.session.tools).toContain("Agent");
     h.session.setProfile("gemini");
     expect(h.session.tools).toContain("invoke_agent");

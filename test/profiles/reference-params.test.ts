@@ -4,9 +4,9 @@
  * the model can act on — a call is never refused for a parameter its own agent would take.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { anthropicTools } from "../../tools/dialects/anthropic.ts";
-import { geminiTools } from "../../tools/dialects/gemini.ts";
-import { openaiTools } from "../../tools/dialects/openai.ts";
+import { anthropicTools } from "../../lib/profiles/anthropic/tools.ts";
+import { geminiTools } from "../../lib/profiles/gemini/tools.ts";
+import { openaiTools } from "../../lib/profiles/openai/tools.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 let ws: Workspace;

@@ -1,17 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { buildToolset } from "../../lib/agent/toolset.ts";
+import { todoWriteTool } from "../../lib/profiles/anthropic/plan.ts";
+import { createDefaultProfile, planTools } from "../../lib/profiles/index.ts";
+import { updatePlanTool } from "../../lib/profiles/openai/plan.ts";
+import { writeTodosTool } from "../../lib/profiles/gemini/plan.ts";
 import { createToolRegistry, toDefinition, TOOL_PRESETS } from "../../tools/registry.ts";
-import { planOf, todoWriteTool, updatePlanTool, writeTodosTool } from "../../tools/plan.ts";
+import { planOf } from "../../tools/plan.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 
 let ws: Workspace;
 beforeAll(() => {
   ws = createWorkspace("gong-plan-");
+  ws.use(planTools);
   ws.registry.setActive(["default", "TodoWrite", "update_plan", "write_todos"]);
 });
 afterAll(() => ws.dispose());
 
-describe("plan tool dialects", () => {
-  test("each dialect has the reference agent's name and parameter shape", () => {
+describe("each profile's plan tool", () => {
+  test("each profile's plan tool has the reference agent's name and parameter shape", () => {
     const params = (t: Parameters<typeof toDefinition>[0]) => toDefinition(t).parameters as any;
     const claude = params(todoWriteTool);
     expect(toDefinition(todoWriteTool).name).toBe("TodoWrite");
@@ -43,7 +49,7 @@ describe("plan tool dialects", () => {
     expect(item.properties.status.enum).toEqual(["pending", "in_progress", "completed", "cancelled", "blocked"]);
   });
 
-  test("the three dialects give the same plan in data.plan", async () => {
+  test("the three plan tools give the same plan in data.plan", async () => {
     const claude = await ws.run("TodoWrite", {
       todos: [
         { content: "Read the code", status: "completed", activeForm: "Reading the code" },
@@ -119,15 +125,26 @@ describe("plan tool dialects", () => {
     expect(extra.error?.code).toBe("INVALID_PARAM");
   });
 
-  test("no preset activates a plan tool; a list adds one beside a preset", () => {
+  test("no preset activates a plan tool; a list adds one beside a preset, under any profile", () => {
     for (const names of Object.values(TOOL_PRESETS))
       expect(names.some((n) => ["TodoWrite", "update_plan", "write_todos"].includes(n))).toBe(false);
-    const registry = createToolRegistry({ cwd: ws.root, env: ws.env });
-    expect(registry.names()).not.toContain("TodoWrite");
-    expect(registry.get("TodoWrite")?.kind).toBe("plan");
-    registry.setActive(["default", "TodoWrite"]);
-    expect(registry.names()).toEqual(["read", "write", "edit", "bash", "grep", "find", "ls", "TodoWrite"]);
-    registry.setActive(["readonly", "write_todos", "read"]);
-    expect(registry.names()).toEqual(["read", "grep", "find", "ls", "write_todos"]);
+    const profile = createDefaultProfile({ model: "example/model" });
+    const names = (selection: string | string[]) => buildToolset({ profile, selection: selection as never }).names;
+    expect(names("default")).not.toContain("TodoWrite");
+    expect(planTools.find((t) => t.name === "TodoWrite")?.kind).toBe("plan");
+    expect(names(["default", "TodoWrite"])).toEqual([
+      "read",
+      "write",
+      "edit",
+      "bash",
+      "grep",
+      "find",
+      "ls",
+      "web_fetch",
+      "TodoWrite",
+    ]);
+    expect(names(["readonly", "write_todos", "read"])).toEqual(["read", "grep", "find", "ls", "write_todos"]);
+    // The bare registry of the tools kit knows the core tools and apply_patch; a plan tool is registered like any other.
+    expect(createToolRegistry({ cwd: ws.root, env: ws.env }).get("TodoWrite")).toBeUndefined();
   });
 });

@@ -59,7 +59,7 @@ describe("TOOLCFG presets", () => {
 
   test("TOOLCFG-005 invalid tool names rejected", () => {
     expect(() => make(["nonexistent"])).toThrow(
-      "Unknown tool 'nonexistent'. Available tools: read, write, edit, bash, grep, find, ls, TodoWrite, update_plan, write_todos, apply_patch.",
+      "Unknown tool 'nonexistent'. Available tools: read, write, edit, bash, grep, find, ls, apply_patch.",
     );
     const registry = make();
     expect(() => registry.setActive(["read", "nope"])).toThrow("Unknown tool 'nope'");

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findExecutable } from "../../lib/env/search/which.ts";
-import { anthropicTools } from "../../tools/dialects/anthropic.ts";
-import { geminiTools } from "../../tools/dialects/gemini.ts";
-import { openaiTools } from "../../tools/dialects/openai.ts";
+import { anthropicTools } from "../../lib/profiles/anthropic/tools.ts";
+import { geminiTools } from "../../lib/profiles/gemini/tools.ts";
+import { openaiTools } from "../../lib/profiles/openai/tools.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
 import { FALLBACK_NOTICE } from "../../tools/search-fallback.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -76,7 +76,7 @@ const CASES: Array<{
 
 let ws: Workspace;
 beforeEach(() => {
-  ws = makeWorkspace("fallback-dialects");
+  ws = makeWorkspace("fallback-profiles");
   mkdirSync(join(ws.dir, "src"));
   writeFileSync(join(ws.dir, "src", "a.txt"), "a needle here\n");
 });

@@ -5,7 +5,9 @@
 import { expect, test } from "bun:test";
 import { acpKind } from "../../lib/cli/acp/updates.ts";
 import { needsApproval } from "../../lib/cli/approval.ts";
-import { geminiWebFetchTool, urlsInText, WebFetchTool } from "../../tools/dialects/web.ts";
+import { WebFetchTool } from "../../lib/profiles/anthropic/web-fetch.ts";
+import { geminiWebFetchTool } from "../../lib/profiles/gemini/web-fetch.ts";
+import { urlsInText } from "../../tools/web-fetch.ts";
 import { describeCall } from "../../tools/metadata.ts";
 import { fetchTargets, webFetchTool } from "../../tools/web-fetch.ts";
 

@@ -7,6 +7,7 @@ import { isToolError, ToolError } from "../../envelope.ts";
 import { SubdirEnvironment } from "../../env/subdir.ts";
 import type { ExecutionEnvironment } from "../../env/types.ts";
 import type { Message, ReasoningEffort } from "../../llm/types.ts";
+import { SUBAGENT_TOOL_NAMES } from "../../profiles/index.ts";
 import type { Capability, ProviderProfile } from "../../profiles/types.ts";
 import { agentModel, agentToolSelection, type AgentDefinition } from "../../setup/agents.ts";
 import { childSessionDir } from "../../store/list.ts";
@@ -18,7 +19,6 @@ import type { Session } from "../session.ts";
 import type { PromptSources } from "../system-prompt.ts";
 import type { ChildFactory, ParentSnapshot } from "./child-factory.ts";
 import { DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./manager.ts";
-import { SUBAGENT_TOOL_NAMES } from "./tools.ts";
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
 export interface Lineage {

@@ -11,8 +11,11 @@ import type { Usage } from "../../llm/types.ts";
 import { addUsage, zeroUsage } from "../../llm/usage.ts";
 import type { EventMap, SessionEvent } from "../events.ts";
 import type { SubmitResult } from "../loop.ts";
-import type { AgentDefinition } from "../../setup/agents.ts";
 import type { ChildFactory, ParentSnapshot } from "./child-factory.ts";
+import type { ChildReport, ChildStatus, SpawnRequest, Subagents } from "../../profiles/subagents.ts";
+
+// The requests and reports the profiles' subagent tools exchange with the manager are declared with them.
+export type { ChildReport, ChildStatus, SpawnRequest };
 
 /** What the manager needs of a child session (a Session satisfies it). */
 export interface ChildSession {
@@ -27,45 +30,6 @@ export interface ChildSession {
   interrupt(): Promise<void>;
   abort(): Promise<void>;
   subscribe(listener: (event: SessionEvent) => void): () => void;
-}
-
-export interface SpawnRequest {
-  /** The child's first input. */
-  task: string;
-  /** A short name shown in progress lines ("explore parser"). */
-  name?: string;
-  /** Model override ("provider/id"); default the parent's. */
-  model?: string;
-  /** Subdirectory of the workspace the child works in. */
-  workingDir?: string;
-  /** Model calls the child may make; default 50. */
-  maxTurns?: number;
-  /** Tool preset or names for the child; default the parent's active tools. */
-  tools?: string | readonly string[];
-  /** The parent's tool call that spawned the child (recorded in the child's session file). */
-  callId?: string;
-  /** Start the child with a copy of the parent's conversation instead of an empty one. */
-  forkContext?: boolean;
-  reasoningEffort?: string;
-  /** When the child finishes, its report is sent to the parent as a message (background agents). */
-  notifyWhenDone?: boolean;
-  /** A custom agent: its prompt, tools, model and turn limit (fields set above win). */
-  agent?: AgentDefinition;
-}
-
-export type ChildStatus = "running" | "completed" | "failed" | "closed";
-
-export interface ChildReport {
-  agent_id: string;
-  name: string;
-  status: ChildStatus;
-  /** The child's last answer (its final text once it has finished). */
-  output: string;
-  /** Model calls made by the child so far. */
-  turns: number;
-  usage: Usage;
-  error?: string;
-  session_file?: string;
 }
 
 interface SubagentLimits {
@@ -134,7 +98,7 @@ interface Child {
 
 export const DEFAULT_CHILD_MAX_TURNS = 50;
 
-export class SubagentManager {
+export class SubagentManager implements Subagents {
   private readonly children = new Map<string, Child>();
   private nextNumber = 1;
   /** Counts the parent's inputs (see beginInput). */

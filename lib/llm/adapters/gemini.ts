@@ -131,9 +131,9 @@ function params(request: Request, ctx: AdapterContext): GenerateContentParameter
   };
 }
 
-/** Gemini takes JSON Schema as `parametersJsonSchema`, but not the `$schema` dialect marker. */
+/** Gemini takes JSON Schema as `parametersJsonSchema`, but not the `$schema` version marker. */
 function jsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = schema;
+  const { $schema: _version, ...rest } = schema;
   return rest;
 }
 

@@ -1,10 +1,10 @@
 /**
- * The answers the shell dialects give about background commands: start one, report its new output
- * and state. The process table (tools/processes.ts) does the work; these only put it in words.
+ * How Claude Code's TaskOutput and TaskStop answer about a background command: its new output and
+ * its state. The process table (tools/processes.ts) does the work; this only puts it in words.
  */
-import type { ToolResponse } from "../../lib/envelope.ts";
-import type { BackgroundProcess, ProcessTable } from "../processes.ts";
-import type { ToolRunContext } from "../types.ts";
+import type { ToolResponse } from "../../envelope.ts";
+import type { BackgroundProcess, ProcessTable } from "../../../tools/processes.ts";
+import type { ToolRunContext } from "../../../tools/types.ts";
 
 /**
  * One running or finished process, with the output written since it was last read: all of it,

@@ -6,10 +6,13 @@
  *
  * Tool shapes checked against Claude Code 2.1 (2.1.168 tool schemas).
  */
-import { anthropicTools, CLAUDE_BASH_DEFAULT_TIMEOUT_MS } from "../../tools/dialects/anthropic.ts";
-import { WebFetchTool } from "../../tools/dialects/web.ts";
-import { createAlignedProfile } from "./build-profile.ts";
-import type { ProfileOptions, ProviderProfile } from "./types.ts";
+import { createAlignedProfile } from "../build-profile.ts";
+import type { ProfileOptions, ProfileRegistration, ProviderProfile } from "../types.ts";
+import { todoWriteTool } from "./plan.ts";
+import { claudeSkillTool } from "./skill.ts";
+import { claudeSubagentTools } from "./subagents.ts";
+import { anthropicTools, CLAUDE_BASH_DEFAULT_TIMEOUT_MS } from "./tools.ts";
+import { WebFetchTool } from "./web-fetch.ts";
 
 export const ANTHROPIC_REFERENCE = "Claude Code 2.1";
 
@@ -57,7 +60,7 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         find: ["Glob"],
         ls: [],
       },
-      extras: ["TodoWrite", WebFetchTool.name],
+      extras: [todoWriteTool.name, WebFetchTool.name],
       limits: {
         Read: "read",
         Bash: "bash",
@@ -75,6 +78,10 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         "Use Read with offset and limit to page through that file, or Grep with that file as its path to search it, instead of re-running the tool.",
       defaultCommandTimeoutMs: CLAUDE_BASH_DEFAULT_TIMEOUT_MS,
       supportsParallelToolCalls: true,
+      subagentTools: claudeSubagentTools,
+      skillTool: claudeSkillTool,
+      planTool: todoWriteTool,
+      toolSearchName: "ToolSearch",
       providerOptions({ modelInfo }, { reasoningEffort }) {
         // The adapter turns the effort into a thinking budget; the beta lets thinking continue between tool calls.
         if (!reasoningEffort || !modelInfo?.reasoning) return undefined;
@@ -84,3 +91,10 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
     options,
   );
 }
+
+export const anthropicProfile: ProfileRegistration = {
+  id: "anthropic",
+  create: createAnthropicProfile,
+  // Claude ids on any provider (Bedrock's, Vertex's, OpenRouter's).
+  models: { provider: "anthropic", ids: (id) => /claude/.test(id) },
+};

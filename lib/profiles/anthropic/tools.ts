@@ -4,20 +4,20 @@
  * TaskStop for background commands), Grep, Glob. Each maps its arguments onto gong's core tool.
  */
 import * as v from "valibot";
-import type { ToolResponse } from "../../lib/envelope.ts";
-import { flag, text } from "../args.ts";
-import { BASH_MAX_TIMEOUT_S, bashTool, runShellCommand } from "../bash.ts";
-import { editTool, editToolWith } from "../edit.ts";
-import { findTool } from "../find.ts";
-import { grepTool } from "../grep.ts";
-import { count, defaultResultSummary } from "../metadata.ts";
-import { numbered, READ_MAX_LIMIT, readTool, readToolWith, windowWording } from "../read.ts";
-import type { Tool } from "../types.ts";
-import { writeTool } from "../write.ts";
+import type { ToolResponse } from "../../envelope.ts";
+import { flag, text } from "../../../tools/args.ts";
+import { BASH_MAX_TIMEOUT_S, bashTool, runShellCommand } from "../../../tools/bash.ts";
+import { editTool, editToolWith } from "../../../tools/edit.ts";
+import { findTool } from "../../../tools/find.ts";
+import { grepTool } from "../../../tools/grep.ts";
+import { count, defaultResultSummary } from "../../../tools/metadata.ts";
+import { numbered, READ_MAX_LIMIT, readTool, readToolWith, windowWording } from "../../../tools/read.ts";
+import type { Tool } from "../../../tools/types.ts";
+import { writeTool } from "../../../tools/write.ts";
 import { describeProcess } from "./background.ts";
-import { delegate, describedLike, num, wholeCount } from "./delegate.ts";
-import { compileSearchRegex } from "../../lib/env/search/regex.ts";
-import { COLLECT_LIMIT, matchesOf, newestFirst, searchContent } from "./search.ts";
+import { delegate, describedLike, num, wholeCount } from "../delegate.ts";
+import { compileSearchRegex } from "../../env/search/regex.ts";
+import { COLLECT_LIMIT, matchesOf, newestFirst, searchContent } from "../content-search.ts";
 
 export const CLAUDE_BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** Claude Code's Grep shows at most this many rows unless head_limit says otherwise. */

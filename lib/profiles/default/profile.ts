@@ -3,16 +3,16 @@
  * their plain names, for any model. Provider-aligned profiles replace the base text and the tool
  * shapes; everything else about a profile works as here.
  */
-import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "./prompt-layers.ts";
-import { limitsFor } from "./tool-limits.ts";
-import { CORE_PAGING_HINT } from "../output/policy.ts";
-import { coreTools } from "../../tools/registry.ts";
-import { BASH_DEFAULT_TIMEOUT_S } from "../../tools/bash.ts";
-import { webFetchTool } from "../../tools/web-fetch.ts";
-import type { ProfileOptions, ProviderProfile } from "./types.ts";
-
-/** Used when the catalog does not know the model. */
-export const FALLBACK_CONTEXT_WINDOW = 128_000;
+import { FALLBACK_CONTEXT_WINDOW } from "../build-profile.ts";
+import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolsBlock } from "../prompt-layers.ts";
+import { plainSkillTool } from "../skill-tool.ts";
+import { limitsFor } from "../tool-limits.ts";
+import type { ProfileOptions, ProfileRegistration, ProviderProfile } from "../types.ts";
+import { CORE_PAGING_HINT } from "../../output/policy.ts";
+import { coreTools } from "../../../tools/registry.ts";
+import { BASH_DEFAULT_TIMEOUT_S } from "../../../tools/bash.ts";
+import { webFetchTool } from "../../../tools/web-fetch.ts";
+import { defaultSubagentTools } from "./subagents.ts";
 
 export const DEFAULT_BASE_INSTRUCTIONS = `You are gong, a coding agent working in the user's project through tools. You read and change files and run commands to get the user's task done, then say briefly what you did.
 
@@ -72,5 +72,11 @@ export function createDefaultProfile({ model, modelInfo }: ProfileOptions): Prov
       write: "write",
       [webFetchTool.name]: "read",
     }),
+    subagentTools: defaultSubagentTools,
+    skillTool: plainSkillTool,
+    toolSearchName: "tool_search",
   };
 }
+
+/** The profile of any model no other profile claims. */
+export const defaultProfile: ProfileRegistration = { id: "default", create: createDefaultProfile };

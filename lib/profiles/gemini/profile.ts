@@ -7,10 +7,13 @@
  *
  * Tool shapes checked against gemini-cli 0.56 (its model tool-declaration snapshots).
  */
-import { GEMINI_SHELL_DEFAULT_TIMEOUT_MS, geminiTools } from "../../tools/dialects/gemini.ts";
-import { geminiWebFetchTool } from "../../tools/dialects/web.ts";
-import { createAlignedProfile } from "./build-profile.ts";
-import type { ProfileOptions, ProviderProfile } from "./types.ts";
+import { createAlignedProfile } from "../build-profile.ts";
+import type { ProfileOptions, ProfileRegistration, ProviderProfile } from "../types.ts";
+import { writeTodosTool } from "./plan.ts";
+import { geminiSkillTool } from "./skill.ts";
+import { geminiSubagentTools } from "./subagents.ts";
+import { GEMINI_SHELL_DEFAULT_TIMEOUT_MS, geminiTools } from "./tools.ts";
+import { geminiWebFetchTool } from "./web-fetch.ts";
 
 export const GEMINI_REFERENCE = "gemini-cli 0.56";
 
@@ -61,7 +64,7 @@ export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
         find: ["glob"],
         ls: ["list_directory"],
       },
-      extras: ["write_todos", geminiWebFetchTool.name],
+      extras: [writeTodosTool.name, geminiWebFetchTool.name],
       limits: {
         read_file: "read",
         read_many_files: "read",
@@ -82,6 +85,10 @@ export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
         "Use read_file with start_line and end_line to page through that file instead of re-running the tool.",
       defaultCommandTimeoutMs: GEMINI_SHELL_DEFAULT_TIMEOUT_MS,
       supportsParallelToolCalls: true,
+      subagentTools: geminiSubagentTools,
+      skillTool: geminiSkillTool,
+      planTool: writeTodosTool,
+      toolSearchName: "tool_search",
       providerOptions({ modelInfo }) {
         return { [modelInfo?.provider ?? "gemini"]: { safetySettings: GEMINI_SAFETY_SETTINGS } };
       },
@@ -89,3 +96,10 @@ export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
     options,
   );
 }
+
+export const geminiProfile: ProfileRegistration = {
+  id: "gemini",
+  create: createGeminiProfile,
+  // Gemini ids on any provider (openrouter/google/gemini-2.5-flash).
+  models: { provider: "gemini", ids: (id) => /(^|[/-])gemini/.test(id) },
+};

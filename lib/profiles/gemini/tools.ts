@@ -4,21 +4,21 @@
  * write_file, replace, run_shell_command (+ read_background_output, list_background_processes),
  * grep_search, glob, list_directory. Each maps its arguments onto gong's core tools.
  */
-import { OutputCapture } from "../../lib/output/capture.ts";
+import { OutputCapture } from "../../output/capture.ts";
 import picomatch from "picomatch";
 import * as v from "valibot";
-import { flag, text, whole } from "../args.ts";
-import { bashTool, commandDirectory, runShellCommand } from "../bash.ts";
-import { editTool, editToolWith } from "../edit.ts";
-import { findFiles, findTool } from "../find.ts";
-import { grepTool } from "../grep.ts";
-import { lsTool, lsToolWith } from "../ls.ts";
-import { count, defaultResultSummary } from "../metadata.ts";
-import { READ_MAX_LIMIT, readTool, readToolWith } from "../read.ts";
-import type { Tool, ToolRunContext } from "../types.ts";
-import { writeTool } from "../write.ts";
-import { delegate, describedLike } from "./delegate.ts";
-import { matchesOf, searchContent } from "./search.ts";
+import { flag, text, whole } from "../../../tools/args.ts";
+import { bashTool, commandDirectory, runShellCommand } from "../../../tools/bash.ts";
+import { editTool, editToolWith } from "../../../tools/edit.ts";
+import { findFiles, findTool } from "../../../tools/find.ts";
+import { grepTool } from "../../../tools/grep.ts";
+import { lsTool, lsToolWith } from "../../../tools/ls.ts";
+import { count, defaultResultSummary } from "../../../tools/metadata.ts";
+import { READ_MAX_LIMIT, readTool, readToolWith } from "../../../tools/read.ts";
+import type { Tool, ToolRunContext } from "../../../tools/types.ts";
+import { writeTool } from "../../../tools/write.ts";
+import { delegate, describedLike } from "../delegate.ts";
+import { matchesOf, searchContent } from "../content-search.ts";
 
 export const GEMINI_SHELL_DEFAULT_TIMEOUT_MS = 10_000;
 const BACKGROUND_DELAY_MS = 200;

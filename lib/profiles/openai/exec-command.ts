@@ -11,14 +11,14 @@
  * and the framework cuts it once with the profile's shell limits.
  */
 import * as v from "valibot";
-import type { ToolResponse } from "../../lib/envelope.ts";
-import { shellQuote } from "../../lib/env/sandbox-profiles.ts";
-import { patchFromShellCommand } from "../apply-patch/shell.ts";
-import { flag, text } from "../args.ts";
-import { commandDirectory, runShellPatch } from "../bash.ts";
-import type { BackgroundProcess, ProcessTable } from "../processes.ts";
-import type { Tool, ToolRunContext } from "../types.ts";
-import { num } from "./delegate.ts";
+import type { ToolResponse } from "../../envelope.ts";
+import { shellQuote } from "../../env/sandbox-profiles.ts";
+import { patchFromShellCommand } from "../../../tools/apply-patch/shell.ts";
+import { flag, text } from "../../../tools/args.ts";
+import { commandDirectory, runShellPatch } from "../../../tools/bash.ts";
+import type { BackgroundProcess, ProcessTable } from "../../../tools/processes.ts";
+import type { Tool, ToolRunContext } from "../../../tools/types.ts";
+import { num } from "../delegate.ts";
 
 export const EXEC_DEFAULT_YIELD_MS = 10_000;
 const MIN_YIELD_MS = 250;

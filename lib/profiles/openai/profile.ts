@@ -7,11 +7,14 @@
  *
  * Tool shapes checked against codex 0.169 (codex-rs tool specs).
  */
-import { EXEC_DEFAULT_YIELD_MS } from "../../tools/dialects/exec-command.ts";
-import { openaiTools } from "../../tools/dialects/openai.ts";
-import { webFetchTool } from "../../tools/web-fetch.ts";
-import { createAlignedProfile } from "./build-profile.ts";
-import type { ProfileOptions, ProviderProfile } from "./types.ts";
+import { webFetchTool } from "../../../tools/web-fetch.ts";
+import { createAlignedProfile } from "../build-profile.ts";
+import { plainSkillTool } from "../skill-tool.ts";
+import type { ProfileOptions, ProfileRegistration, ProviderProfile } from "../types.ts";
+import { EXEC_DEFAULT_YIELD_MS } from "./exec-command.ts";
+import { updatePlanTool } from "./plan.ts";
+import { codexSubagentTools } from "./subagents.ts";
+import { openaiTools } from "./tools.ts";
 
 export const OPENAI_REFERENCE = "codex 0.169";
 
@@ -54,7 +57,7 @@ export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
         find: ["list_dir"],
         ls: ["list_dir"],
       },
-      extras: ["update_plan", "view_image", webFetchTool.name],
+      extras: [updatePlanTool.name, "view_image", webFetchTool.name],
       limits: {
         read_file: "read",
         exec_command: "bash",
@@ -70,6 +73,10 @@ export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
       pagingHint: "Use read_file with offset and limit to page through that file instead of re-running the tool.",
       defaultCommandTimeoutMs: EXEC_DEFAULT_YIELD_MS,
       supportsParallelToolCalls: true,
+      subagentTools: codexSubagentTools,
+      skillTool: plainSkillTool,
+      planTool: updatePlanTool,
+      toolSearchName: "tool_search",
       providerOptions({ modelInfo }) {
         // reasoning.effort is set by the Responses adapter from the request; the profile asks for parallel calls.
         const provider = modelInfo?.provider ?? "openai";
@@ -79,3 +86,16 @@ export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
     options,
   );
 }
+
+export const openaiProfile: ProfileRegistration = {
+  id: "openai",
+  create: createOpenAIProfile,
+  // GPT, o-series and codex ids, by their last path segment (openrouter/openai/gpt-5-mini).
+  models: {
+    provider: "openai",
+    ids: (id) => {
+      const last = id.slice(id.lastIndexOf("/") + 1);
+      return /^(gpt-|o\d(-|$)|codex)/.test(last) || /codex/.test(last);
+    },
+  },
+};

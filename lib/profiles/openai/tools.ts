@@ -6,17 +6,17 @@
  */
 import { join } from "node:path";
 import * as v from "valibot";
-import type { Entry } from "../../lib/envelope.ts";
-import { flag, text } from "../args.ts";
-import { grepTool } from "../grep.ts";
-import { lsTool } from "../ls.ts";
-import { count, defaultResultSummary } from "../metadata.ts";
-import { READ_MAX_LIMIT, readTool, readToolWith, windowWording } from "../read.ts";
-import type { Tool, ToolRunContext } from "../types.ts";
-import { writeTool } from "../write.ts";
-import { delegate, describedLike, num, wholeCount } from "./delegate.ts";
+import type { Entry } from "../../envelope.ts";
+import { flag, text } from "../../../tools/args.ts";
+import { grepTool } from "../../../tools/grep.ts";
+import { lsTool } from "../../../tools/ls.ts";
+import { count, defaultResultSummary } from "../../../tools/metadata.ts";
+import { READ_MAX_LIMIT, readTool, readToolWith, windowWording } from "../../../tools/read.ts";
+import type { Tool, ToolRunContext } from "../../../tools/types.ts";
+import { writeTool } from "../../../tools/write.ts";
+import { delegate, describedLike, num, wholeCount } from "../delegate.ts";
 import { execCommandTool, writeStdinTool } from "./exec-command.ts";
-import { matchesOf, newestFirst, searchContent } from "./search.ts";
+import { matchesOf, newestFirst, searchContent } from "../content-search.ts";
 
 const READ_DEFAULT_LIMIT = 2000;
 /**
