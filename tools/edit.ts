@@ -14,6 +14,7 @@ import { flag, text } from "./args.ts";
 import { findMatches, type Span, splice } from "./edit-match.ts";
 import { withFileLock } from "./file-lock.ts";
 import { locate } from "./locate.ts";
+import { naming, toolFor } from "./naming.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -63,12 +64,16 @@ async function runEdit(args: EditArgs, ctx: ToolRunContext, names: EditNames): P
   const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
   if (!info)
     return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, {
-      text: `File not found: ${args.path}. Check the path, or use write to create a new file.`,
+      text: `File not found: ${args.path}. Check the path${naming(toolFor(ctx.toolNames, "write"), (t) => `, or use ${t} to create a new file`)}.`,
     });
   if (info.type === "dir")
-    return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to edit.`, extras);
+    return ctx.reply.fail("IS_DIRECTORY", `Is a directory: ${args.path}. Give the path of a file to change.`, extras);
   if (info.type !== "file")
-    return ctx.reply.fail("INVALID_PARAM", `Not a regular file: ${args.path}. edit only changes files.`, extras);
+    return ctx.reply.fail(
+      "INVALID_PARAM",
+      `Not a regular file: ${args.path}. Only regular files can be changed.`,
+      extras,
+    );
   return withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras, names));
 }
 
@@ -84,7 +89,11 @@ async function applyEdit(
   if (!before) return ctx.reply.fail("NOT_FOUND", `File not found: ${path}`, extras);
   const bytes = await ctx.env.readFile(absolute);
   if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-    return ctx.reply.fail("BINARY_FILE", `File '${path}' appears to be binary; edit only changes text files.`, extras);
+    return ctx.reply.fail(
+      "BINARY_FILE",
+      `File '${path}' appears to be binary; only text files can be changed.`,
+      extras,
+    );
   }
   let decoded: string;
   try {
@@ -92,7 +101,7 @@ async function applyEdit(
   } catch {
     return ctx.reply.fail(
       "BINARY_FILE",
-      `File '${path}' is not valid UTF-8 text, so it cannot be edited without corrupting it. Use bash to change it.`,
+      `File '${path}' is not valid UTF-8 text, so it cannot be edited without corrupting it.${naming(toolFor(ctx.toolNames, "bash"), (t) => ` Use ${t} to change it.`)}`,
       extras,
     );
   }
@@ -112,7 +121,7 @@ async function applyEdit(
     if (content !== "") {
       return ctx.reply.fail(
         "INVALID_PARAM",
-        `${names.oldText} must not be empty when ${path} has content. Give the exact text to replace, or use write to replace the whole file.`,
+        `${names.oldText} must not be empty when ${path} has content. Give the exact text to change${naming(toolFor(ctx.toolNames, "write"), (t) => `, or use ${t} to rewrite the whole file`)}.`,
         extras,
       );
     }
@@ -123,7 +132,7 @@ async function applyEdit(
       const message = `Could not find the exact text in ${path}. The old text must match exactly including all whitespace and newlines.`;
       return ctx.reply.fail("INVALID_PARAM", message, {
         ...extras,
-        text: `${message} Read the file again to copy the current text.`,
+        text: `${message} Look at the file again${naming(toolFor(ctx.toolNames, "read"), (t) => ` with ${t}`)} to copy the current text.`,
       });
     }
     if (!match.ok) {
@@ -154,7 +163,7 @@ async function applyEdit(
   if (!now || changed(before, now) || !sameBytes(await ctx.env.readFile(absolute), bytes)) {
     return ctx.reply.fail(
       "CONFLICT",
-      `File ${path} changed on disk while the edit was being prepared; nothing was written. Read it again and retry the edit.`,
+      `File ${path} changed on disk while the change was being prepared; nothing was written. Look at it again${naming(toolFor(ctx.toolNames, "read"), (t) => ` with ${t}`)} and retry.`,
       extras,
     );
   }

@@ -10,6 +10,7 @@ import { text, whole } from "./args.ts";
 import { joinLines, withNotices } from "./grep.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
+import { naming, toolFor } from "./naming.ts";
 
 export const FIND_DEFAULT_LIMIT = 1000;
 
@@ -51,7 +52,7 @@ export async function findFiles(
   if (!resolved.exists) {
     return ctx.reply.fail(
       "NOT_FOUND",
-      `Directory '${where}' does not exist. Check the path, or use ls to see what is there.`,
+      `Directory '${where}' does not exist. Check the path${naming(toolFor(ctx.toolNames, "ls", "find"), (t) => `, or use ${t} to see what is there`)}.`,
       { pathResolved: resolved.relative },
     );
   }

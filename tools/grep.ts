@@ -10,6 +10,7 @@ import type { GrepLine } from "../lib/env/types.ts";
 import { flag, text, whole } from "./args.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
+import { naming, toolChoice } from "./naming.ts";
 
 export const GREP_DEFAULT_LIMIT = 100;
 
@@ -53,7 +54,7 @@ async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> 
   if (!resolved.exists) {
     return ctx.reply.fail(
       "NOT_FOUND",
-      `Path '${where}' does not exist. Check the path, or use ls or find to locate it.`,
+      `Path '${where}' does not exist. Check the path${naming(toolChoice(ctx.toolNames, "ls", "find"), (t) => `, or use ${t} to locate it`)}.`,
       { pathResolved: resolved.relative },
     );
   }

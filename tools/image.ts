@@ -5,6 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { Pixels } from "./image-codec.ts";
+import { naming, toolFor, type ToolNames } from "./naming.ts";
 
 export type ImageMime = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
@@ -96,7 +97,7 @@ export interface PreparedImage {
  * Attach as-is when within the limits, otherwise decode, shrink and re-encode (PNG or JPEG). The
  * codecs (and the zlib they use) load only for an image that must be shrunk.
  */
-export async function prepareImage(bytes: Uint8Array, mime: ImageMime): Promise<PreparedImage> {
+export async function prepareImage(bytes: Uint8Array, mime: ImageMime, names?: ToolNames): Promise<PreparedImage> {
   const original = imageSize(bytes, mime);
   const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
   const fitsPixels =
@@ -108,13 +109,13 @@ export async function prepareImage(bytes: Uint8Array, mime: ImageMime): Promise<
   if (mime === "image/webp") {
     return {
       original,
-      note: `The WebP image (${describe(original)}) is over the ${limits} limit and WebP cannot be re-encoded here, so it was not attached. Convert it to PNG or JPEG with bash (e.g. an image converter if one is installed) and read that file.`,
+      note: `The WebP image (${describe(original)}) is over the ${limits} limit and WebP cannot be re-encoded here, so it was not attached. Convert it to PNG or JPEG${naming(toolFor(names, "bash"), (t) => ` with ${t}`)} (e.g. an image converter if one is installed) and open the result${naming(toolFor(names, "read"), (t) => ` with ${t}`)}.`,
     };
   }
   if (original && original.width * original.height > MAX_DECODE_PIXELS) {
     return {
       original,
-      note: `The image (${describe(original)}) is over the ${limits} limit and too large to shrink here, so it was not attached. Make a smaller copy with bash (e.g. an image converter if one is installed) and read that file.`,
+      note: `The image (${describe(original)}) is over the ${limits} limit and too large to shrink here, so it was not attached. ${smallerCopy(names)}`,
     };
   }
   const { decodePixels, encodeToFit } = await import("./image-codec.ts");
@@ -142,6 +143,12 @@ export async function prepareImage(bytes: Uint8Array, mime: ImageMime): Promise<
     image: { mimeType: encoded.mimeType, data: encoded.base64, width: encoded.width, height: encoded.height },
     note: `Image downscaled from ${from} to ${encoded.width}x${encoded.height} and re-encoded as ${encoded.mimeType}${animated} to fit the ${limits} limit.`,
   };
+}
+
+/** How to get a smaller copy of an image in the profile's tools: with the shell, then opened with the reader. */
+export function smallerCopy(names: ToolNames | undefined): string {
+  const shell = naming(toolFor(names, "bash"), (t) => ` with ${t}`);
+  return `Make a smaller copy${shell} (e.g. an image converter if one is installed) and open that${naming(toolFor(names, "read"), (t) => ` with ${t}`)}.`;
 }
 
 function describe(size: Size | null): string {

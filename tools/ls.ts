@@ -8,6 +8,7 @@ import type { DirEntry } from "../lib/env/types.ts";
 import type { Entry, ToolResponse } from "../lib/envelope.ts";
 import { text, whole } from "./args.ts";
 import { locate } from "./locate.ts";
+import { naming, toolFor } from "./naming.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -57,7 +58,7 @@ async function runLs(args: LsArgs, ctx: ToolRunContext, keep: (name: string) => 
   if (info.type !== "dir")
     return ctx.reply.fail("INVALID_PARAM", `Not a directory: ${args.path}`, {
       ...extras,
-      text: `Not a directory: ${args.path}. Use read to see a file's content.`,
+      text: `Not a directory: ${args.path}.${naming(toolFor(ctx.toolNames, "read"), (t) => ` Use ${t} to see a file's content.`)}`,
     });
 
   const listed = (await ctx.env.listDirectory(resolved.absolute))
@@ -86,7 +87,7 @@ async function runLs(args: LsArgs, ctx: ToolRunContext, keep: (name: string) => 
   if (remaining === 0) return ctx.reply.success({ entries, truncated: false }, body, { ...extras, stats });
   const hint =
     args.limit >= LS_MAX_LIMIT
-      ? `[${remaining} more entries. Use find with a pattern to narrow the listing.]`
+      ? `[${remaining} more entries.${naming(toolFor(ctx.toolNames, "find", "grep"), (t) => ` Use ${t} with a pattern to narrow the listing.`)}]`
       : `[${remaining} more entries. Use limit=${Math.min(total, LS_MAX_LIMIT)} to see more.]`;
   return ctx.reply.partial({ entries, truncated: true }, `${body}\n${hint}`, { ...extras, stats });
 }

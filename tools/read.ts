@@ -15,9 +15,10 @@ import type { ToolResponse } from "../lib/envelope.ts";
 import type { FileInfo, ResolvedPath } from "../lib/env/types.ts";
 import { formatSize } from "../lib/output/cut.ts";
 import { text, whole } from "./args.ts";
-import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, sniffImage } from "./image.ts";
+import { IMAGE_SNIFF_BYTES, MAX_IMAGE_FILE_BYTES, prepareImage, smallerCopy, sniffImage } from "./image.ts";
 import { scanWindow, type WindowScan } from "./read-window.ts";
 import { locate } from "./locate.ts";
+import { naming, toolChoice, toolFor } from "./naming.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
@@ -134,16 +135,21 @@ async function runRead(
     wording,
   };
   const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
+  const names = ctx.toolNames;
   if (!info)
     return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, {
-      text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.`,
+      text: `File '${args.path}' does not exist. Check the path${naming(toolChoice(names, "ls", "find"), (t) => `, or use ${t} to locate it`)}.`,
     });
   if (info.type === "dir")
-    return ctx.reply.fail("IS_DIRECTORY", `Path '${args.path}' is a directory. Use ls to explore it.`, extras);
+    return ctx.reply.fail(
+      "IS_DIRECTORY",
+      `Path '${args.path}' is a directory.${naming(toolFor(names, "ls", "find"), (t) => ` Use ${t} to explore it.`)}`,
+      extras,
+    );
   if (info.type !== "file")
     return ctx.reply.fail(
       "INVALID_PARAM",
-      `Path '${args.path}' is not a regular file (a device, socket or pipe); read only reads files.`,
+      `Path '${args.path}' is not a regular file (a device, socket or pipe); only regular files can be opened.`,
       extras,
     );
   return readFile(args, ctx, resolved, info);
@@ -184,7 +190,7 @@ async function readFrom(
     return ctx.reply.fail("BINARY_FILE", `File '${args.path}' appears to be binary.`, {
       ...extras,
       stats: baseStats,
-      text: `File '${args.path}' appears to be binary (it contains NUL bytes). Use bash with a tool such as xxd, file or strings to inspect it.`,
+      text: `File '${args.path}' appears to be binary (it contains NUL bytes).${naming(toolFor(ctx.toolNames, "bash"), (t) => ` Use ${t} with a tool such as xxd, file or strings to inspect it.`)}`,
     });
   }
 
@@ -221,7 +227,7 @@ async function readFrom(
   const summary = `Read ${window.shown} lines from '${args.path}' (Lines ${args.start_line}-${lastShown}).`;
   const notes = [
     captured.invalidUtf8
-      ? "[Note: the file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not edit it as text without checking its encoding.]"
+      ? "[Note: the file is not valid UTF-8; invalid bytes are shown as U+FFFD. Do not change it as text without checking its encoding.]"
       : null,
     hint,
   ].filter((n): n is string => n !== null);
@@ -273,14 +279,14 @@ async function readImage(
   const bytes = baseStats.file_size_bytes > MAX_IMAGE_FILE_BYTES ? null : await ctx.env.readFile(resolved.absolute);
   if (!bytes) {
     const stats = { ...baseStats, encoding: "binary" };
-    const message = `Image '${path}' (${mime}, ${formatSize(baseStats.file_size_bytes)}) is larger than ${formatSize(MAX_IMAGE_FILE_BYTES)}, so it was not loaded. Make a smaller copy with bash and read that file.`;
+    const message = `Image '${path}' (${mime}, ${formatSize(baseStats.file_size_bytes)}) is larger than ${formatSize(MAX_IMAGE_FILE_BYTES)}, so it was not loaded. ${smallerCopy(ctx.toolNames)}`;
     return ctx.reply.partial(
       { content: "", truncated: false, images: [], mime_type: mime },
       `${message}\n(Took ${ctx.reply.elapsed()}ms)`,
       { ...extras, stats },
     );
   }
-  const prepared = await prepareImage(bytes, mime);
+  const prepared = await prepareImage(bytes, mime, ctx.toolNames);
   const size = prepared.original ? `${prepared.original.width}x${prepared.original.height}` : "unknown size";
   const summary = `Read image '${path}' (${mime}, ${size}, ${formatSize(bytes.length)}).`;
   const stats = { ...baseStats, file_size_bytes: bytes.length, encoding: "binary" };

@@ -23,6 +23,7 @@ import { lsTool } from "./ls.ts";
 import { ProcessTable } from "./processes.ts";
 import { readTool } from "./read.ts";
 import { SearchEngineWatch } from "./search-fallback.ts";
+import { activeCoreToolNames, type ToolNames } from "./naming.ts";
 import { describeShellTool } from "./shell-description.ts";
 import type { ToolSpec } from "../lib/llm/types.ts";
 import type { Tool, ToolProgress } from "./types.ts";
@@ -68,6 +69,8 @@ export interface ActiveTools {
   readonly names: readonly string[];
   /** The active tool a call under `name` runs (its own name or an older alias). */
   callable(name: string): Tool | undefined;
+  /** The tool a hint names for each capability; absent: the active core tools. */
+  readonly toolNames?: ToolNames;
 }
 
 export interface ExecuteOptions {
@@ -202,6 +205,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           commandTimeoutMs,
           output,
           web: options.web,
+          toolNames: lookup.toolNames ?? activeCoreToolNames(lookup.names),
         });
         const problems = envelopeProblems(result);
         if (problems.length > 0)

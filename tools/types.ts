@@ -13,6 +13,7 @@ import type { WebAccess } from "../lib/web/access.ts";
 import type { FreeformFormat } from "../lib/llm/types.ts";
 import type { OutputCapture } from "../lib/output/capture.ts";
 import type { TruncateMode } from "../lib/output/cut.ts";
+import type { ToolNames } from "./naming.ts";
 import type { ProcessTable } from "./processes.ts";
 
 /**
@@ -47,6 +48,8 @@ export interface ToolRunContext {
   commandTimeoutMs?: number;
   /** The session's web access (allowed hosts, page cache, the model answering fetch prompts); absent: defaults. */
   web?: WebAccess;
+  /** The profile's tool for each capability, for sentences that point at another tool (tools/naming.ts); absent: the core names. */
+  toolNames?: ToolNames;
 }
 
 export interface ToolProgress {

@@ -16,6 +16,7 @@ import type { ProviderProfile } from "../profiles/types.ts";
 import { kindOf } from "../../tools/metadata.ts";
 import { coreTools, optionalTools, toDefinition, type ActiveTools } from "../../tools/registry.ts";
 import { selectTools, type ToolPreset } from "../../tools/selection.ts";
+import type { ToolNames } from "../../tools/naming.ts";
 import { describeShellTool } from "../../tools/shell-description.ts";
 import type { Tool } from "../../tools/types.ts";
 
@@ -75,6 +76,8 @@ export class Toolset implements ActiveTools {
   readonly subagentToolName?: string;
   /** The active skill tool (the system prompt lists the skills under it). */
   readonly skillToolName?: string;
+  /** The profile's main tool for each capability, when active: what a tool's hint may point the model at. */
+  readonly toolNames: ToolNames;
   /** Every tool the selection could name, active or not. */
   private readonly catalog: ReadonlyMap<string, Tool>;
 
@@ -89,6 +92,7 @@ export class Toolset implements ActiveTools {
     if (fields.shellToolName !== undefined) this.shellToolName = fields.shellToolName;
     if (fields.subagentToolName !== undefined) this.subagentToolName = fields.subagentToolName;
     if (fields.skillToolName !== undefined) this.skillToolName = fields.skillToolName;
+    this.toolNames = fields.toolNames;
     this.catalog = catalog;
     Object.freeze(this);
   }
@@ -156,9 +160,18 @@ export function buildToolset(input: ToolsetInput): Toolset {
       // The first subagent tool of each profile is the spawning one (spawn_agent, Agent, invoke_agent).
       subagentToolName: subagent.length > 0 ? active([subagent[0].name]) : undefined,
       skillToolName: active(skill.map((t) => t.name)),
+      toolNames: hintNames(profile, names),
     },
     catalog,
   );
+}
+
+/** For each capability, the profile's main tool for it (its first: Bash, not TaskOutput) when that tool is active. */
+function hintNames(profile: ProviderProfile, active: readonly string[]): ToolNames {
+  const entries = Object.entries(profile.capabilityTools).flatMap(([capability, tools]) =>
+    tools.length > 0 && active.includes(tools[0]) ? [[capability, tools[0]]] : [],
+  );
+  return Object.freeze(Object.fromEntries(entries));
 }
 
 /** The profile's limits for the tool with the config's on top; a subagent's answer is cut by its kind when the profile names no limits. */

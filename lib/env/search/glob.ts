@@ -27,13 +27,13 @@ export async function searchGlob(options: GlobOptions, ctx: SearchContext): Prom
   if (options.pattern.startsWith("!"))
     throw new ToolError(
       "INVALID_PARAM",
-      `Negated patterns ('${options.pattern}') are not supported by find. Give the pattern of the paths you want.`,
+      `Negated patterns ('${options.pattern}') are not supported. Give the pattern of the paths you want.`,
     );
   const target = await searchTarget(ctx.root, options.path);
   if (!target.isDirectory) {
     throw new ToolError(
       "INVALID_PARAM",
-      `Path '${relativeToRoot(ctx.root, options.path)}' is a file; find searches a directory. Pass its parent directory instead.`,
+      `Path '${relativeToRoot(ctx.root, options.path)}' is a file; a file search runs over a directory. Pass its parent directory instead.`,
     );
   }
   const limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_GLOB_LIMIT));

@@ -21,7 +21,7 @@ export async function searchTarget(root: string, path: string): Promise<SearchTa
   if (!info)
     throw new ToolError(
       "NOT_FOUND",
-      `Path '${relativeToRoot(root, path)}' does not exist. Check the path, or use ls to see what is there.`,
+      `Path '${relativeToRoot(root, path)}' does not exist. Check the path, or list its parent directory to see what is there.`,
     );
   const isDirectory = info.isDirectory();
   return {
