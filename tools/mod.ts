@@ -41,6 +41,8 @@ export { anthropicTools } from "../lib/profiles/anthropic/tools.ts";
 export { openaiTools } from "../lib/profiles/openai/tools.ts";
 export { geminiTools } from "../lib/profiles/gemini/tools.ts";
 export { ProcessTable, type BackgroundProcess } from "./processes.ts";
+// How a tool names another tool in a hint: the profile in force gives ctx.toolNames.
+export { toolChoice, toolFor, type ToolNames } from "./naming.ts";
 export {
   ERROR_CODES,
   ToolError,
