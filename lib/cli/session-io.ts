@@ -62,6 +62,11 @@ export function openExisting(ref: string, cwd: string, fork = false): SessionSto
   return opening(ref, () => SessionStore.open(ref, { cwd, lock: !fork }));
 }
 
+/** An existing session opened to be read (an export): no lock, so a session in use can be read too. */
+export function openForReading(ref: string, cwd: string): SessionStore {
+  return opening(ref, () => SessionStore.open(ref, { cwd, lock: false }));
+}
+
 function openLatest(cwd: string, fork: boolean): SessionStore {
   return opening("the latest session", () => SessionStore.continueLatest(cwd, { lock: !fork }));
 }
