@@ -17,6 +17,8 @@ export const LAYERS: Record<string, readonly string[]> = {
   batch: ["lib/batch/"],
   /** A stored session in other formats (ATIF, markdown, HTML, JSONL): reads the store, never the agent. */
   export: ["lib/export/"],
+  /** OpenTelemetry: listens to a session's events (loaded only when asked for). */
+  telemetry: ["lib/telemetry/"],
   /** The public entry points: the SDK and the tools kit re-export from every layer below them. */
   sdk: ["mod.ts", "tools/mod.ts"],
   agent: ["lib/agent/"],
@@ -40,9 +42,10 @@ const MIDDLE = ["profiles", "tools", "llm", "store", "checkpoints", "mcp", "setu
 
 /** The layers each layer may import (besides itself). */
 export const ALLOWED: Record<string, readonly string[]> = {
-  cli: ["agent", "batch", "export", ...MIDDLE, ...BASE],
+  cli: ["agent", "batch", "export", "telemetry", ...MIDDLE, ...BASE],
   batch: ["agent", "llm", "store", ...BASE],
   export: ["store", "llm", ...BASE],
+  telemetry: ["agent", "llm", ...BASE],
   sdk: ["agent", "batch", ...MIDDLE, ...BASE],
   agent: [...MIDDLE, ...BASE],
   profiles: ["tools", "llm", ...BASE],
