@@ -12,9 +12,8 @@ import { EXPORT_FORMATS } from "../../lib/export/index.ts";
 import { serializeEntry, serializeHeader, type Entry, type EntryInput } from "../../lib/store/format.ts";
 import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { series } from "./cli.ts";
-import { mb, ms, type BenchRow } from "./measure.ts";
+import { mb, ms, type BenchRow, compiledGong } from "./measure.ts";
 
-const ROOT = join(import.meta.dir, "../..");
 const SESSION_BYTES = 100 * 2 ** 20;
 
 export async function rows(): Promise<BenchRow[]> {
@@ -31,13 +30,7 @@ export async function rows(): Promise<BenchRow[]> {
         : { toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] },
   });
   try {
-    const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--outdir", dir], {
-      stdout: "ignore",
-      stderr: "pipe",
-    });
-    if (build.exitCode !== 0) throw new Error(build.stderr.toString());
-    const binary = join(dir, "gong");
-    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, GONG_HOME: join(dir, "home") };
+    const { binary, env } = compiledGong(dir);
     const task = [
       binary,
       ...["--model", "anthropic/claude-haiku-4-5", "--base-url", fake.baseUrls.anthropic, "--api-key", "bench"],
