@@ -38,6 +38,11 @@ export async function exportCommand(opts: CliOptions, io: Io): Promise<number> {
       else await exportToStream(source, format, io.stdout);
     } catch (e) {
       if (e instanceof ExportError) throw new ConfigError(e.message);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (output && (code === "ENOENT" || code === "EACCES" || code === "EISDIR" || code === "ENOTDIR"))
+        throw new ConfigError(
+          `Cannot write ${resolve(cwd, output)}: ${code === "ENOENT" ? "its folder does not exist" : code === "EACCES" ? "permission denied" : "a folder is in the way"}.`,
+        );
       throw e;
     }
     const skipped = skippedLine(store.path, store.warnings);
