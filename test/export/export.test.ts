@@ -194,7 +194,9 @@ describe("issue 41: gong export", () => {
     expect(readdirSync(ws.dir).filter((n) => n.includes(".gong-"))).toEqual([]);
     const nowhere = await ws.run(["export", "tour", "--format", "atif", "-o", "no/such/dir/x.json"]);
     expect(nowhere.code).toBe(2);
-    expect(nowhere.stderr).toBe(`gong: Cannot write ${join(ws.dir, "no/such/dir/x.json")}: its folder does not exist.\n`);
+    expect(nowhere.stderr).toBe(
+      `gong: Cannot write ${join(ws.dir, "no/such/dir/x.json")}: its folder does not exist.\n`,
+    );
     const stray = await ws.run(["--format", "atif", "-p", "hi"]);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toBe("gong: --format and --output belong to 'gong export'.\n");
