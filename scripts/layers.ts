@@ -15,6 +15,10 @@ export const ROOT = resolve(import.meta.dirname, "..");
 export const LAYERS: Record<string, readonly string[]> = {
   cli: ["cli.ts", "lib/cli/"],
   batch: ["lib/batch/"],
+  /** A stored session in other formats (ATIF, markdown, HTML, JSONL): reads the store, never the agent. */
+  export: ["lib/export/"],
+  /** OpenTelemetry: listens to a session's events (loaded only when asked for). */
+  telemetry: ["lib/telemetry/"],
   /** The public entry points: the SDK and the tools kit re-export from every layer below them. */
   sdk: ["mod.ts", "tools/mod.ts"],
   agent: ["lib/agent/"],
@@ -38,8 +42,10 @@ const MIDDLE = ["profiles", "tools", "llm", "store", "checkpoints", "mcp", "setu
 
 /** The layers each layer may import (besides itself). */
 export const ALLOWED: Record<string, readonly string[]> = {
-  cli: ["agent", "batch", ...MIDDLE, ...BASE],
+  cli: ["agent", "batch", "export", "telemetry", ...MIDDLE, ...BASE],
   batch: ["agent", "llm", "store", ...BASE],
+  export: ["store", "llm", ...BASE],
+  telemetry: ["agent", "llm", ...BASE],
   sdk: ["agent", "batch", ...MIDDLE, ...BASE],
   agent: [...MIDDLE, ...BASE],
   /** A profile words what users bring (skills, custom agents) in its own tools, so it reads setup's types and loaders. */

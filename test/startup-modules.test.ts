@@ -41,6 +41,11 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
       "lib/batch/cli.ts",
       "lib/web/fetch-page.ts",
       "lib/testing/fake-llm/server.ts",
+      "lib/telemetry/index.ts",
+      "lib/telemetry/config.ts",
+      "lib/telemetry/sdk.ts",
+      "lib/export/index.ts",
+      "lib/cli/export-command.ts",
     ];
     expect(lazy.filter((file) => own.has(file))).toEqual([]);
     expect([...own.keys()].filter((file) => file.startsWith("lib/llm/adapters/"))).toEqual([]);
@@ -60,6 +65,11 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
       "linkedom",
       "turndown",
       "@mozilla/readability",
+      "@opentelemetry/api",
+      "@opentelemetry/sdk-trace",
+      "@opentelemetry/sdk-metrics",
+      "@opentelemetry/sdk-logs",
+      "@opentelemetry/exporter-trace-otlp-proto",
     ];
     expect(heavy.filter((pkg) => packages.has(pkg))).toEqual([]);
   });

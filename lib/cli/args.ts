@@ -17,7 +17,16 @@ export class UsageError extends Error {
 export type OutputFormat = "text" | "json" | "stream-json";
 
 export interface CliOptions {
-  command: "run" | "sessions" | "version" | "help" | "list-models" | "mcp-list" | "rewind" | "checkpoints-gc";
+  command:
+    | "run"
+    | "sessions"
+    | "version"
+    | "help"
+    | "list-models"
+    | "mcp-list"
+    | "rewind"
+    | "checkpoints-gc"
+    | "export";
   prompt?: string;
   /** `@file` arguments: paths whose contents are attached to the prompt. */
   attachments: string[];
@@ -59,6 +68,8 @@ export interface CliOptions {
   webSearch?: boolean;
   /** `gong rewind`: the checkpoint (--to), which half (--files-only / --conversation-only), and --force. */
   rewind: { to?: string; files: boolean; conversation: boolean; force: boolean };
+  /** `gong export [SESSION] --format F [-o FILE]`: the session (latest when none), the format, the file (stdout when none). */
+  export: { session?: string; format?: string; output?: string };
 }
 
 const OPTIONS = {
@@ -94,6 +105,8 @@ const OPTIONS = {
   "files-only": { type: "boolean" },
   "conversation-only": { type: "boolean" },
   force: { type: "boolean" },
+  format: { type: "string" },
+  output: { type: "string", short: "o" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -139,7 +152,9 @@ export function parseCliArgs(argv: string[]): CliOptions {
         `Unknown command 'gong checkpoints${positionals[1] ? ` ${positionals[1]}` : ""}'. Use 'gong checkpoints gc'.`,
       );
     command = "checkpoints-gc";
-  }
+  } else if (positionals[0] === "export" && positionals.length <= 2) command = "export";
+  if (command !== "export" && (v.format !== undefined || v.output !== undefined))
+    throw new UsageError("--format and --output belong to 'gong export'.");
   if (command !== "rewind" && (v.to !== undefined || v["files-only"] || v["conversation-only"] || v.force)) {
     throw new UsageError("--to, --files-only, --conversation-only and --force belong to 'gong rewind'.");
   }
@@ -225,6 +240,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     sandbox: sandbox as SandboxMode | undefined,
     trust: Boolean(v.trust),
     rewind: { to: v.to, files: !v["conversation-only"], conversation: !v["files-only"], force: Boolean(v.force) },
+    export: { session: command === "export" ? positionals[1] : undefined, format: v.format, output: v.output },
   };
 }
 
@@ -273,6 +289,9 @@ Usage:
                                 --conversation-only; --force overwrites files
                                 changed outside gong); -r picks the session
   gong checkpoints gc           prune old checkpoints (retention, total budget)
+  gong export [SESSION] --format atif|markdown|html|jsonl [-o FILE]
+                                a session as a trajectory (ATIF), a transcript, a
+                                page or its own lines (latest session when none)
   gong --mode rpc               JSON lines on stdin/stdout for editors and programs
   gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
 

@@ -41,6 +41,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
         return await mcpListCommand(opts, io);
       case "rewind":
         return (await import("./rewind-command.ts")).rewindCommand(opts, io);
+      case "export":
+        return await (await import("./export-command.ts")).exportCommand(opts, io);
       case "checkpoints-gc":
         return (await import("./rewind-command.ts")).checkpointsGcCommand(opts, io);
       default:

@@ -62,6 +62,11 @@ export function openExisting(ref: string, cwd: string, fork = false): SessionSto
   return opening(ref, () => SessionStore.open(ref, { cwd, lock: !fork }));
 }
 
+/** An existing session opened to be read (an export): no lock, so a session in use can be read too. */
+export function openForReading(ref: string, cwd: string): SessionStore {
+  return opening(ref, () => SessionStore.open(ref, { cwd, lock: false }));
+}
+
 function openLatest(cwd: string, fork: boolean): SessionStore {
   return opening("the latest session", () => SessionStore.continueLatest(cwd, { lock: !fork }));
 }
@@ -97,7 +102,7 @@ const reported = new WeakMap<SessionStore, number>();
 
 export async function openSession(setup: CliSetup, store: SessionStore): Promise<Session> {
   const session = await createSession({ ...setup.sessionOptions, store });
-  attachShellHooks(setup, session);
+  attachObservers(setup, session);
   // Skipped lines (torn, corrupt, invalid entries) are said once each, naming the file and line.
   const from = reported.get(store) ?? 0;
   for (const w of store.warnings.slice(from)) {
@@ -108,8 +113,12 @@ export async function openSession(setup: CliSetup, store: SessionStore): Promise
   return session;
 }
 
-/** The settings' shell hooks hear the session's events (tool call ids, subagents, the end) and know its file. */
-export function attachShellHooks(setup: Pick<CliSetup, "shellHooks">, session: Session): void {
+/**
+ * What listens to every session a mode opens: the settings' shell hooks (tool call ids, subagents,
+ * the end; they know the session's file) and telemetry, when on.
+ */
+export function attachObservers(setup: Pick<CliSetup, "shellHooks" | "telemetry">, session: Session): void {
+  setup.telemetry?.observe(session);
   if (!setup.shellHooks) return;
   setup.shellHooks.setTranscript(session.sessionFile);
   session.subscribe((event) => setup.shellHooks!.observe(event));

@@ -95,6 +95,23 @@ const SettingsSchema = v.strictObject({
       }),
     ]),
   ),
+  /**
+   * OpenTelemetry export (the OTEL_* variables win): the OTLP endpoint, its protocol and headers,
+   * signals left out, and whether prompts, tool arguments and tool outputs may be included.
+   */
+  telemetry: v.optional(
+    v.strictObject({
+      endpoint: v.optional(v.pipe(v.string(), v.url())),
+      protocol: v.optional(v.picklist(["http/protobuf", "http/json"])),
+      headers: v.optional(v.record(v.string(), v.string())),
+      traces: v.optional(v.boolean()),
+      metrics: v.optional(v.boolean()),
+      logs: v.optional(v.boolean()),
+      logUserPrompts: v.optional(v.boolean()),
+      logToolDetails: v.optional(v.boolean()),
+      logToolContent: v.optional(v.boolean()),
+    }),
+  ),
   /** Directories whose projects are trusted without asking (read from the global settings only). */
   trustedProjects: v.optional(v.array(v.string())),
   /** Characters of a tool's output the model sees, by tool name. */

@@ -32,6 +32,7 @@ import { untrustedHint } from "./trust.ts";
 import { parseToolList } from "../../tools/registry.ts";
 import { discoverSetup, type UserSetup } from "../setup/index.ts";
 import type { CommandContext } from "./custom-commands.ts";
+import type { Telemetry } from "../telemetry/index.ts";
 
 export interface CliSetup {
   cwd: string;
@@ -70,6 +71,8 @@ export interface CliSetup {
   ruleFiles: Setup["ruleFiles"];
   /** The settings' shell hooks (Claude Code's format), when there are any: a session's events go to `observe`. */
   shellHooks?: ShellHooks;
+  /** OpenTelemetry export, when the OTEL_* variables or the `telemetry` settings ask for it: it hears every session opened. */
+  telemetry?: Telemetry;
 }
 
 /** Prompt input read from stdin or @file stops here unless settings say otherwise. */
@@ -125,6 +128,12 @@ export async function prepareSession(
     env: sessionEnv,
   };
   const disposers: Array<() => Promise<void>> = [];
+  // Telemetry loads only when an OTEL_ variable or the settings ask for it: nothing is added to the start otherwise.
+  const telemetry =
+    settings.telemetry || Object.keys(sessionEnv).some((name) => name.startsWith("OTEL_"))
+      ? await (await import("../telemetry/index.ts")).startTelemetry(sessionEnv, settings.telemetry, warn)
+      : undefined;
+  if (telemetry) disposers.push(() => telemetry.shutdown());
   applyProviderSettings(settings, clientOptions, sessionEnv);
   const secrets = protectKeyVariables(settings);
   const keyVariables = secrets.keyVariables;
@@ -266,6 +275,7 @@ export async function prepareSession(
     permissions,
     ruleFiles: fromSettings.ruleFiles,
     shellHooks,
+    telemetry,
     brought,
     trusted: trust.trusted,
     environmentFor,

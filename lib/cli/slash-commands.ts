@@ -227,6 +227,15 @@ const COMMANDS: Record<string, SlashCommand> = {
       out(`name: ${host.sessionStore.name ?? "(none)"}\n`);
     },
   },
+  export: {
+    usage: "/export [format] [file]",
+    help: "write this session as atif, markdown (default), html or jsonl (gong export does the same)",
+    whileBusy: true,
+    async run(arg, { host, out }) {
+      const { exportSlash } = await import("./export-command.ts");
+      out(exportSlash(arg, host.sessionStore, host.setup.cwd));
+    },
+  },
   new: {
     usage: "/new",
     help: "start a new session",

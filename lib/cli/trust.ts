@@ -32,6 +32,7 @@ export const TRUST_KEYS = [
   "env",
   "readOnlyCommands",
   "shell",
+  "telemetry",
 ] as const;
 
 export interface TrustOptions {

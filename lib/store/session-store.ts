@@ -292,7 +292,15 @@ export class SessionStore {
 
   /** The entries from the root to `leafId` (default: the leaf). */
   branchEntries(leafId: string | null = this.leaf): Entry[] {
-    return pathTo(this.state.records, leafId).flatMap((r) => this.read(r) ?? []);
+    return [...this.walkBranch(leafId)];
+  }
+
+  /** The same entries read one at a time, so a large session is never held in memory at once (exports). */
+  *walkBranch(leafId: string | null = this.leaf): Generator<Entry> {
+    for (const record of pathTo(this.state.records, leafId)) {
+      const entry = this.read(record);
+      if (entry) yield entry;
+    }
   }
 
   /** What the LLM sees on the active branch (see lib/store/context.ts). */

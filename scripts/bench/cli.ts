@@ -8,9 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startupModules } from "../startup-modules.ts";
-import { mb, median, ms, type BenchRow } from "./measure.ts";
-
-const ROOT = join(import.meta.dir, "../..");
+import { mb, median, ms, type BenchRow, compiledGong } from "./measure.ts";
 
 /**
  * Runs `cmd` from a fresh Bun process that reports the child's wall time and peak RSS: the peak
@@ -47,13 +45,7 @@ export async function series(n: number, cmd: string[], cwd: string, env: Record<
 export async function rows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "gong-bench-cli-"));
   try {
-    const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--outdir", dir], {
-      stdout: "ignore",
-      stderr: "pipe",
-    });
-    if (build.exitCode !== 0) throw new Error(build.stderr.toString());
-    const binary = join(dir, "gong");
-    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, GONG_HOME: join(dir, "home") };
+    const { binary, env } = compiledGong(dir);
 
     const version = await series(20, [binary, "--version"], dir, env);
     // Each run: a tool call, then (seeing its result) a text answer.

@@ -77,3 +77,16 @@ export async function gigabyteProbe(
     spillBytes: Math.max(...results.map((r) => r.spillBytes ?? 0)),
   };
 }
+
+/** Compiles gong into `dir` (scripts/build.ts) and returns the binary with a quiet environment to run it in (HOME and GONG_HOME inside `dir`). */
+export function compiledGong(dir: string): { binary: string; env: Record<string, string> } {
+  const build = Bun.spawnSync([process.execPath, `${import.meta.dir}/../build.ts`, "--outdir", dir], {
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  if (build.exitCode !== 0) throw new Error(build.stderr.toString());
+  return {
+    binary: `${dir}/gong`,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, GONG_HOME: `${dir}/home` },
+  };
+}

@@ -10,9 +10,7 @@ import { createSession } from "../../lib/agent/index.ts";
 import { createClient } from "../../lib/llm/client.ts";
 import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { series } from "./cli.ts";
-import { ms, type BenchRow } from "./measure.ts";
-
-const ROOT = join(import.meta.dir, "../..");
+import { ms, type BenchRow, compiledGong } from "./measure.ts";
 
 const PROFILES = [
   {
@@ -93,13 +91,7 @@ export async function rows(): Promise<BenchRow[]> {
       });
     }
 
-    const build = Bun.spawnSync([process.execPath, join(ROOT, "scripts/build.ts"), "--outdir", dir], {
-      stdout: "ignore",
-      stderr: "pipe",
-    });
-    if (build.exitCode !== 0) throw new Error(build.stderr.toString());
-    const binary = join(dir, "gong");
-    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, GONG_HOME: join(dir, "home") };
+    const { binary, env } = compiledGong(dir);
     for (const p of PROFILES) {
       const fake = await startFakeLlm({
         script: (request) => (hasToolResult(request.body) ? { text: "done" } : { toolCalls: [{ ...p.shell }] }),

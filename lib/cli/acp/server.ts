@@ -19,7 +19,7 @@ import { listModels } from "../../llm/catalog.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
 import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, withGate, type ApprovalMode } from "../approval.ts";
-import { attachShellHooks, EXIT, openExisting, type Io } from "../session-io.ts";
+import { attachObservers, EXIT, openExisting, type Io } from "../session-io.ts";
 import { ConfigError } from "../model.ts";
 import { SettingsError } from "../settings.ts";
 import type { CliSetup } from "../setup.ts";
@@ -112,7 +112,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
       skills: brought.skills,
       agents: brought.agents,
     });
-    attachShellHooks(setup, session);
+    attachObservers(setup, session);
     editor.attach(session);
     const trusted =
       cwd === setup.cwd ? setup.trusted : isProjectTrusted(cwd, { flag: options.trust, global: setup.settings });
