@@ -5,8 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { UsageError } from "../cli/args.ts";
-import type { Io } from "../cli/session-io.ts";
+import { UsageError } from "../core/errors.ts";
 import { runBatch, type collectReport, type BatchEvent, type RunnerName } from "./batch.ts";
 import { exportSwebench, rebuildResults } from "./collect.ts";
 import { OutDirError } from "./layout.ts";
@@ -39,6 +38,12 @@ Options:
       --image IMG               k8s: the container image holding gong
       --json                    print the summary as JSON on stdout
 `;
+
+/** The streams `gong batch` writes to (the command line's are one). */
+export interface BatchIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
 
 const RUN_OPTIONS = {
   out: { type: "string" },
@@ -75,7 +80,7 @@ function positive(name: string, value: string | undefined, integer = false): num
   return n;
 }
 
-export async function runBatchCli(argv: string[], io: Io): Promise<number> {
+export async function runBatchCli(argv: string[], io: BatchIo): Promise<number> {
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS; allowPositionals: true; strict: true }>
   >;
@@ -167,7 +172,7 @@ function readDefaults(file: string): TaskDefaults {
   }
 }
 
-async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
+async function runTasksFile(file: string, v: Values, io: BatchIo): Promise<number> {
   const path = resolve(file);
   let text: string;
   try {
@@ -268,7 +273,7 @@ async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
   }
 }
 
-function writeSummary(summary: ReturnType<typeof collectReport>["summary"], json: boolean, io: Io): void {
+function writeSummary(summary: ReturnType<typeof collectReport>["summary"], json: boolean, io: BatchIo): void {
   if (json) {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
     return;

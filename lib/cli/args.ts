@@ -3,16 +3,12 @@
  * `UsageError`, which the entry point turns into exit code 2 with one clear sentence.
  */
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "./approval.ts";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../env/sandbox-profiles.ts";
-
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+import { UsageError } from "../core/errors.ts";
+import type { SessionChoice, SessionFlags } from "../core/flags.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -226,6 +222,38 @@ export function parseCliArgs(argv: string[]): CliOptions {
     trust: Boolean(v.trust),
     rewind: { to: v.to, files: !v["conversation-only"], conversation: !v["files-only"], force: Boolean(v.force) },
   };
+}
+
+/** The command line's session flags as the value every host hands the core (lib/core/flags.ts). */
+export function sessionFlags(opts: CliOptions): SessionFlags {
+  return {
+    model: opts.model,
+    apiKey: opts.apiKey,
+    baseUrl: opts.baseUrl,
+    reasoningEffort: opts.reasoningEffort,
+    tools: opts.tools,
+    profile: opts.profile,
+    systemPrompt: opts.systemPrompt,
+    appendSystemPrompt: opts.appendSystemPrompt,
+    maxTurns: opts.maxTurns,
+    maxCostUsd: opts.maxCostUsd,
+    sandbox: opts.sandbox,
+    webSearch: opts.webSearch,
+    approval: opts.approval,
+    trust: opts.trust,
+    session: sessionChoice(opts),
+    fork: opts.fork,
+    name: opts.name,
+  };
+}
+
+/** --no-session, --session FILE, -r [SESSION], -c, or a new session. */
+function sessionChoice(opts: CliOptions): SessionChoice {
+  if (opts.noSession) return { kind: "unsaved" };
+  if (opts.session) return { kind: "resume", ref: resolve(opts.session) };
+  if (typeof opts.resume === "string") return { kind: "resume", ref: opts.resume };
+  if (opts.continue || opts.resume === true) return { kind: "latest" };
+  return { kind: "new" };
 }
 
 /** `--max-turns -1` → `--max-turns=-1`, so the value reaches validation instead of parseArgs' ambiguity error. */

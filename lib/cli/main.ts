@@ -3,21 +3,26 @@
  * (0 done, 1 failed, 2 usage or configuration error, 130 interrupted). Errors are one sentence on
  * stderr; stack traces only with --verbose.
  */
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { ConfigError, UsageError } from "../core/errors.ts";
+import { configureMcp } from "../core/mcp.ts";
+import { openSession, storeFor } from "../core/open.ts";
+import { EXIT } from "../core/outcome.ts";
+import { prepareSession, type SessionSetup } from "../core/prepare.ts";
+import { loadSettings, SettingsError } from "../core/settings.ts";
+import { decideTrust, type TrustDecision } from "../core/trust.ts";
 import { listModels } from "../llm/catalog.ts";
 import { LlmError } from "../llm/errors.ts";
 import { listChildSessions, listSessions } from "../store/list.ts";
 import { VERSION } from "../version.ts";
-import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
-import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io } from "./session-io.ts";
-import { configureMcp, listMcpServers } from "./mcp.ts";
-import { ConfigError } from "./model.ts";
+import { HELP, parseCliArgs, sessionFlags, type CliOptions } from "./args.ts";
+import { buildPrompt, processIo, readAll, type Io } from "./session-io.ts";
+import { listMcpServers } from "./mcp.ts";
 import { runPrint } from "./print.ts";
-import { expandInput, onCommandModel } from "./custom-commands.ts";
-import { loadSettings, SettingsError } from "./settings.ts";
-import { commandContext, prepareSession, workingDirectory, type CliSetup } from "./setup.ts";
+import { commandContext, expandInput, onCommandModel } from "./custom-commands.ts";
 import { Termination } from "./termination.ts";
-import { decideTrust, type TrustDecision } from "./trust.ts";
+import { askOnTerminal } from "./trust-question.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -70,8 +75,21 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
   }
 }
 
+/** The directory gong works in (--cwd, or where it started); one that does not exist is a usage error. */
+function workingDirectory(opts: CliOptions): string {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
+  return cwd;
+}
+
 async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, cwd, trust, io.env, (line) => io.stderr.write(`${line}\n`));
+  const setup = await prepareSession({
+    cwd,
+    flags: sessionFlags(opts),
+    env: io.env,
+    trust,
+    warn: (line) => void io.stderr.write(`${line}\n`),
+  });
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   // SIGTERM and SIGHUP end every mode; SIGINT (Ctrl-C) too, except in the shell, which reads Ctrl-C itself.
   const termination = new Termination({
@@ -94,20 +112,16 @@ async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision,
 async function projectTrust(cwd: string, opts: CliOptions, io: Io, ask = true): Promise<TrustDecision> {
   const canAsk = ask && effectiveMode(opts, io) === "interactive";
   return decideTrust(
-    { cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout },
+    { cwd, flag: opts.trust, env: io.env, ask: canAsk ? askOnTerminal(io.stdin, io.stdout) : undefined },
     loadSettings(cwd),
   );
 }
 
-async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
+async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<number> {
   // Each mode loads only what it needs: print mode, the common path, loads neither the shell nor RPC.
   if (opts.mode === "rpc") return await (await import("./rpc.ts")).runRpc(setup, io);
   // The ACP server and its SDK load only in ACP mode: other modes do not pay for them.
-  if (opts.mode === "acp")
-    return await (await import("./acp/server.ts")).runAcp(setup, io, {
-      approval: opts.approval ?? setup.settings.approval ?? "ask",
-      trust: opts.trust,
-    });
+  if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io);
 
   const mode = effectiveMode(opts, io);
   const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
@@ -137,9 +151,7 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
       store.close();
     }
   }
-  return await (await import("./interactive.ts")).runInteractive(setup, prompt, io, {
-    approval: opts.approval ?? setup.settings.approval ?? "ask",
-  });
+  return await (await import("./interactive.ts")).runInteractive(setup, prompt, io);
 }
 
 /**

@@ -1,0 +1,283 @@
+/**
+ * The one way a host gets its sessions. Settings (gong's files and Claude Code's), the host's flags
+ * as a value (SessionFlags), trust and the project's own files (skills, commands, agents, hooks, MCP
+ * configuration) become a SessionSetup: the createSession options and what they need running (MCP
+ * servers, shell hooks, the fake model's server), from which the host opens one session or many
+ * (open.ts). Print, RPC, ACP, the interactive shell and batch tasks all start here; none adds
+ * anything a script could not pass to createSession itself.
+ */
+import type { CreateSessionOptions } from "../agent/index.ts";
+import type { ApprovalMode, SessionPermissions } from "../cli/approval.ts";
+import { noShellMessage } from "../env/shell.ts";
+import type { LocalEnvironment } from "../env/local.ts";
+import { PROVIDERS } from "../llm/providers.ts";
+import { discoverSetup, type UserSetup } from "../setup/index.ts";
+import { loadSetup, type Setup } from "../setup/settings-files.ts";
+import type { ShellHooks } from "../setup/shell-hooks.ts";
+import { gongHome } from "../store/paths.ts";
+import { commandEnvironments, type Boxer, type CommandEnvironments } from "./environment.ts";
+import type { SessionFlags } from "./flags.ts";
+import { sessionHooks, type SessionHooks } from "./hooks.ts";
+import { configureMcp, type HostMcp } from "./mcp.ts";
+import { modelClient, type ModelClient } from "./model.ts";
+import { loadSettings, type Settings } from "./settings.ts";
+import { chooseTools, type ToolChoice } from "./tool-selection.ts";
+import { decideTrust, isProjectTrusted, untrustedHint, type TrustDecision } from "./trust.ts";
+
+export interface SessionRequest {
+  /** Where the sessions work: an existing directory. */
+  cwd: string;
+  /** What the host's flags ask for. */
+  flags: SessionFlags;
+  /** The user's environment: keys, base URLs, HOME (default process.env). */
+  env?: Record<string, string | undefined>;
+  /**
+   * Trust as the host decided it already, with its notices said (the shell asks before --worktree
+   * copies the project). Default: decided here, asking no one — the trust flag, the trusted lists.
+   */
+  trust?: TrustDecision;
+  /** One line of diagnostics, a warning that must not stop the run (default: stderr). */
+  warn?(line: string): void;
+}
+
+export interface SessionSetup {
+  cwd: string;
+  model: string;
+  /** The settings the run goes by (trust applied). */
+  settings: Settings;
+  /** The flags as the host gave them (the session store, fork and name are read from them when a session opens). */
+  flags: SessionFlags;
+  /** Which calls wait for consent where the host asks: the flag, the setting, else "ask". */
+  approval: ApprovalMode;
+  /** Options for createSession, without `store` (open.ts adds the one the flags chose). */
+  sessionOptions: CreateSessionOptions;
+  /** One-line notices for the user (a project's .mcp.json left out of an untrusted project, no shell on PATH). */
+  notices: string[];
+  /** What the user brought for `cwd`: skills and agents (already in sessionOptions), custom slash commands. */
+  brought: UserSetup;
+  /** Whether the project's own files that run code may do so (the trust flag, trustedProjects, a remembered yes). */
+  trusted: boolean;
+  /** Largest prompt input (stdin, @file) in bytes. */
+  maxInputBytes: number;
+  /** One line of diagnostics (a warning that must not stop the run). */
+  warn(line: string): void;
+  /** Stops what the setup started (the fake server, MCP servers, commands still running). */
+  dispose(): Promise<void>;
+  /** A command environment rooted at `cwd` with the settings' roots and variable policy (hosts that make environments of their own). */
+  environmentFor(cwd: string): LocalEnvironment;
+  /** Boxes an environment's commands as the sandbox flag or setting asks; undefined when off. */
+  box?: Boxer;
+  /** The skills, agents and commands of another directory, and whether that project is trusted (an editor's sessions elsewhere). */
+  projectAt(cwd: string): { brought: UserSetup; trusted: boolean };
+  /** Aborted when gong is told to end (SIGTERM, SIGHUP; Ctrl-C outside the shell): the host closes its sessions and returns. */
+  terminated: AbortSignal;
+  /** Kills every command's process tree at once and aborts `terminated`. */
+  terminate(reason: string): void;
+  /** Permission rules and where "always" answers go (the settings files, lib/setup). */
+  permissions: SessionPermissions;
+  ruleFiles: Setup["ruleFiles"];
+  /** The settings' shell hooks (Claude Code's format), when there are any: a session's events go to `observe`. */
+  shellHooks?: ShellHooks;
+}
+
+/** Prompt input read from stdin or @file stops here unless settings say otherwise. */
+export const DEFAULT_MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+export async function prepareSession(request: SessionRequest): Promise<SessionSetup> {
+  const { cwd, flags } = request;
+  const env = request.env ?? process.env;
+  const warn = request.warn ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const trust = request.trust ?? (await decideTrust({ cwd, flag: Boolean(flags.trust), env }, loadSettings(cwd)));
+  // Trust decided here has notices no one said yet.
+  const trustNotices = request.trust ? [] : trust.notices;
+  const started: Array<() => Promise<void>> = [];
+  try {
+    return await assemble({ cwd, flags, env, warn, trust, trustNotices }, started);
+  } catch (e) {
+    // A setup that stops half-way leaves nothing running.
+    for (const stop of started) await stop().catch(() => {});
+    throw e;
+  }
+}
+
+type Request = Required<SessionRequest> & { trustNotices: string[] };
+
+async function assemble(request: Request, started: Array<() => Promise<void>>): Promise<SessionSetup> {
+  const { cwd, flags, env, warn, trust } = request;
+  const { settings, loaded } = trust;
+  const files = settingsFiles(cwd, trust, env);
+  // The settings' `env` applies to gong itself (model, keys, base URLs) as to its commands and hooks, as Claude Code's does.
+  const sessionEnv = { ...env, ...files.env };
+  const client = await modelClient(flags, settings, sessionEnv);
+  if (client.dispose) started.push(client.dispose);
+  const environments = await commandEnvironments({
+    cwd,
+    settings,
+    sandbox: flags.sandbox,
+    env: sessionEnv,
+    settingsEnv: files.env,
+    secrets: client.secrets,
+  });
+  // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
+  const brought = discoverSetup({ cwd, home: env.HOME });
+  const tools = chooseTools(flags, {
+    model: client.model,
+    settings,
+    sources: loaded.sources,
+    env: environments.local,
+    shell: environments.shell,
+    skills: brought.skills.length > 0,
+  });
+  const hooks = await sessionHooks({ cwd, settings, files: loaded.files, setup: files, env: sessionEnv, warn });
+  // Servers connect in the background from here on; the first request does not wait for them.
+  const mcp = await configureMcp(cwd, loaded, trust.trusted, env);
+  if (mcp.manager) started.push(() => mcp.manager!.close());
+  mcp.manager?.start();
+  const sessionOptions = sessionOptionsFrom({ cwd, flags, trust, client, environments, tools, hooks, brought, mcp });
+
+  const termination = new AbortController();
+  const session = environments.session;
+  return {
+    cwd,
+    model: client.model,
+    settings,
+    flags,
+    approval: flags.approval ?? settings.approval ?? "ask",
+    sessionOptions,
+    notices: [
+      ...request.trustNotices,
+      ...files.notices,
+      // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
+      ...(!environments.shell && !tools.explicit ? [noShellMessage(process.env.PATH ?? "")] : []),
+      ...mcp.warnings,
+      ...brought.problems.map((p) => `warning: ${p}`),
+    ],
+    permissions: hooks.permissions,
+    ruleFiles: files.ruleFiles,
+    shellHooks: hooks.shellHooks,
+    brought,
+    trusted: trust.trusted,
+    environmentFor: environments.environmentFor,
+    box: environments.box,
+    projectAt: (dir) => projectAt(dir, { cwd, brought, trusted: trust.trusted, flags, settings, env, warn }),
+    terminated: termination.signal,
+    terminate(reason) {
+      void session.cleanup().catch(() => {});
+      termination.abort(new Error(reason));
+    },
+    maxInputBytes: settings.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
+    warn,
+    async dispose() {
+      // SessionEnd hooks run as the session closes: they finish before gong exits.
+      await hooks.shellHooks?.settle();
+      await session.cleanup().catch(() => {});
+      for (const stop of started) await stop().catch(() => {});
+    },
+  };
+}
+
+/** What the settings files bring (lib/setup): permission rules, shell hooks, `env`, with trust applied. */
+function settingsFiles(cwd: string, trust: TrustDecision, env: Record<string, string | undefined>): Setup {
+  return loadSetup({
+    cwd,
+    gongHome: gongHome(),
+    gongFiles: trust.loaded.layers.map((l) => ({
+      file: l.file,
+      scope: l.scope === "global" ? "user" : "project",
+      gong: true,
+      ...l.settings,
+    })),
+    claudeSettings: trust.settings.claudeSettings,
+    trusted: trust.trusted,
+    untrustedHint: untrustedHint(),
+    // Even a trusted project never redirects the user's keys: their own base URLs and keys win.
+    userOwned: (name) =>
+      env[name] !== undefined && PROVIDERS.some((p) => p.baseUrlEnv === name || p.apiKeyEnv.includes(name)),
+  });
+}
+
+interface OptionParts {
+  cwd: string;
+  flags: SessionFlags;
+  trust: TrustDecision;
+  client: ModelClient;
+  environments: CommandEnvironments;
+  tools: ToolChoice;
+  hooks: SessionHooks;
+  brought: UserSetup;
+  mcp: HostMcp;
+}
+
+/** The createSession options: the flags over the settings, and the parts made above. */
+function sessionOptionsFrom(parts: OptionParts): CreateSessionOptions {
+  const { flags, client } = parts;
+  const { settings, loaded } = parts.trust;
+  return {
+    model: client.model,
+    cwd: parts.cwd,
+    env: parts.environments.session,
+    secrets: client.secrets,
+    tools: parts.tools.tools,
+    profile: flags.profile ?? settings.profile,
+    clientOptions: client.clientOptions,
+    hooks: parts.hooks.hooks,
+    systemPrompt: flags.systemPrompt,
+    appendSystemPrompt: flags.appendSystemPrompt,
+    mcpServers: parts.mcp.manager,
+    skills: parts.brought.skills,
+    agents: parts.brought.agents,
+    reasoningEffort: flags.reasoningEffort ?? settings.reasoningEffort,
+    config: {
+      maxTurns: flags.maxTurns ?? settings.maxTurns,
+      maxOutputContinuations: settings.maxOutputContinuations,
+      maxCostUsd: flags.maxCostUsd,
+      defaultCommandTimeoutMs: settings.defaultCommandTimeoutMs,
+      autoCompact: settings.compaction?.enabled,
+      compactReserveTokens: settings.compaction?.reserveTokens,
+      compactKeepRecentTokens: settings.compaction?.keepRecentTokens,
+      toolOutputLimits: settings.toolOutputLimits,
+      toolLineLimits: settings.toolLineLimits,
+      ...toolSearchConfig(settings.mcpToolSearch),
+    },
+    observer: settings.toolOutput,
+    web: {
+      // Opening private addresses is the user's own decision: a project's settings cannot do it.
+      allowHosts: loaded.layers.find((l) => l.scope === "global")?.settings.web?.allowHosts,
+      fetchModel: settings.web?.fetchModel,
+      search: flags.webSearch ?? settings.web?.search,
+    },
+    // Off (false) or with settings; otherwise the default: on for sessions stored under GONG_HOME.
+    ...(settings.checkpoints === false || typeof settings.checkpoints === "object"
+      ? { checkpoints: settings.checkpoints }
+      : {}),
+  };
+}
+
+/** The `mcpToolSearch` setting as session config: true always defers, false never, "auto:N" past N % of the context window. */
+function toolSearchConfig(setting: Settings["mcpToolSearch"]): {
+  mcpToolSearch?: boolean;
+  mcpToolSearchPercent?: number;
+} {
+  if (setting === undefined || setting === "auto") return {};
+  if (typeof setting === "boolean")
+    return setting ? { mcpToolSearch: true, mcpToolSearchPercent: 0 } : { mcpToolSearch: false };
+  return { mcpToolSearch: true, mcpToolSearchPercent: Number(setting.slice(5)) };
+}
+
+interface Home {
+  cwd: string;
+  brought: UserSetup;
+  trusted: boolean;
+  flags: SessionFlags;
+  settings: Settings;
+  env: Record<string, string | undefined>;
+  warn(line: string): void;
+}
+
+/** Another directory's own files and trust, under the same flags and global settings; the setup's own for its cwd. */
+function projectAt(dir: string, home: Home): { brought: UserSetup; trusted: boolean } {
+  if (dir === home.cwd) return { brought: home.brought, trusted: home.trusted };
+  const brought = discoverSetup({ cwd: dir, home: home.env.HOME });
+  for (const problem of brought.problems) home.warn(`gong: warning: ${problem}`);
+  return { brought, trusted: isProjectTrusted(dir, { flag: home.flags.trust, global: home.settings }) };
+}
