@@ -70,7 +70,6 @@ const APPROVAL_MOVES =
 export const KNOWN_EXCEPTIONS: Record<string, string> = {
   "lib/core/flags.ts -> cli": APPROVAL_MOVES,
   "lib/core/settings.ts -> cli": APPROVAL_MOVES,
-  "lib/core/hooks.ts -> cli": APPROVAL_MOVES,
   "lib/core/prepare.ts -> cli": APPROVAL_MOVES,
   "lib/setup/shell-hooks.ts -> agent":
     "Claude Code-format shell hooks adapt the session's Hooks interface and events (types only)",

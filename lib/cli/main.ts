@@ -6,23 +6,18 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError, UsageError } from "../core/errors.ts";
-import { configureMcp } from "../core/mcp.ts";
 import { openSession, storeFor } from "../core/open.ts";
 import { EXIT } from "../core/outcome.ts";
 import { prepareSession, type SessionSetup } from "../core/prepare.ts";
 import { loadSettings, SettingsError } from "../core/settings.ts";
 import { decideTrust, type TrustDecision } from "../core/trust.ts";
-import { listModels } from "../llm/catalog.ts";
 import { LlmError } from "../llm/errors.ts";
-import { listChildSessions, listSessions } from "../store/list.ts";
 import { VERSION } from "../version.ts";
 import { HELP, parseCliArgs, sessionFlags, type CliOptions } from "./args.ts";
 import { buildPrompt, processIo, readAll, type Io } from "./session-io.ts";
-import { listMcpServers } from "./mcp.ts";
 import { runPrint } from "./print.ts";
 import { commandContext, expandInput, onCommandModel } from "./custom-commands.ts";
 import { Termination } from "./termination.ts";
-import { askOnTerminal } from "./trust-question.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -38,12 +33,13 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
       case "version":
         io.stdout.write(`gong ${VERSION}\n`);
         return EXIT.ok;
+      // The listing commands load only when asked for.
       case "list-models":
-        return listModelsCommand(opts.listModelsFilter, io);
+        return (await import("./list-commands.ts")).listModelsCommand(opts.listModelsFilter, io);
       case "sessions":
-        return sessionsCommand(opts, io);
+        return (await import("./list-commands.ts")).sessionsCommand(opts, io);
       case "mcp-list":
-        return await mcpListCommand(opts, io);
+        return await (await import("./list-commands.ts")).mcpListCommand(opts, io);
       case "rewind":
         return (await import("./rewind-command.ts")).rewindCommand(opts, io);
       case "checkpoints-gc":
@@ -109,10 +105,18 @@ async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision,
  * Whether the project's own settings that run code or redirect credentials take effect: --trust,
  * the global list, a remembered yes, or — in the interactive shell — the user's answer now.
  */
-async function projectTrust(cwd: string, opts: CliOptions, io: Io, ask = true): Promise<TrustDecision> {
-  const canAsk = ask && effectiveMode(opts, io) === "interactive";
+async function projectTrust(cwd: string, opts: CliOptions, io: Io): Promise<TrustDecision> {
+  const canAsk = effectiveMode(opts, io) === "interactive";
   return decideTrust(
-    { cwd, flag: opts.trust, env: io.env, ask: canAsk ? askOnTerminal(io.stdin, io.stdout) : undefined },
+    {
+      cwd,
+      flag: opts.trust,
+      env: io.env,
+      // Only the shell asks: the question's reader loads then.
+      ask: canAsk
+        ? async (question) => (await import("./trust-question.ts")).askOnTerminal(io.stdin, io.stdout)(question)
+        : undefined,
+    },
     loadSettings(cwd),
   );
 }
@@ -160,58 +164,6 @@ async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<n
  */
 function effectiveMode(opts: CliOptions, io: Io): CliOptions["mode"] {
   return opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
-}
-
-function listModelsCommand(filter: string | undefined, io: Io): number {
-  const needle = filter?.toLowerCase();
-  const models = listModels().filter(
-    (m) => !needle || m.ref.toLowerCase().includes(needle) || m.name.toLowerCase().includes(needle),
-  );
-  if (models.length === 0) {
-    io.stdout.write(
-      `No known model matches '${filter}'. Any provider/model-id works; unknown ids get default limits.\n`,
-    );
-    return EXIT.ok;
-  }
-  const k = (n: number) => `${Math.round(n / 1000)}k`;
-  for (const m of models) {
-    const caps = [m.reasoning ? "reasoning" : "", m.images ? "images" : ""].filter(Boolean).join(",");
-    const price = m.price.input || m.price.output ? `$${m.price.input}/$${m.price.output} per Mtok` : "";
-    io.stdout.write(
-      `${m.ref.padEnd(42)} ${k(m.contextWindow).padStart(6)} ctx  ${k(m.maxOutput).padStart(5)} out  ${caps.padEnd(16)} ${price}\n`,
-    );
-  }
-  return EXIT.ok;
-}
-
-function sessionsCommand(opts: CliOptions, io: Io): number {
-  const cwd = opts.cwd ?? process.cwd();
-  const sessions = listSessions(cwd);
-  if (sessions.length === 0) {
-    io.stdout.write("No sessions in this directory yet.\n");
-    return EXIT.ok;
-  }
-  for (const s of sessions) {
-    const when = s.updated.toISOString().slice(0, 16).replace("T", " ");
-    io.stdout.write(
-      `${s.id.slice(0, 8)}  ${when}  ${String(Math.ceil(s.size / 1024)).padStart(6)} KB  ${s.name ?? s.firstMessage}\n`,
-    );
-    for (const child of listChildSessions(s.path))
-      io.stdout.write(`  ↳ ${child.id.slice(0, 8)}  subagent  ${child.firstMessage}\n`);
-  }
-  return EXIT.ok;
-}
-
-async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
-  const cwd = resolve(opts.cwd ?? process.cwd());
-  const trust = await projectTrust(cwd, opts, io, false);
-  const mcp = await configureMcp(cwd, trust.loaded, trust.trusted, io.env);
-  try {
-    await listMcpServers(mcp, (s) => io.stdout.write(s));
-  } finally {
-    await mcp.manager?.close();
-  }
-  return EXIT.ok;
 }
 
 function reportError(e: unknown, verbose: boolean, io: Io): number {

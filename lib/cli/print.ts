@@ -4,10 +4,9 @@
  * With --verbose, tool calls are shown on stderr as they run, and a failed model call's stack.
  */
 import type { Session, SessionEvent } from "../agent/index.ts";
-import { resultRecord, runHeadless } from "../core/headless.ts";
+import { resultRecord, runHeadless } from "../core/outcome.ts";
 import type { OutputFormat } from "./args.ts";
 import type { Io } from "./session-io.ts";
-import { eventJson } from "./event-json.ts";
 import { callLabel, indent, makeStyle, planChecklist, resultLine, useColor } from "./render.ts";
 import { subagentLine } from "./subagent-lines.ts";
 
@@ -31,8 +30,10 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
   };
   const writeLine = (value: unknown) => write(`${JSON.stringify(value)}\n`);
   const style = makeStyle(useColor(io.stderr, io.env));
+  // Events as JSON lines only for stream-json: the mapping loads then.
+  const eventJson = options.format === "stream-json" ? (await import("./event-json.ts")).eventJson : undefined;
   const unsubscribe = session.subscribe((event) => {
-    if (options.format === "stream-json") writeLine(eventJson(event));
+    if (eventJson) writeLine(eventJson(event));
     // With --verbose a failed model call shows where it failed; the sentence follows at the end.
     if (event.kind === "error" && options.verbose && event.data.stack) io.stderr.write(`${event.data.stack}\n`);
     // A failing MCP server is the headless run's warning, verbose or not.

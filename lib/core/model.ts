@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import demoScript from "../../examples/demo.json" with { type: "json" };
 import { isSecretName, isWithheld, secretPolicy, type SecretPolicy } from "../env/env-vars.ts";
 import { hideOwnSecrets } from "../env/own-secrets.ts";
 import type { ClientOptions } from "../llm/client.ts";
@@ -49,11 +48,14 @@ export interface FakeModel {
 }
 
 /** `fake/<path>` → the parsed script (`fake/demo`: the built-in demo); undefined for any other model. */
-export function parseFakeModel(model: string, cwd: string): FakeModel | undefined {
+async function parseFakeModel(model: string, cwd: string): Promise<FakeModel | undefined> {
   if (!model.startsWith("fake/")) return undefined;
   const scriptPath = resolve(cwd, model.slice("fake/".length));
-  // Embedded, so the single binary can show the whole loop with nothing beside it.
-  if (model === "fake/demo" && !existsSync(scriptPath)) return { scriptPath: "built-in demo", turns: demoScript };
+  // Embedded, so the single binary can show the whole loop with nothing beside it; loaded only for the demo.
+  if (model === "fake/demo" && !existsSync(scriptPath)) {
+    const demo = await import("../../examples/demo.json", { with: { type: "json" } });
+    return { scriptPath: "built-in demo", turns: demo.default };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(scriptPath, "utf8"));
@@ -102,7 +104,7 @@ export async function modelClient(
   const named = model.slice(0, model.indexOf("/"));
   const provider = findProvider(named)?.id ?? named;
   let dispose: (() => Promise<void>) | undefined;
-  const fake = parseFakeModel(model, process.cwd());
+  const fake = await parseFakeModel(model, process.cwd());
   if (fake) {
     // The scripted model (demo, tests) loads its server only when asked for.
     const { startFakeLlm } = await import("../testing/fake-llm/server.ts");

@@ -6,8 +6,8 @@
  * (open.ts). Print, RPC, ACP, the interactive shell and batch tasks all start here; none adds
  * anything a script could not pass to createSession itself.
  */
-import type { CreateSessionOptions } from "../agent/index.ts";
-import type { ApprovalMode, SessionPermissions } from "../cli/approval.ts";
+import { loadHookModules, type CreateSessionOptions, type Hooks } from "../agent/index.ts";
+import { claudePermissionMode, unattendedGate, type ApprovalMode, type SessionPermissions } from "../cli/approval.ts";
 import { noShellMessage } from "../env/shell.ts";
 import type { LocalEnvironment } from "../env/local.ts";
 import { PROVIDERS } from "../llm/providers.ts";
@@ -16,12 +16,12 @@ import { loadSetup, type Setup } from "../setup/settings-files.ts";
 import type { ShellHooks } from "../setup/shell-hooks.ts";
 import { gongHome } from "../store/paths.ts";
 import { commandEnvironments, type Boxer, type CommandEnvironments } from "./environment.ts";
+import { ConfigError } from "./errors.ts";
 import type { SessionFlags } from "./flags.ts";
-import { sessionHooks, type SessionHooks } from "./hooks.ts";
 import { configureMcp, type HostMcp } from "./mcp.ts";
 import { modelClient, type ModelClient } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
-import { chooseTools, type ToolChoice } from "./tool-selection.ts";
+import type { ToolChoice } from "./tool-selection.ts";
 import { decideTrust, isProjectTrusted, untrustedHint, type TrustDecision } from "./trust.ts";
 
 export interface SessionRequest {
@@ -120,14 +120,18 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
   });
   // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
   const brought = discoverSetup({ cwd, home: env.HOME });
-  const tools = chooseTools(flags, {
-    model: client.model,
-    settings,
-    sources: loaded.sources,
-    env: environments.local,
-    shell: environments.shell,
-    skills: brought.skills.length > 0,
-  });
+  // A selection is checked (its module loads) only when the flags or the settings name one.
+  const tools: ToolChoice =
+    (flags.tools ?? settings.tools) === undefined
+      ? { tools: undefined, explicit: false }
+      : (await import("./tool-selection.ts")).chooseTools(flags, {
+          model: client.model,
+          settings,
+          sources: loaded.sources,
+          env: environments.local,
+          shell: environments.shell,
+          skills: brought.skills.length > 0,
+        });
   const hooks = await sessionHooks({ cwd, settings, files: loaded.files, setup: files, env: sessionEnv, warn });
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = await configureMcp(cwd, loaded, trust.trusted, env);
@@ -159,7 +163,8 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     trusted: trust.trusted,
     environmentFor: environments.environmentFor,
     box: environments.box,
-    projectAt: (dir) => projectAt(dir, { cwd, brought, trusted: trust.trusted, flags, settings, env, warn }),
+    projectAt: (dir) =>
+      dir === cwd ? { brought, trusted: trust.trusted } : projectElsewhere(dir, { flags, settings, warn }, env.HOME),
     terminated: termination.signal,
     terminate(reason) {
       void session.cleanup().catch(() => {});
@@ -194,6 +199,64 @@ function settingsFiles(cwd: string, trust: TrustDecision, env: Record<string, st
     userOwned: (name) =>
       env[name] !== undefined && PROVIDERS.some((p) => p.baseUrlEnv === name || p.apiKeyEnv.includes(name)),
   });
+}
+
+interface SessionHooks {
+  hooks: Hooks[];
+  /** Permission rules and what the shell hooks decided, for the gate of whichever host asks. */
+  permissions: SessionPermissions;
+  /** The settings' shell hooks, when there are any: a session's events go to `observe`. */
+  shellHooks?: ShellHooks;
+}
+
+interface HookSources {
+  cwd: string;
+  settings: Settings;
+  /** The settings files read (a broken hook module's error names them). */
+  files: string[];
+  /** What the settings files bring: permission rules and shell hooks. */
+  setup: Pick<Setup, "rules" | "hooks">;
+  /** The variables shell hooks see. */
+  env: Record<string, string | undefined>;
+  /** One line of diagnostics (a shell hook's failure). */
+  warn(line: string): void;
+}
+
+/**
+ * The hooks every session of the host runs, as one pipeline: the settings' TypeScript hook modules,
+ * then the shell hooks in Claude Code's format, then the permission gate (the settings' rules; a
+ * host that asks replaces the unattended gate with its own, see withGate).
+ */
+async function sessionHooks(from: HookSources): Promise<SessionHooks> {
+  const { settings, cwd } = from;
+  const moduleHooks =
+    Array.isArray(settings.hooks) && settings.hooks.length
+      ? await loadSettingsHooks(settings.hooks, cwd, from.files)
+      : [];
+  const permissions: SessionPermissions = { rules: from.setup.rules, cwd, hookDecisions: new WeakMap() };
+  // The shell-hook runner loads only when the settings have hooks.
+  const shellHooks = Object.keys(from.setup.hooks).length
+    ? new (await import("../setup/shell-hooks.ts")).ShellHooks({
+        config: from.setup.hooks,
+        cwd,
+        env: from.env,
+        permissionMode: () => claudePermissionMode(permissions.mode?.()),
+        report: (line) => from.warn(`gong: ${line}`),
+        decisions: permissions.hookDecisions,
+      })
+    : undefined;
+  permissions.hookEvents = shellHooks;
+  const hooks: Hooks[] = [...moduleHooks, ...(shellHooks ? [shellHooks.hooks] : []), unattendedGate(permissions)];
+  return { hooks, permissions, shellHooks };
+}
+
+/** Hook modules named in settings, loaded once for every session the host opens; a broken one is a configuration error. */
+async function loadSettingsHooks(paths: string[], cwd: string, files: string[]): Promise<Hooks[]> {
+  try {
+    return await loadHookModules(paths, cwd);
+  } catch (e) {
+    throw new ConfigError(`Invalid "hooks" in settings (${files.join(", ")}): ${(e as Error).message}`);
+  }
 }
 
 interface OptionParts {
@@ -264,20 +327,13 @@ function toolSearchConfig(setting: Settings["mcpToolSearch"]): {
   return { mcpToolSearch: true, mcpToolSearchPercent: Number(setting.slice(5)) };
 }
 
-interface Home {
-  cwd: string;
-  brought: UserSetup;
-  trusted: boolean;
-  flags: SessionFlags;
-  settings: Settings;
-  env: Record<string, string | undefined>;
-  warn(line: string): void;
-}
-
-/** Another directory's own files and trust, under the same flags and global settings; the setup's own for its cwd. */
-function projectAt(dir: string, home: Home): { brought: UserSetup; trusted: boolean } {
-  if (dir === home.cwd) return { brought: home.brought, trusted: home.trusted };
-  const brought = discoverSetup({ cwd: dir, home: home.env.HOME });
-  for (const problem of brought.problems) home.warn(`gong: warning: ${problem}`);
-  return { brought, trusted: isProjectTrusted(dir, { flag: home.flags.trust, global: home.settings }) };
+/** Another directory's own skills, agents and commands, and whether that project is trusted under the same flag and global settings. */
+function projectElsewhere(
+  dir: string,
+  setup: Pick<SessionSetup, "flags" | "settings" | "warn">,
+  home: string | undefined,
+): { brought: UserSetup; trusted: boolean } {
+  const brought = discoverSetup({ cwd: dir, home });
+  for (const problem of brought.problems) setup.warn(`gong: warning: ${problem}`);
+  return { brought, trusted: isProjectTrusted(dir, { flag: setup.flags.trust, global: setup.settings }) };
 }

@@ -1,7 +1,8 @@
 /**
- * The tools a host's sessions start with: the flag's selection, else the settings' `tools`, checked
- * with the session's own rule for the profile the session will have (lib/agent/tool-selection.ts),
- * so a host refuses at start exactly what createSession and setTools would refuse.
+ * The tools a host's sessions start with when the flags or the settings name them: the flag's
+ * selection, else the settings' `tools`, checked with the session's own rule for the profile the
+ * session will have (lib/agent/tool-selection.ts), so a host refuses at start exactly what
+ * createSession and setTools would refuse.
  */
 import type { CreateSessionOptions } from "../agent/index.ts";
 import { toolsForSelection, type SelectionCheck } from "../agent/tool-selection.ts";
