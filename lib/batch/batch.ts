@@ -135,14 +135,7 @@ export async function runBatch(
   const out = resolve(options.out);
   const cwd = resolve(options.cwd ?? process.cwd());
   const emit = (e: BatchEvent) => options.onEvent?.(e);
-  claimOutDir(out, options.source ?? "sdk");
-  const stillQueued = existsSync(join(out, "slurm", "jobs"))
-    ? await (await import("./slurm.ts")).jobsStillQueued(out, options.env ?? process.env)
-    : [];
-  if (stillQueued.length > 0)
-    throw new OutDirError(
-      `Slurm job ${stillQueued.join(", ")} of this batch is still running: wait for it (then 'gong batch collect ${out}') or cancel it with scancel.`,
-    );
+  await claim(out, options);
   const checked = checkTasks(
     input.map((value, i) => ({ line: i + 1, value })),
     options.defaults,
@@ -153,106 +146,14 @@ export async function runBatch(
   writeTasksSnapshot(out, tasks);
   const resultsFile = join(out, "results.jsonl");
   const append = (r: AttemptResult) => appendFileSync(resultsFile, `${JSON.stringify(r)}\n`);
-
-  // Results a killed batch never appended come first; attempts it left without a result are errors, owed again.
-  const listed = new Set(readLines(resultsFile).map((r) => `${r.id}#${r.attempt}`));
-  const unlisted = tasks.flatMap((t) =>
-    attemptsOf(out, t.id).flatMap((a) => (a.result && !listed.has(`${t.id}#${a.attempt}`) ? [a.result] : [])),
-  );
-  for (const r of unlisted.sort((a, b) => a.finished_at.localeCompare(b.finished_at))) append(r);
-  for (const task of tasks)
-    for (const r of recordLostAttempts(out, task.id, 0, "its batch was stopped before it finished", "local", false))
-      append(r);
+  recoverResults(out, tasks, resultsFile, append);
 
   const last = new Map<string, AttemptResult | undefined>(
     tasks.map((t) => [t.id, attemptsOf(out, t.id).at(-1)?.result]),
   );
   const owed = tasks.flatMap((t, i) => (isOwed(last.get(t.id), Boolean(options.retryFailed)) ? [i] : []));
   emit({ type: "started", owed: owed.length, tasks: tasks.length });
-
-  let cost = tasks.reduce(
-    (sum, t) => sum + attemptsOf(out, t.id).reduce((s, a) => s + (a.result?.cost_usd ?? 0), 0),
-    0,
-  );
-  const usedThisRun = new Map<string, number>();
-  const counts: Record<TaskStatus, number> = { done: 0, failed: 0, error: 0, timeout: 0, cancelled: 0, skipped: 0 };
-  const owedIds = new Set(owed.map((i) => tasks[i].id));
-  for (const [id, r] of last) if (r && !owedIds.has(id)) counts[r.status]++;
-  let running = 0;
-  let waiting: number | undefined;
-  const durations: number[] = [];
-  let stoppedWhy: string | undefined;
-  const stop = options.stop ?? new AbortController().signal;
-  const cancel = options.cancel ?? new AbortController().signal;
-  const workers = Math.max(1, options.workers ?? 4);
-
-  const progress = (): Progress => {
-    const finishedNow = counts.done + counts.failed + counts.error + counts.timeout + counts.cancelled;
-    const left = tasks.length - finishedNow - running;
-    const mean = durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : undefined;
-    return {
-      tasks: tasks.length,
-      done: counts.done,
-      failed: counts.failed + counts.timeout,
-      error: counts.error,
-      running,
-      queued: waiting ?? Math.max(0, left),
-      cost_usd: Number(cost.toFixed(6)),
-      eta_ms: mean === undefined ? undefined : Math.round((mean * (Math.max(0, left) + running)) / workers),
-    };
-  };
-
-  const host: RunnerHost = {
-    out,
-    snapshot: tasksSnapshot(out),
-    tasks,
-    command: options.command ?? defaultCommand(),
-    workers,
-    env: options.env ?? process.env,
-    stop,
-    cancel,
-    detach: Boolean(options.detach),
-    sbatchArgs: options.sbatchArgs ?? [],
-    jobs: [],
-    mayLaunch() {
-      if (stoppedWhy) return false;
-      if (stop.aborted || cancel.aborted) stoppedWhy = "the batch was asked to stop";
-      else if (options.maxTotalCostUsd !== undefined && cost >= options.maxTotalCostUsd)
-        stoppedWhy = `the batch's cost cap ($${options.maxTotalCostUsd}) was reached`;
-      if (stoppedWhy) emit({ type: "stopped_launching", reason: stoppedWhy });
-      return !stoppedWhy;
-    },
-    launched(index) {
-      const id = tasks[index].id;
-      usedThisRun.set(id, (usedThisRun.get(id) ?? 0) + 1);
-      running++;
-      emit({ type: "launched", id, index });
-      emit({ type: "progress", progress: progress() });
-    },
-    observed(nowRunning, queued) {
-      if (nowRunning === running && queued === waiting) return;
-      running = nowRunning;
-      waiting = queued;
-      emit({ type: "progress", progress: progress() });
-    },
-    finished(result) {
-      append(result);
-      running = Math.max(0, running - 1);
-      cost += result.cost_usd ?? 0;
-      durations.push(result.duration_ms);
-      const task = tasks.find((t) => t.id === result.id)!;
-      const retrying =
-        result.status === "error" &&
-        (usedThisRun.get(task.id) ?? 0) < (task.attempts ?? DEFAULT_ATTEMPTS) &&
-        !cancel.aborted;
-      if (!retrying) counts[result.status]++;
-      emit({ type: "finished", result, retrying });
-      emit({ type: "progress", progress: progress() });
-      return retrying;
-    },
-    emit,
-  };
-
+  const host = new BatchHost(out, tasks, options, { owed, last, append, emit });
   const runner = options.runner ?? "local";
   if (owed.length > 0) {
     if (runner === "local") await (await import("./local.ts")).runLocal(host, owed);
@@ -268,6 +169,149 @@ export async function runBatch(
   report.jobs = host.jobs;
   if (!(runner === "slurm" && options.detach)) writeJsonAtomic(join(out, "summary.json"), report.summary);
   return report;
+}
+
+/** Takes the out directory for this batch; a Slurm job of it still queued or running is refused. */
+async function claim(out: string, options: BatchOptions): Promise<void> {
+  claimOutDir(out, options.source ?? "sdk");
+  const stillQueued = existsSync(join(out, "slurm", "jobs"))
+    ? await (await import("./slurm.ts")).jobsStillQueued(out, options.env ?? process.env)
+    : [];
+  if (stillQueued.length > 0)
+    throw new OutDirError(
+      `Slurm job ${stillQueued.join(", ")} of this batch is still running: wait for it (then 'gong batch collect ${out}') or cancel it with scancel.`,
+    );
+}
+
+/** Results a killed batch never appended come first; attempts it left without a result are errors, owed again. */
+function recoverResults(out: string, tasks: Task[], resultsFile: string, append: (r: AttemptResult) => void): void {
+  const listed = new Set(readLines(resultsFile).map((r) => `${r.id}#${r.attempt}`));
+  const unlisted = tasks.flatMap((t) =>
+    attemptsOf(out, t.id).flatMap((a) => (a.result && !listed.has(`${t.id}#${a.attempt}`) ? [a.result] : [])),
+  );
+  for (const r of unlisted.sort((a, b) => a.finished_at.localeCompare(b.finished_at))) append(r);
+  for (const task of tasks)
+    for (const r of recordLostAttempts(out, task.id, 0, "its batch was stopped before it finished", "local", false))
+      append(r);
+}
+
+interface Ledger {
+  /** The indices of the tasks this run launches. */
+  owed: number[];
+  /** Each task's last attempt before this run. */
+  last: Map<string, AttemptResult | undefined>;
+  append(result: AttemptResult): void;
+  emit(event: BatchEvent): void;
+}
+
+/** The batch as the runners see it: whether to launch, and the account of what runs, finished and cost. */
+class BatchHost implements RunnerHost {
+  readonly snapshot: string;
+  readonly command: string[];
+  readonly workers: number;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stop: AbortSignal;
+  readonly cancel: AbortSignal;
+  readonly detach: boolean;
+  readonly sbatchArgs: string[];
+  readonly jobs: string[] = [];
+  readonly emit: (event: BatchEvent) => void;
+  private cost: number;
+  private readonly usedThisRun = new Map<string, number>();
+  private readonly counts: Record<TaskStatus, number> = {
+    done: 0,
+    failed: 0,
+    error: 0,
+    timeout: 0,
+    cancelled: 0,
+    skipped: 0,
+  };
+  private running = 0;
+  private waiting: number | undefined;
+  private readonly durations: number[] = [];
+  private stoppedWhy: string | undefined;
+  private readonly append: (result: AttemptResult) => void;
+
+  constructor(
+    readonly out: string,
+    readonly tasks: Task[],
+    private readonly options: BatchOptions,
+    ledger: Ledger,
+  ) {
+    this.snapshot = tasksSnapshot(out);
+    this.command = options.command ?? defaultCommand();
+    this.workers = Math.max(1, options.workers ?? 4);
+    this.env = options.env ?? process.env;
+    this.stop = options.stop ?? new AbortController().signal;
+    this.cancel = options.cancel ?? new AbortController().signal;
+    this.detach = Boolean(options.detach);
+    this.sbatchArgs = options.sbatchArgs ?? [];
+    this.emit = ledger.emit;
+    this.append = ledger.append;
+    this.cost = tasks.reduce(
+      (sum, t) => sum + attemptsOf(out, t.id).reduce((s, a) => s + (a.result?.cost_usd ?? 0), 0),
+      0,
+    );
+    const owedIds = new Set(ledger.owed.map((i) => tasks[i].id));
+    for (const [id, r] of ledger.last) if (r && !owedIds.has(id)) this.counts[r.status]++;
+  }
+
+  mayLaunch(): boolean {
+    if (this.stoppedWhy) return false;
+    const cap = this.options.maxTotalCostUsd;
+    if (this.stop.aborted || this.cancel.aborted) this.stoppedWhy = "the batch was asked to stop";
+    else if (cap !== undefined && this.cost >= cap) this.stoppedWhy = `the batch's cost cap ($${cap}) was reached`;
+    if (this.stoppedWhy) this.emit({ type: "stopped_launching", reason: this.stoppedWhy });
+    return !this.stoppedWhy;
+  }
+
+  launched(index: number): void {
+    const id = this.tasks[index].id;
+    this.usedThisRun.set(id, (this.usedThisRun.get(id) ?? 0) + 1);
+    this.running++;
+    this.emit({ type: "launched", id, index });
+    this.emit({ type: "progress", progress: this.progress() });
+  }
+
+  observed(nowRunning: number, queued: number): void {
+    if (nowRunning === this.running && queued === this.waiting) return;
+    this.running = nowRunning;
+    this.waiting = queued;
+    this.emit({ type: "progress", progress: this.progress() });
+  }
+
+  finished(result: AttemptResult): boolean {
+    this.append(result);
+    this.running = Math.max(0, this.running - 1);
+    this.cost += result.cost_usd ?? 0;
+    this.durations.push(result.duration_ms);
+    const task = this.tasks.find((t) => t.id === result.id)!;
+    const retrying =
+      result.status === "error" &&
+      (this.usedThisRun.get(task.id) ?? 0) < (task.attempts ?? DEFAULT_ATTEMPTS) &&
+      !this.cancel.aborted;
+    if (!retrying) this.counts[result.status]++;
+    this.emit({ type: "finished", result, retrying });
+    this.emit({ type: "progress", progress: this.progress() });
+    return retrying;
+  }
+
+  private progress(): Progress {
+    const { counts, tasks, running } = this;
+    const finishedNow = counts.done + counts.failed + counts.error + counts.timeout + counts.cancelled;
+    const left = tasks.length - finishedNow - running;
+    const mean = this.durations.length ? this.durations.reduce((a, b) => a + b, 0) / this.durations.length : undefined;
+    return {
+      tasks: tasks.length,
+      done: counts.done,
+      failed: counts.failed + counts.timeout,
+      error: counts.error,
+      running,
+      queued: this.waiting ?? Math.max(0, left),
+      cost_usd: Number(this.cost.toFixed(6)),
+      eta_ms: mean === undefined ? undefined : Math.round((mean * (Math.max(0, left) + running)) / this.workers),
+    };
+  }
 }
 
 function readLines(file: string): AttemptResult[] {

@@ -5,8 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { UsageError } from "../cli/args.ts";
-import type { Io } from "../cli/session-io.ts";
+import { UsageError } from "../core/errors.ts";
 import { runBatch, type collectReport, type BatchEvent, type RunnerName } from "./batch.ts";
 import { exportSwebench, rebuildResults } from "./collect.ts";
 import { OutDirError } from "./layout.ts";
@@ -39,6 +38,12 @@ Options:
       --image IMG               k8s: the container image holding gong
       --json                    print the summary as JSON on stdout
 `;
+
+/** The streams `gong batch` writes to (the command line's are one). */
+export interface BatchIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
 
 const RUN_OPTIONS = {
   out: { type: "string" },
@@ -75,7 +80,7 @@ function positive(name: string, value: string | undefined, integer = false): num
   return n;
 }
 
-export async function runBatchCli(argv: string[], io: Io): Promise<number> {
+export async function runBatchCli(argv: string[], io: BatchIo): Promise<number> {
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS; allowPositionals: true; strict: true }>
   >;
@@ -167,7 +172,7 @@ function readDefaults(file: string): TaskDefaults {
   }
 }
 
-async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
+async function runTasksFile(file: string, v: Values, io: BatchIo): Promise<number> {
   const path = resolve(file);
   let text: string;
   try {
@@ -184,26 +189,67 @@ async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
   const out = resolve(v.out ?? join(dirname(path), `${basename(path).replace(/\.jsonl?$/, "")}.out`));
   const say = (line: string) => io.stderr.write(`gong: ${line}\n`);
   for (const p of parsed.problems) say(formatProblem(p, file));
-
   if (runner === "k8s") {
-    if (!v.image) throw new UsageError("--runner k8s needs --image IMAGE (a container image with gong in it).");
-    const { k8sManifest } = await import("./k8s.ts");
-    const { checkTasks } = await import("./task.ts");
-    const tasks = checkTasks(
-      parsed.tasks.map((value, i) => ({ line: i + 1, value })),
-      defaults,
-    ).tasks;
-    const manifest = k8sManifest(tasks, {
-      name: basename(path).replace(/\.jsonl?$/, ""),
-      image: v.image,
-      workers,
-      namespace: v.namespace,
-    });
-    if (v.output) writeFileSync(v.output, manifest);
-    else io.stdout.write(manifest);
+    await writeManifest(path, parsed.tasks, defaults, workers, v, io);
     return parsed.problems.length > 0 ? 1 : 0;
   }
+  const signals = stopSignals(say);
+  const progress = progressLines(io, say);
+  try {
+    const report = await runBatch(parsed.tasks, {
+      out,
+      runner,
+      workers,
+      retryFailed: Boolean(v["retry-failed"]),
+      maxTotalCostUsd: positive("max-total-cost-usd", v["max-total-cost-usd"]),
+      defaults,
+      source: path,
+      detach: Boolean(v.detach),
+      sbatchArgs: v["sbatch-arg"] ?? [],
+      stop: signals.stop,
+      cancel: signals.cancel,
+      onEvent: progress.onEvent,
+    });
+    progress.end();
+    if (runner === "slurm" && v.detach) {
+      io.stdout.write(`${report.jobs.join("\n")}\n`);
+      return 0;
+    }
+    writeSummary(report.summary, Boolean(v.json), io);
+    return report.summary.counts.done === report.summary.tasks && parsed.problems.length === 0 ? 0 : 1;
+  } finally {
+    signals.release();
+  }
+}
 
+/** `--runner k8s`: the Indexed Job manifest for the tasks, on stdout or to -o FILE. */
+async function writeManifest(
+  path: string,
+  input: readonly unknown[],
+  defaults: TaskDefaults,
+  workers: number,
+  v: Values,
+  io: BatchIo,
+): Promise<void> {
+  if (!v.image) throw new UsageError("--runner k8s needs --image IMAGE (a container image with gong in it).");
+  const { k8sManifest } = await import("./k8s.ts");
+  const { checkTasks } = await import("./task.ts");
+  const tasks = checkTasks(
+    input.map((value, i) => ({ line: i + 1, value })),
+    defaults,
+  ).tasks;
+  const manifest = k8sManifest(tasks, {
+    name: basename(path).replace(/\.jsonl?$/, ""),
+    image: v.image,
+    workers,
+    namespace: v.namespace,
+  });
+  if (v.output) writeFileSync(v.output, manifest);
+  else io.stdout.write(manifest);
+}
+
+/** Ctrl-C stops launching (a second one cancels the running tasks); SIGTERM and SIGHUP do both at once. */
+function stopSignals(say: (line: string) => void): { stop: AbortSignal; cancel: AbortSignal; release(): void } {
   const stop = new AbortController();
   const cancel = new AbortController();
   const onInterrupt = () => {
@@ -219,6 +265,19 @@ async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onTerminate);
   process.on("SIGHUP", onTerminate);
+  return {
+    stop: stop.signal,
+    cancel: cancel.signal,
+    release() {
+      process.off("SIGINT", onInterrupt);
+      process.off("SIGTERM", onTerminate);
+      process.off("SIGHUP", onTerminate);
+    },
+  };
+}
+
+/** What the batch tells while it runs: a task that did not finish done, and one progress line (redrawn on a terminal). */
+function progressLines(io: BatchIo, say: (line: string) => void): { onEvent(e: BatchEvent): void; end(): void } {
   const tty = Boolean(io.stderr.isTTY);
   let lastProgress = "";
   const onEvent = (e: BatchEvent) => {
@@ -238,37 +297,16 @@ async function runTasksFile(file: string, v: Values, io: Io): Promise<number> {
       if (tty) io.stderr.write(`\r\x1b[K${line}`);
     }
   };
-  try {
-    const report = await runBatch(parsed.tasks, {
-      out,
-      runner,
-      workers,
-      retryFailed: Boolean(v["retry-failed"]),
-      maxTotalCostUsd: positive("max-total-cost-usd", v["max-total-cost-usd"]),
-      defaults,
-      source: path,
-      detach: Boolean(v.detach),
-      sbatchArgs: v["sbatch-arg"] ?? [],
-      stop: stop.signal,
-      cancel: cancel.signal,
-      onEvent,
-    });
-    if (tty && lastProgress) io.stderr.write("\n");
-    else if (lastProgress) say(lastProgress);
-    if (runner === "slurm" && v.detach) {
-      io.stdout.write(`${report.jobs.join("\n")}\n`);
-      return 0;
-    }
-    writeSummary(report.summary, Boolean(v.json), io);
-    return report.summary.counts.done === report.summary.tasks && parsed.problems.length === 0 ? 0 : 1;
-  } finally {
-    process.off("SIGINT", onInterrupt);
-    process.off("SIGTERM", onTerminate);
-    process.off("SIGHUP", onTerminate);
-  }
+  return {
+    onEvent,
+    end() {
+      if (tty && lastProgress) io.stderr.write("\n");
+      else if (lastProgress) say(lastProgress);
+    },
+  };
 }
 
-function writeSummary(summary: ReturnType<typeof collectReport>["summary"], json: boolean, io: Io): void {
+function writeSummary(summary: ReturnType<typeof collectReport>["summary"], json: boolean, io: BatchIo): void {
   if (json) {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
     return;

@@ -5,6 +5,7 @@
  * failing setup), error (infrastructure: killed, node lost, provider outage — worth retrying),
  * timeout, cancelled (the batch was stopped), skipped (never launched: the batch cost cap).
  */
+import type { ResultRecord } from "../core/outcome.ts";
 import type { Usage } from "../llm/types.ts";
 
 export type TaskStatus = "done" | "failed" | "error" | "timeout" | "cancelled" | "skipped";
@@ -24,24 +25,13 @@ export interface RunnerInfo {
   array_index?: number;
 }
 
-export interface AttemptResult {
-  kind: "result";
+/** The fields of the run's record a result lacks when no session ran (a workdir that could not be prepared, a failing setup). */
+type SessionFields = "session_id" | "model" | "profile" | "answer" | "stop_reason" | "error" | "session_file";
+
+export interface AttemptResult extends Partial<Pick<ResultRecord, SessionFields>>, Omit<ResultRecord, SessionFields> {
   id: string;
   attempt: number;
   status: TaskStatus;
-  session_id?: string;
-  model?: string;
-  profile?: string;
-  answer?: string;
-  stop_reason?: string;
-  is_error: boolean;
-  error?: string;
-  turns: number;
-  usage: Usage;
-  cost_usd: number;
-  duration_ms: number;
-  session_file?: string;
-  session_saved: boolean;
   /** The diff against the task's ref, new files included; absent when the workdir is not a git checkout. */
   patch_file?: string;
   exit_code: number;

@@ -7,15 +7,12 @@
 import { createWriteStream, existsSync, readFileSync, renameSync, writeFileSync, type WriteStream } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { Writable, Readable } from "node:stream";
 import type { SessionEvent } from "../agent/index.ts";
-import { parseCliArgs, UsageError, type CliOptions } from "../cli/args.ts";
-import { openSession, type Io } from "../cli/session-io.ts";
-import { runPrint } from "../cli/print.ts";
-import { loadSettings } from "../cli/settings.ts";
-import { prepareSession } from "../cli/setup.ts";
-import { decideTrust } from "../cli/trust.ts";
-import { SessionStore } from "../store/session-store.ts";
+import { UsageError } from "../core/errors.ts";
+import type { SessionFlags } from "../core/flags.ts";
+import { resultRecord, runHeadless, type ResultRecord } from "../core/outcome.ts";
+import { openSession, storeFor } from "../core/open.ts";
+import { prepareSession, type SessionSetup } from "../core/prepare.ts";
 import { lastLine, run } from "./exec.ts";
 import { patchAgainst, prepareWorkdir, TaskInputError, type Workdir } from "./isolation.ts";
 import { claimAttempt, writeJsonAtomic } from "./layout.ts";
@@ -228,48 +225,37 @@ class Attempt {
     return await this.session(workdir.dir);
   }
 
-  private cliOptions(cwd: string): CliOptions {
+  /** The task's fields as session flags: the value gong's own command line maps its flags onto. */
+  private flags(): SessionFlags {
     const t = this.task;
     return {
-      ...parseCliArgs(["-p", "--output-format", "json"]),
-      prompt: t.prompt,
-      cwd,
       model: t.model,
       profile: t.profile,
       tools: t.tools,
-      sandbox: t.sandbox as CliOptions["sandbox"],
+      sandbox: t.sandbox as SessionFlags["sandbox"],
       maxTurns: t.limits?.max_turns,
       maxCostUsd: t.limits?.max_cost_usd,
+      // Written in the attempt's directory, then kept as its session.jsonl.
+      session: { kind: "new", dir: this.dir },
     };
   }
 
+  /** The task's prompt run headless, as `gong -p --output-format json` runs one, in the workdir. */
   private async session(cwd: string): Promise<AttemptResult> {
-    const opts = this.cliOptions(cwd);
-    const write = (line: string) => this.log.write(`${line}\n`);
-    let stdout = "";
-    const io: Io = {
-      stdout: new Writable({ write: (chunk, _enc, done) => ((stdout += String(chunk)), done()) }),
-      stderr: new Writable({ write: (chunk, _enc, done) => (this.log.write(chunk), done()) }),
-      stdin: Readable.from([]),
-      env: process.env,
-    };
-    let setup: Awaited<ReturnType<typeof prepareSession>>;
+    const write = (line: string) => void this.log.write(`${line}\n`);
+    let setup: SessionSetup;
     try {
-      const trust = await decideTrust(
-        { cwd, flag: false, canAsk: false, env: process.env, input: io.stdin, output: io.stdout },
-        loadSettings(cwd),
-      );
-      setup = await prepareSession(opts, cwd, trust, process.env, write);
+      setup = await prepareSession({ cwd, flags: this.flags(), env: process.env, warn: write });
     } catch (e) {
       return this.blank("failed", (e as Error).message);
     }
     const onStop = () => setup.terminate(String(this.stop.signal.reason?.message ?? "stopped"));
     this.stop.signal.addEventListener("abort", onStop, { once: true });
     let errorKind: string | undefined;
-    let code: number;
+    let record: ResultRecord;
     let sessionFile: string | undefined;
     try {
-      const store = SessionStore.create({ cwd, dir: this.dir });
+      const store = storeFor(setup);
       const session = await openSession(setup, store);
       sessionFile = store.path;
       const unsubscribe = session.subscribe((event: SessionEvent) => {
@@ -277,11 +263,13 @@ class Attempt {
           errorKind = String((event.data as { kind?: string }).kind);
       });
       try {
-        code = await runPrint(
-          session,
-          { prompt: opts.prompt!, format: "json", verbose: false, terminated: setup.terminated },
-          io,
-        );
+        const done = await runHeadless(session, this.task.prompt, {
+          stops: [setup.terminated],
+          verbose: false,
+          warn: write,
+        });
+        record = resultRecord(session, done);
+        if (done.failure) write(`gong: ${done.failure}`);
       } finally {
         unsubscribe();
         await session.close();
@@ -293,19 +281,23 @@ class Attempt {
       this.stop.signal.removeEventListener("abort", onStop);
       await setup.dispose();
     }
-    const printed = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Partial<AttemptResult>;
+    return this.settled(record, errorKind, sessionFile);
+  }
+
+  /** The attempt's result from the run's record: its status, the session file kept beside it. */
+  private settled(record: ResultRecord, errorKind: string | undefined, sessionFile: string | undefined): AttemptResult {
     const saved = join(this.dir, "session.jsonl");
     if (sessionFile && existsSync(sessionFile)) renameSync(sessionFile, saved);
     const status: TaskStatus =
       this.why ??
-      (code === 0
+      (!record.is_error
         ? "done"
-        : printed.stop_reason === "error" && errorKind && INFRA_ERRORS.has(errorKind)
+        : record.stop_reason === "error" && errorKind && INFRA_ERRORS.has(errorKind)
           ? "error"
           : "failed");
     return {
       ...this.blank(status, ""),
-      ...printed,
+      ...record,
       kind: "result",
       id: this.task.id,
       attempt: this.attempt,
@@ -316,7 +308,7 @@ class Attempt {
           ? `timed out after ${this.task.limits?.timeout_s} s`
           : status === "cancelled"
             ? "cancelled"
-            : printed.error,
+            : record.error,
       session_file: existsSync(saved) ? saved : undefined,
       session_saved: existsSync(saved),
       exit_code: exitCodeFor(status),

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../core/errors.ts";
 import { gongHome } from "../store/paths.ts";
 import { patchAgainst, prepareWorkdir, TaskInputError } from "./isolation.ts";
 

@@ -3,16 +3,12 @@
  * `UsageError`, which the entry point turns into exit code 2 with one clear sentence.
  */
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "./approval.ts";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../env/sandbox-profiles.ts";
-
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+import { UsageError } from "../core/errors.ts";
+import type { SessionChoice, SessionFlags } from "../core/flags.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -118,24 +114,64 @@ const VALUED = new Set(
   ),
 );
 
+type Parsed = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+>;
+type Values = Parsed["values"];
+
 export function parseCliArgs(argv: string[]): CliOptions {
   // parseArgs has no optional values: lift `-r [session]` and `--list-models [filter]` out first.
   // A word after -r always names a session (id prefix, name or file), never the prompt.
   const args = joinNegativeValues(argv);
   const resumeId = takeOptionalValue(args, ["-r", "--resume"], (v) => !v.startsWith("-"));
   const listFilter = takeOptionalValue(args, ["--list-models"], (v) => !v.startsWith("-"));
-
-  let parsed: ReturnType<
-    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
-  >;
+  let parsed: Parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
     throw new UsageError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}. Run 'gong --help' for usage.`);
   }
   const v = parsed.values;
-  const positionals = parsed.positionals;
+  const command = commandOf(v, parsed.positionals);
+  const checked = checkedValues(v);
+  checkSessionFlags(v, resumeId);
 
+  const words = command === "run" ? parsed.positionals : [];
+  const attachments = words.filter((w) => w.startsWith("@") && w.length > 1).map((w) => w.slice(1));
+  const promptWords = words.filter((w) => !(w.startsWith("@") && w.length > 1));
+  const print = Boolean(v.print) || v.mode === "print" || checked.outputFormat !== "text";
+  return {
+    command,
+    prompt: promptWords.length > 0 ? promptWords.join(" ") : undefined,
+    attachments,
+    mode: v.mode === "rpc" || v.mode === "acp" ? v.mode : print ? "print" : "interactive",
+    ...checked,
+    model: v.model,
+    apiKey: v["api-key"],
+    baseUrl: v["base-url"],
+    tools: v.tools,
+    profile: v.profile,
+    systemPrompt: v["system-prompt"],
+    appendSystemPrompt: v["append-system-prompt"],
+    cwd: v.cwd,
+    worktree: Boolean(v.worktree),
+    continue: Boolean(v.continue),
+    resume: resumeId ?? (v.resume ? true : undefined),
+    session: v.session,
+    noSession: Boolean(v["no-session"]),
+    fork: Boolean(v.fork),
+    name: v.name?.trim(),
+    listModelsFilter: listFilter,
+    ...(v["web-search"] ? { webSearch: true } : {}),
+    verbose: Boolean(v.verbose),
+    trust: Boolean(v.trust),
+    rewind: { to: v.to, files: !v["conversation-only"], conversation: !v["files-only"], force: Boolean(v.force) },
+    export: { session: command === "export" ? parsed.positionals[1] : undefined, format: v.format, output: v.output },
+  };
+}
+
+/** The command the words name (a run unless they name another), with the flags only `gong rewind` takes checked. */
+function commandOf(v: Values, positionals: string[]): CliOptions["command"] {
   let command: CliOptions["command"] = "run";
   if (v.help) command = "help";
   else if (v.version) command = "version";
@@ -160,7 +196,13 @@ export function parseCliArgs(argv: string[]): CliOptions {
   }
   if (v["files-only"] && v["conversation-only"])
     throw new UsageError("Use either --files-only or --conversation-only, not both.");
+  return command;
+}
 
+/** The flags whose values must be one of a list or a number in range, checked and typed. */
+function checkedValues(
+  v: Values,
+): Pick<CliOptions, "outputFormat" | "approval" | "reasoningEffort" | "maxTurns" | "maxCostUsd" | "sandbox"> {
   const outputFormat = (v["output-format"] ?? "text") as OutputFormat;
   if (!["text", "json", "stream-json"].includes(outputFormat)) {
     throw new UsageError(`--output-format must be text, json or stream-json (got '${outputFormat}').`);
@@ -193,6 +235,18 @@ export function parseCliArgs(argv: string[]): CliOptions {
       `--sandbox must be ${SANDBOX_MODES.slice(0, -1).join(", ")} or ${SANDBOX_MODES.at(-1)} (got '${sandbox}').`,
     );
   }
+  return {
+    outputFormat,
+    approval,
+    reasoningEffort: effort as ReasoningEffort | undefined,
+    maxTurns,
+    maxCostUsd,
+    sandbox: sandbox as SandboxMode | undefined,
+  };
+}
+
+/** -c, -r, --session, --no-session, --fork and --name: the combinations that make sense. */
+function checkSessionFlags(v: Values, resumeId: string | undefined): void {
   if (v.continue && (v.resume || resumeId)) throw new UsageError("Use either --continue or --resume, not both.");
   if (v["no-session"] && (v.continue || v.resume || resumeId || v.session)) {
     throw new UsageError("--no-session cannot be combined with --continue, --resume or --session.");
@@ -200,48 +254,38 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (v.fork && !(v.continue || v.resume || resumeId || v.session))
     throw new UsageError("--fork branches off an existing session: use it with --continue, --resume or --session.");
   if (v.name !== undefined && v.name.trim() === "") throw new UsageError("--name needs a non-empty name.");
+}
 
-  const words = command === "run" ? positionals : [];
-  const attachments = words.filter((w) => w.startsWith("@") && w.length > 1).map((w) => w.slice(1));
-  const promptWords = words.filter((w) => !(w.startsWith("@") && w.length > 1));
-  const prompt = promptWords.length > 0 ? promptWords.join(" ") : undefined;
-
-  const print = Boolean(v.print) || v.mode === "print" || outputFormat !== "text";
-  const mode: CliOptions["mode"] = v.mode === "rpc" || v.mode === "acp" ? v.mode : print ? "print" : "interactive";
-
+/** The command line's session flags as the value every host hands the core (lib/core/flags.ts). */
+export function sessionFlags(opts: CliOptions): SessionFlags {
   return {
-    command,
-    prompt,
-    attachments,
-    outputFormat,
-    mode,
-    approval,
-    model: v.model,
-    apiKey: v["api-key"],
-    baseUrl: v["base-url"],
-    reasoningEffort: effort as ReasoningEffort | undefined,
-    tools: v.tools,
-    profile: v.profile,
-    systemPrompt: v["system-prompt"],
-    appendSystemPrompt: v["append-system-prompt"],
-    cwd: v.cwd,
-    maxTurns,
-    maxCostUsd,
-    worktree: Boolean(v.worktree),
-    continue: Boolean(v.continue),
-    resume: resumeId ?? (v.resume ? true : undefined),
-    session: v.session,
-    noSession: Boolean(v["no-session"]),
-    fork: Boolean(v.fork),
-    name: v.name?.trim(),
-    listModelsFilter: listFilter,
-    ...(v["web-search"] ? { webSearch: true } : {}),
-    verbose: Boolean(v.verbose),
-    sandbox: sandbox as SandboxMode | undefined,
-    trust: Boolean(v.trust),
-    rewind: { to: v.to, files: !v["conversation-only"], conversation: !v["files-only"], force: Boolean(v.force) },
-    export: { session: command === "export" ? positionals[1] : undefined, format: v.format, output: v.output },
+    model: opts.model,
+    apiKey: opts.apiKey,
+    baseUrl: opts.baseUrl,
+    reasoningEffort: opts.reasoningEffort,
+    tools: opts.tools,
+    profile: opts.profile,
+    systemPrompt: opts.systemPrompt,
+    appendSystemPrompt: opts.appendSystemPrompt,
+    maxTurns: opts.maxTurns,
+    maxCostUsd: opts.maxCostUsd,
+    sandbox: opts.sandbox,
+    webSearch: opts.webSearch,
+    approval: opts.approval,
+    trust: opts.trust,
+    session: sessionChoice(opts),
+    fork: opts.fork,
+    name: opts.name,
   };
+}
+
+/** --no-session, --session FILE, -r [SESSION], -c, or a new session. */
+function sessionChoice(opts: CliOptions): SessionChoice {
+  if (opts.noSession) return { kind: "unsaved" };
+  if (opts.session) return { kind: "resume", ref: resolve(opts.session) };
+  if (typeof opts.resume === "string") return { kind: "resume", ref: opts.resume };
+  if (opts.continue || opts.resume === true) return { kind: "latest" };
+  return { kind: "new" };
 }
 
 /** `--max-turns -1` → `--max-turns=-1`, so the value reaches validation instead of parseArgs' ambiguity error. */

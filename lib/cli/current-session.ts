@@ -6,8 +6,8 @@
 import type { Session } from "../agent/index.ts";
 import { listSessions, type SessionInfo } from "../store/list.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { openExisting, openSession, storeFor } from "./session-io.ts";
-import type { CliSetup } from "./setup.ts";
+import { openExisting, openSession, persists, storeFor } from "../core/open.ts";
+import type { SessionSetup } from "../core/prepare.ts";
 
 export class CurrentSession {
   private store!: SessionStore;
@@ -16,9 +16,9 @@ export class CurrentSession {
   /** The session commands should use: the current one, or the one a new/switch is opening. */
   private next!: Promise<Session>;
 
-  private constructor(readonly setup: CliSetup) {}
+  private constructor(readonly setup: SessionSetup) {}
 
-  static async start(setup: CliSetup): Promise<CurrentSession> {
+  static async start(setup: SessionSetup): Promise<CurrentSession> {
     const host = new CurrentSession(setup);
     host.store = storeFor(setup);
     host.current = await openSession(setup, host.store);
@@ -46,7 +46,7 @@ export class CurrentSession {
   }
 
   newSession(): Promise<Session> {
-    return this.replace(() => SessionStore.create({ cwd: this.setup.cwd, persist: this.setup.store !== false }));
+    return this.replace(() => SessionStore.create({ cwd: this.setup.cwd, persist: persists(this.setup) }));
   }
 
   switchSession(ref: string): Promise<Session> {
@@ -85,14 +85,12 @@ export class CurrentSession {
         this.store = store;
         // Settings changed during the conversation carry over into the next session.
         // The profile choice and the tool selection carry over as chosen ("auto", a preset), not as resolved names.
-        const sessionOptions = {
-          ...this.setup.sessionOptions,
+        this.current = await openSession(this.setup, store, {
           model: previous.model,
           reasoningEffort: previous.reasoningEffort,
           tools: previous.toolSelection,
           profile: previous.profileChoice,
-        };
-        this.current = await openSession({ ...this.setup, sessionOptions }, store);
+        });
         for (const listener of this.listeners) listener(this.current);
         return this.current;
       });

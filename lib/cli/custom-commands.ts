@@ -8,7 +8,8 @@ import type { ExecutionEnvironment } from "../env/types.ts";
 import { agentModel } from "../setup/agents.ts";
 import { environmentShell, expandCommand, matchCommand, type CustomCommand } from "../setup/commands.ts";
 import type { CommandInfo } from "./completion.ts";
-import { untrustedHint } from "./trust.ts";
+import type { SessionSetup } from "../core/prepare.ts";
+import { untrustedHint } from "../core/trust.ts";
 
 export interface CommandContext {
   commands: readonly CustomCommand[];
@@ -18,6 +19,11 @@ export interface CommandContext {
   trusted: boolean;
   /** One line on stderr (or the shell's output). */
   warn(line: string): void;
+}
+
+/** What expanding a custom command needs in a mode working in `cwd` (default: the setup's own directory). */
+export function commandContext(setup: SessionSetup, env = setup.sessionOptions.env!): CommandContext {
+  return { commands: setup.brought.commands, cwd: setup.cwd, env, trusted: setup.trusted, warn: setup.warn };
 }
 
 /** An input for the model, and the model a command file asks for (Claude Code's `model`), if any. */

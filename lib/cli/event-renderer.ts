@@ -89,22 +89,9 @@ export class EventRenderer {
         this.turnStarted = Date.now();
         if (!this.midLine) this.spinner.start("thinking…", this.turnStarted);
         break;
-      case "assistant_thinking_delta": {
-        // The model's reasoning, dimmed, before its answer.
-        const { delta } = event.data;
-        if (!delta || !this.showThinking) break;
-        this.thinking = true;
-        if (this.showThinking === "collapsed") {
-          // Its latest line on the live line while it streams; one summary line once it ends.
-          this.reasoning += delta;
-          this.spinner.start(`thinking: ${lastLines(this.reasoning, 1)[0]?.trim() ?? ""}`, this.turnStarted);
-          break;
-        }
-        this.spinner.stop();
-        this.out(s.dim(delta));
-        this.midLine = !delta.endsWith("\n");
+      case "assistant_thinking_delta":
+        this.thinkingDelta(event.data.delta);
         break;
-      }
       case "tool_call_update":
         // The model is still writing the call: show it as its arguments stream in.
         // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
@@ -119,19 +106,9 @@ export class EventRenderer {
           );
         }
         break;
-      case "assistant_text_delta": {
-        const { delta } = event.data;
-        if (!delta) break;
-        this.endThinking();
-        // The first words end the "thinking…" line; an unfinished line shows at once (markdown re-renders it when it ends).
-        this.spinner.stop();
-        const text = this.markdown ? this.markdown.push(delta) : this.plain.push(delta);
-        // While the user types, the screen redraws the unfinished line it holds apart even when nothing else comes.
-        if (!text && !this.holding) break;
-        this.out(text);
-        if (text) this.midLine = !text.endsWith("\n");
+      case "assistant_text_delta":
+        this.textDelta(event.data.delta);
         break;
-      }
       case "tool_call_output_delta": {
         const call = this.calls.get(event.data.call_id);
         if (!call) break;
@@ -154,52 +131,9 @@ export class EventRenderer {
         this.spinner.start(label, started);
         break;
       }
-      case "tool_call_end": {
-        const { call_id, tool_name, output, is_error, kind } = event.data;
-        this.spinner.stop();
-        const call = this.calls.get(call_id);
-        this.calls.delete(call_id);
-        const seconds = call ? Math.floor((Date.now() - call.started) / 1000) : 0;
-        const time = seconds >= 1 ? ` · ${formatSeconds(seconds)}` : "";
-        const width = this.columns();
-        this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(call?.label ?? tool_name, width - 3)}\n`);
-        // "  ⎿ " takes four columns, and the last one stays free, like the live line's.
-        const diff = (output.data as { diff?: unknown }).diff;
-        const changed = `${typeof diff === "string" && diff ? ` · ${diffSummary(diff)}` : ""}${call?.passed ? ` · ${call.passed}` : ""}`;
-        const result = cutToWidth(
-          `${resultLine(event.data) || (is_error ? "failed" : "")}${changed}`,
-          Math.max(1, width - 5 - time.length),
-        );
-        this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
-        // A command's last lines of output, where test summaries and build results are; Ctrl-O shows all.
-        if (kind === "shell")
-          this.lastResult = { label: call?.label ?? tool_name, text: output.text, path: event.data.full_output_path };
-        if (kind === "shell" && !is_error) {
-          const tail = lastLines(output.text, RESULT_LINES);
-          const total =
-            typeof output.stats?.total_lines === "number"
-              ? output.stats.total_lines
-              : output.text.split("\n").filter((l) => l.trim() !== "").length;
-          const above =
-            total > tail.length
-              ? [
-                  s.dim(
-                    cutToWidth(
-                      `    … ${total - tail.length} more ${total - tail.length === 1 ? "line" : "lines"} above (Ctrl-O shows all)`,
-                      width - 1,
-                    ),
-                  ),
-                ]
-              : [];
-          if (tail.length)
-            this.out(`${[...above, ...tail.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1)))].join("\n")}\n`);
-        }
-        if (typeof diff === "string" && diff) this.out(`${indent(numberedDiff(diff, s))}\n`);
-        // Parallel calls: the live line goes on for one still running.
-        const stillRunning = [...this.calls.values()].at(-1);
-        if (stillRunning) this.spinner.start(stillRunning.label, stillRunning.started);
+      case "tool_call_end":
+        this.callEnded(event.data);
         break;
-      }
       case "message_end": {
         // The provider's own web search: what it searched for and the pages the answer rests on.
         const { message } = event.data;
@@ -209,6 +143,94 @@ export class EventRenderer {
         this.out(webSearchLines(message.webSearch, s, this.columns()));
         break;
       }
+      default:
+        this.notice(event);
+    }
+  }
+
+  /** The model's reasoning, dimmed, before its answer. */
+  private thinkingDelta(delta: string): void {
+    if (!delta || !this.showThinking) return;
+    this.thinking = true;
+    if (this.showThinking === "collapsed") {
+      // Its latest line on the live line while it streams; one summary line once it ends.
+      this.reasoning += delta;
+      this.spinner.start(`thinking: ${lastLines(this.reasoning, 1)[0]?.trim() ?? ""}`, this.turnStarted);
+      return;
+    }
+    this.spinner.stop();
+    this.out(this.style.dim(delta));
+    this.midLine = !delta.endsWith("\n");
+  }
+
+  private textDelta(delta: string): void {
+    if (!delta) return;
+    this.endThinking();
+    // The first words end the "thinking…" line; an unfinished line shows at once (markdown re-renders it when it ends).
+    this.spinner.stop();
+    const text = this.markdown ? this.markdown.push(delta) : this.plain.push(delta);
+    // While the user types, the screen redraws the unfinished line it holds apart even when nothing else comes.
+    if (!text && !this.holding) return;
+    this.out(text);
+    if (text) this.midLine = !text.endsWith("\n");
+  }
+
+  /** A finished call: its label, its result line (with the time it took), a command's last lines, a diff. */
+  private callEnded(data: SessionEvent<"tool_call_end">["data"]): void {
+    const s = this.style;
+    const { call_id, tool_name, output, is_error, kind } = data;
+    this.spinner.stop();
+    const call = this.calls.get(call_id);
+    this.calls.delete(call_id);
+    const seconds = call ? Math.floor((Date.now() - call.started) / 1000) : 0;
+    const time = seconds >= 1 ? ` · ${formatSeconds(seconds)}` : "";
+    const width = this.columns();
+    this.out(`${is_error ? s.red("●") : s.green("●")} ${cutToWidth(call?.label ?? tool_name, width - 3)}\n`);
+    // "  ⎿ " takes four columns, and the last one stays free, like the live line's.
+    const diff = (output.data as { diff?: unknown }).diff;
+    const changed = `${typeof diff === "string" && diff ? ` · ${diffSummary(diff)}` : ""}${call?.passed ? ` · ${call.passed}` : ""}`;
+    const result = cutToWidth(
+      `${resultLine(data) || (is_error ? "failed" : "")}${changed}`,
+      Math.max(1, width - 5 - time.length),
+    );
+    this.out(`  ${s.dim("⎿")} ${is_error ? s.red(result) : s.dim(result)}${time ? s.dim(time) : ""}\n`);
+    // A command's last lines of output, where test summaries and build results are; Ctrl-O shows all.
+    if (kind === "shell")
+      this.lastResult = { label: call?.label ?? tool_name, text: output.text, path: data.full_output_path };
+    if (kind === "shell" && !is_error) this.commandTail(output, width);
+    if (typeof diff === "string" && diff) this.out(`${indent(numberedDiff(diff, s))}\n`);
+    // Parallel calls: the live line goes on for one still running.
+    const stillRunning = [...this.calls.values()].at(-1);
+    if (stillRunning) this.spinner.start(stillRunning.label, stillRunning.started);
+  }
+
+  /** The last lines of a command's output, with how many more came above. */
+  private commandTail(output: SessionEvent<"tool_call_end">["data"]["output"], width: number): void {
+    const s = this.style;
+    const tail = lastLines(output.text, RESULT_LINES);
+    const total =
+      typeof output.stats?.total_lines === "number"
+        ? output.stats.total_lines
+        : output.text.split("\n").filter((l) => l.trim() !== "").length;
+    const above =
+      total > tail.length
+        ? [
+            s.dim(
+              cutToWidth(
+                `    … ${total - tail.length} more ${total - tail.length === 1 ? "line" : "lines"} above (Ctrl-O shows all)`,
+                width - 1,
+              ),
+            ),
+          ]
+        : [];
+    if (tail.length)
+      this.out(`${[...above, ...tail.map((l) => s.dim(cutToWidth(`    ${l}`, width - 1)))].join("\n")}\n`);
+  }
+
+  /** What happens beside the answer: steering, the plan, progress, MCP servers, retries, warnings, compaction, hooks. */
+  private notice(event: SessionEvent): void {
+    const s = this.style;
+    switch (event.kind) {
       case "steering_injected":
         // The user's steering line reaches the model here: shown as their turn.
         this.flushMarkdown();
@@ -249,30 +271,33 @@ export class EventRenderer {
         this.endLine();
         this.spinner.start("compacting the conversation…");
         break;
-      case "compaction_end": {
-        const { compacted, error, cancelled, why, tokens_before, tokens_after } = event.data;
-        this.spinner.stop();
-        const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
-        const sizes =
-          tokens_before !== undefined && tokens_after !== undefined
-            ? `: ${k(tokens_before)} → ${k(tokens_after)} tokens`
-            : "";
-        const line = compacted
-          ? `compacted${sizes}.`
-          : error
-            ? `not compacted: ${error}.`
-            : cancelled
-              ? "compaction cancelled by a hook."
-              : `nothing to compact: ${notCompacted(why, tokens_before)}.`;
-        this.say(`${error ? s.red(line) : s.dim(line)}\n`);
+      case "compaction_end":
+        this.compactionEnded(event.data);
         break;
-      }
       case "hook_error":
         this.say(`${s.red(`hook error: ${event.data.error}`)}\n`);
         break;
       default:
         break;
     }
+  }
+
+  private compactionEnded(data: SessionEvent<"compaction_end">["data"]): void {
+    const { compacted, error, cancelled, why, tokens_before, tokens_after } = data;
+    this.spinner.stop();
+    const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+    const sizes =
+      tokens_before !== undefined && tokens_after !== undefined
+        ? `: ${k(tokens_before)} → ${k(tokens_after)} tokens`
+        : "";
+    const line = compacted
+      ? `compacted${sizes}.`
+      : error
+        ? `not compacted: ${error}.`
+        : cancelled
+          ? "compaction cancelled by a hook."
+          : `nothing to compact: ${notCompacted(why, tokens_before)}.`;
+    this.say(`${error ? this.style.red(line) : this.style.dim(line)}\n`);
   }
 
   /**

@@ -17,9 +17,11 @@ import {
 } from "../export/index.ts";
 import { latestSessionPath } from "../store/list.ts";
 import type { SessionStore } from "../store/session-store.ts";
-import { UsageError, type CliOptions } from "./args.ts";
-import { ConfigError } from "./model.ts";
-import { EXIT, openForReading, type Io } from "./session-io.ts";
+import { ConfigError, UsageError } from "../core/errors.ts";
+import { openForReading } from "../core/open.ts";
+import { EXIT } from "../core/outcome.ts";
+import type { CliOptions } from "./args.ts";
+import type { Io } from "./session-io.ts";
 
 export async function exportCommand(opts: CliOptions, io: Io): Promise<number> {
   const { session, format, output } = opts.export;

@@ -27,11 +27,11 @@ import { StatusLine } from "./status-line.ts";
 import { InputHistory } from "./input-history.ts";
 import { Screen } from "./screen.ts";
 import { CurrentSession } from "./current-session.ts";
-import type { CliSetup } from "./setup.ts";
+import type { SessionSetup } from "../core/prepare.ts";
+import { persists } from "../core/open.ts";
 import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
-import { commandInfos, expandInput, onCommandModel } from "./custom-commands.ts";
+import { commandContext, commandInfos, expandInput, onCommandModel } from "./custom-commands.ts";
 import { matchCommand } from "../setup/commands.ts";
-import { commandContext } from "./setup.ts";
 import { environmentShell } from "../setup/commands.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
@@ -49,13 +49,8 @@ const STEERING_KEYS = "Enter: send after it · Ctrl-X: stop it, send now · Esc:
 /** What the shell is doing: waiting for a line, working on an input, waiting for a question's answer (while working), or shutting down. */
 export type ShellState = "idle" | "running" | "asking" | "closing";
 
-export async function runInteractive(
-  setup: CliSetup,
-  initialPrompt: string | undefined,
-  io: Io,
-  options: { approval: ApprovalMode },
-): Promise<number> {
-  const shell = new InteractiveShell(setup, io, options.approval);
+export async function runInteractive(setup: SessionSetup, initialPrompt: string | undefined, io: Io): Promise<number> {
+  const shell = new InteractiveShell(setup, io, setup.approval);
   await shell.open();
   return shell.run(initialPrompt);
 }
@@ -77,9 +72,9 @@ class InteractiveShell implements AnswerReader {
   private readonly rl: LineInput;
   private readonly inputPrompt: string;
   private readonly steeringPrompt: string;
-  private readonly customCommands: CliSetup["brought"]["commands"];
+  private readonly customCommands: SessionSetup["brought"]["commands"];
   private readonly commandCtx: ReturnType<typeof commandContext> & {
-    commands: CliSetup["brought"]["commands"];
+    commands: SessionSetup["brought"]["commands"];
     warn(line: string): void;
   };
   private sessionUsage: Usage = zeroUsage();
@@ -101,7 +96,7 @@ class InteractiveShell implements AnswerReader {
   private exit: (code: number) => void = () => {};
 
   constructor(
-    private readonly setup: CliSetup,
+    private readonly setup: SessionSetup,
     private readonly io: Io,
     approval: ApprovalMode,
   ) {
@@ -677,7 +672,7 @@ class InteractiveShell implements AnswerReader {
     if (wasWorking) await host.session.interrupt().catch(() => {});
     // Leaving a saved conversation says how to come back to it (the input row is cleared for the line).
     const file = host.session.sessionFile;
-    const resume = setup.store !== false && file !== undefined && existsSync(file) ? host.session.id : undefined;
+    const resume = persists(setup) && file !== undefined && existsSync(file) ? host.session.id : undefined;
     await host.close();
     if (resume) {
       this.renderer.endLine();

@@ -3,21 +3,21 @@
  * (0 done, 1 failed, 2 usage or configuration error, 130 interrupted). Errors are one sentence on
  * stderr; stack traces only with --verbose.
  */
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { listModels } from "../llm/catalog.ts";
+import { ConfigError, UsageError } from "../core/errors.ts";
+import { openSession, storeFor } from "../core/open.ts";
+import { EXIT } from "../core/outcome.ts";
+import { prepareSession, type SessionSetup } from "../core/prepare.ts";
+import { loadSettings, SettingsError } from "../core/settings.ts";
+import { decideTrust, type TrustDecision } from "../core/trust.ts";
 import { LlmError } from "../llm/errors.ts";
-import { listChildSessions, listSessions } from "../store/list.ts";
 import { VERSION } from "../version.ts";
-import { HELP, parseCliArgs, UsageError, type CliOptions } from "./args.ts";
-import { buildPrompt, EXIT, openSession, processIo, storeFor, readAll, type Io } from "./session-io.ts";
-import { configureMcp, listMcpServers } from "./mcp.ts";
-import { ConfigError } from "./model.ts";
+import { HELP, parseCliArgs, sessionFlags, type CliOptions } from "./args.ts";
+import { buildPrompt, processIo, readAll, type Io } from "./session-io.ts";
 import { runPrint } from "./print.ts";
-import { expandInput, onCommandModel } from "./custom-commands.ts";
-import { loadSettings, SettingsError } from "./settings.ts";
-import { commandContext, prepareSession, workingDirectory, type CliSetup } from "./setup.ts";
+import { commandContext, expandInput, onCommandModel } from "./custom-commands.ts";
 import { Termination } from "./termination.ts";
-import { decideTrust, type TrustDecision } from "./trust.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
@@ -33,12 +33,13 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
       case "version":
         io.stdout.write(`gong ${VERSION}\n`);
         return EXIT.ok;
+      // The listing commands load only when asked for.
       case "list-models":
-        return listModelsCommand(opts.listModelsFilter, io);
+        return (await import("./list-commands.ts")).listModelsCommand(opts.listModelsFilter, io);
       case "sessions":
-        return sessionsCommand(opts, io);
+        return (await import("./list-commands.ts")).sessionsCommand(opts, io);
       case "mcp-list":
-        return await mcpListCommand(opts, io);
+        return await (await import("./list-commands.ts")).mcpListCommand(opts, io);
       case "rewind":
         return (await import("./rewind-command.ts")).rewindCommand(opts, io);
       case "export":
@@ -72,8 +73,21 @@ async function runSession(opts: CliOptions, io: Io): Promise<number> {
   }
 }
 
+/** The directory gong works in (--cwd, or where it started); one that does not exist is a usage error. */
+function workingDirectory(opts: CliOptions): string {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
+  return cwd;
+}
+
 async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision, io: Io): Promise<number> {
-  const setup = await prepareSession(opts, cwd, trust, io.env, (line) => io.stderr.write(`${line}\n`));
+  const setup = await prepareSession({
+    cwd,
+    flags: sessionFlags(opts),
+    env: io.env,
+    trust,
+    warn: (line) => void io.stderr.write(`${line}\n`),
+  });
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   // SIGTERM and SIGHUP end every mode; SIGINT (Ctrl-C) too, except in the shell, which reads Ctrl-C itself.
   const termination = new Termination({
@@ -93,23 +107,27 @@ async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision,
  * Whether the project's own settings that run code or redirect credentials take effect: --trust,
  * the global list, a remembered yes, or — in the interactive shell — the user's answer now.
  */
-async function projectTrust(cwd: string, opts: CliOptions, io: Io, ask = true): Promise<TrustDecision> {
-  const canAsk = ask && effectiveMode(opts, io) === "interactive";
+async function projectTrust(cwd: string, opts: CliOptions, io: Io): Promise<TrustDecision> {
+  const canAsk = effectiveMode(opts, io) === "interactive";
   return decideTrust(
-    { cwd, flag: opts.trust, canAsk, env: io.env, input: io.stdin, output: io.stdout },
+    {
+      cwd,
+      flag: opts.trust,
+      env: io.env,
+      // Only the shell asks: the question's reader loads then.
+      ask: canAsk
+        ? async (question) => (await import("./trust-question.ts")).askOnTerminal(io.stdin, io.stdout)(question)
+        : undefined,
+    },
     loadSettings(cwd),
   );
 }
 
-async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<number> {
+async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<number> {
   // Each mode loads only what it needs: print mode, the common path, loads neither the shell nor RPC.
   if (opts.mode === "rpc") return await (await import("./rpc.ts")).runRpc(setup, io);
   // The ACP server and its SDK load only in ACP mode: other modes do not pay for them.
-  if (opts.mode === "acp")
-    return await (await import("./acp/server.ts")).runAcp(setup, io, {
-      approval: opts.approval ?? setup.settings.approval ?? "ask",
-      trust: opts.trust,
-    });
+  if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io);
 
   const mode = effectiveMode(opts, io);
   const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
@@ -139,9 +157,7 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
       store.close();
     }
   }
-  return await (await import("./interactive.ts")).runInteractive(setup, prompt, io, {
-    approval: opts.approval ?? setup.settings.approval ?? "ask",
-  });
+  return await (await import("./interactive.ts")).runInteractive(setup, prompt, io);
 }
 
 /**
@@ -150,58 +166,6 @@ async function runMode(opts: CliOptions, setup: CliSetup, io: Io): Promise<numbe
  */
 function effectiveMode(opts: CliOptions, io: Io): CliOptions["mode"] {
   return opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
-}
-
-function listModelsCommand(filter: string | undefined, io: Io): number {
-  const needle = filter?.toLowerCase();
-  const models = listModels().filter(
-    (m) => !needle || m.ref.toLowerCase().includes(needle) || m.name.toLowerCase().includes(needle),
-  );
-  if (models.length === 0) {
-    io.stdout.write(
-      `No known model matches '${filter}'. Any provider/model-id works; unknown ids get default limits.\n`,
-    );
-    return EXIT.ok;
-  }
-  const k = (n: number) => `${Math.round(n / 1000)}k`;
-  for (const m of models) {
-    const caps = [m.reasoning ? "reasoning" : "", m.images ? "images" : ""].filter(Boolean).join(",");
-    const price = m.price.input || m.price.output ? `$${m.price.input}/$${m.price.output} per Mtok` : "";
-    io.stdout.write(
-      `${m.ref.padEnd(42)} ${k(m.contextWindow).padStart(6)} ctx  ${k(m.maxOutput).padStart(5)} out  ${caps.padEnd(16)} ${price}\n`,
-    );
-  }
-  return EXIT.ok;
-}
-
-function sessionsCommand(opts: CliOptions, io: Io): number {
-  const cwd = opts.cwd ?? process.cwd();
-  const sessions = listSessions(cwd);
-  if (sessions.length === 0) {
-    io.stdout.write("No sessions in this directory yet.\n");
-    return EXIT.ok;
-  }
-  for (const s of sessions) {
-    const when = s.updated.toISOString().slice(0, 16).replace("T", " ");
-    io.stdout.write(
-      `${s.id.slice(0, 8)}  ${when}  ${String(Math.ceil(s.size / 1024)).padStart(6)} KB  ${s.name ?? s.firstMessage}\n`,
-    );
-    for (const child of listChildSessions(s.path))
-      io.stdout.write(`  ↳ ${child.id.slice(0, 8)}  subagent  ${child.firstMessage}\n`);
-  }
-  return EXIT.ok;
-}
-
-async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
-  const cwd = resolve(opts.cwd ?? process.cwd());
-  const trust = await projectTrust(cwd, opts, io, false);
-  const mcp = await configureMcp(cwd, trust.loaded, trust.trusted, io.env);
-  try {
-    await listMcpServers(mcp, (s) => io.stdout.write(s));
-  } finally {
-    await mcp.manager?.close();
-  }
-  return EXIT.ok;
 }
 
 function reportError(e: unknown, verbose: boolean, io: Io): number {

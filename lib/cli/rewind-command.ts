@@ -9,9 +9,11 @@ import { RewindConflictError } from "../checkpoints/restore.ts";
 import { latestSessionPath } from "../store/list.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import type { CliOptions } from "./args.ts";
-import { EXIT, openExisting, type Io } from "./session-io.ts";
-import { ConfigError } from "./model.ts";
-import { loadSettings } from "./settings.ts";
+import { ConfigError } from "../core/errors.ts";
+import { openExisting } from "../core/open.ts";
+import { EXIT } from "../core/outcome.ts";
+import { loadSettings } from "../core/settings.ts";
+import type { Io } from "./session-io.ts";
 import { describeChanges, lineCounts } from "./rewind-view.ts";
 
 export function rewindCommand(opts: CliOptions, io: Io): number {

@@ -10,10 +10,10 @@ import type { Session } from "../agent/index.ts";
 import type { ReasoningEffort } from "../llm/types.ts";
 import { parseToolList } from "../../tools/registry.ts";
 import { eventJson } from "./event-json.ts";
+import type { SessionSetup } from "../core/prepare.ts";
 import type { Io } from "./session-io.ts";
 import { CurrentSession } from "./current-session.ts";
-import { commandContext, type CliSetup } from "./setup.ts";
-import { expandInput, submitInput } from "./custom-commands.ts";
+import { commandContext, expandInput, submitInput } from "./custom-commands.ts";
 
 type Command = { id?: unknown; type?: unknown; [key: string]: unknown };
 
@@ -33,7 +33,7 @@ const on =
   async (cmd, session) =>
     fn(cmd, await session);
 
-export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
+export async function runRpc(setup: SessionSetup, io: Io): Promise<number> {
   const host = await CurrentSession.start(setup);
   const send = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
   const forward = (session: Session) => session.subscribe((event) => send({ type: "event", event: eventJson(event) }));
@@ -42,14 +42,94 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     unsubscribe();
     unsubscribe = forward(session);
   });
-
-  const text = (cmd: Command, field = "text"): string => {
-    const value = cmd[field] ?? cmd.message;
-    if (typeof value !== "string" || value === "") throw new Error(`'${field}' must be a non-empty string.`);
-    return value;
-  };
-
   const handlers: Record<string, Handler> = {
+    ...inputCommands(setup),
+    ...stateCommands(host),
+    ...sessionCommands(setup, host),
+    ...checkpointCommands(),
+  };
+  const pending = new Set<Promise<void>>();
+  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  // gong told to end: read no more commands, end the running input, close the session below.
+  const onTerminate = () => {
+    lines.close();
+    void host.session.abort().catch(() => {});
+  };
+  setup.terminated.addEventListener("abort", onTerminate, { once: true });
+  if (setup.terminated.aborted) onTerminate();
+  for await (const line of lines) {
+    const run = dispatch(line, handlers, host, send);
+    if (!run) continue;
+    pending.add(run);
+    void run.finally(() => pending.delete(run));
+  }
+  // stdin closed: nobody can steer or read on, so the running input is aborted (not finished);
+  // the other commands answer, then the server shuts down.
+  // Told to end (a signal), the session was aborted already: nothing is left to interrupt.
+  if (!setup.terminated.aborted) await (await host.use()).interrupt();
+  await Promise.all(pending);
+  setup.terminated.removeEventListener("abort", onTerminate);
+  unsubscribe();
+  await host.close();
+  return 0;
+}
+
+/**
+ * One command line: a malformed line or an unknown command is answered at once; a command runs
+ * concurrently (a running prompt must not block its own steer or abort) and its answer is sent
+ * when it is done (the returned promise).
+ */
+function dispatch(
+  line: string,
+  handlers: Record<string, Handler>,
+  host: CurrentSession,
+  send: (value: unknown) => void,
+): Promise<void> | undefined {
+  if (!line.trim()) return undefined;
+  let cmd: Command;
+  try {
+    cmd = JSON.parse(line);
+    if (typeof cmd !== "object" || cmd === null || Array.isArray(cmd))
+      throw new Error("a command must be a JSON object");
+  } catch (e) {
+    send({ type: "response", id: null, success: false, error: `Malformed command line: ${(e as Error).message}` });
+    return undefined;
+  }
+  const { id } = cmd;
+  const command = String(cmd.type ?? "");
+  // Only the table's own entries are commands: "constructor" or "__proto__" must not reach Object.prototype.
+  const handler = Object.hasOwn(handlers, command) ? handlers[command] : undefined;
+  if (!handler) {
+    send({
+      type: "response",
+      id,
+      command,
+      success: false,
+      error: `Unknown command '${command}'. Commands: ${Object.keys(handlers).join(", ")}.`,
+    });
+    return undefined;
+  }
+  return (async () => {
+    try {
+      // A command sent behind new_session or switch_session meets the session they open.
+      const data = await handler(cmd, host.use());
+      send({ type: "response", id, command, success: true, data: data ?? null });
+    } catch (e) {
+      send({ type: "response", id, command, success: false, error: (e as Error).message });
+    }
+  })();
+}
+
+/** A non-empty string field (or `message`). */
+function text(cmd: Command, field = "text"): string {
+  const value = cmd[field] ?? cmd.message;
+  if (typeof value !== "string" || value === "") throw new Error(`'${field}' must be a non-empty string.`);
+  return value;
+}
+
+/** The inputs: a prompt (a custom command's expansion when it names one), steering, follow-ups, and stopping. */
+function inputCommands(setup: SessionSetup): Record<string, Handler> {
+  return {
     prompt: on(async (cmd, session) => {
       const images = Array.isArray(cmd.images) ? (cmd.images as { mimeType: string; data: string }[]) : undefined;
       // "/review src" names a custom command: its expansion is the input.
@@ -59,6 +139,12 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
     follow_up: on((cmd, session) => session.followUp(text(cmd))),
     // Stops the running input; the session and its history stay.
     abort: on((_cmd, session) => session.interrupt()),
+  };
+}
+
+/** What the session is and holds, and what it runs with: model, reasoning effort, tools, profile, context. */
+function stateCommands(host: CurrentSession): Record<string, Handler> {
+  return {
     get_state: on((_cmd, session) => ({
       session_id: session.id,
       state: session.state,
@@ -91,6 +177,12 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
       return { profile: session.profile, tools: session.tools };
     }),
     compact: on(async (_cmd, session) => ({ compacted: await session.compact() })),
+  };
+}
+
+/** Sessions: branching, a new or another stored session, the list, and the custom commands offered. */
+function sessionCommands(setup: SessionSetup, host: CurrentSession): Record<string, Handler> {
+  return {
     fork: on((cmd, session) => session.fork(typeof cmd.entry_id === "string" ? cmd.entry_id : undefined)),
     // Both start opening the next session at once (before their first await), so the commands read after them meet it.
     new_session: async () => ({ session_id: (await host.newSession()).id }),
@@ -105,6 +197,12 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
         file: c.file,
       })),
     }),
+  };
+}
+
+/** Checkpoints: the list, what a rewind would do, and the rewind. */
+function checkpointCommands(): Record<string, Handler> {
+  return {
     list_checkpoints: on((_cmd, session) => ({ checkpoints: session.checkpoints() })),
     preview_rewind: on((cmd, session) => session.previewRewind(turnRef(cmd))),
     // Non-interactive: files changed outside gong make it fail (naming them) unless `force`.
@@ -125,61 +223,4 @@ export async function runRpc(setup: CliSetup, io: Io): Promise<number> {
       };
     }),
   };
-
-  const pending = new Set<Promise<void>>();
-  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
-  // gong told to end: read no more commands, end the running input, close the session below.
-  const onTerminate = () => {
-    lines.close();
-    void host.session.abort().catch(() => {});
-  };
-  setup.terminated.addEventListener("abort", onTerminate, { once: true });
-  if (setup.terminated.aborted) onTerminate();
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    let cmd: Command;
-    try {
-      cmd = JSON.parse(line);
-      if (typeof cmd !== "object" || cmd === null || Array.isArray(cmd))
-        throw new Error("a command must be a JSON object");
-    } catch (e) {
-      send({ type: "response", id: null, success: false, error: `Malformed command line: ${(e as Error).message}` });
-      continue;
-    }
-    const { id } = cmd;
-    const command = String(cmd.type ?? "");
-    // Only the table's own entries are commands: "constructor" or "__proto__" must not reach Object.prototype.
-    const handler = Object.hasOwn(handlers, command) ? handlers[command] : undefined;
-    if (!handler) {
-      send({
-        type: "response",
-        id,
-        command,
-        success: false,
-        error: `Unknown command '${command}'. Commands: ${Object.keys(handlers).join(", ")}.`,
-      });
-      continue;
-    }
-    // Commands run concurrently: a running prompt must not block its own steer or abort.
-    const run = (async () => {
-      try {
-        // A command sent behind new_session or switch_session meets the session they open.
-        const data = await handler(cmd, host.use());
-        send({ type: "response", id, command, success: true, data: data ?? null });
-      } catch (e) {
-        send({ type: "response", id, command, success: false, error: (e as Error).message });
-      }
-    })();
-    pending.add(run);
-    void run.finally(() => pending.delete(run));
-  }
-  // stdin closed: nobody can steer or read on, so the running input is aborted (not finished);
-  // the other commands answer, then the server shuts down.
-  // Told to end (a signal), the session was aborted already: nothing is left to interrupt.
-  if (!setup.terminated.aborted) await (await host.use()).interrupt();
-  await Promise.all(pending);
-  setup.terminated.removeEventListener("abort", onTerminate);
-  unsubscribe();
-  await host.close();
-  return 0;
 }

@@ -10,7 +10,7 @@
  *
  * Trust: a project's hooks, `env` and allow rules run code or widen permissions, so they apply
  * only to a trusted project; its deny and ask rules only restrict and apply always. gong's own
- * `.gong/settings.json` is filtered by lib/cli/trust.ts (which says so); the other project files
+ * `.gong/settings.json` is filtered by lib/core/trust.ts (which says so); the other project files
  * are filtered here, with one line in Claude Code's shape: "Ignoring 3 permissions.allow entries …".
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -52,7 +52,7 @@ export interface SetupOptions {
   gongHome: string;
   /** The user's home, for ~/.claude (tests point it elsewhere). */
   home?: string;
-  /** gong's own two files as lib/cli/settings.ts read them (validated there). */
+  /** gong's own two files as lib/core/settings.ts read them (validated there). */
   gongFiles: SetupFile[];
   /** false leaves the .claude files out. */
   claudeSettings?: boolean;

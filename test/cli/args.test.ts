@@ -1,6 +1,7 @@
 /** Command-line parsing, in process: the optional values of -r/--resume and --list-models. */
 import { expect, test } from "bun:test";
-import { parseCliArgs, UsageError } from "../../lib/cli/args.ts";
+import { parseCliArgs } from "../../lib/cli/args.ts";
+import { UsageError } from "../../lib/core/errors.ts";
 
 test("cli args a word after -r always names a session (id prefix, name or file), never the prompt", () => {
   expect(parseCliArgs(["-r", "3f2a9c1e", "-p", "go on"])).toMatchObject({

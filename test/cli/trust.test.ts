@@ -7,7 +7,7 @@
 import { expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isProjectTrusted, rememberTrust, TRUST_KEYS } from "../../lib/cli/trust.ts";
+import { isProjectTrusted, rememberTrust, TRUST_KEYS } from "../../lib/core/trust.ts";
 import { bash, editor, promptOnce } from "./acp-client.ts";
 import { ROOT, startFakeLlm, useWorkspace } from "./helpers.ts";
 import { gongTerminal } from "./terminal.ts";

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadMcpConfig, McpConfigError, serverFromOptions } from "../../lib/mcp/index.ts";
-import { readSettingsFile, SettingsError } from "../../lib/cli/settings.ts";
+import { readSettingsFile, SettingsError } from "../../lib/core/settings.ts";
 
 let dir: string;
 beforeEach(() => {

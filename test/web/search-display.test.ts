@@ -9,7 +9,7 @@ import { streamUpdate, webSourcesUpdate } from "../../lib/cli/acp/updates.ts";
 import { parseCliArgs } from "../../lib/cli/args.ts";
 import { webSearchLines } from "../../lib/cli/event-renderer.ts";
 import { makeStyle } from "../../lib/cli/render.ts";
-import { readSettingsFile } from "../../lib/cli/settings.ts";
+import { readSettingsFile } from "../../lib/core/settings.ts";
 import type { SessionEvent } from "../../lib/agent/index.ts";
 import type { AssistantMessage, WebSearchActivity } from "../../lib/llm/types.ts";
 import { tempDir } from "../helpers/temp.ts";

@@ -6,9 +6,9 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { McpManager, serverFromOptions, type McpServerConfig } from "../../mcp/index.ts";
-import { mcpConfiguration } from "../mcp.ts";
-import { loadSettings } from "../settings.ts";
-import { canonical, globalSettings, isProjectTrusted } from "../trust.ts";
+import { mcpConfiguration } from "../../core/mcp.ts";
+import { loadSettings } from "../../core/settings.ts";
+import { canonical, globalSettings, isProjectTrusted } from "../../core/trust.ts";
 
 export interface SessionMcpOptions {
   /** The session's working directory (from session/new or session/load). */

@@ -10,195 +10,28 @@
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
-import { createSession } from "../../agent/index.ts";
-import { McpConfigError, type McpManager } from "../../mcp/index.ts";
-import { sessionMcp } from "./mcp-servers.ts";
+import { ConfigError } from "../../core/errors.ts";
+import { openExisting, openSession, persists } from "../../core/open.ts";
+import { EXIT } from "../../core/outcome.ts";
+import type { SessionSetup } from "../../core/prepare.ts";
+import { SettingsError } from "../../core/settings.ts";
 import type { LocalEnvironment } from "../../env/local.ts";
 import type { ExecutionEnvironment } from "../../env/types.ts";
 import { listModels } from "../../llm/catalog.ts";
+import { McpConfigError, type McpManager } from "../../mcp/index.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
-import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, withGate, type ApprovalMode } from "../approval.ts";
-import { attachObservers, EXIT, openExisting, type Io } from "../session-io.ts";
-import { ConfigError } from "../model.ts";
-import { SettingsError } from "../settings.ts";
-import type { CliSetup } from "../setup.ts";
+import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, withGate } from "../approval.ts";
+import type { Io } from "../session-io.ts";
 import { ClientEnvironment } from "./client-environment.ts";
 import { EditorSession } from "./editor-session.ts";
+import { sessionMcp } from "./mcp-servers.ts";
 import { replayUpdates } from "./replay.ts";
-import { discoverSetup } from "../../setup/index.ts";
-import { isProjectTrusted } from "../trust.ts";
 import { answerUnknownMethods } from "./unknown-methods.ts";
 
-export interface AcpOptions {
-  /** Approval mode of new sessions (--approval / the `approval` setting); default "ask". */
-  approval: ApprovalMode;
-  /** `--trust`: the project servers of a session's directory start (otherwise its trust is looked up). */
-  trust?: boolean;
-}
-
-export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Promise<number> {
-  const sessions = new Map<string, EditorSession>();
-  /** Each session's own environment (rooted at its cwd); cleaned up when the editor leaves. */
-  const environments: LocalEnvironment[] = [];
-  /** MCP servers started for one editor session (with the servers the editor gave); stopped when the editor leaves. */
-  const managers: McpManager[] = [];
-  let capabilities: acp.ClientCapabilities = {};
-
-  const find = (sessionId: string): EditorSession => {
-    const found = sessions.get(sessionId);
-    if (!found) throw acp.RequestError.resourceNotFound(sessionId);
-    return found;
-  };
-
-  /** A gong session for an editor session: the editor's files and terminals when it offers them. */
-  const open = async (
-    client: acp.AgentContext,
-    cwd: string,
-    store: SessionStore,
-    mcpServers?: acp.McpServer[],
-  ): Promise<EditorSession> => {
-    if (!isAbsolute(cwd))
-      throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
-    const warn = (line: string) => void io.stderr.write(`${line}\n`);
-    const editor = new EditorSession(store.id, cwd, client, options.approval, {
-      notices: Boolean(capabilities.session?.notices),
-      warn,
-      permissions: setup.permissions,
-    });
-    const local = setup.environmentFor(cwd);
-    environments.push(local);
-    // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
-    const own = setup.box ? setup.box(local) : local;
-    const env: ExecutionEnvironment =
-      capabilities.fs?.readTextFile || capabilities.fs?.writeTextFile || capabilities.terminal
-        ? new ClientEnvironment(own, {
-            sessionId: store.id,
-            client,
-            capabilities,
-            onTerminal: (id) => editor.terminalOpened(id),
-          })
-        : own;
-    const hooks = withGate(setup.sessionOptions.hooks, editor.gate);
-    // gong's servers for the session's directory (its .mcp.json, not that of gong's own cwd) and the editor's.
-    let mcp: ReturnType<typeof sessionMcp>;
-    try {
-      mcp = sessionMcp({
-        cwd,
-        startCwd: setup.cwd,
-        shared: setup.sessionOptions.mcpServers as McpManager | undefined,
-        given: mcpServers,
-        trustFlag: options.trust,
-        env: io.env,
-        warn,
-      });
-    } catch (e) {
-      // A malformed settings or .mcp.json file there: the editor shows the message naming file and key.
-      if (e instanceof ConfigError || e instanceof SettingsError || e instanceof McpConfigError)
-        throw acp.RequestError.invalidParams(undefined, e.message);
-      throw e;
-    }
-    if (mcp.owned) managers.push(mcp.manager!);
-    // The skills, agents and commands of the session's own directory.
-    const brought = cwd === setup.cwd ? setup.brought : discoverSetup({ cwd, home: io.env.HOME });
-    if (cwd !== setup.cwd) for (const problem of brought.problems) warn(`gong: warning: ${problem}`);
-    const session = await createSession({
-      ...setup.sessionOptions,
-      cwd,
-      env,
-      hooks,
-      store,
-      mcpServers: mcp.manager,
-      skills: brought.skills,
-      agents: brought.agents,
-    });
-    attachObservers(setup, session);
-    editor.attach(session);
-    const trusted =
-      cwd === setup.cwd ? setup.trusted : isProjectTrusted(cwd, { flag: options.trust, global: setup.settings });
-    editor.commands = { commands: brought.commands, cwd, env: own, trusted, warn };
-    sessions.set(store.id, editor);
-    return editor;
-  };
-
-  const state = (editor: EditorSession) => ({
-    modes: {
-      currentModeId: editor.mode,
-      availableModes: APPROVAL_MODES.map((id) => ({ id, name: id, description: capitalized(APPROVAL_MODE_HELP[id]) })),
-    },
-    configOptions: [modelOption(editor.gong.model)],
-  });
-
-  const app = acp
-    .agent()
-    .onRequest("initialize", ({ params }) => {
-      capabilities = params.clientCapabilities ?? {};
-      return {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: true, embeddedContext: true },
-          mcpCapabilities: { http: true, sse: true },
-        },
-        agentInfo: { name: "gong", title: "gong", version: VERSION },
-        authMethods: [],
-      };
-    })
-    .onRequest("session/new", async ({ params, client }) => {
-      const store = SessionStore.create({ cwd: params.cwd, persist: setup.store !== false });
-      const editor = await open(client, params.cwd, store, params.mcpServers);
-      // The editor learns the commands once it knows the session (after this answer).
-      setTimeout(() => void editor.announceCommands(), 0);
-      return { sessionId: editor.id, ...state(editor) };
-    })
-    .onRequest("session/load", async ({ params, client }) => {
-      // ACP names a session by its id: a path or a traversal is refused before any file is looked at.
-      if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(params.sessionId)) {
-        throw acp.RequestError.invalidParams(
-          undefined,
-          `session/load takes a session id (letters, digits, '-' and '_'), not a path: '${params.sessionId}' was refused.`,
-        );
-      }
-      let store: SessionStore;
-      try {
-        store = openExisting(params.sessionId, params.cwd);
-      } catch (e) {
-        throw acp.RequestError.resourceNotFound(`${params.sessionId} (${(e as Error).message})`);
-      }
-      const editor = await open(client, params.cwd, store, params.mcpServers);
-      for (const update of replayUpdates(editor.gong.messages, editor.resolvePath)) void editor.send(update);
-      await editor.send({ sessionUpdate: "current_mode_update", currentModeId: editor.mode });
-      await editor.announceCommands();
-      return state(editor);
-    })
-    .onRequest("session/prompt", async ({ params }) => ({
-      stopReason: await find(params.sessionId).prompt(params.prompt),
-    }))
-    .onNotification("session/cancel", async ({ params }) => {
-      await sessions.get(params.sessionId)?.cancel();
-    })
-    .onRequest("session/set_mode", ({ params }) => {
-      if (!isApprovalMode(params.modeId))
-        throw acp.RequestError.invalidParams(
-          undefined,
-          `Unknown mode '${params.modeId}'. Modes: ${APPROVAL_MODES.join(", ")}.`,
-        );
-      find(params.sessionId).mode = params.modeId;
-      return {};
-    })
-    .onRequest("session/set_config_option", ({ params }) => {
-      const editor = find(params.sessionId);
-      if (params.configId !== "model" || typeof params.value !== "string")
-        throw acp.RequestError.invalidParams(undefined, `Unknown option '${params.configId}'; gong offers 'model'.`);
-      try {
-        editor.gong.setModel(params.value);
-      } catch (e) {
-        throw acp.RequestError.invalidParams(undefined, (e as Error).message);
-      }
-      return { configOptions: [modelOption(editor.gong.model)] };
-    });
-
-  const connection = app.connect(
+export async function runAcp(setup: SessionSetup, io: Io): Promise<number> {
+  const agent = new AcpAgent(setup, io);
+  const connection = requests(agent).connect(
     acp.ndJsonStream(
       writableOf(io),
       answerUnknownMethods(readableOf(io), (line) => io.stdout.write(line)),
@@ -209,11 +42,214 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
     setup.terminated.aborted ? done() : setup.terminated.addEventListener("abort", () => done(), { once: true }),
   );
   await Promise.race([connection.closed, terminated]);
-  // The editor went away: stop what runs and close every session (their files are complete).
-  await Promise.all([...sessions.values()].map((s) => s.gong.close().catch(() => {})));
-  await Promise.all(environments.map((e) => e.cleanup().catch(() => {})));
-  await Promise.all(managers.map((m) => m.close().catch(() => {})));
+  await agent.close();
   return EXIT.ok;
+}
+
+/** The protocol's methods, each answered by the agent. */
+function requests(agent: AcpAgent) {
+  return acp
+    .agent()
+    .onRequest("initialize", ({ params }) => agent.initialize(params))
+    .onRequest("session/new", ({ params, client }) => agent.newSession(params, client))
+    .onRequest("session/load", ({ params, client }) => agent.loadSession(params, client))
+    .onRequest("session/prompt", async ({ params }) => ({
+      stopReason: await agent.find(params.sessionId).prompt(params.prompt),
+    }))
+    .onNotification("session/cancel", async ({ params }) => {
+      await agent.cancel(params.sessionId);
+    })
+    .onRequest("session/set_mode", ({ params }) => agent.setMode(params))
+    .onRequest("session/set_config_option", ({ params }) => agent.setConfigOption(params));
+}
+
+/** The editor's sessions, each a gong session in its own directory, and what they hold open. */
+class AcpAgent {
+  private readonly sessions = new Map<string, EditorSession>();
+  /** Each session's own environment (rooted at its cwd); cleaned up when the editor leaves. */
+  private readonly environments: LocalEnvironment[] = [];
+  /** MCP servers started for one editor session (with the servers the editor gave); stopped when the editor leaves. */
+  private readonly managers: McpManager[] = [];
+  private capabilities: acp.ClientCapabilities = {};
+  private readonly warn: (line: string) => void;
+
+  constructor(
+    private readonly setup: SessionSetup,
+    private readonly io: Io,
+  ) {
+    this.warn = (line) => void io.stderr.write(`${line}\n`);
+  }
+
+  initialize(params: acp.InitializeRequest): acp.InitializeResponse {
+    this.capabilities = params.clientCapabilities ?? {};
+    return {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+      },
+      agentInfo: { name: "gong", title: "gong", version: VERSION },
+      authMethods: [],
+    };
+  }
+
+  find(sessionId: string): EditorSession {
+    const found = this.sessions.get(sessionId);
+    if (!found) throw acp.RequestError.resourceNotFound(sessionId);
+    return found;
+  }
+
+  async newSession(params: acp.NewSessionRequest, client: acp.AgentContext): Promise<acp.NewSessionResponse> {
+    const store = SessionStore.create({ cwd: params.cwd, persist: persists(this.setup) });
+    const editor = await this.open(client, params.cwd, store, params.mcpServers);
+    // The editor learns the commands once it knows the session (after this answer).
+    setTimeout(() => void editor.announceCommands(), 0);
+    return { sessionId: editor.id, ...state(editor) };
+  }
+
+  async loadSession(params: acp.LoadSessionRequest, client: acp.AgentContext): Promise<acp.LoadSessionResponse> {
+    // ACP names a session by its id: a path or a traversal is refused before any file is looked at.
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(params.sessionId)) {
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `session/load takes a session id (letters, digits, '-' and '_'), not a path: '${params.sessionId}' was refused.`,
+      );
+    }
+    let store: SessionStore;
+    try {
+      store = openExisting(params.sessionId, params.cwd);
+    } catch (e) {
+      throw acp.RequestError.resourceNotFound(`${params.sessionId} (${(e as Error).message})`);
+    }
+    const editor = await this.open(client, params.cwd, store, params.mcpServers);
+    for (const update of replayUpdates(editor.gong.messages, editor.resolvePath)) void editor.send(update);
+    await editor.send({ sessionUpdate: "current_mode_update", currentModeId: editor.mode });
+    await editor.announceCommands();
+    return state(editor);
+  }
+
+  async cancel(sessionId: string): Promise<void> {
+    await this.sessions.get(sessionId)?.cancel();
+  }
+
+  setMode(params: acp.SetSessionModeRequest): acp.SetSessionModeResponse {
+    if (!isApprovalMode(params.modeId))
+      throw acp.RequestError.invalidParams(
+        undefined,
+        `Unknown mode '${params.modeId}'. Modes: ${APPROVAL_MODES.join(", ")}.`,
+      );
+    this.find(params.sessionId).mode = params.modeId;
+    return {};
+  }
+
+  setConfigOption(params: acp.SetSessionConfigOptionRequest): acp.SetSessionConfigOptionResponse {
+    const editor = this.find(params.sessionId);
+    if (params.configId !== "model" || typeof params.value !== "string")
+      throw acp.RequestError.invalidParams(undefined, `Unknown option '${params.configId}'; gong offers 'model'.`);
+    try {
+      editor.gong.setModel(params.value);
+    } catch (e) {
+      throw acp.RequestError.invalidParams(undefined, (e as Error).message);
+    }
+    return { configOptions: [modelOption(editor.gong.model)] };
+  }
+
+  /** The editor went away: stop what runs and close every session (their files are complete). */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.gong.close().catch(() => {})));
+    await Promise.all(this.environments.map((e) => e.cleanup().catch(() => {})));
+    await Promise.all(this.managers.map((m) => m.close().catch(() => {})));
+  }
+
+  /** A gong session for an editor session: the editor's files and terminals when it offers them. */
+  private async open(
+    client: acp.AgentContext,
+    cwd: string,
+    store: SessionStore,
+    mcpServers?: acp.McpServer[],
+  ): Promise<EditorSession> {
+    if (!isAbsolute(cwd))
+      throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path (got '${cwd}').`);
+    const { setup, warn } = this;
+    const editor = new EditorSession(store.id, cwd, client, setup.approval, {
+      notices: Boolean(this.capabilities.session?.notices),
+      warn,
+      permissions: setup.permissions,
+    });
+    const { own, env } = this.environment(client, cwd, editor);
+    const mcp = this.mcp(cwd, mcpServers);
+    // The skills, agents and commands of the session's own directory, and whether that project is trusted.
+    const project = setup.projectAt(cwd);
+    const session = await openSession(setup, store, {
+      cwd,
+      env,
+      hooks: withGate(setup.sessionOptions.hooks, editor.gate),
+      mcpServers: mcp,
+      skills: project.brought.skills,
+      agents: project.brought.agents,
+    });
+    editor.attach(session);
+    editor.commands = { commands: project.brought.commands, cwd, env: own, trusted: project.trusted, warn };
+    this.sessions.set(store.id, editor);
+    return editor;
+  }
+
+  /** The session's commands run in gong's own environment for its cwd (boxed by --sandbox); its files and terminals are the editor's when offered. */
+  private environment(
+    client: acp.AgentContext,
+    cwd: string,
+    editor: EditorSession,
+  ): { own: ExecutionEnvironment; env: ExecutionEnvironment } {
+    const local = this.setup.environmentFor(cwd);
+    this.environments.push(local);
+    // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
+    const own = this.setup.box ? this.setup.box(local) : local;
+    const capabilities = this.capabilities;
+    if (!(capabilities.fs?.readTextFile || capabilities.fs?.writeTextFile || capabilities.terminal))
+      return { own, env: own };
+    const env = new ClientEnvironment(own, {
+      sessionId: editor.id,
+      client,
+      capabilities,
+      onTerminal: (id) => editor.terminalOpened(id),
+    });
+    return { own, env };
+  }
+
+  /** gong's servers for the session's directory (its .mcp.json, not that of gong's own cwd) and the editor's. */
+  private mcp(cwd: string, given: acp.McpServer[] | undefined): McpManager | undefined {
+    let mcp: ReturnType<typeof sessionMcp>;
+    try {
+      mcp = sessionMcp({
+        cwd,
+        startCwd: this.setup.cwd,
+        shared: this.setup.sessionOptions.mcpServers as McpManager | undefined,
+        given,
+        trustFlag: this.setup.flags.trust,
+        env: this.io.env,
+        warn: this.warn,
+      });
+    } catch (e) {
+      // A malformed settings or .mcp.json file there: the editor shows the message naming file and key.
+      if (e instanceof ConfigError || e instanceof SettingsError || e instanceof McpConfigError)
+        throw acp.RequestError.invalidParams(undefined, e.message);
+      throw e;
+    }
+    if (mcp.owned) this.managers.push(mcp.manager!);
+    return mcp.manager;
+  }
+}
+
+/** The modes and the model option an editor session shows. */
+function state(editor: EditorSession) {
+  return {
+    modes: {
+      currentModeId: editor.mode,
+      availableModes: APPROVAL_MODES.map((id) => ({ id, name: id, description: capitalized(APPROVAL_MODE_HELP[id]) })),
+    },
+    configOptions: [modelOption(editor.gong.model)],
+  };
 }
 
 /** The model choice as an ACP select: the current model and the catalog's models of the same provider. */

@@ -1,18 +1,17 @@
 /**
- * MCP servers in the CLI: one manager per run, built from the settings files and the project's
- * `.mcp.json`, shared by every session the run opens (a session swap does not restart servers),
- * and `gong mcp list`, which connects to each server and shows its state and tools.
+ * The MCP servers a host runs: one manager per run, built from the settings files and the project's
+ * `.mcp.json` (trust decides whether the project's own start), shared by every session the run
+ * opens (a session swap does not restart servers).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadMcpConfig, McpConfigError, type LoadedMcpConfig, type McpServerConfig } from "../mcp/config.ts";
-import type { McpManager, McpServerStatus } from "../mcp/manager.ts";
-import { ConfigError } from "./model.ts";
-import { oneLine } from "./render.ts";
-import { untrustedHint } from "./trust.ts";
+import type { McpManager } from "../mcp/manager.ts";
+import { ConfigError } from "./errors.ts";
 import type { LoadedSettings } from "./settings.ts";
+import { untrustedHint } from "./trust.ts";
 
-export interface CliMcp {
+export interface HostMcp {
   /** Undefined when no server is configured. */
   manager?: McpManager;
   /** Lines for the user: project servers left out, secrets put into a server's command line. */
@@ -28,7 +27,7 @@ export async function configureMcp(
   loaded: LoadedSettings,
   trusted: boolean,
   env: Record<string, string | undefined>,
-): Promise<CliMcp> {
+): Promise<HostMcp> {
   const { config, warnings } = mcpConfiguration(cwd, loaded, trusted, env);
   if (!config) return { warnings };
   const { McpManager } = await import("../mcp/manager.ts");
@@ -87,25 +86,4 @@ function trustNotice(cwd: string, config: LoadedMcpConfig, trusted: boolean): st
   const what =
     names.length > 0 ? `the MCP server${names.length > 1 ? "s" : ""} ${names.join(", ")} from ${file}` : file;
   return `ignoring ${what}: ${untrustedHint()}`;
-}
-
-/** `gong mcp list`: every configured server, its state and its tools. */
-export async function listMcpServers(mcp: CliMcp, out: (s: string) => void): Promise<void> {
-  if (!mcp.manager) {
-    out('No MCP servers configured. Add them to .mcp.json or under "mcpServers" in ~/.gong/settings.json.\n');
-    return;
-  }
-  await mcp.manager.settled();
-  for (const server of mcp.manager.status()) out(describeServer(server));
-}
-
-function describeServer(s: McpServerStatus): string {
-  const head = `${s.name}  ${s.state}  ${s.transport}  ${s.source}`;
-  const lines = [head];
-  if (s.state === "untrusted") lines.push("  not started: the project is not trusted");
-  else if (s.state === "disabled") lines.push('  not started: "enabled": false');
-  else if (s.error) lines.push(`  ${s.error}`);
-  for (const t of s.tools) lines.push(`  ${t.exposedAs}${t.description ? `  ${oneLine(t.description, 70)}` : ""}`);
-  if (s.state === "connected" && s.tools.length === 0) lines.push("  (no tools)");
-  return `${lines.join("\n")}\n`;
 }

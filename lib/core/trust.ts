@@ -206,17 +206,15 @@ export interface TrustQuestion {
   cwd: string;
   /** `--trust`. */
   flag: boolean;
-  /** Whether someone at a terminal can be asked. */
-  canAsk: boolean;
   /** The user's environment (their own base URLs win over the project's). */
   env: Record<string, string | undefined>;
-  input: NodeJS.ReadableStream;
-  output: NodeJS.WritableStream;
+  /** Puts the question to the person at the terminal (true: yes); absent where no one can answer. */
+  ask?(question: string): Promise<boolean>;
 }
 
 /**
  * Trusted already (flag, global list, remembered)? Otherwise, when the project asks for something
- * that needs trust and a person is at the terminal, ask once; a yes is remembered.
+ * that needs trust and someone can answer, ask once; a yes is remembered.
  */
 export async function decideTrust(q: TrustQuestion, loaded: LoadedSettings): Promise<TrustDecision> {
   const trusted = await askIfNeeded(q, loaded);
@@ -234,26 +232,11 @@ async function askIfNeeded(q: TrustQuestion, loaded: LoadedSettings): Promise<bo
     ...projectTrustRequests(q.cwd, loaded.settings.claudeSettings),
     ...(existsSync(mcpJson) ? [`${mcpJson} starts MCP servers`] : []),
   ];
-  if (asks.length === 0 || !q.canAsk) return false;
-  q.output.write(
+  if (asks.length === 0 || !q.ask) return false;
+  const trusted = await q.ask(
     `${asks.join("; ")}: settings that run code, decide where your API keys and files go, or ask you less.\n` +
       `Trust this project (${canonical(q.cwd)})? Your answer is remembered. [y/N] `,
   );
-  const answer = await readAnswer(q.input);
-  const trusted = /^y(es)?$/i.test(answer.trim());
   if (trusted) rememberTrust(q.cwd);
   return trusted;
-}
-
-async function readAnswer(input: NodeJS.ReadableStream): Promise<string> {
-  const { createInterface } = await import("node:readline");
-  const rl = createInterface({ input, terminal: false });
-  try {
-    return await new Promise<string>((done) => {
-      rl.once("line", done);
-      rl.once("close", () => done(""));
-    });
-  } finally {
-    rl.close();
-  }
 }
