@@ -1,8 +1,7 @@
 /**
  * The layers of gong and the imports allowed between them, written once (DESIGN: "Dependencies
- * point one way": cli → agent → (profiles, tools, llm, store, checkpoints, mcp, setup, web) → env,
- * output, envelope; batch beside cli; tools never import the agent; the LLM layer never imports
- * tools). test/layering.test.ts fails on any import the table does not allow; `bun
+ * point one way": cli → agent → (profiles, setup, …) → gate → tools → env, output, envelope; batch
+ * beside cli; tools never import the agent; the LLM layer never imports tools). test/layering.test.ts fails on any import the table does not allow; `bun
  * scripts/layers.ts` prints the forbidden imports (exit 1 when there are any), `--graph` the
  * arrows between layers with their import counts.
  */
@@ -18,6 +17,11 @@ export const LAYERS: Record<string, readonly string[]> = {
   /** The public entry points: the SDK and the tools kit re-export from every layer below them. */
   sdk: ["mod.ts", "tools/mod.ts"],
   agent: ["lib/agent/"],
+  /**
+   * The one permission decision, below the agent and the setup that feed it rules and hooks: it
+   * reads what each tool declares a call touches, so it sits above the tools.
+   */
+  gate: ["lib/gate/"],
   profiles: ["lib/profiles/"],
   tools: ["tools/"],
   llm: ["lib/llm/"],
@@ -34,7 +38,7 @@ export const LAYERS: Record<string, readonly string[]> = {
 };
 
 const BASE = ["env", "output", "envelope"];
-const MIDDLE = ["profiles", "tools", "llm", "store", "checkpoints", "mcp", "setup", "web", "testing"];
+const MIDDLE = ["profiles", "gate", "tools", "llm", "store", "checkpoints", "mcp", "setup", "web", "testing"];
 
 /** The layers each layer may import (besides itself). */
 export const ALLOWED: Record<string, readonly string[]> = {
@@ -48,7 +52,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   store: ["llm", ...BASE],
   checkpoints: ["store", "llm", ...BASE],
   mcp: ["tools", "llm", ...BASE],
-  setup: ["profiles", "tools", "llm", "store", ...BASE],
+  setup: ["profiles", "gate", "tools", "llm", "store", ...BASE],
+  gate: ["tools", ...BASE],
   web: ["llm", ...BASE],
   testing: ["llm", ...BASE],
   env: ["output", "envelope"],

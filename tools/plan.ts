@@ -79,6 +79,7 @@ function planTool<Args>(dialect: Dialect<Args>): Tool<Args> {
       const plan = r.status === "error" ? undefined : planOf(r.data.plan);
       return plan ? planProgress(plan) : defaultResultSummary(r);
     },
+    touches: (args) => [{ as: "TodoWrite", input: args as Record<string, unknown> }],
     async run(args, { reply }) {
       const plan = dialect.toPlan(args);
       if (typeof plan === "string") return reply.fail("INVALID_PARAM", plan);

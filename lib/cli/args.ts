@@ -2,7 +2,7 @@
  * Command-line parsing (node:util parseArgs). Produces a plain options object; usage mistakes throw
  * `UsageError`, which the entry point turns into exit code 2 with one clear sentence.
  */
-import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "./approval.ts";
+import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../gate/modes.ts";
 import { parseArgs } from "node:util";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../env/sandbox-profiles.ts";

@@ -11,7 +11,7 @@ import { SANDBOX_MODES } from "../env/sandbox-profiles.ts";
 import { REASONING_EFFORTS, WIRE_APIS } from "../llm/types.ts";
 import { McpServerSettings } from "../mcp/config.ts";
 import { gongHome } from "../store/paths.ts";
-import { APPROVAL_MODES } from "./approval.ts";
+import { APPROVAL_MODES } from "../gate/modes.ts";
 
 const Effort = v.picklist(REASONING_EFFORTS);
 const SandboxModeSchema = v.picklist(SANDBOX_MODES);

@@ -26,7 +26,10 @@ import type { TrustDecision } from "./trust.ts";
 import { boxChecked, sandboxFor, type Boxer } from "./sandbox-setup.ts";
 import { loadSetup, type Setup } from "../setup/settings-files.ts";
 import { gongHome } from "../store/paths.ts";
-import { claudePermissionMode, unattendedGate, type SessionPermissions } from "./approval.ts";
+import { unattendedGate, type SessionPermissions } from "../gate/approval.ts";
+import { claudePermissionMode } from "../gate/modes.ts";
+import { ReadGuard } from "../gate/read-guard.ts";
+import type { ExecutionEnvironment } from "../env/types.ts";
 import type { ShellHooks } from "../setup/shell-hooks.ts";
 import { untrustedHint } from "./trust.ts";
 import { parseToolList } from "../../tools/registry.ts";
@@ -61,6 +64,8 @@ export interface CliSetup {
   environmentFor(cwd: string): LocalEnvironment;
   /** Boxes an environment's commands as --sandbox asks (modes that make environments of their own); undefined when off. */
   box?: Boxer;
+  /** Keeps the files `Read` deny rules cover from the tools (modes that make environments of their own). */
+  guardReads(env: ExecutionEnvironment): ExecutionEnvironment;
   /** Aborted when gong is told to end (SIGTERM, SIGHUP; Ctrl-C outside the shell): the mode closes its session and returns. */
   terminated: AbortSignal;
   /** Kills every command's process tree at once and aborts `terminated`. */
@@ -168,7 +173,11 @@ export async function prepareSession(
     });
   const execEnv = environmentFor(cwd);
   const box = await sandboxFor(opts.sandbox, settings.sandbox);
-  const toolEnv = box ? await boxChecked(box, execEnv) : execEnv;
+  const boxedEnv = box ? await boxChecked(box, execEnv) : execEnv;
+  // Searches and reads never hand the model what a Read deny rule covers (the guard is there only when one does).
+  const guardReads = (env: ExecutionEnvironment): ExecutionEnvironment =>
+    fromSettings.rules.withholdsReads() ? new ReadGuard(env, fromSettings.rules) : env;
+  const toolEnv = guardReads(boxedEnv);
 
   const tools = parseTools(opts.tools ?? settings.tools);
   const toolSource = opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`;
@@ -191,7 +200,12 @@ export async function prepareSession(
   const noShellNotice = !shell && !explicitTools;
   const moduleHooks =
     Array.isArray(settings.hooks) && settings.hooks.length ? await loadSettingsHooks(settings.hooks, cwd, files) : [];
-  const permissions: SessionPermissions = { rules: fromSettings.rules, cwd, hookDecisions: new WeakMap() };
+  const permissions: SessionPermissions = {
+    rules: fromSettings.rules,
+    cwd,
+    home: sessionEnv.HOME,
+    hookDecisions: new WeakMap(),
+  };
   // The shell-hook runner loads only when the settings have hooks.
   const shellHooks = Object.keys(fromSettings.hooks).length
     ? new (await import("../setup/shell-hooks.ts")).ShellHooks({
@@ -204,8 +218,13 @@ export async function prepareSession(
       })
     : undefined;
   permissions.hookEvents = shellHooks;
-  // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with theirs.
-  const hooks: Hooks[] = [...moduleHooks, ...(shellHooks ? [shellHooks.hooks] : []), unattendedGate(permissions)];
+  // TypeScript hooks, then shell hooks, then the permission gate: one pipeline. Modes that ask replace the gate with
+  // theirs; where no one answers (print, RPC) what --approval asks about is refused (auto when not given).
+  const hooks: Hooks[] = [
+    ...moduleHooks,
+    ...(shellHooks ? [shellHooks.hooks] : []),
+    unattendedGate(permissions, opts.approval ?? "auto"),
+  ];
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = await configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) disposers.push(() => mcp.manager!.close());
@@ -270,6 +289,7 @@ export async function prepareSession(
     trusted: trust.trusted,
     environmentFor,
     box,
+    guardReads,
     terminated: termination.signal,
     terminate(reason) {
       void toolEnv.cleanup().catch(() => {});

@@ -134,6 +134,9 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
       ...common,
       name: "Skill",
       summarizeCall: (a: { skill?: string }) => a.skill ?? "",
+      touches: (a: { skill: string; args?: string }) => [
+        { as: "Skill", target: a.skill, input: { skill: a.skill, args: a.args } },
+      ],
       schema: v.object({
         skill: v.pipe(v.string(), v.minLength(1), v.description('The skill\'s name, e.g. "pdf".')),
         args: v.optional(v.pipe(v.string(), v.description("Optional arguments for the skill."))),
@@ -146,6 +149,7 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
       ...common,
       name: "activate_skill",
       summarizeCall: (a: { name?: string }) => a.name ?? "",
+      touches: (a: { name: string }) => [{ as: "Skill", target: a.name, input: { skill: a.name } }],
       schema: v.object({
         name:
           names.length > 0
@@ -159,6 +163,7 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
     ...common,
     name: "skill",
     summarizeCall: (a: { name?: string }) => a.name ?? "",
+    touches: (a: { name: string }) => [{ as: "Skill", target: a.name, input: { skill: a.name } }],
     schema: v.object({ name: v.pipe(v.string(), v.minLength(1), v.description("The skill's name.")) }),
     run: async (a: { name: string }, ctx) => answer(a.name, undefined, ctx.reply),
   };

@@ -93,6 +93,7 @@ function defaultTools(manager: SubagentManager, agents: readonly AgentDefinition
     >,
     truncation: "head",
     kind: "agent",
+    touches: (a) => [{ as: "Agent", target: a.agent_type, input: { subagent_type: a.agent_type, prompt: a.task } }],
     run: async (args, ctx) => {
       const agent = args.agent_type ? findAgent(agents, args.agent_type) : undefined;
       if (args.agent_type && !agent)
@@ -122,6 +123,7 @@ function defaultTools(manager: SubagentManager, agents: readonly AgentDefinition
     schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)), message: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const report = await manager.send(args.agent_id, args.message, true);
       return ctx.reply.success({ ...report }, `Message sent to subagent ${report.agent_id} (${report.status}).`);
@@ -140,6 +142,7 @@ function defaultTools(manager: SubagentManager, agents: readonly AgentDefinition
     }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const ids = Array.isArray(args.agent_id) ? args.agent_id : [args.agent_id];
       const { reports, timedOut } = await manager.wait(ids, {
@@ -159,6 +162,7 @@ function defaultTools(manager: SubagentManager, agents: readonly AgentDefinition
     schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const before = await manager.close(args.agent_id);
       return ctx.reply.success(
@@ -225,6 +229,9 @@ function codexTools(manager: SubagentManager, agents: readonly AgentDefinition[]
     }),
     truncation: "head",
     kind: "agent",
+    touches: (a) => [
+      { as: "Agent", target: a.agent_type ?? "worker", input: { subagent_type: a.agent_type, prompt: a.message } },
+    ],
     run: async (args, ctx) => {
       const task = codexText(args.message, args.items);
       if (!task) return ctx.reply.fail("INVALID_PARAM", "spawn_agent needs the task: give message (or text items).");
@@ -263,6 +270,7 @@ function codexTools(manager: SubagentManager, agents: readonly AgentDefinition[]
     }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const text = codexText(args.message, args.items);
       if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
@@ -282,6 +290,7 @@ function codexTools(manager: SubagentManager, agents: readonly AgentDefinition[]
     schema: v.object({ targets: v.pipe(v.array(v.string()), v.minLength(1)), timeout_ms: v.optional(v.number()) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       if (args.timeout_ms !== undefined && args.timeout_ms <= 0)
         return ctx.reply.fail("INVALID_PARAM", "timeout_ms must be greater than zero (omit it for the default wait).");
@@ -303,6 +312,7 @@ function codexTools(manager: SubagentManager, agents: readonly AgentDefinition[]
     schema: v.object({ target: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const before = await manager.close(args.target);
       const previous = codexStatus(before);
@@ -319,6 +329,7 @@ function codexTools(manager: SubagentManager, agents: readonly AgentDefinition[]
     schema: v.object({ id: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const report = await manager.resume(args.id);
       const status = codexStatus(report);
@@ -346,6 +357,13 @@ function claudeAgentTool(manager: SubagentManager, options: SubagentToolOptions)
     }),
     truncation: "head",
     kind: "agent",
+    touches: (a: { subagent_type?: string; description?: string; prompt?: string }) => [
+      {
+        as: "Agent",
+        target: a.subagent_type ?? "general-purpose",
+        input: { subagent_type: a.subagent_type, description: a.description, prompt: a.prompt },
+      },
+    ],
     run: async (
       args: {
         description: string;
@@ -402,6 +420,9 @@ function geminiInvokeAgentTool(manager: SubagentManager, agents: readonly AgentD
     }),
     truncation: "head",
     kind: "agent",
+    touches: (a: { agent_name: string; prompt: string }) => [
+      { as: "Agent", target: a.agent_name, input: { subagent_type: a.agent_name, prompt: a.prompt } },
+    ],
     run: async (args: { agent_name: string; prompt: string }, ctx) => {
       const agent = findAgent(agents, args.agent_name);
       if (!agent && !Object.hasOwn(GEMINI_AGENTS, args.agent_name)) {

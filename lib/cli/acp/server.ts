@@ -18,7 +18,8 @@ import type { ExecutionEnvironment } from "../../env/types.ts";
 import { listModels } from "../../llm/catalog.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
-import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, withGate, type ApprovalMode } from "../approval.ts";
+import { withGate } from "../../gate/approval.ts";
+import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../../gate/modes.ts";
 import { attachShellHooks, EXIT, openExisting, type Io } from "../session-io.ts";
 import { ConfigError } from "../model.ts";
 import { SettingsError } from "../settings.ts";
@@ -70,7 +71,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
     environments.push(local);
     // --sandbox boxes the commands gong runs itself (the editor's terminals are the editor's).
     const own = setup.box ? setup.box(local) : local;
-    const env: ExecutionEnvironment =
+    const env: ExecutionEnvironment = setup.guardReads(
       capabilities.fs?.readTextFile || capabilities.fs?.writeTextFile || capabilities.terminal
         ? new ClientEnvironment(own, {
             sessionId: store.id,
@@ -78,7 +79,8 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
             capabilities,
             onTerminal: (id) => editor.terminalOpened(id),
           })
-        : own;
+        : own,
+    );
     const hooks = withGate(setup.sessionOptions.hooks, editor.gate);
     // gong's servers for the session's directory (its .mcp.json, not that of gong's own cwd) and the editor's.
     let mcp: ReturnType<typeof sessionMcp>;
