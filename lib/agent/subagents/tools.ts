@@ -93,7 +93,14 @@ function defaultTools(manager: SubagentManager, agents: readonly AgentDefinition
     >,
     truncation: "head",
     kind: "agent",
-    touches: (a) => [{ as: "Agent", target: a.agent_type, input: { subagent_type: a.agent_type, prompt: a.task } }],
+    // A general subagent unless a custom agent is named, as Claude Code calls it.
+    touches: (a) => [
+      {
+        as: "Agent",
+        target: a.agent_type ?? "general-purpose",
+        input: { subagent_type: a.agent_type, prompt: a.task },
+      },
+    ],
     run: async (args, ctx) => {
       const agent = args.agent_type ? findAgent(agents, args.agent_type) : undefined;
       if (args.agent_type && !agent)
