@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { useWorkspace } from "../cli/helpers.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { startWebServer } from "../helpers/web-server.ts";
-import { callsThenDone, claudeSettings, runUnder } from "./cli.ts";
+import { callsThenDone, claudeSettings, occurrences, runUnder } from "./cli.ts";
 import { PROFILE_CALLS, PROFILES, rules, ruled } from "./helpers.ts";
 
 const place = tempDir("gong-fetch-");
@@ -59,19 +59,17 @@ describe("issue 34, end to end: gong -p with a WebFetch(domain:localhost) deny f
         JSON.stringify({ web: { allowHosts: ["localhost", "127.0.0.1"] } }),
       );
       const file = claudeSettings(ws.dir, { permissions: { deny: ["WebFetch(domain:localhost)"] } });
-      const denied = `http://localhost:${server.port}/docs`;
+      // The name as the rule writes it, and as the fetcher reads it too (case, a trailing dot).
+      const denied = [`http://localhost:${server.port}/docs`, `http://LocalHost.:${server.port}/docs`];
       const allowed = `${server.url}/changelog.md`;
       // A fetch with a prompt asks the model about the page: the script answers that request first.
-      const [calls, done] = callsThenDone([
-        PROFILE_CALLS[profile].fetch(denied),
-        PROFILE_CALLS[profile].fetch(allowed),
-      ]);
+      const [calls, done] = callsThenDone([...denied, allowed].map((url) => PROFILE_CALLS[profile].fetch(url)));
       const asksAboutPage = profile === "anthropic" || profile === "gemini";
       const r = await runUnder(ws, profile, asksAboutPage ? [calls, { text: "the changelog" }, done] : [calls, done]);
       expect(r.code).toBe(0);
       expect(server.served.get("/docs")).toBeUndefined();
       expect(server.served.get("/changelog.md")).toBe(1);
-      expect(r.sent).toContain(`was denied by the rule WebFetch(domain:localhost) in ${file}`);
+      expect(occurrences(r.sent, `was denied by the rule WebFetch(domain:localhost) in ${file}`)).toBe(2);
     }, 60_000);
   }
 });
