@@ -129,10 +129,12 @@ export function approvalGate(options: GateOptions): ApprovalGate {
       // A person answers: no time limit.
       timeoutMs: 0,
       async beforeToolCall(toolName, args, call) {
+        const mode = options.mode();
+        // Nothing can deny, ask or need an answer: the call runs without being read (the common print-mode run).
+        if (mode === "auto" && !p?.rules.size && !p?.hookDecisions.has(args)) return;
         const declared = await declare(toolName, args, call);
         // Arguments the tool refuses: nothing runs, so nothing needs a decision.
         if (declared.invalid) return;
-        const mode = options.mode();
         const verdict = decide({
           call: declared,
           name: toolName,

@@ -87,7 +87,8 @@ function modeAsks(
   roots: readonly string[],
 ): ModeAsks {
   if (mode === "auto") return {};
-  // A tool that declares nothing: its kind says what it does.
+  // A call whose tool the gate was not shown could do anything; one that declares nothing is known by its kind.
+  if (call.unknown) return { what: "calls of tools it cannot see" };
   if (!call.declared) return needsApproval(mode, call.kind) ? { what: KIND_WORDS[call.kind] ?? "calls" } : {};
   const out: ModeAsks = {};
   for (const t of call.touches) {

@@ -42,6 +42,8 @@ export interface DeclaredCall {
   touches: ResolvedTouch[];
   /** Arguments the tool will refuse: nothing runs, so nothing is asked. */
   invalid?: boolean;
+  /** The gate was not told which tool runs the call: nothing about it can be known. */
+  unknown?: boolean;
 }
 
 export interface DeclareContext {
@@ -60,7 +62,7 @@ export async function declareCall(
   tool: Tool | undefined,
   where: DeclareContext,
 ): Promise<DeclaredCall> {
-  if (!tool) return undeclared(name, "other", args);
+  if (!tool) return { ...undeclared(name, "other", args), unknown: true };
   const checked = tool.jsonSchema
     ? checkJsonArgs(tool.name, tool.jsonSchema, args)
     : tool.schema

@@ -150,6 +150,11 @@ export class PermissionRules {
     this.add(rules);
   }
 
+  /** How many rules there are. */
+  get size(): number {
+    return this.byBehavior.deny.length + this.byBehavior.ask.length + this.byBehavior.allow.length;
+  }
+
   get all(): PermissionRule[] {
     return [...this.byBehavior.deny, ...this.byBehavior.ask, ...this.byBehavior.allow];
   }

@@ -7,9 +7,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { approvalGate, type ApprovalRequest } from "../../lib/gate/approval.ts";
 import { tempDir } from "../helpers/temp.ts";
-import { pending, PROFILES, rules, toolNamed, type ProfileCall, type ProfileId } from "./helpers.ts";
+import { askingGate, PROFILE_CALLS, PROFILES } from "./helpers.ts";
 
 const place = tempDir("gong-edits-");
 const outside = tempDir("gong-edits-out-");
@@ -20,23 +19,10 @@ afterAll(() => {
 mkdirSync(join(place.dir, ".git"));
 symlinkSync(outside.dir, join(place.dir, "elsewhere"));
 
-function writes(profile: ProfileId, path: string): ProfileCall {
-  const name = { default: "write", anthropic: "Write", openai: "write_file", gemini: "write_file" }[profile];
-  return {
-    name: toolNamed(name, profile).name,
-    args: name === "write" ? { path, content: "x" } : { file_path: path, content: "x" },
-  };
-}
-
 describe("issue 34: under edits, which file changes pass unasked", () => {
   for (const profile of PROFILES) {
     test(`under the ${profile} profile's write tool`, async () => {
-      const asked: ApprovalRequest[] = [];
-      const gate = approvalGate({
-        mode: () => "edits",
-        ask: async (r) => (asked.push(r), { allow: false }),
-        permissions: { rules: rules({}, place.dir), cwd: place.dir, hookDecisions: new WeakMap() },
-      });
+      const { asked, call } = askingGate("edits", place.dir);
       const paths = [
         "src/app.ts",
         ".git/config",
@@ -45,30 +31,20 @@ describe("issue 34: under edits, which file changes pass unasked", () => {
         "elsewhere/x.txt",
         `${outside.dir}/y.txt`,
       ];
-      for (const path of paths) {
-        const call = writes(profile, path);
-        await gate.hooks.beforeToolCall(call.name, call.args, pending(call, place.dir, profile, path));
-      }
+      for (const path of paths) await call(PROFILE_CALLS[profile].write(path), profile, path);
       expect(asked.map((r) => r.callId)).toEqual(paths.slice(1));
     });
   }
 
   test("an apply_patch passes only when every file it changes would", async () => {
-    const asked: ApprovalRequest[] = [];
-    const gate = approvalGate({
-      mode: () => "edits",
-      ask: async (r) => (asked.push(r), { allow: false }),
-      permissions: { rules: rules({}, place.dir), cwd: place.dir, hookDecisions: new WeakMap() },
-    });
+    const { asked, call } = askingGate("edits", place.dir);
     const patch = (files: string[]) =>
       `*** Begin Patch\n${files.map((f) => `*** Add File: ${f}\n+x\n`).join("")}*** End Patch`;
     for (const [id, files] of [
       ["inside", ["a.ts", "src/b.ts"]],
       ["git", ["a.ts", ".git/hooks/pre-commit"]],
-    ] as const) {
-      const call = { name: "apply_patch", args: { input: patch([...files]) } };
-      await gate.hooks.beforeToolCall(call.name, call.args, pending(call, place.dir, "openai", id));
-    }
+    ] as const)
+      await call({ name: "apply_patch", args: { input: patch([...files]) } }, "openai", id);
     expect(asked.map((r) => r.callId)).toEqual(["git"]);
   });
 });

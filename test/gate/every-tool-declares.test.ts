@@ -38,7 +38,9 @@ function documented(): Record<string, Set<string>> {
     .map((l) => l.split("|").slice(1, -1));
   const columns: Record<string, Set<string>> = {};
   PROFILES.forEach((profile, i) => {
-    columns[profile] = new Set(rows.flatMap((cells) => [...(cells[i + 1] ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1])));
+    columns[profile] = new Set(
+      rows.flatMap((cells) => [...(cells[i + 1] ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1])),
+    );
   });
   return columns;
 }
@@ -46,7 +48,11 @@ function documented(): Record<string, Set<string>> {
 describe("issue 34: every tool declares what a call touches", () => {
   for (const profile of PROFILES) {
     test(`the ${profile} profile's tools, its skill and subagent tools and the tool search`, () => {
-      expect(everyTool(profile).filter((t) => typeof t.touches !== "function").map((t) => t.name)).toEqual([]);
+      expect(
+        everyTool(profile)
+          .filter((t) => typeof t.touches !== "function")
+          .map((t) => t.name),
+      ).toEqual([]);
     });
   }
 
@@ -57,7 +63,11 @@ describe("issue 34: every tool declares what a call touches", () => {
   test("docs/permissions-and-hooks.md names every profile's tools in its table", () => {
     const columns = documented();
     for (const profile of PROFILES) {
-      const named = [...profileTools(profile), skillTool(profile, []), ...subagentTools(profile, noManager, { parentModel: "x/y" })]
+      const named = [
+        ...profileTools(profile),
+        skillTool(profile, []),
+        ...subagentTools(profile, noManager, { parentModel: "x/y" }),
+      ]
         .map((t) => t.name)
         .filter((name) => !columns[profile].has(name));
       expect({ profile, missing: named }).toEqual({ profile, missing: [] });

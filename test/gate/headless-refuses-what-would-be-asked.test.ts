@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeFlags, rpcProcess, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
 import { callsThenDone, runUnder } from "./cli.ts";
-import { PROFILE_CALLS, PROFILES, toolNamed, type ProfileCall, type ProfileId } from "./helpers.ts";
+import { PROFILE_CALLS, PROFILES } from "./helpers.ts";
 
 const ws = useWorkspace();
 
@@ -31,15 +31,6 @@ function allowNpmTest(): string {
   return file;
 }
 
-/** A file write in the profile's own tool. */
-function write(profile: ProfileId, path: string): ProfileCall {
-  const name = { default: "write", anthropic: "Write", openai: "write_file", gemini: "write_file" }[profile];
-  return {
-    name: toolNamed(name, profile).name,
-    args: name === "write" ? { path, content: "x" } : { file_path: path, content: "x" },
-  };
-}
-
 describe("issue 35: gong -p --approval ask refuses what it would have asked", () => {
   for (const profile of PROFILES) {
     test(`under the ${profile} profile: the allowed npm test runs, npm test && rm x is refused naming what would allow it`, async () => {
@@ -48,7 +39,7 @@ describe("issue 35: gong -p --approval ask refuses what it would have asked", ()
       const r = await runUnder(
         ws,
         profile,
-        callsThenDone([shell("npm test"), shell("npm test && rm x"), write(profile, "new.txt")]),
+        callsThenDone([shell("npm test"), shell("npm test && rm x"), PROFILE_CALLS[profile].write("new.txt")]),
         ["--approval", "ask"],
       );
       expect(r.code).toBe(0);
@@ -69,7 +60,7 @@ describe("issue 35: the other modes in print mode", () => {
     const r = await runUnder(
       ws,
       "anthropic",
-      callsThenDone([PROFILE_CALLS.anthropic.shell("rm x"), write("anthropic", "new.txt")]),
+      callsThenDone([PROFILE_CALLS.anthropic.shell("rm x"), PROFILE_CALLS.anthropic.write("new.txt")]),
       ["--approval", "edits"],
     );
     expect(r.code).toBe(0);

@@ -4,7 +4,9 @@
  * would ask it (the tool's declaration, resolved in a real environment).
  */
 import { LocalEnvironment } from "../../lib/env/local.ts";
+import { approvalGate, type ApprovalAnswer, type ApprovalRequest } from "../../lib/gate/approval.ts";
 import { declareCall, type DeclaredCall } from "../../lib/gate/declare.ts";
+import type { ApprovalMode } from "../../lib/gate/modes.ts";
 import { parseRule, PermissionRules, type Behavior, type PermissionRule } from "../../lib/gate/rules.ts";
 import { profileTools } from "../../lib/profiles/index.ts";
 import { coreTools, optionalTools } from "../../tools/registry.ts";
@@ -47,6 +49,7 @@ export const PROFILE_CALLS: Record<
   ProfileId,
   {
     read(path: string): ProfileCall;
+    write(path: string): ProfileCall;
     grep(pattern: string, path?: string): ProfileCall;
     shell(command: string): ProfileCall;
     fetch(url: string): ProfileCall;
@@ -54,12 +57,14 @@ export const PROFILE_CALLS: Record<
 > = {
   default: {
     read: (path) => ({ name: "read", args: { path } }),
+    write: (path) => ({ name: "write", args: { path, content: "x" } }),
     grep: (pattern, path) => ({ name: "grep", args: { pattern, ...(path ? { path } : {}) } }),
     shell: (command) => ({ name: "bash", args: { command } }),
     fetch: (url) => ({ name: "web_fetch", args: { url } }),
   },
   anthropic: {
     read: (path) => ({ name: "Read", args: { file_path: path } }),
+    write: (path) => ({ name: "Write", args: { file_path: path, content: "x" } }),
     grep: (pattern, path) => ({
       name: "Grep",
       args: { pattern, output_mode: "content", ...(path ? { path } : {}) },
@@ -69,12 +74,14 @@ export const PROFILE_CALLS: Record<
   },
   openai: {
     read: (path) => ({ name: "read_file", args: { file_path: path } }),
+    write: (path) => ({ name: "write_file", args: { file_path: path, content: "x" } }),
     grep: (pattern, path) => ({ name: "grep_files", args: { pattern, ...(path ? { path } : {}) } }),
     shell: (command) => ({ name: "exec_command", args: { cmd: command } }),
     fetch: (url) => ({ name: "web_fetch", args: { url } }),
   },
   gemini: {
     read: (path) => ({ name: "read_file", args: { file_path: path } }),
+    write: (path) => ({ name: "write_file", args: { file_path: path, content: "x" } }),
     grep: (pattern, path) => ({ name: "grep_search", args: { pattern, ...(path ? { dir_path: path } : {}) } }),
     shell: (command) => ({ name: "run_shell_command", args: { command } }),
     fetch: (url) => ({ name: "web_fetch", args: { prompt: `Summarize ${url}` } }),
@@ -99,4 +106,26 @@ export async function ruled(r: PermissionRules, call: ProfileCall, cwd: string, 
 /** The pending call a session hands its gate. */
 export function pending(call: ProfileCall, cwd: string, profile?: ProfileId, id = "c1"): PendingCall {
   return { id, tool: toolNamed(call.name, profile), env: new LocalEnvironment({ root: cwd }) };
+}
+
+/**
+ * A gate in `mode` whose host answers every question with `answer` and keeps the questions; `call`
+ * hands it a call as a session does (its id defaults to a running number).
+ */
+export function askingGate(
+  mode: ApprovalMode,
+  cwd: string,
+  answer: ApprovalAnswer = { allow: false },
+  spec: RuleSpec = {},
+) {
+  const asked: ApprovalRequest[] = [];
+  const gate = approvalGate({
+    mode: () => mode,
+    ask: async (r) => (asked.push(r), answer),
+    permissions: { rules: rules(spec, cwd), cwd, hookDecisions: new WeakMap() },
+  });
+  let n = 0;
+  const call = (c: ProfileCall, profile?: ProfileId, id = `c${++n}`) =>
+    gate.hooks.beforeToolCall(c.name, c.args, pending(c, cwd, profile, id));
+  return { asked, call };
 }

@@ -6,11 +6,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { approvalGate, type ApprovalRequest } from "../../lib/gate/approval.ts";
 import { useWorkspace } from "../cli/helpers.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { callsThenDone, occurrences, runUnder } from "./cli.ts";
-import { PROFILE_CALLS, PROFILES, pending, rules } from "./helpers.ts";
+import { askingGate, PROFILE_CALLS, PROFILES } from "./helpers.ts";
 
 /** Listed commands whose options or operands write a file or run a program. */
 const WRITERS = [
@@ -44,16 +43,8 @@ afterAll(() => place.cleanup());
 describe("issue 34: the read-only list of the edits mode passes only what reads", () => {
   for (const profile of PROFILES) {
     test(`under the ${profile} profile's shell tool`, async () => {
-      const asked: ApprovalRequest[] = [];
-      const gate = approvalGate({
-        mode: () => "edits",
-        ask: async (r) => (asked.push(r), { allow: false }),
-        permissions: { rules: rules({}, place.dir), cwd: place.dir, hookDecisions: new WeakMap() },
-      });
-      for (const command of [...WRITERS, ...READERS]) {
-        const call = PROFILE_CALLS[profile].shell(command);
-        await gate.hooks.beforeToolCall(call.name, call.args, pending(call, place.dir, profile));
-      }
+      const { asked, call } = askingGate("edits", place.dir);
+      for (const command of [...WRITERS, ...READERS]) await call(PROFILE_CALLS[profile].shell(command), profile);
       expect(asked.map((r) => r.command)).toEqual(WRITERS);
     });
   }

@@ -5,11 +5,10 @@
  * deny it can read — by what it names, when nothing else can be read.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { approvalGate, type ApprovalRequest } from "../../lib/gate/approval.ts";
 import { readCommand } from "../../lib/gate/shell/commands.ts";
 import { isReadOnly } from "../../lib/gate/shell/read-only.ts";
 import { tempDir } from "../helpers/temp.ts";
-import { PROFILE_CALLS, PROFILES, pending, rules, ruled } from "./helpers.ts";
+import { askingGate, PROFILE_CALLS, PROFILES, rules, ruled } from "./helpers.ts";
 
 const UNCERTAIN = [
   "$CMD build",
@@ -68,15 +67,9 @@ describe("issue 34: what gong cannot read with certainty", () => {
 
   test("is never read-only, and the edits mode asks for it with no rule to remember", async () => {
     for (const command of ["$CMD", "ls | sh", 'eval "$(ls)"']) expect(isReadOnly(readCommand(command))).toBe(false);
-    const asked: ApprovalRequest[] = [];
-    const gate = approvalGate({
-      mode: () => "edits",
-      ask: async (r) => (asked.push(r), { allow: true, always: true }),
-      permissions: { rules: rules({}, place.dir), cwd: place.dir, hookDecisions: new WeakMap() },
-    });
-    const call = PROFILE_CALLS.default.shell("$PAGER README.md");
-    await gate.hooks.beforeToolCall(call.name, call.args, pending(call, place.dir));
-    await gate.hooks.beforeToolCall(call.name, call.args, pending(call, place.dir, undefined, "c2"));
+    const { asked, call } = askingGate("edits", place.dir, { allow: true, always: true });
+    await call(PROFILE_CALLS.default.shell("$PAGER README.md"));
+    await call(PROFILE_CALLS.default.shell("$PAGER README.md"));
     // "Always" could not be remembered as a rule: the second call is asked again.
     expect(asked.map((r) => r.alwaysRules)).toEqual([[], []]);
   });
