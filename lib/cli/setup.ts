@@ -28,7 +28,6 @@ import { loadSetup, type Setup } from "../setup/settings-files.ts";
 import { gongHome } from "../store/paths.ts";
 import { unattendedGate, type SessionPermissions } from "../gate/approval.ts";
 import { claudePermissionMode } from "../gate/modes.ts";
-import { ReadGuard } from "../gate/read-guard.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { ShellHooks } from "../setup/shell-hooks.ts";
 import { untrustedHint } from "./trust.ts";
@@ -174,9 +173,10 @@ export async function prepareSession(
   const execEnv = environmentFor(cwd);
   const box = await sandboxFor(opts.sandbox, settings.sandbox);
   const boxedEnv = box ? await boxChecked(box, execEnv) : execEnv;
-  // Searches and reads never hand the model what a Read deny rule covers (the guard is there only when one does).
+  // Searches and reads never hand the model what a Read deny rule covers (the guard loads only when one does).
+  const guard = fromSettings.rules.withholdsReads() ? (await import("../gate/read-guard.ts")).ReadGuard : undefined;
   const guardReads = (env: ExecutionEnvironment): ExecutionEnvironment =>
-    fromSettings.rules.withholdsReads() ? new ReadGuard(env, fromSettings.rules) : env;
+    guard ? new guard(env, fromSettings.rules) : env;
   const toolEnv = guardReads(boxedEnv);
 
   const tools = parseTools(opts.tools ?? settings.tools);

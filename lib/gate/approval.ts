@@ -11,11 +11,16 @@ import { resolve } from "node:path";
 import type { ExecutionEnvironment } from "../env/types.ts";
 import { describeCall } from "../../tools/metadata.ts";
 import type { PendingCall, Tool, ToolKind } from "../../tools/types.ts";
-import { declareCall, type DeclaredCall } from "./declare.ts";
-import { decide, type AskReason, type HookDecision } from "./decide.ts";
+import type { DeclaredCall } from "./declare.ts";
+import type { AskReason, HookDecision } from "./decide.ts";
 import type { ApprovalMode } from "./modes.ts";
 import { parseRule, type PermissionRules } from "./rules.ts";
-import { suggestRules } from "./suggest.ts";
+
+/** What reads and decides a call loads with the first call that needs it (a print run without rules never does). */
+const deciding = () =>
+  Promise.all([import("./declare.ts"), import("./decide.ts"), import("./suggest.ts")]).then(
+    ([{ declareCall }, { decide }, { suggestRules }]) => ({ declareCall, decide, suggestRules }),
+  );
 
 export interface ApprovalRequest {
   callId: string;
@@ -116,13 +121,6 @@ export function approvalGate(options: GateOptions): ApprovalGate {
   const p = options.permissions;
   if (p && options.ask) p.mode = options.mode;
 
-  const declare = (toolName: string, args: Record<string, unknown>, call?: PendingCall) =>
-    declareCall(toolName, args, call?.tool, {
-      env: call?.env,
-      cwd: call?.env.workingDirectory() ?? p?.cwd ?? process.cwd(),
-      home: p?.home,
-    });
-
   return {
     hooks: {
       name: "approval",
@@ -132,7 +130,14 @@ export function approvalGate(options: GateOptions): ApprovalGate {
         const mode = options.mode();
         // Nothing can deny, ask or need an answer: the call runs without being read (the common print-mode run).
         if (mode === "auto" && !p?.rules.size && !p?.hookDecisions.has(args)) return;
-        const declared = await declare(toolName, args, call);
+        const { declareCall, decide, suggestRules } = await deciding();
+        const declare = () =>
+          declareCall(toolName, args, call?.tool, {
+            env: call?.env,
+            cwd: call?.env.workingDirectory() ?? p?.cwd ?? process.cwd(),
+            home: p?.home,
+          });
+        const declared = await declare();
         // Arguments the tool refuses: nothing runs, so nothing needs a decision.
         if (declared.invalid) return;
         const verdict = decide({
@@ -155,7 +160,7 @@ export function approvalGate(options: GateOptions): ApprovalGate {
           if (!hookAnswer.allow) return { block: hookAnswer.reason };
           // The hook may have rewritten the call: what it runs now still meets the deny rules.
           const again = decide({
-            call: await declare(toolName, args, call),
+            call: await declare(),
             name: toolName,
             rules: p?.rules,
             mode: "auto",
