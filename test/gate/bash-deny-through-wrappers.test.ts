@@ -64,6 +64,15 @@ const project = tempDir("gong-wrappers-");
 afterAll(() => project.cleanup());
 const denyRm = rules({ deny: ["Bash(rm *)"] }, project.dir);
 
+test("issue 34: git's options before its subcommand do not hide it from a deny", async () => {
+  const denyPush = rules({ deny: ["Bash(git push *)"] }, project.dir);
+  for (const command of ["git -C repo push origin", "git --git-dir=.git -c x=y push", "git --no-pager push"])
+    expect({ command, behavior: await ruled(denyPush, PROFILE_CALLS.default.shell(command), project.dir) }).toEqual({
+      command,
+      behavior: "deny",
+    });
+});
+
 describe("issue 34: a Bash(rm *) deny meets rm through every wrapper", () => {
   for (const profile of PROFILES) {
     test(`under the ${profile} profile's shell tool`, async () => {

@@ -128,13 +128,31 @@ export function writtenText(c: ShellCommand): string {
   return c.moreArgs ? `${text} …` : text;
 }
 
-/** Every form a deny or ask rule meets: as written, without the variables in front, the program by its name. */
+/**
+ * Every form a deny or ask rule meets: as written, without the variables in front, the program by
+ * its name, and git without the options before its subcommand (`git -C repo push` is a `git push`).
+ */
 export function deniableTexts(c: ShellCommand): string[] {
   const bare = c.words.join(" ");
   const out = [bare, [bare, ...c.redirects].join(" ")];
   if (c.assignments.length > 0) out.push(writtenText(c));
-  if (c.words[0]?.includes("/")) out.push([programName(c.words[0]), ...c.words.slice(1)].join(" "));
+  const program = programName(c.words[0] ?? "");
+  if (program !== c.words[0]) out.push([program, ...c.words.slice(1)].join(" "));
+  if (program === "git") {
+    const sub = gitSubcommand(c.words);
+    if (sub > 1) out.push(["git", ...c.words.slice(sub)].join(" "));
+  }
   return out;
+}
+
+/** git's options that take the next word as their value. */
+const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix"]);
+
+/** Where git's subcommand starts, past the options before it. */
+function gitSubcommand(words: readonly string[]): number {
+  let i = 1;
+  while (i < words.length && words[i].startsWith("-")) i += GIT_VALUED.has(words[i]) ? 2 : 1;
+  return i;
 }
 
 /**
