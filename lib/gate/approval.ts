@@ -119,7 +119,8 @@ export function unattendedGate(permissions: SessionPermissions, mode: ApprovalMo
 export function approvalGate(options: GateOptions): ApprovalGate {
   const alwaysAllowed = new Set<string>();
   const p = options.permissions;
-  if (p && options.ask) p.mode = options.mode;
+  // Hooks hear the mode in force (`permission_mode`); print mode without --approval keeps Claude Code's "default".
+  if (p && (options.ask || options.mode() !== "auto")) p.mode = options.mode;
 
   return {
     hooks: {
