@@ -41,7 +41,7 @@ interface Scan {
  * Reads options from `words[from]` up to the first operand (or `--`). Short options cluster (`-lc`,
  * `-n5`): a valued letter takes the rest of the cluster or the next word.
  */
-export function scanOptions(words: readonly string[], from: number, options: Options): Scan {
+function scanOptions(words: readonly string[], from: number, options: Options): Scan {
   const valued = new Set(options.valued ?? []);
   const flags = new Set(options.flags ?? []);
   const seen: Scan["seen"] = [];
@@ -461,6 +461,3 @@ export function unwrap(words: readonly string[], stdin?: string): Unwrapped | un
   if (SHELLS.has(program)) return shellRuns(program, words, stdin);
   return Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program](words, stdin) : undefined;
 }
-
-/** The wrappers seen through, for the documentation and tests. */
-export const WRAPPER_NAMES: readonly string[] = [...Object.keys(WRAPPERS), ...SHELLS].sort();
