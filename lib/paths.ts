@@ -64,7 +64,7 @@ export async function resolveWorkspacePath(input: string, options: WorkspacePath
 }
 
 /** `~`, `@` and the working directory applied; lengths and NUL checked; nothing touched on disk. */
-function lexicalPath(input: string, options: WorkspacePathOptions): string {
+export function lexicalPath(input: string, options: WorkspacePathOptions): string {
   if (typeof input !== "string")
     throw new ToolError("INVALID_PARAM", `Path must be a string, got ${input === null ? "null" : typeof input}.`);
   if (input.includes("\0"))

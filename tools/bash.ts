@@ -14,11 +14,11 @@ import type { ExecResult } from "../lib/env/types.ts";
 import { SubdirEnvironment } from "../lib/env/subdir.ts";
 import { isAbsolute, relative, resolve } from "node:path";
 import { leadingCd, patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
-import { runPatch } from "./apply-patch/tool.ts";
+import { patchTouches, runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import { TailRing } from "../lib/output/tail-ring.ts";
 import { locate } from "./locate.ts";
-import type { Tool, ToolRunContext } from "./types.ts";
+import type { Tool, ToolRunContext, Touch } from "./types.ts";
 import { count, defaultResultSummary, firstLine } from "./metadata.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
@@ -56,6 +56,7 @@ export const bashTool: Tool<BashArgs> = {
   kind: "shell",
   summarizeCall: (a) => String(a.command ?? ""),
   summarizeResult: summarizeCommand,
+  touches: (a) => shellTouches(a.command, { description: a.description }),
   async run(args, ctx) {
     const timeoutMs =
       args.timeout !== undefined ? args.timeout * 1000 : (ctx.commandTimeoutMs ?? BASH_DEFAULT_TIMEOUT_S * 1000);
@@ -66,6 +67,17 @@ export const bashTool: Tool<BashArgs> = {
     });
   },
 };
+
+/**
+ * What a foreground shell call touches: the command line it runs — or, for `apply_patch <<'EOF' …`,
+ * which runShellCommand applies instead of running, the files the patch changes (relative to the
+ * session's directory and a leading `cd`, as runShellPatch applies it).
+ */
+export function shellTouches(command: string, input: Record<string, unknown> = {}): Promise<Touch[]> {
+  const shellPatch = patchFromShellCommand(command);
+  if (!shellPatch) return Promise.resolve([{ as: "Bash", target: command, input }]);
+  return patchTouches(shellPatch.patch, shellPatch.workdir);
+}
 
 export interface ShellRun {
   command: string;

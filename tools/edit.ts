@@ -52,6 +52,13 @@ export const editTool: Tool<EditArgs> = {
   summarizeCall: (a) => String(a.path ?? ""),
   summarizeResult: (r) =>
     r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.replacements ?? 0), "replacement"),
+  touches: (a) => [
+    {
+      as: "Edit",
+      target: a.path,
+      input: { old_string: a.old_text, new_string: a.new_text, replace_all: a.replace_all },
+    },
+  ],
   run: (args, ctx) => runEdit(args, ctx, coreNames),
 };
 

@@ -35,6 +35,7 @@ export const findTool: Tool<FindArgs> = {
   summarizeCall: (a) => `${a.pattern ?? ""}${a.path !== undefined ? ` in ${a.path}` : ""}`,
   summarizeResult: (r) =>
     r.status === "error" || !Array.isArray(r.data.paths) ? defaultResultSummary(r) : count(r.data.paths.length, "path"),
+  touches: (a) => [{ as: "Glob", target: a.path, input: { pattern: a.pattern } }],
   run: (args, ctx) => findFiles(args, ctx),
 };
 

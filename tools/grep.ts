@@ -44,6 +44,7 @@ export const grepTool: Tool<GrepArgs> = {
     r.status === "error" || !Array.isArray(r.data.matches)
       ? defaultResultSummary(r)
       : count(r.data.matches.length, "match", "matches"),
+  touches: (a) => [{ as: "Grep", target: a.path, input: { pattern: a.pattern, glob: a.glob } }],
   run: grep,
 };
 

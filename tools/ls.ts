@@ -40,6 +40,7 @@ export const lsTool: Tool<LsArgs> = {
     r.status === "error" || !Array.isArray(r.data.entries)
       ? defaultResultSummary(r)
       : count(r.data.entries.length, "entry", "entries"),
+  touches: (a) => [{ as: "Glob", target: a.path, input: { pattern: "*" } }],
   run: (args, ctx) => runLs(args, ctx, () => true),
 };
 

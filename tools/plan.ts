@@ -70,6 +70,7 @@ export function planTool<Args>(wording: PlanWording<Args>): Tool<Args> {
       const plan = r.status === "error" ? undefined : planOf(r.data.plan);
       return plan ? planProgress(plan) : defaultResultSummary(r);
     },
+    touches: (args) => [{ as: "TodoWrite", input: args as Record<string, unknown> }],
     async run(args, { reply }) {
       const plan = wording.toPlan(args);
       if (typeof plan === "string") return reply.fail("INVALID_PARAM", plan);

@@ -112,6 +112,7 @@ export const readTool: Tool<ReadArgs> = {
       : Array.isArray(r.data.images) && r.data.images.length > 0
         ? "image"
         : `${count(Number(r.stats.lines_read ?? 0), "line")} read`,
+  touches: (a) => [{ as: "Read", target: a.path, input: { offset: a.start_line, limit: a.limit } }],
   run: (input, ctx) => runRead(input, ctx, numbered, coreWording),
 };
 

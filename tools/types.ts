@@ -2,9 +2,9 @@
  * What a tool is: a name, a description for the model, a valibot schema for its arguments, the
  * direction the framework truncator cuts its output, a function of
  * (validated args, context) → ToolResponse, and how it describes itself (kind, one-line summaries
- * of a call and of its result, the files it touched) so renderers, compaction and event consumers
- * never keep lists of tool names. The metadata is plain data and pure functions: a tool exposed
- * under another name spreads the original's.
+ * of a call and of its result, the files it touched, what a call touches) so renderers,
+ * compaction, event consumers and the permission gate never keep lists of tool names. The metadata
+ * is plain data and pure functions: a tool exposed under another name spreads the original's.
  */
 import type { GenericSchema } from "valibot";
 import type { Reply, ToolResponse } from "../lib/envelope.ts";
@@ -52,6 +52,38 @@ export interface ToolRunContext {
   toolNames?: ToolNames;
 }
 
+/**
+ * One thing a call does, as the permission gate (lib/gate) sees it: named as Claude Code names
+ * such a call, so rules and hooks written for Claude Code hold under every profile, with the one
+ * value a rule's parentheses speak about. `target` is, by name: a path as the model wrote it for
+ * `Read`, `Grep`, `Glob` (the file or folder read, searched or listed), `Edit` and `Write` (the file
+ * changed); the command line for `Bash`; the URL for `WebFetch`; the skill's or agent's name for
+ * `Skill` and `Agent`. The gate resolves paths (`~`, `..`, links), parses commands and URLs.
+ */
+export interface Touch {
+  /** Claude Code's name for such a call: Read, Grep, Glob, Edit, Write, Bash, WebFetch, Skill, Agent, TodoWrite, mcp__server__tool… */
+  as: string;
+  target?: string;
+  /** Bash: text typed into a process already running, not a command line gong can read with certainty. */
+  typed?: boolean;
+  /** The folder `target` is relative to, when not the working directory (a patch after `cd dir &&`, a workdir). */
+  cwd?: string;
+  /** Paths and URLs among the arguments of a tool gong knows nothing else about (an MCP tool's): deny rules on them apply. */
+  mentions?: string[];
+  /** A tool gong knows nothing else about says it changes things (an MCP tool's `destructiveHint`). */
+  writes?: boolean;
+  /** The rest of the call as Claude Code's tool takes it (`old_string`, `content`, `description`…): what shell hooks read. */
+  input?: Record<string, unknown>;
+}
+
+/** The call a gate is asked about before it runs: its id, the tool that would run it and where. */
+export interface PendingCall {
+  id: string;
+  tool: Tool;
+  /** The environment the tool would run in: paths resolve as it resolves them. */
+  env: ExecutionEnvironment;
+}
+
 export interface ToolProgress {
   progress: number;
   total?: number;
@@ -88,4 +120,10 @@ export interface Tool<Args = any> {
   summarizeResult?(response: ToolResponse): string;
   /** Project-relative files the call read (kind "read") or changed (kind "modify"). Default: `context.path_resolved` of a result that is not an error. */
   files?(response: ToolResponse): string[];
+  /**
+   * What a call touches, from its validated arguments alone (see `Touch`); the permission gate
+   * decides on it. An empty list: nothing beyond the tool itself (reading a background command's
+   * output). Absent (a custom tool that says nothing): the gate goes by the tool's name and kind.
+   */
+  touches?(args: Args): Touch[] | Promise<Touch[]>;
 }

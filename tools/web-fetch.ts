@@ -12,7 +12,7 @@ import { isToolError } from "../lib/envelope.ts";
 import { createWebAccess, readPage, type ReadPage, type RedirectNotice, type WebAccess } from "../lib/web/access.ts";
 import { text } from "./args.ts";
 import { oneLine } from "./metadata.ts";
-import type { Tool, ToolRunContext } from "./types.ts";
+import type { Tool, ToolRunContext, Touch } from "./types.ts";
 
 export interface FetchRequest {
   urls: string[];
@@ -121,25 +121,20 @@ export function urlsInText(prompt: string): string[] {
 }
 
 /**
- * The host names a fetch call would reach, from its `url` or the URLs inside its `prompt`
- * (gemini-cli's shape): what a permission rule such as `WebFetch(domain:docs.python.org)` matches.
+ * The URLs a fetch call reaches: its `url`, or the URLs inside its `prompt` (gemini-cli's shape,
+ * read as the tool reads them) — what a rule such as `WebFetch(domain:docs.python.org)` matches.
  */
 export function fetchTargets(args: unknown): string[] {
   const a = (args ?? {}) as { url?: unknown; prompt?: unknown };
-  const texts = typeof a.url === "string" ? [a.url] : typeof a.prompt === "string" ? urlsInText(a.prompt) : [];
-  const hosts = texts.flatMap((t) => {
-    try {
-      return [new URL(t).hostname.toLowerCase()];
-    } catch {
-      return [];
-    }
-  });
-  return [...new Set(hosts)];
+  return typeof a.url === "string" ? [a.url] : typeof a.prompt === "string" ? urlsInText(a.prompt) : [];
 }
 
-/** The metadata every fetch tool shares: kind "web", the URL as the call's line, the pages as its result. */
+/** The metadata every fetch tool shares: kind "web", the URL as the call's line, the pages as its result, one WebFetch per URL. */
 export const webToolMetadata = {
   kind: "web",
+  touches(args: { url?: string; prompt?: string }): Touch[] {
+    return fetchTargets(args).map((url) => ({ as: "WebFetch", target: url, input: { url, prompt: args.prompt } }));
+  },
   summarizeResult(response: ToolResponse): string {
     if (response.status === "error") return response.error?.message ?? "";
     const pages = (response.data.pages ?? []) as { title: string | null; bytes: number; final_url: string }[];

@@ -31,6 +31,7 @@ export const writeTool: Tool<WriteArgs> = {
     r.status === "error"
       ? defaultResultSummary(r)
       : `${r.data.created ? "created" : "overwrote"} · ${count(Number(r.data.bytes_written ?? 0), "byte")}`,
+  touches: (a) => [{ as: "Write", target: a.path, input: { content: a.content } }],
   async run(args, ctx) {
     const { resolved, info, extras } = await locate(ctx, args.path);
     if (info?.type === "dir") {

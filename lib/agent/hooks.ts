@@ -6,6 +6,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { ToolResponse } from "../envelope.ts";
 import type { ImagePart, Message } from "../llm/types.ts";
+import type { PendingCall } from "../../tools/types.ts";
 
 export type GateResult = void | "ok" | { block: string };
 /** The session operations a beforeSessionOp gate is asked about. */
@@ -27,7 +28,8 @@ export interface Hooks {
    * as long as it takes (a gate that asks a person, as the ACP and interactive approvals do).
    */
   timeoutMs?: number;
-  beforeToolCall?(tool: string, params: Record<string, unknown>): MaybePromise<GateResult>;
+  /** `call`: the call's id, its tool and the environment it runs in (what the permission gate reads its declaration with). */
+  beforeToolCall?(tool: string, params: Record<string, unknown>, call?: PendingCall): MaybePromise<GateResult>;
   beforeSessionOp?(op: SessionOp, meta: Record<string, unknown>): MaybePromise<void | "ok" | "cancel">;
   /** May return a partial envelope: the fields it leaves out keep their value. `params` are the call's arguments. */
   onToolResult?(
@@ -66,9 +68,18 @@ export class HookRunner {
   }
 
   /** Runs every hook's gate in order; returns the first refusal. */
-  async beforeToolCall(tool: string, params: Record<string, unknown>): Promise<{ block: string } | null> {
+  async beforeToolCall(
+    tool: string,
+    params: Record<string, unknown>,
+    call?: PendingCall,
+  ): Promise<{ block: string } | null> {
     for (const [hook, label] of this.with("beforeToolCall")) {
-      const result = await this.call(label, "beforeToolCall", () => hook.beforeToolCall!(tool, params), hook.timeoutMs);
+      const result = await this.call(
+        label,
+        "beforeToolCall",
+        () => hook.beforeToolCall!(tool, params, call),
+        hook.timeoutMs,
+      );
       if (result !== SKIPPED && typeof result === "object" && result !== null && "block" in result)
         return { block: String(result.block) };
     }

@@ -115,7 +115,9 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
   // A cut-off call is never run on repaired arguments: the model hears why and can retry smaller.
   if (call.invalidArguments) return finish(ctx, call, refusal(call, "INVALID_PARAM", cutOffMessage(call)), true);
   // An unknown tool is the registry's to answer (below); only a call to a real tool asks the gates.
-  const gate = tool ? await ctx.hooks.beforeToolCall(call.name, call.arguments) : null;
+  const gate = tool
+    ? await ctx.hooks.beforeToolCall(call.name, call.arguments, { id: call.id, tool, env: ctx.registry.env })
+    : null;
   if (gate) return finish(ctx, call, refusal(call, "PERMISSION_DENIED", `Tool call blocked: ${gate.block}`), true);
   // The gate may take a while (a host asking its user): steering or an abort meanwhile wins.
   const late = notStarting(ctx);

@@ -1,19 +1,13 @@
 /**
- * The interactive shell's side of approvals (approval.ts holds the gate): what a confirmation
+ * The interactive shell's side of approvals (lib/gate holds the gate): what a confirmation
  * shows — the command, or the change a file edit proposes — and the "always" answers, written as
  * allow rules (`Bash(npm test *)`, one per part of a compound command) to the project's
  * `.gong/settings.local.json` or the user's `~/.gong/settings.json`, as the answer chose.
  */
 import { homedir } from "node:os";
-import { commandOf } from "../setup/claude-view.ts";
 import { addAllowRules } from "../setup/rule-file.ts";
-import {
-  APPROVAL_MODES,
-  type ApprovalAnswer,
-  type ApprovalMode,
-  type ApprovalRequest,
-  type ApprovalScope,
-} from "./approval.ts";
+import type { ApprovalAnswer, ApprovalRequest, ApprovalScope } from "../gate/approval.ts";
+import { APPROVAL_MODES, type ApprovalMode } from "../gate/modes.ts";
 import { colorDiff, type Style } from "./render.ts";
 
 /** A settings file's path as the question shows it: under the home directory with "~". */
@@ -30,7 +24,7 @@ export function nextApprovalMode(mode: ApprovalMode): ApprovalMode {
 /** The lines a confirmation shows: the full command, or the proposed change as a diff. */
 export function describeRequest(request: ApprovalRequest, style: Style): string {
   const { args } = request;
-  const command = request.kind === "shell" ? commandOf(args) : undefined;
+  const command = request.kind === "shell" ? request.command : undefined;
   if (command) return `  ${style.bold("$")} ${command}`;
   const path = [args.file_path, args.path, args.absolute_path].find((p) => typeof p === "string");
   const head = `  ${style.bold(request.toolName)} ${path ?? request.summary}`;
@@ -99,9 +93,7 @@ export class ShellApprovals {
     if (line === null) return { allow: false, reason: "interrupted" };
     const answer = parseAnswer(line);
     const what =
-      request.kind === "shell"
-        ? `$ ${commandOf(request.args) ?? request.summary}`
-        : `${request.toolName} ${request.summary}`;
+      request.kind === "shell" ? `$ ${request.command ?? request.summary}` : `${request.toolName} ${request.summary}`;
     if (!answer.allow) {
       this.reader.settle(`${s.red("✗")} ${s.dim(`declined: ${what}${answer.reason ? ` — ${answer.reason}` : ""}`)}\n`);
       return answer;
@@ -114,7 +106,7 @@ export class ShellApprovals {
       kept = failed
         ? ` (always for this session; not saved: ${failed})`
         : ` (always: ${rules.join(", ")} saved to ${file})`;
-    } else if (answer.always) kept = " (always, for this session)";
+    } else if (answer.always) kept = " (this once: no rule can cover a command gong cannot read with certainty)";
     this.reader.settle(`${s.green("✓")} ${s.dim(`allowed: ${what}${kept}`)}\n`);
     return answer;
   }

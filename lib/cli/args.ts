@@ -2,7 +2,7 @@
  * Command-line parsing (node:util parseArgs). Produces a plain options object; usage mistakes throw
  * `UsageError`, which the entry point turns into exit code 2 with one clear sentence.
  */
-import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "./approval.ts";
+import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../gate/modes.ts";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
@@ -343,7 +343,8 @@ Options:
   -p, --print                   non-interactive: print the final answer and exit
       --output-format FMT       text | json | stream-json (print mode)
       --mode rpc|acp            JSON-lines RPC host protocol, or ACP for editors, on stdio
-      --approval MODE           ask | edits | auto: which calls wait for consent (shell, ACP; default ask)
+      --approval MODE           ask | edits | auto: which calls wait for consent (shell, ACP; default ask);
+                                in print and RPC mode (default auto) what would wait is refused
   -m, --model PROVIDER/ID       e.g. anthropic/claude-sonnet-4-6, openai/gpt-5.2,
                                 gemini/gemini-2.5-pro, ollama/qwen3-coder, fake/script.json
       --api-key KEY             API key for the model's provider

@@ -35,7 +35,8 @@ import { matchCommand } from "../setup/commands.ts";
 import { environmentShell } from "../setup/commands.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
-import { APPROVAL_MODE_HELP, approvalGate, withGate, type ApprovalGate, type ApprovalMode } from "./approval.ts";
+import { approvalGate, withGate, type ApprovalGate } from "../gate/approval.ts";
+import { APPROVAL_MODE_HELP, type ApprovalMode } from "../gate/modes.ts";
 import { ShellApprovals, type AnswerReader } from "./approve-prompt.ts";
 import { PlanMode } from "./plan-mode.ts";
 import { renderTranscript } from "./transcript.ts";
@@ -244,7 +245,6 @@ class InteractiveShell implements AnswerReader {
   // ---- session events
 
   private readonly onEvent = (e: SessionEvent) => {
-    this.gate.observe(e);
     this.status.observe(e);
     this.renderer.render(e);
     if (e.kind === "tool_call_start" || e.kind === "tool_call_end") this.showSteeringKeys();

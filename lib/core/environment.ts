@@ -9,6 +9,7 @@ import { LocalEnvironment } from "../env/local.ts";
 import { chooseShell, ShellNotFoundError, type ShellChoice } from "../env/shell.ts";
 import type { EnvPolicy, SecretPolicy } from "../env/env-vars.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
+import type { PermissionRules } from "../gate/rules.ts";
 import type { SandboxedEnvironment, SandboxOptions } from "../env/sandbox.ts";
 import type { SandboxMode } from "../env/sandbox-profiles.ts";
 import { gongHome } from "../store/paths.ts";
@@ -26,6 +27,8 @@ export interface CommandEnvironments {
   session: ExecutionEnvironment;
   /** Boxes an environment's commands as the sandbox asks; undefined when off. */
   box?: Boxer;
+  /** Keeps the files `Read` deny rules cover from the tools (hosts that make environments of their own). */
+  guardReads(env: ExecutionEnvironment): ExecutionEnvironment;
 }
 
 export interface EnvironmentChoice {
@@ -39,6 +42,8 @@ export interface EnvironmentChoice {
   settingsEnv: Record<string, string>;
   /** The variables keys are read from: withheld whatever the settings say. */
   secrets: SecretPolicy;
+  /** The permission rules: the files a `Read` deny covers are kept from every read and search. */
+  rules: PermissionRules;
 }
 
 export async function commandEnvironments(choice: EnvironmentChoice): Promise<CommandEnvironments> {
@@ -60,8 +65,11 @@ export async function commandEnvironments(choice: EnvironmentChoice): Promise<Co
     });
   const local = environmentFor(choice.cwd);
   const box = await sandboxFor(choice.sandbox, settings.sandbox);
-  const session = box ? await boxChecked(box, local) : local;
-  return { shell, environmentFor, local, session, box };
+  // Searches and reads never hand the model what a Read deny rule covers (the guard loads only when one does).
+  const guard = choice.rules.withholdsReads() ? (await import("../gate/read-guard.ts")).ReadGuard : undefined;
+  const guardReads = (env: ExecutionEnvironment): ExecutionEnvironment => (guard ? new guard(env, choice.rules) : env);
+  const session = guardReads(box ? await boxChecked(box, local) : local);
+  return { shell, environmentFor, local, session, box, guardReads };
 }
 
 /** The shell commands will run with (null: none on PATH); a shell named in settings that is missing stops here. */

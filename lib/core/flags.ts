@@ -3,7 +3,7 @@
  * command line (lib/cli/args.ts), a batch task's fields (lib/batch), an editor's request — and
  * calls `prepareSession` once; the settings fill in whatever is left unset.
  */
-import type { ApprovalMode } from "../cli/approval.ts";
+import type { ApprovalMode } from "../gate/modes.ts";
 import type { SandboxMode } from "../env/sandbox-profiles.ts";
 import type { ReasoningEffort } from "../llm/types.ts";
 

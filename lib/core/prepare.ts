@@ -7,9 +7,11 @@
  * anything a script could not pass to createSession itself.
  */
 import { loadHookModules, type CreateSessionOptions, type Hooks } from "../agent/index.ts";
-import { claudePermissionMode, unattendedGate, type ApprovalMode, type SessionPermissions } from "../cli/approval.ts";
+import { unattendedGate, type SessionPermissions } from "../gate/approval.ts";
+import { claudePermissionMode, type ApprovalMode } from "../gate/modes.ts";
 import { noShellMessage } from "../env/shell.ts";
 import type { LocalEnvironment } from "../env/local.ts";
+import type { ExecutionEnvironment } from "../env/types.ts";
 import { PROVIDERS } from "../llm/providers.ts";
 import { discoverSetup, type UserSetup } from "../setup/index.ts";
 import { loadSetup, type Setup } from "../setup/settings-files.ts";
@@ -68,6 +70,8 @@ export interface SessionSetup {
   environmentFor(cwd: string): LocalEnvironment;
   /** Boxes an environment's commands as the sandbox flag or setting asks; undefined when off. */
   box?: Boxer;
+  /** Keeps the files `Read` deny rules cover from the tools (hosts that make environments of their own). */
+  guardReads(env: ExecutionEnvironment): ExecutionEnvironment;
   /** The skills, agents and commands of another directory, and whether that project is trusted (an editor's sessions elsewhere). */
   projectAt(cwd: string): { brought: UserSetup; trusted: boolean };
   /** Aborted when gong is told to end (SIGTERM, SIGHUP; Ctrl-C outside the shell): the host closes its sessions and returns. */
@@ -126,6 +130,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     env: sessionEnv,
     settingsEnv: files.env,
     secrets: client.secrets,
+    rules: files.rules,
   });
   // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
   const brought = discoverSetup({ cwd, home: env.HOME });
@@ -141,7 +146,15 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
           shell: environments.shell,
           skills: brought.skills.length > 0,
         });
-  const hooks = await sessionHooks({ cwd, settings, files: loaded.files, setup: files, env: sessionEnv, warn });
+  const hooks = await sessionHooks({
+    cwd,
+    settings,
+    files: loaded.files,
+    setup: files,
+    env: sessionEnv,
+    warn,
+    approval: flags.approval,
+  });
   // Servers connect in the background from here on; the first request does not wait for them.
   const mcp = await configureMcp(cwd, loaded, trust.trusted, env);
   if (mcp.manager) started.push(() => mcp.manager!.close());
@@ -173,6 +186,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     trusted: trust.trusted,
     environmentFor: environments.environmentFor,
     box: environments.box,
+    guardReads: environments.guardReads,
     projectAt: (dir) =>
       dir === cwd ? { brought, trusted: trust.trusted } : projectElsewhere(dir, { flags, settings, warn }, env.HOME),
     terminated: termination.signal,
@@ -230,6 +244,8 @@ interface HookSources {
   env: Record<string, string | undefined>;
   /** One line of diagnostics (a shell hook's failure). */
   warn(line: string): void;
+  /** The approval flag: what the unattended gate refuses (auto when not given). */
+  approval: ApprovalMode | undefined;
 }
 
 /**
@@ -243,7 +259,12 @@ async function sessionHooks(from: HookSources): Promise<SessionHooks> {
     Array.isArray(settings.hooks) && settings.hooks.length
       ? await loadSettingsHooks(settings.hooks, cwd, from.files)
       : [];
-  const permissions: SessionPermissions = { rules: from.setup.rules, cwd, hookDecisions: new WeakMap() };
+  const permissions: SessionPermissions = {
+    rules: from.setup.rules,
+    cwd,
+    home: from.env.HOME,
+    hookDecisions: new WeakMap(),
+  };
   // The shell-hook runner loads only when the settings have hooks.
   const shellHooks = Object.keys(from.setup.hooks).length
     ? new (await import("../setup/shell-hooks.ts")).ShellHooks({
@@ -256,7 +277,13 @@ async function sessionHooks(from: HookSources): Promise<SessionHooks> {
       })
     : undefined;
   permissions.hookEvents = shellHooks;
-  const hooks: Hooks[] = [...moduleHooks, ...(shellHooks ? [shellHooks.hooks] : []), unattendedGate(permissions)];
+  // Where no one answers (print, RPC, batch) what the approval flag asks about is refused (auto when not given);
+  // hosts that ask replace this gate with theirs.
+  const hooks: Hooks[] = [
+    ...moduleHooks,
+    ...(shellHooks ? [shellHooks.hooks] : []),
+    unattendedGate(permissions, from.approval ?? "auto"),
+  ];
   return { hooks, permissions, shellHooks };
 }
 

@@ -11,7 +11,7 @@ import { SANDBOX_MODES } from "../env/sandbox-profiles.ts";
 import { REASONING_EFFORTS, WIRE_APIS } from "../llm/types.ts";
 import { McpServerSettings } from "../mcp/config.ts";
 import { gongHome } from "../store/paths.ts";
-import { APPROVAL_MODES } from "../cli/approval.ts";
+import { APPROVAL_MODES } from "../gate/modes.ts";
 
 const Effort = v.picklist(REASONING_EFFORTS);
 const SandboxModeSchema = v.picklist(SANDBOX_MODES);
@@ -52,7 +52,7 @@ const SettingsSchema = v.strictObject({
   allowedRoots: v.optional(v.array(v.string())),
   /** TypeScript hook modules (a list of paths), or shell hooks in Claude Code's format (an object of events, lib/setup/hook-config.ts). */
   hooks: v.optional(v.union([v.array(v.string()), v.record(v.string(), v.unknown())])),
-  /** Claude Code's permission rules (lib/setup/permission-rules.ts); a rule that does not parse is reported and skipped. */
+  /** Claude Code's permission rules (lib/gate/rules.ts); a rule that does not parse is reported and skipped. */
   permissions: v.optional(
     v.looseObject({
       allow: v.optional(v.array(v.unknown())),

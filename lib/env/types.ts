@@ -7,6 +7,7 @@
  */
 
 import type { ProbedProgram } from "./programs.ts";
+import type { Withheld } from "./withheld.ts";
 
 export type FileType = "file" | "dir" | "link" | "other";
 
@@ -123,6 +124,8 @@ export interface GrepResult {
   matchCount: number;
   limitReached: boolean;
   engine: "ripgrep" | "typescript";
+  /** Files with matches left out because a permission rule keeps their contents from the model. */
+  withheld?: Withheld[];
 }
 
 export interface GlobOptions {

@@ -63,6 +63,8 @@ export function toolSearchTool(
     truncation: "head",
     kind: "search",
     summarizeCall: (a) => a.query ?? "",
+    // It reads the descriptions of tools already connected: nothing beyond itself.
+    touches: () => [],
     run: async (args, ctx) => {
       const found = findTools(deferred, args.query, args.max_results ?? DEFAULT_RESULTS);
       if (found.length === 0) {

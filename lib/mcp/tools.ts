@@ -39,6 +39,15 @@ function wrapTool(connection: McpConnection, tool: McpTool, name: string): Tool 
     truncation: "head",
     // What a server's tool does is the server's business: no file or shell semantics are assumed.
     kind: "other",
+    // Its name, the files and addresses its arguments name (deny rules on them hold) and whether the
+    // server says it changes things; nothing else about a server's tool can be known here.
+    touches: (args: Record<string, unknown>) => [
+      {
+        as: name,
+        mentions: mentionsIn(args),
+        writes: tool.annotations?.readOnlyHint !== true && tool.annotations?.destructiveHint === true,
+      },
+    ],
     async run(args, { reply, signal, onProgress }) {
       try {
         const result = await connection.call(tool.name, args as Record<string, unknown>, { signal, onProgress });
@@ -49,6 +58,27 @@ function wrapTool(connection: McpConnection, tool: McpTool, name: string): Tool 
       }
     },
   };
+}
+
+/** How deep into an MCP call's arguments paths and URLs are looked for. */
+const MENTION_DEPTH = 4;
+
+/**
+ * The strings among an MCP call's arguments that name a file or a web address: http(s) URLs,
+ * `file:` URLs (as their path), and absolute, `~/`, `./` or `../` paths.
+ */
+export function mentionsIn(value: unknown, depth = 0, out: string[] = []): string[] {
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (/^https?:\/\//i.test(text)) out.push(text);
+    else if (/^file:\/\//i.test(text)) {
+      try {
+        out.push(decodeURIComponent(new URL(text).pathname));
+      } catch {}
+    } else if (/^(\/|~\/|\.\.?\/)/.test(text) && !text.includes("\n")) out.push(text);
+  } else if (depth < MENTION_DEPTH && typeof value === "object" && value !== null)
+    for (const v of Object.values(value)) mentionsIn(v, depth + 1, out);
+  return out;
 }
 
 /** Providers need an object schema at the root; a server that sends none gets an empty one. */

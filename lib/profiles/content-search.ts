@@ -6,6 +6,7 @@
  */
 import type { GrepLine } from "../env/types.ts";
 import { ToolError } from "../envelope.ts";
+import { WithheldError } from "../env/withheld.ts";
 import type { ToolRunContext } from "../../tools/types.ts";
 
 /** Matches collected before the modes cut them (files and counts need every match). */
@@ -202,7 +203,12 @@ async function multilineSearch(
     if (search.signal?.aborted) break;
     const stat = await ctx.env.stat(file);
     if (stat?.type !== "file" || stat.size > MULTILINE_MAX_FILE_BYTES) continue;
-    const bytes = await ctx.env.readFile(file);
+    const bytes = await ctx.env.readFile(file).catch((e: unknown) => {
+      // A file a permission rule withholds is left out (the answer says so); any other failure is the search's.
+      if (e instanceof WithheldError) return null;
+      throw e;
+    });
+    if (bytes === null) continue;
     if (bytes.subarray(0, 8192).includes(0)) continue;
     let text: string;
     try {

@@ -33,16 +33,19 @@ export function wholeCount(value: number | undefined, min = 0): number | undefin
 
 /**
  * The self-description of a tool that stands for `core` under another name: the same kind and
- * result summary, and the call summary of its arguments mapped onto the core tool's.
+ * result summary, and the call summary and what a call touches (for the permission gate) of its
+ * arguments mapped onto the core tool's.
  */
 export function describedLike<A>(
   core: Tool,
   mapArgs: (args: Partial<A>) => Record<string, unknown>,
-): Pick<Tool<A>, "kind" | "summarizeCall" | "summarizeResult" | "files"> {
+): Pick<Tool<A>, "kind" | "summarizeCall" | "summarizeResult" | "files" | "touches"> {
+  const touches = core.touches;
   return {
     kind: core.kind,
     summarizeCall: (args) => core.summarizeCall?.(mapArgs(args)) ?? "",
     ...(core.summarizeResult ? { summarizeResult: core.summarizeResult } : {}),
     ...(core.files ? { files: core.files } : {}),
+    ...(touches ? { touches: (args: A) => touches(mapArgs(args)) } : {}),
   };
 }

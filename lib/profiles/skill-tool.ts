@@ -53,6 +53,10 @@ export function skillToolWith<Args>(wording: SkillWording<Args>, skills: readonl
     truncation: "head",
     kind: "read",
     summarizeCall: wording.summarizeCall,
+    touches: (args) => {
+      const asked = wording.asked(args);
+      return [{ as: "Skill", target: asked.name, input: { skill: asked.name, args: asked.args } }];
+    },
     schema: wording.schema(names),
     run: async (args, ctx) => answer(args, ctx),
   };

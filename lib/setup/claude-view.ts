@@ -1,167 +1,46 @@
 /**
- * A tool call as Claude Code would show it, whatever profile made it: permission rules and shell
- * hooks written for Claude Code test `tool_name == "Bash"` and read `tool_input.command` or
- * `tool_input.file_path`, so `exec_command`, `run_shell_command` and `bash` read as `Bash` with
- * `command`; `replace` / `edit` as `Edit` with `file_path`; `write_file` as `Write`; `read_file` as
- * `Read`; and an `apply_patch` as the `Edit` / `Write` calls it amounts to, one per file. Paths
- * become absolute, as Claude Code gives them. Other tools keep their name and arguments.
+ * A tool call as Claude Code would show it to a shell hook, whatever profile made it, derived from
+ * what the call declares it touches (lib/gate/declare.ts): one Claude Code call per thing touched —
+ * `Bash` with `command`; `Read`, `Edit`, `Write` with an absolute `file_path`; `Grep` and `Glob`
+ * with their `path`; `WebFetch` with `url`; an `apply_patch` as the `Edit` and `Write` calls it
+ * amounts to — and the rest of Claude Code's fields as the tool maps them. A call that touches
+ * nothing but itself keeps its own name and arguments.
  */
-import { isAbsolute, resolve } from "node:path";
-import { homedir } from "node:os";
-import { parsePatch, patchFromShellCommand, type PatchOp } from "../../tools/apply-patch/index.ts";
+import type { DeclaredCall, ResolvedTouch } from "../gate/declare.ts";
 
 export interface ClaudeCall {
   tool_name: string;
   tool_input: Record<string, unknown>;
 }
 
-const SHELL = new Set(["bash", "Bash", "exec_command", "run_shell_command"]);
-const READ = new Set(["read", "Read", "read_file", "view_image"]);
-const WRITE = new Set(["write", "Write", "write_file"]);
-const EDIT = new Set(["edit", "Edit", "replace"]);
-const GREP = new Set(["grep", "Grep", "grep_files", "grep_search"]);
-const GLOB = new Set(["find", "Glob", "glob", "ls", "list_dir", "list_directory"]);
-const FETCH = new Set(["web_fetch", "WebFetch"]);
-const SKILL = new Set(["skill", "Skill", "activate_skill"]);
-const AGENT = new Set(["spawn_agent", "Agent", "invoke_agent"]);
-const PLAN_TOOLS = new Set(["TodoWrite", "update_plan", "write_todos"]);
-
-/** The command a shell call runs (`command`, codex's `cmd`, or an argv list joined). */
-export function commandOf(args: Record<string, unknown>): string | undefined {
-  for (const key of ["command", "cmd"]) {
-    const value = args[key];
-    if (typeof value === "string") return value;
-    if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.join(" ");
-  }
-  return undefined;
+/** The Claude Code calls one declared call amounts to. */
+export function claudeCalls(call: DeclaredCall, args: Record<string, unknown>): ClaudeCall[] {
+  if (call.touches.length === 0) return [{ tool_name: call.tool, tool_input: args }];
+  return call.touches.map((t) => ({ tool_name: t.as, tool_input: claudeInput(t, call.tool === t.as ? args : {}) }));
 }
 
-function str(args: Record<string, unknown>, ...keys: string[]): string | undefined {
-  for (const k of keys) if (typeof args[k] === "string") return args[k] as string;
-  return undefined;
-}
+/** The field holding what a call is about, by Claude Code's tool. */
+const SUBJECT: Record<string, string> = {
+  Read: "file_path",
+  Edit: "file_path",
+  Write: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "file_path",
+  Grep: "path",
+  Glob: "path",
+  LS: "path",
+  Bash: "command",
+  WebFetch: "url",
+  Skill: "skill",
+};
 
-function absolute(path: string, cwd: string): string {
-  if (path === "~" || path.startsWith("~/")) return resolve(homedir(), path.slice(2));
-  return isAbsolute(path) ? path : resolve(cwd, path);
-}
-
-/** The Claude Code calls one gong call amounts to (one, or one per file of a patch). */
-export function claudeCalls(toolName: string, args: Record<string, unknown>, cwd: string): ClaudeCall[] {
-  const path = (...keys: string[]) => {
-    const p = str(args, ...keys);
-    return p === undefined ? undefined : absolute(p, cwd);
-  };
-  const only = (input: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  if (SHELL.has(toolName)) {
-    const command = commandOf(args) ?? "";
-    // codex sends its patches through the shell too: those are file changes.
-    const shellPatch = toolName === "exec_command" ? patchFromShellCommand(command) : null;
-    if (shellPatch) return patchCalls(shellPatch.patch, shellPatch.workdir ? absolute(shellPatch.workdir, cwd) : cwd);
-    return [
-      {
-        tool_name: "Bash",
-        tool_input: only({
-          command,
-          description: str(args, "description", "justification"),
-          timeout: args.timeout ?? args.timeout_ms,
-        }),
-      },
-    ];
-  }
-  if (toolName === "apply_patch") return patchCalls(str(args, "input", "patch") ?? "", cwd);
-  if (READ.has(toolName))
-    return [
-      {
-        tool_name: "Read",
-        tool_input: only({
-          file_path: path("file_path", "path", "absolute_path"),
-          offset: args.offset ?? args.start_line,
-          limit: args.limit,
-        }),
-      },
-    ];
-  if (toolName === "read_many_files") {
-    const include = Array.isArray(args.include) ? args.include.filter((p): p is string => typeof p === "string") : [];
-    return include.map((p) => ({ tool_name: "Read", tool_input: { file_path: absolute(p, cwd) } }));
-  }
-  if (WRITE.has(toolName))
-    return [
-      { tool_name: "Write", tool_input: only({ file_path: path("file_path", "path"), content: str(args, "content") }) },
-    ];
-  if (EDIT.has(toolName)) {
-    return [
-      {
-        tool_name: "Edit",
-        tool_input: only({
-          file_path: path("file_path", "path"),
-          old_string: str(args, "old_string", "old_text"),
-          new_string: str(args, "new_string", "new_text"),
-          replace_all: args.replace_all,
-        }),
-      },
-    ];
-  }
-  if (GREP.has(toolName))
-    return [
-      {
-        tool_name: "Grep",
-        tool_input: only({
-          pattern: str(args, "pattern"),
-          path: path("path", "dir_path"),
-          glob: str(args, "glob", "include"),
-        }),
-      },
-    ];
-  if (GLOB.has(toolName))
-    return [
-      { tool_name: "Glob", tool_input: only({ pattern: str(args, "pattern") ?? "*", path: path("path", "dir_path") }) },
-    ];
-  if (FETCH.has(toolName))
-    return [{ tool_name: "WebFetch", tool_input: only({ url: str(args, "url"), prompt: str(args, "prompt") }) }];
-  if (SKILL.has(toolName))
-    return [{ tool_name: "Skill", tool_input: only({ skill: str(args, "skill", "name"), args: str(args, "args") }) }];
-  if (AGENT.has(toolName)) {
-    return [
-      {
-        tool_name: "Agent",
-        tool_input: only({
-          subagent_type: str(args, "subagent_type", "agent_type", "agent_name"),
-          description: str(args, "description"),
-          prompt: str(args, "prompt", "task", "message"),
-        }),
-      },
-    ];
-  }
-  if (PLAN_TOOLS.has(toolName)) return [{ tool_name: "TodoWrite", tool_input: args }];
-  return [{ tool_name: toolName, tool_input: args }];
-}
-
-/** A patch as Write calls (new files) and Edit calls (changes, moves, deletions), one per file. */
-function patchCalls(patch: string, cwd: string): ClaudeCall[] {
-  let ops: PatchOp[];
-  try {
-    ops = parsePatch(patch).ops;
-  } catch {
-    // A patch that does not parse changes nothing; it is still a file change to whoever asks.
-    return [{ tool_name: "Edit", tool_input: { file_path: cwd, old_string: "", new_string: "" } }];
-  }
-  const calls: ClaudeCall[] = [];
-  for (const op of ops) {
-    const file_path = absolute(op.path, cwd);
-    if (op.type === "add") calls.push({ tool_name: "Write", tool_input: { file_path, content: op.contents } });
-    else if (op.type === "delete")
-      calls.push({ tool_name: "Edit", tool_input: { file_path, old_string: "", new_string: "", delete: true } });
-    else {
-      const old_string = op.chunks.map((c) => c.oldLines.join("\n")).join("\n");
-      const new_string = op.chunks.map((c) => c.newLines.join("\n")).join("\n");
-      calls.push({ tool_name: "Edit", tool_input: { file_path, old_string, new_string } });
-      if (op.movePath)
-        calls.push({ tool_name: "Write", tool_input: { file_path: absolute(op.movePath, cwd), content: new_string } });
-    }
-  }
-  return calls;
+function claudeInput(t: ResolvedTouch, own: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...(t.input ?? own) };
+  const key = SUBJECT[t.as];
+  // Paths as Claude Code gives them: absolute, as written (the link, not where it leads).
+  const subject = t.paths !== undefined ? (t.target === undefined ? undefined : t.paths[0]) : t.target;
+  if (key && subject !== undefined) input[key] = subject;
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 }
 
 /**
@@ -170,7 +49,8 @@ function patchCalls(patch: string, cwd: string): ClaudeCall[] {
  * the openai profile. Fields the call has no counterpart for are left out.
  */
 export function gongArguments(
-  toolName: string,
+  call: ClaudeCall,
+  ownName: string,
   args: Record<string, unknown>,
   updated: Record<string, unknown>,
 ): Record<string, unknown> {
@@ -180,13 +60,13 @@ export function gongArguments(
     const key = gongKeys.find((k) => k in args) ?? gongKeys[0];
     out[key] = updated[claudeKey];
   };
-  if (SHELL.has(toolName)) set("command", "command", "cmd");
-  else if (READ.has(toolName) || WRITE.has(toolName) || EDIT.has(toolName)) {
+  if (call.tool_name === "Bash") set("command", "command", "cmd");
+  else if (["Read", "Write", "Edit"].includes(call.tool_name)) {
     set("file_path", "file_path", "path", "absolute_path");
     set("content", "content");
     set("old_string", "old_string", "old_text");
     set("new_string", "new_string", "new_text");
     set("replace_all", "replace_all");
-  } else if (claudeCalls(toolName, args, "/")[0]?.tool_name === toolName) Object.assign(out, updated);
+  } else if (call.tool_name === ownName) Object.assign(out, updated);
   return out;
 }

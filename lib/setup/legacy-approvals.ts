@@ -6,7 +6,22 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { claudeCalls } from "./claude-view.ts";
+
+/**
+ * The names the retired file held, as Claude Code names those tools (the file is no longer
+ * written, so its vocabulary is fixed); any other name stays as it is.
+ */
+const CLAUDE_NAMES: Record<string, string> = {
+  bash: "Bash",
+  exec_command: "Bash",
+  run_shell_command: "Bash",
+  edit: "Edit",
+  replace: "Edit",
+  apply_patch: "Edit",
+  write: "Write",
+  write_file: "Write",
+  web_fetch: "WebFetch",
+};
 
 /** The allow rules the remembered answers for `cwd` amount to. */
 export function legacyApprovalRules(gongHome: string, cwd: string): { file: string; rules: string[] } {
@@ -23,7 +38,7 @@ export function legacyApprovalRules(gongHome: string, cwd: string): { file: stri
     if (typeof entry !== "string") return [];
     const colon = entry.indexOf(": ");
     const tool = colon < 0 ? entry : entry.slice(0, colon);
-    const name = claudeCalls(tool, {}, cwd)[0]?.tool_name ?? tool;
+    const name = Object.hasOwn(CLAUDE_NAMES, tool) ? CLAUDE_NAMES[tool] : tool;
     return colon < 0 ? [name] : [`${name}(${entry.slice(colon + 2)} *)`];
   });
   return { file, rules };

@@ -18,7 +18,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { mergeHookConfigs, parseHookConfig, type HookConfig } from "./hook-config.ts";
 import { legacyApprovalRules } from "./legacy-approvals.ts";
-import { BEHAVIORS, parseRule, PermissionRules, READ_ONLY_COMMANDS, type PermissionRule } from "./permission-rules.ts";
+import { BEHAVIORS, parseRule, PermissionRules, type PermissionRule } from "../gate/rules.ts";
+import { READ_ONLY_COMMANDS } from "../gate/shell/read-only.ts";
 
 export type SetupScope = "user" | "project";
 

@@ -11,21 +11,21 @@
  *   `UserPromptSubmit` the prompt is dropped and stderr shown;
  * - any other exit, a timeout, malformed JSON: one line shown, and the session goes on.
  *
- * Tool events see calls as Claude Code shows them (claude-view.ts) under every profile, with gong's
- * own name and arguments in `gong_tool_name` / `gong_tool_input`.
+ * Tool events see calls as Claude Code shows them (claude-view.ts, from what the call declares it
+ * touches) under every profile, with gong's own name and arguments in `gong_tool_name` /
+ * `gong_tool_input`; a hook's matcher meets each of those calls.
  */
 import type { Hooks, SessionEvent } from "../agent/index.ts";
 import type { ToolResponse } from "../envelope.ts";
+import { declareCall, type DeclaredCall } from "../gate/declare.ts";
+import type { HookDecision } from "../gate/decide.ts";
 import type { Message } from "../llm/types.ts";
-import { claudeCalls, gongArguments } from "./claude-view.ts";
+import type { PendingCall } from "../../tools/types.ts";
+import { claudeCalls, gongArguments, type ClaudeCall } from "./claude-view.ts";
 import { hooksFor, type HookConfig, type HookEvent } from "./hook-config.ts";
 import { runHookProcess, type HookRun } from "./hook-process.ts";
 
-/** What a PreToolUse hook said of a call that the permission gate must know: pass without asking, or ask. */
-export interface HookDecision {
-  behavior: "allow" | "ask";
-  reason?: string;
-}
+export type { HookDecision };
 
 export interface ShellHooksOptions {
   config: HookConfig;
@@ -78,6 +78,8 @@ export class ShellHooks {
   private sessionId = "";
   private transcriptPath = "";
   private readonly callIds = new WeakMap<object, string>();
+  /** What each call declared it touches, kept from before it ran for the hooks after it. */
+  private readonly declared = new WeakMap<object, DeclaredCall>();
   /** additionalContext of PreToolUse hooks, added to the call's result. */
   private readonly preContext = new WeakMap<object, string[]>();
   /** Context from UserPromptSubmit and SessionStart hooks, given with the next request. */
@@ -89,7 +91,9 @@ export class ShellHooks {
   constructor(private readonly o: ShellHooksOptions) {
     const has = (e: HookEvent) => (o.config[e]?.length ?? 0) > 0;
     const hooks: Hooks = { name: "settings hooks", timeoutMs: 0 };
-    if (has("PreToolUse")) hooks.beforeToolCall = (tool, params) => this.preToolUse(tool, params);
+    // Every tool hook reads the call's declaration: it is taken before the call runs.
+    if (has("PreToolUse") || has("PostToolUse") || has("PostToolUseFailure") || has("PermissionRequest"))
+      hooks.beforeToolCall = (tool, params, call) => this.preToolUse(tool, params, call);
     if (has("PostToolUse") || has("PostToolUseFailure") || has("PreToolUse"))
       hooks.onToolResult = (tool, result, params) => this.postToolUse(tool, result, params);
     if (has("UserPromptSubmit")) hooks.onInput = (text) => this.userPromptSubmit(text);
@@ -137,7 +141,8 @@ export class ShellHooks {
   /** The permission gate is about to ask the user: a PermissionRequest hook may answer instead. */
   async permissionRequest(tool: string, params: Record<string, unknown>): Promise<PermissionAnswer | undefined> {
     if (!this.o.config.PermissionRequest?.length) return undefined;
-    for (const call of claudeCalls(tool, params, this.o.cwd)) {
+    const declared = this.declaredOf(tool, params);
+    for (const call of claudeCalls(declared, params)) {
       const answers = await this.run("PermissionRequest", call.tool_name, {
         ...this.toolInput(tool, params, call),
         permission_suggestions: [],
@@ -148,7 +153,8 @@ export class ShellHooks {
         if (d?.behavior === "deny")
           return { allow: false, reason: d.message || "A PermissionRequest hook denied this call." };
         if (d?.behavior === "allow") {
-          if (isObject(d.updatedInput)) replaceArguments(params, gongArguments(tool, params, d.updatedInput));
+          if (isObject(d.updatedInput))
+            replaceArguments(params, gongArguments(call, declared.tool, params, d.updatedInput));
           return { allow: true };
         }
       }
@@ -169,8 +175,28 @@ export class ShellHooks {
 
   // ------------------------------------------------------------------------------ events
 
-  private async preToolUse(tool: string, params: Record<string, unknown>): Promise<{ block: string } | void> {
-    const calls = claudeCalls(tool, params, this.o.cwd);
+  /** The call's declaration, taken before it ran (a call the gate saw without it: by its name alone). */
+  private declaredOf(tool: string, params: Record<string, unknown>): DeclaredCall {
+    return this.declared.get(params) ?? { tool, kind: "other", declared: false, touches: [] };
+  }
+
+  private async declare(tool: string, params: Record<string, unknown>, call?: PendingCall): Promise<DeclaredCall> {
+    const declared = await declareCall(tool, params, call?.tool, {
+      env: call?.env,
+      cwd: call?.env.workingDirectory() ?? this.o.cwd,
+    });
+    this.declared.set(params, declared);
+    return declared;
+  }
+
+  private async preToolUse(
+    tool: string,
+    params: Record<string, unknown>,
+    pending?: PendingCall,
+  ): Promise<{ block: string } | void> {
+    const declared = await this.declare(tool, params, pending);
+    if (!this.o.config.PreToolUse?.length) return;
+    const calls = claudeCalls(declared, params);
     const results = await Promise.all(
       calls.map((call) => this.run("PreToolUse", call.tool_name, this.toolInput(tool, params, call))),
     );
@@ -189,8 +215,10 @@ export class ShellHooks {
       if (decision === "deny") return { block: reason || `The hook ${a.command} denied this call.` };
       if (decision === "ask") ask ??= { behavior: "ask", reason };
       if (decision === "allow") allow ??= { behavior: "allow", reason };
-      if (out && isObject(out.updatedInput) && calls.length === 1)
-        replaceArguments(params, gongArguments(tool, params, out.updatedInput));
+      if (out && isObject(out.updatedInput) && calls.length === 1) {
+        replaceArguments(params, gongArguments(calls[0], declared.tool, params, out.updatedInput));
+        await this.declare(tool, params, pending);
+      }
       if (out?.additionalContext)
         this.preContext.set(params, [...(this.preContext.get(params) ?? []), out.additionalContext]);
     }
@@ -207,8 +235,8 @@ export class ShellHooks {
     const failed = result.status === "error";
     const event: HookEvent = failed ? "PostToolUseFailure" : "PostToolUse";
     if (this.o.config[event]?.length) {
-      const calls = claudeCalls(tool, params, this.o.cwd);
-      const extra = (call: { tool_name: string; tool_input: Record<string, unknown> }) =>
+      const calls = claudeCalls(this.declaredOf(tool, params), params);
+      const extra = (call: ClaudeCall) =>
         failed
           ? { error: result.error?.message ?? result.text, is_interrupt: false }
           : { tool_response: toolResponse(result, call) };
@@ -275,11 +303,7 @@ export class ShellHooks {
 
   // ------------------------------------------------------------------------------ running
 
-  private toolInput(
-    tool: string,
-    params: Record<string, unknown>,
-    call: { tool_name: string; tool_input: Record<string, unknown> },
-  ) {
+  private toolInput(tool: string, params: Record<string, unknown>, call: ClaudeCall) {
     return {
       tool_name: call.tool_name,
       tool_input: call.tool_input,
@@ -357,10 +381,7 @@ export class ShellHooks {
  * A result as a PostToolUse hook reads it: the fields hooks written for Claude Code look at
  * (`success`, a command's `stdout`, a file tool's `filePath`) beside gong's `status` and `text`.
  */
-function toolResponse(
-  result: ToolResponse,
-  call: { tool_name: string; tool_input: Record<string, unknown> },
-): Record<string, unknown> {
+function toolResponse(result: ToolResponse, call: ClaudeCall): Record<string, unknown> {
   const response: Record<string, unknown> = {
     success: result.status !== "error",
     status: result.status,

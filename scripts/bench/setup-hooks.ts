@@ -1,13 +1,19 @@
 /**
  * What a Claude Code user's setup costs: the overhead one shell hook (`true` on PreToolUse) adds to
- * every tool call, and matching a compound command against 1,000 permission rules.
+ * every tool call, and one permission decision against 1,000 rules — the call's declaration read
+ * and resolved (paths through the environment, the command line parsed) and the rules matched.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HookRunner } from "../../lib/agent/hooks.ts";
 import { parseHookConfig } from "../../lib/setup/hook-config.ts";
-import { parseRule, PermissionRules, type PermissionRule } from "../../lib/setup/permission-rules.ts";
+import { LocalEnvironment } from "../../lib/env/local.ts";
+import { declareCall } from "../../lib/gate/declare.ts";
+import { parseRule, PermissionRules, type PermissionRule } from "../../lib/gate/rules.ts";
+import { bashTool } from "../../tools/bash.ts";
+import { execCommandTool } from "../../lib/profiles/openai/exec-command.ts";
+import { editTool } from "../../tools/edit.ts";
 import { ShellHooks, type HookDecision } from "../../lib/setup/shell-hooks.ts";
 import { type BenchRow, medianMs, ms } from "./measure.ts";
 
@@ -38,11 +44,13 @@ export async function rows(): Promise<BenchRow[]> {
       () => 0,
       () => {},
     );
-    const hooked = await medianMs(() => withHook.beforeToolCall("exec_command", { cmd: "npm test" }), {
+    const env = new LocalEnvironment({ root: dir });
+    const call = { id: "bench", tool: execCommandTool, env };
+    const hooked = await medianMs(() => withHook.beforeToolCall("exec_command", { cmd: "npm test" }, call), {
       warmup: 5,
       runs: 40,
     });
-    const bare = await medianMs(() => without.beforeToolCall("exec_command", { cmd: "npm test" }), {
+    const bare = await medianMs(() => without.beforeToolCall("exec_command", { cmd: "npm test" }, call), {
       warmup: 5,
       runs: 40,
     });
@@ -68,12 +76,15 @@ export async function rows(): Promise<BenchRow[]> {
       );
     }
     const set = new PermissionRules(rules, dir);
-    const command = {
-      command: "cd src && timeout 60 npm run test -- --watch=false 2>&1 | tee $(mktemp) && echo 'done; ok'",
+    // Each decision reads a fresh line, so nothing the parser remembers helps it.
+    let n = 0;
+    const decideCommand = async () => {
+      const command = `cd src && timeout 60 npm run test -- --watch=false 2>&1 | tee $(mktemp) && echo 'done; ok ${n++}'`;
+      set.decide(await declareCall("bash", { command }, bashTool, { env, cwd: dir }));
     };
     const perCall = await medianMs(
-      () => {
-        for (let i = 0; i < 100; i++) set.decide("bash", command);
+      async () => {
+        for (let i = 0; i < 100; i++) await decideCommand();
       },
       { warmup: 3, runs: 15 },
     );
@@ -83,9 +94,10 @@ export async function rows(): Promise<BenchRow[]> {
       value: ms(perCall / 100),
       target: "≤ 1 ms",
     });
+    const editArgs = { path: "lib/deep/file.ts", old_text: "a", new_text: "b" };
     const edit = await medianMs(
-      () => {
-        for (let i = 0; i < 100; i++) set.decide("edit", { path: "lib/deep/file.ts", old_text: "a", new_text: "b" });
+      async () => {
+        for (let i = 0; i < 100; i++) set.decide(await declareCall("edit", editArgs, editTool, { env, cwd: dir }));
       },
       { warmup: 3, runs: 15 },
     );

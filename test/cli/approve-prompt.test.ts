@@ -18,6 +18,7 @@ const shell = (command: string) => ({
   kind: "shell" as const,
   summary: command,
   args: { command },
+  command,
 });
 
 test("approvals: a confirmation shows the full command, or the change as removed and added lines", () => {

@@ -3,6 +3,7 @@
  * the sessions a host opens — called here the way a new host would call it, in-process, with the
  * fake model over real HTTP.
  */
+import { ruled } from "../gate/helpers.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -133,7 +134,9 @@ describe("issue 34: one core builds a host's sessions", () => {
     });
     const server = await fake([{ text: "ok" }]);
     const setup = await prepare(at(server));
-    expect(setup.permissions.rules.decide("Bash", { command: "rm -rf build" })?.behavior).toBe("deny");
+    expect(await ruled(setup.permissions.rules, { name: "bash", args: { command: "rm -rf build" } }, project)).toBe(
+      "deny",
+    );
     expect(setup.shellHooks).toBeDefined();
     // The settings' shell hooks, then the unattended gate (a host that asks swaps in its own).
     expect((setup.sessionOptions.hooks as unknown[]).length).toBe(2);

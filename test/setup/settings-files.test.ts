@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSetup, projectTrustRequests, type SetupOptions } from "../../lib/setup/settings-files.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
+import { ruled } from "../gate/helpers.ts";
 
 let project: TempDir;
 let home: TempDir;
@@ -106,7 +107,7 @@ test("issue 26: gong's own files come first at each level; claudeSettings false 
   });
 });
 
-test("issue 26: 'always' answers remembered in approvals.json before rules load as the user's allow rules for that project", () => {
+test("issue 26: 'always' answers remembered in approvals.json before rules load as the user's allow rules for that project", async () => {
   project = tempDir();
   home = tempDir();
   const file = write(home.dir, ".gong/approvals.json", {
@@ -119,6 +120,7 @@ test("issue 26: 'always' answers remembered in approvals.json before rules load 
     ["Bash(git status *)", file],
     ["Edit", file],
   ]);
-  expect(setup.rules.decide("bash", { command: "npm test -- --watch" })?.behavior).toBe("allow");
-  expect(setup.rules.decide("bash", { command: "npm test && rm -rf /" })).toBeUndefined();
+  const bash = (command: string) => ruled(setup.rules, { name: "bash", args: { command } }, project.dir);
+  expect(await bash("npm test -- --watch")).toBe("allow");
+  expect(await bash("npm test && rm -rf /")).toBeUndefined();
 });

@@ -9,6 +9,7 @@ import { HookRunner, type HookErrorReport } from "../../lib/agent/hooks.ts";
 import { parseHookConfig, type HookConfig } from "../../lib/setup/hook-config.ts";
 import { ShellHooks, type HookDecision } from "../../lib/setup/shell-hooks.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
+import { pending } from "../gate/helpers.ts";
 
 let dir: TempDir;
 /** Every project a test set up (some set up several): all removed after it. */
@@ -51,12 +52,15 @@ const on = (event: string, script: string, matcher?: string, timeout?: number) =
   ],
 });
 const input = () => JSON.parse(readFileSync(join(dir.dir, "input.json"), "utf8"));
+/** A call reaching the hooks as a session hands it over: with its tool and environment. */
+const before = (h: ReturnType<typeof setup>, tool: string, args: Record<string, unknown>) =>
+  h.runner.beforeToolCall(tool, args, pending({ name: tool, args }, dir.dir));
 const SAVE = "cat > input.json";
 
 describe("issue 26: PreToolUse", () => {
   test("the event JSON on stdin: common fields, Claude Code's tool name and input, gong's in extra fields; cwd and $CLAUDE_PROJECT_DIR are the project", async () => {
     const h = setup(on("PreToolUse", `${SAVE}; echo "$PWD|$CLAUDE_PROJECT_DIR|$GONG_PROJECT_DIR" > env.txt`, "Bash"));
-    expect(await h.runner.beforeToolCall("exec_command", { cmd: "npm test" })).toBeNull();
+    expect(await before(h, "exec_command", { cmd: "npm test" })).toBeNull();
     expect(input()).toMatchObject({
       session_id: "",
       cwd: dir.dir,
@@ -77,10 +81,10 @@ describe("issue 26: PreToolUse", () => {
         { matcher: "Bas", hooks: [{ type: "command", command: "echo x >> partial" }] },
       ],
     });
-    await h.runner.beforeToolCall("replace", { file_path: "a.ts", old_string: "a", new_string: "b" });
-    await h.runner.beforeToolCall("write_file", { file_path: "b.ts", content: "" });
-    await h.runner.beforeToolCall("read_file", { file_path: "b.ts" });
-    await h.runner.beforeToolCall("bash", { command: "ls" });
+    await before(h, "replace", { file_path: "a.ts", instruction: "rename", old_string: "a", new_string: "b" });
+    await before(h, "write_file", { file_path: "b.ts", content: "" });
+    await before(h, "read_file", { file_path: "b.ts" });
+    await before(h, "bash", { command: "ls" });
     expect(readFileSync(join(dir.dir, "edits"), "utf8").trim().split("\n").length).toBe(2);
     expect(() => readFileSync(join(dir.dir, "partial"))).toThrow();
   });
@@ -88,7 +92,7 @@ describe("issue 26: PreToolUse", () => {
   test("an apply_patch reaches the hook as the Edit and Write calls it amounts to, one per file", async () => {
     const h = setup(on("PreToolUse", `jq -c '[.tool_name, .tool_input.file_path]' >> calls`, "Edit|Write"));
     const patch = "*** Begin Patch\n*** Add File: new.ts\n+x\n*** Update File: old.ts\n@@\n-a\n+b\n*** End Patch";
-    await h.runner.beforeToolCall("apply_patch", { input: patch });
+    await before(h, "apply_patch", { input: patch });
     const calls = readFileSync(join(dir.dir, "calls"), "utf8")
       .trim()
       .split("\n")
@@ -102,9 +106,9 @@ describe("issue 26: PreToolUse", () => {
 
   test("exit 2 blocks with stderr as the reason; other exit codes are one line and the call goes on", async () => {
     const h = setup({ PreToolUse: [{ hooks: [{ type: "command", command: "echo 'not this one' >&2; exit 2" }] }] });
-    expect(await h.runner.beforeToolCall("bash", { command: "ls" })).toEqual({ block: "not this one" });
+    expect(await before(h, "bash", { command: "ls" })).toEqual({ block: "not this one" });
     const g = setup(on("PreToolUse", "echo oops >&2; exit 1"));
-    expect(await g.runner.beforeToolCall("bash", { command: "ls" })).toBeNull();
+    expect(await before(g, "bash", { command: "ls" })).toBeNull();
     expect(g.lines).toEqual([
       `PreToolUse hook "echo oops >&2; exit 1" (${join(dir.dir, ".claude/settings.json")}) failed with exit code 1: oops`,
     ]);
@@ -124,9 +128,9 @@ describe("issue 26: PreToolUse", () => {
         }),
       ),
     );
-    expect(await deny.runner.beforeToolCall("bash", { command: "ls" })).toEqual({ block: "use the test script" });
+    expect(await before(deny, "bash", { command: "ls" })).toEqual({ block: "use the test script" });
     const legacy = setup(on("PreToolUse", json({ decision: "block", reason: "old style" })));
-    expect(await legacy.runner.beforeToolCall("bash", { command: "ls" })).toEqual({ block: "old style" });
+    expect(await before(legacy, "bash", { command: "ls" })).toEqual({ block: "old style" });
     for (const behavior of ["allow", "ask"] as const) {
       const h = setup(
         on(
@@ -141,7 +145,7 @@ describe("issue 26: PreToolUse", () => {
         ),
       );
       const args = { command: "ls" };
-      expect(await h.runner.beforeToolCall("bash", args)).toBeNull();
+      expect(await before(h, "bash", args)).toBeNull();
       expect(h.decisions.get(args)).toEqual({ behavior, reason: "why" });
     }
   });
@@ -154,13 +158,13 @@ describe("issue 26: PreToolUse", () => {
       ),
     );
     const args = { cmd: "npm test", yield_time_ms: 1000 };
-    await h.runner.beforeToolCall("exec_command", args);
+    await before(h, "exec_command", args);
     expect(args).toEqual({ cmd: "npm test -- --ci", yield_time_ms: 1000 });
   });
 
   test("continue false stops the call with stopReason; systemMessage is shown; additionalContext reaches the model with the result", async () => {
     const stop = setup(on("PreToolUse", `echo '{"continue":false,"stopReason":"frozen for release"}'`));
-    expect(await stop.runner.beforeToolCall("bash", { command: "ls" })).toEqual({ block: "frozen for release" });
+    expect(await before(stop, "bash", { command: "ls" })).toEqual({ block: "frozen for release" });
     const h = setup(
       on(
         "PreToolUse",
@@ -168,7 +172,7 @@ describe("issue 26: PreToolUse", () => {
       ),
     );
     const args = { command: "ls" };
-    await h.runner.beforeToolCall("bash", args);
+    await before(h, "bash", args);
     const result = await h.runner.onToolResult("bash", { status: "success", text: "a.txt" } as never, args);
     expect(result.text).toBe("a.txt\n\nthe tests take 2 minutes");
     expect(h.lines).toEqual(["checked by policy"]);
@@ -187,7 +191,7 @@ describe("issue 26: PreToolUse", () => {
         },
       ],
     });
-    expect(await h.runner.beforeToolCall("bash", { command: "ls" })).toBeNull();
+    expect(await before(h, "bash", { command: "ls" })).toBeNull();
     expect(h.lines).toEqual([]);
   });
 });
@@ -198,10 +202,9 @@ describe("issue 26: the other events", () => {
       ...on("PostToolUse", "cat > post.json; echo 'lint: 3 problems' >&2; exit 2"),
       ...on("PostToolUseFailure", `${SAVE}`),
     });
-    const ok = await h.runner.onToolResult("write", { status: "success", text: "wrote a.ts" } as never, {
-      path: "a.ts",
-      content: "x",
-    });
+    const written = { path: "a.ts", content: "x" };
+    await before(h, "write", written);
+    const ok = await h.runner.onToolResult("write", { status: "success", text: "wrote a.ts" } as never, written);
     expect(ok.text).toBe("wrote a.ts\n\nlint: 3 problems");
     expect(JSON.parse(readFileSync(join(dir.dir, "post.json"), "utf8"))).toMatchObject({
       hook_event_name: "PostToolUse",
@@ -209,10 +212,12 @@ describe("issue 26: the other events", () => {
       tool_input: { file_path: join(dir.dir, "a.ts"), content: "x" },
       tool_response: { success: true, filePath: join(dir.dir, "a.ts") },
     });
+    const failed = { command: "false" };
+    await before(h, "bash", failed);
     await h.runner.onToolResult(
       "bash",
       { status: "error", text: "boom", error: { code: "EXECUTION_ERROR", message: "exit 1" } } as never,
-      { command: "false" },
+      failed,
     );
     expect(input()).toMatchObject({
       hook_event_name: "PostToolUseFailure",
@@ -306,7 +311,9 @@ describe("issue 26: the other events", () => {
         "Bash",
       ),
     );
-    expect(await h.shell.permissionRequest("run_shell_command", { command: "git push" })).toEqual({
+    const push = { command: "git push" };
+    await before(h, "run_shell_command", push);
+    expect(await h.shell.permissionRequest("run_shell_command", push)).toEqual({
       allow: false,
       reason: "not on main",
     });
@@ -333,13 +340,13 @@ describe("issue 26: bad hook configuration and bad hooks", () => {
 
   test("malformed JSON output is one line and read as text; a PreToolUse hook that fails this way does not block", async () => {
     const h = setup(on("PreToolUse", `echo '{"hookSpecificOutput": {"permissionDecision": "deny"'`));
-    expect(await h.runner.beforeToolCall("bash", { command: "ls" })).toBeNull();
+    expect(await before(h, "bash", { command: "ls" })).toBeNull();
     expect(h.lines[0]).toContain("printed malformed JSON");
   });
 
   test("a hook that hangs is stopped at its timeout (seconds) and the call goes on", async () => {
     const h = setup(on("PreToolUse", "sleep 300", undefined, 1));
-    expect(await h.runner.beforeToolCall("bash", { command: "ls" })).toBeNull();
+    expect(await before(h, "bash", { command: "ls" })).toBeNull();
     expect(h.lines[0]).toContain("did not finish within its timeout and was stopped");
     expect(h.errors).toEqual([]);
   });
@@ -350,7 +357,7 @@ describe("issue 26: bad hook configuration and bad hooks", () => {
     expect(result.text).toBe("ok");
     expect(big.lines[0]).toContain("printed more than 1 MB");
     const killed = setup(on("PreToolUse", "kill -9 $$"));
-    expect(await killed.runner.beforeToolCall("bash", { command: "ls" })).toBeNull();
+    expect(await before(killed, "bash", { command: "ls" })).toBeNull();
     expect(killed.lines[0]).toContain("failed with exit code 137");
   });
 });
@@ -364,10 +371,10 @@ test("issue 26: Claude Code's published Bash command validator blocks under ever
     ["exec_command", { cmd: "grep -r foo ." }],
     ["run_shell_command", { command: "grep -r foo ." }],
   ] as const) {
-    const gate = await h.runner.beforeToolCall(tool, { ...args });
+    const gate = await before(h, tool, { ...args });
     expect(gate).toEqual({ block: "• Use 'rg' (ripgrep) instead of 'grep' for better performance and features" });
   }
-  expect(await h.runner.beforeToolCall("exec_command", { cmd: "rg foo" })).toBeNull();
-  expect(await h.runner.beforeToolCall("read_file", { file_path: "grep" })).toBeNull();
+  expect(await before(h, "exec_command", { cmd: "rg foo" })).toBeNull();
+  expect(await before(h, "read_file", { file_path: "grep" })).toBeNull();
   writeFileSync(join(dir.dir, "x"), "");
 });

@@ -4,12 +4,14 @@
  */
 import { expect, test } from "bun:test";
 import { acpKind } from "../../lib/cli/acp/updates.ts";
-import { needsApproval } from "../../lib/cli/approval.ts";
+import { declareCall } from "../../lib/gate/declare.ts";
+import { needsApproval } from "../../lib/gate/modes.ts";
 import { WebFetchTool } from "../../lib/profiles/anthropic/web-fetch.ts";
 import { geminiWebFetchTool } from "../../lib/profiles/gemini/web-fetch.ts";
 import { urlsInText } from "../../tools/web-fetch.ts";
 import { describeCall } from "../../tools/metadata.ts";
-import { fetchTargets, webFetchTool } from "../../tools/web-fetch.ts";
+import { webFetchTool } from "../../tools/web-fetch.ts";
+import type { Tool } from "../../tools/types.ts";
 
 test("every fetch tool is of kind web, shown with its URL", () => {
   expect(describeCall(webFetchTool, { url: "https://bun.sh/docs" })).toEqual({
@@ -51,11 +53,17 @@ test("the web tools load lazily: a session's modules pull in no fetcher, convert
   ).toEqual([]);
 });
 
-test("the hosts a fetch call reaches, for permission rules by domain", () => {
-  expect(fetchTargets({ url: "https://Docs.Python.org/3/library/" })).toEqual(["docs.python.org"]);
+test("the hosts a fetch call reaches, as each tool declares them, for permission rules by domain", async () => {
+  const hosts = async (tool: Tool, args: Record<string, unknown>) =>
+    (await declareCall(tool.name, args, tool, { cwd: "/" })).touches.map((t) => t.host);
+  expect(await hosts(webFetchTool, { url: "https://Docs.Python.org./3/library/" })).toEqual(["docs.python.org"]);
+  expect(await hosts(WebFetchTool, { url: "https://a.example/x", prompt: "and https://b.example/y?" })).toEqual([
+    "a.example",
+  ]);
   expect(
-    fetchTargets({ prompt: "Compare https://a.example/x and https://b.example/y and https://a.example/z" }),
-  ).toEqual(["a.example", "b.example"]);
-  expect(fetchTargets({ url: "not a url" })).toEqual([]);
-  expect(fetchTargets(undefined)).toEqual([]);
+    await hosts(geminiWebFetchTool, {
+      prompt: "Compare https://a.example/x and https://b.example/y and https://a.example/z",
+    }),
+  ).toEqual(["a.example", "b.example", "a.example"]);
+  expect(await hosts(webFetchTool, { url: "not a url" })).toEqual([undefined]);
 });

@@ -12,7 +12,7 @@ import type { ToolResponse } from "../../lib/envelope.ts";
 import { ToolError } from "../../lib/envelope.ts";
 import { text } from "../args.ts";
 import { count, defaultResultSummary } from "../metadata.ts";
-import type { Tool, ToolRunContext } from "../types.ts";
+import type { Tool, ToolRunContext, Touch } from "../types.ts";
 import type { PatchOutcome } from "./applier.ts";
 import { patchFilePaths } from "./file-paths.ts";
 import { APPLY_PATCH_LARK_GRAMMAR } from "./grammar.ts";
@@ -51,8 +51,35 @@ export const applyPatchTool: Tool<ApplyPatchArgs> = {
       ? defaultResultSummary(r)
       : `${count(Number(r.stats.files_changed ?? 0), "file")} · +${r.stats.lines_added ?? 0} -${r.stats.lines_removed ?? 0}`,
   files: (r) => (r.status === "error" ? [] : changedFiles(r)),
+  touches: (a) => patchTouches(a.input),
   run: (args, ctx) => runPatch(args.input, ctx),
 };
+
+/**
+ * What a patch touches: a Write per added file, an Edit per changed or deleted one and a Write for
+ * a move's new place, with the lines it takes out and puts in; paths relative to `cwd` (a `cd`
+ * before a patch sent through the shell). A patch that does not parse changes nothing, but is
+ * still a file change where it was sent.
+ */
+export async function patchTouches(patch: string, cwd?: string): Promise<Touch[]> {
+  const { parsePatch } = await import("./parser.ts");
+  const at = cwd === undefined ? {} : { cwd };
+  let ops: ReturnType<typeof parsePatch>["ops"];
+  try {
+    ops = parsePatch(patch).ops;
+  } catch {
+    return [{ as: "Edit", target: ".", ...at, input: { old_string: "", new_string: "" } }];
+  }
+  return ops.flatMap((op): Touch[] => {
+    if (op.type === "add") return [{ as: "Write", target: op.path, ...at, input: { content: op.contents } }];
+    if (op.type === "delete")
+      return [{ as: "Edit", target: op.path, ...at, input: { old_string: "", new_string: "", delete: true } }];
+    const old_string = op.chunks.map((c) => c.oldLines.join("\n")).join("\n");
+    const new_string = op.chunks.map((c) => c.newLines.join("\n")).join("\n");
+    const edit: Touch = { as: "Edit", target: op.path, ...at, input: { old_string, new_string } };
+    return op.movePath ? [edit, { as: "Write", target: op.movePath, ...at, input: { content: new_string } }] : [edit];
+  });
+}
 
 /** The files a (possibly still streaming) patch names: "src/a.py, src/b.py (+3 more)". */
 function summarizePatchFiles(patch: string): string {

@@ -14,13 +14,12 @@ import type { AssistantMessage } from "../../llm/types.ts";
 import { expandInput, submitInput, type CommandContext } from "../custom-commands.ts";
 import {
   approvalGate,
-  needsApproval,
   type ApprovalAnswer,
   type ApprovalGate,
-  type ApprovalMode,
   type ApprovalRequest,
   type SessionPermissions,
-} from "../approval.ts";
+} from "../../gate/approval.ts";
+import { needsApproval, type ApprovalMode } from "../../gate/modes.ts";
 import { acpKind, callLocations, callTitle, resultContent, streamUpdate, type FileChange } from "./updates.ts";
 
 /** What the session needs of the connection (an AgentContext satisfies it). */
@@ -165,7 +164,6 @@ export class EditorSession {
   }
 
   private onEvent(event: SessionEvent): void {
-    this.gate.observe(event);
     const streamed = streamUpdate(event);
     if (streamed) {
       void this.send(streamed);

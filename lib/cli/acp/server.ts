@@ -21,7 +21,8 @@ import { listModels } from "../../llm/catalog.ts";
 import { McpConfigError, type McpManager } from "../../mcp/index.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
-import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode, withGate } from "../approval.ts";
+import { withGate } from "../../gate/approval.ts";
+import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode } from "../../gate/modes.ts";
 import type { Io } from "../session-io.ts";
 import { ClientEnvironment } from "./client-environment.ts";
 import { EditorSession } from "./editor-session.ts";
@@ -207,14 +208,15 @@ class AcpAgent {
     const own = this.setup.box ? this.setup.box(local) : local;
     const capabilities = this.capabilities;
     if (!(capabilities.fs?.readTextFile || capabilities.fs?.writeTextFile || capabilities.terminal))
-      return { own, env: own };
+      return { own, env: this.setup.guardReads(own) };
     const env = new ClientEnvironment(own, {
       sessionId: editor.id,
       client,
       capabilities,
       onTerminal: (id) => editor.terminalOpened(id),
     });
-    return { own, env };
+    // Reads and searches through the editor's files leave out what a Read deny rule covers, as gong's own do.
+    return { own, env: this.setup.guardReads(env) };
   }
 
   /** gong's servers for the session's directory (its .mcp.json, not that of gong's own cwd) and the editor's. */

@@ -36,6 +36,13 @@ function agentTool(subagents: Subagents, options: SubagentToolOptions): Tool {
     }),
     truncation: "head",
     kind: "agent",
+    touches: (a: { subagent_type?: string; description?: string; prompt?: string }) => [
+      {
+        as: "Agent",
+        target: a.subagent_type ?? "general-purpose",
+        input: { subagent_type: a.subagent_type, description: a.description, prompt: a.prompt },
+      },
+    ],
     run: async (
       args: {
         description: string;

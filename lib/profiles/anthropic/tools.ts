@@ -74,7 +74,7 @@ export const WriteTool: Tool<v.InferOutput<typeof writeSchema>> = {
     "Creates a file or replaces an existing file completely. Read an existing file first; prefer Edit for changing part of a file. Parent directories are created.",
   schema: writeSchema,
   truncation: "tail",
-  ...describedLike(writeTool, (a) => ({ path: a.file_path })),
+  ...describedLike(writeTool, (a) => ({ path: a.file_path, content: a.content })),
   run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx),
 };
 
@@ -94,7 +94,12 @@ export const EditTool: Tool<v.InferOutput<typeof editSchema>> = {
     "Use replace_all to rename something throughout the file. Returns a diff of the change.",
   schema: editSchema,
   truncation: "tail",
-  ...describedLike(editTool, (a) => ({ path: a.file_path })),
+  ...describedLike(editTool, (a) => ({
+    path: a.file_path,
+    old_text: a.old_string,
+    new_text: a.new_string,
+    replace_all: a.replace_all,
+  })),
   run: (args, ctx) =>
     delegate(
       claudeEdit,
@@ -131,7 +136,7 @@ export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
     "Use run_in_background for servers and long jobs, then TaskOutput / TaskStop. Prefer Read, Grep and Glob over cat, grep and find.",
   schema: bashSchema,
   truncation: "tail",
-  ...describedLike(bashTool, (a) => ({ command: a.command })),
+  ...describedLike(bashTool, (a) => ({ command: a.command, description: a.description })),
   async run(args, ctx) {
     if (args.run_in_background) {
       const table = ctx.processes;
@@ -175,6 +180,7 @@ export const TaskOutputTool: Tool<v.InferOutput<typeof taskOutputSchema>> = {
   truncation: "tail",
   kind: "shell",
   summarizeCall: (a) => `task ${a.task_id ?? ""}`,
+  touches: () => [],
   async run(args, ctx) {
     const table = ctx.processes;
     const process = table.get(Number(args.task_id));
@@ -205,6 +211,7 @@ export const TaskStopTool: Tool<v.InferOutput<typeof taskStopSchema>> = {
   truncation: "tail",
   kind: "shell",
   summarizeCall: (a) => `stop task ${a.task_id ?? a.shell_id ?? ""}`,
+  touches: () => [],
   async run(args, ctx) {
     const id = args.task_id ?? args.shell_id;
     if (id === undefined)

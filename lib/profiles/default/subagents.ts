@@ -56,6 +56,14 @@ export function defaultSubagentTools(subagents: Subagents, { agents = [] }: Suba
     >,
     truncation: "head",
     kind: "agent",
+    // A general subagent unless a custom agent is named, as Claude Code calls it.
+    touches: (a) => [
+      {
+        as: "Agent",
+        target: a.agent_type ?? "general-purpose",
+        input: { subagent_type: a.agent_type, prompt: a.task },
+      },
+    ],
     run: async (args, ctx) => {
       const agent = args.agent_type ? findAgent(agents, args.agent_type) : undefined;
       if (args.agent_type && !agent)
@@ -85,6 +93,7 @@ export function defaultSubagentTools(subagents: Subagents, { agents = [] }: Suba
     schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)), message: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const report = await subagents.send(args.agent_id, args.message, true);
       return ctx.reply.success({ ...report }, `Message sent to subagent ${report.agent_id} (${report.status}).`);
@@ -103,6 +112,7 @@ export function defaultSubagentTools(subagents: Subagents, { agents = [] }: Suba
     }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const ids = Array.isArray(args.agent_id) ? args.agent_id : [args.agent_id];
       const { reports, timedOut } = await subagents.wait(ids, {
@@ -122,6 +132,7 @@ export function defaultSubagentTools(subagents: Subagents, { agents = [] }: Suba
     schema: v.object({ agent_id: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const before = await subagents.close(args.agent_id);
       return ctx.reply.success(

@@ -33,6 +33,9 @@ function invokeAgentTool(subagents: Subagents, agents: readonly AgentDefinition[
     }),
     truncation: "head",
     kind: "agent",
+    touches: (a: { agent_name: string; prompt: string }) => [
+      { as: "Agent", target: a.agent_name, input: { subagent_type: a.agent_name, prompt: a.prompt } },
+    ],
     run: async (args: { agent_name: string; prompt: string }, ctx) => {
       const agent = findAgent(agents, args.agent_name);
       if (!agent && !Object.hasOwn(GEMINI_AGENTS, args.agent_name)) {

@@ -89,6 +89,7 @@ export const readManyFilesTool: Tool<ManyArgs> = {
   truncation: "head",
   kind: "read",
   summarizeCall: (a) => (Array.isArray(a.include) ? a.include.join(" ") : ""),
+  touches: (a) => a.include.map((path) => ({ as: "Read", target: path })),
   summarizeResult: (r) =>
     r.status === "error" || !Array.isArray(r.data.files) ? defaultResultSummary(r) : count(r.data.files.length, "file"),
   files: (r) => (Array.isArray(r.data.files) ? (r.data.files as string[]) : []),
@@ -120,12 +121,12 @@ export const readManyFilesTool: Tool<ManyArgs> = {
         skipped.push(`${file} (size budget reached)`);
         continue;
       }
-      // Each file is a read of its own: its own output capture (held in memory, never spilled).
+      // Each file is a read of its own: its own output capture (held in memory, never spilled); one it may not read is skipped.
       const r = await delegate(
         plainRead,
         { path: file, limit: READ_MAX_LIMIT },
         { ...ctx, output: new OutputCapture() },
-      );
+      ).catch((e: unknown) => ctx.reply.fromError(e));
       if (r.status === "error" || Array.isArray(r.data.images)) {
         skipped.push(`${file} (${r.error?.message ?? "not text"})`);
         continue;
@@ -161,7 +162,7 @@ export const geminiWriteFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
     "Writes content to a file, creating it (and its directories) or replacing what it held. Prefer replace for changing part of an existing file.",
   schema: writeSchema,
   truncation: "tail",
-  ...describedLike(writeTool, (a) => ({ path: a.file_path })),
+  ...describedLike(writeTool, (a) => ({ path: a.file_path, content: a.content })),
   run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx),
 };
 
@@ -184,7 +185,12 @@ export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
     "An empty old_string on a path that does not exist creates the file with new_string.",
   schema: replaceSchema,
   truncation: "tail",
-  ...describedLike(editTool, (a) => ({ path: a.file_path })),
+  ...describedLike(editTool, (a) => ({
+    path: a.file_path,
+    old_text: a.old_string,
+    new_text: a.new_string,
+    replace_all: a.allow_multiple,
+  })),
   async run(args, ctx) {
     if (args.old_string === "") {
       const target = await ctx.env.resolvePath(args.file_path).catch(() => null);
@@ -233,7 +239,7 @@ export const runShellCommandTool: Tool<ShellArgs> = {
     "Set is_background for servers and long jobs; read their output with read_background_output.",
   schema: shellSchema,
   truncation: "tail",
-  ...describedLike(bashTool, (a) => ({ command: a.command })),
+  ...describedLike(bashTool, (a) => ({ command: a.command, description: a.description })),
   async run(args, ctx) {
     if (args.dir_path !== undefined) {
       const dir = await ctx.env.resolvePath(args.dir_path);
@@ -279,6 +285,7 @@ export const readBackgroundOutputTool: Tool<v.InferOutput<typeof backgroundOutpu
   truncation: "tail",
   kind: "shell",
   summarizeCall: (a) => `pid ${a.pid ?? ""}`,
+  touches: () => [],
   async run(args, ctx) {
     const table = ctx.processes;
     const process = table.get(args.pid);
@@ -318,6 +325,7 @@ export const listBackgroundProcessesTool: Tool<Record<string, never>> = {
   schema: v.strictObject({}),
   truncation: "head",
   kind: "shell",
+  touches: () => [],
   async run(_args, ctx) {
     const table = ctx.processes;
     const all = table.list();

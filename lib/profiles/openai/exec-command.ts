@@ -14,6 +14,7 @@ import * as v from "valibot";
 import type { ToolResponse } from "../../envelope.ts";
 import { shellQuote } from "../../env/sandbox-profiles.ts";
 import { patchFromShellCommand } from "../../../tools/apply-patch/shell.ts";
+import { patchTouches } from "../../../tools/apply-patch/tool.ts";
 import { flag, text } from "../../../tools/args.ts";
 import { commandDirectory, runShellPatch } from "../../../tools/bash.ts";
 import type { BackgroundProcess, ProcessTable } from "../../../tools/processes.ts";
@@ -64,14 +65,17 @@ export const execCommandTool: Tool<ExecArgs> = {
   kind: "shell",
   summarizeCall: (a) => String(a.cmd ?? ""),
   summarizeResult: summarizeRun,
+  touches(a) {
+    const shellPatch = patchFromShellCommand(a.cmd);
+    if (shellPatch) return patchTouches(shellPatch.patch, shellPatch.workdir);
+    return [{ as: "Bash", target: commandLine(a), input: { description: a.justification } }];
+  },
   async run(args, ctx) {
     // codex-trained models also patch through the shell (`apply_patch <<'EOF' … EOF`): apply it directly.
     const shellPatch = patchFromShellCommand(args.cmd);
     if (shellPatch) return runShellPatch(shellPatch, ctx);
     const table = ctx.processes;
-    const command = args.shell
-      ? `${shellQuote(args.shell)}${args.login === false ? "" : " -l"} -c ${shellQuote(args.cmd)}`
-      : args.cmd;
+    const command = commandLine(args);
     const started = performance.now();
     if (args.workdir !== undefined) {
       const dir = await ctx.env.resolvePath(args.workdir);
@@ -94,6 +98,13 @@ export const execCommandTool: Tool<ExecArgs> = {
   },
 };
 
+/** The command line exec_command starts: `cmd`, through the shell the call names when it names one. */
+function commandLine(args: ExecArgs): string {
+  return args.shell
+    ? `${shellQuote(args.shell)}${args.login === false ? "" : " -l"} -c ${shellQuote(args.cmd)}`
+    : args.cmd;
+}
+
 const writeSchema = v.strictObject({
   session_id: num("From exec_command."),
   chars: v.optional(v.pipe(v.string(), v.description("Text for stdin; empty or omitted to poll."))),
@@ -112,6 +123,8 @@ export const writeStdinTool: Tool<WriteArgs> = {
   kind: "shell",
   summarizeCall: (a) => `session ${a.session_id ?? ""}${a.chars ? ` ← ${JSON.stringify(a.chars)}` : " (poll)"}`,
   summarizeResult: summarizeRun,
+  // What it types may be a command for a shell it started: deny rules read it; no rule can allow it.
+  touches: (a) => (a.chars ? [{ as: "Bash", target: a.chars, typed: true }] : []),
   async run(args, ctx) {
     const table = ctx.processes;
     const process = table.get(args.session_id);

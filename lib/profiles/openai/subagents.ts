@@ -74,6 +74,9 @@ export function codexSubagentTools(subagents: Subagents, { agents = [] }: Subage
     }),
     truncation: "head",
     kind: "agent",
+    touches: (a) => [
+      { as: "Agent", target: a.agent_type ?? "worker", input: { subagent_type: a.agent_type, prompt: a.message } },
+    ],
     run: async (args, ctx) => {
       const task = codexText(args.message, args.items);
       if (!task) return ctx.reply.fail("INVALID_PARAM", "spawn_agent needs the task: give message (or text items).");
@@ -112,6 +115,7 @@ export function codexSubagentTools(subagents: Subagents, { agents = [] }: Subage
     }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const text = codexText(args.message, args.items);
       if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
@@ -131,6 +135,7 @@ export function codexSubagentTools(subagents: Subagents, { agents = [] }: Subage
     schema: v.object({ targets: v.pipe(v.array(v.string()), v.minLength(1)), timeout_ms: v.optional(v.number()) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       if (args.timeout_ms !== undefined && args.timeout_ms <= 0)
         return ctx.reply.fail("INVALID_PARAM", "timeout_ms must be greater than zero (omit it for the default wait).");
@@ -152,6 +157,7 @@ export function codexSubagentTools(subagents: Subagents, { agents = [] }: Subage
     schema: v.object({ target: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const before = await subagents.close(args.target);
       const previous = codexStatus(before);
@@ -168,6 +174,7 @@ export function codexSubagentTools(subagents: Subagents, { agents = [] }: Subage
     schema: v.object({ id: v.pipe(v.string(), v.minLength(1)) }),
     truncation: "head",
     kind: "agent",
+    touches: () => [],
     run: async (args, ctx) => {
       const report = await subagents.resume(args.id);
       const status = codexStatus(report);

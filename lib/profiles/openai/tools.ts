@@ -140,7 +140,7 @@ export const writeFileTool: Tool<v.InferOutput<typeof writeSchema>> = {
   description: "Creates a new file. To change an existing file, use apply_patch.",
   schema: writeSchema,
   truncation: "tail",
-  ...describedLike(writeTool, (a) => ({ path: a.file_path })),
+  ...describedLike(writeTool, (a) => ({ path: a.file_path, content: a.content })),
   run: (args, ctx) => delegate(writeTool, { path: args.file_path, content: args.content }, ctx),
 };
 

@@ -1,24 +1,25 @@
 /**
- * A shell command split into the simple commands it runs, so that a permission rule is checked
- * against each of them: `cd src && touch ../x` is two commands, and a rule that allows the first
- * says nothing about the second. Operators (`&&`, `||`, `;`, `|`, `|&`, `&`, newlines) separate
- * commands; subshells, `{ …; }`, `$(…)`, backticks and `<(…)` contribute the commands inside them;
- * redirections are set apart from the words; quoting is respected; wrappers that only run another
- * command (`timeout`, `nice`, `nohup`, `env`, `time`) are stripped. What cannot be read with
- * certainty (a loop header, a function definition, an unterminated quote, a here-document that
- * expands commands) marks
- * the result `opaque`: no allow rule can cover it, though its readable parts still meet deny rules.
+ * A shell command line split into the simple commands it runs, so that a permission rule is
+ * checked against each of them: `cd src && touch ../x` is two commands, and a rule that allows the
+ * first says nothing about the second. Operators (`&&`, `||`, `;`, `|`, `|&`, `&`, newlines)
+ * separate commands; subshells, `{ …; }`, `$(…)` (in arithmetic too), backticks and `<(…)`
+ * contribute the commands inside them; redirections are set apart from the words; quoting is
+ * respected; a `for NAME in …` header is data. What cannot be read with certainty (a `case`, a
+ * function definition, an unterminated quote, a here-document that expands commands) marks the
+ * result `opaque`: no allow rule can cover it, though its readable parts still meet deny rules.
+ * Seeing through the commands that run other commands (`sudo`, `bash -c`, `xargs`…) is
+ * commands.ts's part.
  */
 
 export interface SimpleCommand {
-  /** The words after quote removal, wrappers and leading keywords stripped; a substitution reads `$(…)`. */
+  /** The words after quote removal, compound-command keywords dropped; a substitution reads `$(…)`. */
   words: string[];
-  /** The words joined by single spaces: what a rule's pattern is matched against. */
-  text: string;
-  /** `text` followed by the redirections that write somewhere other than /dev/null or another descriptor. */
-  fullText: string;
+  /** The redirections that write somewhere other than /dev/null or another descriptor (`>out.txt`). */
+  redirects: string[];
   /** Whether an output redirection writes a file. */
   writesFile: boolean;
+  /** What a here-document or here-string gives the command on its input, when that text is literal. */
+  stdin?: string;
 }
 
 export interface SplitCommand {
@@ -27,7 +28,8 @@ export interface SplitCommand {
   opaque?: string;
 }
 
-const SUBSTITUTION = "$(…)";
+/** What a substitution's place in a word reads as: its commands are recorded on their own. */
+export const SUBSTITUTION = "$(…)";
 /** Words that open or close a compound command: dropped where a command starts. */
 const LEADING_KEYWORDS = new Set([
   "if",
@@ -44,8 +46,9 @@ const LEADING_KEYWORDS = new Set([
   "done",
   "esac",
 ]);
-/** Compound commands whose headers are not commands: `for x in …`, `case …`. */
-const UNREADABLE_HEADS = new Set(["for", "case", "select", "function", "coproc"]);
+/** Compound commands whose headers are not commands and are not read here: `case …`, `select …`. */
+const UNREADABLE_HEADS = new Set(["case", "select", "function", "coproc"]);
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function splitCommand(source: string): SplitCommand {
   const parser = new Parser(source);
@@ -60,12 +63,24 @@ interface Pending {
   writesFile: boolean;
   /** The next finished word is a redirection's target (its operator). */
   redirectOp: string | null;
+  stdin?: string;
+  /** The command once pushed: a here-document read later gives it its input. */
+  pushed?: SimpleCommand;
+}
+
+interface HereDocument {
+  delimiter: string;
+  stripTabs: boolean;
+  literal: boolean;
+  owner: Pending;
 }
 
 class Parser {
   readonly commands: SimpleCommand[] = [];
   opaque: string | undefined;
   private i = 0;
+  /** Delimiters of here-documents opened on the current line, read once it ends. */
+  private pendingHere: HereDocument[] = [];
 
   constructor(private readonly s: string) {}
 
@@ -79,7 +94,11 @@ class Parser {
     let cur = fresh();
     const endWord = () => {
       if (cur.word === null) return;
-      if (cur.redirectOp !== null) {
+      if (cur.redirectOp === "<<<") {
+        // A here-string: a word given to the command on its input; nothing is written.
+        cur.stdin = cur.word;
+        cur.redirectOp = null;
+      } else if (cur.redirectOp !== null) {
         const target = cur.word;
         const harmless = target === "/dev/null" || /^&?-?\d*-?$/.test(target) || cur.redirectOp.startsWith("<");
         if (!harmless) {
@@ -110,7 +129,7 @@ class Parser {
         endCommand();
         this.i++;
         // Here-document bodies start on the next line: they are data, skipped up to their delimiter.
-        if (c === "\n") this.skipHereBodies();
+        if (c === "\n") this.readHereBodies();
         // The doubled or combined forms: &&, ||, |&, ;;
         if ((c === "&" || c === "|" || c === ";") && (s[this.i] === c || (c === "|" && s[this.i] === "&"))) this.i++;
       } else if (c === "\\") {
@@ -164,14 +183,10 @@ class Parser {
         else endWord();
         const op = this.redirectOperator();
         if (op === "<<" || op === "<<-") {
-          this.hereDocument(op === "<<-");
+          this.hereDocument(op === "<<-", cur);
           continue;
         }
-        if (op === "<<<") {
-          cur.redirectOp = null;
-          continue; // a here-string is a word given to the command on stdin: nothing runs or is written
-        }
-        cur.redirectOp = fd + op;
+        cur.redirectOp = op === "<<<" ? op : fd + op;
         // `>&2`, `2>&1`: the target follows the ampersand directly.
       } else {
         cur.word = (cur.word ?? "") + c;
@@ -183,11 +198,8 @@ class Parser {
     endCommand();
   }
 
-  /** Delimiters of here-documents opened on the current line, read once it ends. */
-  private pendingHere: { delimiter: string; stripTabs: boolean; literal: boolean }[] = [];
-
   /** `<<WORD`, `<<-WORD`, `<<'WORD'`: the delimiter is noted; the body follows the line. */
-  private hereDocument(stripTabs: boolean): void {
+  private hereDocument(stripTabs: boolean, owner: Pending): void {
     const s = this.s;
     while (s[this.i] === " " || s[this.i] === "\t") this.i++;
     const m = /^(['"]?)([^\s;&|<>()'"]+)\1/.exec(s.slice(this.i));
@@ -197,45 +209,57 @@ class Parser {
       return;
     }
     this.i += m[0].length;
-    this.pendingHere.push({ delimiter: m[2], stripTabs, literal: m[1] !== "" });
+    this.pendingHere.push({ delimiter: m[2], stripTabs, literal: m[1] !== "", owner });
   }
 
-  private skipHereBodies(): void {
+  private readHereBodies(): void {
     const s = this.s;
     for (const doc of this.pendingHere.splice(0)) {
       const start = this.i;
+      const lines: string[] = [];
       for (;;) {
         const end = s.indexOf("\n", this.i);
         const line = s.slice(this.i, end < 0 ? s.length : end);
         this.i = end < 0 ? s.length : end + 1;
-        if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
+        const seen = doc.stripTabs ? line.replace(/^\t+/, "") : line;
+        if (seen === doc.delimiter) break;
+        lines.push(seen);
         if (end < 0) {
           this.markOpaque("an unterminated here-document");
           break;
         }
       }
       // An unquoted delimiter lets the body expand $(…) and backticks: the commands there run too.
-      if (!doc.literal) this.substitutionsIn(start, this.i);
+      const expands = !doc.literal && this.substitutionsIn(start, this.i, "a here-document that runs commands");
+      const text = `${lines.join("\n")}\n`;
+      if (!expands && !(!doc.literal && text.includes("$"))) {
+        doc.owner.stdin = text;
+        if (doc.owner.pushed) doc.owner.pushed.stdin = text;
+      }
     }
   }
 
-  /** Records the commands of the substitutions in s[from, to) (a here-document body), and marks it. */
-  private substitutionsIn(from: number, to: number): void {
+  /** Records the commands of the substitutions in s[from, to) and marks the result opaque when there are any. */
+  private substitutionsIn(from: number, to: number, why: string): boolean {
     const s = this.s;
     const after = this.i;
+    let found = false;
     for (this.i = from; this.i < to; ) {
       const c = s[this.i];
       if (c === "\\") this.i += 2;
       else if (c === "$" && s[this.i + 1] === "(") {
-        this.markOpaque("a here-document that runs commands");
+        found = true;
+        this.markOpaque(why);
         this.dollarParen();
       } else if (c === "`") {
-        this.markOpaque("a here-document that runs commands");
+        found = true;
+        this.markOpaque(why);
         this.i++;
         this.sequence("`");
       } else this.i++;
     }
     this.i = Math.max(after, this.i);
+    return found;
   }
 
   private redirectOperator(): string {
@@ -250,9 +274,14 @@ class Parser {
     return s[this.i - 1];
   }
 
-  /** `$(…)` (its commands recorded) or `$((…))` (arithmetic, kept as text). */
+  /** `$(…)` (its commands recorded) or `$((…))` (arithmetic, kept as text; substitutions in it recorded). */
   private dollarParen(): string {
     const s = this.s;
+    // The placeholder a script nested in another one carries: already recorded, nothing new runs.
+    if (s.startsWith(SUBSTITUTION, this.i)) {
+      this.i += SUBSTITUTION.length;
+      return SUBSTITUTION;
+    }
     if (s[this.i + 2] === "(") {
       let depth = 0;
       const start = this.i;
@@ -260,7 +289,11 @@ class Parser {
         if (s[this.i] === "(") depth++;
         else if (s[this.i] === ")" && --depth === 0) {
           this.i++;
-          return s.slice(start, this.i);
+          const end = this.i;
+          // `$(( $(rm x) + 1 ))` runs rm: the arithmetic's own substitutions are commands too.
+          this.substitutionsIn(start + 3, end - 2, "arithmetic that runs commands");
+          this.i = end;
+          return s.slice(start, end);
         }
       }
       this.markOpaque("an unclosed arithmetic expansion");
@@ -301,11 +334,19 @@ class Parser {
   }
 
   private push(cur: Pending): void {
-    const words = stripWrappers(stripKeywords(cur.words));
-    if (words.length === 0) return;
+    let words = stripKeywords(cur.words);
+    if (words.length === 0 && !cur.writesFile) return;
     if (UNREADABLE_HEADS.has(words[0])) this.markOpaque(`a '${words[0]}' compound command`);
-    const text = words.join(" ");
-    this.commands.push({ words, text, fullText: [text, ...cur.redirects].join(" "), writesFile: cur.writesFile });
+    // `for NAME in WORDS`: the header names a variable and lists words; nothing in it runs but its substitutions.
+    if (words[0] === "for") {
+      if (NAME.test(words[1] ?? "") && (words.length === 2 || words[2] === "in")) return;
+      this.markOpaque("a 'for' header gong cannot read");
+      words = words.slice(1);
+    }
+    const command: SimpleCommand = { words, redirects: cur.redirects, writesFile: cur.writesFile };
+    if (cur.stdin !== undefined) command.stdin = cur.stdin;
+    cur.pushed = command;
+    this.commands.push(command);
   }
 }
 
@@ -317,48 +358,4 @@ function stripKeywords(words: string[]): string[] {
   let i = 0;
   while (i < words.length && LEADING_KEYWORDS.has(words[i])) i++;
   return words.slice(i);
-}
-
-/** Drops `timeout 10`, `nice -n 5`, `nohup`, `env A=1`, `time -p` in front of the command they run. */
-export function stripWrappers(words: string[]): string[] {
-  let w = words;
-  for (;;) {
-    const next = stripOneWrapper(w);
-    if (next === w) return w;
-    w = next;
-  }
-}
-
-function stripOneWrapper(w: string[]): string[] {
-  const head = w[0];
-  let i = 1;
-  const options = (withValue: Set<string>) => {
-    while (i < w.length && w[i].startsWith("-") && w[i] !== "--") {
-      i += withValue.has(w[i]) ? 2 : 1;
-    }
-    if (w[i] === "--") i++;
-  };
-  switch (head) {
-    case "nohup":
-      break;
-    case "time":
-      options(new Set());
-      break;
-    case "nice":
-      options(new Set(["-n", "--adjustment"]));
-      break;
-    case "timeout":
-      options(new Set(["-s", "--signal", "-k", "--kill-after"]));
-      i++; // the duration
-      break;
-    case "env":
-      options(new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]));
-      while (i < w.length && /^[A-Za-z_]\w*=/.test(w[i])) i++;
-      // `env` alone prints the environment: it is the command then.
-      if (i >= w.length) return w;
-      break;
-    default:
-      return w;
-  }
-  return i < w.length ? w.slice(i) : w;
 }

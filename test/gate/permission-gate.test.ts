@@ -1,50 +1,41 @@
 /**
- * Issue 26: the approval gate with permission rules — rules apply in every mode, ask rules ask even
- * under `auto`, a hook's allow skips the question but not a deny rule, and "always" never lets a
- * command after an operator through.
+ * Issue 26 (moved with the gate into lib/gate): the approval gate with permission rules — rules
+ * apply in every mode, ask rules ask even under `auto`, a hook's allow skips the question but not
+ * a deny rule, and "always" never lets a command after an operator through.
  */
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import {
   approvalGate,
   unattendedGate,
   withGate,
   type ApprovalAnswer,
-  type ApprovalMode,
   type ApprovalRequest,
   type SessionPermissions,
-} from "../../lib/cli/approval.ts";
+} from "../../lib/gate/approval.ts";
+import type { HookDecision } from "../../lib/gate/decide.ts";
+import type { ApprovalMode } from "../../lib/gate/modes.ts";
 import { HookRunner } from "../../lib/agent/hooks.ts";
-import { parseRule, PermissionRules, type Behavior } from "../../lib/setup/permission-rules.ts";
-import type { HookDecision } from "../../lib/setup/shell-hooks.ts";
+import { tempDir } from "../helpers/temp.ts";
+import { pending, rules, type RuleSpec } from "./helpers.ts";
 
-const cwd = "/work/project";
+const project = tempDir("gong-gate-");
+const cwd = project.dir;
+afterAll(() => project.cleanup());
 
-function permissions(spec: Partial<Record<Behavior, string[]>> = {}): SessionPermissions {
-  const rules = (["deny", "ask", "allow"] as const).flatMap((b) =>
-    (spec[b] ?? []).map((raw) => parseRule(raw, b, "settings.json", cwd) as never),
-  );
-  return { rules: new PermissionRules(rules, cwd), cwd, hookDecisions: new WeakMap<object, HookDecision>() };
+function permissions(spec: RuleSpec = {}): SessionPermissions {
+  return {
+    rules: rules(spec, cwd, undefined, "settings.json"),
+    cwd,
+    hookDecisions: new WeakMap<object, HookDecision>(),
+  };
 }
 
 function gate(p: SessionPermissions, mode: ApprovalMode, answer: ApprovalAnswer = { allow: true }) {
   const asked: ApprovalRequest[] = [];
   const g = approvalGate({ mode: () => mode, ask: async (r) => (asked.push(r), answer), permissions: p });
   let id = 0;
-  const call = async (toolName: string, args: Record<string, unknown>, kind: "shell" | "modify" = "shell") => {
-    g.observe({
-      kind: "tool_call_start",
-      timestamp: 0,
-      session_id: "s",
-      data: {
-        call_id: `c${++id}`,
-        tool_name: toolName,
-        arguments: args,
-        kind,
-        call_summary: String(args.command ?? ""),
-      },
-    } as never);
-    return g.hooks.beforeToolCall!(toolName, args);
-  };
+  const call = async (toolName: string, args: Record<string, unknown>) =>
+    g.hooks.beforeToolCall(toolName, args, pending({ name: toolName, args }, cwd, undefined, `c${++id}`));
   return { call, asked };
 }
 
@@ -99,7 +90,7 @@ test("issue 26: a PreToolUse hook's allow skips the question but not a deny rule
   expect(auto.asked[0].askRule).toBe("a PreToolUse hook: deploys need a look");
 });
 
-test("issue 26: print and RPC (the unattended gate) refuse an ask rule; a mode's own gate replaces the unattended one", async () => {
+test("issue 26: print and RPC (the unattended gate) refuse an ask rule, saying what would allow it; a mode's own gate replaces the unattended one", async () => {
   const p = permissions({ ask: ["Bash(git push *)"] });
   const unattended = unattendedGate(p);
   const runner = new HookRunner(
@@ -107,11 +98,13 @@ test("issue 26: print and RPC (the unattended gate) refuse an ask rule; a mode's
     () => 0,
     () => {},
   );
-  expect(await runner.beforeToolCall("bash", { command: "git push" })).toEqual({
+  const run = (command: string) =>
+    runner.beforeToolCall("bash", { command }, pending({ name: "bash", args: { command } }, cwd));
+  expect(await run("git push")).toEqual({
     block:
-      "Permission to use bash needs the user's approval (the rule Bash(git push *) in settings.json), and no one can answer in this mode.",
+      "Permission to use bash needs the user's approval (the rule Bash(git push *) in settings.json), and no one can answer in this mode (print and RPC modes never ask). To let such calls run, the user can move Bash(git push *) to permissions.allow.",
   });
-  expect(await runner.beforeToolCall("bash", { command: "git status" })).toBeNull();
+  expect(await run("git status")).toBeNull();
   const own = approvalGate({ mode: () => "ask", ask: async () => ({ allow: true }), permissions: p });
   expect(withGate([unattended], own)).toEqual([own.hooks]);
 });

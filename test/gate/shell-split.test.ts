@@ -1,7 +1,14 @@
+/** Issue 26 (moved into lib/gate): a shell command split into its simple commands. */
 import { describe, expect, test } from "bun:test";
-import { splitCommand } from "../../lib/setup/shell-split.ts";
+import { readCommand, writtenText } from "../../lib/gate/shell/commands.ts";
+import { splitCommand } from "../../lib/gate/shell/split.ts";
 
-const texts = (cmd: string) => splitCommand(cmd).commands.map((c) => c.text);
+const texts = (cmd: string) => splitCommand(cmd).commands.map((c) => c.words.join(" "));
+/** What rules judge: every command that is not a wrapper seen through. */
+const judged = (cmd: string) =>
+  readCommand(cmd)
+    .commands.filter((c) => !c.transparent)
+    .map(writtenText);
 
 describe("issue 26: a shell command split into its simple commands", () => {
   test("operators && || ; | |& & and newlines separate commands", () => {
@@ -15,6 +22,7 @@ describe("issue 26: a shell command split into its simple commands", () => {
     expect(texts("echo $(rm -rf x) `touch y`")).toEqual(["rm -rf x", "touch y", "echo $(…) $(…)"]);
     expect(texts(`echo "now $(date)"`)).toEqual(["date", "echo now $(…)"]);
     expect(texts("echo $((1 + 2))")).toEqual(["echo $((1 + 2))"]);
+    expect(texts("echo $(( $(rm q) + 1 ))")).toEqual(["rm q", "echo $(( $(rm q) + 1 ))"]);
   });
   test("subshells, groups and process substitution are read inside", () => {
     expect(texts("(cd a && make) && { ls; pwd; }")).toEqual(["cd a", "make", "ls", "pwd"]);
@@ -22,21 +30,28 @@ describe("issue 26: a shell command split into its simple commands", () => {
   });
   test("redirections are set apart; writing one is marked, /dev/null and descriptors are not", () => {
     const [c] = splitCommand("ls -la > out.txt 2>&1").commands;
-    expect(c.text).toBe("ls -la");
-    expect(c.fullText).toBe("ls -la >out.txt");
+    expect(c.words).toEqual(["ls", "-la"]);
+    expect(c.redirects).toEqual([">out.txt"]);
     expect(c.writesFile).toBe(true);
     const [quiet] = splitCommand("grep x file 2>/dev/null >&2 < input").commands;
-    expect(quiet.text).toBe("grep x file");
+    expect(quiet.words.join(" ")).toBe("grep x file");
     expect(quiet.writesFile).toBe(false);
     expect(splitCommand("cat a &>> log").commands[0].writesFile).toBe(true);
+    // A redirection alone writes its file too.
+    expect(splitCommand("ls; > out").commands[1]).toMatchObject({ words: [], writesFile: true });
   });
-  test("wrappers timeout, nice, nohup, env and time are stripped", () => {
-    expect(texts("timeout -s KILL 10 nice -n 5 nohup env -i A=1 B=2 time -p npm test")).toEqual(["npm test"]);
-    expect(texts("env")).toEqual(["env"]);
+  test("wrappers timeout, nice, nohup, env and time are seen through: rules judge what they run", () => {
+    expect(judged("timeout -s KILL 10 nice -n 5 nohup time -p npm test")).toEqual(["npm test"]);
+    // Variables change what runs: env with them is judged as written, and what it runs too.
+    expect(judged("env -i A=1 B=2 npm test")).toEqual(["env -i A=1 B=2 npm test", "npm test"]);
+    expect(judged("env")).toEqual(["env"]);
   });
-  test("compound command keywords are dropped; loop headers and here-documents make it opaque", () => {
+  test("compound command keywords are dropped; a for header is data; case and here-documents that run commands make it opaque", () => {
     expect(texts("if test -f a; then rm a; else echo no; fi")).toEqual(["test -f a", "rm a", "echo no"]);
-    expect(splitCommand("for f in *; do rm $f; done").opaque).toContain("for");
+    expect(texts("for f in *; do rm $f; done")).toEqual(["rm $f"]);
+    expect(splitCommand("for f in *; do rm $f; done").opaque).toBeUndefined();
+    expect(splitCommand("case $1 in a) rm x;; esac").opaque).toBeDefined();
+    expect(texts("case $1 in a) rm x;; esac")).toContain("rm x");
     expect(splitCommand("cat <<EOF\n$(rm -rf /)\nEOF").opaque).toBe("a here-document that runs commands");
     expect(splitCommand("echo 'unterminated").opaque).toBe("an unterminated quote");
     expect(splitCommand("cat <<< 'hello'").opaque).toBeUndefined();
@@ -47,6 +62,9 @@ describe("issue 26: a shell command split into its simple commands", () => {
     expect(splitCommand("cat <<'X'\n$(literal)\nX").opaque).toBeUndefined();
     expect(texts("cat <<-END\n\tbody\n\tEND\npwd")).toEqual(["cat", "pwd"]);
     expect(splitCommand("cat <<EOF\nnever closed").opaque).toBe("an unterminated here-document");
+    // The body is what the command reads: a shell reading it runs it.
+    expect(splitCommand("bash <<'EOF'\nrm -rf /\nEOF").commands[0].stdin).toBe("rm -rf /\n");
+    expect(splitCommand("sh <<< 'rm x'").commands[0]).toMatchObject({ words: ["sh"], stdin: "rm x" });
   });
 
   test("comments and line continuations", () => {
