@@ -6,8 +6,10 @@
  *
  * Tool shapes checked against Claude Code 2.1 (2.1.168 tool schemas).
  */
+import type { Tool } from "../../../tools/types.ts";
 import { createAlignedProfile } from "../build-profile.ts";
 import type { ProfileOptions, ProfileRegistration, ProviderProfile } from "../types.ts";
+import { acceptEarlier } from "./earlier.ts";
 import { todoWriteTool } from "./plan.ts";
 import { claudeSkillTool } from "./skill.ts";
 import { claudeSubagentTools } from "./subagents.ts";
@@ -44,13 +46,17 @@ export const ANTHROPIC_BASE_INSTRUCTIONS = `You are gong, an interactive coding 
 - Name files as path:line when pointing at code.
 - If a request is ambiguous or risky, ask one precise question instead of guessing.`;
 
+/** The profile's tools, answering also to the names and shapes of earlier releases (earlier.ts). */
+export const anthropicOwnTools: readonly Tool[] = acceptEarlier([...anthropicTools, WebFetchTool]);
+
 export function createAnthropicProfile(options: ProfileOptions): ProviderProfile {
   return createAlignedProfile(
     {
       id: "anthropic",
       reference: ANTHROPIC_REFERENCE,
       baseInstructions: ANTHROPIC_BASE_INSTRUCTIONS,
-      tools: [...anthropicTools, WebFetchTool],
+      // Calls under earlier Claude Code tool and parameter names are mapped onto today's (earlier.ts).
+      tools: anthropicOwnTools,
       capabilities: {
         read: ["Read"],
         write: ["Write"],
