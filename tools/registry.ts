@@ -12,7 +12,7 @@ import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import { OutputCapture } from "../lib/output/capture.ts";
-import { checkArgs } from "./args.ts";
+import { type ArgsCheck, checkArgs } from "./args.ts";
 import { checkJsonArgs } from "./json-args.ts";
 import { applyPatchTool } from "./apply-patch/tool.ts";
 import { bashTool } from "./bash.ts";
@@ -187,14 +187,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const tool = typeof name === "string" ? lookup.callable(name) : undefined;
       if (!tool)
         return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${lookup.names.join(", ")}.`);
-      const mapped = mapEarlier(tool, args);
-      if (mapped && "error" in mapped) return reply.fail("INVALID_PARAM", mapped.error);
+      const { mapped, checked } = checkCall(tool, args);
       // A call under an earlier name of the tool (Task for Agent) is told the current one, once.
       const renamed = name === tool.name ? [] : [`${name} is called ${tool.name} now.`];
-      const given = mapped ? mapped.args : args;
-      const checked = tool.jsonSchema
-        ? checkJsonArgs(tool.name, tool.jsonSchema, given)
-        : checkArgs(tool.name, schemaOf(tool), given);
       if (!checked.ok) return reply.fail("INVALID_PARAM", withNotes(checked.message, untold(mapped, renamed, told)));
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
       try {
@@ -217,7 +212,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           web: options.web,
           toolNames: lookup.toolNames ?? activeCoreToolNames(lookup.names),
           ...(user ? { user } : {}),
-          ...(mapped && Object.keys(mapped.honoured).length ? { earlier: mapped.honoured } : {}),
+          ...(mapped && "honoured" in mapped && Object.keys(mapped.honoured).length
+            ? { earlier: mapped.honoured }
+            : {}),
         });
         const problems = envelopeProblems(result);
         if (problems.length > 0)
@@ -235,6 +232,20 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       }
     },
   };
+}
+
+/**
+ * A call's arguments as its tool takes them: an earlier shape mapped onto the current one, then
+ * checked against the tool's schema (what `execute` does before running the tool).
+ */
+export function checkCall(tool: Tool, args: unknown): { mapped?: EarlierArgs; checked: ArgsCheck<unknown> } {
+  const mapped = mapEarlier(tool, args);
+  if (mapped && "error" in mapped) return { mapped, checked: { ok: false, message: mapped.error } };
+  const given = mapped ? mapped.args : args;
+  const checked = tool.jsonSchema
+    ? checkJsonArgs(tool.name, tool.jsonSchema, given)
+    : checkArgs(tool.name, schemaOf(tool), given);
+  return { ...(mapped ? { mapped } : {}), checked };
 }
 
 /** A call in an earlier shape of its tool, mapped onto the current one (none for a tool without earlier shapes). */

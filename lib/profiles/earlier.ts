@@ -12,6 +12,8 @@ import type { EarlierArgs, Tool } from "../../tools/types.ts";
 export interface Meaning {
   args?: Record<string, unknown>;
   honour?: Record<string, unknown>;
+  /** The values already combine the current parameter's (read_many_files' paths joined to include): no conflict. */
+  merged?: boolean;
 }
 
 export interface EarlierParam {
@@ -62,7 +64,7 @@ function mapArgs(
     const meaning = param.map ? param.map(value, given) : { args: { [param.now]: value } };
     if (typeof meaning === "string") return { error: meaning };
     for (const [key, mappedValue] of Object.entries(meaning.args ?? {})) {
-      if (key in args && !same(args[key], mappedValue))
+      if (!meaning.merged && key in args && !same(args[key], mappedValue))
         return {
           error: `${tool} got both ${param.name} (its earlier name) and ${key} with different values: give only ${param.now}.`,
         };

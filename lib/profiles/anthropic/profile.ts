@@ -14,7 +14,9 @@ import { todoWriteTool } from "./plan.ts";
 import { claudeSkillTool } from "./skill.ts";
 import { claudeSubagentTools } from "./subagents.ts";
 import { anthropicTools, CLAUDE_BASH_DEFAULT_TIMEOUT_MS } from "./tools.ts";
+import { AskUserQuestionTool, EnterPlanModeTool, ExitPlanModeTool } from "./user-tools.ts";
 import { WebFetchTool } from "./web-fetch.ts";
+import { WebSearchTool } from "./web-search.ts";
 
 export const ANTHROPIC_REFERENCE = "Claude Code 2.1";
 
@@ -47,7 +49,14 @@ export const ANTHROPIC_BASE_INSTRUCTIONS = `You are gong, an interactive coding 
 - If a request is ambiguous or risky, ask one precise question instead of guessing.`;
 
 /** The profile's tools, answering also to the names and shapes of earlier releases (earlier.ts). */
-export const anthropicOwnTools: readonly Tool[] = acceptEarlier([...anthropicTools, WebFetchTool]);
+export const anthropicOwnTools: readonly Tool[] = acceptEarlier([
+  ...anthropicTools,
+  WebFetchTool,
+  WebSearchTool,
+  AskUserQuestionTool,
+  EnterPlanModeTool,
+  ExitPlanModeTool,
+]);
 
 export function createAnthropicProfile(options: ProfileOptions): ProviderProfile {
   return createAlignedProfile(
@@ -66,7 +75,14 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         find: ["Glob"],
         ls: [],
       },
-      extras: [todoWriteTool.name, WebFetchTool.name],
+      extras: [
+        todoWriteTool.name,
+        WebFetchTool.name,
+        WebSearchTool.name,
+        AskUserQuestionTool.name,
+        EnterPlanModeTool.name,
+        ExitPlanModeTool.name,
+      ],
       limits: {
         Read: "read",
         Bash: "bash",
@@ -77,6 +93,7 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         apply_patch: "edit",
         Write: "write",
         WebFetch: "read",
+        WebSearch: "read",
       },
       projectDocFiles: ["CLAUDE.md"],
       // Claude Code's Read pages by offset/limit; its Grep takes a file as its path.

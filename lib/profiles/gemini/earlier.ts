@@ -91,7 +91,7 @@ export const GEMINI_EARLIER: Record<string, EarlierShape> = {
         now: "include",
         map: (value, args) =>
           Array.isArray(value)
-            ? { args: { include: [...value, ...(Array.isArray(args.include) ? args.include : [])] } }
+            ? { args: { include: [...value, ...(Array.isArray(args.include) ? args.include : [])] }, merged: true }
             : "read_many_files' paths was a list of paths or globs; read_many_files takes include now.",
       },
       topLevelGitIgnore,
