@@ -91,3 +91,25 @@ function same(a: unknown, b: unknown): boolean {
 export function wholeAtLeast(value: unknown, min: number, refusal: string): number | string {
   return typeof value === "number" && Number.isInteger(value) && value >= min ? value : refusal;
 }
+
+/**
+ * `expected_replacements`, which gemini-cli (≤ 0.30) and Claude Code (≤ 1.0.0) took: 1, the
+ * default, means exactly one occurrence; N > 1 means exactly N, all replaced — `now` (the tool's
+ * replace-all flag) set, and the count honoured by the tool.
+ */
+export function expectedReplacements(tool: string, now: string, from: string): EarlierParam {
+  return {
+    name: "expected_replacements",
+    from,
+    now,
+    map(value) {
+      const count = wholeAtLeast(
+        value,
+        1,
+        `expected_replacements must be a whole number of at least 1; ${tool} takes ${now}: true now to change every occurrence.`,
+      );
+      if (typeof count === "string") return count;
+      return count === 1 ? {} : { args: { [now]: true }, honour: { expected_replacements: count } };
+    },
+  };
+}

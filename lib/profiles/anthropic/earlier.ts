@@ -5,7 +5,7 @@
  * Claude Code refuses a parameter its schema does not have, and so do these tools.
  */
 import type { Tool } from "../../../tools/types.ts";
-import { type EarlierShape, wholeAtLeast, withEarlier } from "../earlier.ts";
+import { type EarlierShape, expectedReplacements, withEarlier } from "../earlier.ts";
 
 /** Earlier tool names, by the current tool, with the releases that used them. */
 export const CLAUDE_EARLIER_NAMES: Record<string, readonly { name: string; from: string }[]> = {
@@ -21,23 +21,7 @@ export const CLAUDE_EARLIER_NAMES: Record<string, readonly { name: string; from:
 export const CLAUDE_EARLIER: Record<string, EarlierShape> = {
   Edit: {
     unknown: "refuse",
-    params: [
-      {
-        // 1, the default, means exactly one; N > 1 means exactly N occurrences, all replaced.
-        name: "expected_replacements",
-        from: "Claude Code 0.2–1.0.0 (replace_all since 1.0.30)",
-        now: "replace_all",
-        map(value) {
-          const count = wholeAtLeast(
-            value,
-            1,
-            "expected_replacements must be a whole number of at least 1; Edit takes replace_all: true now to change every occurrence.",
-          );
-          if (typeof count === "string") return count;
-          return count === 1 ? {} : { args: { replace_all: true }, honour: { expected_replacements: count } };
-        },
-      },
-    ],
+    params: [expectedReplacements("Edit", "replace_all", "Claude Code 0.2–1.0.0 (replace_all since 1.0.30)")],
   },
   Grep: {
     unknown: "refuse",

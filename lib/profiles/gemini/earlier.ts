@@ -5,7 +5,7 @@
  * allows extra properties, so a parameter no release declared is ignored there — and here, with a note.
  */
 import type { Tool } from "../../../tools/types.ts";
-import { type EarlierParam, type EarlierShape, wholeAtLeast, withEarlier } from "../earlier.ts";
+import { type EarlierParam, type EarlierShape, expectedReplacements, wholeAtLeast, withEarlier } from "../earlier.ts";
 
 /** The directory parameter of list_directory, glob and grep_search was `path` until gemini-cli 0.14 named it dir_path. */
 const fromPath: EarlierParam = { name: "path", from: "gemini-cli 0.1.6–0.13", now: "dir_path" };
@@ -59,22 +59,6 @@ const readLimit: EarlierParam = {
   },
 };
 
-/** replace's `expected_replacements` (gemini-cli ≤ 0.30): 1, the default, means exactly one; N > 1 means exactly N, all replaced. */
-const expectedReplacements: EarlierParam = {
-  name: "expected_replacements",
-  from: "gemini-cli 0.1.6–0.30",
-  now: "allow_multiple",
-  map(value) {
-    const count = wholeAtLeast(
-      value,
-      1,
-      "expected_replacements must be a whole number of at least 1; replace takes allow_multiple: true now to change every occurrence.",
-    );
-    if (typeof count === "string") return count;
-    return count === 1 ? {} : { args: { allow_multiple: true }, honour: { expected_replacements: count } };
-  },
-};
-
 /** Each gemini tool's earlier parameters, by tool name. */
 export const GEMINI_EARLIER: Record<string, EarlierShape> = {
   read_file: {
@@ -99,7 +83,7 @@ export const GEMINI_EARLIER: Record<string, EarlierShape> = {
   },
   replace: {
     unknown: "ignore",
-    params: [expectedReplacements],
+    params: [expectedReplacements("replace", "allow_multiple", "gemini-cli 0.1.6–0.30")],
     // instruction arrived with gemini-cli 0.24 (from smart-edit); earlier calls have none.
     defaults: { instruction: "" },
   },
