@@ -62,12 +62,21 @@ export const editTool: Tool<EditArgs> = {
   run: (args, ctx) => runEdit(args, ctx, coreNames),
 };
 
-/** edit whose sentences name its parameters as `names` says (not model-visible: each profile gives its own). */
-export function editToolWith(names: EditNames): Tool<EditArgs> {
-  return { ...editTool, run: (args, ctx) => runEdit(args, ctx, names) };
+/**
+ * edit whose sentences name its parameters as `names` says (not model-visible: each profile gives
+ * its own). With `expected`, replace_all must find exactly that many occurrences (the count earlier
+ * versions of the reference agents took, `expected_replacements`).
+ */
+export function editToolWith(names: EditNames, expected?: number): Tool<EditArgs> {
+  return { ...editTool, run: (args, ctx) => runEdit(args, ctx, names, expected) };
 }
 
-async function runEdit(args: EditArgs, ctx: ToolRunContext, names: EditNames): Promise<ToolResponse> {
+async function runEdit(
+  args: EditArgs,
+  ctx: ToolRunContext,
+  names: EditNames,
+  expected?: number,
+): Promise<ToolResponse> {
   const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
   if (!info)
     return ctx.reply.fail("NOT_FOUND", `File not found: ${args.path}`, {
@@ -81,7 +90,7 @@ async function runEdit(args: EditArgs, ctx: ToolRunContext, names: EditNames): P
       `Not a regular file: ${args.path}. Only regular files can be changed.`,
       extras,
     );
-  return withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras, names));
+  return withFileLock(resolved.absolute, () => applyEdit(args, ctx, resolved.absolute, extras, names, expected));
 }
 
 async function applyEdit(
@@ -90,6 +99,7 @@ async function applyEdit(
   absolute: string,
   extras: { pathResolved: string },
   names: EditNames,
+  expected: number | undefined,
 ): Promise<ToolResponse> {
   const { path } = args;
   const before = await ctx.env.stat(absolute);
@@ -152,6 +162,12 @@ async function applyEdit(
     }
     spans = match.spans;
     fuzzy = match.fuzzy;
+    if (expected !== undefined && spans.length !== expected)
+      return ctx.reply.fail(
+        "INVALID_PARAM",
+        `Expected ${expected} occurrences of the text in ${path} but found ${spans.length}; nothing was changed. Give the count the file has, or more context.`,
+        { ...extras, data: { occurrences: spans.length } },
+      );
   }
 
   const updated = splice(content, spans, replacement);

@@ -12,7 +12,7 @@ import { envelopeProblems, startReply, type ToolResponse } from "../lib/envelope
 import { LocalEnvironment } from "../lib/env/local.ts";
 import type { ExecutionEnvironment } from "../lib/env/types.ts";
 import { OutputCapture } from "../lib/output/capture.ts";
-import { checkArgs } from "./args.ts";
+import { type ArgsCheck, checkArgs } from "./args.ts";
 import { checkJsonArgs } from "./json-args.ts";
 import { applyPatchTool } from "./apply-patch/tool.ts";
 import { bashTool } from "./bash.ts";
@@ -26,7 +26,8 @@ import { SearchEngineWatch } from "./search-fallback.ts";
 import { activeCoreToolNames, type ToolNames } from "./naming.ts";
 import { describeShellTool } from "./shell-description.ts";
 import type { ToolSpec } from "../lib/llm/types.ts";
-import type { Tool, ToolProgress } from "./types.ts";
+import type { EarlierArgs, Tool, ToolProgress } from "./types.ts";
+import type { UserChannel } from "./user-channel.ts";
 import type { WebAccess } from "../lib/web/access.ts";
 import { writeTool } from "./write.ts";
 import { CORE_NAMING, selectTools, type ToolPreset } from "./selection.ts";
@@ -84,6 +85,8 @@ export interface ExecuteOptions {
   output?: OutputCapture;
   /** Default timeout for shell commands that give none. */
   commandTimeoutMs?: number;
+  /** The person the tools may ask (questions, plan mode); absent where no one can answer. */
+  user?: UserChannel;
 }
 
 export interface RegisterOptions {
@@ -123,6 +126,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const processes = new ProcessTable(env);
   for (const tool of [...coreTools, ...optionalTools, ...(options.tools ?? [])]) tools.set(tool.name, tool);
   let active: string[] = [];
+  /** Sentences about earlier parameter names already told to the model: each is said once per registry (session). */
+  const told = new Set<string>();
 
   // The one selection rule (selection.ts), with the core tools' own names.
   // Names of MCP tools not connected yet stay out until they are registered.
@@ -175,17 +180,17 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     async execute(
       name,
       args,
-      { tools, signal, onUpdate, onProgress, callId, commandTimeoutMs, output = new OutputCapture() } = {},
+      { tools, signal, onUpdate, onProgress, callId, commandTimeoutMs, user, output = new OutputCapture() } = {},
     ) {
       const reply = startReply(args, relativeCwd());
       const lookup = tools ?? { names: active, callable: activeTool };
       const tool = typeof name === "string" ? lookup.callable(name) : undefined;
       if (!tool)
         return reply.fail("NOT_FOUND", `Unknown tool '${String(name)}'. Available tools: ${lookup.names.join(", ")}.`);
-      const checked = tool.jsonSchema
-        ? checkJsonArgs(tool.name, tool.jsonSchema, args)
-        : checkArgs(tool.name, schemaOf(tool), args);
-      if (!checked.ok) return reply.fail("INVALID_PARAM", checked.message);
+      const { mapped, checked } = checkCall(tool, args);
+      // A call under an earlier name of the tool (Task for Agent) is told the current one, once.
+      const renamed = name === tool.name ? [] : [`${name} is called ${tool.name} now.`];
+      if (!checked.ok) return reply.fail("INVALID_PARAM", withNotes(checked.message, untold(mapped, renamed, told)));
       if (signal?.aborted) return reply.fail("EXECUTION_ERROR", "Operation aborted");
       try {
         ready ??= env.initialize().catch((e) => {
@@ -206,6 +211,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           output,
           web: options.web,
           toolNames: lookup.toolNames ?? activeCoreToolNames(lookup.names),
+          ...(user ? { user } : {}),
+          ...(mapped && "honoured" in mapped && Object.keys(mapped.honoured).length
+            ? { earlier: mapped.honoured }
+            : {}),
         });
         const problems = envelopeProblems(result);
         if (problems.length > 0)
@@ -213,7 +222,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
             "INTERNAL_ERROR",
             `Tool ${tool.name} returned a malformed result (${problems.join("; ")}).`,
           );
-        return searches.report(result);
+        const notes = untold(mapped, renamed, told);
+        return searches.report(notes.length ? { ...result, text: withNotes(result.text, notes) } : result);
       } catch (e) {
         // The one place a tool's failure becomes an envelope: tool bodies just throw. After an abort a
         // tool's own sentence ("the call to MCP server x was cancelled") beats the generic one.
@@ -222,6 +232,38 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       }
     },
   };
+}
+
+/**
+ * A call's arguments as its tool takes them: an earlier shape mapped onto the current one, then
+ * checked against the tool's schema (what `execute` does before running the tool).
+ */
+export function checkCall(tool: Tool, args: unknown): { mapped?: EarlierArgs; checked: ArgsCheck<unknown> } {
+  const mapped = mapEarlier(tool, args);
+  if (mapped && "error" in mapped) return { mapped, checked: { ok: false, message: mapped.error } };
+  const given = mapped ? mapped.args : args;
+  const checked = tool.jsonSchema
+    ? checkJsonArgs(tool.name, tool.jsonSchema, given)
+    : checkArgs(tool.name, schemaOf(tool), given);
+  return { ...(mapped ? { mapped } : {}), checked };
+}
+
+/** A call in an earlier shape of its tool, mapped onto the current one (none for a tool without earlier shapes). */
+function mapEarlier(tool: Tool, args: unknown): EarlierArgs | undefined {
+  if (!tool.earlier || typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
+  return tool.earlier(args as Record<string, unknown>);
+}
+
+/** The notes about earlier names a call used, not yet told in this session (and marks them told). */
+function untold(mapped: EarlierArgs | undefined, renamed: readonly string[], told: Set<string>): string[] {
+  const notes = [...renamed, ...(mapped && !("error" in mapped) ? mapped.notes : [])];
+  const fresh = notes.filter((note) => !told.has(note));
+  for (const note of fresh) told.add(note);
+  return fresh;
+}
+
+function withNotes(text: string, notes: readonly string[]): string {
+  return notes.length ? `${text}\n[${notes.join(" ")}]` : text;
 }
 
 function abortMessage(e: unknown): string {

@@ -15,6 +15,7 @@ import type { OutputCapture } from "../lib/output/capture.ts";
 import type { TruncateMode } from "../lib/output/cut.ts";
 import type { ToolNames } from "./naming.ts";
 import type { ProcessTable } from "./processes.ts";
+import type { UserChannel } from "./user-channel.ts";
 
 /**
  * What a tool does, for everything that is not the model: `read` looks at files, `modify` changes
@@ -50,6 +51,10 @@ export interface ToolRunContext {
   web?: WebAccess;
   /** The profile's tool for each capability, for sentences that point at another tool (tools/naming.ts); absent: the core names. */
   toolNames?: ToolNames;
+  /** The person at the other end (the shell's menu, the editor), when someone can be asked; absent: print, RPC, scripts. */
+  user?: UserChannel;
+  /** Values of earlier parameters the tool still honours though its current shape has no place for them (see `Tool.earlier`). */
+  earlier?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -84,6 +89,15 @@ export interface PendingCall {
   env: ExecutionEnvironment;
 }
 
+/**
+ * A call written in an earlier shape of the tool, mapped onto the current one: the current
+ * arguments, the values with no current parameter that the tool still honours (`ctx.earlier`), and
+ * the sentences telling the model which names are current — or one sentence refusing the call.
+ */
+export type EarlierArgs =
+  | { args: Record<string, unknown>; honoured: Record<string, unknown>; notes: string[] }
+  | { error: string };
+
 export interface ToolProgress {
   progress: number;
   total?: number;
@@ -107,6 +121,11 @@ export interface Tool<Args = any> {
   format?: FreeformFormat;
   /** Older names the reference agent still answers to (gemini-cli's `search_file_content`): a call under one runs this tool; the model is shown only `name`. */
   aliases?: readonly string[];
+  /**
+   * Maps arguments written in an earlier shape of the tool (parameters its models were trained on
+   * before they were renamed) onto the current one, before they are checked (lib/profiles/earlier.ts).
+   */
+  earlier?(args: Record<string, unknown>): EarlierArgs;
   run(args: Args, ctx: ToolRunContext): Promise<ToolResponse>;
   /** Default "other". */
   kind?: ToolKind;

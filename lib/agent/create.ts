@@ -20,6 +20,7 @@ import type { McpManager } from "../mcp/manager.ts";
 import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
 import { planOf } from "../../tools/plan.ts";
 import type { Tool } from "../../tools/types.ts";
+import type { UserChannel } from "../../tools/user-channel.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
 import { loadHookModules, type Hooks } from "./hooks.ts";
 import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
@@ -101,6 +102,8 @@ export interface CreateSessionOptions {
    * file lives under GONG_HOME.
    */
   checkpoints?: boolean | (Partial<CheckpointSettings> & { home?: string });
+  /** The person the tools may ask (questions, plan mode): the shell's menu, the editor. Absent: no one can be asked. */
+  user?: UserChannel;
 }
 
 export function createSession(options: CreateSessionOptions = {}): Promise<Session> {
@@ -204,6 +207,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     },
     plan,
     checkpoints: checkpointsFor(options.checkpoints, store, cwd),
+    ...(options.user ? { user: options.user } : {}),
     subagents: (link) => {
       const subagents = new SubagentManager({
         ...link,

@@ -20,6 +20,7 @@ import { planOf, type Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { buildToolset, type Toolset } from "./toolset.ts";
 import type { Tool } from "../../tools/types.ts";
+import type { UserChannel } from "../../tools/user-channel.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
 import { EventBus, type Emit, type EventListener, type SessionEvent } from "./events.ts";
 import { HookRunner, type Hooks } from "./hooks.ts";
@@ -89,6 +90,8 @@ export interface SessionParts {
   mcp?: { manager: McpManager; owned: boolean };
   /** Checkpoints of the workspace before each user turn (absent: none are taken). */
   checkpoints?: Checkpointer;
+  /** The person the tools may ask; absent: no one can be asked. */
+  user?: UserChannel;
 }
 
 export class Session {
@@ -536,6 +539,7 @@ export class Session {
       steeringPending: () => this.queues.hasSteering,
       running: this.runningTools,
       commandTimeoutMs: parts.commandTimeoutMs ?? parts.profile.defaultCommandTimeoutMs,
+      user: parts.user,
     };
   }
 

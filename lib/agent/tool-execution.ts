@@ -14,6 +14,7 @@ import type { ToolRegistry } from "../../tools/registry.ts";
 import { describeCall, filesOf, kindOf, summarizeResult } from "../../tools/metadata.ts";
 import type { Toolset } from "./toolset.ts";
 import type { Tool } from "../../tools/types.ts";
+import type { UserChannel } from "../../tools/user-channel.ts";
 import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 
@@ -37,6 +38,8 @@ export interface ToolExecutionContext {
   running: Set<AbortController>;
   /** Timeout for shell commands that give none (session config, else the profile's default). */
   commandTimeoutMs?: number;
+  /** The person the tools may ask; absent: no one can be asked. */
+  user?: UserChannel;
 }
 
 export interface ExecutedCall {
@@ -137,6 +140,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
       callId: call.id,
       output: capture,
       commandTimeoutMs: ctx.commandTimeoutMs,
+      user: ctx.user,
       onUpdate: (text: string) =>
         ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
       onProgress: (p) => ctx.bus.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),

@@ -39,6 +39,7 @@ import { approvalGate, withGate, type ApprovalGate } from "../gate/approval.ts";
 import { APPROVAL_MODE_HELP, type ApprovalMode } from "../gate/modes.ts";
 import { ShellApprovals, type AnswerReader } from "./approve-prompt.ts";
 import { PlanMode } from "./plan-mode.ts";
+import { ShellUser } from "./shell-user.ts";
 import { renderTranscript } from "./transcript.ts";
 
 /** The end of a `!` command's output kept for the model. */
@@ -176,7 +177,12 @@ class InteractiveShell implements AnswerReader {
     const { setup, style } = this;
     this.host = await CurrentSession.start({
       ...setup,
-      sessionOptions: { ...setup.sessionOptions, hooks: withGate(setup.sessionOptions.hooks, this.gate) },
+      sessionOptions: {
+        ...setup.sessionOptions,
+        hooks: withGate(setup.sessionOptions.hooks, this.gate),
+        // The tools ask through this shell: a menu for questions, yes/no for plan mode.
+        user: new ShellUser(this, this.style, this.planMode, () => this.host.session),
+      },
     });
     this.unsubscribe = this.host.session.subscribe(this.onEvent);
     this.store = this.host.sessionStore;

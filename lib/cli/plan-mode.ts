@@ -1,16 +1,15 @@
 /**
- * Plan mode (/plan): the model is offered only the reading tools — the readonly preset and the
- * plan tool of the profile in use — so it looks around and proposes a plan without changing
+ * Plan mode (/plan, or the model's EnterPlanMode with the user's consent): the model is offered only
+ * the reading tools — the readonly preset, the plan tool of the profile in use and the tools that ask
+ * the user or leave plan mode — so it looks around and proposes a plan without changing
  * anything. Accepting the plan (/plan again) gives back the tools chosen before, unless the user
  * chose others meanwhile (/tools).
  */
 import type { Session } from "../agent/index.ts";
-import { planTools } from "../profiles/index.ts";
+import { PLAN_MODE_TOOL_NAMES } from "../profiles/index.ts";
 import type { ToolPreset } from "../../tools/registry.ts";
 
 type Selection = ToolPreset | readonly string[];
-
-const PLAN_TOOLS = new Set(planTools.map((t) => t.name));
 
 export class PlanMode {
   /** The selection before plan mode, and the one plan mode set (null: not in plan mode). */
@@ -22,8 +21,8 @@ export class PlanMode {
 
   enter(session: Session): void {
     if (this.state) return;
-    // The profile's plan tool is among the tools it offers now (TodoWrite, update_plan, write_todos).
-    const planning = ["readonly", ...session.tools.filter((name) => PLAN_TOOLS.has(name))];
+    // The profile's plan tool (TodoWrite, update_plan, write_todos) and, where it has them, the tools that ask the user and leave plan mode.
+    const planning = ["readonly", ...session.tools.filter((name) => PLAN_MODE_TOOL_NAMES.has(name))];
     const before = session.toolSelection;
     session.setTools(planning);
     this.state = { before, planning, messages: session.messages.length };

@@ -97,6 +97,7 @@ function modeAsks(
       if (mode === "edits" && (rules ? rules.isReadOnly(t.command) : isReadOnly(t.command))) out.readOnly = true;
       else out.what ??= "every command";
     } else if (t.as === "WebFetch") out.what ??= "web fetches";
+    else if (t.as === "WebSearch") out.what ??= "web searches";
     else if (WRITE_CALLS.has(t.as)) {
       if (mode === "ask") out.what ??= "every file change";
       else if (!changesInside(t, roots))

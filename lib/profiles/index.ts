@@ -5,6 +5,7 @@
  * own profiles.
  */
 import { anthropicProfile } from "./anthropic/profile.ts";
+import { AskUserQuestionTool, ExitPlanModeTool } from "./anthropic/user-tools.ts";
 import { defaultProfile } from "./default/profile.ts";
 import { geminiProfile } from "./gemini/profile.ts";
 import { openaiProfile } from "./openai/profile.ts";
@@ -85,6 +86,13 @@ const builtInSamples = samples(BUILT_IN.map((p) => p.create));
  * them, no preset turns them on; a profile's extras or a selection naming one do.
  */
 export const planTools: readonly Tool[] = builtInSamples.flatMap((p) => (p.planTool ? [p.planTool] : []));
+
+/** What plan mode keeps besides the reading tools: the plan tools, asking the user, and leaving plan mode. */
+export const PLAN_MODE_TOOL_NAMES: ReadonlySet<string> = new Set([
+  ...planTools.map((t) => t.name),
+  AskUserQuestionTool.name,
+  ExitPlanModeTool.name,
+]);
 
 /**
  * Names of every built-in profile's subagent tools, read off their definitions (no subagents are

@@ -5,7 +5,7 @@
  * without one (a registry used on its own) fetch with the defaults and return the page itself.
  * Only this file and the cache load with the tools; the fetcher and the converter on first use.
  */
-import type { LlmClient } from "../llm/types.ts";
+import type { LlmClient, WebSource } from "../llm/types.ts";
 import { PageCache } from "./cache.ts";
 import type { ReadablePage } from "./convert.ts";
 import type { FetchLimits } from "./fetch-page.ts";
@@ -31,6 +31,14 @@ export interface WebAccess {
   cache: PageCache<ReadPage>;
   /** Answers a prompt about pages with a small model call; absent: the page itself goes to the model. */
   answer?(question: PageQuestion, signal?: AbortSignal): Promise<string>;
+  /** Searches the web with the provider's own search (a model call that may search); absent without a model. */
+  search?(query: string, signal?: AbortSignal): Promise<SearchAnswer>;
+}
+
+/** What a search found: the model's summary of the results and the pages it drew on. */
+export interface SearchAnswer {
+  text: string;
+  sources: WebSource[];
 }
 
 export interface ReadPage extends ReadablePage {
@@ -82,6 +90,10 @@ export async function readPage(
 /** Page text a small model is given at most (the rest is cut, as Claude Code's fetch does). */
 export const ANSWER_PAGE_CHARS = 100_000;
 
+const SEARCH_SYSTEM = `You search the web for a coding agent and report what you found.
+Search for the query, then answer it briefly from the results: the facts, versions, commands and API names exactly as the pages give them.
+Name the page each fact comes from; say plainly when the results do not answer the query.`;
+
 const ANSWER_SYSTEM = `You read web content fetched for a coding agent and answer its request about that content.
 Answer only from the content given; say plainly when it does not contain the answer.
 Be concise and precise: keep code, commands, version numbers, API names and URLs exactly as written; quote short passages when wording matters.`;
@@ -122,6 +134,23 @@ export function createWebAccess(options: WebAccessOptions = {}): WebAccess {
               { signal },
             );
             return response.text.trim();
+          },
+          async search(query: string, signal?: AbortSignal) {
+            // The provider's own search (Anthropic web_search, OpenAI web_search, Gemini googleSearch) runs inside this call.
+            const response = await client.complete(
+              {
+                model,
+                system: SEARCH_SYSTEM,
+                messages: [{ role: "user", content: query }],
+                maxTokens: 4096,
+                webSearch: true,
+              },
+              { signal },
+            );
+            const found = response.message.webSearch;
+            const sources = [...(found?.citations ?? []), ...(found?.results ?? [])];
+            const unique = sources.filter((s, i) => sources.findIndex((o) => o.url === s.url) === i);
+            return { text: response.text.trim(), sources: unique };
           },
         }
       : {}),

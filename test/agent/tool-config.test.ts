@@ -114,6 +114,10 @@ describe("one rule for custom and subagent tools: all on under the default prese
       "Glob",
       "TodoWrite",
       "WebFetch",
+      "WebSearch",
+      "AskUserQuestion",
+      "EnterPlanMode",
+      "ExitPlanMode",
       "plain_text",
       "Agent",
     ]);

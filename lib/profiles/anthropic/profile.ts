@@ -6,13 +6,17 @@
  *
  * Tool shapes checked against Claude Code 2.1 (2.1.168 tool schemas).
  */
+import type { Tool } from "../../../tools/types.ts";
 import { createAlignedProfile } from "../build-profile.ts";
 import type { ProfileOptions, ProfileRegistration, ProviderProfile } from "../types.ts";
+import { acceptEarlier } from "./earlier.ts";
 import { todoWriteTool } from "./plan.ts";
 import { claudeSkillTool } from "./skill.ts";
 import { claudeSubagentTools } from "./subagents.ts";
 import { anthropicTools, CLAUDE_BASH_DEFAULT_TIMEOUT_MS } from "./tools.ts";
+import { AskUserQuestionTool, EnterPlanModeTool, ExitPlanModeTool } from "./user-tools.ts";
 import { WebFetchTool } from "./web-fetch.ts";
+import { WebSearchTool } from "./web-search.ts";
 
 export const ANTHROPIC_REFERENCE = "Claude Code 2.1";
 
@@ -44,13 +48,24 @@ export const ANTHROPIC_BASE_INSTRUCTIONS = `You are gong, an interactive coding 
 - Name files as path:line when pointing at code.
 - If a request is ambiguous or risky, ask one precise question instead of guessing.`;
 
+/** The profile's tools, answering also to the names and shapes of earlier releases (earlier.ts). */
+export const anthropicOwnTools: readonly Tool[] = acceptEarlier([
+  ...anthropicTools,
+  WebFetchTool,
+  WebSearchTool,
+  AskUserQuestionTool,
+  EnterPlanModeTool,
+  ExitPlanModeTool,
+]);
+
 export function createAnthropicProfile(options: ProfileOptions): ProviderProfile {
   return createAlignedProfile(
     {
       id: "anthropic",
       reference: ANTHROPIC_REFERENCE,
       baseInstructions: ANTHROPIC_BASE_INSTRUCTIONS,
-      tools: [...anthropicTools, WebFetchTool],
+      // Calls under earlier Claude Code tool and parameter names are mapped onto today's (earlier.ts).
+      tools: anthropicOwnTools,
       capabilities: {
         read: ["Read"],
         write: ["Write"],
@@ -60,7 +75,14 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         find: ["Glob"],
         ls: [],
       },
-      extras: [todoWriteTool.name, WebFetchTool.name],
+      extras: [
+        todoWriteTool.name,
+        WebFetchTool.name,
+        WebSearchTool.name,
+        AskUserQuestionTool.name,
+        EnterPlanModeTool.name,
+        ExitPlanModeTool.name,
+      ],
       limits: {
         Read: "read",
         Bash: "bash",
@@ -71,6 +93,7 @@ export function createAnthropicProfile(options: ProfileOptions): ProviderProfile
         apply_patch: "edit",
         Write: "write",
         WebFetch: "read",
+        WebSearch: "read",
       },
       projectDocFiles: ["CLAUDE.md"],
       // Claude Code's Read pages by offset/limit; its Grep takes a file as its path.

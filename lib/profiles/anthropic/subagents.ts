@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { agentModel } from "../../setup/agents.ts";
 import type { Tool } from "../../../tools/types.ts";
+import { withEarlier } from "../earlier.ts";
 import {
   agentList,
   findAgent,
@@ -19,7 +20,8 @@ const CLAUDE_TYPES = ["general-purpose", "Explore"] as const;
 
 /** Claude Code's Agent tool, the only subagent tool of the profile. */
 export function claudeSubagentTools(subagents: Subagents, options: SubagentToolOptions): Tool[] {
-  return [agentTool(subagents, options)];
+  // Claude Code called it Task until 2.1.100: models trained then still call Task.
+  return [withEarlier(agentTool(subagents, options), { unknown: "refuse" }, ["Task"])];
 }
 
 function agentTool(subagents: Subagents, options: SubagentToolOptions): Tool {

@@ -85,7 +85,8 @@ const editSchema = v.strictObject({
   replace_all: v.optional(flag("Replace every occurrence of old_string (default false)."), false),
 });
 
-const claudeEdit = editToolWith({ oldText: "old_string", replaceAll: "replace_all" });
+const CLAUDE_EDIT_NAMES = { oldText: "old_string", replaceAll: "replace_all" };
+const claudeEdit = editToolWith(CLAUDE_EDIT_NAMES);
 
 export const EditTool: Tool<v.InferOutput<typeof editSchema>> = {
   name: "Edit",
@@ -100,12 +101,15 @@ export const EditTool: Tool<v.InferOutput<typeof editSchema>> = {
     new_text: a.new_string,
     replace_all: a.replace_all,
   })),
-  run: (args, ctx) =>
-    delegate(
-      claudeEdit,
+  run: (args, ctx) => {
+    // expected_replacements (earlier Edit): exactly that many occurrences, all replaced.
+    const expected = ctx.earlier?.expected_replacements;
+    return delegate(
+      typeof expected === "number" ? editToolWith(CLAUDE_EDIT_NAMES, expected) : claudeEdit,
       { path: args.file_path, old_text: args.old_string, new_text: args.new_string, replace_all: args.replace_all },
       ctx,
-    ),
+    );
+  },
 };
 
 const bashSchema = v.strictObject({

@@ -7,8 +7,10 @@
  *
  * Tool shapes checked against gemini-cli 0.56 (its model tool-declaration snapshots).
  */
+import type { Tool } from "../../../tools/types.ts";
 import { createAlignedProfile } from "../build-profile.ts";
 import type { ProfileOptions, ProfileRegistration, ProviderProfile } from "../types.ts";
+import { acceptEarlier } from "./earlier.ts";
 import { writeTodosTool } from "./plan.ts";
 import { geminiSkillTool } from "./skill.ts";
 import { geminiSubagentTools } from "./subagents.ts";
@@ -48,13 +50,17 @@ export const GEMINI_BASE_INSTRUCTIONS = `You are gong, a command-line agent for 
 # Answers
 - Concise and direct, for a terminal: a few lines, Markdown only where it helps. Say what changed and where, and plainly what is left undone or failing.`;
 
+/** The profile's tools, answering also to the names and shapes of earlier releases (earlier.ts). */
+export const geminiOwnTools: readonly Tool[] = acceptEarlier([...geminiTools, geminiWebFetchTool]);
+
 export function createGeminiProfile(options: ProfileOptions): ProviderProfile {
   return createAlignedProfile(
     {
       id: "gemini",
       reference: GEMINI_REFERENCE,
       baseInstructions: GEMINI_BASE_INSTRUCTIONS,
-      tools: [...geminiTools, geminiWebFetchTool],
+      // Calls in the shapes of earlier gemini-cli releases are mapped onto today's (earlier.ts).
+      tools: geminiOwnTools,
       capabilities: {
         read: ["read_file", "read_many_files"],
         write: ["write_file"],

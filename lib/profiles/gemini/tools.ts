@@ -176,7 +176,8 @@ const replaceSchema = v.strictObject({
   allow_multiple: v.optional(flag("Replace every occurrence of old_string instead of requiring exactly one.")),
 });
 
-const geminiEdit = editToolWith({ oldText: "old_string", replaceAll: "allow_multiple" });
+const GEMINI_EDIT_NAMES = { oldText: "old_string", replaceAll: "allow_multiple" };
+const geminiEdit = editToolWith(GEMINI_EDIT_NAMES);
 
 export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
   name: "replace",
@@ -196,8 +197,10 @@ export const replaceTool: Tool<v.InferOutput<typeof replaceSchema>> = {
       const target = await ctx.env.resolvePath(args.file_path).catch(() => null);
       if (target && !target.exists) return delegate(writeTool, { path: args.file_path, content: args.new_string }, ctx);
     }
+    // expected_replacements (earlier replace): exactly that many occurrences, all replaced.
+    const expected = ctx.earlier?.expected_replacements;
     return delegate(
-      geminiEdit,
+      typeof expected === "number" ? editToolWith(GEMINI_EDIT_NAMES, expected) : geminiEdit,
       {
         path: args.file_path,
         old_text: args.old_string,

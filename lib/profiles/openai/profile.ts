@@ -8,12 +8,14 @@
  * Tool shapes checked against codex 0.169 (codex-rs tool specs).
  */
 import { webFetchTool } from "../../../tools/web-fetch.ts";
+import type { Tool } from "../../../tools/types.ts";
 import { createAlignedProfile } from "../build-profile.ts";
 import { plainSkillTool } from "../skill-tool.ts";
 import type { ProfileOptions, ProfileRegistration, ProviderProfile } from "../types.ts";
 import { EXEC_DEFAULT_YIELD_MS } from "./exec-command.ts";
 import { updatePlanTool } from "./plan.ts";
 import { codexSubagentTools } from "./subagents.ts";
+import { acceptEarlier } from "./earlier.ts";
 import { openaiTools } from "./tools.ts";
 
 export const OPENAI_REFERENCE = "codex 0.169";
@@ -40,6 +42,9 @@ export const OPENAI_BASE_INSTRUCTIONS = `You are gong, a coding agent running in
 ## Final answer
 - Short and plain: what changed and why, with file paths, then anything the user must do or know. Reference files instead of pasting them. Ask only when a decision belongs to the user.`;
 
+/** The profile's tools, answering also to the names and shapes of earlier releases (earlier.ts). */
+export const openaiOwnTools: readonly Tool[] = acceptEarlier([...openaiTools, webFetchTool]);
+
 export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
   return createAlignedProfile(
     {
@@ -47,7 +52,8 @@ export function createOpenAIProfile(options: ProfileOptions): ProviderProfile {
       reference: OPENAI_REFERENCE,
       baseInstructions: OPENAI_BASE_INSTRUCTIONS,
       // codex has no fetch tool of its own (only the hosted web_search): the model gets gong's web_fetch, named in codex's style.
-      tools: [...openaiTools, webFetchTool],
+      // Calls under codex's earlier tool names and shapes are mapped onto today's (earlier.ts).
+      tools: openaiOwnTools,
       capabilities: {
         read: ["read_file"],
         write: ["write_file"],
