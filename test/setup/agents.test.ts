@@ -113,9 +113,8 @@ describe("custom agents", () => {
     expect(agentTool.description).toContain("- code-reviewer: Reviews code for bugs");
     const [child] = childOf(h.fake.requests, "CHILD");
     expect(JSON.stringify(child.body.system)).toContain("You are an expert code reviewer");
-    // Glob, Grep, LS (retired: Glob), Read, NotebookRead (Read), WebFetch, TodoWrite; no shell, no tools
-    // gong lacks (WebSearch is the provider's own search, not a tool).
-    expect(toolNames(child).sort()).toEqual(["Glob", "Grep", "Read", "TodoWrite", "WebFetch"]);
+    // Glob, Grep, LS (retired: Glob), Read, NotebookRead (Read), WebFetch, WebSearch, TodoWrite; no shell.
+    expect(toolNames(child).sort()).toEqual(["Glob", "Grep", "Read", "TodoWrite", "WebFetch", "WebSearch"]);
     expect(child.body.model).toBe("claude-sonnet-4-6");
     const end = h.of("tool_call_end").find((e) => e.agent_id === undefined && e.data.tool_name === "Agent")!;
     expect((end.data.output as any).text).toBe("No issues with confidence of 80 or more.");

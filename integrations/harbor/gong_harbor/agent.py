@@ -164,7 +164,7 @@ def _install_script(release: str, target: str) -> str:
         f"set -eu; release={shlex.quote(release.rstrip('/'))}; target={shlex.quote(target)}; "
         'case "$(uname -m)" in x86_64|amd64) cpu=x64;; aarch64|arm64) cpu=arm64;; '
         '*) echo "gong install: no gong build for CPU $(uname -m)" >&2; exit 1;; esac; '
-        "libc=; if ls /lib/ld-musl-* >/dev/null 2>&1; then libc=-musl; fi; "
+        "libc=; if ! getconf GNU_LIBC_VERSION >/dev/null 2>&1 && ls /lib/ld-musl-* >/dev/null 2>&1; then libc=-musl; fi; "
         'name="gong-linux-$cpu$libc"; work=$(mktemp -d); cd "$work"; '
         f"fetch() {{ {fetch}; }}; "
         'fetch "$name"; fetch SHA256SUMS; '
