@@ -273,6 +273,7 @@ export async function prepareSession(
     terminated: termination.signal,
     terminate(reason) {
       void toolEnv.cleanup().catch(() => {});
+      void shellHooks?.killRunning();
       termination.abort(new Error(reason));
     },
     fork: opts.fork,

@@ -5,7 +5,8 @@
 import { expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeFlags, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
+import { CLI, fakeFlags, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
+import { eventually, until } from "../helpers/wait.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 
 const ws = useWorkspace();
@@ -130,3 +131,49 @@ test("issue 26: a PermissionRequest hook answers an ask rule where no one can (p
     cwd: ws.dir,
   });
 });
+
+test.skipIf(!existsSync("/proc/self/stat"))(
+  "issue 37 defect 1: a PreToolUse hook still running when gong -p gets SIGTERM dies with gong",
+  async () => {
+    // The hook's shell records its pid and becomes `sleep 71`; its timeout (600 s) is far away.
+    const hook = "echo $$ > hook.pid; exec sleep 71";
+    claudeSettings({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: hook, timeout: 600 }] }] } });
+    const fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch ran" } }] }, { text: "never reached" }],
+    });
+    const proc = Bun.spawn([process.execPath, CLI, ...PROFILES[0].flags(fake), "--trust", "-p", "run it"], {
+      cwd: ws.dir,
+      env: ws.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const pidPath = join(ws.dir, "hook.pid");
+    const hookPid = Number(
+      await until(
+        () => existsSync(pidPath) && /^\d+\n$/.test(readFileSync(pidPath, "utf8")) && readFileSync(pidPath, "utf8"),
+        "hook.pid",
+      ),
+    );
+    try {
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(143);
+      expect(await eventually(() => !alive(hookPid))).toBe(true);
+      // The stopped guard did not let the call through.
+      expect(existsSync(join(ws.dir, "ran"))).toBe(false);
+    } finally {
+      if (alive(hookPid)) process.kill(hookPid, "SIGKILL");
+    }
+  },
+  60_000,
+);
+
+/** Whether `pid` runs (a zombie does not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
+  return stat !== "" && stat[stat.lastIndexOf(")") + 2] !== "Z";
+}
