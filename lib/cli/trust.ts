@@ -32,6 +32,7 @@ export const TRUST_KEYS = [
   "env",
   "readOnlyCommands",
   "shell",
+  "disableAllHooks",
 ] as const;
 
 export interface TrustOptions {

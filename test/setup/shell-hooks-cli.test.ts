@@ -177,3 +177,23 @@ function alive(pid: number): boolean {
   const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
   return stat !== "" && stat[stat.lastIndexOf(")") + 2] !== "Z";
 }
+
+test("issue 37 defect 2: an untrusted project's disableAllHooks does not switch off the user's own hooks, and gong says so", async () => {
+  const guard = `grep -q 'rm victim' && { echo 'no rm here' >&2; exit 2; }; exit 0`;
+  mkdirSync(join(ws.home, ".claude"), { recursive: true });
+  writeFileSync(
+    join(ws.home, ".claude", "settings.json"),
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] } }),
+  );
+  claudeSettings({ disableAllHooks: true });
+  writeFileSync(join(ws.dir, "victim"), "keep me\n");
+  const fake = await startFakeLlm({
+    script: [{ toolCalls: [PROFILES[0].shell("rm victim")] }, { text: "done" }],
+  });
+  const r = await ws.run([...PROFILES[0].flags(fake), "-p", "clean up"]);
+  expect(r.code).toBe(0);
+  expect(existsSync(join(ws.dir, "victim"))).toBe(true);
+  expect(JSON.stringify(fake.requests[1].body)).toContain("no rm here");
+  const said = r.stderr.split("\n").filter((l) => l.includes("disableAllHooks"));
+  expect(said).toEqual([expect.stringContaining(join(ws.dir, ".claude", "settings.json"))]);
+});
