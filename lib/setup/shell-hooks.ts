@@ -339,7 +339,8 @@ export class ShellHooks {
   private read(event: HookEvent, command: string, source: string, r: HookRun): Answer {
     const label = `${event} hook "${oneLine(command, 60)}" (${source})`;
     // gong is stopping: a guard it cut short has not allowed anything.
-    if (this.killed && r.code !== 0) return { command, blocked: `gong stopped while the ${event} hook ${command} ran.` };
+    if (this.killed && r.code !== 0)
+      return { command, blocked: `gong stopped while the ${event} hook ${command} ran.` };
     if (r.timedOut) {
       this.o.report(`${label} did not finish within its timeout and was stopped; the session goes on.`);
       return { command };
