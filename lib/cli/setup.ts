@@ -173,7 +173,7 @@ export async function prepareSession(
   const tools = parseTools(opts.tools ?? settings.tools);
   const toolSource = opts.tools !== undefined ? "--tools" : `"tools" in ${sources.tools}`;
   // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
-  const brought = discoverSetup({ cwd, home: env.HOME });
+  const brought = await discoverSetup({ cwd, home: env.HOME });
   // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
   const explicitTools =
     tools !== undefined &&

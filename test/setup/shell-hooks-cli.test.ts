@@ -6,7 +6,8 @@ import { expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, fakeFlags, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
-import { eventually, until } from "../helpers/wait.ts";
+import { alive, pidFrom } from "../agent/harness.ts";
+import { eventually } from "../helpers/wait.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 
 const ws = useWorkspace();
@@ -147,13 +148,7 @@ test.skipIf(!existsSync("/proc/self/stat"))(
       stdout: "pipe",
       stderr: "pipe",
     });
-    const pidPath = join(ws.dir, "hook.pid");
-    const hookPid = Number(
-      await until(
-        () => existsSync(pidPath) && /^\d+\n$/.test(readFileSync(pidPath, "utf8")) && readFileSync(pidPath, "utf8"),
-        "hook.pid",
-      ),
-    );
+    const hookPid = await pidFrom(join(ws.dir, "hook.pid"));
     try {
       proc.kill("SIGTERM");
       expect(await proc.exited).toBe(143);
@@ -166,17 +161,6 @@ test.skipIf(!existsSync("/proc/self/stat"))(
   },
   60_000,
 );
-
-/** Whether `pid` runs (a zombie does not). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
-  return stat !== "" && stat[stat.lastIndexOf(")") + 2] !== "Z";
-}
 
 test("issue 37 defect 2: an untrusted project's disableAllHooks does not switch off the user's own hooks, and gong says so", async () => {
   const guard = `grep -q 'rm victim' && { echo 'no rm here' >&2; exit 2; }; exit 0`;

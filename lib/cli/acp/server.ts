@@ -100,7 +100,7 @@ export async function runAcp(setup: CliSetup, io: Io, options: AcpOptions): Prom
     }
     if (mcp.owned) managers.push(mcp.manager!);
     // The skills, agents and commands of the session's own directory.
-    const brought = cwd === setup.cwd ? setup.brought : discoverSetup({ cwd, home: io.env.HOME });
+    const brought = cwd === setup.cwd ? setup.brought : await discoverSetup({ cwd, home: io.env.HOME });
     if (cwd !== setup.cwd) for (const problem of brought.problems) warn(`gong: warning: ${problem}`);
     const session = await createSession({
       ...setup.sessionOptions,
