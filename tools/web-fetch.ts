@@ -129,7 +129,8 @@ export function fetchTargets(args: unknown): string[] {
   const texts = typeof a.url === "string" ? [a.url] : typeof a.prompt === "string" ? urlsInText(a.prompt) : [];
   const hosts = texts.flatMap((t) => {
     try {
-      return [new URL(t).hostname.toLowerCase()];
+      // `example.com.` (the root dot) is the same host as `example.com`.
+      return [new URL(t).hostname.toLowerCase().replace(/\.$/, "")];
     } catch {
       return [];
     }

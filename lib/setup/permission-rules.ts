@@ -213,15 +213,21 @@ function mcpMatches(ruleTool: string, name: string): boolean {
   return false;
 }
 
-function domainMatches(domain: string, url: string): boolean {
+function domainMatches(rule: string, url: string): boolean {
   let host: string;
   try {
-    host = new URL(url).hostname;
+    host = fullyQualified(new URL(url).hostname);
   } catch {
     return false;
   }
+  const domain = fullyQualified(rule);
   if (domain.startsWith("*.")) return host.endsWith(domain.slice(1)) || host === domain.slice(2);
   return host === domain;
+}
+
+/** `example.com.` is `example.com`: a name with its root dot reaches the same host. */
+function fullyQualified(host: string): string {
+  return host.toLowerCase().replace(/\.$/, "");
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { homedir } from "node:os";
+import { fetchTargets } from "../../tools/web-fetch.ts";
 import {
   parseRule,
   PermissionRules,
@@ -135,6 +136,14 @@ describe("issue 26: permission rules, Claude Code syntax", () => {
     expect(r.decide("mcp__db__drop_table", {})?.behavior).toBe("deny");
     expect(r.decide("mcp__db__select", {})).toBeUndefined();
     expect(r.decide("Agent", { subagent_type: "Explore", prompt: "x" })?.behavior).toBe("allow");
+  });
+
+  test("issue 37 defect 4: a host name with its trailing root dot meets the domain rules of the name without it", () => {
+    const r = rules({ allow: ["WebFetch(domain:docs.example.com)"], deny: ["WebFetch(domain:*.evil.com)"] });
+    expect(r.decide("web_fetch", { url: "https://docs.example.com./a" })?.behavior).toBe("allow");
+    expect(r.decide("WebFetch", { url: "http://www.evil.com./" })?.behavior).toBe("deny");
+    expect(r.decide("WebFetch", { url: "http://EVIL.com./" })?.behavior).toBe("deny");
+    expect(fetchTargets({ url: "http://www.Evil.com./x" })).toEqual(["www.evil.com"]);
   });
 
   test("a string that is not a rule is refused with the reason", () => {
