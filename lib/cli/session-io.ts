@@ -10,7 +10,7 @@ import { createSession, type Session, type SubmitResult } from "../agent/index.t
 import { isUnfinished } from "../agent/stop-reasons.ts";
 import type { FinishReason } from "../llm/types.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../store/list.ts";
-import { lockPathOf, SessionLockedError } from "../store/lock.ts";
+import { lockPathOf, ownerText, SessionLockedError } from "../store/lock.ts";
 import { NotASessionFileError } from "../store/session-file-guard.ts";
 import { SessionStore } from "../store/session-store.ts";
 import type { CliSetup } from "./setup.ts";
@@ -83,7 +83,7 @@ function opening(ref: string, open: () => SessionStore): SessionStore {
       throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
     if (e instanceof SessionLockedError) {
       throw new ConfigError(
-        `Session ${e.path} is in use by another gong process (pid ${e.pid}; lock file ${lockPathOf(e.path)}); wait for it to finish, or branch off it with --fork. If no gong runs there, delete the lock file.`,
+        `Session ${e.path} is in use by another gong process (${ownerText(e.pid)}lock file ${lockPathOf(e.path)}); wait for it to finish, or branch off it with --fork. If no gong runs there, delete the lock file.`,
       );
     }
     throw new ConfigError(
