@@ -133,7 +133,7 @@ async function runRead(
     prefix,
     wording,
   };
-  const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
+  const { resolved, info, extras } = await locate(ctx, args.path, { variants: true, reading: true });
   if (!info)
     return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, {
       text: `File '${args.path}' does not exist. Check the path, or use ls or find to locate it.`,

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import * as v from "valibot";
-import type { Tool } from "../../tools/types.ts";
+import type { Tool, ToolRunContext } from "../../tools/types.ts";
 import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
 import {
   filesUnder,
@@ -120,7 +120,10 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
   const byName = new Map(skills.map((s) => [s.name, s]));
   const description =
     "Load a skill's instructions (and the list of files that come with it) before doing a task the skill covers. The available skills are listed in the system prompt.";
-  const answer = async (name: string, args: string | undefined, reply: Parameters<Tool["run"]>[1]["reply"]) => {
+  // Each environment opens a loaded skill's folder to reading once; it stays open for the session.
+  const opened = new WeakMap<ToolRunContext["env"], Set<string>>();
+  const answer = async (name: string, args: string | undefined, ctx: ToolRunContext) => {
+    const { reply } = ctx;
     const skill = byName.get(name.replace(/^\//, ""));
     if (!skill) return reply.fail("NOT_FOUND", `No skill '${name}'. Available skills: ${names.join(", ") || "none"}.`);
     let loaded: LoadedSkill;
@@ -131,6 +134,12 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
         "EXECUTION_ERROR",
         `Skill '${skill.name}' could not be loaded from ${skill.file}: ${(e as Error).message}`,
       );
+    }
+    // The model is told to read the files beside SKILL.md: they are readable from now on (writable never).
+    const dirs = opened.get(ctx.env) ?? opened.set(ctx.env, new Set()).get(ctx.env)!;
+    if (!dirs.has(loaded.dir)) {
+      ctx.env.openForReading?.(loaded.dir);
+      dirs.add(loaded.dir);
     }
     const text = profileId === "gemini" ? geminiText(skill, loaded) : plainText(skill, loaded, args);
     return reply.success({ skill: skill.name, file: skill.file, dir: loaded.dir, files: loaded.files }, text);
@@ -145,7 +154,7 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
         skill: v.pipe(v.string(), v.minLength(1), v.description('The skill\'s name, e.g. "pdf".')),
         args: v.optional(v.pipe(v.string(), v.description("Optional arguments for the skill."))),
       }),
-      run: async (a: { skill: string; args?: string }, ctx) => answer(a.skill, a.args, ctx.reply),
+      run: async (a: { skill: string; args?: string }, ctx) => answer(a.skill, a.args, ctx),
     };
   }
   if (profileId === "gemini") {
@@ -159,7 +168,7 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
             ? v.pipe(v.picklist(names), v.description("The name of the skill to activate."))
             : v.string(),
       }),
-      run: async (a: { name: string }, ctx) => answer(a.name, undefined, ctx.reply),
+      run: async (a: { name: string }, ctx) => answer(a.name, undefined, ctx),
     };
   }
   return {
@@ -167,7 +176,7 @@ export function skillTool(profileId: string, skills: readonly Skill[]): Tool {
     name: "skill",
     summarizeCall: (a: { name?: string }) => a.name ?? "",
     schema: v.object({ name: v.pipe(v.string(), v.minLength(1), v.description("The skill's name.")) }),
-    run: async (a: { name: string }, ctx) => answer(a.name, undefined, ctx.reply),
+    run: async (a: { name: string }, ctx) => answer(a.name, undefined, ctx),
   };
 }
 

@@ -107,6 +107,57 @@ describe("Agent Skills", () => {
     });
   }
 
+  for (const [profile, load, read] of [
+    [
+      "default",
+      { name: "skill", arguments: { name: "internal-comms" } },
+      (path: string) => ({ name: "read", arguments: { path } }),
+    ],
+    [
+      "anthropic",
+      { name: "Skill", arguments: { skill: "internal-comms" } },
+      (file_path: string) => ({ name: "Read", arguments: { file_path } }),
+    ],
+    [
+      "openai",
+      { name: "skill", arguments: { name: "internal-comms" } },
+      (file_path: string) => ({ name: "read_file", arguments: { file_path } }),
+    ],
+    [
+      "gemini",
+      { name: "activate_skill", arguments: { name: "internal-comms" } },
+      (file_path: string) => ({ name: "read_file", arguments: { file_path } }),
+    ],
+  ] as const) {
+    test(`issue 37 defect 7: a user-level skill's own files are readable once it is loaded, and only then [${profile}]`, async () => {
+      using p = project();
+      // The published skill as a user-level one, outside the workspace; another one beside it is never loaded.
+      const skills = join(p.home, ".claude", "skills");
+      mkdirSync(skills, { recursive: true });
+      cpSync(join(FIXTURE, ".claude/skills/internal-comms"), join(skills, "internal-comms"), { recursive: true });
+      cpSync(join(FIXTURE, ".agents/skills/brand-guidelines"), join(skills, "brand-guidelines"), { recursive: true });
+      const example = join(skills, "internal-comms", "examples", "3p-updates.md");
+      const other = join(skills, "brand-guidelines", "SKILL.md");
+      const userSkills = (await discoverSkills({ cwd: p.home, home: p.home, gongHome: join(p.home, ".gong") })).items;
+      await using h = await harness(
+        [
+          { toolCalls: [read(example)] },
+          { toolCalls: [load] },
+          { toolCalls: [read(example)] },
+          { toolCalls: [read(other)] },
+          { text: "Written." },
+        ],
+        { profile, skills: userSkills },
+      );
+      await h.session.submit("Write a 3P update for the team.");
+      const ends = h.of("tool_call_end").map((e) => e.data.output as any);
+      expect(ends.map((o) => o.status)).toEqual(["error", "success", "success", "error"]);
+      expect(ends[0].error.code).toBe("ACCESS_DENIED");
+      expect(ends[2].text).toContain("You are being asked to write a 3P update.");
+      expect(ends[3].error.code).toBe("ACCESS_DENIED");
+    });
+  }
+
   test("an unknown skill name is an error result listing the skills; the session goes on", async () => {
     using p = project();
     await using h = await harness([{ toolCalls: [{ name: "Skill", arguments: { skill: "nope" } }] }, { text: "ok" }], {
