@@ -98,7 +98,7 @@ export const readManyFilesTool: Tool<ManyArgs> = {
     const files = new Set<string>();
     for (const item of args.include) {
       const pattern = item.endsWith("/") ? `${item}${args.recursive ? "**/*" : "*"}` : item;
-      const plain = await ctx.env.resolvePath(item).catch(() => null);
+      const plain = await ctx.env.resolvePath(item, { reading: true }).catch(() => null);
       const info = plain?.exists ? await ctx.env.stat(plain.absolute) : null;
       if (info?.type === "file") files.add(plain!.relative);
       else if (info?.type === "dir")

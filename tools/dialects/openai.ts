@@ -161,7 +161,7 @@ export const listDirTool: Tool<ListArgs> = {
   summarizeResult: (r) =>
     r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total ?? 0), "entry", "entries"),
   async run(args, ctx) {
-    const resolved = await ctx.env.resolvePath(args.dir_path);
+    const resolved = await ctx.env.resolvePath(args.dir_path, { reading: true });
     const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
     if (!info)
       return ctx.reply.fail(
