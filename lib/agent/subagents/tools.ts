@@ -266,6 +266,8 @@ function codexTools(manager: SubagentManager, agents: readonly AgentDefinition[]
     run: async (args, ctx) => {
       const text = codexText(args.message, args.items);
       if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
+      const lost = manager.lostHistory(args.target);
+      if (lost) return ctx.reply.fail("EXECUTION_ERROR", lost);
       if (manager.status(args.target) === "closed")
         return ctx.reply.fail(
           "EXECUTION_ERROR",
