@@ -67,8 +67,9 @@ export async function release(outdir: string, log: (line: string) => void = cons
   const host = thisHost();
   for (const t of RELEASE_TARGETS) {
     const file = join(outdir, t.file);
-    const problems = formatProblems(t, readExecutableFormat(file));
-    const runner = runnerFor(t, host);
+    const format = readExecutableFormat(file);
+    const problems = formatProblems(t, format);
+    const runner = runnerFor(t, host, format.kind === "elf" ? format.needed : []);
     let ran = `not run here: ${runner}`;
     if (Array.isArray(runner)) {
       const check = await runBinary(runner, file, VERSION);

@@ -54,7 +54,7 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
     expect([...own.keys()].filter((file) => file.startsWith("lib/llm/adapters/"))).toEqual([]);
   });
 
-  test("no provider SDK, MCP or ACP SDK, image codec, diff or page converter is loaded at start", () => {
+  test("no provider SDK, MCP or ACP SDK, image codec, diff, page converter or YAML reader is loaded at start", () => {
     const heavy = [
       "@anthropic-ai/sdk",
       "openai",
@@ -73,6 +73,8 @@ describe("issue 23 start-up: gong -p loads what a run needs when it needs it", (
       "@opentelemetry/sdk-metrics",
       "@opentelemetry/sdk-logs",
       "@opentelemetry/exporter-trace-otlp-proto",
+      // The frontmatter reader loads on the first skill, command or agent file.
+      "js-yaml",
     ];
     expect(heavy.filter((pkg) => packages.has(pkg))).toEqual([]);
   });

@@ -49,7 +49,7 @@ export async function findFiles(
 ): Promise<ToolResponse> {
   const limit = args.limit ?? FIND_DEFAULT_LIMIT;
   const where = args.path ?? ".";
-  const resolved = await ctx.env.resolvePath(where);
+  const resolved = await ctx.env.resolvePath(where, { reading: true });
   if (!resolved.exists) {
     return ctx.reply.fail(
       "NOT_FOUND",

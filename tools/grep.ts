@@ -50,7 +50,7 @@ export const grepTool: Tool<GrepArgs> = {
 
 async function grep(args: GrepArgs, ctx: ToolRunContext): Promise<ToolResponse> {
   const limit = args.limit ?? GREP_DEFAULT_LIMIT;
-  const resolved = await ctx.env.resolvePath(args.path ?? ".");
+  const resolved = await ctx.env.resolvePath(args.path ?? ".", { reading: true });
   const where = args.path ?? ".";
   if (!resolved.exists) {
     return ctx.reply.fail(

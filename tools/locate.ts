@@ -13,8 +13,15 @@ export interface Target {
   extras: { pathResolved: string };
 }
 
-/** `variants`: also try the macOS spellings of a name that does not exist as given (see lib/paths.ts). */
-export async function locate(ctx: ToolRunContext, path: string, options: { variants?: boolean } = {}): Promise<Target> {
+/**
+ * `variants`: also try the macOS spellings of a name that does not exist as given (see lib/paths.ts);
+ * `reading`: the tool only reads, so folders opened for reading (a loaded skill's) are in reach too.
+ */
+export async function locate(
+  ctx: ToolRunContext,
+  path: string,
+  options: { variants?: boolean; reading?: boolean } = {},
+): Promise<Target> {
   const resolved = await ctx.env.resolvePath(path, options);
   const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
   return { resolved, info, extras: { pathResolved: resolved.relative } };

@@ -50,7 +50,7 @@ export function lsToolWith(keep: (name: string) => boolean): Tool<LsArgs> {
 }
 
 async function runLs(args: LsArgs, ctx: ToolRunContext, keep: (name: string) => boolean): Promise<ToolResponse> {
-  const { resolved, info, extras } = await locate(ctx, args.path);
+  const { resolved, info, extras } = await locate(ctx, args.path, { reading: true });
   if (!info)
     return ctx.reply.fail("NOT_FOUND", `Path not found: ${args.path}`, {
       ...extras,

@@ -1,7 +1,9 @@
 /**
  * read — the Read contract of spec 002: numbered lines ("%4d | %s\n"), `start_line`/`limit`
  * paging (limit 1..2000, never clamped), binary refusal, strict UTF-8 with a "replace" fallback,
- * and images (by magic bytes) returned in `data.images` for multimodal models.
+ * and images (by magic bytes) returned in `data.images` for multimodal models. The peers' read
+ * tools, built on it with readToolWith, read any range their model asks for, as their reference
+ * agents do (the framework's character cut still guards the context).
  *
  * The file is streamed once: the requested window goes to the call's output capture, the rest is
  * counted, so a read near the end of a 1 GB file — or of one 1 GB line — costs time but not
@@ -27,17 +29,20 @@ export const READ_MAX_LIMIT = 2000;
 /** Bytes sniffed for NUL (002 §5.4). */
 const BINARY_SNIFF_BYTES = 8192;
 
-const schema = v.strictObject({
-  path: text("Path to the file (relative to the project root, absolute inside it, or ~/…)."),
-  start_line: v.optional(whole("The line number to start reading from (1-based). Default is 1.", 1)),
-  limit: v.optional(
-    whole(
-      `The maximum number of lines to read. Default is ${READ_DEFAULT_LIMIT}. Hard limit is ${READ_MAX_LIMIT}.`,
-      1,
-      READ_MAX_LIMIT,
+/** read's arguments; `maxLimit` undefined leaves `limit` unbounded (a peer's read tool). */
+const schemaWith = (maxLimit: number | undefined) =>
+  v.strictObject({
+    path: text("Path to the file (relative to the project root, absolute inside it, or ~/…)."),
+    start_line: v.optional(whole("The line number to start reading from (1-based). Default is 1.", 1)),
+    limit: v.optional(
+      whole(
+        `The maximum number of lines to read. Default is ${READ_DEFAULT_LIMIT}.${maxLimit === undefined ? "" : ` Hard limit is ${maxLimit}.`}`,
+        1,
+        maxLimit,
+      ),
     ),
-  ),
-});
+  });
+const schema = schemaWith(READ_MAX_LIMIT);
 export type ReadArgs = v.InferOutput<typeof schema>;
 /** The arguments with the defaults applied, whether the caller chose the window, and how lines are numbered. */
 type Window = {
@@ -116,9 +121,21 @@ export const readTool: Tool<ReadArgs> = {
   run: (input, ctx) => runRead(input, ctx, numbered, coreWording),
 };
 
-/** read with lines numbered by `prefix` and sentences in `wording` (not model-visible parameters: each profile picks its own). */
-export function readToolWith(prefix: LinePrefix, wording: ReadWording = coreWording): Tool<ReadArgs> {
-  return { ...readTool, run: (input, ctx) => runRead(input, ctx, prefix, wording) };
+/**
+ * read with lines numbered by `prefix` and sentences in `wording` (not model-visible parameters:
+ * each profile picks its own). `maxLimit`: the most lines one call may ask for; none for a peer's
+ * read tool, whose reference agent reads any range it is asked for.
+ */
+export function readToolWith(
+  prefix: LinePrefix,
+  wording: ReadWording = coreWording,
+  options: { maxLimit?: number } = {},
+): Tool<ReadArgs> {
+  return {
+    ...readTool,
+    schema: "maxLimit" in options ? schemaWith(options.maxLimit) : schema,
+    run: (input, ctx) => runRead(input, ctx, prefix, wording),
+  };
 }
 
 async function runRead(
@@ -135,7 +152,7 @@ async function runRead(
     prefix,
     wording,
   };
-  const { resolved, info, extras } = await locate(ctx, args.path, { variants: true });
+  const { resolved, info, extras } = await locate(ctx, args.path, { variants: true, reading: true });
   const names = ctx.toolNames;
   if (!info)
     return ctx.reply.fail("NOT_FOUND", `File '${args.path}' does not exist.`, {

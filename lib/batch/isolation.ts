@@ -11,6 +11,7 @@
 import {
   cpSync,
   existsSync,
+  readdirSync,
   mkdirSync,
   openSync,
   closeSync,
@@ -20,6 +21,7 @@ import {
   writeSync,
 } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { isInside } from "../paths.ts";
 import { lastLine, run } from "./exec.ts";
 import type { Isolation, Task } from "./task.ts";
 
@@ -85,13 +87,8 @@ export async function prepareWorkdir(
   }
   if (isolation === "copy") {
     if (url) throw new TaskInputError(`isolation 'copy' needs a local directory, not ${source}`);
-    // The batch's own out directory may sit inside the directory copied: it is left out.
-    const skip = exclude ? resolve(exclude) : undefined;
-    cpSync(path, dir, {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (src) => skip === undefined || (src !== skip && !src.startsWith(`${skip}/`)),
-    });
+    // The batch's own out directory (where this copy goes) may sit inside the directory copied: it is left out.
+    copyTree(path, dir, exclude ? resolve(exclude) : undefined);
     if (root && task.ref) {
       const co = await run("git", ["-C", dir, "checkout", "--quiet", "--detach", task.ref]);
       if (co.code !== 0) throw new TaskInputError(`cannot check out '${task.ref}': ${lastLine(co.stderr)}`);
@@ -132,6 +129,25 @@ export async function prepareWorkdir(
       rmSync(workRoot, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Copies `from` to `to` without `skip`. Node's copy refuses a destination inside its source before
+ * any filter runs, so the folders on the way to `skip` are walked here and only subtrees that hold
+ * neither `skip` nor the destination are handed to it whole.
+ */
+function copyTree(from: string, to: string, skip: string | undefined): void {
+  if (skip === undefined || !isInside(skip, from)) {
+    cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+    return;
+  }
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    if (source === skip) continue;
+    if (entry.isDirectory() && isInside(skip, source)) copyTree(source, join(to, entry.name), skip);
+    else cpSync(source, join(to, entry.name), { recursive: true, verbatimSymlinks: true });
+  }
 }
 
 /** The diff of `dir` against `base`, new and deleted files included, through a throwaway index (the worktree's own is untouched). */

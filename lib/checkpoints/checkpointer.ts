@@ -151,10 +151,15 @@ export class Checkpointer {
   resolve(session: SessionStore, ref: string | number): CheckpointInfo {
     const all = this.list(session);
     const turns = all.filter((c) => c.turn !== null);
+    const count = `${turns.length} turn${turns.length === 1 ? "" : "s"}`;
+    // Up to four digits name a turn, never the start of an id.
     const asNumber = typeof ref === "number" ? ref : /^-?\d{1,4}$/.test(ref) ? Number(ref) : undefined;
-    if (asNumber !== undefined && asNumber !== 0) {
-      const hit = asNumber > 0 ? turns[asNumber - 1] : turns[turns.length + asNumber];
+    if (asNumber !== undefined) {
+      const hit = asNumber > 0 ? turns[asNumber - 1] : asNumber < 0 ? turns[turns.length + asNumber] : undefined;
       if (hit) return hit;
+      throw new RewindError(
+        `There is no turn ${asNumber}: this session has ${count} (1 to ${turns.length}, or -1 for the last; list them with checkpoints).`,
+      );
     }
     const text = String(ref);
     const user = session.getEntry(text);
@@ -167,7 +172,7 @@ export class Checkpointer {
     throw new RewindError(
       matches.length > 1
         ? `'${text}' matches ${matches.length} checkpoints; give more of the id.`
-        : `No checkpoint '${text}' in this session (${turns.length} turn${turns.length === 1 ? "" : "s"} to choose from; list them with checkpoints).`,
+        : `No checkpoint '${text}' in this session (${count} to choose from; list them with checkpoints).`,
     );
   }
 

@@ -5,7 +5,7 @@
  */
 import { createSession, type CreateSessionOptions, type Session } from "../agent/index.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../store/list.ts";
-import { lockPathOf, SessionLockedError } from "../store/lock.ts";
+import { lockPathOf, ownerText, SessionLockedError } from "../store/lock.ts";
 import { NotASessionFileError } from "../store/session-file-guard.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { ConfigError } from "./errors.ts";
@@ -72,7 +72,7 @@ function opening(ref: string, open: () => SessionStore): SessionStore {
       throw new ConfigError(`Session id '${ref}' is ambiguous: give more characters. 'gong sessions' lists them.`);
     if (e instanceof SessionLockedError) {
       throw new ConfigError(
-        `Session ${e.path} is in use by another gong process (pid ${e.pid}; lock file ${lockPathOf(e.path)}); wait for it to finish, or branch off it with --fork. If no gong runs there, delete the lock file.`,
+        `Session ${e.path} is in use by another gong process (${ownerText(e.pid)}lock file ${lockPathOf(e.path)}); wait for it to finish, or branch off it with --fork. If no gong runs there, delete the lock file.`,
       );
     }
     throw new ConfigError(

@@ -73,7 +73,7 @@ export interface SessionSetup {
   /** Keeps the files `Read` deny rules cover from the tools (hosts that make environments of their own). */
   guardReads(env: ExecutionEnvironment): ExecutionEnvironment;
   /** The skills, agents and commands of another directory, and whether that project is trusted (an editor's sessions elsewhere). */
-  projectAt(cwd: string): { brought: UserSetup; trusted: boolean };
+  projectAt(cwd: string): Promise<{ brought: UserSetup; trusted: boolean }>;
   /** Aborted when gong is told to end (SIGTERM, SIGHUP; Ctrl-C outside the shell): the host closes its sessions and returns. */
   terminated: AbortSignal;
   /** Kills every command's process tree at once and aborts `terminated`. */
@@ -133,7 +133,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     rules: files.rules,
   });
   // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
-  const brought = discoverSetup({ cwd, home: env.HOME });
+  const brought = await discoverSetup({ cwd, home: env.HOME });
   // A selection is checked (its module loads) only when the flags or the settings name one.
   const tools: ToolChoice =
     (flags.tools ?? settings.tools) === undefined
@@ -188,10 +188,14 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     box: environments.box,
     guardReads: environments.guardReads,
     projectAt: (dir) =>
-      dir === cwd ? { brought, trusted: trust.trusted } : projectElsewhere(dir, { flags, settings, warn }, env.HOME),
+      dir === cwd
+        ? Promise.resolve({ brought, trusted: trust.trusted })
+        : projectElsewhere(dir, { flags, settings, warn }, env.HOME),
     terminated: termination.signal,
     terminate(reason) {
       void session.cleanup().catch(() => {});
+      // A hook still running dies with gong, as commands do.
+      void hooks.shellHooks?.killRunning();
       termination.abort(new Error(reason));
     },
     maxInputBytes: settings.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
@@ -365,12 +369,12 @@ function toolSearchConfig(setting: Settings["mcpToolSearch"]): {
 }
 
 /** Another directory's own skills, agents and commands, and whether that project is trusted under the same flag and global settings. */
-function projectElsewhere(
+async function projectElsewhere(
   dir: string,
   setup: Pick<SessionSetup, "flags" | "settings" | "warn">,
   home: string | undefined,
-): { brought: UserSetup; trusted: boolean } {
-  const brought = discoverSetup({ cwd: dir, home });
+): Promise<{ brought: UserSetup; trusted: boolean }> {
+  const brought = await discoverSetup({ cwd: dir, home });
   for (const problem of brought.problems) setup.warn(`gong: warning: ${problem}`);
   return { brought, trusted: isProjectTrusted(dir, { flag: setup.flags.trust, global: setup.settings }) };
 }

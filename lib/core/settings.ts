@@ -4,6 +4,7 @@
  * file is a configuration error naming the file and the key.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { ENV_POLICIES } from "../env/env-vars.ts";
@@ -209,7 +210,7 @@ export function loadSettings(cwd: string): LoadedSettings {
   return { settings: merged, files, sources, layers };
 }
 
-/** Reads and validates one file; relative hook paths and roots are made absolute against `base`. */
+/** Reads and validates one file; `~` in hook paths and roots is the home directory, relative ones are made absolute against `base`. */
 export function readSettingsFile(file: string, base = dirname(file)): Settings {
   let raw: unknown;
   try {
@@ -224,7 +225,8 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
     throw new SettingsError(`Invalid settings in ${file}: ${key ? `'${key}' ` : ""}${describeIssue(issue)}`);
   }
   const settings = result.output;
-  const absolute = (p: string) => (isAbsolute(p) || p.startsWith("~") ? p : resolve(base, p));
+  const absolute = (p: string) =>
+    isAbsolute(p) ? p : p === "~" || p.startsWith("~/") ? join(homedir(), p.slice(1)) : resolve(base, p);
   if (Array.isArray(settings.hooks)) settings.hooks = settings.hooks.map(absolute);
   if (settings.allowedRoots) settings.allowedRoots = settings.allowedRoots.map(absolute);
   if (settings.trustedProjects) settings.trustedProjects = settings.trustedProjects.map(absolute);

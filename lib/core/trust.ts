@@ -33,6 +33,7 @@ export const TRUST_KEYS = [
   "readOnlyCommands",
   "shell",
   "telemetry",
+  "disableAllHooks",
 ] as const;
 
 export interface TrustOptions {

@@ -32,6 +32,10 @@ export class DelegatingEnvironment implements ExecutionEnvironment {
     return this.base.resolvePath(input, options);
   }
 
+  openForReading(dir: string): () => void {
+    return this.base.openForReading?.(dir) ?? (() => {});
+  }
+
   stat(path: string) {
     return this.base.stat(path);
   }

@@ -1,6 +1,7 @@
 /**
  * LocalEnvironment: the default ExecutionEnvironment (004 §4.2) — this machine's disk and shell.
  */
+import { realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { release, version } from "node:os";
 import { resolve } from "node:path";
@@ -89,6 +90,8 @@ export class LocalEnvironment implements ExecutionEnvironment {
   private shellChoice?: ShellChoice | null;
   /** Every process started for a tool, so timeout, abort and cleanup kill whole trees. */
   readonly processes = new ProcessTrees();
+  /** Folders opened to reading calls (openForReading), each with how many openers hold it. */
+  private readonly readable = new Map<string, number>();
 
   constructor(private readonly options: LocalEnvironmentOptions) {
     this.rootPath = resolve(options.root);
@@ -140,10 +143,31 @@ export class LocalEnvironment implements ExecutionEnvironment {
     return resolveWorkspacePath(input, {
       root: this.rootPath,
       cwd: options.cwd ?? this.cwdPath,
-      extraRoots: this.extraRootPaths,
+      extraRoots:
+        options.reading && this.readable.size > 0
+          ? [...this.extraRootPaths, ...this.readable.keys()]
+          : this.extraRootPaths,
       home: this.options.home ?? this.settings.baseEnv.HOME,
       variants: options.variants,
     });
+  }
+
+  openForReading(dir: string): () => void {
+    let path = resolve(dir);
+    try {
+      path = realpathSync(path);
+    } catch {
+      // Not there (yet): opened as written, and a path must resolve inside it to be read.
+    }
+    this.readable.set(path, (this.readable.get(path) ?? 0) + 1);
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      const left = (this.readable.get(path) ?? 1) - 1;
+      if (left > 0) this.readable.set(path, left);
+      else this.readable.delete(path);
+    };
   }
 
   stat(path: string): Promise<FileInfo | null> {

@@ -170,6 +170,7 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
   /** Runs `true` in the box once; a machine that cannot build the box gets one sentence why. */
   check(): Promise<void> {
     this.checked ??= (async () => {
+      this.checkRootsExist();
       const { program, args } = this.command("true");
       const probe = spawnSync(program, args, { encoding: "utf8", timeout: 10_000 });
       if (probe.status === 0) return;
@@ -184,6 +185,19 @@ export class SandboxedEnvironment extends DelegatingEnvironment {
       );
     })();
     return this.checked;
+  }
+
+  /** A writable root that does not exist cannot be put in the box: it is named, with the setting that lists it. */
+  private checkRootsExist(): void {
+    if (this.options.mode === "read-only") return;
+    const own = new Set((this.options.writableRoots ?? []).map((r) => resolve(r)));
+    for (const root of this.policy().writableRoots) {
+      if (existsSync(root)) continue;
+      const setting = own.has(root) ? "sandbox.writableRoots" : "allowedRoots";
+      throw new SandboxUnavailableError(
+        `--sandbox ${this.options.mode} cannot start: ${root} (in ${setting}) does not exist; create it or take it out of ${setting}.`,
+      );
+    }
   }
 
   /** Removes the box's temp directory after the inner environment's cleanup. */

@@ -48,6 +48,8 @@ export interface ResolveOptions {
   variants?: boolean;
   /** Absolute directory relative paths start from; default the environment's working directory. */
   cwd?: string;
+  /** The call only reads: folders opened with `openForReading` (a loaded skill's) count as allowed too. */
+  reading?: boolean;
 }
 
 export interface ExecOptions {
@@ -167,6 +169,11 @@ export interface ExecutionEnvironment {
 
   /** Resolve a model-given path inside the allowed roots (ToolError ACCESS_DENIED / INVALID_PARAM otherwise). */
   resolvePath(input: string, options?: ResolveOptions): Promise<ResolvedPath>;
+  /**
+   * Opens `dir` to calls that only read (`resolvePath(…, { reading: true })`) until the returned
+   * function closes it again; nothing may be written there. Environments without it open nothing.
+   */
+  openForReading?(dir: string): () => void;
 
   stat(path: string): Promise<FileInfo | null>;
   readFile(path: string): Promise<Uint8Array>;

@@ -127,20 +127,44 @@ function cleanMessage(
   return prefix ? `${prefix}: ${text}` : text;
 }
 
-/** A wait said in words, as OpenAI and Groq say it: "Please try again in 20s", "in 1.2s", "in 7m12.864s", "in 250ms". */
-const SAID_WAIT = /(?:try again|retry) in ((?:\d+(?:\.\d+)?\s*(?:ms|h|m|s)\b\s*|\d+(?:\.\d+)?(?:ms|h|m|s)(?=\d))+)/i;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Units a provider writes a wait in, longest spelling first, in milliseconds. */
+const UNITS: Array<[RegExp, number]> = [
+  [/^(?:milliseconds?|msecs?|ms)$/i, 1],
+  [/^(?:seconds?|secs?|s)$/i, 1000],
+  [/^(?:minutes?|mins?|m)$/i, 60_000],
+  [/^(?:hours?|hrs?|h)$/i, 3_600_000],
+];
+const UNIT = "milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h";
+/** One amount and unit ("20s", "20 seconds", "1.5 min"); a unit ends at a non-letter ("1m30s" is two parts). */
+const PART = `\\d+(?:\\.\\d+)?\\s*(?:${UNIT})(?![a-z])`;
+/** A duration: parts with nothing, spaces, commas or "and" between them ("1m30s", "1 minute and 30 seconds"). */
+const DURATION = `${PART}(?:(?:\\s*,\\s*|\\s+and\\s+|\\s*)${PART})*`;
+/**
+ * A wait said in words: OpenAI's "Please try again in 20s" and "in 1.2s", Groq's "in 7m12.864s",
+ * Azure's "Please retry after 20 seconds", "try again in 2 minutes", Gemini's "Please retry in 17.1s".
+ */
+const SAID_WAIT = new RegExp(`(?:try again|retry|wait)(?:\\s+(?:in|after|for))?\\s+(${DURATION})`, "i");
 
-function saidWaitMs(text: string): number | undefined {
-  const said = SAID_WAIT.exec(text);
-  if (!said) return undefined;
+/** Milliseconds of a duration ("1m30s", "2 minutes", "20 seconds", "250ms"), or undefined when it is not one. */
+export function durationMs(text: string): number | undefined {
+  const whole = new RegExp(`^\\s*(?:${DURATION})\\s*$`, "i");
+  if (!whole.test(text)) return undefined;
   let ms = 0;
-  for (const [, amount, unit] of said[1].matchAll(/(\d+(?:\.\d+)?)\s*(ms|h|m|s)/g))
-    ms += Number(amount) * UNIT_MS[unit];
+  for (const [, amount, unit] of text.matchAll(new RegExp(`(\\d+(?:\\.\\d+)?)\\s*(${UNIT})(?![a-z])`, "gi")))
+    ms += Number(amount) * (UNITS.find(([re]) => re.test(unit))?.[1] ?? 0);
   return Math.round(ms);
 }
 
-/** retry-after-ms, retry-after (seconds or an HTTP date), Gemini's RetryInfo retryDelay, or a wait the message says. */
+function saidWaitMs(text: string): number | undefined {
+  const said = SAID_WAIT.exec(text);
+  return said ? durationMs(said[1]) : undefined;
+}
+
+/**
+ * The wait a 429 asks for: retry-after-ms, retry-after (seconds or an HTTP date), the reset of the
+ * limit that ran out (`x-ratelimit-remaining-*: 0` with `x-ratelimit-reset-*: 6m0s`, as OpenAI and
+ * Groq send), Gemini's RetryInfo retryDelay, or a wait the message says.
+ */
 function retryAfterMs(e: Record<string, any>, text: string): number | undefined {
   const header = (name: string): string | undefined => {
     const h = e.headers;
@@ -157,6 +181,11 @@ function retryAfterMs(e: Record<string, any>, text: string): number | undefined 
     const date = Date.parse(after);
     if (Number.isFinite(date)) return Math.max(0, date - Date.now());
   }
+  const resets = ["requests", "tokens"]
+    .filter((limit) => header(`x-ratelimit-remaining-${limit}`)?.trim() === "0")
+    .map((limit) => durationMs(header(`x-ratelimit-reset-${limit}`) ?? ""))
+    .filter((wait): wait is number => wait !== undefined);
+  if (resets.length > 0) return Math.max(...resets);
   const delay = /"retryDelay"\s*:\s*"([\d.]+)s"/.exec(text);
   return delay ? Number(delay[1]) * 1000 : saidWaitMs(text);
 }

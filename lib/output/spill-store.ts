@@ -2,8 +2,13 @@
  * Where complete tool outputs go when the model sees only part of them (spec 001 §4): one text
  * file per tool call under `<root>/tool-output/`, written to a temp file and renamed into place
  * (a reader never sees half a file), never overwriting another, capped in size (past the cap
- * bytes are counted, not stored), swept by age and by a size budget for the whole folder, and
+ * bytes are counted, not stored), swept by age, held to a size budget for the whole folder, and
  * kept out of `git status` through `.git/info/exclude`.
+ *
+ * The budget bounds what is on disk at every moment, captures still being written included: a
+ * store knows the finished files of its folder (one scan, then its own writes and deletions), and
+ * before a live capture may store more it deletes the oldest finished files to make room; what no
+ * room is left for is counted, not stored.
  *
  * The file holds the output's text itself, not a JSON wrapper: the model is pointed at it to page
  * through with read or search with grep, which only works on the text.
@@ -15,6 +20,7 @@ import {
   linkSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   statSync,
@@ -102,7 +108,7 @@ export class SpillWriter {
         this.store.options.dir,
         `tool_${spillStamp(this.store.options.now())}_${safeToolName(this.toolName)}`,
       );
-      this.store.written(path);
+      this.store.written(path, this.stored);
       return { path };
     } catch (e) {
       this.abandon(reason(e));
@@ -135,8 +141,9 @@ export class SpillStore {
   private sweeping: Promise<unknown> = Promise.resolve();
   /** Bytes in spill files still being written (a command still running, output nobody read yet). */
   private live = 0;
-  /** `live` at the last sweep: growing by an eighth of the budget sweeps the finished files again. */
-  private liveAtSweep = 0;
+  /** The folder's finished spill files, oldest first, with their sizes (read once, then kept up to date). */
+  private finished: Map<string, number> | undefined;
+  private finishedBytes = 0;
 
   constructor(readonly options: SpillOptions) {}
 
@@ -148,8 +155,12 @@ export class SpillStore {
     return new SpillWriter(this, toolName);
   }
 
-  /** A file was placed: keep it out of git, then sweep (never the new file) in the background. */
-  written(path: string): void {
+  /** A file was placed (its bytes were live until now): keep it out of git, then sweep expired files in the background. */
+  written(path: string, bytes: number): void {
+    if (this.finished) {
+      this.finished.set(path, bytes);
+      this.finishedBytes += bytes;
+    }
     if (!this.excluded) {
       this.excluded = true;
       try {
@@ -162,25 +173,36 @@ export class SpillStore {
   }
 
   /**
-   * How many of `bytes` a live capture may store: the captures still being written share the
-   * folder's budget (finished files make room for them at the next sweep, oldest first).
+   * How many of `bytes` a live capture may store: the finished files and the captures still being
+   * written share the folder's budget, and the oldest finished files are deleted to make room.
    */
   grant(bytes: number): number {
     const budget = this.options.budgetBytes;
     if (budget <= 0) return bytes;
-    const granted = Math.max(0, Math.min(bytes, budget - this.live));
-    this.live += granted;
-    if (this.live - this.liveAtSweep >= budget / 8) {
-      this.liveAtSweep = this.live;
-      this.sweeping = this.sweeping.then(() => this.sweep()).catch(() => 0);
+    const finished = this.finishedFiles();
+    for (const [path, size] of finished) {
+      if (this.live + this.finishedBytes + bytes <= budget) break;
+      removeSpill(path);
+      finished.delete(path);
+      this.finishedBytes -= size;
     }
+    const granted = Math.max(0, Math.min(bytes, budget - this.live - this.finishedBytes));
+    this.live += granted;
     return granted;
   }
 
   /** Bytes of a live capture that are no longer live (its file was placed or dropped). */
   release(bytes: number): void {
     this.live = Math.max(0, this.live - bytes);
-    this.liveAtSweep = Math.min(this.liveAtSweep, this.live);
+  }
+
+  /** The finished files, oldest first: scanned the first time (and after a sweep), then kept by this store. */
+  private finishedFiles(): Map<string, number> {
+    if (this.finished) return this.finished;
+    const files = finishedSpills(this.dir);
+    this.finished = new Map(files.map((f) => [f.path, f.size]));
+    this.finishedBytes = files.reduce((n, f) => n + f.size, 0);
+    return this.finished;
   }
 
   get liveBytes(): number {
@@ -193,14 +215,43 @@ export class SpillStore {
   }
 
   /** Deletes expired files and, past the budget, the oldest ones; returns how many. */
-  sweep(keep?: string): Promise<number> {
-    return sweepSpills(this.dir, {
+  async sweep(keep?: string): Promise<number> {
+    const removed = await sweepSpills(this.dir, {
       retentionDays: this.options.retentionDays,
       budgetBytes: this.options.budgetBytes,
       now: this.options.now(),
       keep,
       liveBytes: this.live,
     });
+    // The folder changed under the account (and other processes may write there too): read it again when next needed.
+    if (removed > 0) this.finished = undefined;
+    return removed;
+  }
+}
+
+/** The spill files in `dir` with their sizes, oldest first (none when it cannot be read). */
+function finishedSpills(dir: string): Array<{ path: string; size: number }> {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const files: Array<{ path: string; size: number; mtimeMs: number }> = [];
+  for (const name of names) {
+    if (!SPILL_FILE.test(name)) continue;
+    const path = join(dir, name);
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info?.isFile()) files.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+  }
+  return files.sort((a, b) => a.mtimeMs - b.mtimeMs);
+}
+
+function removeSpill(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already, or not ours to delete: either way it no longer counts.
   }
 }
 

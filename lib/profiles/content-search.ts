@@ -95,7 +95,7 @@ export interface ContentResult {
 
 export async function searchContent(ctx: ToolRunContext, search: ContentSearch): Promise<ContentResult> {
   const given = search.path ?? ".";
-  const resolved = await ctx.env.resolvePath(given);
+  const resolved = await ctx.env.resolvePath(given, { reading: true });
   if (!resolved.exists)
     throw new ToolError("NOT_FOUND", `Path '${given}' does not exist. Check the path, or list its parent directory.`);
   const extensions = search.type === undefined ? undefined : FILE_TYPES[search.type];
@@ -216,7 +216,7 @@ async function multilineSearch(
     } catch {
       continue;
     }
-    const rel = (await ctx.env.resolvePath(file)).relative;
+    const rel = (await ctx.env.resolvePath(file, { reading: true })).relative;
     for (const m of text.matchAll(regex)) {
       if (m[0] === "") continue;
       const line = text.slice(0, m.index).split("\n").length;

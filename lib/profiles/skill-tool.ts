@@ -6,10 +6,10 @@
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../envelope.ts";
-import { loadSkill, type Skill } from "../setup/skills.ts";
+import { loadSkill, type LoadedSkill, type Skill } from "../setup/skills.ts";
 import type { Tool, ToolRunContext } from "../../tools/types.ts";
 
-export type LoadedSkill = ReturnType<typeof loadSkill>;
+export type { LoadedSkill };
 
 /** A profile's skill tool: name, argument shape, the skill (and its arguments) a call asks for, and the answer's text. */
 export interface SkillWording<Args> {
@@ -28,19 +28,27 @@ const DESCRIPTION =
 export function skillToolWith<Args>(wording: SkillWording<Args>, skills: readonly Skill[]): Tool<Args> {
   const names = skills.map((s) => s.name);
   const byName = new Map(skills.map((s) => [s.name, s]));
-  const answer = (args: Args, ctx: ToolRunContext): ToolResponse => {
+  // Each environment opens a loaded skill's folder to reading once; it stays open for the session.
+  const opened = new WeakMap<ToolRunContext["env"], Set<string>>();
+  const answer = async (args: Args, ctx: ToolRunContext): Promise<ToolResponse> => {
     const asked = wording.asked(args);
     const skill = byName.get(asked.name.replace(/^\//, ""));
     if (!skill)
       return ctx.reply.fail("NOT_FOUND", `No skill '${asked.name}'. Available skills: ${names.join(", ") || "none"}.`);
     let loaded: LoadedSkill;
     try {
-      loaded = loadSkill(skill);
+      loaded = await loadSkill(skill);
     } catch (e) {
       return ctx.reply.fail(
         "EXECUTION_ERROR",
         `Skill '${skill.name}' could not be loaded from ${skill.file}: ${(e as Error).message}`,
       );
+    }
+    // The model is told to read the files beside SKILL.md: they are readable from now on (writable never).
+    const dirs = opened.get(ctx.env) ?? opened.set(ctx.env, new Set()).get(ctx.env)!;
+    if (!dirs.has(loaded.dir)) {
+      ctx.env.openForReading?.(loaded.dir);
+      dirs.add(loaded.dir);
     }
     return ctx.reply.success(
       { skill: skill.name, file: skill.file, dir: loaded.dir, files: loaded.files },
@@ -58,7 +66,7 @@ export function skillToolWith<Args>(wording: SkillWording<Args>, skills: readonl
       return [{ as: "Skill", target: asked.name, input: { skill: asked.name, args: asked.args } }];
     },
     schema: wording.schema(names),
-    run: async (args, ctx) => answer(args, ctx),
+    run: (args, ctx) => answer(args, ctx),
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Capability } from "../../tools/selection.ts";
-import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
+import { FrontmatterError, nameList, parseFrontmatter, type Frontmatter } from "./frontmatter.ts";
 import {
   filesUnder,
   MAX_SETUP_FILE_BYTES,
@@ -36,12 +36,12 @@ export interface AgentDefinition {
 const AGENT_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
 
 /** The custom agents of a project and its user, sorted by name (a project's wins over the user's of the same name). */
-export function discoverAgents(options: PlaceOptions): Found<AgentDefinition> {
+export async function discoverAgents(options: PlaceOptions): Promise<Found<AgentDefinition>> {
   const byName = new Map<string, AgentDefinition>();
   const problems: string[] = [];
   for (const place of placesFor("agents", options)) {
     for (const file of filesUnder(place.dir, [".md"])) {
-      const read = readAgent(file, place.scope);
+      const read = await readAgent(file, place.scope);
       if (typeof read === "string") problems.push(`${file}: ${read}; agent skipped.`);
       else if (!byName.has(read.name)) byName.set(read.name, read);
     }
@@ -49,12 +49,12 @@ export function discoverAgents(options: PlaceOptions): Found<AgentDefinition> {
   return { items: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
 }
 
-function readAgent(file: string, scope: Scope): AgentDefinition | string {
+async function readAgent(file: string, scope: Scope): Promise<AgentDefinition | string> {
   const size = statOf(file)?.size ?? 0;
   if (size > MAX_SETUP_FILE_BYTES) return `the file is ${size} bytes, over the ${MAX_SETUP_FILE_BYTES}-byte limit`;
-  let parsed: ReturnType<typeof parseFrontmatter>;
+  let parsed: Frontmatter;
   try {
-    parsed = parseFrontmatter(readFileSync(file, "utf8"));
+    parsed = await parseFrontmatter(readFileSync(file, "utf8"));
   } catch (e) {
     return e instanceof FrontmatterError ? e.message : `cannot be read (${(e as Error).message})`;
   }

@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
-import { FrontmatterError, nameList, optionalFrontmatter } from "./frontmatter.ts";
+import { FrontmatterError, nameList, optionalFrontmatter, type Frontmatter } from "./frontmatter.ts";
 import {
   filesUnder,
   MAX_SETUP_FILE_BYTES,
@@ -40,14 +40,17 @@ export interface CustomCommand {
 }
 
 /** Names the built-in commands take: a file of the same name is left out (and said so). */
-export function discoverCommands(options: PlaceOptions, builtIn: readonly string[] = []): Found<CustomCommand> {
+export async function discoverCommands(
+  options: PlaceOptions,
+  builtIn: readonly string[] = [],
+): Promise<Found<CustomCommand>> {
   const byName = new Map<string, CustomCommand>();
   const problems: string[] = [];
   for (const place of placesFor("commands", options)) {
     const gemini = place.flavor === "gemini";
     for (const file of filesUnder(place.dir, [gemini ? ".toml" : ".md"])) {
       const name = gemini ? relative(place.dir, file).slice(0, -5).split(/[\\/]/).join(":") : basename(file, ".md");
-      const read = readCommand(file, name, place.scope, gemini);
+      const read = await readCommand(file, name, place.scope, gemini);
       if (typeof read === "string") problems.push(`${file}: ${read}; command skipped.`);
       else if (builtIn.includes(name.toLowerCase()))
         problems.push(`${file}: /${name} is a built-in command; the file is not used.`);
@@ -57,7 +60,7 @@ export function discoverCommands(options: PlaceOptions, builtIn: readonly string
   return { items: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
 }
 
-function readCommand(file: string, name: string, scope: Scope, gemini: boolean): CustomCommand | string {
+async function readCommand(file: string, name: string, scope: Scope, gemini: boolean): Promise<CustomCommand | string> {
   if (!/^[\w.:-]+$/.test(name)) return `'/${name}' is not a command name (letters, digits, '-', '_', '.', ':')`;
   const size = statOf(file)?.size ?? 0;
   if (size > MAX_SETUP_FILE_BYTES) return `the file is ${size} bytes, over the ${MAX_SETUP_FILE_BYTES}-byte limit`;
@@ -79,9 +82,9 @@ function readCommand(file: string, name: string, scope: Scope, gemini: boolean):
     if (typeof data.description === "string") command.description = data.description;
     return command;
   }
-  let parsed: ReturnType<typeof optionalFrontmatter>;
+  let parsed: Frontmatter;
   try {
-    parsed = optionalFrontmatter(text);
+    parsed = await optionalFrontmatter(text);
   } catch (e) {
     return e instanceof FrontmatterError ? e.message : (e as Error).message;
   }

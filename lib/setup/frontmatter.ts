@@ -1,8 +1,15 @@
 /**
  * The YAML frontmatter of the markdown files users bring (SKILL.md, slash commands, agent files):
- * a `---` line, `key: value` lines, a `---` line, then the body. The subset these files use is read
- * here — plain, quoted and block (`|`, `>`) scalars, flow (`[a, b]`) and block (`- a`) lists, one
- * nested level of `key: value` (`metadata:`) — so no YAML library is loaded for a few lines.
+ * a `---` line, YAML, a `---` line, then the body. The YAML is read by js-yaml (YAML 1.2, core
+ * schema: no dates, no custom tags), loaded on the first file that has frontmatter, so a run without
+ * such files never pays for it.
+ *
+ * Published Claude Code agent and command files often break strict YAML where Claude Code reads them
+ * anyway: a plain value holding `: ` (`description: Use this agent when … Examples: user: "…"`),
+ * `argument-hint: [file] [message]`. When the whole does not parse, each top-level entry that does
+ * not parse alone and has its value on the key's line is read as the text written there (with its
+ * indented continuation lines), and the whole is read again; anything still wrong is an error
+ * naming the line.
  */
 
 export class FrontmatterError extends Error {}
@@ -12,8 +19,13 @@ export interface Frontmatter {
   body: string;
 }
 
+type Yaml = typeof import("js-yaml");
+let yamlModule: Promise<Yaml> | undefined;
+/** js-yaml, imported once, on first use. */
+const yaml = (): Promise<Yaml> => (yamlModule ??= import("js-yaml"));
+
 /** Splits a file into its frontmatter and body; a file without frontmatter is a FrontmatterError. */
-export function parseFrontmatter(text: string): Frontmatter {
+export async function parseFrontmatter(text: string): Promise<Frontmatter> {
   const source = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   if (!source.startsWith("---\n") && source !== "---")
     throw new FrontmatterError("has no frontmatter (a '---' line, 'name: …' lines, a '---' line)");
@@ -22,125 +34,80 @@ export function parseFrontmatter(text: string): Frontmatter {
   if (!close) throw new FrontmatterError("its frontmatter is not closed by a '---' line");
   const head = source.slice(4, end + 1);
   const body = source.slice(end + 4 + close[0].length);
-  return { data: parseBlock(head.split("\n")), body };
+  return { data: await readYaml(head), body };
 }
 
 /** Frontmatter when the file has some; otherwise empty data and the whole text as the body. */
-export function optionalFrontmatter(text: string): Frontmatter {
+export async function optionalFrontmatter(text: string): Promise<Frontmatter> {
   const source = text.replace(/^\uFEFF/, "");
   return /^---\r?\n/.test(source) ? parseFrontmatter(source) : { data: {}, body: source };
 }
 
-function parseBlock(lines: string[]): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
+async function readYaml(head: string): Promise<Record<string, unknown>> {
+  if (/^\s*$/.test(head.replace(/^\s*#.*$/gm, ""))) return {};
+  const { load, YAMLException } = await yaml();
+  const read = (text: string) => load(text, { json: true });
+  let data: unknown;
+  try {
+    data = read(head);
+  } catch (first) {
+    if (!(first instanceof YAMLException)) throw first;
+    try {
+      data = read(leniently(head, read));
+    } catch (e) {
+      const error = e instanceof YAMLException ? e : first;
+      // Line numbers count from the file's first line (the opening `---`).
+      const line = error.mark ? ` (line ${error.mark.line + 2})` : "";
+      throw new FrontmatterError(`its frontmatter is not valid YAML${line}: ${error.reason}`);
+    }
+  }
+  if (data === null || data === undefined) return {};
+  if (typeof data !== "object" || Array.isArray(data))
+    throw new FrontmatterError("its frontmatter is not a list of 'key: value' lines");
+  return data as Record<string, unknown>;
+}
+
+/** A top-level entry: `key:` at the start of a line. */
+const ENTRY = /^([^\s#'"\-?:][^:]*?|"[^"]*"|'[^']*'):(?:[ \t]+(.*))?$/;
+/** Values that are never read as plain text: quoted, a block scalar, an alias, a tag, an anchor. */
+const NOT_PLAIN = /^["'|>*!&]/;
+
+/**
+ * `head` with each top-level entry that does not parse alone, and whose value starts on the key's
+ * line as plain text, rewritten as one double-quoted string: its line and the indented lines below
+ * it, joined with spaces as a plain scalar's lines are.
+ */
+function leniently(head: string, read: (text: string) => unknown): string {
+  const lines = head.split("\n");
+  const out: string[] = [];
   let i = 0;
   while (i < lines.length) {
-    const line = lines[i];
-    if (isBlank(line)) {
-      i++;
+    const match = ENTRY.exec(lines[i].trimEnd());
+    if (!match) {
+      out.push(lines[i++]);
       continue;
     }
-    const match = /^([A-Za-z0-9_][\w.-]*)[ \t]*:(?:[ \t]+(.*))?$/.exec(line.trimEnd());
-    if (!match)
-      throw new FrontmatterError(`frontmatter line ${i + 2} is not 'key: value': ${JSON.stringify(line.slice(0, 80))}`);
-    const [, key, raw = ""] = match;
-    i++;
-    const rest: string[] = [];
-    while (i < lines.length && (isBlank(lines[i]) || /^[ \t]/.test(lines[i]) || (raw === "" && /^- /.test(lines[i]))))
-      rest.push(lines[i++]);
-    data[key] = value(raw.trim(), rest, key);
-  }
-  return data;
-}
-
-function value(raw: string, rest: string[], key: string): unknown {
-  const more = rest.filter((l) => !isBlank(l));
-  if (/^[|>][+-]?$/.test(raw)) return blockScalar(raw, rest);
-  if (raw === "" || raw.startsWith("#")) {
-    if (more.length === 0) return "";
-    if (more.every((l) => /^\s*- /.test(l) || /^\s*-$/.test(l)))
-      return more.map((l) => scalar(l.replace(/^\s*-\s?/, "").trim(), key));
-    const nested: Record<string, unknown> = {};
-    for (const l of more) {
-      const m = /^\s+([\w.-]+)[ \t]*:[ \t]*(.*)$/.exec(l);
-      if (!m)
-        throw new FrontmatterError(
-          `'${key}' holds a line that is not 'key: value': ${JSON.stringify(l.trim().slice(0, 80))}`,
-        );
-      nested[m[1]] = scalar(m[2].trim(), key);
+    const start = i++;
+    while (i < lines.length && (/^\s/.test(lines[i]) || lines[i] === "")) i++;
+    const entry = lines.slice(start, i);
+    const value = match[2]?.trim() ?? "";
+    if (value === "" || value.startsWith("#") || NOT_PLAIN.test(value) || parses(entry.join("\n"), read)) {
+      out.push(...entry);
+      continue;
     }
-    return nested;
+    const text = [value, ...entry.slice(1).map((l) => l.trim())].filter(Boolean).join(" ");
+    out.push(`${match[1]}: ${JSON.stringify(text)}`);
   }
-  if (raw.startsWith("[")) {
-    const text = [raw, ...more.map((l) => l.trim())].join(" ");
-    if (!text.endsWith("]")) throw new FrontmatterError(`'${key}' opens a list with '[' that is not closed`);
-    return splitFlow(text.slice(1, -1)).map((item) => scalar(item, key));
-  }
-  // A plain scalar may go on over indented lines: they join with spaces.
-  if (more.length > 0) return scalar([raw, ...more.map((l) => l.trim())].join(" "), key);
-  return scalar(raw, key);
+  return out.join("\n");
 }
 
-function blockScalar(indicator: string, rest: string[]): string {
-  const nonBlank = rest.filter((l) => !isBlank(l));
-  const indent = Math.min(...nonBlank.map((l) => /^[ \t]*/.exec(l)![0].length));
-  const lines = rest.map((l) => (isBlank(l) ? "" : l.slice(indent)));
-  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  const text = indicator.startsWith("|") ? lines.join("\n") : lines.join("\n").replace(/([^\n])\n(?=[^\n])/g, "$1 ");
-  return indicator.endsWith("-") ? text : `${text}\n`;
-}
-
-function scalar(raw: string, key: string): unknown {
-  const text = stripComment(raw);
-  if (text.startsWith('"')) {
-    if (!text.endsWith('"') || text.length < 2)
-      throw new FrontmatterError(`'${key}' has a double-quoted value that is not closed`);
-    try {
-      return JSON.parse(text.replace(/\\'/g, "'").replace(/\t/g, "\\t"));
-    } catch {
-      return text.slice(1, -1);
-    }
+function parses(text: string, read: (text: string) => unknown): boolean {
+  try {
+    read(text);
+    return true;
+  } catch {
+    return false;
   }
-  if (text.startsWith("'")) {
-    if (!text.endsWith("'") || text.length < 2)
-      throw new FrontmatterError(`'${key}' has a single-quoted value that is not closed`);
-    return text.slice(1, -1).replace(/''/g, "'");
-  }
-  if (text === "true" || text === "false") return text === "true";
-  if (text === "null" || text === "~") return null;
-  if (/^-?\d+$/.test(text)) return Number(text);
-  return text;
-}
-
-/** A ` #` starts a comment in a plain scalar (not inside quotes). */
-function stripComment(raw: string): string {
-  if (raw.startsWith('"') || raw.startsWith("'")) return raw;
-  const at = raw.search(/\s#/);
-  return (at === -1 ? raw : raw.slice(0, at)).trim();
-}
-
-function splitFlow(inner: string): string[] {
-  const items: string[] = [];
-  let current = "";
-  let quote = "";
-  for (const ch of inner) {
-    if (quote) {
-      current += ch;
-      if (ch === quote) quote = "";
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      current += ch;
-    } else if (ch === ",") {
-      items.push(current.trim());
-      current = "";
-    } else current += ch;
-  }
-  if (current.trim()) items.push(current.trim());
-  return items;
-}
-
-function isBlank(line: string): boolean {
-  return /^\s*(#.*)?$/.test(line);
 }
 
 /** A list field as names: a YAML list, or one string split at commas (Claude Code) or spaces (Agent Skills). */

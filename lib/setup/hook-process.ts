@@ -1,11 +1,14 @@
 /**
  * One shell hook run: the command in the project directory through the shell, the event as JSON
  * on stdin, `$CLAUDE_PROJECT_DIR` and `$GONG_PROJECT_DIR` set, killed with its process group at its
- * timeout. Output is kept up to a bound (a hook that prints 100 MB costs no memory beyond it);
- * nothing here throws: a hook that cannot start is an exit code like any other failure.
+ * timeout. A hook is a process tree of gong's like any command (the caller's `ProcessTrees`), so
+ * stopping the hooks or gong's exit, however it comes, kills what a hook still runs. Output is kept
+ * up to a bound (a hook that prints 100 MB costs no memory beyond it); nothing here throws: a hook
+ * that cannot start is an exit code like any other failure.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import type { ProcessTrees } from "../env/process-trees.ts";
 
 /** Bytes of a hook's stdout and of its stderr that are kept; the rest is read and dropped. */
 export const HOOK_OUTPUT_LIMIT = 1024 * 1024;
@@ -26,6 +29,8 @@ export interface HookProcessOptions {
   cwd: string;
   env: Record<string, string | undefined>;
   timeoutSeconds: number;
+  /** The trees the hook's processes join. */
+  trees: ProcessTrees;
 }
 
 const SIGNALS: Record<string, number> = {
@@ -41,7 +46,13 @@ const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 
 export function runHookProcess(options: HookProcessOptions): Promise<HookRun> {
   return new Promise((done) => {
-    const env = { ...options.env, CLAUDE_PROJECT_DIR: options.cwd, GONG_PROJECT_DIR: options.cwd };
+    const { trees } = options;
+    const tree = trees.openTree();
+    const env = trees.treeEnv(tree, {
+      ...definedOnly(options.env),
+      CLAUDE_PROJECT_DIR: options.cwd,
+      GONG_PROJECT_DIR: options.cwd,
+    });
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(SHELL, ["-c", options.command], {
@@ -51,9 +62,11 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookRun> {
         detached: true,
       });
     } catch (e) {
+      trees.settle(tree);
       done({ code: -1, stdout: "", stderr: (e as Error).message, timedOut: false, truncated: false });
       return;
     }
+    trees.attach(tree, child.pid);
     const out = bounded();
     const err = bounded();
     child.stdout!.on("data", (chunk: Buffer) => out.add(chunk));
@@ -72,12 +85,15 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookRun> {
     }, options.timeoutSeconds * 1000);
     child.on("error", (e) => {
       clearTimeout(timer);
+      trees.settle(tree);
       done({ code: -1, stdout: "", stderr: e.message, timedOut: false, truncated: false });
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      // Whatever the hook left running in its group goes with it.
+      // Whatever the hook left running in its group goes with it; anything that left the group
+      // still carries the tree's marker, which stopping the hooks and gong's exit look for.
       killTree();
+      trees.settle(tree);
       done({
         code: code ?? 128 + (SIGNALS[signal ?? ""] ?? 0),
         stdout: out.text(),
@@ -90,6 +106,12 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookRun> {
     child.stdin!.on("error", () => {});
     child.stdin!.end(JSON.stringify(options.input));
   });
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
 }
 
 function bounded() {

@@ -16,10 +16,15 @@ export interface UserSetup {
 }
 
 /** `builtInCommands`: names a command file may not take. */
-export function discoverSetup(options: PlaceOptions, builtInCommands: readonly string[] = []): UserSetup {
-  const skills = discoverSkills(options);
-  const agents = discoverAgents(options);
-  const commands = discoverCommands(options, builtInCommands);
+export async function discoverSetup(
+  options: PlaceOptions,
+  builtInCommands: readonly string[] = [],
+): Promise<UserSetup> {
+  const [skills, agents, commands] = await Promise.all([
+    discoverSkills(options),
+    discoverAgents(options),
+    discoverCommands(options, builtInCommands),
+  ]);
   return {
     skills: skills.items,
     agents: agents.items,

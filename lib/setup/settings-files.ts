@@ -9,7 +9,9 @@
  * settings leaves the `.claude` files out.
  *
  * Trust: a project's hooks, `env` and allow rules run code or widen permissions, so they apply
- * only to a trusted project; its deny and ask rules only restrict and apply always. gong's own
+ * only to a trusted project; its deny and ask rules only restrict and apply always. `disableAllHooks`
+ * lowers the user's guard: the user's own files turn every shell hook off with it, a trusted
+ * project only its own hooks, an untrusted project nothing. gong's own
  * `.gong/settings.json` is filtered by lib/core/trust.ts (which says so); the other project files
  * are filtered here, with one line in Claude Code's shape: "Ignoring 3 permissions.allow entries …".
  */
@@ -69,10 +71,10 @@ export function loadSetup(options: SetupOptions): Setup {
   const home = options.home ?? homedir();
   const files = setupFiles(options, home, notices);
   const rules: PermissionRule[] = [];
-  let hooks: HookConfig = {};
+  const hooks: Record<SetupScope, HookConfig> = { user: {}, project: {} };
+  const hooksOff: Record<SetupScope, boolean> = { user: false, project: false };
   const env: Record<string, string> = {};
   const readOnly = [...READ_ONLY_COMMANDS];
-  let hooksOff = false;
   for (const f of files) {
     const untrusted = f.scope === "project" && !options.trusted;
     const ignored: string[] = [];
@@ -98,7 +100,7 @@ export function loadSetup(options: SetupOptions): Setup {
     }
     if (f.hooks !== undefined && !Array.isArray(f.hooks)) {
       if (untrusted) ignored.push("hooks");
-      else hooks = mergeHookConfigs(hooks, parseHookConfig(f.hooks, f.file, notices));
+      else hooks[f.scope] = mergeHookConfigs(hooks[f.scope], parseHookConfig(f.hooks, f.file, notices));
     }
     if (f.env !== undefined) {
       if (untrusted) ignored.push("env");
@@ -112,14 +114,18 @@ export function loadSetup(options: SetupOptions): Setup {
       }
     }
     if (f.readOnlyCommands && !untrusted) readOnly.push(...f.readOnlyCommands);
-    if (f.disableAllHooks === true) hooksOff = true;
+    if (f.disableAllHooks === true) {
+      if (untrusted) ignored.push("disableAllHooks");
+      else hooksOff[f.scope] = true;
+    }
     // gong's own project file: trust.ts already said what it left out.
     if (ignored.length > 0 && !f.gong)
       notices.push(`Ignoring ${ignored.join(", ")} from ${f.file}: ${options.untrustedHint}`);
   }
   return {
     rules: new PermissionRules(rules, options.cwd, readOnly),
-    hooks: hooksOff ? {} : hooks,
+    // The user's switch turns every hook off; a project's, only the project's own.
+    hooks: hooksOff.user ? {} : mergeHookConfigs(hooks.user, hooksOff.project ? {} : hooks.project),
     env,
     notices,
     ruleFiles: {
@@ -208,6 +214,7 @@ export function projectTrustRequests(cwd: string, claudeSettings: boolean | unde
       ...(f.hooks !== undefined ? ["hooks"] : []),
       ...(f.permissions?.allow?.length ? ["permissions.allow"] : []),
       ...(f.env ? ["env"] : []),
+      ...(f.disableAllHooks ? ["disableAllHooks"] : []),
     ];
     if (keys.length > 0) out.push(`${file} sets ${keys.join(", ")}`);
   }

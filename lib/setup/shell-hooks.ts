@@ -24,6 +24,7 @@ import type { PendingCall } from "../../tools/types.ts";
 import { claudeCalls, gongArguments, type ClaudeCall } from "./claude-view.ts";
 import { hooksFor, type HookConfig, type HookEvent } from "./hook-config.ts";
 import { runHookProcess, type HookRun } from "./hook-process.ts";
+import { ProcessTrees } from "../env/process-trees.ts";
 
 export type { HookDecision };
 
@@ -70,6 +71,9 @@ interface Answer {
 
 export type PermissionAnswer = { allow: true } | { allow: false; reason: string };
 
+/** SIGTERM → SIGKILL grace for hooks stopped with gong: a guard has nothing to save. */
+const HOOK_KILL_GRACE_MS = 500;
+
 /** The maximum of Stop-hook continuations in a row (each hook also sees `stop_hook_active`). */
 const MAX_STOP_CONTINUATIONS = 8;
 
@@ -87,6 +91,10 @@ export class ShellHooks {
   private started = false;
   private stopContinuations = 0;
   private readonly background = new Set<Promise<unknown>>();
+  /** Every hook's processes: `killRunning()` and gong's exit kill them, as they kill commands. */
+  private readonly trees = new ProcessTrees();
+  /** Set by killRunning(): a hook ended by it blocks what it guarded, and says nothing. */
+  private killed = false;
 
   constructor(private readonly o: ShellHooksOptions) {
     const has = (e: HookEvent) => (o.config[e]?.length ?? 0) > 0;
@@ -166,6 +174,12 @@ export class ShellHooks {
   notify(message: string, type: string): void {
     if (this.o.config.Notification?.length)
       this.inBackground("Notification", type, { message, notification_type: type });
+  }
+
+  /** Kills every hook still running (gong was told to stop); a hook started later runs as usual. */
+  async killRunning(): Promise<void> {
+    this.killed = true;
+    await this.trees.killAll(HOOK_KILL_GRACE_MS);
   }
 
   /** Waits for hooks still running in the background (SessionEnd at exit). */
@@ -339,6 +353,7 @@ export class ShellHooks {
           cwd: this.o.cwd,
           env: this.o.env,
           timeoutSeconds: h.timeoutSeconds,
+          trees: this.trees,
         }).then((r) => [h, r] as const),
       ),
     );
@@ -347,6 +362,9 @@ export class ShellHooks {
 
   private read(event: HookEvent, command: string, source: string, r: HookRun): Answer {
     const label = `${event} hook "${oneLine(command, 60)}" (${source})`;
+    // gong is stopping: a guard it cut short has not allowed anything.
+    if (this.killed && r.code !== 0)
+      return { command, blocked: `gong stopped while the ${event} hook ${command} ran.` };
     if (r.timedOut) {
       this.o.report(`${label} did not finish within its timeout and was stopped; the session goes on.`);
       return { command };

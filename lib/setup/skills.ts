@@ -34,13 +34,13 @@ export const MAX_SKILL_DESCRIPTION = 1024;
 const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** The skills of a project and its user, sorted by name (a project's wins over the user's of the same name). */
-export function discoverSkills(options: PlaceOptions): Found<Skill> {
+export async function discoverSkills(options: PlaceOptions): Promise<Found<Skill>> {
   const byName = new Map<string, Skill>();
   const problems: string[] = [];
   for (const place of placesFor("skills", options)) {
     for (const file of filesUnder(place.dir, ["SKILL.md"], 1)) {
       if (dirname(dirname(file)) !== place.dir) continue;
-      const read = readSkill(file, place.scope);
+      const read = await readSkill(file, place.scope);
       if (typeof read === "string") problems.push(`${file}: ${read}; skill skipped.`);
       else if (!byName.has(read.name)) byName.set(read.name, read);
     }
@@ -49,12 +49,12 @@ export function discoverSkills(options: PlaceOptions): Found<Skill> {
 }
 
 /** A skill, or what is wrong with its file. */
-function readSkill(file: string, scope: Scope): Skill | string {
+async function readSkill(file: string, scope: Scope): Promise<Skill | string> {
   const size = statOf(file)?.size ?? 0;
   if (size > MAX_SETUP_FILE_BYTES) return `the file is ${size} bytes, over the ${MAX_SETUP_FILE_BYTES}-byte limit`;
   let data: Record<string, unknown>;
   try {
-    data = parseFrontmatter(readFileSync(file, "utf8")).data;
+    data = (await parseFrontmatter(readFileSync(file, "utf8"))).data;
   } catch (e) {
     if (e instanceof FrontmatterError) return e.message;
     return `cannot be read (${(e as Error).message})`;
@@ -75,10 +75,17 @@ function readSkill(file: string, scope: Scope): Skill | string {
 /** Files beside SKILL.md listed when a skill loads (the model reads the ones it needs). */
 const MAX_LISTED_FILES = 200;
 
+/** A skill as loaded: its body, its folder and the files in it. */
+export interface LoadedSkill {
+  body: string;
+  dir: string;
+  files: string[];
+}
+
 /** What the model gets when it asks for a skill: its body (read now) and the files beside it. */
-export function loadSkill(skill: Skill): { body: string; dir: string; files: string[] } {
+export async function loadSkill(skill: Skill): Promise<LoadedSkill> {
   const dir = dirname(skill.file);
-  const body = parseFrontmatter(readFileSync(skill.file, "utf8")).body.trim();
+  const body = (await parseFrontmatter(readFileSync(skill.file, "utf8"))).body.trim();
   const files = filesUnder(dir, [""], 4)
     .filter((f) => f !== skill.file)
     .slice(0, MAX_LISTED_FILES)

@@ -4,22 +4,41 @@
  * instead). A lock whose owner is gone (killed, crashed) is stale and taken over, and so is one
  * whose pid now belongs to another process (the lock records when its owner started). Within one
  * process the lock is shared: a host that reopens its own session over the same file keeps it.
+ *
+ * The lock is written whole before it exists: its text goes to a temp file that is then hard-linked
+ * to the lock's name (which fails if the lock exists), so no reader sees a lock without its pid.
+ * Where the file system has no hard links, the lock is created empty and then written; a reader
+ * that finds a lock without a pid waits a moment for it, and takes over a lock that stays empty.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import process from "node:process";
 import { processStartMs, processStartTicks } from "../env/proc-stat.ts";
-import { isProcessAlive } from "../temp-files.ts";
+import { isProcessAlive, tempPathFor } from "../temp-files.ts";
 
 export class SessionLockedError extends Error {
   constructor(
     readonly path: string,
-    readonly pid: number,
+    /** The owner's pid; undefined for a lock another process took over at the same moment without writing it yet. */
+    readonly pid: number | undefined,
   ) {
-    super(`the session is in use by another gong process (pid ${pid}; lock file ${lockPathOf(path)})`);
+    super(`the session is in use by another gong process (${ownerText(pid)}lock file ${lockPathOf(path)})`);
     this.name = "SessionLockedError";
   }
 }
+
+/** "pid 123; " for a known owner. */
+export const ownerText = (pid: number | undefined): string => (pid === undefined ? "" : `pid ${pid}; `);
 
 /** Locks held by this process: lock path → holders. */
 const held = new Map<string, number>();
@@ -36,15 +55,13 @@ export function acquireSessionLock(sessionPath: string): () => void {
     // A folder that cannot take a lock file cannot take the session either: the write will say so.
     if (created === "unavailable") return () => {};
     if (created === "exists") {
-      const owner = ownerOf(lock);
+      const owner = ownerOnceWritten(lock);
       if (owner !== undefined && owner !== process.pid && ownerLives(lock, owner))
         throw new SessionLockedError(sessionPath, owner);
-      // No pid yet may mean another process created the file a moment ago and is writing it.
-      if (owner === undefined && ageMs(lock) < 2000) throw new SessionLockedError(sessionPath, 0);
-      // Stale (owner gone, or unreadable): take it over. Two processes racing here: one create wins.
+      // Stale (owner gone, or never written): take it over. Two processes racing here: one create wins.
       removeQuietly(lock);
       created = tryCreate(lock);
-      if (created === "exists") throw new SessionLockedError(sessionPath, ownerOf(lock) ?? 0);
+      if (created === "exists") throw new SessionLockedError(sessionPath, ownerOnceWritten(lock));
       if (created === "unavailable") return () => {};
     }
     installExitHook();
@@ -64,6 +81,32 @@ export function acquireSessionLock(sessionPath: string): () => void {
 }
 
 function tryCreate(lock: string): "created" | "exists" | "unavailable" {
+  // The pid and when that process started: a later process given the same pid is not the owner.
+  const started = processStartTicks("self");
+  const text = started === undefined ? `${process.pid}\n` : `${process.pid} ${started}\n`;
+  const temp = tempPathFor(lock);
+  try {
+    mkdirSync(dirname(lock), { recursive: true });
+    writeFileSync(temp, text, { flag: "wx" });
+  } catch {
+    // A full disk, a read-only folder: the plain create below says which.
+    removeQuietly(temp);
+    return createInPlace(lock, text);
+  }
+  try {
+    linkSync(temp, lock);
+    return "created";
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return "exists";
+    // No hard links on this file system.
+    return createInPlace(lock, text);
+  } finally {
+    removeQuietly(temp);
+  }
+}
+
+/** The lock created empty, then written: where a whole lock cannot be linked into place. */
+function createInPlace(lock: string, text: string): "created" | "exists" | "unavailable" {
   let fd: number;
   try {
     mkdirSync(dirname(lock), { recursive: true });
@@ -72,15 +115,26 @@ function tryCreate(lock: string): "created" | "exists" | "unavailable" {
     return (e as NodeJS.ErrnoException).code === "EEXIST" ? "exists" : "unavailable";
   }
   try {
-    // The pid and when that process started: a later process given the same pid is not the owner.
-    const started = processStartTicks("self");
-    writeSync(fd, started === undefined ? `${process.pid}\n` : `${process.pid} ${started}\n`);
+    writeSync(fd, text);
   } catch {
     // A full disk: the pid could not be written; an empty lock reads as stale, which is the truth.
   } finally {
     closeSync(fd);
   }
   return "created";
+}
+
+/** How long a lock without a pid may be in the making (created in place, not yet written). */
+const UNWRITTEN_LOCK_MS = 2000;
+
+/** The lock's pid, waiting while a lock younger than UNWRITTEN_LOCK_MS has none yet; undefined when it stays without one. */
+function ownerOnceWritten(lock: string): number | undefined {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    const owner = ownerOf(lock);
+    if (owner !== undefined || ageMs(lock) >= UNWRITTEN_LOCK_MS) return owner;
+    Atomics.wait(pause, 0, 0, 20);
+  }
 }
 
 /**

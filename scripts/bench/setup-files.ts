@@ -89,7 +89,7 @@ export async function rows(): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), "gong-bench-setup-home-"));
   try {
     const find = (dir: string) => () => discoverSetup({ cwd: dir, home, gongHome: join(home, ".gong") });
-    if (discoverSetup({ cwd: full, home, gongHome: join(home, ".gong") }).skills.length !== 200)
+    if ((await discoverSetup({ cwd: full, home, gongHome: join(home, ".gong") })).skills.length !== 200)
       throw new Error("the 200 skills were not all found");
     const findNone = await medianMs(find(empty));
     const findFull = await medianMs(find(full));

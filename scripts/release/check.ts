@@ -1,9 +1,12 @@
 /**
  * Checks of the release binaries: each one's headers match its platform (for Linux: the loader and
  * the libraries it needs), and each one this machine can run — natively or under qemu-user-static —
- * starts, prints its version and completes the scripted demo task.
+ * starts, prints its version and completes the scripted demo task. A Linux binary runs only when
+ * its C library's loader and every library it needs are here, where that loader looks (a musl
+ * loader from Debian's `musl` package comes without a musl libstdc++); otherwise its headers are
+ * all that is checked.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { arch as hostArch, tmpdir } from "node:os";
 import { join } from "node:path";
 import { findExecutable } from "../../lib/env/search/which.ts";
@@ -42,6 +45,8 @@ export interface Host {
   arch: Arch | "other";
   libc?: Libc;
   pathEnv: string;
+  /** Where the machine's files are looked for (default "/"; tests point it at a tree of their own). */
+  root?: string;
 }
 
 export function thisHost(): Host {
@@ -57,21 +62,60 @@ export function thisHost(): Host {
   return { os: process.platform, arch, libc, pathEnv: process.env.PATH ?? "" };
 }
 
-/** The argv prefix that runs the target's binary here ([] natively), or why it cannot run here. */
-export function runnerFor(target: ReleaseTarget, host: Host): string[] | string {
+/**
+ * The argv prefix that runs the target's binary here ([] natively), or why it cannot run here.
+ * `needed`: the libraries the binary's headers name (each must be where its loader looks).
+ */
+export function runnerFor(target: ReleaseTarget, host: Host, needed: readonly string[] = []): string[] | string {
   if (target.os !== host.os) return `a ${target.os} binary cannot run on ${host.os}`;
-  if (target.libc && target.libc !== host.libc && !existsSync(loaderOf(target.arch, target.libc))) {
-    return `needs ${target.libc}'s loader ${loaderOf(target.arch, target.libc)}${target.libc === "musl" ? " and a musl libstdc++" : ""}, which this machine does not have`;
+  const here = (path: string) => existsSync(join(host.root ?? "/", path));
+  if (target.libc && target.libc === "musl" && !here(loaderOf(target.arch, "musl"))) {
+    return `needs musl's loader ${loaderOf(target.arch, "musl")} and a musl libstdc++, which this machine does not have`;
+  }
+  if (target.libc && target.libc !== host.libc && !here(loaderOf(target.arch, target.libc))) {
+    return `needs ${target.libc}'s loader ${loaderOf(target.arch, target.libc)}, which this machine does not have`;
+  }
+  if (target.libc === "musl") {
+    const missing = missingLibraries(needed, muslSearchPath(target.arch, host.root ?? "/"), target.arch, host);
+    if (missing.length > 0)
+      return `needs ${missing.join(", ")} built for musl (where its loader looks: ${muslSearchPath(target.arch, "/").join(", ")}), which this machine does not have`;
   }
   if (target.arch === host.arch) return [];
   if (target.arch !== "arm64" || host.os !== "linux")
     return `${target.arch} binaries cannot run on this ${host.arch} machine`;
   const qemu = findExecutable(["qemu-aarch64-static", "qemu-aarch64"], host.pathEnv);
   if (!qemu) return "qemu-user-static is not installed (apt-get install qemu-user-static)";
-  if (target.libc === "glibc" && !existsSync(join(ARM64_SYSROOT, "lib", "ld-linux-aarch64.so.1"))) {
+  if (target.libc === "glibc" && !here(join(ARM64_SYSROOT, "lib", "ld-linux-aarch64.so.1"))) {
     return `the arm64 C library is not installed (${ARM64_SYSROOT}/lib/ld-linux-aarch64.so.1 missing; apt-get install libc6-arm64-cross)`;
   }
+  if (target.libc === "glibc") {
+    const missing = missingLibraries(needed, [join(ARM64_SYSROOT, "lib")], target.arch, host);
+    if (missing.length > 0) return `the arm64 C library lacks ${missing.join(", ")} in ${ARM64_SYSROOT}/lib`;
+  }
   return target.libc === "glibc" ? [qemu, "-L", ARM64_SYSROOT] : [qemu];
+}
+
+const CPU = { x64: "x86_64", arm64: "aarch64" } as const;
+
+/**
+ * The folders musl's loader searches (its `/etc/ld-musl-<cpu>.path`: paths separated by newlines
+ * or colons; without it, /lib, /usr/local/lib and /usr/lib), read under `root`.
+ */
+export function muslSearchPath(arch: Arch, root: string): string[] {
+  try {
+    return readFileSync(join(root, `etc/ld-musl-${CPU[arch]}.path`), "utf8")
+      .split(/[\n:]/)
+      .map((line) => line.trim())
+      .filter(Boolean);
+  } catch {
+    return ["/lib", "/usr/local/lib", "/usr/lib"];
+  }
+}
+
+/** The libraries of `needed` that are in none of `dirs` (under the host's root); the C library's own names come with its loader. */
+function missingLibraries(needed: readonly string[], dirs: readonly string[], arch: Arch, host: Host): string[] {
+  const own = new Set([`libc.musl-${CPU[arch]}.so.1`, "libc.so", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"]);
+  return needed.filter((lib) => !own.has(lib) && !dirs.some((dir) => existsSync(join(host.root ?? "/", dir, lib))));
 }
 
 export interface RunCheck {

@@ -195,6 +195,43 @@ test("issue 22 item 9: resume_agent when a child's session file was emptied or r
   expect(outs[1].error.message).toContain("cannot be opened");
 });
 
+test("issue 37 defect 9: after resume_agent says a child's history is gone, send_input is refused with the same reason; the child never runs again from nothing", async () => {
+  await using h = await harness(
+    routeByPrompt({
+      PARENT: [
+        call("spawn_agent", { message: "CHILD-LOST: first" }),
+        (r) => call("wait_agent", { targets: [spawnedId(r)] }),
+        (r) => call("close_agent", { target: spawnedId(r) }),
+        (r) => call("resume_agent", { id: spawnedId(r) }),
+        (r) => call("send_input", { target: spawnedId(r), message: "go on with it" }),
+        (r) => call("resume_agent", { id: spawnedId(r) }),
+        { text: "done" },
+      ],
+      "CHILD-LOST": [{ text: "first answer" }, { text: "an answer from nothing" }],
+    }),
+    { model: "openai/gpt-5.2", profile: "openai" },
+  );
+  let file = "";
+  h.session.subscribe((e) => {
+    if (e.kind === "subagent_start" && e.agent_id === undefined) file = String(e.data.session_file);
+    if (e.kind === "tool_call_end" && e.agent_id === undefined && e.data.tool_name === "close_agent") rmSync(file);
+  });
+  await h.session.submit("PARENT: lose the child's file, then go on");
+  const outs = h.events
+    .filter(isEnd)
+    .filter((e) => e.agent_id === undefined)
+    .map((e) => [e.data.tool_name, e.data.output as any] as const);
+  const [resumed, sent, again] = outs.slice(3).map(([, o]) => o);
+  expect(outs.slice(3).map(([name]) => name)).toEqual(["resume_agent", "send_input", "resume_agent"]);
+  for (const out of [resumed, sent, again]) {
+    expect(out.status).toBe("error");
+    expect(out.error.message).toContain("cannot continue: its history is gone");
+    expect(out.error.message).toContain("spawn a new subagent with the whole task");
+  }
+  // The child made its one request and no other.
+  expect(childRequests(h.fake.requests, "CHILD-LOST")).toHaveLength(1);
+});
+
 test("004 §5.2 a subagent's long answer reaches the parent's model cut to 20,000 characters from both ends", async () => {
   const answer = `BEGIN ${"x".repeat(60_000)} END`;
   const script = routeByPrompt({

@@ -64,6 +64,29 @@ describe("gong batch (local runner)", () => {
     expect(r.stdout).toContain("16 tasks: 16 done");
   });
 
+  test("issue 37 defect 11: outside a git repository, with the default out folder inside the folder copied, every task is done in its own copy", async () => {
+    // The tasks file and its default out folder (tasks.out) sit in the folder the tasks work on.
+    writeFileSync(join(ws.dir, "README"), "a project\n");
+    mkdirSync(join(ws.dir, "sub"));
+    writeFileSync(join(ws.dir, "sub", "notes.txt"), "kept\n");
+    const model = fakeModel(ws.home, "three", THREE_TURNS);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [
+      { id: "a", prompt: "do a" },
+      { id: "b", prompt: "do b" },
+    ]);
+    const r = await ws.run(["batch", "tasks.jsonl", "--workers", "2", "--model", model]);
+    expect(r.code).toBe(0);
+    const out = join(ws.dir, "tasks.out");
+    const results = readResults(out);
+    expect(results.map((x) => [x.id, x.status]).sort()).toEqual([
+      ["a", "done"],
+      ["b", "done"],
+    ]);
+    expect(readSummary(out).counts.done).toBe(2);
+    // The tasks worked in copies: the folder itself is untouched.
+    expect(existsSync(join(ws.dir, "out-a.txt"))).toBe(false);
+  });
+
   test("worktree isolation: parallel tasks on one repo each get a detached worktree; the patch holds the new file; worktrees are removed", async () => {
     const repo = join(ws.dir, "repo");
     mkdirSync(repo);

@@ -55,6 +55,14 @@ function storeIsConsistent(): void {
     for (const name of names(join(root, "blobs", dir))) expect(name.startsWith(".")).toBe(false);
 }
 
+/** The session files under the test's GONG_HOME. */
+function sessionFiles(): string[] {
+  const root = join(ws.env.GONG_HOME, "sessions");
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => join(root, f));
+}
+
 async function waitForFile(path: string): Promise<void> {
   await until(() => existsSync(path), path);
 }
@@ -105,6 +113,37 @@ describe("issue-28 gong rewind", () => {
     const forced = await ws.run(["rewind", "--to", "1", "--force"]);
     expect(forced.code).toBe(0);
     expect(treeOf(ws.dir)).toEqual(start);
+  }, 60_000);
+
+  test("issue 37 defect 5: a number naming no turn is refused, never read as the start of a checkpoint id (CLI and RPC)", async () => {
+    writeFileSync(join(ws.dir, "a.txt"), "one\n");
+    await turn("first", "echo two >> a.txt");
+    // The one checkpoint's id made to start with 9, as a random id may.
+    const file = sessionFiles()[0];
+    const text = readFileSync(file, "utf8");
+    const id = text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === "custom")!.id as string;
+    writeFileSync(file, text.replaceAll(`"${id}"`, `"9${id.slice(1)}"`));
+    const after = treeOf(ws.dir);
+
+    const refused = await ws.run(["rewind", "--to", "9"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("There is no turn 9: this session has 1 turn");
+    expect(treeOf(ws.dir)).toEqual(after);
+
+    const { rpcProcess } = await import("../cli/helpers.ts");
+    const r = rpcProcess(ws, ["--model", `fake/${scriptFile("unused", "true")}`, "-c"]);
+    for (const [n, turnId] of [9, "9", -2].entries()) {
+      r.send({ id: n, type: "rewind", turn_id: turnId });
+      const answer = await r.response(n);
+      expect(answer.success).toBe(false);
+      expect(answer.error).toContain(`There is no turn ${turnId}: this session has 1 turn`);
+    }
+    expect(treeOf(ws.dir)).toEqual(after);
+    expect(await r.close()).toBe(0);
   }, 60_000);
 
   test("usage: --files-only with --conversation-only, and rewind flags without rewind, are exit 2", async () => {

@@ -131,6 +131,59 @@ test.skipIf(unavailable !== undefined)(
   30_000,
 );
 
+test.skipIf(unavailable !== undefined)(
+  "issue 37 defect 10: ~ in sandbox.writableRoots and allowedRoots is the home directory",
+  async () => {
+    mkdirSync(join(ws.home, "cache"));
+    mkdirSync(join(ws.home, "notes"));
+    writeFileSync(join(ws.home, "notes", "plan.md"), "the plan\n");
+    mkdirSync(ws.env.GONG_HOME, { recursive: true });
+    writeFileSync(
+      join(ws.env.GONG_HOME, "settings.json"),
+      JSON.stringify({ allowedRoots: ["~/notes"], sandbox: { mode: "workspace-write", writableRoots: ["~/cache"] } }),
+    );
+    const fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "touch ~/cache/made.txt" } }] },
+        { toolCalls: [{ name: "read", arguments: { path: "~/notes/plan.md" } }] },
+        { text: "done" },
+      ],
+    });
+    const r = await ws.run([...flags(fake.baseUrls.anthropic), "-p", "go"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(existsSync(join(ws.home, "cache", "made.txt"))).toBe(true);
+    expect(JSON.stringify(fake.requests[2].body)).toContain("the plan");
+  },
+  30_000,
+);
+
+test.skipIf(unavailable !== undefined)(
+  "issue 37 defect 10: a writable root that does not exist is named as the cause, exit 2",
+  async () => {
+    const missing = join(ws.home, "no-such-dir");
+    mkdirSync(ws.env.GONG_HOME, { recursive: true });
+    for (const settings of [
+      { sandbox: { mode: "workspace-write", writableRoots: [missing] } },
+      { allowedRoots: [missing], sandbox: "workspace-write" },
+    ]) {
+      writeFileSync(join(ws.env.GONG_HOME, "settings.json"), JSON.stringify(settings));
+      const fake = await startFakeLlm({
+        script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "done" }],
+      });
+      const r = await ws.run([...flags(fake.baseUrls.anthropic), "-p", "go"]);
+      expect(r.code).toBe(2);
+      const setting = "allowedRoots" in settings ? "allowedRoots" : "sandbox.writableRoots";
+      expect(r.stderr).toBe(
+        `gong: --sandbox workspace-write cannot start: ${missing} (in ${setting}) does not exist; create it or take it out of ${setting}.\n`,
+      );
+      expect(r.stderr).not.toContain("user namespaces");
+      expect(existsSync(join(ws.dir, "ran.txt"))).toBe(false);
+    }
+  },
+  30_000,
+);
+
 test("a missing bubblewrap is one line and exit 2, never an unboxed run", async () => {
   // A PATH with bash and nothing else: no bwrap to be found.
   const bin = join(ws.home, "bin");

@@ -63,6 +63,22 @@ describe("LocalEnvironment: metadata and paths", () => {
   });
 });
 
+test("issue 37 defect 7: a folder opened for reading is in reach of reading calls only, until it is closed", async () => {
+  const skill = join(ws.temp, "skill");
+  mkdirSync(join(skill, "examples"), { recursive: true });
+  writeFileSync(join(skill, "examples", "a.md"), "x\n");
+  const file = join(skill, "examples", "a.md");
+  const e = ws.env();
+  await e.initialize();
+  expect((await failure(() => e.resolvePath(file, { reading: true }))).code).toBe("ACCESS_DENIED");
+  const close = e.openForReading(skill);
+  expect((await e.resolvePath(file, { reading: true })).absolute).toBe(file);
+  // A call that may write (no `reading`) is still kept out.
+  expect((await failure(() => e.resolvePath(file))).code).toBe("ACCESS_DENIED");
+  close();
+  expect((await failure(() => e.resolvePath(file, { reading: true }))).code).toBe("ACCESS_DENIED");
+});
+
 describe("LocalEnvironment: reading", () => {
   test("stat of a file, a directory, a symlink and a dangling symlink", async () => {
     expect(await env.stat(join(ws.dir, "dir", "a.txt"))).toMatchObject({ type: "file", isSymlink: false, size: 6 });

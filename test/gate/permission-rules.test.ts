@@ -136,6 +136,13 @@ describe("issue 26: permission rules, Claude Code syntax", () => {
     expect(decide("Agent", "Explore", "Agent")).toBe("allow");
   });
 
+  test("issue 37 defect 4: a host name with its trailing root dot meets the domain rules of the name without it", async () => {
+    const r = rules({ allow: ["WebFetch(domain:docs.example.com)"], deny: ["WebFetch(domain:*.evil.com)"] });
+    expect(await call(r, "web_fetch", { url: "https://docs.example.com./a" })).toBe("allow");
+    expect(await call(r, "WebFetch", { url: "http://www.evil.com./", prompt: "x" })).toBe("deny");
+    expect(await call(r, "WebFetch", { url: "http://EVIL.com./", prompt: "x" })).toBe("deny");
+  });
+
   test("a string that is not a rule is refused with the reason", () => {
     for (const bad of ["Bash(npm", "Bash()", "not a rule!", "WebFetch(example.com)", 42]) {
       expect("error" in parseRule(bad, "allow", "f", cwd)).toBe(true);

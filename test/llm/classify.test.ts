@@ -229,6 +229,33 @@ describe("issue 24: waits stated in the error body", () => {
     expect(said("slow down")).toBeUndefined();
   });
 
+  test("issue 37 defect 12: every way a provider writes a wait is read", () => {
+    const said = (message: string) =>
+      classifyError(openaiError(429, message, "rate_limit_exceeded"), "openai").retryAfterMs;
+    expect(said("Please try again in 20 seconds.")).toBe(20_000);
+    expect(said("Please retry after 20 seconds.")).toBe(20_000);
+    expect(said("Please try again in 1m30s.")).toBe(90_000);
+    expect(said("Rate limited: try again in 2 minutes.")).toBe(120_000);
+    expect(said("Please try again in 1 minute and 30 seconds.")).toBe(90_000);
+    expect(said("Please retry in 17.5s.")).toBe(17_500);
+    expect(said("Please wait 3 secs before retrying.")).toBe(3000);
+    expect(said("try again in 1 hour")).toBe(3_600_000);
+    expect(said("retry 3 times")).toBeUndefined();
+    // The reset of the limit that ran out, as OpenAI and Groq send it.
+    const headers = (h: Record<string, string>) =>
+      classifyError(openaiError(429, "Rate limit reached.", "rate_limit_exceeded", h), "openai").retryAfterMs;
+    expect(
+      headers({
+        "x-ratelimit-remaining-requests": "12",
+        "x-ratelimit-reset-requests": "1s",
+        "x-ratelimit-remaining-tokens": "0",
+        "x-ratelimit-reset-tokens": "6m0s",
+      }),
+    ).toBe(360_000);
+    expect(headers({ "x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "250ms" })).toBe(250);
+    expect(headers({ "x-ratelimit-remaining-tokens": "5", "x-ratelimit-reset-tokens": "6m0s" })).toBeUndefined();
+  });
+
   test("a header still wins over the words", () => {
     expect(
       classifyError(openaiError(429, "Please try again in 20s.", null, { "retry-after": "3" }), "openai").retryAfterMs,

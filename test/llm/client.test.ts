@@ -140,6 +140,17 @@ describe("client: retry policy", () => {
     expect(errorOf(events).error.message).toBe("rate-limited by ollama; retry after 20 s");
   });
 
+  test('issue 37 defect 12: "Please try again in 20 seconds." is a 20 s wait, not three quick retries', async () => {
+    const { events, requests } = await play(
+      [{ fault: { type: "http", status: 429, message: "Please try again in 20 seconds." } }, { text: "never" }],
+      { retry: { maxDelayMs: 5000 } },
+      ask("ollama/qwen3-coder"),
+    );
+    expect(requests).toHaveLength(1);
+    expect(retries(events)).toHaveLength(0);
+    expect(errorOf(events).error.message).toBe("rate-limited by ollama; retry after 20 s");
+  });
+
   test("500, 529 and 503 are retried", async () => {
     const { events, requests } = await play([
       { fault: { type: "http", status: 500 } },

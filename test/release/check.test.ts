@@ -4,11 +4,18 @@
  * sentence (exit 2). The release build itself (`npm run build -- --all`) is too slow for the suite.
  */
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { formatProblems, mismatchSentence, runnerFor, type Host } from "../../scripts/release/check.ts";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import {
+  formatProblems,
+  mismatchSentence,
+  muslSearchPath,
+  runnerFor,
+  thisHost,
+  type Host,
+} from "../../scripts/release/check.ts";
 import { readExecutableFormat } from "../../scripts/release/executable-format.ts";
-import { RELEASE_TARGETS, type ReleaseTarget } from "../../scripts/release/targets.ts";
+import { allowedLibraries, RELEASE_TARGETS, type ReleaseTarget } from "../../scripts/release/targets.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -98,6 +105,46 @@ test("issue 25 release: which binaries run here, and why the others do not", () 
       "needs musl's loader /lib/ld-musl-x86_64.so.1 and a musl libstdc++, which this machine does not have",
     );
 });
+
+test("issue 37 defect 13: a musl loader alone does not make the musl build runnable: every library it needs must be where the loader looks", () => {
+  using dir = tempDir();
+  const root = dir.path("root");
+  const put = (path: string, text = "") => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  const host: Host = { ...LINUX_X64, root };
+  const musl = target("gong-linux-x64-musl");
+  const needed = allowedLibraries("x64", "musl");
+  // Debian's musl package: the loader and its path file, no C++ runtime.
+  put("lib/ld-musl-x86_64.so.1");
+  put("etc/ld-musl-x86_64.path", "/lib/x86_64-linux-musl\n/usr/lib/x86_64-linux-musl\n");
+  // glibc's C++ runtime is not one musl's loader looks at.
+  put("usr/lib/x86_64-linux-gnu/libstdc++.so.6");
+  expect(runnerFor(musl, host, needed)).toBe(
+    "needs libstdc++.so.6, libgcc_s.so.1 built for musl (where its loader looks: /lib/x86_64-linux-musl, /usr/lib/x86_64-linux-musl), which this machine does not have",
+  );
+  put("usr/lib/x86_64-linux-musl/libstdc++.so.6");
+  put("usr/lib/x86_64-linux-musl/libgcc_s.so.1");
+  expect(runnerFor(musl, host, needed)).toEqual([]);
+  // Without a path file the loader looks in /lib, /usr/local/lib and /usr/lib (Alpine).
+  using alpine = tempDir();
+  for (const path of ["lib/ld-musl-x86_64.so.1", "usr/lib/libstdc++.so.6", "usr/lib/libgcc_s.so.1"]) {
+    mkdirSync(dirname(join(alpine.dir, path)), { recursive: true });
+    writeFileSync(join(alpine.dir, path), "");
+  }
+  expect(runnerFor(musl, { ...LINUX_X64, libc: "musl", root: alpine.dir }, needed)).toEqual([]);
+});
+
+test.skipIf(!onX64Linux || !existsSync("/lib/ld-musl-x86_64.so.1"))(
+  "issue 37 defect 13: on this machine's musl loader (apt-get install musl), the musl build runs only with a musl libstdc++",
+  () => {
+    const runner = runnerFor(target("gong-linux-x64-musl"), thisHost(), allowedLibraries("x64", "musl"));
+    const found = muslSearchPath("x64", "/").some((d) => existsSync(join(d, "libstdc++.so.6")));
+    if (found) expect(runner).toEqual([]);
+    else expect(runner).toEqual(expect.stringContaining("needs libstdc++.so.6"));
+  },
+);
 
 test("issue 25 bad input: a binary for another platform is one sentence naming the one to download", () => {
   using dir = tempDir();

@@ -169,6 +169,37 @@ describe("issue 22 item 7: a lock naming a live process that is not its owner", 
   }
 });
 
+describe("issue 37 defect 6: the lock is written whole", () => {
+  // Run by gong: its pid, its lock's text and the names beside the session file.
+  const LOOK =
+    'echo $PPID > gong.pid; cat "$CONVERSATION.lock" > lock.txt; ls -a "$(dirname "$CONVERSATION")" > seen.txt';
+  test("a lock without a pid (created but never written) is waited for and taken over, never reported as pid 0; gong's own lock holds its pid and leaves no temp file", async () => {
+    const fake = await startFakeLlm({
+      script: (req) =>
+        JSON.stringify(req.body).includes("inspect-the-lock")
+          ? JSON.stringify(req.body.messages).includes("tool_result")
+            ? { text: "inspected" }
+            : { toolCalls: [{ name: "bash", arguments: { command: LOOK } }] }
+          : { text: "ok" },
+    });
+    const flags = WIRE_APIS[0].flags(fake);
+    expect((await ws.run([...flags, "-p", "first"])).code).toBe(0);
+    const [path] = sessionFiles();
+    // What a writer that died between creating the lock and writing its pid leaves, a moment ago.
+    writeFileSync(`${path}.lock`, "");
+    const r = await ws.run([...flags, "-c", "-p", "inspect-the-lock"], { env: { CONVERSATION: path } });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(readFileSync(path, "utf8")).toContain("inspected");
+    // While gong ran, its lock named it, and no temp file of the lock was left beside the session.
+    const pid = readFileSync(join(ws.dir, "gong.pid"), "utf8").trim();
+    expect(readFileSync(join(ws.dir, "lock.txt"), "utf8")).toMatch(new RegExp(`^${pid}( \\d+)?\n$`));
+    const seen = readFileSync(join(ws.dir, "seen.txt"), "utf8").trim().split("\n");
+    expect(seen.filter((name) => name.includes(".tmp"))).toEqual([]);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  }, 30_000);
+});
+
 describe("-r names a session", () => {
   test("-r NAME resumes the session named with --name; the next word is the prompt", async () => {
     const fake = await startFakeLlm({ script: [{ text: "one" }, { text: "other" }, { text: "two" }] });

@@ -39,7 +39,7 @@ const toolNames = (r: RecordedRequest): string[] =>
     : (r.body.tools ?? []).map((t: any) => t.name ?? t.function?.name);
 
 describe("custom agents", () => {
-  test("found in .claude/agents (subfolders too) and the user's ~/.claude/agents; unknown keys ignored; a malformed file is one line", () => {
+  test("found in .claude/agents (subfolders too) and the user's ~/.claude/agents; unknown keys ignored; a malformed file is one line", async () => {
     using p = project();
     mkdirSync(join(p.home, ".claude/agents"), { recursive: true });
     writeFileSync(
@@ -48,7 +48,7 @@ describe("custom agents", () => {
     );
     writeFileSync(join(p.dir, ".claude/agents/broken.md"), "---\nname: broken\ndescription: d\nmaxTurns: lots\n---\n");
     writeFileSync(join(p.dir, ".claude/agents/nameless.md"), "no frontmatter at all\n");
-    const { items, problems } = p.find();
+    const { items, problems } = await p.find();
     expect(items.map((a) => a.name)).toEqual(["code-reviewer", "tester"]);
     const reviewer = items[0];
     expect(reviewer.tools).toEqual([
@@ -73,7 +73,35 @@ describe("custom agents", () => {
     expect(problems.find((l) => l.includes("nameless.md"))).toContain("has no frontmatter");
   });
 
-  test("model aliases: sonnet / opus / haiku within an anthropic parent, inherit, ids", () => {
+  test("issue 37 defect 3: an agent whose frontmatter holds a nested hooks: block loads; the unsupported key is ignored", async () => {
+    using p = project();
+    writeFileSync(
+      join(p.dir, ".claude/agents/guarded.md"),
+      [
+        "---",
+        "name: guarded",
+        "description: Edits with a guard in place",
+        "tools: Read, Edit",
+        "hooks:",
+        "  PreToolUse:",
+        "    - matcher: Edit",
+        "      hooks:",
+        "        - type: command",
+        "          command: ./guard.sh",
+        "---",
+        "Edit carefully.",
+      ].join("\n"),
+    );
+    const { items, problems } = await p.find();
+    expect(problems).toEqual([]);
+    expect(items.find((a) => a.name === "guarded")).toMatchObject({
+      description: "Edits with a guard in place",
+      tools: ["Read", "Edit"],
+      prompt: "Edit carefully.",
+    });
+  });
+
+  test("model aliases: sonnet / opus / haiku within an anthropic parent, inherit, ids", async () => {
     expect(agentModel("sonnet", "anthropic/claude-haiku-4-5")).toBe("anthropic/claude-sonnet-4-6");
     expect(agentModel("haiku", "anthropic/claude-opus-4-6")).toBe("anthropic/claude-haiku-4-5");
     expect(agentModel("opus", "openai/gpt-5.2")).toBeUndefined();
@@ -84,7 +112,7 @@ describe("custom agents", () => {
 
   test("anthropic: Agent with subagent_type code-reviewer spawns a child with the file's prompt, tools and model", async () => {
     using p = project();
-    const agents = p.find().items;
+    const agents = (await p.find()).items;
     await using h = await harness(
       routeByPrompt({
         PARENT: [
@@ -126,7 +154,7 @@ describe("custom agents", () => {
       join(p.dir, ".claude/agents/shell-only.md"),
       "---\nname: shell-only\ndescription: Uses the shell.\ntools: Bash\ndisallowedTools: Read\nmaxTurns: 3\ncolor: blue\n---\nSHELL-ONLY PROMPT\n",
     );
-    const agents = p.find().items;
+    const agents = (await p.find()).items;
     await using g = await harness(
       routeByPrompt({
         PARENT: [
@@ -175,7 +203,7 @@ describe("custom agents", () => {
       {
         cwd: p.dir,
         profile: "anthropic",
-        agents: p.find().items,
+        agents: (await p.find()).items,
       },
     );
     await h.session.submit("go");

@@ -32,11 +32,11 @@ const runner = (trusted: boolean): ShellRunner =>
   environmentShell(new LocalEnvironment({ root: ws.dir }), trusted, "the project is not trusted (run with --trust).");
 
 describe("custom slash commands", () => {
-  test("found in .claude/commands, .gemini/commands (git/x.toml is /git:x) and the user's; frontmatter read", () => {
+  test("found in .claude/commands, .gemini/commands (git/x.toml is /git:x) and the user's; frontmatter read", async () => {
     cpSync(FIXTURE, ws.dir, { recursive: true });
     write(join(ws.home, ".claude/commands/mine.md"), "Say mine.\n");
     write(join(ws.dir, ".gemini/commands/git/commit.toml"), 'description = "Commit"\nprompt = "Commit {{args}}"\n');
-    const { items, problems } = find();
+    const { items, problems } = await find();
     expect(problems).toEqual([]);
     expect(items.map((c) => `${c.name}:${c.syntax}:${c.scope}`)).toEqual([
       "commit-push-pr:claude:project",
@@ -63,7 +63,7 @@ describe("custom slash commands", () => {
     cpSync(FIXTURE, ws.dir, { recursive: true });
     write(join(ws.dir, ".claude/commands/pair.md"), "---\ndescription: d\n---\nFirst $1, then $2; all: $ARGUMENTS\n");
     write(join(ws.dir, ".claude/commands/bare.md"), "Do the thing.\n");
-    const { items } = find();
+    const { items } = await find();
     expect(splitArguments(`a "b c" 'd e'`)).toEqual(["a", "b c", "d e"]);
     const pair = matchCommand('/pair one "two words"', items)!;
     expect((await expandCommand(pair.command, pair.args, { cwd: ws.dir })).text).toBe(
@@ -82,7 +82,7 @@ describe("custom slash commands", () => {
 
   test("!`cmd` runs in a trusted project (arguments quoted for the shell); untrusted, it is left out in one line", async () => {
     write(join(ws.dir, ".claude/commands/greet.md"), "Output: !`echo hi-$ARGUMENTS`\nDone.\n");
-    const [greet] = find().items;
+    const [greet] = (await find()).items;
     const trusted = await expandCommand(greet, "there; touch PWNED", { cwd: ws.dir, shell: runner(true) });
     expect(trusted.text).toBe("Output: hi-there; touch PWNED\nDone.\n");
     expect(trusted.notices).toEqual([]);
@@ -94,7 +94,7 @@ describe("custom slash commands", () => {
     ]);
     // The user's own commands are theirs: they run anywhere.
     write(join(ws.home, ".claude/commands/mine.md"), "!`echo from-home`\n");
-    const mine = find().items.find((c) => c.name === "mine")!;
+    const mine = (await find()).items.find((c) => c.name === "mine")!;
     expect((await expandCommand(mine, "", { cwd: ws.dir, shell: runner(false) })).text).toBe("from-home\n");
   });
 
@@ -102,7 +102,7 @@ describe("custom slash commands", () => {
     write(join(ws.dir, "notes/a.md"), "A says see @notes/b.md\n");
     write(join(ws.dir, "notes/b.md"), "B says see @notes/a.md\n");
     write(join(ws.dir, ".claude/commands/loop.md"), "Read @notes/a.md and @missing.md now.\n");
-    const [loop] = find().items;
+    const [loop] = (await find()).items;
     const { text, notices } = await expandCommand(loop, "", { cwd: ws.dir });
     expect(text).toContain('<file path="notes/a.md">\nA says see @notes/b.md\n</file>');
     expect(text).toContain('<file path="notes/b.md">\nB says see @notes/a.md\n</file>');
@@ -120,7 +120,7 @@ describe("custom slash commands", () => {
       "prompt = '''\nFile: @{README.md}\nRun: !{echo {{args}}}\nAsk: {{args}}\n'''\n",
     );
     write(join(ws.dir, ".gemini/commands/plain.toml"), 'prompt = "Summarize."\n');
-    const items = find().items;
+    const items = (await find()).items;
     const docs = matchCommand("/find-docs where are the hooks?", items)!;
     expect((await expandCommand(docs.command, docs.args, { cwd: ws.dir })).text).toEndWith(
       "### QUESTION:\n\nwhere are the hooks?\n",
@@ -135,15 +135,15 @@ describe("custom slash commands", () => {
     );
   });
 
-  test("bad command files are one line each naming the file; the others load", () => {
+  test("bad command files are one line each naming the file; the others load", async () => {
     write(join(ws.dir, ".gemini/commands/broken.toml"), 'prompt = """never closed\n');
     write(join(ws.dir, ".gemini/commands/noprompt.toml"), 'description = "x"\n');
-    write(join(ws.dir, ".claude/commands/badfront.md"), "---\ndescription: [a, b\n---\nbody\n");
+    write(join(ws.dir, ".claude/commands/badfront.md"), '---\ndescription: "never closed\n---\nbody\n');
     write(join(ws.dir, ".claude/commands/ok.md"), "fine\n");
-    const { items, problems } = find();
+    const { items, problems } = await find();
     expect(items.map((c) => c.name)).toEqual(["ok"]);
     expect(problems.sort()).toEqual([
-      `${join(ws.dir, ".claude/commands/badfront.md")}: 'description' opens a list with '[' that is not closed; command skipped.`,
+      `${join(ws.dir, ".claude/commands/badfront.md")}: its frontmatter is not valid YAML (line 3): deficient indentation; command skipped.`,
       `${join(ws.dir, ".gemini/commands/broken.toml")}: is not valid TOML: the """ string of 'prompt' (line 1) is not closed; command skipped.`,
       `${join(ws.dir, ".gemini/commands/noprompt.toml")}: it has no 'prompt' string; command skipped.`,
     ]);

@@ -3,8 +3,8 @@ import { expect, test } from "bun:test";
 import { FrontmatterError, nameList, optionalFrontmatter, parseFrontmatter } from "../../lib/setup/frontmatter.ts";
 import { parseFlatToml, TomlError } from "../../lib/setup/toml.ts";
 
-test("frontmatter: plain, quoted, block and folded scalars, lists, nested maps, comments, numbers", () => {
-  const { data, body } = parseFrontmatter(
+test("frontmatter: plain, quoted, block and folded scalars, lists, nested maps, comments, numbers", async () => {
+  const { data, body } = await parseFrontmatter(
     [
       "---",
       "name: pdf # the skill's name",
@@ -46,14 +46,68 @@ test("frontmatter: plain, quoted, block and folded scalars, lists, nested maps, 
   expect(body).toBe("# Body\n");
 });
 
-test("frontmatter errors say what is wrong; a file without it is all body where frontmatter is optional", () => {
-  expect(() => parseFrontmatter("# no frontmatter")).toThrow(FrontmatterError);
-  expect(() => parseFrontmatter("---\nname: x\n")).toThrow("not closed");
-  expect(() => parseFrontmatter("---\njust words\n---\n")).toThrow(
-    `frontmatter line 2 is not 'key: value': "just words"`,
+test("frontmatter errors say what is wrong; a file without it is all body where frontmatter is optional", async () => {
+  await expect(parseFrontmatter("# no frontmatter")).rejects.toThrow(FrontmatterError);
+  await expect(parseFrontmatter("---\nname: x\n")).rejects.toThrow("not closed");
+  await expect(parseFrontmatter("---\njust words\n---\n")).rejects.toThrow(
+    "its frontmatter is not a list of 'key: value' lines",
   );
-  expect(optionalFrontmatter("Say hi.\n")).toEqual({ data: {}, body: "Say hi.\n" });
-  expect(parseFrontmatter("---\n---\nbody")).toEqual({ data: {}, body: "body" });
+  await expect(parseFrontmatter('---\nname: x\ndescription: "never closed\n---\n')).rejects.toThrow(
+    /^its frontmatter is not valid YAML \(line \d\): /,
+  );
+  expect(await optionalFrontmatter("Say hi.\n")).toEqual({ data: {}, body: "Say hi.\n" });
+  expect(await parseFrontmatter("---\n---\nbody")).toEqual({ data: {}, body: "body" });
+});
+
+test("issue 37 defect 3: nested YAML blocks (hooks: with a list of maps) are read, not refused", async () => {
+  const { data } = await parseFrontmatter(
+    [
+      "---",
+      "name: guarded",
+      "description: Reviews with a guard",
+      "hooks:",
+      "  PreToolUse:",
+      "    - matcher: Bash",
+      "      hooks:",
+      "        - type: command",
+      '          command: "./check.sh"',
+      "skills:",
+      "- pdf",
+      "- review",
+      "---",
+      "Body.",
+    ].join("\n"),
+  );
+  expect(data).toEqual({
+    name: "guarded",
+    description: "Reviews with a guard",
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./check.sh" }] }] },
+    skills: ["pdf", "review"],
+  });
+});
+
+test("issue 37 defect 3: values strict YAML refuses but Claude Code's files hold are read as the text written", async () => {
+  const { data } = await parseFrontmatter(
+    [
+      "---",
+      "name: reviewer",
+      "description: Use this agent after a change. Examples: Context: a PR is open",
+      '  user: "review it" assistant: "I will use the reviewer"',
+      "argument-hint: [file] [message]",
+      "tools: [Read, Grep]",
+      "meta:",
+      "  level: 2",
+      "---",
+    ].join("\n"),
+  );
+  expect(data).toEqual({
+    name: "reviewer",
+    description:
+      'Use this agent after a change. Examples: Context: a PR is open user: "review it" assistant: "I will use the reviewer"',
+    "argument-hint": "[file] [message]",
+    tools: ["Read", "Grep"],
+    meta: { level: 2 },
+  });
 });
 
 test("tool lists: Claude Code's commas, Agent Skills' spaces, rules with spaces kept whole", () => {

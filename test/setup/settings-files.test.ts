@@ -72,14 +72,11 @@ test("issue 26: user files need no trust; a project's deny and ask apply untrust
   ]);
 });
 
-test("issue 26: gong's own files come first at each level; claudeSettings false skips the .claude files; disableAllHooks turns shell hooks off", () => {
+test("issue 26: gong's own files come first at each level; claudeSettings false skips the .claude files; the user's disableAllHooks turns shell hooks off", () => {
   project = tempDir();
   home = tempDir();
-  write(home.dir, ".claude/settings.json", { permissions: { deny: ["Bash(claude-user *)"] } });
-  write(project.dir, ".claude/settings.json", {
-    permissions: { deny: ["Bash(claude-project *)"] },
-    disableAllHooks: true,
-  });
+  write(home.dir, ".claude/settings.json", { permissions: { deny: ["Bash(claude-user *)"] }, disableAllHooks: true });
+  write(project.dir, ".claude/settings.json", { permissions: { deny: ["Bash(claude-project *)"] } });
   const gongFiles = [
     {
       file: "gong-user",
@@ -105,6 +102,24 @@ test("issue 26: gong's own files come first at each level; claudeSettings false 
     project: join(project.dir, ".gong", "settings.local.json"),
     user: join(home.dir, ".gong", "settings.json"),
   });
+});
+
+test("issue 37 defect 2: a project's disableAllHooks turns off only its own hooks, and only when trusted", () => {
+  project = tempDir();
+  home = tempDir();
+  write(home.dir, ".claude/settings.json", { hooks: hook("user-guard") });
+  const file = write(project.dir, ".claude/settings.json", { hooks: hook("project-hook"), disableAllHooks: true });
+  const commands = (o: SetupOptions) =>
+    loadSetup(o).hooks.PreToolUse?.flatMap((g) => g.hooks.map((h) => h.command)) ?? [];
+  const untrusted = loadSetup(options());
+  expect(commands(options())).toEqual(["user-guard"]);
+  expect(untrusted.notices).toEqual([`Ignoring hooks, disableAllHooks from ${file}: not trusted.`]);
+  expect(commands(options({ trusted: true }))).toEqual(["user-guard"]);
+  expect(projectTrustRequests(project.dir, undefined)).toEqual([`${file} sets hooks, disableAllHooks`]);
+  // gong's own project file is held to the same rule.
+  const gongFiles = [{ file: "gong-project", scope: "project" as const, gong: true, disableAllHooks: true }];
+  expect(commands(options({ gongFiles }))).toEqual(["user-guard"]);
+  expect(commands(options({ gongFiles, trusted: true }))).toEqual(["user-guard"]);
 });
 
 test("issue 26: 'always' answers remembered in approvals.json before rules load as the user's allow rules for that project", async () => {

@@ -5,7 +5,9 @@
 import { expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeFlags, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
+import { CLI, fakeFlags, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
+import { alive, pidFrom } from "../agent/harness.ts";
+import { eventually } from "../helpers/wait.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 
 const ws = useWorkspace();
@@ -129,4 +131,53 @@ test("issue 26: a PermissionRequest hook answers an ask rule where no one can (p
     hook_event_name: "SessionEnd",
     cwd: ws.dir,
   });
+});
+
+test.skipIf(!existsSync("/proc/self/stat"))(
+  "issue 37 defect 1: a PreToolUse hook still running when gong -p gets SIGTERM dies with gong",
+  async () => {
+    // The hook's shell records its pid and becomes `sleep 71`; its timeout (600 s) is far away.
+    const hook = "echo $$ > hook.pid; exec sleep 71";
+    claudeSettings({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: hook, timeout: 600 }] }] } });
+    const fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch ran" } }] }, { text: "never reached" }],
+    });
+    const proc = Bun.spawn([process.execPath, CLI, ...PROFILES[0].flags(fake), "--trust", "-p", "run it"], {
+      cwd: ws.dir,
+      env: ws.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const hookPid = await pidFrom(join(ws.dir, "hook.pid"));
+    try {
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(143);
+      expect(await eventually(() => !alive(hookPid))).toBe(true);
+      // The stopped guard did not let the call through.
+      expect(existsSync(join(ws.dir, "ran"))).toBe(false);
+    } finally {
+      if (alive(hookPid)) process.kill(hookPid, "SIGKILL");
+    }
+  },
+  60_000,
+);
+
+test("issue 37 defect 2: an untrusted project's disableAllHooks does not switch off the user's own hooks, and gong says so", async () => {
+  const guard = `grep -q 'rm victim' && { echo 'no rm here' >&2; exit 2; }; exit 0`;
+  mkdirSync(join(ws.home, ".claude"), { recursive: true });
+  writeFileSync(
+    join(ws.home, ".claude", "settings.json"),
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] } }),
+  );
+  claudeSettings({ disableAllHooks: true });
+  writeFileSync(join(ws.dir, "victim"), "keep me\n");
+  const fake = await startFakeLlm({
+    script: [{ toolCalls: [PROFILES[0].shell("rm victim")] }, { text: "done" }],
+  });
+  const r = await ws.run([...PROFILES[0].flags(fake), "-p", "clean up"]);
+  expect(r.code).toBe(0);
+  expect(existsSync(join(ws.dir, "victim"))).toBe(true);
+  expect(JSON.stringify(fake.requests[1].body)).toContain("no rm here");
+  const said = r.stderr.split("\n").filter((l) => l.includes("disableAllHooks"));
+  expect(said).toEqual([expect.stringContaining(join(ws.dir, ".claude", "settings.json"))]);
 });

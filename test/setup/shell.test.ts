@@ -18,7 +18,7 @@ test("/skills lists the skills with where they came from; /help and Tab offer th
   using work = tempDir("gong-shell-setup-");
   using home = tempDir("gong-shell-setup-home-");
   cpSync(FIXTURE, work.dir, { recursive: true });
-  const brought = discoverSetup({ cwd: work.dir, home: home.dir, gongHome: join(home.dir, ".gong") });
+  const brought = await discoverSetup({ cwd: work.dir, home: home.dir, gongHome: join(home.dir, ".gong") });
   let out = "";
   const ctx = {
     host: { setup: { brought } },

@@ -32,7 +32,7 @@ function project() {
 const bodyOf = (request: { body: any }) => JSON.stringify(request.body);
 
 describe("Agent Skills", () => {
-  test("found in .claude/skills and .agents/skills of the project and in the user's ~/.claude/skills, sorted by name", () => {
+  test("found in .claude/skills and .agents/skills of the project and in the user's ~/.claude/skills, sorted by name", async () => {
     using p = project();
     mkdirSync(join(p.home, ".claude/skills/my-notes"), { recursive: true });
     writeFileSync(
@@ -44,7 +44,7 @@ describe("Agent Skills", () => {
       join(p.dir, ".gong/skills/release/SKILL.md"),
       "---\nname: release\ndescription: >\n  Cuts a release:\n  tags and notes.\nallowed-tools: Bash(git tag:*) Read\n---\nTag it.\n",
     );
-    const { items, problems } = p.find();
+    const { items, problems } = await p.find();
     expect(problems).toEqual([]);
     expect(items.map((s) => [s.name, s.scope])).toEqual([
       ["brand-guidelines", "project"],
@@ -59,7 +59,7 @@ describe("Agent Skills", () => {
     );
   });
 
-  test("bad input: a SKILL.md without frontmatter, with a 1 MB description, or a bad name is one line naming the file; the others load", () => {
+  test("bad input: a SKILL.md without frontmatter, with a 1 MB description, or a bad name is one line naming the file; the others load", async () => {
     using p = project();
     const bad = (name: string, text: string) => {
       mkdirSync(join(p.dir, ".claude/skills", name), { recursive: true });
@@ -69,7 +69,7 @@ describe("Agent Skills", () => {
     bad("huge", `---\nname: huge\ndescription: ${"x".repeat(1024 * 1024)}\n---\nbody\n`);
     bad("Bad_Name", "---\nname: Bad_Name\ndescription: d\n---\n");
     bad("open", "---\nname: open\ndescription: never closed\n");
-    const { items, problems } = p.find();
+    const { items, problems } = await p.find();
     expect(items.map((s) => s.name)).toEqual(["brand-guidelines", "internal-comms"]);
     expect(problems).toHaveLength(4);
     const line = (name: string) => problems.find((l) => l.includes(`/${name}/SKILL.md`))!;
@@ -87,7 +87,7 @@ describe("Agent Skills", () => {
   ] as const) {
     test(`${profile}: the body is absent from the first request and present after the ${toolName} call`, async () => {
       using p = project();
-      const skills = p.find().items;
+      const skills = (await p.find()).items;
       await using h = await harness([{ toolCalls: [call] }, { text: "Loaded." }], { cwd: p.dir, profile, skills });
       const result = await h.session.submit("Write a 3P update for the team.");
       expect(result.text).toBe("Loaded.");
@@ -107,12 +107,63 @@ describe("Agent Skills", () => {
     });
   }
 
+  for (const [profile, load, read] of [
+    [
+      "default",
+      { name: "skill", arguments: { name: "internal-comms" } },
+      (path: string) => ({ name: "read", arguments: { path } }),
+    ],
+    [
+      "anthropic",
+      { name: "Skill", arguments: { skill: "internal-comms" } },
+      (file_path: string) => ({ name: "Read", arguments: { file_path } }),
+    ],
+    [
+      "openai",
+      { name: "skill", arguments: { name: "internal-comms" } },
+      (file_path: string) => ({ name: "read_file", arguments: { file_path } }),
+    ],
+    [
+      "gemini",
+      { name: "activate_skill", arguments: { name: "internal-comms" } },
+      (file_path: string) => ({ name: "read_file", arguments: { file_path } }),
+    ],
+  ] as const) {
+    test(`issue 37 defect 7: a user-level skill's own files are readable once it is loaded, and only then [${profile}]`, async () => {
+      using p = project();
+      // The published skill as a user-level one, outside the workspace; another one beside it is never loaded.
+      const skills = join(p.home, ".claude", "skills");
+      mkdirSync(skills, { recursive: true });
+      cpSync(join(FIXTURE, ".claude/skills/internal-comms"), join(skills, "internal-comms"), { recursive: true });
+      cpSync(join(FIXTURE, ".agents/skills/brand-guidelines"), join(skills, "brand-guidelines"), { recursive: true });
+      const example = join(skills, "internal-comms", "examples", "3p-updates.md");
+      const other = join(skills, "brand-guidelines", "SKILL.md");
+      const userSkills = (await discoverSkills({ cwd: p.home, home: p.home, gongHome: join(p.home, ".gong") })).items;
+      await using h = await harness(
+        [
+          { toolCalls: [read(example)] },
+          { toolCalls: [load] },
+          { toolCalls: [read(example)] },
+          { toolCalls: [read(other)] },
+          { text: "Written." },
+        ],
+        { profile, skills: userSkills },
+      );
+      await h.session.submit("Write a 3P update for the team.");
+      const ends = h.of("tool_call_end").map((e) => e.data.output as any);
+      expect(ends.map((o) => o.status)).toEqual(["error", "success", "success", "error"]);
+      expect(ends[0].error.code).toBe("ACCESS_DENIED");
+      expect(ends[2].text).toContain("You are being asked to write a 3P update.");
+      expect(ends[3].error.code).toBe("ACCESS_DENIED");
+    });
+  }
+
   test("an unknown skill name is an error result listing the skills; the session goes on", async () => {
     using p = project();
     await using h = await harness([{ toolCalls: [{ name: "Skill", arguments: { skill: "nope" } }] }, { text: "ok" }], {
       cwd: p.dir,
       profile: "anthropic",
-      skills: p.find().items,
+      skills: (await p.find()).items,
     });
     await h.session.submit("go");
     const end = h.of("tool_call_end")[0];

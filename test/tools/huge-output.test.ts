@@ -3,12 +3,13 @@
  * runs them: the tool returns everything through the call's capture, the framework cuts once.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { DEFAULT_EVENT_LIMIT_CHARS } from "../../lib/output/capture.ts";
 import { anthropicTools } from "../../lib/profiles/anthropic/tools.ts";
 import { geminiTools } from "../../lib/profiles/gemini/tools.ts";
+import { openaiTools } from "../../lib/profiles/openai/tools.ts";
 import { createToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
 import { makeWorkspace, type Workspace } from "../env/helpers.ts";
@@ -105,6 +106,51 @@ describe("shell output", () => {
     expect(r.forEvent.text.length).toBeLessThan(DEFAULT_EVENT_LIMIT_CHARS + 400);
     expect(spills()).toHaveLength(1);
   }, 60_000);
+});
+
+describe("issue 37 defect 8: the spill budget bounds the folder at every moment", () => {
+  test("six unread `yes` exec sessions (spill cap 1 MB, budget 2.5 MB): tool-output/ never holds more than the budget", async () => {
+    const budget = 2_500_000;
+    const folder = join(ws.dir, "tool-output");
+    /** Bytes of every file in the folder, the temp files of live captures included. */
+    const folderBytes = () => {
+      if (!existsSync(folder)) return 0;
+      let n = 0;
+      for (const f of readdirSync(folder)) n += statSync(join(folder, f), { throwIfNoEntry: false })?.size ?? 0;
+      return n;
+    };
+    let most = 0;
+    const look = () => {
+      most = Math.max(most, folderBytes());
+    };
+    const watch = setInterval(look, 2);
+    const reg = registry(openaiTools);
+    try {
+      const observer = coreObserver(ws.dir, {
+        perTool: { exec_command: CAPABILITY_LIMITS.bash, write_stdin: CAPABILITY_LIMITS.bash },
+        spillCapBytes: 1_000_000,
+        spillBudgetBytes: budget,
+      });
+      const sessions: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await runObserved(reg, observer, "exec_command", { cmd: "yes", yield_time_ms: 250 });
+        sessions.push(r.response.data.session_id as number);
+        look();
+      }
+      // Polled, never read to the end: each stretch spills, and the commands keep writing meanwhile.
+      for (let round = 0; round < 3; round++)
+        for (const session_id of sessions) {
+          await runObserved(reg, observer, "write_stdin", { session_id, chars: "", yield_time_ms: 250 });
+          look();
+        }
+      expect(sessions.every((id) => typeof id === "number")).toBe(true);
+    } finally {
+      clearInterval(watch);
+      await reg.close();
+    }
+    expect(most).toBeGreaterThan(budget / 2);
+    expect(most).toBeLessThanOrEqual(budget);
+  }, 120_000);
 });
 
 describe("read", () => {

@@ -5,6 +5,9 @@ import { startReply } from "../../lib/envelope.ts";
 import { OutputCapture } from "../../lib/output/capture.ts";
 import { ProcessTable } from "../../tools/processes.ts";
 import { readTool } from "../../tools/read.ts";
+import { anthropicTools } from "../../lib/profiles/anthropic/tools.ts";
+import { geminiTools } from "../../lib/profiles/gemini/tools.ts";
+import { openaiTools } from "../../lib/profiles/openai/tools.ts";
 import { createWorkspace, type Workspace } from "../helpers/workspace.ts";
 import { makeGif, makeJpeg, makePng, makeWebpHeader } from "../helpers/images.ts";
 import { openForOthers, runToolUnprivileged } from "../helpers/unprivileged.ts";
@@ -304,6 +307,38 @@ describe("J.3 6. regressions", () => {
     const missing = await ws.run("read", {});
     expect(missing.error?.message).toBe("Invalid arguments for read: 'path' is required (a string).");
   });
+});
+
+describe("issue 37 defect 15: a limit over 2000, per profile", () => {
+  const file = lines(3000);
+  test("default: read refuses it (002 §5.2: INVALID_PARAM, never a silent cut)", async () => {
+    ws.write("big.txt", file);
+    const r = await ws.run("read", { path: "big.txt", limit: 3000 });
+    expect(r.error?.code).toBe("INVALID_PARAM");
+    expect(r.error?.message).toContain("'limit' must be at most 2000");
+  });
+
+  for (const [profile, tools, call, lastLine] of [
+    ["anthropic", anthropicTools, { name: "Read", args: { file_path: "big.txt", limit: 3000 } }, "3000 | line 3000"],
+    ["openai", openaiTools, { name: "read_file", args: { file_path: "big.txt", limit: 3000 } }, "L3000: line 3000"],
+    [
+      "gemini",
+      geminiTools,
+      { name: "read_file", args: { file_path: "big.txt", start_line: 1, end_line: 3000 } },
+      "line 3000",
+    ],
+  ] as const) {
+    test(`${profile}: the range asked for is read whole, as the reference agent reads it`, async () => {
+      await using own = createWorkspace("gong-read-peers-");
+      own.use(tools);
+      own.write("big.txt", file);
+      const r = await own.run(call.name, call.args);
+      expect(r.status).toBe("success");
+      expect(r.stats.lines_read).toBe(3000);
+      expect(r.text).toContain(lastLine);
+      expect(r.text).not.toContain("[Truncated");
+    });
+  }
 });
 
 describe("002 contract", () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createToolRegistry, type ToolRegistry } from "../../tools/registry.ts";
 import { webFetchTool } from "../../tools/web-fetch.ts";
 import { createWebAccess } from "../../lib/web/access.ts";
+import { blockedAddressReason } from "../../lib/web/address.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
 import { BIG_PAGE_BYTES, startWebServer, type WebServer } from "../helpers/web-server.ts";
 
@@ -138,6 +139,38 @@ describe("web_fetch is safe by default", () => {
       const r = await fetchUrl(url, closedRegistry);
       expect(r.error?.code).toBe("ACCESS_DENIED");
     }
+  });
+
+  test("issue 37 defect 4: IPv4-compatible and local-use NAT64 forms of the loopback server are refused", async () => {
+    for (const url of [`http://[::127.0.0.1]:${server.port}/docs`, `http://[64:ff9b:1::7f00:1]:${server.port}/docs`]) {
+      const r = await fetchUrl(url, closedRegistry);
+      expect(r.error?.code).toBe("ACCESS_DENIED");
+      expect(r.error?.message).toContain("a loopback address (127.0.0.1) behind an IPv6 translation");
+    }
+  });
+
+  test("issue 37 defect 4: every IPv6 translation form is judged by the IPv4 address it carries", () => {
+    const refused: Record<string, string> = {
+      "::ffff:127.0.0.1": "127.0.0.1", // IPv4-mapped
+      "::7f00:1": "127.0.0.1", // IPv4-compatible
+      "::ffff:0:a00:1": "10.0.0.1", // IPv4-translated (SIIT)
+      "64:ff9b::a9fe:a9fe": "169.254.169.254", // NAT64 well-known prefix
+      "64:ff9b:1::c0a8:101": "192.168.1.1", // NAT64 local-use, /96
+      "2002:a00:1::1": "10.0.0.1", // 6to4
+      "2001:0:4136:e378:8000:63bf:80ff:fffe": "127.0.0.1", // Teredo client, bits inverted
+      "2a00:1450:4001::5efe:a00:1": "10.0.0.1", // ISATAP
+    };
+    for (const [ip, v4] of Object.entries(refused))
+      expect([ip, blockedAddressReason(ip)]).toEqual([
+        ip,
+        expect.stringContaining(`(${v4}) behind an IPv6 translation`),
+      ]);
+    for (const ip of ["64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111", "::ffff:8.8.8.8"])
+      expect([ip, blockedAddressReason(ip)]).toEqual([ip, undefined]);
+    for (const ip of ["100::1", "2001:2::1", "3fff::1", "2001:db8::1"]) expect(blockedAddressReason(ip)).toBeString();
+    // The local-use NAT64 prefix in any other layout (8.8.8.8 after a /48): where it ends depends on the local translator.
+    expect(blockedAddressReason("64:ff9b:1:808:8:800::")).toBeString();
+    expect(blockedAddressReason("64:ff9b:1::808:808")).toContain("a local-use NAT64 address (64:ff9b:1::/48)");
   });
 
   test("a redirect chain on the same host is followed", async () => {

@@ -90,6 +90,8 @@ interface Child {
   turns: number;
   usage: Usage;
   error?: string;
+  /** Why its history is gone (its file was removed, emptied or overwritten): it is never run again. */
+  lost?: string;
   notifyWhenDone: boolean;
   /** Settles when the current run ends. */
   done: Promise<void>;
@@ -205,6 +207,7 @@ export class SubagentManager implements Subagents {
   /** Sends a message: steering (interrupt) or a follow-up while it runs; a new input once it has finished. */
   async send(id: string, message: string, interrupt = false): Promise<ChildReport> {
     const child = this.find(id);
+    if (child.lost) throw new ToolError("EXECUTION_ERROR", child.lost);
     if (child.status === "closed") throw new ToolError("EXECUTION_ERROR", `Subagent ${id} is closed; spawn a new one.`);
     if (child.status === "running") {
       if (interrupt) child.session!.steer(message);
@@ -257,6 +260,7 @@ export class SubagentManager implements Subagents {
    */
   async resume(id: string): Promise<ChildReport> {
     const child = this.find(id);
+    if (child.lost) throw new ToolError("EXECUTION_ERROR", child.lost);
     if (child.status !== "closed") return this.report(child);
     if (!child.sessionFile)
       throw new ToolError(
@@ -270,18 +274,23 @@ export class SubagentManager implements Subagents {
     return this.report(child);
   }
 
+  /** Why a child can no longer be sent anything (its history is gone), or undefined when it can. */
+  lostHistory(id: string): string | undefined {
+    return this.find(id).lost;
+  }
+
   /**
    * The child's session read back from its file — refused when the file no longer holds its
    * history (removed, emptied, or another session written over it): the model is told the child's
-   * earlier work is gone instead of talking to a child that silently starts from nothing.
+   * earlier work is gone instead of talking to a child that silently starts from nothing, and every
+   * later message to it gets the same answer (a child with no memory of its task is never restarted).
    */
   private async reopen(child: Child): Promise<ChildSession> {
     const file = child.sessionFile!;
-    const gone = (why: string) =>
-      new ToolError(
-        "EXECUTION_ERROR",
-        `Subagent ${child.id} (${child.name}) cannot continue: its history is gone — ${why}. It remembers nothing of its earlier work; spawn a new subagent with the whole task if it is still needed.`,
-      );
+    const gone = (why: string) => {
+      child.lost = `Subagent ${child.id} (${child.name}) cannot continue: its history is gone — ${why}. It remembers nothing of its earlier work; spawn a new subagent with the whole task if it is still needed.`;
+      return new ToolError("EXECUTION_ERROR", child.lost);
+    };
     let session: ChildSession;
     try {
       session = await this.host.children.reopen(file, this.host.snapshot());

@@ -181,7 +181,7 @@ class AcpAgent {
     const { own, env } = this.environment(client, cwd, editor);
     const mcp = this.mcp(cwd, mcpServers);
     // The skills, agents and commands of the session's own directory, and whether that project is trusted.
-    const project = setup.projectAt(cwd);
+    const project = await setup.projectAt(cwd);
     const session = await openSession(setup, store, {
       cwd,
       env,

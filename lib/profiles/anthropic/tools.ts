@@ -27,14 +27,15 @@ const MAX_TIMEOUT_MS = BASH_MAX_TIMEOUT_S * 1000;
 const readSchema = v.strictObject({
   file_path: text("Path of the file to read (absolute, or relative to the project root)."),
   offset: v.optional(num("Line number to start reading at (1-based). Give it with limit for large files.")),
-  limit: v.optional(num(`Number of lines to read (default and most: ${READ_MAX_LIMIT}).`)),
+  limit: v.optional(num(`Number of lines to read (default ${READ_MAX_LIMIT}).`)),
   pages: v.optional(
     text('Page range of a PDF, e.g. "1-5" (gong does not render PDFs: extract their text with a command instead).'),
   ),
 });
 
 /** The core read in Read's words: pages by `offset`. */
-const claudeRead = readToolWith(numbered, windowWording("offset"));
+// Claude Code reads the range it is asked for: no 2000-line ceiling on limit.
+const claudeRead = readToolWith(numbered, windowWording("offset"), { maxLimit: undefined });
 
 export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
   name: "Read",
@@ -57,7 +58,7 @@ export const ReadTool: Tool<v.InferOutput<typeof readSchema>> = {
           {
             path: args.file_path,
             start_line: wholeCount(args.offset, 1),
-            limit: Math.min(wholeCount(args.limit, 1) ?? READ_MAX_LIMIT, READ_MAX_LIMIT),
+            limit: wholeCount(args.limit, 1) ?? READ_MAX_LIMIT,
           },
           ctx,
         ),

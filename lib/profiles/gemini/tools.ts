@@ -45,8 +45,8 @@ const filtering = v.optional(
   ),
 );
 
-/** The core read without line numbers: gemini-cli shows file content as it is. */
-const plainRead = readToolWith(() => "");
+/** The core read without line numbers: gemini-cli shows file content as it is, any range it is asked for. */
+const plainRead = readToolWith(() => "", undefined, { maxLimit: undefined });
 
 const readSchema = v.strictObject({
   file_path: text("Path of the file to read."),
@@ -56,7 +56,7 @@ const readSchema = v.strictObject({
 
 export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
   name: "read_file",
-  description: `Reads a file (at most ${READ_MAX_LIMIT} lines at a time; start_line and end_line pick a range). Images come back for viewing.`,
+  description: `Reads a file: its first ${READ_MAX_LIMIT} lines, or the lines from start_line to end_line (start_line alone: to the end). Images come back for viewing.`,
   schema: readSchema,
   truncation: "head_tail",
   ...describedLike(readTool, (a) => ({ path: a.file_path, start_line: a.start_line })),
@@ -64,7 +64,13 @@ export const geminiReadFileTool: Tool<v.InferOutput<typeof readSchema>> = {
     const start = args.start_line ?? 1;
     if (args.end_line !== undefined && args.end_line < start)
       return ctx.reply.fail("INVALID_PARAM", `end_line (${args.end_line}) is before start_line (${start}).`);
-    const limit = args.end_line === undefined ? READ_MAX_LIMIT : Math.min(args.end_line - start + 1, READ_MAX_LIMIT);
+    // As gemini-cli reads: no range, the first 2000 lines; a range, all of it (start_line alone: to the end).
+    const limit =
+      args.end_line !== undefined
+        ? args.end_line - start + 1
+        : args.start_line !== undefined
+          ? Number.MAX_SAFE_INTEGER
+          : READ_MAX_LIMIT;
     return delegate(plainRead, { path: args.file_path, start_line: start, limit }, ctx);
   },
 };
@@ -99,7 +105,7 @@ export const readManyFilesTool: Tool<ManyArgs> = {
     const files = new Set<string>();
     for (const item of args.include) {
       const pattern = item.endsWith("/") ? `${item}${args.recursive ? "**/*" : "*"}` : item;
-      const plain = await ctx.env.resolvePath(item).catch(() => null);
+      const plain = await ctx.env.resolvePath(item, { reading: true }).catch(() => null);
       const info = plain?.exists ? await ctx.env.stat(plain.absolute) : null;
       if (info?.type === "file") files.add(plain!.relative);
       else if (info?.type === "dir")

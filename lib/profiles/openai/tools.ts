@@ -28,7 +28,8 @@ const READ_DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 500;
 /** The core read numbering lines as codex does ("L7: text"), and without numbers for the indentation mode's own view. */
 // read_file pages by `offset`: its sentences say so.
-const codexRead = readToolWith((n) => `L${n}: `, windowWording("offset"));
+// codex reads the range it is asked for: no 2000-line ceiling on limit.
+const codexRead = readToolWith((n) => `L${n}: `, windowWording("offset"), { maxLimit: undefined });
 const plainRead = readToolWith(() => "", windowWording("offset"));
 
 const indentationSchema = v.strictObject({
@@ -62,11 +63,7 @@ export const readFileTool: Tool<ReadArgs> = {
     const offset = wholeCount(args.offset, 1) ?? 1;
     const limit = wholeCount(args.limit, 1) ?? READ_DEFAULT_LIMIT;
     if (mode === "slice") {
-      return delegate(
-        codexRead,
-        { path: args.file_path, start_line: offset, limit: Math.min(limit, READ_MAX_LIMIT) },
-        ctx,
-      );
+      return delegate(codexRead, { path: args.file_path, start_line: offset, limit }, ctx);
     }
     const whole = await delegate(plainRead, { path: args.file_path, start_line: 1, limit: READ_MAX_LIMIT }, ctx);
     if (whole.status === "error" || typeof whole.data.content !== "string") return whole;
@@ -161,7 +158,7 @@ export const listDirTool: Tool<ListArgs> = {
   summarizeResult: (r) =>
     r.status === "error" ? defaultResultSummary(r) : count(Number(r.data.total ?? 0), "entry", "entries"),
   async run(args, ctx) {
-    const resolved = await ctx.env.resolvePath(args.dir_path);
+    const resolved = await ctx.env.resolvePath(args.dir_path, { reading: true });
     const info = resolved.exists ? await ctx.env.stat(resolved.absolute) : null;
     if (!info)
       return ctx.reply.fail(
