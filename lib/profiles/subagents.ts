@@ -67,6 +67,8 @@ export interface Subagents {
   /** Opens a closed child again from its session file. */
   resume(id: string): Promise<ChildReport>;
   status(id: string): ChildStatus;
+  /** Why a closed child can never run again (its history is gone), or undefined when it can. */
+  lostHistory(id: string): string | undefined;
 }
 
 export interface SubagentToolOptions {

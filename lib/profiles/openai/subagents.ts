@@ -119,6 +119,8 @@ export function codexSubagentTools(subagents: Subagents, { agents = [] }: Subage
     run: async (args, ctx) => {
       const text = codexText(args.message, args.items);
       if (!text) return ctx.reply.fail("INVALID_PARAM", "send_input needs message (or text items).");
+      const lost = subagents.lostHistory(args.target);
+      if (lost) return ctx.reply.fail("EXECUTION_ERROR", lost);
       if (subagents.status(args.target) === "closed")
         return ctx.reply.fail(
           "EXECUTION_ERROR",
