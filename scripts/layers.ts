@@ -29,6 +29,8 @@ export const LAYERS: Record<string, readonly string[]> = {
   testing: ["lib/testing/"],
   env: ["lib/env/", "lib/paths.ts"],
   output: ["lib/output/"],
+  /** `gong update`: a release binary replaced by the release's newer build (the CLI's update.ts drives it). */
+  update: ["lib/update/"],
   /** Leaves every layer may use: the envelope, the version, atomic temp files, hashes. */
   envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts", "lib/hash.ts"],
 };
@@ -38,7 +40,7 @@ const MIDDLE = ["profiles", "tools", "llm", "store", "checkpoints", "mcp", "setu
 
 /** The layers each layer may import (besides itself). */
 export const ALLOWED: Record<string, readonly string[]> = {
-  cli: ["agent", "batch", ...MIDDLE, ...BASE],
+  cli: ["agent", "batch", "update", ...MIDDLE, ...BASE],
   batch: ["agent", "llm", "store", ...BASE],
   sdk: ["agent", "batch", ...MIDDLE, ...BASE],
   agent: [...MIDDLE, ...BASE],
@@ -53,6 +55,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   testing: ["llm", ...BASE],
   env: ["output", "envelope"],
   output: ["envelope"],
+  update: ["envelope"],
   envelope: [],
 };
 

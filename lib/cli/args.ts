@@ -273,6 +273,7 @@ Usage:
                                 --conversation-only; --force overwrites files
                                 changed outside gong); -r picks the session
   gong checkpoints gc           prune old checkpoints (retention, total budget)
+  gong update                   replace a downloaded gong with the release's newer build
   gong --mode rpc               JSON lines on stdin/stdout for editors and programs
   gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
 
