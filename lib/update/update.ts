@@ -31,7 +31,8 @@ export interface UpdateTarget {
 export async function updateBinary(target: UpdateTarget, source: ReleaseSource): Promise<UpdateResult> {
   const { binary, file } = target;
   await sweepTempFiles(dirname(binary));
-  await rm(`${binary}.old`, { force: true }).catch(() => undefined);
+  // The binary a Windows update set aside (see replace) is not running any more.
+  if (process.platform === "win32") await rm(`${binary}.old`, { force: true }).catch(() => undefined);
   const expected = parseSums(await source.text("SHA256SUMS")).get(file);
   if (!expected)
     throw new UpdateError(

@@ -19,7 +19,7 @@ export interface Registry extends AsyncDisposable {
   /** A user config (.npmrc) that points npm at this registry with a publishing token. */
   npmrc: string;
   /** `npm publish DIR` (a package directory or tarball); throws with npm's output when it fails. */
-  publish(dir: string, env?: Record<string, string>): Promise<void>;
+  publish(dir: string, env?: Record<string, string>): void;
   close(): Promise<void>;
 }
 
@@ -59,7 +59,7 @@ export async function startRegistry(dir: string, boundMs = 60_000): Promise<Regi
     cwd: dir,
     stdin: "ignore",
     stdout: Bun.file(log),
-    stderr: Bun.file(log),
+    stderr: Bun.file(`${log}.stderr`),
   });
   const close = async () => {
     proc.kill();
@@ -72,18 +72,16 @@ export async function startRegistry(dir: string, boundMs = 60_000): Promise<Regi
     return {
       url,
       npmrc,
-      async publish(target, env = {}) {
-        const npm = Bun.spawn(["npm", "publish", target, "--ignore-scripts"], {
+      publish(target, env = {}) {
+        const npm = Bun.spawnSync(["npm", "publish", target, "--ignore-scripts"], {
           env: { ...process.env, ...env, npm_config_userconfig: npmrc, npm_config_registry: url },
           stdout: "pipe",
           stderr: "pipe",
         });
-        const [out, err, code] = await Promise.all([
-          new Response(npm.stdout).text(),
-          new Response(npm.stderr).text(),
-          npm.exited,
-        ]);
-        if (code !== 0) throw new Error(`npm publish ${target} failed (exit ${code}): ${err || out}`);
+        if (npm.exitCode !== 0)
+          throw new Error(
+            `npm publish ${target} failed (exit ${npm.exitCode}): ${npm.stderr.toString() || npm.stdout.toString()}`,
+          );
       },
       close,
       [Symbol.asyncDispose]: close,
@@ -116,12 +114,16 @@ async function createUser(url: string, proc: Bun.Subprocess, boundMs: number, lo
   }
 }
 
-function tail(file: string): string {
-  try {
-    return readFileSync(file, "utf8").trim().split("\n").slice(-5).join(" | ");
-  } catch {
-    return "(no log)";
-  }
+/** The last lines verdaccio wrote (its log, then its stderr), for a sentence about why it did not start. */
+function tail(log: string): string {
+  const lines = [log, `${log}.stderr`].flatMap((file) => {
+    try {
+      return readFileSync(file, "utf8").trim().split("\n");
+    } catch {
+      return [];
+    }
+  });
+  return lines.slice(-5).join(" | ") || "(no output)";
 }
 
 if (import.meta.main) {

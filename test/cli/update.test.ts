@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { sha256Hex } from "../../lib/hash.ts";
 import { VERSION } from "../../lib/version.ts";
 import { buildBinary, releaseTargetOf, writeSums } from "../../scripts/build.ts";
+import { runCaptured } from "../helpers/run.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
 import { until } from "../helpers/wait.ts";
 import { CLI } from "./helpers.ts";
@@ -78,27 +79,13 @@ function install(name: string): { dir: string; gong: string } {
   return { dir, gong };
 }
 
-function spawnGong(cmd: string[], env: Record<string, string> = {}) {
+function gongEnv(env: Record<string, string> = {}): Record<string, string> {
   const home = tmp.path("home");
   mkdirSync(home, { recursive: true });
-  return Bun.spawn(cmd, {
-    cwd: tmp.dir,
-    env: { PATH: process.env.PATH ?? "", HOME: home, GONG_HOME: join(home, ".gong"), ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  return { PATH: process.env.PATH ?? "", HOME: home, GONG_HOME: join(home, ".gong"), ...env };
 }
 
-async function run(cmd: string[], env: Record<string, string> = {}) {
-  const proc = spawnGong(cmd, env);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
-}
+const run = (cmd: string[], env: Record<string, string> = {}) => runCaptured(cmd, { cwd: tmp.dir, env: gongEnv(env) });
 
 const hash = (file: string) => sha256Hex(readFileSync(file));
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.endsWith(".tmp"));
@@ -129,7 +116,13 @@ test("issue 35 bad input: an interrupted gong update leaves the old binary worki
   serve.stall = true;
   serve.held = 0;
   try {
-    const proc = spawnGong([gong, "update"]);
+    const proc = Bun.spawn([gong, "update"], {
+      cwd: tmp.dir,
+      env: gongEnv(),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await until(() => serve.held > 0 && temps(dir).length > 0, "the download to be under way");
     proc.kill("SIGKILL");
     await proc.exited;

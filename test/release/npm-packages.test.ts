@@ -20,6 +20,7 @@ import { buildBinary, releaseTargetOf, writeSums } from "../../scripts/build.ts"
 import { buildPackages } from "../../scripts/npm/build.ts";
 import { PLATFORM_PACKAGES } from "../../scripts/npm/platforms.ts";
 import { startRegistry, type Registry } from "../../scripts/npm/registry.ts";
+import { runCaptured, type Ran } from "../helpers/run.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -45,29 +46,11 @@ let hostBinary: string;
 let nodePath: string;
 let env: Record<string, string>;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
+function run(cmd: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
+  return runCaptured(cmd, { cwd: options.cwd ?? tmp.dir, env: { ...env, ...options.env } });
 }
 
-async function run(cmd: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  const proc = Bun.spawn(cmd, {
-    cwd: options.cwd ?? tmp.dir,
-    env: { ...env, ...options.env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
-}
-
-function ok(r: Run): Run {
+function ok(r: Ran): Ran {
   if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr || r.stdout}`);
   return r;
 }
@@ -116,8 +99,8 @@ beforeAll(async () => {
   // What the packages need from a registry: valibot (the SDK's one dependency) and, for the
   // TypeScript consumer, Node's types, published from the copies npm ci installed.
   for (const dep of ["valibot", "@types/node", "undici-types"])
-    await registry.publish(join(ROOT, "node_modules", dep), { HOME: home });
-  for (const dir of built.publishOrder) await registry.publish(dir, { HOME: home });
+    registry.publish(join(ROOT, "node_modules", dep), { HOME: home });
+  for (const dir of built.publishOrder) registry.publish(dir, { HOME: home });
 }, 600_000);
 
 afterAll(async () => {
