@@ -25,7 +25,7 @@ const code = await proc.exited;
 console.log(JSON.stringify({ code, wall: performance.now() - t, rss: proc.resourceUsage()?.maxRSS ?? 0 }));
 `;
 
-async function runOnce(
+export async function runOnce(
   cmd: string[],
   cwd: string,
   env: Record<string, string>,

@@ -2,20 +2,25 @@
  * `gong` as npm installs it (the `gong` package's bin/gong, bundled to CommonJS for Node): runs this
  * machine's binary from its platform package with the same arguments, standard streams and exit
  * status. Where install scripts ran, bin/install.js has already put the binary itself in this
- * file's place (no Node start-up at all); this file serves where they did not (`--ignore-scripts`,
- * bunx, pnpm) and on Windows, where npm's command shim always starts Node.
+ * file's place (no Node start-up at all). Where they did not (`--ignore-scripts`, bunx, pnpm, an npm
+ * that blocks them), the first run does the same, so only that run pays for Node; where it cannot
+ * (a folder it may not write, Windows, whose command shim always starts Node) this file stays.
  */
 import { spawn } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { VERSION } from "../../lib/version.ts";
 import { locateBinary } from "./locate.ts";
+import { replaceLauncher } from "./replace-launcher.ts";
 
 // This file, through npm's link to it (the bundler fixes __filename at build time, so not that).
-const located = locateBinary(realpathSync(process.argv[1]), VERSION);
+const self = realpathSync(process.argv[1]);
+const located = locateBinary(self, VERSION);
 if (!located.ok) {
   process.stderr.write(`${located.sentence}\n`);
   process.exit(1);
 }
+// Quietly: a launcher that stays still works.
+replaceLauncher(located.binary, self, VERSION);
 
 const child = spawn(located.binary, process.argv.slice(2), { stdio: "inherit" });
 // A signal sent to the launcher alone (kill PID, a supervisor) reaches gong; a terminal's Ctrl-C
