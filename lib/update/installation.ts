@@ -41,7 +41,7 @@ function packageName(dir: string): string | undefined {
 function npmCommand(packageDir: string): string {
   const parts = packageDir.split(sep);
   if (parts.includes("_npx")) return "npx gong@latest";
-  if (parts.some((p) => p.startsWith("bunx-"))) return "bunx gong@latest";
+  if (parts.some((p) => /^\.?bunx-/.test(p))) return "bunx gong@latest";
   const first = parts.indexOf("node_modules");
   if (first < 0) return "npm install -g gong@latest";
   const owner = parts.slice(0, first).join(sep) || sep;
