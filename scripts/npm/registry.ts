@@ -57,6 +57,8 @@ export async function startRegistry(dir: string, boundMs = 60_000): Promise<Regi
   const log = join(dir, "verdaccio.log");
   const proc = Bun.spawn(["node", VERDACCIO, "--config", config, "--listen", `127.0.0.1:${port}`], {
     cwd: dir,
+    // Its HOME too: nothing of it lands outside `dir`.
+    env: { ...process.env, HOME: dir },
     stdin: "ignore",
     stdout: Bun.file(log),
     stderr: Bun.file(`${log}.stderr`),
