@@ -113,7 +113,8 @@ async function writeLauncherPackage(dir: string, platforms: readonly PlatformPac
     types: packageExports()["."].types,
     files: ["bin", "dist"],
     scripts: { postinstall: "node bin/install.js" },
-    engines: { node: ">=20" },
+    // process.getBuiltinModule (the SDK's lazy node:crypto) came with Node 20.16.
+    engines: { node: ">=20.16" },
     dependencies: Object.fromEntries(RUNTIME_DEPENDENCIES.map((dep) => [dep, root.dependencies[dep]])),
     optionalDependencies: Object.fromEntries(platforms.map((p) => [p.name, VERSION])),
   });
