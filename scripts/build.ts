@@ -6,32 +6,52 @@
  *   bun scripts/build.ts --all               every release platform (scripts/release/targets.ts),
  *                                            SHA256SUMS, and the checks of scripts/release/check.ts
  *   bun scripts/build.ts --check FILE        is FILE a build for this machine? (exit 2 and one sentence if not)
+ *   --release-url URL                        with --all or a target: the address `gong update` of these
+ *                                            binaries downloads from (where this release will be served)
  *
  * Bun fetches the runtime of another platform from the npm registry the first time it builds for it.
  */
-import { createHash } from "node:crypto";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { sha256Hex } from "../lib/hash.ts";
+import { BUILD_DEFINES } from "../lib/update/build-info.ts";
+import { formatSums } from "../lib/update/sums.ts";
 import { VERSION } from "../lib/version.ts";
 import { formatProblems, mismatchSentence, runBinary, runnerFor, thisHost } from "./release/check.ts";
 import { readExecutableFormat } from "./release/executable-format.ts";
-import { RELEASE_TARGETS } from "./release/targets.ts";
+import { RELEASE_TARGETS, type ReleaseTarget } from "./release/targets.ts";
 
 const root = join(import.meta.dir, "..");
 
 /** How many times later than usual the binary's JIT tiers code up (see buildBinary). */
 const JIT_POLICY = 10;
 
+export interface BuildOptions {
+  /** Bun's --target (default: this machine). */
+  target?: string;
+  /** The address `gong update` downloads this release from (its files and SHA256SUMS). */
+  releaseUrl?: string;
+}
+
+/** The release target a build for `bunTarget` (default: this machine) is. */
+export function releaseTargetOf(bunTarget?: string): ReleaseTarget | undefined {
+  if (bunTarget) return RELEASE_TARGETS.find((t) => t.bun === bunTarget);
+  const host = thisHost();
+  const os = host.os === "win32" ? "windows" : host.os;
+  return RELEASE_TARGETS.find((t) => t.os === os && t.arch === host.arch && (!t.libc || t.libc === host.libc));
+}
+
 /**
- * Compiles cli.ts for `target` (default: this machine) into `outfile`. Split into ES module chunks,
+ * Compiles cli.ts for `target` (default: this machine) into `outfile`, telling the binary which
+ * release file it is (and where it updates from) for `gong update`. Split into ES module chunks,
  * so code behind a dynamic `import()` (the provider SDKs, MCP, the shell, rewind…) is parsed and
  * held in memory only when a run reaches it; one bundle would load all of it at start. The JIT
  * tiers up ten times later than usual: start-up code (schemas built once, settings read once) runs
  * a few thousand times and is done before an optimised copy would pay for itself, while the
  * optimising compiler costs a few MB of memory; code that stays hot is still optimised.
  */
-export async function buildBinary(outfile: string, target?: string): Promise<void> {
+export async function buildBinary(outfile: string, { target, releaseUrl }: BuildOptions = {}): Promise<void> {
   const args = [
     "build",
     "--compile",
@@ -47,22 +67,32 @@ export async function buildBinary(outfile: string, target?: string): Promise<voi
     outfile,
   ];
   if (target) args.push("--target", target);
+  const file = releaseTargetOf(target)?.file;
+  if (file) args.push("--define", `${BUILD_DEFINES.file}=${JSON.stringify(file)}`);
+  if (releaseUrl) args.push("--define", `${BUILD_DEFINES.url}=${JSON.stringify(releaseUrl)}`);
   const proc = Bun.spawn([process.execPath, ...args], { stdout: "inherit", stderr: "inherit", cwd: root });
   if ((await proc.exited) !== 0) throw new Error(`bun build failed for ${target ?? "this machine"}`);
 }
 
+/** Writes `outdir`/SHA256SUMS for `files` (names inside `outdir`). */
+export function writeSums(outdir: string, files: readonly string[]): void {
+  writeFileSync(
+    join(outdir, "SHA256SUMS"),
+    formatSums(files.map((f) => [f, sha256Hex(readFileSync(join(outdir, f)))] as [string, string])),
+  );
+}
+
 /** Builds every release target into `outdir`, writes SHA256SUMS, checks each binary; true when all checks pass. */
-export async function release(outdir: string, log: (line: string) => void = console.log): Promise<boolean> {
-  const sums: string[] = [];
-  for (const t of RELEASE_TARGETS) {
-    await buildBinary(join(outdir, t.file), t.bun);
-    sums.push(
-      `${createHash("sha256")
-        .update(readFileSync(join(outdir, t.file)))
-        .digest("hex")}  ${t.file}`,
-    );
-  }
-  writeFileSync(join(outdir, "SHA256SUMS"), `${sums.join("\n")}\n`);
+export async function release(
+  outdir: string,
+  log: (line: string) => void = console.log,
+  releaseUrl?: string,
+): Promise<boolean> {
+  for (const t of RELEASE_TARGETS) await buildBinary(join(outdir, t.file), { target: t.bun, releaseUrl });
+  writeSums(
+    outdir,
+    RELEASE_TARGETS.map((t) => t.file),
+  );
   let ok = true;
   const host = thisHost();
   for (const t of RELEASE_TARGETS) {
@@ -94,6 +124,7 @@ if (import.meta.main) {
       target: { type: "string", multiple: true },
       outdir: { type: "string" },
       check: { type: "string" },
+      "release-url": { type: "string" },
     },
   });
   const outdir = resolve(values.outdir ?? join(root, "dist"));
@@ -105,9 +136,12 @@ if (import.meta.main) {
     }
     console.log(`${values.check} is built for this machine.`);
   } else if (values.all) {
-    if (!(await release(outdir))) process.exit(1);
+    if (!(await release(outdir, console.log, values["release-url"]))) process.exit(1);
   } else if (values.target?.length) {
     for (const t of values.target)
-      await buildBinary(join(outdir, `gong-${t.replace(/^bun-/, "")}${t.includes("windows") ? ".exe" : ""}`), t);
-  } else await buildBinary(join(outdir, "gong"));
+      await buildBinary(join(outdir, `gong-${t.replace(/^bun-/, "")}${t.includes("windows") ? ".exe" : ""}`), {
+        target: t,
+        releaseUrl: values["release-url"],
+      });
+  } else await buildBinary(join(outdir, "gong"), { releaseUrl: values["release-url"] });
 }

@@ -40,6 +40,8 @@ export const LAYERS: Record<string, readonly string[]> = {
   testing: ["lib/testing/"],
   env: ["lib/env/", "lib/paths.ts"],
   output: ["lib/output/"],
+  /** `gong update`: a release binary replaced by the release's newer build (the CLI's update.ts drives it). */
+  update: ["lib/update/"],
   /** Leaves every layer may use: the envelope, the version, atomic temp files, hashes. */
   envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts", "lib/hash.ts"],
 };
@@ -49,7 +51,7 @@ const MIDDLE = ["profiles", "gate", "tools", "llm", "store", "checkpoints", "mcp
 
 /** The layers each layer may import (besides itself). */
 export const ALLOWED: Record<string, readonly string[]> = {
-  cli: ["core", "agent", "batch", "export", ...MIDDLE, ...BASE],
+  cli: ["core", "agent", "batch", "export", "update", ...MIDDLE, ...BASE],
   batch: ["core", "agent", "llm", "store", ...BASE],
   core: ["agent", "telemetry", ...MIDDLE, ...BASE],
   export: ["store", "llm", ...BASE],
@@ -69,6 +71,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   testing: ["llm", ...BASE],
   env: ["output", "envelope"],
   output: ["envelope"],
+  update: ["envelope"],
   envelope: [],
 };
 

@@ -5,7 +5,7 @@
  * `results.jsonl` (this process is its only writer) and writes `summary.json`.
  */
 import { appendFileSync, existsSync, readFileSync, rmdirSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   attemptsOf,
@@ -109,10 +109,20 @@ export interface RunnerHost {
 
 export const DEFAULT_ATTEMPTS = 2;
 
-/** The gong command for run-one: the checkout's cli.ts under this Bun, or the compiled binary itself. */
+/**
+ * The gong command for run-one: the checkout's cli.ts under this Bun, the `gong` command of the npm
+ * package this SDK was installed from (its code under dist/, the command in bin/), or the compiled
+ * binary itself.
+ */
 export function defaultCommand(): string[] {
   const cli = fileURLToPath(new URL("../../cli.ts", import.meta.url));
   if (existsSync(cli)) return [process.versions.bun ? process.execPath : "bun", cli];
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    if (basename(dir) !== "dist") continue;
+    const bin = join(dir, "..", "bin", "gong");
+    if (existsSync(bin)) return [bin];
+    break;
+  }
   return [process.execPath];
 }
 

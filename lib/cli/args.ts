@@ -336,6 +336,7 @@ Usage:
   gong export [SESSION] --format atif|markdown|html|jsonl [-o FILE]
                                 a session as a trajectory (ATIF), a transcript, a
                                 page or its own lines (latest session when none)
+  gong update                   replace a downloaded gong with the release's newer build
   gong --mode rpc               JSON lines on stdin/stdout for editors and programs
   gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
 

@@ -24,6 +24,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
   try {
     // `gong batch …` has its own flags; only a first word "batch" means it (`gong -p batch` stays a prompt).
     if (argv[0] === "batch") return await (await import("../batch/cli.ts")).runBatchCli(argv.slice(1), io);
+    // `gong update …` likewise: only as the first word, with its own flags.
+    if (argv[0] === "update") return await (await import("./update.ts")).runUpdate(argv.slice(1), io);
     const opts = parseCliArgs(argv);
     verbose = opts.verbose;
     switch (opts.command) {

@@ -113,6 +113,8 @@ const SettingsSchema = v.strictObject({
       logToolContent: v.optional(v.boolean()),
     }),
   ),
+  /** The address `gong update` downloads a release from (read from the global settings only). */
+  releaseUrl: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Directories whose projects are trusted without asking (read from the global settings only). */
   trustedProjects: v.optional(v.array(v.string())),
   /** Characters of a tool's output the model sees, by tool name. */

@@ -7,10 +7,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../version.ts";
 import type { McpServerConfig } from "./config.ts";
+import type { McpServerState } from "./state.ts";
 import { loadSdk, type McpSdk } from "./sdk.ts";
 import { MAX_MESSAGE_BYTES, OVERSIZED_MESSAGE, openTransport, type OpenedTransport } from "./transport.ts";
-
-export type McpServerState = "disabled" | "pending" | "connecting" | "connected" | "failed";
 
 export interface CallOptions {
   signal?: AbortSignal;

@@ -13,5 +13,5 @@ export {
   type LoadedMcpConfig,
 } from "./config.ts";
 export { McpManager, type McpServerEvent, type McpServerStatus } from "./manager.ts";
-export type { McpServerState } from "./connection.ts";
+export type { McpServerState } from "./state.ts";
 export { mcpToolName } from "./names.ts";

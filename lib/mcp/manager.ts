@@ -7,7 +7,8 @@
  */
 import type { Tool } from "../../tools/types.ts";
 import type { McpServerConfig, McpTransportKind } from "./config.ts";
-import { McpConnection, type McpServerState } from "./connection.ts";
+import { McpConnection } from "./connection.ts";
+import type { McpServerState } from "./state.ts";
 import { toolsOf } from "./tools.ts";
 
 /** What happened to a server: it connected (or its tool list changed) or it failed. */

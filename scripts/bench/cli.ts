@@ -38,7 +38,7 @@ interface Run {
   cpu: number;
 }
 
-async function runOnce(cmd: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+export async function runOnce(cmd: string[], cwd: string, env: Record<string, string>): Promise<Run> {
   const probe = Bun.spawn([process.execPath, "-e", PROBE, cwd, ...cmd], { env, stdout: "pipe", stderr: "inherit" });
   const out = JSON.parse(await new Response(probe.stdout).text()) as {
     code: number;

@@ -82,7 +82,7 @@ export async function rows(): Promise<BenchRow[]> {
 
     for (const t of RELEASE_TARGETS) {
       const file = join(dir, t.file);
-      await buildBinary(file, t.bun);
+      await buildBinary(file, { target: t.bun });
       out.push({
         area: "containers",
         name: `release binary size: ${t.file}`,
