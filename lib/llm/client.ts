@@ -40,6 +40,12 @@ export interface ClientOptions {
    * (the CLI names its flag); default: the `apiKeys` option.
    */
   keyHint?: (provider: string) => string;
+  /**
+   * The adapter every call goes to, whatever the model's wire API: an in-process model (the
+   * scripted client of lib/testing). No key is needed then; messages, retries, the idle watchdog
+   * and the accumulation of the answer are the client's as for any provider.
+   */
+  adapter?: Adapter;
 }
 
 export interface Client extends LlmClient {
@@ -72,12 +78,12 @@ export function createClient(options: ClientOptions = {}): Client {
   async function prepare(request: Request): Promise<PreparedCall> {
     const info = model(request.model);
     const preset = registry.get(info.provider) as ProviderPreset;
-    const auth = credentials(preset, options.apiKeys, env, options.keyHint);
+    const auth = options.adapter ? {} : credentials(preset, options.apiKeys, env, options.keyHint);
     const baseUrl =
       options.baseUrls?.[preset.id] ?? (preset.baseUrlEnv ? env[preset.baseUrlEnv] : undefined) ?? preset.baseUrl;
     return {
       model: info,
-      adapter: await ADAPTERS[info.api](),
+      adapter: options.adapter ?? (await ADAPTERS[info.api]()),
       request: {
         ...request,
         messages: transformMessages(request.messages, { model: info, toolCallIds: preset.quirks.toolCallIds }),
