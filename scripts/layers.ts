@@ -2,9 +2,10 @@
  * The layers of gong and the imports allowed between them, written once (DESIGN: "Dependencies
  * point one way": cli → agent → (profiles, tools, llm, store, checkpoints, mcp, setup, web) → env,
  * output, envelope; batch beside cli; tools never import the agent; the LLM layer never imports
- * tools). test/layering.test.ts fails on any import the table does not allow; `bun
- * scripts/layers.ts` prints the forbidden imports (exit 1 when there are any), `--graph` the
- * arrows between layers with their import counts.
+ * tools), and no import cycle between modules — type-only imports and `import()` included.
+ * test/layering.test.ts fails on any import the table does not allow and on any cycle; `bun
+ * scripts/layers.ts` prints both (exit 1 when there are any), `--graph` the arrows between layers
+ * with their import counts.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -18,6 +19,11 @@ export const LAYERS: Record<string, readonly string[]> = {
   /** The public entry points: the SDK and the tools kit re-export from every layer below them. */
   sdk: ["mod.ts", "tools/mod.ts"],
   agent: ["lib/agent/"],
+  /**
+   * The agent's vocabulary (events, stop reasons, the result, the hooks interface): a leaf the
+   * loop's modules, the hosts and the adapters of other formats (setup's shell hooks) all speak.
+   */
+  vocabulary: ["lib/agent/vocabulary.ts"],
   profiles: ["lib/profiles/"],
   tools: ["tools/"],
   llm: ["lib/llm/"],
@@ -38,17 +44,18 @@ const MIDDLE = ["profiles", "tools", "llm", "store", "checkpoints", "mcp", "setu
 
 /** The layers each layer may import (besides itself). */
 export const ALLOWED: Record<string, readonly string[]> = {
-  cli: ["agent", "batch", ...MIDDLE, ...BASE],
-  batch: ["agent", "llm", "store", ...BASE],
-  sdk: ["agent", "batch", ...MIDDLE, ...BASE],
-  agent: [...MIDDLE, ...BASE],
+  cli: ["agent", "vocabulary", "batch", ...MIDDLE, ...BASE],
+  batch: ["agent", "vocabulary", "llm", "store", ...BASE],
+  sdk: ["agent", "vocabulary", "batch", ...MIDDLE, ...BASE],
+  agent: ["vocabulary", ...MIDDLE, ...BASE],
+  vocabulary: ["tools", "llm", "mcp", "store", "envelope"],
   profiles: ["tools", "llm", ...BASE],
   tools: ["llm", "web", ...BASE],
   llm: ["env", "envelope"],
   store: ["llm", ...BASE],
   checkpoints: ["store", "llm", ...BASE],
   mcp: ["tools", "llm", ...BASE],
-  setup: ["profiles", "tools", "llm", "store", ...BASE],
+  setup: ["vocabulary", "profiles", "tools", "llm", "store", ...BASE],
   web: ["llm", ...BASE],
   testing: ["llm", ...BASE],
   env: ["output", "envelope"],
@@ -65,8 +72,6 @@ export const KNOWN_EXCEPTIONS: Record<string, string> = {
     "one batch run is `gong -p` in-process: it reuses the CLI's argument parser, setup, trust and print mode",
   "lib/batch/cli.ts -> cli": "`gong batch` reports usage errors and writes through the CLI's UsageError and Io",
   "lib/batch/single-worktree.ts -> cli": "--worktree's usage errors are the CLI's UsageError",
-  "lib/setup/shell-hooks.ts -> agent":
-    "Claude Code-format shell hooks adapt the session's Hooks interface and events (types only)",
 };
 
 export interface Import {
@@ -150,6 +155,80 @@ export function violations(root = ROOT): Map<string, string[]> {
   return out;
 }
 
+/** A group of modules that import each other, round about, and one cycle through them. */
+export interface Cycle {
+  /** Every module of the group. */
+  modules: string[];
+  /** One cycle: the files in import order, the first repeated at the end (a.ts, b.ts, a.ts). */
+  path: string[];
+}
+
+/** The import cycles between modules, type-only imports and `import()` included: one per group. */
+export function cycles(root = ROOT): Cycle[] {
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  const edges = new Map(files.map((f) => [f, [...new Set(importsOf(f, root))].filter((t) => known.has(t))]));
+  return stronglyConnected(files, edges)
+    .filter((group) => group.length > 1 || edges.get(group[0])!.includes(group[0]))
+    .map((group) => ({ modules: group, path: cycleThrough(group, edges) }));
+}
+
+/** Tarjan's strongly connected components of the import graph. */
+function stronglyConnected(nodes: string[], edges: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node)!) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    groups.push(group.sort());
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  return groups;
+}
+
+/** One cycle inside a group that reach each other: the shortest way from its first file back to it. */
+function cycleThrough(group: string[], edges: Map<string, string[]>): string[] {
+  const inGroup = new Set(group);
+  const start = group[0];
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const next of edges.get(node)!) {
+      if (!inGroup.has(next)) continue;
+      if (next === start) {
+        const path = [start];
+        for (let at = node; at !== start; at = cameFrom.get(at)!) path.splice(1, 0, at);
+        return [...path, start];
+      }
+      if (!cameFrom.has(next)) {
+        cameFrom.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return [...group, start];
+}
+
 if (import.meta.main) {
   const found = violations();
   const graph = new Map<string, number>();
@@ -158,5 +237,10 @@ if (import.meta.main) {
   if (process.argv.includes("--graph")) for (const [arrow, n] of [...graph].sort()) console.log(`${arrow}  (${n})`);
   const fresh = [...found.keys()].filter((k) => !(k in KNOWN_EXCEPTIONS));
   for (const key of fresh) console.log(`FORBIDDEN ${key}: ${found.get(key)!.join(", ")}`);
-  process.exitCode = fresh.length > 0 ? 1 : 0;
+  const circles = cycles();
+  for (const { modules, path } of circles)
+    console.log(
+      `CYCLE ${path.join(" -> ")}${modules.length > path.length - 1 ? ` (${modules.length} modules in all)` : ""}`,
+    );
+  process.exitCode = fresh.length > 0 || circles.length > 0 ? 1 : 0;
 }

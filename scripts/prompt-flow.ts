@@ -1,161 +1,220 @@
 /**
- * The flow of one prompt, measured: how many of our modules a prompt crosses at step level, and
- * how often it returns to a module it left.
+ * The flow of one prompt, measured: how many of our modules a prompt crosses at step level, and how
+ * often it returns to a module it left.
  *
- * The run: print mode (`runPrint`, what `gong -p` does once the session is built) on a two-turn
- * task — the model calls bash (`echo hi`), then answers "done" — with the scripted in-process
- * client, a session file under a temp GONG_HOME and a hooks object with every callback. A step is
- * anything the prompt does that someone outside can see: each event a subscriber receives, each
- * hook called, each model request, each line written to the session file, each command run by
- * the environment. At every step a stack trace is taken (under Deno: V8 keeps the awaiting callers
- * of async functions) and reduced to our modules, outermost first, repeats in a row merged; the
- * step's own module closes the path (the writer, the environment). Then:
+ * The method. A copy of the tree is made with one probe at the start of every function of lib/ and
+ * tools/ (methods, getters, arrow functions and callbacks included; TypeScript's parser finds them).
+ * In that copy, print mode (`runPrint`: what `gong -p` does once its session is built) runs a
+ * two-turn task — the model calls bash (`echo hi`), then answers "done" — with the scripted
+ * in-process client, a session file and checkpoints under a temp GONG_HOME, and a hooks object with
+ * every callback (where `gong -p` has its permission gate). Every function entered from the start
+ * of the prompt to its answer is a step; its probe takes the stack (under Deno: V8 keeps the
+ * awaiting callers of async functions) and keeps our modules, outermost first, repeats in a row
+ * merged: the step's path.
  *
- *   modules   every module on some step's path
- *   returns   for each distinct path, each module met again after another one came between
- *             (print > session > loop > session > events: one return, to the session)
+ *   modules   the modules a step passes through: every module of a path but its last (a module
+ *             that only does its own work — a helper, a leaf — is where a step ends, not a crossing)
+ *   returns   over the distinct paths, each module met again after another one came between
+ *             (print > session > loop > session: one return, to the session)
  *
- *   bun scripts/prompt-flow.ts                 this tree: the counts, the modules, the distinct paths
- *   bun scripts/prompt-flow.ts --before REV    the same for commit REV (extracted to a temp dir) beside it
+ *   bun scripts/prompt-flow.ts                 this tree: the counts and the crossings, module by module
+ *   bun scripts/prompt-flow.ts --before REV    the counts at commit REV beside this tree's
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import process from "node:process";
 
 const HERE = resolve(import.meta.dirname ?? ".", "..");
+const PROBE = "globalThis.__gongFlowStep?.();";
 
 export interface Flow {
+  /** Modules a step passes through, sorted. */
   modules: string[];
+  /** Every module a step entered (the leaves included), counted. */
+  touched: number;
   returns: number;
-  paths: { path: string[]; steps: string[] }[];
+  /** Each module a step passes through, with the modules it hands steps to. */
+  crossings: Record<string, string[]>;
 }
 
-/** Runs the two-turn prompt on the tree at `root` and collects the path of every step. */
+/** Runs the two-turn prompt on the instrumented tree at `root` and collects every step's path. */
 async function measure(root: string): Promise<Flow> {
   const load = (path: string) => import(join(root, path));
   const { createSession } = await load("lib/agent/index.ts");
   const { runPrint } = await load("lib/cli/print.ts");
   const { scriptedClient } = await load("lib/testing/scripted-client.ts");
-  const { SessionWriter } = await load("lib/store/writer.ts");
-  const { LocalEnvironment } = await load("lib/env/local.ts");
   const { PassThrough } = await import("node:stream");
 
-  Error.stackTraceLimit = 200;
-  const steps: { step: string; path: string[] }[] = [];
-  const ours = (file: string) =>
-    file.startsWith(`${root}/`) && /^(lib|tools)\/|^(cli|mod)\.ts$/.test(relative(root, file));
-  const probe = (step: string, own?: string) => {
+  Error.stackTraceLimit = 500;
+  const paths = new Set<string>();
+  let recording = false;
+  (globalThis as Record<string, unknown>).__gongFlowStep = () => {
+    if (!recording) return;
     const files = [...(new Error().stack ?? "").matchAll(/(?:file:\/\/)?(\/[^\s():]+\.ts):\d+:\d+/g)]
-      .map((m) => m[1])
-      .filter(ours)
-      .map((f) => relative(root, f))
+      .map((m) => relative(root, m[1]))
+      .filter((f) => /^(lib|tools)\//.test(f))
       .reverse();
-    if (own) files.push(own);
-    steps.push({ step, path: files.filter((f, i) => f !== files[i - 1]) });
-  };
-
-  const append = SessionWriter.prototype.append;
-  SessionWriter.prototype.append = function (this: unknown, line: string) {
-    probe("session file: a line", "lib/store/writer.ts");
-    return append.call(this, line);
-  };
-  const exec = LocalEnvironment.prototype.exec;
-  LocalEnvironment.prototype.exec = function (this: unknown, ...args: unknown[]) {
-    probe("environment: exec", "lib/env/local.ts");
-    return exec.apply(this, args);
+    // The scripted model stands where a provider would: what it does inside is not a step of ours.
+    const model = files.findIndex((f) => f.startsWith("lib/testing/"));
+    const path = model >= 0 ? files.slice(0, model) : files;
+    paths.add(path.filter((f, i) => f !== path[i - 1]).join(" > "));
   };
 
   const dir = mkdtempSync(join(tmpdir(), "gong-prompt-flow-"));
+  const home = process.env.GONG_HOME;
   try {
-    const client = scriptedClient((request: { index: number }) => {
-      probe("model request");
-      return request.index === 0
-        ? { toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }
-        : { text: "done" };
-    });
-    const hook =
-      (name: string) =>
-      (..._args: unknown[]) => {
-        probe(`hook ${name}`);
-      };
-    const hooks = Object.fromEntries(
-      ["onInput", "onBeforeAgent", "onContext", "beforeToolCall", "onToolResult", "onStop"].map((n) => [n, hook(n)]),
-    );
+    process.env.GONG_HOME = join(dir, "home");
     mkdirSync(join(dir, "work"));
+    const client = scriptedClient((request: { index: number }) =>
+      request.index === 0 ? { toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] } : { text: "done" },
+    );
+    const pass = () => undefined;
+    const hooks = {
+      onInput: pass,
+      onBeforeAgent: pass,
+      onContext: pass,
+      beforeToolCall: pass,
+      onToolResult: pass,
+      onStop: pass,
+    };
     const session = await createSession({
       model: "anthropic/claude-sonnet-4-5",
       cwd: join(dir, "work"),
       profile: "default",
       client,
       hooks,
-      store: { dir: join(dir, "sessions") },
-      checkpoints: false,
+      checkpoints: true,
     });
-    session.subscribe((event: { kind: string }) => probe(`event ${event.kind}`));
     const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
+    recording = true;
     const code = await runPrint(session, { prompt: "say hi", format: "text", verbose: false }, io);
+    recording = false;
     await session.close();
     if (code !== 0) throw new Error(`the prompt ended with exit code ${code}`);
   } finally {
-    SessionWriter.prototype.append = append;
-    LocalEnvironment.prototype.exec = exec;
+    if (home === undefined) delete process.env.GONG_HOME;
+    else process.env.GONG_HOME = home;
     rmSync(dir, { recursive: true, force: true });
   }
+  const steps = [...paths].map((p) => p.split(" > ").filter(Boolean));
+  if (process.env.GONG_FLOW_PATHS) writeFileSync(process.env.GONG_FLOW_PATHS, JSON.stringify(steps));
   return summarize(steps);
 }
 
-export function summarize(steps: { step: string; path: string[] }[]): Flow {
-  const byPath = new Map<string, { path: string[]; steps: string[] }>();
-  for (const { step, path } of steps) {
-    const key = path.join(" > ");
-    const entry = byPath.get(key) ?? byPath.set(key, { path, steps: [] }).get(key)!;
-    if (!entry.steps.includes(step)) entry.steps.push(step);
+export function summarize(paths: string[][]): Flow {
+  const crossings = new Map<string, Set<string>>();
+  const touched = new Set<string>();
+  let returns = 0;
+  for (const path of paths) {
+    for (const [i, module] of path.entries()) {
+      touched.add(module);
+      if (i + 1 < path.length)
+        (crossings.get(module) ?? crossings.set(module, new Set()).get(module)!).add(path[i + 1]);
+    }
+    returns += path.filter((m, i) => path.indexOf(m) < i).length;
   }
-  const paths = [...byPath.values()];
-  const modules = [...new Set(paths.flatMap((p) => p.path))].sort();
-  return { modules, returns: paths.reduce((n, p) => n + returnsIn(p.path), 0), paths };
+  const modules = [...crossings.keys()].sort();
+  return {
+    modules,
+    touched: touched.size,
+    returns,
+    crossings: Object.fromEntries(modules.map((m) => [m, [...crossings.get(m)!].sort()])),
+  };
 }
 
-/** Modules met again after another came between (the path has no repeats in a row). */
-function returnsIn(path: string[]): number {
-  return path.filter((m, i) => path.indexOf(m) < i).length;
+/** A copy of the tree at `root` with a probe at the start of every function of lib/ and tools/. */
+async function instrumentedCopy(root: string): Promise<string> {
+  const ts = (await import("typescript")).default;
+  const out = mkdtempSync(join(tmpdir(), "gong-prompt-flow-tree-"));
+  const instrument = (text: string, file: string): string => {
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const inserts: [number, string][] = [];
+    const visit = (node: import("typescript").Node) => {
+      const body = ts.isFunctionLike(node) ? (node as { body?: import("typescript").Node }).body : undefined;
+      if (body && ts.isBlock(body)) inserts.push([body.getStart(source) + 1, PROBE]);
+      else if (body) inserts.push([body.getStart(source), `(${PROBE.slice(0, -1)}, `], [body.getEnd(), ")"]);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    let copy = text;
+    for (const [at, piece] of inserts.sort((a, b) => b[0] - a[0])) copy = copy.slice(0, at) + piece + copy.slice(at);
+    return copy;
+  };
+  const walk = (dir: string) => {
+    for (const name of readdirSync(join(root, dir))) {
+      const path = join(dir, name);
+      if (statSync(join(root, path)).isDirectory()) walk(path);
+      else {
+        mkdirSync(dirname(join(out, path)), { recursive: true });
+        const text = readFileSync(join(root, path), "utf8");
+        writeFileSync(join(out, path), name.endsWith(".ts") ? instrument(text, path) : text);
+      }
+    }
+  };
+  walk("lib");
+  walk("tools");
+  for (const name of ["cli.ts", "mod.ts", "package.json", "deno.json", "examples"])
+    cpSync(join(root, name), join(out, name), { recursive: true });
+  symlinkSync(join(HERE, "node_modules"), join(out, "node_modules"));
+  return out;
 }
 
-function report(label: string, flow: Flow, detail: boolean): void {
-  console.log(`${label}: ${flow.modules.length} modules at step level, ${flow.returns} returns to a module it left`);
-  if (!detail) return;
-  for (const m of flow.modules) console.log(`  ${m}`);
-  console.log("distinct paths (outermost first), with their steps:");
-  for (const p of flow.paths) console.log(`  ${p.path.join(" > ")}\n      ${p.steps.join(", ")}`);
-}
-
-/** The tree of commit `rev`, extracted beside this one's node_modules. */
+/** The tree of commit `rev`, extracted to a temp dir. */
 function extract(rev: string): string {
   const dir = mkdtempSync(join(tmpdir(), "gong-prompt-flow-rev-"));
-  const archive = execFileSync("git", ["-C", HERE, "archive", rev], { maxBuffer: 1 << 30 });
+  const archive = execFileSync(
+    "git",
+    ["-C", HERE, "archive", rev, "lib", "tools", "cli.ts", "mod.ts", "package.json", "deno.json", "examples"],
+    {
+      maxBuffer: 1 << 30,
+    },
+  );
   execFileSync("tar", ["-x", "-C", dir], { input: archive });
-  symlinkSync(join(HERE, "node_modules"), join(dir, "node_modules"));
   return dir;
 }
 
-/** Measures `root` in a Deno process (V8's async stack traces) and returns what it found. */
-function measureUnderDeno(root: string): Flow {
-  const deno = join(HERE, "node_modules/.bin/deno");
-  const out = execFileSync(deno, ["run", "-A", join(HERE, "scripts/prompt-flow.ts"), "--measure", root], {
-    cwd: root,
-    env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },
-    maxBuffer: 1 << 26,
-  });
-  return JSON.parse(out.toString());
+/** Instruments `root`, measures it in a Deno process (V8's async stack traces) and returns what it found. */
+async function flowOf(root: string): Promise<Flow> {
+  const copy = await instrumentedCopy(root);
+  try {
+    const deno = join(HERE, "node_modules/.bin/deno");
+    const out = execFileSync(deno, ["run", "-A", join(HERE, "scripts/prompt-flow.ts"), "--measure", copy], {
+      cwd: copy,
+      env: { ...process.env, DENO_NO_UPDATE_CHECK: "1" },
+      maxBuffer: 1 << 26,
+    });
+    return JSON.parse(out.toString());
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+function report(label: string, flow: Flow, detail: boolean): void {
+  console.log(
+    `${label}: ${flow.modules.length} modules at step level (${flow.touched} touched), ${flow.returns} returns to a module it left`,
+  );
+  if (!detail) return;
+  console.log("each module a step passes through, and where it hands the steps on:");
+  for (const [module, next] of Object.entries(flow.crossings)) console.log(`  ${module}\n      → ${next.join(", ")}`);
 }
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const at = args.indexOf("--measure");
   if (at >= 0) {
-    // The measuring process: print the flow as JSON for the caller.
+    // The measuring process (Deno): the flow as JSON for the caller.
     process.stdout.write(JSON.stringify(await measure(resolve(args[at + 1]))));
   } else {
     const before = args.indexOf("--before");
@@ -163,11 +222,11 @@ if (import.meta.main) {
       const rev = args[before + 1];
       const dir = extract(rev);
       try {
-        report(`before (${rev})`, measureUnderDeno(dir), false);
+        report(`before (${rev})`, await flowOf(dir), false);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     }
-    report(before >= 0 ? "after (this tree)" : "this tree", measureUnderDeno(HERE), before < 0);
+    report(before >= 0 ? "after (this tree)" : "this tree", await flowOf(HERE), before < 0);
   }
 }

@@ -7,22 +7,8 @@
  */
 import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
-import type {
-  AssistantMessage,
-  AssistantPart,
-  LlmClient,
-  LlmErrorKind,
-  Message,
-  Request,
-  Response,
-} from "../llm/types.ts";
-import type { Emit } from "./events.ts";
-
-export interface StreamError {
-  kind: LlmErrorKind;
-  message: string;
-  status?: number;
-}
+import type { AssistantMessage, AssistantPart, LlmClient, Message, Request, Response } from "../llm/types.ts";
+import type { Emit, StreamError } from "./vocabulary.ts";
 
 export interface StreamOutcome {
   /** The final message, the kept partial one, or null when nothing worth keeping arrived. */
@@ -33,8 +19,11 @@ export interface StreamOutcome {
   stack?: string;
 }
 
-/** The kind and one-line summary of a call, from the tool's own metadata. */
-export type DescribeCall = (name: string, args: unknown) => CallDescription;
+/** What describes a call as it streams in: the Toolset the request was built from. */
+export interface CallDescriber {
+  /** The kind and one-line summary of a call, from the tool's own metadata. */
+  describe(name: string, args: unknown): CallDescription;
+}
 
 export async function streamAssistant(
   client: LlmClient,
@@ -42,7 +31,7 @@ export async function streamAssistant(
   signal: AbortSignal,
   emit: Emit,
   history: Message[],
-  describe: DescribeCall,
+  tools: CallDescriber,
 ): Promise<StreamOutcome> {
   /** The client's message so far (carried on its events), in the history while the answer arrives. */
   let shown: AssistantMessage | null = null;
@@ -106,13 +95,13 @@ export async function streamAssistant(
             tool_name: event.name,
             delta: "",
             arguments: {},
-            ...describe(event.name, {}),
+            ...tools.describe(event.name, {}),
           });
           break;
         case "tool_call_delta": {
           const name = callNames.get(event.id) ?? "";
           const snapshot = event.partialArguments
-            ? { arguments: event.partialArguments, ...describe(name, event.partialArguments) }
+            ? { arguments: event.partialArguments, ...tools.describe(name, event.partialArguments) }
             : {};
           emit("tool_call_update", { call_id: event.id, tool_name: name, delta: event.delta, ...snapshot });
           break;
@@ -125,7 +114,7 @@ export async function streamAssistant(
             delta: "",
             arguments: event.call.arguments,
             complete: true,
-            ...describe(event.call.name, event.call.arguments),
+            ...tools.describe(event.call.name, event.call.arguments),
             ...invalid,
           });
           break;

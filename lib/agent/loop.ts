@@ -9,38 +9,16 @@
 import type { ImagePart, LlmClient, Message, Request, ToolCallPart, Usage, UserMessage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
-import { streamAssistant, textOf, toolCallsOf, type DescribeCall, type StreamError } from "./assistant-stream.ts";
+import { streamAssistant, textOf, toolCallsOf } from "./assistant-stream.ts";
 import type { Toolset } from "./toolset.ts";
 import type { SessionConfig } from "./config.ts";
 import type { InjectedOrigin } from "../store/format.ts";
-import type { Emit } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 import { loopWarning, type LoopDetector } from "./loop-detection.ts";
 import { presentForeignCalls } from "./foreign-calls.ts";
 import type { ExecutedCall } from "./tool-execution.ts";
-import {
-  CONTINUE_PROMPT,
-  isUnfinished,
-  malformedCallPrompt,
-  unfinishedSentence,
-  type StopReason,
-} from "./stop-reasons.ts";
-
-export type { StopReason } from "./stop-reasons.ts";
-
-export interface SubmitResult {
-  /** The final answer: text of the last assistant message. */
-  text: string;
-  /** Token and cost totals of every model call made for this input (follow-ups included). */
-  usage: Usage;
-  /** Model calls made for this input. */
-  turns: number;
-  stopReason: StopReason;
-  /** Set when stopReason is "error". */
-  error?: StreamError;
-  /** One sentence saying why the answer is not complete (an output limit, a refusal, a filter…); set for those stop reasons. */
-  stopMessage?: string;
-}
+import { CONTINUE_PROMPT, isUnfinished, malformedCallPrompt, unfinishedSentence } from "./stop-reasons.ts";
+import type { Emit, SubmitResult } from "./vocabulary.ts";
 
 export interface PendingInput {
   text: string;
@@ -63,8 +41,6 @@ export interface LoopConfig {
   readonly client: LlmClient;
   readonly hooks: HookRunner;
   readonly loopDetector: LoopDetector;
-  /** The kind and summary of a call, for the events of a call being streamed. */
-  readonly describeCall: DescribeCall;
   /** True for a tool name some profile defines (calls made under another profile are presented as text). */
   readonly isProfileTool?: (name: string) => boolean;
   /** Runs the tool calls of one assistant message; results in the calls' order. */
@@ -198,7 +174,7 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
     emit("turn_start", { turn_index: turnIndex });
     const { profile, toolset, system } = context.current();
     const request = await buildRequest(run, profile, toolset, systemOverride ?? system);
-    const outcome = await streamAssistant(config.client, request, signal, emit, context.messages, config.describeCall);
+    const outcome = await streamAssistant(config.client, request, signal, emit, context.messages, toolset);
     if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 
     if (outcome.error) {

@@ -1,32 +1,11 @@
 /**
- * How a run ends (004 §2): the run-level stop reasons, the sentence saying why an answer is not
- * complete, and what the loop tells the model when a turn ended unfinished. The model-level
+ * How a run ends (004 §2; the stop reasons themselves are in vocabulary.ts): the sentence saying
+ * why an answer is not complete, and what the loop tells the model when a turn ended unfinished. The model-level
  * reasons (`FinishReason`, lib/llm/types.ts) reach here unchanged; `completed` is the run's word
  * for a final turn that ended with `end_turn`.
  */
 import type { AssistantMessage, FinishReason } from "../llm/types.ts";
-
-/** Model endings that leave the answer unfinished; the run ends with the same name. */
-export const UNFINISHED_STOPS = [
-  "max_tokens",
-  "refusal",
-  "content_filter",
-  "malformed_call",
-  "incomplete",
-  "pause_turn",
-] as const satisfies readonly FinishReason[];
-export type UnfinishedStop = (typeof UNFINISHED_STOPS)[number];
-
-/** Every way a run ends; new reasons (a cost cap…) are added to this union. */
-export type StopReason =
-  | "completed"
-  | "handled"
-  | "tool_round_limit"
-  | "turn_limit"
-  | "max_cost"
-  | "aborted"
-  | "error"
-  | UnfinishedStop;
+import { UNFINISHED_STOPS, type UnfinishedStop } from "./vocabulary.ts";
 
 export function isUnfinished(reason: FinishReason | undefined): reason is UnfinishedStop {
   return (UNFINISHED_STOPS as readonly string[]).includes(reason ?? "");

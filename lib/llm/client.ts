@@ -73,7 +73,13 @@ export function createClient(options: ClientOptions = {}): Client {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const idleMs = options.streamIdleTimeoutMs ?? 60_000;
 
-  const model = (ref: string) => getModel(ref, registry);
+  // Every request asks for its model's info: it is looked up once per model.
+  const models = new Map<string, ModelInfo>();
+  const model = (ref: string): ModelInfo => {
+    let info = models.get(ref);
+    if (!info) models.set(ref, (info = getModel(ref, registry)));
+    return info;
+  };
 
   async function prepare(request: Request): Promise<PreparedCall> {
     const info = model(request.model);

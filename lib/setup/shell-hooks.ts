@@ -14,7 +14,7 @@
  * Tool events see calls as Claude Code shows them (claude-view.ts) under every profile, with gong's
  * own name and arguments in `gong_tool_name` / `gong_tool_input`.
  */
-import type { Hooks, SessionEvent } from "../agent/index.ts";
+import type { Hooks, SessionEvent } from "../agent/vocabulary.ts";
 import type { ToolResponse } from "../envelope.ts";
 import type { Message } from "../llm/types.ts";
 import { claudeCalls, gongArguments } from "./claude-view.ts";

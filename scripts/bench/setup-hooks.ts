@@ -28,16 +28,8 @@ export async function rows(): Promise<BenchRow[]> {
       report: () => {},
       decisions: new WeakMap<object, HookDecision>(),
     });
-    const withHook = new HookRunner(
-      [shell.hooks],
-      () => 0,
-      () => {},
-    );
-    const without = new HookRunner(
-      [],
-      () => 0,
-      () => {},
-    );
+    const withHook = new HookRunner([shell.hooks], { hookTimeoutMs: 0 }, () => {});
+    const without = new HookRunner([], { hookTimeoutMs: 0 }, () => {});
     const hooked = await medianMs(() => withHook.beforeToolCall("exec_command", { cmd: "npm test" }), {
       warmup: 5,
       runs: 40,

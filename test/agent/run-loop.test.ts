@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolveConfig } from "../../lib/agent/config.ts";
-import type { EventKind, EventMap, SessionEvent } from "../../lib/agent/events.ts";
+import type { EventKind, EventMap, SessionEvent } from "../../lib/agent/vocabulary.ts";
 import { HookRunner } from "../../lib/agent/hooks.ts";
 import { LoopDetector } from "../../lib/agent/loop-detection.ts";
 import { runLoop, type LoopConfig, type LoopContext } from "../../lib/agent/loop.ts";
@@ -81,13 +81,8 @@ function drive(script: Script, queues: { steering?: string[][]; followUps?: stri
   const config: LoopConfig = {
     settings,
     client,
-    hooks: new HookRunner(
-      [],
-      () => settings.hookTimeoutMs,
-      () => {},
-    ),
-    loopDetector: new LoopDetector(() => settings.loopDetectionWindow),
-    describeCall: () => ({ kind: "shell", call_summary: "" }),
+    hooks: new HookRunner([], settings, () => {}),
+    loopDetector: new LoopDetector(settings),
     executeTools: (calls) => {
       executed.push(calls);
       return runCommands(calls);

@@ -102,11 +102,7 @@ test("issue 26: a PreToolUse hook's allow skips the question but not a deny rule
 test("issue 26: print and RPC (the unattended gate) refuse an ask rule; a mode's own gate replaces the unattended one", async () => {
   const p = permissions({ ask: ["Bash(git push *)"] });
   const unattended = unattendedGate(p);
-  const runner = new HookRunner(
-    [unattended],
-    () => 0,
-    () => {},
-  );
+  const runner = new HookRunner([unattended], { hookTimeoutMs: 0 }, () => {});
   expect(await runner.beforeToolCall("bash", { command: "git push" })).toEqual({
     block:
       "Permission to use bash needs the user's approval (the rule Bash(git push *) in settings.json), and no one can answer in this mode.",

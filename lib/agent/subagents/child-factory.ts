@@ -12,10 +12,8 @@ import type { AgentDefinition } from "../../setup/agents.ts";
 import type { Skill } from "../../setup/skills.ts";
 import type { ToolPreset } from "../../../tools/selection.ts";
 import type { SessionConfig } from "../config.ts";
-import type { Hooks } from "../hooks.ts";
 import type { PromptSources } from "../system-prompt.ts";
-import type { Toolset } from "../toolset.ts";
-import type { ChildSession, SpawnRequest } from "./manager.ts";
+import type { Hooks, SessionEvent, SubmitResult } from "../vocabulary.ts";
 
 /** The parent as it is when a child is spawned or reopened (copies, never the parent's own objects that change). */
 export interface ParentSnapshot {
@@ -24,8 +22,8 @@ export interface ParentSnapshot {
   readonly profileChoice: string | ProfileFactory;
   readonly profile: ProviderProfile;
   readonly toolSelection: ToolPreset | readonly string[];
-  /** The parent's active tools (a custom agent without a tool list inherits them). */
-  readonly toolset: Toolset;
+  /** The parent's Toolset: its active tools (a custom agent without a tool list inherits them) and the tools it knows. */
+  readonly toolset: { readonly names: readonly string[]; known(name: string): unknown };
   /** Shared with the child: the same workspace and background commands' environment. */
   readonly env: ExecutionEnvironment;
   readonly client: LlmClient;
@@ -46,4 +44,43 @@ export interface ChildFactory {
   spawn(request: SpawnRequest, parent: ParentSnapshot): Promise<ChildSession>;
   /** Opens a child again from its session file (a stored child of a resumed parent, a closed one). */
   reopen(sessionFile: string, parent: ParentSnapshot): Promise<ChildSession>;
+}
+
+/** What the manager needs of a child session (a Session satisfies it). */
+export interface ChildSession {
+  readonly id: string;
+  readonly sessionFile: string | undefined;
+  /** The conversation so far (a reopened child's history, read from its file). */
+  readonly messages: readonly unknown[];
+  submit(text: string): Promise<SubmitResult>;
+  steer(text: string): void;
+  followUp(text: string): void;
+  /** Stops the running input (its commands are killed); the session stays open. */
+  interrupt(): Promise<void>;
+  abort(): Promise<void>;
+  subscribe(listener: (event: SessionEvent) => void): () => void;
+}
+
+export interface SpawnRequest {
+  /** The child's first input. */
+  task: string;
+  /** A short name shown in progress lines ("explore parser"). */
+  name?: string;
+  /** Model override ("provider/id"); default the parent's. */
+  model?: string;
+  /** Subdirectory of the workspace the child works in. */
+  workingDir?: string;
+  /** Model calls the child may make; default 50. */
+  maxTurns?: number;
+  /** Tool preset or names for the child; default the parent's active tools. */
+  tools?: string | readonly string[];
+  /** The parent's tool call that spawned the child (recorded in the child's session file). */
+  callId?: string;
+  /** Start the child with a copy of the parent's conversation instead of an empty one. */
+  forkContext?: boolean;
+  reasoningEffort?: string;
+  /** When the child finishes, its report is sent to the parent as a message (background agents). */
+  notifyWhenDone?: boolean;
+  /** A custom agent: its prompt, tools, model and turn limit (fields set above win). */
+  agent?: AgentDefinition;
 }

@@ -13,11 +13,11 @@ import { childSessionDir } from "../../store/list.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import type { ToolPreset } from "../../../tools/selection.ts";
 import { checkReasoningEffort } from "../config.ts";
-import type { CreateSessionOptions } from "../create.ts";
+import type { CreateSessionOptions } from "../session-options.ts";
 import type { Session } from "../session.ts";
 import type { PromptSources } from "../system-prompt.ts";
-import type { ChildFactory, ParentSnapshot } from "./child-factory.ts";
-import { DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./manager.ts";
+import type { ChildFactory, ParentSnapshot, SpawnRequest } from "./child-factory.ts";
+import { DEFAULT_CHILD_MAX_TURNS } from "./manager.ts";
 import { SUBAGENT_TOOL_NAMES } from "./tools.ts";
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */

@@ -9,64 +9,8 @@
 import { ToolError } from "../../envelope.ts";
 import type { Usage } from "../../llm/types.ts";
 import { addUsage, zeroUsage } from "../../llm/usage.ts";
-import type { EventMap, SessionEvent } from "../events.ts";
-import type { SubmitResult } from "../loop.ts";
-import type { AgentDefinition } from "../../setup/agents.ts";
-import type { ChildFactory, ParentSnapshot } from "./child-factory.ts";
-
-/** What the manager needs of a child session (a Session satisfies it). */
-export interface ChildSession {
-  readonly id: string;
-  readonly sessionFile: string | undefined;
-  /** The conversation so far (a reopened child's history, read from its file). */
-  readonly messages: readonly unknown[];
-  submit(text: string): Promise<SubmitResult>;
-  steer(text: string): void;
-  followUp(text: string): void;
-  /** Stops the running input (its commands are killed); the session stays open. */
-  interrupt(): Promise<void>;
-  abort(): Promise<void>;
-  subscribe(listener: (event: SessionEvent) => void): () => void;
-}
-
-export interface SpawnRequest {
-  /** The child's first input. */
-  task: string;
-  /** A short name shown in progress lines ("explore parser"). */
-  name?: string;
-  /** Model override ("provider/id"); default the parent's. */
-  model?: string;
-  /** Subdirectory of the workspace the child works in. */
-  workingDir?: string;
-  /** Model calls the child may make; default 50. */
-  maxTurns?: number;
-  /** Tool preset or names for the child; default the parent's active tools. */
-  tools?: string | readonly string[];
-  /** The parent's tool call that spawned the child (recorded in the child's session file). */
-  callId?: string;
-  /** Start the child with a copy of the parent's conversation instead of an empty one. */
-  forkContext?: boolean;
-  reasoningEffort?: string;
-  /** When the child finishes, its report is sent to the parent as a message (background agents). */
-  notifyWhenDone?: boolean;
-  /** A custom agent: its prompt, tools, model and turn limit (fields set above win). */
-  agent?: AgentDefinition;
-}
-
-export type ChildStatus = "running" | "completed" | "failed" | "closed";
-
-export interface ChildReport {
-  agent_id: string;
-  name: string;
-  status: ChildStatus;
-  /** The child's last answer (its final text once it has finished). */
-  output: string;
-  /** Model calls made by the child so far. */
-  turns: number;
-  usage: Usage;
-  error?: string;
-  session_file?: string;
-}
+import type { ChildReport, ChildStatus, EventMap, SessionEvent, SubmitResult } from "../vocabulary.ts";
+import type { ChildFactory, ChildSession, ParentSnapshot, SpawnRequest } from "./child-factory.ts";
 
 interface SubagentLimits {
   /** This session's depth: 0 for a top-level session. */

@@ -11,7 +11,9 @@
 import * as v from "valibot";
 import type { ToolResponse } from "../../envelope.ts";
 import type { Tool, ToolRunContext } from "../../../tools/types.ts";
-import type { ChildReport, SpawnRequest, SubagentManager } from "./manager.ts";
+import type { ChildReport } from "../vocabulary.ts";
+import type { SpawnRequest } from "./child-factory.ts";
+import type { SubagentManager } from "./manager.ts";
 import { agentModel, type AgentDefinition } from "../../setup/agents.ts";
 
 export type SubagentDialect = "default" | "openai" | "anthropic" | "gemini";
