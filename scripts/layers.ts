@@ -33,10 +33,13 @@ export const LAYERS: Record<string, readonly string[]> = {
   setup: ["lib/setup/"],
   web: ["lib/web/"],
   testing: ["lib/testing/"],
-  env: ["lib/env/", "lib/paths.ts"],
+  env: ["lib/env/"],
   output: ["lib/output/"],
-  /** Leaves every layer may use: the envelope, the version, atomic temp files, hashes. */
-  envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts", "lib/hash.ts"],
+  /**
+   * Leaves every layer may use: the envelope, the version, atomic writes and their temp files,
+   * hashes, and the path rules (the one "is inside" check; the output layer needs it too).
+   */
+  envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts", "lib/hash.ts", "lib/paths.ts"],
 };
 
 const BASE = ["env", "output", "envelope"];

@@ -7,7 +7,15 @@
  */
 import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
-import type { AssistantMessage, AssistantPart, LlmClient, Message, Request, Response } from "../llm/types.ts";
+import {
+  textOf,
+  type AssistantMessage,
+  type AssistantPart,
+  type LlmClient,
+  type Message,
+  type Request,
+  type Response,
+} from "../llm/types.ts";
 import type { Emit, StreamError } from "./vocabulary.ts";
 
 export interface StreamOutcome {
@@ -125,7 +133,7 @@ export async function streamAssistant(
         case "finish": {
           show(event.partial);
           const message = markCutOffCalls(normalizeAssistant(event.response.message, request.model));
-          const text = textOf(message);
+          const text = textOf(message.content);
           if (textStarted || text !== "") {
             if (!textStarted) emit("assistant_text_start", {});
             emit("assistant_text_end", { text, reasoning: event.response.reasoning ?? null });
@@ -178,13 +186,6 @@ function markCutOffCalls(message: AssistantMessage): AssistantMessage {
     delete part.nonObjectArguments; // cut off first of all
   }
   return message;
-}
-
-export function textOf(message: AssistantMessage): string {
-  return message.content
-    .filter((p): p is Extract<AssistantPart, { type: "text" }> => p.type === "text")
-    .map((p) => p.text)
-    .join("");
 }
 
 export function toolCallsOf(message: AssistantMessage) {

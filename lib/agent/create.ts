@@ -3,7 +3,8 @@
  * the calls), profile, observer, hooks, session file, the prompt sources gathered once at start,
  * and the ChildFactory its subagent manager builds children with.
  */
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { isInside } from "../paths.ts";
 import { LocalEnvironment } from "../env/local.ts";
 import { secretPolicy } from "../env/env-vars.ts";
 import { keyVariables } from "../llm/providers.ts";
@@ -172,7 +173,7 @@ function checkpointsFor(
   cwd: string,
 ): Checkpointer | undefined {
   if (choice === false) return undefined;
-  if (choice === undefined && !(store.path && resolve(store.path).startsWith(sessionsRoot() + sep))) return undefined;
+  if (choice === undefined && !(store.path && isInside(resolve(store.path), sessionsRoot()))) return undefined;
   if (typeof choice === "object" && !store.path) return undefined;
   const { home, ...settings } = typeof choice === "object" ? choice : {};
   const checkpointer = new Checkpointer(cwd, { home, settings });

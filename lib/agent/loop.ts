@@ -6,10 +6,19 @@
  * The loop holds no session: it gets the conversation (`LoopContext`), values and a few narrow
  * callbacks (`LoopConfig`), an abort signal and `emit`.
  */
-import type { ImagePart, LlmClient, Message, Request, ToolCallPart, Usage, UserMessage } from "../llm/types.ts";
+import {
+  textOf,
+  type ImagePart,
+  type LlmClient,
+  type Message,
+  type Request,
+  type ToolCallPart,
+  type Usage,
+  type UserMessage,
+} from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
-import { streamAssistant, textOf, toolCallsOf } from "./assistant-stream.ts";
+import { streamAssistant, toolCallsOf } from "./assistant-stream.ts";
 import type { Toolset } from "./toolset.ts";
 import type { SessionConfig } from "./config.ts";
 import type { InjectedOrigin } from "../store/format.ts";
@@ -17,8 +26,14 @@ import type { HookRunner } from "./hooks.ts";
 import { loopWarning, type LoopDetector } from "./loop-detection.ts";
 import { presentForeignCalls } from "./foreign-calls.ts";
 import type { ExecutedCall } from "./tool-execution.ts";
-import { CONTINUE_PROMPT, isUnfinished, malformedCallPrompt, unfinishedSentence } from "./stop-reasons.ts";
-import type { Emit, SubmitResult } from "./vocabulary.ts";
+import {
+  CONTINUE_PROMPT,
+  isUnfinished,
+  malformedCallPrompt,
+  unfinishedSentence,
+  type Emit,
+  type SubmitResult,
+} from "./vocabulary.ts";
 
 export interface PendingInput {
   text: string;
@@ -181,7 +196,7 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
       emit("turn_end", { turn_index: turnIndex, tool_calls: [], error: outcome.error });
       if (outcome.error.kind === "aborted" || signal.aborted) {
         total.stopReason = "aborted";
-        total.text = outcome.message ? textOf(outcome.message) : "";
+        total.text = outcome.message ? textOf(outcome.message.content) : "";
         return;
       }
       // With autoCompact off an overflow only warns (004 §9.11.4): the host decides when to compact.
@@ -203,7 +218,7 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
 
     const message = outcome.message!;
     const calls = toolCallsOf(message);
-    total.text = [...continued, textOf(message)].join("");
+    total.text = [...continued, textOf(message.content)].join("");
     if (calls.length === 0) {
       emit("turn_end", { turn_index: turnIndex, tool_calls: [] });
       await config.maintainContext("turn_end");
@@ -211,14 +226,14 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
       if (finish === "max_tokens" && continuations < settings.maxOutputContinuations) {
         // The answer was cut: ask for the rest and join the parts.
         continuations++;
-        continued.push(textOf(message));
+        continued.push(textOf(message.content));
         append(run, { role: "user", content: CONTINUE_PROMPT, timestamp: Date.now() });
         continue;
       }
       if (finish === "pause_turn" && resumes < settings.maxOutputContinuations) {
         // A paused server-side turn goes on when its history is sent back as it is.
         resumes++;
-        continued.push(textOf(message));
+        continued.push(textOf(message.content));
         continue;
       }
       if (finish === "malformed_call" && !malformedTold) {

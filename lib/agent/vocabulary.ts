@@ -1,8 +1,11 @@
 /**
- * The agent's vocabulary: what it tells (events), how a run ends (stop reasons, the result) and what
- * it asks of the code around it (hooks). A leaf: it imports nothing from the loop, so the loop's
- * modules, the hosts and the adapters of other formats (Claude Code's shell hooks) all take their
- * words from here, and no type ever runs in a circle.
+ * The agent's vocabulary: what it tells (events), how a run ends (stop reasons, the sentence saying
+ * why an answer is not complete, what the model is told after an unfinished turn, the result) and
+ * what it asks of the code around it (hooks). A leaf: it imports nothing from the loop, so the
+ * loop's modules, the hosts and the adapters of other formats (Claude Code's shell hooks) all take
+ * their words from here, and no type ever runs in a circle. The model-level endings (`FinishReason`,
+ * lib/llm/types.ts) reach here unchanged; `completed` is the run's word for a final turn that ended
+ * with `end_turn`.
  *
  * Every step of the agent is an event `{ kind, timestamp, session_id, data }` (004 §2.9, 003 §2.5).
  * `EventMap` is the one list of kinds: each key is a kind, its value the payload type, so
@@ -20,16 +23,10 @@ import type { ToolProgress } from "../../tools/types.ts";
 
 // ---------------------------------------------------------------------------------- how a run ends
 
-/** Model endings that leave the answer unfinished; the run ends with the same name. */
-export const UNFINISHED_STOPS = [
-  "max_tokens",
-  "refusal",
-  "content_filter",
-  "malformed_call",
-  "incomplete",
-  "pause_turn",
-] as const satisfies readonly FinishReason[];
-export type UnfinishedStop = (typeof UNFINISHED_STOPS)[number];
+/** The model endings that finish a turn as it should: an answer, calls, or the call's own failure. */
+const FINISHED = ["end_turn", "tool_use", "error", "aborted"] as const satisfies readonly FinishReason[];
+/** Every other model ending leaves the answer unfinished; the run ends with the same name. */
+export type UnfinishedStop = Exclude<FinishReason, (typeof FINISHED)[number]>;
 
 /** Every way a run ends; new reasons (a cost cap…) are added to this union. */
 export type StopReason =
@@ -41,6 +38,43 @@ export type StopReason =
   | "aborted"
   | "error"
   | UnfinishedStop;
+
+export function isUnfinished(reason: FinishReason | undefined): reason is UnfinishedStop {
+  return reason !== undefined && !(FINISHED as readonly string[]).includes(reason);
+}
+
+/** One sentence saying why the answer stopped, with the provider's own words when it gave some. */
+export function unfinishedSentence(
+  reason: UnfinishedStop,
+  message: Pick<AssistantMessage, "model" | "finishDetail"> | undefined,
+): string {
+  const provider = message?.model?.split("/")[0] ?? "the provider";
+  const detail = message?.finishDetail ? ` (${provider}: ${message.finishDetail})` : "";
+  switch (reason) {
+    case "max_tokens":
+      return `The answer is incomplete: the model reached its output limit (max_tokens) and was continued as often as allowed${detail}.`;
+    case "refusal":
+      return `The model refused to answer${detail}.`;
+    case "content_filter":
+      return `The answer was stopped by ${provider}'s content filter${detail}.`;
+    case "malformed_call":
+      return `The model produced a tool call ${provider} could not parse, again after being told${detail}.`;
+    case "incomplete":
+      return `The answer is incomplete: ${provider} ended the response before it was finished${detail}.`;
+    case "pause_turn":
+      return `The answer is incomplete: ${provider} paused a long server-side turn more often than it may be resumed${detail}.`;
+  }
+}
+
+/** What the model is told so it can go on after an output-limit cut of its text answer. */
+export const CONTINUE_PROMPT =
+  "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without repeating anything.";
+
+/** What the model is told once when its tool call could not be parsed. */
+export function malformedCallPrompt(message: AssistantMessage): string {
+  const detail = message.finishDetail ? ` (${message.finishDetail})` : "";
+  return `Your last tool call could not be parsed by the provider${detail}. Call the tool again with arguments that are valid JSON matching its schema.`;
+}
 
 /** What submit() resolves with: the answer and how the input ended. */
 export interface SubmitResult {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { loadMcpConfig, McpConfigError, type LoadedMcpConfig, type McpServerConfig } from "../mcp/config.ts";
 import type { McpManager, McpServerStatus } from "../mcp/manager.ts";
 import { ConfigError } from "./model.ts";
-import { oneLine } from "./render.ts";
+import { oneLine } from "../output/cut.ts";
 import { untrustedHint } from "./trust.ts";
 import type { LoadedSettings } from "./settings.ts";
 

@@ -7,7 +7,7 @@ import { Buffer } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createSession, type Session, type SubmitResult } from "../agent/index.ts";
-import { isUnfinished } from "../agent/stop-reasons.ts";
+import { isUnfinished } from "../agent/vocabulary.ts";
 import type { FinishReason } from "../llm/types.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../store/list.ts";
 import { lockPathOf, SessionLockedError } from "../store/lock.ts";

@@ -5,6 +5,8 @@
  * nested level of `key: value` (`metadata:`) — so no YAML library is loaded for a few lines.
  */
 
+import { readSetupFile } from "./places.ts";
+
 export class FrontmatterError extends Error {}
 
 export interface Frontmatter {
@@ -23,6 +25,17 @@ export function parseFrontmatter(text: string): Frontmatter {
   const head = source.slice(4, end + 1);
   const body = source.slice(end + 4 + close[0].length);
   return { data: parseBlock(head.split("\n")), body };
+}
+
+/** A setup file's frontmatter and body, or what is wrong with it (too big, unreadable, no frontmatter). */
+export function readFrontmatterFile(file: string): Frontmatter | string {
+  const read = readSetupFile(file);
+  if (typeof read === "string") return read;
+  try {
+    return parseFrontmatter(read.text);
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /** Frontmatter when the file has some; otherwise empty data and the whole text as the body. */

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession, type SessionEvent } from "../../lib/agent/index.ts";
-import { CONTINUE_PROMPT } from "../../lib/agent/stop-reasons.ts";
+import { CONTINUE_PROMPT } from "../../lib/agent/vocabulary.ts";
 import { createClient } from "../../lib/llm/client.ts";
 import { replyFor, startReplayServer, type Recording } from "../../lib/testing/replay.ts";
 import { tempDir } from "../helpers/temp.ts";

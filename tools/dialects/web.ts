@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { text } from "../args.ts";
-import { oneLine } from "../metadata.ts";
+import { oneLine } from "../../lib/output/cut.ts";
 import type { Tool } from "../types.ts";
 import { answerFetch, MAX_PROMPT_URLS, urlsInText, webToolMetadata } from "../web-fetch.ts";
 

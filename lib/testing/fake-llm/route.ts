@@ -52,12 +52,13 @@ export function conversationOf(request: ScriptRequest): { firstUser: string; ass
     inAssistant = assistant;
     const toolResult = ["function_call_output", "custom_tool_call_output"].includes(item.type) || item.role === "tool";
     if (firstUser === undefined && !assistant && !toolResult && item.role === "user")
-      firstUser = textOf(item.content ?? item.parts);
+      firstUser = wireText(item.content ?? item.parts);
   }
   return { firstUser: firstUser ?? "", assistantTurns };
 }
 
-function textOf(content: unknown): string {
+/** The text of a wire format's content: a string, or parts with a `text` (Gemini's have no `type`). */
+function wireText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((part: any) => (typeof part?.text === "string" ? part.text : "")).join("");
