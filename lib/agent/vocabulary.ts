@@ -14,7 +14,15 @@
  * tool's envelope) keep their own shape. To add a kind, add one line here and emit it.
  */
 import type { ToolResponse } from "../envelope.ts";
-import type { AssistantMessage, FinishReason, ImagePart, LlmErrorKind, Message, Usage } from "../llm/types.ts";
+import {
+  FINISH_REASONS,
+  type AssistantMessage,
+  type FinishReason,
+  type ImagePart,
+  type LlmErrorKind,
+  type Message,
+  type Usage,
+} from "../llm/types.ts";
 import type { McpServerEvent } from "../mcp/manager.ts";
 import type { InjectedOrigin } from "../store/format.ts";
 import type { CallDescription } from "../../tools/metadata.ts";
@@ -27,6 +35,7 @@ import type { ToolProgress } from "../../tools/types.ts";
 const FINISHED = ["end_turn", "tool_use", "error", "aborted"] as const satisfies readonly FinishReason[];
 /** Every other model ending leaves the answer unfinished; the run ends with the same name. */
 export type UnfinishedStop = Exclude<FinishReason, (typeof FINISHED)[number]>;
+const UNFINISHED: readonly string[] = FINISH_REASONS.filter((r) => !(FINISHED as readonly string[]).includes(r));
 
 /** Every way a run ends; new reasons (a cost cap…) are added to this union. */
 export type StopReason =
@@ -39,8 +48,9 @@ export type StopReason =
   | "error"
   | UnfinishedStop;
 
+/** True for a model ending (or a run's stop reason) that leaves the answer unfinished. */
 export function isUnfinished(reason: FinishReason | undefined): reason is UnfinishedStop {
-  return reason !== undefined && !(FINISHED as readonly string[]).includes(reason);
+  return UNFINISHED.includes(reason ?? "");
 }
 
 /** One sentence saying why the answer stopped, with the provider's own words when it gave some. */

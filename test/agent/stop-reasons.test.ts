@@ -7,7 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession, type SessionEvent } from "../../lib/agent/index.ts";
-import { CONTINUE_PROMPT } from "../../lib/agent/vocabulary.ts";
+import { CONTINUE_PROMPT, isUnfinished } from "../../lib/agent/vocabulary.ts";
+import { FINISH_REASONS, type FinishReason } from "../../lib/llm/types.ts";
 import { createClient } from "../../lib/llm/client.ts";
 import { replyFor, startReplayServer, type Recording } from "../../lib/testing/replay.ts";
 import { tempDir } from "../helpers/temp.ts";
@@ -169,4 +170,11 @@ describe("pause_turn on a recorded real stream", () => {
       home.cleanup();
     }
   });
+});
+
+test("issue 34: the unfinished endings are the model's six; no run-level reason (max_cost, turn_limit…) counts as one", () => {
+  const unfinished = FINISH_REASONS.filter((r) => isUnfinished(r));
+  expect(unfinished).toEqual(["max_tokens", "refusal", "content_filter", "malformed_call", "incomplete", "pause_turn"]);
+  for (const reason of ["completed", "handled", "tool_round_limit", "turn_limit", "max_cost", "aborted", "error"])
+    expect(isUnfinished(reason as FinishReason)).toBe(false);
 });
