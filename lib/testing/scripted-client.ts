@@ -70,7 +70,8 @@ export function scriptedClient(
       return answer(builder, turn, index, ctx);
     },
   };
-  const client = createClient({ env: {}, retry: { baseDelayMs: 1, maxDelayMs: 50 }, ...options, adapter });
+  const retry = { baseDelayMs: 1, maxDelayMs: 50, ...options.retry };
+  const client = createClient({ env: {}, ...options, retry, adapter });
   return {
     ...client,
     requests,

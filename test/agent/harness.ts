@@ -55,7 +55,10 @@ export interface HarnessOptions extends CreateSessionOptions {
    * whole default grace (2 s) for it.
    */
   killGraceMs?: number;
-  /** Also serve this OpenAI-compatible provider id (model "<id>/<name>"): the fake server's Chat Completions. */
+  /**
+   * An OpenAI-compatible provider id to know (model "<id>/<name>"): the fake server answers it on
+   * Chat Completions; for the scripted model it only needs to exist (no address is ever called).
+   */
   chatProvider?: string;
 }
 
@@ -67,7 +70,7 @@ export function harness(script: Script<ScriptedRequest>, options: HarnessOptions
   const clientOptions: Omit<ClientOptions, "adapter"> = {
     retry: RETRY,
     ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}),
-    ...(chatProvider ? { providers: [{ id: chatProvider, baseUrl: "http://127.0.0.1:9/v1" }] } : {}),
+    ...(chatProvider ? { providers: [{ id: chatProvider, baseUrl: "http://127.0.0.1:9/never-called" }] } : {}),
   };
   const model = scriptedClient(script, clientOptions);
   return open(model, model, async () => {}, options);
