@@ -78,7 +78,8 @@ export { SessionLockedError } from "./lib/store/lock.ts";
 export { listSessions, findSession, deleteSession, type SessionInfo } from "./lib/store/list.ts";
 
 // Many tasks at once: `gong batch` for scripts (results are files under `out`).
-export { runBatch, type BatchOptions, type BatchEvent, type BatchReport, type Progress } from "./lib/batch/batch.ts";
+export { runBatch, type BatchOptions, type BatchReport } from "./lib/batch/batch.ts";
+export type { BatchEvent, Progress } from "./lib/batch/runner-host.ts";
 export { parseTasks, type Task, type TaskDefaults, type TaskProblem } from "./lib/batch/task.ts";
 export type { AttemptResult, Summary, TaskStatus } from "./lib/batch/result.ts";
 

@@ -1,5 +1,6 @@
 /**
- * Resolve a model-given path inside the workspace (003 §C, 004 §4.2).
+ * Path rules every layer may use: the one "is inside" check, the one spelling of a path relative to
+ * a root, and the resolution of a model-given path inside the workspace (003 §C, 004 §4.2).
  *
  * The model writes paths many ways: relative, absolute, `~/x`, `@x` (a mention), or with the
  * ASCII form of a character macOS stores differently. Whatever it wrote, the REAL path (every
@@ -9,7 +10,16 @@ import { lstat, readlink, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "./envelope.ts";
-import type { ResolvedPath } from "./env/types.ts";
+
+export interface ResolvedPath {
+  /** Absolute, real (symlinks resolved where the path exists). */
+  absolute: string;
+  /** POSIX path relative to the workspace root ("." for the root itself). */
+  relative: string;
+  exists: boolean;
+  /** The variant of 003 §C that matched, when the plain path did not exist. */
+  variant?: "narrow-nbsp" | "nfd" | "curly-quote" | "nfd-curly-quote";
+}
 
 /** Longest path the kernel accepts (Linux PATH_MAX), in bytes. */
 export const PATH_MAX = 4096;
@@ -175,7 +185,15 @@ export function toPosixRelative(root: string, path: string): string {
   return rel === "" ? "." : toPosix(rel);
 }
 
-function toPosix(p: string): string {
+/**
+ * POSIX path of `absolute` relative to `root` ("." for the root); the absolute path itself when it
+ * lies outside the root (an extra root), so the reader can still open it.
+ */
+export function relativeToRoot(root: string, absolute: string): string {
+  return isInside(absolute, root) ? toPosixRelative(root, absolute) : toPosix(absolute);
+}
+
+export function toPosix(p: string): string {
   return sep === "/" ? p : p.split(sep).join("/");
 }
 

@@ -1,11 +1,13 @@
 /**
- * Temp files of atomic writes (write to a temp file beside the target, then rename). A process
+ * Atomic writes (a temp file beside the target, then a rename) and their temp files. A process
  * killed between the two leaves its temp file behind, possibly large. Every such file carries a
  * recognisable name with its owner's pid — `.<name>.gong-<pid>-<random>.tmp` — so a later gong can
- * tell an orphan (older than a minute, owner gone) from a write in progress, and remove it.
+ * tell an orphan (older than a minute, owner gone) from a write in progress, and remove it: each
+ * atomic write sweeps its folder (once per process).
  */
 import { randomHex } from "./hash.ts";
-import { readdir, stat, unlink } from "node:fs/promises";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmod, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
 
@@ -21,6 +23,49 @@ export const ORPHAN_AGE_MS = 60_000;
 /** The temp path for an atomic write of `target` (same folder, so the rename stays atomic). */
 export function tempPathFor(target: string): string {
   return join(dirname(target), `.${keptName(basename(target))}.gong-${process.pid}-${randomHex(6)}.tmp`);
+}
+
+export interface AtomicWriteOptions {
+  /** The new file's mode; the async write sets it exactly (the umask aside). */
+  mode?: number;
+  /** Sweep the folder's orphaned temp files (default true; a store of many folders sweeps in its gc). */
+  sweep?: boolean;
+}
+
+/**
+ * Writes `data` to `path` so that a reader, or a crash, sees the old file or the new one, never a
+ * half-written one; a failed write leaves no temp file. The folder must exist.
+ */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const temp = tempPathFor(path);
+  try {
+    writeFileSync(temp, data, options.mode === undefined ? undefined : { mode: options.mode });
+    renameSync(temp, path);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+  if (options.sweep !== false) void sweepTempFiles(dirname(path));
+}
+
+/** writeFileAtomicSync, without blocking: the temp file is created new (never another's), its mode set exactly. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}) {
+  const temp = tempPathFor(path);
+  try {
+    const handle = await open(temp, "wx", options.mode ?? 0o666);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+    // open() applies the umask; an explicit mode must hold exactly.
+    if (options.mode !== undefined) await chmod(temp, options.mode);
+    await rename(temp, path);
+  } catch (e) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+  if (options.sweep !== false) await sweepTempFiles(dirname(path));
 }
 
 /** `name` cut to KEPT_NAME_BYTES of UTF-8 at a character boundary. */

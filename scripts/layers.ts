@@ -1,10 +1,11 @@
 /**
  * The layers of gong and the imports allowed between them, written once (DESIGN: "Dependencies
  * point one way": cli, batch → core → agent → (profiles, setup, mcp, llm, store, checkpoints, web) →
- * gate → tools → env, output, envelope; batch never imports cli; tools never import the agent; the LLM layer
- * never imports tools). test/layering.test.ts fails on any import the table does not allow; `bun
- * scripts/layers.ts` prints the forbidden imports (exit 1 when there are any), `--graph` the
- * arrows between layers with their import counts.
+ * gate → tools → env, output, envelope; batch never imports cli; tools never import the agent; the LLM
+ * layer never imports tools), and no import cycle between modules — type-only imports and `import()`
+ * included. test/layering.test.ts fails on any import the table does not allow and on any cycle; `bun
+ * scripts/layers.ts` prints both (exit 1 when there are any), `--graph` the arrows between layers
+ * with their import counts.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -29,6 +30,11 @@ export const LAYERS: Record<string, readonly string[]> = {
    * reads what each tool declares a call touches, so it sits above the tools.
    */
   gate: ["lib/gate/"],
+  /**
+   * The agent's vocabulary (events, stop reasons, the result, the hooks interface): a leaf the
+   * loop's modules, the hosts and the adapters of other formats (setup's shell hooks) all speak.
+   */
+  vocabulary: ["lib/agent/vocabulary.ts"],
   profiles: ["lib/profiles/"],
   tools: ["tools/"],
   llm: ["lib/llm/"],
@@ -38,12 +44,15 @@ export const LAYERS: Record<string, readonly string[]> = {
   setup: ["lib/setup/"],
   web: ["lib/web/"],
   testing: ["lib/testing/"],
-  env: ["lib/env/", "lib/paths.ts"],
+  env: ["lib/env/"],
   output: ["lib/output/"],
   /** `gong update`: a release binary replaced by the release's newer build (the CLI's update.ts drives it). */
   update: ["lib/update/"],
-  /** Leaves every layer may use: the envelope, the version, atomic temp files, hashes. */
-  envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts", "lib/hash.ts"],
+  /**
+   * Leaves every layer may use: the envelope, the version, atomic writes and their temp files,
+   * hashes, and the path rules (the one "is inside" check; the output layer needs it too).
+   */
+  envelope: ["lib/envelope.ts", "lib/version.ts", "lib/temp-files.ts", "lib/hash.ts", "lib/paths.ts"],
 };
 
 const BASE = ["env", "output", "envelope"];
@@ -51,21 +60,22 @@ const MIDDLE = ["profiles", "gate", "tools", "llm", "store", "checkpoints", "mcp
 
 /** The layers each layer may import (besides itself). */
 export const ALLOWED: Record<string, readonly string[]> = {
-  cli: ["core", "agent", "batch", "export", "update", ...MIDDLE, ...BASE],
-  batch: ["core", "agent", "llm", "store", ...BASE],
-  core: ["agent", "telemetry", ...MIDDLE, ...BASE],
+  cli: ["core", "agent", "vocabulary", "batch", "export", "update", ...MIDDLE, ...BASE],
+  batch: ["core", "agent", "vocabulary", "llm", "store", ...BASE],
+  core: ["agent", "vocabulary", "telemetry", ...MIDDLE, ...BASE],
   export: ["store", "llm", ...BASE],
-  telemetry: ["agent", "llm", ...BASE],
-  sdk: ["agent", "batch", ...MIDDLE, ...BASE],
-  agent: [...MIDDLE, ...BASE],
+  telemetry: ["vocabulary", "llm", ...BASE],
+  sdk: ["agent", "vocabulary", "batch", ...MIDDLE, ...BASE],
+  agent: ["vocabulary", ...MIDDLE, ...BASE],
+  vocabulary: ["tools", "llm", "mcp", "store", "envelope"],
   /** A profile words what users bring (skills, custom agents) in its own tools, so it reads setup's types and loaders. */
-  profiles: ["tools", "llm", "setup", ...BASE],
+  profiles: ["vocabulary", "tools", "llm", "setup", ...BASE],
   tools: ["llm", "web", ...BASE],
   llm: ["env", "envelope"],
   store: ["llm", ...BASE],
   checkpoints: ["store", "llm", ...BASE],
   mcp: ["tools", "llm", ...BASE],
-  setup: ["gate", "tools", "llm", "store", ...BASE],
+  setup: ["vocabulary", "gate", "tools", "llm", "store", ...BASE],
   gate: ["tools", ...BASE],
   web: ["llm", ...BASE],
   testing: ["llm", ...BASE],
@@ -79,10 +89,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
  * Imports against the table that stay for now, each with its reason, keyed "file -> layer". Any
  * other import the table forbids fails the test; an exception no longer needed fails it too.
  */
-export const KNOWN_EXCEPTIONS: Record<string, string> = {
-  "lib/setup/shell-hooks.ts -> agent":
-    "Claude Code-format shell hooks adapt the session's Hooks interface and events (types only)",
-};
+export const KNOWN_EXCEPTIONS: Record<string, string> = {};
 
 export interface Import {
   from: string;
@@ -165,6 +172,80 @@ export function violations(root = ROOT): Map<string, string[]> {
   return out;
 }
 
+/** A group of modules that import each other, round about, and one cycle through them. */
+export interface Cycle {
+  /** Every module of the group. */
+  modules: string[];
+  /** One cycle: the files in import order, the first repeated at the end (a.ts, b.ts, a.ts). */
+  path: string[];
+}
+
+/** The import cycles between modules, type-only imports and `import()` included: one per group. */
+export function cycles(root = ROOT): Cycle[] {
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  const edges = new Map(files.map((f) => [f, [...new Set(importsOf(f, root))].filter((t) => known.has(t))]));
+  return stronglyConnected(files, edges)
+    .filter((group) => group.length > 1 || edges.get(group[0])!.includes(group[0]))
+    .map((group) => ({ modules: group, path: cycleThrough(group, edges) }));
+}
+
+/** Tarjan's strongly connected components of the import graph. */
+function stronglyConnected(nodes: string[], edges: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node)!) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    groups.push(group.sort());
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  return groups;
+}
+
+/** One cycle inside a group that reach each other: the shortest way from its first file back to it. */
+function cycleThrough(group: string[], edges: Map<string, string[]>): string[] {
+  const inGroup = new Set(group);
+  const start = group[0];
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const next of edges.get(node)!) {
+      if (!inGroup.has(next)) continue;
+      if (next === start) {
+        const path = [start];
+        for (let at = node; at !== start; at = cameFrom.get(at)!) path.splice(1, 0, at);
+        return [...path, start];
+      }
+      if (!cameFrom.has(next)) {
+        cameFrom.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return [...group, start];
+}
+
 if (import.meta.main) {
   const found = violations();
   const graph = new Map<string, number>();
@@ -173,5 +254,10 @@ if (import.meta.main) {
   if (process.argv.includes("--graph")) for (const [arrow, n] of [...graph].sort()) console.log(`${arrow}  (${n})`);
   const fresh = [...found.keys()].filter((k) => !(k in KNOWN_EXCEPTIONS));
   for (const key of fresh) console.log(`FORBIDDEN ${key}: ${found.get(key)!.join(", ")}`);
-  process.exitCode = fresh.length > 0 ? 1 : 0;
+  const circles = cycles();
+  for (const { modules, path } of circles)
+    console.log(
+      `CYCLE ${path.join(" -> ")}${modules.length > path.length - 1 ? ` (${modules.length} modules in all)` : ""}`,
+    );
+  process.exitCode = fresh.length > 0 || circles.length > 0 ? 1 : 0;
 }

@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolError } from "../lib/envelope.ts";
 import {
   isInside,
   macosVariants,
+  relativeToRoot,
   resolveWorkspacePath,
   toPosixRelative,
   type WorkspacePathOptions,
 } from "../lib/paths.ts";
+import { ROOT, sourceFiles } from "../scripts/layers.ts";
 
 let base: string;
 let root: string;
@@ -221,5 +223,24 @@ describe("paths: helpers", () => {
     expect(isInside("/a", "/a/b")).toBe(false);
     expect(toPosixRelative("/a/b", "/a/b")).toBe(".");
     expect(toPosixRelative("/a/b", "/a/b/c/d")).toBe("c/d");
+  });
+});
+
+describe('issue 34: one "is inside" path check', () => {
+  test("a name that only begins with two dots is inside; the parent and a sibling are not", () => {
+    expect(isInside("/work/proj/..cache/x", "/work/proj")).toBe(true);
+    expect(isInside("/work/proj", "/work/proj")).toBe(true);
+    expect(isInside("/work", "/work/proj")).toBe(false);
+    expect(isInside("/work/project2/a", "/work/proj")).toBe(false);
+    expect(relativeToRoot("/work/proj", "/work/proj/..cache/x")).toBe("..cache/x");
+    expect(relativeToRoot("/work/proj", "/work/other/x")).toBe("/work/other/x");
+    expect(relativeToRoot("/work/proj", "/work/proj")).toBe(".");
+  });
+
+  test("no other module hand-rolls the check on a relative path's leading dots", () => {
+    const own = sourceFiles().filter(
+      (f) => f !== "lib/paths.ts" && /startsWith\("\.\."\)/.test(readFileSync(join(ROOT, f), "utf8")),
+    );
+    expect(own).toEqual([]);
   });
 });

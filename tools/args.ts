@@ -1,6 +1,7 @@
 /**
  * Shared valibot pieces for tool arguments, and the one place that turns valibot issues into a
- * sentence the model can act on ("Invalid arguments for read: 'path' must be a string (got number).").
+ * sentence: for the model ("Invalid arguments for read: 'path' must be a string (got number).") and
+ * for a person reading a settings or configuration file ("'model' expected string but received 5").
  *
  * Every schema piece carries a description: the registry turns the schema into the JSON Schema
  * the model sees, so the description is the documentation of the field.
@@ -63,6 +64,21 @@ function describeIssue(
   }
   if (issue.kind === "schema") return `'${key}' must be ${article(issue.expected ?? "a valid value")} ${got}`;
   return `'${key}': ${issue.message}`;
+}
+
+/**
+ * A settings or configuration file's problem as its reader names it: the key, then what is wrong
+ * ("'mcpServers.db.env.PORT' expected string but received 5", "'modle' is not a known setting").
+ */
+export function configIssue(issue: v.BaseIssue<unknown>): string {
+  // A strict object reports an unknown key through the issue's last path item.
+  const last = issue.path?.[issue.path.length - 1] as { key?: unknown } | undefined;
+  const key = v.getDotPath(issue) ?? (typeof last?.key === "string" ? last.key : undefined);
+  const what =
+    issue.kind === "schema" && issue.type === "strict_object" && issue.expected === "never"
+      ? "is not a known setting"
+      : issue.message.replace(/^Invalid \w+: /, "").replace(/^Expected/, "expected");
+  return key ? `'${key}' ${what}` : what;
 }
 
 function article(expected: string): string {

@@ -12,14 +12,16 @@ import * as v from "valibot";
 import type { ErrorCode, ToolResponse } from "../lib/envelope.ts";
 import type { ExecResult } from "../lib/env/types.ts";
 import { SubdirEnvironment } from "../lib/env/subdir.ts";
-import { isAbsolute, relative, resolve } from "node:path";
+import { resolve } from "node:path";
+import { relativeToRoot } from "../lib/paths.ts";
 import { leadingCd, patchFromShellCommand, type ShellPatch } from "./apply-patch/shell.ts";
 import { patchTouches, runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import { TailRing } from "../lib/output/tail-ring.ts";
 import { locate } from "./locate.ts";
 import type { Tool, ToolRunContext, Touch } from "./types.ts";
-import { count, defaultResultSummary, firstLine } from "./metadata.ts";
+import { firstLine } from "../lib/output/cut.ts";
+import { count, defaultResultSummary } from "./metadata.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -133,9 +135,7 @@ export async function commandDirectory(
     if ((await ctx.env.stat(target))?.type === "dir") dir = target;
   }
   if (dir === ctx.env.workingDirectory()) return undefined;
-  const rel = relative(ctx.env.root, dir);
-  if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute(rel) ? dir : rel.split("\\").join("/");
+  return relativeToRoot(ctx.env.root, dir);
 }
 
 /** Applies a patch found in a shell command; after `cd <dir> &&` its paths are relative to that directory. */

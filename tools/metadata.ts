@@ -5,20 +5,13 @@
  * never break running it.
  */
 import type { ToolResponse } from "../lib/envelope.ts";
+import { firstLine, oneLine } from "../lib/output/cut.ts";
 import { TOOL_KINDS, type Tool, type ToolKind } from "./types.ts";
 
 export interface CallDescription {
   kind: ToolKind;
   /** One line, without the tool's name. */
   call_summary: string;
-}
-
-/** Flattens whitespace and cuts to `max` characters with an ellipsis. */
-export function oneLine(value: unknown, max = 100): string {
-  const flat = String(value ?? "")
-    .replace(/\s+/g, " ")
-    .trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 export function kindOf(tool: Tool | undefined): ToolKind {
@@ -61,14 +54,6 @@ export function defaultCallSummary(args: Record<string, unknown>): string {
 export function defaultResultSummary(response: ToolResponse): string {
   if (response.status === "error") return response.error?.message ?? firstLine(response.text);
   return firstLine(response.text);
-}
-
-export function firstLine(text: unknown): string {
-  return (
-    String(text ?? "")
-      .trim()
-      .split("\n")[0] ?? ""
-  );
 }
 
 /** "1 match", "3 matches". */

@@ -11,7 +11,7 @@ import type { ToolResponse } from "../lib/envelope.ts";
 import { isToolError } from "../lib/envelope.ts";
 import { createWebAccess, readPage, type ReadPage, type RedirectNotice, type WebAccess } from "../lib/web/access.ts";
 import { text } from "./args.ts";
-import { oneLine } from "./metadata.ts";
+import { oneLine } from "../lib/output/cut.ts";
 import type { Tool, ToolRunContext, Touch } from "./types.ts";
 
 export interface FetchRequest {

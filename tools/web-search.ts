@@ -5,7 +5,8 @@
  * reference agent does (Claude Code's `WebSearch`, gemini-cli's `google_web_search`).
  */
 import type { ToolResponse } from "../lib/envelope.ts";
-import { count, oneLine } from "./metadata.ts";
+import { oneLine } from "../lib/output/cut.ts";
+import { count } from "./metadata.ts";
 import type { Tool, ToolRunContext } from "./types.ts";
 
 export interface SearchRequest {

@@ -7,22 +7,16 @@
  */
 import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
-import type {
-  AssistantMessage,
-  AssistantPart,
-  LlmClient,
-  LlmErrorKind,
-  Message,
-  Request,
-  Response,
+import {
+  textOf,
+  type AssistantMessage,
+  type AssistantPart,
+  type LlmClient,
+  type Message,
+  type Request,
+  type Response,
 } from "../llm/types.ts";
-import type { Emit } from "./events.ts";
-
-export interface StreamError {
-  kind: LlmErrorKind;
-  message: string;
-  status?: number;
-}
+import type { Emit, StreamError } from "./vocabulary.ts";
 
 export interface StreamOutcome {
   /** The final message, the kept partial one, or null when nothing worth keeping arrived. */
@@ -33,8 +27,11 @@ export interface StreamOutcome {
   stack?: string;
 }
 
-/** The kind and one-line summary of a call, from the tool's own metadata. */
-export type DescribeCall = (name: string, args: unknown) => CallDescription;
+/** What describes a call as it streams in: the Toolset the request was built from. */
+export interface CallDescriber {
+  /** The kind and one-line summary of a call, from the tool's own metadata. */
+  describe(name: string, args: unknown): CallDescription;
+}
 
 export async function streamAssistant(
   client: LlmClient,
@@ -42,7 +39,7 @@ export async function streamAssistant(
   signal: AbortSignal,
   emit: Emit,
   history: Message[],
-  describe: DescribeCall,
+  tools: CallDescriber,
 ): Promise<StreamOutcome> {
   /** The client's message so far (carried on its events), in the history while the answer arrives. */
   let shown: AssistantMessage | null = null;
@@ -106,13 +103,13 @@ export async function streamAssistant(
             tool_name: event.name,
             delta: "",
             arguments: {},
-            ...describe(event.name, {}),
+            ...tools.describe(event.name, {}),
           });
           break;
         case "tool_call_delta": {
           const name = callNames.get(event.id) ?? "";
           const snapshot = event.partialArguments
-            ? { arguments: event.partialArguments, ...describe(name, event.partialArguments) }
+            ? { arguments: event.partialArguments, ...tools.describe(name, event.partialArguments) }
             : {};
           emit("tool_call_update", { call_id: event.id, tool_name: name, delta: event.delta, ...snapshot });
           break;
@@ -125,7 +122,7 @@ export async function streamAssistant(
             delta: "",
             arguments: event.call.arguments,
             complete: true,
-            ...describe(event.call.name, event.call.arguments),
+            ...tools.describe(event.call.name, event.call.arguments),
             ...invalid,
           });
           break;
@@ -136,7 +133,7 @@ export async function streamAssistant(
         case "finish": {
           show(event.partial);
           const message = markCutOffCalls(normalizeAssistant(event.response.message, request.model));
-          const text = textOf(message);
+          const text = textOf(message.content);
           if (textStarted || text !== "") {
             if (!textStarted) emit("assistant_text_start", {});
             emit("assistant_text_end", { text, reasoning: event.response.reasoning ?? null });
@@ -189,13 +186,6 @@ function markCutOffCalls(message: AssistantMessage): AssistantMessage {
     delete part.nonObjectArguments; // cut off first of all
   }
   return message;
-}
-
-export function textOf(message: AssistantMessage): string {
-  return message.content
-    .filter((p): p is Extract<AssistantPart, { type: "text" }> => p.type === "text")
-    .map((p) => p.text)
-    .join("");
 }
 
 export function toolCallsOf(message: AssistantMessage) {

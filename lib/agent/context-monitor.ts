@@ -8,9 +8,9 @@ import { estimateTokens, shouldCompact } from "./compaction/tokens.ts";
 import type { LlmClient, Message } from "../llm/types.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
 import type { SessionConfig } from "./config.ts";
-import type { Emit } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 import type { SessionRecorder } from "./recorder.ts";
+import type { CompactionReason, Emit } from "./vocabulary.ts";
 
 /** What the monitor reads and tells: the session's conversation, settings and events. */
 export interface MonitoredSession {
@@ -26,8 +26,6 @@ export interface MonitoredSession {
   signal(): AbortSignal;
 }
 
-export type CompactionReason = "threshold" | "overflow" | "manual";
-
 /** Past the warning ratio, how many more percent of the window make another warning. */
 const WARNING_STEP_PERCENT = 5;
 
@@ -39,6 +37,16 @@ export class ContextMonitor {
     private readonly session: MonitoredSession,
     private readonly recorder: SessionRecorder,
   ) {}
+
+  /**
+   * The loop's `maintainContext`: at a turn's end the warning and the compaction when due; on a
+   * context overflow a compaction, so the request can be retried once (false when impossible).
+   */
+  readonly maintain = async (trigger: "turn_end" | "overflow"): Promise<boolean> => {
+    if (trigger === "overflow") return this.compact("overflow");
+    await this.afterTurn();
+    return true;
+  };
 
   /** Estimated tokens of the next request: system prompt + history. */
   contextTokens(): number {

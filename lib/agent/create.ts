@@ -3,108 +3,31 @@
  * the calls), profile, observer, hooks, session file, the prompt sources gathered once at start,
  * and the ChildFactory its subagent manager builds children with.
  */
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { isInside } from "../paths.ts";
 import { LocalEnvironment } from "../env/local.ts";
-import { secretPolicy, type SecretPolicy } from "../env/env-vars.ts";
+import { secretPolicy } from "../env/env-vars.ts";
 import { keyVariables } from "../llm/providers.ts";
-import type { ExecutionEnvironment } from "../env/types.ts";
-import { createClient, type ClientOptions } from "../llm/client.ts";
-import type { LlmClient, Message, ModelInfo, ReasoningEffort } from "../llm/types.ts";
-import { createObserver, type ObserverOptions, type ToolLimits } from "../output/policy.ts";
+import { createClient } from "../llm/client.ts";
+import type { Message, ModelInfo } from "../llm/types.ts";
+import { createObserver, type ToolLimits } from "../output/policy.ts";
 import { sweepTempFiles } from "../temp-files.ts";
 import { AUTO_PROFILE, factoryFor } from "../profiles/index.ts";
-import type { ProfileFactory } from "../profiles/types.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { serverFromOptions, type McpServerSettingsEntry } from "../mcp/config.ts";
-import type { McpManager } from "../mcp/manager.ts";
-import { createToolRegistry, type ToolPreset } from "../../tools/registry.ts";
-import { planOf } from "../../tools/plan.ts";
-import type { Tool } from "../../tools/types.ts";
-import type { UserChannel } from "../../tools/user-channel.ts";
+import { serverFromOptions } from "../mcp/config.ts";
+import { createToolRegistry } from "../../tools/registry.ts";
 import { checkReasoningEffort, resolveConfig, type SessionConfig, type SessionConfigInput } from "./config.ts";
-import { loadHookModules, type Hooks } from "./hooks.ts";
-import { createRecorder, PLAN_ENTRY } from "./recorder.ts";
+import { loadHookModules } from "./hooks.ts";
+import type { CreateSessionOptions } from "./session-options.ts";
+import { createRecorder } from "./recorder.ts";
 import { Session, type SessionParts } from "./session.ts";
 import { SubagentManager } from "./subagents/manager.ts";
 import { createChildFactory, type Lineage } from "./subagents/child-sessions.ts";
 import { childFiles } from "./subagents/stored.ts";
 import { gatherPromptSources } from "./system-prompt.ts";
-import type { AgentDefinition } from "../setup/agents.ts";
-import type { Skill } from "../setup/skills.ts";
-import { createWebAccess, type WebSettings } from "../web/access.ts";
+import { createWebAccess } from "../web/access.ts";
 import { Checkpointer } from "../checkpoints/checkpointer.ts";
-import type { CheckpointSettings } from "../checkpoints/settings.ts";
 import { sessionsRoot } from "../store/paths.ts";
-
-export interface StoreSelection {
-  /** Directory for this session's files (default $GONG_HOME/sessions/<encoded cwd>). */
-  dir?: string;
-  /** Session id (prefix) or file path to resume. */
-  resume?: string;
-  /** Resume the latest session of the working directory (or start one). */
-  continue?: boolean;
-}
-
-export interface CreateSessionOptions {
-  /** "provider/model-id"; optional when resuming a session that recorded one. */
-  model?: string;
-  /** Working directory and workspace root; default process.cwd(). */
-  cwd?: string;
-  /** "auto" (default: chosen from the model's family), a profile id ("default", "anthropic", "openai", "gemini") or a factory. */
-  profile?: string | ProfileFactory;
-  /** Active tools: a preset ("default", "minimal", "readonly") or tool names. */
-  tools?: ToolPreset | readonly string[];
-  /** The caller's own tools, offered beside the profile's (one of the same name wins over the profile's). */
-  customTools?: Tool[];
-  /** Execution environment; default a LocalEnvironment rooted at cwd. */
-  env?: ExecutionEnvironment;
-  /**
-   * The variables gong reads keys from, withheld from the commands of the LocalEnvironment made here
-   * and of the git snapshot; default every provider's `apiKeyEnv` (clientOptions' own providers too).
-   */
-  secrets?: SecretPolicy;
-  /** Session config (camelCase or snake_case keys; see config.ts). */
-  config?: SessionConfigInput;
-  hooks?: Hooks | Hooks[];
-  /** Paths of modules whose default export is a hooks object (or an array of them). */
-  hookModules?: string[];
-  /** Replaces the profile's base instructions. */
-  systemPrompt?: string;
-  /** Appended to the system prompt, last. */
-  appendSystemPrompt?: string;
-  /** A store to write to, false for none (kept in memory), or where to find / how to resume one. Default: a new session file. */
-  store?: SessionStore | false | StoreSelection;
-  /** Default createClient(clientOptions). */
-  client?: LlmClient;
-  clientOptions?: ClientOptions;
-  reasoningEffort?: ReasoningEffort | null;
-  /** Framework truncation settings (spill directory, retention, event limit, spill cap and budget, limits); root defaults to cwd. */
-  observer?: Partial<ObserverOptions>;
-  /**
-   * MCP servers, by name, in the `.mcp.json` / settings shape; they connect in the background and
-   * their tools join as they come. Or a running McpManager shared between sessions (not closed
-   * with the session).
-   */
-  mcpServers?: Record<string, McpServerSettingsEntry> | McpManager;
-  /** Agent Skills (see `discoverSkills` in lib/setup/skills.ts): listed in the system prompt, loaded by the skill tool. */
-  skills?: readonly Skill[];
-  /** Custom agents (see `discoverAgents` in lib/setup/agents.ts): subagent types with their own prompt, tools and model. */
-  agents?: readonly AgentDefinition[];
-  /**
-   * The web tools' settings: hosts a fetch may reach although they are private or loopback
-   * (`allowHosts`), the model answering fetch prompts (`fetchModel`, default the session's), and
-   * the provider's own web search (`search`, the same as config.webSearch).
-   */
-  web?: WebSettings;
-  /**
-   * Checkpoints of the workspace before each user turn, for rewind: true / false, or settings
-   * (caps, retention; `home` replaces GONG_HOME as the store's root). Default: on when the session
-   * file lives under GONG_HOME.
-   */
-  checkpoints?: boolean | (Partial<CheckpointSettings> & { home?: string });
-  /** The person the tools may ask (questions, plan mode): the shell's menu, the editor. Absent: no one can be asked. */
-  user?: UserChannel;
-}
 
 export function createSession(options: CreateSessionOptions = {}): Promise<Session> {
   return assembleSession(options, { depth: 0 });
@@ -174,7 +97,6 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
     ? structuredClone(lineage.sources)
     : await gatherPromptSources(env, profile, modelInfo, secrets);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
-  const plan = stored ? planOf(store.latestCustom(PLAN_ENTRY)) : undefined;
   const parts: SessionParts = {
     config,
     client,
@@ -205,7 +127,6 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
       for (const message of lineage.history ?? []) recorder.message(message);
       return recorder;
     },
-    plan,
     checkpoints: checkpointsFor(options.checkpoints, store, cwd),
     ...(options.user ? { user: options.user } : {}),
     subagents: (link) => {
@@ -253,7 +174,7 @@ function checkpointsFor(
   cwd: string,
 ): Checkpointer | undefined {
   if (choice === false) return undefined;
-  if (choice === undefined && !(store.path && resolve(store.path).startsWith(sessionsRoot() + sep))) return undefined;
+  if (choice === undefined && !(store.path && isInside(resolve(store.path), sessionsRoot()))) return undefined;
   if (typeof choice === "object" && !store.path) return undefined;
   const { home, ...settings } = typeof choice === "object" ? choice : {};
   const checkpointer = new Checkpointer(cwd, { home, settings });

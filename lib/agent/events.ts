@@ -1,228 +1,39 @@
 /**
- * The session's event stream (004 §2.9, 003 §2.5): every step of the agent is an event
- * `{ kind, timestamp, session_id, data }`. Hosts listen with `subscribe(fn)` or iterate
- * `events()`; each iterator sees every event from its creation on and is removed when the
- * consumer stops, so an abandoned `for await` leaks nothing.
- *
- * `EventMap` is the one list of kinds: each key is a kind, its value the payload type, so
- * `switch (event.kind)` narrows `event.data`. Payload fields are snake_case throughout
- * (`call_id`, `tool_name`, `turn_index`); domain objects inside them (a `Message`, a `Usage`, a
- * tool's envelope) keep their own shape. To add a kind, add one line here and emit it.
+ * The session's event stream: one emitter whose `emit` the loop and its steps call directly. Each
+ * event goes first to the recorder, synchronously (a message is in the session file before anyone
+ * else hears of it, so a crash loses at most the entry being written), then to every subscriber in
+ * the order they subscribed. Hosts listen with `subscribe(fn)` or iterate `events()`; each iterator
+ * sees every event from its creation on and is removed when the consumer stops, so an abandoned
+ * `for await` leaks nothing. The kinds and their payloads are the vocabulary's (vocabulary.ts).
  */
-import type { ToolResponse } from "../envelope.ts";
-import type { AssistantMessage, LlmErrorKind, Message, Usage } from "../llm/types.ts";
-import type { StreamError } from "./assistant-stream.ts";
-import type { CompactionReason } from "./context-monitor.ts";
-import type { HookErrorReport } from "./hooks.ts";
-import type { StopReason } from "./loop.ts";
-import type { ChildReport } from "./subagents/manager.ts";
-import type { CallDescription } from "../../tools/metadata.ts";
-import type { Plan } from "../../tools/plan.ts";
-import type { ToolProgress } from "../../tools/types.ts";
-import type { McpServerEvent } from "../mcp/index.ts";
-import type { InjectedOrigin } from "../store/format.ts";
+import type { Emit, EventKind, EventListener, EventMap, SessionEvent } from "./vocabulary.ts";
 
-/** A tool call as events name it. */
-export interface EventToolCall {
-  call_id: string;
-  tool_name: string;
-  arguments: Record<string, unknown>;
-}
-
-export interface EventMap {
-  /** The first input of a session starts; one per session. */
-  session_start: { model: string; cwd: string; profile: string };
-  /** The session closed (close(), abort() or an auth error). */
-  session_end: { state: "CLOSED"; reason: "aborted" | "closed" | "error"; turns: number };
-  /** One input (and its follow-ups) starts … */
-  agent_start: { prompt: string };
-  /** … and ends; `steps` counts its model calls. */
-  /** `stop_message`: why the answer is not complete, for the unfinished stop reasons (max_tokens, refusal…). */
-  agent_end: { duration_ms: number; steps: number; stop_reason: StopReason; usage: Usage; stop_message?: string };
-  /** The user's message as sent (after the onInput / onBeforeAgent hooks). */
-  user_input: { content: string; images: number };
-  turn_start: { turn_index: number };
-  /** The turn's tool calls and how they ended; `error` when the model call failed. */
-  turn_end: {
-    turn_index: number;
-    tool_calls: EventToolCall[];
-    tool_results?: { call_id: string; tool_name: string; is_error: boolean }[];
-    error?: StreamError;
-  };
-  /** Every message added to the history: user, assistant, tool result. */
-  message_start: { message: Message };
-  /** The assistant's message as it streams. */
-  message_update: { message: AssistantMessage; kind: "text" | "thinking"; delta: string };
-  /** `injected`: a user-role message the loop injected (steering, a loop warning), stored as its own entry kind. */
-  message_end: { message: Message; injected?: InjectedOrigin };
-  assistant_text_start: Record<string, never>;
-  assistant_text_delta: { delta: string };
-  assistant_text_end: { text: string; reasoning: string | null };
-  assistant_thinking_delta: { delta: string };
-  /**
-   * A call's arguments as the model streams them: `delta` is the next piece of the argument text
-   * (concatenated, the pieces are the arguments' JSON); `arguments` (a lenient parse, for display)
-   * with the call's `kind` and `call_summary` comes with the first update and then at most a few
-   * times a second, so the events stay proportional to what the model sent. The last update has
-   * `complete`, the final arguments, and `invalid_arguments` when they did not parse (the call is
-   * cut off and will not run).
-   */
-  tool_call_update: {
-    call_id: string;
-    tool_name: string;
-    delta: string;
-    complete?: boolean;
-    invalid_arguments?: string;
-  } & Partial<{ arguments: Record<string, unknown> } & CallDescription>;
-  /** With the tool's kind and a one-line summary of the call, so consumers need no list of tool names. */
-  tool_call_start: EventToolCall & CallDescription;
-  /** A running tool's output as it arrives (a command's stdout and stderr). */
-  tool_call_output_delta: { call_id: string; tool_name: string; delta: string };
-  /** How far a long call has got (an MCP server's progress notifications). */
-  tool_call_progress: { call_id: string; tool_name: string } & ToolProgress;
-  /**
-   * `output` is the tool's complete envelope up to the event limit (past it `output.text` holds the
-   * first and last parts and `output_complete` is false); `truncated` says the model's copy was cut;
-   * `full_output_path` (relative to the project) holds the complete output whenever either was.
-   */
-  tool_call_end: {
-    call_id: string;
-    tool_name: string;
-    output: ToolResponse;
-    is_error: boolean;
-    truncated: boolean;
-    output_complete: boolean;
-    full_output_path: string | null;
-    result_summary: string;
-  } & CallDescription;
-  steering_injected: { content: string };
-  /** The plan tool set a new plan (kept in the session and its file). */
-  plan_update: Plan & { call_id: string; tool_name: string };
-  /**
-   * The workspace was checkpointed before a user turn (`checkpoint_id` is the session entry rewind
-   * takes); `skipped` lists paths left out other than ignored ones, `ignored` counts those.
-   */
-  checkpoint_created: {
-    checkpoint_id: string | null;
-    reason: "turn" | "rewind";
-    files: number;
-    bytes: number;
-    hashed: number;
-    skipped: { path: string; reason: string }[];
-    ignored: number;
-    duration_ms: number;
-  };
-  /** Files and/or the conversation went back to a checkpoint; rewinding to `undo_id` undoes it. */
-  rewind: {
-    checkpoint_id: string;
-    files: boolean;
-    conversation: boolean;
-    written: number;
-    removed: number;
-    undo_id: string;
-  };
-  /** A limit stopped the input: `count` of `limit` tool rounds (this input) or turns (the session). */
-  turn_limit: { kind: "tool_rounds" | "turns" | "cost"; limit: number; count: number };
-  loop_detection: { message: string; window: number };
-  /** `context_usage` (past the warning ratio), `context_overflow`, `session_file` (a write failed). */
-  warning: {
-    kind: "context_usage" | "context_overflow" | "session_file" | (string & {});
-    message: string;
-    tokens?: number;
-    context_window?: number;
-    percent?: number;
-  };
-  /** `error.retryAfterMs`: the wait the server asked for (retry-after), when it asked. */
-  retry: {
-    attempt: number;
-    delay_ms: number;
-    error: { kind: LlmErrorKind; message: string; status?: number; retryAfterMs?: number };
-  };
-  compaction_start: { reason: CompactionReason; tokens_before: number };
-  /**
-   * `compacted` false with `cancelled` (a beforeSessionOp hook), `why` (nothing to compact) or
-   * `error` (it failed); true with the strategy and the token counts before and after.
-   */
-  compaction_end: {
-    reason: CompactionReason;
-    compacted: boolean;
-    cancelled?: boolean;
-    why?: string;
-    error?: string;
-    strategy?: string;
-    tokens_before?: number;
-    tokens_after?: number;
-    summary_error?: string;
-  };
-  /** `profile`: the profile the new model's requests use. */
-  model_change: { model: string; profile: string };
-  /** The profile changed: by an override (setProfile) or with the model's family. */
-  profile_change: { profile: string; previous: string; reason: "override" | "model" };
-  hook_error: HookErrorReport;
-  /** An MCP server connected (its tools join the next request) or failed (one line, once). */
-  mcp_server: McpServerEvent;
-  /** A child agent started on its task (its own events follow, tagged with its agent_id). */
-  subagent_start: {
-    agent_id: string;
-    name: string;
-    task: string;
-    model?: string;
-    session_file?: string;
-    call_id?: string;
-  };
-  /** A child agent's run ended: its status, answer, turns and usage. */
-  subagent_end: ChildReport;
-  /** A model call failed (`kind` from the LLM layer) or, `internal`, a bug outside the guarded steps. */
-  error: { kind: LlmErrorKind | "internal"; message: string; status?: number; stack?: string; turn_index?: number };
-}
-
-export type EventKind = keyof EventMap;
-
-/** Emits one event: what the loop and its steps are given instead of the bus itself. */
-export type Emit = <K extends EventKind>(kind: K, data: EventMap[K]) => void;
-
-/** One event; `SessionEvent` alone is the union of every kind, so a check of `kind` narrows `data`. */
-export type SessionEvent<K extends EventKind = EventKind> = {
-  [P in K]: {
-    kind: P;
-    /** Milliseconds since the epoch. */
-    timestamp: number;
-    session_id: string;
-    data: EventMap[P];
-    /** Set on a child agent's event forwarded to its parent's stream: the child's agent id. */
-    agent_id?: string;
-    /** With agent_id: the id of the session that spawned the child. */
-    parent_id?: string;
-  };
-}[K];
-
-export type EventListener = (event: SessionEvent) => void;
-
-export class EventBus {
+export class EventStream {
   private readonly listeners = new Set<EventListener>();
   private closed = false;
 
-  constructor(private readonly sessionId: () => string) {}
+  /**
+   * `sessionId` stamps each event (the session sets the new one when a fork gives it another);
+   * `first` hears every event before the subscribers: the session file's recorder.
+   */
+  constructor(
+    public sessionId: string,
+    private readonly first?: EventListener,
+  ) {}
 
-  emit<K extends EventKind>(kind: K, data: EventMap[K]): SessionEvent<K> {
-    const event = { kind, timestamp: Date.now(), session_id: this.sessionId(), data } as SessionEvent<K>;
-    this.deliver(event as SessionEvent);
-    return event;
-  }
+  /** Emits one event; a value of its own, so it is handed on as it is (`emit` is what the loop is given). */
+  readonly emit: Emit = <K extends EventKind>(kind: K, data: EventMap[K]) => {
+    this.deliver({ kind, timestamp: Date.now(), session_id: this.sessionId, data } as SessionEvent);
+  };
 
   /** Delivers an event that happened elsewhere (a child agent's) to this stream's listeners as it is. */
-  forward(event: SessionEvent): void {
+  readonly forward = (event: SessionEvent): void => {
     if (!this.closed) this.deliver(event);
-  }
+  };
 
   private deliver(event: SessionEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A broken listener must not break the agent or the other listeners.
-      }
-    }
+    if (this.first) tell(this.first, event);
+    for (const listener of this.listeners) tell(listener, event);
   }
 
   subscribe(listener: EventListener): () => void {
@@ -281,6 +92,15 @@ export class EventBus {
   /** Number of live listeners and iterators (for leak checks). */
   get listenerCount(): number {
     return this.listeners.size;
+  }
+}
+
+/** A broken listener must not break the agent or the other listeners. */
+function tell(listener: EventListener, event: SessionEvent): void {
+  try {
+    listener(event);
+  } catch {
+    // Ignored: see above.
   }
 }
 

@@ -1,65 +1,23 @@
 /**
- * Hooks (003 §I, J.10): gates that can stop an operation and pipes that transform data, run in
- * registration order. Notifications are the event stream. A hook that throws or overruns its
+ * Hooks (003 §I, J.10; the interface is in vocabulary.ts): gates that can stop an operation and
+ * pipes that transform data, run in registration order. Notifications are the event stream. A hook that throws or overruns its
  * timeout is skipped with a `hook_error` event; the agent goes on with the value it had.
  */
 import { isAbsolute, resolve } from "node:path";
 import type { ToolResponse } from "../envelope.ts";
 import type { ImagePart, Message } from "../llm/types.ts";
 import type { PendingCall } from "../../tools/types.ts";
+import type { HookErrorReport, HookName, Hooks, SessionOp } from "./vocabulary.ts";
 
-export type GateResult = void | "ok" | { block: string };
-/** The session operations a beforeSessionOp gate is asked about. */
-export type SessionOp = "compact" | "fork" | "branch";
-export type InputResult = void | "passthrough" | "handled" | { transform: string; images?: ImagePart[] };
-export interface BeforeAgentResult {
-  prompt?: string;
-  system?: string;
-  /** Extra messages placed right after the user's message. */
-  messages?: Message[];
-}
 type MaybePromise<T> = T | Promise<T>;
-
-export interface Hooks {
-  /** Optional label used in hook_error events. */
-  name?: string;
-  /**
-   * Milliseconds this hook's callbacks may take, instead of the session's hookTimeoutMs; 0 waits
-   * as long as it takes (a gate that asks a person, as the ACP and interactive approvals do).
-   */
-  timeoutMs?: number;
-  /** `call`: the call's id, its tool and the environment it runs in (what the permission gate reads its declaration with). */
-  beforeToolCall?(tool: string, params: Record<string, unknown>, call?: PendingCall): MaybePromise<GateResult>;
-  beforeSessionOp?(op: SessionOp, meta: Record<string, unknown>): MaybePromise<void | "ok" | "cancel">;
-  /** May return a partial envelope: the fields it leaves out keep their value. `params` are the call's arguments. */
-  onToolResult?(
-    tool: string,
-    result: ToolResponse,
-    params: Record<string, unknown>,
-  ): MaybePromise<Partial<ToolResponse> | void>;
-  onContext?(messages: Message[]): MaybePromise<Message[] | void>;
-  onInput?(text: string, images: ImagePart[]): MaybePromise<InputResult>;
-  onBeforeAgent?(prompt: string, system: string): MaybePromise<BeforeAgentResult | void>;
-  /** The agent is about to stop with `answer`: return a message to go on with it instead (the first hook that does wins). */
-  onStop?(answer: string): MaybePromise<string | void>;
-}
-
-export type HookName = Exclude<keyof Hooks, "name" | "timeoutMs">;
-
-export interface HookErrorReport {
-  hook: string;
-  callback: HookName;
-  error: string;
-  stack?: string;
-  timed_out: boolean;
-}
 
 const SKIPPED = Symbol("skipped");
 
 export class HookRunner {
+  /** `settings`: the session's, read at each call, so a changed hook timeout applies at once. */
   constructor(
     private readonly hooks: Hooks[],
-    private readonly timeoutMs: () => number,
+    private readonly settings: { readonly hookTimeoutMs: number },
     private readonly report: (error: HookErrorReport) => void,
   ) {}
 
@@ -165,7 +123,7 @@ export class HookRunner {
     fn: () => MaybePromise<T>,
     own?: number,
   ): Promise<T | typeof SKIPPED> {
-    const limit = own ?? this.timeoutMs();
+    const limit = own ?? this.settings.hookTimeoutMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const racers: Promise<T | typeof SKIPPED>[] = [Promise.resolve().then(fn)];
     if (limit > 0) {

@@ -49,17 +49,18 @@ export function detectLoop(signatures: readonly string[], window: number): boole
 export class LoopDetector {
   private signatures: string[] = [];
 
-  constructor(private readonly window: () => number) {}
+  /** `settings`: read at each call, so a changed window applies at once. */
+  constructor(private readonly settings: { readonly loopDetectionWindow: number }) {}
 
   record(name: string, args: unknown): void {
     this.signatures.push(callSignature(name, args));
-    const keep = Math.max(this.window(), 1);
+    const keep = Math.max(this.settings.loopDetectionWindow, 1);
     if (this.signatures.length > keep * 2) this.signatures = this.signatures.slice(-keep);
   }
 
   /** Checks the window; clears it when it finds a loop. */
   check(): boolean {
-    if (!detectLoop(this.signatures, this.window())) return false;
+    if (!detectLoop(this.signatures, this.settings.loopDetectionWindow)) return false;
     this.signatures = [];
     return true;
   }

@@ -6,14 +6,22 @@
  * The loop holds no session: it gets the conversation (`LoopContext`), values and a few narrow
  * callbacks (`LoopConfig`), an abort signal and `emit`.
  */
-import type { ImagePart, LlmClient, Message, Request, ToolCallPart, Usage, UserMessage } from "../llm/types.ts";
+import {
+  textOf,
+  type ImagePart,
+  type LlmClient,
+  type Message,
+  type Request,
+  type ToolCallPart,
+  type Usage,
+  type UserMessage,
+} from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
-import { streamAssistant, textOf, toolCallsOf, type DescribeCall, type StreamError } from "./assistant-stream.ts";
+import { streamAssistant, toolCallsOf } from "./assistant-stream.ts";
 import type { Toolset } from "./toolset.ts";
 import type { SessionConfig } from "./config.ts";
 import type { InjectedOrigin } from "../store/format.ts";
-import type { Emit } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
 import { loopWarning, type LoopDetector } from "./loop-detection.ts";
 import { presentForeignCalls } from "./foreign-calls.ts";
@@ -23,24 +31,9 @@ import {
   isUnfinished,
   malformedCallPrompt,
   unfinishedSentence,
-  type StopReason,
-} from "./stop-reasons.ts";
-
-export type { StopReason } from "./stop-reasons.ts";
-
-export interface SubmitResult {
-  /** The final answer: text of the last assistant message. */
-  text: string;
-  /** Token and cost totals of every model call made for this input (follow-ups included). */
-  usage: Usage;
-  /** Model calls made for this input. */
-  turns: number;
-  stopReason: StopReason;
-  /** Set when stopReason is "error". */
-  error?: StreamError;
-  /** One sentence saying why the answer is not complete (an output limit, a refusal, a filter…); set for those stop reasons. */
-  stopMessage?: string;
-}
+  type Emit,
+  type SubmitResult,
+} from "./vocabulary.ts";
 
 export interface PendingInput {
   text: string;
@@ -63,8 +56,6 @@ export interface LoopConfig {
   readonly client: LlmClient;
   readonly hooks: HookRunner;
   readonly loopDetector: LoopDetector;
-  /** The kind and summary of a call, for the events of a call being streamed. */
-  readonly describeCall: DescribeCall;
   /** True for a tool name some profile defines (calls made under another profile are presented as text). */
   readonly isProfileTool?: (name: string) => boolean;
   /** Runs the tool calls of one assistant message; results in the calls' order. */
@@ -198,14 +189,14 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
     emit("turn_start", { turn_index: turnIndex });
     const { profile, toolset, system } = context.current();
     const request = await buildRequest(run, profile, toolset, systemOverride ?? system);
-    const outcome = await streamAssistant(config.client, request, signal, emit, context.messages, config.describeCall);
+    const outcome = await streamAssistant(config.client, request, signal, emit, context.messages, toolset);
     if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
 
     if (outcome.error) {
       emit("turn_end", { turn_index: turnIndex, tool_calls: [], error: outcome.error });
       if (outcome.error.kind === "aborted" || signal.aborted) {
         total.stopReason = "aborted";
-        total.text = outcome.message ? textOf(outcome.message) : "";
+        total.text = outcome.message ? textOf(outcome.message.content) : "";
         return;
       }
       // With autoCompact off an overflow only warns (004 §9.11.4): the host decides when to compact.
@@ -227,7 +218,7 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
 
     const message = outcome.message!;
     const calls = toolCallsOf(message);
-    total.text = [...continued, textOf(message)].join("");
+    total.text = [...continued, textOf(message.content)].join("");
     if (calls.length === 0) {
       emit("turn_end", { turn_index: turnIndex, tool_calls: [] });
       await config.maintainContext("turn_end");
@@ -235,14 +226,14 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
       if (finish === "max_tokens" && continuations < settings.maxOutputContinuations) {
         // The answer was cut: ask for the rest and join the parts.
         continuations++;
-        continued.push(textOf(message));
+        continued.push(textOf(message.content));
         append(run, { role: "user", content: CONTINUE_PROMPT, timestamp: Date.now() });
         continue;
       }
       if (finish === "pause_turn" && resumes < settings.maxOutputContinuations) {
         // A paused server-side turn goes on when its history is sent back as it is.
         resumes++;
-        continued.push(textOf(message));
+        continued.push(textOf(message.content));
         continue;
       }
       if (finish === "malformed_call" && !malformedTold) {

@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 import { readFile, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
+import { isInside } from "../paths.ts";
 import type { ProjectDoc } from "../profiles/types.ts";
 
 export const PROJECT_DOC_BUDGET_BYTES = 32 * 1024;
@@ -15,8 +16,8 @@ export const ALWAYS_LOADED = "AGENTS.md";
 
 /** Directories from `top` down to `cwd`, inclusive; just `cwd` when it is not inside `top`. */
 export function directoriesDown(top: string, cwd: string): string[] {
+  if (!isInside(resolve(cwd), resolve(top))) return [resolve(cwd)];
   const rel = relative(resolve(top), resolve(cwd));
-  if (rel.startsWith("..") || resolve(rel) === rel) return [resolve(cwd)];
   const dirs = [resolve(top)];
   for (const part of rel.split(sep).filter(Boolean)) dirs.push(join(dirs[dirs.length - 1], part));
   return dirs;

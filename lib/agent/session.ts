@@ -11,29 +11,29 @@
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../output/policy.ts";
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
-import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, ToolCallPart, Usage } from "../llm/types.ts";
+import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ToolLimits } from "../output/policy.ts";
 import { factoryFor, isProfileToolName } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
-import { planOf, type Plan } from "../../tools/plan.ts";
+import type { Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
 import { buildToolset, type Toolset } from "./toolset.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { UserChannel } from "../../tools/user-channel.ts";
 import { checkReasoningEffort, type SessionConfig } from "./config.ts";
-import { EventBus, type Emit, type EventListener, type SessionEvent } from "./events.ts";
-import { HookRunner, type Hooks } from "./hooks.ts";
+import { EventStream } from "./events.ts";
+import { HookRunner } from "./hooks.ts";
 import { LoopDetector } from "./loop-detection.ts";
-import { runLoop, type LoopConfig, type LoopContext, type PendingInput, type SubmitResult } from "./loop.ts";
-import { executeToolCalls, type ExecutedCall, type ToolExecutionContext } from "./tool-execution.ts";
+import { runLoop, type LoopConfig, type LoopContext, type PendingInput } from "./loop.ts";
+import { toolRunner, type ToolExecutionContext } from "./tool-execution.ts";
 import { InputQueues } from "./queues.ts";
-import { persistEvents, PLAN_ENTRY, type SessionRecorder } from "./recorder.ts";
+import type { SessionRecorder } from "./recorder.ts";
 import { ContextMonitor } from "./context-monitor.ts";
-import { describeCall } from "../../tools/metadata.ts";
 import { SessionMcpTools } from "./mcp-tools.ts";
 import { composeSystemPrompt, type PromptOverrides, type PromptSources } from "./system-prompt.ts";
-import type { ChildReport, SubagentLink, SubagentManager } from "./subagents/manager.ts";
+import type { SubagentLink, SubagentManager } from "./subagents/manager.ts";
+import type { ChildReport, EventListener, Hooks, SessionEvent, SubmitResult } from "./vocabulary.ts";
 import type { ParentSnapshot } from "./subagents/child-factory.ts";
 import type { AgentDefinition } from "../setup/agents.ts";
 import { skillsBlock, type Skill } from "../setup/skills.ts";
@@ -84,8 +84,6 @@ export interface SessionParts {
   recorder(onError: (message: string) => void): SessionRecorder;
   /** Builds the manager of this session's child agents, linked to the session's event stream and totals. */
   subagents(link: SubagentLink): SubagentManager;
-  /** The plan stored in the session file (on resume), if any. */
-  plan?: Plan;
   /** MCP servers whose tools this session offers (see buildToolset); `owned` ones close with the session. */
   mcp?: { manager: McpManager; owned: boolean };
   /** Checkpoints of the workspace before each user turn (absent: none are taken). */
@@ -98,17 +96,14 @@ export class Session {
   private readonly parts: SessionParts;
   private readonly recorder: SessionRecorder;
   private readonly config: SessionConfig;
-  private readonly bus: EventBus;
+  /** The one emitter: the recorder hears each event first, then the subscribers. */
+  private readonly stream: EventStream;
   private readonly hooks: HookRunner;
   private readonly queues: InputQueues;
   /** The conversation every input's loop works on (its `turns` count the session's model calls). */
   private readonly conversation: LoopContext;
   private readonly loop: LoopConfig;
   private readonly monitor: ContextMonitor;
-  /** Emits on this session's stream: what the loop and the monitor are given instead of the bus. */
-  private readonly emit: Emit = (kind, data) => {
-    this.bus.emit(kind, data);
-  };
   /** The current profile's subagent tools (none when this session may not spawn). */
   private subagentTools: Tool[] = [];
   /** MCP tools the tool search has loaded (their schemas go with every request from then on). */
@@ -133,46 +128,40 @@ export class Session {
   /** MCP events from before session_start, told right after it. */
   private pendingMcp: McpServerEvent[] | null = [];
   private readonly children: SubagentManager;
-  private currentPlan: Plan | null;
   /** Usage of child agents' runs not yet counted in an input's totals. */
   private childUsage: Usage = zeroUsage();
 
   constructor(parts: SessionParts) {
     this.parts = parts;
     this.config = parts.config;
-    this.currentPlan = parts.plan ?? null;
-    this.bus = new EventBus(() => this.id);
-    this.hooks = new HookRunner(
-      parts.hooks,
-      () => this.config.hookTimeoutMs,
-      (report) => this.bus.emit("hook_error", { ...report }),
-    );
+    // A write failing while the recorder opens (a child's copied history) comes before anyone can listen.
+    this.recorder = parts.recorder((message) => this.stream?.emit("warning", { kind: "session_file", message }));
+    // The recorder hears first: a message (a plan, a model change) is in the file before anyone else hears of it.
+    this.stream = new EventStream(this.recorder.store.id, this.recorder.record);
+    this.hooks = new HookRunner(parts.hooks, this.config, (report) => this.stream.emit("hook_error", { ...report }));
     this.queues = new InputQueues(() => this.interruptTools(new Error("Interrupted by a steering message")));
-    this.recorder = parts.recorder((message) => this.bus.emit("warning", { kind: "session_file", message }));
-    // First listener: a message (a plan, a model change) is in the file before anyone else hears of it.
-    persistEvents(this.bus, this.recorder);
     this.conversation = {
       messages: parts.history,
       turns: 0,
       current: () => ({ profile: this.parts.profile, toolset: this.toolset, system: this.systemPrompt() }),
     };
-    this.loop = this.loopConfig(new LoopDetector(() => this.config.loopDetectionWindow));
     this.monitor = new ContextMonitor(
       {
         settings: this.config,
         client: parts.client,
         hooks: this.hooks,
         messages: parts.history,
-        emit: this.emit,
+        emit: this.stream.emit,
         current: this.conversation.current,
         signal: () => this.signal,
       },
       this.recorder,
     );
+    this.loop = this.loopConfig(new LoopDetector(this.config));
     this.children = parts.subagents({
       parentId: () => this.id,
-      forward: (event) => this.bus.forward(event),
-      emit: (kind, data) => this.bus.emit(kind, data as never),
+      forward: this.stream.forward,
+      emit: this.stream.emit,
       addUsage: (usage) => (this.childUsage = addUsage(this.childUsage, usage)),
       // A background child's report: processed after the current input, or now when idle.
       notify: (text) => {
@@ -247,7 +236,8 @@ export class Session {
 
   /** The task plan the model last wrote with the plan tool (kept across resume), or null. A copy: changing it changes nothing. */
   get plan(): Plan | null {
-    return this.currentPlan && structuredClone(this.currentPlan);
+    const plan = this.recorder.plan;
+    return plan && structuredClone(plan);
   }
 
   /** The MCP servers whose tools this session offers (status, `settled()`), when any are configured. */
@@ -350,9 +340,9 @@ export class Session {
     this.applyProfile(factoryFor(this.parts.profileChoice, ref)({ model: ref, modelInfo: info }));
     this.parts.sources.environment.model = `${info.name} (${ref})`;
     this.parts.sources.environment.knowledgeCutoff = info.knowledgeCutoff;
-    this.bus.emit("model_change", { model: ref, profile: this.parts.profile.id });
+    this.stream.emit("model_change", { model: ref, profile: this.parts.profile.id });
     if (this.parts.profile.id !== before)
-      this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "model" });
+      this.stream.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "model" });
   }
 
   /** "auto" to follow the model, or a profile id (or factory): the next request carries its tools and prompt. */
@@ -362,7 +352,7 @@ export class Session {
     const before = this.parts.profile.id;
     this.parts.profileChoice = profile;
     this.applyProfile(factory({ model: this.model, modelInfo: this.parts.client.model(this.model) }));
-    this.bus.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "override" });
+    this.stream.emit("profile_change", { profile: this.parts.profile.id, previous: before, reason: "override" });
   }
 
   setReasoningEffort(effort: ReasoningEffort | null): void {
@@ -415,6 +405,7 @@ export class Session {
     if (!store.has(target)) throw new Error(`No entry '${target}' in this session.`);
     await this.gate("fork", { entry_id: target, from: this.id });
     const forked = store.fork(target);
+    this.stream.sessionId = forked.id;
     this.reloadHistory();
     return forked.path ? forked : { id: forked.id };
   }
@@ -455,7 +446,7 @@ export class Session {
     const checkpointer = this.requireCheckpoints("rewind");
     const result = checkpointer.rewind(this.storeBetweenInputs("rewind"), turnId, options);
     if (result.conversation) this.reloadHistory();
-    this.bus.emit("rewind", {
+    this.stream.emit("rewind", {
       checkpoint_id: result.target.id,
       files: result.files,
       conversation: result.conversation,
@@ -469,11 +460,11 @@ export class Session {
   // ---------------------------------------------------------------------------------- events
 
   events(): AsyncIterableIterator<SessionEvent> {
-    return this.bus.events();
+    return this.stream.events();
   }
 
   subscribe(listener: EventListener): () => void {
-    return this.bus.subscribe(listener);
+    return this.stream.subscribe(listener);
   }
 
   // ---------------------------------------------------------------------------------- internals
@@ -491,16 +482,11 @@ export class Session {
       client: parts.client,
       hooks: this.hooks,
       loopDetector,
-      describeCall: (name, args) => describeCall(this.toolset.known(name), args),
       isProfileTool: isProfileToolName,
-      executeTools: (calls) => this.executeTools(calls),
+      executeTools: toolRunner(() => this.toolContext()),
       takeSteering: () => this.queues.drainSteering(),
       takeFollowUp: () => this.queues.nextFollowUp(),
-      maintainContext: async (trigger) => {
-        if (trigger === "overflow") return this.monitor.compact("overflow");
-        await this.monitor.afterTurn();
-        return true;
-      },
+      maintainContext: this.monitor.maintain,
       childUsage: () => {
         const usage = this.childUsage;
         this.childUsage = zeroUsage();
@@ -510,22 +496,6 @@ export class Session {
     };
   }
 
-  /** Runs one assistant message's calls; a plan tool's new plan is kept, stored and told. */
-  private async executeTools(calls: ToolCallPart[]): Promise<ExecutedCall[]> {
-    const executed = await executeToolCalls(this.toolContext(), calls);
-    for (const result of executed) {
-      // A plan tool (of whatever name) says what it is through its kind and returns the plan in data.
-      const plan =
-        result.message.kind === "plan" && result.response.status !== "error"
-          ? planOf(result.response.data.plan)
-          : undefined;
-      if (!plan) continue;
-      this.currentPlan = plan;
-      this.bus.emit("plan_update", { ...structuredClone(plan), call_id: result.call.id, tool_name: result.call.name });
-    }
-    return executed;
-  }
-
   private toolContext(): ToolExecutionContext {
     const { parts } = this;
     return {
@@ -533,10 +503,10 @@ export class Session {
       toolset: this.toolset,
       hooks: this.hooks,
       observer: parts.observer,
-      bus: this.bus,
+      emit: this.stream.emit,
       parallel: parts.profile.supportsParallelToolCalls,
       signal: this.signal,
-      steeringPending: () => this.queues.hasSteering,
+      queues: this.queues,
       running: this.runningTools,
       commandTimeoutMs: parts.commandTimeoutMs ?? parts.profile.defaultCommandTimeoutMs,
       user: parts.user,
@@ -653,8 +623,8 @@ export class Session {
     if (!checkpoints) return;
     const started = performance.now();
     try {
-      const { entryId, record, snapshot } = checkpoints.take("turn", (data) => this.recorder.checkpoint(data));
-      this.bus.emit("checkpoint_created", {
+      const { entryId, record, snapshot } = checkpoints.take("turn", this.recorder.checkpoint);
+      this.stream.emit("checkpoint_created", {
         checkpoint_id: entryId ?? null,
         reason: record.reason,
         files: record.files,
@@ -665,7 +635,7 @@ export class Session {
         duration_ms: Math.round(performance.now() - started),
       });
     } catch (e) {
-      this.bus.emit("warning", {
+      this.stream.emit("warning", {
         kind: "checkpoint",
         message: `The workspace could not be checkpointed (${(e as Error).message}); this turn cannot be rewound.`,
       });
@@ -677,7 +647,7 @@ export class Session {
     try {
       this.parts.checkpoints?.markSeen(this.id);
     } catch (e) {
-      this.bus.emit("warning", {
+      this.stream.emit("warning", {
         kind: "checkpoint",
         message: `The workspace could not be checkpointed after the input (${(e as Error).message}).`,
       });
@@ -694,18 +664,18 @@ export class Session {
     const { history } = this.parts;
     history.splice(0, history.length, ...this.recorder.store.buildContext().messages);
     // Another branch may have planned differently.
-    this.currentPlan = planOf(this.recorder.store.latestCustom(PLAN_ENTRY)) ?? null;
+    this.recorder.reload();
   }
 
   private async start(input: PendingInput): Promise<SubmitResult> {
     if (!this.started) {
       this.started = true;
-      this.bus.emit("session_start", {
+      this.stream.emit("session_start", {
         model: this.model,
         cwd: this.parts.env.workingDirectory(),
         profile: this.parts.profile.id,
       });
-      for (const event of this.pendingMcp ?? []) this.bus.emit("mcp_server", { ...event });
+      for (const event of this.pendingMcp ?? []) this.stream.emit("mcp_server", { ...event });
       this.pendingMcp = null;
     }
     this.currentState = "PROCESSING";
@@ -716,7 +686,7 @@ export class Session {
     this.inputController = controller;
     const run = (async () => {
       await this.monitor.idle();
-      return runLoop(input, this.conversation, this.loop, this.signal, this.emit);
+      return runLoop(input, this.conversation, this.loop, this.signal, this.stream.emit);
     })();
     this.running = run;
     let result: SubmitResult;
@@ -724,7 +694,7 @@ export class Session {
       result = await run;
     } catch (e) {
       // A bug outside the guarded steps (e.g. a custom tool with an invalid schema): report it, stay usable.
-      this.bus.emit("error", { kind: "internal", message: (e as Error).message, stack: (e as Error).stack });
+      this.stream.emit("error", { kind: "internal", message: (e as Error).message, stack: (e as Error).stack });
       this.currentState = "IDLE";
       throw e;
     } finally {
@@ -745,7 +715,7 @@ export class Session {
   private mcpChanged(event: McpServerEvent): void {
     this.cachedPrompt = null;
     if (this.pendingMcp) this.pendingMcp.push(event);
-    else if (this.currentState !== "CLOSED") this.bus.emit("mcp_server", { ...event });
+    else if (this.currentState !== "CLOSED") this.stream.emit("mcp_server", { ...event });
   }
 
   /** Aborts the tool calls running right now (a long command is killed). */
@@ -770,8 +740,8 @@ export class Session {
       if (this.parts.ownsEnv) await this.parts.env.cleanup().catch(() => {});
       this.recorder.close();
       // session_start and session_end bracket a session that ran; one closed unused announced nothing.
-      if (this.started) this.bus.emit("session_end", { state: "CLOSED", reason, turns: this.conversation.turns });
-      this.bus.close();
+      if (this.started) this.stream.emit("session_end", { state: "CLOSED", reason, turns: this.conversation.turns });
+      this.stream.close();
     })();
     return this.closing;
   }

@@ -12,11 +12,12 @@ import type { OutputCapture } from "../output/capture.ts";
 import type { ToolCallPart, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { describeCall, filesOf, kindOf, summarizeResult } from "../../tools/metadata.ts";
+import { planOf } from "../../tools/plan.ts";
 import type { Toolset } from "./toolset.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { UserChannel } from "../../tools/user-channel.ts";
-import type { EventBus } from "./events.ts";
 import type { HookRunner } from "./hooks.ts";
+import type { Emit } from "./vocabulary.ts";
 
 export const SKIPPED_MESSAGE = "Skipped due to queued user message";
 export const ABORTED_MESSAGE = "Tool call aborted: the input was stopped.";
@@ -28,12 +29,12 @@ export interface ToolExecutionContext {
   toolset: Toolset;
   hooks: HookRunner;
   observer: Observer;
-  bus: EventBus;
+  emit: Emit;
   parallel: boolean;
   /** Aborted when the whole session is aborted. */
   signal: AbortSignal;
-  /** True once a steering message is waiting: the calls not yet started are skipped. */
-  steeringPending(): boolean;
+  /** The session's input queues: once a steering message waits, the calls not yet started are skipped. */
+  queues: { readonly hasSteering: boolean };
   /** Controllers of the calls running right now; steering aborts them. */
   running: Set<AbortController>;
   /** Timeout for shell commands that give none (session config, else the profile's default). */
@@ -56,13 +57,31 @@ export interface ExecutedCall {
  * calls before it and the calls after it wait for it — a command that runs a file written in the
  * same turn sees the file, a read issued before an edit sees the old text. Either way a call not
  * yet started when steering arrives or the session is aborted is answered without running, and
- * each call passes the beforeToolCall gate on its own.
+ * each call passes the beforeToolCall gate on its own. A plan tool's new plan is told last
+ * (`plan_update`; the recorder keeps and stores it).
  */
 export async function executeToolCalls(ctx: ToolExecutionContext, calls: ToolCallPart[]): Promise<ExecutedCall[]> {
-  if (ctx.parallel && calls.length > 1) return Promise.all(inParallel(ctx, calls));
   const results: ExecutedCall[] = [];
-  for (const call of calls) results.push(await runOrSkip(ctx, call));
+  if (ctx.parallel && calls.length > 1) results.push(...(await Promise.all(inParallel(ctx, calls))));
+  else for (const call of calls) results.push(await runOrSkip(ctx, call));
+  for (const result of results) {
+    // A plan tool (of whatever name) says what it is through its kind and returns the plan in data.
+    const plan =
+      result.message.kind === "plan" && result.response.status !== "error"
+        ? planOf(result.response.data.plan)
+        : undefined;
+    if (plan)
+      ctx.emit("plan_update", { ...structuredClone(plan), call_id: result.call.id, tool_name: result.call.name });
+  }
   return results;
+}
+
+/**
+ * The loop's `executeTools`: runs each round's calls with the context in force when the round
+ * starts (the current Toolset, the running input's signal).
+ */
+export function toolRunner(context: () => ToolExecutionContext): (calls: ToolCallPart[]) => Promise<ExecutedCall[]> {
+  return (calls) => executeToolCalls(context(), calls);
 }
 
 function inParallel(ctx: ToolExecutionContext, calls: ToolCallPart[]): Promise<ExecutedCall>[] {
@@ -94,7 +113,7 @@ async function runOrSkip(ctx: ToolExecutionContext, call: ToolCallPart): Promise
 /** Why a call that has not started must not start now, if it must not. */
 function notStarting(ctx: ToolExecutionContext): string | undefined {
   if (ctx.signal.aborted) return ABORTED_MESSAGE;
-  if (ctx.steeringPending()) return SKIPPED_MESSAGE;
+  if (ctx.queues.hasSteering) return SKIPPED_MESSAGE;
   return undefined;
 }
 
@@ -104,7 +123,7 @@ function toolFor(ctx: ToolExecutionContext, name: string): Tool | undefined {
 }
 
 function emitStart(ctx: ToolExecutionContext, call: ToolCallPart, tool: Tool | undefined): void {
-  ctx.bus.emit("tool_call_start", {
+  ctx.emit("tool_call_start", {
     call_id: call.id,
     tool_name: call.name,
     arguments: call.arguments,
@@ -142,8 +161,8 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
       commandTimeoutMs: ctx.commandTimeoutMs,
       user: ctx.user,
       onUpdate: (text: string) =>
-        ctx.bus.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
-      onProgress: (p) => ctx.bus.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),
+        ctx.emit("tool_call_output_delta", { call_id: call.id, tool_name: call.name, delta: text }),
+      onProgress: (p) => ctx.emit("tool_call_progress", { call_id: call.id, tool_name: call.name, ...p }),
     });
   } finally {
     ctx.running.delete(controller);
@@ -183,7 +202,7 @@ async function finish(
     .catch(() => untouched);
   const isError = full.status === "error";
   const described = describeCall(tool, call.arguments);
-  ctx.bus.emit("tool_call_end", {
+  ctx.emit("tool_call_end", {
     call_id: call.id,
     tool_name: call.name,
     output: seen.forEvent,

@@ -13,7 +13,7 @@ import type { ToolLimits } from "../output/policy.ts";
 import { planTools, SUBAGENT_TOOL_NAMES } from "../profiles/index.ts";
 import { CAPABILITY_LIMITS } from "../profiles/tool-limits.ts";
 import type { ProviderProfile } from "../profiles/types.ts";
-import { kindOf } from "../../tools/metadata.ts";
+import { describeCall, kindOf, type CallDescription } from "../../tools/metadata.ts";
 import { coreTools, optionalTools, toDefinition, type ActiveTools } from "../../tools/registry.ts";
 import { selectTools, type ToolPreset } from "../../tools/selection.ts";
 import type { ToolNames } from "../../tools/naming.ts";
@@ -82,7 +82,7 @@ export class Toolset implements ActiveTools {
   private readonly catalog: ReadonlyMap<string, Tool>;
 
   constructor(
-    fields: Omit<Toolset, "callable" | "entry" | "known" | "catalog" | "specs">,
+    fields: Omit<Toolset, "callable" | "entry" | "known" | "describe" | "catalog" | "specs">,
     catalog: ReadonlyMap<string, Tool>,
   ) {
     this.entries = fields.entries;
@@ -114,6 +114,11 @@ export class Toolset implements ActiveTools {
   /** A tool the profile or the session knows by this name, active or not (to describe a call as it streams in). */
   known(name: string): Tool | undefined {
     return this.catalog.get(name);
+  }
+
+  /** The kind and one-line summary of a call, from the tool's own metadata (for a call as it streams in). */
+  describe(name: string, args: unknown): CallDescription {
+    return describeCall(this.catalog.get(name), args);
   }
 }
 

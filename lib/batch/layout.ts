@@ -7,8 +7,9 @@
  *   OUT/tasks/<id>/attempt-<n>/         session.jsonl, patch.diff, stderr.log, result.json (last)
  *   OUT/results.jsonl, OUT/summary.json
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomicSync } from "../temp-files.ts";
 import type { AttemptResult } from "./result.ts";
 import type { Task } from "./task.ts";
 
@@ -21,11 +22,9 @@ export interface BatchMeta {
   created_at: string;
 }
 
-/** Writes a file whole or not at all (temp file + rename). */
+/** Writes a file whole or not at all: the shared atomic write, whose temp files the sweeper knows. */
 export function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, path);
+  writeFileAtomicSync(path, text);
 }
 
 export const writeJsonAtomic = (path: string, value: unknown) =>

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { attemptNumbers, attemptsOf } from "./layout.ts";
 import { describeExit, recordLostAttempts } from "./outcome.ts";
-import type { RunnerHost } from "./batch.ts";
+import type { RunnerHost } from "./runner-host.ts";
 
 export async function runLocal(host: RunnerHost, owed: number[]): Promise<void> {
   const queue = [...owed];

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunnerHost } from "./batch.ts";
+import type { RunnerHost } from "./runner-host.ts";
 import { lastLine, run } from "./exec.ts";
 import { attemptNumbers, attemptsOf, writeFileAtomic } from "./layout.ts";
 import { recordLostAttempts } from "./outcome.ts";

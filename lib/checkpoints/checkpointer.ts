@@ -6,7 +6,8 @@
  * a file differing from it was changed outside gong.
  */
 import { join } from "node:path";
-import type { Message } from "../llm/types.ts";
+import { textOf } from "../llm/types.ts";
+import { firstLine } from "../output/cut.ts";
 import type { CustomEntry } from "../store/format.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import {
@@ -127,7 +128,7 @@ export class Checkpointer {
       if (entry.type === "custom" && entry.customType === CHECKPOINT_ENTRY)
         found.push({ entry, record: entry.data as CheckpointRecord });
       else if (entry.type === "message" && entry.message.role === "user" && entry.parentId)
-        prompts.set(entry.parentId, firstLine(entry.message));
+        prompts.set(entry.parentId, firstLine(textOf(entry.message.content, " "), 80));
     }
     let turn = 0;
     return found.map(({ entry, record }) => {
@@ -249,16 +250,4 @@ function recordOf(snapshot: Snapshot, reason: CheckpointReason): CheckpointRecor
     else if (skipped.length < MAX_LISTED_SKIPS) skipped.push({ path, reason: why });
   }
   return { manifest: snapshot.id, reason, files: snapshot.files, bytes: snapshot.bytes, skipped, ignored };
-}
-
-function firstLine(message: Message): string {
-  const content = (message as { content: unknown }).content;
-  const text =
-    typeof content === "string"
-      ? content
-      : Array.isArray(content)
-        ? content.map((p: { text?: string }) => p.text ?? "").join(" ")
-        : "";
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -27,7 +27,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join, relative, isAbsolute } from "node:path";
+import { join, relative } from "node:path";
+import { isInside } from "../paths.ts";
 import process from "node:process";
 import { randomHex } from "../hash.ts";
 import { sha256, type CheckpointStore, type Manifest, type ManifestEntry } from "./store.ts";
@@ -298,8 +299,7 @@ function checkPaths(changes: FileChange[], root: string): void {
       } catch {
         continue; // dangling: replacing it touches nothing outside
       }
-      const rel = relative(realRoot, real);
-      if (rel.startsWith("..") || isAbsolute(rel)) {
+      if (!isInside(real, realRoot)) {
         throw new RewindError(
           `Cannot rewind: ${dir} is now a symbolic link to ${real}, outside the workspace; remove it and rewind again.`,
           dir,
@@ -331,8 +331,8 @@ function asRewindError(e: unknown, root: string): Error {
   if (e instanceof RewindError) return e;
   const err = e as NodeJS.ErrnoException;
   if (err.name === "CheckpointStoreError") return err;
-  const path = typeof err.path === "string" ? relative(root, err.path) : undefined;
-  const what = path && !path.startsWith("..") ? path : (err.path ?? "a file");
+  const path = typeof err.path === "string" && isInside(err.path, root) ? relative(root, err.path) : undefined;
+  const what = path || (err.path ?? "a file");
   return new RewindError(
     `Cannot rewind: ${what} could not be written (${err.code ?? err.message}); nothing was changed.`,
     what,

@@ -9,7 +9,8 @@
  */
 import { Buffer } from "node:buffer";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Dirent, type Stats } from "node:fs";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { dirname, join } from "node:path";
+import { isInside, toPosixRelative } from "../paths.ts";
 import ignore, { type Ignore } from "ignore";
 import type { CheckpointSettings } from "./settings.ts";
 import type { CheckpointStore, Manifest, ManifestEntry, SkipReason } from "./store.ts";
@@ -58,10 +59,9 @@ export class Snapshotter {
     private readonly settings: CheckpointSettings,
   ) {
     this.dir = store.workspaceDir(root);
-    const home = relative(root, dirname(store.root)).split(sep).join("/");
-    this.ownHome = new Set(
-      home.startsWith("..") || isAbsolute(home) ? [] : home === "" ? ["checkpoints", "sessions"] : [home],
-    );
+    const home = dirname(store.root);
+    const rel = toPosixRelative(root, home);
+    this.ownHome = new Set(!isInside(home, root) ? [] : rel === "." ? ["checkpoints", "sessions"] : [rel]);
   }
 
   /** The workspace as it stands, stored; the id names its manifest. */

@@ -12,12 +12,12 @@
  * leaves each file whole or absent; a blob or manifest is only referenced after it is written.
  */
 import type { Buffer } from "node:buffer";
-import { existsSync as exists, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync as exists, mkdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { encodeCwd, gongHome } from "../store/paths.ts";
 import { sha256Hex } from "../hash.ts";
-import { tempPathFor } from "../temp-files.ts";
+import { writeFileAtomicSync } from "../temp-files.ts";
 
 /** zlib loads with the first blob written or read: most runs never need it, and it costs memory to load. */
 const zlib = () => process.getBuiltinModule("node:zlib");
@@ -162,20 +162,15 @@ export class CheckpointStore {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       this.madeDirs.add(dir);
     }
-    const temp = tempPathFor(path);
+    // Thousands of objects share few folders: no sweep after each write.
+    const options = { mode: 0o600, sweep: false };
     try {
-      try {
-        writeFileSync(temp, data, { mode: 0o600 });
-      } catch (e) {
-        // The folder was removed since (someone deleted the store): make it again, once.
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        writeFileSync(temp, data, { mode: 0o600 });
-      }
-      renameSync(temp, path);
+      writeFileAtomicSync(path, data, options);
     } catch (e) {
-      rmSync(temp, { force: true });
-      throw e;
+      // The folder was removed since (someone deleted the store): make it again, once.
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileAtomicSync(path, data, options);
     }
   }
 

@@ -5,6 +5,7 @@
  */
 import type { Session, SubmitOptions, SubmitResult } from "../agent/index.ts";
 import type { ExecutionEnvironment } from "../env/types.ts";
+import { firstLine } from "../output/cut.ts";
 import { agentModel } from "../setup/agents.ts";
 import { environmentShell, expandCommand, matchCommand, type CustomCommand } from "../setup/commands.ts";
 import type { CommandInfo } from "./completion.ts";
@@ -70,14 +71,6 @@ export function commandInfos(commands: readonly CustomCommand[]): CommandInfo[] 
   return commands.map((c) => ({
     name: c.name,
     usage: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`,
-    help: `${c.description ?? firstLine(c.template)} (${c.scope})`,
+    help: `${c.description ?? firstLine(c.template.trim().replace(/^#+\s*/, ""), 60)} (${c.scope})`,
   }));
-}
-
-function firstLine(text: string): string {
-  const line = text
-    .trim()
-    .split("\n", 1)[0]
-    .replace(/^#+\s*/, "");
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

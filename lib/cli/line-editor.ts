@@ -14,6 +14,7 @@ import { writeSync } from "node:fs";
 import process from "node:process";
 import { createInterface, emitKeypressEvents, type Interface } from "node:readline";
 import { commonPrefix, type Completion, type CompletionItem } from "./completion.ts";
+import { atExit } from "../env/process-trees.ts";
 import { layoutInput, layoutMenu } from "./line-layout.ts";
 import { cutToWidth } from "./text-width.ts";
 
@@ -130,6 +131,8 @@ class LineEditor extends EventEmitter implements LineInput {
   /** Counts drawings, to tell whether a key redrew the input. */
   private renders = 0;
   private closed = false;
+  /** Takes the terminal's restore off the exit hooks (see close()). */
+  private readonly offExit: () => void;
 
   constructor(private readonly options: LineInputOptions) {
     super();
@@ -140,7 +143,7 @@ class LineEditor extends EventEmitter implements LineInput {
     input.on("keypress", this.onKeypress);
     input.on("end", this.onEnd);
     (terminal as NodeJS.EventEmitter).on?.("resize", this.onResize);
-    process.on("exit", this.onExit);
+    this.offExit = atExit(this.onExit);
     if (process.platform !== "win32") process.on("SIGCONT", this.onContinue);
     input.setRawMode?.(true);
     input.resume();
@@ -197,7 +200,7 @@ class LineEditor extends EventEmitter implements LineInput {
     input.off("keypress", this.onKeypress);
     input.off("end", this.onEnd);
     (terminal as NodeJS.EventEmitter).off?.("resize", this.onResize);
-    process.off("exit", this.onExit);
+    this.offExit();
     process.off("SIGCONT", this.onContinue);
     terminal.write(PASTE_OFF);
     input.setRawMode?.(false);

@@ -12,7 +12,7 @@ import { listModels } from "../llm/catalog.ts";
 import type { McpServerStatus } from "../mcp/manager.ts";
 import { listChildSessions, listSessions } from "../store/list.ts";
 import type { CliOptions } from "./args.ts";
-import { oneLine } from "./render.ts";
+import { oneLine } from "../output/cut.ts";
 import type { Io } from "./session-io.ts";
 
 export function listModelsCommand(filter: string | undefined, io: Io): number {

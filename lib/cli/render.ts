@@ -3,6 +3,7 @@
  * result, colored diffs for edits. Color is off when NO_COLOR is set or the stream is not a TTY.
  */
 import type { Plan } from "../../tools/plan.ts";
+import { oneLine } from "../output/cut.ts";
 
 export interface Style {
   bold(s: string): string;
@@ -62,12 +63,6 @@ export function describeProgress(d: { progress: number; total?: number; message?
   const done = typeof d.total === "number" ? `${d.progress}/${d.total}` : String(d.progress);
   return d.message ? `${done} · ${oneLine(d.message, 60)}` : done;
 }
-
-/** A text on one line (runs of whitespace, newlines included, become one space), cut to `max` characters with "…". */
-export const oneLine = (s: string, max: number) => {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
 
 /**
  * The plan of a `plan_update` event as a checklist, one item a line: ✔ done, ◼ in progress (in its

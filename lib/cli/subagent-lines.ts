@@ -4,6 +4,7 @@
  * emits (its streamed text, thinking, turns) stays off the parent's screen.
  */
 import type { SessionEvent } from "../agent/index.ts";
+import { firstLine } from "../output/cut.ts";
 import { callLabel, resultLine, type Style } from "./render.ts";
 
 /** The line for a subagent event (a forwarded child event or subagent_start/end), or undefined to show nothing. */
@@ -14,7 +15,7 @@ export function subagentLine(event: SessionEvent, style: Style): string | undefi
   if (event.kind === "subagent_end") {
     const d = event.data;
     const status = d.status === "failed" ? style.red("failed") : style.green(d.status);
-    return `  ${tag(d.agent_id)} ${status} ${style.dim(`(${d.turns} turns)`)} ${firstLine(d.status === "failed" ? (d.error ?? "") : d.output)}\n`;
+    return `  ${tag(d.agent_id)} ${status} ${style.dim(`(${d.turns} turns)`)} ${firstLine(d.status === "failed" ? (d.error ?? "") : d.output, 100)}\n`;
   }
   if (event.agent_id === undefined) return undefined;
   if (event.kind === "tool_call_start") return `    ${tag(event.agent_id)} ${callLabel(event.data)}\n`;
@@ -22,9 +23,4 @@ export function subagentLine(event: SessionEvent, style: Style): string | undefi
     return `    ${tag(event.agent_id)} ${style.red(resultLine(event.data) || "failed")}\n`;
   }
   return undefined;
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }

@@ -51,7 +51,7 @@ export function renderTranscript(messages: readonly Message[], options: Transcri
   for (const m of messages) if (m.role === "tool") results.set(m.toolCallId, m);
   const tools = toolLookup(options.profile);
   for (const m of messages.slice(from)) {
-    if (m.role === "user") lines.push(...inputLines(textOf(m.content), s, columns));
+    if (m.role === "user") lines.push(...inputLines(shownText(m.content), s, columns));
     else if (m.role === "assistant") lines.push(...answerLines(m, results, tools, options));
   }
   return lines.length ? `${lines.join("\n")}\n` : "";
@@ -117,7 +117,7 @@ function answerLines(
 
 /** A stored result in one line: a failure's last line, a command's line count, else its first line. */
 function resultSummary(result: ToolResultMessage): string {
-  const lines = textOf(result.content)
+  const lines = shownText(result.content)
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean);
@@ -127,7 +127,8 @@ function resultSummary(result: ToolResultMessage): string {
   return lines[0] ?? "done";
 }
 
-function textOf(content: string | UserPart[]): string {
+/** A message's text as the transcript shows it: an image stands as "[image]". */
+function shownText(content: string | UserPart[]): string {
   return typeof content === "string"
     ? content
     : content.map((p) => (p.type === "text" ? p.text : p.type === "image" ? "[image]" : "")).join("");

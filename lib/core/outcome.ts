@@ -6,7 +6,7 @@
  * record the hosts print (`--output-format json`) or store (a batch task's result.json).
  */
 import type { Session, SubmitResult } from "../agent/index.ts";
-import { isUnfinished } from "../agent/stop-reasons.ts";
+import { isUnfinished } from "../agent/vocabulary.ts";
 import { formatWait } from "../llm/retry.ts";
 import type { FinishReason, Usage } from "../llm/types.ts";
 

@@ -11,6 +11,7 @@ import { ENV_POLICIES } from "../env/env-vars.ts";
 import { SANDBOX_MODES } from "../env/sandbox-profiles.ts";
 import { REASONING_EFFORTS, WIRE_APIS } from "../llm/types.ts";
 import { McpServerSettings } from "../mcp/config.ts";
+import { configIssue } from "../../tools/args.ts";
 import { gongHome } from "../store/paths.ts";
 import { APPROVAL_MODES } from "../gate/modes.ts";
 
@@ -222,9 +223,7 @@ export function readSettingsFile(file: string, base = dirname(file)): Settings {
   }
   const result = v.safeParse(SettingsSchema, withoutClaudeCodeKeys(raw));
   if (!result.success) {
-    const issue = result.issues[0];
-    const key = v.getDotPath(issue) ?? issueKey(issue);
-    throw new SettingsError(`Invalid settings in ${file}: ${key ? `'${key}' ` : ""}${describeIssue(issue)}`);
+    throw new SettingsError(`Invalid settings in ${file}: ${configIssue(result.issues[0])}`);
   }
   const settings = result.output;
   const absolute = (p: string) =>
@@ -264,18 +263,6 @@ const CLAUDE_CODE_KEYS = [
 function withoutClaudeCodeKeys(raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
   return Object.fromEntries(Object.entries(raw).filter(([k]) => !CLAUDE_CODE_KEYS.includes(k)));
-}
-
-function issueKey(issue: v.BaseIssue<unknown>): string | undefined {
-  // strictObject reports an unknown key through the issue's input/path.
-  const last = issue.path?.[issue.path.length - 1] as { key?: unknown } | undefined;
-  return last && typeof last.key === "string" ? last.key : undefined;
-}
-
-function describeIssue(issue: v.BaseIssue<unknown>): string {
-  if (issue.kind === "schema" && issue.type === "strict_object" && issue.expected === "never")
-    return "is not a known setting";
-  return issue.message.replace(/^Invalid \w+: /, "").replace(/^Expected/, "expected");
 }
 
 export function mergeSettings(base: Settings, over: Settings): Settings {

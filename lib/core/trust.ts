@@ -11,10 +11,12 @@
  * never filtered. Whatever the trust, a project never overrides a base URL the user set in their
  * own environment (`ANTHROPIC_BASE_URL`, …).
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { isInside } from "../paths.ts";
 import { findProvider } from "../llm/providers.ts";
+import { writeFileAtomicSync } from "../temp-files.ts";
 import { gongHome } from "../store/paths.ts";
 import { projectTrustRequests } from "../setup/settings-files.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
@@ -61,9 +63,7 @@ export function rememberTrust(root: string, home = gongHome()): void {
   const project = canonical(root);
   if (list.includes(project)) return;
   mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ trusted: [...list, project] }, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temp, file);
+  writeFileAtomicSync(file, `${JSON.stringify({ trusted: [...list, project] }, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** The trust-requiring keys a project layer sets, as the user would name them (`providers.anthropic.baseUrl`). */
@@ -187,11 +187,6 @@ export function canonical(path: string): string {
 
 function expandHome(path: string): string {
   return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
-}
-
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /** The settings a run goes by (`settings`), and in `notices` one line each for stderr: what trust left out of the project's. */

@@ -3,10 +3,10 @@
  * resolves and checks them first); failures are ToolErrors from fs-errors.ts.
  */
 import { createReadStream, type Stats } from "node:fs";
-import { chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, realpath, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ToolError } from "../envelope.ts";
-import { sweepTempFiles, tempPathFor } from "../temp-files.ts";
+import { writeFileAtomic as writeAtomically } from "../temp-files.ts";
 import type { DirEntry, FileInfo, FileType } from "./types.ts";
 import { fsError, isMissingError } from "./fs-errors.ts";
 
@@ -55,34 +55,20 @@ export async function* streamFile(path: string, start = 0): AsyncGenerator<Uint8
 }
 
 /**
- * Write via a temp file in the same directory and rename, so a reader (or a crash) never sees a
+ * The environment's write: atomic (lib/temp-files.ts), so a reader (or a crash) never sees a
  * half-written file. Parents are created; an existing file keeps its mode; a symlinked file is
  * replaced at its target, so the link survives.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   const target = await realpath(path).catch(() => path);
-  const dir = dirname(target);
   const existing = await stat(target).catch(() => null);
   if (existing?.isDirectory()) throw fsError(Object.assign(new Error("EISDIR"), { code: "EISDIR" }), path, "write");
-  const finalMode = mode ?? (existing ? existing.mode & 0o7777 : undefined);
-  const temp = tempPathFor(target);
   try {
-    await mkdir(dir, { recursive: true });
-    const handle = await open(temp, "wx", finalMode ?? 0o666);
-    try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
-    }
-    // open() applies the umask; an explicit or inherited mode must hold exactly.
-    if (finalMode !== undefined) await chmod(temp, finalMode);
-    await rename(temp, target);
+    await mkdir(dirname(target), { recursive: true });
+    await writeAtomically(target, data, { mode: mode ?? (existing ? existing.mode & 0o7777 : undefined) });
   } catch (e) {
-    await rm(temp, { force: true }).catch(() => undefined);
     throw fsError(e, path, "write");
   }
-  // Temp files a killed process left in this folder go now (see lib/temp-files.ts).
-  await sweepTempFiles(dir);
 }
 
 /** Remove a file (never a directory); a missing file is an error. */

@@ -32,7 +32,6 @@ export interface ProcessTree {
 
 /** Every ProcessTrees that started something and was not cleaned up, so gong's exit can still kill it. */
 const registries = new Set<ProcessTrees>();
-let exitHookInstalled = false;
 
 export class ProcessTrees {
   /** Identifies this environment's trees among all gong processes on the machine. */
@@ -47,7 +46,7 @@ export class ProcessTrees {
     const tree: ProcessTree = { id: `${this.envId}-${++this.sequence}` };
     this.open.set(tree.id, tree);
     registries.add(this);
-    installExitHook();
+    atExit(killEveryTree);
     return tree;
   }
 
@@ -139,12 +138,38 @@ export class ProcessTrees {
   }
 }
 
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const registry of [...registries]) registry.killAllSync();
-  });
+function killEveryTree(): void {
+  for (const registry of [...registries]) registry.killAllSync();
+}
+
+const exitHooks = new Set<() => void>();
+let exitListened = false;
+
+/**
+ * Runs `hook` when this process exits — synchronously, as an `exit` listener must — under the one
+ * `exit` listener gong installs: every clean-up that must not be skipped (process trees killed,
+ * session locks released, the terminal restored) registers here, once however often it asks.
+ * Returns the way to take it back.
+ */
+export function atExit(hook: () => void): () => void {
+  if (!exitListened) {
+    exitListened = true;
+    process.once("exit", runExitHooks);
+  }
+  exitHooks.add(hook);
+  return () => {
+    exitHooks.delete(hook);
+  };
+}
+
+function runExitHooks(): void {
+  for (const hook of [...exitHooks]) {
+    try {
+      hook();
+    } catch {
+      // One failed clean-up must not keep the others from running.
+    }
+  }
 }
 
 function signalGroup(pgid: number, name: NodeJS.Signals): void {

@@ -8,6 +8,9 @@
 
 import type { ProbedProgram } from "./programs.ts";
 import type { Withheld } from "./withheld.ts";
+import type { ResolvedPath } from "../paths.ts";
+
+export type { ResolvedPath } from "../paths.ts";
 
 export type FileType = "file" | "dir" | "link" | "other";
 
@@ -31,16 +34,6 @@ export interface DirEntry {
   isSymlink: boolean;
   size?: number;
   mtimeMs?: number;
-}
-
-export interface ResolvedPath {
-  /** Absolute, real (symlinks resolved where the path exists). */
-  absolute: string;
-  /** POSIX path relative to the workspace root ("." for the root itself). */
-  relative: string;
-  exists: boolean;
-  /** The variant of 003 §C that matched, when the plain path did not exist. */
-  variant?: "narrow-nbsp" | "nfd" | "curly-quote" | "nfd-curly-quote";
 }
 
 export interface ResolveOptions {

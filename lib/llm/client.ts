@@ -40,6 +40,12 @@ export interface ClientOptions {
    * (the CLI names its flag); default: the `apiKeys` option.
    */
   keyHint?: (provider: string) => string;
+  /**
+   * The adapter every call goes to, whatever the model's wire API: an in-process model (the
+   * scripted client of lib/testing). No key is needed then; messages, retries, the idle watchdog
+   * and the accumulation of the answer are the client's as for any provider.
+   */
+  adapter?: Adapter;
 }
 
 export interface Client extends LlmClient {
@@ -67,17 +73,23 @@ export function createClient(options: ClientOptions = {}): Client {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const idleMs = options.streamIdleTimeoutMs ?? 60_000;
 
-  const model = (ref: string) => getModel(ref, registry);
+  // Every request asks for its model's info: it is looked up once per model.
+  const models = new Map<string, ModelInfo>();
+  const model = (ref: string): ModelInfo => {
+    let info = models.get(ref);
+    if (!info) models.set(ref, (info = getModel(ref, registry)));
+    return info;
+  };
 
   async function prepare(request: Request): Promise<PreparedCall> {
     const info = model(request.model);
     const preset = registry.get(info.provider) as ProviderPreset;
-    const auth = credentials(preset, options.apiKeys, env, options.keyHint);
+    const auth = options.adapter ? {} : credentials(preset, options.apiKeys, env, options.keyHint);
     const baseUrl =
       options.baseUrls?.[preset.id] ?? (preset.baseUrlEnv ? env[preset.baseUrlEnv] : undefined) ?? preset.baseUrl;
     return {
       model: info,
-      adapter: await ADAPTERS[info.api](),
+      adapter: options.adapter ?? (await ADAPTERS[info.api]()),
       request: {
         ...request,
         messages: transformMessages(request.messages, { model: info, toolCallIds: preset.quirks.toolCallIds }),

@@ -119,6 +119,19 @@ export interface ToolResultMessage {
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 
+/**
+ * The text of a message's content: the string itself, or its text parts joined by `separator`
+ * (images, thinking and calls left out). Content from outside (null, a part without text) gives "".
+ */
+export function textOf(content: unknown, separator = ""): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((p): p is TextPart => p?.type === "text" && typeof p.text === "string")
+    .map((p) => p.text)
+    .join(separator);
+}
+
 /** A grammar constraining a freeform tool's raw-text input (OpenAI Responses "custom" tools). */
 export interface FreeformFormat {
   type: "grammar";

@@ -9,6 +9,7 @@ import { isSecretName } from "../env/env-vars.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
+import { configIssue } from "../../tools/args.ts";
 
 const stringMap = v.record(v.string(), v.string());
 const positiveMs = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -166,15 +167,9 @@ export function readMcpJson(file: string): Record<string, McpServerSettingsEntry
   }
   const result = v.safeParse(McpJsonFile, raw);
   if (!result.success) {
-    const issue = result.issues[0];
-    const key = v.getDotPath(issue);
-    throw new McpConfigError(`Invalid MCP configuration in ${file}: ${key ? `'${key}' ` : ""}${describeIssue(issue)}`);
+    throw new McpConfigError(`Invalid MCP configuration in ${file}: ${configIssue(result.issues[0])}`);
   }
   return result.output.mcpServers;
-}
-
-function describeIssue(issue: v.BaseIssue<unknown>): string {
-  return issue.message.replace(/^Invalid \w+: /, "").replace(/^Expected/, "expected");
 }
 
 /** Validates one entry given in code (createSession({ mcpServers })); throws naming the server and key. */
@@ -185,9 +180,7 @@ export function serverFromOptions(
 ): McpServerConfig {
   const result = v.safeParse(McpServerSettings, entry);
   if (!result.success) {
-    const issue = result.issues[0];
-    const key = v.getDotPath(issue);
-    throw new McpConfigError(`Invalid MCP server '${name}'${key ? `: '${key}'` : ""} ${describeIssue(issue)}`);
+    throw new McpConfigError(`Invalid MCP server '${name}': ${configIssue(result.issues[0])}`);
   }
   return resolveServer(name, result.output, "sdk", `mcpServers.${name}`, env);
 }

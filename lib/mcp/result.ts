@@ -7,6 +7,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ImageData, Reply, ToolResponse } from "../envelope.ts";
+import { firstLine } from "../output/cut.ts";
 
 export function toEnvelope(reply: Reply, result: CallToolResult, server: string, tool: string): ToolResponse {
   const texts: string[] = [];
@@ -51,15 +52,10 @@ export function toEnvelope(reply: Reply, result: CallToolResult, server: string,
   const stats = { content_items: Array.isArray(result.content) ? result.content.length : 0 };
   if (result.isError) {
     const message = text.trim() || `MCP tool '${tool}' of server '${server}' reported an error without a message.`;
-    return reply.fail("EXECUTION_ERROR", firstLine(message), { data, text: message, stats });
+    return reply.fail("EXECUTION_ERROR", firstLine(message, 300), { data, text: message, stats });
   }
   return reply.success(data, text || "(the tool returned no content)", { stats });
 }
-
-const firstLine = (s: string) => {
-  const line = s.split("\n").find((l) => l.trim() !== "") ?? s;
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
-};
 
 /** Text sent base64-encoded (a blob whose MIME type is text, JSON, XML…): the text itself, when it is valid UTF-8. */
 function textOfBlob(blob: string, mimeType: string | undefined): string | undefined {

@@ -7,6 +7,7 @@
  */
 import * as v from "valibot";
 import type { Tool } from "../../tools/types.ts";
+import { firstLine } from "../output/cut.ts";
 
 /** Rough tokens of a tool definition as a request carries it: its JSON at four characters a token. */
 export function definitionTokens(tool: Tool): number {
@@ -35,7 +36,7 @@ export function toolSearchTool(
   deferred: readonly Tool[],
   load: (names: string[]) => void,
 ): Tool<{ query: string; max_results?: number }> {
-  const lines = deferred.map((t) => `- ${t.name}: ${oneLine(t.description)}`);
+  const lines = deferred.map((t) => `- ${t.name}: ${firstLine(t.description, 120)}`);
   return {
     name,
     description: [
@@ -113,9 +114,4 @@ export function findTools(tools: readonly Tool[], query: string, max: number): T
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.tool.name.localeCompare(b.tool.name));
   return scored.slice(0, max).map((s) => s.tool);
-}
-
-function oneLine(text: string): string {
-  const line = text.trim().split("\n", 1)[0] ?? "";
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

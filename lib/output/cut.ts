@@ -205,3 +205,28 @@ export function formatSize(bytes: number): string {
   if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
   return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)}GB`;
 }
+
+/**
+ * A text on one line, for a summary or a list: runs of whitespace (newlines included) become one
+ * space, cut to `max` characters with "…".
+ */
+export function oneLine(text: unknown, max = 100): string {
+  return cutWithEllipsis(
+    String(text ?? "")
+      .replace(/\s+/g, " ")
+      .trim(),
+    max,
+  );
+}
+
+/** The first line of a text, trimmed, cut to `max` characters with "…". */
+export function firstLine(text: unknown, max = Infinity): string {
+  const [line = ""] = String(text ?? "")
+    .trim()
+    .split("\n", 1);
+  return cutWithEllipsis(line.trim(), max);
+}
+
+function cutWithEllipsis(line: string, max: number): string {
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

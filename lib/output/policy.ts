@@ -12,7 +12,8 @@
  * declared direction → createObserver options → TOOL_OUTPUT_* environment variables → defaults
  * (51200 characters, 2000 lines, head; 001 §3).
  */
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { relativeToRoot } from "../paths.ts";
 import process from "node:process";
 import type { ToolResponse } from "../envelope.ts";
 import { SpillStore } from "./spill-store.ts";
@@ -132,7 +133,7 @@ export function createObserver(options: ObserverOptions): Observer {
     maxLines: options.maxLines ?? envNumber(env.TOOL_OUTPUT_MAX_LINES, { min: 1, integer: true }) ?? DEFAULT_MAX_LINES,
     direction: options.direction ?? envDirection(env.TOOL_OUTPUT_TRUNCATE_DIRECTION),
   };
-  const show = (absolute: string) => displayPath(root, absolute);
+  const show = (absolute: string) => relativeToRoot(root, absolute);
 
   /** The limits that apply to a tool; `byKind` stands in when the per-tool table does not name it. */
   function limits(toolName: string, direction?: TruncateMode, byKind?: ToolLimits) {
@@ -336,13 +337,6 @@ function whereFull(spill: SpillInfo, cut: CutResult, maxChars: number, opts: Obs
       ? ` To see other parts of the long line, cut that file by characters with ${opts.shellToolName ?? "a shell command"} (e.g. cut -c 1-${maxChars}).`
       : "";
   return `The full output is in ${spill.path}${capped}. ${next}${longLine}`;
-}
-
-/** Relative POSIX path when inside the root, absolute otherwise. */
-function displayPath(root: string, file: string): string {
-  const rel = relative(root, file);
-  if (rel.startsWith("..") || isAbsolute(rel)) return file;
-  return rel.split(sep).join("/");
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

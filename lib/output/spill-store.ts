@@ -28,7 +28,8 @@ import {
   writeSync,
 } from "node:fs";
 import { readdir, stat, unlink } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { isInside } from "../paths.ts";
 import { sweepTempFiles, tempPathFor } from "../temp-files.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -350,7 +351,7 @@ function excludeFromGit(dir: string): void {
   const repo = findRepository(dirname(resolve(dir)));
   if (!repo) return;
   const rel = relative(repo.workTree, resolve(dir));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return;
+  if (rel === "" || !isInside(resolve(dir), repo.workTree)) return;
   const pattern = `/${rel.split(sep).join("/")}/`;
   const excludeFile = join(repo.gitDir, "info", "exclude");
   let current = "";

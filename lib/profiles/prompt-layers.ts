@@ -57,7 +57,7 @@ export function gitBlock(git: GitSummary): string {
 export function toolsBlock(tools: readonly ToolSpec[]): string {
   if (tools.length === 0)
     return "No tools are available in this session: answer from what you know and what the user gives you.";
-  const lines = tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`);
+  const lines = tools.map((t) => `- ${t.name}: ${firstSentence(t.description)}`);
   return ["Available tools:", ...lines].join("\n");
 }
 
@@ -82,7 +82,7 @@ export function joinLayers(layers: (string | undefined)[]): string {
   return layers.filter((l): l is string => typeof l === "string" && l.trim() !== "").join("\n\n");
 }
 
-function firstLine(text: string): string {
+function firstSentence(text: string): string {
   const line = text.trim().split("\n", 1)[0] ?? "";
   const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
   return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence;

@@ -5,8 +5,8 @@
  * that cross it, and the helpers several profiles' tools use. Names and parameter shapes are the
  * reference agents'; the descriptions are ours.
  */
+import type { ChildReport, ChildStatus } from "../agent/vocabulary.ts";
 import type { ToolResponse } from "../envelope.ts";
-import type { Usage } from "../llm/types.ts";
 import type { AgentDefinition } from "../setup/agents.ts";
 import type { ToolRunContext } from "../../tools/types.ts";
 
@@ -34,20 +34,8 @@ export interface SpawnRequest {
   agent?: AgentDefinition;
 }
 
-export type ChildStatus = "running" | "completed" | "failed" | "closed";
-
-export interface ChildReport {
-  agent_id: string;
-  name: string;
-  status: ChildStatus;
-  /** The child's last answer (its final text once it has finished). */
-  output: string;
-  /** Model calls made by the child so far. */
-  turns: number;
-  usage: Usage;
-  error?: string;
-  session_file?: string;
-}
+// The reports the tools get back are the agent's vocabulary (its events carry them too).
+export type { ChildReport, ChildStatus };
 
 /**
  * The session's child agents as the subagent tools see them. What it refuses it throws as a

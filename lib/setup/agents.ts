@@ -5,18 +5,9 @@
  * body is the agent's system prompt. Keys gong has no use for (`color`, `permissionMode`, …) are
  * ignored. Each becomes a subagent type the model can choose with its profile's subagent tool.
  */
-import { readFileSync } from "node:fs";
 import type { Capability } from "../../tools/selection.ts";
-import { FrontmatterError, nameList, parseFrontmatter, type Frontmatter } from "./frontmatter.ts";
-import {
-  filesUnder,
-  MAX_SETUP_FILE_BYTES,
-  placesFor,
-  statOf,
-  type Found,
-  type PlaceOptions,
-  type Scope,
-} from "./places.ts";
+import { nameList, readFrontmatterFile } from "./frontmatter.ts";
+import { discover, filesUnder, type Found, type PlaceOptions, type Scope } from "./places.ts";
 
 export interface AgentDefinition {
   name: string;
@@ -36,28 +27,19 @@ export interface AgentDefinition {
 const AGENT_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
 
 /** The custom agents of a project and its user, sorted by name (a project's wins over the user's of the same name). */
-export async function discoverAgents(options: PlaceOptions): Promise<Found<AgentDefinition>> {
-  const byName = new Map<string, AgentDefinition>();
-  const problems: string[] = [];
-  for (const place of placesFor("agents", options)) {
-    for (const file of filesUnder(place.dir, [".md"])) {
-      const read = await readAgent(file, place.scope);
-      if (typeof read === "string") problems.push(`${file}: ${read}; agent skipped.`);
-      else if (!byName.has(read.name)) byName.set(read.name, read);
-    }
-  }
-  return { items: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
+export function discoverAgents(options: PlaceOptions): Promise<Found<AgentDefinition>> {
+  return discover(
+    "agents",
+    options,
+    "agent",
+    (place) => filesUnder(place.dir, [".md"]),
+    (file, place) => readAgent(file, place.scope),
+  );
 }
 
 async function readAgent(file: string, scope: Scope): Promise<AgentDefinition | string> {
-  const size = statOf(file)?.size ?? 0;
-  if (size > MAX_SETUP_FILE_BYTES) return `the file is ${size} bytes, over the ${MAX_SETUP_FILE_BYTES}-byte limit`;
-  let parsed: Frontmatter;
-  try {
-    parsed = await parseFrontmatter(readFileSync(file, "utf8"));
-  } catch (e) {
-    return e instanceof FrontmatterError ? e.message : `cannot be read (${(e as Error).message})`;
-  }
+  const parsed = await readFrontmatterFile(file);
+  if (typeof parsed === "string") return parsed;
   const { data, body } = parsed;
   if (typeof data.name !== "string" || !data.name) return "its frontmatter has no 'name'";
   if (!AGENT_NAME.test(data.name))

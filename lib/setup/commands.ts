@@ -12,9 +12,9 @@ import { homedir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { FrontmatterError, nameList, optionalFrontmatter, type Frontmatter } from "./frontmatter.ts";
 import {
+  discover,
   filesUnder,
-  MAX_SETUP_FILE_BYTES,
-  placesFor,
+  readSetupFile,
   shownPath,
   statOf,
   type Found,
@@ -40,36 +40,32 @@ export interface CustomCommand {
 }
 
 /** Names the built-in commands take: a file of the same name is left out (and said so). */
-export async function discoverCommands(
+export function discoverCommands(
   options: PlaceOptions,
   builtIn: readonly string[] = [],
 ): Promise<Found<CustomCommand>> {
-  const byName = new Map<string, CustomCommand>();
-  const problems: string[] = [];
-  for (const place of placesFor("commands", options)) {
-    const gemini = place.flavor === "gemini";
-    for (const file of filesUnder(place.dir, [gemini ? ".toml" : ".md"])) {
+  return discover(
+    "commands",
+    options,
+    "command",
+    (place) => filesUnder(place.dir, [place.flavor === "gemini" ? ".toml" : ".md"]),
+    (file, place) => {
+      const gemini = place.flavor === "gemini";
       const name = gemini ? relative(place.dir, file).slice(0, -5).split(/[\\/]/).join(":") : basename(file, ".md");
-      const read = await readCommand(file, name, place.scope, gemini);
-      if (typeof read === "string") problems.push(`${file}: ${read}; command skipped.`);
-      else if (builtIn.includes(name.toLowerCase()))
-        problems.push(`${file}: /${name} is a built-in command; the file is not used.`);
-      else if (!byName.has(name)) byName.set(name, read);
-    }
-  }
-  return { items: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
+      return readCommand(file, name, place.scope, gemini);
+    },
+    (command, file) =>
+      builtIn.includes(command.name.toLowerCase())
+        ? `${file}: /${command.name} is a built-in command; the file is not used.`
+        : undefined,
+  );
 }
 
 async function readCommand(file: string, name: string, scope: Scope, gemini: boolean): Promise<CustomCommand | string> {
   if (!/^[\w.:-]+$/.test(name)) return `'/${name}' is not a command name (letters, digits, '-', '_', '.', ':')`;
-  const size = statOf(file)?.size ?? 0;
-  if (size > MAX_SETUP_FILE_BYTES) return `the file is ${size} bytes, over the ${MAX_SETUP_FILE_BYTES}-byte limit`;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    return `cannot be read (${(e as Error).message})`;
-  }
+  const read = readSetupFile(file);
+  if (typeof read === "string") return read;
+  const { text } = read;
   if (gemini) {
     let data: Record<string, unknown>;
     try {

@@ -12,6 +12,8 @@
  * naming the line.
  */
 
+import { readSetupFile } from "./places.ts";
+
 export class FrontmatterError extends Error {}
 
 export interface Frontmatter {
@@ -35,6 +37,17 @@ export async function parseFrontmatter(text: string): Promise<Frontmatter> {
   const head = source.slice(4, end + 1);
   const body = source.slice(end + 4 + close[0].length);
   return { data: await readYaml(head), body };
+}
+
+/** A setup file's frontmatter and body, or what is wrong with it (too big, unreadable, no frontmatter). */
+export async function readFrontmatterFile(file: string): Promise<Frontmatter | string> {
+  const read = readSetupFile(file);
+  if (typeof read === "string") return read;
+  try {
+    return await parseFrontmatter(read.text);
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /** Frontmatter when the file has some; otherwise empty data and the whole text as the body. */

@@ -3,8 +3,9 @@
  * (`permissions.allow`), keeping every other key. Temp file + rename: never a half-written file;
  * a file that does not parse is left as it is and the answer holds for this session only.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { writeFileAtomicSync } from "../temp-files.ts";
 
 /** Adds `rules` to the file's `permissions.allow`; returns why not, when it could not. */
 export function addAllowRules(file: string, rules: string[]): string | undefined {
@@ -27,9 +28,7 @@ export function addAllowRules(file: string, rules: string[]): string | undefined
   settings.permissions = { ...permissions, allow: [...allow, ...rules.filter((r) => !allow.includes(r))] };
   try {
     mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(settings, null, 2)}\n`);
-    renameSync(temp, file);
+    writeFileAtomicSync(file, `${JSON.stringify(settings, null, 2)}\n`);
   } catch (e) {
     return `${file} could not be written (${(e as Error).message})`;
   }

@@ -15,11 +15,12 @@
  * touches) under every profile, with gong's own name and arguments in `gong_tool_name` /
  * `gong_tool_input`; a hook's matcher meets each of those calls.
  */
-import type { Hooks, SessionEvent } from "../agent/index.ts";
+import type { Hooks, SessionEvent } from "../agent/vocabulary.ts";
 import type { ToolResponse } from "../envelope.ts";
 import { declareCall, type DeclaredCall } from "../gate/declare.ts";
 import type { HookDecision } from "../gate/decide.ts";
 import type { Message } from "../llm/types.ts";
+import { firstLine } from "../output/cut.ts";
 import type { PendingCall } from "../../tools/types.ts";
 import { claudeCalls, gongArguments, type ClaudeCall } from "./claude-view.ts";
 import { hooksFor, type HookConfig, type HookEvent } from "./hook-config.ts";
@@ -281,7 +282,7 @@ export class ShellHooks {
   }
 
   private dropPrompt(reason: string): "handled" {
-    this.o.report(`prompt blocked by a UserPromptSubmit hook: ${oneLine(reason)}`);
+    this.o.report(`prompt blocked by a UserPromptSubmit hook: ${firstLine(reason, 300)}`);
     return "handled";
   }
 
@@ -361,7 +362,7 @@ export class ShellHooks {
   }
 
   private read(event: HookEvent, command: string, source: string, r: HookRun): Answer {
-    const label = `${event} hook "${oneLine(command, 60)}" (${source})`;
+    const label = `${event} hook "${firstLine(command, 60)}" (${source})`;
     // gong is stopping: a guard it cut short has not allowed anything.
     if (this.killed && r.code !== 0)
       return { command, blocked: `gong stopped while the ${event} hook ${command} ran.` };
@@ -371,7 +372,9 @@ export class ShellHooks {
     }
     if (r.code === 2) return { command, blocked: r.stderr.trim() || `Blocked by the ${event} hook ${command}.` };
     if (r.code !== 0) {
-      this.o.report(`${label} failed with exit code ${r.code}${r.stderr.trim() ? `: ${oneLine(r.stderr)}` : ""}`);
+      this.o.report(
+        `${label} failed with exit code ${r.code}${r.stderr.trim() ? `: ${firstLine(r.stderr, 300)}` : ""}`,
+      );
       return { command };
     }
     if (r.truncated) this.o.report(`${label} printed more than 1 MB; only the start was read.`);
@@ -390,7 +393,7 @@ export class ShellHooks {
       }
     }
     if (out && event !== "UserPromptSubmit" && event !== "SessionStart")
-      this.o.report(`${event} hook: ${oneLine(out)}`);
+      this.o.report(`${event} hook: ${firstLine(out, 300)}`);
     return { command, text: out || undefined };
   }
 }
@@ -423,11 +426,6 @@ function contextOf(answers: Answer[]): string[] {
 function replaceArguments(params: Record<string, unknown>, next: Record<string, unknown>): void {
   for (const key of Object.keys(params)) if (!(key in next)) delete params[key];
   Object.assign(params, next);
-}
-
-function oneLine(text: string, max = 300): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

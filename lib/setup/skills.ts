@@ -7,16 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import { basename, dirname, relative } from "node:path";
-import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
-import {
-  filesUnder,
-  MAX_SETUP_FILE_BYTES,
-  placesFor,
-  statOf,
-  type Found,
-  type PlaceOptions,
-  type Scope,
-} from "./places.ts";
+import { nameList, parseFrontmatter, readFrontmatterFile } from "./frontmatter.ts";
+import { discover, filesUnder, type Found, type PlaceOptions, type Scope } from "./places.ts";
 
 export interface Skill {
   name: string;
@@ -34,31 +26,22 @@ export const MAX_SKILL_DESCRIPTION = 1024;
 const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** The skills of a project and its user, sorted by name (a project's wins over the user's of the same name). */
-export async function discoverSkills(options: PlaceOptions): Promise<Found<Skill>> {
-  const byName = new Map<string, Skill>();
-  const problems: string[] = [];
-  for (const place of placesFor("skills", options)) {
-    for (const file of filesUnder(place.dir, ["SKILL.md"], 1)) {
-      if (dirname(dirname(file)) !== place.dir) continue;
-      const read = await readSkill(file, place.scope);
-      if (typeof read === "string") problems.push(`${file}: ${read}; skill skipped.`);
-      else if (!byName.has(read.name)) byName.set(read.name, read);
-    }
-  }
-  return { items: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
+export function discoverSkills(options: PlaceOptions): Promise<Found<Skill>> {
+  return discover(
+    "skills",
+    options,
+    "skill",
+    // A skill is a folder holding SKILL.md, right in the place.
+    (place) => filesUnder(place.dir, ["SKILL.md"], 1).filter((file) => dirname(dirname(file)) === place.dir),
+    (file, place) => readSkill(file, place.scope),
+  );
 }
 
 /** A skill, or what is wrong with its file. */
 async function readSkill(file: string, scope: Scope): Promise<Skill | string> {
-  const size = statOf(file)?.size ?? 0;
-  if (size > MAX_SETUP_FILE_BYTES) return `the file is ${size} bytes, over the ${MAX_SETUP_FILE_BYTES}-byte limit`;
-  let data: Record<string, unknown>;
-  try {
-    data = (await parseFrontmatter(readFileSync(file, "utf8"))).data;
-  } catch (e) {
-    if (e instanceof FrontmatterError) return e.message;
-    return `cannot be read (${(e as Error).message})`;
-  }
+  const parsed = await readFrontmatterFile(file);
+  if (typeof parsed === "string") return parsed;
+  const { data } = parsed;
   const name = typeof data.name === "string" && data.name ? data.name : basename(dirname(file));
   if (name.length > MAX_SKILL_NAME || !SKILL_NAME.test(name))
     return `name '${name.slice(0, 80)}' is not 1-${MAX_SKILL_NAME} lowercase letters, digits and single hyphens`;

@@ -11,7 +11,8 @@ import { dirname, join, resolve } from "node:path";
 import type { Message } from "../llm/types.ts";
 import { forEachLine } from "./reader.ts";
 import { idFromFileName, sessionDir, sessionsRoot, type LocationOptions } from "./paths.ts";
-import { oneLine, partsText } from "./tree.ts";
+import { textOf } from "../llm/types.ts";
+import { oneLine } from "../output/cut.ts";
 
 export interface SessionInfo {
   id: string;
@@ -207,7 +208,7 @@ export function readSessionInfo(path: string): SessionInfo | undefined {
           messageCount += 1;
           if (firstMessage === undefined) {
             const message = parseObject(line)?.message as Message | undefined;
-            if (message?.role === "user") firstMessage = oneLine(partsText(message.content));
+            if (message?.role === "user") firstMessage = oneLine(textOf(message.content, " "));
           }
         } else if (type === "session_info") {
           name = stringField(parseObject(line), "name") ?? name;

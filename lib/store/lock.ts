@@ -24,6 +24,7 @@ import {
 import { dirname } from "node:path";
 import process from "node:process";
 import { processStartMs, processStartTicks } from "../env/proc-stat.ts";
+import { atExit } from "../env/process-trees.ts";
 import { isProcessAlive, tempPathFor } from "../temp-files.ts";
 
 export class SessionLockedError extends Error {
@@ -42,7 +43,6 @@ export const ownerText = (pid: number | undefined): string => (pid === undefined
 
 /** Locks held by this process: lock path → holders. */
 const held = new Map<string, number>();
-let exitHookInstalled = false;
 
 export const lockPathOf = (sessionPath: string) => `${sessionPath}.lock`;
 
@@ -64,7 +64,7 @@ export function acquireSessionLock(sessionPath: string): () => void {
       if (created === "exists") throw new SessionLockedError(sessionPath, ownerOnceWritten(lock));
       if (created === "unavailable") return () => {};
     }
-    installExitHook();
+    atExit(releaseHeldLocks);
   }
   held.set(lock, (holders ?? 0) + 1);
   let released = false;
@@ -195,11 +195,7 @@ function removeQuietly(path: string): void {
 }
 
 /** Locks are files: remove ours when the process ends normally (a kill -9 leaves a stale one, taken over later). */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const lock of held.keys()) if (ownerOf(lock) === process.pid) removeQuietly(lock);
-    held.clear();
-  });
+function releaseHeldLocks(): void {
+  for (const lock of held.keys()) if (ownerOf(lock) === process.pid) removeQuietly(lock);
+  held.clear();
 }

@@ -2,6 +2,8 @@
  * Tree logic over the offset index: the path from the root to a leaf, and the whole tree for a
  * /tree view. Works on index records only; bodies are read through the callback given.
  */
+import { textOf } from "../llm/types.ts";
+import { oneLine } from "../output/cut.ts";
 import type { Entry } from "./format.ts";
 import type { IndexRecord } from "./reader.ts";
 
@@ -59,24 +61,22 @@ export function buildTree(
   return roots;
 }
 
-const MAX_TEXT = 100;
-
 /** A one-line description of an entry for lists and trees. */
 export function describeEntry(entry: Entry): string {
   switch (entry.type) {
     case "message": {
       const m = entry.message;
       if (m.role === "tool")
-        return `tool result (${m.toolName})${m.isError ? " error" : ""}: ${oneLine(partsText(m.content))}`;
-      if (m.role === "user") return `user: ${oneLine(partsText(m.content))}`;
+        return `tool result (${m.toolName})${m.isError ? " error" : ""}: ${oneLine(textOf(m.content, " "))}`;
+      if (m.role === "user") return `user: ${oneLine(textOf(m.content, " "))}`;
       const calls = (Array.isArray(m.content) ? m.content : [])
         .filter((p) => p.type === "tool_call")
         .map((p) => (p as { name: string }).name);
-      const text = oneLine(partsText(m.content));
+      const text = oneLine(textOf(m.content, " "));
       return `assistant: ${text}${calls.length ? `${text ? " " : ""}[${calls.join(", ")}]` : ""}`;
     }
     case "injected":
-      return `${entry.origin === "steering" ? "steering" : "loop warning"}: ${oneLine(partsText(entry.message.content))}`;
+      return `${entry.origin === "steering" ? "steering" : "loop warning"}: ${oneLine(textOf(entry.message.content, " "))}`;
     case "compaction":
       return `compaction (${entry.strategy}): ${oneLine(entry.summary)}`;
     case "branch_summary":
@@ -92,19 +92,4 @@ export function describeEntry(entry: Entry): string {
     case "custom":
       return `custom: ${entry.customType}`;
   }
-}
-
-/** The text parts of a message's content, joined. */
-export function partsText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .filter((p): p is { type: "text"; text: string } => p && p.type === "text" && typeof p.text === "string")
-    .map((p) => p.text)
-    .join(" ");
-}
-
-export function oneLine(text: string, max = MAX_TEXT): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -4,7 +4,7 @@
  * `observe(session)` subscribes to a session's events and whose `shutdown()` sends what is queued
  * (bounded) before gong exits.
  */
-import type { SessionEvent } from "../agent/events.ts";
+import type { SessionEvent } from "../agent/vocabulary.ts";
 import { telemetryConfig, type TelemetrySettings } from "./config.ts";
 
 export type { TelemetrySettings } from "./config.ts";

@@ -8,7 +8,7 @@
  * agent id) make spans under the tool call that spawned it.
  */
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
-import type { SessionEvent } from "../agent/events.ts";
+import type { SessionEvent } from "../agent/vocabulary.ts";
 import type { AssistantMessage, Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { TelemetryConfig } from "./config.ts";

@@ -34,16 +34,8 @@ export async function rows(): Promise<BenchRow[]> {
       report: () => {},
       decisions: new WeakMap<object, HookDecision>(),
     });
-    const withHook = new HookRunner(
-      [shell.hooks],
-      () => 0,
-      () => {},
-    );
-    const without = new HookRunner(
-      [],
-      () => 0,
-      () => {},
-    );
+    const withHook = new HookRunner([shell.hooks], { hookTimeoutMs: 0 }, () => {});
+    const without = new HookRunner([], { hookTimeoutMs: 0 }, () => {});
     const env = new LocalEnvironment({ root: dir });
     const call = { id: "bench", tool: execCommandTool, env };
     const hooked = await medianMs(() => withHook.beforeToolCall("exec_command", { cmd: "npm test" }, call), {

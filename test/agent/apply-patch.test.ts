@@ -1,14 +1,14 @@
 /**
  * apply_patch end to end: a session with `--tools default,apply_patch` edits a file through the
- * fake server — on the Responses API as a freeform (custom) tool whose raw patch streams in, and
- * on Chat Completions as a function tool `{ input }` — and a shell call carrying a patch in a
- * heredoc is applied the same way.
+ * fake server and the official SDKs — on the Responses API as a freeform (custom) tool whose raw
+ * patch streams in, and on Chat Completions as a function tool `{ input }` — and a shell call
+ * carrying a patch in a heredoc is applied the same way (the scripted model: no wire involved).
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { APPLY_PATCH_LARK_GRAMMAR } from "../../tools/apply-patch/index.ts";
-import { harness } from "./harness.ts";
+import { harness, httpHarness, toolResultTexts } from "./harness.ts";
 
 const PATCH = [
   "*** Begin Patch",
@@ -21,7 +21,7 @@ const PATCH = [
 
 describe("apply_patch through the agent", () => {
   test("Responses API: sent as a custom tool with the grammar, the custom_tool_call edits the file", async () => {
-    await using h = await harness(
+    await using h = await httpHarness(
       [{ toolCalls: [{ name: "apply_patch", arguments: { input: PATCH } }], chunkSize: 9 }, { text: "Done." }],
       {
         model: "openai/gpt-5",
@@ -56,7 +56,7 @@ describe("apply_patch through the agent", () => {
   });
 
   test("Chat Completions: a function tool { input } edits the file", async () => {
-    await using h = await harness(
+    await using h = await httpHarness(
       [{ toolCalls: [{ name: "apply_patch", arguments: { input: PATCH } }] }, { text: "Done." }],
       {
         model: "local/coder",
@@ -89,7 +89,6 @@ describe("apply_patch through the agent", () => {
     writeFileSync(join(h.dir, "app.py"), "def main():\n    return 0\n");
     await h.session.submit("Make main return 1");
     expect(readFileSync(join(h.dir, "app.py"), "utf8")).toBe("def main():\n    return 1\n");
-    const output = h.fake.requests[1].body.input.find((i: any) => i.type === "function_call_output");
-    expect(output.output).toContain("Applied the patch to 1 file (+1 -1):\nM app.py (+1 -1)");
+    expect(toolResultTexts(h.fake, 1)[0]).toContain("Applied the patch to 1 file (+1 -1):\nM app.py (+1 -1)");
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { createDefaultProfile } from "../../lib/profiles/index.ts";
-import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import type { ScriptedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { harness, type Harness } from "./harness.ts";
 
 /** A profile whose context window is small enough to fill with a few tool outputs. */
@@ -10,12 +10,12 @@ const smallWindow = (tokens: number) => (o: Parameters<typeof createDefaultProfi
   contextWindowSize: tokens,
 });
 
-const isSummaryRequest = (r: RecordedRequest) => JSON.stringify(r.body.system ?? "").includes("handover notes");
+const isSummaryRequest = (r: ScriptedRequest) => JSON.stringify(r.body.system ?? "").includes("handover notes");
 
 /** Answers summary requests with SUMMARY-TEXT and plays `turns` for the agent's own requests. */
 function scripted(turns: ScriptTurn[]) {
   let i = 0;
-  return (r: RecordedRequest): ScriptTurn =>
+  return (r: ScriptedRequest): ScriptTurn =>
     isSummaryRequest(r) ? { text: "SUMMARY-TEXT" } : (turns[i++] ?? { text: "script exhausted" });
 }
 
@@ -41,7 +41,7 @@ function textLength(content: unknown): number {
 }
 
 const agentRequests = (h: Harness) => h.fake.requests.filter((r) => !isSummaryRequest(r));
-const mentions = (r: RecordedRequest, text: string) => JSON.stringify(r.body.messages).includes(text);
+const mentions = (r: ScriptedRequest, text: string) => JSON.stringify(r.body.messages).includes(text);
 
 describe("compaction in the session", () => {
   test("003 6.1 compaction at a turn boundary inside a long tool loop", async () => {

@@ -1,14 +1,14 @@
 /**
- * Child process for the persistence crash test: a session against the fake server (its Anthropic
- * base URL given) that kills itself with SIGKILL the moment its Nth message_end has been told.
- * Usage: bun crash-after-events.ts <anthropic base URL> <workspace> <sessions dir> <N>
+ * Child process for the persistence crash test: a session on the scripted model (a bash call, then
+ * an answer) that kills itself with SIGKILL the moment its Nth message_end has been told.
+ * Usage: bun crash-after-events.ts <workspace> <sessions dir> <N>
  */
 import process from "node:process";
 import { createSession } from "../../lib/agent/index.ts";
-import { createClient } from "../../lib/llm/client.ts";
+import { scriptedClient } from "../../lib/testing/scripted-client.ts";
 
-const [baseUrl, cwd, sessions, n] = process.argv.slice(2);
-const client = createClient({ env: {}, apiKeys: { anthropic: "sk-ant-test" }, baseUrls: { anthropic: baseUrl } });
+const [cwd, sessions, n] = process.argv.slice(2);
+const client = scriptedClient([{ toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }]);
 const session = await createSession({
   model: "anthropic/claude-sonnet-4-5",
   profile: "default",

@@ -10,11 +10,9 @@ function pairedToolIds(messages: any[]): { uses: string[]; results: string[] } {
   const uses: string[] = [];
   const results: string[] = [];
   for (const m of messages) {
-    if (!Array.isArray(m.content)) continue;
-    for (const c of m.content) {
-      if (c.type === "tool_use") uses.push(c.id);
-      if (c.type === "tool_result") results.push(c.tool_use_id);
-    }
+    if (m.role === "tool") results.push(m.toolCallId);
+    if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
+    for (const c of m.content) if (c.type === "tool_call") uses.push(c.id);
   }
   return { uses, results };
 }

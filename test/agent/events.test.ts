@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import type { SessionEvent } from "../../lib/agent/index.ts";
-import { EventBus } from "../../lib/agent/events.ts";
+import { EventStream } from "../../lib/agent/events.ts";
 import type { Tool } from "../../tools/types.ts";
 import { harness } from "./harness.ts";
 
@@ -31,19 +31,19 @@ describe("004 §2.9 events", () => {
   });
 
   test("a consumer that stops iterating leaves no listener behind", async () => {
-    const bus = new EventBus(() => "s1");
-    const iterator = bus.events();
-    expect(bus.listenerCount).toBe(1);
+    const stream = new EventStream("s1");
+    const iterator = stream.events();
+    expect(stream.listenerCount).toBe(1);
     const consumed = (async () => {
       for await (const e of iterator) if (e.kind === "assistant_text_delta") break;
     })();
-    bus.emit("assistant_text_start", {});
-    bus.emit("assistant_text_delta", { delta: "streamed" });
+    stream.emit("assistant_text_start", {});
+    stream.emit("assistant_text_delta", { delta: "streamed" });
     await consumed;
-    expect(bus.listenerCount).toBe(0);
-    const off = bus.subscribe(() => {});
+    expect(stream.listenerCount).toBe(0);
+    const off = stream.subscribe(() => {});
     off();
-    expect(bus.listenerCount).toBe(0);
+    expect(stream.listenerCount).toBe(0);
   });
 
   test("a listener that throws does not break the agent", async () => {

@@ -1,7 +1,9 @@
 /**
- * Test harness for the agent: a temp workspace, a temp GONG_HOME, the fake LLM server and a
- * session wired to it through the real client. `cleanup()` — or `await using h = await harness(…)`
- * — closes everything and removes the dirs.
+ * Test harness for the agent: a temp workspace, a temp GONG_HOME and a session wired to a scripted
+ * model. `harness()` plays the script in process (the scripted client of gong/testing: the real
+ * LLM client over an adapter that reads the script); `httpHarness()` plays it from the fake LLM
+ * server through the official SDKs, for tests of what reaches a provider's wire. `cleanup()` — or
+ * `await using h = await harness(…)` — closes everything and removes the dirs.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,18 +15,26 @@ import {
   type SessionEvent,
 } from "../../lib/agent/index.ts";
 import { LocalEnvironment } from "../../lib/env/local.ts";
+import type { ClientOptions } from "../../lib/llm/client.ts";
+import type { LlmClient } from "../../lib/llm/types.ts";
+import type { ScriptRequest } from "../../lib/testing/fake-llm/route.ts";
 import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import type { Script } from "../../lib/testing/fake-llm/types.ts";
+import type { Script, ScriptedRequest } from "../../lib/testing/fake-llm/types.ts";
+import { scriptedClient, type ScriptedClient } from "../../lib/testing/scripted-client.ts";
 import { fakeClient } from "../helpers/fake-client.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { until } from "../helpers/wait.ts";
 
 export const MODEL = "anthropic/claude-sonnet-4-5";
 
-export interface Harness {
+/** What a harness's model answers with and records: the scripted client, or the fake server. */
+export type ScriptedModel = ScriptedClient | FakeLlm;
+
+export interface Harness<M extends ScriptedModel = ScriptedClient> {
   dir: string;
   home: string;
-  fake: FakeLlm;
+  /** The scripted model: its `requests` (what the session sent) and `setScript`. */
+  fake: M;
   session: Session;
   events: SessionEvent[];
   kinds(): string[];
@@ -45,17 +55,50 @@ export interface HarnessOptions extends CreateSessionOptions {
    * whole default grace (2 s) for it.
    */
   killGraceMs?: number;
-  /** Also serve Chat Completions as an OpenAI-compatible provider of this id (model "<id>/<name>"). */
+  /**
+   * An OpenAI-compatible provider id to know (model "<id>/<name>"): the fake server answers it on
+   * Chat Completions; for the scripted model it only needs to exist (no address is ever called).
+   */
   chatProvider?: string;
 }
 
-export async function harness(script: Script, options: HarnessOptions = {}): Promise<Harness> {
+const RETRY = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 };
+
+/** A session on the scripted in-process model. */
+export function harness(script: Script<ScriptedRequest>, options: HarnessOptions = {}): Promise<Harness> {
+  const { idleTimeoutMs, chatProvider } = options;
+  const clientOptions: Omit<ClientOptions, "adapter"> = {
+    retry: RETRY,
+    ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}),
+    ...(chatProvider ? { providers: [{ id: chatProvider, baseUrl: "http://127.0.0.1:9/never-called" }] } : {}),
+  };
+  const model = scriptedClient(script, clientOptions);
+  return open(model, model, async () => {}, options);
+}
+
+/** A session on the fake LLM server, reached through the official SDKs (the wire a provider sees). */
+export async function httpHarness(script: Script, options: HarnessOptions = {}): Promise<Harness<FakeLlm>> {
+  const fake = await startFakeLlm({ script });
+  const { idleTimeoutMs, chatProvider } = options;
+  const client = fakeClient(fake, {
+    retry: RETRY,
+    ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}),
+    chatProvider,
+  });
+  return open(fake, client, () => fake.close(), options);
+}
+
+async function open<M extends ScriptedModel>(
+  fake: M,
+  client: LlmClient,
+  closeModel: () => Promise<void>,
+  options: HarnessOptions,
+): Promise<Harness<M>> {
   const workspace = tempDir("gong-agent-");
   const homeDir = tempDir("gong-home-");
   const { dir } = workspace;
   const home = homeDir.dir;
-  const fake = await startFakeLlm({ script });
-  const { idleTimeoutMs, killGraceMs, chatProvider, ...rest } = options;
+  const { idleTimeoutMs: _idle, killGraceMs, chatProvider: _chat, ...rest } = options;
   const env = killGraceMs === undefined ? undefined : new LocalEnvironment({ root: options.cwd ?? dir, killGraceMs });
   let session: Session;
   try {
@@ -64,18 +107,14 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
       // The loop's own tests script gong's core tools; profile tests name their profile.
       profile: "default",
       cwd: dir,
-      client: fakeClient(fake, {
-        retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
-        ...(idleTimeoutMs ? { streamIdleTimeoutMs: idleTimeoutMs } : {}),
-        chatProvider,
-      }),
+      client,
       store: { dir: join(home, "sessions") },
       ...(env ? { env } : {}),
       ...rest,
     });
   } catch (e) {
     await env?.cleanup();
-    await fake.close();
+    await closeModel();
     workspace.cleanup();
     homeDir.cleanup();
     throw e;
@@ -85,7 +124,7 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
   const cleanup = async () => {
     await session.close().catch(() => {});
     await env?.cleanup();
-    await fake.close();
+    await closeModel();
     workspace.cleanup();
     homeDir.cleanup();
   };
@@ -102,30 +141,41 @@ export async function harness(script: Script, options: HarnessOptions = {}): Pro
   };
 }
 
-/** The messages of request `i` as the fake server recorded them (Anthropic wire format). */
-export function requestMessages(fake: FakeLlm, i: number): any[] {
-  return fake.requests[i].body.messages;
+/**
+ * The messages of request `i`: gong's own (role user / assistant / tool) from the scripted client,
+ * the Anthropic wire format's from the fake server.
+ */
+export function requestMessages(fake: { requests: readonly ScriptRequest[] }, i: number): any[] {
+  return (fake.requests[i].body as { messages: any[] }).messages;
 }
 
-/** Text of every tool_result block in request `i`, in order. */
-export function toolResultTexts(fake: FakeLlm, i: number): string[] {
+/** Text of every tool result in request `i`, in order. */
+export function toolResultTexts(fake: { requests: readonly ScriptRequest[] }, i: number): string[] {
+  const texts = (content: unknown): string =>
+    typeof content === "string"
+      ? content
+      : (content as any[])
+          .filter((c) => c.type === "text")
+          .map((c) => c.text)
+          .join("");
   const out: string[] = [];
   for (const m of requestMessages(fake, i)) {
-    if (!Array.isArray(m.content)) continue;
-    for (const block of m.content) {
-      if (block.type !== "tool_result") continue;
-      const content = block.content;
-      out.push(
-        typeof content === "string"
-          ? content
-          : content
-              .filter((c: any) => c.type === "text")
-              .map((c: any) => c.text)
-              .join(""),
-      );
-    }
+    if (m.role === "tool") out.push(texts(m.content));
+    if (m.role !== "user" || !Array.isArray(m.content)) continue;
+    for (const block of m.content) if (block.type === "tool_result") out.push(texts(block.content));
   }
   return out;
+}
+
+/** The call ids the tool results of request `i` answer, in order. */
+export function toolResultIds(fake: { requests: readonly ScriptRequest[] }, i: number): string[] {
+  return requestMessages(fake, i).flatMap((m) =>
+    m.role === "tool"
+      ? [m.toolCallId]
+      : Array.isArray(m.content)
+        ? m.content.filter((b: any) => b.type === "tool_result").map((b: any) => b.tool_use_id)
+        : [],
+  );
 }
 
 /** Resolves when `predicate` holds for an event already seen or a later one. */

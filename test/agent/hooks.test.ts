@@ -68,7 +68,7 @@ describe("J.10 2. gates", () => {
     await h.session.submit("go");
     expect(existsSync(join(h.dir, "ran.txt"))).toBe(false);
     expect(toolResultTexts(h.fake, 1)[0]).toContain("needs confirmation");
-    expect(requestMessages(h.fake, 1).at(-1).content[0].is_error).toBe(true);
+    expect(requestMessages(h.fake, 1).at(-1).isError).toBe(true);
   });
 
   test("J.10 2.3 gate chain: the first passes, the second blocks, later ones are not asked", async () => {

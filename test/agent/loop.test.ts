@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { createDefaultProfile } from "../../lib/profiles/index.ts";
 import type { Tool } from "../../tools/types.ts";
-import { harness, requestMessages, toolResultTexts } from "./harness.ts";
+import { harness, httpHarness, requestMessages, toolResultIds, toolResultTexts } from "./harness.ts";
 
 /** A custom tool that waits `ms` then echoes its id: calls finish in a different order than they started. */
 const slowEcho: Tool<{ id: string; ms: number }> = {
@@ -87,7 +87,7 @@ describe("J.9 1. agent pipeline", () => {
     expect(second.text).toContain("remember-me-7");
     expect(toolResultTexts(h.fake, 2).join("\n")).toContain("remember-me-7");
     const roles = requestMessages(h.fake, 2).map((m) => m.role);
-    expect(roles).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    expect(roles).toEqual(["user", "assistant", "tool", "assistant", "user"]);
   });
 });
 
@@ -158,8 +158,7 @@ describe("004 §9 core loop", () => {
     const text = toolResultTexts(h.fake, 1)[0];
     expect(text).toContain("Unknown tool 'teleport'");
     expect(text).toContain("read");
-    const toolResult = requestMessages(h.fake, 1).at(-1).content[0];
-    expect(toolResult.is_error).toBe(true);
+    expect(requestMessages(h.fake, 1).at(-1).isError).toBe(true);
   });
 
   test("004-9.3 J.9 5.5 a tool that throws becomes an error result and the loop goes on", async () => {
@@ -190,7 +189,7 @@ describe("004 §9 core loop", () => {
     await using h = await harness([{ toolCalls: [{ name: "read", arguments: { path: 42 } }] }, { text: "ok" }]);
     await h.session.submit("read");
     expect(toolResultTexts(h.fake, 1)[0]).toMatch(/path/);
-    expect(requestMessages(h.fake, 1).at(-1).content[0].is_error).toBe(true);
+    expect(requestMessages(h.fake, 1).at(-1).isError).toBe(true);
   });
 
   test("004-9.3 J.9 4.6 parallel calls keep their order and ids", async () => {
@@ -214,8 +213,7 @@ describe("004 §9 core loop", () => {
     await h.session.submit("echo three");
     const finished = h.events.filter((e) => e.kind === "tool_call_end").map((e) => e.data.call_id);
     expect(finished).toEqual(["toolu_B", "toolu_C", "toolu_A"]);
-    const results = requestMessages(h.fake, 1).at(-1).content;
-    expect(results.map((r: any) => r.tool_use_id)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
+    expect(toolResultIds(h.fake, 1)).toEqual(["toolu_A", "toolu_B", "toolu_C"]);
     expect(toolResultTexts(h.fake, 1)).toEqual(["echo A", "echo B", "echo C"]);
     // The history itself (not just the wire adapter) holds the results in call order.
     const tools = h.session.messages.filter((m) => m.role === "tool") as any[];
@@ -246,7 +244,7 @@ describe("004 §9 core loop", () => {
     expect(ends).toEqual(["A", "B"]);
   });
 
-  /** Where each wire API carries the reasoning effort in the request body. */
+  /** Where each wire API carries the reasoning effort in the request body (the fake server sees the wire). */
   const effortFields: [string, string, (body: any) => unknown][] = [
     ["anthropic thinking budget", "anthropic/claude-sonnet-4-5", (b) => b.thinking?.budget_tokens],
     ["openai reasoning.effort", "openai/gpt-5.2", (b) => b.reasoning?.effort],
@@ -260,7 +258,9 @@ describe("004 §9 core loop", () => {
   test.each(effortFields)(
     "004-9.7 reasoning effort change reaches the next request body (%s)",
     async (_field, model, effortOf) => {
-      await using h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }], { model });
+      await using h = await httpHarness([{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }], {
+        model,
+      });
       await h.session.submit("first");
       h.session.setReasoningEffort("high");
       await h.session.submit("second");
@@ -287,8 +287,8 @@ describe("004 §9 core loop", () => {
     });
     await h.session.submit("look");
     off();
-    expect(h.fake.requests[0].body.thinking).toBeUndefined();
-    expect(h.fake.requests[1].body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
+    expect(h.fake.requests[0].body.reasoningEffort).toBeUndefined();
+    expect(h.fake.requests[1].body.reasoningEffort).toBe("medium");
   });
 
   test("004-9.10 tool_call_end carries the full output while the model gets the truncated text", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { SKIPPED_MESSAGE, type SessionEvent } from "../../lib/agent/index.ts";
 import { createDefaultProfile } from "../../lib/profiles/index.ts";
 import { eventually } from "../helpers/wait.ts";
-import { alive, harness, pidFrom, toolResultTexts, waitForEvent } from "./harness.ts";
+import { alive, harness, pidFrom, toolResultIds, toolResultTexts, waitForEvent } from "./harness.ts";
 
 /** The default profile with parallel tool calls allowed, as the provider-aligned profiles have it. */
 const parallel = (o: Parameters<typeof createDefaultProfile>[0]) => ({
@@ -71,8 +71,7 @@ describe("004-9.3 parallel tool calls", () => {
     const kinds = h.kinds();
     expect(kinds.lastIndexOf("tool_call_start")).toBeLessThan(kinds.indexOf("tool_call_end"));
     expect(toolResultTexts(h.fake, 1).map((t) => t.trim().split("\n")[0])).toEqual(ids.map((_, i) => `done ${i}`));
-    const results = h.fake.requests[1].body.messages.at(-1).content;
-    expect(results.map((r: any) => r.tool_use_id)).toEqual(ids);
+    expect(toolResultIds(h.fake, 1)).toEqual(ids);
     const turnEnd = h.events.find((e) => e.kind === "turn_end")!;
     expect((turnEnd.data.tool_results as any[]).map((r) => r.call_id)).toEqual(ids);
     expectCoherent(h.events, ids);
@@ -118,13 +117,7 @@ describe("004-9.3 parallel tool calls", () => {
     );
     expect(readFileSync(join(h.dir, "seen.txt"), "utf8")).toBe("written");
     expect(stamp(h.dir, "d_start")).toBeLessThan(stamp(h.dir, "c_end"));
-    expect(h.fake.requests[1].body.messages.at(-1).content.map((r: any) => r.tool_use_id)).toEqual([
-      "toolu_a",
-      "toolu_b",
-      "toolu_w",
-      "toolu_c",
-      "toolu_d",
-    ]);
+    expect(toolResultIds(h.fake, 1)).toEqual(["toolu_a", "toolu_b", "toolu_w", "toolu_c", "toolu_d"]);
     expectCoherent(h.events, ["toolu_a", "toolu_b", "toolu_w", "toolu_c", "toolu_d"]);
   });
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession } from "../../lib/agent/index.ts";
 import type { PlanItem } from "../../tools/plan.ts";
-import { fakeClient, harness } from "./harness.ts";
+import { harness } from "./harness.ts";
 
 const TODOS = [
   { content: "Read the code", status: "completed", activeForm: "Reading the code" },
@@ -111,7 +111,7 @@ describe("the plan in the session", () => {
     for (const store of [{ resume: file }, { continue: true }]) {
       await using again = await createSession({
         cwd: h.dir,
-        client: fakeClient(h.fake),
+        client: h.fake,
         store: { dir: join(h.home, "sessions"), ...store },
         tools: ["default", "TodoWrite"],
       });

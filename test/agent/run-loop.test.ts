@@ -1,11 +1,11 @@
 /**
- * issue 23 "the loop as a function": runLoop driven on its own — no Session — with the fake LLM
- * server behind the real client, real commands for the tool round, and only the narrow callbacks
+ * issue 23 "the loop as a function": runLoop driven on its own — no Session — with the scripted
+ * model behind the real client, real commands for the tool round, and only the narrow callbacks
  * of LoopConfig leading back to whoever runs it.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolveConfig } from "../../lib/agent/config.ts";
-import type { EventKind, EventMap, SessionEvent } from "../../lib/agent/events.ts";
+import type { EventKind, EventMap, SessionEvent } from "../../lib/agent/vocabulary.ts";
 import { HookRunner } from "../../lib/agent/hooks.ts";
 import { LoopDetector } from "../../lib/agent/loop-detection.ts";
 import { runLoop, type LoopConfig, type LoopContext } from "../../lib/agent/loop.ts";
@@ -16,24 +16,21 @@ import { LocalEnvironment } from "../../lib/env/local.ts";
 import type { Message, ToolCallPart } from "../../lib/llm/types.ts";
 import { zeroUsage } from "../../lib/llm/usage.ts";
 import { factoryFor } from "../../lib/profiles/index.ts";
-import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import type { Script } from "../../lib/testing/fake-llm/types.ts";
-import { fakeClient } from "../helpers/fake-client.ts";
+import type { Script, ScriptedRequest } from "../../lib/testing/fake-llm/types.ts";
+import { scriptedClient, type ScriptedClient } from "../../lib/testing/scripted-client.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
-let fake: FakeLlm;
+const fake: ScriptedClient = scriptedClient([]);
 let dir: TempDir;
 let env: LocalEnvironment;
 beforeAll(async () => {
-  fake = await startFakeLlm({ script: [] });
   dir = tempDir("gong-run-loop-");
   env = new LocalEnvironment({ root: dir.dir, killGraceMs: 300 });
 });
 afterAll(async () => {
   await env.cleanup();
-  await fake.close();
   dir.cleanup();
 });
 
@@ -67,10 +64,9 @@ interface Driven {
 }
 
 /** A context, a config whose callbacks take from the given queues, and an emit that keeps the events. */
-function drive(script: Script, queues: { steering?: string[][]; followUps?: string[] } = {}): Driven {
+function drive(script: Script<ScriptedRequest>, queues: { steering?: string[][]; followUps?: string[] } = {}): Driven {
   fake.setScript(script);
-  const client = fakeClient(fake);
-  const profile = factoryFor("default", MODEL)({ model: MODEL, modelInfo: client.model(MODEL) });
+  const profile = factoryFor("default", MODEL)({ model: MODEL, modelInfo: fake.model(MODEL) });
   const toolset = buildToolset({ profile, selection: "default" });
   const events: SessionEvent[] = [];
   const executed: ToolCallPart[][] = [];
@@ -80,14 +76,9 @@ function drive(script: Script, queues: { steering?: string[][]; followUps?: stri
   const context: LoopContext = { messages: [], turns: 0, current: () => ({ profile, toolset, system: "Be brief." }) };
   const config: LoopConfig = {
     settings,
-    client,
-    hooks: new HookRunner(
-      [],
-      () => settings.hookTimeoutMs,
-      () => {},
-    ),
-    loopDetector: new LoopDetector(() => settings.loopDetectionWindow),
-    describeCall: () => ({ kind: "shell", call_summary: "" }),
+    client: fake,
+    hooks: new HookRunner([], settings, () => {}),
+    loopDetector: new LoopDetector(settings),
     executeTools: (calls) => {
       executed.push(calls);
       return runCommands(calls);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession } from "../../lib/agent/index.ts";
-import { fakeClient, harness } from "./harness.ts";
+import { harness } from "./harness.ts";
 
 function entries(path: string): any[] {
   return readFileSync(path, "utf8")
@@ -37,7 +37,7 @@ describe("session file", () => {
       "message",
       "message",
     ]);
-    expect(h.fake.requests[2].body.model).toBe("claude-haiku-4-5");
+    expect(h.fake.requests[2].body.model).toBe("anthropic/claude-haiku-4-5");
     expect(h.kinds()).toContain("model_change");
   });
 
@@ -58,7 +58,7 @@ describe("session file", () => {
     first.fake.setScript([{ text: "you asked about the answer" }, { text: "still here" }]);
     await using resumed = await createSession({
       cwd: first.dir,
-      client: fakeClient(first.fake),
+      client: first.fake,
       store: { resume: file, dir: join(first.home, "sessions") },
     });
     expect(resumed.id).toBe(first.session.id);
@@ -70,7 +70,7 @@ describe("session file", () => {
 
     await using continued = await createSession({
       cwd: first.dir,
-      client: fakeClient(first.fake),
+      client: first.fake,
       store: { continue: true, dir: join(first.home, "sessions") },
     });
     expect(continued.id).toBe(first.session.id);

@@ -1,16 +1,18 @@
 /**
- * Issue 24, "every way a model turn can end, named": what the loop does with each stop reason,
- * through the real client and SDKs against the fake server.
+ * Issue 24, "every way a model turn can end, named": what the loop does with each stop reason —
+ * with the scripted model, and through the official SDKs against the fake server where a
+ * provider's own word for the ending (Gemini's SAFETY, OTHER, MALFORMED_FUNCTION_CALL) is the point.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession, type SessionEvent } from "../../lib/agent/index.ts";
-import { CONTINUE_PROMPT } from "../../lib/agent/stop-reasons.ts";
+import { CONTINUE_PROMPT, isUnfinished } from "../../lib/agent/vocabulary.ts";
+import { FINISH_REASONS, type FinishReason } from "../../lib/llm/types.ts";
 import { createClient } from "../../lib/llm/client.ts";
 import { replyFor, startReplayServer, type Recording } from "../../lib/testing/replay.ts";
 import { tempDir } from "../helpers/temp.ts";
-import { harness, requestMessages } from "./harness.ts";
+import { harness, httpHarness, requestMessages } from "./harness.ts";
 
 const GEMINI = "gemini/gemini-2.5-flash";
 
@@ -70,7 +72,7 @@ describe("refusal and content filter end the run", () => {
   });
 
   test("Gemini SAFETY ends the run as content_filter", async () => {
-    await using h = await harness([{ text: "Partial", finishReason: "content_filter" }, { text: "never" }], {
+    await using h = await httpHarness([{ text: "Partial", finishReason: "content_filter" }, { text: "never" }], {
       model: GEMINI,
     });
     const result = await h.session.submit("something");
@@ -80,7 +82,7 @@ describe("refusal and content filter end the run", () => {
   });
 
   test("Gemini OTHER ends the run as incomplete, naming the reason", async () => {
-    await using h = await harness([{ text: "Half", finishReason: "incomplete" }], { model: GEMINI });
+    await using h = await httpHarness([{ text: "Half", finishReason: "incomplete" }], { model: GEMINI });
     const result = await h.session.submit("something");
     expect(result.stopReason).toBe("incomplete");
     expect(result.stopMessage).toContain("(gemini: OTHER)");
@@ -89,7 +91,9 @@ describe("refusal and content filter end the run", () => {
 
 describe("malformed_call is reported to the model once", () => {
   test("after a MALFORMED_FUNCTION_CALL the model is told and its retry completes the run", async () => {
-    await using h = await harness([{ finishReason: "malformed_call" }, { text: "Done properly." }], { model: GEMINI });
+    await using h = await httpHarness([{ finishReason: "malformed_call" }, { text: "Done properly." }], {
+      model: GEMINI,
+    });
     const result = await h.session.submit("do it");
     expect(result).toMatchObject({ stopReason: "completed", text: "Done properly.", turns: 2 });
     const turns = geminiTurns(h.fake.requests[1].body);
@@ -97,7 +101,7 @@ describe("malformed_call is reported to the model once", () => {
   });
 
   test("a second malformed call ends the run as malformed_call", async () => {
-    await using h = await harness(
+    await using h = await httpHarness(
       [{ finishReason: "malformed_call" }, { finishReason: "malformed_call" }, { text: "never" }],
       { model: GEMINI },
     );
@@ -166,4 +170,11 @@ describe("pause_turn on a recorded real stream", () => {
       home.cleanup();
     }
   });
+});
+
+test("issue 34: the unfinished endings are the model's six; no run-level reason (max_cost, turn_limit…) counts as one", () => {
+  const unfinished = FINISH_REASONS.filter((r) => isUnfinished(r));
+  expect(unfinished).toEqual(["max_tokens", "refusal", "content_filter", "malformed_call", "incomplete", "pause_turn"]);
+  for (const reason of ["completed", "handled", "tool_round_limit", "turn_limit", "max_cost", "aborted", "error"])
+    expect(isUnfinished(reason as FinishReason)).toBe(false);
 });

@@ -44,7 +44,7 @@ describe("codex's wait_agent timeout and resume_agent", () => {
   test("openai: the multi-agent tools carry codex's parameter names, types and required fields", async () => {
     await using h = await harness([{ text: "ok" }], { model: "openai/gpt-5.2", profile: "openai" });
     await h.session.submit("hi");
-    const params = Object.fromEntries(h.fake.requests[0].body.tools.map((t: any) => [t.name, t.parameters]));
+    const params = Object.fromEntries(h.fake.requests[0].body.tools!.map((t: any) => [t.name, t.parameters]));
     const shape = (name: string) => {
       const p = params[name];
       return {
@@ -130,7 +130,7 @@ describe("codex's wait_agent timeout and resume_agent", () => {
       { model: "openai/gpt-5.2", profile: "openai" },
     );
     await h.session.submit("PARENT: close and reopen");
-    expect(h.fake.requests[0].body.tools.map((t: any) => t.name)).toContain("resume_agent");
+    expect(h.fake.requests[0].body.tools!.map((t: any) => t.name)).toContain("resume_agent");
     const outs = h.events
       .filter(isEnd)
       .filter((e) => e.agent_id === undefined)

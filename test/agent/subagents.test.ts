@@ -81,10 +81,10 @@ describe("subagents (004 §9.9)", () => {
       }),
     );
     await h.session.submit("PARENT: go");
-    const parentTools = h.fake.requests[0].body.tools.map((t: any) => t.name);
+    const parentTools = h.fake.requests[0].body.tools!.map((t: any) => t.name);
     expect(parentTools).toEqual(expect.arrayContaining(["spawn_agent", "send_input", "wait", "close_agent"]));
     const child = childRequests(h.fake.requests, "CHILD-C");
-    const childTools = child[0].body.tools.map((t: any) => t.name);
+    const childTools = child[0].body.tools!.map((t: any) => t.name);
     expect(childTools).not.toContain("spawn_agent");
     expect(childTools).toContain("read");
     const childEnd = h.events
@@ -97,7 +97,7 @@ describe("subagents (004 §9.9)", () => {
   test("9.9 maxSubagentDepth 0 offers no subagent tools at all", async () => {
     await using h = await harness([{ text: "ok" }], { config: { maxSubagentDepth: 0 } });
     await h.session.submit("hi");
-    const names = h.fake.requests[0].body.tools.map((t: any) => t.name);
+    const names = h.fake.requests[0].body.tools!.map((t: any) => t.name);
     expect(names).not.toContain("spawn_agent");
     expect(names).not.toContain("wait");
   });
@@ -360,12 +360,12 @@ test("a resumed parent knows its children: finished ones report their answer, an
   const file = h.session.sessionFile!;
   await h.session.close();
   const { createSession } = await import("../../lib/agent/index.ts");
-  const { fakeClient, MODEL } = await import("./harness.ts");
+  const { MODEL } = await import("./harness.ts");
   await using resumed = await createSession({
     model: MODEL,
     profile: "default",
     cwd: h.dir,
-    client: fakeClient(h.fake),
+    client: h.fake,
     store: { resume: file },
   });
   expect(resumed.subagents).toEqual([
@@ -404,17 +404,17 @@ describe("subagents in each profile's tools (§9.12 subagent row)", () => {
       { profile: "anthropic" },
     );
     await h.session.submit("PARENT: delegate");
-    const tools = h.fake.requests[0].body.tools;
-    const agent = tools.find((t: any) => t.name === "Agent");
-    expect(Object.keys(agent.input_schema.properties).sort()).toEqual([
+    const tools = h.fake.requests[0].body.tools!;
+    const agent = tools.find((t) => t.name === "Agent")!.parameters as { properties: object; required: string[] };
+    expect(Object.keys(agent.properties).sort()).toEqual([
       "description",
       "model",
       "prompt",
       "run_in_background",
       "subagent_type",
     ]);
-    expect(agent.input_schema.required.sort()).toEqual(["description", "prompt"]);
-    expect(tools.some((t: any) => t.name === "spawn_agent")).toBe(false);
+    expect(agent.required.sort()).toEqual(["description", "prompt"]);
+    expect(tools.some((t) => t.name === "spawn_agent")).toBe(false);
     const end = h.events.filter(isEnd).find((e) => e.data.tool_name === "Agent")!.data.output as any;
     expect(end.text).toBe("notes.md written");
     expect(readFileSync(join(h.dir, "notes.md"), "utf8")).toBe("# notes\n");
@@ -444,7 +444,7 @@ describe("subagents in each profile's tools (§9.12 subagent row)", () => {
       (e) => e.kind === "agent_end" && e.agent_id === undefined && h.fake.requests.length >= 4,
     );
     const child = childRequests(h.fake.requests, "CHILD-EX")[0];
-    const names = child.body.tools.map((t: any) => t.name);
+    const names = child.body.tools!.map((t: any) => t.name);
     expect(names).not.toContain("Write");
     expect(names).not.toContain("Bash");
     expect(names).toContain("Read");
@@ -466,7 +466,7 @@ describe("subagents in each profile's tools (§9.12 subagent row)", () => {
       { model: "openai/gpt-5.2", profile: "openai" },
     );
     await h.session.submit("PARENT: codex style");
-    const tools = h.fake.requests[0].body.tools.map((t: any) => t.name);
+    const tools = h.fake.requests[0].body.tools!.map((t: any) => t.name);
     expect(tools).toEqual(expect.arrayContaining(["spawn_agent", "send_input", "wait_agent", "close_agent"]));
     const outs = h.events
       .filter(isEnd)
@@ -492,8 +492,7 @@ describe("subagents in each profile's tools (§9.12 subagent row)", () => {
       { model: "gemini/gemini-2.5-pro", profile: "gemini" },
     );
     await h.session.submit("PARENT: gemini style");
-    const decls = h.fake.requests[0].body.tools.flatMap((t: any) => t.functionDeclarations ?? []);
-    expect(decls.map((d: any) => d.name)).toContain("invoke_agent");
+    expect(h.fake.requests[0].body.tools!.map((t) => t.name)).toContain("invoke_agent");
     const outs = h.events
       .filter(isEnd)
       .filter((e) => e.agent_id === undefined)
@@ -547,7 +546,7 @@ describe("a child follows its parent's profile and tool selection", () => {
     expect(end.status).toBe("success");
     expect(end.text).toBe("child here");
     const child = childRequests(h.fake.requests, "CHILD-P")[0];
-    const names = child.body.tools.map((t: any) => t.name);
+    const names = child.body.tools!.map((t: any) => t.name);
     expect(names).toEqual(expect.arrayContaining(["Read", "Write", "Edit", "Bash", "Grep", "Glob"]));
     expect(names).not.toContain("read");
   });
@@ -577,9 +576,9 @@ describe("a child follows its parent's profile and tool selection", () => {
     });
     const child = childRequests(h.fake.requests, "CHILD-M");
     expect(child.length).toBe(1);
-    expect(child[0].format).toBe("anthropic-messages");
+    expect(child[0].api).toBe("anthropic-messages");
     // read_file → read → Read; exec_command → bash → Bash and its background-job companions; no subagent tools at the limit.
-    expect(child[0].body.tools.map((t: any) => t.name)).toEqual(["Read", "Bash", "TaskOutput", "TaskStop"]);
+    expect(child[0].body.tools!.map((t: any) => t.name)).toEqual(["Read", "Bash", "TaskOutput", "TaskStop"]);
   });
 });
 
@@ -674,7 +673,7 @@ test("maxSubagentDepth 2: a child may spawn a grandchild; the grandchild has no 
   );
   const result = await h.session.submit("PARENT: go deep");
   expect(result.text).toBe("done");
-  const toolsOf = (marker: string) => childRequests(h.fake.requests, marker)[0].body.tools.map((t: any) => t.name);
+  const toolsOf = (marker: string) => childRequests(h.fake.requests, marker)[0].body.tools!.map((t: any) => t.name);
   expect(toolsOf("CHILD-D2")).toEqual(expect.arrayContaining(["spawn_agent", "wait"]));
   expect(toolsOf("GRAND-D2")).not.toContain("spawn_agent");
   expect(childRequests(h.fake.requests, "GREAT-D2").length).toBe(0);

@@ -34,7 +34,7 @@ describe("004 §6 system prompt", () => {
       appendSystemPrompt: "USER-OVERRIDE: answer in French.",
     });
     await h.session.submit("hi");
-    const system = (h.fake.requests[0].body.system as any[]).map((b) => b.text).join("\n");
+    const system = h.fake.requests[0].body.system!;
     const at = (s: string) => system.indexOf(s);
     expect(at("You are gong")).toBe(0);
     expect(at("<environment>")).toBeGreaterThan(at("You are gong"));

@@ -218,8 +218,8 @@ describe("003 §11 dual channel (envelope text for the model, data for hosts)", 
       { text: "ok" },
     ]);
     await h.session.submit("read");
-    const result = requestMessages(h.fake, 1).at(-1).content[0];
-    expect(result.is_error).toBe(true);
+    const result = requestMessages(h.fake, 1).at(-1);
+    expect(result.isError).toBe(true);
     expect(toolResultTexts(h.fake, 1)[0]).toMatch(/missing\.txt/);
     const end = h.events.find((e) => e.kind === "tool_call_end")!;
     expect(end.data.is_error).toBe(true);
@@ -251,8 +251,8 @@ describe("003 §11 dual channel (envelope text for the model, data for hosts)", 
     ]);
     writeFileSync(join(h.dir, "dot.png"), png);
     await h.session.submit("look");
-    const block = requestMessages(h.fake, 1).at(-1).content[0];
-    const types = Array.isArray(block.content) ? block.content.map((c: any) => c.type) : [];
+    const result = requestMessages(h.fake, 1).at(-1);
+    const types = Array.isArray(result.content) ? result.content.map((c: any) => c.type) : [];
     expect(types).toContain("image");
   });
 });

@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import type { ScriptedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import type { Tool } from "../../tools/types.ts";
-import { harness } from "./harness.ts";
+import { harness, httpHarness } from "./harness.ts";
 
 /** A user's tool under a name no list knows, declaring itself a reader of files. */
 const loadConfig: Tool<{ name: string }> = {
@@ -23,11 +23,12 @@ const loadConfig: Tool<{ name: string }> = {
   },
 };
 
-const isSummaryRequest = (r: RecordedRequest) => JSON.stringify(r.body.system ?? "").includes("handover notes");
+const isSummaryRequest = (r: ScriptedRequest) => JSON.stringify(r.body.system ?? "").includes("handover notes");
 
 describe("tool metadata through the agent", () => {
   test("tool_call_start/end carry the kind and the tool's own summaries; updates while streaming too", async () => {
-    await using h = await harness(
+    // Through the fake server: that the files list never reaches the model is the adapters' to keep.
+    await using h = await httpHarness(
       [
         {
           toolCalls: [
@@ -105,7 +106,7 @@ describe("tool metadata through the agent", () => {
     ];
     let i = 0;
     await using h = await harness(
-      (r: RecordedRequest) => (isSummaryRequest(r) ? { text: "SUMMARY-TEXT" } : turns[i++]),
+      (r: ScriptedRequest) => (isSummaryRequest(r) ? { text: "SUMMARY-TEXT" } : turns[i++]),
       {
         customTools: [loadConfig],
         config: { compactKeepRecentTokens: 1 },

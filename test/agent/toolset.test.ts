@@ -16,7 +16,7 @@ import type { Tool } from "../../tools/types.ts";
 import { tempDir } from "../helpers/temp.ts";
 import type { AgentDefinition } from "../../lib/setup/agents.ts";
 import { conversationOf, routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
-import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
+import type { ScriptedRequest } from "../../lib/testing/fake-llm/types.ts";
 import { until } from "../helpers/wait.ts";
 import { harness } from "./harness.ts";
 
@@ -197,7 +197,7 @@ describe("issue 23 children are built by a ChildFactory from the parent's snapsh
     h.session.setTools(["read", "ls", "spawn_agent"]);
     await h.session.submit("PARENT: go");
     const child = h.fake.requests.find((r) => conversationOf(r).firstUser.includes("CHILD-S"));
-    expect(child!.body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "ls"]);
+    expect(child!.body.tools!.map((t: { name: string }) => t.name)).toEqual(["read", "ls"]);
   });
 
   test("the parent's switch after a spawn leaves the child's tools as they were built", async () => {
@@ -225,12 +225,12 @@ describe("issue 23 children are built by a ChildFactory from the parent's snapsh
       "the child's second request",
     );
     const child = h.fake.requests.filter((r) => conversationOf(r).firstUser.includes("CHILD-T"));
-    expect(child.map((r) => r.body.tools.map((t: { name: string }) => t.name))).toEqual([["read"], ["read"]]);
+    expect(child.map((r) => r.body.tools!.map((t: { name: string }) => t.name))).toEqual([["read"], ["read"]]);
   });
 });
 
 /** The agent id a spawn answered with, read from the parent's request that follows it. */
-function agentIdIn(request: RecordedRequest): string {
+function agentIdIn(request: ScriptedRequest): string {
   const id = JSON.stringify(request.body).match(/Spawned subagent ([0-9a-f]{8})/)?.[1];
   if (!id) throw new Error(`no agent id in request ${request.index}`);
   return id;

@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harness, type Harness } from "../agent/harness.ts";
+import { spawnedId } from "../agent/subagent-calls.ts";
 import type { ScriptToolCall, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { RewindConflictError } from "../../lib/checkpoints/restore.ts";
 import { tempDir } from "../helpers/temp.ts";
@@ -205,7 +206,7 @@ describe("issue-28 subagents", () => {
       routeByPrompt({
         PARENT: [
           call("spawn_agent", { task: "CHILD: append to a.txt" }),
-          (r) => call("wait", { agent_id: /"agent_id\\?":\\?"([0-9a-f]{8})/.exec(JSON.stringify(r.body))![1] }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
           { text: "done" },
         ],
         CHILD: [call("bash", { command: "echo child >> a.txt" }), { text: "appended" }],

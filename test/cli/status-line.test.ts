@@ -4,7 +4,8 @@
  * conversation holds afterwards, and a share over 100 % is never shown.
  */
 import { expect, test } from "bun:test";
-import { EventBus, type SessionEvent } from "../../lib/agent/events.ts";
+import { EventStream } from "../../lib/agent/events.ts";
+import type { SessionEvent } from "../../lib/agent/vocabulary.ts";
 import type { AssistantMessage } from "../../lib/llm/types.ts";
 import { StatusLine } from "../../lib/cli/status-line.ts";
 import { makeStyle } from "../../lib/cli/render.ts";
@@ -25,16 +26,16 @@ function answer(input: number, finishReason: AssistantMessage["finishReason"] = 
 
 test("issue 22 item 12: after a compaction the status line shows what the compaction left, never more than 100 %", () => {
   const status = new StatusLine(surface, makeStyle(false), info);
-  const bus = new EventBus(() => "s1");
-  bus.subscribe((e: SessionEvent) => status.observe(e));
-  bus.emit("message_end", { message: answer(50_000) });
+  const stream = new EventStream("s1");
+  stream.subscribe((e: SessionEvent) => status.observe(e));
+  stream.emit("message_end", { message: answer(50_000) });
   expect(status.text()).toContain("context 25%");
-  bus.emit("message_end", { message: answer(266_000) });
+  stream.emit("message_end", { message: answer(266_000) });
   expect(status.text()).toContain("context full");
   expect(status.text()).not.toMatch(/context \d{3,}%/);
-  bus.emit("compaction_end", { reason: "overflow", compacted: true, tokens_before: 266_000, tokens_after: 40_000 });
+  stream.emit("compaction_end", { reason: "overflow", compacted: true, tokens_before: 266_000, tokens_after: 40_000 });
   expect(status.text()).toContain("context 20%");
   // A failed call's usage does not count as the conversation's size.
-  bus.emit("message_end", { message: answer(300_000, "error") });
+  stream.emit("message_end", { message: answer(300_000, "error") });
   expect(status.text()).toContain("context 20%");
 });

@@ -1,6 +1,6 @@
 /**
  * The package's entry points as another project sees them: `gong` (sessions), `gong/tools` (the
- * tool-author kit) and `gong/testing` (the fake LLM server), resolved through package.json
+ * tool-author kit) and `gong/testing` (the scripted model and the fake LLM server), resolved through package.json
  * `exports` from a project that has gong in its node_modules — under Bun and under Deno.
  */
 import { expect, test } from "bun:test";
@@ -14,7 +14,7 @@ const ws = useWorkspace();
 const CONSUMER = `
 import { createClient, createSession, VERSION } from "gong";
 import { createToolRegistry } from "gong/tools";
-import { startFakeLlm } from "gong/testing";
+import { scriptedClient, startFakeLlm } from "gong/testing";
 
 const tools = createToolRegistry({ cwd: process.cwd(), preset: "readonly" });
 const listing = await tools.execute("ls", {});
@@ -28,7 +28,14 @@ const session = await createSession({
 const { text } = await session.submit("hi");
 await session.close();
 await fake.close();
-console.log([VERSION, listing.status, text].join(" | "));
+const scripted = await createSession({
+  model: "anthropic/claude-haiku-4-5",
+  client: scriptedClient([{ text: "hello from the script" }]),
+  store: false,
+});
+const played = await scripted.submit("hi");
+await scripted.close();
+console.log([VERSION, listing.status, text, played.text].join(" | "));
 `;
 
 function consumerProject(): string {
@@ -57,7 +64,7 @@ test("bun resolves gong, gong/tools and gong/testing through package.json export
   const dir = consumerProject();
   const r = await runIn(dir, [process.execPath, "main.ts"]);
   expect(r.stderr).toBe("");
-  expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \| success \| hello from the fake$/);
+  expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \| success \| hello from the fake \| hello from the script$/);
   expect(r.code).toBe(0);
 }, 30_000);
 
@@ -69,7 +76,7 @@ test.skipIf(!existsSync(DENO))(
       DENO_DIR: join(ws.home, "deno"),
       DENO_NO_UPDATE_CHECK: "1",
     });
-    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \| success \| hello from the fake$/);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \| success \| hello from the fake \| hello from the script$/);
     expect(r.code).toBe(0);
   },
   60_000,
@@ -91,5 +98,7 @@ test("the main entry point stays small: at most 25 runtime values, the tool and 
   ])
     expect(names).not.toContain(internal);
   expect(Object.keys(await import("../../tools/mod.ts"))).toContain("createToolRegistry");
-  expect(Object.keys(await import("../../lib/testing/index.ts"))).toContain("startFakeLlm");
+  expect(Object.keys(await import("../../lib/testing/index.ts"))).toEqual(
+    expect.arrayContaining(["startFakeLlm", "scriptedClient", "routeByPrompt"]),
+  );
 });

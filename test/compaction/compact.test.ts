@@ -6,30 +6,28 @@ import {
   compactMessages,
   type CompactResult,
 } from "../../lib/agent/compaction/index.ts";
-import { createClient } from "../../lib/llm/client.ts";
 import type { Message } from "../../lib/llm/types.ts";
 import { REMOVED_OUTPUT_NOTE, SessionStore } from "../../lib/store/index.ts";
-import { startFakeLlm, type FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import type { Script } from "../../lib/testing/fake-llm/types.ts";
+import type { Script, ScriptedRequest } from "../../lib/testing/fake-llm/types.ts";
+import { scriptedClient, type ScriptedClient } from "../../lib/testing/scripted-client.ts";
 import { assistant, conversation, tempDir, toolResult, treeProblems, user } from "../store/helpers.ts";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 const SUMMARY = "## Goal\nShip the feature.\n\n## Next Steps\n1. run the tests";
 
 let tmp: ReturnType<typeof tempDir>;
-let fake: FakeLlm | undefined;
+let fake: ScriptedClient | undefined;
 beforeEach(() => {
   tmp = tempDir("gong-compaction-");
 });
 afterEach(async () => {
-  await fake?.close();
   fake = undefined;
   tmp.cleanup();
 });
 
-async function llm(script: Script) {
-  fake = await startFakeLlm({ script });
-  return createClient({ baseUrls: { anthropic: fake.baseUrls.anthropic }, apiKeys: { anthropic: "test" } });
+async function llm(script: Script<ScriptedRequest>) {
+  fake = scriptedClient(script);
+  return fake;
 }
 
 /** The prompt text the summary request carried. */

@@ -93,11 +93,7 @@ test("issue 26: a PreToolUse hook's allow skips the question but not a deny rule
 test("issue 26: print and RPC (the unattended gate) refuse an ask rule, saying what would allow it; a mode's own gate replaces the unattended one", async () => {
   const p = permissions({ ask: ["Bash(git push *)"] });
   const unattended = unattendedGate(p);
-  const runner = new HookRunner(
-    [unattended],
-    () => 0,
-    () => {},
-  );
+  const runner = new HookRunner([unattended], { hookTimeoutMs: 0 }, () => {});
   const run = (command: string) =>
     runner.beforeToolCall("bash", { command }, pending({ name: "bash", args: { command } }, cwd));
   expect(await run("git push")).toEqual({

@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { createSession } from "../../lib/agent/index.ts";
 import { SessionStore } from "../../lib/store/session-store.ts";
-import { fakeClient, harness, MODEL } from "../agent/harness.ts";
-import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
+import { harness, MODEL } from "../agent/harness.ts";
+import { scriptedClient } from "../../lib/testing/scripted-client.ts";
 
 const textOf = (content: unknown) =>
   typeof content === "string"
@@ -42,21 +42,18 @@ describe("issue 23 injected user-role messages are their own entry kind", () => 
     store.close();
 
     // Resumed, the session sends it again as a user message.
-    const fake = await startFakeLlm({ script: [{ text: "again" }] });
-    try {
-      const resumed = await createSession({
-        model: MODEL,
-        profile: "default",
-        cwd: h.dir,
-        client: fakeClient(fake),
-        store: SessionStore.open(file),
-      });
-      await resumed.submit("and now?");
-      expect(JSON.stringify(fake.requests[0].body.messages)).toContain("look at the tests instead");
-      await resumed.close();
-    } finally {
-      await fake.close();
-    }
+    const model = scriptedClient([{ text: "again" }]);
+    await using resumed = await createSession({
+      model: MODEL,
+      profile: "default",
+      cwd: h.dir,
+      client: model,
+      store: SessionStore.open(file),
+    });
+    await resumed.submit("and now?");
+    expect(model.requests[0].body.messages).toContainEqual(
+      expect.objectContaining({ role: "user", content: "look at the tests instead" }),
+    );
   });
 
   test("004-9.6.3 the loop detector's warning is stored as an injected entry of origin loop_detection", async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createSession } from "../../lib/agent/index.ts";
-import type { SessionEvent } from "../../lib/agent/events.ts";
+import type { SessionEvent } from "../../lib/agent/vocabulary.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 const PROFILES = [

@@ -141,3 +141,16 @@ test("createSession's entries are checked the same way", () => {
     /MCP server 'bad'.*needs a "command"/,
   );
 });
+
+test("issue 34: one phrasing of a configuration problem: an unknown key is named the same in settings, .mcp.json and createSession", () => {
+  mkdirSync(join(dir, ".gong"));
+  const settings = join(dir, ".gong", "settings.json");
+  writeJson(settings, { mcpServers: { db: { command: "db-server", enabledTool: ["x"] } } });
+  expect(() => readSettingsFile(settings)).toThrow(`'mcpServers.db.enabledTool' is not a known setting`);
+  expect(() => serverFromOptions("db", { command: "db-server", enabledTool: ["x"] })).toThrow(
+    "Invalid MCP server 'db': 'enabledTool' is not a known setting",
+  );
+  expect(() => serverFromOptions("db", { command: "db-server", startupTimeoutMs: "soon" })).toThrow(
+    "Invalid MCP server 'db': 'startupTimeoutMs' expected number but received",
+  );
+});

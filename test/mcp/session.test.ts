@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { harness, requestMessages, toolResultTexts, type Harness } from "../agent/harness.ts";
 import type { McpManager } from "../../lib/mcp/index.ts";
-import type { Script } from "../../lib/testing/fake-llm/types.ts";
+import type { Script, ScriptedRequest } from "../../lib/testing/fake-llm/types.ts";
 import { connectedManager, outputOf, startHttpEverything, stdioEntry, type HttpServer } from "./helpers.ts";
 
 let http: HttpServer;
@@ -26,7 +26,10 @@ const TRANSPORTS = [
 ];
 
 /** A session whose server is connected before the first request; cleanup (or `await using`) closes both. */
-async function connected(script: Script, entry: Record<string, unknown>): Promise<Harness & { manager: McpManager }> {
+async function connected(
+  script: Script<ScriptedRequest>,
+  entry: Record<string, unknown>,
+): Promise<Harness & { manager: McpManager }> {
   const manager = await connectedManager(entry);
   const h = await harness(script, { mcpServers: manager });
   const cleanup = async () => {
@@ -43,7 +46,7 @@ for (const transport of TRANSPORTS) {
     test("its tools are in the model request under mcp__everything__<tool>, with the server's JSON Schema", async () => {
       await using h = await connected([{ text: "seen" }], transport.entry());
       await h.session.submit("which tools?");
-      const tools = h.fake.requests[0].body.tools as { name: string; input_schema: Record<string, any> }[];
+      const tools = h.fake.requests[0].body.tools!;
       const names = tools.map((t) => t.name);
       expect(names).toContain("read");
       expect(names).toContain("mcp__everything__echo");
@@ -53,14 +56,12 @@ for (const transport of TRANSPORTS) {
       expect(names).not.toContain("mcp__everything__simulate-research-query");
       for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
       const echo = tools.find((t) => t.name === "mcp__everything__echo")!;
-      expect(echo.input_schema).toMatchObject({
+      expect(echo.parameters).toMatchObject({
         type: "object",
         properties: { message: { type: "string" } },
         required: ["message"],
       });
-      expect(h.fake.requests[0].body.system.map((b: { text: string }) => b.text).join("")).toContain(
-        "mcp__everything__echo",
-      );
+      expect(h.fake.requests[0].body.system).toContain("mcp__everything__echo");
     }, 30_000);
 
     test("a scripted echo call goes through the server and back to the model", async () => {
@@ -117,11 +118,10 @@ for (const transport of TRANSPORTS) {
         transport.entry(),
       );
       await h.session.submit("show me");
-      const blocks = requestMessages(h.fake, 1).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
-      const result = blocks.find((b) => b.type === "tool_result");
+      const result = requestMessages(h.fake, 1).find((m) => m.role === "tool");
       const image = result.content.find((c: { type: string }) => c.type === "image");
-      expect(image.source).toMatchObject({ type: "base64", media_type: "image/png" });
-      expect(image.source.data).toStartWith("iVBORw0KGgo");
+      expect(image.mimeType).toBe("image/png");
+      expect(image.data).toStartWith("iVBORw0KGgo");
       expect(result.content.find((c: { type: string }) => c.type === "text").text).toContain(
         "The image above is the MCP logo.",
       );
@@ -163,15 +163,12 @@ test("presets apply: readonly leaves MCP tools out, a list may name them, setToo
   });
   await ro.session.submit("x");
   await picked.session.submit("y");
-  expect(ro.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "grep", "find", "ls"]);
-  expect(picked.fake.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual([
-    "read",
-    "mcp__everything__echo",
-  ]);
+  expect(ro.fake.requests[0].body.tools!.map((t) => t.name)).toEqual(["read", "grep", "find", "ls"]);
+  expect(picked.fake.requests[0].body.tools!.map((t) => t.name)).toEqual(["read", "mcp__everything__echo"]);
   // Switching back to the default preset brings them back.
   ro.session.setTools("default");
   await ro.session.submit("z");
-  expect(ro.fake.requests[1].body.tools.map((t: { name: string }) => t.name)).toContain("mcp__everything__get-sum");
+  expect(ro.fake.requests[1].body.tools!.map((t) => t.name)).toContain("mcp__everything__get-sum");
 }, 30_000);
 
 test("MCP tools follow the same rule as custom tools through setTools and setProfile", async () => {

@@ -28,12 +28,12 @@ describe("MCP tool search", () => {
     const [first, second] = h.fake.requests;
     expect(names(first)).toContain("ToolSearch");
     expect(names(first).filter((n) => n.startsWith("mcp__"))).toEqual([]);
-    const search = first.body.tools.find((t: any) => t.name === "ToolSearch");
+    const search = first.body.tools!.find((t) => t.name === "ToolSearch")!;
     expect(search.description).toContain("- mcp__everything__echo: ");
-    expect(search.input_schema.properties).toHaveProperty("query");
+    expect(search.parameters.properties).toHaveProperty("query");
     // After the search, the loaded tool's schema travels with the request (and only that one).
-    const echo = second.body.tools.find((t: any) => t.name === "mcp__everything__echo");
-    expect(echo.input_schema).toMatchObject({ properties: { message: { type: "string" } } });
+    const echo = second.body.tools!.find((t) => t.name === "mcp__everything__echo")!;
+    expect(echo.parameters).toMatchObject({ properties: { message: { type: "string" } } });
     expect(names(second).filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__everything__echo"]);
     expect(toolResultTexts(h.fake, 1)[0]).toStartWith("Loaded 1 tool; call it directly now:");
     expect(toolResultTexts(h.fake, 2).at(-1)).toBe("Echo: found and called");

@@ -5,7 +5,11 @@
  * line longer than the budget is cut inside, never dropped.
  */
 import { describe, expect, test } from "bun:test";
-import { countLines, cutOutput, formatSize } from "../../lib/output/cut.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { textOf } from "../../lib/llm/types.ts";
+import { countLines, cutOutput, firstLine, formatSize, oneLine } from "../../lib/output/cut.ts";
+import { ROOT, sourceFiles } from "../../scripts/layers.ts";
 
 /** n lines "line 1" … "line n", each ended by "\n". */
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("");
@@ -171,5 +175,43 @@ describe("line conventions", () => {
     expect(formatSize(51_200)).toBe("50.0KB");
     expect(formatSize(3 * 1024 * 1024)).toBe("3.0MB");
     expect(formatSize(2 * 1024 ** 3)).toBe("2.0GB");
+  });
+});
+
+describe("issue 34: one firstLine, one oneLine, one textOf", () => {
+  test("oneLine flattens whitespace and cuts with an ellipsis; firstLine keeps the first line, trimmed", () => {
+    expect(oneLine("  a\n\tb   c  ", 100)).toBe("a b c");
+    expect(oneLine("x".repeat(10), 5)).toBe("xxxx…");
+    expect(oneLine(undefined)).toBe("");
+    expect(firstLine("\n  first line  \nsecond")).toBe("first line");
+    expect(firstLine("abcdefgh", 4)).toBe("abc…");
+    expect(firstLine(null)).toBe("");
+  });
+
+  test("textOf: a message's text parts, images and thinking left out; content from outside gives text or nothing", () => {
+    const content = [
+      { type: "thinking", text: "hidden" },
+      { type: "text", text: "a" },
+      { type: "image", mimeType: "image/png", data: "" },
+      { type: "text", text: "b" },
+    ];
+    expect(textOf(content)).toBe("ab");
+    expect(textOf(content, " ")).toBe("a b");
+    expect(textOf("plain")).toBe("plain");
+    expect(textOf(null)).toBe("");
+  });
+
+  test("no module writes its own: firstLine and oneLine live in lib/output/cut.ts, textOf in lib/llm/types.ts", () => {
+    const homes: Record<string, string> = {
+      firstLine: "lib/output/cut.ts",
+      oneLine: "lib/output/cut.ts",
+      textOf: "lib/llm/types.ts",
+    };
+    const found = sourceFiles().flatMap((f) =>
+      [...readFileSync(join(ROOT, f), "utf8").matchAll(/(?:function|const) (firstLine|oneLine|textOf)\b/g)]
+        .filter((m) => homes[m[1]] !== f)
+        .map((m) => `${f}: ${m[1]}`),
+    );
+    expect(found).toEqual([]);
   });
 });

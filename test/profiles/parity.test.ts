@@ -8,7 +8,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { alive, harness, pidFrom, type Harness } from "../agent/harness.ts";
+import { alive, httpHarness, pidFrom, type Harness } from "../agent/harness.ts";
+import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { ScriptToolCall, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { WIRE_PROFILES, type WireProfile } from "./wire.ts";
 
@@ -62,16 +63,16 @@ const PROFILE_CALLS: Record<WireProfile["profile"], ProfileCalls> = {
 };
 
 const calls = (...toolCalls: ScriptToolCall[]): ScriptTurn => ({ toolCalls });
-const ends = (h: Harness) => h.events.filter((e) => e.kind === "tool_call_end");
-const file = (h: Harness, path: string) => readFileSync(join(h.dir, path), "utf8");
+const ends = (h: Harness<FakeLlm>) => h.events.filter((e) => e.kind === "tool_call_end");
+const file = (h: Harness<FakeLlm>, path: string) => readFileSync(join(h.dir, path), "utf8");
 
 async function run(
   wire: WireProfile,
   script: ScriptTurn[],
-  body: (h: Harness, d: ProfileCalls) => Promise<void>,
-  options: Parameters<typeof harness>[1] = {},
+  body: (h: Harness<FakeLlm>, d: ProfileCalls) => Promise<void>,
+  options: Parameters<typeof httpHarness>[1] = {},
 ): Promise<void> {
-  await using h = await harness(script, { model: wire.model, profile: "auto", killGraceMs: 200, ...options });
+  await using h = await httpHarness(script, { model: wire.model, profile: "auto", killGraceMs: 200, ...options });
   expect(h.session.profile).toBe(wire.profile);
   await body(h, PROFILE_CALLS[wire.profile]);
   for (const r of h.fake.requests)

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { harness } from "../agent/harness.ts";
+import { httpHarness } from "../agent/harness.ts";
 import { ANTHROPIC_BASE_INSTRUCTIONS } from "../../lib/profiles/anthropic/profile.ts";
 import { GEMINI_BASE_INSTRUCTIONS } from "../../lib/profiles/gemini/profile.ts";
 import { getProfileFactory, profileForModel } from "../../lib/profiles/index.ts";
@@ -178,7 +178,7 @@ describe("004 §3.1 the profile follows the model's family", () => {
 describe("004 §9.2 each profile's request (snapshot per profile)", () => {
   for (const wire of WIRE_PROFILES) {
     test(`${wire.profile}: exactly the reference agent's tool names and parameter shapes, over its own wire API`, async () => {
-      await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
+      await using h = await httpHarness([{ text: "ok" }], { model: wire.model, profile: "auto" });
       await h.session.submit("hi");
       expect(h.session.profile).toBe(wire.profile);
       const body = h.fake.requests[0].body;
@@ -205,7 +205,7 @@ describe("004 §9.2 each profile's request (snapshot per profile)", () => {
   test("units and types as the references declare them: Bash timeout in ms, codex counts as numbers, gemini lines as integers", async () => {
     const types = (schemas: Record<string, any>, tool: string, prop: string) => schemas[tool].properties[prop].type;
     for (const wire of WIRE_PROFILES) {
-      await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
+      await using h = await httpHarness([{ text: "ok" }], { model: wire.model, profile: "auto" });
       await h.session.submit("hi");
       const s = wire.toolSchemas(h.fake.requests[0].body) as Record<string, any>;
       if (wire.profile === "anthropic") {
@@ -235,7 +235,7 @@ describe("004 §9.8 prompt layers per profile", () => {
       mkdirSync(join(dir, ".codex"));
       for (const name of ["AGENTS.md", "CLAUDE.md", "GEMINI.md", ".codex/instructions.md"])
         writeFileSync(join(dir, name), `rule from ${name}\n`);
-      await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto", cwd: dir });
+      await using h = await httpHarness([{ text: "ok" }], { model: wire.model, profile: "auto", cwd: dir });
       await h.session.submit("hi");
       const system = wire.system(h.fake.requests[0].body);
       const at = (needle: string) => system.indexOf(needle);
@@ -252,7 +252,7 @@ describe("004 §9.8 prompt layers per profile", () => {
     // carries Claude Code's WebSearch, AskUserQuestion, EnterPlanMode and ExitPlanMode (about 3,650), which Claude models call.
     const budget = wire.profile === "anthropic" ? 16_500 : 12_500;
     test(`${wire.profile}: the first request (system prompt + tool definitions) stays under ${budget.toLocaleString("en")} characters`, async () => {
-      await using h = await harness([{ text: "ok" }], { model: wire.model, profile: "auto" });
+      await using h = await httpHarness([{ text: "ok" }], { model: wire.model, profile: "auto" });
       await h.session.submit("hi");
       const body = h.fake.requests[0].body;
       expect(wire.system(body).length + JSON.stringify(body.tools).length).toBeLessThan(budget);
@@ -262,14 +262,14 @@ describe("004 §9.8 prompt layers per profile", () => {
 
 describe("004 §3 overrides and switching", () => {
   test("createSession({ profile }) overrides the model's choice: gemini's tools over the Anthropic wire", async () => {
-    await using h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "gemini" });
+    await using h = await httpHarness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "gemini" });
     await h.session.submit("hi");
     expect(h.session.profile).toBe("gemini");
     expect(wireOf("anthropic").toolNames(h.fake.requests[0].body)).toContain("run_shell_command");
   });
 
   test("setProfile switches at the next request and announces it; 'auto' follows the model again", async () => {
-    await using h = await harness([{ text: "one" }, { text: "two" }, { text: "three" }], {
+    await using h = await httpHarness([{ text: "one" }, { text: "two" }, { text: "three" }], {
       model: "anthropic/claude-sonnet-4-5",
       profile: "auto",
     });
@@ -295,7 +295,7 @@ describe("004 §3 overrides and switching", () => {
   });
 
   test("/model to another family switches the profile; earlier calls under the old names reach the new model as text", async () => {
-    await using h = await harness(
+    await using h = await httpHarness(
       [
         { toolCalls: [{ name: "Write", arguments: { file_path: "note.txt", content: "hello\n" } }] },
         { text: "written" },
@@ -319,7 +319,7 @@ describe("004 §3 overrides and switching", () => {
   });
 
   test("a named profile stays when the model changes family", async () => {
-    await using h = await harness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "anthropic" });
+    await using h = await httpHarness([{ text: "ok" }], { model: "anthropic/claude-sonnet-4-5", profile: "anthropic" });
     h.session.setModel("gemini/gemini-2.5-pro");
     expect(h.session.profile).toBe("anthropic");
     await h.session.submit("hi");
@@ -328,7 +328,7 @@ describe("004 §3 overrides and switching", () => {
 
   test("presets translate into the profile's own tools; a custom tool of the same name wins", async () => {
     const custom = { ...(await import("../../tools/read.ts")).readTool, name: "Read", description: "My own reader." };
-    await using h = await harness([{ text: "ok" }], {
+    await using h = await httpHarness([{ text: "ok" }], {
       model: "anthropic/claude-sonnet-4-5",
       profile: "auto",
       tools: "readonly",
@@ -345,7 +345,7 @@ describe("004 §3 overrides and switching", () => {
 
 describe("004 §5.4 command timeouts", () => {
   test("defaultCommandTimeoutMs in the session config is honoured by the default profile's bash too", async () => {
-    await using h = await harness(
+    await using h = await httpHarness(
       [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 5" } }] }, { text: "too slow" }],
       { config: { defaultCommandTimeoutMs: 300 }, killGraceMs: 200 },
     );

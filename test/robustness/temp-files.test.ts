@@ -4,9 +4,12 @@
  * — from the command line or through the SDK.
  */
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { tempFileOwner, tempPathFor } from "../../lib/temp-files.ts";
+import { writeJsonAtomic } from "../../lib/batch/layout.ts";
+import { tempFileOwner, tempPathFor, writeFileAtomicSync } from "../../lib/temp-files.ts";
+import { ROOT, sourceFiles } from "../../scripts/layers.ts";
+import { until } from "../helpers/wait.ts";
 import { harness } from "../agent/harness.ts";
 import { startFakeLlm, useWorkspace, WIRE_APIS } from "../cli/helpers.ts";
 
@@ -84,4 +87,29 @@ test("the SDK's createSession sweeps the project's orphaned temp files at start"
   expect(h.fake.requests).toHaveLength(0); // before any prompt
   expect(existsSync(orphan)).toBe(false);
   for (const kept of [fresh, live]) expect(existsSync(kept)).toBe(true);
+});
+
+test("issue 34: a batch's files are written through the shared atomic write, so a killed batch's temp files are swept", async () => {
+  const dead = await deadPid();
+  const out = join(ws.dir, "batch-out");
+  const orphan = plant(out, `.summary.json.gong-${dead}-a1b2c3d4e5f6.tmp`, 5 * 60_000);
+  writeJsonAtomic(join(out, "summary.json"), { done: 1 });
+  expect(readFileSync(join(out, "summary.json"), "utf8")).toBe('{\n  "done": 1\n}\n');
+  await until(() => !existsSync(orphan), "the orphan swept");
+  expect(readdirSync(out)).toEqual(["summary.json"]);
+});
+
+test("issue 34: an atomic write that fails leaves the old file and no temp file", () => {
+  const dir = join(ws.dir, "failing");
+  mkdirSync(join(dir, "target"), { recursive: true });
+  // Renaming a file over a directory fails after the temp file was written.
+  expect(() => writeFileAtomicSync(join(dir, "target"), "new")).toThrow();
+  expect(readdirSync(dir)).toEqual(["target"]);
+});
+
+test("issue 34: no module names its own temp file: every atomic write goes through lib/temp-files.ts", () => {
+  const own = sourceFiles().filter(
+    (f) => f !== "lib/temp-files.ts" && /\.tmp[`'"]/.test(readFileSync(join(ROOT, f), "utf8")),
+  );
+  expect(own).toEqual([]);
 });

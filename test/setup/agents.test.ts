@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentModel, discoverAgents } from "../../lib/setup/agents.ts";
 import { conversationOf, routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
-import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
+import type { ScriptedRequest } from "../../lib/testing/fake-llm/types.ts";
 import { harness } from "../agent/harness.ts";
 import { tempDir } from "../helpers/temp.ts";
 import { until } from "../helpers/wait.ts";
@@ -31,12 +31,9 @@ function project() {
   };
 }
 
-const childOf = (requests: RecordedRequest[], marker: string) =>
+const childOf = (requests: ScriptedRequest[], marker: string) =>
   requests.filter((r) => conversationOf(r).firstUser.includes(marker));
-const toolNames = (r: RecordedRequest): string[] =>
-  r.format === "gemini"
-    ? (r.body.tools?.[0]?.functionDeclarations ?? []).map((t: any) => t.name)
-    : (r.body.tools ?? []).map((t: any) => t.name ?? t.function?.name);
+const toolNames = (r: ScriptedRequest): string[] => (r.body.tools ?? []).map((t) => t.name);
 
 describe("custom agents", () => {
   test("found in .claude/agents (subfolders too) and the user's ~/.claude/agents; unknown keys ignored; a malformed file is one line", async () => {
@@ -137,13 +134,13 @@ describe("custom agents", () => {
     const result = await h.session.submit("PARENT: get the diff reviewed");
     expect(result.text).toBe("Reviewed.");
     const parent = childOf(h.fake.requests, "PARENT")[0];
-    const agentTool = parent.body.tools.find((t: any) => t.name === "Agent");
+    const agentTool = parent.body.tools!.find((t) => t.name === "Agent")!;
     expect(agentTool.description).toContain("- code-reviewer: Reviews code for bugs");
     const [child] = childOf(h.fake.requests, "CHILD");
     expect(JSON.stringify(child.body.system)).toContain("You are an expert code reviewer");
     // Glob, Grep, LS (retired: Glob), Read, NotebookRead (Read), WebFetch, WebSearch, TodoWrite; no shell.
     expect(toolNames(child).sort()).toEqual(["Glob", "Grep", "Read", "TodoWrite", "WebFetch", "WebSearch"]);
-    expect(child.body.model).toBe("claude-sonnet-4-6");
+    expect(child.body.model).toBe("anthropic/claude-sonnet-4-6");
     const end = h.of("tool_call_end").find((e) => e.agent_id === undefined && e.data.tool_name === "Agent")!;
     expect((end.data.output as any).text).toBe("No issues with confidence of 80 or more.");
   });
@@ -169,7 +166,7 @@ describe("custom agents", () => {
     );
     await g.session.submit("PARENT: go");
     const [child] = childOf(g.fake.requests, "CHILD");
-    expect(JSON.stringify(child.body.systemInstruction)).toContain("SHELL-ONLY PROMPT");
+    expect(child.body.system).toContain("SHELL-ONLY PROMPT");
     expect(toolNames(child)).toContain("run_shell_command");
     expect(toolNames(child)).not.toContain("read_file");
 
@@ -188,7 +185,7 @@ describe("custom agents", () => {
     await o.session.submit("PARENT: go");
     // The spawned child runs in the background: wait (bounded) for its request.
     const codexChild = await until(() => childOf(o.fake.requests, "CHILD")[0], "the child's request");
-    expect(JSON.stringify(codexChild.body.instructions)).toContain("SHELL-ONLY PROMPT");
+    expect(codexChild.body.system).toContain("SHELL-ONLY PROMPT");
     expect(toolNames(codexChild)).toContain("exec_command");
     expect(toolNames(codexChild)).not.toContain("read_file");
   });

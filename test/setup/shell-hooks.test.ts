@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HookRunner, type HookErrorReport } from "../../lib/agent/hooks.ts";
+import { HookRunner } from "../../lib/agent/hooks.ts";
+import type { HookErrorReport } from "../../lib/agent/vocabulary.ts";
 import { parseHookConfig, type HookConfig } from "../../lib/setup/hook-config.ts";
 import { ShellHooks, type HookDecision } from "../../lib/setup/shell-hooks.ts";
 import { tempDir, type TempDir } from "../helpers/temp.ts";
@@ -34,11 +35,7 @@ function setup(hooks: unknown) {
     decisions,
   });
   const errors: HookErrorReport[] = [];
-  const runner = new HookRunner(
-    [shell.hooks],
-    () => 5000,
-    (e) => void errors.push(e),
-  );
+  const runner = new HookRunner([shell.hooks], { hookTimeoutMs: 5000 }, (e) => void errors.push(e));
   return { shell, runner, lines, notices, decisions, errors };
 }
 

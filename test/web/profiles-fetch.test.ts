@@ -1,5 +1,5 @@
 /**
- * Each profile's fetch tool through the fake LLM server (issue 29): the model calls its family's
+ * Each profile's fetch tool with the scripted model (issue 29): the model calls its family's
  * tool (anthropic WebFetch {url, prompt}, gemini web_fetch {prompt} with the URL inside, openai and
  * default web_fetch {url, prompt?}); with a prompt a second, small model call (web.fetchModel)
  * answers it from the page and the main model gets that answer; without one the page itself goes
@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import type { ScriptedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { harness } from "../agent/harness.ts";
 import { startWebServer, type WebServer } from "../helpers/web-server.ts";
 
@@ -20,11 +20,11 @@ afterAll(() => server.close());
 const ANSWER = "publish = false makes a repository non-publishing.";
 
 /** The request a fetch prompt makes: it carries the page between <page> tags. */
-const isPageQuestion = (r: RecordedRequest) => JSON.stringify(r.body).includes("<page url=");
-const hasToolResult = (r: RecordedRequest) => JSON.stringify(r.body).includes("Fetched http");
+const isPageQuestion = (r: ScriptedRequest) => JSON.stringify(r.body).includes("<page url=");
+const hasToolResult = (r: ScriptedRequest) => JSON.stringify(r.body).includes("Fetched http");
 
 function script(call: { name: string; arguments: Record<string, unknown> }) {
-  return (request: RecordedRequest): ScriptTurn => {
+  return (request: ScriptedRequest): ScriptTurn => {
     if (isPageQuestion(request)) return { text: ANSWER };
     if (hasToolResult(request)) return { text: "Done." };
     return { toolCalls: [call] };
@@ -80,7 +80,7 @@ describe("each profile's fetch tool answers a prompt with the fetch model", () =
       const question = h.fake.requests.find(isPageQuestion);
       expect(question).toBeDefined();
       // The small model is the configured one and sees the page as markdown.
-      expect(question?.body.model).toBe("claude-haiku-4-5");
+      expect(question?.body.model).toBe("anthropic/claude-haiku-4-5");
       expect(JSON.stringify(question?.body)).toContain("publish = false");
       const end = h.of("tool_call_end")[0];
       expect(end.data.is_error).toBe(false);

@@ -160,21 +160,24 @@ test("openai-responses: the next request after a search sends the answer's text 
 });
 
 test("the fake server's request log: each wire API's search tool beside the function tools, none on Chat Completions or when off", async () => {
-  const { harness } = await import("../agent/harness.ts");
+  const { httpHarness } = await import("../agent/harness.ts");
   const cases: [string, (body: any) => unknown[], unknown][] = [
     ["anthropic/claude-sonnet-4-5", (b) => b.tools, { type: "web_search_20250305", name: "web_search" }],
     ["openai/gpt-5", (b) => b.tools, { type: "web_search" }],
     ["gemini/gemini-2.5-pro", (b) => b.tools, { googleSearch: {} }],
   ];
   for (const [model, tools, tool] of cases) {
-    await using on = await harness([{ text: "ok" }], { model, profile: "auto", config: { webSearch: true } });
+    await using on = await httpHarness([{ text: "ok" }], { model, profile: "auto", config: { webSearch: true } });
     await on.session.submit("hi");
     expect(tools(on.fake.requests[0].body)).toContainEqual(tool);
-    await using off = await harness([{ text: "ok" }], { model, profile: "auto" });
+    await using off = await httpHarness([{ text: "ok" }], { model, profile: "auto" });
     await off.session.submit("hi");
     expect(tools(off.fake.requests[0].body)).not.toContainEqual(tool);
   }
-  await using chat = await harness([{ text: "ok" }], { model: "deepseek/deepseek-chat", config: { webSearch: true } });
+  await using chat = await httpHarness([{ text: "ok" }], {
+    model: "deepseek/deepseek-chat",
+    config: { webSearch: true },
+  });
   await chat.session.submit("hi");
   const chatTools = chat.fake.requests[0].body.tools as { type: string }[];
   expect(chatTools.length).toBeGreaterThan(0);

@@ -7,18 +7,19 @@ import { isToolError, ToolError } from "../../envelope.ts";
 import { SubdirEnvironment } from "../../env/subdir.ts";
 import type { ExecutionEnvironment } from "../../env/types.ts";
 import type { Message, ReasoningEffort } from "../../llm/types.ts";
-import { SUBAGENT_TOOL_NAMES } from "../../profiles/index.ts";
 import type { Capability, ProviderProfile } from "../../profiles/types.ts";
 import { agentModel, agentToolSelection, type AgentDefinition } from "../../setup/agents.ts";
 import { childSessionDir } from "../../store/list.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import type { ToolPreset } from "../../../tools/selection.ts";
 import { checkReasoningEffort } from "../config.ts";
-import type { CreateSessionOptions } from "../create.ts";
+import type { CreateSessionOptions } from "../session-options.ts";
 import type { Session } from "../session.ts";
 import type { PromptSources } from "../system-prompt.ts";
 import type { ChildFactory, ParentSnapshot } from "./child-factory.ts";
-import { DEFAULT_CHILD_MAX_TURNS, type SpawnRequest } from "./manager.ts";
+import { DEFAULT_CHILD_MAX_TURNS } from "./manager.ts";
+import type { SpawnRequest } from "../../profiles/subagents.ts";
+import { SUBAGENT_TOOL_NAMES } from "../../profiles/index.ts";
 
 /** Where a session sits in a tree of agents: 0 for one a host created, parent depth + 1 for a child. */
 export interface Lineage {

@@ -9,28 +9,9 @@
 import { ToolError } from "../../envelope.ts";
 import type { Usage } from "../../llm/types.ts";
 import { addUsage, zeroUsage } from "../../llm/usage.ts";
-import type { EventMap, SessionEvent } from "../events.ts";
-import type { SubmitResult } from "../loop.ts";
-import type { ChildFactory, ParentSnapshot } from "./child-factory.ts";
-import type { ChildReport, ChildStatus, SpawnRequest, Subagents } from "../../profiles/subagents.ts";
-
-// The requests and reports the profiles' subagent tools exchange with the manager are declared with them.
-export type { ChildReport, ChildStatus, SpawnRequest };
-
-/** What the manager needs of a child session (a Session satisfies it). */
-export interface ChildSession {
-  readonly id: string;
-  readonly sessionFile: string | undefined;
-  /** The conversation so far (a reopened child's history, read from its file). */
-  readonly messages: readonly unknown[];
-  submit(text: string): Promise<SubmitResult>;
-  steer(text: string): void;
-  followUp(text: string): void;
-  /** Stops the running input (its commands are killed); the session stays open. */
-  interrupt(): Promise<void>;
-  abort(): Promise<void>;
-  subscribe(listener: (event: SessionEvent) => void): () => void;
-}
+import type { ChildReport, ChildStatus, EventMap, SessionEvent, SubmitResult } from "../vocabulary.ts";
+import type { ChildFactory, ChildSession, ParentSnapshot } from "./child-factory.ts";
+import type { SpawnRequest, Subagents } from "../../profiles/subagents.ts";
 
 interface SubagentLimits {
   /** This session's depth: 0 for a top-level session. */

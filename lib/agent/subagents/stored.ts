@@ -3,10 +3,11 @@
  * `agents/` folder beside its own, linked by parentSession): which finished with an answer, which
  * stopped mid-work, and what they said last.
  */
-import type { AssistantMessage } from "../../llm/types.ts";
+import { textOf, type AssistantMessage } from "../../llm/types.ts";
+import { firstLine } from "../../output/cut.ts";
 import { listChildSessions } from "../../store/list.ts";
 import { SessionStore } from "../../store/session-store.ts";
-import { textOf, toolCallsOf } from "../assistant-stream.ts";
+import { toolCallsOf } from "../assistant-stream.ts";
 
 export interface ChildFile {
   sessionId: string;
@@ -37,9 +38,9 @@ export function childFiles(parentPath: string): ChildFile[] {
         {
           sessionId: info.id,
           path: info.path,
-          name: info.name ?? firstLine(info.firstMessage),
+          name: info.name ?? firstLine(info.firstMessage, 48),
           status,
-          output: answer ? textOf(answer) : "",
+          output: answer ? textOf(answer.content) : "",
           spawnedBy: info.spawnedBy,
         },
       ];
@@ -47,9 +48,4 @@ export function childFiles(parentPath: string): ChildFile[] {
       return []; // an unreadable child file is left out; the parent still resumes
     }
   });
-}
-
-function firstLine(text: string): string {
-  const line = text.split("\n")[0] ?? "";
-  return line.length > 48 ? `${line.slice(0, 47)}…` : line;
 }

@@ -10,7 +10,8 @@ import type { GlobOptions, GlobResult } from "../types.ts";
 import { fdSearch } from "./fd.ts";
 import { walkGlob } from "./glob-walk.ts";
 import { rejectNul, type SearchContext } from "./grep.ts";
-import { comparePaths, relativeToRoot } from "./paths.ts";
+import { relativeToRoot } from "../../paths.ts";
+import { comparePaths } from "./paths.ts";
 import { searchTarget } from "./searched-path.ts";
 import { findExecutable } from "./which.ts";
 

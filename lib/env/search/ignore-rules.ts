@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { toPosix } from "./paths.ts";
+import { isInside, toPosix } from "../../paths.ts";
 
 /** The ignore files ripgrep honours, in rising precedence. */
 export const GREP_IGNORE_FILES = [".gitignore", ".ignore", ".rgignore"] as const;
@@ -28,7 +28,7 @@ export interface RuleLayer {
 export function isIgnored(layer: RuleLayer | null, absolute: string, isDir: boolean): boolean {
   for (let l = layer; l; l = l.parent) {
     const rel = toPosix(relative(l.base, absolute));
-    if (rel === "" || rel.startsWith("..")) continue;
+    if (rel === "" || !isInside(absolute, l.base)) continue;
     const verdict = l.rules.test(isDir ? `${rel}/` : rel);
     if (verdict.ignored) return true;
     if (verdict.unignored) return false;
@@ -64,8 +64,7 @@ export async function layerFor(
  * subdirectory still honours the project's top-level .gitignore, as ripgrep and fd do.
  */
 export function ancestorLayers(root: string, start: string, ignoreFiles: readonly string[]): RuleLayer | null {
-  const rel = relative(root, start);
-  if (rel === "" || rel.startsWith("..")) return null;
+  if (start === root || !isInside(start, root)) return null;
   const dirs: string[] = [];
   for (let d = dirname(start); ; d = dirname(d)) {
     dirs.unshift(d);

@@ -48,8 +48,8 @@ export async function ripgrepSearch(
       if (!event) return;
       if (event.type === "begin") sawFile = true;
       if (event.type !== "match" && event.type !== "context") return;
-      const file = printedToRoot(target.root, target.cwd, textOf(event.data.path));
-      const text = stripNewline(textOf(event.data.lines));
+      const file = printedToRoot(target.root, target.cwd, rgText(event.data.path));
+      const text = stripNewline(rgText(event.data.lines));
       return collector.add({ file, line: event.data.line_number ?? 0, text, kind: event.type });
     },
   });
@@ -76,7 +76,7 @@ function parseEvent(json: string): RgEvent | null {
 }
 
 /** rg spells non-UTF-8 paths and lines as base64 bytes; decode them lossily. */
-function textOf(value: RgText | undefined): string {
+function rgText(value: RgText | undefined): string {
   if (!value) return "";
   if (value.text !== undefined) return value.text;
   return value.bytes ? Buffer.from(value.bytes, "base64").toString("utf8") : "";

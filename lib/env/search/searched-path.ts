@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { ToolError } from "../../envelope.ts";
-import { relativeToRoot } from "./paths.ts";
+import { relativeToRoot } from "../../paths.ts";
 
 export interface SearchTarget {
   /** Workspace root paths in results are relative to. */

@@ -10,7 +10,7 @@ import type { GrepLine, GrepOptions, GrepResult } from "../types.ts";
 import { compileGlob } from "./glob-filter.ts";
 import { DEFAULT_GREP_LIMIT, GrepCollector } from "./grep-lines.ts";
 import { GREP_IGNORE_FILES } from "./ignore-rules.ts";
-import { relativeToRoot } from "./paths.ts";
+import { relativeToRoot } from "../../paths.ts";
 import { compileSearchRegex } from "./regex.ts";
 import type { SearchTarget } from "./searched-path.ts";
 import { walk } from "./walk.ts";

@@ -12,6 +12,7 @@ import type { LlmError } from "../errors.ts";
 import { MessageBuilder } from "../message-builder.ts";
 import { finalArguments, StreamedArguments, toolCallPart } from "../partial-json.ts";
 import { normalizeToolCallId } from "../transform.ts";
+import { textOf } from "../types.ts";
 import type {
   AssistantMessage,
   AssistantPart,
@@ -124,15 +125,11 @@ function toInput(messages: Message[], model: ModelInfo, freeform: ReadonlySet<st
     else if (m.role === "tool") {
       const callId = splitCallId(m.toolCallId).callId;
       if (customCalls.has(callId))
-        input.push({ type: "custom_tool_call_output", call_id: callId, output: textOf(m.content ?? "") });
+        input.push({ type: "custom_tool_call_output", call_id: callId, output: textOf(m.content, "\n") });
       else input.push({ type: "function_call_output", call_id: callId, output: toolOutput(m.content ?? "") });
     } else input.push(...assistantItems(m, i, model, freeform, customCalls));
   });
   return input;
-}
-
-function textOf(content: string | UserPart[]): string {
-  return typeof content === "string" ? content : content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
 }
 
 function isFreeformCall(part: ToolCallPart, freeform: ReadonlySet<string>): boolean {

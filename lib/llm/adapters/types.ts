@@ -15,7 +15,8 @@ export interface AdapterContext {
 }
 
 export interface Adapter {
-  api: WireApi;
+  /** The wire API it speaks; an in-process model (the scripted client) speaks none. */
+  api?: WireApi;
   /**
    * Stream one request. Yields start, deltas and tool-call events, and ends with exactly one
    * `finish` event. Never yields `retry` or `error` events: failures are thrown as LlmError.

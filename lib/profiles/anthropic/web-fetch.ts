@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import { text } from "../../../tools/args.ts";
-import { oneLine } from "../../../tools/metadata.ts";
+import { oneLine } from "../../output/cut.ts";
 import type { Tool } from "../../../tools/types.ts";
 import { answerFetch, webToolMetadata } from "../../../tools/web-fetch.ts";
 

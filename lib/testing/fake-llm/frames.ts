@@ -1,5 +1,5 @@
 /** Small helpers every wire format of the fake LLM server shares. */
-import type { ScriptToolCall, ScriptTurn } from "./types.ts";
+import type { Fault, ScriptFinish, ScriptToolCall, ScriptTurn } from "./types.ts";
 
 /** One complete SSE frame; `event` adds the `event:` line Anthropic and Responses use. */
 export function sse(data: unknown, event?: string): string {
@@ -32,17 +32,6 @@ export function turnUsage(turn: ScriptTurn): Required<NonNullable<ScriptTurn["us
   };
 }
 
-/** The endings a scripted turn can have (gong's stop vocabulary); each format sends its API's own word for it. */
-export type ScriptFinish =
-  | "end_turn"
-  | "tool_use"
-  | "max_tokens"
-  | "refusal"
-  | "content_filter"
-  | "malformed_call"
-  | "incomplete"
-  | "pause_turn";
-
 /** The Chat Completions names scripts may use as well. */
 const ALIASES: Record<string, ScriptFinish> = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use" };
 
@@ -56,4 +45,38 @@ export function turnFinish(turn: ScriptTurn): ScriptFinish {
 /** The argument text a scripted call streams: its raw text when given, else the JSON of its arguments. */
 export function argumentText(call: ScriptToolCall): string {
   return call.argumentText ?? JSON.stringify(call.arguments);
+}
+
+const HTTP_MESSAGES: Record<number, string> = {
+  400: "Bad request",
+  401: "Invalid API key",
+  403: "Permission denied",
+  404: "Not found",
+  408: "Request timeout",
+  409: "Conflict",
+  429: "Rate limit exceeded, please retry later",
+  500: "Internal server error",
+  502: "Bad gateway",
+  503: "Service unavailable",
+  529: "Overloaded",
+};
+
+/** Anthropic's real thinking-ordering complaint: an invalid request, not an overflow. */
+const THINKING_ORDER_MESSAGE =
+  "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, " +
+  "a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and " +
+  "`tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`.";
+
+/** What a fault says when the script gives no message: the service's usual wording. */
+export function faultMessage(fault: Fault): string {
+  switch (fault.type) {
+    case "http":
+      return fault.message ?? HTTP_MESSAGES[fault.status] ?? `HTTP ${fault.status}`;
+    case "invalid_request":
+      return fault.message ?? THINKING_ORDER_MESSAGE;
+    case "error_event":
+      return fault.message ?? "Overloaded";
+    default:
+      return "";
+  }
 }

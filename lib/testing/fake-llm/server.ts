@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Buffer } from "node:buffer";
 import type { Socket } from "node:net";
+import { faultMessage } from "./frames.ts";
 import { anthropicFormat } from "./formats/anthropic.ts";
 import { geminiFormat } from "./formats/gemini.ts";
 import { openaiChatFormat } from "./formats/openai-chat.ts";
@@ -34,26 +35,6 @@ export interface FakeLlm {
 }
 
 const FORMATS: WireFormat[] = [anthropicFormat, openaiResponsesFormat, openaiChatFormat, geminiFormat];
-
-const DEFAULT_HTTP_MESSAGES: Record<number, string> = {
-  400: "Bad request",
-  401: "Invalid API key",
-  403: "Permission denied",
-  404: "Not found",
-  408: "Request timeout",
-  409: "Conflict",
-  429: "Rate limit exceeded, please retry later",
-  500: "Internal server error",
-  502: "Bad gateway",
-  503: "Service unavailable",
-  529: "Overloaded",
-};
-
-/** Anthropic's real thinking-ordering complaint: an invalid request, not an overflow. */
-const THINKING_ORDER_MESSAGE =
-  "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, " +
-  "a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and " +
-  "`tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`.";
 
 export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   let script = options.script;
@@ -130,7 +111,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       case "http": {
         const retryAfterMs =
           fault.retryAfterMs ?? (fault.retryAfterSeconds !== undefined ? fault.retryAfterSeconds * 1000 : undefined);
-        const message = fault.message ?? DEFAULT_HTTP_MESSAGES[fault.status] ?? `HTTP ${fault.status}`;
+        const message = faultMessage(fault);
         const { status, body } = format.httpError("http", fault.status, message, retryAfterMs);
         const headers: Record<string, string> = {};
         if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
@@ -147,12 +128,12 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
         return true;
       }
       case "invalid_request": {
-        const { status, body } = format.httpError("invalid_request", 400, fault.message ?? THINKING_ORDER_MESSAGE);
+        const { status, body } = format.httpError("invalid_request", 400, faultMessage(fault));
         sendJson(res, status, body);
         return true;
       }
       case "error_event": {
-        const message = fault.message ?? "Overloaded";
+        const message = faultMessage(fault);
         if (!streaming) {
           const { status, body } = format.httpError("http", 500, message);
           sendJson(res, status, body);

@@ -3,7 +3,7 @@
  * of the recorded request); each wire format turns one scripted turn into the exact bytes the real
  * API would send, so the official SDKs cannot tell the difference.
  */
-import type { WireApi } from "../../llm/types.ts";
+import type { Request, WireApi } from "../../llm/types.ts";
 
 export interface ScriptToolCall {
   name: string;
@@ -49,13 +49,24 @@ export interface ScriptTurn {
    * Gemini SAFETY); `malformed_call` (Gemini MALFORMED_FUNCTION_CALL); `incomplete` (Gemini OTHER);
    * `pause_turn` (Anthropic pause_turn). An ending an API lacks is sent as its normal end.
    */
-  finishReason?: import("./frames.ts").ScriptFinish | "stop" | "length" | "tool_calls";
+  finishReason?: ScriptFinish | "stop" | "length" | "tool_calls";
   fault?: Fault;
   /** Characters per streamed text / argument piece (default 8): arguments arrive in several pieces. */
   chunkSize?: number;
   /** Milliseconds between streamed chunks (default 0). */
   chunkDelayMs?: number;
 }
+
+/** The endings a scripted turn can have (gong's stop vocabulary); each format sends its API's own word for it. */
+export type ScriptFinish =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "refusal"
+  | "content_filter"
+  | "malformed_call"
+  | "incomplete"
+  | "pause_turn";
 
 export interface RecordedRequest {
   method: string;
@@ -68,7 +79,23 @@ export interface RecordedRequest {
   index: number;
 }
 
-export type Script = ScriptTurn[] | ((request: RecordedRequest) => ScriptTurn | Promise<ScriptTurn>);
+/**
+ * A request the scripted in-process client received (lib/testing/scripted-client.ts): gong's own
+ * request as an adapter gets it, after the client's transforms — no wire format.
+ */
+export interface ScriptedRequest {
+  /** The unified request: `system`, `messages` (user / assistant / tool), `tools` (name, description, parameters). */
+  body: Request;
+  /** The wire API the model's calls would take ("anthropic-messages" for anthropic/…). */
+  api: WireApi;
+  /** False for a call made with complete() (a summary, a fetch prompt). */
+  streaming: boolean;
+  /** 0-based index of this request among all requests the client received. */
+  index: number;
+}
+
+/** A list of turns played in order, or a function of the request (the fake server's or the scripted client's). */
+export type Script<R = RecordedRequest> = ScriptTurn[] | ((request: R) => ScriptTurn | Promise<ScriptTurn>);
 
 /** One wire API's fake: recognises its requests and renders scripted turns in its exact format. */
 export interface WireFormat {

@@ -1,6 +1,6 @@
 /** Anthropic Messages API (POST /v1/messages): SSE with `event:` lines, and the JSON form. */
-import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage, type ScriptFinish } from "../frames.ts";
-import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
+import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
+import type { ScriptFinish, RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
 const STOP_REASONS: Record<ScriptFinish, string> = {
   end_turn: "end_turn",

@@ -2,8 +2,8 @@
  * Gemini API (POST /v1beta/models/{model}:generateContent and :streamGenerateContent?alt=sse):
  * `data:`-only SSE frames, each a whole GenerateContentResponse, and the JSON form.
  */
-import { pieces, turnFinish, turnUsage, type ScriptFinish } from "../frames.ts";
-import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
+import { pieces, turnFinish, turnUsage } from "../frames.ts";
+import type { ScriptFinish, RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
 const FINISH_REASONS: Record<ScriptFinish, string> = {
   end_turn: "STOP",

@@ -1,6 +1,6 @@
 /** OpenAI Chat Completions (POST …/chat/completions), the format of every OpenAI-compatible server. */
-import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage, type ScriptFinish } from "../frames.ts";
-import type { RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
+import { argumentText, pieces, scriptedCallId, sse, turnFinish, turnUsage } from "../frames.ts";
+import type { ScriptFinish, RecordedRequest, ScriptTurn, WireFormat } from "../types.ts";
 
 const CHAT_FINISH: Record<ScriptFinish, string> = {
   end_turn: "stop",
