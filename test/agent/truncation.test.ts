@@ -13,6 +13,7 @@ import { tempDir } from "../helpers/temp.ts";
 import { harness } from "./harness.ts";
 
 const MARKER = "WARNING: Tool output was truncated";
+const MODEL_DEFAULT = "deepseek/deepseek-chat";
 const MODELS = {
   "anthropic messages": "anthropic/claude-sonnet-4-5",
   "openai responses": "openai/gpt-5",
@@ -172,6 +173,21 @@ describe("004 §9.5 limits through the session config", () => {
     expect(seen.endsWith("]\n996\n997\n998\n999\n1000\n")).toBe(true);
   });
 
+  test("issue 37 item 14: toolOutputLimits alone cuts by characters where the profile's line limit would not", async () => {
+    // `seq 1 100` is 292 characters in 100 lines: under the shell's 256 lines, over 100 characters.
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 100" } }] }, { text: "ok" }],
+      { config: { toolOutputLimits: { bash: 100 } } },
+    );
+    await h.session.submit("count");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain(
+      "WARNING: Tool output was truncated: 192 of 292 characters were removed from the start. Lines 1-67 of 100 are not shown. Shown: lines 68-100.",
+    );
+    expect(seen.endsWith(`]\n${Array.from({ length: 33 }, (_, i) => i + 68).join("\n")}\n`)).toBe(true);
+    expect((h.of("tool_call_end")[0].data.output as { text: string }).text).toStartWith("1\n2\n3\n");
+  });
+
   test("the event limit: tool_call_end keeps the first and last parts and names the full output", async () => {
     await using h = await harness(
       [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 20000" } }] }, { text: "ok" }],
@@ -188,6 +204,42 @@ describe("004 §9.5 limits through the session config", () => {
     expect(text.endsWith("19999\n20000\n")).toBe(true);
     expect(text).toContain(`the complete output is in ${end.data.full_output_path}`);
   });
+});
+
+/** How many lines the marker says the model was shown ("Shown: lines 1-100 and lines 202-301."). */
+function shownLines(seen: string): number {
+  const shown = /Shown: ([^.]*)\./.exec(seen)?.[1] ?? "";
+  let total = 0;
+  for (const [, from, to] of shown.matchAll(/lines? (\d+)(?:-(\d+))?/g)) total += Number(to ?? from) - Number(from) + 1;
+  return total;
+}
+
+describe("issue 37 item 14: the search tools' line limits reach the model", () => {
+  // Each search lists 600 short lines: far under its 20,000 characters, over its line limit.
+  const cases = [
+    { profile: "default", model: MODEL_DEFAULT, call: { name: "grep", arguments: { pattern: "hit", limit: 600 } } },
+    {
+      profile: "anthropic",
+      model: PROFILES.anthropic.model,
+      call: { name: "Grep", arguments: { pattern: "hit", output_mode: "content", head_limit: 600 } },
+    },
+    { profile: "default", model: MODEL_DEFAULT, call: { name: "find", arguments: { pattern: "*.txt" } } },
+    { profile: "anthropic", model: PROFILES.anthropic.model, call: { name: "Glob", arguments: { pattern: "*.txt" } } },
+    { profile: "gemini", model: PROFILES.gemini.model, call: { name: "glob", arguments: { pattern: "*.txt" } } },
+  ];
+  for (const { profile, model, call } of cases) {
+    // The numbers themselves, not the table: a changed table must fail here (docs/tools.md names them).
+    const limit = /grep/i.test(call.name) ? 200 : 500;
+    test(`${profile} ${call.name}: the model is shown ${limit} lines`, async () => {
+      await using h = await harness([{ toolCalls: [call] }, { text: "listed" }], { model, profile });
+      if (/grep/i.test(call.name)) writeFileSync(join(h.dir, "hits.txt"), "hit\n".repeat(600));
+      else for (let i = 0; i < 600; i++) writeFileSync(join(h.dir, `f${i}.txt`), "");
+      await h.session.submit("search");
+      const [seen] = markedStrings(h.fake.requests[1].body);
+      expect(seen).toBeDefined();
+      expect(shownLines(seen)).toBe(limit);
+    });
+  }
 });
 
 test("001-10 a session sweeps expired and over-budget spill files when it starts", async () => {
