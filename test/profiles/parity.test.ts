@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { alive, harness, pidFrom, type Harness } from "../agent/harness.ts";
-import type { ScriptToolCall, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import type { RecordedRequest, ScriptToolCall, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import { CHAT_WIRE, WIRE_PROFILES, type WireProfile } from "./wire.ts";
 
 /** How each profile's model calls the shared capabilities. */
@@ -72,7 +72,7 @@ const DIALECTS: Record<WireProfile["profile"], Dialect> = {
 };
 
 /** The wire format each profile's requests go out in. */
-const FORMAT: Record<WireProfile["profile"], string> = {
+const FORMAT: Record<WireProfile["profile"], RecordedRequest["format"]> = {
   anthropic: "anthropic-messages",
   openai: "openai-responses",
   gemini: "gemini",
