@@ -56,14 +56,8 @@ export async function waitFor(what: string, check: () => boolean, boundMs = 30_0
   await until(check, what, boundMs);
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** True while `pid` runs; a zombie (killed, not yet reaped) counts as dead. */
+export { alive } from "../agent/harness.ts";
 
 export function gitRepo(dir: string, files: Record<string, string>): string {
   const git = (...args: string[]) => {
