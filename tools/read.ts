@@ -27,7 +27,7 @@ export const READ_MAX_LIMIT = 2000;
 const BINARY_SNIFF_BYTES = 8192;
 
 const schema = v.strictObject({
-  path: text("Path to the file (relative to the project root, absolute inside it, or ~/…)."),
+  path: text("Path to the file (relative to the project root, absolute inside it, or ~/...)."),
   start_line: v.optional(whole("The line number to start reading from (1-based). Default is 1.", 1)),
   limit: v.optional(
     whole(
