@@ -10,7 +10,9 @@ import { mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSy
 import { join } from "node:path";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import { harness } from "./harness.ts";
+import { spawnedId } from "./subagent-calls.ts";
 
 const MARKER = "WARNING: Tool output was truncated";
 const MODEL_DEFAULT = "deepseek/deepseek-chat";
@@ -240,6 +242,78 @@ describe("issue 37 item 14: the search tools' line limits reach the model", () =
       expect(shownLines(seen)).toBe(limit);
     });
   }
+});
+
+/** Characters the model was shown, from the marker: "X of Y characters were removed". */
+function keptChars(seen: string): number {
+  const [, removed, total] = /(\d+) of (\d+) characters were removed/.exec(seen) ?? [];
+  return Number(total) - Number(removed);
+}
+
+describe("issue 37 item 14: each capability's character limit reaches the model", () => {
+  test("an edit's answer (its diff) is cut to 10,000 characters, keeping the start", async () => {
+    const before = Array.from({ length: 400 }, (_, i) => `old line ${i} ${"o".repeat(40)}`).join("\n");
+    const after = Array.from({ length: 400 }, (_, i) => `new line ${i} ${"n".repeat(40)}`).join("\n");
+    await using h = await harness([
+      { toolCalls: [{ name: "edit", arguments: { path: "big.txt", old_text: before, new_text: after } }] },
+      { text: "edited" },
+    ]);
+    writeFileSync(join(h.dir, "big.txt"), `${before}\n`);
+    await h.session.submit("rewrite it");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain("characters were removed from the end.");
+    // Whole lines of about 55 characters are kept: just under the limit.
+    expect(keptChars(seen)).toBeLessThanOrEqual(10_000);
+    expect(keptChars(seen)).toBeGreaterThan(9_900);
+  });
+
+  test("a write's answer is cut to 1,000 characters (its one line naming a 1,200-character path)", async () => {
+    const path = `${Array.from({ length: 6 }, (_, i) => `${i}`.repeat(199)).join("/")}/f.txt`;
+    await using h = await harness([
+      { toolCalls: [{ name: "write", arguments: { path, content: "x" } }] },
+      { text: "ok" },
+    ]);
+    await h.session.submit("write it");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain(
+      "Line 1 alone is longer than the 1000-character limit: only its first 1000 characters are shown.",
+    );
+  });
+
+  test("a subagent's answer is cut to 20,000 characters from the middle", async () => {
+    const answer = Array.from({ length: 1000 }, (_, i) => `finding ${i}: ${"f".repeat(40)}`).join("\n");
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [
+          { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD-LONG: report" } }] },
+          (r) => ({ toolCalls: [{ name: "wait", arguments: { agent_id: spawnedId(r) } }] }),
+          { text: "read it" },
+        ],
+        "CHILD-LONG": [{ text: answer }],
+      }),
+    );
+    await h.session.submit("PARENT: delegate");
+    const seen = markedStrings(h.fake.requests.at(-1)!.body).find((s) => s.includes("finding 999"))!;
+    expect(seen).toContain("characters were removed from the middle.");
+    expect(seen).toContain("finding 0:");
+    expect(keptChars(seen)).toBeLessThanOrEqual(20_000);
+    expect(keptChars(seen)).toBeGreaterThan(19_800);
+  });
+
+  test("exec_command's max_output_tokens never takes the answer past the shell's 30,000 characters", async () => {
+    await using h = await harness(
+      [
+        { toolCalls: [{ name: "exec_command", arguments: { cmd: "seq 1 100000", max_output_tokens: 20_000 } }] },
+        { text: "counted" },
+      ],
+      { model: PROFILES.openai.model, profile: "openai" },
+    );
+    await h.session.submit("count");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain("characters were removed from the middle.");
+    expect(keptChars(seen)).toBeLessThanOrEqual(30_000);
+    expect(keptChars(seen)).toBeGreaterThan(29_900);
+  });
 });
 
 test("001-10 a session sweeps expired and over-budget spill files when it starts", async () => {
