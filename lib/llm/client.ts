@@ -141,8 +141,10 @@ export function createClient(options: ClientOptions = {}): Client {
             contentSeen = true;
             partial.apply(event);
           }
-          // The one accumulation of the answer rides along on every event.
-          yield { ...event, partial: partial.draft } as ClientStreamEvent;
+          // The one accumulation of the answer rides along on every event (the adapter's own
+          // object, made for this event alone: no copy per event).
+          (event as { partial?: unknown }).partial = partial.draft;
+          yield event as ClientStreamEvent;
           if (event.type === "finish") return;
         }
       } catch (err) {
