@@ -13,6 +13,9 @@ export function fakeModel(dir: string, name: string, turns: ScriptTurn[]): strin
   return `fake/${path}`;
 }
 
+/** A scripted turn that runs one bash command. */
+export const bashTurn = (command: string): ScriptTurn => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+
 /** Three turns: write a file named after the task, list it, answer. */
 export const THREE_TURNS: ScriptTurn[] = [
   {

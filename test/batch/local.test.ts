@@ -10,6 +10,7 @@ import { CLI, useWorkspace } from "../cli/helpers.ts";
 import {
   alive,
   attemptCount,
+  bashTurn,
   fakeModel,
   gitRepo,
   readResults,
@@ -135,16 +136,9 @@ describe("gong batch (local runner)", () => {
     mkdirSync(marks);
     // The first attempt's command starts a child, records both pids, then kills its own worker.
     const model = fakeModel(ws.dir, "orphan", [
-      {
-        toolCalls: [
-          {
-            name: "bash",
-            arguments: {
-              command: `if [ "$GONG_BATCH_ATTEMPT" = 1 ]; then echo $$ > ${marks}/shell.pid; sleep 300 & echo $! > ${marks}/child.pid; kill -KILL "$GONG_BATCH_PID"; wait; fi; echo survived`,
-            },
-          },
-        ],
-      },
+      bashTurn(
+        `if [ "$GONG_BATCH_ATTEMPT" = 1 ]; then echo $$ > ${marks}/shell.pid; sleep 300 & echo $! > ${marks}/child.pid; kill -KILL "$GONG_BATCH_PID"; wait; fi; echo survived`,
+      ),
       { text: "Done." },
     ]);
     writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "victim", prompt: "go", workdir: "project" }]);
