@@ -122,7 +122,7 @@ export function createClient(options: ClientOptions = {}): Client {
       if (user?.aborted) controller.abort();
       let contentSeen = false;
       let failure: LlmError;
-      let events: AsyncIterator<StreamEvent> | undefined;
+      let events: AsyncIterator<StreamEvent[]> | undefined;
       let watched: WatchedEvents | undefined;
       try {
         events = call.adapter
@@ -133,19 +133,21 @@ export function createClient(options: ClientOptions = {}): Client {
           const next = await watched.next();
           if (next.done)
             throw new LlmError("server", `${call.model.provider}: the stream ended without a final message`);
-          const event = next.value;
-          if (event.type === "start") {
-            if (started) continue; // a retried attempt starts again: say it once
-            started = true;
-          } else if (event.type !== "finish") {
-            contentSeen = true;
-            partial.apply(event);
+          for (const event of next.value) {
+            if (user?.aborted) throw abortedError();
+            if (event.type === "start") {
+              if (started) continue; // a retried attempt starts again: say it once
+              started = true;
+            } else if (event.type !== "finish") {
+              contentSeen = true;
+              partial.apply(event);
+            }
+            // The one accumulation of the answer rides along on every event (the adapter's own
+            // object, made for this event alone: no copy per event).
+            (event as { partial?: unknown }).partial = partial.draft;
+            yield event as ClientStreamEvent;
+            if (event.type === "finish") return;
           }
-          // The one accumulation of the answer rides along on every event (the adapter's own
-          // object, made for this event alone: no copy per event).
-          (event as { partial?: unknown }).partial = partial.draft;
-          yield event as ClientStreamEvent;
-          if (event.type === "finish") return;
         }
       } catch (err) {
         failure = user?.aborted ? abortedError() : classifyError(err, call.model.provider);
@@ -225,9 +227,9 @@ function unreachable(err: LlmError, baseUrl: string | undefined): LlmError {
 const IDLE_TICKS = 4;
 
 /**
- * One attempt's adapter events, each awaited against the idle watchdog and the caller's abort.
- * One timer and one abort listener serve the whole attempt — a 20 MB argument is 300,000 events,
- * and a timer set and cleared per event cost more than reading them.
+ * One attempt's adapter event batches, each awaited against the idle watchdog and the caller's
+ * abort. One timer and one abort listener serve the whole attempt — a 20 MB argument is 300,000
+ * events, and a timer set and cleared per event cost more than reading them.
  */
 class WatchedEvents {
   private reject: ((err: unknown) => void) | undefined;
@@ -237,7 +239,7 @@ class WatchedEvents {
   private readonly onAbort = () => this.fail(abortedError());
 
   constructor(
-    private readonly events: AsyncIterator<StreamEvent>,
+    private readonly events: AsyncIterator<StreamEvent[]>,
     idleMs: number,
     controller: AbortController,
     private readonly user: AbortSignal | undefined,
@@ -256,8 +258,8 @@ class WatchedEvents {
     else user?.addEventListener("abort", this.onAbort, { once: true });
   }
 
-  /** The next event, or the timeout or abort that came first. */
-  next(): Promise<IteratorResult<StreamEvent>> {
+  /** The next batch, or the timeout or abort that came first. */
+  next(): Promise<IteratorResult<StreamEvent[]>> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     // Only silence while waiting counts: time the caller spends between events is its own.
     this.quietTicks = 0;

@@ -17,6 +17,7 @@ import type {
   Request,
   Response,
   ServerToolPart,
+  StreamEvent,
   UserPart,
 } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
@@ -91,99 +92,110 @@ export const anthropicAdapter: Adapter = {
       throw classifyError(err, ctx.model.provider);
     }
     try {
-      for await (const events of batches)
-        for (const event of events) {
-          switch (event.type) {
-            case "message_start": {
-              id = event.message.id;
-              counts = readUsage(event.message.usage, counts);
-              yield { type: "start", model: ctx.model.ref };
-              break;
-            }
-            case "content_block_start": {
-              const block = event.content_block;
-              if (block.type === "redacted_thinking") builder.redacted(block.data);
-              else if (block.type === "tool_use") {
-                const call = { ordinal: tools.size, id: block.id, name: block.name, json: new StreamedArguments() };
-                tools.set(event.index, call);
-                yield { type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name };
-              } else if (block.type !== "text" && block.type !== "thinking") {
-                serverBlocks.set(event.index, { block: { ...(block as object) }, json: "" });
-                if (block.type === "server_tool_use") searches.set(event.index, new StreamedArguments());
-                else readSearchBlock(block, web);
+      for await (const events of batches) {
+        // One chunk's events go on together; what came before a failure in it goes on first.
+        const batch: StreamEvent[] = [];
+        try {
+          for (const event of events) {
+            switch (event.type) {
+              case "message_start": {
+                id = event.message.id;
+                counts = readUsage(event.message.usage, counts);
+                batch.push({ type: "start", model: ctx.model.ref });
+                break;
               }
-              break;
-            }
-            case "content_block_delta": {
-              const delta = event.delta;
-              if (delta.type === "text_delta") {
-                builder.text(delta.text);
-                yield { type: "text_delta", delta: delta.text };
-              } else if (delta.type === "thinking_delta") {
-                builder.thinking(delta.thinking);
-                yield { type: "thinking_delta", delta: delta.thinking };
-              } else if (delta.type === "signature_delta") builder.signature(delta.signature);
-              else if (delta.type === "citations_delta") readCitation(delta.citation, web);
-              else if (delta.type === "input_json_delta") {
+              case "content_block_start": {
+                const block = event.content_block;
+                if (block.type === "redacted_thinking") builder.redacted(block.data);
+                else if (block.type === "tool_use") {
+                  const call = { ordinal: tools.size, id: block.id, name: block.name, json: new StreamedArguments() };
+                  tools.set(event.index, call);
+                  batch.push({ type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name });
+                } else if (block.type !== "text" && block.type !== "thinking") {
+                  serverBlocks.set(event.index, { block: { ...(block as object) }, json: "" });
+                  if (block.type === "server_tool_use") searches.set(event.index, new StreamedArguments());
+                  else readSearchBlock(block, web);
+                }
+                break;
+              }
+              case "content_block_delta": {
+                const delta = event.delta;
+                if (delta.type === "text_delta") {
+                  builder.text(delta.text);
+                  batch.push({ type: "text_delta", delta: delta.text });
+                } else if (delta.type === "thinking_delta") {
+                  builder.thinking(delta.thinking);
+                  batch.push({ type: "thinking_delta", delta: delta.thinking });
+                } else if (delta.type === "signature_delta") builder.signature(delta.signature);
+                else if (delta.type === "citations_delta") readCitation(delta.citation, web);
+                else if (delta.type === "input_json_delta") {
+                  const server = serverBlocks.get(event.index);
+                  if (server) server.json += delta.partial_json;
+                  searches.get(event.index)?.push(delta.partial_json);
+                  const call = tools.get(event.index);
+                  if (!call) break;
+                  const partialArguments = call.json.push(delta.partial_json);
+                  batch.push({
+                    type: "tool_call_delta",
+                    index: call.ordinal,
+                    id: call.id,
+                    delta: delta.partial_json,
+                    ...(partialArguments ? { partialArguments } : {}),
+                  });
+                }
+                break;
+              }
+              case "content_block_stop": {
                 const server = serverBlocks.get(event.index);
-                if (server) server.json += delta.partial_json;
-                searches.get(event.index)?.push(delta.partial_json);
+                if (server) builder.serverTool(serverToolPart(server.block, server.json));
+                const search = searches.get(event.index);
+                if (search) web.searched(queryOf(search.final().arguments));
                 const call = tools.get(event.index);
                 if (!call) break;
-                const partialArguments = call.json.push(delta.partial_json);
-                yield {
-                  type: "tool_call_delta",
-                  index: call.ordinal,
-                  id: call.id,
-                  delta: delta.partial_json,
-                  ...(partialArguments ? { partialArguments } : {}),
-                };
+                const part = toolCallPart(call.id, call.name, call.json.final());
+                builder.toolCall(part);
+                batch.push({ type: "tool_call_end", index: call.ordinal, call: part });
+                break;
               }
-              break;
+              case "message_delta": {
+                stop = event.delta.stop_reason ?? stop;
+                detail = stopDetail(event.delta) ?? detail;
+                counts = readUsage(event.usage, counts);
+                web.billed(searchRequests(event.usage));
+                break;
+              }
+              case "message_stop":
+                break;
+              default:
+                // An error event inside the 200 (overloaded mid-stream) is thrown before it gets here;
+                // anything else (event types newer than this adapter) carries no content.
+                if ((event as { type: string }).type === "error") throw (event as unknown as { error: unknown }).error;
             }
-            case "content_block_stop": {
-              const server = serverBlocks.get(event.index);
-              if (server) builder.serverTool(serverToolPart(server.block, server.json));
-              const search = searches.get(event.index);
-              if (search) web.searched(queryOf(search.final().arguments));
-              const call = tools.get(event.index);
-              if (!call) break;
-              const part = toolCallPart(call.id, call.name, call.json.final());
-              builder.toolCall(part);
-              yield { type: "tool_call_end", index: call.ordinal, call: part };
-              break;
-            }
-            case "message_delta": {
-              stop = event.delta.stop_reason ?? stop;
-              detail = stopDetail(event.delta) ?? detail;
-              counts = readUsage(event.usage, counts);
-              web.billed(searchRequests(event.usage));
-              break;
-            }
-            case "message_stop":
-              break;
-            default:
-              // An error event inside the 200 (overloaded mid-stream) is thrown before it gets here;
-              // anything else (event types newer than this adapter) carries no content.
-              if ((event as { type: string }).type === "error") throw (event as unknown as { error: unknown }).error;
           }
+        } catch (err) {
+          if (batch.length > 0) yield batch;
+          throw err;
         }
+        if (batch.length > 0) yield batch;
+      }
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
     }
     if (stop === null)
       throw classifyError(new Error("terminated: the stream ended before message_delta"), ctx.model.provider);
     const usage = web.priced(usageWithCost(counts, ctx.model), "anthropic-messages");
-    yield {
-      type: "finish",
-      response: builder.response({
-        id,
-        usage,
-        finishReason: stopOf(stop),
-        finishDetail: detail,
-        webSearch: web.activity(),
-      }),
-    };
+    yield [
+      {
+        type: "finish",
+        response: builder.response({
+          id,
+          usage,
+          finishReason: stopOf(stop),
+          finishDetail: detail,
+          webSearch: web.activity(),
+        }),
+      },
+    ];
   },
 
   async complete(request, ctx): Promise<Response> {

@@ -53,12 +53,14 @@ export const openaiChatAdapter: Adapter = {
           { signal: ctx.signal },
         )
         .asResponse();
-      for await (const chunks of openaiEvents<ChatCompletionChunk>(response, ended))
-        for (const chunk of chunks) yield* turn.chunk(chunk);
+      for await (const chunks of openaiEvents<ChatCompletionChunk>(response, ended)) {
+        const events = chunks.flatMap((chunk) => [...turn.chunk(chunk)]);
+        if (events.length > 0) yield events;
+      }
     } catch (err) {
       throw failure(err, ctx);
     }
-    yield* turn.finish(ended.done);
+    yield [...turn.finish(ended.done)];
   },
 
   async complete(request, ctx): Promise<Response> {

@@ -59,7 +59,7 @@ export const openaiResponsesAdapter: Adapter = {
     );
     // The SDK ends the iteration quietly on abort; a missing response.completed is a lost stream.
     if (!turn.final || ctx.signal.aborted) throw truncatedStream(ctx);
-    yield { type: "finish", response: turn.response(turn.final) };
+    yield [{ type: "finish", response: turn.response(turn.final) }];
   },
 
   async complete(request, ctx) {

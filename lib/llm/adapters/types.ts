@@ -17,10 +17,11 @@ export interface AdapterContext {
 export interface Adapter {
   api: WireApi;
   /**
-   * Stream one request. Yields start, deltas and tool-call events, and ends with exactly one
-   * `finish` event. Never yields `retry` or `error` events: failures are thrown as LlmError.
+   * Stream one request: start, deltas and tool-call events, ending with exactly one `finish`
+   * event, in batches (the events one network chunk made: one await per chunk, not per event).
+   * Never `retry` or `error` events: failures are thrown as LlmError.
    */
-  stream(request: Request, ctx: AdapterContext): AsyncIterable<StreamEvent>;
+  stream(request: Request, ctx: AdapterContext): AsyncIterable<StreamEvent[]>;
   /** One non-streaming request. */
   complete(request: Request, ctx: AdapterContext): Promise<Response>;
 }
