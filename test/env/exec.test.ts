@@ -234,6 +234,15 @@ describe("J.2 4. processes", () => {
     expect(Number((rounds.at(-1)! - term) / 1_000_000n)).toBeGreaterThanOrEqual(500);
   }, 60_000);
 
+  test("J.2 4.1 a timeout of 1 s ends the command long before 5 s — counted in 0.1 s sleeps", async () => {
+    // Each round sleeps 0.1 s: a 1 s timeout leaves about 10 rounds (fewer under load); 50 would
+    // mean the timeout fired more than five times late.
+    const rounds = join(ws.dir, "rounds-before-timeout");
+    const r = await ws.env().exec(`while :; do echo r >> ${rounds}; sleep 0.1; done`, { timeoutMs: 1_000 });
+    expect(r.timedOut).toBe(true);
+    expect(readFileSync(rounds, "utf8").split("\n").filter(Boolean).length).toBeLessThan(50);
+  }, 60_000);
+
   test("abort via AbortSignal kills the group", async () => {
     const controller = new AbortController();
     let printed = "";
