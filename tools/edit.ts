@@ -19,7 +19,7 @@ import type { Tool, ToolRunContext } from "./types.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
 
 const schema = v.strictObject({
-  path: text("Path of the file to edit (relative to the project root, absolute inside it, or ~/…)."),
+  path: text("Path of the file to edit (relative to the project root, absolute inside it, or ~/...)."),
   old_text: text(
     "The exact text to replace, including whitespace and newlines. Must occur exactly once unless replace_all is true.",
   ),

@@ -18,7 +18,7 @@ export const LS_MAX_LIMIT = 10000;
 const schema = v.strictObject({
   path: v.optional(
     text(
-      "Directory to list (relative to the project root, absolute inside it, or ~/…). Default: the working directory.",
+      "Directory to list (relative to the project root, absolute inside it, or ~/...). Default: the working directory.",
     ),
     ".",
   ),

@@ -32,7 +32,7 @@ const BINARY_SNIFF_BYTES = 8192;
 /** read's arguments; `maxLimit` undefined leaves `limit` unbounded (a peer's read tool). */
 const schemaWith = (maxLimit: number | undefined) =>
   v.strictObject({
-    path: text("Path to the file (relative to the project root, absolute inside it, or ~/…)."),
+    path: text("Path to the file (relative to the project root, absolute inside it, or ~/...)."),
     start_line: v.optional(whole("The line number to start reading from (1-based). Default is 1.", 1)),
     limit: v.optional(
       whole(

@@ -11,7 +11,7 @@ import { count, defaultResultSummary } from "./metadata.ts";
 
 const schema = v.strictObject({
   path: text(
-    "Path of the file to write (relative to the project root, absolute inside it, or ~/…). Parent directories are created.",
+    "Path of the file to write (relative to the project root, absolute inside it, or ~/...). Parent directories are created.",
   ),
   content: text("The complete content of the file (UTF-8)."),
 });

@@ -9,11 +9,14 @@
  * when its parent belongs. Where /proc cannot be read (macOS, BSD), the process group alone is used.
  *
  * Anything spawned for a tool — a one-shot command, a background shell session — must be opened
- * here and started with `treeEnv()`, so timeout, abort, cleanup and gong's own exit reach it.
+ * here and started with `treeEnv()`, so timeout, abort, cleanup and gong's own exit reach it. An
+ * exit that runs no hook (SIGKILL) is covered by the death watch (death-watch.ts): every marker
+ * starts with the gong process's mark, and the watch is told which command groups are live.
  */
 import { randomHex } from "../hash.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
+import { deathWatch, processMark } from "./death-watch.ts";
 import { processStartTicks, procStat } from "./proc-stat.ts";
 
 /** The variable that marks a process as started for a tool; nested gongs append their own marks. */
@@ -34,8 +37,8 @@ export interface ProcessTree {
 const registries = new Set<ProcessTrees>();
 
 export class ProcessTrees {
-  /** Identifies this environment's trees among all gong processes on the machine. */
-  readonly envId = randomHex(6);
+  /** Identifies this environment's trees among all gong processes on the machine (and the process's among them). */
+  readonly envId = `${processMark()}.${randomHex(3)}`;
   private sequence = 0;
   private readonly open = new Map<string, ProcessTree>();
   /** Start time of the first tree's first process: nothing older can belong to any tree. */
@@ -47,12 +50,15 @@ export class ProcessTrees {
     this.open.set(tree.id, tree);
     registries.add(this);
     atExit(killEveryTree);
+    // Started now, before the first process of the tree: a kill right after the spawn is covered.
+    deathWatch();
     return tree;
   }
 
   /** Records the tree's first process, right after it was spawned. */
   attach(tree: ProcessTree, pid: number | undefined): void {
     if (pid === undefined) return;
+    deathWatch().coverGroup(pid);
     tree.pid = pid;
     tree.startTicks = startTicks(pid);
     if (tree.startTicks !== undefined) this.earliest = Math.min(this.earliest ?? tree.startTicks, tree.startTicks);
@@ -87,8 +93,7 @@ export class ProcessTrees {
   /** Kill every tree this environment opened, the forgotten ones too (a late double-fork). */
   async killAll(graceMs: number): Promise<void> {
     await this.terminate(null, graceMs);
-    this.open.clear();
-    registries.delete(this);
+    this.forgetAll();
   }
 
   /** SIGKILL everything at once, synchronously: for gong's own exit, where no timer runs any more. */
@@ -99,8 +104,7 @@ export class ProcessTrees {
       for (const pid of pids) signal(pid, "SIGKILL");
       this.signalGroups(this.open, "SIGKILL");
     }
-    this.open.clear();
-    registries.delete(this);
+    this.forgetAll();
   }
 
   /** Where /proc cannot be read, the group is the tree: signal it as a whole. */
@@ -109,7 +113,12 @@ export class ProcessTrees {
   }
 
   private forget(tree: ProcessTree): void {
-    this.open.delete(tree.id);
+    if (this.open.delete(tree.id) && tree.pid !== undefined) deathWatch().releaseGroup(tree.pid);
+  }
+
+  private forgetAll(): void {
+    for (const tree of this.open.values()) this.forget(tree);
+    registries.delete(this);
   }
 
   /** `only` null means every tree of this environment. */

@@ -134,31 +134,38 @@ export function createClient(options: ClientOptions = {}): Client {
       if (user?.aborted) controller.abort();
       let contentSeen = false;
       let failure: LlmError;
-      let events: AsyncIterator<StreamEvent> | undefined;
+      let events: AsyncIterator<StreamEvent[]> | undefined;
+      let watched: WatchedEvents | undefined;
       try {
         events = call.adapter
           .stream(call.request, { ...call.context, signal: controller.signal })
           [Symbol.asyncIterator]();
+        watched = new WatchedEvents(events, idleMs, controller, user, call.model);
         for (;;) {
-          const next = await nextEvent(events, idleMs, controller, user, call.model);
+          const next = await watched.next();
           if (next.done)
             throw new LlmError("server", `${call.model.provider}: the stream ended without a final message`);
-          const event = next.value;
-          if (event.type === "start") {
-            if (started) continue; // a retried attempt starts again: say it once
-            started = true;
-          } else if (event.type !== "finish") {
-            contentSeen = true;
-            partial.apply(event);
+          for (const event of next.value) {
+            if (user?.aborted) throw abortedError();
+            if (event.type === "start") {
+              if (started) continue; // a retried attempt starts again: say it once
+              started = true;
+            } else if (event.type !== "finish") {
+              contentSeen = true;
+              partial.apply(event);
+            }
+            // The one accumulation of the answer rides along on every event (the adapter's own
+            // object, made for this event alone: no copy per event).
+            (event as { partial?: unknown }).partial = partial.draft;
+            yield event as ClientStreamEvent;
+            if (event.type === "finish") return;
           }
-          // The one accumulation of the answer rides along on every event.
-          yield { ...event, partial: partial.draft } as ClientStreamEvent;
-          if (event.type === "finish") return;
         }
       } catch (err) {
         failure = user?.aborted ? abortedError() : classifyError(err, call.model.provider);
         if (!contentSeen) failure = unreachable(failure, call.context.baseUrl);
       } finally {
+        watched?.close();
         user?.removeEventListener("abort", forwardAbort);
         controller.abort(); // ends the HTTP request whatever happened (also when the consumer stops early)
         // Lets the adapter's own cleanup run now rather than whenever its generator is collected.
@@ -228,45 +235,65 @@ function unreachable(err: LlmError, baseUrl: string | undefined): LlmError {
   );
 }
 
-/** The next adapter event, or a timeout after `idleMs` of silence, or an abort the moment the caller aborts. */
-function nextEvent(
-  events: AsyncIterator<StreamEvent>,
-  idleMs: number,
-  controller: AbortController,
-  user: AbortSignal | undefined,
-  model: ModelInfo,
-): Promise<IteratorResult<StreamEvent>> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      user?.removeEventListener("abort", onAbort);
-    };
-    const onAbort = () => {
-      done();
-      reject(abortedError());
-    };
-    const timer = setTimeout(() => {
-      done();
+/** Checks for silence this many times per idle period: a stalled stream ends after 1 to 1.25 periods. */
+const IDLE_TICKS = 4;
+
+/**
+ * One attempt's adapter event batches, each awaited against the idle watchdog and the caller's
+ * abort. One timer and one abort listener serve the whole attempt — a 20 MB argument is 300,000
+ * events, and a timer set and cleared per event cost more than reading them.
+ */
+class WatchedEvents {
+  private reject: ((err: unknown) => void) | undefined;
+  private failure: unknown;
+  private quietTicks = 0;
+  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly onAbort = () => this.fail(abortedError());
+
+  constructor(
+    private readonly events: AsyncIterator<StreamEvent[]>,
+    idleMs: number,
+    controller: AbortController,
+    private readonly user: AbortSignal | undefined,
+    model: ModelInfo,
+  ) {
+    this.timer = setInterval(() => {
+      if (++this.quietTicks <= IDLE_TICKS) return;
       controller.abort();
-      reject(
+      this.fail(
         new LlmError("timeout", `${model.provider}: no data for ${idleMs} ms; the stream was abandoned`, {
           provider: model.provider,
         }),
       );
-    }, idleMs);
-    if (user?.aborted) return onAbort();
-    user?.addEventListener("abort", onAbort, { once: true });
-    events.next().then(
-      (r) => {
-        done();
-        resolve(r);
-      },
-      (e) => {
-        done();
-        reject(e);
-      },
-    );
-  });
+    }, idleMs / IDLE_TICKS);
+    if (user?.aborted) this.failure = abortedError();
+    else user?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  /** The next batch, or the timeout or abort that came first. */
+  next(): Promise<IteratorResult<StreamEvent[]>> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    // Only silence while waiting counts: time the caller spends between events is its own.
+    this.quietTicks = 0;
+    return new Promise((resolve, reject) => {
+      this.reject = reject;
+      this.events.next().then((result) => {
+        this.quietTicks = 0;
+        resolve(result);
+      }, reject);
+    });
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.user?.removeEventListener("abort", this.onAbort);
+  }
+
+  private fail(err: unknown): void {
+    this.failure ??= err;
+    this.close();
+    this.reject?.(err);
+  }
 }
 
 const describe = (err: LlmError) => ({

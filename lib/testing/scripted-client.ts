@@ -60,7 +60,8 @@ export function scriptedClient(
   const adapter: Adapter = {
     async *stream(request, ctx) {
       const { turn, index } = await take(request, ctx, true);
-      yield* play(turn, index, ctx);
+      // One event a batch: the script plays as a stream that arrives event by event.
+      for await (const event of play(turn, index, ctx)) yield [event];
     },
     async complete(request, ctx) {
       const { turn, index } = await take(request, ctx, false);

@@ -12,7 +12,7 @@ import { listChildSessions } from "../../lib/store/list.ts";
 import { childFiles } from "../../lib/agent/subagents/stored.ts";
 import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
-import { alive, harness, pidFrom, waitForEvent } from "./harness.ts";
+import { alive, harness, httpHarness, pidFrom, waitForEvent } from "./harness.ts";
 
 import { call, childRequests, isEnd, isStart, spawnedId } from "./subagent-calls.ts";
 
@@ -477,6 +477,32 @@ describe("subagents in each profile's tools (§9.12 subagent row)", () => {
     const waited = JSON.parse(outs[1].text);
     expect(waited).toEqual({ status: { [spawned.agent_id]: { completed: "summary here" } }, timed_out: false });
     expect(JSON.parse(outs[2].text)).toEqual({ previous_status: { completed: "summary here" } });
+  });
+
+  test("default (Chat Completions): spawn_agent / wait / close_agent; the child's requests go over Chat too", async () => {
+    await using h = await httpHarness(
+      routeByPrompt({
+        PARENT: [
+          call("spawn_agent", { task: "CHILD-CH: write chat.txt" }),
+          (r) => call("wait", { agent_id: spawnedId(r) }),
+          (r) => call("close_agent", { agent_id: spawnedId(r) }),
+          { text: "done" },
+        ],
+        "CHILD-CH": [call("write", { path: "chat.txt", content: "over chat\n" }), { text: "chat.txt written" }],
+      }),
+      { model: "xai/grok-4", profile: "auto" },
+    );
+    expect(h.session.profile).toBe("default");
+    const result = await h.session.submit("PARENT: delegate over chat");
+    expect(result.text).toBe("done");
+    expect(readFileSync(join(h.dir, "chat.txt"), "utf8")).toBe("over chat\n");
+    expect(h.fake.requests.every((r) => r.format === "openai-chat")).toBe(true);
+    const tools = h.fake.requests[0].body.tools.map((t: any) => t.function.name);
+    expect(tools).toEqual(expect.arrayContaining(["spawn_agent", "send_input", "wait", "close_agent"]));
+    expect(childRequests(h.fake.requests, "CHILD-CH")).toHaveLength(2);
+    const ends = h.events.filter(isEnd).filter((e) => e.agent_id === undefined);
+    expect((ends.find((e) => e.data.tool_name === "wait")!.data.output as any).text).toContain("chat.txt written");
+    expect(ends.map((e) => e.data.is_error)).toEqual([false, false, false]);
   });
 
   test("gemini: invoke_agent runs the named agent; an unknown name is an error result", async () => {

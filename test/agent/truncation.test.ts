@@ -10,9 +10,12 @@ import { mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSy
 import { join } from "node:path";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { tempDir } from "../helpers/temp.ts";
+import { routeByPrompt } from "../../lib/testing/fake-llm/route.ts";
 import { harness } from "./harness.ts";
+import { spawnedId } from "./subagent-calls.ts";
 
 const MARKER = "WARNING: Tool output was truncated";
+const MODEL_DEFAULT = "deepseek/deepseek-chat";
 const MODELS = {
   "anthropic messages": "anthropic/claude-sonnet-4-5",
   "openai responses": "openai/gpt-5",
@@ -172,6 +175,21 @@ describe("004 §9.5 limits through the session config", () => {
     expect(seen.endsWith("]\n996\n997\n998\n999\n1000\n")).toBe(true);
   });
 
+  test("issue 37 item 14: toolOutputLimits alone cuts by characters where the profile's line limit would not", async () => {
+    // `seq 1 100` is 292 characters in 100 lines: under the shell's 256 lines, over 100 characters.
+    await using h = await harness(
+      [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 100" } }] }, { text: "ok" }],
+      { config: { toolOutputLimits: { bash: 100 } } },
+    );
+    await h.session.submit("count");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain(
+      "WARNING: Tool output was truncated: 192 of 292 characters were removed from the start. Lines 1-67 of 100 are not shown. Shown: lines 68-100.",
+    );
+    expect(seen.endsWith(`]\n${Array.from({ length: 33 }, (_, i) => i + 68).join("\n")}\n`)).toBe(true);
+    expect((h.of("tool_call_end")[0].data.output as { text: string }).text).toStartWith("1\n2\n3\n");
+  });
+
   test("the event limit: tool_call_end keeps the first and last parts and names the full output", async () => {
     await using h = await harness(
       [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 20000" } }] }, { text: "ok" }],
@@ -187,6 +205,114 @@ describe("004 §9.5 limits through the session config", () => {
     expect(text.startsWith("1\n2\n3\n")).toBe(true);
     expect(text.endsWith("19999\n20000\n")).toBe(true);
     expect(text).toContain(`the complete output is in ${end.data.full_output_path}`);
+  });
+});
+
+/** How many lines the marker says the model was shown ("Shown: lines 1-100 and lines 202-301."). */
+function shownLines(seen: string): number {
+  const shown = /Shown: ([^.]*)\./.exec(seen)?.[1] ?? "";
+  let total = 0;
+  for (const [, from, to] of shown.matchAll(/lines? (\d+)(?:-(\d+))?/g)) total += Number(to ?? from) - Number(from) + 1;
+  return total;
+}
+
+describe("issue 37 item 14: the search tools' line limits reach the model", () => {
+  // Each search lists 600 short lines: far under its 20,000 characters, over its line limit.
+  const cases = [
+    { profile: "default", model: MODEL_DEFAULT, call: { name: "grep", arguments: { pattern: "hit", limit: 600 } } },
+    {
+      profile: "anthropic",
+      model: PROFILES.anthropic.model,
+      call: { name: "Grep", arguments: { pattern: "hit", output_mode: "content", head_limit: 600 } },
+    },
+    { profile: "default", model: MODEL_DEFAULT, call: { name: "find", arguments: { pattern: "*.txt" } } },
+    { profile: "anthropic", model: PROFILES.anthropic.model, call: { name: "Glob", arguments: { pattern: "*.txt" } } },
+    { profile: "gemini", model: PROFILES.gemini.model, call: { name: "glob", arguments: { pattern: "*.txt" } } },
+  ];
+  for (const { profile, model, call } of cases) {
+    // The numbers themselves, not the table: a changed table must fail here (docs/tools.md names them).
+    const limit = /grep/i.test(call.name) ? 200 : 500;
+    test(`${profile} ${call.name}: the model is shown ${limit} lines`, async () => {
+      await using h = await harness([{ toolCalls: [call] }, { text: "listed" }], { model, profile });
+      if (/grep/i.test(call.name)) writeFileSync(join(h.dir, "hits.txt"), "hit\n".repeat(600));
+      else for (let i = 0; i < 600; i++) writeFileSync(join(h.dir, `f${i}.txt`), "");
+      await h.session.submit("search");
+      const [seen] = markedStrings(h.fake.requests[1].body);
+      expect(seen).toBeDefined();
+      expect(shownLines(seen)).toBe(limit);
+    });
+  }
+});
+
+/** Characters the model was shown, from the marker: "X of Y characters were removed". */
+function keptChars(seen: string): number {
+  const [, removed, total] = /(\d+) of (\d+) characters were removed/.exec(seen) ?? [];
+  return Number(total) - Number(removed);
+}
+
+describe("issue 37 item 14: each capability's character limit reaches the model", () => {
+  test("an edit's answer (its diff) is cut to 10,000 characters, keeping the start", async () => {
+    const before = Array.from({ length: 400 }, (_, i) => `old line ${i} ${"o".repeat(40)}`).join("\n");
+    const after = Array.from({ length: 400 }, (_, i) => `new line ${i} ${"n".repeat(40)}`).join("\n");
+    await using h = await harness([
+      { toolCalls: [{ name: "edit", arguments: { path: "big.txt", old_text: before, new_text: after } }] },
+      { text: "edited" },
+    ]);
+    writeFileSync(join(h.dir, "big.txt"), `${before}\n`);
+    await h.session.submit("rewrite it");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain("characters were removed from the end.");
+    // Whole lines of about 55 characters are kept: just under the limit.
+    expect(keptChars(seen)).toBeLessThanOrEqual(10_000);
+    expect(keptChars(seen)).toBeGreaterThan(9_900);
+  });
+
+  test("a write's answer is cut to 1,000 characters (its one line naming a 1,200-character path)", async () => {
+    const path = `${Array.from({ length: 6 }, (_, i) => `${i}`.repeat(199)).join("/")}/f.txt`;
+    await using h = await harness([
+      { toolCalls: [{ name: "write", arguments: { path, content: "x" } }] },
+      { text: "ok" },
+    ]);
+    await h.session.submit("write it");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain(
+      "Line 1 alone is longer than the 1000-character limit: only its first 1000 characters are shown.",
+    );
+  });
+
+  test("a subagent's answer is cut to 20,000 characters from the middle", async () => {
+    const answer = Array.from({ length: 1000 }, (_, i) => `finding ${i}: ${"f".repeat(40)}`).join("\n");
+    await using h = await harness(
+      routeByPrompt({
+        PARENT: [
+          { toolCalls: [{ name: "spawn_agent", arguments: { task: "CHILD-LONG: report" } }] },
+          (r) => ({ toolCalls: [{ name: "wait", arguments: { agent_id: spawnedId(r) } }] }),
+          { text: "read it" },
+        ],
+        "CHILD-LONG": [{ text: answer }],
+      }),
+    );
+    await h.session.submit("PARENT: delegate");
+    const seen = markedStrings(h.fake.requests.at(-1)!.body).find((s) => s.includes("finding 999"))!;
+    expect(seen).toContain("characters were removed from the middle.");
+    expect(seen).toContain("finding 0:");
+    expect(keptChars(seen)).toBeLessThanOrEqual(20_000);
+    expect(keptChars(seen)).toBeGreaterThan(19_800);
+  });
+
+  test("exec_command's max_output_tokens never takes the answer past the shell's 30,000 characters", async () => {
+    await using h = await harness(
+      [
+        { toolCalls: [{ name: "exec_command", arguments: { cmd: "seq 1 100000", max_output_tokens: 20_000 } }] },
+        { text: "counted" },
+      ],
+      { model: PROFILES.openai.model, profile: "openai" },
+    );
+    await h.session.submit("count");
+    const [seen] = markedStrings(h.fake.requests[1].body);
+    expect(seen).toContain("characters were removed from the middle.");
+    expect(keptChars(seen)).toBeLessThanOrEqual(30_000);
+    expect(keptChars(seen)).toBeGreaterThan(29_900);
   });
 });
 

@@ -13,6 +13,9 @@ export function fakeModel(dir: string, name: string, turns: ScriptTurn[]): strin
   return `fake/${path}`;
 }
 
+/** A scripted turn that runs one bash command. */
+export const bashTurn = (command: string): ScriptTurn => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+
 /** Three turns: write a file named after the task, list it, answer. */
 export const THREE_TURNS: ScriptTurn[] = [
   {
@@ -56,14 +59,8 @@ export async function waitFor(what: string, check: () => boolean, boundMs = 30_0
   await until(check, what, boundMs);
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** True while `pid` runs; a zombie (killed, not yet reaped) counts as dead. */
+export { alive } from "../agent/harness.ts";
 
 export function gitRepo(dir: string, files: Record<string, string>): string {
   const git = (...args: string[]) => {

@@ -10,6 +10,7 @@ import { CLI, useWorkspace } from "../cli/helpers.ts";
 import {
   alive,
   attemptCount,
+  bashTurn,
   fakeModel,
   gitRepo,
   readResults,
@@ -151,6 +152,25 @@ describe("gong batch (local runner)", () => {
     expect(summary.attempts).toBe(3);
     expect(summary.retries).toBe(1);
   });
+
+  test("issue 37 at scale: a SIGKILLed run-one worker takes the command it was running with it", async () => {
+    project();
+    const marks = join(ws.dir, "marks");
+    mkdirSync(marks);
+    // The first attempt's command starts a child, records both pids, then kills its own worker.
+    const model = fakeModel(ws.dir, "orphan", [
+      bashTurn(
+        `if [ "$GONG_BATCH_ATTEMPT" = 1 ]; then echo $$ > ${marks}/shell.pid; sleep 300 & echo $! > ${marks}/child.pid; kill -KILL "$GONG_BATCH_PID"; wait; fi; echo survived`,
+      ),
+      { text: "Done." },
+    ]);
+    writeTasks(join(ws.dir, "tasks.jsonl"), [{ id: "victim", prompt: "go", workdir: "project" }]);
+    const r = await ws.run(["batch", "tasks.jsonl", "--out", "out", "--model", model]);
+    expect(r.code).toBe(0);
+    expect(resultOf(join(ws.dir, "out"), "victim", 1)!.error).toContain("killed by SIGKILL");
+    const pids = ["shell", "child"].map((name) => Number(readFileSync(join(marks, `${name}.pid`), "utf8").trim()));
+    await waitFor("the killed worker's command to end", () => pids.every((pid) => !alive(pid)));
+  }, 60_000);
 
   test("resume after killing the whole batch re-runs exactly the unfinished tasks; killing the batch ends its run-one children", async () => {
     project();

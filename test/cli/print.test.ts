@@ -43,19 +43,33 @@ test("cli provider aliases take --api-key and --base-url (google → gemini)", a
 });
 
 test("cli settings set the tool output limits and the event limit", async () => {
+  // Each limit binds where the other would not: 100 characters of bash's 1000 short lines; 5 of grep's 601 lines.
   fake = await startFakeLlm({
-    script: [{ toolCalls: [{ name: "bash", arguments: { command: "seq 1 1000" } }] }, { text: "counted" }],
+    script: [
+      {
+        toolCalls: [
+          { name: "bash", arguments: { command: "seq 1 1000" } },
+          { name: "grep", arguments: { pattern: "hit", limit: 600 } },
+        ],
+      },
+      { text: "counted" },
+    ],
   });
   mkdirSync(join(ws.dir, ".gong"));
+  writeFileSync(join(ws.dir, "hits.txt"), "hit\n".repeat(600));
   const settings = {
-    toolOutputLimits: { bash: 2000 },
-    toolLineLimits: { bash: 5 },
+    toolOutputLimits: { bash: 100 },
+    toolLineLimits: { grep: 5 },
     toolOutput: { eventLimitChars: 1000 },
   };
   writeFileSync(join(ws.dir, ".gong", "settings.json"), JSON.stringify(settings));
   const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "count", "--output-format", "stream-json"]);
   expect(r.code).toBe(0);
-  expect(toolResultText(fake.requests[1].body)).toContain("Lines 1-995 of 1000 are not shown. Shown: lines 996-1000.");
+  const sent = toolResultText(fake.requests[1].body);
+  expect(sent).toContain(
+    "3796 of 3893 characters were removed from the start. Lines 1-976 of 1000 are not shown. Shown: lines 977-1000.",
+  );
+  expect(sent).toContain("Lines 3-598 of 601 are not shown. Shown: lines 1-2 and lines 599-601.");
   const end = r.stdout
     .trim()
     .split("\n")

@@ -175,6 +175,31 @@ for (const [signal, code] of [
 }
 
 test.skipIf(!linux)(
+  "issue 37 at scale: SIGKILL of gong -p takes the running command with it — the shell, its child and an escaped setsid process",
+  async () => {
+    // Nothing of gong runs after a SIGKILL: only the death watch's pipe closing can end these.
+    const command =
+      "echo $$ > shell.pid; setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & sleep 300 & echo $! > child.pid; wait";
+    const fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command, timeout: 600 } }] }, { text: "never reached" }],
+    });
+    const proc = Bun.spawn([process.execPath, CLI, ...WIRE_APIS[0].flags(fake), "-p", "run it"], {
+      cwd: ws.dir,
+      env: ws.env,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    const pids = [await pidFile("shell.pid"), await pidFile("child.pid"), await pidFile("escaped.pid")];
+    for (const pid of pids) expect(running(pid)).toBe(true);
+    proc.kill("SIGKILL");
+    await proc.exited;
+    expect(proc.signalCode).toBe("SIGKILL");
+    for (const pid of pids) expect(await gone(pid)).toBe(true);
+  },
+  60_000,
+);
+
+test.skipIf(!linux)(
   "a daemon that a finished command left behind (setsid, double fork) does not outlive gong",
   async () => {
     const command = "( setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & ) ; sleep 0.1; echo started";

@@ -60,7 +60,8 @@ function livingMembers(pgid: number): number[] {
     .map(([pid]) => Number(pid));
 }
 
-function alive(pid: number): boolean {
+/** Running right now (a zombie, killed but not yet reaped, counts as dead). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {

@@ -109,6 +109,14 @@ describe.skipIf(!linux)("process trees (Linux: /proc marker scan)", () => {
     expect(await gone(pidsIn(r.stdout)[0])).toBe(true);
   });
 
+  test("a descendant that dropped the marker (env -i) and left the group (setsid) is still found through its living parent", async () => {
+    const r = await ws
+      .env()
+      .exec(`env -i setsid sh -c 'echo $$; exec sleep 100' & sleep 100`, { timeoutMs: STARTED_MS });
+    expect(r.timedOut).toBe(true);
+    expect(await gone(pidsIn(r.stdout)[0])).toBe(true);
+  });
+
   test("gong's exit kills what a command left behind, even without cleanup", async () => {
     const script = join(ws.temp, "exit-without-cleanup.ts");
     const local = join(import.meta.dir, "../../lib/env/local.ts");

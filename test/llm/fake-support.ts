@@ -5,9 +5,13 @@ import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 
 export { fakeClient };
 
-export async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+/** Every event of a client stream, or of an adapter stream (batches, flattened). */
+export async function collect(events: AsyncIterable<StreamEvent | StreamEvent[]>): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
-  for await (const e of events) out.push(e);
+  for await (const e of events) {
+    if (Array.isArray(e)) out.push(...e);
+    else out.push(e);
+  }
   return out;
 }
 

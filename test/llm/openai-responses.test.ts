@@ -341,12 +341,13 @@ describe("openai-responses faults", () => {
     const controller = new AbortController();
     const seen: string[] = [];
     const err = await llmError(async () => {
-      for await (const event of adapter.stream(ask("hi"), ctx(controller.signal))) {
-        if (event.type === "text_delta") {
-          seen.push(event.delta);
-          if (seen.length === 2) controller.abort();
+      for await (const batch of adapter.stream(ask("hi"), ctx(controller.signal)))
+        for (const event of batch) {
+          if (event.type === "text_delta") {
+            seen.push(event.delta);
+            if (seen.length === 2) controller.abort();
+          }
         }
-      }
     }, "aborted");
     expect(err.kind).toBe("aborted");
     expect(seen.length).toBeLessThan(20);

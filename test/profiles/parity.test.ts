@@ -1,17 +1,18 @@
 /**
- * 004 §9.12, the cross-provider parity matrix: every row a scripted task run three times — under
+ * 004 §9.12, the cross-provider parity matrix: every row a scripted task run four times — under
  * the anthropic, openai and gemini profiles, each over its own wire API (Anthropic Messages,
- * OpenAI Responses, Gemini) through the real SDK to the fake server, with real tools and real
- * processes — asserting on the files, the events and the request log. (The subagent row comes
- * with subagents.)
+ * OpenAI Responses, Gemini), and under the default profile over Chat Completions (the wire of
+ * every OpenAI-compatible server) — through the real SDK to the fake server, with real tools and
+ * real processes, asserting on the files, the events and the request log. (The subagent row is
+ * in test/agent/subagents.test.ts.)
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { alive, httpHarness, pidFrom, type Harness } from "../agent/harness.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import type { ScriptToolCall, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
-import { WIRE_PROFILES, type WireProfile } from "./wire.ts";
+import type { RecordedRequest, ScriptToolCall, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
+import { CHAT_WIRE, WIRE_PROFILES, type WireProfile } from "./wire.ts";
 
 /** How each profile's model calls the shared capabilities. */
 interface ProfileCalls {
@@ -60,6 +61,23 @@ const PROFILE_CALLS: Record<WireProfile["profile"], ProfileCalls> = {
     glob: (pattern) => ({ name: "glob", arguments: { pattern } }),
     editTool: "replace",
   },
+  default: {
+    write: (path, content) => ({ name: "write", arguments: { path, content } }),
+    read: (path) => ({ name: "read", arguments: { path } }),
+    edit: (path, old, now) => ({ name: "edit", arguments: { path, old_text: old, new_text: now } }),
+    shell: (command) => ({ name: "bash", arguments: { command } }),
+    grep: (pattern) => ({ name: "grep", arguments: { pattern } }),
+    glob: (pattern) => ({ name: "find", arguments: { pattern } }),
+    editTool: "edit",
+  },
+};
+
+/** The wire format each profile's requests go out in. */
+const FORMAT: Record<WireProfile["profile"], RecordedRequest["format"]> = {
+  anthropic: "anthropic-messages",
+  openai: "openai-responses",
+  gemini: "gemini",
+  default: "openai-chat",
 };
 
 const calls = (...toolCalls: ScriptToolCall[]): ScriptTurn => ({ toolCalls });
@@ -75,17 +93,10 @@ async function run(
   await using h = await httpHarness(script, { model: wire.model, profile: "auto", killGraceMs: 200, ...options });
   expect(h.session.profile).toBe(wire.profile);
   await body(h, PROFILE_CALLS[wire.profile]);
-  for (const r of h.fake.requests)
-    expect(r.format).toBe(
-      wire.profile === "openai"
-        ? "openai-responses"
-        : wire.profile === "anthropic"
-          ? "anthropic-messages"
-          : wire.profile,
-    );
+  for (const r of h.fake.requests) expect(r.format).toBe(FORMAT[wire.profile]);
 }
 
-for (const wire of WIRE_PROFILES) {
+for (const wire of [...WIRE_PROFILES, CHAT_WIRE]) {
   const d = PROFILE_CALLS[wire.profile];
   describe(`004-9.12 parity matrix [${wire.profile}]`, () => {
     test(`simple file creation [${wire.profile}]`, () =>
@@ -156,7 +167,9 @@ for (const wire of WIRE_PROFILES) {
                 name: "exec_command",
                 arguments: { cmd: "echo $$ > pid.txt; echo started; sleep 30", yield_time_ms: 3_000 },
               }
-            : { name: "run_shell_command", arguments: { command: "echo $$ > pid.txt; echo started; sleep 30" } };
+            : wire.profile === "default"
+              ? { name: "bash", arguments: { command: "echo $$ > pid.txt; echo started; sleep 30", timeout: 3 } }
+              : { name: "run_shell_command", arguments: { command: "echo $$ > pid.txt; echo started; sleep 30" } };
       await run(
         wire,
         [calls(timeoutCall), { text: "It took too long." }],
@@ -235,11 +248,17 @@ for (const wire of WIRE_PROFILES) {
         ],
         async (h) => {
           await h.session.submit("three at once");
-          // All three start before the first finishes; results keep the calls' order.
+          // All three start before the first finishes (the default profile, which says it does not
+          // take parallel calls, runs them one after another); results keep the calls' order.
           const kinds = h.events
             .filter((e) => e.kind === "tool_call_start" || e.kind === "tool_call_end")
             .map((e) => e.kind);
-          expect(kinds.slice(0, 3)).toEqual(["tool_call_start", "tool_call_start", "tool_call_start"]);
+          expect(kinds.slice(0, 3)).toEqual(
+            wire.profile === "default"
+              ? ["tool_call_start", "tool_call_end", "tool_call_start"]
+              : ["tool_call_start", "tool_call_start", "tool_call_start"],
+          );
+          expect(kinds).toHaveLength(6);
           const results = wire.toolResults(h.fake.requests[1].body);
           expect(results.map((r) => r.match(/\b[abc]\b(?=\s*$)/m)?.[0])).toEqual(["a", "b", "c"]);
           if (wire.profile === "openai") expect(h.fake.requests[0].body.parallel_tool_calls).toBe(true);
@@ -270,6 +289,8 @@ for (const wire of WIRE_PROFILES) {
           expect(second.headers["anthropic-beta"]).toContain("interleaved-thinking-2025-05-14");
         } else if (wire.profile === "openai") {
           expect([first.body.reasoning.effort, second.body.reasoning.effort]).toEqual(["low", "high"]);
+        } else if (wire.profile === "default") {
+          expect([first.body.reasoning_effort, second.body.reasoning_effort]).toEqual(["low", "high"]);
         } else {
           expect(first.body.generationConfig.thinkingConfig.thinkingBudget).toBeLessThan(
             second.body.generationConfig.thinkingConfig.thinkingBudget,
@@ -322,24 +343,26 @@ for (const wire of WIRE_PROFILES) {
               name: "Edit",
               arguments: { file_path: "names.txt", old_string: "foo", new_string: "bar", replace_all: true },
             }
-          : wire.profile === "openai"
-            ? {
-                name: "apply_patch",
-                arguments: {
-                  input:
-                    "*** Begin Patch\n*** Update File: names.txt\n@@\n-foo\n+bar\n foo\n*** Add File: extra.txt\n+new file\n*** End Patch",
-                },
-              }
-            : {
-                name: "replace",
-                arguments: {
-                  file_path: "names.txt",
-                  instruction: "Rename foo to bar everywhere.",
-                  old_string: "foo",
-                  new_string: "bar",
-                  allow_multiple: true,
-                },
-              };
+          : wire.profile === "default"
+            ? { name: "edit", arguments: { path: "names.txt", old_text: "foo", new_text: "bar", replace_all: true } }
+            : wire.profile === "openai"
+              ? {
+                  name: "apply_patch",
+                  arguments: {
+                    input:
+                      "*** Begin Patch\n*** Update File: names.txt\n@@\n-foo\n+bar\n foo\n*** Add File: extra.txt\n+new file\n*** End Patch",
+                  },
+                }
+              : {
+                  name: "replace",
+                  arguments: {
+                    file_path: "names.txt",
+                    instruction: "Rename foo to bar everywhere.",
+                    old_string: "foo",
+                    new_string: "bar",
+                    allow_multiple: true,
+                  },
+                };
       return run(wire, [calls(own), { text: "Renamed." }], async (h) => {
         writeFileSync(join(h.dir, "names.txt"), "foo\nfoo\n");
         await h.session.submit("rename foo");

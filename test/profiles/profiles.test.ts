@@ -12,7 +12,7 @@ import { GEMINI_BASE_INSTRUCTIONS } from "../../lib/profiles/gemini/profile.ts";
 import { getProfileFactory, profileForModel } from "../../lib/profiles/index.ts";
 import { OPENAI_BASE_INSTRUCTIONS } from "../../lib/profiles/openai/profile.ts";
 import { tempDir } from "../helpers/temp.ts";
-import { last, WIRE_PROFILES, wireOf } from "./wire.ts";
+import { CHAT_WIRE, last, WIRE_PROFILES, wireOf } from "./wire.ts";
 
 /** Parameter names and required ones, per tool, as the reference agents declare them. */
 /** "freeform": a grammar tool (apply_patch); "subagent": the subagent tools, whose shapes their own tests check. */
@@ -201,6 +201,15 @@ describe("004 §9.2 each profile's request (snapshot per profile)", () => {
       ).toMatchSnapshot();
     });
   }
+
+  test("issue 37 at scale: every profile's first request is Latin-1 text: one character past U+00FF makes every request body twice the memory", async () => {
+    for (const wire of [...WIRE_PROFILES, CHAT_WIRE]) {
+      await using h = await httpHarness([{ text: "ok" }], { model: wire.model, profile: "auto" });
+      await h.session.submit("hi");
+      const wide = [...JSON.stringify(h.fake.requests[0].body)].filter((c) => c.charCodeAt(0) > 0xff);
+      expect(`${wire.profile}: ${wide.join("")}`).toBe(`${wire.profile}: `);
+    }
+  });
 
   test("units and types as the references declare them: Bash timeout in ms, codex counts as numbers, gemini lines as integers", async () => {
     const types = (schemas: Record<string, any>, tool: string, prop: string) => schemas[tool].properties[prop].type;

@@ -1,12 +1,13 @@
 /**
  * The three provider profiles as the tests drive them: each with a model of its family, the wire
  * API that model speaks, and readers for what the fake server recorded in that wire format
- * (tool names and schemas, the system prompt, the tool results sent back).
+ * (tool names and schemas, the system prompt, the tool results sent back). `CHAT_WIRE` is the
+ * default profile over Chat Completions, the wire of every OpenAI-compatible server.
  */
 import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
 
 export interface WireProfile {
-  profile: "anthropic" | "openai" | "gemini";
+  profile: "anthropic" | "openai" | "gemini" | "default";
   model: string;
   /** Tool names in request order. */
   toolNames(body: any): string[];
@@ -89,6 +90,25 @@ const gemini: WireProfile = {
 };
 
 export const WIRE_PROFILES: WireProfile[] = [anthropic, openai, gemini];
+
+/** Text of a Chat message's content: a string, or its text parts joined. */
+const chatText = (content: any): string =>
+  typeof content === "string" ? content : (content ?? []).map((c: any) => c.text ?? "").join("");
+
+/** The default profile over Chat Completions (xAI's grok-4: a model that takes reasoning_effort). */
+export const CHAT_WIRE: WireProfile = {
+  profile: "default",
+  model: "xai/grok-4",
+  toolNames: (b) => (b.tools ?? []).map((t: any) => t.function.name),
+  toolSchemas: (b) => Object.fromEntries((b.tools ?? []).map((t: any) => [t.function.name, t.function.parameters])),
+  system: (b) =>
+    b.messages
+      .filter((m: any) => m.role === "system" || m.role === "developer")
+      .map((m: any) => chatText(m.content))
+      .join(""),
+  toolResults: (b) => b.messages.filter((m: any) => m.role === "tool").map((m: any) => chatText(m.content)),
+  userTexts: (b) => b.messages.filter((m: any) => m.role === "user").map((m: any) => chatText(m.content)),
+};
 
 export function wireOf(profile: string): WireProfile {
   return WIRE_PROFILES.find((w) => w.profile === profile)!;

@@ -3,7 +3,7 @@
  * tool and the last user message; thinking with signatures (redacted thinking kept); tool arguments
  * streamed as partial JSON; cache-aware usage.
  */
-import Anthropic from "@anthropic-ai/sdk";
+import Anthropic, { type APIPromise } from "@anthropic-ai/sdk";
 import { supportsAdaptiveThinking } from "../catalog.ts";
 import { classifyError } from "../classify.ts";
 import { MessageBuilder } from "../message-builder.ts";
@@ -17,6 +17,7 @@ import type {
   Request,
   Response,
   ServerToolPart,
+  StreamEvent,
   UserPart,
 } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
@@ -24,6 +25,7 @@ import { WebSearchCollector } from "../web-search.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 import { eventStreamFetch } from "./event-stream-fetch.ts";
 import { SDK_LOG_LEVEL, SDK_TIMEOUT_MS, sdkCache } from "./sdk-cache.ts";
+import { readEvents } from "./server-sent-events.ts";
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 type Block = Anthropic.Messages.ContentBlockParam;
@@ -80,92 +82,101 @@ export const anthropicAdapter: Adapter = {
     let stop: string | null = null;
     let detail: string | undefined;
     let counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
+    let batches: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent[]>;
     try {
-      events = await postMessages<AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>>(
-        { ...params(request, ctx.model), stream: true },
-        request,
-        ctx,
-      );
+      const response = await postMessages<unknown>({ ...params(request, ctx.model), stream: true }, request, ctx)
+        // The SDK's request (auth, headers, status errors); the body is read here (anthropicEvents).
+        .asResponse();
+      batches = anthropicEvents(response);
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
     }
     try {
-      for await (const event of events) {
-        switch (event.type) {
-          case "message_start": {
-            id = event.message.id;
-            counts = readUsage(event.message.usage, counts);
-            yield { type: "start", model: ctx.model.ref };
-            break;
-          }
-          case "content_block_start": {
-            const block = event.content_block;
-            if (block.type === "redacted_thinking") builder.redacted(block.data);
-            else if (block.type === "tool_use") {
-              const call = { ordinal: tools.size, id: block.id, name: block.name, json: new StreamedArguments() };
-              tools.set(event.index, call);
-              yield { type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name };
-            } else if (block.type !== "text" && block.type !== "thinking") {
-              serverBlocks.set(event.index, { block: { ...(block as object) }, json: "" });
-              if (block.type === "server_tool_use") searches.set(event.index, new StreamedArguments());
-              else readSearchBlock(block, web);
+      for await (const events of batches) {
+        // One chunk's events go on together; what came before a failure in it goes on first.
+        const batch: StreamEvent[] = [];
+        try {
+          for (const event of events) {
+            switch (event.type) {
+              case "message_start": {
+                id = event.message.id;
+                counts = readUsage(event.message.usage, counts);
+                batch.push({ type: "start", model: ctx.model.ref });
+                break;
+              }
+              case "content_block_start": {
+                const block = event.content_block;
+                if (block.type === "redacted_thinking") builder.redacted(block.data);
+                else if (block.type === "tool_use") {
+                  const call = { ordinal: tools.size, id: block.id, name: block.name, json: new StreamedArguments() };
+                  tools.set(event.index, call);
+                  batch.push({ type: "tool_call_start", index: call.ordinal, id: call.id, name: call.name });
+                } else if (block.type !== "text" && block.type !== "thinking") {
+                  serverBlocks.set(event.index, { block: { ...(block as object) }, json: "" });
+                  if (block.type === "server_tool_use") searches.set(event.index, new StreamedArguments());
+                  else readSearchBlock(block, web);
+                }
+                break;
+              }
+              case "content_block_delta": {
+                const delta = event.delta;
+                if (delta.type === "text_delta") {
+                  builder.text(delta.text);
+                  batch.push({ type: "text_delta", delta: delta.text });
+                } else if (delta.type === "thinking_delta") {
+                  builder.thinking(delta.thinking);
+                  batch.push({ type: "thinking_delta", delta: delta.thinking });
+                } else if (delta.type === "signature_delta") builder.signature(delta.signature);
+                else if (delta.type === "citations_delta") readCitation(delta.citation, web);
+                else if (delta.type === "input_json_delta") {
+                  const server = serverBlocks.get(event.index);
+                  if (server) server.json += delta.partial_json;
+                  searches.get(event.index)?.push(delta.partial_json);
+                  const call = tools.get(event.index);
+                  if (!call) break;
+                  const partialArguments = call.json.push(delta.partial_json);
+                  batch.push({
+                    type: "tool_call_delta",
+                    index: call.ordinal,
+                    id: call.id,
+                    delta: delta.partial_json,
+                    ...(partialArguments ? { partialArguments } : {}),
+                  });
+                }
+                break;
+              }
+              case "content_block_stop": {
+                const server = serverBlocks.get(event.index);
+                if (server) builder.serverTool(serverToolPart(server.block, server.json));
+                const search = searches.get(event.index);
+                if (search) web.searched(queryOf(search.final().arguments));
+                const call = tools.get(event.index);
+                if (!call) break;
+                const part = toolCallPart(call.id, call.name, call.json.final());
+                builder.toolCall(part);
+                batch.push({ type: "tool_call_end", index: call.ordinal, call: part });
+                break;
+              }
+              case "message_delta": {
+                stop = event.delta.stop_reason ?? stop;
+                detail = stopDetail(event.delta) ?? detail;
+                counts = readUsage(event.usage, counts);
+                web.billed(searchRequests(event.usage));
+                break;
+              }
+              case "message_stop":
+                break;
+              default:
+                // An error event inside the 200 (overloaded mid-stream) is thrown before it gets here;
+                // anything else (event types newer than this adapter) carries no content.
+                if ((event as { type: string }).type === "error") throw (event as unknown as { error: unknown }).error;
             }
-            break;
           }
-          case "content_block_delta": {
-            const delta = event.delta;
-            if (delta.type === "text_delta") {
-              builder.text(delta.text);
-              yield { type: "text_delta", delta: delta.text };
-            } else if (delta.type === "thinking_delta") {
-              builder.thinking(delta.thinking);
-              yield { type: "thinking_delta", delta: delta.thinking };
-            } else if (delta.type === "signature_delta") builder.signature(delta.signature);
-            else if (delta.type === "citations_delta") readCitation(delta.citation, web);
-            else if (delta.type === "input_json_delta") {
-              const server = serverBlocks.get(event.index);
-              if (server) server.json += delta.partial_json;
-              searches.get(event.index)?.push(delta.partial_json);
-              const call = tools.get(event.index);
-              if (!call) break;
-              const partialArguments = call.json.push(delta.partial_json);
-              yield {
-                type: "tool_call_delta",
-                index: call.ordinal,
-                id: call.id,
-                delta: delta.partial_json,
-                ...(partialArguments ? { partialArguments } : {}),
-              };
-            }
-            break;
-          }
-          case "content_block_stop": {
-            const server = serverBlocks.get(event.index);
-            if (server) builder.serverTool(serverToolPart(server.block, server.json));
-            const search = searches.get(event.index);
-            if (search) web.searched(queryOf(search.final().arguments));
-            const call = tools.get(event.index);
-            if (!call) break;
-            const part = toolCallPart(call.id, call.name, call.json.final());
-            builder.toolCall(part);
-            yield { type: "tool_call_end", index: call.ordinal, call: part };
-            break;
-          }
-          case "message_delta": {
-            stop = event.delta.stop_reason ?? stop;
-            detail = stopDetail(event.delta) ?? detail;
-            counts = readUsage(event.usage, counts);
-            web.billed(searchRequests(event.usage));
-            break;
-          }
-          case "message_stop":
-            break;
-          default:
-            // An error event inside the 200 (overloaded mid-stream): the SDK throws it before it
-            // gets here; anything else (ping, event types newer than this adapter) carries no content.
-            if ((event as { type: string }).type === "error") throw (event as unknown as { error: unknown }).error;
+        } catch (err) {
+          if (batch.length > 0) yield batch;
+          throw err;
         }
+        if (batch.length > 0) yield batch;
       }
     } catch (err) {
       throw classifyError(err, ctx.model.provider);
@@ -173,16 +184,18 @@ export const anthropicAdapter: Adapter = {
     if (stop === null)
       throw classifyError(new Error("terminated: the stream ended before message_delta"), ctx.model.provider);
     const usage = web.priced(usageWithCost(counts, ctx.model), "anthropic-messages");
-    yield {
-      type: "finish",
-      response: builder.response({
-        id,
-        usage,
-        finishReason: stopOf(stop),
-        finishDetail: detail,
-        webSearch: web.activity(),
-      }),
-    };
+    yield [
+      {
+        type: "finish",
+        response: builder.response({
+          id,
+          usage,
+          finishReason: stopOf(stop),
+          finishDetail: detail,
+          webSearch: web.activity(),
+        }),
+      },
+    ];
   },
 
   async complete(request, ctx): Promise<Response> {
@@ -238,6 +251,27 @@ function serverToolPart(block: Record<string, unknown>, json: string): ServerToo
   return { type: "server_tool", api: "anthropic-messages", block };
 }
 
+/**
+ * The events of a Messages stream, a network chunk's worth at a time, read with the rules of the
+ * SDK's own reader: `ping` and events without a name are skipped, an `error` event is thrown as the
+ * SDK's APIError.
+ */
+function anthropicEvents(response: globalThis.Response): AsyncGenerator<Anthropic.Messages.RawMessageStreamEvent[]> {
+  if (!response.body) throw new Anthropic.AnthropicError("The stream response has no body");
+  return readEvents(response.body, ({ event, data }) => {
+    if (event === null || event === "ping") return undefined;
+    if (event !== "error") return data ? (JSON.parse(data) as Anthropic.Messages.RawMessageStreamEvent) : undefined;
+    let body: unknown = data;
+    try {
+      body = JSON.parse(data);
+    } catch {
+      // Not JSON: the text is the error.
+    }
+    const type = (body as { error?: { type?: Anthropic.ErrorType } } | null)?.error?.type;
+    throw new Anthropic.APIError(undefined, body as object, undefined, response.headers, type);
+  });
+}
+
 function client(ctx: AdapterContext): Anthropic {
   return sdk({ baseUrl: ctx.baseUrl, apiKey: ctx.apiKey, headers: ctx.headers });
 }
@@ -251,7 +285,7 @@ function postMessages<T>(
   body: Params | (Omit<Params, "stream"> & { stream: true }),
   request: Request,
   ctx: AdapterContext,
-): Promise<T> {
+): APIPromise<T> {
   return client(ctx).post<T>("/v1/messages", {
     body,
     ...requestOptions(request, ctx),

@@ -27,23 +27,26 @@ export function truncatedStream(ctx: AdapterContext): LlmError {
 
 /**
  * Opens an SDK stream, says "start" once it is open and relays the events `handle` makes of each
- * chunk; any failure, opening or midway, is rethrown as `toError` maps it.
+ * chunk, a chunk's events together; any failure, opening or midway, is rethrown as `toError` maps it.
  */
 export async function* relayStream<Chunk>(
   ctx: AdapterContext,
   open: () => Promise<AsyncIterable<Chunk>>,
   handle: (chunk: Chunk) => Iterable<StreamEvent>,
   toError: (err: unknown) => LlmError = (err) => adapterError(err, ctx),
-): AsyncGenerator<StreamEvent> {
+): AsyncGenerator<StreamEvent[]> {
   let chunks: AsyncIterable<Chunk>;
   try {
     chunks = await open();
   } catch (err) {
     throw toError(err);
   }
-  yield { type: "start", model: ctx.model.ref };
+  yield [{ type: "start", model: ctx.model.ref }];
   try {
-    for await (const chunk of chunks) yield* handle(chunk);
+    for await (const chunk of chunks) {
+      const events = [...handle(chunk)];
+      if (events.length > 0) yield events;
+    }
   } catch (err) {
     throw toError(err);
   }

@@ -82,7 +82,7 @@ export const geminiAdapter: Adapter = {
     );
     // Gemini's last chunk always carries a finish reason: without one the stream was cut.
     if (!turn.finish || ctx.signal.aborted) throw truncatedStream(ctx);
-    yield { type: "finish", response: turn.response() };
+    yield [{ type: "finish", response: turn.response() }];
   },
 
   async complete(request, ctx) {

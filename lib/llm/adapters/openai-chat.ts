@@ -18,8 +18,7 @@ import { quirksFor, type ProviderQuirks } from "../providers.ts";
 import type { FinishReason, Message, ModelInfo, Request, Response, StreamEvent, UserPart } from "../types.ts";
 import { usageWithCost } from "../usage.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
-import { streamEnds, type StreamEnd } from "./event-stream-fetch.ts";
-import { openaiClient } from "./openai-client.ts";
+import { openaiClient, openaiEvents, type StreamEnd } from "./openai-client.ts";
 
 const FINISH: Record<string, FinishReason> = {
   stop: "end_turn",
@@ -46,20 +45,22 @@ export const openaiChatAdapter: Adapter = {
 
   async *stream(request, ctx) {
     const turn = new ChatTurn(ctx, quirksFor(ctx.model.provider));
-    let ended: StreamEnd | undefined;
+    const ended: StreamEnd = { done: false };
     try {
-      const { data: chunks, response } = await client(ctx)
+      const response = await client(ctx)
         .chat.completions.create(
           { ...params(request, ctx.model, turn.quirks), stream: true, stream_options: { include_usage: true } },
           { signal: ctx.signal },
         )
-        .withResponse();
-      for await (const chunk of chunks) yield* turn.chunk(chunk);
-      ended = streamEnds.get(response);
+        .asResponse();
+      for await (const chunks of openaiEvents<ChatCompletionChunk>(response, ended)) {
+        const events = chunks.flatMap((chunk) => [...turn.chunk(chunk)]);
+        if (events.length > 0) yield events;
+      }
     } catch (err) {
       throw failure(err, ctx);
     }
-    yield* turn.finish(ended?.done === true);
+    yield [...turn.finish(ended.done)];
   },
 
   async complete(request, ctx): Promise<Response> {

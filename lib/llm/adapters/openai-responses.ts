@@ -28,7 +28,7 @@ import type {
 import { usageWithCost } from "../usage.ts";
 import { WebSearchCollector } from "../web-search.ts";
 import { adapterError, fromSameModel, relayStream, truncatedStream } from "./common.ts";
-import { openaiClient } from "./openai-client.ts";
+import { openaiClient, openaiEvents } from "./openai-client.ts";
 import type { Adapter, AdapterContext } from "./types.ts";
 
 type Params = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, "stream">;
@@ -46,12 +46,21 @@ export const openaiResponsesAdapter: Adapter = {
     const turn = new Turn(ctx);
     yield* relayStream(
       ctx,
-      () => client(ctx).responses.create({ ...params(request, ctx), stream: true }, { signal: ctx.signal }),
-      (event) => turn.handle(event),
+      async () =>
+        openaiEvents<OpenAI.Responses.ResponseStreamEvent>(
+          await client(ctx)
+            .responses.create({ ...params(request, ctx), stream: true }, { signal: ctx.signal })
+            .asResponse(),
+          undefined,
+          REPEATS,
+        ),
+      function* (events) {
+        for (const event of events) yield* turn.handle(event);
+      },
     );
     // The SDK ends the iteration quietly on abort; a missing response.completed is a lost stream.
     if (!turn.final || ctx.signal.aborted) throw truncatedStream(ctx);
-    yield { type: "finish", response: turn.response(turn.final) };
+    yield [{ type: "finish", response: turn.response(turn.final) }];
   },
 
   async complete(request, ctx) {
@@ -228,6 +237,21 @@ function splitCallId(id: string): { callId: string; itemId?: string } {
     itemId: item && item.length <= MAX_ID ? item : undefined,
   };
 }
+
+/**
+ * Events that repeat, whole, what the deltas before them delivered (a call's arguments, a text):
+ * Turn.handle does not read them, so they are not parsed (a 20 MB argument is 20 MB more JSON each).
+ */
+const REPEATS: ReadonlySet<string> = new Set<OpenAI.Responses.ResponseStreamEvent["type"]>([
+  "response.function_call_arguments.done",
+  "response.custom_tool_call_input.done",
+  "response.output_text.done",
+  "response.refusal.done",
+  "response.content_part.done",
+  "response.reasoning_summary_text.done",
+  "response.reasoning_summary_part.done",
+  "response.reasoning_text.done",
+]);
 
 /** One turn's parts, built from stream events or from the items of a complete response. */
 class Turn {

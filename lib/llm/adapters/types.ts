@@ -18,10 +18,11 @@ export interface Adapter {
   /** The wire API it speaks; an in-process model (the scripted client) speaks none. */
   api?: WireApi;
   /**
-   * Stream one request. Yields start, deltas and tool-call events, and ends with exactly one
-   * `finish` event. Never yields `retry` or `error` events: failures are thrown as LlmError.
+   * Stream one request: start, deltas and tool-call events, ending with exactly one `finish`
+   * event, in batches (the events one network chunk made: one await per chunk, not per event).
+   * Never `retry` or `error` events: failures are thrown as LlmError.
    */
-  stream(request: Request, ctx: AdapterContext): AsyncIterable<StreamEvent>;
+  stream(request: Request, ctx: AdapterContext): AsyncIterable<StreamEvent[]>;
   /** One non-streaming request. */
   complete(request: Request, ctx: AdapterContext): Promise<Response>;
 }

@@ -208,7 +208,13 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   };
 }
 
-/** Writes SSE frames one at a time (each one a chunk), optionally ending the response. */
+/** Frames written together when no delay separates them (what a network would deliver at once anyway). */
+const WRITE_BYTES = 64 * 1024;
+
+/**
+ * Writes SSE frames — one at a time with a delay, else together up to WRITE_BYTES, waiting while
+ * the client has not read what was written — optionally ending the response.
+ */
 async function writeFrames(res: ServerResponse, frames: string[], delayMs: number, end = true): Promise<void> {
   if (!res.headersSent) {
     res.writeHead(200, {
@@ -218,12 +224,35 @@ async function writeFrames(res: ServerResponse, frames: string[], delayMs: numbe
     });
     res.flushHeaders();
   }
-  for (const frame of frames) {
+  for (let i = 0; i < frames.length; ) {
     if (res.destroyed) return;
-    res.write(frame);
+    let write = frames[i++];
+    if (delayMs === 0) {
+      const group = [write];
+      let length = write.length;
+      while (i < frames.length && length < WRITE_BYTES) {
+        length += frames[i].length;
+        group.push(frames[i++]);
+      }
+      write = group.join("");
+    }
+    if (!res.write(write) && !res.destroyed) await drained(res);
     if (delayMs > 0) await sleep(delayMs);
   }
   if (end && !res.destroyed) res.end();
+}
+
+/** Resolves once the client read what was written, or the connection closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((go) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      go();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 /** Keeps the frame's shape (event line, "data: ") but cuts its JSON in half. */
