@@ -24,6 +24,9 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
   try {
     // `gong batch …` has its own flags; only a first word "batch" means it (`gong -p batch` stays a prompt).
     if (argv[0] === "batch") return await (await import("../batch/cli.ts")).runBatchCli(argv.slice(1), io);
+    // `gong mcp serve …`: the MCP server (lib/cli/mcp-serve) reads its own flags.
+    if (argv[0] === "mcp" && argv[1] === "serve")
+      return await (await import("./mcp-serve/command.ts")).runMcpServe(argv.slice(2), io);
     const opts = parseCliArgs(argv);
     verbose = opts.verbose;
     switch (opts.command) {

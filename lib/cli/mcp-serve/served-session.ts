@@ -1,0 +1,125 @@
+/**
+ * One gong session an MCP client drives: the `gong` call that opened it and every `gong-reply`
+ * after run their input here, one at a time. While an input runs, its steps go to the calling
+ * request as progress, its permission questions to the client (when it answers elicitation), and
+ * a cancellation of that request interrupts it — commands killed, the conversation kept, so a
+ * later `gong-reply` continues it.
+ */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Session } from "../../agent/index.ts";
+import { openSession } from "../../core/open.ts";
+import { EXIT, resultRecord, runHeadless, type HeadlessRun } from "../../core/outcome.ts";
+import type { SessionSetup } from "../../core/prepare.ts";
+import { approvalGate, withGate, type ApprovalAnswer, type ApprovalRequest, type Asker } from "../../gate/approval.ts";
+import type { SessionStore } from "../../store/session-store.ts";
+import { canElicit, elicitingAsker } from "./elicitation.ts";
+import type { ProgressReporter } from "./progress.ts";
+
+/** The tools/call request an input runs for. */
+export interface TaskCall {
+  requestId: string | number;
+  /** Aborted by `notifications/cancelled` for the request, or when the client goes away. */
+  signal: AbortSignal;
+  progress: ProgressReporter;
+}
+
+/** An input sent to a session that is still running the one before. */
+export class SessionBusyError extends Error {}
+
+export class ServedSession {
+  private session!: Session;
+  private running = false;
+  /** Who answers permission questions for the input running now (the client, through its request). */
+  private asker: Asker | undefined;
+
+  private constructor(
+    private readonly setup: SessionSetup,
+    private readonly store: SessionStore,
+    private readonly server: Server,
+  ) {}
+
+  /**
+   * A session over `store`. When the client answers elicitation requests, the gate asks it what the
+   * approval mode asks (the flag, the setting, else "ask"); otherwise the setup's unattended gate
+   * refuses it, as `gong -p` does.
+   */
+  static async open(setup: SessionSetup, store: SessionStore, server: Server): Promise<ServedSession> {
+    const served = new ServedSession(setup, store, server);
+    const gate = canElicit(server)
+      ? approvalGate({
+          mode: () => setup.approval,
+          ask: (request) => served.ask(request),
+          permissions: setup.permissions,
+        })
+      : undefined;
+    try {
+      served.session = await openSession(
+        setup,
+        store,
+        gate ? { hooks: withGate(setup.sessionOptions.hooks, gate) } : {},
+      );
+    } catch (e) {
+      store.close();
+      throw e;
+    }
+    return served;
+  }
+
+  get id(): string {
+    return this.session.id;
+  }
+
+  /** Runs one input to its end and answers the call with the answer, the threadId and the run's record. */
+  async run(prompt: string, call: TaskCall): Promise<CallToolResult> {
+    if (this.running)
+      throw new SessionBusyError(
+        `Session ${this.id} is still running an earlier input; wait for that call's answer or cancel it, then send this one.`,
+      );
+    this.running = true;
+    if (canElicit(this.server))
+      this.asker = elicitingAsker(this.server, { requestId: call.requestId, signal: call.signal, cwd: this.setup.cwd });
+    const unsubscribe = this.session.subscribe(call.progress.listener);
+    // A cancelled call stops its input only: the session and its history stay for gong-reply.
+    const interrupt = () => void this.session.interrupt().catch(() => {});
+    call.signal.addEventListener("abort", interrupt, { once: true });
+    try {
+      const run = await runHeadless(this.session, prompt, { stops: [], verbose: false, warn: this.setup.warn });
+      return answer(this.session, run);
+    } finally {
+      call.signal.removeEventListener("abort", interrupt);
+      unsubscribe();
+      this.asker = undefined;
+      this.running = false;
+    }
+  }
+
+  /** Ends the session (a running input is aborted, its commands killed) and releases its file. */
+  async close(): Promise<void> {
+    await this.session.close().catch(() => {});
+    this.store.close();
+  }
+
+  private ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    return this.asker
+      ? this.asker(request)
+      : Promise.resolve({ allow: false, reason: "no call is waiting for this session's answer" });
+  }
+}
+
+/** The call's result: the answer as codex gives it (text, and `{threadId, content}`), and gong's result record. */
+function answer(session: Session, run: HeadlessRun): CallToolResult {
+  const record = resultRecord(session, run);
+  const failed = run.code !== EXIT.ok;
+  const text = failed
+    ? [run.failure ?? "The task did not complete.", record.answer].filter(Boolean).join("\n\n")
+    : record.answer;
+  return {
+    content: [
+      { type: "text", text },
+      { type: "text", text: `gong session ${session.id}: continue it with gong-reply, threadId "${session.id}".` },
+    ],
+    structuredContent: { threadId: session.id, content: record.answer, result: record },
+    ...(failed ? { isError: true } : {}),
+  };
+}
