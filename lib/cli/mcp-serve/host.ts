@@ -74,7 +74,7 @@ export class McpServeHost {
     }));
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.call(request.params.name, request.params.arguments, extra).catch((e) => {
-        throw asMcpError(e);
+        throw asProtocolError(e);
       }),
     );
   }
@@ -120,7 +120,7 @@ export class McpServeHost {
       });
     }
     const offered = [...TASK_TOOLS.map((t) => t.name), ...(files?.definitions().map((t) => t.name) ?? [])];
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'. gong offers ${offered.join(", ")}.`);
+    throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool '${name}'. gong offers ${offered.join(", ")}.`);
   }
 
   /** `gong`: a new session in the task's directory with the call's flags. */
@@ -192,9 +192,22 @@ function taskCall(extra: Extra): TaskCall {
   };
 }
 
+/**
+ * A JSON-RPC error with gong's sentence as its message (the SDK's McpError would put "MCP error
+ * <code>:" in front, and a client's McpError puts it there again).
+ */
+class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A failed call as the protocol's error, with gong's sentence. */
-function asMcpError(e: unknown): McpError {
-  if (e instanceof McpError) return e;
+function asProtocolError(e: unknown): Error {
+  if (e instanceof ProtocolError || e instanceof McpError) return e;
   const message = e instanceof Error ? e.message : String(e);
   // The call's arguments, or the settings they lead to, are wrong: the caller can fix them.
   if (
@@ -204,7 +217,7 @@ function asMcpError(e: unknown): McpError {
     e instanceof SettingsError ||
     e instanceof McpConfigError
   )
-    return new McpError(ErrorCode.InvalidParams, message);
-  if (e instanceof SessionBusyError) return new McpError(ErrorCode.InvalidRequest, message);
-  return new McpError(ErrorCode.InternalError, message);
+    return new ProtocolError(ErrorCode.InvalidParams, message);
+  if (e instanceof SessionBusyError) return new ProtocolError(ErrorCode.InvalidRequest, message);
+  return new ProtocolError(ErrorCode.InternalError, message);
 }

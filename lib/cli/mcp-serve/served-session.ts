@@ -29,7 +29,8 @@ export class SessionBusyError extends Error {}
 
 export class ServedSession {
   private session!: Session;
-  private running = false;
+  /** The input running now, and whether its call was cancelled (it is stopping). */
+  private running: { done: Promise<unknown>; cancelled: boolean } | undefined;
   /** Who answers permission questions for the input running now (the client, through its request). */
   private asker: Asker | undefined;
 
@@ -72,25 +73,41 @@ export class ServedSession {
 
   /** Runs one input to its end and answers the call with the answer, the threadId and the run's record. */
   async run(prompt: string, call: TaskCall): Promise<CallToolResult> {
+    // An input whose call was cancelled is still stopping: the next one waits for it, as submit() does.
+    while (this.running?.cancelled) await this.running.done;
     if (this.running)
       throw new SessionBusyError(
         `Session ${this.id} is still running an earlier input; wait for that call's answer or cancel it, then send this one.`,
       );
-    this.running = true;
+    // Cancelled while it waited: the client expects no answer, and nothing starts.
+    if (call.signal.aborted) throw new Error("The call was cancelled.");
+    const done = this.runInput(prompt, call);
+    const running = { done: done.catch(() => {}), cancelled: false };
+    this.running = running;
+    // A cancelled call stops its input only: the session and its history stay for gong-reply.
+    const interrupt = () => {
+      running.cancelled = true;
+      void this.session.interrupt().catch(() => {});
+    };
+    call.signal.addEventListener("abort", interrupt, { once: true });
+    try {
+      return await done;
+    } finally {
+      call.signal.removeEventListener("abort", interrupt);
+      this.running = undefined;
+    }
+  }
+
+  private async runInput(prompt: string, call: TaskCall): Promise<CallToolResult> {
     if (canElicit(this.server))
       this.asker = elicitingAsker(this.server, { requestId: call.requestId, signal: call.signal, cwd: this.setup.cwd });
     const unsubscribe = this.session.subscribe(call.progress.listener);
-    // A cancelled call stops its input only: the session and its history stay for gong-reply.
-    const interrupt = () => void this.session.interrupt().catch(() => {});
-    call.signal.addEventListener("abort", interrupt, { once: true });
     try {
       const run = await runHeadless(this.session, prompt, { stops: [], verbose: false, warn: this.setup.warn });
       return answer(this.session, run);
     } finally {
-      call.signal.removeEventListener("abort", interrupt);
       unsubscribe();
       this.asker = undefined;
-      this.running = false;
     }
   }
 
