@@ -151,7 +151,6 @@ test("issue 41 mcp serve: cancellation (notifications/cancelled) stops the task 
   });
   const { client } = await serve(serveArgs(fake));
   const controller = new AbortController();
-  let threadId: string | undefined;
   const call = client
     .callTool({ name: "gong", arguments: { prompt: "run forever" } }, undefined, {
       signal: controller.signal,
@@ -168,7 +167,7 @@ test("issue 41 mcp serve: cancellation (notifications/cancelled) stops the task 
     () => new Bun.Glob("**/*.jsonl").scanSync({ cwd: sessions, absolute: true }).next().value,
     "the session file",
   );
-  threadId = file.match(/_([0-9a-f-]+)\.jsonl$/)![1];
+  const threadId = file.match(/_([0-9a-f-]+)\.jsonl$/)![1];
   const reply = await client.callTool({ name: "gong-reply", arguments: { threadId, prompt: "are you there?" } });
   expect(firstText(reply)).toBe("back again");
 });
