@@ -76,7 +76,9 @@ test("issue 41 mcp serve: gong runs a task in a session and answers with its tex
   expect(first.isError).toBeFalsy();
   expect(firstText(first)).toBe("notes.txt is written");
   expect(readFileSync(join(ws.dir, "notes.txt"), "utf8")).toBe("from-the-task\n");
-  const structured = first.structuredContent as { threadId: string; content: string; result: { session_file: string } };
+  const structured = first.structuredContent as { threadId: string; content: string };
+  const record = first._meta?.["gong/result"] as { session_file: string; stop_reason: string };
+  expect(record.stop_reason).toBe("completed");
   expect(structured.content).toBe("notes.txt is written");
   expect(JSON.stringify(first.content)).toContain(structured.threadId);
 
@@ -89,7 +91,7 @@ test("issue 41 mcp serve: gong runs a task in a session and answers with its tex
   const last = fake.requests.at(-1)!;
   expect(JSON.stringify(last.body.messages)).toContain("make notes.txt");
   expect(JSON.stringify(last.body.messages)).toContain("and now?");
-  const file = readFileSync(structured.result.session_file, "utf8");
+  const file = readFileSync(record.session_file, "utf8");
   expect(file).toContain("make notes.txt");
   expect(file).toContain("and now?");
 });

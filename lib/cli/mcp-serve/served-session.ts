@@ -124,7 +124,11 @@ export class ServedSession {
   }
 }
 
-/** The call's result: the answer as codex gives it (text, and `{threadId, content}`), and gong's result record. */
+/**
+ * The call's result as codex gives it: the answer as text and `{threadId, content}` as structured
+ * content (what Claude Code hands its model), with a line naming the threadId for clients that read
+ * only text; gong's result record (`gong -p --output-format json`) rides in `_meta` for programs.
+ */
 function answer(session: Session, run: HeadlessRun): CallToolResult {
   const record = resultRecord(session, run);
   const failed = run.code !== EXIT.ok;
@@ -136,7 +140,8 @@ function answer(session: Session, run: HeadlessRun): CallToolResult {
       { type: "text", text },
       { type: "text", text: `gong session ${session.id}: continue it with gong-reply, threadId "${session.id}".` },
     ],
-    structuredContent: { threadId: session.id, content: record.answer, result: record },
+    structuredContent: { threadId: session.id, content: text },
+    _meta: { "gong/result": record },
     ...(failed ? { isError: true } : {}),
   };
 }

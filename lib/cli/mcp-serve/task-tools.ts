@@ -84,13 +84,12 @@ const REPLY_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** What both tools answer: codex's two fields, and gong's result record (`gong -p --output-format json`). */
+/** What both tools answer, as codex's do. */
 const OUTPUT_SCHEMA = {
   type: "object",
   properties: {
     threadId: { type: "string", description: "The gong session id: pass it to gong-reply to continue." },
     content: { type: "string", description: "The session's final answer." },
-    result: { type: "object", description: "How the run ended, as gong -p --output-format json reports it." },
   },
   required: ["threadId", "content"],
 } as const;
