@@ -292,3 +292,20 @@ test("issue 41 bad input: a client that disconnects mid-task: the task stops, it
     gong.kill("SIGKILL");
   }
 });
+
+test("issue 41 mcp serve: a long-lived server keeps only the sessions used last open; gong-reply reads an older one back from its file", async () => {
+  const fake = await startFakeLlm({ script: () => ({ text: "ok" }) });
+  const { client } = await serve(serveArgs(fake));
+  const ids: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const r = await client.callTool({ name: "gong", arguments: { prompt: `task ${i}` } });
+    ids.push((r.structuredContent as { threadId: string }).threadId);
+  }
+  const sessions = join(ws.home, ".gong", "sessions");
+  const locks = () => [...new Bun.Glob("**/*.lock").scanSync({ cwd: sessions })];
+  expect(locks()).toHaveLength(8);
+  const again = await client.callTool({ name: "gong-reply", arguments: { threadId: ids[0], prompt: "first again" } });
+  expect(firstText(again)).toBe("ok");
+  expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("task 0");
+  expect(locks()).toHaveLength(8);
+});

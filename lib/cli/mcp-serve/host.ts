@@ -47,12 +47,17 @@ export interface ServeOptions {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** Idle sessions kept open for gong-reply; older ones are read back from their files. */
+const KEPT_OPEN = 8;
+
 const INSTRUCTIONS =
   "gong is a coding agent. Call gong with a task (prompt, and cwd for the project) to have it done in a new session; the answer comes with a threadId, and gong-reply with that threadId and a prompt continues the same session.";
 
 export class McpServeHost {
   readonly server: Server;
+  /** Sessions kept open, the one used last at the end. */
   private readonly sessions = new Map<string, ServedSession>();
+  private readonly reopening = new Map<string, Promise<ServedSession>>();
   /** Prepared setups by directory and flags (the server's own is the first). */
   private readonly setups = new Map<string, Promise<SessionSetup>>();
   private readonly fileTools: FileTools | undefined;
@@ -130,15 +135,43 @@ export class McpServeHost {
       throw new ArgumentError(`'cwd' must be an existing directory: ${args.cwd} is not one.`);
     const setup = await this.setupFor(args.cwd, args.flags);
     const served = await ServedSession.open(setup, storeFor(setup), this.server);
-    this.sessions.set(served.id, served);
-    return served.run(args.prompt, taskCall(extra));
+    return this.runIn(served, args.prompt, extra);
   }
 
   /** `gong-reply`: the session this server runs, or one stored under GONG_HOME (resumed in its own directory). */
   private async reply(raw: unknown, extra: Extra): Promise<CallToolResult> {
     const { threadId, prompt } = replyArgs(raw);
-    const served = this.sessions.get(threadId) ?? (await this.reopen(threadId));
-    return served.run(prompt, taskCall(extra));
+    const served = this.sessions.get(threadId) ?? (await this.reopened(threadId));
+    return this.runIn(served, prompt, extra);
+  }
+
+  /**
+   * Runs an input in a session kept open for the replies to come. Only the sessions used last stay
+   * open (memory and session locks stay bounded on a long-lived server); an older one is closed
+   * once idle, and gong-reply reads it back from its file.
+   */
+  private async runIn(served: ServedSession, prompt: string, extra: Extra): Promise<CallToolResult> {
+    this.sessions.delete(served.id);
+    this.sessions.set(served.id, served);
+    try {
+      return await served.run(prompt, taskCall(extra));
+    } finally {
+      const idle = [...this.sessions.values()].filter((s) => !s.busy);
+      for (const old of idle.slice(0, Math.max(0, idle.length - KEPT_OPEN))) {
+        this.sessions.delete(old.id);
+        await old.close();
+      }
+    }
+  }
+
+  /** One reopening per session at a time: two replies naming it at once get the same session (one writer per file). */
+  private reopened(threadId: string): Promise<ServedSession> {
+    let opening = this.reopening.get(threadId);
+    if (!opening) {
+      opening = this.reopen(threadId).finally(() => this.reopening.delete(threadId));
+      this.reopening.set(threadId, opening);
+    }
+    return opening;
   }
 
   private async reopen(threadId: string): Promise<ServedSession> {
@@ -153,9 +186,7 @@ export class McpServeHost {
       store.close();
       throw e;
     }
-    const served = await ServedSession.open(setup, store, this.server);
-    this.sessions.set(served.id, served);
-    return served;
+    return ServedSession.open(setup, store, this.server);
   }
 
   /** The setup for a directory and the call's flags over the server's, prepared once and shared. */

@@ -71,6 +71,11 @@ export class ServedSession {
     return this.session.id;
   }
 
+  /** An input is running (or still stopping). */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   /** Runs one input to its end and answers the call with the answer, the threadId and the run's record. */
   async run(prompt: string, call: TaskCall): Promise<CallToolResult> {
     // An input whose call was cancelled is still stopping: the next one waits for it, as submit() does.
