@@ -12,7 +12,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { routeByPrompt, type RoutedTurn } from "../../lib/testing/fake-llm/route.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
 import { startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
 import { serveArgs } from "./mcp-serve-helpers.ts";
 
@@ -29,7 +28,7 @@ const INNER: RoutedTurn[] = [
 ];
 
 /** The text of the tool result in the request's last message (Anthropic's shape). */
-function lastToolResult(request: RecordedRequest): string | undefined {
+function lastToolResult(request: { body: any }): string | undefined {
   const content = request.body.messages.at(-1)?.content;
   if (!Array.isArray(content)) return undefined;
   const result = content.find((c: { type: string }) => c.type === "tool_result")?.content;

@@ -8,7 +8,6 @@ import { ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.j
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { routeByPrompt, type RoutedTurn } from "../../lib/testing/fake-llm/route.ts";
-import type { RecordedRequest } from "../../lib/testing/fake-llm/types.ts";
 import { sleepers } from "../helpers/sleepers.ts";
 import { until } from "../helpers/wait.ts";
 import { startFakeLlm, useWorkspace } from "./helpers.ts";
@@ -31,7 +30,7 @@ async function serve(args: string[], capabilities = {}): Promise<ServeClient> {
 }
 
 /** The text of the tool result the request sends back to the model (Anthropic's shape). */
-function toolResultText(request: RecordedRequest): string {
+function toolResultText(request: { body: any }): string {
   const last = request.body.messages.at(-1).content as { type: string; content: unknown }[];
   const result = last.find((c) => c.type === "tool_result")?.content;
   return typeof result === "string" ? result : JSON.stringify(result);
