@@ -179,7 +179,7 @@ function commandOf(v: Values, positionals: string[]): CliOptions["command"] {
   else if (positionals[0] === "sessions" && positionals.length === 1) command = "sessions";
   else if (positionals[0] === "mcp" && positionals.length <= 2) {
     if (positionals[1] !== undefined && positionals[1] !== "list")
-      throw new UsageError(`Unknown command 'gong mcp ${positionals[1]}'. Use 'gong mcp list'.`);
+      throw new UsageError(`Unknown command 'gong mcp ${positionals[1]}'. Use 'gong mcp list' or 'gong mcp serve'.`);
     command = "mcp-list";
   } else if (positionals[0] === "rewind" && positionals.length === 1) command = "rewind";
   else if (positionals[0] === "checkpoints" && positionals.length <= 2) {
@@ -327,6 +327,7 @@ Usage:
   git diff | gong -p "review"   the prompt may also come on stdin
   gong sessions                 list this directory's sessions
   gong mcp list                 MCP servers: state and tools
+  gong mcp serve                gong as an MCP server on stdio (gong mcp serve --help)
   gong batch TASKS.jsonl        run many tasks at once (gong batch --help)
   gong rewind [--to TURN]       list a session's checkpoints, or put its files and
                                 conversation back to one (--files-only,

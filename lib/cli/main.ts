@@ -26,6 +26,9 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
     if (argv[0] === "batch") return await (await import("../batch/cli.ts")).runBatchCli(argv.slice(1), io);
     // `gong update …` likewise: only as the first word, with its own flags.
     if (argv[0] === "update") return await (await import("./update.ts")).runUpdate(argv.slice(1), io);
+    // `gong mcp serve …`: the MCP server (lib/cli/mcp-serve) reads its own flags.
+    if (argv[0] === "mcp" && argv[1] === "serve")
+      return await (await import("./mcp-serve/command.ts")).runMcpServe(argv.slice(2), io);
     const opts = parseCliArgs(argv);
     verbose = opts.verbose;
     switch (opts.command) {

@@ -1,8 +1,9 @@
 /**
  * Issue 34, one core: every host builds its sessions with lib/core (prepareSession), so the same
- * flags given to print mode, the RPC server, the ACP server and a batch task reach the model as the
- * same session — the profile's tools in the selection, the MCP server's tool, the settings' deny
- * rule and shell hook — seen from the requests the fake model receives over real HTTP.
+ * flags given to print mode, the RPC server, the ACP server, a batch task and `gong mcp serve` (on
+ * its command line or as the gong tool's arguments) reach the model as the same session — the
+ * profile's tools in the selection, the MCP server's tool, the settings' deny rule and shell hook —
+ * seen from the requests the fake model receives over real HTTP.
  */
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,7 +11,8 @@ import { join } from "node:path";
 import type { RecordedRequest, ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { editor, promptOnce } from "../cli/acp-client.ts";
-import { rpcProcess, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
+import { CLI, rpcProcess, startFakeLlm, useWorkspace } from "../cli/helpers.ts";
+import { connectClient, firstText } from "../cli/mcp-serve-helpers.ts";
 import { stdioEntry } from "../mcp/helpers.ts";
 
 const ws = useWorkspace();
@@ -89,7 +91,7 @@ const envFor = (fake: FakeLlm) => ({
   ANTHROPIC_API_KEY: "test",
 });
 
-test("issue 34: the same flags build the same session in print, RPC, ACP and batch: profile, Toolset, permission rules, hooks, MCP servers", async () => {
+test("issue 34: the same flags build the same session in print, RPC, ACP, batch and mcp serve: profile, Toolset, permission rules, hooks, MCP servers", async () => {
   userSettings();
   // ACP's editor would ask before commands; --approval is the flag of hosts that ask (print, RPC and batch never do).
   const cli = [...FLAGS, "--approval", "auto"];
@@ -121,6 +123,19 @@ test("issue 34: the same flags build the same session in print, RPC, ACP and bat
   const result = JSON.parse(readFileSync(join(out, "tasks", "probe", "attempt-1", "result.json"), "utf8"));
   expect(result).toMatchObject({ status: "done", answer: "probed", profile: PROFILE, model: MODEL });
 
+  // gong mcp serve: the flags on its command line, or as the gong tool's arguments.
+  const mcpFake = await startFakeLlm({ script });
+  const served = await connectClient({ cwd: ws.dir, env: envFor(mcpFake), args: [CLI, "mcp", "serve", ...cli] });
+  expect(firstText(await served.client.callTool({ name: "gong", arguments: { prompt: "probe" } }))).toBe("probed");
+  await served.close();
+  const argsFake = await startFakeLlm({ script });
+  const given = await connectClient({ cwd: ws.dir, env: envFor(argsFake), args: [CLI, "mcp", "serve"] });
+  const args = { model: MODEL, profile: PROFILE, tools: TOOLS, "max-turns": MAX_TURNS, "approval-policy": "auto" };
+  expect(firstText(await given.client.callTool({ name: "gong", arguments: { prompt: "probe", ...args } }))).toBe(
+    "probed",
+  );
+  await given.close();
+
   const print = seen(printFake);
   expect(print.tools.map((t: { name: string }) => t.name)).toEqual(["Read", "Bash", "mcp__everything__echo"]);
   expect(print.probes.probe_deny).toContain("denied by the rule Bash(rm *)");
@@ -129,4 +144,6 @@ test("issue 34: the same flags build the same session in print, RPC, ACP and bat
   expect(seen(rpcFake)).toEqual(print);
   expect(seen(acpFake)).toEqual(print);
   expect(seen(batchFake)).toEqual(print);
+  expect(seen(mcpFake)).toEqual(print);
+  expect(seen(argsFake)).toEqual(print);
 }, 180_000);

@@ -4,20 +4,9 @@
  * killed after the short grace, its child with it. Counted in /proc, never timed.
  */
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { sleepers } from "../helpers/sleepers.ts";
 import { EVERYTHING, NODE, STARTUP_TIMEOUT_MS, connectedManager } from "./helpers.ts";
-
-/** Living processes whose command line is `sleep <tag>`. */
-function sleepers(tag: string): number {
-  return readdirSync("/proc").filter((p) => {
-    if (!/^\d+$/.test(p)) return false;
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, "latin1") === `sleep\0${tag}\0`;
-    } catch {
-      return false;
-    }
-  }).length;
-}
 
 const wrapped = (prelude: string, tag: string) => ({
   command: "bash",
