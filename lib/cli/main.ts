@@ -12,8 +12,11 @@ import { prepareSession, type SessionSetup } from "../core/prepare.ts";
 import { loadSettings, SettingsError } from "../core/settings.ts";
 import { decideTrust, type TrustDecision } from "../core/trust.ts";
 import { LlmError } from "../llm/errors.ts";
+import { claudePermissionMode } from "./approval.ts";
 import { VERSION } from "../version.ts";
-import { HELP, parseCliArgs, sessionFlags, type CliOptions } from "./args.ts";
+import { parseCliArgs, sessionFlags, type CliOptions } from "./args.ts";
+import { helpText } from "./help.ts";
+import { lookalikeCommand, subcommandOf } from "./subcommands.ts";
 import { buildPrompt, processIo, readAll, type Io } from "./session-io.ts";
 import { runPrint } from "./print.ts";
 import { commandContext, expandInput, onCommandModel } from "./custom-commands.ts";
@@ -22,13 +25,14 @@ import { Termination } from "./termination.ts";
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
   try {
-    // `gong batch …` has its own flags; only a first word "batch" means it (`gong -p batch` stays a prompt).
-    if (argv[0] === "batch") return await (await import("../batch/cli.ts")).runBatchCli(argv.slice(1), io);
+    // A first word that names a subcommand runs it with the words after it (subcommands.ts).
+    const subcommand = subcommandOf(argv[0]);
+    if (subcommand) return await subcommand.run(argv.slice(1), io);
     const opts = parseCliArgs(argv);
     verbose = opts.verbose;
     switch (opts.command) {
       case "help":
-        io.stdout.write(HELP);
+        io.stdout.write(helpText());
         return EXIT.ok;
       case "version":
         io.stdout.write(`gong ${VERSION}\n`);
@@ -36,17 +40,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
       // The listing commands load only when asked for.
       case "list-models":
         return (await import("./list-commands.ts")).listModelsCommand(opts.listModelsFilter, io);
-      case "sessions":
-        return (await import("./list-commands.ts")).sessionsCommand(opts, io);
-      case "mcp-list":
-        return await (await import("./list-commands.ts")).mcpListCommand(opts, io);
-      case "rewind":
-        return (await import("./rewind-command.ts")).rewindCommand(opts, io);
-      case "export":
-        return await (await import("./export-command.ts")).exportCommand(opts, io);
-      case "checkpoints-gc":
-        return (await import("./rewind-command.ts")).checkpointsGcCommand(opts, io);
       default:
+        refuseLookalike(opts, argv);
         return await runSession(opts, io);
     }
   } catch (e) {
@@ -54,7 +49,19 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
   }
 }
 
-async function runSession(opts: CliOptions, io: Io): Promise<number> {
+/** `gong doctr`, `gong sesions`: a word that looks like a subcommand is not sent to the model unless -p says so. */
+function refuseLookalike(opts: CliOptions, argv: string[]): void {
+  if (opts.printAsked || opts.prompt === undefined) return;
+  const first = opts.prompt.split(" ")[0];
+  const typed = argv.find((a) => a === first);
+  // Only a word typed on its own: a quoted sentence ("doctor my code") is a prompt.
+  if (typed === undefined) return;
+  const sentence = lookalikeCommand(first, argv[0] === first);
+  if (sentence) throw new UsageError(sentence);
+}
+
+/** A session for the options as parsed (a prompt, a mode, its flags): what `gong …` runs, and `gong init`. */
+export async function runSession(opts: CliOptions, io: Io): Promise<number> {
   const project = workingDirectory(opts);
   const trust = await projectTrust(project, opts, io);
   for (const notice of trust.notices) io.stderr.write(`gong: ${notice}\n`);
@@ -130,6 +137,18 @@ async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<n
   if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io);
 
   const mode = effectiveMode(opts, io);
+  // Claude Code's streaming protocol: user messages as JSON lines on stdin, Claude Code's messages on stdout.
+  if (opts.claude.inputFormat === "stream-json") {
+    if (opts.outputFormat !== "stream-json")
+      throw new UsageError("--input-format stream-json needs --output-format stream-json.");
+    if (opts.prompt !== undefined)
+      throw new UsageError("With --input-format stream-json the prompt comes on stdin, as user messages.");
+    return await (await import("./claude-stream/run.ts")).runClaudeStream(
+      setup,
+      { replay: opts.claude.replayUserMessages, permissionMode: claudePermissionMode(setup.approval) },
+      io,
+    );
+  }
   const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
   // `gong -p "/review src"`: a custom command's expansion is the prompt.
   const input = opts.prompt !== undefined ? await expandInput(opts.prompt, commandContext(setup)) : undefined;
@@ -148,7 +167,13 @@ async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<n
       return await onCommandModel(session, input?.model, () =>
         runPrint(
           session,
-          { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated },
+          {
+            prompt,
+            format: opts.outputFormat,
+            verbose: opts.verbose,
+            terminated: setup.terminated,
+            schema: setup.answerSchema,
+          },
           io,
         ),
       );

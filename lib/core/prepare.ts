@@ -16,10 +16,11 @@ import { loadSetup, type Setup } from "../setup/settings-files.ts";
 import type { ShellHooks } from "../setup/shell-hooks.ts";
 import { gongHome } from "../store/paths.ts";
 import type { Telemetry } from "../telemetry/index.ts";
+import type { AnswerSchema } from "./answer-schema.ts";
 import { commandEnvironments, type Boxer, type CommandEnvironments } from "./environment.ts";
 import { ConfigError } from "./errors.ts";
 import type { SessionFlags } from "./flags.ts";
-import { configureMcp, type HostMcp } from "./mcp.ts";
+import { configureMcp, userMcpSources, type HostMcp } from "./mcp.ts";
 import { modelClient, type ModelClient } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import type { ToolChoice } from "./tool-selection.ts";
@@ -52,6 +53,8 @@ export interface SessionSetup {
   approval: ApprovalMode;
   /** Options for createSession, without `store` (open.ts adds the one the flags chose). */
   sessionOptions: CreateSessionOptions;
+  /** The schema the final answer must match (`outputSchema` in the flags), checked by a headless run. */
+  answerSchema?: AnswerSchema;
   /** One-line notices for the user (a project's .mcp.json left out of an untrusted project, no shell on PATH). */
   notices: string[];
   /** What the user brought for `cwd`: skills and agents (already in sessionOptions), custom slash commands. */
@@ -108,7 +111,7 @@ type Request = Required<SessionRequest> & { trustNotices: string[] };
 async function assemble(request: Request, started: Array<() => Promise<void>>): Promise<SessionSetup> {
   const { cwd, flags, env, warn, trust } = request;
   const { settings, loaded } = trust;
-  const files = settingsFiles(cwd, trust, env);
+  const files = settingsFiles(cwd, trust, env, flags);
   // The settings' `env` applies to gong itself (model, keys, base URLs) as to its commands and hooks, as Claude Code's does.
   const sessionEnv = { ...env, ...files.env };
   // Telemetry loads only when an OTEL_ variable or the settings ask for it: nothing is added to the start otherwise.
@@ -117,12 +120,18 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
       ? await (await import("../telemetry/index.ts")).startTelemetry(sessionEnv, settings.telemetry, warn)
       : undefined;
   if (telemetry) started.push(() => telemetry.shutdown());
-  const client = await modelClient(flags, settings, sessionEnv);
+  const client = await modelClient(flags, settings, sessionEnv, files.model);
+  // The schema is checked (its validator loads) only when one is given.
+  const schema = flags.outputSchema
+    ? await (await import("./answer-schema.ts")).answerSchema(flags.outputSchema)
+    : undefined;
   if (client.dispose) started.push(client.dispose);
   const environments = await commandEnvironments({
     cwd,
     settings,
     sandbox: flags.sandbox,
+    addDirs: flags.addDirs,
+    sandboxNetwork: flags.sandboxNetwork,
     env: sessionEnv,
     settingsEnv: files.env,
     secrets: client.secrets,
@@ -143,10 +152,23 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
         });
   const hooks = await sessionHooks({ cwd, settings, files: loaded.files, setup: files, env: sessionEnv, warn });
   // Servers connect in the background from here on; the first request does not wait for them.
-  const mcp = await configureMcp(cwd, loaded, trust.trusted, env);
+  const userMcp = await userMcpSources(cwd, env, flags);
+  const mcp = await configureMcp(cwd, loaded, trust.trusted, env, userMcp.sources);
+  mcp.warnings.unshift(...userMcp.warnings);
   if (mcp.manager) started.push(() => mcp.manager!.close());
   mcp.manager?.start();
-  const sessionOptions = sessionOptionsFrom({ cwd, flags, trust, client, environments, tools, hooks, brought, mcp });
+  const sessionOptions = sessionOptionsFrom({
+    cwd,
+    flags,
+    trust,
+    client,
+    environments,
+    tools,
+    hooks,
+    brought,
+    mcp,
+    schema,
+  });
 
   const termination = new AbortController();
   const session = environments.session;
@@ -157,6 +179,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     flags,
     approval: flags.approval ?? settings.approval ?? "ask",
     sessionOptions,
+    answerSchema: schema,
     notices: [
       ...request.trustNotices,
       ...files.notices,
@@ -191,9 +214,15 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
   };
 }
 
-/** What the settings files bring (lib/setup): permission rules, shell hooks, `env`, with trust applied. */
-function settingsFiles(cwd: string, trust: TrustDecision, env: Record<string, string | undefined>): Setup {
+/** What the settings files bring (lib/setup): permission rules, shell hooks, `env`, with trust applied; the flags' settings last. */
+export function settingsFiles(
+  cwd: string,
+  trust: TrustDecision,
+  env: Record<string, string | undefined>,
+  flags: SessionFlags,
+): Setup {
   return loadSetup({
+    flagSettings: flags.extraSettings,
     cwd,
     gongHome: gongHome(),
     gongFiles: trust.loaded.layers.map((l) => ({
@@ -279,6 +308,7 @@ interface OptionParts {
   hooks: SessionHooks;
   brought: UserSetup;
   mcp: HostMcp;
+  schema?: AnswerSchema;
 }
 
 /** The createSession options: the flags over the settings, and the parts made above. */
@@ -295,7 +325,7 @@ function sessionOptionsFrom(parts: OptionParts): CreateSessionOptions {
     clientOptions: client.clientOptions,
     hooks: parts.hooks.hooks,
     systemPrompt: flags.systemPrompt,
-    appendSystemPrompt: flags.appendSystemPrompt,
+    appendSystemPrompt: withAnswerFormat(flags.appendSystemPrompt, parts.schema),
     mcpServers: parts.mcp.manager,
     skills: parts.brought.skills,
     agents: parts.brought.agents,
@@ -311,6 +341,7 @@ function sessionOptionsFrom(parts: OptionParts): CreateSessionOptions {
       toolOutputLimits: settings.toolOutputLimits,
       toolLineLimits: settings.toolLineLimits,
       ...toolSearchConfig(settings.mcpToolSearch),
+      ...(parts.schema?.providerSchema ? { outputSchema: parts.schema.providerSchema } : {}),
     },
     observer: settings.toolOutput,
     web: {
@@ -324,6 +355,13 @@ function sessionOptionsFrom(parts: OptionParts): CreateSessionOptions {
       ? { checkpoints: settings.checkpoints }
       : {}),
   };
+}
+
+/** The instructions appended last, with the form the final answer must take when a schema is given. */
+function withAnswerFormat(append: string | undefined, schema: AnswerSchema | undefined): string | undefined {
+  if (!schema) return append;
+  const format = `Your final answer must be only a JSON value that matches this JSON Schema, with no other text around it: ${JSON.stringify(schema.schema)}`;
+  return append ? `${append}\n\n${format}` : format;
 }
 
 /** The `mcpToolSearch` setting as session config: true always defers, false never, "auto:N" past N % of the context window. */

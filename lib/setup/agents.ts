@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Capability } from "../../tools/selection.ts";
+import { CLAUDE_MODEL_ALIASES } from "../llm/catalog.ts";
 import { FrontmatterError, nameList, parseFrontmatter } from "./frontmatter.ts";
 import {
   filesUnder,
@@ -144,11 +145,7 @@ export function agentToolSelection(
 export function agentModel(model: string | undefined, parentModel: string): string | undefined {
   if (!model || model === "inherit") return undefined;
   const provider = parentModel.slice(0, parentModel.indexOf("/"));
-  const aliases: Record<string, string> = {
-    sonnet: "claude-sonnet-4-6",
-    opus: "claude-opus-4-6",
-    haiku: "claude-haiku-4-5",
-  };
-  if (Object.hasOwn(aliases, model)) return provider === "anthropic" ? `anthropic/${aliases[model]}` : undefined;
+  if (Object.hasOwn(CLAUDE_MODEL_ALIASES, model))
+    return provider === "anthropic" ? `anthropic/${CLAUDE_MODEL_ALIASES[model]}` : undefined;
   return model.includes("/") ? model : `${provider}/${model}`;
 }
