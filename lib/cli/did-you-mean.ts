@@ -4,9 +4,9 @@
  * swaps of two neighbouring characters (`mpc` → `mcp` is one edit).
  */
 
-/** Edits allowed for a word of this length: one for short words, two from five characters on. */
+/** Edits allowed for a word of this length: one for short words, two up to eight characters, then a third of it. */
 function allowance(word: string): number {
-  return word.length <= 4 ? 1 : 2;
+  return word.length <= 4 ? 1 : word.length <= 8 ? 2 : Math.floor(word.length / 3);
 }
 
 /** The closest of `known` within the allowance (ties: one of the typed length — a swap — then the first listed), or undefined. */
