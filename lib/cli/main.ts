@@ -145,7 +145,8 @@ async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<n
       throw new UsageError("With --input-format stream-json the prompt comes on stdin, as user messages.");
     return await (await import("./claude-stream/run.ts")).runClaudeStream(
       setup,
-      { replay: opts.claude.replayUserMessages, permissionMode: claudePermissionMode(setup.approval) },
+      // Where no one answers, what the flags did not ask about runs (the gate's headless default).
+      { replay: opts.claude.replayUserMessages, permissionMode: claudePermissionMode(setup.flags.approval ?? "auto") },
       io,
     );
   }

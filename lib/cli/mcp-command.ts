@@ -84,8 +84,8 @@ function parseAdd(argv: string[]) {
   let cwd: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    // After the name and the command, every word is the server's (its own flags too), as after --.
-    if (arg === "--" || words.length >= 2) {
+    // After the name and a command, every word is the command's (its own flags too), as after --; an address takes no words.
+    if (arg === "--" || (words.length >= 2 && !/^https?:\/\//i.test(words[1]))) {
       words.push(...argv.slice(arg === "--" ? i + 1 : i));
       break;
     }
