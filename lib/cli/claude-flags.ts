@@ -12,12 +12,12 @@
  * The permission part is a thin mapping onto the gate's values: `--permission-mode` is an approval
  * mode, `--allowedTools` / `--disallowedTools` are allow / deny rules whose source names the flag.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import type { FlagSettings, SessionFlags } from "../core/flags.ts";
 import type { ApprovalMode } from "./approval.ts";
 import { McpConfigError, parseMcpServers } from "../mcp/config.ts";
+import { flagDirectory, flagJson, flagJsonFile, flagText } from "./flag-files.ts";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 import { parseRule } from "../setup/permission-rules.ts";
 
@@ -178,7 +178,7 @@ export function claudeFlags(v: Values): ClaudeFlags {
   const settings = v.settings === undefined ? [] : [settingsValue(v.settings)];
   if (rules.length > 0 || settings.length > 0) session.extraSettings = [...settings, ...rules];
   Object.assign(session, permissionMode(v, rules));
-  if (v["add-dir"]) session.addDirs = v["add-dir"].map((dir) => existingDir(dir));
+  if (v["add-dir"]) session.addDirs = v["add-dir"].map((dir) => flagDirectory(dir, "--add-dir"));
   if (v["mcp-config"]) session.mcpConfigs = v["mcp-config"].map(mcpConfigValue);
   if (v["strict-mcp-config"]) {
     if (!v["mcp-config"])
@@ -188,7 +188,7 @@ export function claudeFlags(v: Values): ClaudeFlags {
   if (v["session-id"] !== undefined) session.sessionId = sessionId(v["session-id"]);
   if (v["fallback-model"] !== undefined) session.fallbackModels = list(v["fallback-model"], "--fallback-model");
   if (v["json-schema"] !== undefined)
-    session.outputSchema = { schema: jsonValue(v["json-schema"], "--json-schema"), source: "--json-schema" };
+    session.outputSchema = { schema: flagJson(v["json-schema"], "--json-schema"), source: "--json-schema" };
   const inputFormat = v["input-format"] ?? "text";
   if (inputFormat !== "text" && inputFormat !== "stream-json")
     throw new UsageError(`--input-format must be text or stream-json (got '${inputFormat}').`);
@@ -259,7 +259,7 @@ function permissionMode(v: Values, rules: FlagSettings[]): Pick<ClaudeFlags["ses
 /** --settings: a file or a JSON object in Claude Code's settings format. */
 function settingsValue(text: string): FlagSettings {
   const looksJson = text.trimStart().startsWith("{");
-  const raw = looksJson ? jsonValue(text, "--settings") : jsonFile(text, "--settings");
+  const raw = looksJson ? flagJson(text, "--settings") : flagJsonFile(text, "--settings");
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
     throw new UsageError(`--settings ${looksJson ? "JSON" : text} does not hold a JSON object.`);
   return { source: looksJson ? "--settings" : resolve(text), settings: raw as Record<string, unknown> };
@@ -269,44 +269,13 @@ function settingsValue(text: string): FlagSettings {
 function mcpConfigValue(text: string): NonNullable<SessionFlags["mcpConfigs"]>[number] {
   const looksJson = text.trimStart().startsWith("{");
   const source = looksJson ? "--mcp-config" : resolve(text);
-  const raw = looksJson ? jsonValue(text, "--mcp-config") : jsonFile(text, "--mcp-config");
+  const raw = looksJson ? flagJson(text, "--mcp-config") : flagJsonFile(text, "--mcp-config");
   try {
     return { source, servers: parseMcpServers(raw, looksJson ? "--mcp-config JSON" : source) };
   } catch (e) {
     if (e instanceof McpConfigError) throw new UsageError(e.message);
     throw e;
   }
-}
-
-function jsonValue(text: string, flag: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${flag} is not valid JSON: ${(e as Error).message}.`);
-  }
-}
-
-function jsonFile(path: string, flag: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(resolve(path), "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `${flag} ${path}: ${code === "ENOENT" ? "no such file (give a file or a JSON object)" : (e as Error).message}.`,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${flag} ${path} is not valid JSON: ${(e as Error).message}.`);
-  }
-}
-
-function existingDir(dir: string): string {
-  const path = resolve(dir);
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new UsageError(`--add-dir ${dir}: no such directory.`);
-  return path;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -342,17 +311,8 @@ function gongValues(v: Values): ClaudeFlags["gong"] {
   if (v["fork-session"]) out.fork = true;
   if (v["no-session-persistence"]) out.noSession = true;
   if (v["system-prompt-file"] !== undefined)
-    out.systemPrompt = textFile(v["system-prompt-file"], "--system-prompt-file");
+    out.systemPrompt = flagText(v["system-prompt-file"], "--system-prompt-file");
   if (v["append-system-prompt-file"] !== undefined)
-    out.appendSystemPrompt = textFile(v["append-system-prompt-file"], "--append-system-prompt-file");
+    out.appendSystemPrompt = flagText(v["append-system-prompt-file"], "--append-system-prompt-file");
   return out;
-}
-
-function textFile(path: string, flag: string): string {
-  try {
-    return readFileSync(resolve(path), "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`${flag} ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}.`);
-  }
 }

@@ -31,30 +31,35 @@ export interface UserMcpSources {
 
 /**
  * The user's own servers and the command line's: codex's config (its TOML parser loads only when the
- * file exists), this project's local-scope servers, then `--mcp-config`. `--strict-mcp-config` keeps
- * only the last.
+ * file exists), the project's local-scope servers, then `--mcp-config`. `--strict-mcp-config` keeps
+ * only the last. `at(dir)` gives them for another project (its own local-scope servers).
  */
 export async function userMcpSources(
   cwd: string,
   env: Record<string, string | undefined>,
   flags: Pick<SessionFlags, "mcpConfigs" | "strictMcpConfig" | "skipCodexConfig"> = {},
-): Promise<{ sources: UserMcpSources; warnings: string[] }> {
+): Promise<{ sources: UserMcpSources; warnings: string[]; at(dir: string): UserMcpSources }> {
   const given: UserMcpLayer[] = (flags.mcpConfigs ?? []).map((c) => ({ file: c.source, servers: c.servers }));
-  if (flags.strictMcpConfig) return { sources: { before: [], after: [], only: given }, warnings: [] };
-  const codex = flags.skipCodexConfig
-    ? { warnings: [] }
-    : await (await import("../mcp/codex-config.ts")).codexServers(env);
-  let local: UserMcpLayer | undefined;
+  const codex =
+    flags.skipCodexConfig || flags.strictMcpConfig
+      ? { warnings: [] }
+      : await (await import("../mcp/codex-config.ts")).codexServers(env);
+  const at = (dir: string): UserMcpSources => {
+    if (flags.strictMcpConfig) return { before: [], after: [], only: given };
+    const local = localLayer(dir);
+    return { before: codex.layer ? [codex.layer] : [], after: [...(local ? [local] : []), ...given] };
+  };
+  return { sources: at(cwd), warnings: codex.warnings, at };
+}
+
+/** The servers `gong mcp add` keeps for the project at `dir`; a file that does not parse is a configuration error. */
+function localLayer(dir: string): UserMcpLayer | undefined {
   try {
-    local = localServers(gongHome(), cwd);
+    return localServers(gongHome(), dir);
   } catch (e) {
     if (e instanceof McpConfigError) throw new ConfigError(e.message);
     throw e;
   }
-  return {
-    sources: { before: codex.layer ? [codex.layer] : [], after: [...(local ? [local] : []), ...given] },
-    warnings: codex.warnings,
-  };
 }
 
 export interface HostMcp {

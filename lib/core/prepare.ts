@@ -20,7 +20,7 @@ import type { AnswerSchema } from "./answer-schema.ts";
 import { commandEnvironments, type Boxer, type CommandEnvironments } from "./environment.ts";
 import { ConfigError } from "./errors.ts";
 import type { SessionFlags } from "./flags.ts";
-import { configureMcp, userMcpSources, type HostMcp } from "./mcp.ts";
+import { configureMcp, userMcpSources, type HostMcp, type UserMcpSources } from "./mcp.ts";
 import { modelClient, type ModelClient } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import type { ToolChoice } from "./tool-selection.ts";
@@ -51,6 +51,8 @@ export interface SessionSetup {
   flags: SessionFlags;
   /** Which calls wait for consent where the host asks: the flag, the setting, else "ask". */
   approval: ApprovalMode;
+  /** The user's own MCP servers and the flags' for a project directory (an editor's session elsewhere). */
+  mcpSourcesAt(cwd: string): UserMcpSources;
   /** Options for createSession, without `store` (open.ts adds the one the flags chose). */
   sessionOptions: CreateSessionOptions;
   /** The schema the final answer must match (`outputSchema` in the flags), checked by a headless run. */
@@ -180,6 +182,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     approval: flags.approval ?? settings.approval ?? "ask",
     sessionOptions,
     answerSchema: schema,
+    mcpSourcesAt: userMcp.at,
     notices: [
       ...request.trustNotices,
       ...files.notices,

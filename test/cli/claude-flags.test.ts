@@ -256,7 +256,7 @@ describe("issue 35 --mcp-config and --strict-mcp-config", () => {
     for (const [value, message] of [
       ["bad.json", "--mcp-config bad.json is not valid JSON"],
       ["missing.json", "--mcp-config missing.json: no such file"],
-      ['{"mcpServers":{"x":{"args":[]}}}', 'needs a \"command\"'],
+      ['{"mcpServers":{"x":{"args":[]}}}', 'needs a "command"'],
       ["{oops", "--mcp-config is not valid JSON"],
     ]) {
       const r = await ws.run([...WIRE_APIS[0].flags(fake), "-p", "go", "--mcp-config", value]);

@@ -10,7 +10,7 @@
  * changes and read-only commands pass, other commands are refused). Exit codes are codex's: 0 done,
  * 1 failed (2 a usage or configuration error; 4 an answer that never matched --output-schema).
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import type { ApprovalMode } from "../approval.ts";
 import { UsageError } from "../../core/errors.ts";
@@ -28,6 +28,7 @@ import { reportProgress } from "../print.ts";
 import { makeStyle, useColor } from "../render.ts";
 import { readAll, type Io } from "../session-io.ts";
 import { Termination } from "../termination.ts";
+import { flagDirectory, flagJsonFile } from "../flag-files.ts";
 import { parseExecArgs, type CodexApproval, type CodexSandbox, type ExecOptions } from "./args.ts";
 import { execConfig, type ExecConfig } from "./config-keys.ts";
 import { CodexEvents } from "./events.ts";
@@ -98,8 +99,7 @@ export async function runExec(argv: string[], io: Io): Promise<number> {
   if (o.worktree)
     throw new UsageError('gong exec does not make worktrees: gong -p --worktree "…" runs one in a worktree of HEAD.');
   const config = await execConfig(o.config);
-  const cwd = resolve(o.cwd ?? process.cwd());
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cd ${o.cwd}: no such directory.`);
+  const cwd = o.cwd === undefined ? process.cwd() : flagDirectory(o.cwd, "--cd");
   const trust = await decideTrust({ cwd, flag: o.trust, env: io.env }, loadSettings(cwd));
   for (const notice of trust.notices) io.stderr.write(`gong: ${notice}\n`);
   if (!o.skipGitRepoCheck && !insideGitRepository(cwd) && !trust.trusted) {
@@ -173,12 +173,7 @@ async function execFlags(o: ExecOptions, config: ExecConfig, env: Io["env"]): Pr
   const model = modelOf(o.model ?? config.model, config.modelProvider);
   const provider = model?.slice(0, model.indexOf("/"));
   const sandbox = o.sandbox ?? config.sandbox ?? "read-only";
-  const dirs = [...o.addDirs, ...(config.writableRoots ?? [])].map((dir) => {
-    const path = resolve(dir);
-    if (!existsSync(path) || !statSync(path).isDirectory())
-      throw new UsageError(`--add-dir ${dir}: no such directory.`);
-    return path;
-  });
+  const dirs = [...o.addDirs, ...(config.writableRoots ?? [])].map((dir) => flagDirectory(dir, "--add-dir"));
   const session: SessionChoice = o.ephemeral
     ? { kind: "unsaved" }
     : o.resume
@@ -200,7 +195,9 @@ async function execFlags(o: ExecOptions, config: ExecConfig, env: Io["env"]): Pr
     trust: o.trust,
     session,
     skipCodexConfig: o.ignoreUserConfig,
-    outputSchema: o.outputSchema ? { schema: schemaFile(o.outputSchema), source: o.outputSchema } : undefined,
+    outputSchema: o.outputSchema
+      ? { schema: flagJsonFile(o.outputSchema, "--output-schema"), source: o.outputSchema }
+      : undefined,
   };
 }
 
@@ -209,21 +206,6 @@ function modelOf(name: string | undefined, provider: string | undefined): string
   if (name === undefined) return undefined;
   if (provider && !name.includes("/")) return `${provider}/${name}`;
   return resolveModelName(name) ?? name;
-}
-
-function schemaFile(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(resolve(path), "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`--output-schema ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}.`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`--output-schema ${path} is not valid JSON: ${(e as Error).message}.`);
-  }
 }
 
 /** The prompt: the words, stdin (for `-` or none), or both (stdin then follows in a <stdin> block). */
