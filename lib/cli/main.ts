@@ -15,7 +15,6 @@ import { LlmError } from "../llm/errors.ts";
 import { claudePermissionMode } from "./approval.ts";
 import { VERSION } from "../version.ts";
 import { parseCliArgs, sessionFlags, type CliOptions } from "./args.ts";
-import { helpText } from "./help.ts";
 import { lookalikeCommand, subcommandOf } from "./subcommands.ts";
 import { buildPrompt, processIo, readAll, type Io } from "./session-io.ts";
 import { runPrint } from "./print.ts";
@@ -32,7 +31,7 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
     verbose = opts.verbose;
     switch (opts.command) {
       case "help":
-        io.stdout.write(helpText());
+        io.stdout.write((await import("./help.ts")).helpText());
         return EXIT.ok;
       case "version":
         io.stdout.write(`gong ${VERSION}\n`);
