@@ -10,7 +10,8 @@ import { UsageError } from "../core/errors.ts";
 import { EXIT } from "../core/outcome.ts";
 import { GONG_FLAGS } from "./args.ts";
 import type { Io } from "./session-io.ts";
-import { chooseWord, SUBCOMMANDS } from "./subcommands.ts";
+import { chooseWord } from "./did-you-mean.ts";
+import type { Subcommands } from "./subcommand.ts";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
@@ -25,7 +26,7 @@ Usage:
   fish:  gong completion fish > ~/.config/fish/completions/gong.fish
 `;
 
-export async function runCompletion(argv: string[], io: Io): Promise<number> {
+export async function runCompletion(argv: string[], io: Io, commands: Subcommands): Promise<number> {
   if (argv[0] === "--help" || argv[0] === "-h") {
     io.stdout.write(COMPLETION_HELP);
     return EXIT.ok;
@@ -33,15 +34,15 @@ export async function runCompletion(argv: string[], io: Io): Promise<number> {
   const shell = chooseWord(argv[0], SHELLS, "gong completion");
   if (argv.length > 1)
     throw new UsageError(`'gong completion ${shell}' takes nothing more (got '${argv.slice(1).join(" ")}').`);
-  io.stdout.write(completionScript(shell));
+  io.stdout.write(completionScript(shell, commands));
   return EXIT.ok;
 }
 
 /** What completes after `gong`: the subcommands and gong's flags; after a subcommand, its words and flags. */
-function model() {
-  const commands = Object.keys(SUBCOMMANDS);
+function model(declared: Subcommands) {
+  const commands = Object.keys(declared);
   const flags = GONG_FLAGS.map((name) => `--${name}`);
-  const per = Object.entries(SUBCOMMANDS).map(([name, c]) => ({
+  const per = Object.entries(declared).map(([name, c]) => ({
     name,
     summary: c.summary,
     words: c.words ?? [],
@@ -50,14 +51,14 @@ function model() {
   return { commands, flags, per };
 }
 
-export function completionScript(shell: Shell): string {
-  if (shell === "bash") return bash();
-  if (shell === "zsh") return zsh();
-  return fish();
+export function completionScript(shell: Shell, commands: Subcommands): string {
+  if (shell === "bash") return bash(commands);
+  if (shell === "zsh") return zsh(commands);
+  return fish(commands);
 }
 
-function bash(): string {
-  const { commands, flags, per } = model();
+function bash(declared: Subcommands): string {
+  const { commands, flags, per } = model(declared);
   const cases = per
     .map((c) => `    ${c.name}) words="${c.words.join(" ")}"; flags="${c.flags.join(" ")}" ;;`)
     .join("\n");
@@ -89,8 +90,8 @@ complete -o default -F _gong gong
 `;
 }
 
-function zsh(): string {
-  const { flags, per } = model();
+function zsh(declared: Subcommands): string {
+  const { flags, per } = model(declared);
   const described = per
     .map((c) => `    '${c.name}:${c.summary.replace(/'/g, "'\\''").replace(/:/g, "\\:")}'`)
     .join("\n");
@@ -129,8 +130,8 @@ if (( $+functions[compdef] )); then compdef _gong gong; fi
 `;
 }
 
-function fish(): string {
-  const { flags, per } = model();
+function fish(declared: Subcommands): string {
+  const { flags, per } = model(declared);
   const lines = [
     "# gong completion for fish: gong completion fish > ~/.config/fish/completions/gong.fish",
     "complete -c gong -f",

@@ -3,6 +3,7 @@
  * when it is close enough to be the one meant. Distance counts insertions, deletions, changes and
  * swaps of two neighbouring characters (`mpc` → `mcp` is one edit).
  */
+import { UsageError } from "../core/errors.ts";
 
 /** Edits allowed for a word of this length: one for short words, two up to eight characters, then a third of it. */
 function allowance(word: string): number {
@@ -38,4 +39,14 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return d[a.length][b.length];
+}
+
+/** A word one of `known` must be (`gong mcp ad`): the word, or a usage error naming the nearest. */
+export function chooseWord<W extends string>(word: string | undefined, known: readonly W[], command: string): W {
+  if (word !== undefined && (known as readonly string[]).includes(word)) return word as W;
+  if (word === undefined) throw new UsageError(`'${command}' needs one of: ${known.join(", ")}.`);
+  const near = closest(word, known);
+  throw new UsageError(
+    `Unknown command '${command} ${word}'.${near ? ` Did you mean '${command} ${near}'?` : ` Use one of: ${known.join(", ")}.`}`,
+  );
 }

@@ -1,7 +1,7 @@
 /**
  * `gong --help`: the ways to run gong, the subcommands (from their declarations), the options.
  */
-import { SUBCOMMANDS } from "./subcommands.ts";
+import type { Subcommands } from "./subcommand.ts";
 
 const MODES = `  gong [prompt]                 interactive session (line mode)
   gong -p "prompt"              run to completion, print the answer, exit
@@ -10,8 +10,8 @@ const MODES = `  gong [prompt]                 interactive session (line mode)
   gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)`;
 
 /** One line per subcommand: its usage, then what it does (wrapped under it when the usage is long). */
-function commands(): string {
-  return Object.entries(SUBCOMMANDS)
+function commands(declared: Subcommands): string {
+  return Object.entries(declared)
     .map(([name, c]) => {
       const usage = `  gong ${name}${c.usage ? ` ${c.usage}` : ""}`;
       return usage.length < 32 ? `${usage.padEnd(32)}${c.summary}` : `${usage}\n${" ".repeat(32)}${c.summary}`;
@@ -19,14 +19,14 @@ function commands(): string {
     .join("\n");
 }
 
-export function helpText(): string {
+export function helpText(declared: Subcommands): string {
   return `gong — a coding agent
 
 Usage:
 ${MODES}
 
 Commands (each has its own --help):
-${commands()}
+${commands(declared)}
 
 ${OPTIONS}`;
 }

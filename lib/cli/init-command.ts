@@ -10,6 +10,7 @@ import { EXIT } from "../core/outcome.ts";
 import { parseCliArgs } from "./args.ts";
 import { INIT_PROMPT } from "./init-prompt.ts";
 import type { Io } from "./session-io.ts";
+import { runSession } from "./session-run.ts";
 
 export const INIT_HELP = `gong init — the model reads the repository and writes AGENTS.md
 
@@ -32,7 +33,7 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
   if (opts.mode === "rpc" || opts.mode === "acp")
     throw new UsageError("'gong init' runs to the end: leave out --mode.");
   const file = join(resolve(opts.cwd ?? process.cwd()), "AGENTS.md");
-  const code = await (await import("./main.ts")).runSession(
+  const code = await runSession(
     { ...opts, prompt: INIT_PROMPT, printAsked: true, mode: "print", tools: opts.tools ?? "readonly,write,edit" },
     io,
   );

@@ -26,7 +26,7 @@ import { gongHome } from "../store/paths.ts";
 import { parseCommand } from "./command-args.ts";
 import { oneLine } from "./render.ts";
 import type { Io } from "./session-io.ts";
-import { chooseWord } from "./subcommands.ts";
+import { chooseWord } from "./did-you-mean.ts";
 
 export const MCP_HELP = `gong mcp — MCP servers (Claude Code's syntax and scopes)
 

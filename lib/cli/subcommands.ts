@@ -7,23 +7,11 @@
  */
 import { UsageError } from "../core/errors.ts";
 import { parseCliArgs, type CliOptions, type FlagCommand } from "./args.ts";
-import { closest } from "./did-you-mean.ts";
+import { chooseWord, closest } from "./did-you-mean.ts";
 import type { Io } from "./session-io.ts";
+import type { Subcommand, Subcommands } from "./subcommand.ts";
 
-export interface Subcommand {
-  /** One line for `gong --help`. */
-  summary: string;
-  /** What follows the name, for `gong --help` ("[PROMPT|-]"). */
-  usage: string;
-  /** Its own subcommands or fixed words (completions, "did you mean" inside it). */
-  words?: readonly string[];
-  /** Its flags (completions). */
-  flags?: readonly string[];
-  /** Runs it with the words after its name; the exit code. */
-  run(argv: string[], io: Io): Promise<number>;
-}
-
-export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
+export const SUBCOMMANDS: Subcommands = {
   exec: {
     summary: "run one task to the end, as codex exec does (--json: codex's JSONL events)",
     usage: "[PROMPT|-] | resume [SESSION_ID|--last] [PROMPT]",
@@ -72,7 +60,7 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
     summary: "a completion script for bash, zsh or fish",
     usage: "bash|zsh|fish",
     words: ["bash", "zsh", "fish"],
-    run: async (argv, io) => (await import("./completion-scripts.ts")).runCompletion(argv, io),
+    run: async (argv, io) => (await import("./completion-scripts.ts")).runCompletion(argv, io, SUBCOMMANDS),
   },
   sessions: {
     summary: "list this directory's sessions",
@@ -117,7 +105,7 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
       const name = argv[0];
       if (name === undefined) return SUBCOMMANDS.help.run(["--help"], io);
       if (name === "--help" || name === "-h") {
-        io.stdout.write((await import("./help.ts")).helpText());
+        io.stdout.write((await import("./help.ts")).helpText(SUBCOMMANDS));
         return 0;
       }
       return commandNamed(name, "gong help").run(["--help"], io);
@@ -172,14 +160,4 @@ export function lookalikeCommand(word: string, first: boolean): string | undefin
       ? `'${word}' is a gong command: write it first (gong ${word} …)`
       : `'${word}' is not a gong command. Did you mean 'gong ${near}'?`;
   return `${meant} To send '${word}' to the model as a prompt, use -p: gong -p "${word} …".`;
-}
-
-/** Inside a command with its own words (`gong mcp ad`): the word, or a usage error naming the nearest. */
-export function chooseWord<W extends string>(word: string | undefined, known: readonly W[], command: string): W {
-  if (word !== undefined && (known as readonly string[]).includes(word)) return word as W;
-  if (word === undefined) throw new UsageError(`'${command}' needs one of: ${known.join(", ")}.`);
-  const near = closest(word, known);
-  throw new UsageError(
-    `Unknown command '${command} ${word}'.${near ? ` Did you mean '${command} ${near}'?` : ` Use one of: ${known.join(", ")}.`}`,
-  );
 }
