@@ -173,7 +173,7 @@ describe("issue 35 gong exec takes codex's flags with their meaning", () => {
     const first = await ws.run(["exec", ...common, "-o", "last.txt", "-"], { env, stdin: "from stdin" });
     expect(first.code).toBe(0);
     expect(first.stdout).toBe("first\n");
-    expect(readFileSync(join(project, "last.txt"), "utf8")).toBe("first");
+    expect(readFileSync(join(ws.dir, "last.txt"), "utf8")).toBe("first");
     expect(JSON.stringify(fake.requests[0].body.input)).toContain("from stdin");
     const second = await ws.run(["exec", ...common, "summarise"], { env, stdin: "the diff" });
     expect(second.stdout).toBe("second\n");

@@ -46,7 +46,6 @@ export const EXEC_OPTIONS = {
   "dangerously-bypass-hook-trust": { type: "boolean" },
   remote: { type: "string" },
   "remote-auth-token-env": { type: "string" },
-  verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -89,7 +88,6 @@ export interface ExecOptions {
   outputLastMessage?: string;
   json: boolean;
   worktree: boolean;
-  verbose: boolean;
 }
 
 const IMAGE = /\.(png|jpe?g|gif|webp)$/i;
@@ -154,7 +152,6 @@ export function parseExecArgs(argv: string[]): ExecOptions {
     outputLastMessage: v["output-last-message"],
     json: Boolean(v.json || v["experimental-json"]),
     worktree: Boolean(v.worktree),
-    verbose: Boolean(v.verbose),
   };
 }
 

@@ -107,7 +107,8 @@ export async function runExec(argv: string[], io: Io): Promise<number> {
     return EXIT.failed;
   }
   const prompt = await promptOf(o, io);
-  const images = o.images.map((file) => image(file, cwd));
+  // Files named on the command line are where the user typed them (-C moves the agent, not the shell).
+  const images = o.images.map((file) => image(file));
   const setup = await prepareSession({
     cwd,
     flags: await execFlags(o, config, io.env),
@@ -146,7 +147,7 @@ export async function runExec(argv: string[], io: Io): Promise<number> {
       const text = run.result.text;
       if (!events && text) io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
       if (o.outputLastMessage && run.code === EXIT.ok) {
-        const file = resolve(cwd, o.outputLastMessage);
+        const file = resolve(o.outputLastMessage);
         if (!existsSync(dirname(file))) io.stderr.write(`gong: cannot write ${file}: no such directory.\n`);
         else await writeFileAtomic(file, text);
       }
@@ -224,8 +225,8 @@ async function promptOf(o: ExecOptions, io: Io): Promise<string> {
   return prompt;
 }
 
-function image(file: string, cwd: string): { mimeType: string; data: string } {
-  const path = resolve(cwd, file);
+function image(file: string): { mimeType: string; data: string } {
+  const path = resolve(file);
   const mimeType = MIME[extname(path).toLowerCase()];
   if (!mimeType) throw new UsageError(`--image ${file}: gong attaches PNG, JPEG, GIF and WebP images.`);
   try {
