@@ -45,6 +45,12 @@ export interface SessionConfig {
   mcpToolSearchPercent: number;
   /** Offer the provider's own web search to the model (Anthropic web_search, OpenAI web_search, Gemini googleSearch). */
   webSearch: boolean;
+  /**
+   * A JSON Schema the final answer must match: sent with every request as the provider's structured
+   * output (Anthropic output_config.format, OpenAI text.format / response_format, Gemini's response
+   * schema where the request has no tools); null for a free answer.
+   */
+  outputSchema: Record<string, unknown> | null;
 }
 
 export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
@@ -69,6 +75,7 @@ export const DEFAULT_CONFIG: Readonly<SessionConfig> = Object.freeze({
   mcpToolSearch: true,
   mcpToolSearchPercent: 10,
   webSearch: false,
+  outputSchema: null,
 });
 
 export type SessionConfigInput = Partial<SessionConfig> & Record<string, unknown>;
@@ -93,6 +100,10 @@ export function resolveConfig(input: SessionConfigInput = {}): SessionConfig {
 /** Validates one value; returns it unchanged. */
 export function checkValue(key: keyof SessionConfig, rawKey: string, value: unknown): unknown {
   const expected = DEFAULT_CONFIG[key];
+  if (key === "outputSchema") {
+    if (value === null || (typeof value === "object" && !Array.isArray(value))) return value;
+    throw new Error(`Config '${rawKey}' must be a JSON Schema object or null, got ${JSON.stringify(value)}.`);
+  }
   if (key === "reasoningEffort") {
     if (value === null || EFFORTS.has(value as string)) return value;
     throw new Error(

@@ -297,6 +297,7 @@ async function buildRequest(
   }
   if (settings.reasoningEffort) request.reasoningEffort = settings.reasoningEffort;
   if (settings.webSearch) request.webSearch = true;
+  if (settings.outputSchema) request.outputSchema = settings.outputSchema;
   const providerOptions = profile.providerOptions({ reasoningEffort: settings.reasoningEffort });
   if (providerOptions) request.providerOptions = providerOptions;
   return request;

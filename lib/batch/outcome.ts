@@ -5,6 +5,7 @@
 import { hostname } from "node:os";
 import { attemptsOf, claimAttempt, writeJsonAtomic } from "./layout.ts";
 import { KILLED_EXITS, zeroUsage, type AttemptResult, type RunnerInfo } from "./result.ts";
+import { resultUsage } from "../core/outcome.ts";
 import { join } from "node:path";
 import { readdirSync, statSync } from "node:fs";
 
@@ -41,7 +42,7 @@ export function recordLostAttempts(
       is_error: true,
       error: `the attempt ended without a result: ${reason}`,
       turns: 0,
-      usage: zeroUsage(),
+      usage: resultUsage(zeroUsage()),
       cost_usd: 0,
       duration_ms: Date.now() - started.getTime(),
       session_file: sessionLeft(a.dir),

@@ -26,7 +26,22 @@ export interface RunnerInfo {
 }
 
 /** The fields of the run's record a result lacks when no session ran (a workdir that could not be prepared, a failing setup). */
-type SessionFields = "session_id" | "model" | "profile" | "answer" | "stop_reason" | "error" | "session_file";
+type SessionFields =
+  | "session_id"
+  | "model"
+  | "profile"
+  | "answer"
+  | "stop_reason"
+  | "error"
+  | "session_file"
+  // Claude Code's names for the run's outcome, present when a session ran.
+  | "type"
+  | "subtype"
+  | "result"
+  | "num_turns"
+  | "total_cost_usd"
+  | "permission_denials"
+  | "uuid";
 
 export interface AttemptResult extends Partial<Pick<ResultRecord, SessionFields>>, Omit<ResultRecord, SessionFields> {
   id: string;

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import type { SessionEvent } from "../agent/index.ts";
 import { UsageError } from "../core/errors.ts";
 import type { SessionFlags } from "../core/flags.ts";
-import { resultRecord, runHeadless, type ResultRecord } from "../core/outcome.ts";
+import { resultRecord, resultUsage, runHeadless, type ResultRecord } from "../core/outcome.ts";
 import { openSession, storeFor } from "../core/open.ts";
 import { prepareSession, type SessionSetup } from "../core/prepare.ts";
 import { lastLine, run } from "./exec.ts";
@@ -150,7 +150,7 @@ class Attempt {
       is_error: true,
       error,
       turns: 0,
-      usage: zeroUsage(),
+      usage: resultUsage(zeroUsage()),
       cost_usd: 0,
       duration_ms: Date.now() - this.started.getTime(),
       session_saved: false,

@@ -1,6 +1,9 @@
 /**
  * Command-line parsing (node:util parseArgs). Produces a plain options object; usage mistakes throw
- * `UsageError`, which the entry point turns into exit code 2 with one clear sentence.
+ * `UsageError`, which the entry point turns into exit code 2 with one clear sentence. gong's own
+ * flags and Claude Code's headless flags (claude-flags.ts) are read together; the subcommands that
+ * take gong's flags (sessions, rewind, checkpoints gc, export) are parsed here too, each accepting
+ * only its own.
  */
 import { APPROVAL_MODES, isApprovalMode, type ApprovalMode } from "../gate/modes.ts";
 import { resolve } from "node:path";
@@ -9,21 +12,25 @@ import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../env/sandbox-profiles.ts";
 import { UsageError } from "../core/errors.ts";
 import type { SessionChoice, SessionFlags } from "../core/flags.ts";
+import {
+  CLAUDE_OPTIONAL_VALUE,
+  CLAUDE_OPTIONS,
+  CLAUDE_VARIADIC,
+  claudeFlags,
+  type ClaudeFlags,
+} from "./claude-flags.ts";
+import { checkFlags } from "./command-args.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
+/** The subcommands parsed with gong's flags (the others parse their own words). */
+export type FlagCommand = "sessions" | "rewind" | "checkpoints-gc" | "export";
+
 export interface CliOptions {
-  command:
-    | "run"
-    | "sessions"
-    | "version"
-    | "help"
-    | "list-models"
-    | "mcp-list"
-    | "rewind"
-    | "checkpoints-gc"
-    | "export";
+  command: "run" | "version" | "help" | "list-models" | FlagCommand;
   prompt?: string;
+  /** `-p` (or `--print`, `--mode print`) was written: the words are a prompt, whatever they look like. */
+  printAsked: boolean;
   /** `@file` arguments: paths whose contents are attached to the prompt. */
   attachments: string[];
   outputFormat: OutputFormat;
@@ -66,6 +73,8 @@ export interface CliOptions {
   rewind: { to?: string; files: boolean; conversation: boolean; force: boolean };
   /** `gong export [SESSION] --format F [-o FILE]`: the session (latest when none), the format, the file (stdout when none). */
   export: { session?: string; format?: string; output?: string };
+  /** What Claude Code's flags ask (claude-flags.ts). */
+  claude: ClaudeFlags;
 }
 
 const OPTIONS = {
@@ -85,13 +94,13 @@ const OPTIONS = {
   cwd: { type: "string" },
   "max-turns": { type: "string" },
   "max-cost-usd": { type: "string" },
-  worktree: { type: "boolean" },
+  worktree: { type: "boolean", short: "w" },
   continue: { type: "boolean", short: "c" },
   resume: { type: "boolean", short: "r" },
   session: { type: "string" },
   "no-session": { type: "boolean" },
   fork: { type: "boolean" },
-  name: { type: "string" },
+  name: { type: "string", short: "n" },
   "list-models": { type: "boolean" },
   verbose: { type: "boolean" },
   sandbox: { type: "string" },
@@ -105,6 +114,7 @@ const OPTIONS = {
   output: { type: "string", short: "o" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
+  ...CLAUDE_OPTIONS,
 } as const;
 
 /** Options that take a value: a value that looks like a negative number is still their value. */
@@ -119,12 +129,40 @@ type Parsed = ReturnType<
 >;
 type Values = Parsed["values"];
 
-export function parseCliArgs(argv: string[]): CliOptions {
+/** gong's own flags (not Claude Code's): what `gong --help` lists and the completions offer. */
+export const GONG_FLAGS = Object.keys(OPTIONS).filter((name) => !Object.hasOwn(CLAUDE_OPTIONS, name));
+
+/** The flags each subcommand parsed here takes (besides --help). */
+const COMMAND_FLAGS: Record<FlagCommand, readonly string[]> = {
+  sessions: ["cwd"],
+  rewind: ["cwd", "resume", "session", "to", "files-only", "conversation-only", "force"],
+  "checkpoints-gc": ["cwd"],
+  export: ["cwd", "format", "output"],
+};
+
+/** How a subcommand is typed, for its messages. */
+const COMMAND_NAMES: Record<FlagCommand, string> = {
+  sessions: "gong sessions",
+  rewind: "gong rewind",
+  "checkpoints-gc": "gong checkpoints gc",
+  export: "gong export",
+};
+
+/**
+ * Parses gong's command line (`command` "run"), or the words after a subcommand that takes gong's
+ * flags. Claude Code's variadic flags (`--allowedTools Bash Edit`) take every word up to the next flag.
+ */
+export function parseCliArgs(argv: string[], command: "run" | FlagCommand = "run"): CliOptions {
   // parseArgs has no optional values: lift `-r [session]` and `--list-models [filter]` out first.
   // A word after -r always names a session (id prefix, name or file), never the prompt.
-  const args = joinNegativeValues(argv);
+  const args = joinNegativeValues(expandVariadic(argv));
+  if (command !== "run") checkCommandFlags(args, command);
+  checkFlags(args, OPTIONS, `Run '${command === "run" ? "gong" : COMMAND_NAMES[command]} --help' for usage.`);
   const resumeId = takeOptionalValue(args, ["-r", "--resume"], (v) => !v.startsWith("-"));
   const listFilter = takeOptionalValue(args, ["--list-models"], (v) => !v.startsWith("-"));
+  // Claude Code's `-w/--worktree [name]`: a one-word name after it is the worktree's (gong's is temporary: unused).
+  takeOptionalValue(args, ["-w", "--worktree"], (v) => !v.startsWith("-") && !/\s/.test(v));
+  for (const flag of CLAUDE_OPTIONAL_VALUE) takeOptionalValue(args, [flag], (v) => !v.startsWith("-"));
   let parsed: Parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
@@ -132,68 +170,116 @@ export function parseCliArgs(argv: string[]): CliOptions {
     throw new UsageError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}. Run 'gong --help' for usage.`);
   }
   const v = parsed.values;
-  const command = commandOf(v, parsed.positionals);
-  const checked = checkedValues(v);
-  checkSessionFlags(v, resumeId);
+  const claude = claudeFlags(v);
+  const resolved = commandOf(v, parsed.positionals, command);
+  const checked = checkedValues(v, claude);
+  checkSessionFlags(v, resumeId, claude);
 
-  const words = command === "run" ? parsed.positionals : [];
+  const words = resolved === "run" ? parsed.positionals : [];
   const attachments = words.filter((w) => w.startsWith("@") && w.length > 1).map((w) => w.slice(1));
   const promptWords = words.filter((w) => !(w.startsWith("@") && w.length > 1));
-  const print = Boolean(v.print) || v.mode === "print" || checked.outputFormat !== "text";
+  const printAsked = Boolean(v.print) || v.mode === "print";
+  const print = printAsked || checked.outputFormat !== "text" || claude.inputFormat === "stream-json";
   return {
-    command,
+    command: resolved,
     prompt: promptWords.length > 0 ? promptWords.join(" ") : undefined,
+    printAsked,
     attachments,
     mode: v.mode === "rpc" || v.mode === "acp" ? v.mode : print ? "print" : "interactive",
     ...checked,
     model: v.model,
     apiKey: v["api-key"],
     baseUrl: v["base-url"],
-    tools: v.tools,
+    tools: oneOf("--tools", v.tools, "--permission-mode plan", claude.session.tools),
     profile: v.profile,
-    systemPrompt: v["system-prompt"],
-    appendSystemPrompt: v["append-system-prompt"],
+    systemPrompt: oneOf("--system-prompt", v["system-prompt"], "--system-prompt-file", claude.gong.systemPrompt),
+    appendSystemPrompt: oneOf(
+      "--append-system-prompt",
+      v["append-system-prompt"],
+      "--append-system-prompt-file",
+      claude.gong.appendSystemPrompt,
+    ),
     cwd: v.cwd,
     worktree: Boolean(v.worktree),
     continue: Boolean(v.continue),
     resume: resumeId ?? (v.resume ? true : undefined),
     session: v.session,
-    noSession: Boolean(v["no-session"]),
-    fork: Boolean(v.fork),
+    noSession: Boolean(v["no-session"] || claude.gong.noSession),
+    fork: Boolean(v.fork || claude.gong.fork),
     name: v.name?.trim(),
     listModelsFilter: listFilter,
     ...(v["web-search"] ? { webSearch: true } : {}),
     verbose: Boolean(v.verbose),
     trust: Boolean(v.trust),
     rewind: { to: v.to, files: !v["conversation-only"], conversation: !v["files-only"], force: Boolean(v.force) },
-    export: { session: command === "export" ? parsed.positionals[1] : undefined, format: v.format, output: v.output },
+    export: { session: resolved === "export" ? parsed.positionals[0] : undefined, format: v.format, output: v.output },
+    claude,
   };
 }
 
-/** The command the words name (a run unless they name another), with the flags only `gong rewind` takes checked. */
-function commandOf(v: Values, positionals: string[]): CliOptions["command"] {
-  let command: CliOptions["command"] = "run";
-  if (v.help) command = "help";
-  else if (v.version) command = "version";
-  else if (v["list-models"]) command = "list-models";
-  else if (positionals[0] === "sessions" && positionals.length === 1) command = "sessions";
-  else if (positionals[0] === "mcp" && positionals.length <= 2) {
-    if (positionals[1] !== undefined && positionals[1] !== "list")
-      throw new UsageError(`Unknown command 'gong mcp ${positionals[1]}'. Use 'gong mcp list' or 'gong mcp serve'.`);
-    command = "mcp-list";
-  } else if (positionals[0] === "rewind" && positionals.length === 1) command = "rewind";
-  else if (positionals[0] === "checkpoints" && positionals.length <= 2) {
-    if (positionals[1] !== "gc")
+/** A value two flags can give (gong's and Claude Code's): one of them, never both. */
+function oneOf<T>(flag: string, value: T | undefined, other: string, otherValue: T | undefined): T | undefined {
+  if (value !== undefined && otherValue !== undefined)
+    throw new UsageError(`Use either ${flag} or ${other}, not both.`);
+  return value ?? otherValue;
+}
+
+/** A flag a subcommand does not take is named, with the command. */
+function checkCommandFlags(args: string[], command: FlagCommand): void {
+  const allowed = new Set(["help", ...COMMAND_FLAGS[command]]);
+  for (const arg of args) {
+    if (arg === "--") break;
+    if (!arg.startsWith("-") || arg === "-") continue;
+    const name = arg.startsWith("--")
+      ? arg.slice(2).split("=")[0]
+      : Object.entries(OPTIONS).find(([, o]) => "short" in o && o.short === arg[1])?.[0];
+    if (name !== undefined && Object.hasOwn(OPTIONS, name) && !allowed.has(name))
       throw new UsageError(
-        `Unknown command 'gong checkpoints${positionals[1] ? ` ${positionals[1]}` : ""}'. Use 'gong checkpoints gc'.`,
+        `${arg.split("=")[0]} does not apply to '${COMMAND_NAMES[command]}'. Run '${COMMAND_NAMES[command]} --help' for usage.`,
       );
-    command = "checkpoints-gc";
-  } else if (positionals[0] === "export" && positionals.length <= 2) command = "export";
-  if (command !== "export" && (v.format !== undefined || v.output !== undefined))
-    throw new UsageError("--format and --output belong to 'gong export'.");
-  if (command !== "rewind" && (v.to !== undefined || v["files-only"] || v["conversation-only"] || v.force)) {
-    throw new UsageError("--to, --files-only, --conversation-only and --force belong to 'gong rewind'.");
   }
+}
+
+/** Claude Code's `--flag a b c` → `--flag=a --flag=b --flag=c`: every word up to the next flag is the flag's. */
+function expandVariadic(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (!CLAUDE_VARIADIC.has(arg)) {
+      out.push(arg);
+      continue;
+    }
+    let taken = 0;
+    while (i + 1 < argv.length && !argv[i + 1].startsWith("-")) {
+      out.push(`${arg}=${argv[++i]}`);
+      taken++;
+    }
+    if (taken === 0) out.push(arg);
+  }
+  return out;
+}
+
+/** The command the words name, with the flags only `gong rewind` and `gong export` take checked. */
+function commandOf(v: Values, positionals: string[], command: "run" | FlagCommand): CliOptions["command"] {
+  if (v.help) return "help";
+  if (command === "run") {
+    if (v.version) return "version";
+    if (v["list-models"]) return "list-models";
+    if (v.format !== undefined || v.output !== undefined)
+      throw new UsageError("--format and --output belong to 'gong export'.");
+    if (v.to !== undefined || v["files-only"] || v["conversation-only"] || v.force)
+      throw new UsageError("--to, --files-only, --conversation-only and --force belong to 'gong rewind'.");
+    return "run";
+  }
+  const words = command === "export" ? 1 : 0;
+  if (positionals.length > words)
+    throw new UsageError(
+      `'${COMMAND_NAMES[command]}' takes ${words === 0 ? "no words" : "one session at most"} (got '${positionals.slice(words).join(" ")}'). Run '${COMMAND_NAMES[command]} --help' for usage.`,
+    );
   if (v["files-only"] && v["conversation-only"])
     throw new UsageError("Use either --files-only or --conversation-only, not both.");
   return command;
@@ -202,6 +288,7 @@ function commandOf(v: Values, positionals: string[]): CliOptions["command"] {
 /** The flags whose values must be one of a list or a number in range, checked and typed. */
 function checkedValues(
   v: Values,
+  claude: ClaudeFlags,
 ): Pick<CliOptions, "outputFormat" | "approval" | "reasoningEffort" | "maxTurns" | "maxCostUsd" | "sandbox"> {
   const outputFormat = (v["output-format"] ?? "text") as OutputFormat;
   if (!["text", "json", "stream-json"].includes(outputFormat)) {
@@ -213,7 +300,11 @@ function checkedValues(
   const approval = v.approval ?? v.approve;
   if (approval !== undefined && !isApprovalMode(approval))
     throw new UsageError(`--approval must be ${APPROVAL_MODES.join(", ")} (got '${approval}').`);
-  const effort = v["reasoning-effort"];
+  if (approval !== undefined && claude.session.approval !== undefined && approval !== claude.session.approval)
+    throw new UsageError(
+      `--approval ${approval} contradicts ${v["dangerously-skip-permissions"] ? "--dangerously-skip-permissions" : v["permission-mode"] ? `--permission-mode ${v["permission-mode"]}` : "--allowedTools (which refuses what it does not allow)"}: give one of them.`,
+    );
+  const effort = oneOf("--reasoning-effort", v["reasoning-effort"], "--effort", claude.gong.reasoningEffort);
   if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) {
     throw new UsageError(`--reasoning-effort must be ${REASONING_EFFORTS.join(", ")} (got '${effort}').`);
   }
@@ -229,6 +320,7 @@ function checkedValues(
     if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0)
       throw new UsageError(`--max-cost-usd must be a positive number of US dollars (got '${v["max-cost-usd"]}').`);
   }
+  maxCostUsd = oneOf("--max-cost-usd", maxCostUsd, "--max-budget-usd", claude.gong.maxCostUsd);
   const sandbox = v.sandbox;
   if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
     throw new UsageError(
@@ -237,7 +329,7 @@ function checkedValues(
   }
   return {
     outputFormat,
-    approval,
+    approval: approval ?? claude.session.approval,
     reasoningEffort: effort as ReasoningEffort | undefined,
     maxTurns,
     maxCostUsd,
@@ -245,20 +337,31 @@ function checkedValues(
   };
 }
 
-/** -c, -r, --session, --no-session, --fork and --name: the combinations that make sense. */
-function checkSessionFlags(v: Values, resumeId: string | undefined): void {
+/** -c, -r, --session, --no-session, --fork, --name and --session-id: the combinations that make sense. */
+function checkSessionFlags(v: Values, resumeId: string | undefined, claude: ClaudeFlags): void {
+  const noSession = v["no-session"] || claude.gong.noSession;
+  const fork = v.fork || claude.gong.fork;
+  const noSessionFlag = v["no-session"] ? "--no-session" : "--no-session-persistence";
   if (v.continue && (v.resume || resumeId)) throw new UsageError("Use either --continue or --resume, not both.");
-  if (v["no-session"] && (v.continue || v.resume || resumeId || v.session)) {
-    throw new UsageError("--no-session cannot be combined with --continue, --resume or --session.");
+  if (noSession && (v.continue || v.resume || resumeId || v.session)) {
+    throw new UsageError(`${noSessionFlag} cannot be combined with --continue, --resume or --session.`);
   }
-  if (v.fork && !(v.continue || v.resume || resumeId || v.session))
-    throw new UsageError("--fork branches off an existing session: use it with --continue, --resume or --session.");
+  if (fork && !(v.continue || v.resume || resumeId || v.session))
+    throw new UsageError(
+      `${v.fork ? "--fork" : "--fork-session"} branches off an existing session: use it with --continue, --resume or --session.`,
+    );
   if (v.name !== undefined && v.name.trim() === "") throw new UsageError("--name needs a non-empty name.");
+  if (claude.session.sessionId !== undefined && (v.continue || v.resume || resumeId || v.session || noSession))
+    throw new UsageError(
+      "--session-id names a new session: leave out --continue, --resume, --session and --no-session.",
+    );
 }
 
 /** The command line's session flags as the value every host hands the core (lib/core/flags.ts). */
 export function sessionFlags(opts: CliOptions): SessionFlags {
+  const { tools: _plan, sessionId: _id, ...claude } = opts.claude.session;
   return {
+    ...claude,
     model: opts.model,
     apiKey: opts.apiKey,
     baseUrl: opts.baseUrl,
@@ -285,7 +388,7 @@ function sessionChoice(opts: CliOptions): SessionChoice {
   if (opts.session) return { kind: "resume", ref: resolve(opts.session) };
   if (typeof opts.resume === "string") return { kind: "resume", ref: opts.resume };
   if (opts.continue || opts.resume === true) return { kind: "latest" };
-  return { kind: "new" };
+  return opts.claude.session.sessionId ? { kind: "new", id: opts.claude.session.sessionId } : { kind: "new" };
 }
 
 /** `--max-turns -1` → `--max-turns=-1`, so the value reaches validation instead of parseArgs' ambiguity error. */
@@ -318,68 +421,3 @@ function takeOptionalValue(args: string[], flags: string[], accept: (v: string) 
   }
   return undefined;
 }
-
-export const HELP = `gong — a coding agent
-
-Usage:
-  gong [prompt]                 interactive session (line mode)
-  gong -p "prompt"              run to completion, print the answer, exit
-  git diff | gong -p "review"   the prompt may also come on stdin
-  gong sessions                 list this directory's sessions
-  gong mcp list                 MCP servers: state and tools
-  gong mcp serve                gong as an MCP server on stdio (gong mcp serve --help)
-  gong batch TASKS.jsonl        run many tasks at once (gong batch --help)
-  gong rewind [--to TURN]       list a session's checkpoints, or put its files and
-                                conversation back to one (--files-only,
-                                --conversation-only; --force overwrites files
-                                changed outside gong); -r picks the session
-  gong checkpoints gc           prune old checkpoints (retention, total budget)
-  gong export [SESSION] --format atif|markdown|html|jsonl [-o FILE]
-                                a session as a trajectory (ATIF), a transcript, a
-                                page or its own lines (latest session when none)
-  gong update                   replace a downloaded gong with the release's newer build
-  gong --mode rpc               JSON lines on stdin/stdout for editors and programs
-  gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
-
-Options:
-  -p, --print                   non-interactive: print the final answer and exit
-      --output-format FMT       text | json | stream-json (print mode)
-      --mode rpc|acp            JSON-lines RPC host protocol, or ACP for editors, on stdio
-      --approval MODE           ask | edits | auto: which calls wait for consent (shell, ACP; default ask);
-                                in print and RPC mode (default auto) what would wait is refused
-  -m, --model PROVIDER/ID       e.g. anthropic/claude-sonnet-4-6, openai/gpt-5.2,
-                                gemini/gemini-2.5-pro, ollama/qwen3-coder, fake/script.json
-      --api-key KEY             API key for the model's provider
-      --base-url URL            base URL for the model's provider
-      --reasoning-effort LEVEL  low | medium | high | xhigh
-      --tools SET               default | minimal | readonly | read,grep,... | default,apply_patch
-      --profile NAME            auto (from the model) | default | anthropic | openai | gemini
-      --system-prompt TEXT      replace the base instructions
-      --append-system-prompt T  append instructions (highest priority)
-      --cwd DIR                 work in DIR
-      --max-turns N             stop after N model turns
-      --max-cost-usd X          stop before a model call once the run cost X US dollars
-      --worktree                work in a detached git worktree of HEAD, removed after;
-                                its diff is kept as a file named on stderr
-      --web-search              let the model use its provider's own web search
-                                (Anthropic, OpenAI Responses, Gemini)
-  -c, --continue                continue the most recent session here
-  -r, --resume [SESSION]        resume a session: id prefix, name or file (latest when none)
-      --session FILE            use this session file
-      --fork                    with -c/-r/--session: continue in a new branch file
-      --name NAME               name the session (resume it later with -r NAME)
-      --no-session              do not save the session
-      --list-models [FILTER]    list known models
-      --sandbox MODE            box commands: workspace-write | read-only | off
-      --trust                   let this project's .gong/settings.json run hooks and
-                                choose providers (asked once in the interactive shell)
-      --verbose                 stack traces and diagnostics on stderr
-  -v, --version                 print the version
-  -h, --help                    this help
-
-@file arguments attach a file's contents to the prompt.
-Keys: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (or GOOGLE_API_KEY), and each
-OpenAI-compatible provider's variable. Settings: ~/.gong/settings.json and .gong/settings.json;
-MCP servers: .mcp.json and "mcpServers" in settings.
-Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.
-`;

@@ -11,6 +11,7 @@ import { environmentShell, expandCommand, matchCommand, type CustomCommand } fro
 import type { CommandInfo } from "./completion.ts";
 import type { SessionSetup } from "../core/prepare.ts";
 import { untrustedHint } from "../core/trust.ts";
+import { promptCommand } from "./init-prompt.ts";
 
 export interface CommandContext {
   commands: readonly CustomCommand[];
@@ -33,10 +34,15 @@ export interface Input {
   model?: string;
 }
 
-/** The input to send: a custom command's expansion, or the text as it was. */
+/** Whether a line is an input for the model made by a command: the user's own command files, then gong's (/init). */
+export function isCommandInput(text: string, commands: readonly CustomCommand[]): boolean {
+  return matchCommand(text, commands) !== undefined || promptCommand(text) !== undefined;
+}
+
+/** The input to send: a custom command's expansion, a built-in prompt command's prompt, or the text as it was. */
 export async function expandInput(text: string, ctx: CommandContext): Promise<Input> {
   const call = matchCommand(text, ctx.commands);
-  if (!call) return { text };
+  if (!call) return { text: promptCommand(text) ?? text };
   const expansion = await expandCommand(call.command, call.args, {
     cwd: ctx.cwd,
     shell: environmentShell(ctx.env, ctx.trusted, untrustedHint()),

@@ -30,8 +30,8 @@ import { CurrentSession } from "./current-session.ts";
 import type { SessionSetup } from "../core/prepare.ts";
 import { persists } from "../core/open.ts";
 import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
-import { commandContext, commandInfos, expandInput, onCommandModel } from "./custom-commands.ts";
-import { matchCommand } from "../setup/commands.ts";
+import { commandContext, commandInfos, expandInput, isCommandInput, onCommandModel } from "./custom-commands.ts";
+import { PROMPT_COMMANDS } from "./init-prompt.ts";
 import { environmentShell } from "../setup/commands.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
@@ -142,7 +142,12 @@ class InteractiveShell implements AnswerReader {
       plan: this.planMode.active,
     }));
     // The user's command files; a built-in command keeps its name.
-    const builtIn = new Set(slashCommandList().map((c) => c.name));
+    // The shell's own commands win over command files of the same name; a file may replace a prompt command (/init).
+    const builtIn = new Set(
+      slashCommandList()
+        .map((c) => c.name)
+        .filter((name) => !Object.hasOwn(PROMPT_COMMANDS, name)),
+    );
     this.customCommands = setup.brought.commands.filter((c) => !builtIn.has(c.name.toLowerCase()));
     this.commandCtx = {
       ...commandContext(setup),
@@ -456,7 +461,7 @@ class InteractiveShell implements AnswerReader {
   private handleInput(text: string): void {
     if (!text) return this.showPrompt();
     this.history.add(text);
-    if (isSlashCommand(text) && matchCommand(text, this.customCommands)) {
+    if (isSlashCommand(text) && isCommandInput(text, this.customCommands)) {
       void expandInput(text, this.commandCtx).then(
         (input) => this.submit(input.text, input.model),
         (e: Error) => {
@@ -486,7 +491,7 @@ class InteractiveShell implements AnswerReader {
     if (isSlashCommand(text)) {
       this.history.add(text);
       // A custom command typed while the agent works is its next input.
-      if (matchCommand(text, this.customCommands)) {
+      if (isCommandInput(text, this.customCommands)) {
         void expandInput(text, this.commandCtx).then((input) => {
           this.host.session.followUp(input.text);
           this.say(`${this.style.dim(`${text.split(/\s/)[0]} runs when the agent is done`)}\n`);

@@ -1,18 +1,11 @@
 /**
- * The listing commands: `gong --list-models [FILTER]` (the catalog), `gong sessions` (this
- * directory's sessions and their subagents) and `gong mcp list` (each configured server connected,
- * with its state and tools).
+ * The listing commands: `gong --list-models [FILTER]` (the catalog) and `gong sessions` (this
+ * directory's sessions and their subagents). `gong mcp list` is in mcp-command.ts.
  */
-import { resolve } from "node:path";
-import { configureMcp, type HostMcp } from "../core/mcp.ts";
 import { EXIT } from "../core/outcome.ts";
-import { loadSettings } from "../core/settings.ts";
-import { decideTrust } from "../core/trust.ts";
 import { listModels } from "../llm/catalog.ts";
-import type { McpServerStatus } from "../mcp/manager.ts";
 import { listChildSessions, listSessions } from "../store/list.ts";
 import type { CliOptions } from "./args.ts";
-import { oneLine } from "../output/cut.ts";
 import type { Io } from "./session-io.ts";
 
 export function listModelsCommand(filter: string | undefined, io: Io): number {
@@ -53,38 +46,4 @@ export function sessionsCommand(opts: CliOptions, io: Io): number {
       io.stdout.write(`  ↳ ${child.id.slice(0, 8)}  subagent  ${child.firstMessage}\n`);
   }
   return EXIT.ok;
-}
-
-/** `gong mcp list`: the servers of the directory's settings and `.mcp.json`, trust decided without asking. */
-export async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
-  const cwd = resolve(opts.cwd ?? process.cwd());
-  const trust = await decideTrust({ cwd, flag: opts.trust, env: io.env }, loadSettings(cwd));
-  const mcp = await configureMcp(cwd, trust.loaded, trust.trusted, io.env);
-  try {
-    await listMcpServers(mcp, (s) => io.stdout.write(s));
-  } finally {
-    await mcp.manager?.close();
-  }
-  return EXIT.ok;
-}
-
-/** Every configured server, its state and its tools. */
-async function listMcpServers(mcp: HostMcp, out: (s: string) => void): Promise<void> {
-  if (!mcp.manager) {
-    out('No MCP servers configured. Add them to .mcp.json or under "mcpServers" in ~/.gong/settings.json.\n');
-    return;
-  }
-  await mcp.manager.settled();
-  for (const server of mcp.manager.status()) out(describeServer(server));
-}
-
-function describeServer(s: McpServerStatus): string {
-  const head = `${s.name}  ${s.state}  ${s.transport}  ${s.source}`;
-  const lines = [head];
-  if (s.state === "untrusted") lines.push("  not started: the project is not trusted");
-  else if (s.state === "disabled") lines.push('  not started: "enabled": false');
-  else if (s.error) lines.push(`  ${s.error}`);
-  for (const t of s.tools) lines.push(`  ${t.exposedAs}${t.description ? `  ${oneLine(t.description, 70)}` : ""}`);
-  if (s.state === "connected" && s.tools.length === 0) lines.push("  (no tools)");
-  return `${lines.join("\n")}\n`;
 }

@@ -1,39 +1,30 @@
 /**
- * `gong`: parse the command line, pick a mode, run it, map what happened to an exit code
- * (0 done, 1 failed, 2 usage or configuration error, 130 interrupted). Errors are one sentence on
+ * `gong`: a declared subcommand (subcommands.ts), or the command line parsed and its session run
+ * (session-run.ts); what happened becomes an exit code (0 done, 1 failed, 2 usage or configuration
+ * error, 3 unfinished, 4 an answer off its schema, 130 interrupted). Errors are one sentence on
  * stderr; stack traces only with --verbose.
  */
-import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import { ConfigError, UsageError } from "../core/errors.ts";
-import { openSession, storeFor } from "../core/open.ts";
 import { EXIT } from "../core/outcome.ts";
-import { prepareSession, type SessionSetup } from "../core/prepare.ts";
-import { loadSettings, SettingsError } from "../core/settings.ts";
-import { decideTrust, type TrustDecision } from "../core/trust.ts";
+import { SettingsError } from "../core/settings.ts";
 import { LlmError } from "../llm/errors.ts";
 import { VERSION } from "../version.ts";
-import { HELP, parseCliArgs, sessionFlags, type CliOptions } from "./args.ts";
-import { buildPrompt, processIo, readAll, type Io } from "./session-io.ts";
-import { runPrint } from "./print.ts";
-import { commandContext, expandInput, onCommandModel } from "./custom-commands.ts";
-import { Termination } from "./termination.ts";
+import { parseCliArgs, type CliOptions } from "./args.ts";
+import { lookalikeCommand, SUBCOMMANDS, subcommandOf } from "./subcommands.ts";
+import { processIo, type Io } from "./session-io.ts";
+import { runSession } from "./session-run.ts";
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
   let verbose = argv.includes("--verbose");
   try {
-    // `gong batch …` has its own flags; only a first word "batch" means it (`gong -p batch` stays a prompt).
-    if (argv[0] === "batch") return await (await import("../batch/cli.ts")).runBatchCli(argv.slice(1), io);
-    // `gong update …` likewise: only as the first word, with its own flags.
-    if (argv[0] === "update") return await (await import("./update.ts")).runUpdate(argv.slice(1), io);
-    // `gong mcp serve …`: the MCP server (lib/cli/mcp-serve) reads its own flags.
-    if (argv[0] === "mcp" && argv[1] === "serve")
-      return await (await import("./mcp-serve/command.ts")).runMcpServe(argv.slice(2), io);
+    // A first word that names a subcommand runs it with the words after it (subcommands.ts).
+    const subcommand = subcommandOf(argv[0]);
+    if (subcommand) return await subcommand.run(argv.slice(1), io);
     const opts = parseCliArgs(argv);
     verbose = opts.verbose;
     switch (opts.command) {
       case "help":
-        io.stdout.write(HELP);
+        io.stdout.write((await import("./help.ts")).helpText(SUBCOMMANDS));
         return EXIT.ok;
       case "version":
         io.stdout.write(`gong ${VERSION}\n`);
@@ -41,17 +32,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
       // The listing commands load only when asked for.
       case "list-models":
         return (await import("./list-commands.ts")).listModelsCommand(opts.listModelsFilter, io);
-      case "sessions":
-        return (await import("./list-commands.ts")).sessionsCommand(opts, io);
-      case "mcp-list":
-        return await (await import("./list-commands.ts")).mcpListCommand(opts, io);
-      case "rewind":
-        return (await import("./rewind-command.ts")).rewindCommand(opts, io);
-      case "export":
-        return await (await import("./export-command.ts")).exportCommand(opts, io);
-      case "checkpoints-gc":
-        return (await import("./rewind-command.ts")).checkpointsGcCommand(opts, io);
       default:
+        refuseLookalike(opts, argv);
         return await runSession(opts, io);
     }
   } catch (e) {
@@ -59,118 +41,15 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<numb
   }
 }
 
-async function runSession(opts: CliOptions, io: Io): Promise<number> {
-  const project = workingDirectory(opts);
-  const trust = await projectTrust(project, opts, io);
-  for (const notice of trust.notices) io.stderr.write(`gong: ${notice}\n`);
-  // --worktree: the session works in a detached worktree of HEAD; trust and settings stay the project's.
-  const worktree = opts.worktree
-    ? await (await import("../batch/single-worktree.ts")).openSingleWorktree(project)
-    : undefined;
-  try {
-    return await runSessionIn(worktree?.dir ?? project, opts, trust, io);
-  } finally {
-    const diff = await worktree
-      ?.finish()
-      .catch((e) => void io.stderr.write(`gong: the worktree could not be cleaned up: ${(e as Error).message}\n`));
-    if (worktree)
-      io.stderr.write(diff ? `gong: the worktree's changes: ${diff}\n` : "gong: the worktree had no changes.\n");
-  }
-}
-
-/** The directory gong works in (--cwd, or where it started); one that does not exist is a usage error. */
-function workingDirectory(opts: CliOptions): string {
-  const cwd = resolve(opts.cwd ?? process.cwd());
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${opts.cwd}: no such directory.`);
-  return cwd;
-}
-
-async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision, io: Io): Promise<number> {
-  const setup = await prepareSession({
-    cwd,
-    flags: sessionFlags(opts),
-    env: io.env,
-    trust,
-    warn: (line) => void io.stderr.write(`${line}\n`),
-  });
-  for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
-  // SIGTERM and SIGHUP end every mode; SIGINT (Ctrl-C) too, except in the shell, which reads Ctrl-C itself.
-  const termination = new Termination({
-    signals: effectiveMode(opts, io) === "interactive" ? ["SIGTERM", "SIGHUP"] : ["SIGTERM", "SIGHUP", "SIGINT"],
-    onSignal: (signal) => setup.terminate(`gong received ${signal}`),
-  });
-  try {
-    const code = await runMode(opts, setup, io);
-    return termination.exitCode ?? code;
-  } finally {
-    termination.release();
-    await setup.dispose();
-  }
-}
-
-/**
- * Whether the project's own settings that run code or redirect credentials take effect: --trust,
- * the global list, a remembered yes, or — in the interactive shell — the user's answer now.
- */
-async function projectTrust(cwd: string, opts: CliOptions, io: Io): Promise<TrustDecision> {
-  const canAsk = effectiveMode(opts, io) === "interactive";
-  return decideTrust(
-    {
-      cwd,
-      flag: opts.trust,
-      env: io.env,
-      // Only the shell asks: the question's reader loads then.
-      ask: canAsk
-        ? async (question) => (await import("./trust-question.ts")).askOnTerminal(io.stdin, io.stdout)(question)
-        : undefined,
-    },
-    loadSettings(cwd),
-  );
-}
-
-async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<number> {
-  // Each mode loads only what it needs: print mode, the common path, loads neither the shell nor RPC.
-  if (opts.mode === "rpc") return await (await import("./rpc.ts")).runRpc(setup, io);
-  // The ACP server and its SDK load only in ACP mode: other modes do not pay for them.
-  if (opts.mode === "acp") return await (await import("./acp/server.ts")).runAcp(setup, io);
-
-  const mode = effectiveMode(opts, io);
-  const piped = !io.stdin.isTTY && mode === "print" ? await readAll(io.stdin, setup.maxInputBytes) : undefined;
-  // `gong -p "/review src"`: a custom command's expansion is the prompt.
-  const input = opts.prompt !== undefined ? await expandInput(opts.prompt, commandContext(setup)) : undefined;
-  const words = input?.text;
-  const prompt =
-    words !== undefined || opts.attachments.length > 0 || piped
-      ? buildPrompt(words, opts.attachments, piped, setup.cwd, setup.maxInputBytes)
-      : undefined;
-
-  if (mode === "print") {
-    if (!prompt) throw new UsageError('Print mode needs a prompt: gong -p "your task" (or pipe one on stdin).');
-    if (setup.terminated.aborted) return EXIT.interrupted;
-    const store = storeFor(setup);
-    const session = await openSession(setup, store);
-    try {
-      return await onCommandModel(session, input?.model, () =>
-        runPrint(
-          session,
-          { prompt, format: opts.outputFormat, verbose: opts.verbose, terminated: setup.terminated },
-          io,
-        ),
-      );
-    } finally {
-      await session.close();
-      store.close();
-    }
-  }
-  return await (await import("./interactive.ts")).runInteractive(setup, prompt, io);
-}
-
-/**
- * With no terminal to talk to (`echo task | gong`, a script, CI), the shell has no one to answer
- * it: the input runs to completion as print mode does.
- */
-function effectiveMode(opts: CliOptions, io: Io): CliOptions["mode"] {
-  return opts.mode === "interactive" && !io.stdin.isTTY ? "print" : opts.mode;
+/** `gong doctr`, `gong sesions`: a word that looks like a subcommand is not sent to the model unless -p says so. */
+function refuseLookalike(opts: CliOptions, argv: string[]): void {
+  if (opts.printAsked || opts.prompt === undefined) return;
+  const first = opts.prompt.split(" ")[0];
+  const typed = argv.find((a) => a === first);
+  // Only a word typed on its own: a quoted sentence ("doctor my code") is a prompt.
+  if (typed === undefined) return;
+  const sentence = lookalikeCommand(first, argv[0] === first);
+  if (sentence) throw new UsageError(sentence);
 }
 
 function reportError(e: unknown, verbose: boolean, io: Io): number {

@@ -4,6 +4,7 @@
  * With --verbose, tool calls are shown on stderr as they run, and a failed model call's stack.
  */
 import type { Session, SessionEvent } from "../agent/index.ts";
+import type { AnswerSchema } from "../core/answer-schema.ts";
 import { resultRecord, runHeadless } from "../core/outcome.ts";
 import type { OutputFormat } from "./args.ts";
 import type { Io } from "./session-io.ts";
@@ -16,6 +17,10 @@ export interface PrintOptions {
   verbose: boolean;
   /** Aborted when gong is told to end (Ctrl-C, SIGTERM, SIGHUP; see termination.ts): the input stops. */
   terminated?: AbortSignal;
+  /** The schema the final answer must match (--json-schema). */
+  schema?: AnswerSchema;
+  /** Images sent with the prompt. */
+  images?: { mimeType: string; data: string }[];
 }
 
 export async function runPrint(session: Session, options: PrintOptions, io: Io): Promise<number> {
@@ -46,6 +51,8 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
       stops: [options.terminated, readerGone.signal],
       verbose: options.verbose,
       warn: (line) => io.stderr.write(style.yellow(`${line}\n`)),
+      schema: options.schema,
+      images: options.images,
     });
   } finally {
     unsubscribe();
@@ -59,7 +66,7 @@ export async function runPrint(session: Session, options: PrintOptions, io: Io):
   return run.code;
 }
 
-function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof makeStyle>): void {
+export function reportProgress(event: SessionEvent, io: Io, style: ReturnType<typeof makeStyle>): void {
   const child = subagentLine(event, style);
   if (child !== undefined || event.agent_id !== undefined) {
     if (child) io.stderr.write(child);

@@ -13,6 +13,7 @@ import type { PlanMode } from "./plan-mode.ts";
 import type { CommandInfo } from "./completion.ts";
 import { commandInfos } from "./custom-commands.ts";
 import { rewindSlash } from "./rewind-slash.ts";
+import { PROMPT_COMMANDS } from "./init-prompt.ts";
 import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
 
 export interface SlashContext {
@@ -48,7 +49,7 @@ const COMMANDS: Record<string, SlashCommand> = {
           ? `${style.bold("your commands")}\n${custom.map((c) => `  ${c.usage.padEnd(24)} ${c.help}`).join("\n")}\n`
           : "";
       out(
-        `${Object.values(COMMANDS)
+        `${slashCommandList()
           .map((c) => `  ${c.usage.padEnd(24)} ${c.help}`)
           .join("\n")}\n${own}${style.bold("keys")}\n${KEYS.map(([k, h]) => `  ${k.padEnd(24)} ${h}`).join("\n")}\n`,
       );
@@ -359,9 +360,12 @@ const KEYS: [string, string][] = [
   ],
 ];
 
-/** The commands, for completion. */
+/** The commands, for completion (with the built-in ones that send a prompt, such as /init). */
 export function slashCommandList(): CommandInfo[] {
-  return Object.entries(COMMANDS).map(([name, c]) => ({ name, usage: c.usage, help: c.help }));
+  return [
+    ...Object.entries(COMMANDS).map(([name, c]) => ({ name, usage: c.usage, help: c.help })),
+    ...Object.entries(PROMPT_COMMANDS).map(([name, c]) => ({ name, usage: `/${name}`, help: c.help })),
+  ];
 }
 
 /**

@@ -36,6 +36,10 @@ export interface EnvironmentChoice {
   settings: Settings;
   /** The sandbox flag, over the setting. */
   sandbox: SandboxMode | undefined;
+  /** Directories commands may touch besides the working directory and the settings' roots (`--add-dir`). */
+  addDirs?: string[];
+  /** Sandboxed commands may reach the network (over the setting). */
+  sandboxNetwork?: boolean;
   /** The user's environment with the settings' `env` on top. */
   env: Record<string, string | undefined>;
   /** The settings' `env`: passed to commands although some names look secret (they were set on purpose). */
@@ -56,7 +60,7 @@ export async function commandEnvironments(choice: EnvironmentChoice): Promise<Co
   const environmentFor = (root: string) =>
     new LocalEnvironment({
       root,
-      extraRoots: settings.allowedRoots,
+      extraRoots: [...(settings.allowedRoots ?? []), ...(choice.addDirs ?? [])],
       envPolicy: settings.envPolicy as EnvPolicy | undefined,
       envAllow,
       baseEnv: choice.env,
@@ -64,7 +68,7 @@ export async function commandEnvironments(choice: EnvironmentChoice): Promise<Co
       secrets,
     });
   const local = environmentFor(choice.cwd);
-  const box = await sandboxFor(choice.sandbox, settings.sandbox);
+  const box = await sandboxFor(choice.sandbox, settings.sandbox, choice);
   // Searches and reads never hand the model what a Read deny rule covers (the guard loads only when one does).
   const guard = choice.rules.withholdsReads() ? (await import("../gate/read-guard.ts")).ReadGuard : undefined;
   const guardReads = (env: ExecutionEnvironment): ExecutionEnvironment => (guard ? new guard(env, choice.rules) : env);
@@ -87,15 +91,20 @@ function commandShell(configured: string | undefined): ShellChoice | null {
 export type Boxer = (inner: ExecutionEnvironment) => ExecutionEnvironment;
 
 /** The function that boxes each environment as asked, or undefined for "off" (the sandbox code then never loads). */
-async function sandboxFor(flag: SandboxMode | undefined, setting: Settings["sandbox"]): Promise<Boxer | undefined> {
+async function sandboxFor(
+  flag: SandboxMode | undefined,
+  setting: Settings["sandbox"],
+  extra: Pick<EnvironmentChoice, "addDirs" | "sandboxNetwork">,
+): Promise<Boxer | undefined> {
   const configured = typeof setting === "string" ? { mode: setting } : setting;
   const mode = flag ?? configured?.mode ?? "off";
   if (mode === "off") return undefined;
   const { SandboxedEnvironment } = await import("../env/sandbox.ts");
+  const writable = [...(configured?.writableRoots ?? []), ...(extra.addDirs ?? [])];
   const options: SandboxOptions = {
     mode,
-    network: configured?.network,
-    writableRoots: configured?.writableRoots,
+    network: extra.sandboxNetwork ?? configured?.network,
+    writableRoots: writable.length > 0 ? writable : undefined,
     allowUnixSockets: configured?.allowUnixSockets,
     gongHome: gongHome(),
   };

@@ -6,6 +6,7 @@
 import type { ApprovalMode } from "../gate/modes.ts";
 import type { SandboxMode } from "../env/sandbox-profiles.ts";
 import type { ReasoningEffort } from "../llm/types.ts";
+import type { McpServerSettingsEntry } from "../mcp/config.ts";
 
 export interface SessionFlags {
   /** provider/model-id; default the settings' `model`, then the first provider whose key is set. */
@@ -41,11 +42,37 @@ export interface SessionFlags {
   fork?: boolean;
   /** A name for the session (resumable by it). */
   name?: string;
+  /**
+   * Settings in Claude Code's format given on the command line — `--settings`, and the rules of
+   * `--allowedTools` / `--disallowedTools` — read after every settings file, each named by its source.
+   */
+  extraSettings?: FlagSettings[];
+  /** Directories the tools may read and write besides the working directory (`--add-dir`). */
+  addDirs?: string[];
+  /** MCP servers given on the command line (`--mcp-config`), `.mcp.json`'s shape, with their source. */
+  mcpConfigs?: { source: string; servers: Record<string, McpServerSettingsEntry> }[];
+  /** Only the servers of `mcpConfigs` run (`--strict-mcp-config`). */
+  strictMcpConfig?: boolean;
+  /** codex's config.toml is not read for MCP servers (codex's `--ignore-user-config`). */
+  skipCodexConfig?: boolean;
+  /** Models to fall back to, in order, when the model is overloaded or not available (`--fallback-model`). */
+  fallbackModels?: string[];
+  /** The final answer must be JSON valid against this schema (`--json-schema`, codex's `--output-schema`). */
+  outputSchema?: { schema: unknown; source: string };
+  /** Lets sandboxed commands reach the network (codex's `sandbox_workspace_write.network_access`). */
+  sandboxNetwork?: boolean;
+}
+
+/** Settings in Claude Code's format from a flag: `permissions`, `env`, `hooks`, `model`. */
+export interface FlagSettings {
+  /** The flag, or the file it named (`--allowedTools`, `/home/me/ci-settings.json`). */
+  source: string;
+  settings: Record<string, unknown>;
 }
 
 export type SessionChoice =
-  /** A new session file: under `dir` when given, else GONG_HOME's folder for the working directory. */
-  | { kind: "new"; dir?: string }
+  /** A new session file: under `dir` when given, else GONG_HOME's folder for the working directory; `id` chosen by the host. */
+  | { kind: "new"; dir?: string; id?: string }
   /** Nothing is written. */
   | { kind: "unsaved" }
   /** The working directory's most recent session (a new one when there is none). */

@@ -1,15 +1,66 @@
 /**
  * The MCP servers a host runs: one manager per run, built from the settings files and the project's
- * `.mcp.json` (trust decides whether the project's own start), shared by every session the run
- * opens (a session swap does not restart servers).
+ * `.mcp.json` (trust decides whether the project's own start), the user's own files (codex's
+ * `config.toml`, the servers `gong mcp add` keeps for this project) and the command line's
+ * `--mcp-config` (with `--strict-mcp-config`, only those), shared by every session the run opens (a
+ * session swap does not restart servers).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadMcpConfig, McpConfigError, type LoadedMcpConfig, type McpServerConfig } from "../mcp/config.ts";
+import {
+  loadMcpConfig,
+  McpConfigError,
+  type LoadedMcpConfig,
+  type McpServerConfig,
+  type UserMcpLayer,
+} from "../mcp/config.ts";
+import { localServers } from "../mcp/local-servers.ts";
 import type { McpManager } from "../mcp/manager.ts";
+import { gongHome } from "../store/paths.ts";
 import { ConfigError } from "./errors.ts";
+import type { SessionFlags } from "./flags.ts";
 import type { LoadedSettings } from "./settings.ts";
 import { untrustedHint } from "./trust.ts";
+
+/** Servers besides the settings and `.mcp.json`: read before the project's, after it, or instead of all (strict). */
+export interface UserMcpSources {
+  before: UserMcpLayer[];
+  after: UserMcpLayer[];
+  only?: UserMcpLayer[];
+}
+
+/**
+ * The user's own servers and the command line's: codex's config (its TOML parser loads only when the
+ * file exists), the project's local-scope servers, then `--mcp-config`. `--strict-mcp-config` keeps
+ * only the last. `at(dir)` gives them for another project (its own local-scope servers).
+ */
+export async function userMcpSources(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  flags: Pick<SessionFlags, "mcpConfigs" | "strictMcpConfig" | "skipCodexConfig"> = {},
+): Promise<{ sources: UserMcpSources; warnings: string[]; at(dir: string): UserMcpSources }> {
+  const given: UserMcpLayer[] = (flags.mcpConfigs ?? []).map((c) => ({ file: c.source, servers: c.servers }));
+  const codex =
+    flags.skipCodexConfig || flags.strictMcpConfig
+      ? { warnings: [] }
+      : await (await import("../mcp/codex-config.ts")).codexServers(env);
+  const at = (dir: string): UserMcpSources => {
+    if (flags.strictMcpConfig) return { before: [], after: [], only: given };
+    const local = localLayer(dir);
+    return { before: codex.layer ? [codex.layer] : [], after: [...(local ? [local] : []), ...given] };
+  };
+  return { sources: at(cwd), warnings: codex.warnings, at };
+}
+
+/** The servers `gong mcp add` keeps for the project at `dir`; a file that does not parse is a configuration error. */
+function localLayer(dir: string): UserMcpLayer | undefined {
+  try {
+    return localServers(gongHome(), dir);
+  } catch (e) {
+    if (e instanceof McpConfigError) throw new ConfigError(e.message);
+    throw e;
+  }
+}
 
 export interface HostMcp {
   /** Undefined when no server is configured. */
@@ -27,8 +78,9 @@ export async function configureMcp(
   loaded: LoadedSettings,
   trusted: boolean,
   env: Record<string, string | undefined>,
+  sources?: UserMcpSources,
 ): Promise<HostMcp> {
-  const { config, warnings } = mcpConfiguration(cwd, loaded, trusted, env);
+  const { config, warnings } = mcpConfiguration(cwd, loaded, trusted, env, sources);
   if (!config) return { warnings };
   const { McpManager } = await import("../mcp/manager.ts");
   return { manager: new McpManager(config.servers, cwd, config.untrusted), warnings };
@@ -40,6 +92,7 @@ export function mcpConfiguration(
   loaded: LoadedSettings,
   trusted: boolean,
   env: Record<string, string | undefined>,
+  sources?: UserMcpSources,
 ): { config?: LoadedMcpConfig; warnings: string[] } {
   let config: ReturnType<typeof loadMcpConfig>;
   try {
@@ -47,6 +100,7 @@ export function mcpConfiguration(
       cwd,
       trusted,
       env,
+      ...sources,
       settings: loaded.layers
         .filter((l) => l.settings.mcpServers)
         .map((l) => ({ file: l.file, scope: l.scope, servers: l.settings.mcpServers! })),

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { isSecretName, isWithheld, secretPolicy, type SecretPolicy } from "../env/env-vars.ts";
 import { hideOwnSecrets } from "../env/own-secrets.ts";
+import { resolveModelName } from "../llm/catalog.ts";
 import type { ClientOptions } from "../llm/client.ts";
 import { findProvider, PROVIDERS, type CustomProvider } from "../llm/providers.ts";
 import type { ScriptTurn } from "../testing/fake-llm/types.ts";
@@ -26,16 +27,33 @@ const KEYED_DEFAULTS: Array<[string[], string]> = [
   [["GEMINI_API_KEY", "GOOGLE_API_KEY"], "gemini/gemini-2.5-pro"],
 ];
 
+/**
+ * The model: the flag, gong's settings, ANTHROPIC_MODEL, the `model` of Claude Code's settings, then
+ * the first provider whose key is set. Each may name it as `/model` does: provider/id, Claude Code's
+ * alias (sonnet, opus, haiku) or an id of the catalog; a name that is none of these is a
+ * configuration error naming where it came from.
+ */
 export function chooseModel(
   cliModel: string | undefined,
   settings: Settings,
   env: Record<string, string | undefined>,
+  claudeModel?: { name: string; source: string },
 ): string {
-  const chosen = cliModel ?? settings.model;
-  if (chosen !== undefined) {
-    if (!/^[^/\s]+\/\S+$/.test(chosen))
-      throw new ConfigError(`Model '${chosen}' must be written provider/model-id, e.g. anthropic/claude-sonnet-4-6.`);
-    return chosen;
+  const given: [string | undefined, string][] = [
+    [cliModel, "--model"],
+    [settings.model, '"model" in settings'],
+    [env.ANTHROPIC_MODEL || undefined, "ANTHROPIC_MODEL"],
+    [claudeModel?.name, `"model" in ${claudeModel?.source}`],
+  ];
+  const chosen = given.find(([name]) => name !== undefined);
+  if (chosen) {
+    const [name, where] = chosen as [string, string];
+    const model = resolveModelName(name);
+    if (!model)
+      throw new ConfigError(
+        `Model '${name}' (${where}) is not a model gong knows: write provider/model-id, e.g. anthropic/claude-sonnet-4-6, or an alias: sonnet, opus, haiku (gong --list-models lists the known ids).`,
+      );
+    return model;
   }
   for (const [vars, model] of KEYED_DEFAULTS) if (vars.some((name) => env[name])) return model;
   throw new ConfigError(NO_MODEL_MESSAGE);
@@ -84,11 +102,12 @@ export interface ModelClient {
  * the settings' `env` on top. An unknown provider is a configuration error.
  */
 export async function modelClient(
-  flags: Pick<SessionFlags, "model" | "apiKey" | "baseUrl">,
+  flags: Pick<SessionFlags, "model" | "apiKey" | "baseUrl" | "fallbackModels">,
   settings: Settings,
   env: Record<string, string | undefined>,
+  claudeModel?: { name: string; source: string },
 ): Promise<ModelClient> {
-  const model = chooseModel(flags.model, settings, env);
+  const model = chooseModel(flags.model, settings, env, claudeModel);
   const clientOptions: ClientOptions = {
     apiKeys: {},
     baseUrls: {},
@@ -119,6 +138,7 @@ export async function modelClient(
   }
   if (flags.apiKey) clientOptions.apiKeys![provider] = flags.apiKey;
   if (flags.baseUrl) clientOptions.baseUrls![provider] = flags.baseUrl;
+  if (flags.fallbackModels?.length) clientOptions.fallbackModels = flags.fallbackModels.map(fallbackModel);
   return { model, clientOptions, secrets, dispose };
 }
 
@@ -157,4 +177,14 @@ function protectKeyVariables(settings: Settings): SecretPolicy {
   const unnamed = new Set(names.filter((n) => isWithheld(n, policy) && !isSecretName(n)));
   if (unnamed.size > 0) hideOwnSecrets((n) => unnamed.has(n));
   return policy;
+}
+
+/** A --fallback-model name, resolved as the model's is. */
+function fallbackModel(name: string): string {
+  const model = resolveModelName(name);
+  if (!model)
+    throw new ConfigError(
+      `--fallback-model '${name}' is not a model gong knows: write provider/model-id or an alias (sonnet, opus, haiku).`,
+    );
+  return model;
 }

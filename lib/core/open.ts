@@ -4,7 +4,7 @@
  * for every host and for every session a long-lived host opens.
  */
 import { createSession, type CreateSessionOptions, type Session } from "../agent/index.ts";
-import { AmbiguousSessionError, SessionNotFoundError } from "../store/list.ts";
+import { AmbiguousSessionError, resolveSession, SessionNotFoundError } from "../store/list.ts";
 import { lockPathOf, ownerText, SessionLockedError } from "../store/lock.ts";
 import { NotASessionFileError } from "../store/session-file-guard.ts";
 import { SessionStore } from "../store/session-store.ts";
@@ -19,7 +19,10 @@ export function storeFor(setup: SessionSetup): SessionStore {
   if (choice.kind === "unsaved") store = SessionStore.create({ cwd: setup.cwd, persist: false });
   else if (choice.kind === "resume") store = openExisting(choice.ref, setup.cwd, fork);
   else if (choice.kind === "latest") store = openLatest(setup.cwd, fork);
-  else store = SessionStore.create({ cwd: setup.cwd, dir: choice.dir });
+  else {
+    if (choice.id) refuseTakenId(choice.id, setup.cwd);
+    store = SessionStore.create({ cwd: setup.cwd, dir: choice.dir, id: choice.id });
+  }
   // A fork leaves the session to its owner: this run writes a new file holding its path so far.
   if (fork && store.leafId) store.fork(store.leafId);
   if (setup.flags.name) {
@@ -30,6 +33,17 @@ export function storeFor(setup: SessionSetup): SessionStore {
     }
   }
   return store;
+}
+
+/** A session id the host chose (`--session-id`) must not be one a session already has. */
+function refuseTakenId(id: string, cwd: string): void {
+  try {
+    resolveSession(id, { cwd });
+  } catch (e) {
+    if (e instanceof SessionNotFoundError) return;
+    throw e;
+  }
+  throw new ConfigError(`Session ID ${id} is already in use: resume it with -r ${id}, or choose another id.`);
 }
 
 /** Whether the host's sessions are written to files (a host asked for an unsaved session keeps its new ones in memory too). */

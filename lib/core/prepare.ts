@@ -18,10 +18,11 @@ import { loadSetup, type Setup } from "../setup/settings-files.ts";
 import type { ShellHooks } from "../setup/shell-hooks.ts";
 import { gongHome } from "../store/paths.ts";
 import type { Telemetry } from "../telemetry/index.ts";
+import type { AnswerSchema } from "./answer-schema.ts";
 import { commandEnvironments, type Boxer, type CommandEnvironments } from "./environment.ts";
 import { ConfigError } from "./errors.ts";
 import type { SessionFlags } from "./flags.ts";
-import { configureMcp, type HostMcp } from "./mcp.ts";
+import { configureMcp, userMcpSources, type HostMcp, type UserMcpSources } from "./mcp.ts";
 import { modelClient, type ModelClient } from "./model.ts";
 import { loadSettings, type Settings } from "./settings.ts";
 import type { ToolChoice } from "./tool-selection.ts";
@@ -52,8 +53,12 @@ export interface SessionSetup {
   flags: SessionFlags;
   /** Which calls wait for consent where the host asks: the flag, the setting, else "ask". */
   approval: ApprovalMode;
+  /** The user's own MCP servers and the flags' for a project directory (an editor's session elsewhere). */
+  mcpSourcesAt(cwd: string): UserMcpSources;
   /** Options for createSession, without `store` (open.ts adds the one the flags chose). */
   sessionOptions: CreateSessionOptions;
+  /** The schema the final answer must match (`outputSchema` in the flags), checked by a headless run. */
+  answerSchema?: AnswerSchema;
   /** One-line notices for the user (a project's .mcp.json left out of an untrusted project, no shell on PATH). */
   notices: string[];
   /** What the user brought for `cwd`: skills and agents (already in sessionOptions), custom slash commands. */
@@ -112,7 +117,7 @@ type Request = Required<SessionRequest> & { trustNotices: string[] };
 async function assemble(request: Request, started: Array<() => Promise<void>>): Promise<SessionSetup> {
   const { cwd, flags, env, warn, trust } = request;
   const { settings, loaded } = trust;
-  const files = settingsFiles(cwd, trust, env);
+  const files = settingsFiles(cwd, trust, env, flags);
   // The settings' `env` applies to gong itself (model, keys, base URLs) as to its commands and hooks, as Claude Code's does.
   const sessionEnv = { ...env, ...files.env };
   // Telemetry loads only when an OTEL_ variable or the settings ask for it: nothing is added to the start otherwise.
@@ -121,12 +126,18 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
       ? await (await import("../telemetry/index.ts")).startTelemetry(sessionEnv, settings.telemetry, warn)
       : undefined;
   if (telemetry) started.push(() => telemetry.shutdown());
-  const client = await modelClient(flags, settings, sessionEnv);
+  const client = await modelClient(flags, settings, sessionEnv, files.model);
+  // The schema is checked (its validator loads) only when one is given.
+  const schema = flags.outputSchema
+    ? await (await import("./answer-schema.ts")).answerSchema(flags.outputSchema)
+    : undefined;
   if (client.dispose) started.push(client.dispose);
   const environments = await commandEnvironments({
     cwd,
     settings,
     sandbox: flags.sandbox,
+    addDirs: flags.addDirs,
+    sandboxNetwork: flags.sandboxNetwork,
     env: sessionEnv,
     settingsEnv: files.env,
     secrets: client.secrets,
@@ -156,10 +167,23 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     approval: flags.approval,
   });
   // Servers connect in the background from here on; the first request does not wait for them.
-  const mcp = await configureMcp(cwd, loaded, trust.trusted, env);
+  const userMcp = await userMcpSources(cwd, env, flags);
+  const mcp = await configureMcp(cwd, loaded, trust.trusted, env, userMcp.sources);
+  mcp.warnings.unshift(...userMcp.warnings);
   if (mcp.manager) started.push(() => mcp.manager!.close());
   mcp.manager?.start();
-  const sessionOptions = sessionOptionsFrom({ cwd, flags, trust, client, environments, tools, hooks, brought, mcp });
+  const sessionOptions = sessionOptionsFrom({
+    cwd,
+    flags,
+    trust,
+    client,
+    environments,
+    tools,
+    hooks,
+    brought,
+    mcp,
+    schema,
+  });
 
   const termination = new AbortController();
   const session = environments.session;
@@ -170,6 +194,8 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     flags,
     approval: flags.approval ?? settings.approval ?? "ask",
     sessionOptions,
+    answerSchema: schema,
+    mcpSourcesAt: userMcp.at,
     notices: [
       ...request.trustNotices,
       ...files.notices,
@@ -209,9 +235,15 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
   };
 }
 
-/** What the settings files bring (lib/setup): permission rules, shell hooks, `env`, with trust applied. */
-function settingsFiles(cwd: string, trust: TrustDecision, env: Record<string, string | undefined>): Setup {
+/** What the settings files bring (lib/setup): permission rules, shell hooks, `env`, with trust applied; the flags' settings last. */
+export function settingsFiles(
+  cwd: string,
+  trust: TrustDecision,
+  env: Record<string, string | undefined>,
+  flags: SessionFlags,
+): Setup {
   return loadSetup({
+    flagSettings: flags.extraSettings,
     cwd,
     gongHome: gongHome(),
     gongFiles: trust.loaded.layers.map((l) => ({
@@ -310,6 +342,7 @@ interface OptionParts {
   hooks: SessionHooks;
   brought: UserSetup;
   mcp: HostMcp;
+  schema?: AnswerSchema;
 }
 
 /** The createSession options: the flags over the settings, and the parts made above. */
@@ -326,7 +359,7 @@ function sessionOptionsFrom(parts: OptionParts): CreateSessionOptions {
     clientOptions: client.clientOptions,
     hooks: parts.hooks.hooks,
     systemPrompt: flags.systemPrompt,
-    appendSystemPrompt: flags.appendSystemPrompt,
+    appendSystemPrompt: withAnswerFormat(flags.appendSystemPrompt, parts.schema),
     mcpServers: parts.mcp.manager,
     skills: parts.brought.skills,
     agents: parts.brought.agents,
@@ -342,6 +375,7 @@ function sessionOptionsFrom(parts: OptionParts): CreateSessionOptions {
       toolOutputLimits: settings.toolOutputLimits,
       toolLineLimits: settings.toolLineLimits,
       ...toolSearchConfig(settings.mcpToolSearch),
+      ...(parts.schema?.providerSchema ? { outputSchema: parts.schema.providerSchema } : {}),
     },
     observer: settings.toolOutput,
     web: {
@@ -355,6 +389,13 @@ function sessionOptionsFrom(parts: OptionParts): CreateSessionOptions {
       ? { checkpoints: settings.checkpoints }
       : {}),
   };
+}
+
+/** The instructions appended last, with the form the final answer must take when a schema is given. */
+function withAnswerFormat(append: string | undefined, schema: AnswerSchema | undefined): string | undefined {
+  if (!schema) return append;
+  const format = `Your final answer must be only a JSON value that matches this JSON Schema, with no other text around it: ${JSON.stringify(schema.schema)}`;
+  return append ? `${append}\n\n${format}` : format;
 }
 
 /** The `mcpToolSearch` setting as session config: true always defers, false never, "auto:N" past N % of the context window. */

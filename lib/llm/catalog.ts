@@ -273,6 +273,30 @@ function datedAlias(provider: string, id: string): ModelInfo | undefined {
   return m && { ...m, ref: `${provider}/${id}`, id };
 }
 
+/** Claude Code's model aliases (`--model sonnet`, `"model": "opus"` in settings, an agent file's `model`). */
+export const CLAUDE_MODEL_ALIASES: Readonly<Record<string, string>> = {
+  sonnet: "claude-sonnet-4-6",
+  opus: "claude-opus-4-6",
+  haiku: "claude-haiku-4-5",
+};
+
+/**
+ * A model as people name it → "provider/model-id": a name with a provider as it is; Claude Code's
+ * aliases (anthropic); an id the catalog knows (`claude-sonnet-4-5`, `gpt-5.2`, dated ids such as
+ * `claude-sonnet-4-5-20250929`). Undefined for a bare name the catalog does not know.
+ */
+export function resolveModelName(name: string): string | undefined {
+  const text = name.trim();
+  if (/^[^/\s]+\/\S+$/.test(text)) return text;
+  const alias = CLAUDE_MODEL_ALIASES[text.toLowerCase()];
+  if (alias) return `anthropic/${alias}`;
+  const known = KNOWN.find((m) => m.id === text);
+  if (known) return known.ref;
+  for (const provider of new Set(KNOWN.map((m) => m.provider)))
+    if (datedAlias(provider, text)) return `${provider}/${text}`;
+  return undefined;
+}
+
 export interface ModelFilter {
   provider?: string;
   reasoning?: boolean;

@@ -46,6 +46,11 @@ export interface ClientOptions {
    * and the accumulation of the answer are the client's as for any provider.
    */
   adapter?: Adapter;
+  /**
+   * Models to try, in order, when a call's model is overloaded or not found once its retries are
+   * spent (Claude Code's --fallback-model). Each call starts again with the model it asked for.
+   */
+  fallbackModels?: string[];
 }
 
 export interface Client extends LlmClient {
@@ -116,7 +121,36 @@ export function createClient(options: ClientOptions = {}): Client {
     );
   }
 
+  /** The call on its model, then on each fallback model while the one before was overloaded or not found. */
   async function* stream(request: Request, callOptions: CallOptions = {}): AsyncGenerator<ClientStreamEvent> {
+    const models = [request.model, ...(options.fallbackModels ?? []).filter((m) => m !== request.model)];
+    let started = false;
+    for (const [i, model] of models.entries()) {
+      const next = models[i + 1];
+      let content = false;
+      let fellBack = false;
+      for await (const event of streamOn({ ...request, model }, callOptions)) {
+        if (event.type === "error" && !content && next !== undefined && fallsBack(event.error)) {
+          yield {
+            type: "retry",
+            attempt: i + 1,
+            delayMs: 0,
+            error: { ...event.error, message: `${event.error.message}; falling back to ${next}` },
+          };
+          fellBack = true;
+          break;
+        }
+        if (event.type === "start") {
+          if (started) continue;
+          started = true;
+        } else if (event.type !== "retry") content = true;
+        yield event;
+      }
+      if (!fellBack) return;
+    }
+  }
+
+  async function* streamOn(request: Request, callOptions: CallOptions): AsyncGenerator<ClientStreamEvent> {
     const user = callOptions.signal;
     let call: PreparedCall;
     try {
@@ -188,6 +222,11 @@ export function createClient(options: ClientOptions = {}): Client {
   }
 
   return { complete, stream, model, listModels };
+}
+
+/** A model that is overloaded or unknown to the server gives way to the next fallback model. */
+function fallsBack(error: { kind: string; status?: number }): boolean {
+  return error.kind === "overloaded" || error.status === 404;
 }
 
 /** The key (or Anthropic bearer token) for a provider; a missing required key fails before any request. */

@@ -174,6 +174,13 @@ export interface Request {
    * OpenAI Responses' web_search tool, Gemini's googleSearch grounding (not on Chat Completions).
    */
   webSearch?: boolean;
+  /**
+   * A JSON Schema (root type object) the text answer must follow, with the provider's structured
+   * output: Anthropic `output_config.format`, OpenAI Responses `text.format`, Chat Completions
+   * `response_format` (not strict: any schema is accepted), Gemini `responseJsonSchema` when the
+   * request carries no tools (Gemini does not combine the two on every model).
+   */
+  outputSchema?: Record<string, unknown>;
 }
 
 /**

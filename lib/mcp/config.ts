@@ -108,6 +108,13 @@ export interface McpSettingsLayer {
   servers: Record<string, McpServerSettingsEntry>;
 }
 
+/** Servers of a file or flag the user gave (never trust-filtered): codex's config, `gong mcp add`'s local scope, `--mcp-config`. */
+export interface UserMcpLayer {
+  /** The file, or the flag (`--mcp-config`). */
+  file: string;
+  servers: Record<string, McpServerSettingsEntry>;
+}
+
 export interface LoadMcpOptions {
   cwd: string;
   /** `mcpServers` of each settings file read, global first. */
@@ -115,6 +122,12 @@ export interface LoadMcpOptions {
   /** Whether project-level servers may start; untrusted projects' servers are skipped. */
   trusted: boolean;
   env?: Record<string, string | undefined>;
+  /** The user's own files read after the global settings, before the project's (codex's config.toml). */
+  before?: UserMcpLayer[];
+  /** The user's own servers for this project and the command line's, read last (they win). */
+  after?: UserMcpLayer[];
+  /** `--strict-mcp-config`: these servers and no others. */
+  only?: UserMcpLayer[];
 }
 
 export interface LoadedMcpConfig {
@@ -131,9 +144,18 @@ export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
   const byName = new Map<string, McpServerConfig>();
   const add = (name: string, entry: McpServerSettingsEntry, scope: McpScope, file: string) =>
     byName.set(name, { ...resolveServer(name, entry, scope, `${file} (mcpServers.${name})`, env), file });
+  const addUser = (layers: UserMcpLayer[] | undefined) => {
+    for (const layer of layers ?? [])
+      for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "global", layer.file);
+  };
+  if (options.only) {
+    addUser(options.only);
+    return { servers: [...byName.values()], untrusted: [] };
+  }
   for (const layer of options.settings.filter((l) => l.scope === "global")) {
     for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "global", layer.file);
   }
+  addUser(options.before);
   const mcpJson = join(options.cwd, ".mcp.json");
   let unreadable: string | undefined;
   if (existsSync(mcpJson)) {
@@ -148,6 +170,7 @@ export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
   for (const layer of options.settings.filter((l) => l.scope === "project")) {
     for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "project", layer.file);
   }
+  addUser(options.after);
   const all = [...byName.values()];
   if (options.trusted) return { servers: all, untrusted: [] };
   return {
@@ -165,9 +188,14 @@ export function readMcpJson(file: string): Record<string, McpServerSettingsEntry
   } catch (e) {
     throw new McpConfigError(`Invalid MCP configuration in ${file}: ${(e as Error).message}`);
   }
+  return parseMcpServers(raw, file);
+}
+
+/** Validates `{"mcpServers": {…}}` (the shape of `.mcp.json` and `--mcp-config`); `source` names it in the error. */
+export function parseMcpServers(raw: unknown, source: string): Record<string, McpServerSettingsEntry> {
   const result = v.safeParse(McpJsonFile, raw);
   if (!result.success) {
-    throw new McpConfigError(`Invalid MCP configuration in ${file}: ${configIssue(result.issues[0])}`);
+    throw new McpConfigError(`Invalid MCP configuration in ${source}: ${configIssue(result.issues[0])}`);
   }
   return result.output.mcpServers;
 }

@@ -6,6 +6,7 @@
  * ignored. Each becomes a subagent type the model can choose with its profile's subagent tool.
  */
 import type { Capability } from "../../tools/selection.ts";
+import { CLAUDE_MODEL_ALIASES } from "../llm/catalog.ts";
 import { nameList, readFrontmatterFile } from "./frontmatter.ts";
 import { discover, filesUnder, type Found, type PlaceOptions, type Scope } from "./places.ts";
 
@@ -126,11 +127,7 @@ export function agentToolSelection(
 export function agentModel(model: string | undefined, parentModel: string): string | undefined {
   if (!model || model === "inherit") return undefined;
   const provider = parentModel.slice(0, parentModel.indexOf("/"));
-  const aliases: Record<string, string> = {
-    sonnet: "claude-sonnet-4-6",
-    opus: "claude-opus-4-6",
-    haiku: "claude-haiku-4-5",
-  };
-  if (Object.hasOwn(aliases, model)) return provider === "anthropic" ? `anthropic/${aliases[model]}` : undefined;
+  if (Object.hasOwn(CLAUDE_MODEL_ALIASES, model))
+    return provider === "anthropic" ? `anthropic/${CLAUDE_MODEL_ALIASES[model]}` : undefined;
   return model.includes("/") ? model : `${provider}/${model}`;
 }

@@ -36,6 +36,8 @@ export interface SetupFile {
   env?: Record<string, string>;
   readOnlyCommands?: string[];
   disableAllHooks?: boolean;
+  /** Claude Code's `model` key (an alias such as `sonnet`, or a model id). */
+  model?: string;
 }
 
 export interface Setup {
@@ -47,6 +49,8 @@ export interface Setup {
   notices: string[];
   /** The file project "always" answers are written to, and the user's. */
   ruleFiles: Record<SetupScope, string>;
+  /** The `model` of Claude Code's settings (the last file that sets one), and where it was set. */
+  model?: { name: string; source: string };
 }
 
 export interface SetupOptions {
@@ -63,6 +67,8 @@ export interface SetupOptions {
   untrustedHint: string;
   /** Variables a project's `env` may not override (a base URL or key the user set): kept, with a notice. */
   userOwned?(name: string): boolean;
+  /** Settings in Claude Code's format from the command line (`--settings`, `--allowedTools`), read last, as the user's. */
+  flagSettings?: { source: string; settings: Record<string, unknown> }[];
 }
 
 /** Reads every file, applies trust, and builds the rules and hooks. */
@@ -75,7 +81,9 @@ export function loadSetup(options: SetupOptions): Setup {
   const hooksOff: Record<SetupScope, boolean> = { user: false, project: false };
   const env: Record<string, string> = {};
   const readOnly = [...READ_ONLY_COMMANDS];
+  let model: Setup["model"];
   for (const f of files) {
+    if (f.model !== undefined && !f.gong) model = { name: f.model, source: f.file };
     const untrusted = f.scope === "project" && !options.trusted;
     const ignored: string[] = [];
     // A project's rules start at the project, the user's at home (`/x` in a pattern).
@@ -132,6 +140,7 @@ export function loadSetup(options: SetupOptions): Setup {
       project: join(options.cwd, ".gong", "settings.local.json"),
       user: join(options.gongHome, "settings.json"),
     },
+    model,
   };
 }
 
@@ -151,6 +160,7 @@ function setupFiles(options: SetupOptions, home: string, notices: string[]): Set
     ...(claude ? read(join(options.cwd, ".claude", "settings.json"), "project") : []),
     ...(claude ? read(join(options.cwd, ".claude", "settings.local.json"), "project") : []),
     ...read(join(options.cwd, ".gong", "settings.local.json"), "project"),
+    ...(options.flagSettings ?? []).map((f) => foreignSettings(f.settings, f.source, "user")),
   ].filter((f, i, all) => all.findIndex((g) => g.file === f.file) === i);
 }
 
@@ -168,7 +178,11 @@ function readForeignFile(file: string, scope: SetupScope, notices: string[]): Se
     notices.push(`${file} does not hold a JSON object; it was not read.`);
     return [];
   }
-  const o = raw as Record<string, unknown>;
+  return [foreignSettings(raw as Record<string, unknown>, file, scope)];
+}
+
+/** The keys the setup uses of a settings object in Claude Code's format (a file's, or a flag's). */
+function foreignSettings(o: Record<string, unknown>, file: string, scope: SetupScope): SetupFile {
   const permissions =
     typeof o.permissions === "object" && o.permissions !== null
       ? (o.permissions as SetupFile["permissions"])
@@ -177,17 +191,16 @@ function readForeignFile(file: string, scope: SetupScope, notices: string[]): Se
     typeof o.env === "object" && o.env !== null && !Array.isArray(o.env)
       ? (o.env as Record<string, string>)
       : undefined;
-  return [
-    {
-      file,
-      scope,
-      gong: false,
-      permissions,
-      hooks: o.hooks,
-      env,
-      disableAllHooks: o.disableAllHooks === true ? true : undefined,
-    },
-  ];
+  return {
+    file,
+    scope,
+    gong: false,
+    permissions,
+    hooks: o.hooks,
+    env,
+    disableAllHooks: o.disableAllHooks === true ? true : undefined,
+    model: typeof o.model === "string" && o.model.trim() ? o.model.trim() : undefined,
+  };
 }
 
 function stringValues(env: Record<string, unknown>, file: string, notices: string[]): Record<string, string> {

@@ -51,6 +51,8 @@ export interface CreateOptions extends StoreOptions {
   parentSession?: string;
   /** With parentSession: the parent's tool call that spawned this session (a child agent). */
   spawnedBy?: string;
+  /** The session's id (a UUID the host chose, as Claude Code's --session-id); default a new one. */
+  id?: string;
 }
 
 export interface OpenOptions extends StoreOptions {
@@ -91,7 +93,7 @@ export class SessionStore {
 
   /** A new, empty session for `cwd`. Nothing is written until the first append. */
   static create(options: CreateOptions): SessionStore {
-    const { header, created } = newHeader(resolve(options.cwd), options.parentSession, options.spawnedBy);
+    const { header, created } = newHeader(resolve(options.cwd), options.parentSession, options.spawnedBy, options.id);
     const path =
       options.persist === false
         ? undefined
@@ -427,12 +429,17 @@ export class SessionStore {
 }
 
 /** A header for a new session file, and the time its file name carries. */
-function newHeader(cwd: string, parentSession?: string, spawnedBy?: string): { header: SessionHeader; created: Date } {
+function newHeader(
+  cwd: string,
+  parentSession?: string,
+  spawnedBy?: string,
+  id?: string,
+): { header: SessionHeader; created: Date } {
   const created = new Date();
   const header: SessionHeader = {
     type: "session",
     version: CURRENT_VERSION,
-    id: crypto.randomUUID(),
+    id: id ?? crypto.randomUUID(),
     timestamp: created.toISOString(),
     cwd,
   };

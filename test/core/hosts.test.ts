@@ -147,3 +147,38 @@ test("issue 34: the same flags build the same session in print, RPC, ACP, batch 
   expect(seen(mcpFake)).toEqual(print);
   expect(seen(argsFake)).toEqual(print);
 }, 180_000);
+
+test("issue 35: codex's exec and Claude Code's stream-json protocol build the same session as print mode", async () => {
+  userSettings();
+  const printFake = await startFakeLlm({ script });
+  const printed = await ws.run(["--model", MODEL, "--approval", "auto", "-p", "probe"], { env: envFor(printFake) });
+  expect(printed.stdout).toBe("probed\n");
+
+  const execFake = await startFakeLlm({ script });
+  const exec = await ws.run(["exec", "-m", MODEL, "--dangerously-bypass-approvals-and-sandbox", "probe"], {
+    env: envFor(execFake),
+  });
+  expect(exec.stdout).toBe("probed\n");
+
+  const streamFake = await startFakeLlm({ script });
+  const line = JSON.stringify({ type: "user", message: { role: "user", content: "probe" } });
+  const stream = await ws.run(
+    [
+      "--model",
+      MODEL,
+      "--dangerously-skip-permissions",
+      "--input-format",
+      "stream-json",
+      "--output-format",
+      "stream-json",
+    ],
+    { env: envFor(streamFake), stdin: `${line}\n` },
+  );
+  expect(JSON.parse(stream.stdout.trim().split("\n").at(-1)!)).toMatchObject({ type: "result", result: "probed" });
+
+  const print = seen(printFake);
+  expect(print.probes.probe_deny).toContain("denied by the rule Bash(rm *)");
+  expect(print.probes.probe_mcp).toContain("hi from mcp");
+  expect(seen(execFake)).toEqual(print);
+  expect(seen(streamFake)).toEqual(print);
+}, 180_000);

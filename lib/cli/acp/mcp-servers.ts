@@ -6,7 +6,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { McpManager, serverFromOptions, type McpServerConfig } from "../../mcp/index.ts";
-import { mcpConfiguration } from "../../core/mcp.ts";
+import { mcpConfiguration, type UserMcpSources } from "../../core/mcp.ts";
 import { loadSettings } from "../../core/settings.ts";
 import { canonical, globalSettings, isProjectTrusted } from "../../core/trust.ts";
 
@@ -21,6 +21,8 @@ export interface SessionMcpOptions {
   given?: acp.McpServer[];
   /** `--trust` was given. */
   trustFlag?: boolean;
+  /** The user's own servers and the command line's for a directory (codex's config, local scope, --mcp-config). */
+  sourcesAt?(cwd: string): UserMcpSources;
   env: Record<string, string | undefined>;
   /** One line for stderr (a project's servers left out because it is not trusted). */
   warn(line: string): void;
@@ -46,7 +48,7 @@ export function sessionMcp(options: SessionMcpOptions): { manager?: McpManager; 
 function configuredFor(options: SessionMcpOptions): McpServerConfig[] {
   const loaded = loadSettings(options.cwd);
   const trusted = isProjectTrusted(options.cwd, { flag: options.trustFlag, global: globalSettings(loaded) });
-  const mcp = mcpConfiguration(options.cwd, loaded, trusted, options.env);
+  const mcp = mcpConfiguration(options.cwd, loaded, trusted, options.env, options.sourcesAt?.(options.cwd));
   for (const warning of mcp.warnings) options.warn(`gong: ${warning}`);
   return mcp.config?.servers ?? [];
 }

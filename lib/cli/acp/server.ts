@@ -227,6 +227,7 @@ class AcpAgent {
         cwd,
         startCwd: this.setup.cwd,
         shared: this.setup.sessionOptions.mcpServers as McpManager | undefined,
+        sourcesAt: this.setup.mcpSourcesAt,
         given,
         trustFlag: this.setup.flags.trust,
         env: this.io.env,

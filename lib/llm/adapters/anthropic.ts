@@ -376,6 +376,8 @@ export function params(request: Request, model: ModelInfo): Params {
           ? { type: "any" }
           : { type: choice };
   }
+  if (request.outputSchema)
+    p.output_config = { format: { type: "json_schema", schema: request.outputSchema } } as Params["output_config"];
   // The Messages API of this SDK generation takes no temperature: request.temperature is not sent.
   if (effort)
     p.thinking = supportsAdaptiveThinking(model) ? { type: "adaptive" } : { type: "enabled", budget_tokens: budget };

@@ -124,6 +124,11 @@ function params(request: Request, ctx: AdapterContext): GenerateContentParameter
   if (request.maxTokens) config.maxOutputTokens = request.maxTokens;
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (model.reasoning) config.thinkingConfig = thinking(model, request.reasoningEffort);
+  // A response schema with function declarations is refused by some Gemini models: it goes on tool-less requests.
+  if (request.outputSchema && !config.tools) {
+    config.responseMimeType = "application/json";
+    config.responseJsonSchema = jsonSchema(request.outputSchema);
+  }
   return {
     model: model.id,
     contents: toContents(request.messages, model),

@@ -290,6 +290,11 @@ export function params(
     else p.max_tokens = request.maxTokens;
   }
   if (request.temperature !== undefined) p.temperature = request.temperature;
+  if (request.outputSchema)
+    p.response_format = {
+      type: "json_schema",
+      json_schema: { name: "answer", schema: request.outputSchema, strict: false },
+    };
   if (request.reasoningEffort && model.reasoning && quirks.reasoningEffort) {
     p.reasoning_effort = (
       request.reasoningEffort === "xhigh" && model.provider !== "openai" ? "high" : request.reasoningEffort

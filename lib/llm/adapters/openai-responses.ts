@@ -109,6 +109,9 @@ function params(request: Request, ctx: AdapterContext): Params {
       typeof choice === "string" ? choice : { type: custom ? "custom" : "function", name: choice.name };
   }
   if (request.maxTokens) body.max_output_tokens = request.maxTokens;
+  // Structured output, not strict: strict mode accepts only schemas that list every property as required.
+  if (request.outputSchema)
+    body.text = { format: { type: "json_schema", name: "answer", schema: request.outputSchema, strict: false } };
   if (model.reasoning) {
     body.reasoning = { summary: "auto", ...(request.reasoningEffort ? { effort: request.reasoningEffort } : {}) };
     body.include = ["reasoning.encrypted_content"];
