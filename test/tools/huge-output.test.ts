@@ -109,7 +109,7 @@ describe("shell output", () => {
 });
 
 describe("issue 37 defect 8: the spill budget bounds the folder at every moment", () => {
-  test("six unread `yes` exec sessions (spill cap 1 MB, budget 2.5 MB): tool-output/ never holds more than the budget", async () => {
+  test("six unread exec sessions of 3 MB each (spill cap 1 MB, budget 2.5 MB): tool-output/ never holds more than the budget", async () => {
     const budget = 2_500_000;
     const folder = join(ws.dir, "tool-output");
     /** Bytes of every file in the folder, the temp files of live captures included. */
@@ -133,11 +133,13 @@ describe("issue 37 defect 8: the spill budget bounds the folder at every moment"
       });
       const sessions: number[] = [];
       for (let i = 0; i < 6; i++) {
-        const r = await runObserved(reg, observer, "exec_command", { cmd: "yes", yield_time_ms: 250 });
+        // 3 MB each, then quiet and alive: six captures that outgrow the cap, without six CPU-bound writers.
+        const cmd = "yes | head -c 3000000; exec sleep 600";
+        const r = await runObserved(reg, observer, "exec_command", { cmd, yield_time_ms: 250 });
         sessions.push(r.response.data.session_id as number);
         look();
       }
-      // Polled, never read to the end: each stretch spills, and the commands keep writing meanwhile.
+      // Polled, never read to the end: each stretch spills what came since the last.
       for (let round = 0; round < 3; round++)
         for (const session_id of sessions) {
           await runObserved(reg, observer, "write_stdin", { session_id, chars: "", yield_time_ms: 250 });
