@@ -1,9 +1,9 @@
 /**
- * 004 §9.12, the cross-provider parity matrix: every row a scripted task run three times — under
- * the anthropic, openai and gemini profiles, each over its own wire API (Anthropic Messages,
- * OpenAI Responses, Gemini) through the real SDK to the fake server, with real tools and real
- * processes — asserting on the files, the events and the request log. (The subagent row comes
- * with subagents.)
+ * The cross-provider parity matrix (docs/conformance.md: 004 §9.12): every row a scripted task run
+ * three times — under the anthropic, openai and gemini profiles, each over its own wire API
+ * (Anthropic Messages, OpenAI Responses, Gemini) through the real SDK to the fake server, with real
+ * tools and real processes — asserting on the files, the events and the request log. (The subagent
+ * row comes with subagents.)
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
