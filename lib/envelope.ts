@@ -1,5 +1,5 @@
 /**
- * The standard envelope every tool returns (spec 000).
+ * The standard envelope every tool returns (docs/conformance.md: 000 §1).
  *
  * Tools never build the object literal themselves: they use a `Reply` (from `startReply`) so the
  * invariants hold by construction — no extra top-level fields, `error` present iff status is
@@ -9,7 +9,7 @@
 
 export type ToolStatus = "success" | "partial" | "error";
 
-/** All codes of 000 §3.3 plus the two of 002 §4.1. */
+/** The codes of the spec's envelope and Read contract (docs/conformance.md: 000 §3.3, 002 §4.1). */
 export const ERROR_CODES = [
   "NOT_FOUND",
   "ACCESS_DENIED",

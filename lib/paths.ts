@@ -1,6 +1,7 @@
 /**
  * Path rules every layer may use: the one "is inside" check, the one spelling of a path relative to
- * a root, and the resolution of a model-given path inside the workspace (003 §C, 004 §4.2).
+ * a root, and the resolution of a model-given path inside the workspace
+ * (docs/conformance.md: 003 §C, 004 §4.2).
  *
  * The model writes paths many ways: relative, absolute, `~/x`, `@x` (a mention), or with the
  * ASCII form of a character macOS stores differently. Whatever it wrote, the REAL path (every
@@ -17,7 +18,10 @@ export interface ResolvedPath {
   /** POSIX path relative to the workspace root ("." for the root itself). */
   relative: string;
   exists: boolean;
-  /** The variant of 003 §C that matched, when the plain path did not exist. */
+  /**
+   * The macOS variant (docs/conformance.md: 003 §C) that matched, when the plain path did not
+   * exist.
+   */
   variant?: "narrow-nbsp" | "nfd" | "curly-quote" | "nfd-curly-quote";
 }
 
@@ -39,14 +43,20 @@ export interface WorkspacePathOptions {
   extraRoots?: readonly string[];
   /** Directory `~` stands for; defaults to os.homedir(). */
   home?: string;
-  /** Try the macOS variants of 003 §C when the plain path does not exist. */
+  /**
+   * Try the macOS variants (narrow space before AM/PM, NFD, curly apostrophe;
+   * docs/conformance.md: 003 §C) when the plain path does not exist.
+   */
   variants?: boolean;
 }
 
 const encoder = new TextEncoder();
 const byteLength = (s: string) => encoder.encode(s).length;
 
-/** Resolve `input` as 004 §4.2 says, or throw ToolError INVALID_PARAM / ACCESS_DENIED. */
+/**
+ * Resolve `input` against the working directory, `@`, `~` and the allowed roots
+ * (docs/conformance.md: 004 §4.2), or throw ToolError INVALID_PARAM / ACCESS_DENIED.
+ */
 export async function resolveWorkspacePath(input: string, options: WorkspacePathOptions): Promise<ResolvedPath> {
   const lexical = lexicalPath(input, options);
   const roots = await realRoots(options.root, options.extraRoots ?? []);
@@ -117,7 +127,10 @@ function checkLengths(absolute: string, input: string): void {
   }
 }
 
-/** The alternatives of 003 §C, in the order they are tried; each only when it differs from the plain path and earlier ones. */
+/**
+ * The macOS alternatives (docs/conformance.md: 003 §C), in the order they are tried; each only when
+ * it differs from the plain path and earlier ones.
+ */
 export function macosVariants(path: string): Array<[PathVariant, string]> {
   const narrow = path.replace(/ (?=[AP]M\b)/g, "\u202F");
   const curly = (s: string) => s.replaceAll("'", "\u2019");

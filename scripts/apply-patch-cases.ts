@@ -141,8 +141,9 @@ function hunks(r: Rng, lines: string[], edits: Edit[], fuzz: { indent: boolean; 
   const out: string[] = [];
   let prevEnd = 0;
   for (const e of edits) {
-    // Now and then the header names the first removed line itself, with no context above it (as
-    // Appendix A's own example does): codex rejects that, gong takes it unless told not to.
+    // Now and then the header names the first removed line itself, with no context above it (as the
+    // spec's own example does; docs/conformance.md: 004 Appendix A): codex rejects that, gong takes
+    // it unless told not to.
     const selfNamed = e.remove > 0 && lines[e.start].trim() !== "" && r.chance(0.05);
     const ctxBefore = selfNamed ? 0 : Math.min(3, e.start - prevEnd);
     const ctxStart = e.start - ctxBefore;

@@ -1,6 +1,6 @@
 /**
- * The layers of gong and the imports allowed between them, written once (DESIGN: "Dependencies
- * point one way": cli, batch → core → agent → (profiles, setup, mcp, llm, store, checkpoints, web) →
+ * The layers of gong and the imports allowed between them, written once (ARCHITECTURE.md:
+ * dependencies point one way: cli, batch → core → agent → (profiles, setup, mcp, llm, store, checkpoints, web) →
  * gate → tools → env, output, envelope; batch never imports cli; tools never import the agent; the LLM
  * layer never imports tools), and no import cycle between modules — type-only imports and `import()`
  * included. test/layering.test.ts fails on any import the table does not allow and on any cycle; `bun

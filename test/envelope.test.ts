@@ -1,4 +1,7 @@
-/** The standard envelope (spec 000): the builders make the invariants impossible to break. */
+/**
+ * The standard envelope (docs/conformance.md: 000 §1): the builders make the invariants impossible
+ * to break.
+ */
 import { describe, expect, test } from "bun:test";
 import { ToolError, envelopeProblems, startReply } from "../lib/envelope.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Issue 23: the layering written once in scripts/layers.ts holds — every import of every source
- * file goes the way DESIGN's "Dependencies point one way" allows, or is a listed exception.
+ * file goes the way ARCHITECTURE.md's "Dependencies point one way" allows, or is a listed exception.
  * Issue 34: and no modules import each other round about, type-only imports included.
  */
 import { describe, expect, test } from "bun:test";

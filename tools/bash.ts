@@ -1,5 +1,5 @@
 /**
- * bash — run a shell command in the workspace (003 §3.3/§B, 004 §3.3 shell).
+ * bash — run a shell command in the workspace (docs/conformance.md: 003 §3.3/§B, 004 §3.3 shell).
  *
  * The environment runs it (own process group, timeout SIGTERM → grace → SIGKILL); this tool picks
  * the timeout, streams every byte of output to the call's capture (memory bounded by the event

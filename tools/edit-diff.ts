@@ -1,7 +1,7 @@
 /**
- * The unified diff edit returns (003 §A step ⑩): 4 lines of context and the file's real line
- * numbers. Only the changed region (plus context) is handed to the diff algorithm, so editing
- * one line of a 10 MB file diffs a dozen lines, not the whole file.
+ * The unified diff edit returns (the last step of docs/conformance.md: 003 §A): 4 lines of context
+ * and the file's real line numbers. Only the changed region (plus context) is handed to the diff
+ * algorithm, so editing one line of a 10 MB file diffs a dozen lines, not the whole file.
  */
 import { structuredPatch } from "diff";
 

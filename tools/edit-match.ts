@@ -1,6 +1,6 @@
 /**
- * Where edit's old text lies in a file (003 §3.2 / §A steps ⑤–⑨), as byte-exact spans of the
- * ORIGINAL content.
+ * Where edit's old text lies in a file (docs/conformance.md: 003 §3.2 / §A, its steps 5–9), as
+ * byte-exact spans of the ORIGINAL content.
  *
  * Matching happens in a normalised space — line endings as "\n", and for the fuzzy layer also
  * trailing whitespace trimmed per line, curly quotes, Unicode dashes and spaces made ASCII, and
@@ -39,7 +39,7 @@ function isTrimmable(c: number): boolean {
   );
 }
 
-/** The single-character normalisations 2–5 of §A. */
+/** The single-character normalisations: curly quotes, dashes and the minus sign, odd spaces. */
 function fuzzyChar(c: number): number {
   if (c >= 0x2018 && c <= 0x201b) return 0x27; // ‘ ’ ‚ ‛ → '
   if (c >= 0x201c && c <= 0x201f) return 0x22; // “ ” „ ‟ → "

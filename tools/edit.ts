@@ -1,7 +1,7 @@
 /**
- * edit — replace one exact piece of a file (003 §3.2 / §A, 004 §3.3).
+ * edit — replace one exact piece of a file (docs/conformance.md: 003 §3.2 / §A, 004 §3.3).
  *
- * The ten steps of §A: resolve the path, check the file, read it as UTF-8, keep its BOM, detect
+ * The ten steps: resolve the path, check the file, read it as UTF-8, keep its BOM, detect
  * its line ending from the first newline, match exactly then fuzzily (edit-match.ts), insist on
  * uniqueness unless `replace_all`, splice only the matched characters, write atomically (refusing
  * when the file changed meanwhile), and return a unified diff with real line numbers.

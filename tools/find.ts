@@ -1,7 +1,8 @@
 /**
- * find — find files by glob (003 §F, 004 §3.3 glob). fd through the environment when installed,
- * the built-in walker otherwise (the registry then reports the fallback: search-fallback.ts).
- * Paths come back relative to the project root, newest first, directories ending in "/".
+ * find — find files by glob (docs/conformance.md: 003 §F, 004 §3.3 glob). fd through the
+ * environment when installed, the built-in walker otherwise (the registry then reports the
+ * fallback: search-fallback.ts). Paths come back relative to the project root, newest first,
+ * directories ending in "/".
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";

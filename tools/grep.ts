@@ -1,8 +1,8 @@
 /**
- * grep — search file contents (003 §3.5/§E, 004 §3.3 grep). ripgrep through the environment when
- * it is installed, the built-in TypeScript search otherwise (the registry then reports the
- * fallback, see search-fallback.ts). The match limit is the only bound the tool sets; every matching
- * line is returned whole and the framework alone cuts the answer for the model.
+ * grep — search file contents (docs/conformance.md: 003 §3.5/§E, 004 §3.3 grep). ripgrep through
+ * the environment when it is installed, the built-in TypeScript search otherwise (the registry then
+ * reports the fallback, see search-fallback.ts). The match limit is the only bound the tool sets;
+ * every matching line is returned whole and the framework alone cuts the answer for the model.
  */
 import * as v from "valibot";
 import type { ToolResponse } from "../lib/envelope.ts";

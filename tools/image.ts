@@ -1,7 +1,7 @@
 /**
- * Images for read (003 §3.4 / §C): recognised by their magic bytes whatever the file is called,
- * measured from their headers, and shrunk to what a multimodal model accepts (at most
- * 2000×2000 pixels and 4.5 MB of base64) before they are attached.
+ * Images for read (docs/conformance.md: 003 §3.4 / §C): recognised by their magic bytes whatever
+ * the file is called, measured from their headers, and shrunk to what a multimodal model accepts
+ * (at most 2000×2000 pixels and 4.5 MB of base64) before they are attached.
  */
 import { Buffer } from "node:buffer";
 import type { Pixels } from "./image-codec.ts";

@@ -1,7 +1,7 @@
 /**
- * ls — one directory level (003 §G): dotfiles included, "/" after directories, case-insensitive
- * order, entries that cannot be inspected (dangling links) skipped, at most `limit` entries; the
- * framework alone cuts the listing for the model.
+ * ls — one directory level (docs/conformance.md: 003 §G): dotfiles included, "/" after directories,
+ * case-insensitive order, entries that cannot be inspected (dangling links) skipped, at most
+ * `limit` entries; the framework alone cuts the listing for the model.
  */
 import * as v from "valibot";
 import type { DirEntry } from "../lib/env/types.ts";

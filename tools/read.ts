@@ -1,5 +1,5 @@
 /**
- * read — the Read contract of spec 002: numbered lines ("%4d | %s\n"), `start_line`/`limit`
+ * read — the Read contract (docs/conformance.md: 002): numbered lines ("%4d | %s\n"), `start_line`/`limit`
  * paging (limit 1..2000, never clamped), binary refusal, strict UTF-8 with a "replace" fallback,
  * and images (by magic bytes) returned in `data.images` for multimodal models. The peers' read
  * tools, built on it with readToolWith, read any range their model asks for, as their reference
@@ -26,7 +26,7 @@ import { count, defaultResultSummary } from "./metadata.ts";
 
 export const READ_DEFAULT_LIMIT = 500;
 export const READ_MAX_LIMIT = 2000;
-/** Bytes sniffed for NUL (002 §5.4). */
+/** Bytes sniffed for NUL (docs/conformance.md: 002 §5.4). */
 const BINARY_SNIFF_BYTES = 8192;
 
 /** read's arguments; `maxLimit` undefined leaves `limit` unbounded (a peer's read tool). */
@@ -81,7 +81,10 @@ export interface ReadWording {
   more(fact: MoreLines): string;
 }
 
-/** Wording for a tool whose first line is `start` (start_line, offset…): spec 002's sentences in that name. */
+/**
+ * Wording for a tool whose first line is `start` (start_line, offset…): the Read contract's
+ * sentences (docs/conformance.md: 002 §4) in that name.
+ */
 export function windowWording(start: string): ReadWording {
   return {
     beyondEnd: ({ requested, total }) =>

@@ -1,8 +1,8 @@
 /**
- * The tool registry (004 §3.7–3.8, 003 §10): look a tool up by name, validate its arguments,
- * run it in the execution environment, and always answer with a valid envelope — unknown tools
- * (NOT_FOUND), bad arguments (INVALID_PARAM), tools that throw or return a malformed envelope
- * included. It is the one error boundary: tool bodies throw, and the agent relies on it.
+ * The tool registry (docs/conformance.md: 004 §3.7–3.8, 003 §10): look a tool up by name, validate
+ * its arguments, run it in the execution environment, and always answer with a valid envelope —
+ * unknown tools (NOT_FOUND), bad arguments (INVALID_PARAM), tools that throw or return a malformed
+ * envelope included. It is the one error boundary: tool bodies throw, and the agent relies on it.
  * Presets pick which tools are active when the registry is used on its own; a session names its
  * Toolset (lib/agent/toolset.ts) with each call instead.
  */

@@ -1,10 +1,10 @@
 /**
  * The one place that tells the model what a call's searches did behind its back. Every tool of
  * every profile runs against a view of the environment that notes which engine each grep and glob
- * used — a result that relied on the built-in one becomes "partial" (000 §3.2: a fallback is
- * `partial`), gains `data.fallback` and one line the model reads — and which files a permission
- * rule withheld from a search or a read (`data.withheld` and one line naming them and the rule).
- * A new profile's search tool cannot forget either.
+ * used — a result that relied on the built-in one becomes "partial" (a fallback is `partial`:
+ * docs/conformance.md, 000 §3.2.2), gains `data.fallback` and one line the model reads — and which
+ * files a permission rule withheld from a search or a read (`data.withheld` and one line naming
+ * them and the rule). A new profile's search tool cannot forget either.
  */
 import { DelegatingEnvironment } from "../lib/env/delegating.ts";
 import type { GlobOptions, GlobResult, GrepOptions, GrepResult } from "../lib/env/types.ts";

@@ -4,7 +4,10 @@
  * call selectTools, so a selection one of them accepts the others accept too.
  */
 
-/** The capability presets (003 §10), written in capability names each profile maps to its own tools. */
+/**
+ * The capability presets (docs/conformance.md: 003 §10), written in capability names each profile
+ * maps to its own tools.
+ */
 export const TOOL_PRESETS = {
   default: ["read", "write", "edit", "bash", "grep", "find", "ls"],
   minimal: ["read", "write", "edit", "bash"],

@@ -115,7 +115,10 @@ export interface Tool<Args = any> {
    * the model as is; the registry checks required fields, types and enums before `run`.
    */
   jsonSchema?: Record<string, unknown>;
-  /** Which end of a long output the framework truncator keeps (spec 001 / 004 §5). */
+  /**
+   * Which end of a long output the framework truncator keeps (docs/conformance.md: 001 §3,
+   * 004 §5.1).
+   */
   truncation: TruncateMode;
   /** Set for a tool whose only argument is `input`, a text the model may write freeform where the API allows it. */
   format?: FreeformFormat;

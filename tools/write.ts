@@ -1,6 +1,7 @@
 /**
- * write — create or overwrite a file with the given content (003 §D, 004 §3.3). Parents are
- * created; the write is atomic (temp file + rename) and keeps an existing file's mode.
+ * write — create or overwrite a file with the given content (docs/conformance.md: 003 §D,
+ * 004 §3.3). Parents are created; the write is atomic (temp file + rename) and keeps an existing
+ * file's mode.
  */
 import * as v from "valibot";
 import { text } from "./args.ts";

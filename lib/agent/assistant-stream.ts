@@ -1,9 +1,9 @@
 /**
- * One model call, streamed (003 §2.4): the client's message so far — accumulated once, by the
- * client, and carried on its events — sits at the end of the history while the answer arrives
- * (message_start → message_update … → message_end, each carrying that one message) and is replaced
- * by the final message. If the stream breaks or is aborted, a partial message with text is kept;
- * an empty one is dropped.
+ * One model call, streamed (docs/conformance.md: 003 §2.4): the client's message so far —
+ * accumulated once, by the client, and carried on its events — sits at the end of the history while
+ * the answer arrives (message_start → message_update … → message_end, each carrying that one
+ * message) and is replaced by the final message. If the stream breaks or is aborted, a partial
+ * message with text is kept; an empty one is dropped.
  */
 import type { CallDescription } from "../../tools/metadata.ts";
 import { LlmError } from "../llm/errors.ts";
@@ -159,7 +159,10 @@ export async function streamAssistant(
   }
 }
 
-/** Content may come as a string or null from outside (J.9 4.5): always a part list afterwards. */
+/**
+ * Content may come as a string or null from outside (docs/conformance.md: J.9 4.5): always a part
+ * list afterwards.
+ */
 export function normalizeAssistant(message: AssistantMessage, model: string): AssistantMessage {
   const raw = message.content as unknown;
   const content: AssistantPart[] =

@@ -1,6 +1,7 @@
 /**
- * Session configuration (004 §2.2). Keys are camelCase; the snake_case names of the spec are
- * accepted too (`max_turns` → `maxTurns`), so a settings file written after the spec just works.
+ * Session configuration (docs/conformance.md: 004 §2.2). Keys are camelCase; the snake_case names
+ * of the spec are accepted too (`max_turns` → `maxTurns`), so a settings file written after the
+ * spec just works.
  */
 import { REASONING_EFFORTS, type ReasoningEffort } from "../llm/types.ts";
 
@@ -18,9 +19,15 @@ export interface SessionConfig {
   /** Upper bound for any command timeout. */
   maxCommandTimeoutMs: number;
   reasoningEffort: ReasoningEffort | null;
-  /** Characters of a tool's output the model sees, by tool name (004 §5.2); over the profile's limits. */
+  /**
+   * Characters of a tool's output the model sees, by tool name (docs/conformance.md: 004 §5.2);
+   * over the profile's limits.
+   */
   toolOutputLimits: Record<string, number>;
-  /** Lines of a tool's output the model sees, by tool name (004 §5.3), cut after the characters. */
+  /**
+   * Lines of a tool's output the model sees, by tool name (docs/conformance.md: 004 §5.3), cut
+   * after the characters.
+   */
   toolLineLimits: Record<string, number>;
   enableLoopDetection: boolean;
   /** How many recent tool calls the loop detector looks at. */
@@ -33,7 +40,10 @@ export interface SessionConfig {
   hookTimeoutMs: number;
   /** Fraction of the context window past which a `warning` event is sent. */
   contextWarningRatio: number;
-  /** Compact automatically when the context leaves less than the reserve (003 §6). */
+  /**
+   * Compact automatically when the context leaves less than the reserve
+   * (docs/conformance.md: 003 §6).
+   */
   autoCompact: boolean;
   /** Tokens kept free for the next request and its answer. */
   compactReserveTokens: number;

@@ -1,8 +1,9 @@
 /**
- * Context awareness (004 §5.5) and compaction (003 §6): after each turn the context is estimated
- * (chars/4, images ~1200 tokens); past 80 % of the model's window a `warning` event is sent, and
- * once it leaves less than the reserve, older messages are summarized. Compaction also runs on a
- * context-overflow error (then the request is retried once) and on session.compact().
+ * Context awareness and compaction (docs/conformance.md: 004 §5.5, 003 §6.1): after each turn the
+ * context is estimated (chars/4, images ~1200 tokens); past 80 % of the model's window a `warning`
+ * event is sent, and once it leaves less than the reserve, older messages are summarized.
+ * Compaction also runs on a context-overflow error (then the request is retried once) and on
+ * session.compact().
  */
 import { estimateTokens, shouldCompact } from "./compaction/tokens.ts";
 import type { LlmClient, Message } from "../llm/types.ts";

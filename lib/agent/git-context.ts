@@ -1,7 +1,7 @@
 /**
- * The git snapshot taken once at session start (004 §6.4): branch, short status counts and the
- * last commit subjects. The model can always run git itself; this only orients it. No git, no
- * repository or a slow git all give "not a repository" rather than an error.
+ * The git snapshot taken once at session start (docs/conformance.md: 004 §6.4): branch, short
+ * status counts and the last commit subjects. The model can always run git itself; this only
+ * orients it. No git, no repository or a slow git all give "not a repository" rather than an error.
  */
 import { execFile } from "node:child_process";
 import { commandEnv, type SecretPolicy } from "../env/env-vars.ts";

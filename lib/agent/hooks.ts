@@ -1,7 +1,8 @@
 /**
- * Hooks (003 §I, J.10; the interface is in vocabulary.ts): gates that can stop an operation and
- * pipes that transform data, run in registration order. Notifications are the event stream. A hook that throws or overruns its
- * timeout is skipped with a `hook_error` event; the agent goes on with the value it had.
+ * Hooks (docs/conformance.md: 003 §I, J.10; the interface is in vocabulary.ts): gates that can stop
+ * an operation and pipes that transform data, run in registration order. Notifications are the
+ * event stream. A hook that throws or overruns its timeout is skipped with a `hook_error` event;
+ * the agent goes on with the value it had.
  */
 import { isAbsolute, resolve } from "node:path";
 import type { ToolResponse } from "../envelope.ts";

@@ -1,7 +1,7 @@
 /**
- * Loop detection (004 §2.10): each tool call has a signature (name + a stable hash of its
- * arguments); when the last `window` calls repeat a pattern of 1, 2 or 3 calls, the model is
- * told to try something else.
+ * Loop detection (docs/conformance.md: 004 §2.10): each tool call has a signature (name + a stable
+ * hash of its arguments); when the last `window` calls repeat a pattern of 1, 2 or 3 calls, the
+ * model is told to try something else.
  */
 
 export function loopWarning(window: number): string {

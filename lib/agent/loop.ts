@@ -1,10 +1,10 @@
 /**
- * The two-layer agent loop (003 §2.1, 004 §2.5) as one function, `runLoop`. The inner loop calls
- * the model, runs its tool calls and injects steering messages until the model answers with text
- * only (and nothing is queued), a limit is hit, an error ends the input or the session is aborted.
- * The outer loop then takes the next follow-up, if any, as a new input with the same context.
- * The loop holds no session: it gets the conversation (`LoopContext`), values and a few narrow
- * callbacks (`LoopConfig`), an abort signal and `emit`.
+ * The two-layer agent loop (docs/conformance.md: 003 §2.1, 004 §2.5) as one function, `runLoop`.
+ * The inner loop calls the model, runs its tool calls and injects steering messages until the model
+ * answers with text only (and nothing is queued), a limit is hit, an error ends the input or the
+ * session is aborted. The outer loop then takes the next follow-up, if any, as a new input with the
+ * same context. The loop holds no session: it gets the conversation (`LoopContext`), values and a
+ * few narrow callbacks (`LoopConfig`), an abort signal and `emit`.
  */
 import {
   textOf,
@@ -199,7 +199,8 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
         total.text = outcome.message ? textOf(outcome.message.content) : "";
         return;
       }
-      // With autoCompact off an overflow only warns (004 §9.11.4): the host decides when to compact.
+      // With autoCompact off an overflow only warns (docs/conformance.md: 004 §9.11.4): the host
+      // decides when to compact.
       if (outcome.error.kind === "context_overflow" && settings.autoCompact && !overflowRetried && !outcome.message) {
         overflowRetried = true;
         if (await config.maintainContext("overflow")) continue;

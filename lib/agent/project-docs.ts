@@ -1,6 +1,6 @@
 /**
- * Project instruction discovery (004 §6.5): walk from the repository root (or the working
- * directory outside a repository) down to the working directory; in each directory take
+ * Project instruction discovery (docs/conformance.md: 004 §6.5): walk from the repository root (or
+ * the working directory outside a repository) down to the working directory; in each directory take
  * AGENTS.md, then the profile's own files. Root files come first, deeper ones later (deeper wins).
  * All files share a 32 KB budget; what passes it is cut with a visible marker.
  */

@@ -1,7 +1,7 @@
 /**
- * The two ways to talk to a running session (003 §2.2, 004 §2.6): steering messages are injected
- * between tool calls (and interrupt the tools still pending); follow-ups start a new cycle once
- * the model has answered with text only.
+ * The two ways to talk to a running session (docs/conformance.md: 003 §2.2, 004 §2.6): steering
+ * messages are injected between tool calls (and interrupt the tools still pending); follow-ups
+ * start a new cycle once the model has answered with text only.
  */
 
 export class InputQueues {

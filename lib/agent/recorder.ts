@@ -1,5 +1,5 @@
 /**
- * Writes the session to its file as it happens (DESIGN "every step appends to the session file"):
+ * Writes the session to its file as it happens (every step is appended as it happens):
  * each message, model change, thinking-level change and plan update is one entry. Messages, plans
  * and model changes are written because the recorder hears the session's events (`record`) first
  * of all listeners and synchronously, so a crash loses at most the entry being written. A failing

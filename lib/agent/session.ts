@@ -1,8 +1,8 @@
 /**
- * The Session (004 §2.1): holds the conversation, runs one input at a time through the loop,
- * takes steering and follow-ups while it runs, and owns the lifecycle
- * IDLE → PROCESSING → IDLE | AWAITING_INPUT, and CLOSED on close(), abort() or an auth error.
- * interrupt() stops the running input and leaves the session IDLE with its history.
+ * The Session (docs/conformance.md: 004 §2.1): holds the conversation, runs one input at a time
+ * through the loop, takes steering and follow-ups while it runs, and owns the lifecycle IDLE →
+ * PROCESSING → IDLE | AWAITING_INPUT, and CLOSED on close(), abort() or an auth error. interrupt()
+ * stops the running input and leaves the session IDLE with its history.
  *
  * Each input runs through `runLoop` with the conversation, values and a few narrow callbacks built
  * here (private, so a script sees only the methods documented in the README). Messages, plans and

@@ -1,7 +1,8 @@
 /**
- * The system prompt (004 §6.1): the profile builds base instructions + environment + git +
- * tools + project docs; the user's override (appendSystemPrompt) goes last, highest priority.
- * The environment, git snapshot and project docs are gathered once, at session start.
+ * The system prompt (docs/conformance.md: 004 §6.1): the profile builds base instructions +
+ * environment + git + tools + project docs; the user's override (appendSystemPrompt) goes last,
+ * highest priority. The environment, git snapshot and project docs are gathered once, at session
+ * start.
  */
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { ModelInfo, ToolSpec } from "../llm/types.ts";

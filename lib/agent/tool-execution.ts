@@ -1,10 +1,10 @@
 /**
- * The tool execution pipeline (004 §3.8, DESIGN "flow of one input"): lookup → validate (the
- * registry) → beforeToolCall gate → execute with an abort signal → onToolResult pipe →
- * framework truncation → tool result message. The tool writes its output to the call's capture
- * (bounded memory, one spill file); `tool_call_end` carries the complete envelope up to the event
- * limit, the model gets the framework's cut. Nothing here throws: every failure is an error result the
- * model can recover from.
+ * The tool execution pipeline (docs/conformance.md: 004 §3.8; ARCHITECTURE.md, the flow of one
+ * prompt): lookup → validate (the registry) → beforeToolCall gate → execute with an abort signal →
+ * onToolResult pipe → framework truncation → tool result message. The tool writes its output to the
+ * call's capture (bounded memory, one spill file); `tool_call_end` carries the complete envelope up
+ * to the event limit, the model gets the framework's cut. Nothing here throws: every failure is an
+ * error result the model can recover from.
  */
 import { startReply, type ErrorCode, type ImageData, type ToolResponse } from "../envelope.ts";
 import type { Observed, Observer } from "../output/policy.ts";

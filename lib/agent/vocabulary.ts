@@ -7,11 +7,12 @@
  * lib/llm/types.ts) reach here unchanged; `completed` is the run's word for a final turn that ended
  * with `end_turn`.
  *
- * Every step of the agent is an event `{ kind, timestamp, session_id, data }` (004 §2.9, 003 §2.5).
- * `EventMap` is the one list of kinds: each key is a kind, its value the payload type, so
- * `switch (event.kind)` narrows `event.data`. Payload fields are snake_case throughout
- * (`call_id`, `tool_name`, `turn_index`); domain objects inside them (a `Message`, a `Usage`, a
- * tool's envelope) keep their own shape. To add a kind, add one line here and emit it.
+ * Every step of the agent is an event `{ kind, timestamp, session_id, data }`
+ * (docs/conformance.md: 004 §2.9, 003 §2.5). `EventMap` is the one list of kinds: each key is a
+ * kind, its value the payload type, so `switch (event.kind)` narrows `event.data`. Payload fields
+ * are snake_case throughout (`call_id`, `tool_name`, `turn_index`); domain objects inside them (a
+ * `Message`, a `Usage`, a tool's envelope) keep their own shape. To add a kind, add one line here
+ * and emit it.
  */
 import type { ToolResponse } from "../envelope.ts";
 import {

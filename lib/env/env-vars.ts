@@ -1,5 +1,6 @@
 /**
- * Which environment variables a command sees (004 §4.2 "environment variable filtering").
+ * Which environment variables a command sees (docs/conformance.md: 004 §4.2 "environment variable
+ * filtering").
  *
  * Policies:
  * - "filtered" (default): everything except secrets (see `isSecretName`) and `BASH_ENV`, so no

@@ -1,6 +1,6 @@
 /**
- * Run one shell command (004 §4.2, 003 §3.3/§B): `<shell> -c <script>`, detached into its own
- * process group, stdin closed, output collected with bounded memory.
+ * Run one shell command (docs/conformance.md: 004 §4.2, 003 §3.3/§B): `<shell> -c <script>`,
+ * detached into its own process group, stdin closed, output collected with bounded memory.
  *
  * The call settles when the shell EXITS, not when its pipes close: a background child that
  * inherited stdout (`server &`) would otherwise hold the call open forever. After the exit we

@@ -1,5 +1,6 @@
 /**
- * LocalEnvironment: the default ExecutionEnvironment (004 §4.2) — this machine's disk and shell.
+ * LocalEnvironment: the default ExecutionEnvironment (docs/conformance.md: 004 §4.2) — this
+ * machine's disk and shell.
  */
 import { realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * Command output with bounded memory (003 §3.3, §B "rolling buffer").
+ * Command output with bounded memory (docs/conformance.md: 003 §3.3, §B "rolling buffer").
  *
  * Chunks are kept raw in tail rings (stdout, stderr, and both interleaved; lib/output/tail-ring.ts)
  * and decoded only when the result is read, so a command printing a gigabyte costs no string per

@@ -1,7 +1,7 @@
 /**
- * Process trees started by an environment (003 §B "kill process tree"): a command and everything
- * it started, including processes that left its process group (`setsid`), double-forked away from
- * their parent, or run inside a sandbox's PID namespace.
+ * Process trees started by an environment (docs/conformance.md: 003 §B "kill process tree"): a
+ * command and everything it started, including processes that left its process group (`setsid`),
+ * double-forked away from their parent, or run inside a sandbox's PID namespace.
  *
  * Every process started for a tool carries a marker variable naming its tree (`treeEnv()`);
  * children inherit it. On Linux, membership is one pass over /proc: a living process belongs to a

@@ -1,7 +1,7 @@
 /**
- * Which of the programs models most often reach for are on PATH (004 §6.3), so the prompt can say
- * so and a model stops calling what is absent. A PATH scan with stat, cached per PATH: no process
- * is started.
+ * Which of the programs models most often reach for are on PATH (docs/conformance.md: 004 §6.3), so
+ * the prompt can say so and a model stops calling what is absent. A PATH scan with stat, cached per
+ * PATH: no process is started.
  */
 import { findExecutable } from "./search/which.ts";
 

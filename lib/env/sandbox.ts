@@ -1,8 +1,9 @@
 /**
- * SandboxedEnvironment: wraps an environment that runs commands on this machine (004 §4.4) and
- * boxes every command with the OS sandbox — bubblewrap on Linux, sandbox-exec on macOS (see
- * sandbox-profiles.ts for what each allows). The file tools obey the same writable roots: in
- * `read-only` mode nothing is written, in `workspace-write` only inside the writable roots.
+ * SandboxedEnvironment: wraps an environment that runs commands on this machine
+ * (docs/conformance.md: 004 §4.4) and boxes every command with the OS sandbox — bubblewrap on
+ * Linux, sandbox-exec on macOS (see sandbox-profiles.ts for what each allows). The file tools obey
+ * the same writable roots: in `read-only` mode nothing is written, in `workspace-write` only inside
+ * the writable roots.
  *
  * A sandbox that cannot run is an error with one actionable sentence, never a silent fall-back to
  * running commands unboxed.

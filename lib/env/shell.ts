@@ -1,7 +1,7 @@
 /**
- * Which shell runs commands (004 §4.2): the one named in settings, else bash when it is on PATH,
- * else the POSIX sh every minimal image has (busybox, Alpine, distroless with a shell). No shell at
- * all is an answer too: commands cannot run, every other tool still works.
+ * Which shell runs commands (docs/conformance.md: 004 §4.2): the one named in settings, else bash
+ * when it is on PATH, else the POSIX sh every minimal image has (busybox, Alpine, distroless with a
+ * shell). No shell at all is an answer too: commands cannot run, every other tool still works.
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { basename, isAbsolute } from "node:path";

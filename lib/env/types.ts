@@ -1,5 +1,5 @@
 /**
- * ExecutionEnvironment (spec 004 §4): the only way tools touch files or processes.
+ * ExecutionEnvironment (docs/conformance.md: 004 §4): the only way tools touch files or processes.
  *
  * Tools are written against this interface alone, so a Docker, SSH or in-memory environment can
  * replace `LocalEnvironment` without touching any tool. Methods that fail throw `ToolError`
@@ -37,7 +37,10 @@ export interface DirEntry {
 }
 
 export interface ResolveOptions {
-  /** Try the macOS variants of 003 §C when the plain path does not exist (read/edit do; write does not). */
+  /**
+   * Try the macOS variants of a name (narrow space before AM/PM, NFD, curly apostrophe;
+   * docs/conformance.md: 003 §C) when the plain path does not exist (read/edit do; write does not).
+   */
   variants?: boolean;
   /** Absolute directory relative paths start from; default the environment's working directory. */
   cwd?: string;

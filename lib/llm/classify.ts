@@ -1,7 +1,7 @@
 /**
- * Error classification (003 §4.4): SDK errors, HTTP statuses and body wording become one LlmError
- * kind. A 429 is never an overflow, whatever its message says; a thinking-block ordering complaint
- * is an invalid request, not an overflow.
+ * Error classification (docs/conformance.md: 003 §4.4): SDK errors, HTTP statuses and body wording
+ * become one LlmError kind. A 429 is never an overflow, whatever its message says; a thinking-block
+ * ordering complaint is an invalid request, not an overflow.
  */
 import { LlmError } from "./errors.ts";
 import type { ModelInfo, Usage } from "./types.ts";
@@ -22,7 +22,10 @@ export const OVERFLOW_PATTERNS: RegExp[] = [
   /exceeds? (the )?context (length|limit)|greater than the context length/i, // Ollama, LM Studio, llama.cpp
 ];
 
-/** Anthropic's thinking-ordering complaints: must never be taken for an overflow (J.9 5.3). */
+/**
+ * Anthropic's thinking-ordering complaints: must never be taken for an overflow
+ * (docs/conformance.md: J.9 5.3).
+ */
 const THINKING_ORDER = [
   /expected `?(thinking|redacted_thinking)`? or `?(redacted_thinking|thinking)`?/i,
   /must start with a thinking block/i,

@@ -1,8 +1,8 @@
 /**
- * Tool-call arguments as they stream (003 §12). While pieces arrive, a lenient parse lets the UI
- * show a path or an edit before the call is complete — for display only. What a call runs with is
- * the strict parse of the final text: arguments that do not parse (a call cut off by the output
- * limit, or garbage) are reported, never "repaired" into a call that runs.
+ * Tool-call arguments as they stream (docs/conformance.md: 003 §12). While pieces arrive, a lenient
+ * parse lets the UI show a path or an edit before the call is complete — for display only. What a
+ * call runs with is the strict parse of the final text: arguments that do not parse (a call cut off
+ * by the output limit, or garbage) are reported, never "repaired" into a call that runs.
  */
 import { JsonCloser } from "./json-closer.ts";
 import type { ToolCallPart } from "./types.ts";

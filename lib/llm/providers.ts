@@ -4,7 +4,7 @@
  */
 import type { WireApi } from "./types.ts";
 
-/** How tool-call ids must look for a provider (003 §4.3). */
+/** How tool-call ids must look for a provider (docs/conformance.md: 003 §4.3). */
 export type ToolCallIdStyle = "anthropic" | "openai-chat" | "openai-responses" | "mistral" | "free";
 
 export interface ProviderQuirks {

@@ -1,8 +1,9 @@
 /**
- * Message transforms applied before every request (003 §4.5, §4.6). Pure: the input is never
- * mutated. Repairs orphan tool calls and results, normalises tool-call ids for the target provider
- * (the same id everywhere in the conversation), keeps thinking signatures only for the model that
- * made them, replaces images for models without image input, and tolerates string/null content.
+ * Message transforms applied before every request (docs/conformance.md: 003 §4.5, §4.6). Pure: the
+ * input is never mutated. Repairs orphan tool calls and results, normalises tool-call ids for the
+ * target provider (the same id everywhere in the conversation), keeps thinking signatures only for
+ * the model that made them, replaces images for models without image input, and tolerates
+ * string/null content.
  */
 import { sha256 } from "../hash.ts";
 import type { ToolCallIdStyle } from "./providers.ts";
@@ -77,8 +78,8 @@ function withoutImages(parts: UserPart[], model: ModelInfo): UserPart[] {
 
 /**
  * Each assistant message with tool calls is followed by exactly one result per call, in call order:
- * results it lacks become error results "No result provided" (J.9 4.2); results with no matching
- * call in the preceding assistant message are dropped.
+ * results it lacks become error results "No result provided" (docs/conformance.md: J.9 4.2);
+ * results with no matching call in the preceding assistant message are dropped.
  */
 function repairToolPairs(messages: Message[]): Message[] {
   const out: Message[] = [];
@@ -133,7 +134,10 @@ function renameToolCallIds(messages: Message[], style: ToolCallIdStyle): Message
   });
 }
 
-/** The id a provider accepts for `id` (003 §4.3); deterministic, so a call and its result agree. */
+/**
+ * The id a provider accepts for `id` (docs/conformance.md: 003 §4.3); deterministic, so a call and
+ * its result agree.
+ */
 export function normalizeToolCallId(id: string, style: ToolCallIdStyle): string {
   switch (style) {
     case "mistral":

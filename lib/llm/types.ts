@@ -1,7 +1,7 @@
 /**
- * The unified LLM types (003 §4, 004 §1.5): one message, request, response and stream-event shape
- * for every provider. Adapters translate to and from each wire API; nothing above lib/llm sees a
- * provider's own format.
+ * The unified LLM types (docs/conformance.md: 003 §4, 004 §1.5): one message, request, response and
+ * stream-event shape for every provider. Adapters translate to and from each wire API; nothing
+ * above lib/llm sees a provider's own format.
  */
 
 /** The wire APIs gong speaks (one adapter each; the fake server plays all four). */
@@ -88,7 +88,10 @@ export interface WebSearchActivity {
 
 export interface AssistantMessage {
   role: "assistant";
-  /** Tolerated as string or null when it comes from outside (J.9 4.5); adapters always produce a list. */
+  /**
+   * Tolerated as string or null when it comes from outside (docs/conformance.md: J.9 4.5); adapters
+   * always produce a list.
+   */
   content: AssistantPart[];
   /** "provider/model-id" that produced it: thinking signatures are valid only for the same model. */
   model?: string;
@@ -184,13 +187,14 @@ export interface Request {
 }
 
 /**
- * How a model turn ended: one vocabulary from every adapter to the run's result (004 §2).
- * `end_turn` the answer is complete; `tool_use` it asks for tool calls; `max_tokens` it was cut
- * at the output limit; `refusal` the model declined; `content_filter` a safety system stopped it
- * (safety, recitation, blocklist, prohibited content, SPII); `malformed_call` the model produced a
- * tool call the provider could not parse; `incomplete` the provider ended it unfinished for another
- * reason (said in `finishDetail`); `pause_turn` a long server-side turn paused and must be resumed;
- * `error` / `aborted` the call failed or was stopped. New reasons extend this list.
+ * How a model turn ended: one vocabulary from every adapter to the run's result
+ * (docs/conformance.md: 004 §2.8). `end_turn` the answer is complete; `tool_use` it asks for tool
+ * calls; `max_tokens` it was cut at the output limit; `refusal` the model declined;
+ * `content_filter` a safety system stopped it (safety, recitation, blocklist, prohibited content,
+ * SPII); `malformed_call` the model produced a tool call the provider could not parse; `incomplete`
+ * the provider ended it unfinished for another reason (said in `finishDetail`); `pause_turn` a long
+ * server-side turn paused and must be resumed; `error` / `aborted` the call failed or was stopped.
+ * New reasons extend this list.
  */
 export const FINISH_REASONS = [
   "end_turn",

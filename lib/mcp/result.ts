@@ -1,9 +1,9 @@
 /**
- * An MCP tool result in the envelope (spec 000): text and embedded text resources (also text sent
- * as a base64 blob with a text MIME type) become `text`, resource links a line naming them,
- * images go to `data.images` (the model receives them as image parts), `isError` becomes
- * status "error", structured content goes to `data.structured`. What the model cannot see (audio,
- * binary resources) is named in the text, so it knows it was there.
+ * An MCP tool result in the envelope (docs/conformance.md: 000 §1): text and embedded text
+ * resources (also text sent as a base64 blob with a text MIME type) become `text`, resource links a
+ * line naming them, images go to `data.images` (the model receives them as image parts), `isError`
+ * becomes status "error", structured content goes to `data.structured`. What the model cannot see
+ * (audio, binary resources) is named in the text, so it knows it was there.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ImageData, Reply, ToolResponse } from "../envelope.ts";

@@ -1,9 +1,9 @@
 /**
- * The one cut applied to tool output before the model sees it (spec 001, 004 §5.1–5.3). Pure, no
- * I/O. Characters first — the safeguard that also handles one 50 MB line — then lines, for
- * readability. A line longer than the whole budget is cut inside the line, never dropped; a
- * fragment of an ordinary line left over by the character cut is dropped, so what is kept is whole
- * lines and every count in the notice is exact.
+ * The one cut applied to tool output before the model sees it (docs/conformance.md: 001,
+ * 004 §5.1–5.3). Pure, no I/O. Characters first — the safeguard that also handles one 50 MB line —
+ * then lines, for readability. A line longer than the whole budget is cut inside the line, never
+ * dropped; a fragment of an ordinary line left over by the character cut is dropped, so what is
+ * kept is whole lines and every count in the notice is exact.
  *
  * Conventions:
  * - Characters are UTF-16 code units (JavaScript string length); a cut never splits a surrogate pair.

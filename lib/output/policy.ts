@@ -1,16 +1,18 @@
 /**
- * The framework truncator (spec 001, 004 §5.1–5.3): the only place tool output is cut for the
- * model. Every tool returns its complete output; `observe()` then produces two views of it:
+ * The framework truncator (docs/conformance.md: 001, 004 §5.1–5.3): the only place tool output is
+ * cut for the model. Every tool returns its complete output; `observe()` then produces two views of
+ * it:
  *
  * - for the model: characters cut first, then lines, with the tool's limits and direction, and
- *   one visible marker saying exactly what was removed and where the full output is (001 §5/§7);
+ *   one visible marker saying exactly what was removed and where the full output is
+ *   (docs/conformance.md: 001 §5, §7);
  * - for `tool_call_end`: the complete envelope, or — past the event limit — its first and last
  *   parts with `full_output_path`.
  *
  * The full output goes to one file per call under `tool-output/` (spill-store.ts), written
  * only when some view is cut. Limits resolve, most specific first: perTool[tool] → the tool's
  * declared direction → createObserver options → TOOL_OUTPUT_* environment variables → defaults
- * (51200 characters, 2000 lines, head; 001 §3).
+ * (51200 characters, 2000 lines, head; docs/conformance.md: 001 §3).
  */
 import { resolve } from "node:path";
 import { relativeToRoot } from "../paths.ts";
@@ -62,7 +64,10 @@ export interface ObserveOptions {
   kindLimits?: ToolLimits;
   /** The call's limits as its caller resolved them (a session's Toolset entry): they replace the per-tool table's. */
   limits?: ToolLimits;
-  /** The active subagent tool, when there is one: the hint points at it (001 §7). */
+  /**
+   * The active subagent tool, when there is one: the hint points at it
+   * (docs/conformance.md: 001 §7).
+   */
   subagentToolName?: string;
   /** How to page or search the spilled file, in the profile's own words (default: CORE_PAGING_HINT). */
   pagingHint?: string;
@@ -124,7 +129,7 @@ export function createObserver(options: ObserverOptions): Observer {
     now,
   });
   const eventLimitChars = options.eventLimitChars ?? DEFAULT_EVENT_LIMIT_CHARS;
-  // TOOL_OUTPUT_MAX_BYTES (001 §9) is read as characters, the unit the cut now counts.
+  // TOOL_OUTPUT_MAX_BYTES (docs/conformance.md: 001 §9) is read as characters, the unit the cut now counts.
   const envChars =
     envNumber(env.TOOL_OUTPUT_MAX_CHARS, { min: 1, integer: true }) ??
     envNumber(env.TOOL_OUTPUT_MAX_BYTES, { min: 1, integer: true });
@@ -183,7 +188,8 @@ export function createObserver(options: ObserverOptions): Observer {
         callLimit === null
           ? toolLimit
           : { ...toolLimit, maxChars: Math.min(toolLimit.maxChars, callLimit), direction: "head_tail" as const };
-      // The character cut always runs (004 §5.3); a tool paging itself waives only the line cut (001 §6).
+      // The character cut always runs; a tool paging itself waives only the line cut
+      // (docs/conformance.md: 004 §5.3, 001 §6).
       const skipLines = response.context?.truncation_skip === true || callLimit !== null;
       const cut = cutOutput(held, {
         maxChars: limit.maxChars,
@@ -320,7 +326,7 @@ const range = (word: string, from: number, to: number) => (from === to ? `${word
 export const CORE_PAGING_HINT =
   "Use read with start_line to page through that file, or grep to search it, instead of re-running the tool.";
 
-/** Where the full output is and how to get at it (001 §7). */
+/** Where the full output is and how to get at it (docs/conformance.md: 001 §7). */
 function whereFull(spill: SpillInfo, cut: CutResult, maxChars: number, opts: ObserveOptions): string {
   if (!spill.path) {
     return `The full output could not be saved (${spill.failure ?? "unknown error"}); re-run the tool with narrower parameters to see a specific part.`;

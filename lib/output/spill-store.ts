@@ -1,9 +1,9 @@
 /**
- * Where complete tool outputs go when the model sees only part of them (spec 001 §4): one text
- * file per tool call under `<root>/tool-output/`, written to a temp file and renamed into place
- * (a reader never sees half a file), never overwriting another, capped in size (past the cap
- * bytes are counted, not stored), swept by age, held to a size budget for the whole folder, and
- * kept out of `git status` through `.git/info/exclude`.
+ * Where complete tool outputs go when the model sees only part of them
+ * (docs/conformance.md: 001 §4): one text file per tool call under `<root>/tool-output/`, written
+ * to a temp file and renamed into place (a reader never sees half a file), never overwriting
+ * another, capped in size (past the cap bytes are counted, not stored), swept by age, held to a
+ * size budget for the whole folder, and kept out of `git status` through `.git/info/exclude`.
  *
  * The budget bounds what is on disk at every moment, captures still being written included: a
  * store knows the finished files of its folder (one scan, then its own writes and deletions), and

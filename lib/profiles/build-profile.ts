@@ -1,7 +1,7 @@
 /**
- * What every provider-aligned profile shares: the prompt layers, the capability → tool-name map
- * for presets, and the per-tool limits of 004 §5.2–5.3 (characters first, then lines), written
- * per capability and applied to this profile's own tool names.
+ * What every provider-aligned profile shares: the prompt layers, the capability → tool-name map for
+ * presets, and the per-tool limits (characters first, then lines; docs/conformance.md: 004 §5.2,
+ * §5.3), written per capability and applied to this profile's own tool names.
  */
 import type { Tool } from "../../tools/types.ts";
 import { environmentBlock, gitBlock, joinLayers, projectDocsBlock, toolNamesBlock } from "./prompt-layers.ts";
@@ -19,7 +19,7 @@ export interface AlignedProfileSpec {
   tools: readonly Tool[];
   capabilities: Record<Capability, readonly string[]>;
   extras: readonly string[];
-  /** Which capability's output limits (004 §5.2/§5.3) each tool name gets. */
+  /** Which capability's output limits (docs/conformance.md: 004 §5.2/§5.3) each tool name gets. */
   limits: Record<string, LimitCapability>;
   projectDocFiles: string[];
   /** How to page or search a spilled output file, in this profile's tool and parameter names. */

@@ -68,7 +68,10 @@ export interface ContentSearch {
   signal?: AbortSignal;
 }
 
-/** One match as every grep tool's data carries it (spec 000: `matches`, one entry per matching line). */
+/**
+ * One match as every grep tool's data carries it (`matches`, one entry per matching line;
+ * docs/conformance.md: 000 §2).
+ */
 export interface GrepMatch {
   file: string;
   line: number;

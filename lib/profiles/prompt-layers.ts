@@ -1,13 +1,14 @@
 /**
- * The layers every profile's system prompt is built from (004 §6.1): base instructions, the
- * `<environment>` block, the git snapshot, the tool list and the project instructions. Profiles
- * differ in their base text and tools; the layers are rendered the same way for all of them.
+ * The layers every profile's system prompt is built from (docs/conformance.md: 004 §6.1): base
+ * instructions, the `<environment>` block, the git snapshot, the tool list and the project
+ * instructions. Profiles differ in their base text and tools; the layers are rendered the same way
+ * for all of them.
  */
 import type { EnvironmentFacts } from "../env/types.ts";
 import type { ToolSpec } from "../llm/types.ts";
 import type { GitSummary, ProjectDoc, PromptEnvironment } from "./types.ts";
 
-/** The `<environment>` block of 004 §6.3. */
+/** The `<environment>` block (docs/conformance.md: 004 §6.3). */
 export function environmentBlock(env: PromptEnvironment): string {
   return [
     "<environment>",
@@ -39,7 +40,7 @@ function factLines(facts: EnvironmentFacts): string[] {
   return [shell, programs];
 }
 
-/** The git snapshot of 004 §6.4, or "" outside a repository. */
+/** The git snapshot (docs/conformance.md: 004 §6.4), or "" outside a repository. */
 export function gitBlock(git: GitSummary): string {
   if (!git.isRepo) return "";
   const lines = [

@@ -93,7 +93,10 @@ export async function runToCompletion(
   return ctx.reply.success({ ...report }, report.output || "(the subagent gave no final answer)");
 }
 
-/** A child's report as 004 §7.3's SubAgentResult also names it: success and turns_used. */
+/**
+ * A child's report with success and turns_used, as the spec's SubAgentResult has them
+ * (docs/conformance.md: 004 §7.3).
+ */
 export function withResult(report: ChildReport): ChildReport & { success: boolean; turns_used: number } {
   return { ...report, success: report.status === "completed", turns_used: report.turns };
 }

@@ -1,8 +1,9 @@
 /**
- * How much of each tool's output the model sees (004 §5.2/§5.3), by what the tool does: characters
- * first, then lines. A profile maps its own tool names onto these, so `Bash`, `exec_command` and
- * `run_shell_command` all get the shell's limits. Which end is kept is the tool's own declaration
- * (`Tool.truncation`: the shell keeps the end) unless a limit names a direction.
+ * How much of each tool's output the model sees (docs/conformance.md: 004 §5.2/§5.3), by what the
+ * tool does: characters first, then lines. A profile maps its own tool names onto these, so `Bash`,
+ * `exec_command` and `run_shell_command` all get the shell's limits. Which end is kept is the
+ * tool's own declaration (`Tool.truncation`: the shell keeps the end) unless a limit names a
+ * direction.
  */
 import type { ToolLimits } from "../output/policy.ts";
 

@@ -1,10 +1,10 @@
 /**
- * The ProviderProfile (004 §3.2): what one model family sees — its tools under the names and
- * shapes it was trained on, its system prompt, its request options and its capabilities. The
- * agent loop talks to a profile only through this interface, so provider-aligned profiles
- * (anthropic, openai, gemini) slot in beside `default` without touching the loop. A profile is
- * data and pure functions: it never holds a registry or the active tools (the session's Toolset,
- * lib/agent/toolset.ts, is built from it).
+ * The ProviderProfile (docs/conformance.md: 004 §3.2): what one model family sees — its tools under
+ * the names and shapes it was trained on, its system prompt, its request options and its
+ * capabilities. The agent loop talks to a profile only through this interface, so provider-aligned
+ * profiles (anthropic, openai, gemini) slot in beside `default` without touching the loop. A
+ * profile is data and pure functions: it never holds a registry or the active tools (the session's
+ * Toolset, lib/agent/toolset.ts, is built from it).
  */
 import type { EnvironmentFacts } from "../env/types.ts";
 import type { ToolLimits } from "../output/policy.ts";
@@ -21,7 +21,7 @@ export interface RequestSettings {
   reasoningEffort?: string | null;
 }
 
-/** The git snapshot taken at session start (004 §6.4). */
+/** The git snapshot taken at session start (docs/conformance.md: 004 §6.4). */
 export interface GitSummary {
   isRepo: boolean;
   /** Absolute top-level directory of the repository. */
@@ -34,7 +34,10 @@ export interface GitSummary {
   recentCommits: string[];
 }
 
-/** Runtime facts for the `<environment>` block (004 §6.3), gathered once at session start. */
+/**
+ * Runtime facts for the `<environment>` block (docs/conformance.md: 004 §6.3), gathered once at
+ * session start.
+ */
 export interface PromptEnvironment {
   workingDirectory: string;
   platform: string;
@@ -49,7 +52,10 @@ export interface PromptEnvironment {
   facts?: EnvironmentFacts;
 }
 
-/** One instruction file found between the repository root and the working directory (004 §6.5). */
+/**
+ * One instruction file found between the repository root and the working directory
+ * (docs/conformance.md: 004 §6.5).
+ */
 export interface ProjectDoc {
   /** Absolute path. */
   path: string;

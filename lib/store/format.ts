@@ -1,7 +1,7 @@
 /**
- * The session file format (003 §5.1): one JSON object per line. Line 1 is the header; every later
- * line is an entry whose `parentId` points at an earlier entry, so the file holds a tree and the
- * active branch is the path from the root to the leaf.
+ * The session file format (docs/conformance.md: 003 §5.1): one JSON object per line. Line 1 is the
+ * header; every later line is an entry whose `parentId` points at an earlier entry, so the file
+ * holds a tree and the active branch is the path from the root to the leaf.
  *
  * Entries are always serialised with `type`, `id`, `parentId`, `timestamp` first (in that order):
  * the loader reads those four from the start of each line without parsing the body.
@@ -45,9 +45,10 @@ export interface MessageEntry extends EntryBase {
 export type InjectedOrigin = "steering" | "loop_detection";
 
 /**
- * A user-role message the user did not type at the prompt (004 §9.6.3's SteeringTurn): steering
- * injected between tool rounds, or the loop detector's warning. The model sees it as a user message;
- * a resumed session (and anything reading the file) can tell it from user input.
+ * A user-role message the user did not type at the prompt (the spec's SteeringTurn;
+ * docs/conformance.md: 004 §9.6.3): steering injected between tool rounds, or the loop detector's
+ * warning. The model sees it as a user message; a resumed session (and anything reading the file)
+ * can tell it from user input.
  */
 export interface InjectedEntry extends EntryBase {
   type: "injected";

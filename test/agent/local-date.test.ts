@@ -1,6 +1,6 @@
 /**
- * The prompt's date (004 §6.3 "today's date") where the zone is UTC comes without the time-zone
- * database, and is the same date the local calendar gives.
+ * The prompt's date (docs/conformance.md: 004 §6.3 "today's date") where the zone is UTC comes
+ * without the time-zone database, and is the same date the local calendar gives.
  */
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";

@@ -1,7 +1,8 @@
 /**
- * Child agents, continued: the truncation notice naming the profile's subagent tool (001 §7),
- * codex's wait_agent timeout and resume_agent, lost child history, a long answer cut for the parent.
- * Every model call goes through the real SDK to the fake server; children are routed by their prompt.
+ * Child agents, continued: the truncation notice naming the profile's subagent tool
+ * (docs/conformance.md: 001 §7), codex's wait_agent timeout and resume_agent, lost child history, a
+ * long answer cut for the parent. Every model call goes through the real SDK to the fake server;
+ * children are routed by their prompt.
  */
 import { describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";

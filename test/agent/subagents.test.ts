@@ -1,8 +1,9 @@
 /**
- * Child agents (004 §9.9): spawn with a scoped task, a shared filesystem, independent histories,
- * the depth limit, results as tool results, send_input / wait / close_agent, parallel children,
- * abort reaching a child's command, a child's failure as an error result, persistence and usage.
- * Every model call goes through the real SDK to the fake server; children are routed by their prompt.
+ * Child agents (docs/conformance.md: 004 §9.9): spawn with a scoped task, a shared filesystem,
+ * independent histories, the depth limit, results as tool results, send_input / wait / close_agent,
+ * parallel children, abort reaching a child's command, a child's failure as an error result,
+ * persistence and usage. Every model call goes through the real SDK to the fake server; children
+ * are routed by their prompt.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -671,7 +672,7 @@ test("9.9 wait with a timeout returns a timed-out result while the child keeps r
   expect(waits[0].data.agents[0]).toMatchObject({ status: "running", success: false, turns_used: 0 });
   expect(waits[0].text).toContain("timed out");
   expect(waits[1].data.timed_out).toBe(false);
-  // 004 §7.3 SubAgentResult: output, success, turns_used.
+  // The spec's SubAgentResult: output, success, turns_used (docs/conformance.md: 004 §7.3).
   expect(waits[1].data.agents[0]).toMatchObject({
     status: "completed",
     output: "released at last",

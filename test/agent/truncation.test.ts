@@ -1,9 +1,10 @@
 /**
- * 004 §9.13 step 4 (truncation check) through the whole agent: a 100,000-character file is read;
- * `tool_call_end` carries all of it, while the request the model receives — read from the fake
- * server's request log — has the truncation marker and stays under the read limit. Run over each
- * wire API the fake server speaks (the default profile serves every provider), and on each
- * provider profile with its own read tool; then each profile's shell tool through the same one cut.
+ * The truncation check of the smoke test (docs/conformance.md: 004 §9.13.4) through the whole
+ * agent: a 100,000-character file is read; `tool_call_end` carries all of it, while the request the
+ * model receives — read from the fake server's request log — has the truncation marker and stays
+ * under the read limit. Run over each wire API the fake server speaks (the default profile serves
+ * every provider), and on each provider profile with its own read tool; then each profile's shell
+ * tool through the same one cut.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";

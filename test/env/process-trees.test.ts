@@ -1,7 +1,7 @@
 /**
- * Whole process trees are killed (003 §B, 004 §4.2): at timeout, abort, cleanup and gong's own
- * exit, also the processes that left the command's process group (`setsid`) or lost their parent
- * (double fork). Real processes; liveness is checked with signal 0 and ps.
+ * Whole process trees are killed (docs/conformance.md: 003 §B, 004 §4.2): at timeout, abort,
+ * cleanup and gong's own exit, also the processes that left the command's process group (`setsid`)
+ * or lost their parent (double fork). Real processes; liveness is checked with signal 0 and ps.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -4,7 +4,7 @@ import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import type { ExecuteOptions, ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResponse } from "../../lib/envelope.ts";
 
-/** The default profile's limits for the core tools (004 §5.2/§5.3). */
+/** The default profile's limits for the core tools (docs/conformance.md: 004 §5.2/§5.3). */
 export const CORE_LIMITS = {
   bash: CAPABILITY_LIMITS.bash,
   read: CAPABILITY_LIMITS.read,

@@ -1,7 +1,7 @@
 /**
- * Issue 23, conformance items (spec 000's field names per tool kind): every grep tool's data
- * carries `matches`; list_dir's entries are `{ path, type }`; gemini's list_directory `ignore`
- * filters the data and the counts, not only the text.
+ * Issue 23, conformance items (the field names per tool kind; docs/conformance.md: 000 §2): every
+ * grep tool's data carries `matches`; list_dir's entries are `{ path, type }`; gemini's
+ * list_directory `ignore` filters the data and the counts, not only the text.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { anthropicTools } from "../../lib/profiles/anthropic/tools.ts";

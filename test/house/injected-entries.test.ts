@@ -1,5 +1,5 @@
 /**
- * Issue 23, 004 §9.6.3: steering and loop warnings are stored as their own entry kind
+ * Issue 23 (docs/conformance.md: 004 §9.6.3): steering and loop warnings are stored as their own entry kind
  * ("injected", with their origin), so a resumed session can tell them from user input while the
  * model still sees them as user messages.
  */

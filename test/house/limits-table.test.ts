@@ -1,7 +1,7 @@
 /**
- * Issue 23: every row of 004 §5.2's limits table is pinned, in every profile — the characters the
- * model sees of read, the shell, grep, glob, edit, apply_patch, write and the subagent tools —
- * through the observer that cuts real outputs.
+ * Issue 23: every row of the spec's limits table (docs/conformance.md: 004 §5.2) is pinned, in
+ * every profile — the characters the model sees of read, the shell, grep, glob, edit, apply_patch,
+ * write and the subagent tools — through the observer that cuts real outputs.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { startReply } from "../../lib/envelope.ts";
@@ -10,7 +10,10 @@ import { getProfileFactory } from "../../lib/profiles/index.ts";
 import { CAPABILITY_LIMITS } from "../../lib/profiles/tool-limits.ts";
 import { tempDir } from "../helpers/temp.ts";
 
-/** 004 §5.2, row by row: the capability a profile names its tool for, and the characters kept. */
+/**
+ * The limits table (docs/conformance.md: 004 §5.2), row by row: the capability a profile names its
+ * tool for, and the characters kept.
+ */
 const TABLE = [
   { row: "read_file", capability: "read", chars: 50_000 },
   { row: "shell", capability: "bash", chars: 30_000 },

@@ -1,6 +1,6 @@
 /**
- * Real-provider tests (J.9 §2, J.11): they run only when the provider's key is set, and then talk to
- * the real API with a cheap model.
+ * Real-provider tests (docs/conformance.md: J.9 2.1–2.4, J.11): they run only when the provider's
+ * key is set, and then talk to the real API with a cheap model.
  */
 import { describe, expect, test } from "bun:test";
 import { createClient } from "../../lib/llm/client.ts";

@@ -1,8 +1,9 @@
 /**
- * 004 §9.13, the integration smoke test: each provider profile drives a whole session against the
- * real API — create a file, edit it, run it, read a 100,000-character file (whole in the event,
- * marked for the model), change course when steered, hand a task to a subagent, and survive a
- * command that outlives the shell timeout. It runs only when the provider's key is set.
+ * The integration smoke test (docs/conformance.md: 004 §9.13): each provider profile drives a whole
+ * session against the real API — create a file, edit it, run it, read a 100,000-character file
+ * (whole in the event, marked for the model), change course when steered, hand a task to a
+ * subagent, and survive a command that outlives the shell timeout. It runs only when the provider's
+ * key is set.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

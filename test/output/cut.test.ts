@@ -1,8 +1,8 @@
 /**
- * J.8 (the truncation system) restated against the single path: one cut, characters first, then
- * lines (001, 004 §5.1–5.3). The scenarios of truncate_head / truncate_tail / truncate_line are
- * the head and tail directions of `cutOutput`, with 001 and 004 deciding where 003 disagrees: a
- * line longer than the budget is cut inside, never dropped.
+ * The truncation scenarios (docs/conformance.md: J.8) restated against the single path: one cut,
+ * characters first, then lines (001, 004 §5.1–5.3). The scenarios of truncate_head / truncate_tail
+ * / truncate_line are the head and tail directions of `cutOutput`, with 001 and 004 deciding where
+ * 003 disagrees: a line longer than the budget is cut inside, never dropped.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

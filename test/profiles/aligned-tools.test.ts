@@ -1,7 +1,7 @@
 /**
- * The provider-aligned tools over the core ones (004 §3.4–3.6): each profile's arguments reach
- * the same implementation, long-running commands live on in the session's process table, and
- * every shell tool honours the session's command timeout. Real files, real processes.
+ * The provider-aligned tools over the core ones (docs/conformance.md: 004 §3.4–3.6): each profile's
+ * arguments reach the same implementation, long-running commands live on in the session's process
+ * table, and every shell tool honours the session's command timeout. Real files, real processes.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { utimesSync } from "node:fs";

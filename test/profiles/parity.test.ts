@@ -1,10 +1,10 @@
 /**
- * 004 §9.12, the cross-provider parity matrix: every row a scripted task run four times — under
- * the anthropic, openai and gemini profiles, each over its own wire API (Anthropic Messages,
- * OpenAI Responses, Gemini), and under the default profile over Chat Completions (the wire of
- * every OpenAI-compatible server) — through the real SDK to the fake server, with real tools and
- * real processes, asserting on the files, the events and the request log. (The subagent row is
- * in test/agent/subagents.test.ts.)
+ * The cross-provider parity matrix (docs/conformance.md: 004 §9.12): every row a scripted task run
+ * four times — under the anthropic, openai and gemini profiles, each over its own wire API
+ * (Anthropic Messages, OpenAI Responses, Gemini), and under the default profile over Chat
+ * Completions (the wire of every OpenAI-compatible server) — through the real SDK to the fake
+ * server, with real tools and real processes, asserting on the files, the events and the request
+ * log. (The subagent row is in test/agent/subagents.test.ts.)
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,7 +1,8 @@
 /**
- * 004 §3 / §9.2 / §9.8: the provider profiles. Each family's request carries exactly its reference
- * agent's tool names and parameter shapes, its own base prompt and project doc file, and stays
- * lean; the profile follows the model unless overridden, and a switch keeps the history valid.
+ * The provider profiles (docs/conformance.md: 004 §3.1–3.6, §9.2, §9.8). Each family's request
+ * carries exactly its reference agent's tool names and parameter shapes, its own base prompt and
+ * project doc file, and stays lean; the profile follows the model unless overridden, and a switch
+ * keeps the history valid.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";

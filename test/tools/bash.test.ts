@@ -1,4 +1,7 @@
-/** bash tool: the J.2 scenarios (003 §B) through the registry and a real LocalEnvironment. */
+/**
+ * bash tool: the J.2 scenarios (docs/conformance.md: 003 §B) through the registry and a real
+ * LocalEnvironment.
+ */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,7 @@
 /**
- * find tool: the J.6 scenarios (003 §F) through the registry and a real LocalEnvironment, once
- * with fd on PATH and once without it (the TypeScript fallback, status "partial").
+ * find tool: the J.6 scenarios (docs/conformance.md: 003 §F) through the registry and a real
+ * LocalEnvironment, once with fd on PATH and once without it (the TypeScript fallback, status
+ * "partial").
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";

@@ -1,6 +1,7 @@
 /**
- * grep tool: the J.5 scenarios (003 §E) through the registry and a real LocalEnvironment, once
- * with ripgrep on PATH and once without it (the TypeScript fallback, status "partial").
+ * grep tool: the J.5 scenarios (docs/conformance.md: 003 §E) through the registry and a real
+ * LocalEnvironment, once with ripgrep on PATH and once without it (the TypeScript fallback, status
+ * "partial").
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -65,8 +65,9 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export interface ApplyOptions {
   signal?: AbortSignal;
   /**
-   * Let an `@@` line name the first line the hunk changes, as Appendix A's own multi-hunk example
-   * does (default true). codex rejects such hunks; false makes gong reject them too.
+   * Let an `@@` line name the first line the hunk changes, as the spec's own multi-hunk example
+   * does (docs/conformance.md: 004 Appendix A) (default true). codex rejects such hunks; false
+   * makes gong reject them too.
    */
   headerMayNameChangedLine?: boolean;
 }
@@ -236,8 +237,9 @@ function locateChunks(
       hit = seekSequence(index, chunk.oldLines.slice(0, -1), cursor, chunk.isEndOfFile);
     }
     if (!hit && headerAt >= 0 && leniency.headerMayNameChangedLine) {
-      // The header may name the very line the hunk changes (Appendix A's own multi-hunk example
-      // does): codex rejects that, gong then looks from the header line itself.
+      // The header may name the very line the hunk changes (the spec's own multi-hunk example does;
+      // docs/conformance.md: 004 Appendix A): codex rejects that, gong then looks from the header
+      // line itself.
       entries = chunk.lines;
       oldLength = chunk.oldLines.length;
       hit = seekSequence(index, chunk.oldLines, headerAt, chunk.isEndOfFile);

@@ -1,5 +1,5 @@
 /**
- * The V4A patch format (004 Appendix A) → a list of file operations.
+ * The V4A patch format (docs/conformance.md: 004 Appendix A) → a list of file operations.
  *
  * It accepts what codex's parser accepts, line for line — and nested `@@` headers, which codex
  * rejects: markers may carry surrounding whitespace,

@@ -1,7 +1,8 @@
 /**
- * apply_patch — change files with a V4A patch (004 §3.4, Appendix A): the OpenAI models' own
- * edit format. One `input` string holds the whole patch; on the Responses API the tool is sent as
- * a freeform tool constrained by the format's grammar, elsewhere as a function tool `{input}`.
+ * apply_patch — change files with a V4A patch (docs/conformance.md: 004 §3.4, 004 Appendix A): the
+ * OpenAI models' own edit format. One `input` string holds the whole patch; on the Responses API
+ * the tool is sent as a freeform tool constrained by the format's grammar, elsewhere as a function
+ * tool `{input}`.
  *
  * The result lists each file with its operation (A added, M modified, D deleted, R moved) and its
  * line counts; `data.diff` holds the unified diff. A patch that cannot be applied in full changes

@@ -1,7 +1,7 @@
 /**
- * Compaction (003 §6): when the context nears the window, the part before the cut is replaced by a
- * summary; if the summary request fails (e.g. it is itself too long), old tool outputs are removed
- * instead. Exactly one summary request per compaction — a failure never loops.
+ * Compaction (docs/conformance.md: 003 §6): when the context nears the window, the part before the
+ * cut is replaced by a summary; if the summary request fails (e.g. it is itself too long), old tool
+ * outputs are removed instead. Exactly one summary request per compaction — a failure never loops.
  *
  * `compactMessages` works on a message list (pure, apart from the one LLM call); `compact` runs it
  * on a SessionStore's active branch under the session's lock and appends the `compaction` entry,

@@ -1,6 +1,6 @@
 /**
- * Compaction (003 §6, J.12): token estimates, the cut point, the summary request with its
- * fallback, and the lock. The agent decides when to call `compact`.
+ * Compaction (docs/conformance.md: 003 §6, J.12): token estimates, the cut point, the summary
+ * request with its fallback, and the lock. The agent decides when to call `compact`.
  */
 export {
   compact,

@@ -1,6 +1,7 @@
 /**
- * One compaction at a time per session (J.12 3.2): a second compaction started while one runs is
- * refused at once with `code` / `kind` "compaction_in_progress" — it does not queue or wait.
+ * One compaction at a time per session (docs/conformance.md: J.12 3.2): a second compaction started
+ * while one runs is refused at once with `code` / `kind` "compaction_in_progress" — it does not
+ * queue or wait.
  */
 
 export class CompactionInProgressError extends Error {

@@ -1,9 +1,9 @@
 /**
- * Token estimates without a tokenizer (003 §6.2, 004 §5.5): about 4 characters per token for
- * Latin text and code, 2 tokens per CJK character (Han, kana, Hangul, CJK punctuation and
- * full-width forms — tokenizers split these far finer than Latin text, so chars/4 would undercount
- * them 8-fold), and 1200 tokens per image. Erring high is the safe side: compaction comes a
- * little early rather than after an overflow.
+ * Token estimates without a tokenizer (docs/conformance.md: 003 §6.2, 004 §5.5): about 4 characters
+ * per token for Latin text and code, 2 tokens per CJK character (Han, kana, Hangul, CJK punctuation
+ * and full-width forms — tokenizers split these far finer than Latin text, so chars/4 would
+ * undercount them 8-fold), and 1200 tokens per image. Erring high is the safe side: compaction
+ * comes a little early rather than after an overflow.
  *
  * "Hello 你好 World 世界": 13 other characters / 4 + 4 CJK × 2 = 11.25 → 12 tokens (the per-word
  * reckoning of 1.3 per English word + 2 per CJK character gives 10.6).

@@ -1,10 +1,11 @@
 /**
- * Child agents (004 §7): a parent hands a scoped task to a child session with its own history that
- * shares the parent's execution environment. The manager owns the children of one session: it
- * spawns them (within the depth limit and the cap on concurrent children), runs their inputs in
- * the background, forwards their events to the parent's stream, lets the parent talk to them, wait
- * for them and close them, and rolls their usage up into the parent's totals. What it refuses it
- * throws as a ToolError: the subagent tools let it through, the registry makes it their envelope.
+ * Child agents (docs/conformance.md: 004 §7): a parent hands a scoped task to a child session with
+ * its own history that shares the parent's execution environment. The manager owns the children of
+ * one session: it spawns them (within the depth limit and the cap on concurrent children), runs
+ * their inputs in the background, forwards their events to the parent's stream, lets the parent
+ * talk to them, wait for them and close them, and rolls their usage up into the parent's totals.
+ * What it refuses it throws as a ToolError: the subagent tools let it through, the registry makes
+ * it their envelope.
  */
 import { ToolError } from "../../envelope.ts";
 import type { Usage } from "../../llm/types.ts";

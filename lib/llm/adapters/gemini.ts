@@ -174,7 +174,7 @@ function toContents(messages: Message[], model: ModelInfo): Content[] {
   // Our call id → the id Gemini gave the call, when it gave one (results must then echo it).
   const geminiIds = new Map<string, string>();
   for (const m of messages) {
-    // Content from outside may be null (J.9 4.5): it counts as empty text.
+    // Content from outside may be null (docs/conformance.md: J.9 4.5): it counts as empty text.
     const content = m.content ?? "";
     if (m.role === "user") {
       const parts =

@@ -131,7 +131,7 @@ function toInput(messages: Message[], model: ModelInfo, freeform: ReadonlySet<st
   const input: InputItem[] = [];
   const customCalls = new Set<string>();
   messages.forEach((m, i) => {
-    // Content from outside may be null (J.9 4.5): it counts as empty text.
+    // Content from outside may be null (docs/conformance.md: J.9 4.5): it counts as empty text.
     if (m.role === "user")
       input.push({ role: "user", content: Array.isArray(m.content) ? m.content.map(inputPart) : (m.content ?? "") });
     else if (m.role === "tool") {

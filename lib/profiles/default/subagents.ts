@@ -1,6 +1,7 @@
 /**
- * The subagent tools of the `default` profile (spec 004 §7.2): spawn_agent {task, working_dir?,
- * model?, max_turns?}, send_input, wait, close_agent. Profiles without their own use them too.
+ * The subagent tools of the `default` profile (docs/conformance.md: 004 §7.2): spawn_agent {task,
+ * working_dir?, model?, max_turns?}, send_input, wait, close_agent. Profiles without their own use
+ * them too.
  */
 import * as v from "valibot";
 import type { Tool } from "../../../tools/types.ts";
@@ -15,7 +16,10 @@ import {
   withResult,
 } from "../subagents.ts";
 
-/** The subagent tools of 004 §7.2: spawn_agent, send_input, wait, close_agent. */
+/**
+ * The subagent tools the spec names (docs/conformance.md: 004 §7.2): spawn_agent, send_input, wait,
+ * close_agent.
+ */
 export function defaultSubagentTools(subagents: Subagents, { agents = [] }: SubagentToolOptions): Tool[] {
   const spawn: Tool<{ task: string; working_dir?: string; model?: string; max_turns?: number; agent_type?: string }> = {
     name: "spawn_agent",

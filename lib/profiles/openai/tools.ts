@@ -189,7 +189,10 @@ export const listDirTool: Tool<ListArgs> = {
   },
 };
 
-/** One entry of the tree: the indented line codex shows, and the envelope's `{ path, type }` (spec 000). */
+/**
+ * One entry of the tree: the indented line codex shows, and the envelope's `{ path, type }`
+ * (docs/conformance.md: 000 §2).
+ */
 interface Listed {
   line: string;
   entry: Entry;

@@ -1,6 +1,7 @@
 /**
- * apply_patch through the tool registry: the operations and matching levels of 004 Appendix A,
- * the all-or-nothing rule, line endings, and errors that name the patch line.
+ * apply_patch through the tool registry: the operations and matching levels of the V4A format
+ * (docs/conformance.md: 004 Appendix A), the all-or-nothing rule, line endings, and errors that
+ * name the patch line.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";

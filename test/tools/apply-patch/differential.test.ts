@@ -1,11 +1,11 @@
 /**
  * The differential suite: gong against codex's own apply_patch, on the cases recorded by
- * scripts/record-apply-patch.ts (codex's results are fixtures; codex is not run here).
- * Where codex accepts a patch, gong must produce the very same bytes; where codex rejects it,
- * gong must reject it too and leave the tree exactly as it was — also where codex had already
- * changed some files before failing. The one deliberate exception: gong lets an `@@` line name
- * the line the hunk changes (Appendix A's own example does); with that leniency off, those
- * cases must be rejected like the rest.
+ * scripts/record-apply-patch.ts (codex's results are fixtures; codex is not run here). Where codex
+ * accepts a patch, gong must produce the very same bytes; where codex rejects it, gong must reject
+ * it too and leave the tree exactly as it was — also where codex had already changed some files
+ * before failing. The one deliberate exception: gong lets an `@@` line name the line the hunk
+ * changes (as the spec's own example does; docs/conformance.md: 004 Appendix A); with that leniency
+ * off, those cases must be rejected like the rest.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
