@@ -60,6 +60,8 @@ export interface CliOptions {
   sandbox?: SandboxMode;
   /** `--trust`: let this project's settings run code and redirect credentials. */
   trust: boolean;
+  /** `--install-plugins`: install the plugins the settings turn on without asking. */
+  installPlugins: boolean;
   /** `--web-search`: offer the provider's own web search to the model. */
   webSearch?: boolean;
   /** `gong rewind`: the checkpoint (--to), which half (--files-only / --conversation-only), and --force. */
@@ -96,6 +98,7 @@ const OPTIONS = {
   verbose: { type: "boolean" },
   sandbox: { type: "string" },
   trust: { type: "boolean" },
+  "install-plugins": { type: "boolean" },
   "web-search": { type: "boolean" },
   to: { type: "string" },
   "files-only": { type: "boolean" },
@@ -165,6 +168,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     ...(v["web-search"] ? { webSearch: true } : {}),
     verbose: Boolean(v.verbose),
     trust: Boolean(v.trust),
+    installPlugins: Boolean(v["install-plugins"]),
     rewind: { to: v.to, files: !v["conversation-only"], conversation: !v["files-only"], force: Boolean(v.force) },
     export: { session: command === "export" ? parsed.positionals[1] : undefined, format: v.format, output: v.output },
   };
@@ -273,6 +277,7 @@ export function sessionFlags(opts: CliOptions): SessionFlags {
     webSearch: opts.webSearch,
     approval: opts.approval,
     trust: opts.trust,
+    installPlugins: opts.installPlugins,
     session: sessionChoice(opts),
     fork: opts.fork,
     name: opts.name,
@@ -337,6 +342,8 @@ Usage:
                                 a session as a trajectory (ATIF), a transcript, a
                                 page or its own lines (latest session when none)
   gong update                   replace a downloaded gong with the release's newer build
+  gong plugin …                 Claude Code plugins and marketplaces (gong plugin --help)
+  gong extensions …             gemini-cli extensions (gong extensions --help)
   gong --mode rpc               JSON lines on stdin/stdout for editors and programs
   gong --mode acp               Agent Client Protocol on stdio (Zed and other editors)
 
@@ -372,6 +379,8 @@ Options:
       --sandbox MODE            box commands: workspace-write | read-only | off
       --trust                   let this project's .gong/settings.json run hooks and
                                 choose providers (asked once in the interactive shell)
+      --install-plugins         install the plugins the settings turn on (enabledPlugins)
+                                without asking; a project's only when it is trusted
       --verbose                 stack traces and diagnostics on stderr
   -v, --version                 print the version
   -h, --help                    this help

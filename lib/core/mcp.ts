@@ -27,8 +27,9 @@ export async function configureMcp(
   loaded: LoadedSettings,
   trusted: boolean,
   env: Record<string, string | undefined>,
+  bundled: McpServerConfig[] = [],
 ): Promise<HostMcp> {
-  const { config, warnings } = mcpConfiguration(cwd, loaded, trusted, env);
+  const { config, warnings } = mcpConfiguration(cwd, loaded, trusted, env, bundled);
   if (!config) return { warnings };
   const { McpManager } = await import("../mcp/manager.ts");
   return { manager: new McpManager(config.servers, cwd, config.untrusted), warnings };
@@ -40,6 +41,7 @@ export function mcpConfiguration(
   loaded: LoadedSettings,
   trusted: boolean,
   env: Record<string, string | undefined>,
+  bundled: McpServerConfig[] = [],
 ): { config?: LoadedMcpConfig; warnings: string[] } {
   let config: ReturnType<typeof loadMcpConfig>;
   try {
@@ -47,6 +49,7 @@ export function mcpConfiguration(
       cwd,
       trusted,
       env,
+      bundled,
       settings: loaded.layers
         .filter((l) => l.settings.mcpServers)
         .map((l) => ({ file: l.file, scope: l.scope, servers: l.settings.mcpServers! })),

@@ -115,6 +115,8 @@ export interface LoadMcpOptions {
   /** Whether project-level servers may start; untrusted projects' servers are skipped. */
   trusted: boolean;
   env?: Record<string, string | undefined>;
+  /** Servers plugins and extensions bring (see bundledServer); a settings server of the same name wins. */
+  bundled?: McpServerConfig[];
 }
 
 export interface LoadedMcpConfig {
@@ -128,7 +130,7 @@ export interface LoadedMcpConfig {
 /** Reads every place servers are configured; a malformed `.mcp.json` throws an error naming the file and the key. */
 export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
   const env = options.env ?? process.env;
-  const byName = new Map<string, McpServerConfig>();
+  const byName = new Map<string, McpServerConfig>((options.bundled ?? []).map((s) => [s.name, s]));
   const add = (name: string, entry: McpServerSettingsEntry, scope: McpScope, file: string) =>
     byName.set(name, { ...resolveServer(name, entry, scope, `${file} (mcpServers.${name})`, env), file });
   for (const layer of options.settings.filter((l) => l.scope === "global")) {
@@ -170,6 +172,23 @@ export function readMcpJson(file: string): Record<string, McpServerSettingsEntry
     throw new McpConfigError(`Invalid MCP configuration in ${file}: ${configIssue(result.issues[0])}`);
   }
   return result.output.mcpServers;
+}
+
+/**
+ * A server a plugin or extension brings, in the `.mcp.json` shape: `variables` (a plugin's
+ * CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA) fill its `${…}` before the user's environment does
+ * and are passed to it; `plugin` names the bundle in its source. Throws a McpConfigError naming
+ * the bundle, the file and the server.
+ */
+export function bundledServer(
+  server: { name: string; entry: unknown; file: string; plugin: string; variables: Record<string, string> },
+  env: Record<string, string | undefined> = process.env,
+): McpServerConfig {
+  const source = `${server.plugin}: ${server.file} (mcpServers.${server.name.slice(server.name.lastIndexOf(":") + 1)})`;
+  const result = v.safeParse(McpJsonServer, server.entry);
+  if (!result.success) throw new McpConfigError(`Invalid MCP server of ${source}: ${configIssue(result.issues[0])}`);
+  const config = resolveServer(server.name, result.output, "global", source, { ...env, ...server.variables });
+  return { ...config, env: { ...server.variables, ...config.env }, file: server.file };
 }
 
 /** Validates one entry given in code (createSession({ mcpServers })); throws naming the server and key. */
