@@ -162,7 +162,7 @@ export function withBundles(brought: UserSetup, bundles: Bundles): UserSetup {
     commands: join(brought.commands, bundles.commands, "command", (c) => {
       const extension = c.plugin && extensionName.get(c.plugin);
       return extension ? { ...c, name: `${extension}.${c.name}` } : undefined;
-    }),
+    }).sort((a, b) => a.name.localeCompare(b.name)),
     problems,
   };
 }
