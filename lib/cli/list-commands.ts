@@ -4,7 +4,9 @@
  * with its state and tools).
  */
 import { resolve } from "node:path";
+import { bundlesFor } from "../core/bundles.ts";
 import { configureMcp, type HostMcp } from "../core/mcp.ts";
+import { settingsFiles } from "../core/prepare.ts";
 import { EXIT } from "../core/outcome.ts";
 import { loadSettings } from "../core/settings.ts";
 import { decideTrust } from "../core/trust.ts";
@@ -59,7 +61,11 @@ export function sessionsCommand(opts: CliOptions, io: Io): number {
 export async function mcpListCommand(opts: CliOptions, io: Io): Promise<number> {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const trust = await decideTrust({ cwd, flag: opts.trust, env: io.env }, loadSettings(cwd));
-  const mcp = await configureMcp(cwd, trust.loaded, trust.trusted, io.env);
+  // The plugins' and extensions' servers too, each named with the plugin it came with (nothing is installed here).
+  const none = { skills: [], agents: [], commands: [], problems: [] };
+  const files = settingsFiles(cwd, trust, io.env);
+  const bundled = await bundlesFor({ cwd, setup: files, trusted: trust.trusted, env: io.env }, none);
+  const mcp = await configureMcp(cwd, trust.loaded, trust.trusted, io.env, bundled?.servers);
   try {
     await listMcpServers(mcp, (s) => io.stdout.write(s));
   } finally {

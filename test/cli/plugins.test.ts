@@ -77,6 +77,12 @@ test("issue 39: a plugin's MCP server is started and its tools called; its Stop 
   await gong("plugin", "marketplace", "add", folderOf("session-bus"));
   await gong("plugin", "install", "session-bus@session-bus");
   const tool = "mcp__plugin_session-bus_session-bus__sessions_list";
+  // gong mcp list names the plugin each server came with.
+  const servers = await gong("mcp", "list");
+  expect(servers.stdout).toMatch(
+    /^plugin:session-bus:session-bus {2}connected {2}stdio {2}session-bus@session-bus: \S+\/\.mcp\.json \(mcpServers\.session-bus\)$/m,
+  );
+  expect(servers.stdout).toContain(`  ${tool}  List other live local Claude Code sessions`);
   // The model keeps to the shell until the plugin's tool shows up in its request (servers connect in the background).
   const script = (request: RecordedRequest): ScriptTurn => {
     const names = ((request.body.tools ?? []) as { name: string }[]).map((t) => t.name);
