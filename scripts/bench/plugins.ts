@@ -28,7 +28,10 @@ function marketplace(count: number): string {
     writeFileSync(join(root, ".claude-plugin/plugin.json"), JSON.stringify({ name: `p${i}`, version: "1.0.0" }));
     mkdirSync(join(root, "commands"));
     for (let c = 0; c < 3; c++)
-      writeFileSync(join(root, "commands", `c${c}.md`), `---\ndescription: Command ${c} of plugin ${i}\n---\nDo ${c} with $ARGUMENTS.\n`);
+      writeFileSync(
+        join(root, "commands", `c${c}.md`),
+        `---\ndescription: Command ${c} of plugin ${i}\n---\nDo ${c} with $ARGUMENTS.\n`,
+      );
     for (let s = 0; s < 2; s++) {
       mkdirSync(join(root, "skills", `s${s}`), { recursive: true });
       writeFileSync(
@@ -86,19 +89,22 @@ export async function rows(): Promise<BenchRow[]> {
     const out: BenchRow[] = [];
     for (const [i, count] of COUNTS.entries()) {
       if (count === 0) continue;
-      const layers = [{ file: "settings.json", scope: "user" as const, enabledPlugins: { [`p0@bench`]: true } }];
       const all = Object.fromEntries(Array.from({ length: count }, (_, n) => [`p${n}@bench`, true]));
       const read = () =>
         loadBundles({
           cwd: project,
           home: homes[i].home,
           gongHome: join(homes[i].home, ".gong"),
-          layers: [{ ...layers[0], enabledPlugins: all }],
+          layers: [{ file: "settings.json", scope: "user", enabledPlugins: all }],
           trusted: true,
           untrustedHint: "",
         });
       if ((await read()).skills.length !== count * 2) throw new Error(`the ${count} plugins' skills were not all read`);
-      out.push({ area: "plugins", name: `read ${count} installed plugins (3 commands, 2 skills, a hook each)`, value: ms(await medianMs(read)) });
+      out.push({
+        area: "plugins",
+        name: `read ${count} installed plugins (3 commands, 2 skills, a hook each)`,
+        value: ms(await medianMs(read)),
+      });
     }
     const task = (home: string) =>
       series(

@@ -102,7 +102,14 @@ test("issue 39: a plugin's MCP server is started and its tools called; its Stop 
   // A peer's message waits in this session's inbox: the plugin's Stop hook hands it to the model when the next input ends.
   const inbox = join(ws.home, ".claude/session-bus/msgs");
   mkdirSync(inbox, { recursive: true });
-  const message = { id: "m1", ts: new Date().toISOString(), from: "peer", fromLabel: "review", kind: "msg", body: "tests pass on main" };
+  const message = {
+    id: "m1",
+    ts: new Date().toISOString(),
+    from: "peer",
+    fromLabel: "review",
+    kind: "msg",
+    body: "tests pass on main",
+  };
   await Bun.write(join(inbox, `${result.session_id}.jsonl`), `${JSON.stringify(message)}\n`);
   fake.setScript(script);
   const again = await ws.run([...anthropic(fake), "-c", "-p", "anything new?"]);
@@ -166,14 +173,18 @@ test("issue 39: a disabled plugin is gone at the next start: no skills, no hooks
   expect(bodyOf(fake.requests[1])).not.toContain("explanatory");
   expect(r.stderr).not.toContain("session-bus");
   const list = await gong("plugin", "list");
-  expect(list.stdout).toContain(`session-bus@session-bus  0.3.1  version 0.3.1  off (${join(ws.home, ".gong/settings.json")})`);
+  expect(list.stdout).toContain(
+    `session-bus@session-bus  0.3.1  version 0.3.1  off (${join(ws.home, ".gong/settings.json")})`,
+  );
   expect(list.stdout).toContain("    MCP servers: plugin:session-bus:session-bus");
   expect(list.stdout).toContain("    hooks: Stop");
 });
 
 test("issue 39: a gemini-cli extension's context is in the gemini profile's prompt (as GEMINI.md), not another's; its excludeTools holds under every profile", async () => {
   const installed = await gong("extensions", "install", join(PLUGIN_FIXTURES, "superpowers"));
-  expect(installed.stdout).toStartWith(`installed superpowers (gemini extension) 6.2.0 into ${join(ws.home, ".gemini/extensions/superpowers")}`);
+  expect(installed.stdout).toStartWith(
+    `installed superpowers (gemini extension) 6.2.0 into ${join(ws.home, ".gemini/extensions/superpowers")}`,
+  );
   await gong("extensions", "install", join(PLUGIN_FIXTURES, "gemini-cli-examples/exclude-tools"));
   const fake = await startFakeLlm({
     script: [

@@ -65,7 +65,9 @@ test("issue 39: the trust question names the plugins a project asks for", async 
     { cwd: project, flag: false, env: {}, ask: async (q) => (questions.push(q), false) },
     loadSettings(project),
   );
-  expect(questions[0]).toStartWith(`${join(project, ".claude/settings.json")} sets enabledPlugins: settings that run code`);
+  expect(questions[0]).toStartWith(
+    `${join(project, ".claude/settings.json")} sets enabledPlugins: settings that run code`,
+  );
 });
 
 test("issue 39: the shell asks once before installing what a trusted project asks for; no installs nothing, yes installs and loads it", async () => {

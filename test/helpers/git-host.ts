@@ -31,7 +31,11 @@ export function gitHost(): GitHost {
   const temp: TempDir = tempDir("gong-git-host-");
   const root = temp.path("hosts");
   const git = (args: string[], cwd?: string) => {
-    const r = spawnSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8", env: { ...process.env, HOME: temp.dir } });
+    const r = spawnSync("git", [...IDENTITY, ...args], {
+      cwd,
+      encoding: "utf8",
+      env: { ...process.env, HOME: temp.dir },
+    });
     if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
     return r.stdout.trim();
   };

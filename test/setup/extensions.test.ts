@@ -40,14 +40,21 @@ describe("gemini-cli extensions", () => {
     const { home, project } = setup();
     const dir = place(join(home, ".gemini/extensions"), "superpowers");
     const [extension] = await discoverExtensions(project, home);
-    expect(extension).toMatchObject({ name: "superpowers", version: "6.2.0", scope: "user", label: "superpowers (gemini extension)" });
+    expect(extension).toMatchObject({
+      name: "superpowers",
+      version: "6.2.0",
+      scope: "user",
+      label: "superpowers (gemini extension)",
+    });
     expect(extension.context).toHaveLength(1);
     const { content, readAs, path } = extension.context[0];
     expect([path, readAs]).toEqual([join(dir, "GEMINI.md"), "GEMINI.md"]);
     // The imports are in, in their place: the skill's text, then the tool mapping.
     expect(content).not.toContain("@./skills");
     expect(content).toStartWith(readFileSync(join(dir, "skills/using-superpowers/SKILL.md"), "utf8").trimEnd());
-    expect(content).toContain(readFileSync(join(dir, "skills/using-superpowers/references/gemini-tools.md"), "utf8").trimEnd());
+    expect(content).toContain(
+      readFileSync(join(dir, "skills/using-superpowers/references/gemini-tools.md"), "utf8").trimEnd(),
+    );
     expect(extension.problems).toEqual([]);
   });
 
@@ -88,7 +95,13 @@ describe("gemini-cli extensions", () => {
       }),
     );
     const load = (trusted: boolean) =>
-      loadBundles({ cwd: project, home, layers: [], trusted, untrustedHint: "the project is not trusted (run with --trust)." });
+      loadBundles({
+        cwd: project,
+        home,
+        layers: [],
+        trusted,
+        untrustedHint: "the project is not trusted (run with --trust).",
+      });
     const untrusted = await load(false);
     expect(untrusted.servers).toEqual([]);
     expect(untrusted.notices).toEqual([
@@ -108,7 +121,9 @@ describe("gemini-cli extensions", () => {
       skills: [],
       agents: [],
       problems: [],
-      commands: [{ name: "fs:grep-code", template: "mine", syntax: "claude" as const, file: "/mine.md", scope: "user" as const }],
+      commands: [
+        { name: "fs:grep-code", template: "mine", syntax: "claude" as const, file: "/mine.md", scope: "user" as const },
+      ],
     };
     expect(withBundles(own, bundles).commands.map((c) => [c.name, c.plugin])).toEqual([
       ["custom-commands.fs:grep-code", "custom-commands (gemini extension)"],
@@ -124,9 +139,13 @@ describe("gemini-cli extensions", () => {
     writeFileSync(join(extensions, "broken/gemini-extension.json"), "{ name: broken");
     const bundles = await loadBundles({ cwd: project, home, layers: [], trusted: true, untrustedHint: "" });
     expect(bundles.notices).toHaveLength(1);
-    expect(bundles.notices[0]).toStartWith(`gemini extension ${join(extensions, "broken/gemini-extension.json")} is not valid JSON`);
+    expect(bundles.notices[0]).toStartWith(
+      `gemini extension ${join(extensions, "broken/gemini-extension.json")} is not valid JSON`,
+    );
     expect(bundles.notices[0]).toEndWith("; it was not loaded.");
-    expect(bundles.denyRules).toEqual([{ rule: "Bash(rm -rf:*)", source: "excludeTools (gemini extension), excludeTools" }]);
+    expect(bundles.denyRules).toEqual([
+      { rule: "Bash(rm -rf:*)", source: "excludeTools (gemini extension), excludeTools" },
+    ]);
   });
 });
 
@@ -137,7 +156,10 @@ describe("gong extensions install", () => {
     const installed = await installExtension(source, { cwd: project, home });
     const dest = join(home, ".gemini/extensions/superpowers");
     expect(installed.root).toBe(dest);
-    expect(JSON.parse(readFileSync(join(dest, ".gemini-extension-install.json"), "utf8"))).toEqual({ source, type: "local" });
+    expect(JSON.parse(readFileSync(join(dest, ".gemini-extension-install.json"), "utf8"))).toEqual({
+      source,
+      type: "local",
+    });
     expect(existsSync(join(dest, "skills/brainstorming/SKILL.md"))).toBe(true);
     await expect(installExtension(source, { cwd: project, home })).rejects.toThrow(
       `an extension named 'superpowers' is already installed (${dest}); uninstall it first.`,

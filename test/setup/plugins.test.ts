@@ -88,7 +88,10 @@ describe("marketplaces", () => {
 
   test("issue 39: the sources marketplace add takes: owner/repo, a git URL with #ref, a folder, a marketplace.json", () => {
     const dir = join(PLUGIN_FIXTURES, "superpowers");
-    expect(parseMarketplaceSource("obra/superpowers", "/nowhere")).toEqual({ source: "github", repo: "obra/superpowers" });
+    expect(parseMarketplaceSource("obra/superpowers", "/nowhere")).toEqual({
+      source: "github",
+      repo: "obra/superpowers",
+    });
     expect(parseMarketplaceSource("https://example.com/m.git#v2", "/nowhere")).toEqual({
       source: "git",
       url: "https://example.com/m.git",
@@ -193,7 +196,10 @@ describe("installing", () => {
         entry: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/mcp/server.mjs"] },
         file: join(done.record.installPath, ".mcp.json"),
         plugin: "session-bus@session-bus",
-        variables: { CLAUDE_PLUGIN_ROOT: done.record.installPath, CLAUDE_PLUGIN_DATA: home.dataOf("session-bus@session-bus") },
+        variables: {
+          CLAUDE_PLUGIN_ROOT: done.record.installPath,
+          CLAUDE_PLUGIN_DATA: home.dataOf("session-bus@session-bus"),
+        },
       },
     ]);
     expect(Object.keys(done.parts.hooks)).toEqual(["Stop"]);
@@ -227,7 +233,10 @@ describe("installing", () => {
     const { temp, home } = setup();
     const dir = copyOf(temp, "session-bus");
     const manifest = JSON.parse(await Bun.file(join(dir, ".claude-plugin/plugin.json")).text());
-    writeFileSync(join(dir, ".claude-plugin/plugin.json"), JSON.stringify({ ...manifest, agents: ["./agents/reviewer.md"] }));
+    writeFileSync(
+      join(dir, ".claude-plugin/plugin.json"),
+      JSON.stringify({ ...manifest, agents: ["./agents/reviewer.md"] }),
+    );
     await addMarketplace(home, { source: "directory", path: dir });
     expect(await failure(() => installPlugin(home, "session-bus", "session-bus"))).toBe(
       'plugin session-bus@session-bus: .claude-plugin/plugin.json names ./agents/reviewer.md in "agents", which does not exist. Nothing was installed.',
@@ -294,7 +303,9 @@ describe("installing", () => {
     expect(await failure(() => installPlugin(home, "nope", "session-bus"))).toBe(
       "marketplace 'session-bus' has no plugin named 'nope' (it has session-bus, from-npm).",
     );
-    expect(await failure(() => installPlugin(home, "x", "nowhere"))).toStartWith("no marketplace named 'nowhere' is known");
+    expect(await failure(() => installPlugin(home, "x", "nowhere"))).toStartWith(
+      "no marketplace named 'nowhere' is known",
+    );
   });
 });
 

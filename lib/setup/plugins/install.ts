@@ -49,8 +49,11 @@ export async function installPlugin(home: PluginHome, name: string, marketplace:
   const entry = view.manifest.plugins.find((p) => p.name === name);
   if (!entry) {
     const names = view.manifest.plugins.map((p) => p.name);
-    const listed = names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
-    throw new PluginError(`marketplace '${marketplace}' has no plugin named '${name}'${names.length ? ` (it has ${listed})` : ""}.`);
+    const listed =
+      names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
+    throw new PluginError(
+      `marketplace '${marketplace}' has no plugin named '${name}'${names.length ? ` (it has ${listed})` : ""}.`,
+    );
   }
   const fetched = await fetchPlugin(view, entry, id);
   try {
