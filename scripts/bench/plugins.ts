@@ -11,8 +11,7 @@ import { installPlugin } from "../../lib/setup/plugins/install.ts";
 import { loadBundles } from "../../lib/setup/plugins/index.ts";
 import { addMarketplace } from "../../lib/setup/plugins/marketplaces.ts";
 import { PluginHome } from "../../lib/setup/plugins/store.ts";
-import { startFakeLlm } from "../../lib/testing/fake-llm/server.ts";
-import { series } from "./cli.ts";
+import { series, twoTurnArgs, twoTurnModel } from "./cli.ts";
 import { type BenchRow, median, medianMs, ms } from "./measure.ts";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -79,12 +78,7 @@ async function gongHomeWith(count: number): Promise<{ home: string; cleanup(): v
 export async function rows(): Promise<BenchRow[]> {
   const homes = await Promise.all(COUNTS.map(gongHomeWith));
   const project = mkdtempSync(join(tmpdir(), "gong-bench-plugins-"));
-  const fake = await startFakeLlm({
-    script: (request) =>
-      JSON.stringify(request.body).includes("tool_result")
-        ? { text: "done" }
-        : { toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] },
-  });
+  const fake = await twoTurnModel();
   try {
     const out: BenchRow[] = [];
     for (const [i, count] of COUNTS.entries()) {
@@ -107,26 +101,11 @@ export async function rows(): Promise<BenchRow[]> {
       });
     }
     const task = (home: string) =>
-      series(
-        1,
-        [
-          process.execPath,
-          join(ROOT, "cli.ts"),
-          "--model",
-          "anthropic/claude-haiku-4-5",
-          "--base-url",
-          fake.baseUrls.anthropic,
-          "--api-key",
-          "bench",
-          "--profile",
-          "default",
-          "--no-session",
-          "-p",
-          "say hi",
-        ],
-        project,
-        { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, GONG_HOME: join(home, ".gong") },
-      );
+      series(1, [process.execPath, join(ROOT, "cli.ts"), ...twoTurnArgs(fake.baseUrls.anthropic)], project, {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: home,
+        GONG_HOME: join(home, ".gong"),
+      });
     const walls: number[][] = COUNTS.map(() => []);
     for (let round = 0; round < 8; round++)
       for (const [i] of COUNTS.entries()) walls[i].push((await task(homes[i].home)).wall);
