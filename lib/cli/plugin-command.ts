@@ -20,8 +20,7 @@ import {
   updateMarketplace,
   viewMarketplace,
 } from "../setup/plugins/marketplaces.ts";
-import { shortCommit } from "../setup/plugins/requests.ts";
-import { describeSource, PluginError, PluginHome } from "../setup/plugins/store.ts";
+import { describeSource, PluginError, PluginHome, type InstalledPlugin } from "../setup/plugins/store.ts";
 import { editSettingsFile } from "../setup/rule-file.ts";
 import { gongHome } from "../store/paths.ts";
 
@@ -119,7 +118,7 @@ async function run(p: Parsed, home: PluginHome, out: (line: string) => void): Pr
       const done = await installPlugin(home, name, marketplace);
       const file = setState(p, done.id, true);
       out(
-        `installed ${done.id} ${done.record.version} ${shortCommit(done.record.gitCommitSha, done.record.version)} (${done.record.installPath}); turned on in ${file}.`,
+        `installed ${done.id}${describeRecord(done.record, " ")} (${done.record.installPath}); turned on in ${file}.`,
       );
       return describeInstall(done, out);
     }
@@ -223,7 +222,7 @@ async function list(home: PluginHome, cwd: string, out: (line: string) => void):
       : state.untrusted
         ? `off (${state.file} turns it on, but the project is not trusted)`
         : `${state.on ? "on" : "off"} (${state.file})`;
-    out(`  ${id}  ${record.version}  ${shortCommit(record.gitCommitSha, record.version)}  ${where}`);
+    out(`  ${id}${describeRecord(record, "  ")}  ${where}`);
     const parts = await readPlugin({
       id,
       name: id.slice(0, id.lastIndexOf("@")),
@@ -232,6 +231,12 @@ async function list(home: PluginHome, cwd: string, out: (line: string) => void):
     });
     for (const line of partLines(parts)) out(`    ${line}`);
   }
+}
+
+/** An installed plugin's version and commit, as far as they are known, each after `gap`. */
+function describeRecord(record: InstalledPlugin, gap: string): string {
+  const version = record.version !== "unknown" ? `${gap}${record.version}` : "";
+  return `${version}${record.gitCommitSha ? `${gap}at ${record.gitCommitSha.slice(0, 12)}` : ""}`;
 }
 
 /** One line per kind of part a plugin brings, named as the session knows them. */
