@@ -5,7 +5,7 @@
  * plugins (test/fixtures/plugins/SOURCES); a bare git repository stands in for GitHub.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, cpSync, existsSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readPlugin } from "../../lib/setup/plugins/contents.ts";
 import { installPlugin, uninstallPlugin } from "../../lib/setup/plugins/install.ts";
@@ -184,6 +184,34 @@ describe("installing", () => {
       ["plugin:example-plugin:example-server", { type: "http", url: "https://mcp.example.com/api" }],
     ]);
     expect([...parts.problems, ...parts.fatal]).toEqual([]);
+  });
+
+  test("issue 39: agents are subagent types named plugin:agent; plugin.json's inline hooks and servers load beside the files", async () => {
+    const { temp, home } = setup();
+    const root = temp.path("reviewers");
+    mkdirSync(join(root, ".claude-plugin"), { recursive: true });
+    mkdirSync(join(root, "agents"));
+    // feature-dev's published code-reviewer agent (test/fixtures/setup/SOURCES), and one without a name.
+    cpSync(
+      join(PLUGIN_FIXTURES, "../setup/project/.claude/agents/review/code-reviewer.md"),
+      join(root, "agents/code-reviewer.md"),
+    );
+    writeFileSync(join(root, "agents/triage.md"), "---\ndescription: Sorts new issues\n---\nSort them.\n");
+    writeFileSync(
+      join(root, ".claude-plugin/plugin.json"),
+      JSON.stringify({
+        name: "reviewers",
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "echo ${CLAUDE_PLUGIN_ROOT}" }] }] },
+        mcpServers: { notes: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/notes.mjs"] } },
+      }),
+    );
+    const parts = await readPlugin({ id: "reviewers@local", name: "reviewers", root, data: home.dataOf("r") });
+    expect(parts.agents.map((a) => [a.name, a.model, a.plugin])).toEqual([
+      ["reviewers:code-reviewer", "sonnet", "reviewers@local"],
+      ["reviewers:triage", undefined, "reviewers@local"],
+    ]);
+    expect(parts.hooks.Stop![0].hooks[0].command).toBe(`echo ${root}`);
+    expect(parts.servers.map((s) => s.name)).toEqual(["plugin:reviewers:notes"]);
   });
 
   test("issue 39: a plugin with an MCP server and hooks (session-bus): its server carries CLAUDE_PLUGIN_ROOT", async () => {
