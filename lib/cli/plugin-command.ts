@@ -16,6 +16,7 @@ import { installPlugin, resolvePluginId, uninstallPlugin, type Installed } from 
 import {
   addMarketplace,
   parseMarketplaceSource,
+  pluginNames,
   removeMarketplace,
   updateMarketplace,
   viewMarketplace,
@@ -120,7 +121,8 @@ async function run(p: Parsed, home: PluginHome, out: (line: string) => void): Pr
       out(
         `installed ${done.id}${describeRecord(done.record, " ")} (${done.record.installPath}); turned on in ${file}.`,
       );
-      return describeInstall(done, out);
+      for (const line of partLines(done.parts)) out(`  ${line}`);
+      return;
     }
     case "update": {
       const { name, marketplace } = resolvePluginId(home, one("NAME@MARKETPLACE"));
@@ -167,9 +169,9 @@ async function marketplace(p: Parsed, home: PluginHome, out: (line: string) => v
     case "add": {
       if (rest.length !== 1) throw new UsageError("gong plugin marketplace add takes one SOURCE (gong plugin --help).");
       const view = await addMarketplace(home, parseMarketplaceSource(rest[0], p.cwd));
-      const plugins = view.manifest.plugins.map((x) => x.name);
+      const count = view.manifest.plugins.length;
       out(
-        `added marketplace ${view.name} (${describeSource(view.known.source)})${view.known.commit ? ` at ${view.known.commit.slice(0, 12)}` : ""}, with ${plugins.length} plugin${plugins.length === 1 ? "" : "s"}${plugins.length ? `: ${plugins.join(", ")}` : ""}.`,
+        `added marketplace ${view.name} (${describeSource(view.known.source)})${view.known.commit ? ` at ${view.known.commit.slice(0, 12)}` : ""}, with ${count} plugin${count === 1 ? "" : "s"}${count ? `: ${pluginNames(view.manifest)}` : ""}.`,
       );
       return;
     }
@@ -263,10 +265,6 @@ export function partLines(parts: PluginParts): string[] {
   add("not supported by gong", parts.unsupported);
   for (const problem of [...parts.fatal, ...parts.problems]) lines.push(`! ${problem}`);
   return lines;
-}
-
-function describeInstall(done: Installed, out: (line: string) => void): void {
-  for (const line of partLines(done.parts)) out(`  ${line}`);
 }
 
 function moved(before: string | undefined, done: Installed, out: (line: string) => void): void {

@@ -14,7 +14,7 @@ import { PLUGIN_ID, type MarketplaceEntry } from "./schema.ts";
 import { readPlugin, type PluginParts } from "./contents.ts";
 import { copyFolder, insideRoot, installFolder } from "./folders.ts";
 import { clone, githubUrl, headCommit } from "./git.ts";
-import { viewMarketplace, type MarketplaceView } from "./marketplaces.ts";
+import { pluginNames, viewMarketplace, type MarketplaceView } from "./marketplaces.ts";
 import { PluginError, type InstalledPlugin, type PluginHome } from "./store.ts";
 
 /** `name@marketplace` split; `name` alone is looked up in every known marketplace. */
@@ -47,14 +47,10 @@ export async function installPlugin(home: PluginHome, name: string, marketplace:
   const id = `${name}@${marketplace}`;
   const view = viewMarketplace(home, marketplace);
   const entry = view.manifest.plugins.find((p) => p.name === name);
-  if (!entry) {
-    const names = view.manifest.plugins.map((p) => p.name);
-    const listed =
-      names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
+  if (!entry)
     throw new PluginError(
-      `marketplace '${marketplace}' has no plugin named '${name}'${names.length ? ` (it has ${listed})` : ""}.`,
+      `marketplace '${marketplace}' has no plugin named '${name}'${view.manifest.plugins.length ? ` (it has ${pluginNames(view.manifest)})` : ""}.`,
     );
-  }
   const fetched = await fetchPlugin(view, entry, id);
   try {
     const before = home.installedPlugins()[id];

@@ -44,6 +44,12 @@ export function parseMarketplaceSource(text: string, cwd: string): MarketplaceSo
   );
 }
 
+/** A marketplace's plugins for a sentence: every name up to ten, else the first ten and how many more. */
+export function pluginNames(manifest: Marketplace): string {
+  const names = manifest.plugins.map((p) => p.name);
+  return names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", ");
+}
+
 /** Reads the marketplace file of a folder; a PluginError names the file and what is wrong. */
 export function readMarketplaceFile(file: string): Marketplace {
   const read = readSetupFile(file);
