@@ -95,7 +95,7 @@ async function assembleSession(options: CreateSessionOptions, lineage: Lineage):
   const mcp = await openMcp(options.mcpServers, cwd);
   const sources = lineage.sources
     ? structuredClone(lineage.sources)
-    : await gatherPromptSources(env, profile, modelInfo, secrets);
+    : await gatherPromptSources(env, profile, modelInfo, secrets, options.contextFiles);
   const history: Message[] = lineage.history ? [...lineage.history] : stored ? [...stored.messages] : [];
   const parts: SessionParts = {
     config,

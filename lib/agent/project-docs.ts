@@ -46,7 +46,9 @@ export function selectProjectDocs(
   budgetBytes = PROJECT_DOC_BUDGET_BYTES,
 ): ProjectDoc[] {
   const names = [ALWAYS_LOADED, ...files];
-  const wanted = all.filter((d) => names.some((n) => d.path.split(sep).join("/").endsWith(`/${n}`)));
+  const wanted = all.filter((d) =>
+    names.some((n) => (d.readAs ? `/${d.readAs}` : d.path.split(sep).join("/")).endsWith(`/${n}`)),
+  );
   return withinBudget(wanted, budgetBytes);
 }
 

@@ -20,6 +20,7 @@ import type { SessionConfigInput } from "./config.ts";
 import type { Hooks } from "./vocabulary.ts";
 import type { AgentDefinition } from "../setup/agents.ts";
 import type { Skill } from "../setup/skills.ts";
+import type { ContextFile } from "../setup/plugins/extensions.ts";
 import type { WebSettings } from "../web/access.ts";
 import type { CheckpointSettings } from "../checkpoints/settings.ts";
 
@@ -77,6 +78,11 @@ export interface CreateSessionOptions {
   skills?: readonly Skill[];
   /** Custom agents (see `discoverAgents` in lib/setup/agents.ts): subagent types with their own prompt, tools and model. */
   agents?: readonly AgentDefinition[];
+  /**
+   * Instruction files from outside the project, before its own (a gemini-cli extension's context
+   * file, read by the profiles that read the file name in `readAs`).
+   */
+  contextFiles?: readonly ContextFile[];
   /**
    * The web tools' settings: hosts a fetch may reach although they are private or loopback
    * (`allowHosts`), the model answering fetch prompts (`fetchModel`, default the session's), and

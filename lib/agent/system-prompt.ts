@@ -13,6 +13,7 @@ import { gitSnapshot } from "./git-context.ts";
 import { localDate } from "./local-date.ts";
 import { registeredProjectDocFiles } from "../profiles/index.ts";
 import { discoverProjectDocs, selectProjectDocs } from "./project-docs.ts";
+import type { ContextFile } from "../setup/plugins/extensions.ts";
 
 export interface PromptSources {
   environment: PromptEnvironment;
@@ -45,11 +46,13 @@ export function promptEnvironment(
   };
 }
 
+/** `extra`: instruction files from elsewhere (an extension's context file), before the project's own. */
 export async function gatherPromptSources(
   env: ExecutionEnvironment,
   profile: ProviderProfile,
   info?: ModelInfo,
   secrets?: SecretPolicy,
+  extra: readonly ContextFile[] = [],
 ): Promise<PromptSources> {
   const cwd = env.workingDirectory();
   const git = await gitSnapshot(cwd, secrets);
@@ -60,7 +63,10 @@ export async function gatherPromptSources(
     files,
     budgetBytes: Number.POSITIVE_INFINITY,
   });
-  return { environment: promptEnvironment(env, git, profile.model, info), projectDocs };
+  return {
+    environment: promptEnvironment(env, git, profile.model, info),
+    projectDocs: [...extra.map((c) => ({ ...c, truncated: false })), ...projectDocs],
+  };
 }
 
 /** `skills` is the list of Agent Skills (names and descriptions), placed before the user's appended text. */

@@ -67,6 +67,8 @@ export interface CliOptions {
   sandbox?: SandboxMode;
   /** `--trust`: let this project's settings run code and redirect credentials. */
   trust: boolean;
+  /** `--install-plugins`: install the plugins the settings turn on without asking. */
+  installPlugins: boolean;
   /** `--web-search`: offer the provider's own web search to the model. */
   webSearch?: boolean;
   /** `gong rewind`: the checkpoint (--to), which half (--files-only / --conversation-only), and --force. */
@@ -105,6 +107,7 @@ const OPTIONS = {
   verbose: { type: "boolean" },
   sandbox: { type: "string" },
   trust: { type: "boolean" },
+  "install-plugins": { type: "boolean" },
   "web-search": { type: "boolean" },
   to: { type: "string" },
   "files-only": { type: "boolean" },
@@ -211,6 +214,7 @@ export function parseCliArgs(argv: string[], command: "run" | FlagCommand = "run
     ...(v["web-search"] ? { webSearch: true } : {}),
     verbose: Boolean(v.verbose),
     trust: Boolean(v.trust),
+    installPlugins: Boolean(v["install-plugins"]),
     rewind: { to: v.to, files: !v["conversation-only"], conversation: !v["files-only"], force: Boolean(v.force) },
     export: { session: resolved === "export" ? parsed.positionals[0] : undefined, format: v.format, output: v.output },
     claude,
@@ -376,6 +380,7 @@ export function sessionFlags(opts: CliOptions): SessionFlags {
     webSearch: opts.webSearch,
     approval: opts.approval,
     trust: opts.trust,
+    installPlugins: opts.installPlugins,
     session: sessionChoice(opts),
     fork: opts.fork,
     name: opts.name,

@@ -77,6 +77,6 @@ export function commandInfos(commands: readonly CustomCommand[]): CommandInfo[] 
   return commands.map((c) => ({
     name: c.name,
     usage: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`,
-    help: `${c.description ?? firstLine(c.template.trim().replace(/^#+\s*/, ""), 60)} (${c.scope})`,
+    help: `${c.description ?? firstLine(c.template.trim().replace(/^#+\s*/, ""), 60)} (${c.plugin ? `from ${c.plugin}` : c.scope})`,
   }));
 }

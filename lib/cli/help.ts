@@ -63,6 +63,8 @@ const OPTIONS = `Options:
       --sandbox MODE            box commands: workspace-write | read-only | off
       --trust                   let this project's .gong/settings.json run hooks and
                                 choose providers (asked once in the interactive shell)
+      --install-plugins         install the plugins the settings turn on (enabledPlugins)
+                                without asking; a project's only when it is trusted
       --verbose                 stack traces and diagnostics on stderr
   -v, --version                 print the version
   -h, --help                    this help

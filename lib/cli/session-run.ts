@@ -52,6 +52,8 @@ async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision,
     env: io.env,
     trust,
     warn: (line) => void io.stderr.write(`${line}\n`),
+    // The shell asks before installing the plugins the settings ask for; other modes say how instead.
+    confirm: effectiveMode(opts, io) === "interactive" ? askPerson(io) : undefined,
   });
   for (const notice of setup.notices) io.stderr.write(`gong: ${notice}\n`);
   // SIGTERM and SIGHUP end every mode; SIGINT (Ctrl-C) too, except in the shell, which reads Ctrl-C itself.
@@ -80,12 +82,15 @@ async function projectTrust(cwd: string, opts: CliOptions, io: Io): Promise<Trus
       flag: opts.trust,
       env: io.env,
       // Only the shell asks: the question's reader loads then.
-      ask: canAsk
-        ? async (question) => (await import("./trust-question.ts")).askOnTerminal(io.stdin, io.stdout)(question)
-        : undefined,
+      ask: canAsk ? askPerson(io) : undefined,
     },
     loadSettings(cwd),
   );
+}
+
+/** A yes/no question put to the person at the terminal (its reader loads with the first question). */
+function askPerson(io: Io): (question: string) => Promise<boolean> {
+  return async (question) => (await import("./trust-question.ts")).askOnTerminal(io.stdin, io.stdout)(question);
 }
 
 async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<number> {

@@ -282,8 +282,26 @@ const COMMANDS: Record<string, SlashCommand> = {
         );
       for (const s of skills)
         out(
-          `  ${s.name.padEnd(24)} ${s.description.length > 90 ? `${s.description.slice(0, 89)}…` : s.description}\n  ${"".padEnd(24)} ${style.dim(`${s.scope}: ${s.file}${s.allowedTools ? ` · allowed-tools: ${s.allowedTools.join(" ")}` : ""}`)}\n`,
+          `  ${s.name.padEnd(24)} ${s.description.length > 90 ? `${s.description.slice(0, 89)}…` : s.description}\n  ${"".padEnd(24)} ${style.dim(`${s.plugin ? `from ${s.plugin}` : s.scope}: ${s.file}${s.allowedTools ? ` · allowed-tools: ${s.allowedTools.join(" ")}` : ""}`)}\n`,
         );
+    },
+  },
+  plugin: {
+    usage: "/plugin [list|install|enable|disable|uninstall|update|marketplace …]",
+    help: "Claude Code plugins and gemini-cli extensions: what each brings and where it came from; gong plugin's commands (changes load at the next start)",
+    async run(arg, { host, out }) {
+      const words = arg.split(/\s+/).filter(Boolean);
+      const writer = { write: (text: string) => out(text) };
+      await (await import("./plugin-command.ts")).runPluginCommand(
+        words,
+        { stdout: writer, stderr: writer },
+        host.setup.cwd,
+      );
+      const extensions = host.setup.bundles?.extensions ?? [];
+      if (words.length > 0 && words[0] !== "list") return;
+      if (extensions.length > 0) out("gemini-cli extensions:\n");
+      const { extensionLines } = await import("./extensions-command.ts");
+      for (const e of extensions) for (const line of extensionLines(e)) out(`  ${line}\n`);
     },
   },
   quit: {

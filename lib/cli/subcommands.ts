@@ -98,6 +98,20 @@ export const SUBCOMMANDS: Subcommands = {
     flags: ["--release"],
     run: async (argv, io) => (await import("./update.ts")).runUpdate(argv, io),
   },
+  plugin: {
+    summary: "Claude Code plugins and marketplaces: install, list, enable, disable, update, uninstall",
+    usage: "install|uninstall|list|enable|disable|update|marketplace …",
+    words: ["install", "uninstall", "list", "enable", "disable", "update", "marketplace"],
+    flags: ["--scope", "--cwd"],
+    run: async (argv, io) => (await import("./plugin-command.ts")).runPluginCommand(argv, io),
+  },
+  extensions: {
+    summary: "gemini-cli extensions: install, uninstall, list",
+    usage: "install PATH|GIT_URL [--ref REF] | uninstall NAME | list",
+    words: ["install", "uninstall", "list"],
+    flags: ["--ref", "--cwd"],
+    run: async (argv, io) => (await import("./extensions-command.ts")).runExtensionsCommand(argv, io),
+  },
   batch: {
     summary: "run many tasks at once (gong batch --help)",
     usage: "TASKS.jsonl [--workers N] …",

@@ -36,6 +36,8 @@ export interface SessionFlags {
   approval?: ApprovalMode;
   /** Lets the project's settings and files that run code take effect (`--trust`). */
   trust?: boolean;
+  /** Installs the plugins the settings turn on but are not installed, without asking (`--install-plugins`). */
+  installPlugins?: boolean;
   /** Which session file the host's first session uses; default a new one. */
   session?: SessionChoice;
   /** With `latest` or `resume`: continue in a new file branched off the session, leaving it to its owner. */

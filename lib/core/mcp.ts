@@ -27,6 +27,8 @@ export interface UserMcpSources {
   before: UserMcpLayer[];
   after: UserMcpLayer[];
   only?: UserMcpLayer[];
+  /** Servers plugins and extensions bring; any configured server of the same name wins. */
+  bundled?: McpServerConfig[];
 }
 
 /**

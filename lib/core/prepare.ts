@@ -16,9 +16,12 @@ import { PROVIDERS } from "../llm/providers.ts";
 import { discoverSetup, type UserSetup } from "../setup/index.ts";
 import { loadSetup, type Setup } from "../setup/settings-files.ts";
 import type { ShellHooks } from "../setup/shell-hooks.ts";
+import { mergeHookConfigs } from "../setup/hook-config.ts";
+import type { Bundles } from "../setup/plugins/index.ts";
 import { gongHome } from "../store/paths.ts";
 import type { Telemetry } from "../telemetry/index.ts";
 import type { AnswerSchema } from "./answer-schema.ts";
+import { bundlesFor } from "./bundles.ts";
 import { commandEnvironments, type Boxer, type CommandEnvironments } from "./environment.ts";
 import { ConfigError } from "./errors.ts";
 import type { SessionFlags } from "./flags.ts";
@@ -42,6 +45,11 @@ export interface SessionRequest {
   trust?: TrustDecision;
   /** One line of diagnostics, a warning that must not stop the run (default: stderr). */
   warn?(line: string): void;
+  /**
+   * Puts a yes/no question to the person at the terminal (the shell): whether to install the
+   * plugins the settings ask for. Absent where no one can answer: they are named in a notice.
+   */
+  confirm?(question: string): Promise<boolean>;
 }
 
 export interface SessionSetup {
@@ -63,6 +71,8 @@ export interface SessionSetup {
   notices: string[];
   /** What the user brought for `cwd`: skills and agents (already in sessionOptions), custom slash commands. */
   brought: UserSetup;
+  /** The plugins and gemini-cli extensions loaded, when there are any (for /plugin). */
+  bundles?: Bundles;
   /** Whether the project's own files that run code may do so (the trust flag, trustedProjects, a remembered yes). */
   trusted: boolean;
   /** Largest prompt input (stdin, @file) in bytes. */
@@ -104,7 +114,7 @@ export async function prepareSession(request: SessionRequest): Promise<SessionSe
   const trustNotices = request.trust ? [] : trust.notices;
   const started: Array<() => Promise<void>> = [];
   try {
-    return await assemble({ cwd, flags, env, warn, trust, trustNotices }, started);
+    return await assemble({ cwd, flags, env, warn, trust, trustNotices, confirm: request.confirm }, started);
   } catch (e) {
     // A setup that stops half-way leaves nothing running.
     for (const stop of started) await stop().catch(() => {});
@@ -112,7 +122,7 @@ export async function prepareSession(request: SessionRequest): Promise<SessionSe
   }
 }
 
-type Request = Required<SessionRequest> & { trustNotices: string[] };
+type Request = Required<Omit<SessionRequest, "confirm">> & Pick<SessionRequest, "confirm"> & { trustNotices: string[] };
 
 async function assemble(request: Request, started: Array<() => Promise<void>>): Promise<SessionSetup> {
   const { cwd, flags, env, warn, trust } = request;
@@ -143,8 +153,15 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     secrets: client.secrets,
     rules: files.rules,
   });
-  // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/).
-  const brought = await discoverSetup({ cwd, home: env.HOME });
+  // Skills, agents and commands in the formats of other agents (.claude/, .agents/, .gemini/, .gong/),
+  // and those of the plugins and extensions, with their hooks, servers and rules.
+  const own = await discoverSetup({ cwd, home: env.HOME });
+  const bundled = await bundlesFor(
+    { cwd, setup: files, trusted: trust.trusted, env, confirm: request.confirm, install: flags.installPlugins },
+    own,
+  );
+  const brought = bundled?.brought ?? own;
+  if (bundled) files.rules.add(bundled.denyRules);
   // A selection is checked (its module loads) only when the flags or the settings name one.
   const tools: ToolChoice =
     (flags.tools ?? settings.tools) === undefined
@@ -161,14 +178,15 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     cwd,
     settings,
     files: loaded.files,
-    setup: files,
+    // The user's disableAllHooks turns a plugin's hooks off too.
+    setup: bundled && !files.hooksOff ? { ...files, hooks: mergeHookConfigs(files.hooks, bundled.hooks) } : files,
     env: sessionEnv,
     warn,
     approval: flags.approval,
   });
   // Servers connect in the background from here on; the first request does not wait for them.
   const userMcp = await userMcpSources(cwd, env, flags);
-  const mcp = await configureMcp(cwd, loaded, trust.trusted, env, userMcp.sources);
+  const mcp = await configureMcp(cwd, loaded, trust.trusted, env, { ...userMcp.sources, bundled: bundled?.servers });
   mcp.warnings.unshift(...userMcp.warnings);
   if (mcp.manager) started.push(() => mcp.manager!.close());
   mcp.manager?.start();
@@ -184,6 +202,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     mcp,
     schema,
   });
+  if (bundled?.context.length) sessionOptions.contextFiles = bundled.context;
 
   const termination = new AbortController();
   const session = environments.session;
@@ -202,6 +221,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
       // Without a shell, the profile's own tool set still works but for its shell tools: said once here.
       ...(!environments.shell && !tools.explicit ? [noShellMessage(process.env.PATH ?? "")] : []),
       ...mcp.warnings,
+      ...(bundled?.notices ?? []),
       ...brought.problems.map((p) => `warning: ${p}`),
     ],
     permissions: hooks.permissions,
@@ -209,6 +229,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     shellHooks: hooks.shellHooks,
     telemetry,
     brought,
+    bundles: bundled?.bundles,
     trusted: trust.trusted,
     environmentFor: environments.environmentFor,
     box: environments.box,

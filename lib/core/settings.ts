@@ -70,6 +70,10 @@ const SettingsSchema = v.strictObject({
   claudeSettings: v.optional(v.boolean()),
   /** Claude Code's switch: no shell hook runs. */
   disableAllHooks: v.optional(v.boolean()),
+  /** Claude Code's plugins turned on (`"name@marketplace": true`) or off (false); lib/setup/plugins reads them. */
+  enabledPlugins: v.optional(v.record(v.string(), v.union([v.boolean(), v.array(v.string())]))),
+  /** Marketplaces by name, as Claude Code's settings name them (`{ "source": { "source": "github", "repo": … } }`). */
+  extraKnownMarketplaces: v.optional(v.record(v.string(), v.unknown())),
   providers: v.optional(v.record(v.string(), ProviderSettings)),
   maxTurns: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   /** Times an answer cut at the output limit is continued before the run stops unfinished (exit 3). */
@@ -247,8 +251,6 @@ const CLAUDE_CODE_KEYS = [
   "apiKeyHelper",
   "cleanupPeriodDays",
   "companyAnnouncements",
-  "enabledPlugins",
-  "extraKnownMarketplaces",
   "statusLine",
   "outputStyle",
   "includeCoAuthoredBy",

@@ -18,7 +18,7 @@ import { isInside } from "../paths.ts";
 import { findProvider } from "../llm/providers.ts";
 import { writeFileAtomicSync } from "../temp-files.ts";
 import { gongHome } from "../store/paths.ts";
-import { projectTrustRequests } from "../setup/settings-files.ts";
+import { asksForPlugins, projectTrustRequests } from "../setup/settings-files.ts";
 import { mergeSettings, type LoadedSettings, type Settings } from "./settings.ts";
 
 /** Project settings keys that need trust: whatever runs code, redirects keys or lowers the user's guard. */
@@ -80,6 +80,8 @@ export function trustRequests(project: Settings | undefined): string[] {
   }
   // Allow rules widen what runs unasked; deny and ask rules only restrict, so they need no trust.
   if (project.permissions?.allow?.length) found.push("permissions.allow");
+  // Plugins run code: a project may ask for them (lib/setup/plugins installs and runs them once it is trusted).
+  if (asksForPlugins(project)) found.push("enabledPlugins");
   return found;
 }
 

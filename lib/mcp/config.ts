@@ -128,6 +128,8 @@ export interface LoadMcpOptions {
   after?: UserMcpLayer[];
   /** `--strict-mcp-config`: these servers and no others. */
   only?: UserMcpLayer[];
+  /** Servers plugins and extensions bring (see bundledServer); a settings server of the same name wins. */
+  bundled?: McpServerConfig[];
 }
 
 export interface LoadedMcpConfig {
@@ -141,7 +143,7 @@ export interface LoadedMcpConfig {
 /** Reads every place servers are configured; a malformed `.mcp.json` throws an error naming the file and the key. */
 export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
   const env = options.env ?? process.env;
-  const byName = new Map<string, McpServerConfig>();
+  const byName = new Map<string, McpServerConfig>((options.bundled ?? []).map((s) => [s.name, s]));
   const add = (name: string, entry: McpServerSettingsEntry, scope: McpScope, file: string) =>
     byName.set(name, { ...resolveServer(name, entry, scope, `${file} (mcpServers.${name})`, env), file });
   const addUser = (layers: UserMcpLayer[] | undefined) => {
@@ -149,6 +151,7 @@ export function loadMcpConfig(options: LoadMcpOptions): LoadedMcpConfig {
       for (const [name, entry] of Object.entries(layer.servers)) add(name, entry, "global", layer.file);
   };
   if (options.only) {
+    byName.clear();
     addUser(options.only);
     return { servers: [...byName.values()], untrusted: [] };
   }
@@ -198,6 +201,23 @@ export function parseMcpServers(raw: unknown, source: string): Record<string, Mc
     throw new McpConfigError(`Invalid MCP configuration in ${source}: ${configIssue(result.issues[0])}`);
   }
   return result.output.mcpServers;
+}
+
+/**
+ * A server a plugin or extension brings, in the `.mcp.json` shape: `variables` (a plugin's
+ * CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA) fill its `${…}` before the user's environment does
+ * and are passed to it; `plugin` names the bundle in its source. Throws a McpConfigError naming
+ * the bundle, the file and the server.
+ */
+export function bundledServer(
+  server: { name: string; entry: unknown; file: string; plugin: string; variables: Record<string, string> },
+  env: Record<string, string | undefined> = process.env,
+): McpServerConfig {
+  const source = `${server.plugin}: ${server.file} (mcpServers.${server.name.slice(server.name.lastIndexOf(":") + 1)})`;
+  const result = v.safeParse(McpJsonServer, server.entry);
+  if (!result.success) throw new McpConfigError(`Invalid MCP server of ${source}: ${configIssue(result.issues[0])}`);
+  const config = resolveServer(server.name, result.output, "global", source, { ...env, ...server.variables });
+  return { ...config, env: { ...server.variables, ...config.env }, file: server.file };
 }
 
 /** Validates one entry given in code (createSession({ mcpServers })); throws naming the server and key. */

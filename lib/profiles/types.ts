@@ -63,6 +63,8 @@ export interface ProjectDoc {
   content: string;
   /** True when the budget cut this file (the marker is in `content`). */
   truncated: boolean;
+  /** The file name profiles read it as when its own differs (a gemini-cli extension's context file reads as GEMINI.md). */
+  readAs?: string;
 }
 
 export interface BuildPromptOptions {

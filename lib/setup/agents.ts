@@ -23,6 +23,8 @@ export interface AgentDefinition {
   maxTurns?: number;
   file: string;
   scope: Scope;
+  /** The plugin or extension it came with (`superpowers@superpowers-dev`), if any. */
+  plugin?: string;
 }
 
 const AGENT_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
@@ -38,10 +40,12 @@ export function discoverAgents(options: PlaceOptions): Promise<Found<AgentDefini
   );
 }
 
-async function readAgent(file: string, scope: Scope): Promise<AgentDefinition | string> {
+/** An agent, or what is wrong with its file; `fallbackName` stands in for a missing `name` (a plugin's agents go by their file's name). */
+export async function readAgent(file: string, scope: Scope, fallbackName?: string): Promise<AgentDefinition | string> {
   const parsed = await readFrontmatterFile(file);
   if (typeof parsed === "string") return parsed;
-  const { data, body } = parsed;
+  const { body } = parsed;
+  const data: Record<string, unknown> = { ...parsed.data, name: parsed.data.name || fallbackName };
   if (typeof data.name !== "string" || !data.name) return "its frontmatter has no 'name'";
   if (!AGENT_NAME.test(data.name))
     return `name '${data.name.slice(0, 80)}' is not a word of letters, digits, '-', '_' or '.' (at most 64)`;

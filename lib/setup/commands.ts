@@ -37,6 +37,8 @@ export interface CustomCommand {
   syntax: "claude" | "gemini";
   file: string;
   scope: Scope;
+  /** The plugin or extension it came with (`superpowers@superpowers-dev`), if any. */
+  plugin?: string;
 }
 
 /** Names the built-in commands take: a file of the same name is left out (and said so). */
@@ -61,7 +63,13 @@ export function discoverCommands(
   );
 }
 
-async function readCommand(file: string, name: string, scope: Scope, gemini: boolean): Promise<CustomCommand | string> {
+/** A command named `name` (what follows the slash), or what is wrong with its file. */
+export async function readCommand(
+  file: string,
+  name: string,
+  scope: Scope,
+  gemini: boolean,
+): Promise<CustomCommand | string> {
   if (!/^[\w.:-]+$/.test(name)) return `'/${name}' is not a command name (letters, digits, '-', '_', '.', ':')`;
   const read = readSetupFile(file);
   if (typeof read === "string") return read;

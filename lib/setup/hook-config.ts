@@ -28,8 +28,10 @@ export const DEFAULT_HOOK_TIMEOUT_S = 60;
 export interface CommandHook {
   command: string;
   timeoutSeconds: number;
-  /** The settings file that named it. */
+  /** The settings file that named it (and the plugin, for a plugin's hook). */
   source: string;
+  /** Variables the hook runs with beside the session's (a plugin's CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA). */
+  env?: Record<string, string>;
 }
 
 export interface MatcherGroup {

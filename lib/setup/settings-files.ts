@@ -38,11 +38,18 @@ export interface SetupFile {
   disableAllHooks?: boolean;
   /** Claude Code's `model` key (an alias such as `sonnet`, or a model id). */
   model?: string;
+  /** Claude Code's plugin keys (lib/setup/plugins reads them). */
+  enabledPlugins?: unknown;
+  extraKnownMarketplaces?: unknown;
 }
 
 export interface Setup {
   rules: PermissionRules;
   hooks: HookConfig;
+  /** The user's `disableAllHooks`: every hook is off, a plugin's too. */
+  hooksOff: boolean;
+  /** Each file's plugin keys, in the order read (user files first); trust is applied where they are used. */
+  pluginLayers: Array<Pick<SetupFile, "file" | "scope" | "enabledPlugins" | "extraKnownMarketplaces">>;
   /** Variables for the session (later files win). */
   env: Record<string, string>;
   /** One line each for stderr: files that did not parse, rules that did not, what trust left out. */
@@ -126,6 +133,9 @@ export function loadSetup(options: SetupOptions): Setup {
       if (untrusted) ignored.push("disableAllHooks");
       else hooksOff[f.scope] = true;
     }
+    // A project asks for plugins only once trusted (lib/setup/plugins applies it; the line is said here).
+    if (untrusted && asksForPlugins(f))
+      ignored.push(...(["enabledPlugins", "extraKnownMarketplaces"] as const).filter((key) => f[key] !== undefined));
     // gong's own project file: trust.ts already said what it left out.
     if (ignored.length > 0 && !f.gong)
       notices.push(`Ignoring ${ignored.join(", ")} from ${f.file}: ${options.untrustedHint}`);
@@ -134,6 +144,15 @@ export function loadSetup(options: SetupOptions): Setup {
     rules: new PermissionRules(rules, options.cwd, readOnly),
     // The user's switch turns every hook off; a project's, only the project's own.
     hooks: hooksOff.user ? {} : mergeHookConfigs(hooks.user, hooksOff.project ? {} : hooks.project),
+    hooksOff: hooksOff.user,
+    pluginLayers: files
+      .filter((f) => f.enabledPlugins !== undefined || f.extraKnownMarketplaces !== undefined)
+      .map(({ file, scope, enabledPlugins, extraKnownMarketplaces }) => ({
+        file,
+        scope,
+        enabledPlugins,
+        extraKnownMarketplaces,
+      })),
     env,
     notices,
     ruleFiles: {
@@ -199,8 +218,22 @@ function foreignSettings(o: Record<string, unknown>, file: string, scope: SetupS
     hooks: o.hooks,
     env,
     disableAllHooks: o.disableAllHooks === true ? true : undefined,
+    enabledPlugins: o.enabledPlugins,
+    extraKnownMarketplaces: o.extraKnownMarketplaces,
     model: typeof o.model === "string" && o.model.trim() ? o.model.trim() : undefined,
   };
+}
+
+/** Whether a file turns a plugin on or names a marketplace (what a project may do only once trusted). */
+export function asksForPlugins(f: Pick<SetupFile, "enabledPlugins" | "extraKnownMarketplaces">): boolean {
+  const on = (v: unknown) => v === true || Array.isArray(v);
+  const enabled =
+    typeof f.enabledPlugins === "object" && f.enabledPlugins !== null && Object.values(f.enabledPlugins).some(on);
+  const marketplaces =
+    typeof f.extraKnownMarketplaces === "object" &&
+    f.extraKnownMarketplaces !== null &&
+    Object.keys(f.extraKnownMarketplaces).length > 0;
+  return enabled || marketplaces;
 }
 
 function stringValues(env: Record<string, unknown>, file: string, notices: string[]): Record<string, string> {
@@ -228,6 +261,7 @@ export function projectTrustRequests(cwd: string, claudeSettings: boolean | unde
       ...(f.permissions?.allow?.length ? ["permissions.allow"] : []),
       ...(f.env ? ["env"] : []),
       ...(f.disableAllHooks ? ["disableAllHooks"] : []),
+      ...(asksForPlugins(f) ? ["enabledPlugins"] : []),
     ];
     if (keys.length > 0) out.push(`${file} sets ${keys.join(", ")}`);
   }

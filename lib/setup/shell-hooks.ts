@@ -352,7 +352,7 @@ export class ShellHooks {
           command: h.command,
           input,
           cwd: this.o.cwd,
-          env: this.o.env,
+          env: h.env ? { ...this.o.env, ...h.env } : this.o.env,
           timeoutSeconds: h.timeoutSeconds,
           trees: this.trees,
         }).then((r) => [h, r] as const),

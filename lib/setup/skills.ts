@@ -18,6 +18,8 @@ export interface Skill {
   /** The SKILL.md file. */
   file: string;
   scope: Scope;
+  /** The plugin or extension it came with (`superpowers@superpowers-dev`), if any. */
+  plugin?: string;
 }
 
 /** The Agent Skills limits. */
@@ -38,7 +40,7 @@ export function discoverSkills(options: PlaceOptions): Promise<Found<Skill>> {
 }
 
 /** A skill, or what is wrong with its file. */
-async function readSkill(file: string, scope: Scope): Promise<Skill | string> {
+export async function readSkill(file: string, scope: Scope): Promise<Skill | string> {
   const parsed = await readFrontmatterFile(file);
   if (typeof parsed === "string") return parsed;
   const { data } = parsed;

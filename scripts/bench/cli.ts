@@ -67,6 +67,24 @@ async function pairs(n: number, a: string[], b: string[], cwd: string, env: Reco
   }));
 }
 
+/** The fake model of the two-turn task: a bash call, then (seeing its result) a text answer. */
+export function twoTurnModel() {
+  return startFakeLlm({
+    script: (request) =>
+      JSON.stringify(request.body).includes("tool_result")
+        ? { text: "done" }
+        : { toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] },
+  });
+}
+
+/** The two-turn task's flags, against the fake model at `anthropicUrl`. */
+export function twoTurnArgs(anthropicUrl: string): string[] {
+  return [
+    ...["--model", "anthropic/claude-haiku-4-5", "--base-url", anthropicUrl, "--api-key", "bench"],
+    ...["--profile", "default", "--no-session", "-p", "say hi"],
+  ];
+}
+
 export async function series(n: number, cmd: string[], cwd: string, env: Record<string, string>) {
   await runOnce(cmd, cwd, env);
   const runs = [];

@@ -25,7 +25,8 @@ test("issue 26: a deny rule in .claude/settings.json refuses a compound command 
   writeFileSync(join(ws.dir, "keep.txt"), "x");
   const file = claudeSettings(ws.dir, {
     permissions: { deny: ["Bash(rm *)"] },
-    enabledPlugins: { "x@y": true },
+    // A plugin turned off asks for nothing (one turned on is a request an untrusted project may not make: issue 39).
+    enabledPlugins: { "x@y": false },
     statusLine: { type: "command", command: "echo hi" },
     extraKnownMarketplaces: {},
   });
@@ -176,7 +177,7 @@ test("issue 26: Claude Code's keys gong has no use for are ignored in gong's own
   writeFileSync(
     join(ws.dir, ".gong", "settings.json"),
     JSON.stringify({
-      enabledPlugins: { "a@b": true },
+      enabledPlugins: { "a@b": false },
       statusLine: { type: "command", command: "x" },
       extraKnownMarketplaces: {},
       permissions: { deny: ["Bash(touch *)"], defaultMode: "acceptEdits" },
