@@ -139,7 +139,7 @@ describe("issue 35 gong completion, sourced in the real shells", () => {
       expect(r.stderr).toBe("");
       return r.stdout.trim().split("\n");
     };
-    expect(complete("gong ex")).toEqual(["exec", "export"]);
+    expect(complete("gong ex")).toEqual(["exec", "export", "extensions"]);
     expect(complete("gong mcp a")).toEqual(["add", "add-json"]);
     expect(complete("gong --mod")).toEqual(["--mode", "--model"]);
     expect(complete("gong exec --skip")).toEqual(["--skip-git-repo-check"]);

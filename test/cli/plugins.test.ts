@@ -206,7 +206,12 @@ test("issue 39: a gemini-cli extension's context is in the gemini profile's prom
 test("issue 39: gong plugin's mistakes: an unknown command is a usage error, an unknown plugin one sentence", async () => {
   const unknown = await ws.run(["plugin", "frobnicate"]);
   expect(unknown.code).toBe(2);
-  expect(unknown.stderr).toBe("gong: unknown command 'gong plugin frobnicate' (gong plugin --help lists them).\n");
+  expect(unknown.stderr).toBe(
+    "gong: Unknown command 'gong plugin frobnicate'. Use one of: install, uninstall, list, enable, disable, update, marketplace.\n",
+  );
+  const near = await ws.run(["plugin", "instal", "x"]);
+  expect(near.code).toBe(2);
+  expect(near.stderr).toBe("gong: Unknown command 'gong plugin instal'. Did you mean 'gong plugin install'?\n");
   const missing = await ws.run(["plugin", "install", "nothing@nowhere"]);
   expect(missing.code).toBe(1);
   expect(missing.stderr).toBe(
