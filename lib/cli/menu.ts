@@ -113,6 +113,28 @@ export class Menu<T> {
     return keyed >= 0 ? this.pick(keyed) : "ignored";
   }
 
+  /**
+   * A typed line as the answer (off a terminal, where keys do not come one by one): an empty line
+   * takes the selected item; an item's key or number, alone or followed by the text for its field
+   * ("n not now"); any other text goes to the item with a field, when there is one (else null).
+   */
+  answer(line: string): MenuChoice<T> | null {
+    const items = this.visible;
+    const text = line.trim();
+    const choice = (item: MenuItem<T> | undefined, rest = "") =>
+      item ? { value: item.value, item, ...(item.input !== undefined ? { text: rest.trim() } : {}) } : null;
+    if (!text) return choice(items[this.selected]);
+    const [first, ...rest] = text.split(/\s+/);
+    const byNumber = this.numbered && /^[1-9]$/.test(first) ? items[Number(first) - 1] : undefined;
+    const byKey = items.find((i) => i.key !== undefined && i.key.toLowerCase() === first.toLowerCase());
+    const named = byNumber ?? byKey;
+    if (named && (rest.length === 0 || named.input !== undefined)) return choice(named, rest.join(" "));
+    return choice(
+      items.find((i) => i.input !== undefined),
+      text,
+    );
+  }
+
   /** The rows at `width` columns: the title, the filter, the items in view, the preview and a hint. */
   view(width: number): MenuView {
     const s = this.style;
@@ -134,7 +156,7 @@ export class Menu<T> {
       const mark = chosen ? s.cyan("❯") : " ";
       const label = chosen ? s.bold(item.label) : item.label;
       let line = `${mark} ${number}${label}${item.detail ? ` ${s.dim(item.detail)}` : ""}`;
-      if (chosen && this.field !== null) line += ` ${this.field || s.dim(item.input ?? "")}`;
+      if (chosen && this.field !== null) line += `: ${this.field || s.dim(item.input ?? "")}`;
       const fitted = fitToWidth(line, room, 2 + number.length);
       rows.push(...fitted);
       if (chosen && this.field !== null) {

@@ -8,6 +8,7 @@ import { idFromFileName } from "../store/paths.ts";
 import { parseToolList } from "../../tools/registry.ts";
 import { planChecklist, type Style } from "./render.ts";
 import type { CurrentSession } from "./current-session.ts";
+import type { MenuChoice, MenuOptions } from "./menu.ts";
 import { ModelPicker } from "./model-picker.ts";
 import type { PlanMode } from "./plan-mode.ts";
 import type { CommandInfo } from "./completion.ts";
@@ -24,6 +25,8 @@ export interface SlashContext {
   planMode: PlanMode;
   /** The current session's last turns, as the shell shows a resumed conversation. */
   transcript: () => string;
+  /** On a terminal: a menu the user picks from with the arrow keys (null: closed without a choice). */
+  pick?: <T>(options: MenuOptions<T>) => Promise<MenuChoice<T> | null>;
 }
 
 interface SlashCommand {
@@ -56,26 +59,44 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   model: {
     usage: "/model [filter|id]",
-    help: "list the models whose key is set (a filter narrows), or switch to one (next call)",
+    help: "pick a model whose key is set (arrows, type to filter, Enter), or switch to one by id (next call)",
     whileBusy: true,
-    run(arg, { host, out, style }) {
+    async run(arg, { host, out, style, pick }) {
       const picker = new ModelPicker(host.setup.sessionOptions.clientOptions);
       const choice = picker.choose(arg);
-      if ("switchTo" in choice) {
+      const switchTo = (model: string, missingKey?: string) => {
         // The model in use already: nothing changes, and nothing is recorded in the session.
-        if (choice.switchTo === host.session.model) return out(`model: ${choice.switchTo} (already in use)\n`);
-        host.session.setModel(choice.switchTo);
-        out(
-          `model: ${choice.switchTo}${choice.missingKey ? style.yellow(` (no key for it yet: set ${choice.missingKey})`) : ""}\n`,
-        );
-        return;
-      }
+        if (model === host.session.model) return out(`model: ${model} (already in use)\n`);
+        host.session.setModel(model);
+        out(`model: ${model}${missingKey ? style.yellow(` (no key for it yet: set ${missingKey})`) : ""}\n`);
+      };
+      if ("switchTo" in choice) return switchTo(choice.switchTo, choice.missingKey);
       const current = host.session.model;
       const k = (n: number) => `${Math.round(n / 1000)}k`;
-      const rows = choice.list.map((m) => {
-        const key = choice.keyed ? "" : ` (set ${picker.missingKey(m.provider)})`;
-        return `${m.ref === current ? style.green("*") : " "} ${m.ref.padEnd(40)} ${style.dim(`${k(m.contextWindow)} context${key}`)}`;
-      });
+      const detail = (m: (typeof choice.list)[number]) =>
+        `${k(m.contextWindow)} context${choice.keyed ? "" : ` (set ${picker.missingKey(m.provider)})`}`;
+      if (pick && choice.list.length > 0) {
+        const keys = choice.unkeyed.length ? style.dim(` · no key set for ${choice.unkeyed.join(", ")}`) : "";
+        const picked = await pick({
+          title: [
+            arg
+              ? `${choice.keyed ? "models" : "models that need a key"} matching '${arg}'`
+              : `model: ${current}${keys}`,
+          ],
+          items: choice.list.map((m) => ({ value: m.ref, label: m.ref, detail: detail(m) })),
+          selected: Math.max(
+            0,
+            choice.list.findIndex((m) => m.ref === current),
+          ),
+          filter: "› ",
+          maxItems: 8,
+        });
+        if (!picked) return out(`${style.dim(`model: ${current} (unchanged)`)}\n`);
+        return switchTo(picked.value, picker.missingKey(picked.value.split("/")[0]));
+      }
+      const rows = choice.list.map(
+        (m) => `${m.ref === current ? style.green("*") : " "} ${m.ref.padEnd(40)} ${style.dim(detail(m))}`,
+      );
       if (!arg) out(`model: ${current}\n${rows.join("\n")}${rows.length ? "\n" : ""}`);
       else if (rows.length === 0) out(`no known model matches '${arg}'; /model provider/id takes any id.\n`);
       else

@@ -62,6 +62,9 @@ export function fitText(text: string, columns: number): string {
   return fitToWidth(end ? text.slice(0, -1) : text, columns).join("\n") + (end ? "\n" : "");
 }
 
+/** Pieces of a word wider than a row: each ends after its punctuation, where the word may break. */
+const CHUNKS = /[^.,;:/\\()[\]{}<>=&|?!-]*[.,;:/\\()[\]{}<>=&|?!-]+|[^.,;:/\\()[\]{}<>=&|?!-]+/g;
+
 /** Pieces of a line: escape sequences (no width), runs of spaces, and words. */
 const PIECES = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07| +|[^ \x1b]+|\x1b/g;
 
@@ -100,12 +103,17 @@ function fitLine(line: string, width: number, hang?: number): string[] {
       col += w;
       continue;
     }
-    // A word wider than a row: broken inside, character by character.
-    for (const ch of piece) {
-      const cw = charWidth(ch.codePointAt(0)!);
-      if (col + cw > width && col > indent.length) breakRow();
-      row += ch;
-      col += cw;
+    // A word wider than a row (a path, an address, a line of code): broken after its punctuation
+    // where it can be, inside a run of letters only when a run is itself wider than a row.
+    for (const chunk of piece.match(CHUNKS) ?? []) {
+      const cw = textWidth(chunk);
+      if (col + cw > width && col > indent.length && cw <= width - indent.length) breakRow();
+      for (const ch of chunk) {
+        const w = charWidth(ch.codePointAt(0)!);
+        if (col + w > width && col > indent.length) breakRow();
+        row += ch;
+        col += w;
+      }
     }
   }
   if (row.replace(ANSI, "").trim() !== "" || rows.length === 0) rows.push(row);
@@ -123,19 +131,22 @@ export interface LinePart {
 }
 
 /**
- * Parts joined into one row of at most `columns`: when they do not fit, the parts that rank lowest
- * take their short forms, then leave whole (the last first), and so on up the ranks — never a part
- * cut mid-phrase, unless the one left is still too wide (then it ends in "…").
+ * Parts joined into one row of at most `columns`: when they do not fit, parts take their short
+ * forms (those that rank lowest first), then leave whole (the lowest first; among equals, the
+ * later) — never a part cut mid-phrase, unless the one left is still too wide (then it ends in "…").
  */
 export function fitParts(parts: readonly LinePart[], columns: number, separator = " · "): string {
   const kept = parts.map((p) => ({ ...p, shown: p.text }));
   const line = () => kept.map((p) => p.shown).join(separator);
+  /** The lowest ranked of `among`, the later among equals. */
+  const lowest = <P extends LinePart>(among: P[]) =>
+    among.reduce((low, p) => ((p.rank ?? 0) <= (low.rank ?? 0) ? p : low), among[0]);
   while (textWidth(line()) > columns) {
-    const rank = Math.min(...kept.map((p) => p.rank ?? 0));
-    const lowest = kept.filter((p) => (p.rank ?? 0) === rank);
-    const shortens = lowest.findLast((p) => p.short !== undefined && p.shown !== p.short);
-    if (shortens) shortens.shown = shortens.short!;
-    else if (kept.length > 1) kept.splice(kept.lastIndexOf(lowest.at(-1)!), 1);
+    const long = kept.filter((p) => p.short !== undefined && p.shown !== p.short);
+    if (long.length > 0) {
+      const part = lowest(long);
+      part.shown = part.short!;
+    } else if (kept.length > 1) kept.splice(kept.indexOf(lowest(kept)), 1);
     else break;
   }
   return cutToWidth(line(), columns);

@@ -50,12 +50,12 @@ test("issue 40: a single key or the item's number chooses at once; other keys ar
 test("issue 40: an item with a text field opens it; typed keys (its own key included) go there; Enter returns the text, Esc closes the field", () => {
   const menu = new Menu({ items: ANSWERS }, plain);
   expect(menu.handle("n", key("n"))).toBe("changed");
-  expect(menu.view(60).rows[2]).toBe("❯ 3. No why? (Enter: no reason)");
+  expect(menu.view(60).rows[2]).toBe("❯ 3. No: why? (Enter: no reason)");
   // "n not now" typed in one go: the first n opens the field, the rest is its text.
   expect(typed(menu, " not now y")).toBe("changed");
   const view = menu.view(60);
-  expect(view.rows[2]).toBe("❯ 3. No  not now y");
-  expect(view.cursor).toEqual({ row: 2, col: textWidth("❯ 3. No  not now y") });
+  expect(view.rows[2]).toBe("❯ 3. No:  not now y");
+  expect(view.cursor).toEqual({ row: 2, col: textWidth("❯ 3. No:  not now y") });
   menu.handle(undefined, key("backspace"));
   expect(menu.handle("\r", key("return"))).toEqual({ chose: { value: "no", item: ANSWERS[2], text: " not now " } });
   const closed = new Menu({ items: ANSWERS }, plain);
@@ -131,9 +131,20 @@ test("issue 40: parts of a narrow row shorten, then leave whole, lowest rank fir
     { text: "$0.0012", rank: 2 },
   ];
   expect(fitParts(parts, 80)).toBe("model (profile) · approval: ask (Shift+Tab) · context 3% · $0.0012");
-  expect(fitParts(parts, 60)).toBe("model (profile) · approval: ask (Shift+Tab) · $0.0012");
-  expect(fitParts(parts, 40)).toBe("model (profile) · ask · $0.0012");
-  expect(fitParts(parts, 16)).toBe("model (profile)");
+  expect(fitParts(parts, 60)).toBe("model (profile) · ask · context 3% · $0.0012");
+  expect(fitParts(parts, 40)).toBe("model · ask · context 3% · $0.0012");
+  expect(fitParts(parts, 16)).toBe("model · ask");
   expect(fitParts(parts, 10)).toBe("model");
   expect(fitParts(parts, 4)).toBe("mod…");
+});
+
+test("issue 40: off a terminal a typed line answers a menu: a key or number (with the field's text after it), Enter for the selected one", () => {
+  const menu = new Menu({ items: ANSWERS }, plain);
+  expect(menu.answer("")).toEqual({ value: "yes", item: ANSWERS[0] });
+  expect(menu.answer("a")).toEqual({ value: "always", item: ANSWERS[1] });
+  expect(menu.answer("2")).toEqual({ value: "always", item: ANSWERS[1] });
+  expect(menu.answer("n")).toEqual({ value: "no", item: ANSWERS[2], text: "" });
+  expect(menu.answer("n not on a Monday")).toEqual({ value: "no", item: ANSWERS[2], text: "not on a Monday" });
+  expect(menu.answer("please do not")).toEqual({ value: "no", item: ANSWERS[2], text: "please do not" });
+  expect(new Menu({ items: ANSWERS.slice(0, 2) }, plain).answer("maybe")).toBeNull();
 });

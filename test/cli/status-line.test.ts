@@ -9,7 +9,6 @@ import type { AssistantMessage } from "../../lib/llm/types.ts";
 import { StatusLine } from "../../lib/cli/status-line.ts";
 import { makeStyle } from "../../lib/cli/render.ts";
 
-const surface = { isTTY: true, columns: 200, raw: () => {} } as unknown as ConstructorParameters<typeof StatusLine>[0];
 const info = () => ({ model: "anthropic/claude-haiku-4-5", profile: "anthropic", approval: "auto", cost: 0 }); // a 200,000-token window
 
 function answer(input: number, finishReason: AssistantMessage["finishReason"] = "end_turn"): AssistantMessage {
@@ -24,7 +23,7 @@ function answer(input: number, finishReason: AssistantMessage["finishReason"] = 
 }
 
 test("issue 22 item 12: after a compaction the status line shows what the compaction left, never more than 100 %", () => {
-  const status = new StatusLine(surface, makeStyle(false), info);
+  const status = new StatusLine(makeStyle(false), info);
   const bus = new EventBus(() => "s1");
   bus.subscribe((e: SessionEvent) => status.observe(e));
   bus.emit("message_end", { message: answer(50_000) });
