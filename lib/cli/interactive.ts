@@ -255,13 +255,14 @@ class InteractiveShell implements AnswerReader {
   /** The shell's own lines (not the answer, which the markdown renderer fits): fitted to the width. */
   private readonly say = (s: string) => this.out(fitText(s, this.screen.columns));
 
-  /** The conversation's last turns: shown when a session is continued or resumed. */
-  private readonly transcript = () =>
+  /** The conversation's last turns (shown when a session is continued or resumed), or all of it. */
+  private readonly transcript = (full = false) =>
     renderTranscript(this.host.session.messages, {
       style: this.style,
       columns: this.screen.columns,
       markdown: this.screen.tty,
       profile: this.host.session.profile,
+      full,
     });
 
   /** The session's totals and size start from what its file recorded (a resumed session has cost something already). */
@@ -486,11 +487,11 @@ class InteractiveShell implements AnswerReader {
   }
 
   /**
-   * Ctrl-O, as Claude Code binds it: the transcript view (the whole conversation; a resumed answer's
-   * "… N more lines" names the key); what it shows for now is the last command's output in full.
+   * Ctrl-O (TRANSCRIPT_KEY, as Claude Code binds it; a cut line names it): the transcript view.
+   * Here, what was shown cut, in full: the last command's output, else the whole conversation.
    */
   private openTranscript(): void {
-    this.say(this.renderer.expandLastResult() ?? `${this.style.dim("no command output yet")}\n`);
+    this.say(this.renderer.expandLastResult() ?? (this.transcript(true) || `${this.style.dim("nothing yet")}\n`));
   }
 
   /** A typed line: a question's answer, a steer (or a command) while the agent works, else a new input. */
@@ -730,7 +731,7 @@ class InteractiveShell implements AnswerReader {
       style: this.style,
       quit: () => this.quit(0),
       planMode: this.planMode,
-      transcript: this.transcript,
+      transcript: () => this.transcript(),
       // Off a terminal a picker lists its choices instead.
       ...(this.screen.tty ? { pick: <T>(options: MenuOptions<T>) => this.pick(options) } : {}),
     })

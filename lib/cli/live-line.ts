@@ -25,8 +25,9 @@ export class LiveLine {
   private label = "";
   private since = Date.now();
   private tail: string[] = [];
-  /** Tokens the model has written in the current call (counted from what streamed), shown beside the time. */
+  /** Tokens the model has written in the current call (counted from what streamed), and the count shown (taken at each frame). */
   private tokens = 0;
+  private shownTokens = 0;
   /** A dim row under the tail (the keys a user typing a steering line has). */
   private note: LinePart[] | null = null;
   /** Steering lines sent and not yet read by the model. */
@@ -54,6 +55,7 @@ export class LiveLine {
       this.frame = 0;
       this.timer = setInterval(() => {
         this.frame = (this.frame + 1) % FRAMES.length;
+        this.shownTokens = this.tokens;
         // Drawn after the events already waiting: a resize that came meanwhile is taken first.
         setImmediate(() => this.timer && this.surface.update());
       }, FRAME_MS);
@@ -62,11 +64,10 @@ export class LiveLine {
     this.surface.update();
   }
 
-  /** The model's tokens in the current call so far (0: a new call). */
+  /** The model's tokens in the current call so far (0: a new call): shown from the next frame (a count is not worth a redraw of its own). */
   setTokens(tokens: number): void {
-    if (tokens === this.tokens) return;
     this.tokens = tokens;
-    if (this.timer) this.surface.update();
+    if (tokens === 0) this.shownTokens = 0;
   }
 
   /** The last lines of the running command's output, shown under the label. */
@@ -92,6 +93,7 @@ export class LiveLine {
   stop(): void {
     this.tail = [];
     this.tokens = 0;
+    this.shownTokens = 0;
     this.label = "";
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
@@ -118,8 +120,14 @@ export class LiveLine {
     const seconds = Math.floor((Date.now() - this.since) / 1000);
     const extras: LinePart[] = [
       ...(seconds >= 1 ? [{ text: formatSeconds(seconds), rank: 2 }] : []),
-      ...(this.tokens > 0
-        ? [{ text: `↓ ${formatTokens(this.tokens)} tokens`, short: `↓ ${formatTokens(this.tokens)}`, rank: 1 }]
+      ...(this.shownTokens > 0
+        ? [
+            {
+              text: `↓ ${formatTokens(this.shownTokens)} tokens`,
+              short: `↓ ${formatTokens(this.shownTokens)}`,
+              rank: 1,
+            },
+          ]
         : []),
       { text: "Esc to interrupt", short: "Esc", rank: 0 },
     ];

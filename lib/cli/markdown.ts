@@ -220,9 +220,10 @@ export class MarkdownStream {
   }
 }
 
-/** The text up to its last space: what of an unfinished line is whole words. */
+/** The text up to its last space: what of an unfinished line is whole words ("" while only a block's mark came: "- ", "## "). */
 function wholeWords(text: string): string {
-  return text.slice(0, text.lastIndexOf(" ") + 1).trimEnd();
+  const words = text.slice(0, text.lastIndexOf(" ") + 1).trimEnd();
+  return /^\s*([-*+>]|#{1,6}|\d+[.)])?$/.test(words) ? "" : words;
 }
 
 /** `text` fitted to the width less the bar, each row behind the bar. */

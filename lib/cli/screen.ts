@@ -146,35 +146,72 @@ export class Screen {
       if (committed.length) this.out(`${committed.join("\n")}\n`);
       return;
     }
-    const width = this.columns;
-    const region = this.compose(width);
-    const rows = [...committed, ...region.rows];
-    const frozen = committed.length;
-    let out = "";
-    for (let i = 0; i < rows.length; i++) {
-      const old = i < this.drawn.length ? this.drawn[i] : i < this.height ? "" : undefined;
-      if (old === rows[i]) continue;
-      if (old === undefined) {
-        out += this.moveTo(i, 0) + rows[i];
-        this.at.col = textWidth(rows[i]);
-        continue;
+    const region = this.compose(this.columns);
+    const start = { at: { ...this.at }, height: this.height };
+    let out = this.rewrite(this.drawn, committed, region);
+    // More rows than before: new rows may instead be inserted where they come (CSI L), pushing
+    // the rows under them down rather than drawing them again lower (a line committed above the
+    // live status, a row added to a table). Whichever writes least is written.
+    const added = committed.length + region.rows.length - this.drawn.length;
+    if (added > 0 && committed.length + region.rows.length < this.rows) {
+      let best = { out, at: this.at, height: this.height };
+      for (let at = 0; at < this.drawn.length; at++) {
+        Object.assign(this, { at: { ...start.at }, height: start.height });
+        const old = [...this.drawn.slice(0, at), ...Array<string>(added).fill(""), ...this.drawn.slice(at)];
+        const tried = this.insertRows(at, added) + this.rewrite(old, committed, region);
+        if (tried.length < best.out.length) best = { out: tried, at: this.at, height: this.height };
       }
-      const patch = patchRow(old, rows[i])!;
-      out += this.moveTo(i, patch.col) + patch.text + (patch.clear ? "\x1b[K" : "");
-      this.at.col = patch.col + textWidth(patch.text);
+      out = best.out;
+      Object.assign(this, { at: best.at, height: best.height });
     }
-    if (this.drawn.length > rows.length) out += this.moveTo(rows.length, 0) + CLEAR_BELOW;
-    // The region's first row exists under what was committed, the cursor not above it.
-    if (this.at.row < frozen) out += this.moveTo(frozen, 0);
-    if (region.cursor) out += this.moveTo(frozen + region.cursor.row, region.cursor.col);
     if (Boolean(region.cursor) !== this.cursorShown) {
       this.cursorShown = Boolean(region.cursor);
       out += this.cursorShown ? SHOW_CURSOR : HIDE_CURSOR;
     }
     this.drawn = region.rows;
+    if (out) this.out(out);
+  }
+
+  /**
+   * What turns `old` (the rows on screen from the region's first row) into `committed` and then the
+   * region, row by row where they differ; the region's first row is then under the committed rows.
+   */
+  private rewrite(old: readonly string[], committed: string[], region: View): string {
+    const rows = [...committed, ...region.rows];
+    const frozen = committed.length;
+    let out = "";
+    for (let i = 0; i < rows.length; i++) {
+      const was = i < old.length ? old[i] : i < this.height ? "" : undefined;
+      if (was === rows[i]) continue;
+      if (was === undefined) {
+        out += this.moveTo(i, 0) + rows[i];
+        this.at.col = textWidth(rows[i]);
+        continue;
+      }
+      const patch = patchRow(was, rows[i])!;
+      out += this.moveTo(i, patch.col) + patch.text + (patch.clear ? "\x1b[K" : "");
+      this.at.col = patch.col + textWidth(patch.text);
+    }
+    if (old.length > rows.length) out += this.moveTo(rows.length, 0) + CLEAR_BELOW;
+    // The region's first row exists under what was committed, the cursor not above it.
+    if (this.at.row < frozen) out += this.moveTo(frozen, 0);
+    if (region.cursor) out += this.moveTo(frozen + region.cursor.row, region.cursor.col);
     this.height = Math.max(this.height, rows.length, frozen + 1) - frozen;
     this.at.row -= frozen;
-    if (out) this.out(out);
+    return out;
+  }
+
+  /**
+   * What inserts `count` blank rows before the region's row `at`, pushing it and the rows under it
+   * down: as many rows are first made under the region (the screen scrolls when it must).
+   */
+  private insertRows(at: number, count: number): string {
+    const last = this.drawn.length - 1;
+    let out = this.moveTo(last, 0) + "\r\n".repeat(count);
+    this.at = { row: last + count, col: 0 };
+    this.height = Math.max(this.height, last + count + 1);
+    out += `${this.moveTo(at, 0)}\x1b[${count}L`;
+    return out;
   }
 
   /** The escape sequences that move the cursor to `row`, `col` of the region (rows below it are made as needed). */

@@ -76,7 +76,11 @@ function tokenLatencies(tokens: string[], typing = false): number[] {
     style,
     live,
     () => 100,
-    new MarkdownStream(style, () => 100, () => 22),
+    new MarkdownStream(
+      style,
+      () => 100,
+      () => 22,
+    ),
   );
   const line = "↳ a steering line being typed";
   const input = { view: () => (typing ? { rows: [line], cursor: { row: 0, col: line.length } } : { rows: [] }) };

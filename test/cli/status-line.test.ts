@@ -37,3 +37,18 @@ test("issue 22 item 12: after a compaction the status line shows what the compac
   bus.emit("message_end", { message: answer(300_000, "error") });
   expect(status.text()).toContain("context 20%");
 });
+
+test("issue 40 item 8: at exactly 60 columns the status line drops whole parts, never cut mid-phrase; an interrupted answer's size counts", () => {
+  const status = new StatusLine(makeStyle(false), info);
+  status.shown = true;
+  const at = (columns: number) => status.view(columns).rows[0];
+  expect(at(120)).toBe("anthropic/claude-haiku-4-5 (anthropic) · approval: auto (Shift+Tab) · context 0% · $0.0000");
+  expect(at(60)).toBe("anthropic/claude-haiku-4-5 · approval: auto · $0.0000");
+  expect(at(50)).toBe("anthropic/claude-haiku-4-5 · approval: auto");
+  expect(at(60)).not.toContain("…");
+  expect(status.view(39).rows).toEqual([]);
+  const bus = new EventBus(() => "s1");
+  bus.subscribe((e: SessionEvent) => status.observe(e));
+  bus.emit("message_end", { message: answer(20_000, "aborted") });
+  expect(status.text()).toContain("context 10%");
+});

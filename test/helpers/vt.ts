@@ -1,8 +1,9 @@
 /**
  * A small terminal for unit tests of what the shell writes: it wraps at `columns`, scrolls past
  * `rows` (the rows above go to the scrollback, where the cursor cannot reach), and understands CR,
- * LF (as a terminal's line discipline passes it: a new line, from its start), cursor up / down / forward / back (CSI n A, B, C, D), erase below (CSI J) and erase to the
- * end of the row (CSI K); styles, cursor visibility and other modes are read and dropped.
+ * LF (as a terminal's line discipline passes it: a new line, from its start), cursor up / down /
+ * forward / back (CSI n A, B, C, D), erase below (CSI J), erase to the end of the row (CSI K) and
+ * insert lines (CSI n L, the rows pushed past the screen's bottom lost); styles, cursor visibility and other modes are read and dropped.
  * `text()` is the scrollback and the screen, rows right-trimmed.
  */
 import { textWidth } from "../../lib/cli/text-width.ts";
@@ -41,6 +42,12 @@ export class VirtualTerminal {
           this.lines[this.row].length = Math.min(this.lines[this.row].length, this.col);
           for (let r = this.row + 1; r < this.lines.length; r++) this.lines[r] = [];
         } else if (m[2] === "K") this.lines[this.row].length = Math.min(this.lines[this.row].length, this.col);
+        else if (m[2] === "L") {
+          const bottom = this.top + this.rows;
+          this.lines.splice(this.row, 0, ...Array.from({ length: n }, () => [] as string[]));
+          if (this.lines.length > bottom) this.lines.length = Math.max(bottom, this.row + 1);
+          this.col = 0;
+        }
         continue;
       }
       const ch = m[3];
