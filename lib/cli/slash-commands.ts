@@ -357,20 +357,24 @@ function childLines(host: CurrentSession, style: Style): Map<string, string[]> {
 
 /** The shell's keys, as /help lists them. */
 const KEYS: [string, string][] = [
-  ["Enter", "send; while the agent works, the line steers it (after the running command)"],
+  [
+    "Enter",
+    "send; while the agent works, the line steers it (after the running command; shown under the status until read)",
+  ],
   ["Ctrl-X", "while the agent works: send the typed line now, stopping the running tool"],
   ["Alt+Enter, \\ Enter", "a new line in the input (a backslash before Enter is replaced by it)"],
   ["paste", "goes into the input as it is, newlines too (over 10 lines: [pasted N lines]); Enter sends it"],
   ["!command", "run a command now; its output goes with your next message"],
   ["Tab", "complete a /command at the start, or an @path (several: listed under the input)"],
-  ["Esc", "interrupt the running input (the conversation goes on)"],
+  ["Esc", "interrupt the running input (the conversation goes on; at a question too)"],
   ["Esc Esc", "on an empty input: /rewind (the turns to go back to)"],
   ["Ctrl-C", "clear the typed line; else interrupt; twice on an empty line: exit"],
   ["Shift+Tab", "cycle the approval mode: ask → edits → auto"],
-  ["Ctrl-O", "the last command's output in full"],
+  ["Ctrl-O", "the transcript: what was shown cut, in full (the last command's output, else the conversation)"],
   ["Ctrl-G", "edit the input in $VISUAL / $EDITOR"],
   ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
   ["Ctrl-R", "search earlier inputs: type to narrow, Ctrl-R older, Enter takes it, Esc cancels"],
+  ["in a menu", "Up/Down select, Enter chooses, y a u n or a number at once, typing narrows /model, Esc closes"],
   [
     "/command while working",
     `${Object.keys(COMMANDS)

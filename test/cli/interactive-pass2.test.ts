@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
-import { gongTerminal } from "./terminal.ts";
+import { gongTerminal, repeatedRows } from "./terminal.ts";
 
 // A terminal test waits for many screens; on a crowded machine each may take seconds.
 setDefaultTimeout(120_000);
@@ -60,14 +60,6 @@ test.skipIf(!hasTmux)(
   },
 );
 
-/** The non-empty rows of a screen that appear more than once. */
-const repeatedRows = (screen: string) => {
-  const seen = new Set<string>();
-  return screen
-    .split("\n")
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== "" && (seen.has(l) || (seen.add(l), false)));
-};
 const HINT = "Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.";
 
 for (const columns of [40, 60, 100]) {

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
-import { gongTerminal } from "./terminal.ts";
+import { gongTerminal, repeatedRows } from "./terminal.ts";
 
 // A terminal test waits for many screens; on a crowded machine each may take seconds.
 setDefaultTimeout(120_000);
@@ -23,15 +23,6 @@ const ws = useWorkspace();
 let fake: FakeLlm;
 
 const flags = (approval: "auto" | "ask") => [...WIRE_APIS[0].flags(fake), "--approval", approval];
-
-/** The non-empty rows of a screen that appear more than once. */
-const repeatedRows = (screen: string) => {
-  const seen = new Set<string>();
-  return screen
-    .split("\n")
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== "" && (seen.has(l) || (seen.add(l), false)));
-};
 
 /** Every row of the screen within `columns`. */
 const fits = (screen: string, columns: number) =>
