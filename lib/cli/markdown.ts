@@ -31,6 +31,8 @@ export class MarkdownStream {
   private table: string[] = [];
   /** Characters of the unfinished line already committed (it grew taller than the screen). */
   private kept = 0;
+  /** The pending part as last rendered, and at which width (cleared by every change to the text). */
+  private shown: { columns: number; text: string } | null = null;
 
   constructor(
     private readonly style: Style,
@@ -41,6 +43,7 @@ export class MarkdownStream {
 
   /** Takes a delta; returns the lines it finished, rendered (each ending in a newline). */
   push(delta: string): string {
+    this.shown = null;
     const text = this.partial + delta;
     const end = text.lastIndexOf("\n");
     let out = "";
@@ -54,6 +57,12 @@ export class MarkdownStream {
 
   /** What is still being written, rendered as it will show ("" when nothing is): rows joined by newlines. */
   pending(): string {
+    const columns = this.columns();
+    if (this.shown?.columns !== columns) this.shown = { columns, text: this.renderPending() };
+    return this.shown.text;
+  }
+
+  private renderPending(): string {
     const partial = this.partial;
     if (this.kept > 0) return this.continuation(wholeWords(partial.slice(this.kept)));
     // A table row being written shows with the table once its first cell is complete.
@@ -73,6 +82,7 @@ export class MarkdownStream {
 
   /** The answer ended: everything still waiting, rendered (ending in a newline); the next answer starts fresh. */
   flush(): string {
+    this.shown = null;
     const rest = this.partial;
     this.partial = "";
     let out: string;
@@ -113,6 +123,7 @@ export class MarkdownStream {
     const kept = this.partial.lastIndexOf(" ") + 1;
     if (kept <= this.kept) return "";
     this.kept = kept;
+    this.shown = null;
     return `${pending}\n`;
   }
 
@@ -124,6 +135,7 @@ export class MarkdownStream {
   private takeTable(): string {
     const rendered = this.renderTable(this.table);
     this.table = [];
+    this.shown = null;
     return rendered;
   }
 

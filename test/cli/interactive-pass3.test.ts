@@ -335,3 +335,26 @@ test.skipIf(!hasTmux)(
     await term.waitFor(() => !term.alive(), "gong to exit");
   },
 );
+
+test.skipIf(!hasTmux)(
+  "issue 40 item 11: with stdout not a terminal the question prints its numbered answers and a typed line answers it (n and the reason)",
+  async () => {
+    using term = gongTerminal(ws);
+    fake = await startFakeLlm({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo never-ran" } }] }, { text: "declined then" }],
+    });
+    const copy = join(ws.dir, "stdout.txt");
+    term.start(flags("ask"), { columns: 100, rows: 30, pipe: `tee ${copy}`, after: "echo gong-exited; sleep 30" });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("run it", "Enter");
+    await term.waitFor((s) => s.includes("  4. No") && s.includes("$ echo never-ran"), "the question");
+    term.keys("n not today", "Enter");
+    await term.waitFor((s) => s.includes("declined then"), "the answer");
+    expect(JSON.stringify(fake.requests[1].body.messages)).toContain("not today");
+    term.keys("C-d");
+    await term.waitFor((s) => s.includes("gong-exited"), "gong to exit at the end of input");
+    const written = readFileSync(copy, "utf8");
+    expect(written).toContain("✗ declined: $ echo never-ran — not today");
+    expect(written).not.toContain("\x1b");
+  },
+);
