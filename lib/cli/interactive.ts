@@ -341,7 +341,7 @@ class InteractiveShell implements AnswerReader {
       this.spinner.stop();
       this.renderer.endLine();
     }
-    const menu = new Menu(options, this.style);
+    const menu = new Menu(this.fitMenu(options), this.style);
     const chosen = new Promise<MenuChoice<T> | null>((resolve) => {
       const done = (choice: MenuChoice<unknown> | null) => {
         this.menu = null;
@@ -353,7 +353,9 @@ class InteractiveShell implements AnswerReader {
         this.screen.update();
       };
       if (!this.screen.tty) {
-        this.say(`${menu.view(this.screen.columns).rows.join("\n")}\n`);
+        // The keys' hint is the terminal's: a typed line answers here.
+        const rows = menu.view(this.screen.columns).rows.slice(0, -1);
+        this.say(`${rows.join("\n")}\n${this.style.dim("type an answer's number or key (a reason after n)")}\n`);
         this.lineAnswer = (line) => done(line === null ? null : menu.answer(line));
         this.rl.setPrompt("› ");
         this.rl.prompt();
@@ -366,6 +368,18 @@ class InteractiveShell implements AnswerReader {
     // Lines typed before the question came back in the input once it is answered.
     if (aside.length) void chosen.then(() => this.giveBack(aside));
     return chosen;
+  }
+
+  /**
+   * A menu taller than the screen (a question with a long diff) keeps its first title row and its
+   * answers in the live region; the rest of the title goes above, into the output.
+   */
+  private fitMenu<T>(options: MenuOptions<T>): MenuOptions<T> {
+    const title = options.title ?? [];
+    const room = this.screen.rows - 2 - Math.min(options.items.length, options.maxItems ?? 10) - 3;
+    if (!this.screen.tty || title.length <= Math.max(1, room)) return options;
+    this.say(`${title.slice(1).join("\n")}\n`);
+    return { ...options, title: title.slice(0, 1) };
   }
 
   /** The question is answered: its line stays where the question was. */

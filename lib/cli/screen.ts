@@ -47,8 +47,6 @@ export class Screen {
   private at = { row: 0, col: 0 };
   private cursorShown = true;
   private detached = false;
-  /** Bytes written to the terminal (what the bench and the tests count). */
-  written = 0;
 
   constructor(private readonly terminal: Terminal) {
     (terminal as NodeJS.EventEmitter).on?.("resize", this.onResize);
@@ -236,7 +234,6 @@ export class Screen {
   }
 
   private out(text: string): void {
-    this.written += Buffer.byteLength(text);
     this.terminal.write(text);
   }
 

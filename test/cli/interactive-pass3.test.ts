@@ -358,3 +358,32 @@ test.skipIf(!hasTmux)(
     expect(written).not.toContain("\x1b");
   },
 );
+
+test.skipIf(!hasTmux)(
+  "issue 40 item 11: a question taller than the terminal (a long diff at 60 × 20) keeps its question and answers on screen, the diff above them",
+  async () => {
+    using term = gongTerminal(ws);
+    Bun.write(join(ws.dir, "notes.txt"), "old line\n");
+    const added = Array.from({ length: 40 }, (_, i) => `added line ${i + 1}`).join("\n");
+    fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "edit", arguments: { path: "notes.txt", old_text: "old line", new_text: added } }] },
+        { text: "edited" },
+      ],
+    });
+    term.start(flags("ask"), { columns: 60, rows: 20 });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("edit it", "Enter");
+    const asked = await term.waitFor((s) => s.includes("❯ 1. Yes") && s.includes("make this change?"), "the question");
+    const screenRows = asked.split("\n").slice(-20).join("\n");
+    expect(screenRows).toContain("? make this change?");
+    expect(screenRows).toContain("4. No");
+    expect(asked).toContain("+added line 1");
+    term.keys("y");
+    const text = await term.waitFor((s) => s.includes("edited") && s.includes("↑"), "the answer");
+    expect(text).toContain("✓ allowed: edit");
+    expect(text).not.toContain("make this change?");
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
