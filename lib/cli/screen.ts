@@ -76,7 +76,9 @@ export class Screen {
       if (text) this.out(text);
       return;
     }
-    const all = this.partial + text;
+    // A carriage return would move the cursor under the region's feet (rows are only ever ended),
+    // and a tab to a stop the row's width does not count: neither reaches the terminal.
+    const all = this.partial + text.replace(/\r/g, "").replace(/\t/g, "    ");
     const end = all.lastIndexOf("\n");
     this.partial = all.slice(end + 1);
     if (end < 0) return this.update();
