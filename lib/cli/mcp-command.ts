@@ -27,6 +27,8 @@ import { parseCommand } from "./command-args.ts";
 import { oneLine } from "../output/cut.ts";
 import type { Io } from "./session-io.ts";
 import { chooseWord } from "./did-you-mean.ts";
+import { bundlesFor } from "../core/bundles.ts";
+import { settingsFiles } from "../core/prepare.ts";
 
 export const MCP_HELP = `gong mcp — MCP servers (Claude Code's syntax and scopes)
 
@@ -260,7 +262,14 @@ const READ_OPTIONS = { cwd: { type: "string" }, trust: { type: "boolean" } } as 
 async function configured(cwd: string, trustFlag: boolean | undefined, io: Io): Promise<HostMcp> {
   const trust = await decideTrust({ cwd, flag: Boolean(trustFlag), env: io.env }, loadSettings(cwd));
   const user = await userMcpSources(cwd, io.env);
-  const mcp = await configureMcp(cwd, trust.loaded, trust.trusted, io.env, user.sources);
+  // The plugins' and extensions' servers too, each named with the plugin it came with (nothing is installed here).
+  const none = { skills: [], agents: [], commands: [], problems: [] };
+  const files = settingsFiles(cwd, trust, io.env);
+  const bundled = await bundlesFor({ cwd, setup: files, trusted: trust.trusted, env: io.env }, none);
+  const mcp = await configureMcp(cwd, trust.loaded, trust.trusted, io.env, {
+    ...user.sources,
+    bundled: bundled?.servers,
+  });
   for (const warning of [...user.warnings, ...mcp.warnings]) io.stderr.write(`gong: ${warning}\n`);
   return mcp;
 }

@@ -261,7 +261,7 @@ export function settingsFiles(
   cwd: string,
   trust: TrustDecision,
   env: Record<string, string | undefined>,
-  flags: SessionFlags,
+  flags: Pick<SessionFlags, "extraSettings"> = {},
 ): Setup {
   return loadSetup({
     flagSettings: flags.extraSettings,
