@@ -125,9 +125,7 @@ export class ShellApprovals {
     });
     if (choice === null) return { allow: false, reason: "interrupted" };
     const what =
-      request.kind === "shell"
-        ? `$ ${request.command ?? request.summary}`
-        : `${request.toolName} ${request.summary}`;
+      request.kind === "shell" ? `$ ${request.command ?? request.summary}` : `${request.toolName} ${request.summary}`;
     if (choice.value === "no") {
       const reason = choice.text?.trim();
       this.reader.settle(`${s.red("✗")} ${s.dim(`declined: ${what}${reason ? ` — ${reason}` : ""}`)}\n`);

@@ -89,7 +89,10 @@ export class ShellUser implements UserChannel {
     const s = this.style;
     const answer = consent(
       await this.reader.choose({
-        title: [`${s.yellow("?")} ${s.bold("carry out this plan?")}`, ...(plan ?? s.dim("(the plan above)")).split("\n")],
+        title: [
+          `${s.yellow("?")} ${s.bold("carry out this plan?")}`,
+          ...(plan ?? s.dim("(the plan above)")).split("\n"),
+        ],
         items: yesNo("what to change (the model reads it)"),
         escape: "decline",
       }),
