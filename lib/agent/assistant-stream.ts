@@ -3,9 +3,12 @@
  * accumulated once, by the client, and carried on its events — sits at the end of the history while
  * the answer arrives (message_start → message_update … → message_end, each carrying that one
  * message) and is replaced by the final message. If the stream breaks or is aborted, a partial
- * message with text is kept; an empty one is dropped.
+ * message with text is kept; an empty one is dropped. A call the provider had begun answering was
+ * billed even if it broke off: its usage, estimated, goes on the outcome (and on the kept message),
+ * so an interrupted answer is counted in the totals and the context.
  */
 import type { CallDescription } from "../../tools/metadata.ts";
+import { getModel } from "../llm/catalog.ts";
 import { LlmError } from "../llm/errors.ts";
 import {
   textOf,
@@ -15,7 +18,10 @@ import {
   type Message,
   type Request,
   type Response,
+  type Usage,
 } from "../llm/types.ts";
+import { usageWithCost } from "../llm/usage.ts";
+import { estimateTokens, textTokens } from "./compaction/tokens.ts";
 import type { Emit, StreamError } from "./vocabulary.ts";
 
 export interface StreamOutcome {
@@ -23,6 +29,8 @@ export interface StreamOutcome {
   message: AssistantMessage | null;
   response?: Response;
   error?: StreamError;
+  /** A call that broke off after the provider began answering: what it is estimated to have used. */
+  usage?: Usage;
   /** Where the error came from, for --verbose (kept out of `error`, which events and results carry). */
   stack?: string;
 }
@@ -63,13 +71,17 @@ export async function streamAssistant(
     return message;
   };
   const fail = (error: StreamError, partial?: AssistantMessage, stack?: string): StreamOutcome => {
+    const streamed = partial ?? shown;
+    // Before the provider's first event nothing was answered (the connection failed, the key was refused).
+    const usage = shown ? brokenOffUsage(request, history, shown, streamed!) : undefined;
     const kept = keepPartial(
-      partial ?? shown ?? { role: "assistant", content: [], model: request.model, timestamp: Date.now() },
+      streamed ?? { role: "assistant", content: [], model: request.model, timestamp: Date.now() },
       error,
       request.model,
     );
+    if (kept && usage) kept.usage = usage;
     if (kept) show(kept);
-    return { message: settle(kept), error, ...(stack ? { stack } : {}) };
+    return { message: settle(kept), error, ...(usage ? { usage } : {}), ...(stack ? { stack } : {}) };
   };
 
   try {
@@ -208,4 +220,39 @@ function keepPartial(partial: AssistantMessage, error: StreamError, model: strin
     finishReason: error.kind === "aborted" ? "aborted" : "error",
     errorMessage: error.message,
   };
+}
+
+/**
+ * What a call that broke off used, estimated (no tokenizer: the estimate compaction uses): the
+ * conversation up to the last answer as that answer's usage counted it (read from the cache when
+ * that one was), what came after it, and what streamed out; priced from the catalog.
+ */
+function brokenOffUsage(
+  request: Request,
+  history: Message[],
+  shown: AssistantMessage,
+  streamed: AssistantMessage,
+): Usage {
+  const at = history.findLastIndex((m) => m !== shown && m.role === "assistant" && m.usage !== undefined);
+  const last = at >= 0 ? (history[at] as AssistantMessage).usage! : undefined;
+  const added = history.slice(at + 1).filter((m) => m !== shown);
+  const since = estimateTokens(added);
+  const whole = Math.ceil(
+    estimateTokens(request.messages) +
+      textTokens(request.system ?? "") +
+      textTokens(JSON.stringify(request.tools ?? [])),
+  );
+  const prefix = last ? last.input + last.cacheRead + last.cacheWrite + last.output : 0;
+  const cached = last !== undefined && last.cacheRead + last.cacheWrite > 0;
+  const counts = {
+    input: last ? (cached ? since : prefix + since) : whole,
+    cacheRead: cached ? prefix : 0,
+    output: estimateTokens([streamed]),
+  };
+  try {
+    return usageWithCost(counts, getModel(request.model));
+  } catch {
+    // A model the catalog cannot name: the tokens without a price.
+    return { ...counts, cacheWrite: 0, reasoning: 0, cost: 0 };
+  }
 }

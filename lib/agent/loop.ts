@@ -190,7 +190,9 @@ async function runCycle(run: Run, input: PendingInput, total: SubmitResult): Pro
     const { profile, toolset, system } = context.current();
     const request = await buildRequest(run, profile, toolset, systemOverride ?? system);
     const outcome = await streamAssistant(config.client, request, signal, emit, context.messages, toolset);
-    if (outcome.response) total.usage = addUsage(total.usage, outcome.response.usage);
+    // A call that broke off (interrupted, cut by the network) was billed too: its estimated usage counts.
+    const used = outcome.response?.usage ?? outcome.usage;
+    if (used) total.usage = addUsage(total.usage, used);
 
     if (outcome.error) {
       emit("turn_end", { turn_index: turnIndex, tool_calls: [], error: outcome.error });

@@ -1,19 +1,32 @@
 /**
- * The interactive shell's side of approvals (lib/gate holds the gate): what a confirmation
- * shows — the command, or the change a file edit proposes — and the "always" answers, written as
- * allow rules (`Bash(npm test *)`, one per part of a compound command) to the project's
+ * The interactive shell's side of approvals (lib/gate holds the gate): a compact question — what
+ * the call is (the command, or the change a file edit proposes), paths shown from the project
+ * ("src/a.ts", "~/.gong/settings.json") — and a menu of answers: y yes, a always in this project,
+ * u always for you, n no (with the reason the model sees, typed on its row). "Always" answers are
+ * written as allow rules (`Bash(npm test *)`, one per part of a compound command) to the project's
  * `.gong/settings.local.json` or the user's `~/.gong/settings.json`, as the answer chose.
  */
 import { homedir } from "node:os";
+import { isAbsolute, relative } from "node:path";
 import { addAllowRules } from "../setup/rule-file.ts";
 import type { ApprovalAnswer, ApprovalRequest, ApprovalScope } from "../gate/approval.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "../gate/modes.ts";
+import type { MenuChoice, MenuItem, MenuOptions } from "./menu.ts";
 import { colorDiff, type Style } from "./render.ts";
 
-/** A settings file's path as the question shows it: under the home directory with "~". */
-function shortPath(file: string): string {
+/** A path as the shell shows it: from the project when inside it, under the home directory with "~". */
+export function displayPath(file: string, cwd: string): string {
+  if (cwd && isAbsolute(file)) {
+    const inside = relative(cwd, file);
+    if (inside && !inside.startsWith("..") && !isAbsolute(inside)) return inside;
+  }
   const home = homedir();
   return home && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
+}
+
+/** Every absolute path in a sentence ("the rule … in /home/me/p/.gong/settings.json") shown as displayPath shows it. */
+function displayPaths(text: string, cwd: string): string {
+  return text.replace(/(^|[\s(])(\/[^\s,;)]+)/g, (_m, pre: string, path: string) => pre + displayPath(path, cwd));
 }
 
 /** The next mode Shift+Tab selects: ask → edits → auto → ask. */
@@ -21,13 +34,13 @@ export function nextApprovalMode(mode: ApprovalMode): ApprovalMode {
   return APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length];
 }
 
-/** The lines a confirmation shows: the full command, or the proposed change as a diff. */
-export function describeRequest(request: ApprovalRequest, style: Style): string {
+/** The lines a confirmation shows: the full command, or the proposed change as a diff (paths from `cwd`). */
+export function describeRequest(request: ApprovalRequest, style: Style, cwd = ""): string {
   const { args } = request;
   const command = request.kind === "shell" ? request.command : undefined;
   if (command) return `  ${style.bold("$")} ${command}`;
   const path = [args.file_path, args.path, args.absolute_path].find((p) => typeof p === "string");
-  const head = `  ${style.bold(request.toolName)} ${path ?? request.summary}`;
+  const head = `  ${style.bold(request.toolName)} ${path ? displayPath(path, cwd) : request.summary}`;
   const change = proposedChange(args);
   return change ? `${head}\n${colorDiff(change, style, 30).replace(/^/gm, "    ")}` : head;
 }
@@ -44,22 +57,39 @@ export function proposedChange(args: Record<string, unknown>): string | undefine
   return lines.length ? lines.join("\n") : undefined;
 }
 
-/** A typed answer: y (or Enter) allows, a allows always in this project, u always for the user, n [reason] declines with the reason the model sees. */
-export function parseAnswer(line: string): ApprovalAnswer {
-  const text = line.trim();
-  if (text === "" || /^y(es)?$/i.test(text)) return { allow: true };
-  if (/^a(lways)?$/i.test(text)) return { allow: true, always: true, scope: "project" };
-  if (/^u(ser)?$/i.test(text)) return { allow: true, always: true, scope: "user" };
-  const reason = text.replace(/^no?\b[\s,:-]*/i, "").trim();
-  return reason ? { allow: false, reason } : { allow: false };
+/** How the shell puts a question to the user. */
+export interface AnswerReader {
+  /** Shows the menu and resolves with the choice (null when the input was interrupted meanwhile). */
+  choose<T>(options: MenuOptions<T>): Promise<MenuChoice<T> | null>;
+  /** The question is answered: one line naming the decision stays where it was. */
+  settle(line: string): void;
 }
 
-/** How the shell shows a confirmation and reads the typed answer (null when the input was interrupted). */
-export interface AnswerReader {
-  show(text: string): void;
-  readLine(prompt: string): Promise<string | null>;
-  /** The question is answered: it gives way to one line naming the decision. */
-  settle(line: string): void;
+type Answer = "yes" | ApprovalScope | "no";
+
+/** The answers a question offers: "always" names the rules and where they are kept, when there are rules. */
+export function answerItems(
+  rules: readonly string[],
+  files: Record<ApprovalScope, string>,
+  cwd: string,
+): MenuItem<Answer>[] {
+  // A command gong cannot read with certainty has no rule: it can only be allowed once.
+  const always: MenuItem<Answer>[] = rules.length
+    ? [
+        {
+          value: "project",
+          label: `Yes, always in this project: ${rules.join(", ")}`,
+          detail: `(${displayPath(files.project, cwd)})`,
+          key: "a",
+        },
+        { value: "user", label: "Yes, always for you", detail: `(${displayPath(files.user, cwd)})`, key: "u" },
+      ]
+    : [];
+  return [
+    { value: "yes", label: "Yes", key: "y" },
+    ...always,
+    { value: "no", label: "No", key: "n", input: "why? (optional; the model reads it)" },
+  ];
 }
 
 /** The shell's approvals: the current mode (Shift+Tab cycles it), the question, and "always" answers written as rules. */
@@ -70,6 +100,8 @@ export class ShellApprovals {
     private readonly ruleFiles: Record<ApprovalScope, string>,
     private readonly reader: AnswerReader,
     private readonly style: Style,
+    /** The project's directory: paths are shown from it. */
+    private readonly cwd = "",
   ) {}
 
   cycle(): ApprovalMode {
@@ -80,34 +112,35 @@ export class ShellApprovals {
   /** The gate's `ask`: the user answers; "always" writes the call's allow rules to the file the answer names. */
   async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
     const s = this.style;
-    const why = request.askRule ? s.dim(` (asked by ${request.askRule})`) : "";
-    this.reader.show(
-      `${s.yellow("?")} ${s.bold(request.kind === "shell" ? "run this command?" : "make this change?")}${why}\n${describeRequest(request, s)}\n`,
-    );
+    const { cwd } = this;
+    const why = request.askRule ? s.dim(` (asked by ${displayPaths(request.askRule, cwd)})`) : "";
     const rules = request.alwaysRules ?? [];
-    // "Always" lasts beyond this session: the question says where each answer writes its rules.
-    const always = rules.length
-      ? ` · a always in this project · u always for you (${rules.join(", ")}; kept in ${shortPath(this.ruleFiles.project)} or ${shortPath(this.ruleFiles.user)})`
-      : "";
-    const line = await this.reader.readLine(`${s.yellow("allow?")} ${s.dim(`y yes · n [reason] no${always}`)} › `);
-    if (line === null) return { allow: false, reason: "interrupted" };
-    const answer = parseAnswer(line);
+    const choice = await this.reader.choose<Answer>({
+      title: [
+        `${s.yellow("?")} ${s.bold(request.kind === "shell" ? "run this command?" : "make this change?")}${why}`,
+        ...describeRequest(request, s, cwd).split("\n"),
+      ],
+      items: answerItems(rules, this.ruleFiles, cwd),
+      escape: "interrupt",
+    });
+    if (choice === null) return { allow: false, reason: "interrupted" };
     const what =
       request.kind === "shell" ? `$ ${request.command ?? request.summary}` : `${request.toolName} ${request.summary}`;
-    if (!answer.allow) {
-      this.reader.settle(`${s.red("✗")} ${s.dim(`declined: ${what}${answer.reason ? ` — ${answer.reason}` : ""}`)}\n`);
-      return answer;
+    if (choice.value === "no") {
+      const reason = choice.text?.trim();
+      this.reader.settle(`${s.red("✗")} ${s.dim(`declined: ${what}${reason ? ` — ${reason}` : ""}`)}\n`);
+      return reason ? { allow: false, reason } : { allow: false };
     }
-    let kept = "";
-    if (answer.always && rules.length) {
-      const scope = answer.scope ?? "project";
-      const file = this.ruleFiles[scope];
-      const failed = addAllowRules(file, rules);
-      kept = failed
-        ? ` (always for this session; not saved: ${failed})`
-        : ` (always: ${rules.join(", ")} saved to ${file})`;
-    } else if (answer.always) kept = " (this once: no rule can cover a command gong cannot read with certainty)";
+    if (choice.value === "yes") {
+      this.reader.settle(`${s.green("✓")} ${s.dim(`allowed: ${what}`)}\n`);
+      return { allow: true };
+    }
+    const file = this.ruleFiles[choice.value];
+    const failed = addAllowRules(file, rules);
+    const kept = failed
+      ? ` (always for this session; not saved: ${failed})`
+      : ` (always: ${rules.join(", ")} saved to ${displayPath(file, cwd)})`;
     this.reader.settle(`${s.green("✓")} ${s.dim(`allowed: ${what}${kept}`)}\n`);
-    return answer;
+    return { allow: true, always: true, scope: choice.value };
   }
 }

@@ -1,8 +1,12 @@
 /**
  * Turns session events into the shell's terminal lines: streamed answer text, one line per tool
- * call (the live line while it is written and runs, with the time it takes and the tail of its
- * output), its result (the first lines of a command's output, a failure's last line, a diff), plan
- * checklists, retries and warnings.
+ * call (the live status while it is written and runs, with the time it takes and the tail of its
+ * output), its result (the last lines of a command's output, a failure's last line, a diff), plan
+ * checklists, retries and warnings. The live status stays up from the request to the end of the
+ * input — thinking, writing the answer (with the tokens written so far), running a command — so a
+ * pause mid-answer still shows the spinner, the time and the key that interrupts. On a terminal
+ * the answer's unfinished line is the region's pending part (`pendingView`), committed rendered
+ * once it ends.
  */
 import type { SessionEvent } from "../agent/index.ts";
 import { formatWait } from "../llm/retry.ts";
@@ -19,6 +23,7 @@ import {
 } from "./render.ts";
 import { formatSeconds, type LiveLine } from "./live-line.ts";
 import type { MarkdownStream } from "./markdown.ts";
+import type { View } from "./screen.ts";
 import { WordWrapStream } from "./word-wrap-stream.ts";
 import { subagentLine } from "./subagent-lines.ts";
 import { cutToWidth, fitText } from "./text-width.ts";
@@ -55,10 +60,10 @@ export class EventRenderer {
   private readonly calls = new Map<string, { label: string; started: number; output: string; passed?: string }>();
   /** The last command's whole output as kept (Ctrl-O shows it), and where a longer one was saved. */
   private lastResult: { label: string; text: string; path: string | null } | null = null;
-  /** The user is typing a line below the output: the unfinished line is held apart (holdPartial). */
-  private holding = false;
   /** When the model was asked (the live line counts from there). */
   private turnStarted = Date.now();
+  /** Characters the model has streamed in this call (answer, reasoning, call arguments): its tokens, estimated. */
+  private streamed = 0;
 
   constructor(
     private readonly out: (s: string) => void,
@@ -85,14 +90,17 @@ export class EventRenderer {
     }
     switch (event.kind) {
       case "turn_start":
-        // Waiting for the model: say so until its first words arrive.
+        // Waiting for the model: say so until the input ends.
         this.turnStarted = Date.now();
-        if (!this.midLine) this.spinner.start("thinking…", this.turnStarted);
+        this.streamed = 0;
+        this.spinner.setTokens(0);
+        this.spinner.start("thinking…", this.turnStarted);
         break;
       case "assistant_thinking_delta":
         this.thinkingDelta(event.data.delta);
         break;
       case "tool_call_update":
+        this.count(event.data.delta);
         // The model is still writing the call: show it as its arguments stream in.
         // Only updates carrying a parsed snapshot change the label; the others are raw deltas.
         if (event.data.call_summary !== undefined) {
@@ -150,6 +158,7 @@ export class EventRenderer {
 
   /** The model's reasoning, dimmed, before its answer. */
   private thinkingDelta(delta: string): void {
+    this.count(delta);
     if (!delta || !this.showThinking) return;
     this.thinking = true;
     if (this.showThinking === "collapsed") {
@@ -158,7 +167,6 @@ export class EventRenderer {
       this.spinner.start(`thinking: ${lastLines(this.reasoning, 1)[0]?.trim() ?? ""}`, this.turnStarted);
       return;
     }
-    this.spinner.stop();
     this.out(this.style.dim(delta));
     this.midLine = !delta.endsWith("\n");
   }
@@ -166,13 +174,17 @@ export class EventRenderer {
   private textDelta(delta: string): void {
     if (!delta) return;
     this.endThinking();
-    // The first words end the "thinking…" line; an unfinished line shows at once (markdown re-renders it when it ends).
-    this.spinner.stop();
-    const text = this.markdown ? this.markdown.push(delta) : this.plain.push(delta);
-    // While the user types, the screen redraws the unfinished line it holds apart even when nothing else comes.
-    if (!text && !this.holding) return;
-    this.out(text);
-    if (text) this.midLine = !text.endsWith("\n");
+    this.count(delta);
+    // The live status stays up through the answer (elapsed time, tokens, the key that interrupts).
+    this.spinner.start("writing…", this.turnStarted);
+    // Finished lines go above for good; the unfinished one is the live region's (written out even
+    // when empty: the screen draws the pending part again).
+    if (this.markdown) this.out(this.markdown.push(delta));
+    else {
+      const text = this.plain.push(delta);
+      if (text) this.out(text);
+      if (text) this.midLine = !text.endsWith("\n");
+    }
   }
 
   /** A finished call: its label, its result line (with the time it took), a command's last lines, a diff. */
@@ -300,10 +312,6 @@ export class EventRenderer {
     this.say(`${error ? this.style.red(line) : this.style.dim(line)}\n`);
   }
 
-  /**
-   * The user allowed a call that waited for the answer: its live line comes back, and its time
-   * counts from now, when the command really starts, not from before the question.
-   */
   /** A call passed without a question (a rule allows it, it only reads): its result line says so. */
   markPassed(callId: string, why: string): void {
     const call = this.calls.get(callId);
@@ -315,6 +323,10 @@ export class EventRenderer {
     return this.calls.size > 0;
   }
 
+  /**
+   * The user allowed a call that waited for the answer: its live line comes back, and its time
+   * counts from now, when the command really starts, not from before the question.
+   */
   resumeCall(callId: string): void {
     const call = this.calls.get(callId);
     if (!call) return;
@@ -322,37 +334,17 @@ export class EventRenderer {
     this.spinner.start(call.label, call.started);
   }
 
-  /**
-   * The user starts typing a line below the output: the answer's unfinished line leaves the screen
-   * (it comes back rendered once it ends), so the output goes on in whole lines above the user's.
-   */
-  holdPartial(): void {
-    this.holding = true;
-    if (!this.markdown) {
-      // Plain text: the row ends between two words; the word being written waits in the stream.
-      if (this.midLine) this.out("\n");
-      this.plain.lineEnded();
-      this.midLine = false;
-      return;
-    }
-    const erase = this.markdown.hold();
-    if (erase === null) return this.endLine();
-    if (erase) this.out(erase);
-    this.midLine = false;
+  /** The answer's unfinished part as the live region shows it (nothing without markdown: the text is printed as it comes). */
+  pendingView(): View {
+    const pending = this.markdown?.pending() ?? "";
+    return { rows: pending ? pending.split("\n") : [] };
   }
 
-  /** The user's line is done: the unfinished line, if any, shows again. */
-  releasePartial(): void {
-    this.holding = false;
-    const shown = this.markdown?.release();
-    if (!shown) return;
-    this.out(shown);
-    this.midLine = !shown.endsWith("\n");
-  }
-
-  /** While the user types a line: the rendered answer's unfinished line as it shows apart ("" without markdown: the screen holds the text). */
-  heldText(): string {
-    return this.holding && this.markdown ? this.markdown.heldText() : "";
+  /** Characters the model streamed: the live status shows them as tokens. */
+  private count(delta: string | undefined): void {
+    if (!delta) return;
+    this.streamed += delta.length;
+    this.spinner.setTokens(Math.ceil(this.streamed / 4));
   }
 
   /** The last command's output in full (Ctrl-O), fitted to the width; null when no command ran yet. */
@@ -379,7 +371,6 @@ export class EventRenderer {
   private flushMarkdown(): void {
     const rest = this.markdown ? this.markdown.flush() : this.plain.flush();
     if (!rest) return;
-    this.spinner.stop();
     this.out(rest);
     this.midLine = !rest.endsWith("\n");
   }
@@ -404,9 +395,8 @@ export class EventRenderer {
     this.out(fitText(text, this.columns()));
   }
 
+  /** Other output follows: a line printed as it came ends (the markdown's unfinished line waits in the live region). */
   endLine(): void {
-    // Other output follows: the answer's provisional text stays on screen as it is.
-    this.markdown?.commit();
     const word = this.markdown ? "" : this.plain.flush();
     if (word) this.out(word);
     if (this.midLine || word) this.out("\n");

@@ -1,13 +1,17 @@
 /**
  * The line-mode interactive shell: a prompt line, answers streamed as they arrive, one line per
  * tool call (a spinner while it runs, then a short result; a colored diff for edits), usage after
- * each answer. A line typed while the agent works is sent as steering (typing opens a line of its
- * own, see screen.ts); Ctrl-C interrupts the running input (the conversation goes on), and a second Ctrl-C on an empty line exits.
+ * each answer. While the agent works a live status stays under the output (spinner, time, tokens,
+ * Esc to interrupt); a line typed meanwhile is sent as steering (typing opens a line of its own
+ * under the status, see steering-lines.ts); Ctrl-C interrupts the running input (the conversation
+ * goes on), and a second Ctrl-C on an empty line exits. Questions and pickers are menus (menu.ts).
  *
  * The shell is one object with an explicit state: `idle` (the prompt waits for a line), `running`
  * (the agent works on an input; typed lines steer it), `asking` (a question waits for its answer
  * while the agent works) and `closing`. Each key and event handler is a method that reads the
- * state and moves it on.
+ * state and moves it on. What is on screen is drawn by screen.ts: the output above, and under it
+ * the live region — the answer's unfinished line, the live status, the input (or a menu) and the
+ * status line.
  */
 import { existsSync } from "node:fs";
 import type { Session, SessionEvent, SubmitResult } from "../agent/index.ts";
@@ -16,8 +20,7 @@ import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./session-io.ts";
 import { formatUsage, makeStyle, useColor, type Style } from "./render.ts";
-import { fitText, fitToWidth } from "./text-width.ts";
-import { layoutInput } from "./line-layout.ts";
+import { fitText, type LinePart } from "./text-width.ts";
 import { editInEditor } from "./external-editor.ts";
 import { rejectedKeyHint } from "./rejected-key.ts";
 import { formatSeconds, LiveLine } from "./live-line.ts";
@@ -25,7 +28,7 @@ import { EventRenderer } from "./event-renderer.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { StatusLine } from "./status-line.ts";
 import { InputHistory } from "./input-history.ts";
-import { Screen } from "./screen.ts";
+import { type RegionPart, Screen, type View } from "./screen.ts";
 import { CurrentSession } from "./current-session.ts";
 import type { SessionSetup } from "../core/prepare.ts";
 import { persists } from "../core/open.ts";
@@ -38,15 +41,22 @@ import { completeInput } from "./completion.ts";
 import { approvalGate, withGate, type ApprovalGate } from "../gate/approval.ts";
 import { APPROVAL_MODE_HELP, type ApprovalMode } from "../gate/modes.ts";
 import { ShellApprovals, type AnswerReader } from "./approve-prompt.ts";
+import { Menu, type MenuChoice, type MenuOptions } from "./menu.ts";
 import { PlanMode } from "./plan-mode.ts";
 import { ShellUser } from "./shell-user.ts";
+import { SteeringLines } from "./steering-lines.ts";
 import { renderTranscript } from "./transcript.ts";
+import { recordedUsage } from "../store/usage.ts";
 
 /** The end of a `!` command's output kept for the model. */
 const USER_COMMAND_CHARS = 30_000;
 
-/** Under the live line while the user types a steering line and a tool runs: what each key does with it. */
-const STEERING_KEYS = "Enter: send after it · Ctrl-X: stop it, send now · Esc: stop all";
+/** Under the live line while the user types a steering line and a tool runs: what each key does with it (the last leave first when narrow). */
+const STEERING_KEYS: LinePart[] = [
+  { text: "Enter: send after it", short: "Enter: after it", rank: 2 },
+  { text: "Ctrl-X: stop it, send now", short: "Ctrl-X: now", rank: 1 },
+  { text: "Esc: stop all", rank: 0 },
+];
 
 /** What the shell is doing: waiting for a line, working on an input, waiting for a question's answer (while working), or shutting down. */
 export type ShellState = "idle" | "running" | "asking" | "closing";
@@ -66,6 +76,8 @@ class InteractiveShell implements AnswerReader {
   private readonly renderer: EventRenderer;
   private readonly approvals: ShellApprovals;
   private readonly gate: ApprovalGate;
+  /** Steering lines from Enter until the model reads them. */
+  private readonly steering: SteeringLines;
   /** Started by open(): the session runs with the approval gate in its hooks. */
   private host!: CurrentSession;
   private readonly planMode = new PlanMode();
@@ -82,12 +94,20 @@ class InteractiveShell implements AnswerReader {
   private sessionUsage: Usage = zeroUsage();
   private unsubscribe = () => {};
   private store: CurrentSession["sessionStore"] | undefined;
-  /** While asking: where the typed answer goes. */
-  private answer: ((line: string | null) => void) | null = null;
-  /** The question on screen: its rows, the prompt's, and the output count once it was shown (to tell whether more came below it). */
-  private question = { rows: 0, prompt: "", answer: "", printed: -1 };
+  /** The menu on screen (a question, a picker) and where its choice goes; keys go to it. */
+  private menu: { menu: Menu<unknown>; done(choice: MenuChoice<unknown> | null): void } | null = null;
+  /** The questions asked so far, one after the other. */
+  private questions: Promise<unknown> = Promise.resolve();
+  /** Off a terminal, a menu is answered with a typed line: where it goes. */
+  private lineAnswer: ((line: string | null) => void) | null = null;
+  /** The input (the prompt, or a steering line being typed) is drawn in the live region. */
+  private inputShown = false;
+  /** The user is typing a steering line while the agent works. */
+  private composing = false;
   /** Esc or Ctrl-C came at a question: "interrupted" is said when the input has ended. */
   private interruptedAtQuestion = false;
+  /** The running input was interrupted (the steering lines it held come back in the input). */
+  private interrupted = false;
   private lastSigint = 0;
   /** Esc pressed once on an empty idle input: a second one opens /rewind. */
   private escArmed = false;
@@ -106,12 +126,12 @@ class InteractiveShell implements AnswerReader {
     this.style = makeStyle(this.color);
     this.screen = new Screen(io.stdout);
     this.spinner = new LiveLine(this.screen, this.style);
-    this.screen.attach(this.spinner);
-    const markdown = this.color
+    // On a terminal the answer is rendered (colors or not) and its unfinished line drawn in place.
+    const markdown = this.screen.tty
       ? new MarkdownStream(
           this.style,
           () => this.screen.columns,
-          () => this.terminalRows,
+          () => this.screen.rows - 8,
         )
       : null;
     this.renderer = new EventRenderer(
@@ -122,9 +142,13 @@ class InteractiveShell implements AnswerReader {
       markdown,
       setup.settings.showThinking ?? true,
     );
-    // Approvals: the gate waits on the user's typed answer (this shell shows the question and reads it).
-    this.approvals = new ShellApprovals(approval, setup.ruleFiles, this, this.style);
-    this.gate = approvalGate({
+    // Approvals: the gate waits on the user's answer (this shell shows the question's menu).
+    this.approvals = new ShellApprovals(approval, setup.ruleFiles, this, this.style, setup.cwd);
+    this.steering = new SteeringLines(
+      (text, now) => this.host.session.steer(text, { interrupt: now }),
+      (lines) => this.spinner.setQueued(lines),
+    );
+    const gate = approvalGate({
       mode: () => this.approvals.mode,
       ask: async (request) => {
         const answer = await this.approvals.ask(request);
@@ -134,7 +158,22 @@ class InteractiveShell implements AnswerReader {
       passed: (callId, why) => this.renderer.markPassed(callId, why),
       permissions: setup.permissions,
     });
-    this.status = new StatusLine(this.screen, this.style, () => ({
+    // The gate is the last hook before a call runs: past it, the call has started (held steering may go).
+    const before = gate.hooks.beforeToolCall!;
+    this.gate = {
+      ...gate,
+      hooks: {
+        ...gate.hooks,
+        beforeToolCall: async (tool, args) => {
+          try {
+            return await before(tool, args);
+          } finally {
+            this.steering.started(args);
+          }
+        },
+      },
+    };
+    this.status = new StatusLine(this.style, () => ({
       model: this.host.session.model,
       profile: this.host.session.profile,
       approval: this.approvals.mode,
@@ -159,22 +198,18 @@ class InteractiveShell implements AnswerReader {
     this.history = new InputHistory(setup.cwd);
     this.rl = createLineInput({
       input: io.stdin,
-      output: this.screen.echo,
       terminal: io.stdout,
       prompt: this.inputPrompt,
       history: this.history.load(),
       historySize: InputHistory.size,
       complete: (line, cursor) =>
         completeInput(line, cursor, setup.cwd, [...slashCommandList(), ...commandInfos(this.customCommands)]),
-      reserveBelow: () => (this.status.visible ? 1 : 0),
+      changed: () => this.screen.update(),
+      release: () => this.screen.release(),
     });
-    this.status.rowsBelow = () => this.rl.rowsBelowCursor;
-    this.screen.attachPending(() => this.renderer.heldText());
-    this.screen.attachInput({
-      erase: () => this.rl.erase(),
-      redraw: () => this.rl.prompt(true),
-      sentRows: () => this.rl.sentRows,
-    });
+    // The live region, top to bottom: the answer's unfinished line, the live status, the input or a menu, the status line.
+    const input: RegionPart = { view: (columns) => this.inputView(columns) };
+    this.screen.setParts([{ view: () => this.renderer.pendingView() }, this.spinner, input, this.status]);
   }
 
   /** Starts the session, says hello (and shows the conversation a continued session had so far). */
@@ -199,7 +234,7 @@ class InteractiveShell implements AnswerReader {
       this.say(
         `${style.dim(`continuing session ${this.host.session.id} (${this.host.session.messages.length} messages)`)}\n${this.transcript()}`,
       );
-    this.status.reset(this.host.session.messages);
+    this.resetTotals();
     for (const c of setup.brought.commands.filter((c) => !this.customCommands.includes(c)))
       this.say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}\n`);
   }
@@ -211,7 +246,6 @@ class InteractiveShell implements AnswerReader {
     this.rl.on("line", this.onLine);
     this.rl.on("SIGINT", this.onSigint);
     this.rl.on("close", this.onClose);
-    (this.io.stdout as NodeJS.EventEmitter).on?.("resize", this.onResize);
     this.setup.terminated.addEventListener("abort", this.onClose, { once: true });
     if (initialPrompt) {
       this.history.add(initialPrompt);
@@ -228,24 +262,34 @@ class InteractiveShell implements AnswerReader {
   /** The shell's own lines (not the answer, which the markdown renderer fits): fitted to the width. */
   private readonly say = (s: string) => this.out(fitText(s, this.screen.columns));
 
-  private get terminalRows(): number {
-    return (this.io.stdout as { rows?: number }).rows || 24;
-  }
-
-  /** The conversation's last turns: shown when a session is continued or resumed. */
-  private readonly transcript = () =>
+  /** The conversation's last turns (shown when a session is continued or resumed), or all of it. */
+  private readonly transcript = (full = false) =>
     renderTranscript(this.host.session.messages, {
       style: this.style,
       columns: this.screen.columns,
-      markdown: this.color,
+      markdown: this.screen.tty,
       profile: this.host.session.profile,
+      full,
     });
+
+  /** The session's totals and size start from what its file recorded (a resumed session has cost something already). */
+  private resetTotals(): void {
+    this.sessionUsage = recordedUsage(this.host.sessionStore.entries());
+    this.status.reset(this.host.session.messages);
+  }
 
   /** The input prompt with the status line under it. */
   private showPrompt(preserveCursor = false): void {
-    this.status.reserve();
+    this.inputShown = true;
+    this.status.shown = true;
     this.rl.prompt(preserveCursor);
-    this.status.draw();
+    this.screen.update();
+  }
+
+  /** The live region's input part: the menu on screen, else the input while it is shown. */
+  private inputView(columns: number): View {
+    if (this.menu) return this.menu.menu.view(columns);
+    return this.inputShown ? this.rl.view(columns) : { rows: [] };
   }
 
   /** The agent works on an input (a question may be waiting too). */
@@ -257,6 +301,7 @@ class InteractiveShell implements AnswerReader {
 
   private readonly onEvent = (e: SessionEvent) => {
     this.status.observe(e);
+    this.steering.observe(e);
     this.renderer.render(e);
     if (e.kind === "tool_call_start" || e.kind === "tool_call_end") this.showSteeringKeys();
   };
@@ -265,132 +310,191 @@ class InteractiveShell implements AnswerReader {
   private readonly onSession = (session: Session) => {
     this.unsubscribe();
     this.unsubscribe = session.subscribe(this.onEvent);
-    // Another session (/new, /resume) starts its own totals; one reopened after an error keeps them.
-    if (this.host.sessionStore !== this.store) {
-      this.sessionUsage = zeroUsage();
-      this.status.reset(session.messages);
-    }
+    // Another session (/new, /resume) starts from its own totals; one reopened after an error keeps them.
+    if (this.host.sessionStore !== this.store) this.resetTotals();
     this.store = this.host.sessionStore;
   };
 
-  // ---- questions (AnswerReader, for approvals)
+  // ---- menus (AnswerReader, for approvals; and any picker)
 
-  show(text: string): void {
-    this.spinner.stop();
-    this.renderer.endLine();
-    this.say(text);
-    this.question = {
-      rows: fitToWidth(text.replace(/\n$/, ""), this.screen.columns).length,
-      prompt: "",
-      answer: "",
-      printed: this.screen.printed,
-    };
+  /**
+   * Puts a menu before the user — a question while the agent works, a picker while it waits — and
+   * resolves with the choice (null: cancelled, or the input was interrupted). Keys go to the menu
+   * until then. Off a terminal the menu is printed and a typed line answers it.
+   */
+  choose<T>(options: MenuOptions<T>): Promise<MenuChoice<T> | null> {
+    if (!this.working) return this.showMenu(options, false);
+    // Parallel calls may ask at once: their questions come one after the other.
+    const asked = this.questions.then(() => this.showMenu(options, true));
+    this.questions = asked.catch(() => null);
+    return asked;
   }
 
-  readLine(prompt: string): Promise<string | null> {
-    this.question.prompt = prompt;
-    return new Promise<string | null>((resolve) => {
-      if (this.state === "closing") return resolve(null);
-      // A half-typed steering line gives way to the question.
-      if (this.screen.composing) {
-        this.rl.clearInput();
-        this.endSteeringLine(true);
-      }
+  /** A picker (a slash command's): a menu that asks nothing of the running input; Esc closes it. */
+  private pick<T>(options: MenuOptions<T>): Promise<MenuChoice<T> | null> {
+    return this.showMenu(options, false);
+  }
+
+  /** `asking`: a question the running input waits for (typed-ahead lines are set aside; Esc interrupts). */
+  private showMenu<T>(options: MenuOptions<T>, asking: boolean): Promise<MenuChoice<T> | null> {
+    // An interrupted input asks nothing more.
+    if (this.state === "closing" || (asking && this.interrupted)) return Promise.resolve(null);
+    // One menu at a time: a question takes the place of a picker left open.
+    this.answerQuestion(null);
+    const aside = asking ? this.setAsideTyped() : [];
+    if (asking) {
       this.state = "asking";
-      this.answer = resolve;
-      this.screen.beginCompose();
-      this.rl.setPrompt(prompt);
-      this.rl.prompt(true);
-    }).then((line) => {
-      this.question.answer = line ?? "";
-      return line;
+      this.spinner.stop();
+      this.renderer.endLine();
+    }
+    const menu = new Menu(this.fitMenu(options), this.style);
+    const chosen = new Promise<MenuChoice<T> | null>((resolve) => {
+      const done = (choice: MenuChoice<unknown> | null) => {
+        this.menu = null;
+        this.lineAnswer = null;
+        this.rl.intercept(null);
+        this.rl.setPrompt(this.composing ? this.steeringPrompt : this.inputPrompt);
+        if (this.state === "asking") this.state = "running";
+        resolve(choice as MenuChoice<T> | null);
+        this.screen.update();
+      };
+      if (!this.screen.tty) {
+        // The keys' hint is the terminal's: a typed line answers here.
+        const rows = menu.view(this.screen.columns).rows.slice(0, -1);
+        this.say(`${rows.join("\n")}\n${this.style.dim("type an answer's number or key (a reason after n)")}\n`);
+        this.lineAnswer = (line) => done(line === null ? null : menu.answer(line));
+        this.rl.setPrompt("› ");
+        this.rl.prompt();
+        return;
+      }
+      this.menu = { menu: menu as Menu<unknown>, done };
+      this.rl.intercept(this.onMenuKey);
+      this.screen.update();
     });
+    // Lines typed before the question came back in the input once it is answered.
+    if (aside.length) void chosen.then(() => this.giveBack(aside));
+    return chosen;
   }
 
-  /** The question and the typed answer give way to one line, unless other output came below them. */
+  /**
+   * A menu taller than the screen (a question with a long diff) keeps its first title row and its
+   * answers in the live region; the rest of the title goes above, into the output.
+   */
+  private fitMenu<T>(options: MenuOptions<T>): MenuOptions<T> {
+    const title = options.title ?? [];
+    const room = this.screen.rows - 2 - Math.min(options.items.length, options.maxItems ?? 10) - 3;
+    if (!this.screen.tty || title.length <= Math.max(1, room)) return options;
+    this.say(`${title.slice(1).join("\n")}\n`);
+    return { ...options, title: title.slice(0, 1) };
+  }
+
+  /** The question is answered: its line stays where the question was. */
   settle(line: string): void {
-    const { question, screen } = this;
-    const rows =
-      question.rows +
-      layoutInput(question.prompt, question.answer, question.answer.length, Math.max(10, screen.columns)).rows.length;
-    if (this.io.stdout.isTTY && screen.printed === question.printed && rows < this.terminalRows)
-      screen.raw(`\x1b[${rows}A\r\x1b[J`);
-    this.question = { rows: 0, prompt: "", answer: "", printed: -1 };
     this.say(line);
+  }
+
+  private readonly onMenuKey = (text: string | undefined, key: Key): boolean => {
+    const active = this.menu;
+    if (!active) return false;
+    const outcome = active.menu.handle(text, key);
+    if (outcome === "changed") this.screen.update();
+    else if (outcome !== "ignored" && "chose" in outcome) active.done(outcome.chose);
+    // Esc at a question stops the input (the question with it); elsewhere it closes the menu.
+    else if (outcome !== "ignored") this.state === "asking" ? this.interruptRun() : active.done(null);
+    return true;
+  };
+
+  /**
+   * A question comes up while the user has typed ahead — a steering line half typed, or sent and
+   * held until the call starts: none of it answers the question or reaches the model now. It is
+   * taken back, and the user is told it comes back in the input once the question is answered.
+   */
+  private setAsideTyped(): string[] {
+    const typed = this.composing && this.rl.line.trim() ? [this.rl.line] : [];
+    if (this.composing) {
+      this.rl.clearInput();
+      this.endSteeringLine();
+    }
+    const aside = [...this.steering.setAside(), ...typed];
+    if (aside.length) {
+      const what = aside.map((t) => `“${t.replace(/\s+/g, " ")}”`).join(", ");
+      this.say(
+        `${this.style.yellow(`${what} was typed before this question appeared: it is not the answer and was not sent to the model; it is back in your input after the question.`)}\n`,
+      );
+    }
+    return aside;
+  }
+
+  /** Lines taken back from the model go into the input again: a steering line while the agent works, else the next input. */
+  private giveBack(lines: readonly string[]): void {
+    if (lines.length === 0 || this.state === "closing") return;
+    this.rl.replaceInput([...lines, this.rl.line].filter((l) => l.trim()).join("\n"));
+    if (this.state === "running") this.beginSteeringLine();
   }
 
   /** The question is answered (null: the input was interrupted or the shell closes): the agent works on. */
   private answerQuestion(line: string | null): void {
-    const resolve = this.answer;
-    this.answer = null;
-    if (this.state === "asking") this.state = "running";
-    resolve?.(line);
+    if (this.lineAnswer) return this.lineAnswer(line);
+    this.menu?.done(null);
   }
 
   // ---- the keyboard
 
-  /** Esc interrupts the running input; the first other key typed while the agent works moves the user's line below the output. */
+  /** Esc interrupts the running input; the first other key typed while the agent works opens a steering line. */
   private readonly onKeypress = (_text: string | undefined, key: Key | undefined) => {
-    const { state, rl, status } = this;
-    // The line editor clears below itself as it redraws: the status line comes back after each key.
-    if (state === "idle" && key?.name !== "return" && key?.name !== "enter") status.draw();
+    const { state, rl } = this;
     if (this.working && key?.name === "escape" && !key.ctrl) return this.interruptRun();
     if (state === "running" && key?.name === "x" && key.ctrl) return this.steerNow();
-    if (key?.name === "o" && key.ctrl) return this.expandLastResult();
+    if (key?.name === "o" && key.ctrl) return this.openTranscript();
     if (key?.name === "g" && key.ctrl && state === "idle") return this.openInEditor();
     // Esc twice on an empty idle input lists the turns to rewind to (as Claude Code binds it);
     // two quick presses may arrive as one key, Esc with meta.
     const escIdle = state === "idle" && key?.name === "escape" && !key.ctrl && rl.line === "";
     if (escIdle && (this.escArmed || key?.meta)) {
       this.escArmed = false;
-      status.hide();
-      this.out("\n");
       void this.runSlashLine("/rewind").finally(() => this.showPrompt());
       return;
     }
     this.escArmed = escIdle;
     if (key?.name === "tab" && key.shift) return this.cycleApprovalMode();
-    if (state !== "running" || this.screen.composing || rl.line.length === 0) return;
+    if (state !== "running" || this.composing || rl.line.length === 0) return;
     this.beginSteeringLine();
   };
 
-  /** Shift+Tab: the next approval mode. Idle on a wide terminal, the status line shows it; otherwise a line says it. */
+  /** Shift+Tab: the next approval mode. The status line shows it when it is drawn; otherwise a line says it. */
   private cycleApprovalMode(): void {
     const mode = this.approvals.cycle();
-    const idle = this.state === "idle";
-    if (idle && this.status.visible) return this.status.draw();
-    if (!this.screen.composing)
-      this.say(`${idle ? "\n" : ""}${this.style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
-    if (idle) this.showPrompt(true);
+    if (this.state === "idle" && this.screen.tty && this.screen.columns >= 40) return this.screen.update();
+    this.say(`${this.style.dim(`approval: ${mode} — ${APPROVAL_MODE_HELP[mode]}`)}\n`);
   }
 
-  /** The user started typing while the agent works: their line opens below the output. */
+  /** The user started typing while the agent works: their line shows under the live status. */
   private beginSteeringLine(): void {
-    this.renderer.holdPartial();
-    this.screen.beginCompose();
+    this.composing = true;
+    this.inputShown = true;
     this.rl.setPrompt(this.steeringPrompt);
-    this.rl.prompt(true);
     this.showSteeringKeys();
+    this.screen.update();
   }
 
   /** While a steering line is typed and a tool runs, the live line says what Enter, Ctrl-X and Esc do. */
   private showSteeringKeys(): void {
-    const typing = this.state === "running" && this.screen.composing;
+    const typing = this.state === "running" && this.composing;
     this.spinner.setNote(typing && this.renderer.callRunning ? STEERING_KEYS : null);
   }
 
-  /** The user's steering line is done (sent or dropped): the held output follows. */
-  private endSteeringLine(unfinished: boolean): void {
-    this.screen.endCompose(unfinished);
+  /** The user's steering line is done (sent or dropped): the input leaves the live region. */
+  private endSteeringLine(): void {
+    this.composing = false;
+    this.inputShown = false;
     this.spinner.setNote(null);
-    this.renderer.releasePartial();
     this.rl.setPrompt(this.inputPrompt);
+    this.screen.update();
   }
 
   /** Ctrl-G: the input in the user's editor; what it holds when the editor closes is the input. */
   private openInEditor(): void {
-    this.status.hide();
-    this.out("\r\x1b[J");
+    this.screen.release();
     const edited = editInEditor(
       this.rl.line,
       this.io.env,
@@ -402,33 +506,23 @@ class InteractiveShell implements AnswerReader {
     this.showPrompt(true);
   }
 
-  /** Ctrl-O: the last command's output in full, above the input (idle, the input is drawn again under it). */
-  private expandLastResult(): void {
-    const text = this.renderer.expandLastResult() ?? `${this.style.dim("no command output yet")}\n`;
-    if (this.state !== "idle") return this.say(text);
-    this.status.hide();
-    this.out("\r\x1b[J");
-    this.out(text);
-    this.showPrompt(true);
-  }
-
   /**
-   * The line editor redraws the input at the new width, clearing below it: the status line comes
-   * back under it, or stays away on a terminal now too narrow for it.
+   * Ctrl-O (TRANSCRIPT_KEY, as Claude Code binds it; a cut line names it): the transcript view.
+   * Here, what was shown cut, in full: the last command's output, else the whole conversation.
    */
-  private readonly onResize = () => {
-    if (this.state === "idle") this.status.draw();
-  };
+  private openTranscript(): void {
+    this.say(this.renderer.expandLastResult() ?? (this.transcript(true) || `${this.style.dim("nothing yet")}\n`));
+  }
 
   /** A typed line: a question's answer, a steer (or a command) while the agent works, else a new input. */
   private readonly onLine = (line: string) => {
-    if (this.state === "asking") {
-      this.endSteeringLine(false);
-      return this.answerQuestion(line);
-    }
+    if (this.lineAnswer) return this.lineAnswer(line);
     if (this.state === "running") return this.steerLine(line.trim());
     if (this.state !== "idle") return;
-    this.status.clear();
+    // The line stays above the output as it was typed; the status line leaves while the agent works.
+    this.inputShown = false;
+    this.status.shown = false;
+    this.out(`${this.rl.submitted.join("\n")}\n`);
     // A paste or a line continued with Alt+Enter arrives as one line holding its newlines.
     this.handleInput(line.trim());
   };
@@ -437,21 +531,21 @@ class InteractiveShell implements AnswerReader {
     const { rl } = this;
     if (this.working) {
       // A half-typed steering line is cleared first; the next Ctrl-C interrupts.
-      if (this.screen.composing && rl.line.length > 0) {
+      if (this.composing && rl.line.length > 0) {
         rl.clearInput();
-        this.endSteeringLine(true);
+        this.endSteeringLine();
         return;
       }
       return this.interruptRun();
     }
     if (this.state !== "idle") return;
+    // A picker (/model) is closed; the prompt comes back.
+    if (this.menu) return this.menu.done(null);
     if (rl.line.length > 0) return rl.clearInput();
     const now = Date.now();
     if (now - this.lastSigint < 2000) return void this.quit(0);
     this.lastSigint = now;
-    this.status.hide();
-    this.say(`\n${this.style.dim("(press Ctrl-C again to exit)")}\n`);
-    this.showPrompt();
+    this.say(`${this.style.dim("(press Ctrl-C again to exit)")}\n`);
   };
 
   private readonly onClose = () => void this.quit(0);
@@ -485,8 +579,7 @@ class InteractiveShell implements AnswerReader {
 
   /** A line typed while the agent works. */
   private steerLine(text: string): void {
-    const echoed = this.screen.composing;
-    if (echoed) this.endSteeringLine(false);
+    if (this.composing) this.endSteeringLine();
     // A slash command is the user's, never the model's: it runs now or once the agent is done.
     if (isSlashCommand(text)) {
       this.history.add(text);
@@ -503,14 +596,13 @@ class InteractiveShell implements AnswerReader {
       }
       return;
     }
-    if (text) this.steer(text, echoed);
+    // The running command finishes; the line reaches the model at the next boundary (shown under the status until then).
+    if (text) this.steer(() => this.steering.send(text));
   }
 
-  private steer(text: string, echoed: boolean): void {
+  private steer(send: () => void): void {
     try {
-      // The running command finishes; the message reaches the model at the next boundary (Esc stops the command).
-      this.host.session.steer(text, { interrupt: false });
-      if (!echoed) this.say(`${this.style.dim(`↳ steering: ${text}`)}\n`);
+      send();
     } catch (e) {
       this.say(`${this.style.red((e as Error).message)}\n`);
     }
@@ -519,15 +611,10 @@ class InteractiveShell implements AnswerReader {
   /** Ctrl-X on a steering line: it is sent now, and the running tool is stopped for it (the input goes on). */
   private steerNow(): void {
     const text = this.rl.line.trim();
-    if (!this.screen.composing || !text) return;
+    if (!this.composing || !text) return;
     this.rl.clearInput();
-    this.endSteeringLine(true);
-    try {
-      this.host.session.steer(text, { interrupt: true });
-      this.say(`${this.style.dim(`↳ ${text} (sent now; the running tool is stopped)`)}\n`);
-    } catch (e) {
-      this.say(`${this.style.red((e as Error).message)}\n`);
-    }
+    this.endSteeringLine();
+    this.steer(() => this.steering.sendNow(text));
   }
 
   /** Stops the running input; the session and its history stay, so the next line continues the conversation. */
@@ -535,12 +622,11 @@ class InteractiveShell implements AnswerReader {
     // Interrupted at a question: the declined call's line comes first, "interrupted" once the input ends.
     const asked = this.state === "asking";
     this.answerQuestion(null);
-    if (this.screen.composing) {
-      this.rl.clearInput();
-      this.endSteeringLine(true);
-    }
+    // A half-typed steering line stays in the input for the next prompt.
+    if (this.composing) this.endSteeringLine();
     // The answer so far is committed rendered.
     this.renderer.finishAnswer();
+    this.interrupted = true;
     if (asked) this.interruptedAtQuestion = true;
     else this.say(`${this.style.yellow("interrupted")}\n`);
     this.host.session.interrupt().catch((e: Error) => this.say(`${this.style.red(e.message)}\n`));
@@ -555,7 +641,10 @@ class InteractiveShell implements AnswerReader {
   /** `model`: the one a custom command asks for, used for this input only. */
   private submit(input: string, model?: string): void {
     this.state = "running";
-    this.screen.startWork();
+    this.interrupted = false;
+    this.inputShown = false;
+    this.status.shown = false;
+    this.screen.update();
     const started = Date.now();
     const text = [...this.ranByUser.splice(0), input].join("\n\n");
     void onCommandModel(this.host.session, model, () => this.host.session.submit(text))
@@ -597,12 +686,15 @@ class InteractiveShell implements AnswerReader {
   /** The input ended: back to the prompt, after the slash commands that waited for it. */
   private inputEnded(): void {
     this.spinner.stop();
-    this.screen.endWork();
+    if (this.composing) this.endSteeringLine();
+    // What the model did not read comes back in the input.
+    const back = this.steering.end(this.interrupted);
     if (this.state === "closing") return;
     this.state = "idle";
     // A blank line between one turn and the next prompt.
     this.say("\n");
     this.rl.setPrompt(this.inputPrompt);
+    this.giveBack(back);
     const commands = this.deferred.splice(0);
     if (commands.length === 0) return this.showPrompt(true); // keeps the cursor where the user left a half-typed line
     void commands
@@ -659,7 +751,9 @@ class InteractiveShell implements AnswerReader {
       style: this.style,
       quit: () => this.quit(0),
       planMode: this.planMode,
-      transcript: this.transcript,
+      transcript: () => this.transcript(),
+      // Off a terminal a picker lists its choices instead.
+      ...(this.screen.tty ? { pick: <T>(options: MenuOptions<T>) => this.pick(options) } : {}),
     })
       .catch((e: Error) => this.say(`${this.style.red(`error: ${e.message}`)}\n`))
       .then(() => this.keepSessionOpen());
@@ -674,20 +768,18 @@ class InteractiveShell implements AnswerReader {
     this.answerQuestion(null);
     this.state = "closing";
     this.rl.off("keypress", this.onKeypress);
-    (this.io.stdout as NodeJS.EventEmitter).off?.("resize", this.onResize);
     this.rl.close();
     this.spinner.stop();
-    this.screen.endWork();
     this.screen.detach();
-    const { host, setup, io, style } = this;
+    const { host, setup, style } = this;
     if (wasWorking) await host.session.interrupt().catch(() => {});
-    // Leaving a saved conversation says how to come back to it (the input row is cleared for the line).
+    // Leaving a saved conversation says how to come back to it.
     const file = host.session.sessionFile;
     const resume = persists(setup) && file !== undefined && existsSync(file) ? host.session.id : undefined;
     await host.close();
     if (resume) {
       this.renderer.endLine();
-      this.say(`${io.stdout.isTTY ? "\r\x1b[J" : ""}${style.dim(`resume this session: gong -r ${resume}`)}\n`);
+      this.say(`${style.dim(`resume this session: gong -r ${resume}`)}\n`);
     }
     this.exit(code);
   }

@@ -1,7 +1,8 @@
 /**
  * The shell's line editor on a terminal: the input drawn inline under the output (no alternate
  * screen, no mouse capture, so the scrollback stays the terminal's), one input over several lines
- * when it needs them. Enter sends; Alt+Enter, or a backslash before Enter, starts a new line. A
+ * when it needs them, broken at spaces. The editor lays out its rows (`view`); the screen draws
+ * them as a part of its live region and writes only what a key changed. Enter sends; Alt+Enter, or a backslash before Enter, starts a new line. A
  * paste arrives between the terminal's bracketed-paste marks and goes into the input as it is,
  * newlines included, waiting for Enter. Tab completes a slash command or an @path (several
  * candidates are listed under the input), Up/Down walk the history, Ctrl-R searches it.
@@ -16,6 +17,7 @@ import { createInterface, emitKeypressEvents, type Interface } from "node:readli
 import { commonPrefix, type Completion, type CompletionItem } from "./completion.ts";
 import { atExit } from "../env/process-trees.ts";
 import { layoutInput, layoutMenu } from "./line-layout.ts";
+import type { View } from "./screen.ts";
 import { cutToWidth } from "./text-width.ts";
 
 export interface Key {
@@ -27,23 +29,26 @@ export interface Key {
   shift?: boolean;
 }
 
+/** Takes the keys while it is set (a menu): true when the key was its. */
+export type KeyHandler = (text: string | undefined, key: Key) => boolean;
+
 /** What the shell needs of its input, on a terminal or off one. */
 export interface LineInput {
   /** The text being typed (or, while searching the history, the match shown). */
   readonly line: string;
-  /** Rows the input takes below the cursor's row (further lines, the completion list). */
-  readonly rowsBelowCursor: number;
+  /** The rows of the last line sent, as they were drawn (the shell keeps them above the output or not). */
+  readonly submitted: string[];
   setPrompt(prompt: string): void;
-  /** Draws the prompt and the text from the start of the cursor's row. */
+  /** Shows the prompt (off a terminal: writes it); the cursor goes to the start unless `preserveCursor`. */
   prompt(preserveCursor?: boolean): void;
   /** Empties the typed text. */
   clearInput(): void;
-  /** Takes the drawn input off the screen (output goes there); prompt(true) draws it again. */
-  erase(): void;
-  /** Rows the last line sent took on screen, above the row the cursor moved to. */
-  readonly sentRows: number;
   /** Puts `text` in the input (the cursor at its end), as if typed. */
   replaceInput(text: string): void;
+  /** The input's rows at `columns` and its cursor (none off a terminal). */
+  view(columns: number): View;
+  /** While `handler` is set, keys go to it instead of the input (Ctrl-C still interrupts). */
+  intercept(handler: KeyHandler | null): void;
   close(): void;
   on(event: "line", listener: (line: string) => void): this;
   on(event: "SIGINT" | "close", listener: () => void): this;
@@ -56,17 +61,17 @@ type TtyOut = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?
 
 export interface LineInputOptions {
   input: TtyIn;
-  /** Where the input is drawn (the shell mutes it while the agent works). */
-  output: NodeJS.WritableStream;
-  /** The terminal itself: its size, and the mode switches, which must never be muted. */
+  /** The terminal: its size, the mode switches, and (off a terminal) the prompt. */
   terminal: TtyOut;
   prompt: string;
   /** Earlier inputs, most recent first. */
   history: string[];
   historySize: number;
   complete?: (line: string, cursor: number) => Completion | null;
-  /** Empty rows kept under the input (for the status line). */
-  reserveBelow?: () => number;
+  /** The input changed: it is to be drawn again. */
+  changed?: () => void;
+  /** Before Ctrl-Z hands the terminal to the shell's job control: the drawing is taken off the screen. */
+  release?: () => void;
 }
 
 export function createLineInput(options: LineInputOptions): LineInput {
@@ -75,6 +80,7 @@ export function createLineInput(options: LineInputOptions): LineInput {
 }
 
 const PASTE_ON = "\x1b[?2004h";
+const SHOW_CURSOR = "\x1b[?25h";
 const PASTE_OFF = "\x1b[?2004l";
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -124,12 +130,10 @@ class LineEditor extends EventEmitter implements LineInput {
   private slash: { items: CompletionItem[]; selected: number } | null = null;
   /** The first text row shown, when the input is taller than the terminal. */
   private viewTop = 0;
-  /** The cursor's row within the drawn input, and how many rows were drawn (with the list). */
-  private drawnCursorRow = 0;
-  private drawnRows = 1;
-  private lastSentRows = 0;
+  private lastSubmitted: string[] = [];
   /** Counts drawings, to tell whether a key redrew the input. */
   private renders = 0;
+  private interceptor: KeyHandler | null = null;
   private closed = false;
   /** Takes the terminal's restore off the exit hooks (see close()). */
   private readonly offExit: () => void;
@@ -142,7 +146,6 @@ class LineEditor extends EventEmitter implements LineInput {
     emitKeypressEvents(input);
     input.on("keypress", this.onKeypress);
     input.on("end", this.onEnd);
-    (terminal as NodeJS.EventEmitter).on?.("resize", this.onResize);
     this.offExit = atExit(this.onExit);
     if (process.platform !== "win32") process.on("SIGCONT", this.onContinue);
     input.setRawMode?.(true);
@@ -155,12 +158,12 @@ class LineEditor extends EventEmitter implements LineInput {
     return search ? (search.match >= 0 ? this.history[search.match] : "") : this.text;
   }
 
-  get rowsBelowCursor(): number {
-    return this.drawnRows - 1 - this.drawnCursorRow;
+  get submitted(): string[] {
+    return this.lastSubmitted;
   }
 
-  get sentRows(): number {
-    return this.lastSentRows;
+  intercept(handler: KeyHandler | null): void {
+    this.interceptor = handler;
   }
 
   setPrompt(prompt: string): void {
@@ -170,20 +173,13 @@ class LineEditor extends EventEmitter implements LineInput {
   prompt(preserveCursor = false): void {
     if (this.closed) return;
     if (!preserveCursor) this.cursor = 0;
-    this.render(true);
+    this.render();
   }
 
   replaceInput(text: string): void {
     this.search = null;
     this.menu = [];
     this.setText(text);
-  }
-
-  erase(): void {
-    if (this.closed) return;
-    const up = this.drawnCursorRow;
-    this.drawnCursorRow = 0;
-    this.options.output.write(`${up > 0 ? `\x1b[${up}A` : ""}\r\x1b[J`);
   }
 
   clearInput(): void {
@@ -199,7 +195,6 @@ class LineEditor extends EventEmitter implements LineInput {
     const { input, terminal } = this.options;
     input.off("keypress", this.onKeypress);
     input.off("end", this.onEnd);
-    (terminal as NodeJS.EventEmitter).off?.("resize", this.onResize);
     this.offExit();
     process.off("SIGCONT", this.onContinue);
     terminal.write(PASTE_OFF);
@@ -210,16 +205,12 @@ class LineEditor extends EventEmitter implements LineInput {
 
   private readonly onEnd = () => this.close();
 
-  private readonly onResize = () => {
-    if (!this.closed) this.render();
-  };
-
-  /** However gong ends, the terminal is not left pasting in brackets. */
+  /** However gong ends, the terminal is not left pasting in brackets, nor without its cursor. */
   private readonly onExit = () => {
     const { terminal } = this.options;
     try {
-      if (typeof terminal.fd === "number") writeSync(terminal.fd, PASTE_OFF);
-      else terminal.write(PASTE_OFF);
+      if (typeof terminal.fd === "number") writeSync(terminal.fd, `${PASTE_OFF}${SHOW_CURSOR}`);
+      else terminal.write(`${PASTE_OFF}${SHOW_CURSOR}`);
     } catch {
       // The terminal is gone.
     }
@@ -230,7 +221,7 @@ class LineEditor extends EventEmitter implements LineInput {
     if (this.closed) return;
     this.options.input.setRawMode?.(true);
     this.options.terminal.write(PASTE_ON);
-    this.render(true);
+    this.render();
   };
 
   private readonly onKeypress = (text: string | undefined, key: Key | undefined) => {
@@ -255,12 +246,15 @@ class LineEditor extends EventEmitter implements LineInput {
       }
       const pasted = cleanPaste(this.paste);
       this.paste = null;
+      if (this.interceptor) return void this.interceptor(pasted, { name: "paste", sequence: pasted });
       this.menu = [];
       if (this.search) this.endSearch(true);
       this.insert(this.markPaste(pasted));
       this.emit("keypress", undefined, { name: "paste" });
       return;
     }
+    // A menu takes the keys while it is up; Ctrl-C still interrupts.
+    if (this.interceptor && !(k.ctrl && k.name === "c")) return void this.interceptor(text, k);
     // A key the history search keeps (Esc cancelling it, say) is no key of the shell's.
     const own = this.search ? !this.onSearchKey(text, k) : (this.onKey(text, k), false);
     if (!this.closed) this.emit("keypress", own ? undefined : text, own ? { name: "search" } : k);
@@ -477,22 +471,20 @@ class LineEditor extends EventEmitter implements LineInput {
 
   private submit(): void {
     const typed = this.text;
-    this.cursor = typed.length;
-    this.render();
-    this.options.output.write("\r\n");
-    this.lastSentRows = this.drawnCursorRow + 1;
+    this.menu = [];
+    this.slash = null;
+    this.lastSubmitted = layoutInput(this.promptText, typed, typed.length, this.columns).rows;
     this.setText("");
     const line = this.unmark(typed);
     this.historyIndex = -1;
     this.draft = "";
     this.viewTop = 0;
-    this.drawnCursorRow = 0;
-    this.drawnRows = 1;
     if (line.trim() && line !== this.history[0]) {
       this.history.unshift(line);
       if (this.history.length > this.options.historySize) this.history.pop();
     }
     this.emit("line", line);
+    this.render();
   }
 
   private complete(): void {
@@ -510,9 +502,8 @@ class LineEditor extends EventEmitter implements LineInput {
   /** Ctrl-Z: the shell's job control takes the terminal until `fg`. */
   private suspend(): void {
     if (process.platform === "win32") return;
-    // The shell's own lines start below the input, on rows cleared of the status line.
-    const below = this.rowsBelowCursor;
-    this.options.terminal.write(`${below > 0 ? `\x1b[${below}B` : ""}\r\n\x1b[J${PASTE_OFF}`);
+    this.options.release?.();
+    this.options.terminal.write(PASTE_OFF);
     this.options.input.setRawMode?.(false);
     process.kill(process.pid, "SIGTSTP");
   }
@@ -586,12 +577,19 @@ class LineEditor extends EventEmitter implements LineInput {
     return Math.max(10, this.options.terminal.columns || 80);
   }
 
+  /** The input changed: the screen draws it again. */
+  private render(): void {
+    if (this.closed) return;
+    this.renders++;
+    this.options.changed?.();
+  }
+
   /**
-   * Draws the input over its last drawing (or, `fresh`, from the start of the cursor's row):
-   * the prompt and text, the completion list under them, the reserved rows, then the cursor.
+   * The prompt and text broken into rows at `columns`, the completion list under them, and the
+   * cursor; an input taller than the terminal shows as a window that follows the cursor.
    */
-  private render(fresh = false): void {
-    const width = this.columns;
+  view(columns: number): View {
+    const width = Math.max(10, columns);
     const search = this.search;
     let prompt = this.promptText;
     let text = this.text;
@@ -603,26 +601,18 @@ class LineEditor extends EventEmitter implements LineInput {
       cursor = Math.max(0, match.toLowerCase().indexOf(search.query.toLowerCase()));
     }
     const layout = layoutInput(prompt, text, cursor, width);
-    const reserve = this.options.reserveBelow?.() ?? 0;
     const screenRows = Math.max(4, this.options.terminal.rows || 24);
-    const menuRows = Math.min(MENU_ROWS, screenRows - 3 - reserve);
+    // Room is left for the status line and a live row or two.
+    const menuRows = Math.min(MENU_ROWS, screenRows - 4);
     const menu = this.slash ? slashMenuRows(this.slash, width, menuRows) : layoutMenu(this.menu, width, menuRows);
-    // An input taller than the terminal is shown as a window that follows the cursor.
-    const room = Math.max(1, screenRows - 1 - reserve - menu.length);
+    const room = Math.max(1, screenRows - 3 - menu.length);
     if (layout.cursorRow < this.viewTop) this.viewTop = layout.cursorRow;
     if (layout.cursorRow >= this.viewTop + room) this.viewTop = layout.cursorRow - room + 1;
     this.viewTop = Math.max(0, Math.min(this.viewTop, layout.rows.length - room));
-    const shown = [...layout.rows.slice(this.viewTop, this.viewTop + room), ...menu];
-    const row = layout.cursorRow - this.viewTop;
-    let out = !fresh && this.drawnCursorRow > 0 ? `\x1b[${this.drawnCursorRow}A` : "";
-    out += `\r\x1b[J${shown.join("\r\n")}${"\r\n".repeat(reserve)}`;
-    const up = shown.length - 1 - row + reserve;
-    if (up > 0) out += `\x1b[${up}A`;
-    out += `\r${layout.cursorCol > 0 ? `\x1b[${layout.cursorCol}C` : ""}`;
-    this.drawnCursorRow = row;
-    this.drawnRows = shown.length;
-    this.renders++;
-    this.options.output.write(out);
+    return {
+      rows: [...layout.rows.slice(this.viewTop, this.viewTop + room), ...menu],
+      cursor: { row: layout.cursorRow - this.viewTop, col: layout.cursorCol },
+    };
   }
 }
 
@@ -638,14 +628,13 @@ function slashMenuRows(menu: { items: CompletionItem[]; selected: number }, widt
 /** Off a terminal: plain lines through node:readline, no escape sequences. */
 class PlainInput extends EventEmitter implements LineInput {
   private readonly rl: Interface;
-  readonly rowsBelowCursor = 0;
-  readonly sentRows = 0;
+  readonly submitted: string[] = [];
 
   constructor(options: LineInputOptions) {
     super();
     this.rl = createInterface({
       input: options.input,
-      output: options.output,
+      output: options.terminal,
       terminal: false,
       prompt: options.prompt,
     });
@@ -666,9 +655,13 @@ class PlainInput extends EventEmitter implements LineInput {
     this.rl.prompt(preserveCursor);
   }
 
-  clearInput(): void {}
+  view(): View {
+    return { rows: [] };
+  }
 
-  erase(): void {}
+  intercept(): void {}
+
+  clearInput(): void {}
 
   replaceInput(): void {}
 

@@ -20,7 +20,11 @@ function glyph(ch: string): string {
   return ch === "\t" ? TAB : ch;
 }
 
-/** `text` after `prompt` in rows of at most `width` columns, with the cursor at string index `cursor`. */
+/**
+ * `text` after `prompt` in rows of at most `width` columns, with the cursor at string index
+ * `cursor`. A row ends before a word that does not fit it (the space stays at the end of the row
+ * it follows); a word wider than a whole row is broken inside.
+ */
 export function layoutInput(prompt: string, text: string, cursor: number, width: number): Layout {
   // A prompt wider than the terminal (a question's answers) takes rows of its own, counted here.
   const promptRows = fitToWidth(prompt, width);
@@ -28,6 +32,7 @@ export function layoutInput(prompt: string, text: string, cursor: number, width:
   let row = promptRows.at(-1)!;
   let col = textWidth(row);
   const indent = " ".repeat(Math.min(col, Math.max(0, width - 1)));
+  const breaks = rowBreaks(text, col, indent.length, width);
   let cursorRow = 0;
   let cursorCol = col;
   let index = 0;
@@ -49,22 +54,57 @@ export function layoutInput(prompt: string, text: string, cursor: number, width:
       row = indent;
       col = indent.length;
     } else {
-      const shown = glyph(ch);
-      const w = textWidth(shown);
-      if (col + w > width && col > 0) {
+      if (breaks.has(index)) {
         rows.push(row);
         row = "";
         col = 0;
       }
       place();
+      const shown = glyph(ch);
       row += shown;
-      col += w;
+      col += textWidth(shown);
     }
     index += ch.length;
   }
   place();
   rows.push(row);
   return { rows, cursorRow, cursorCol };
+}
+
+/** The string indexes of `text` that start a new row: before a word that would not fit, else where a row is full. */
+function rowBreaks(text: string, start: number, indent: number, width: number): Set<number> {
+  const breaks = new Set<number>();
+  let col = start;
+  /** Where the word being placed starts (after the last space on this row), -1 when the row has none. */
+  let wordStart = -1;
+  let wordCol = 0;
+  let index = 0;
+  for (const ch of text) {
+    if (ch === "\n") {
+      col = indent;
+      wordStart = -1;
+    } else {
+      const w = textWidth(glyph(ch));
+      if (col + w > width && col > 0) {
+        // The word moves whole to the next row when it fits there; else the row breaks here.
+        if (wordStart >= 0 && ch !== " " && col - wordCol + w <= width) {
+          breaks.add(wordStart);
+          col -= wordCol;
+        } else {
+          breaks.add(index);
+          col = 0;
+        }
+        wordStart = -1;
+      }
+      col += w;
+      if (ch === " " || ch === "\t") {
+        wordStart = index + ch.length;
+        wordCol = col;
+      }
+    }
+    index += ch.length;
+  }
+  return breaks;
 }
 
 /** Completion candidates under the input, in columns filled row by row, at most `maxRows` rows. */

@@ -1,28 +1,22 @@
 /**
- * The live line: one line at the bottom of the output saying what is happening now (a spinner, a
- * label and the time it has taken), with, under it, the last few lines of a running command's
- * output, replaced in place. Each line is cut to the terminal's width so it never wraps, erased before anything else is
- * printed (so no frame is left in the scrollback), and re-fitted when the terminal is resized.
- * While the user types a line of their own, the live line stays drawn above it (the surface moves
- * the user's line out of the way). Off a terminal it prints nothing.
+ * The live status: one row saying what is happening now — a spinner, what the agent does (thinking,
+ * writing the answer, a command), the time it has taken, the tokens the model has written, and the
+ * key that interrupts — kept through every pause until the input ends. Under it: the last lines of
+ * a running command's output, a note (the keys a user typing a steering line has), and the steering
+ * lines sent and not yet read by the model. It is a part of the screen's live region (screen.ts):
+ * each spinner frame asks the screen to draw again, which writes only the characters that changed.
+ * A row never wraps: when the terminal is narrow the label is cut and the other parts leave whole.
  */
 import type { Style } from "./render.ts";
-import { cutToWidth, textWidth } from "./text-width.ts";
+import type { View } from "./screen.ts";
+import { cutToWidth, fitParts, type LinePart, textWidth } from "./text-width.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const FRAME_MS = 80;
 
-/** Where the live line is drawn: the raw terminal, and whether drawing there is possible now. */
+/** What the live status asks of the screen: to be drawn again. */
 export interface LiveSurface {
-  /** False while output is held back or the cursor is not at the start of a line. */
-  readonly canDraw: boolean;
-  readonly columns: number;
-  raw(text: string): void;
-  /**
-   * Writes the live line's rows or their erasure. `wasDrawn`: the cursor is at the end of the rows
-   * drawn before; `isDrawn`: rows are on screen once `text` is written.
-   */
-  paintLive(text: string, wasDrawn: boolean, isDrawn: boolean): void;
+  update(): void;
 }
 
 export class LiveLine {
@@ -31,10 +25,13 @@ export class LiveLine {
   private label = "";
   private since = Date.now();
   private tail: string[] = [];
-  /** A dim row under the line (the keys a user typing a steering line has). */
-  private note: string | null = null;
-  /** Columns each drawn row takes on screen; empty when nothing is drawn. */
-  private drawn: number[] = [];
+  /** Tokens the model has written in the current call (counted from what streamed), and the count shown (taken at each frame). */
+  private tokens = 0;
+  private shownTokens = 0;
+  /** A dim row under the tail (the keys a user typing a steering line has). */
+  private note: LinePart[] | null = null;
+  /** Steering lines sent and not yet read by the model. */
+  private queued: string[] = [];
 
   constructor(
     private readonly surface: LiveSurface,
@@ -45,16 +42,12 @@ export class LiveLine {
     return this.timer !== undefined;
   }
 
-  /** Rows the line takes on screen now (0 when it is not drawn). */
-  get rows(): number {
-    return this.drawn.length;
-  }
-
   /**
    * Shows `label` with a spinner and the time since `since`; when one already runs, only its label
-   * changes. A new label drops the output tail of the previous one.
+   * (and start) change. A new label drops the output tail of the previous one.
    */
   start(label: string, since = Date.now()): void {
+    if (label === this.label && since === this.since && this.timer) return;
     if (label !== this.label) this.tail = [];
     this.label = label;
     this.since = since;
@@ -62,105 +55,99 @@ export class LiveLine {
       this.frame = 0;
       this.timer = setInterval(() => {
         this.frame = (this.frame + 1) % FRAMES.length;
-        // Drawn after the events already waiting: a resize that came while the process was not
-        // running is taken first, so the frame is laid out at the terminal's new width.
-        setImmediate(() => this.draw());
+        this.shownTokens = this.tokens;
+        // Drawn after the events already waiting: a resize that came meanwhile is taken first.
+        setImmediate(() => this.timer && this.surface.update());
       }, FRAME_MS);
+      this.timer.unref?.();
     }
-    this.draw();
+    this.surface.update();
+  }
+
+  /** The model's tokens in the current call so far (0: a new call): shown from the next frame (a count is not worth a redraw of its own). */
+  setTokens(tokens: number): void {
+    this.tokens = tokens;
+    if (tokens === 0) this.shownTokens = 0;
   }
 
   /** The last lines of the running command's output, shown under the label. */
   showTail(lines: string[]): void {
     this.tail = lines;
-    // Redrawn over the old rows in one write: no moment shows the old tail beside the new one.
-    this.draw();
+    this.surface.update();
   }
 
-  /** A dim row shown under the line while it runs; null removes it. */
-  setNote(note: string | null): void {
-    if (note === this.note) return;
+  /** A dim row of parts (the less needed leave first on a narrow terminal); null removes it. */
+  setNote(note: LinePart[] | null): void {
+    if (JSON.stringify(note) === JSON.stringify(this.note)) return;
     this.note = note;
-    this.draw();
+    this.surface.update();
   }
 
-  /** Stops and erases the line. */
+  /** The steering lines waiting for the model, shown under the status while the agent works. */
+  setQueued(lines: readonly string[]): void {
+    this.queued = [...lines];
+    this.surface.update();
+  }
+
+  /** Stops the spinner: the status row and the tail leave (queued lines stay while there are any). */
   stop(): void {
     this.tail = [];
+    this.tokens = 0;
+    this.shownTokens = 0;
+    this.label = "";
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    this.erase();
+    this.surface.update();
   }
 
-  /** Removes the drawn line, leaving the cursor at the start of the now empty line. */
-  erase(): void {
-    const text = this.eraseText();
-    if (text) this.surface.paintLive(text, true, false);
-  }
-
-  /** What removes the drawn rows, leaving the cursor at the start of the first ("" when none is drawn). */
-  eraseText(): string {
-    if (this.drawn.length === 0) return "";
-    const up = this.drawn.length - 1;
-    this.drawn = [];
-    return up > 0 ? `\r\x1b[${up}A\x1b[J` : "\r\x1b[K";
-  }
-
-  /** The drawn rows were taken off the screen by the surface itself. */
-  removed(): void {
-    this.drawn = [];
-  }
-
-  /**
-   * The terminal is now `columns` wide. A terminal that reflows its lines has wrapped a line wider
-   * than that onto several rows: the cursor goes up to its first row before clearing, so no piece
-   * of the old line stays behind. Then it is drawn again at the new width.
-   */
-  resized(columns: number): void {
-    const clear = this.clearResized(columns);
-    if (clear) this.surface.raw(clear);
-    this.draw();
-  }
-
-  /** Rows the drawn line takes once the terminal has re-wrapped it at `columns`. */
-  rowsAt(columns: number): number {
-    return this.drawn.reduce((sum, width) => sum + Math.max(1, Math.ceil(width / columns)), 0);
-  }
-
-  /** What clears the drawn rows once the terminal has re-wrapped them at `columns` ("" when none is drawn). */
-  clearResized(columns: number): string {
-    if (this.drawn.length === 0) return "";
-    const rows = this.rowsAt(columns) - 1;
-    this.drawn = [];
-    return rows > 0 ? `\r\x1b[${rows}A\x1b[J` : "\r\x1b[K";
-  }
-
-  /** Draws the line again (after other output was printed above it). */
-  draw(): void {
-    const wasDrawn = this.drawn.length > 0;
-    const text = this.frameText();
-    if (text) this.surface.paintLive(text, wasDrawn, true);
-  }
-
-  /** What draws the line over the rows drawn before ("" when it cannot be drawn now). */
-  frameText(): string {
-    if (!this.timer || !this.surface.canDraw) return "";
+  view(columns: number): View {
     // One column is kept free: writing into the last one makes some terminals wrap.
-    const width = Math.max(1, this.surface.columns - 1);
+    const width = Math.max(1, columns - 1);
+    const s = this.style;
+    const rows: string[] = [];
+    if (this.timer) {
+      rows.push(this.statusRow(width));
+      rows.push(...this.tail.map((line) => s.dim(cutToWidth(`  ${line}`, width))));
+      if (this.note) rows.push(s.dim(fitParts(this.note, width)));
+    }
+    for (const line of this.queued) rows.push(s.dim(cutToWidth(`↳ ${line.replace(/\s+/g, " ")}`, width)));
+    return { rows };
+  }
+
+  /** "⠋ bash  npm test · 12s · ↓ 1.2k tokens · Esc to interrupt", fitted: the extras give way before the label is cut short. */
+  private statusRow(width: number): string {
+    const s = this.style;
     const seconds = Math.floor((Date.now() - this.since) / 1000);
-    const time = seconds >= 1 ? ` · ${formatSeconds(seconds)}` : "";
-    const head = cutToWidth(`${FRAMES[this.frame]} ${this.label}`, Math.max(1, width - time.length)) + time;
-    const tail = [...this.tail.map((line) => `  ${line}`), ...(this.note ? [this.note] : [])].map((line) =>
-      cutToWidth(line, width),
-    );
-    const up = this.drawn.length - 1;
-    this.drawn = [head, ...tail].map(textWidth);
-    const rows = [`${this.style.cyan(head.slice(0, 1))}${head.slice(1)}`, ...tail.map((l) => this.style.dim(l))];
-    return `\r${up > 0 ? `\x1b[${up}A` : ""}${rows.join("\x1b[K\n")}\x1b[J`;
+    const extras: LinePart[] = [
+      ...(seconds >= 1 ? [{ text: formatSeconds(seconds), rank: 2 }] : []),
+      ...(this.shownTokens > 0
+        ? [
+            {
+              text: `↓ ${formatTokens(this.shownTokens)} tokens`,
+              short: `↓ ${formatTokens(this.shownTokens)}`,
+              rank: 1,
+            },
+          ]
+        : []),
+      { text: "Esc to interrupt", short: "Esc", rank: 0 },
+    ];
+    const head = `${FRAMES[this.frame]} `;
+    // The label keeps at least half the row; the extras take what is left, leaving whole.
+    const labelWidth = textWidth(this.label);
+    const room = width - textWidth(head) - Math.min(labelWidth, Math.floor(width / 2)) - 3;
+    let extra = room > 0 ? fitParts(extras, room) : "";
+    if (extra.endsWith("…")) extra = "";
+    const label = cutToWidth(this.label, width - textWidth(head) - (extra ? textWidth(extra) + 3 : 0));
+    return `${s.cyan(FRAMES[this.frame])} ${label}${extra ? s.dim(` · ${extra}`) : ""}`;
   }
 }
 
 /** "42s", "3m 05s". */
 export function formatSeconds(seconds: number): string {
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+/** "840", "1.2k", "34k". */
+export function formatTokens(n: number): string {
+  return n < 1000 ? String(n) : n < 10_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`;
 }

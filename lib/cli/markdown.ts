@@ -1,20 +1,27 @@
 /**
  * Markdown of a streamed answer rendered for the terminal: headings bold, emphasis, inline code,
- * fenced code with its keywords, strings and comments in color, list bullets, quotes, rules, and
- * tables with aligned columns; links show their text and, dimmed, their address. Prose is wrapped
- * at word boundaries to the terminal's width. Text shows as it arrives: the unfinished line shows
- * its whole words, rendered and word-wrapped as far as they go (the word being written waits for
- * the space after it, so the terminal never breaks a word), and is rendered in full once it ends —
- * only what changed is rewritten. A table still being written shows as it came until it ends.
- * Used only when color is on (a terminal, no NO_COLOR); otherwise the text is printed as it came.
+ * fenced code framed with its keywords, strings and comments in color, list bullets, quotes,
+ * rules, and tables with aligned columns; links show their text and, dimmed, their address. Every
+ * row fits the width: prose wraps at word boundaries (list items under their text, a quote keeping
+ * its bar), code wraps inside its frame at spaces or after punctuation, a table shrinks its columns
+ * and wraps inside its cells.
+ *
+ * The answer streams in two parts: the finished lines, rendered for good (`push`), and what is
+ * still being written (`pending`): the unfinished line's whole words, rendered and wrapped as they
+ * will be (the word being written waits for the space after it), and a table being written,
+ * rendered as far as it came. The shell draws the pending part in its live region and replaces it
+ * as it grows; text taller than the screen is committed as it is, since rows above the screen
+ * cannot be drawn again.
  */
 import type { Style } from "./render.ts";
 import { fitToWidth, textWidth } from "./text-width.ts";
 
-const italic = (s: string) => `\x1b[3m${s}\x1b[23m`;
+/** Italics where the style has escapes at all (NO_COLOR: none). */
+const italicOn = (s: Style) => (s.bold("x") === "x" ? (t: string) => t : (t: string) => `\x1b[3m${t}\x1b[23m`);
 
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+const FENCE = /^\s*(```|~~~)\s*([\w+-]*)\s*$/;
 
 export class MarkdownStream {
   /** The unfinished line's text. */
@@ -22,141 +29,126 @@ export class MarkdownStream {
   private inFence = false;
   /** Rows of a table being written: rendered together once it ends, so its columns line up. */
   private table: string[] = [];
-  /**
-   * What is on screen only until it is rendered, at the end of the output: the table rows so far
-   * and the unfinished line (from `kept` on), as they came.
-   */
-  private shownRows: string[] = [];
-  private shownPartial = "";
-  /** Characters of the unfinished line printed for good (other output broke the line there). */
+  /** Characters of the unfinished line already committed (it grew taller than the screen). */
   private kept = 0;
-  /** The user is typing a line below the output: the unfinished line stays off the screen until it ends. */
-  private hidden = false;
+  /** The pending part as last rendered, and at which width (cleared by every change to the text). */
+  private shown: { columns: number; text: string } | null = null;
 
   constructor(
     private readonly style: Style,
     private readonly columns: () => number,
-    /** The terminal's height: text taller than it cannot be erased, so it is kept as it came. */
-    private readonly rows: () => number = () => 24,
+    /** Rows the pending part may take: taller, it is committed as it is. */
+    private readonly rows: () => number = () => 22,
   ) {}
 
-  /** Takes a delta; returns what to write: the new text as it came, or the finished lines rendered in its place. */
+  /** Takes a delta; returns the lines it finished, rendered (each ending in a newline). */
   push(delta: string): string {
+    this.shown = null;
     const text = this.partial + delta;
     const end = text.lastIndexOf("\n");
-    if (end < 0) {
-      this.partial = text;
-      if (this.hidden) return "";
-      const visible = this.provisional();
-      if (this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(visible) > this.maxRows())
-        return this.keep(visible);
-      if (this.shownRows.length === 0) return this.replacePartial(visible);
-      const added = visible.startsWith(this.shownPartial) ? visible.slice(this.shownPartial.length) : null;
-      if (added === null) return this.redraw();
-      this.shownPartial = visible;
-      return added;
+    let out = "";
+    if (end >= 0) {
+      const lines = text.slice(0, end).split("\n");
+      this.partial = text.slice(end + 1);
+      for (const line of lines) out += this.complete(line);
+    } else this.partial = text;
+    return out + this.commitIfTall();
+  }
+
+  /** What is still being written, rendered as it will show ("" when nothing is): rows joined by newlines. */
+  pending(): string {
+    const columns = this.columns();
+    if (this.shown?.columns !== columns) this.shown = { columns, text: this.renderPending() };
+    return this.shown.text;
+  }
+
+  private renderPending(): string {
+    const partial = this.partial;
+    if (this.kept > 0) return this.continuation(wholeWords(partial.slice(this.kept)));
+    // A table row being written shows with the table once its first cell is complete.
+    if (!this.inFence && partial.trimStart().startsWith("|")) {
+      const row = partial.slice(0, partial.lastIndexOf("|") + 1);
+      return this.renderTable(TABLE_ROW.test(row) ? [...this.table, row] : this.table).replace(/\n$/, "");
     }
-    const [first, ...rest] = text.slice(0, end).split("\n");
-    // The finished line is written over what is shown of it from the first row that changes.
-    const inPlace = this.shownRows.length === 0 && this.table.length === 0 && this.kept === 0;
-    const done = this.complete(first);
-    let out = inPlace && done.endsWith("\n") ? `${this.replacePartial(done.slice(0, -1))}\n` : `${this.erase()}${done}`;
-    this.shownPartial = "";
-    for (const line of rest) out += this.complete(line);
-    this.partial = text.slice(end + 1);
-    return out + (this.hidden ? "" : this.showBlock());
+    const table = this.renderTable(this.table);
+    const words = wholeWords(partial);
+    if (!words) return table.replace(/\n$/, "");
+    // Rendering a line may open or close a code fence: the unfinished line leaves that to its end.
+    const inFence = this.inFence;
+    const shown = this.render(words, true);
+    this.inFence = inFence;
+    return table + shown;
   }
 
-  /**
-   * The user starts typing below the output: what is shown only until it is rendered (the
-   * unfinished line, a table being written) is erased, and from here only finished lines are
-   * returned, rendered. Null when part of the line is already printed for good (it cannot be taken back).
-   */
-  hold(): string | null {
-    if (this.kept > 0) return null;
-    this.hidden = true;
-    return this.erase();
-  }
-
-  /** While held: what shows of the unfinished line (drawn apart, above the user's line). */
-  heldText(): string {
-    return this.hidden ? this.provisional() : "";
-  }
-
-  /** The user's line is done: the unfinished line shows again as it came. */
-  release(): string {
-    if (!this.hidden) return "";
-    this.hidden = false;
-    return this.showBlock();
-  }
-
-  /** The answer ended: everything still waiting, rendered; the next answer starts fresh. */
+  /** The answer ended: everything still waiting, rendered (ending in a newline); the next answer starts fresh. */
   flush(): string {
-    this.hidden = false;
-    let out = this.erase();
+    this.shown = null;
     const rest = this.partial;
     this.partial = "";
+    let out: string;
     if (this.kept > 0) {
-      out += plain(rest.slice(this.kept));
+      out = rest.slice(this.kept).trim() ? `${this.continuation(rest.slice(this.kept))}\n` : "";
       this.kept = 0;
     } else if (rest && this.isTableLine(rest)) {
       this.table.push(rest);
-      out += this.renderTable();
-      out = out.slice(0, -1);
-    } else {
-      out += this.renderTable();
-      if (rest) out += this.wrapped(rest);
-    }
-    this.table = [];
+      out = this.takeTable();
+    } else out = this.takeTable() + (rest ? `${this.render(rest)}\n` : "");
     this.inFence = false;
     return out;
-  }
-
-  /**
-   * Other output is about to break into the answer (a newline follows what is shown): what is on
-   * screen stays as it is, and the rest of the line is printed as it comes.
-   */
-  commit(): void {
-    this.shownRows = [];
-    this.shownPartial = "";
-    this.table = [];
-    // Only the whole words of the line were shown: the word being written follows as it comes.
-    if (this.kept === 0 && !this.hidden) this.kept = this.partial.lastIndexOf(" ") + 1;
-    else this.kept = this.partial.length;
   }
 
   /** A complete line: rendered, or collected into the table it belongs to. */
   private complete(line: string): string {
     if (this.kept > 0) {
-      // Its start is already on screen as it came; the rest follows it the same way.
-      const rest = plain(line.slice(this.kept));
+      // Its start is committed already; the rest follows under it.
+      const rest = this.continuation(line.slice(this.kept));
       this.kept = 0;
-      this.line(line);
-      return `${rest}\n`;
+      return rest.trim() ? `${rest}\n` : "";
     }
     if (this.isTableLine(line)) {
       this.table.push(line);
-      // A table taller than the screen is rendered in parts.
-      return this.table.length >= this.maxRows() ? this.renderTable() : "";
+      return "";
     }
-    return `${this.renderTable()}${this.wrapped(line)}\n`;
+    return `${this.takeTable()}${this.render(line)}\n`;
+  }
+
+  /**
+   * What is pending would be taller than the rows it may take: a table is committed as far as it
+   * came (rendered in parts), an unfinished line's whole words as they show.
+   */
+  private commitIfTall(): string {
+    const pending = this.pending();
+    if (!pending || pending.split("\n").length <= Math.max(2, this.rows())) return "";
+    if (this.table.length > 0) return this.takeTable();
+    const kept = this.partial.lastIndexOf(" ") + 1;
+    if (kept <= this.kept) return "";
+    this.kept = kept;
+    this.shown = null;
+    return `${pending}\n`;
   }
 
   private isTableLine(line: string): boolean {
     return !this.inFence && (TABLE_ROW.test(line) || (TABLE_RULE.test(line) && line.includes("|")));
   }
 
-  /** The collected table with its columns lined up ("" when none is collected). */
-  private renderTable(): string {
-    const lines = this.table;
+  /** The collected table, rendered ("" when none is collected); the collection starts again. */
+  private takeTable(): string {
+    const rendered = this.renderTable(this.table);
     this.table = [];
+    this.shown = null;
+    return rendered;
+  }
+
+  /** Table rows with their columns lined up, fitted to the width (each row ending in a newline). */
+  private renderTable(lines: readonly string[]): string {
     if (lines.length === 0) return "";
     const s = this.style;
-    const cells = (line: string) => splitRow(line);
     const rule = lines.findIndex((l) => TABLE_RULE.test(l));
     const align =
-      rule >= 0 ? cells(lines[rule]).map((c) => (/^:-+:$/.test(c) ? "center" : /-:$/.test(c) ? "right" : "left")) : [];
-    const rows = lines.map((l, i) => (i === rule ? null : cells(l).map((c) => inline(c, s))));
+      rule >= 0
+        ? splitRow(lines[rule]).map((c) => (/^:-+:$/.test(c) ? "center" : /-:$/.test(c) ? "right" : "left"))
+        : [];
+    const rows = lines.map((l, i) => (i === rule ? null : splitRow(l).map((c) => this.inline(c))));
     const count = Math.max(...rows.map((r) => r?.length ?? 0), align.length);
     const widths = shrinkColumns(
       Array.from({ length: count }, (_, c) => Math.max(1, ...rows.map((r) => textWidth(r?.[c] ?? "")))),
@@ -169,134 +161,90 @@ export class MarkdownStream {
         const cells = widths.map((w, c) => fitToWidth(row[c] ?? "", w, 0));
         const height = Math.max(...cells.map((lines) => lines.length));
         return Array.from({ length: height }, (_, i) =>
-          widths.map((w, c) => ` ${pad(cells[c][i] ?? "", w, align[c] ?? "left")} `).join(s.dim("│")),
+          widths
+            .map((w, c) => ` ${pad(cells[c][i] ?? "", w, align[c] ?? "left")} `)
+            .join(s.dim("│"))
+            .trimEnd(),
         ).join("\n");
       })
       .map((l) => `${l}\n`)
       .join("");
   }
 
-  /** The provisional text as it came: the table rows so far and the unfinished line. */
-  private showBlock(): string {
-    this.shownRows = this.table.map(plain);
-    this.shownPartial = this.provisional();
-    return this.shownRows.map((r) => `${r}\n`).join("") + this.shownPartial;
+  /** The rest of a line whose start was committed: its words, wrapped. */
+  private continuation(text: string): string {
+    return fitToWidth(this.inline(text.trimStart()), this.width()).join("\n");
+  }
+
+  private width(): number {
+    return Math.max(20, this.columns() - 1);
   }
 
   /**
-   * What shows of the unfinished line: its whole words rendered and wrapped as the finished line
-   * will be (the word being written waits). Past text printed for good, the rest as it came.
+   * One line rendered and fitted: its rows joined by newlines. `unfinished`: a heading or quote
+   * shows without its line's style until it ends (it would be rewritten at every word).
    */
-  private provisional(): string {
-    if (this.kept > 0) return plain(this.partial.slice(this.kept));
-    if (this.isTableLine(this.partial)) return plain(this.partial);
-    const words = this.partial.slice(0, this.partial.lastIndexOf(" ") + 1).trimEnd();
-    if (!words) return "";
-    // Rendering a line may open or close a code fence: the unfinished line leaves that to its end.
-    const inFence = this.inFence;
-    const shown = this.wrapped(words, true);
-    this.inFence = inFence;
-    return shown;
-  }
-
-  /**
-   * What turns the unfinished line shown into `next`: rows that stay the same are left alone, a
-   * last row that only grows gets its new end, and the rest is rewritten from the first row that changed.
-   */
-  private replacePartial(next: string): string {
-    const old = this.shownPartial.split("\n");
-    const rows = next.split("\n");
-    this.shownPartial = next;
-    let same = 0;
-    while (same < old.length - 1 && same < rows.length && old[same] === rows[same]) same++;
-    const last = old.length - 1;
-    if (same === last && same < rows.length && rows[same].startsWith(old[same]))
-      return (
-        rows[same].slice(old[same].length) +
-        rows
-          .slice(same + 1)
-          .map((r) => `\n${r}`)
-          .join("")
-      );
-    const up = old.slice(same).reduce((n, r) => n + this.rowsOf(r), 0) - 1;
-    return `\r${up > 0 ? `\x1b[${up}A` : ""}\x1b[J${rows.slice(same).join("\n")}`;
-  }
-
-  private redraw(): string {
-    return this.erase() + this.showBlock();
-  }
-
-  /** Provisional text about to be taller than the screen (it could not be erased): printed for good as it came. */
-  private keep(visible: string): string {
-    const out = this.erase() + this.shownRows.map((r) => `${r}\n`).join("") + visible;
-    this.shownRows = [];
-    this.shownPartial = "";
-    this.table = [];
-    // What follows the words shown comes as it is.
-    this.kept = this.kept > 0 ? this.partial.length : this.partial.lastIndexOf(" ") + 1;
-    return out;
-  }
-
-  /** Moves the cursor back to the start of the provisional text and clears from there. */
-  private erase(): string {
-    if (this.shownRows.length === 0 && this.shownPartial === "") return "";
-    const rows = this.shownRows.reduce((n, r) => n + this.rowsOf(r), 0) + this.rowsOf(this.shownPartial);
-    this.shownRows = [];
-    this.shownPartial = "";
-    return `\r${rows > 1 ? `\x1b[${rows - 1}A` : ""}\x1b[J`;
-  }
-
-  /** Terminal rows `text` takes (the cursor's row when it is empty). */
-  private rowsOf(text: string): number {
-    const columns = Math.max(1, this.columns());
-    return text.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(textWidth(line) / columns)), 0);
-  }
-
-  private maxRows(): number {
-    return Math.max(2, this.rows() - 2);
-  }
-
-  /** A rendered line, wrapped at spaces to the width (code is left to the terminal). */
-  private wrapped(line: string, unfinished = false): string {
-    const code = this.inFence;
-    const rendered = this.line(line, unfinished);
-    if (code || this.inFence) return rendered;
-    return fitToWidth(
-      rendered,
-      Math.max(20, this.columns() - 1),
-      /^(\s*)/.exec(line)![1].length + (/^\s*([-*+]|\d+[.)])\s/.test(line) ? 2 : 0),
-    ).join("\n");
-  }
-
-  /** `unfinished`: a heading or quote shows without its line's style until it ends (it would be rewritten at every word). */
-  private line(line: string, unfinished = false): string {
+  private render(text: string, unfinished = false): string {
     const s = this.style;
-    const fence = /^\s*(```|~~~)\s*([\w+-]*)\s*$/.exec(line);
+    const line = plain(text);
+    const width = this.width();
+    const fence = FENCE.exec(line);
     if (fence) {
       this.inFence = !this.inFence;
       return s.dim(this.inFence ? `╭─ ${fence[2] || "code"}` : "╰─");
     }
-    if (this.inFence) return `${s.dim("│")} ${highlight(line, s)}`;
+    // Code keeps its frame on every row it wraps onto.
+    if (this.inFence) return framed(highlight(line, s), width, s.dim("│"));
     const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading && unfinished) return inline(heading[2], s);
-    if (heading) return s.bold(heading[1].length <= 2 ? s.cyan(inline(heading[2], s)) : inline(heading[2], s));
-    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line))
-      return s.dim("─".repeat(Math.min(40, Math.max(3, this.columns() - 1))));
+    if (heading) {
+      const text = this.inline(heading[2]);
+      const styled = unfinished ? text : s.bold(heading[1].length <= 2 ? s.cyan(text) : text);
+      return fitToWidth(styled, width).join("\n");
+    }
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return s.dim("─".repeat(Math.min(40, Math.max(3, width))));
     const quote = /^\s*>\s?(.*)$/.exec(line);
-    if (quote) return `${s.dim("│")} ${unfinished ? inline(quote[1], s) : s.dim(inline(quote[1], s))}`;
+    if (quote) {
+      const text = this.inline(quote[1]);
+      return framed(unfinished ? text : s.dim(text), width, s.dim("│"));
+    }
+    const lead = /^\s*/.exec(line)![0].length;
     const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
     if (bullet) {
       const task = /^\[([ xX])\]\s+(.*)$/.exec(bullet[2]);
-      if (task) return `${bullet[1]}${task[1] === " " ? "☐" : s.green("✔")} ${inline(task[2], s)}`;
-      return `${bullet[1]}${s.cyan("•")} ${inline(bullet[2], s)}`;
+      const text = task
+        ? `${bullet[1]}${task[1] === " " ? "☐" : s.green("✔")} ${this.inline(task[2])}`
+        : `${bullet[1]}${s.cyan("•")} ${this.inline(bullet[2])}`;
+      return fitToWidth(text, width, lead + 2).join("\n");
     }
+    // A numbered item's rows continue under its text: "1. " is three columns, "10. " four.
     const numbered = /^(\s*)(\d+[.)])\s+(.*)$/.exec(line);
-    if (numbered) return `${numbered[1]}${s.cyan(numbered[2])} ${inline(numbered[3], s)}`;
-    return inline(line, s);
+    if (numbered)
+      return fitToWidth(
+        `${numbered[1]}${s.cyan(numbered[2])} ${this.inline(numbered[3])}`,
+        width,
+        lead + numbered[2].length + 1,
+      ).join("\n");
+    return fitToWidth(this.inline(line), width, lead).join("\n");
+  }
+
+  private inline(text: string): string {
+    return inline(text, this.style);
   }
 }
 
-/** Text as it came, made safe to count: tabs as spaces, no control characters or escapes. */
+/** The text up to its last space: what of an unfinished line is whole words ("" while only a block's mark came: "- ", "## "). */
+function wholeWords(text: string): string {
+  const words = text.slice(0, text.lastIndexOf(" ") + 1).trimEnd();
+  return /^\s*([-*+>]|#{1,6}|\d+[.)])?$/.test(words) ? "" : words;
+}
+
+/** `text` fitted to the width less the bar, each row behind the bar. */
+function framed(text: string, width: number, bar: string): string {
+  return fitToWidth(text, Math.max(1, width - 2))
+    .map((row) => `${bar} ${row}`)
+    .join("\n");
+}
+
 /**
  * Column widths that fit `room` columns with their padding and separators: the widest column gives
  * up a column at a time, none going below a few columns.
@@ -312,6 +260,7 @@ function shrinkColumns(widths: number[], room: number): number[] {
   return fitted;
 }
 
+/** Text as it came, made safe to count: tabs as spaces, no control characters or escapes. */
 function plain(text: string): string {
   return text.replace(/\t/g, "    ").replace(/[\x00-\x1f\x7f]/g, "");
 }
@@ -335,10 +284,12 @@ function pad(text: string, width: number, align: string): string {
 
 /** Inline code, bold, italics and links of one line; code spans are left as they are inside. */
 function inline(text: string, s: Style): string {
+  // Without colors a code span would look like the words around it: it keeps its marks.
+  const colored = s.cyan("x") !== "x";
   return text
     .split(/(`[^`]+`)/)
     .map((part) => {
-      if (/^`[^`]+`$/.test(part)) return s.cyan(part.slice(1, -1));
+      if (/^`[^`]+`$/.test(part)) return colored ? s.cyan(part.slice(1, -1)) : part;
       return part
         .replace(
           /\[([^\]]+)\]\(([^)\s]+)\)/g,
@@ -347,7 +298,7 @@ function inline(text: string, s: Style): string {
         .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, (_m, _d, inner: string) => s.bold(inner))
         .replace(
           /(^|[^\w*])([*_])(?=\S)(.+?)(?<=\S)\2(?![\w*])/g,
-          (_m, pre: string, _d, inner: string) => `${pre}${italic(inner)}`,
+          (_m, pre: string, _d, inner: string) => `${pre}${italicOn(s)(inner)}`,
         );
     })
     .join("");

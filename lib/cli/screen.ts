@@ -1,213 +1,258 @@
 /**
- * The terminal shared by the streamed answer and the line editor. While the agent works, the
- * editor's echo is muted, so a key typed mid-answer never lands inside the answer's text. The
- * first key typed opens a steering line of its own, drawn below the output: the output keeps
- * coming, each whole line printed above the user's line, which is drawn again under it. The
- * unfinished line is drawn between them, apart, and redrawn as it grows (so no word is split by the
- * user's line) until it ends or the user's line is sent. Nothing is lost and nothing is mixed. The
- * live line (live-line.ts) is drawn through the screen: it is erased before any other output and
- * drawn again after it; while the user composes, it stays drawn between the unfinished line and
- * the user's line, all redrawn after each piece of output.
+ * The terminal as the shell draws it: the output, which goes up into the scrollback line by line
+ * and is never touched again, and under it the live region — what changes in place: the answer's
+ * unfinished line, the live status (spinner, time, tokens, the running command's last lines, the
+ * steering lines waiting for the model), the input (the prompt, a steering line, a question's
+ * menu) and the status line. Each change redraws the region by difference: only the rows, and in
+ * a row only the characters, that changed are written (a spinner frame is one character, a typed
+ * key the key). Output goes above the region, and rows it leaves as they were are not written
+ * again. Every row is fitted to the width, so the terminal never wraps one by itself and the
+ * region always knows where its rows are; on a resize (the terminal re-wraps what it holds) the
+ * region is cleared from its first row and drawn again at the new width. Off a terminal, output is
+ * written as it comes and nothing else is drawn.
  */
-import { Writable } from "node:stream";
-import type { LiveLine, LiveSurface } from "./live-line.ts";
-import { textWidth } from "./text-width.ts";
+import { patchRow } from "./row-diff.ts";
+import { fitToWidth, textWidth } from "./text-width.ts";
 
-type Terminal = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+type Terminal = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
 
-/** The user's line as the screen moves it. */
-export interface ScreenInput {
-  erase(): void;
-  redraw(): void;
-  /** Rows the line just sent took above the cursor (the cursor is on the row after it). */
-  sentRows(): number;
+/** What a part of the region shows: its rows (each within the width) and, for a part taking keys, the cursor. */
+export interface View {
+  rows: string[];
+  cursor?: { row: number; col: number };
 }
 
-export class Screen implements LiveSurface {
-  /** The line editor's output: muted while the agent works and the user is not typing. */
-  readonly echo: Writable;
-  private working = false;
-  /** While the user composes a line: the output's unfinished line, waiting for its end. */
-  private held: string | null = null;
-  /** The user's line: taken off the screen while output is printed, then drawn again below it. */
-  private input: ScreenInput | null = null;
-  /** While the user composes: where the unfinished line's text comes from (else the held text), and what of it is drawn. */
-  private pendingSource: (() => string) | null = null;
-  private pendingShown = "";
-  /** The cursor is at the start of a line (the live line may be drawn there). */
-  private atLineStart = true;
-  private live: LiveLine | null = null;
-  /** Counts the output printed: tells whether anything came between two moments. */
-  printed = 0;
+export interface RegionPart {
+  view(columns: number): View;
+}
+
+const HIDE_CURSOR = "\x1b[?25l";
+const SHOW_CURSOR = "\x1b[?25h";
+/**
+ * Clears from the start of the cursor's row to the end of the screen. Not a bare CSI J at column
+ * 0: from the screen's top-left corner tmux takes that for clearing the whole screen and keeps the
+ * rows in its scrollback (scroll-on-clear), where they would show twice.
+ */
+const CLEAR_BELOW = "\x1b[K\x1b[C\x1b[J\r";
+
+export class Screen {
+  /** Output whose line has not ended yet: drawn as the region's first rows until it does. */
+  private partial = "";
+  private parts: RegionPart[] = [];
+  /** The region's rows as they are on screen. */
+  private drawn: string[] = [];
+  /** Rows below the region's top that exist on the terminal (drawn, or cleared and still there). */
+  private height = 0;
+  /** The cursor, relative to the region's first row. */
+  private at = { row: 0, col: 0 };
+  private cursorShown = true;
+  private detached = false;
 
   constructor(private readonly terminal: Terminal) {
-    this.echo = new Writable({
-      write: (chunk: Buffer | string, _encoding, done) => {
-        if (!this.working || this.held !== null) {
-          // While the user composes, the live line is drawn above their line, out of its way.
-          if (this.held === null) this.live?.erase();
-          terminal.write(chunk);
-          this.atLineStart = String(chunk).endsWith("\n");
-        }
-        done();
-      },
-    });
     (terminal as NodeJS.EventEmitter).on?.("resize", this.onResize);
-    // readline lays out long lines from the width; it reads it from its output stream.
-    Object.defineProperty(this.echo, "columns", { get: () => terminal.columns });
-    Object.defineProperty(this.echo, "isTTY", { get: () => terminal.isTTY });
   }
 
-  /** False while the user composes a line (the status line stays away then). */
-  get isTTY(): boolean {
-    return Boolean(this.terminal.isTTY) && this.held === null;
-  }
-
-  get composing(): boolean {
-    return this.held !== null;
+  /** A terminal to draw on (else output is written as it comes). */
+  get tty(): boolean {
+    return Boolean(this.terminal.isTTY);
   }
 
   get columns(): number {
     return this.terminal.columns || 80;
   }
 
-  /** The live line can be drawn: on a terminal, at the start of a line or above the user's line. */
-  get canDraw(): boolean {
-    return Boolean(this.terminal.isTTY) && (this.held !== null || this.atLineStart);
+  get rows(): number {
+    return this.terminal.rows || 24;
   }
 
-  /** The live line drawn below the output. */
-  attach(live: LiveLine): void {
-    this.live = live;
+  /** The region's parts, top to bottom. */
+  setParts(parts: RegionPart[]): void {
+    this.parts = parts;
   }
 
-  /** The line editor, drawn again under output printed while the user composes. */
-  attachInput(input: ScreenInput): void {
-    this.input = input;
-  }
-
-  /** What shows of the output's unfinished line while the user composes (the rendered answer's words). */
-  attachPending(source: () => string): void {
-    this.pendingSource = source;
-  }
-
+  /** Output: each line that ends goes above the region for good; an unfinished one waits in the region. */
   write(text: string): void {
-    if (this.held === null) return this.print(text);
-    this.held += text;
-    const end = this.held.lastIndexOf("\n");
-    const lines = end < 0 ? "" : this.held.slice(0, end + 1);
-    this.held = this.held.slice(end + 1);
-    if (!this.input) return this.print(lines);
-    if (!lines && this.pendingText() === this.pendingShown) return;
-    if (lines) this.printed++;
-    this.redrawComposing(lines);
-  }
-
-  private pendingText(): string {
-    return this.pendingSource?.() || (this.held ?? "");
-  }
-
-  /** Rows `text` takes at `columns`. */
-  private rowsOf(text: string, columns: number): number {
-    return text.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(textWidth(line) / columns)), 0);
-  }
-
-  /** Rows drawn between the output and the user's line (the unfinished line, the live line), as the terminal holds them at `columns`. */
-  private rowsAbove(columns = this.columns): number {
-    return (this.pendingShown ? this.rowsOf(this.pendingShown, columns) : 0) + (this.live?.rowsAt(columns) ?? 0);
-  }
-
-  /** While composing: the user's line, the live line and the unfinished line are cleared, `lines` printed, and the three drawn again under them. */
-  private redrawComposing(lines: string, columns = this.columns): void {
-    const input = this.input!;
-    const up = this.rowsAbove(columns);
-    input.erase();
-    this.live?.removed();
-    const pending = this.pendingText();
-    this.pendingShown = pending;
-    const frame = this.live?.frameText() ?? "";
-    this.terminal.write(
-      `${up > 0 ? `\x1b[${up}A\r\x1b[J` : ""}${lines}${pending ? `${pending}\n` : ""}${frame ? `${frame}\n` : ""}`,
-    );
-    input.redraw();
-  }
-
-  paintLive(text: string, wasDrawn: boolean, isDrawn: boolean): void {
-    if (this.held === null || !this.input) {
-      this.terminal.write(text);
+    if (!this.tty) {
+      if (text) this.out(text);
       return;
     }
-    // The user's line is below the live line: it is taken off, the live rows changed, and it is drawn again under them.
-    this.input.erase();
-    this.terminal.write(`${wasDrawn ? "\x1b[1A" : ""}${text}${isDrawn ? "\n" : ""}`);
-    this.input.redraw();
+    // A carriage return would move the cursor under the region's feet (rows are only ever ended),
+    // and a tab to a stop the row's width does not count: neither reaches the terminal.
+    const all = this.partial + text.replace(/\r/g, "").replace(/\t/g, "    ");
+    const end = all.lastIndexOf("\n");
+    this.partial = all.slice(end + 1);
+    if (end < 0) return this.update();
+    const width = this.columns;
+    const lines = all
+      .slice(0, end)
+      .split("\n")
+      .flatMap((line) => fitToWidth(line, width));
+    this.paint(lines);
   }
 
+  /** Draws the region again where it changed. */
+  update(): void {
+    if (this.tty && !this.detached) this.paint([]);
+  }
+
+  /** Bytes that move nothing (a bell, a notification). */
   raw(text: string): void {
-    this.terminal.write(text);
+    this.out(text);
   }
 
-  /** Stops listening to the terminal's size. */
+  /**
+   * Takes the region off the screen, the cursor at its first row, shown (another program takes the
+   * terminal, or the shell ends); the next update draws it again from there.
+   */
+  release(): void {
+    if (!this.tty) return;
+    let out = this.moveTo(0, 0);
+    out += CLEAR_BELOW;
+    this.drawn = [];
+    this.height = 1;
+    if (!this.cursorShown) out += SHOW_CURSOR;
+    this.cursorShown = true;
+    this.out(out);
+  }
+
+  /** Stops drawing (the shell ends): the region is released and the terminal's size no longer followed. */
   detach(): void {
+    this.release();
+    this.detached = true;
     (this.terminal as NodeJS.EventEmitter).off?.("resize", this.onResize);
   }
 
-  private print(text: string): void {
-    if (!text) return;
-    this.printed++;
-    this.live?.erase();
-    this.terminal.write(text);
-    this.atLineStart = text.endsWith("\n");
-    this.live?.draw();
-  }
-
-  private readonly onResize = () => {
-    if (this.held === null || !this.input) return this.live?.resized(this.columns);
-    // What is drawn above the user's line is cleared as the terminal re-wrapped it, and drawn again at the new width.
-    if (this.rowsAbove() > 0) this.redrawComposing("");
-  };
-
-  /** The agent starts on an input: typed keys are no longer echoed until a steering line opens. */
-  startWork(): void {
-    this.working = true;
-  }
-
-  /** The agent is done: a half-typed steering line stays in the editor for the next prompt. */
-  endWork(): void {
-    this.working = false;
-    this.endCompose(true);
-  }
-
-  /** The user started typing while the agent works: from here their line is echoed below the output. */
-  beginCompose(): void {
-    if (!this.working || this.held !== null) return;
-    this.held = "";
-    // From here the unfinished line, the live line and the user's line are drawn in that order: the user's line comes next.
-    const erase = this.live?.eraseText() ?? "";
-    this.pendingShown = this.pendingText();
-    const frame = this.live?.frameText() ?? "";
-    const out = `${erase}${this.pendingShown ? `${this.pendingShown}\n` : ""}${frame ? `${frame}\n` : ""}`;
-    if (out) this.terminal.write(out);
-  }
-
-  /** Shows the unfinished line held back; `unfinished` when the user's line was not sent (the output starts below it). */
-  endCompose(unfinished = false): void {
-    const held = this.held;
-    if (held === null) return;
-    const above = this.rowsAbove();
-    if (above > 0 && unfinished) {
-      // The user's line and what is drawn above it leave the screen; the output goes on from there.
-      this.input?.erase();
-      this.terminal.write(`\x1b[${above}A\r\x1b[J`);
-    } else if (above > 0) {
-      // The line was sent and stays where it is: the rows above it are deleted (the rows below move up).
-      const sent = Math.max(1, this.input?.sentRows() ?? 1);
-      this.terminal.write(`\x1b[${sent + above}A\r\x1b[${above}M\x1b[${sent}B`);
+  /** The region's rows now, and where the cursor goes: the parts', under the unfinished output line. */
+  private compose(width: number): View {
+    const rows = this.partial ? fitToWidth(this.partial, width) : [];
+    let cursor: View["cursor"];
+    for (const part of this.parts) {
+      const view = part.view(width);
+      if (view.cursor) cursor = { row: rows.length + view.cursor.row, col: view.cursor.col };
+      rows.push(...view.rows);
     }
-    this.live?.removed();
-    this.pendingShown = "";
-    this.held = null;
-    if (unfinished && above === 0) this.print("\n");
-    this.print(held);
+    // The region stays within the screen (rows above it could not be drawn again): its top rows give way.
+    const over = rows.length - Math.max(1, this.rows - 1);
+    if (over > 0) {
+      rows.splice(0, over);
+      if (cursor) cursor.row = Math.max(0, cursor.row - over);
+    }
+    return { rows, cursor };
   }
+
+  /** Writes `committed` above the region for good and draws the region under it, only where rows changed. */
+  private paint(committed: string[]): void {
+    if (this.detached) {
+      if (committed.length) this.out(`${committed.join("\n")}\n`);
+      return;
+    }
+    const region = this.compose(this.columns);
+    const start = { at: { ...this.at }, height: this.height };
+    let out = this.rewrite(this.drawn, committed, region);
+    // More rows than before: new rows may instead be inserted where they come (CSI L), pushing
+    // the rows under them down rather than drawing them again lower (a line committed above the
+    // live status, a row added to a table). Whichever writes least is written.
+    const added = committed.length + region.rows.length - this.drawn.length;
+    if (added > 0 && committed.length + region.rows.length < this.rows) {
+      let best = { out, at: this.at, height: this.height };
+      for (let at = 0; at < this.drawn.length; at++) {
+        Object.assign(this, { at: { ...start.at }, height: start.height });
+        const old = [...this.drawn.slice(0, at), ...Array<string>(added).fill(""), ...this.drawn.slice(at)];
+        const tried = this.insertRows(at, added) + this.rewrite(old, committed, region);
+        if (tried.length < best.out.length) best = { out: tried, at: this.at, height: this.height };
+      }
+      out = best.out;
+      Object.assign(this, { at: best.at, height: best.height });
+    }
+    if (Boolean(region.cursor) !== this.cursorShown) {
+      this.cursorShown = Boolean(region.cursor);
+      out += this.cursorShown ? SHOW_CURSOR : HIDE_CURSOR;
+    }
+    this.drawn = region.rows;
+    if (out) this.out(out);
+  }
+
+  /**
+   * What turns `old` (the rows on screen from the region's first row) into `committed` and then the
+   * region, row by row where they differ; the region's first row is then under the committed rows.
+   */
+  private rewrite(old: readonly string[], committed: string[], region: View): string {
+    const rows = [...committed, ...region.rows];
+    const frozen = committed.length;
+    let out = "";
+    for (let i = 0; i < rows.length; i++) {
+      const was = i < old.length ? old[i] : i < this.height ? "" : undefined;
+      if (was === rows[i]) continue;
+      if (was === undefined) {
+        out += this.moveTo(i, 0) + rows[i];
+        this.at.col = textWidth(rows[i]);
+        continue;
+      }
+      const patch = patchRow(was, rows[i])!;
+      out += this.moveTo(i, patch.col) + patch.text + (patch.clear ? "\x1b[K" : "");
+      this.at.col = patch.col + textWidth(patch.text);
+    }
+    if (old.length > rows.length) out += this.moveTo(rows.length, 0) + CLEAR_BELOW;
+    // The region's first row exists under what was committed, the cursor not above it.
+    if (this.at.row < frozen) out += this.moveTo(frozen, 0);
+    if (region.cursor) out += this.moveTo(frozen + region.cursor.row, region.cursor.col);
+    this.height = Math.max(this.height, rows.length, frozen + 1) - frozen;
+    this.at.row -= frozen;
+    return out;
+  }
+
+  /**
+   * What inserts `count` blank rows before the region's row `at`, pushing it and the rows under it
+   * down: as many rows are first made under the region (the screen scrolls when it must).
+   */
+  private insertRows(at: number, count: number): string {
+    const last = this.drawn.length - 1;
+    let out = this.moveTo(last, 0) + "\r\n".repeat(count);
+    this.at = { row: last + count, col: 0 };
+    this.height = Math.max(this.height, last + count + 1);
+    out += `${this.moveTo(at, 0)}\x1b[${count}L`;
+    return out;
+  }
+
+  /** The escape sequences that move the cursor to `row`, `col` of the region (rows below it are made as needed). */
+  private moveTo(row: number, col: number): string {
+    let out = "";
+    if (row > this.at.row) {
+      const last = this.height - 1;
+      const down = Math.min(row, last) - this.at.row;
+      if (down > 0) out += `\x1b[${down}B`;
+      const fresh = row - Math.max(this.at.row, last);
+      if (fresh > 0) {
+        out += "\r\n".repeat(fresh);
+        this.height = row + 1;
+        this.at.col = 0;
+      }
+    } else if (row < this.at.row) out += `\x1b[${this.at.row - row}A`;
+    this.at.row = row;
+    // A cursor past the last column waits to wrap: only a carriage return says where it is.
+    if (this.at.col !== col || col >= this.columns) out += col > 0 ? `\r\x1b[${col}C` : "\r";
+    this.at.col = col;
+    return out;
+  }
+
+  private out(text: string): void {
+    this.terminal.write(text);
+  }
+
+  /**
+   * The terminal re-wrapped the region's rows at its new width: the cursor goes up to the region's
+   * first row as it now lies, the rest is cleared, and the region is drawn again.
+   */
+  private readonly onResize = () => {
+    if (!this.tty || this.detached) return;
+    const width = this.columns;
+    let up = Math.floor(this.at.col / width);
+    for (let i = 0; i < Math.min(this.at.row, this.drawn.length); i++)
+      up += Math.max(1, Math.ceil(textWidth(this.drawn[i]) / width));
+    this.out(`${up > 0 ? `\x1b[${up}A` : ""}\r${CLEAR_BELOW}`);
+    this.drawn = [];
+    this.height = 1;
+    this.at = { row: 0, col: 0 };
+    this.update();
+  };
 }

@@ -1,12 +1,13 @@
 /**
- * The interactive shell as the person the tools ask: a question shows its options as a numbered
- * menu and the typed number (several, comma-separated, where more than one may be chosen) picks the
- * choice — anything else typed is the answer itself; entering and leaving plan mode wait for a
- * yes or no (with what to change) and switch the shell's plan mode.
+ * The interactive shell as the person the tools ask: a question shows its options as a menu, with a
+ * last row for an answer of one's own (several numbers, comma-separated, where more than one may be
+ * chosen); entering and leaving plan mode are yes/no menus whose "no" says why, and switch the
+ * shell's plan mode.
  */
 import type { Session } from "../agent/index.ts";
 import type { PlanModeAnswer, UserAnswers, UserChannel, UserQuestion } from "../../tools/user-channel.ts";
 import type { AnswerReader } from "./approve-prompt.ts";
+import type { MenuChoice, MenuItem } from "./menu.ts";
 import type { PlanMode } from "./plan-mode.ts";
 import type { Style } from "./render.ts";
 
@@ -19,12 +20,19 @@ export function chosenAnswer(line: string, question: UserQuestion): string {
   return valid ? [...new Set(picks.map((p) => p!.label))].join(", ") : text;
 }
 
-/** A typed yes/no: Enter or y consents; n, or anything else, declines with what was typed as the reason. */
-function consent(line: string | null): PlanModeAnswer {
-  const text = (line ?? "n").trim();
-  if (text === "" || /^y(es)?$/i.test(text)) return { consent: true };
-  const reason = text.replace(/^no?\b[\s,:-]*/i, "").trim();
+/** A yes/no menu's choice: yes consents; no (or an interrupted question) declines, with what was typed as the reason. */
+function consent(choice: MenuChoice<boolean> | null): PlanModeAnswer {
+  if (choice?.value) return { consent: true };
+  const reason = choice?.text?.trim();
   return reason ? { consent: false, reason } : { consent: false };
+}
+
+/** The items of a yes/no question whose "no" says why on its row. */
+function yesNo(why: string): MenuItem<boolean>[] {
+  return [
+    { value: true, label: "Yes", key: "y" },
+    { value: false, label: "No", key: "n", input: why },
+  ];
 }
 
 export class ShellUser implements UserChannel {
@@ -43,12 +51,19 @@ export class ShellUser implements UserChannel {
     const s = this.style;
     const answers: UserAnswers = {};
     for (const question of questions) {
-      const menu = question.options.map((o, i) => `  ${s.bold(`${i + 1}.`)} ${o.label} ${s.dim(`— ${o.description}`)}`);
-      this.reader.show(`${s.yellow("?")} ${s.bold(question.header)} ${question.question}\n${menu.join("\n")}\n`);
-      const how = question.multiSelect ? "numbers, e.g. 1,3" : "a number";
-      const line = await this.reader.readLine(`${s.yellow("choose")} ${s.dim(`${how}, or type your own answer`)} › `);
-      if (line === null) return undefined;
-      answers[question.question] = chosenAnswer(line, question);
+      // The options, then a row for an answer of one's own (several numbers, where more than one may be chosen).
+      const own = question.multiSelect ? "numbers, e.g. 1,3, or your own answer" : "your own answer";
+      const choice = await this.reader.choose<number>({
+        title: [`${s.yellow("?")} ${s.bold(question.header)} ${question.question}`],
+        items: [
+          ...question.options.map((o, i) => ({ value: i, label: o.label, detail: o.description })),
+          { value: -1, label: question.multiSelect ? "Several, or something else" : "Something else", input: own },
+        ],
+        escape: "interrupt",
+      });
+      if (choice === null) return undefined;
+      answers[question.question] =
+        choice.value >= 0 ? question.options[choice.value].label : chosenAnswer(choice.text ?? "", question);
       this.reader.settle(`${s.green("✓")} ${s.dim(`${question.header}: ${answers[question.question]}`)}\n`);
     }
     return answers;
@@ -56,10 +71,15 @@ export class ShellUser implements UserChannel {
 
   async enterPlanMode(reason: string | undefined): Promise<PlanModeAnswer> {
     const s = this.style;
-    this.reader.show(
-      `${s.yellow("?")} ${s.bold("switch to plan mode?")} ${s.dim(reason ?? "the agent wants to plan before changing anything")}\n`,
+    const answer = consent(
+      await this.reader.choose({
+        title: [
+          `${s.yellow("?")} ${s.bold("switch to plan mode?")} ${s.dim(reason ?? "the agent wants to plan before changing anything")}`,
+        ],
+        items: yesNo("why? (optional; the model reads it)"),
+        escape: "decline",
+      }),
     );
-    const answer = consent(await this.reader.readLine(`${s.yellow("plan?")} ${s.dim("y yes · n [reason] no")} › `));
     if (answer.consent) this.planMode.enter(this.session());
     this.reader.settle(`${answer.consent ? s.green("✓ plan mode") : s.red("✗ plan mode declined")}\n`);
     return answer;
@@ -67,9 +87,15 @@ export class ShellUser implements UserChannel {
 
   async exitPlanMode(plan: string | undefined): Promise<PlanModeAnswer> {
     const s = this.style;
-    this.reader.show(`${s.yellow("?")} ${s.bold("carry out this plan?")}\n${plan ?? s.dim("(the plan above)")}\n`);
     const answer = consent(
-      await this.reader.readLine(`${s.yellow("approve?")} ${s.dim("y yes · n [what to change]")} › `),
+      await this.reader.choose({
+        title: [
+          `${s.yellow("?")} ${s.bold("carry out this plan?")}`,
+          ...(plan ?? s.dim("(the plan above)")).split("\n"),
+        ],
+        items: yesNo("what to change (the model reads it)"),
+        escape: "decline",
+      }),
     );
     if (answer.consent) this.planMode.accept(this.session());
     this.reader.settle(`${answer.consent ? s.green("✓ plan approved") : s.red("✗ plan not approved")}\n`);

@@ -8,6 +8,7 @@ import { idFromFileName } from "../store/paths.ts";
 import { parseToolList } from "../../tools/registry.ts";
 import { planChecklist, type Style } from "./render.ts";
 import type { CurrentSession } from "./current-session.ts";
+import type { MenuChoice, MenuOptions } from "./menu.ts";
 import { ModelPicker } from "./model-picker.ts";
 import type { PlanMode } from "./plan-mode.ts";
 import type { CommandInfo } from "./completion.ts";
@@ -25,6 +26,8 @@ export interface SlashContext {
   planMode: PlanMode;
   /** The current session's last turns, as the shell shows a resumed conversation. */
   transcript: () => string;
+  /** On a terminal: a menu the user picks from with the arrow keys (null: closed without a choice). */
+  pick?: <T>(options: MenuOptions<T>) => Promise<MenuChoice<T> | null>;
 }
 
 interface SlashCommand {
@@ -57,26 +60,44 @@ const COMMANDS: Record<string, SlashCommand> = {
   },
   model: {
     usage: "/model [filter|id]",
-    help: "list the models whose key is set (a filter narrows), or switch to one (next call)",
+    help: "pick a model whose key is set (arrows, type to filter, Enter), or switch to one by id (next call)",
     whileBusy: true,
-    run(arg, { host, out, style }) {
+    async run(arg, { host, out, style, pick }) {
       const picker = new ModelPicker(host.setup.sessionOptions.clientOptions);
       const choice = picker.choose(arg);
-      if ("switchTo" in choice) {
+      const switchTo = (model: string, missingKey?: string) => {
         // The model in use already: nothing changes, and nothing is recorded in the session.
-        if (choice.switchTo === host.session.model) return out(`model: ${choice.switchTo} (already in use)\n`);
-        host.session.setModel(choice.switchTo);
-        out(
-          `model: ${choice.switchTo}${choice.missingKey ? style.yellow(` (no key for it yet: set ${choice.missingKey})`) : ""}\n`,
-        );
-        return;
-      }
+        if (model === host.session.model) return out(`model: ${model} (already in use)\n`);
+        host.session.setModel(model);
+        out(`model: ${model}${missingKey ? style.yellow(` (no key for it yet: set ${missingKey})`) : ""}\n`);
+      };
+      if ("switchTo" in choice) return switchTo(choice.switchTo, choice.missingKey);
       const current = host.session.model;
       const k = (n: number) => `${Math.round(n / 1000)}k`;
-      const rows = choice.list.map((m) => {
-        const key = choice.keyed ? "" : ` (set ${picker.missingKey(m.provider)})`;
-        return `${m.ref === current ? style.green("*") : " "} ${m.ref.padEnd(40)} ${style.dim(`${k(m.contextWindow)} context${key}`)}`;
-      });
+      const detail = (m: (typeof choice.list)[number]) =>
+        `${k(m.contextWindow)} context${choice.keyed ? "" : ` (set ${picker.missingKey(m.provider)})`}`;
+      if (pick && choice.list.length > 0) {
+        const keys = choice.unkeyed.length ? style.dim(` · no key set for ${choice.unkeyed.join(", ")}`) : "";
+        const picked = await pick({
+          title: [
+            arg
+              ? `${choice.keyed ? "models" : "models that need a key"} matching '${arg}'`
+              : `model: ${current}${keys}`,
+          ],
+          items: choice.list.map((m) => ({ value: m.ref, label: m.ref, detail: detail(m) })),
+          selected: Math.max(
+            0,
+            choice.list.findIndex((m) => m.ref === current),
+          ),
+          filter: "› ",
+          maxItems: 8,
+        });
+        if (!picked) return out(`${style.dim(`model: ${current} (unchanged)`)}\n`);
+        return switchTo(picked.value, picker.missingKey(picked.value.split("/")[0]));
+      }
+      const rows = choice.list.map(
+        (m) => `${m.ref === current ? style.green("*") : " "} ${m.ref.padEnd(40)} ${style.dim(detail(m))}`,
+      );
       if (!arg) out(`model: ${current}\n${rows.join("\n")}${rows.length ? "\n" : ""}`);
       else if (rows.length === 0) out(`no known model matches '${arg}'; /model provider/id takes any id.\n`);
       else
@@ -355,20 +376,24 @@ function childLines(host: CurrentSession, style: Style): Map<string, string[]> {
 
 /** The shell's keys, as /help lists them. */
 const KEYS: [string, string][] = [
-  ["Enter", "send; while the agent works, the line steers it (after the running command)"],
+  [
+    "Enter",
+    "send; while the agent works, the line steers it (after the running command; shown under the status until read)",
+  ],
   ["Ctrl-X", "while the agent works: send the typed line now, stopping the running tool"],
   ["Alt+Enter, \\ Enter", "a new line in the input (a backslash before Enter is replaced by it)"],
   ["paste", "goes into the input as it is, newlines too (over 10 lines: [pasted N lines]); Enter sends it"],
   ["!command", "run a command now; its output goes with your next message"],
   ["Tab", "complete a /command at the start, or an @path (several: listed under the input)"],
-  ["Esc", "interrupt the running input (the conversation goes on)"],
+  ["Esc", "interrupt the running input (the conversation goes on; at a question too)"],
   ["Esc Esc", "on an empty input: /rewind (the turns to go back to)"],
   ["Ctrl-C", "clear the typed line; else interrupt; twice on an empty line: exit"],
   ["Shift+Tab", "cycle the approval mode: ask → edits → auto"],
-  ["Ctrl-O", "the last command's output in full"],
+  ["Ctrl-O", "the transcript: what was shown cut, in full (the last command's output, else the conversation)"],
   ["Ctrl-G", "edit the input in $VISUAL / $EDITOR"],
   ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
   ["Ctrl-R", "search earlier inputs: type to narrow, Ctrl-R older, Enter takes it, Esc cancels"],
+  ["in a menu", "Up/Down select, Enter chooses, y a u n or a number at once, typing narrows /model, Esc closes"],
   [
     "/command while working",
     `${Object.keys(COMMANDS)

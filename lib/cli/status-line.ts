@@ -1,19 +1,19 @@
 /**
- * The status line under the input while the shell waits for it: the model and profile, the approval mode,
- * how much of the model's context window the conversation fills, and the session's cost. It lives
- * on the row below the prompt (reserved when the prompt is drawn, redrawn after each key, since
- * the line editor clears below itself) and is cleared when the input is sent. Hidden on narrow
- * terminals and off a terminal.
+ * The status line under the input while the shell waits for it: the model and profile, the approval
+ * mode, how much of the model's context window the conversation fills, and the session's cost. It
+ * is the live region's last part (screen.ts), drawn while the prompt waits and gone while the agent
+ * works. On a narrow terminal its parts shorten and leave whole (the cost and the model stay
+ * longest); off a terminal it is not drawn.
  */
 import type { SessionEvent } from "../agent/index.ts";
 import type { Message, Usage } from "../llm/types.ts";
 import { getModel } from "../llm/catalog.ts";
-import type { LiveSurface } from "./live-line.ts";
 import type { Style } from "./render.ts";
-import { cutToWidth } from "./text-width.ts";
+import type { View } from "./screen.ts";
+import { fitParts, type LinePart } from "./text-width.ts";
 
 /** Narrower than this, the status line is left out. */
-export const STATUS_MIN_COLUMNS = 60;
+export const STATUS_MIN_COLUMNS = 40;
 
 export interface StatusInfo {
   model: string;
@@ -27,19 +27,13 @@ export interface StatusInfo {
 export class StatusLine {
   /** Tokens the last model call carried (its input and output): the conversation's size. */
   private contextTokens = 0;
-  private shown = false;
-  /** Rows the input takes below the cursor (a multi-line input, a completion list): the status row is under them. */
-  rowsBelow: () => number = () => 0;
+  /** Drawn under the prompt (the shell shows it while it waits for input). */
+  shown = false;
 
   constructor(
-    private readonly surface: LiveSurface & { readonly isTTY: boolean },
     private readonly style: Style,
     private readonly info: () => StatusInfo,
   ) {}
-
-  get visible(): boolean {
-    return this.surface.isTTY && this.surface.columns >= STATUS_MIN_COLUMNS;
-  }
 
   observe(event: SessionEvent): void {
     if (event.agent_id !== undefined) return;
@@ -51,24 +45,21 @@ export class StatusLine {
     }
     if (event.kind !== "message_end") return;
     const { message } = event.data;
-    // A failed call's usage says nothing of what the conversation holds.
-    if (
-      message.role !== "assistant" ||
-      !message.usage ||
-      message.finishReason === "error" ||
-      message.finishReason === "aborted"
-    )
-      return;
+    // A failed call's usage says nothing of what the conversation holds; an interrupted one's does.
+    if (message.role !== "assistant" || !message.usage || message.finishReason === "error") return;
     this.contextTokens = tokensOf(message.usage);
   }
 
   /** Another session is current (/new, /resume): its size is what its last answer carried. */
   reset(messages: readonly Message[]): void {
-    const last = messages.findLast((m) => m.role === "assistant" && m.usage !== undefined);
+    const last = messages.findLast(
+      (m) => m.role === "assistant" && m.usage !== undefined && m.finishReason !== "error",
+    );
     this.contextTokens = last?.role === "assistant" && last.usage ? tokensOf(last.usage) : 0;
   }
 
-  text(): string {
+  /** The line's parts, in their order, each ranked for a narrow terminal. */
+  parts(): LinePart[] {
     const { model, profile, approval, cost, plan } = this.info();
     let window = 0;
     try {
@@ -78,36 +69,24 @@ export class StatusLine {
     }
     // Past the window (a prompt bigger than the model takes) is "full", never a share over 100 %.
     const percent = window > 0 ? Math.round((this.contextTokens / window) * 100) : 0;
-    const context = window > 0 ? (percent > 100 ? " · context full" : ` · context ${percent}%`) : "";
-    return `${model} (${profile}) · ${plan ? "plan mode (/plan accepts) · " : ""}approval: ${approval} (Shift+Tab)${context} · $${cost.toFixed(4)}`;
+    return [
+      { text: `${model} (${profile})`, short: model, rank: 3 },
+      ...(plan ? [{ text: "plan mode (/plan accepts)", short: "plan mode", rank: 2 }] : []),
+      { text: `approval: ${approval} (Shift+Tab)`, short: `approval: ${approval}`, rank: 2 },
+      ...(window > 0 ? [{ text: percent > 100 ? "context full" : `context ${percent}%`, rank: 0 }] : []),
+      { text: `$${cost.toFixed(4)}`, rank: 1 },
+    ];
   }
 
-  /** Before the prompt is drawn: makes room for the status row below it. */
-  reserve(): void {
-    if (!this.visible) return;
-    this.surface.raw("\n\x1b[1A");
+  text(): string {
+    return this.parts()
+      .map((p) => p.text)
+      .join(" · ");
   }
 
-  /** Draws (or redraws) the status row below the cursor's row, leaving the cursor where it was. */
-  draw(): void {
-    if (!this.visible) return;
-    this.shown = true;
-    const line = cutToWidth(this.text(), this.surface.columns - 1);
-    this.surface.raw(`\x1b7\x1b[${1 + this.rowsBelow()}B\r${this.style.dim(line)}\x1b[K\x1b8`);
-  }
-
-  /** Empties the status row below the cursor, the cursor staying where it is. */
-  hide(): void {
-    if (!this.shown) return;
-    this.shown = false;
-    this.surface.raw(`\x1b7\x1b[${1 + this.rowsBelow()}B\r\x1b[K\x1b8`);
-  }
-
-  /** The input was sent: the cursor is on the status row now; it is emptied for the output. */
-  clear(): void {
-    if (!this.shown) return;
-    this.shown = false;
-    this.surface.raw("\r\x1b[K");
+  view(columns: number): View {
+    if (!this.shown || columns < STATUS_MIN_COLUMNS) return { rows: [] };
+    return { rows: [this.style.dim(fitParts(this.parts(), columns - 1))] };
   }
 }
 

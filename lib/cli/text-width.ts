@@ -62,6 +62,9 @@ export function fitText(text: string, columns: number): string {
   return fitToWidth(end ? text.slice(0, -1) : text, columns).join("\n") + (end ? "\n" : "");
 }
 
+/** Pieces of a word wider than a row: each ends after its punctuation, where the word may break. */
+const CHUNKS = /[^.,;:/\\()[\]{}<>=&|?!-]*[.,;:/\\()[\]{}<>=&|?!-]+|[^.,;:/\\()[\]{}<>=&|?!-]+/g;
+
 /** Pieces of a line: escape sequences (no width), runs of spaces, and words. */
 const PIECES = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07| +|[^ \x1b]+|\x1b/g;
 
@@ -100,15 +103,51 @@ function fitLine(line: string, width: number, hang?: number): string[] {
       col += w;
       continue;
     }
-    // A word wider than a row: broken inside, character by character.
-    for (const ch of piece) {
-      const cw = charWidth(ch.codePointAt(0)!);
-      if (col + cw > width && col > indent.length) breakRow();
-      row += ch;
-      col += cw;
+    // A word wider than a row (a path, an address, a line of code): broken after its punctuation
+    // where it can be, inside a run of letters only when a run is itself wider than a row.
+    for (const chunk of piece.match(CHUNKS) ?? []) {
+      const cw = textWidth(chunk);
+      if (col + cw > width && col > indent.length && cw <= width - indent.length) breakRow();
+      for (const ch of chunk) {
+        const w = charWidth(ch.codePointAt(0)!);
+        if (col + w > width && col > indent.length) breakRow();
+        row += ch;
+        col += w;
+      }
     }
   }
   if (row.replace(ANSI, "").trim() !== "" || rows.length === 0) rows.push(row);
   else if (row) rows[rows.length - 1] += row.replace(/[^\x1b]*?((?:\x1b\[[0-9;?]*[A-Za-z])*)$/, "$1");
   return rows;
+}
+
+/** A piece of a one-row line: what shortens or leaves first when the row is too narrow. */
+export interface LinePart {
+  text: string;
+  /** A shorter form, used before the part is dropped. */
+  short?: string;
+  /** Parts with a lower rank give way first (ties: the later part); 0 by default. */
+  rank?: number;
+}
+
+/**
+ * Parts joined into one row of at most `columns`: when they do not fit, parts take their short
+ * forms (those that rank lowest first), then leave whole (the lowest first; among equals, the
+ * later) — never a part cut mid-phrase, unless the one left is still too wide (then it ends in "…").
+ */
+export function fitParts(parts: readonly LinePart[], columns: number, separator = " · "): string {
+  const kept = parts.map((p) => ({ ...p, shown: p.text }));
+  const line = () => kept.map((p) => p.shown).join(separator);
+  /** The lowest ranked of `among`, the later among equals. */
+  const lowest = <P extends LinePart>(among: P[]) =>
+    among.reduce((low, p) => ((p.rank ?? 0) <= (low.rank ?? 0) ? p : low), among[0]);
+  while (textWidth(line()) > columns) {
+    const long = kept.filter((p) => p.short !== undefined && p.shown !== p.short);
+    if (long.length > 0) {
+      const part = lowest(long);
+      part.shown = part.short!;
+    } else if (kept.length > 1) kept.splice(kept.indexOf(lowest(kept)), 1);
+    else break;
+  }
+  return cutToWidth(line(), columns);
 }

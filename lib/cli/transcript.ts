@@ -15,6 +15,8 @@ import { cutToWidth } from "./text-width.ts";
 
 /** Turns (a user input and what followed it) shown in full. */
 export const TRANSCRIPT_TURNS = 3;
+/** The key that shows the whole transcript (as Claude Code binds it): what a cut line names. */
+export const TRANSCRIPT_KEY = "Ctrl-O";
 /** Lines of a long input shown. */
 const INPUT_LINES = 3;
 /** Lines of an answer shown, and of a change's diff. */
@@ -29,6 +31,8 @@ export interface TranscriptOptions {
   /** The session's profile: its tools describe their calls first (tool names differ by profile). */
   profile?: string;
   turns?: number;
+  /** Every turn and every line (what the transcript key shows); else the last turns, long parts cut. */
+  full?: boolean;
 }
 
 /** The transcript's text (each line ending in a newline); "" for an empty conversation. */
@@ -36,10 +40,8 @@ export function renderTranscript(messages: readonly Message[], options: Transcri
   const { style: s, columns } = options;
   const starts = messages.flatMap((m, i) => (m.role === "user" ? [i] : []));
   if (messages.length === 0) return "";
-  const from =
-    starts.length > (options.turns ?? TRANSCRIPT_TURNS)
-      ? starts[starts.length - (options.turns ?? TRANSCRIPT_TURNS)]
-      : 0;
+  const turns = options.full ? Number.POSITIVE_INFINITY : (options.turns ?? TRANSCRIPT_TURNS);
+  const from = starts.length > turns ? starts[starts.length - turns] : 0;
   const lines: string[] = [];
   if (from > 0) {
     const inputs = starts.filter((i) => i < from).length;
@@ -51,18 +53,17 @@ export function renderTranscript(messages: readonly Message[], options: Transcri
   for (const m of messages) if (m.role === "tool") results.set(m.toolCallId, m);
   const tools = toolLookup(options.profile);
   for (const m of messages.slice(from)) {
-    if (m.role === "user") lines.push(...inputLines(shownText(m.content), s, columns));
+    if (m.role === "user") lines.push(...inputLines(shownText(m.content), s, columns, options.full));
     else if (m.role === "assistant") lines.push(...answerLines(m, results, tools, options));
   }
   return lines.length ? `${lines.join("\n")}\n` : "";
 }
 
-function inputLines(text: string, s: Style, columns: number): string[] {
+function inputLines(text: string, s: Style, columns: number, full = false): string[] {
   const all = text.trim().split("\n");
-  const shown = all
-    .slice(0, INPUT_LINES)
-    .map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${cutToWidth(l, columns - 3)}`);
-  if (all.length > INPUT_LINES) shown.push(s.dim(`  … ${all.length - INPUT_LINES} more lines`));
+  const kept = full ? all.length : INPUT_LINES;
+  const shown = all.slice(0, kept).map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${cutToWidth(l, columns - 3)}`);
+  if (all.length > kept) shown.push(s.dim(`  … ${all.length - kept} more lines (${TRANSCRIPT_KEY} shows them)`));
   return shown;
 }
 
@@ -91,8 +92,10 @@ function answerLines(
         : text;
       // A long answer is not replayed whole: its start, and how much more there was.
       const rows = rendered.split("\n");
-      lines.push(...rows.slice(0, ANSWER_LINES));
-      if (rows.length > ANSWER_LINES) lines.push(s.dim(`… ${rows.length - ANSWER_LINES} more lines of this answer`));
+      const kept = options.full ? rows.length : ANSWER_LINES;
+      lines.push(...rows.slice(0, kept));
+      if (rows.length > kept)
+        lines.push(s.dim(`… ${rows.length - kept} more lines of this answer (${TRANSCRIPT_KEY} shows them)`));
     } else if (part.type === "tool_call") {
       const result = results.get(part.id);
       const failed = !result || result.isError;
@@ -109,7 +112,7 @@ function answerLines(
         columns - 5,
       );
       lines.push(`  ${s.dim("⎿")} ${failed ? s.red(summary) : s.dim(summary)}`);
-      if (change) lines.push(indent(colorDiff(change, s, CHANGE_LINES)));
+      if (change) lines.push(indent(colorDiff(change, s, options.full ? Number.POSITIVE_INFINITY : CHANGE_LINES)));
     }
   }
   return lines;

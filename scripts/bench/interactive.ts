@@ -1,11 +1,11 @@
 /**
  * The interactive shell: time from start to the first prompt on a terminal (tmux), and how long a
  * streamed token takes to reach the screen through the renderer with markdown on — a 10,000-token
- * answer with code blocks, tokens arriving every 5 ms. An unfinished line is written as its tokens
- * come (and redrawn rendered when it ends), so a token waits only for the rendering. While the
- * user types a steering line, the unfinished line is drawn apart above it and redrawn as it grows
- * (a token waits for its word's end). And the bytes gong writes to the terminal for a reference
- * session (a command, a long markdown answer, colors on, 100 columns).
+ * answer with code blocks, tokens arriving every 5 ms: the unfinished line is the live region's,
+ * redrawn by difference as its words complete (a token waits for its word's end), finished lines
+ * are committed above it; the same with a steering line being typed under it. And the bytes gong
+ * writes to the terminal for a reference session (a command, a long markdown answer, colors on,
+ * 100 columns).
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { Writable } from "node:stream";
@@ -60,23 +60,31 @@ function answerTokens(count: number): string[] {
   return tokens.slice(0, count);
 }
 
-/** `typing`: the user is composing a steering line the whole time (output goes above it). */
+/** `typing`: the user is composing a steering line the whole time (it is drawn under the answer's unfinished line). */
 function tokenLatencies(tokens: string[], typing = false): number[] {
   const style = makeStyle(true);
-  const live = { start() {}, stop() {}, showTail() {} } as unknown as LiveLine;
+  const live = { start() {}, stop() {}, showTail() {}, setTokens() {} } as unknown as LiveLine;
   let written = 0;
   const terminal = Object.assign(new Writable({ write: (_chunk, _encoding, done) => (written++, done()) }), {
     isTTY: true,
     columns: 100,
+    rows: 30,
   });
   const screen = new Screen(terminal);
-  screen.attachInput({ erase() {}, redraw() {}, sentRows: () => 1 });
-  screen.startWork();
-  if (typing) screen.beginCompose();
-  const out = typing ? (text: string) => screen.write(text) : () => void written++;
-  const renderer = new EventRenderer(out, style, live, () => 100, new MarkdownStream(style, () => 100));
-  screen.attachPending(() => renderer.heldText());
-  if (typing) renderer.holdPartial();
+  const renderer = new EventRenderer(
+    (text) => screen.write(text),
+    style,
+    live,
+    () => 100,
+    new MarkdownStream(
+      style,
+      () => 100,
+      () => 22,
+    ),
+  );
+  const line = "↳ a steering line being typed";
+  const input = { view: () => (typing ? { rows: [line], cursor: { row: 0, col: line.length } } : { rows: [] }) };
+  screen.setParts([{ view: () => renderer.pendingView() }, input]);
   const waiting: number[] = [];
   const latencies: number[] = [];
   tokens.forEach((delta, i) => {

@@ -58,6 +58,33 @@ describe("interrupt", () => {
     expect(JSON.stringify(requestMessages(h.fake, 1))).toContain(text);
   });
 
+  test("issue 40 item 7: an interrupted answer's usage counts — on the result, on the kept message, and in the session's totals after it", async () => {
+    const answer = "partial answer that will be cut off somewhere in the middle of its many words";
+    await using h = await harness([
+      { text: "a first whole answer" },
+      { text: answer, chunkSize: 3, chunkDelayMs: 15 },
+      { text: "third" },
+    ]);
+    const first = await h.session.submit("hello");
+    expect(first.usage.input).toBeGreaterThan(0);
+    const before = h.events.length;
+    const running = h.session.submit("talk");
+    await waitForEvent(
+      h.session,
+      h.events,
+      () => h.events.slice(before).filter((x) => x.kind === "assistant_text_delta").length >= 3,
+    );
+    await h.session.interrupt();
+    const result = await running;
+    expect(result.stopReason).toBe("aborted");
+    // The request was billed: the conversation so far in, what streamed out (estimated), priced.
+    expect(result.usage.input + result.usage.cacheRead).toBeGreaterThan(first.usage.input);
+    expect(result.usage.output).toBeGreaterThan(0);
+    expect(result.usage.cost).toBeGreaterThan(0);
+    const partial = h.session.messages.at(-1)!;
+    expect(partial.role === "assistant" && partial.usage).toEqual(result.usage);
+  });
+
   test("a submit() sent right behind interrupt() waits for the interrupted input instead of failing as busy", async () => {
     await using h = await harness(
       [{ toolCalls: [{ name: "bash", arguments: { command: SLEEPER } }] }, { text: "fresh start" }],

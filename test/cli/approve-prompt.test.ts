@@ -1,9 +1,16 @@
-/** What a confirmation shows, how a typed answer reads, and the remembered "always" answers. */
+/** What a confirmation shows, the answers its menu offers, and the remembered "always" answers. */
 import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeRequest, nextApprovalMode, parseAnswer, ShellApprovals } from "../../lib/cli/approve-prompt.ts";
+import {
+  type AnswerReader,
+  describeRequest,
+  displayPath,
+  nextApprovalMode,
+  ShellApprovals,
+} from "../../lib/cli/approve-prompt.ts";
+import { Menu, type MenuOptions } from "../../lib/cli/menu.ts";
 import { makeStyle } from "../../lib/cli/render.ts";
 
 const plain = makeStyle(false);
@@ -21,7 +28,19 @@ const shell = (command: string) => ({
   command,
 });
 
-test("approvals: a confirmation shows the full command, or the change as removed and added lines", () => {
+/** A reader answering each question with the next typed line, as the menu reads it; what it showed is kept. */
+function reader(answers: string[], shown: string[]): AnswerReader {
+  return {
+    async choose<T>(options: MenuOptions<T>) {
+      const menu = new Menu(options, plain);
+      shown.push(menu.view(200).rows.join("\n"));
+      return menu.answer(answers.shift()!);
+    },
+    settle: (t) => void shown.push(t),
+  };
+}
+
+test("approvals: a confirmation shows the full command, or the change as removed and added lines, its path from the project", () => {
   expect(describeRequest(shell("rm -rf build && make"), plain)).toBe("  $ rm -rf build && make");
   const edit = describeRequest(
     {
@@ -29,27 +48,49 @@ test("approvals: a confirmation shows the full command, or the change as removed
       toolName: "edit",
       kind: "modify",
       summary: "a.ts",
-      args: { path: "a.ts", old_text: "let x = 1;", new_text: "const x = 1;" },
+      args: { path: "/work/project/src/a.ts", old_text: "let x = 1;", new_text: "const x = 1;" },
     },
     plain,
+    "/work/project",
   );
-  expect(edit).toBe("  edit a.ts\n    -let x = 1;\n    +const x = 1;");
-});
-
-test("approvals: typed answers — Enter and y allow, a allows always, n with a reason declines with it", () => {
-  expect(parseAnswer("")).toEqual({ allow: true });
-  expect(parseAnswer("Y")).toEqual({ allow: true });
-  expect(parseAnswer("a")).toEqual({ allow: true, always: true, scope: "project" });
-  expect(parseAnswer("u")).toEqual({ allow: true, always: true, scope: "user" });
-  expect(parseAnswer("n")).toEqual({ allow: false });
-  expect(parseAnswer("n use the test script")).toEqual({ allow: false, reason: "use the test script" });
-  expect(parseAnswer("no: not now")).toEqual({ allow: false, reason: "not now" });
-  expect(parseAnswer("please do not")).toEqual({ allow: false, reason: "please do not" });
+  expect(edit).toBe("  edit src/a.ts\n    -let x = 1;\n    +const x = 1;");
+  expect(displayPath("/elsewhere/x.ts", "/work/project")).toBe("/elsewhere/x.ts");
   expect([nextApprovalMode("ask"), nextApprovalMode("edits"), nextApprovalMode("auto")]).toEqual([
     "edits",
     "auto",
     "ask",
   ]);
+});
+
+test("issue 40: the question is compact — the command, a menu of answers with single keys, paths from the project — and n takes the reason the model reads", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "gong-approvals-"));
+  dirs.push(dir);
+  const project = join(dir, "project");
+  const files = { project: join(project, ".gong", "settings.local.json"), user: join(dir, "home", "settings.json") };
+  const shown: string[] = [];
+  const approvals = new ShellApprovals("ask", files, reader(["n not on a Monday", "", "y"], shown), plain, project);
+  const request = {
+    ...shell("npm test"),
+    alwaysRules: ["Bash(npm test *)"],
+    askRule: `the rule Bash(npm *) in ${join(project, ".gong", "settings.json")}`,
+  };
+  expect(await approvals.ask(request)).toEqual({ allow: false, reason: "not on a Monday" });
+  const question = shown[0].split("\n");
+  expect(question[0]).toBe("? run this command? (asked by the rule Bash(npm *) in .gong/settings.json)");
+  expect(question[1]).toBe("  $ npm test");
+  expect(question.slice(2, 6)).toEqual([
+    "❯ 1. Yes",
+    "  2. Yes, always in this project: Bash(npm test *) (.gong/settings.local.json)",
+    `  3. Yes, always for you (${files.user})`,
+    "  4. No",
+  ]);
+  expect(question[6]).toContain("y/a/u/n");
+  expect(question.join("\n")).not.toContain(project);
+  expect(shown[1]).toBe("✗ declined: $ npm test — not on a Monday\n");
+  // Enter takes the selected answer (yes); y too.
+  expect(await approvals.ask(request)).toEqual({ allow: true });
+  expect(await approvals.ask(request)).toEqual({ allow: true });
+  expect(shown.at(-1)).toBe("✓ allowed: $ npm test\n");
 });
 
 test("issue 26: 'always' writes the call's allow rules to the file the answer names, keeping its other keys", async () => {
@@ -62,23 +103,14 @@ test("issue 26: 'always' writes the call's allow rules to the file the answer na
   mkdirSync(join(dir, "home"));
   writeFileSync(files.user, JSON.stringify({ model: "anthropic/x", permissions: { deny: ["Bash(rm *)"] } }));
   const shown: string[] = [];
-  const answers = ["a", "u"];
-  const approvals = new ShellApprovals(
-    "ask",
-    files,
-    {
-      show: (t) => void shown.push(t),
-      readLine: async (prompt) => (shown.push(prompt), answers.shift()!),
-      settle: (t) => void shown.push(t),
-    },
-    plain,
-  );
+  const approvals = new ShellApprovals("ask", files, reader(["a", "u"], shown), plain, join(dir, "project"));
   const request = { ...shell("cd src && npm test"), alwaysRules: ["Bash(cd src *)", "Bash(npm test *)"] };
   expect(await approvals.ask(request)).toEqual({ allow: true, always: true, scope: "project" });
   // It says where "always" is kept, for each answer.
-  expect(shown.join("")).toContain(
-    `a always in this project · u always for you (Bash(cd src *), Bash(npm test *); kept in ${files.project} or ${files.user})`,
+  expect(shown[0]).toContain(
+    "2. Yes, always in this project: Bash(cd src *), Bash(npm test *) (.gong/settings.local.json)",
   );
+  expect(shown[0]).toContain(`3. Yes, always for you (${files.user})`);
   expect(JSON.parse(readFileSync(files.project, "utf8"))).toEqual({
     permissions: { allow: ["Bash(cd src *)", "Bash(npm test *)"] },
   });
@@ -98,13 +130,18 @@ test("issue 26: a settings file that does not parse is left as it is; the answer
   const file = join(dir, "settings.json");
   writeFileSync(file, "{ not json");
   const shown: string[] = [];
-  const approvals = new ShellApprovals(
-    "ask",
-    { project: file, user: file },
-    { show: (t) => void shown.push(t), readLine: async () => "a", settle: (t) => void shown.push(t) },
-    plain,
-  );
+  const approvals = new ShellApprovals("ask", { project: file, user: file }, reader(["a"], shown), plain);
   expect((await approvals.ask({ ...shell("ls"), alwaysRules: ["Bash(ls *)"] })).allow).toBe(true);
   expect(readFileSync(file, "utf8")).toBe("{ not json");
   expect(shown.join("")).toContain("not saved:");
+});
+
+test("approvals: without a rule to write (a command gong cannot read with certainty), only yes and no are offered", async () => {
+  const shown: string[] = [];
+  const approvals = new ShellApprovals("ask", { project: "/p", user: "/u" }, reader(["y"], shown), plain);
+  expect(await approvals.ask(shell("ls"))).toEqual({ allow: true });
+  expect(shown[0]).toContain("1. Yes");
+  expect(shown[0]).toContain("2. No");
+  expect(shown[0]).not.toContain("always");
+  expect(shown[1]).toBe("✓ allowed: $ ls\n");
 });

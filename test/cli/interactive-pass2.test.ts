@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import { startFakeLlm, WIRE_APIS, useWorkspace } from "./helpers.ts";
-import { gongTerminal } from "./terminal.ts";
+import { gongTerminal, repeatedRows } from "./terminal.ts";
 
 // A terminal test waits for many screens; on a crowded machine each may take seconds.
 setDefaultTimeout(120_000);
@@ -36,14 +36,14 @@ test.skipIf(!hasTmux)(
     term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"], { columns: 100 });
     await term.waitFor((s) => s.includes("›"), "the prompt");
     term.keys("wait after asking", "Enter");
-    await term.waitFor((s) => s.includes("allow?"), "the question");
+    await term.waitFor((s) => s.includes("❯ 1. Yes"), "the question");
     // The scenario: the user takes 3 s to answer.
     await Bun.sleep(3000);
     const answered = Date.now();
-    term.keys("y", "Enter");
+    term.keys("y");
     // The live line comes back after the answer: the label, a timer counting from the start, the output's tail.
     const live = await term.waitFor(
-      (s) => /bash {2}echo started-the-wait[^\n]*· [1-9]s\n {2}started-the-wait/.test(s),
+      (s) => /bash {2}echo started-the-wait[^\n]*· [1-9]s\b[^\n]*\n {2}started-the-wait/.test(s),
       "the live line with its timer and tail",
     );
     expect(live).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] bash/);
@@ -60,14 +60,6 @@ test.skipIf(!hasTmux)(
   },
 );
 
-/** The non-empty rows of a screen that appear more than once. */
-const repeatedRows = (screen: string) => {
-  const seen = new Set<string>();
-  return screen
-    .split("\n")
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== "" && (seen.has(l) || (seen.add(l), false)));
-};
 const HINT = "Type a task. /help for commands, Ctrl-C to interrupt, Ctrl-C twice to exit.";
 
 for (const columns of [40, 60, 100]) {
@@ -92,15 +84,17 @@ for (const columns of [40, 60, 100]) {
       const words = term.screen().split(/\s+/);
       for (const word of HINT.split(" ")) expect(words).toContain(word);
       term.keys("run it", "Enter");
-      await term.waitFor((s) => s.includes("allow?"), "the question");
-      // Each key redraws the question's rows in place: they never pile up.
-      for (const key of ["n", "o", "BSpace", "BSpace", "y"]) {
+      await term.waitFor((s) => s.includes("❯ 1. Yes"), "the question");
+      // Each key redraws the question's rows in place: they never pile up. (n opens the reason's
+      // field, Esc goes back to the choices, y allows.)
+      for (const key of ["Down", "Down", "Up", "n", "o", "BSpace", "BSpace", "Escape", "Up", "Down"]) {
         term.keys(key);
-        const screen = await term.waitFor((s) => s.includes("allow?"), "the question after a key");
-        expect(screen.split("\n").filter((l) => l.includes("allow?")).length).toBe(1);
+        const screen = await term.waitFor((s) => s.includes("run this command?"), "the question after a key");
+        expect(screen.split("\n").filter((l) => l.includes("run this command?")).length).toBe(1);
+        expect(screen.split("\n").filter((l) => l.startsWith("❯ ")).length).toBe(1);
         expect(repeatedRows(screen)).toEqual([]);
       }
-      term.keys("Enter");
+      term.keys("y");
       const text = await term.waitFor((s) => s.includes("seven.") && s.includes("↑"), "the answer");
       expect(repeatedRows(text)).toEqual([]);
       for (const word of answer.split(/\s+/)) expect(text.split(/\s+/)).toContain(word);
@@ -216,7 +210,7 @@ test.skipIf(!hasTmux)(
     expect(later.trimEnd().split("\n").at(-1)).toContain("↳ stop and summarise");
     await term.waitFor(() => existsSync(join(ws.dir, "command-started")), "the command to start");
     term.keys("Enter");
-    await term.waitFor((s) => /↳ stop and summarise\n/.test(s), "the line sent");
+    await term.waitFor((s) => /\n↳ stop and summarise\s*$/.test(s), "the line waiting under the live status");
     release();
     const text = await term.waitFor((s) => s.includes("steer received") && s.includes("↑"), "the next turn");
     // The command ran to its end, and the steer reached the model in the next request, shown as the user's turn there.
@@ -270,12 +264,12 @@ for (const columns of [40, 100]) {
       term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"], { columns });
       await term.waitFor((s) => s.includes("›"), "the prompt");
       term.keys("run two", "Enter");
-      await term.waitFor((s) => s.includes("allow?") && s.includes("echo allowed-one"), "the first question");
-      term.keys("y", "Enter");
-      await term.waitFor((s) => s.includes("allow?") && s.includes("echo declined-two"), "the second question");
+      await term.waitFor((s) => s.includes("❯ 1. Yes") && s.includes("echo allowed-one"), "the first question");
+      term.keys("y");
+      await term.waitFor((s) => s.includes("❯ 1. Yes") && s.includes("echo declined-two"), "the second question");
       term.keys("n not now", "Enter");
       const text = await term.waitFor((s) => s.includes("both answered") && s.includes("↑"), "the answer");
-      expect(text).not.toContain("allow?");
+      expect(text).not.toContain("1. Yes");
       expect(text).not.toContain("run this command?");
       expect(text.replace(/\n/g, " ")).toContain("✓ allowed: $ echo allowed-one");
       expect(text.replace(/\n/g, " ")).toContain("✗ declined: $ echo declined-two — not now");
@@ -320,7 +314,7 @@ test.skipIf(!hasTmux)(
     term.keys("!ls", "Enter");
     await term.waitFor((s) => s.includes("$ ls\n") && s.includes("  listed-file.txt"), "the command's output");
     // No question and no model call: the user ran it.
-    expect(term.screen()).not.toContain("allow?");
+    expect(term.screen()).not.toContain("run this command?");
     expect(fake.requests.length).toBe(0);
     term.keys("what is there?", "Enter");
     await term.waitFor((s) => s.includes("saw the listing"), "the answer");
@@ -394,7 +388,7 @@ test.skipIf(!hasTmux)(
     term.start([...WIRE_APIS[0].flags(fake), "--approval", "ask"], { columns: 80 });
     await term.waitFor((s) => s.includes("›"), "the prompt");
     term.keys("run it", "Enter");
-    await term.waitFor((s) => s.includes("allow?"), "the question");
+    await term.waitFor((s) => s.includes("❯ 1. Yes"), "the question");
     term.keys("Escape");
     const text = await term.waitFor(
       (s) => /● bash {2}echo never-run[\s\S]*\ninterrupted\n/.test(s),
@@ -515,7 +509,7 @@ test.skipIf(!hasTmux)(
     await term.waitFor((s) => s.includes("›"), "the prompt");
     term.keys("run it", "Enter");
     const text = await term.waitFor((s) => s.includes("ran by the rule") && s.includes("↑"), "the answer");
-    expect(text).not.toContain("allow?");
+    expect(text).not.toContain("1. Yes");
     expect(text).toMatch(/⎿ exit 0 · 1 line · allowed by Bash\(echo ruled \*\)/);
     term.keys("/quit", "Enter");
     await term.waitFor(() => !term.alive(), "gong to exit");

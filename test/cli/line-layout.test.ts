@@ -54,3 +54,12 @@ test("completion: slash commands by prefix; @paths from the workspace, hidden on
     ws.cleanup();
   }
 });
+
+test("issue 40 item 5: the input wraps at word boundaries; a word wider than a row breaks inside it; the cursor follows", () => {
+  const layout = layoutInput("› ", "the quick brown fox jumps", 25, 14);
+  expect(layout.rows).toEqual(["› the quick ", "brown fox ", "jumps"]);
+  expect(layout).toMatchObject({ cursorRow: 2, cursorCol: 5 });
+  // The cursor inside a word that moved to the next row moves with it.
+  expect(layoutInput("› ", "the quick brown", 12, 14)).toMatchObject({ cursorRow: 1, cursorCol: 2 });
+  expect(layoutInput("› ", "abcdefghijklmnopqrstu", 21, 10).rows).toEqual(["› abcdefgh", "ijklmnopqr", "stu"]);
+});

@@ -1,22 +1,54 @@
-/** Markdown rendered line by line as an answer streams (color on). */
+/** Markdown rendered as an answer streams: finished lines for good, the unfinished part pending (color on). */
 import { expect, test } from "bun:test";
-import { MarkdownStream } from "../../lib/cli/markdown.ts";
-import { makeStyle } from "../../lib/cli/render.ts";
+import type { SessionEvent } from "../../lib/agent/index.ts";
 import { EventRenderer } from "../../lib/cli/event-renderer.ts";
 import type { LiveLine } from "../../lib/cli/live-line.ts";
-import type { SessionEvent } from "../../lib/agent/index.ts";
+import { MarkdownStream } from "../../lib/cli/markdown.ts";
+import { makeStyle } from "../../lib/cli/render.ts";
 import { textWidth } from "../../lib/cli/text-width.ts";
+import { VirtualTerminal } from "../helpers/vt.ts";
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
 const color = makeStyle(true);
 
-/** The screen after `answer` streamed in pieces of `chunk` characters (colors dropped, rows right-trimmed). */
-function render(answer: string, chunk = 3): string {
-  const md = new MarkdownStream(color, () => 80);
-  const term = new Terminal(80);
-  for (let i = 0; i < answer.length; i += chunk) term.write(md.push(answer.slice(i, i + chunk)));
-  term.write(md.flush());
-  return term.text();
+/**
+ * An answer streaming: what was committed, and what shows (the committed lines and, under them,
+ * the pending part), as a terminal of `columns` shows it (colors dropped, rows right-trimmed).
+ */
+class Streamed {
+  readonly md: MarkdownStream;
+  committed = "";
+
+  constructor(
+    readonly columns = 80,
+    rows?: number,
+  ) {
+    this.md = new MarkdownStream(color, () => columns, rows === undefined ? undefined : () => rows);
+  }
+
+  push(delta: string): this {
+    this.committed += this.md.push(delta);
+    return this;
+  }
+
+  flush(): this {
+    this.committed += this.md.flush();
+    return this;
+  }
+
+  /** The screen now. */
+  text(): string {
+    const term = new VirtualTerminal(this.columns);
+    term.write(this.committed + this.md.pending());
+    return term.text();
+  }
+}
+
+/** The screen after `answer` streamed in pieces of `chunk` characters. */
+function render(answer: string, chunk = 3, columns = 80): string {
+  const stream = new Streamed(columns);
+  for (let i = 0; i < answer.length; i += chunk) stream.push(answer.slice(i, i + chunk));
+  return stream.flush().text();
 }
 
 /** The rendered answer with its colors, all lines complete at once. */
@@ -37,66 +69,6 @@ test("markdown: headings, emphasis, inline code, lists and links lose their mark
   expect(out).toContain("\x1b[3mone\x1b[23m");
 });
 
-/**
- * A small terminal: wraps at `columns`, understands CR, LF, cursor up (CSI n A), erase below
- * (CSI J) and erase to the end of the row (CSI K); colors are dropped. `text()` is the screen.
- */
-class Terminal {
-  private rows: string[][] = [[]];
-  private row = 0;
-  private col = 0;
-  /** The last column was written: the next character wraps first. */
-  private wrapPending = false;
-
-  constructor(private readonly columns: number) {}
-
-  write(data: string): void {
-    for (const m of data.matchAll(/\x1b\[(\d*)([A-Za-z])|([\s\S])/gu)) {
-      if (m[2]) {
-        const n = Number(m[1] || 1);
-        this.wrapPending = false;
-        if (m[2] === "A") this.row = Math.max(0, this.row - n);
-        else if (m[2] === "J") {
-          this.rows[this.row].length = Math.min(this.rows[this.row].length, this.col);
-          this.rows.length = this.row + 1;
-        } else if (m[2] === "K") this.rows[this.row].length = Math.min(this.rows[this.row].length, this.col);
-        continue;
-      }
-      const ch = m[3];
-      if (ch === "\r") {
-        this.col = 0;
-        this.wrapPending = false;
-      } else if (ch === "\n") {
-        this.newRow();
-      } else {
-        const w = textWidth(ch);
-        if (w === 0) continue;
-        if (this.wrapPending || this.col + w > this.columns) this.newRow();
-        const cells = this.rows[this.row];
-        while (cells.length < this.col) cells.push(" ");
-        cells[this.col] = ch;
-        if (w === 2) cells[this.col + 1] = "";
-        this.col += w;
-        this.wrapPending = this.col >= this.columns;
-      }
-    }
-  }
-
-  private newRow(): void {
-    this.row++;
-    this.col = 0;
-    this.wrapPending = false;
-    while (this.rows.length <= this.row) this.rows.push([]);
-  }
-
-  text(): string {
-    return this.rows
-      .map((r) => r.join("").trimEnd())
-      .join("\n")
-      .replace(/\n+$/, "");
-  }
-}
-
 test("markdown: a fenced code block is framed and colored, its text untouched; tables get separators", () => {
   const answer = "```ts\nconst a = **b**;\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n";
   expect(render(answer)).toBe("╭─ ts\n│ const a = **b**;\n╰─\n a │ b\n───┼───\n 1 │ 2");
@@ -105,36 +77,37 @@ test("markdown: a fenced code block is framed and colored, its text untouched; t
   expect(out).toContain(" a = **b**;");
 });
 
+test("markdown: without colors (NO_COLOR) the answer is still laid out — frames, bullets, tables — with no escape sequence", () => {
+  const md = new MarkdownStream(makeStyle(false), () => 80);
+  const out =
+    md.push("## Head\n- *item* with **bold**\n```\ncode\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n") + md.flush();
+  expect(out).not.toContain("\x1b");
+  expect(out).toBe("Head\n• item with bold\n╭─ code\n│ code\n╰─\n a │ b\n───┼───\n 1 │ 2\n");
+});
+
 test("issue 27: an unfinished line shows its whole words rendered as they arrive (the word being written waits) and is rendered in full once complete, however the deltas cut it", () => {
-  const md = new MarkdownStream(color, () => 80);
-  const term = new Terminal(80);
-  term.write(md.push("Tit"));
-  expect(term.text()).toBe("");
-  term.write(md.push("le words\nEdited **cal"));
-  expect(term.text()).toBe("Title words\nEdited");
-  term.write(md.push("c.py** and"));
-  expect(term.text()).toBe("Title words\nEdited calc.py");
-  term.write(md.push(" more.\nnext"));
-  expect(term.text()).toBe("Title words\nEdited calc.py and more.");
-  term.write(md.flush());
-  expect(term.text()).toBe("Title words\nEdited calc.py and more.\nnext");
+  const stream = new Streamed();
+  expect(stream.push("Tit").text()).toBe("");
+  expect(stream.push("le words\nEdited **cal").text()).toBe("Title words\nEdited");
+  expect(stream.push("c.py** and").text()).toBe("Title words\nEdited calc.py");
+  expect(stream.push(" more.\nnext").text()).toBe("Title words\nEdited calc.py and more.");
+  // Only finished lines are committed; what is being written stays pending.
+  expect(strip(stream.committed)).toBe("Title words\nEdited calc.py and more.\n");
+  expect(stream.flush().text()).toBe("Title words\nEdited calc.py and more.\nnext");
 });
 
 test("issue 27: at 40 columns a paragraph streamed in small pieces is word-wrapped as it streams: no row ever holds a piece of a word", () => {
   const words = Array.from({ length: 80 }, (_, i) => `w${i}${"x".repeat(i % 7)}`);
   const answer = `${words.join(" ")} **bold end** here\n`;
-  const md = new MarkdownStream(color, () => 40);
-  const term = new Terminal(40);
+  const stream = new Streamed(40);
   const whole = new Set([...words, "bold", "end", "here"]);
   for (let i = 0; i < answer.length; i += 3) {
-    term.write(md.push(answer.slice(i, i + 3)));
+    const text = stream.push(answer.slice(i, i + 3)).text();
     // (Emphasis still open shows its mark until it closes.)
-    for (const token of term.text().split(/\s+/).filter(Boolean))
-      expect(whole.has(token.replace(/^\*\*/, ""))).toBe(true);
-    for (const row of term.text().split("\n")) expect(textWidth(row)).toBeLessThan(40);
+    for (const token of text.split(/\s+/).filter(Boolean)) expect(whole.has(token.replace(/^\*\*/, ""))).toBe(true);
+    for (const row of text.split("\n")) expect(textWidth(row)).toBeLessThan(40);
   }
-  term.write(md.flush());
-  expect(term.text().split(/\s+/).filter(Boolean)).toEqual([...words, "bold", "end", "here"]);
+  expect(stream.flush().text().split(/\s+/).filter(Boolean)).toEqual([...words, "bold", "end", "here"]);
 });
 
 /** A sample answer with every kind of block, long paragraphs among them. */
@@ -156,14 +129,11 @@ const SAMPLE = [
 
 for (const columns of [30, 80]) {
   test(`markdown: streamed in small pieces at ${columns} columns, the screen ends exactly as the answer rendered at once`, () => {
-    const whole = new MarkdownStream(color, () => columns);
-    const expected = new Terminal(columns);
-    expected.write(whole.push(SAMPLE) + whole.flush());
+    const expected = new Streamed(columns).push(SAMPLE).flush().text();
     for (const chunk of [1, 3, 7]) {
-      const md = new MarkdownStream(color, () => columns);
-      const term = new Terminal(columns);
+      const stream = new Streamed(columns);
       for (let i = 0; i < SAMPLE.length; i += chunk) {
-        term.write(md.push(SAMPLE.slice(i, i + chunk)));
+        const shown = stream.push(SAMPLE.slice(i, i + chunk)).text();
         // What has arrived is on screen: the last whole word received is visible now (the word being written waits).
         const line = SAMPLE.slice(0, i + chunk)
           .split("\n")
@@ -174,13 +144,13 @@ for (const columns of [30, 80]) {
           .split(" ")
           .pop()!
           .replace(/[*`]/g, "");
-        if (/^[\w.,;]+$/.test(word)) expect(term.text().replace(/\n/g, " ")).toContain(word);
+        if (/^[\w.,;]+$/.test(word) && !line.startsWith("|")) expect(shown.replace(/\n/g, " ")).toContain(word);
+        for (const row of shown.split("\n")) expect(textWidth(row)).toBeLessThanOrEqual(columns);
       }
-      term.write(md.flush());
-      expect(term.text()).toBe(expected.text());
+      expect(stream.flush().text()).toBe(expected);
     }
-    expect(expected.text()).toContain("Done.");
-    expect(expected.text()).not.toContain("**tokens**");
+    expect(expected).toContain("Done.");
+    expect(expected).not.toContain("**tokens**");
   });
 }
 
@@ -197,39 +167,77 @@ test("markdown: a table's columns are aligned (numbers to the right when the rul
   expect(rows[4]).toBe("after");
 });
 
-test("markdown: output breaking into an unfinished line leaves it as shown; the rest follows, nothing above is erased", () => {
-  const md = new MarkdownStream(color, () => 80);
-  const term = new Terminal(80);
-  term.write(md.push("first line\nhalf of **the"));
-  md.commit();
-  term.write("\n↳ steering: go on\n");
-  term.write(md.push(" second** line\nlast"));
-  term.write(md.flush());
-  expect(term.text()).toBe("first line\nhalf of\n↳ steering: go on\n**the second** line\nlast");
+test("issue 40: a table shows rendered while it streams, each row as it completes, fitted to the width", () => {
+  const stream = new Streamed(60);
+  stream.push(
+    "| Tool | What it does |\n|---|---|\n| bash | runs a shell command in the project directory and waits for it |\n| ed",
+  );
+  // Rendered already (no pipes), the cells wrapped within 60 columns, nothing committed yet.
+  const shown = stream.text();
+  expect(shown).not.toContain("|");
+  expect(shown).toContain("│");
+  expect(shown).toContain(" bash ");
+  for (const row of shown.split("\n")) expect(textWidth(row)).toBeLessThan(60);
+  expect(stream.committed).toBe("");
+  stream.push("it | replaces text |\n\nafter the table\n");
+  const done = stream.text();
+  expect(done.split("\n").filter((r) => r.includes("│")).length).toBeGreaterThanOrEqual(4);
+  expect(done).toContain(" edit ");
+  expect(done.endsWith("after the table")).toBe(true);
 });
 
-test("markdown: the renderer stops the thinking spinner at the first words and shows the whole ones at once", () => {
+test("issue 40: text taller than the rows the pending part may take is committed as it shows, the rest following", () => {
+  const stream = new Streamed(40, 3);
+  const words = Array.from({ length: 60 }, (_, i) => `word${i}`);
+  for (const w of words) {
+    stream.push(`${w} `);
+    // The pending part never grows past its rows: the rows before it were committed.
+    expect(stream.md.pending().split("\n").length).toBeLessThanOrEqual(3);
+  }
+  stream.push("end\n").flush();
+  expect(strip(stream.committed).split(/\s+/).filter(Boolean)).toEqual([...words, "end"]);
+});
+
+test("issue 40: the live status stays up through the answer — thinking, then writing with the tokens so far; whole words show pending", () => {
+  const labels: string[] = [];
+  let tokens = 0;
   let active = false;
-  const spinner = { start: () => (active = true), stop: () => (active = false), showTail() {} } as unknown as LiveLine;
+  const spinner = {
+    start: (label: string) => {
+      active = true;
+      labels.push(label);
+    },
+    stop: () => {
+      active = false;
+    },
+    setTokens: (n: number) => {
+      tokens = n;
+    },
+    showTail() {},
+  } as unknown as LiveLine;
   let written = "";
   const renderer = new EventRenderer(
-    (s) => (written += s),
+    (s) => {
+      written += s;
+    },
     color,
     spinner,
     () => 80,
     new MarkdownStream(color, () => 80),
   );
   renderer.render({ kind: "turn_start", data: {} } as SessionEvent);
-  expect(active).toBe(true);
+  expect(labels.at(-1)).toBe("thinking…");
   renderer.render({ kind: "assistant_text_delta", data: { delta: "Looking at **the" } } as SessionEvent);
-  expect(active).toBe(false);
-  expect(written).toBe("Looking at");
+  expect(active).toBe(true);
+  expect(labels.at(-1)).toBe("writing…");
+  expect(tokens).toBe(Math.ceil("Looking at **the".length / 4));
+  expect(written).toBe("");
+  expect(strip(renderer.pendingView().rows.join("\n"))).toBe("Looking at");
   renderer.render({ kind: "assistant_text_delta", data: { delta: " parser**" } } as SessionEvent);
   renderer.render({ kind: "assistant_text_end", data: {} } as SessionEvent);
-  const term = new Terminal(80);
-  term.write(written);
-  expect(term.text()).toBe("Looking at the parser");
-  expect(written.endsWith("\n")).toBe(true);
+  expect(strip(written)).toBe("Looking at the parser\n");
+  expect(renderer.pendingView().rows).toEqual([]);
+  expect(active).toBe(true);
 });
 
 test("markdown: code keeps its text and colors keywords, strings, numbers and comments", () => {
@@ -239,6 +247,39 @@ test("markdown: code keeps its text and colors keywords, strings, numbers and co
   expect(out).toContain(color.dim("# the rule"));
   expect(out).toContain(color.green("'a'"));
   expect(out).toContain(color.yellow("42"));
+});
+
+test("issue 40: a code line wider than the width wraps inside its frame at a space or after punctuation, never inside a word", () => {
+  const line = "    const offset = tokenizer.current().position.offset + lookahead(tokens, at, { tok.offset });";
+  const code = `\`\`\`ts\n${line}\n\`\`\`\n`;
+  for (const columns of [40, 60]) {
+    const body = render(code, 5, columns).split("\n").slice(1, -1);
+    expect(body.length).toBeGreaterThan(1);
+    for (const row of body) {
+      expect(row.startsWith("│ ")).toBe(true);
+      expect(textWidth(row)).toBeLessThan(columns);
+    }
+    // Every token of the line is whole on some row, and nothing is lost.
+    const tokens = body.flatMap((r) => r.slice(2).trim().split(/\s+/));
+    for (const word of ["tok.offset", "lookahead(tokens,", "const", "offset", "at,"]) expect(tokens).toContain(word);
+    expect(
+      body
+        .map((r) => r.slice(2))
+        .join("")
+        .replace(/\s+/g, ""),
+    ).toBe(line.replace(/\s+/g, ""));
+  }
+});
+
+test("issue 40: a wrapped quote keeps its bar on every row; a numbered item's rows continue under its text", () => {
+  const quote = render(`> ${"a quoted sentence that goes on ".repeat(5)}\n`).split("\n");
+  expect(quote.length).toBeGreaterThan(1);
+  for (const row of quote) expect(row.startsWith("│ ")).toBe(true);
+  const items = render(`1. ${"an item that wraps ".repeat(5)}\n12. ${"another item ".repeat(5)}\n`, 3, 40).split("\n");
+  expect(items[0].startsWith("1. an item")).toBe(true);
+  expect(items[1]).toMatch(/^ {3}\S/);
+  const twelve = items.findIndex((r) => r.startsWith("12."));
+  expect(items[twelve + 1]).toMatch(/^ {4}\S/);
 });
 
 test("markdown: prose wraps at word boundaries to the width, list items under their text", () => {

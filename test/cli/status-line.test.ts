@@ -10,7 +10,6 @@ import type { AssistantMessage } from "../../lib/llm/types.ts";
 import { StatusLine } from "../../lib/cli/status-line.ts";
 import { makeStyle } from "../../lib/cli/render.ts";
 
-const surface = { isTTY: true, columns: 200, raw: () => {} } as unknown as ConstructorParameters<typeof StatusLine>[0];
 const info = () => ({ model: "anthropic/claude-haiku-4-5", profile: "anthropic", approval: "auto", cost: 0 }); // a 200,000-token window
 
 function answer(input: number, finishReason: AssistantMessage["finishReason"] = "end_turn"): AssistantMessage {
@@ -25,7 +24,7 @@ function answer(input: number, finishReason: AssistantMessage["finishReason"] = 
 }
 
 test("issue 22 item 12: after a compaction the status line shows what the compaction left, never more than 100 %", () => {
-  const status = new StatusLine(surface, makeStyle(false), info);
+  const status = new StatusLine(makeStyle(false), info);
   const stream = new EventStream("s1");
   stream.subscribe((e: SessionEvent) => status.observe(e));
   stream.emit("message_end", { message: answer(50_000) });
@@ -38,4 +37,19 @@ test("issue 22 item 12: after a compaction the status line shows what the compac
   // A failed call's usage does not count as the conversation's size.
   stream.emit("message_end", { message: answer(300_000, "error") });
   expect(status.text()).toContain("context 20%");
+});
+
+test("issue 40 item 8: at exactly 60 columns the status line drops whole parts, never cut mid-phrase; an interrupted answer's size counts", () => {
+  const status = new StatusLine(makeStyle(false), info);
+  status.shown = true;
+  const at = (columns: number) => status.view(columns).rows[0];
+  expect(at(120)).toBe("anthropic/claude-haiku-4-5 (anthropic) · approval: auto (Shift+Tab) · context 0% · $0.0000");
+  expect(at(60)).toBe("anthropic/claude-haiku-4-5 · approval: auto · $0.0000");
+  expect(at(50)).toBe("anthropic/claude-haiku-4-5 · approval: auto");
+  expect(at(60)).not.toContain("…");
+  expect(status.view(39).rows).toEqual([]);
+  const stream = new EventStream("s1");
+  stream.subscribe((e: SessionEvent) => status.observe(e));
+  stream.emit("message_end", { message: answer(20_000, "aborted") });
+  expect(status.text()).toContain("context 10%");
 });

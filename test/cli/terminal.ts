@@ -57,6 +57,15 @@ export interface GongTerminal extends Disposable {
   waitFor(check: (screen: string) => boolean, what: string, ms?: number): Promise<string>;
 }
 
+/** The non-empty rows of a screen that appear more than once. */
+export const repeatedRows = (screen: string) => {
+  const seen = new Set<string>();
+  return screen
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== "" && (seen.has(l) || (seen.add(l), false)));
+};
+
 /** Quotes `s` for the shell. */
 export const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 

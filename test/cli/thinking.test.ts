@@ -20,6 +20,7 @@ function collapsedRenderer() {
   const spinner = {
     start: (label: string) => void labels.push(label),
     stop() {},
+    setTokens() {},
     showTail() {},
   } as unknown as LiveLine;
   const renderer = new EventRenderer(

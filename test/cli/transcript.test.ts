@@ -65,7 +65,7 @@ test("transcript: a failed call shows its last line, an input's long text is cut
     .split("\n");
   expect(shown[0]).toBe("› fix it");
   expect(shown[1].length).toBeLessThanOrEqual(39);
-  expect(shown[3]).toBe("  … 2 more lines");
+  expect(shown[3]).toBe("  … 2 more lines (Ctrl-O shows them)");
   expect(shown).toContain("● read  missing.ts");
   expect(shown).toContain("  ⎿ File not found: missing.ts");
   expect(shown.slice(-2)).toEqual(["Result", "The file is gone."]);
@@ -129,6 +129,11 @@ test("issue 27: a resumed edit shows its diff and +1 −1, not the tool's words 
   const text = renderTranscript(messages, { style: plain, columns: 80, markdown: false });
   expect(text).toContain("● edit  a.txt\n  ⎿ +1 −1\n    -old name\n    +new name\n");
   expect(text).not.toContain("Successfully replaced");
-  expect(text).toContain("answer line 20\n… 80 more lines of this answer\n");
+  expect(text).toContain("answer line 20\n… 80 more lines of this answer (Ctrl-O shows them)\n");
   expect(text).not.toContain("answer line 21\n");
+  // Issue 40: the whole transcript (what Ctrl-O shows) has every line.
+  const full = renderTranscript(messages, { style: plain, columns: 80, markdown: false, full: true });
+  expect(full).toContain("answer line 21\n");
+  expect(full).toContain("answer line 100\n");
+  expect(full).not.toContain("more lines");
 });
