@@ -8,6 +8,7 @@
  */
 import { homedir } from "node:os";
 import { isAbsolute, relative } from "node:path";
+import { isInside } from "../paths.ts";
 import { addAllowRules } from "../setup/rule-file.ts";
 import type { ApprovalAnswer, ApprovalRequest, ApprovalScope } from "../gate/approval.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "../gate/modes.ts";
@@ -16,10 +17,7 @@ import { colorDiff, type Style } from "./render.ts";
 
 /** A path as the shell shows it: from the project when inside it, under the home directory with "~". */
 export function displayPath(file: string, cwd: string): string {
-  if (cwd && isAbsolute(file)) {
-    const inside = relative(cwd, file);
-    if (inside && !inside.startsWith("..") && !isAbsolute(inside)) return inside;
-  }
+  if (cwd && isAbsolute(file) && file !== cwd && isInside(file, cwd)) return relative(cwd, file);
   const home = homedir();
   return home && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
 }

@@ -164,9 +164,9 @@ class InteractiveShell implements AnswerReader {
       ...gate,
       hooks: {
         ...gate.hooks,
-        beforeToolCall: async (tool, args) => {
+        beforeToolCall: async (tool, args, call) => {
           try {
-            return await before(tool, args);
+            return await before(tool, args, call);
           } finally {
             this.steering.started(args);
           }

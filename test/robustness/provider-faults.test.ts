@@ -64,8 +64,11 @@ describe("a malformed SSE stream is one sentence on stderr", () => {
       term.start(WIRE_APIS[0].flags(fake), { columns: 200, stderr: stderrFile, after: "sleep 30" });
       await term.waitFor((s) => s.includes("›"), "the prompt");
       term.keys("hi", "Enter");
-      // The shell leaves a blank line between a turn and the next prompt.
-      const s = await term.waitFor((text) => /\nerror: [^\n]*\n\n›/.test(text), "the error line and the prompt");
+      // The error line, the turn's summary (the broken-off call was billed: its estimated usage) and the next prompt.
+      const s = await term.waitFor(
+        (text) => /\nerror: [^\n]*\n↑ [^\n]*\n+›/.test(text),
+        "the error line, the turn's summary and the prompt",
+      );
       const after = s
         .slice(s.indexOf("› hi") + "› hi".length, s.lastIndexOf("›"))
         .trim()
@@ -78,7 +81,9 @@ describe("a malformed SSE stream is one sentence on stderr", () => {
       expect(
         after.every(
           (l) =>
-            l.startsWith("error: ") || /^retrying in .*\(attempt \d\): Malformed response from anthropic: /.test(l),
+            l.startsWith("error: ") ||
+            l.startsWith("↑ ") ||
+            /^retrying in .*\(attempt \d\): Malformed response from anthropic: /.test(l),
         ),
       ).toBe(true);
       expect(readFileSync(stderrFile, "utf8")).toBe("");
