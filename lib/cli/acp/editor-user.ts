@@ -47,7 +47,11 @@ export class EditorUser implements UserChannel {
     return this.planMode.active;
   }
 
-  async ask(questions: readonly UserQuestion[], signal?: AbortSignal, callId?: string): Promise<UserAnswers | undefined> {
+  async ask(
+    questions: readonly UserQuestion[],
+    signal?: AbortSignal,
+    callId?: string,
+  ): Promise<UserAnswers | undefined> {
     const answers: UserAnswers = {};
     for (const question of questions) {
       const answer = question.multiSelect
@@ -63,7 +67,8 @@ export class EditorUser implements UserChannel {
     const outcome = await this.request(
       callId,
       "Switch to plan mode?",
-      reason ?? "The agent wants to look around and plan before changing anything (only the reading tools until you approve a plan).",
+      reason ??
+        "The agent wants to look around and plan before changing anything (only the reading tools until you approve a plan).",
       ENTER_OPTIONS,
       signal,
     );
@@ -94,7 +99,13 @@ export class EditorUser implements UserChannel {
     const options = question.options.map(
       (o, i): acp.PermissionOption => ({ optionId: String(i), name: o.label, kind: "allow_once" }),
     );
-    const outcome = await this.request(callId, questionTitle(question), described(question), [...options, NONE], signal);
+    const outcome = await this.request(
+      callId,
+      questionTitle(question),
+      described(question),
+      [...options, NONE],
+      signal,
+    );
     if ("unanswered" in outcome) return undefined;
     return question.options[Number(outcome.chosen)]?.label ?? NONE_OF_THESE;
   }
