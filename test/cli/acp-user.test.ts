@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { ScriptTurn } from "../../lib/testing/fake-llm/types.ts";
-import { editor, promptOnce } from "./acp-client.ts";
+import { cancelWhenAsked, editor, neverAnswer, promptOnce } from "./acp-client.ts";
 import { fakeFlags, startFakeLlm, useWorkspace } from "./helpers.ts";
 
 const ws = useWorkspace();
@@ -135,19 +135,9 @@ describe("gong --mode acp: the tools that ask the user ask the editor", () => {
 
   test("issue 38: cancelling the prompt while a question is open ends it cancelled, and the session goes on", async () => {
     const fake = await startFakeLlm({ script: [ask(), { text: "next turn" }] });
-    let asked!: () => void;
-    const askedOnce = new Promise<void>((r) => (asked = r));
-    await using e = await editor(ws, args(fake), {
-      permit: () => {
-        asked();
-        return new Promise(() => {}); // the user never answers
-      },
-    });
-    const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-    const prompt = e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
-    await askedOnce;
-    await e.agent.notify("session/cancel", { sessionId });
-    expect((await prompt).stopReason).toBe("cancelled");
+    await using e = await editor(ws, args(fake), { permit: neverAnswer });
+    const { sessionId, stopReason } = await cancelWhenAsked(e, ws.dir, "go");
+    expect(stopReason).toBe("cancelled");
     const again = await e.agent.request("session/prompt", {
       sessionId,
       prompt: [{ type: "text", text: "still there?" }],
