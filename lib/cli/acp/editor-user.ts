@@ -38,6 +38,19 @@ const EXIT_OPTIONS: acp.PermissionOption[] = [
 /** The option the user chose, or why there is no answer (the request was cancelled, or the editor failed it). */
 type Outcome = { chosen: string } | { unanswered: string };
 
+/** Where a request is shown (the asking call) and what ends it early (the call's signal). */
+interface Asking {
+  callId?: string;
+  signal?: AbortSignal;
+}
+
+/** What the request shows: a title, the text under it, and the kind of call the editor draws. */
+interface Shown {
+  title: string;
+  text: string;
+  kind: acp.ToolKind;
+}
+
 export class EditorUser implements UserChannel {
   private readonly planMode = new PlanMode();
 
@@ -54,9 +67,8 @@ export class EditorUser implements UserChannel {
   ): Promise<UserAnswers | undefined> {
     const answers: UserAnswers = {};
     for (const question of questions) {
-      const answer = question.multiSelect
-        ? await this.askEach(question, signal, callId)
-        : await this.askOne(question, signal, callId);
+      const asking = { callId, signal };
+      const answer = question.multiSelect ? await this.askEach(question, asking) : await this.askOne(question, asking);
       if (answer === undefined) return undefined;
       answers[question.question] = answer;
     }
@@ -64,13 +76,13 @@ export class EditorUser implements UserChannel {
   }
 
   async enterPlanMode(reason: string | undefined, signal?: AbortSignal, callId?: string): Promise<PlanModeAnswer> {
-    const outcome = await this.request(
-      callId,
-      "Switch to plan mode?",
+    const text =
       reason ??
-        "The agent wants to look around and plan before changing anything (only the reading tools until you approve a plan).",
+      "The agent wants to look around and plan before changing anything (only the reading tools until you approve a plan).";
+    const outcome = await this.request(
+      { callId, signal },
+      { title: "Switch to plan mode?", text, kind: "switch_mode" },
       ENTER_OPTIONS,
-      signal,
     );
     if ("unanswered" in outcome) return { consent: false, reason: outcome.unanswered };
     if (outcome.chosen !== "plan") return { consent: false };
@@ -79,12 +91,11 @@ export class EditorUser implements UserChannel {
   }
 
   async exitPlanMode(plan: string | undefined, signal?: AbortSignal, callId?: string): Promise<PlanModeAnswer> {
+    const text = plan ?? "The plan is in the agent's last message.";
     const outcome = await this.request(
-      callId,
-      "Carry out the plan?",
-      plan ?? "The plan is in the agent's last message.",
+      { callId, signal },
+      { title: "Carry out the plan?", text, kind: "switch_mode" },
       EXIT_OPTIONS,
-      signal,
     );
     if ("unanswered" in outcome) return { consent: false, reason: outcome.unanswered };
     const mode = outcome.chosen;
@@ -94,68 +105,49 @@ export class EditorUser implements UserChannel {
     return { consent: true };
   }
 
-  /** One request with the options as choices: the chosen label, "none of these", or undefined when cancelled. */
-  private async askOne(question: UserQuestion, signal?: AbortSignal, callId?: string): Promise<string | undefined> {
+  /** One request with the options as choices: the chosen label, "none of these", or undefined when unanswered. */
+  private async askOne(question: UserQuestion, asking: Asking): Promise<string | undefined> {
     const options = question.options.map(
       (o, i): acp.PermissionOption => ({ optionId: String(i), name: o.label, kind: "allow_once" }),
     );
-    const outcome = await this.request(
-      callId,
-      questionTitle(question),
-      described(question),
-      [...options, NONE],
-      signal,
-    );
+    // The options' descriptions go in the text, for an editor that shows only their names.
+    const text = question.options.map((o) => `- ${o.label}: ${o.description}`).join("\n");
+    const outcome = await this.request(asking, { title: titleOf(question), text, kind: "other" }, [...options, NONE]);
     if ("unanswered" in outcome) return undefined;
     return question.options[Number(outcome.chosen)]?.label ?? NONE_OF_THESE;
   }
 
-  /** A request per option, choose or skip: the chosen labels joined with ", ", or undefined when cancelled. */
-  private async askEach(question: UserQuestion, signal?: AbortSignal, callId?: string): Promise<string | undefined> {
+  /** A request per option, choose or skip: the chosen labels joined with ", ", or undefined when unanswered. */
+  private async askEach(question: UserQuestion, asking: Asking): Promise<string | undefined> {
     const chosen: string[] = [];
     for (const [i, option] of question.options.entries()) {
-      const outcome = await this.request(
-        callId,
-        `${questionTitle(question)} (${i + 1}/${question.options.length}, several may be chosen): ${option.label}?`,
-        option.description,
-        [
-          { optionId: "choose", name: `Choose ${option.label}`, kind: "allow_once" },
-          { optionId: "skip", name: "Skip", kind: "reject_once" },
-        ],
-        signal,
-      );
+      const title = `${titleOf(question)} (${i + 1}/${question.options.length}, several may be chosen): ${option.label}?`;
+      const outcome = await this.request(asking, { title, text: option.description, kind: "other" }, [
+        { optionId: "choose", name: `Choose ${option.label}`, kind: "allow_once" },
+        { optionId: "skip", name: "Skip", kind: "reject_once" },
+      ]);
       if ("unanswered" in outcome) return undefined;
       if (outcome.chosen === "choose") chosen.push(option.label);
     }
     return chosen.length > 0 ? chosen.join(", ") : NONE_OF_THESE;
   }
 
-  /** Asks the editor on the asking call. */
-  private async request(
-    callId: string | undefined,
-    title: string,
-    text: string,
-    options: acp.PermissionOption[],
-    signal?: AbortSignal,
-  ): Promise<Outcome> {
+  private async request(asking: Asking, shown: Shown, options: acp.PermissionOption[]): Promise<Outcome> {
     const outcome = await this.editor.requestPermission(
       {
         // Shown on the asking call; a call without an id (a script calling the tool) gets one of its own.
-        toolCallId: callId ?? `ask-${crypto.randomUUID()}`,
-        title,
-        kind: options === ENTER_OPTIONS || options === EXIT_OPTIONS ? "switch_mode" : "other",
+        toolCallId: asking.callId ?? `ask-${crypto.randomUUID()}`,
+        title: shown.title,
+        kind: shown.kind,
         status: "pending",
-        content: [{ type: "content", content: { type: "text", text } }],
+        content: [{ type: "content", content: { type: "text", text: shown.text } }],
       },
       options,
-      signal,
+      asking.signal,
     );
     if (outcome === null) return { unanswered: "the editor did not answer the request" };
     return outcome.outcome === "selected" ? { chosen: outcome.optionId } : { unanswered: "the prompt was cancelled" };
   }
 }
 
-const questionTitle = (q: UserQuestion) => `${q.header}: ${q.question}`;
-
-/** The options with what each means, for an editor that shows only the options' names. */
-const described = (q: UserQuestion) => q.options.map((o) => `- ${o.label}: ${o.description}`).join("\n");
+const titleOf = (q: UserQuestion) => `${q.header}: ${q.question}`;
