@@ -13,7 +13,7 @@ export async function askUser(questions: readonly UserQuestion[], ctx: ToolRunCo
       { answered: false },
       "No one can be asked here: gong runs without a person to answer (print mode, RPC or a script). Go on with your best judgement, and say in your answer which choice you made and why.",
     );
-  const answers = await ctx.user.ask(questions, ctx.signal);
+  const answers = await ctx.user.ask(questions, ctx.signal, ctx.callId);
   if (!answers)
     return ctx.reply.fail("EXECUTION_ERROR", "The user did not answer the questions (the input was interrupted).");
   const lines = questions.map((q) => `"${q.question}" = "${answers[q.question] ?? "(no answer)"}"`);

@@ -21,7 +21,7 @@ export async function enterPlanMode(
       { plan_mode: true },
       `Already in plan mode. When the plan is ready, call ${exitTool} with it.`,
     );
-  const answer = await ctx.user.enterPlanMode(reason, ctx.signal);
+  const answer = await ctx.user.enterPlanMode(reason, ctx.signal, ctx.callId);
   if (!answer.consent)
     return ctx.reply.success(
       { plan_mode: false },
@@ -43,7 +43,7 @@ export async function exitPlanMode(
       "EXECUTION_ERROR",
       `Not in plan mode, so there is nothing to leave. Go on with the task (${enterTool} enters plan mode).`,
     );
-  const answer = await ctx.user.exitPlanMode(plan, ctx.signal);
+  const answer = await ctx.user.exitPlanMode(plan, ctx.signal, ctx.callId);
   if (!answer.consent)
     return ctx.reply.success(
       { approved: false },

@@ -27,13 +27,17 @@ export type UserAnswers = Record<string, string>;
 /** What the user said to a request to enter or leave plan mode. */
 export type PlanModeAnswer = { consent: true } | { consent: false; reason?: string };
 
+/**
+ * Each request takes the call's abort signal and the id of the model's call that asks (an editor
+ * shows the request on that call).
+ */
 export interface UserChannel {
   /** Asks the questions; undefined when the user did not answer (the input was interrupted). */
-  ask(questions: readonly UserQuestion[], signal?: AbortSignal): Promise<UserAnswers | undefined>;
+  ask(questions: readonly UserQuestion[], signal?: AbortSignal, callId?: string): Promise<UserAnswers | undefined>;
   /** Whether the session is in plan mode now. */
   inPlanMode(): boolean;
   /** Asks to enter plan mode (read-only tools until a plan is accepted); on consent the mode is on. */
-  enterPlanMode(reason: string | undefined, signal?: AbortSignal): Promise<PlanModeAnswer>;
+  enterPlanMode(reason: string | undefined, signal?: AbortSignal, callId?: string): Promise<PlanModeAnswer>;
   /** Shows the plan and asks to leave plan mode and carry it out; on consent the chosen tools come back. */
-  exitPlanMode(plan: string | undefined, signal?: AbortSignal): Promise<PlanModeAnswer>;
+  exitPlanMode(plan: string | undefined, signal?: AbortSignal, callId?: string): Promise<PlanModeAnswer>;
 }

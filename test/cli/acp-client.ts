@@ -171,6 +171,22 @@ export async function promptOnce(
   return { sessionId, stopReason };
 }
 
+/** The user never answers a permission request (with `cancelWhenAsked`). */
+export const neverAnswer = (): Promise<acp.RequestPermissionResponse> => new Promise(() => {});
+
+/** A new session in `cwd` and a prompt cancelled once a permission request is open; resolves with the session id and the stop reason. */
+export async function cancelWhenAsked(
+  e: Editor,
+  cwd: string,
+  text: string,
+): Promise<{ sessionId: string; stopReason: acp.StopReason }> {
+  const { sessionId } = await e.agent.request("session/new", { cwd, mcpServers: [] });
+  const prompt = e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+  await until(() => e.permissions.length > 0, "a permission request");
+  await e.agent.notify("session/cancel", { sessionId });
+  return { sessionId, stopReason: (await prompt).stopReason };
+}
+
 /** Polls a condition until it holds (test/helpers/wait.ts). */
 export { until };
 

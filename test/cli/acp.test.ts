@@ -22,9 +22,11 @@ import {
   acpxUpdates,
   agentArgs,
   bash,
+  cancelWhenAsked,
   editor,
   gone,
   kinds,
+  neverAnswer,
   pidFrom,
   toolUpdates,
   until,
@@ -232,19 +234,9 @@ describe("gong --mode acp", () => {
 
   test("cancel while a permission request is open: the call never runs, the turn ends cancelled, the session goes on", async () => {
     const fake = await startFakeLlm({ script: [bash("touch never.txt"), { text: "next turn" }] });
-    let asked!: () => void;
-    const askedOnce = new Promise<void>((r) => (asked = r));
-    await using e = await editor(ws, agentArgs(fake, "ask"), {
-      permit: () => {
-        asked();
-        return new Promise(() => {}); // the user never answers
-      },
-    });
-    const { sessionId } = await e.agent.request("session/new", { cwd: ws.dir, mcpServers: [] });
-    const prompt = e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
-    await askedOnce;
-    await e.agent.notify("session/cancel", { sessionId });
-    expect((await prompt).stopReason).toBe("cancelled");
+    await using e = await editor(ws, agentArgs(fake, "ask"), { permit: neverAnswer });
+    const { sessionId, stopReason } = await cancelWhenAsked(e, ws.dir, "go");
+    expect(stopReason).toBe("cancelled");
     expect(existsSync(join(ws.dir, "never.txt"))).toBe(false);
     const again = await e.agent.request("session/prompt", {
       sessionId,

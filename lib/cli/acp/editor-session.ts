@@ -52,8 +52,8 @@ export class EditorSession {
   readonly gate: ApprovalGate;
   private session!: Session;
   private running: { cancelled: boolean } | null = null;
-  /** Answers of the permission requests still open: a cancel answers them "declined". */
-  private readonly waiting = new Set<(answer: ApprovalAnswer) => void>();
+  /** Answers of the permission requests still open: a cancel answers them "cancelled". */
+  private readonly waiting = new Set<(outcome: acp.RequestPermissionOutcome) => void>();
   /** The text of the files a modifying call names, from before it ran. */
   private readonly before = new Map<string, { path: string; oldText: string | null }[]>();
   /** Shell calls running now, and the editor terminal each one's command runs in. */
@@ -134,7 +134,7 @@ export class EditorSession {
   /** session/cancel: the running input stops, open permission requests are declined, the session stays. */
   async cancel(): Promise<void> {
     if (this.running) this.running.cancelled = true;
-    for (const answer of [...this.waiting]) answer({ allow: false, reason: "the prompt was cancelled" });
+    for (const answer of [...this.waiting]) answer({ outcome: "cancelled" });
     await this.session.interrupt();
   }
 
@@ -214,40 +214,62 @@ export class EditorSession {
     }
   }
 
-  private async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+  /**
+   * session/request_permission about one tool call. A cancel of the prompt (or the call's signal)
+   * answers "cancelled" at once; an editor that fails the request answers null.
+   */
+  async requestPermission(
+    toolCall: acp.ToolCallUpdate,
+    options: acp.PermissionOption[],
+    signal?: AbortSignal,
+  ): Promise<acp.RequestPermissionOutcome | null> {
     await this.sending;
     const asked = this.link
-      .request("session/request_permission", {
-        sessionId: this.id,
-        toolCall: {
-          toolCallId: request.callId,
-          title: callTitle(request.toolName, request.summary),
-          kind: acpKind(request.kind),
-          status: "pending",
-          rawInput: request.args,
-          locations: callLocations(request.args, this.resolvePath),
-        },
-        options: PERMISSION_OPTIONS,
-      })
-      .then((response): ApprovalAnswer => {
-        const outcome = response.outcome;
-        if (outcome.outcome !== "selected") return { allow: false, reason: "the prompt was cancelled" };
-        if (outcome.optionId === "allow_once") return { allow: true };
-        if (outcome.optionId === "allow_always") return { allow: true, always: true };
-        return { allow: false };
-      })
-      .catch((): ApprovalAnswer => ({ allow: false, reason: "the editor did not answer the permission request" }));
-    let answer!: (a: ApprovalAnswer) => void;
-    const cancelled = new Promise<ApprovalAnswer>((resolve) => (answer = resolve));
+      .request("session/request_permission", { sessionId: this.id, toolCall, options })
+      .then((response): acp.RequestPermissionOutcome => response.outcome)
+      .catch(() => null);
+    let answer!: (outcome: acp.RequestPermissionOutcome) => void;
+    const cancelled = new Promise<acp.RequestPermissionOutcome>((resolve) => (answer = resolve));
+    const onAbort = () => answer({ outcome: "cancelled" });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
     this.waiting.add(answer);
     try {
-      const result = await Promise.race([asked, cancelled]);
-      if (result.allow)
-        void this.send({ sessionUpdate: "tool_call_update", toolCallId: request.callId, status: "in_progress" });
-      return result;
+      const outcome = await Promise.race([asked, cancelled]);
+      // The editor showed the call waiting; once allowed it runs again.
+      const chosen = outcome?.outcome === "selected" ? options.find((o) => o.optionId === outcome.optionId) : undefined;
+      if (chosen?.kind.startsWith("allow"))
+        void this.send({ sessionUpdate: "tool_call_update", toolCallId: toolCall.toolCallId, status: "in_progress" });
+      return outcome;
     } finally {
       this.waiting.delete(answer);
+      signal?.removeEventListener("abort", onAbort);
     }
+  }
+
+  /** Switches the approval mode from gong's side (the plan the user approved chose it) and tells the editor. */
+  switchMode(mode: ApprovalMode): Promise<unknown> {
+    this.mode = mode;
+    return this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+  }
+
+  private async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    const outcome = await this.requestPermission(
+      {
+        toolCallId: request.callId,
+        title: callTitle(request.toolName, request.summary),
+        kind: acpKind(request.kind),
+        status: "pending",
+        rawInput: request.args,
+        locations: callLocations(request.args, this.resolvePath),
+      },
+      PERMISSION_OPTIONS,
+    );
+    if (outcome === null) return { allow: false, reason: "the editor did not answer the permission request" };
+    if (outcome.outcome !== "selected") return { allow: false, reason: "the prompt was cancelled" };
+    if (outcome.optionId === "allow_once") return { allow: true };
+    if (outcome.optionId === "allow_always") return { allow: true, always: true };
+    return { allow: false };
   }
 }
 

@@ -6,7 +6,8 @@
  * Supported: initialize, session/new, session/load (the stored conversation replayed as updates),
  * session/prompt, session/cancel (the session stays usable), session/set_mode (approval modes),
  * session/set_config_option (the model); session/request_permission before calls that need
- * consent; fs/* and terminal/* of the client when it offers them.
+ * consent and for the tools that ask the user (editor-user.ts); fs/* and terminal/* of the client
+ * when it offers them.
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { isAbsolute } from "node:path";
@@ -26,6 +27,7 @@ import { APPROVAL_MODE_HELP, APPROVAL_MODES, isApprovalMode } from "../../gate/m
 import type { Io } from "../session-io.ts";
 import { ClientEnvironment } from "./client-environment.ts";
 import { EditorSession } from "./editor-session.ts";
+import { EditorUser } from "./editor-user.ts";
 import { sessionMcp } from "./mcp-servers.ts";
 import { replayUpdates } from "./replay.ts";
 import { answerUnknownMethods } from "./unknown-methods.ts";
@@ -189,6 +191,8 @@ class AcpAgent {
       mcpServers: mcp,
       skills: project.brought.skills,
       agents: project.brought.agents,
+      // AskUserQuestion and the plan mode tools ask the editor.
+      user: new EditorUser(editor),
     });
     editor.attach(session);
     editor.commands = { commands: project.brought.commands, cwd, env: own, trusted: project.trusted, warn };
