@@ -112,3 +112,31 @@ function fitLine(line: string, width: number, hang?: number): string[] {
   else if (row) rows[rows.length - 1] += row.replace(/[^\x1b]*?((?:\x1b\[[0-9;?]*[A-Za-z])*)$/, "$1");
   return rows;
 }
+
+/** A piece of a one-row line: what shortens or leaves first when the row is too narrow. */
+export interface LinePart {
+  text: string;
+  /** A shorter form, used before the part is dropped. */
+  short?: string;
+  /** Parts with a lower rank give way first (ties: the later part); 0 by default. */
+  rank?: number;
+}
+
+/**
+ * Parts joined into one row of at most `columns`: when they do not fit, the parts that rank lowest
+ * take their short forms, then leave whole (the last first), and so on up the ranks — never a part
+ * cut mid-phrase, unless the one left is still too wide (then it ends in "…").
+ */
+export function fitParts(parts: readonly LinePart[], columns: number, separator = " · "): string {
+  const kept = parts.map((p) => ({ ...p, shown: p.text }));
+  const line = () => kept.map((p) => p.shown).join(separator);
+  while (textWidth(line()) > columns) {
+    const rank = Math.min(...kept.map((p) => p.rank ?? 0));
+    const lowest = kept.filter((p) => (p.rank ?? 0) === rank);
+    const shortens = lowest.findLast((p) => p.short !== undefined && p.shown !== p.short);
+    if (shortens) shortens.shown = shortens.short!;
+    else if (kept.length > 1) kept.splice(kept.lastIndexOf(lowest.at(-1)!), 1);
+    else break;
+  }
+  return cutToWidth(line(), columns);
+}
