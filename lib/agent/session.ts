@@ -11,7 +11,16 @@
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../output/policy.ts";
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
-import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, ToolCallPart, Usage } from "../llm/types.ts";
+import type {
+  ImagePart,
+  LlmClient,
+  Message,
+  ModelInfo,
+  ReasoningEffort,
+  ToolCallPart,
+  ToolSpec,
+  Usage,
+} from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ToolLimits } from "../output/policy.ts";
 import { factoryFor, isProfileToolName } from "../profiles/index.ts";
@@ -292,6 +301,14 @@ export class Session {
     this.queues.steer(text, options.interrupt ?? true);
   }
 
+  /**
+   * Takes back the steering messages and follow-ups queued and not yet delivered (steering first,
+   * each oldest first), as when the user edits them again; none is sent.
+   */
+  takeQueued(): string[] {
+    return this.queues.takeAll();
+  }
+
   /** Queues a message to process once the current input is done; when idle, processes it now. */
   followUp(text: string): void {
     this.assertOpen("followUp");
@@ -376,6 +393,11 @@ export class Session {
     this.assertOpen("setTools");
     this.activateTools(presetOrNames);
     this.parts.toolSelection = presetOrNames;
+  }
+
+  /** The tool definitions the next request will carry, in order. */
+  toolSpecs(): ToolSpec[] {
+    return this.toolset.specs;
   }
 
   /** The full system prompt the next request will carry. */

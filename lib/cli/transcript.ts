@@ -29,6 +29,8 @@ export interface TranscriptOptions {
   /** The session's profile: its tools describe their calls first (tool names differ by profile). */
   profile?: string;
   turns?: number;
+  /** Everything, nothing cut: every turn, whole inputs and answers, the reasoning, each tool's whole result (the transcript view). */
+  full?: boolean;
 }
 
 /** The transcript's text (each line ending in a newline); "" for an empty conversation. */
@@ -36,10 +38,8 @@ export function renderTranscript(messages: readonly Message[], options: Transcri
   const { style: s, columns } = options;
   const starts = messages.flatMap((m, i) => (m.role === "user" ? [i] : []));
   if (messages.length === 0) return "";
-  const from =
-    starts.length > (options.turns ?? TRANSCRIPT_TURNS)
-      ? starts[starts.length - (options.turns ?? TRANSCRIPT_TURNS)]
-      : 0;
+  const turns = options.full ? Infinity : (options.turns ?? TRANSCRIPT_TURNS);
+  const from = starts.length > turns ? starts[starts.length - turns] : 0;
   const lines: string[] = [];
   if (from > 0) {
     const inputs = starts.filter((i) => i < from).length;
@@ -51,18 +51,19 @@ export function renderTranscript(messages: readonly Message[], options: Transcri
   for (const m of messages) if (m.role === "tool") results.set(m.toolCallId, m);
   const tools = toolLookup(options.profile);
   for (const m of messages.slice(from)) {
-    if (m.role === "user") lines.push(...inputLines(textOf(m.content), s, columns));
+    if (m.role === "user") lines.push(...inputLines(textOf(m.content), s, columns, options.full));
     else if (m.role === "assistant") lines.push(...answerLines(m, results, tools, options));
   }
   return lines.length ? `${lines.join("\n")}\n` : "";
 }
 
-function inputLines(text: string, s: Style, columns: number): string[] {
+function inputLines(text: string, s: Style, columns: number, full = false): string[] {
   const all = text.trim().split("\n");
+  const kept = full ? all.length : INPUT_LINES;
   const shown = all
-    .slice(0, INPUT_LINES)
-    .map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${cutToWidth(l, columns - 3)}`);
-  if (all.length > INPUT_LINES) shown.push(s.dim(`  … ${all.length - INPUT_LINES} more lines`));
+    .slice(0, kept)
+    .map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${full ? l : cutToWidth(l, columns - 3)}`);
+  if (all.length > kept) shown.push(s.dim(`  … ${all.length - kept} more lines (Ctrl-O shows them)`));
   return shown;
 }
 
@@ -81,7 +82,8 @@ function answerLines(
       ? [{ type: "text" as const, text: content }]
       : [];
   for (const part of parts) {
-    if (part.type === "text" && part.text.trim()) {
+    if (part.type === "thinking" && options.full && part.text.trim()) lines.push(s.dim(part.text.trim()));
+    else if (part.type === "text" && part.text.trim()) {
       const text = part.text.replace(/\s+$/, "");
       const rendered = options.markdown
         ? (() => {
@@ -91,8 +93,10 @@ function answerLines(
         : text;
       // A long answer is not replayed whole: its start, and how much more there was.
       const rows = rendered.split("\n");
-      lines.push(...rows.slice(0, ANSWER_LINES));
-      if (rows.length > ANSWER_LINES) lines.push(s.dim(`… ${rows.length - ANSWER_LINES} more lines of this answer`));
+      const kept = options.full ? rows.length : ANSWER_LINES;
+      lines.push(...rows.slice(0, kept));
+      if (rows.length > kept)
+        lines.push(s.dim(`… ${rows.length - kept} more lines of this answer (Ctrl-O shows them)`));
     } else if (part.type === "tool_call") {
       const result = results.get(part.id);
       const failed = !result || result.isError;
@@ -109,10 +113,17 @@ function answerLines(
         columns - 5,
       );
       lines.push(`  ${s.dim("⎿")} ${failed ? s.red(summary) : s.dim(summary)}`);
-      if (change) lines.push(indent(colorDiff(change, s, CHANGE_LINES)));
+      if (change) lines.push(indent(colorDiff(change, s, options.full ? Infinity : CHANGE_LINES)));
+      else if (options.full && result) lines.push(...wholeResult(result));
     }
   }
   return lines;
+}
+
+/** A stored result as the model read it, every line, indented under its call. */
+function wholeResult(result: ToolResultMessage): string[] {
+  const text = textOf(result.content).replace(/\s+$/, "");
+  return text ? text.split("\n").map((l) => `    ${l}`) : [];
 }
 
 /** A stored result in one line: a failure's last line, a command's line count, else its first line. */

@@ -36,6 +36,16 @@ export interface SetupFile {
   env?: Record<string, string>;
   readOnlyCommands?: string[];
   disableAllHooks?: boolean;
+  /** Claude Code's `statusLine` (a command: a project's runs only in a trusted project). */
+  statusLine?: unknown;
+}
+
+/** The status line command the files set (the last file setting one wins), and the file it came from. */
+export interface StatusLineSource {
+  command: string;
+  refreshInterval?: number;
+  padding?: number;
+  file: string;
 }
 
 export interface Setup {
@@ -47,6 +57,7 @@ export interface Setup {
   notices: string[];
   /** The file project "always" answers are written to, and the user's. */
   ruleFiles: Record<SetupScope, string>;
+  statusLine?: StatusLineSource;
 }
 
 export interface SetupOptions {
@@ -75,6 +86,7 @@ export function loadSetup(options: SetupOptions): Setup {
   const hooksOff: Record<SetupScope, boolean> = { user: false, project: false };
   const env: Record<string, string> = {};
   const readOnly = [...READ_ONLY_COMMANDS];
+  let statusLine: StatusLineSource | undefined;
   for (const f of files) {
     const untrusted = f.scope === "project" && !options.trusted;
     const ignored: string[] = [];
@@ -114,6 +126,9 @@ export function loadSetup(options: SetupOptions): Setup {
       }
     }
     if (f.readOnlyCommands && !untrusted) readOnly.push(...f.readOnlyCommands);
+    // An untrusted project's status line command never runs; only the shell shows one, and its trust question names it.
+    if (f.statusLine !== undefined && !untrusted)
+      statusLine = statusLineOf(f.statusLine, f.file, notices) ?? statusLine;
     if (f.disableAllHooks === true) {
       if (untrusted) ignored.push("disableAllHooks");
       else hooksOff[f.scope] = true;
@@ -132,6 +147,28 @@ export function loadSetup(options: SetupOptions): Setup {
       project: join(options.cwd, ".gong", "settings.local.json"),
       user: join(options.gongHome, "settings.json"),
     },
+    ...(statusLine ? { statusLine } : {}),
+  };
+}
+
+/** A `statusLine` value as Claude Code takes it: `{"type": "command", "command": "…"}`; anything else is said and skipped. */
+function statusLineOf(value: unknown, file: string, notices: string[]): StatusLineSource | undefined {
+  const o = value as { type?: unknown; command?: unknown; refreshInterval?: unknown; padding?: unknown } | null;
+  if (
+    typeof o !== "object" ||
+    o === null ||
+    typeof o.command !== "string" ||
+    !o.command.trim() ||
+    (o.type !== undefined && o.type !== "command")
+  ) {
+    notices.push(`${file}: statusLine must be {"type": "command", "command": "…"}; it was skipped.`);
+    return undefined;
+  }
+  return {
+    command: o.command,
+    file,
+    ...(typeof o.refreshInterval === "number" && o.refreshInterval >= 1 ? { refreshInterval: o.refreshInterval } : {}),
+    ...(typeof o.padding === "number" ? { padding: o.padding } : {}),
   };
 }
 
@@ -186,6 +223,7 @@ function readForeignFile(file: string, scope: SetupScope, notices: string[]): Se
       hooks: o.hooks,
       env,
       disableAllHooks: o.disableAllHooks === true ? true : undefined,
+      statusLine: o.statusLine,
     },
   ];
 }
@@ -215,6 +253,7 @@ export function projectTrustRequests(cwd: string, claudeSettings: boolean | unde
       ...(f.permissions?.allow?.length ? ["permissions.allow"] : []),
       ...(f.env ? ["env"] : []),
       ...(f.disableAllHooks ? ["disableAllHooks"] : []),
+      ...(f.statusLine !== undefined ? ["statusLine"] : []),
     ];
     if (keys.length > 0) out.push(`${file} sets ${keys.join(", ")}`);
   }
