@@ -4,7 +4,7 @@
  * D deleted, with lines +/−), then each text file's diff. The checkpoints store knows the files as
  * they were; nothing in the workspace is touched.
  */
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";

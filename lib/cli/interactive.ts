@@ -41,6 +41,11 @@ import { ShellApprovals, type AnswerReader } from "./approve-prompt.ts";
 import { PlanMode } from "./plan-mode.ts";
 import { ShellUser } from "./shell-user.ts";
 import { renderTranscript } from "./transcript.ts";
+import { Keyboard } from "./keyboard.ts";
+import { loadKeymap, type Keymap } from "./keybindings.ts";
+import { ShellViews } from "./shell-views.ts";
+import { commandStatusLine, StatusCommand } from "./status-command.ts";
+import { ImageInput } from "./image-input.ts";
 
 /** The end of a `!` command's output kept for the model. */
 const USER_COMMAND_CHARS = 30_000;
@@ -70,6 +75,16 @@ class InteractiveShell implements AnswerReader {
   private host!: CurrentSession;
   private readonly planMode = new PlanMode();
   private readonly status: StatusLine;
+  /** The keybindings files' keys, read once at the start. */
+  private readonly keymap: Keymap;
+  /** Between the terminal and the line editor (a terminal only): rebound keys, views, keys the shell takes first. */
+  private readonly keyboard: Keyboard | null;
+  /** The transcript, the session picker and long reports, over the whole terminal. */
+  private readonly views: ShellViews;
+  /** Images pasted or taken from the clipboard, until the input they are in is sent. */
+  private readonly images: ImageInput;
+  /** The settings' statusLine command, when there is one. */
+  private statusCommand: StatusCommand | null = null;
   private readonly history: InputHistory;
   private readonly rl: LineInput;
   private readonly inputPrompt: string;
@@ -104,7 +119,11 @@ class InteractiveShell implements AnswerReader {
   ) {
     this.color = useColor(io.stdout, io.env);
     this.style = makeStyle(this.color);
-    this.screen = new Screen(io.stdout);
+    this.keymap = loadKeymap({ claude: setup.settings.claudeSettings !== false, home: io.env.HOME });
+    this.keyboard = io.stdin.isTTY && io.stdout.isTTY ? new Keyboard(io.stdin, this.keymap) : null;
+    this.views = new ShellViews(io.stdout, this.keyboard, this.keymap, this.style);
+    this.images = new ImageInput(setup.cwd);
+    this.screen = new Screen(this.views.held.terminal);
     this.spinner = new LiveLine(this.screen, this.style);
     this.screen.attach(this.spinner);
     const markdown = this.color
@@ -134,13 +153,16 @@ class InteractiveShell implements AnswerReader {
       passed: (callId, why) => this.renderer.markPassed(callId, why),
       permissions: setup.permissions,
     });
-    this.status = new StatusLine(this.screen, this.style, () => ({
-      model: this.host.session.model,
-      profile: this.host.session.profile,
-      approval: this.approvals.mode,
-      cost: this.sessionUsage.cost ?? 0,
-      plan: this.planMode.active,
-    }));
+    this.status = commandStatusLine(
+      new StatusLine(this.screen, this.style, () => ({
+        model: this.host.session.model,
+        profile: this.host.session.profile,
+        approval: this.approvals.mode,
+        cost: this.sessionUsage.cost ?? 0,
+        plan: this.planMode.active,
+      })),
+      () => this.statusCommand?.text ?? null,
+    );
     // The user's command files; a built-in command keeps its name.
     const builtIn = new Set(slashCommandList().map((c) => c.name));
     this.customCommands = setup.brought.commands.filter((c) => !builtIn.has(c.name.toLowerCase()));
@@ -153,9 +175,10 @@ class InteractiveShell implements AnswerReader {
     this.steeringPrompt = this.style.dim("↳ ");
     this.history = new InputHistory(setup.cwd);
     this.rl = createLineInput({
-      input: io.stdin,
+      // The line editor reads the keyboard layer as it would the terminal.
+      input: (this.keyboard as unknown as typeof io.stdin | null) ?? io.stdin,
       output: this.screen.echo,
-      terminal: io.stdout,
+      terminal: this.views.held.terminal,
       prompt: this.inputPrompt,
       history: this.history.load(),
       historySize: InputHistory.size,
@@ -197,6 +220,35 @@ class InteractiveShell implements AnswerReader {
     this.status.reset(this.host.session.messages);
     for (const c of setup.brought.commands.filter((c) => !this.customCommands.includes(c)))
       this.say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}\n`);
+    for (const warning of this.keymap.warnings) this.say(`${style.yellow(warning)}\n`);
+    if (setup.statusLine && this.io.stdout.isTTY) this.statusCommand = this.startStatusCommand(setup.statusLine);
+  }
+
+  /** The statusLine command: its line replaces gong's own under the prompt once it has printed one. */
+  private startStatusCommand(setting: NonNullable<SessionSetup["statusLine"]>): StatusCommand {
+    return new StatusCommand(
+      setting,
+      () => {
+        const session = this.host.session;
+        const last = session.messages.findLast((m) => m.role === "assistant" && m.usage !== undefined);
+        return {
+          sessionId: session.id,
+          transcriptPath: session.sessionFile,
+          cwd: this.setup.cwd,
+          projectDir: this.setup.cwd,
+          model: session.model,
+          sessionName: this.host.sessionStore.name,
+          cost: this.sessionUsage.cost ?? 0,
+          lastUsage: last?.role === "assistant" ? last.usage : undefined,
+          reasoningEffort: session.reasoningEffort,
+        };
+      },
+      () => {
+        if (this.state === "idle") this.status.draw();
+      },
+      (line) => this.sayAbovePrompt(`${this.style.yellow(line)}\n`),
+      this.io.env,
+    );
   }
 
   /** Listens to the keyboard and the terminal until the shell closes; resolves with the exit code. */
@@ -206,6 +258,8 @@ class InteractiveShell implements AnswerReader {
     this.rl.on("line", this.onLine);
     this.rl.on("SIGINT", this.onSigint);
     this.rl.on("close", this.onClose);
+    this.keyboard?.intercept(this.onInterceptKey);
+    if (this.keyboard) this.keyboard.onPaste = this.onPaste;
     (this.io.stdout as NodeJS.EventEmitter).on?.("resize", this.onResize);
     this.setup.terminated.addEventListener("abort", this.onClose, { once: true });
     if (initialPrompt) {
@@ -238,6 +292,7 @@ class InteractiveShell implements AnswerReader {
 
   /** The input prompt with the status line under it. */
   private showPrompt(preserveCursor = false): void {
+    this.statusCommand?.idle();
     this.status.reserve();
     this.rl.prompt(preserveCursor);
     this.status.draw();
@@ -252,6 +307,7 @@ class InteractiveShell implements AnswerReader {
 
   private readonly onEvent = (e: SessionEvent) => {
     this.status.observe(e);
+    this.statusCommand?.observe(e);
     this.renderer.render(e);
     if (e.kind === "tool_call_start" || e.kind === "tool_call_end") this.showSteeringKeys();
   };
@@ -331,7 +387,7 @@ class InteractiveShell implements AnswerReader {
     if (state === "idle" && key?.name !== "return" && key?.name !== "enter") status.draw();
     if (this.working && key?.name === "escape" && !key.ctrl) return this.interruptRun();
     if (state === "running" && key?.name === "x" && key.ctrl) return this.steerNow();
-    if (key?.name === "o" && key.ctrl) return this.expandLastResult();
+    if (key?.name === "o" && key.ctrl) return this.openTranscript();
     if (key?.name === "g" && key.ctrl && state === "idle") return this.openInEditor();
     // Esc twice on an empty idle input lists the turns to rewind to (as Claude Code binds it);
     // two quick presses may arrive as one key, Esc with meta.
@@ -406,6 +462,70 @@ class InteractiveShell implements AnswerReader {
     this.out(text);
     this.showPrompt(true);
   }
+
+  /** Ctrl-O: everything in the session, scrollable and searchable, over the whole terminal (off a terminal: the last command's output). */
+  private openTranscript(): void {
+    if (!this.views.available) return this.expandLastResult();
+    const text = renderTranscript(this.host.session.messages, {
+      style: this.style,
+      columns: this.screen.columns,
+      markdown: this.color,
+      profile: this.host.session.profile,
+      full: true,
+    });
+    const lines = text ? text.replace(/\n$/, "").split("\n") : [this.style.dim("nothing in this session yet")];
+    void this.views.page(`transcript · ${this.host.session.messages.length} messages`, lines, "end");
+  }
+
+  /** A line above the prompt (idle: the prompt is drawn again under it). */
+  private sayAbovePrompt(text: string): void {
+    if (this.state !== "idle" || this.screen.composing) return this.say(text);
+    this.status.hide();
+    this.out("\r\x1b[J");
+    this.say(text);
+    this.showPrompt(true);
+  }
+
+  /**
+   * Keys the shell takes before the line editor: Ctrl-B moves the running command to the
+   * background; Ctrl-V takes an image from the clipboard; Up on an empty line while the agent works
+   * brings back the messages queued for it, to edit and send again.
+   */
+  private readonly onInterceptKey = (_text: string | undefined, key: Key): boolean => {
+    if (key.ctrl && key.name === "b" && this.working && this.renderer.callRunning) {
+      this.host.session.moveToBackground();
+      return true;
+    }
+    if (key.ctrl && key.name === "v" && this.state !== "asking") {
+      void this.images.fromClipboard(this.io.env).then((r) => {
+        if ("mark" in r) this.keyboard?.type(r.mark);
+        else this.sayAbovePrompt(`${this.style.yellow(r.error)}\n`);
+      });
+      return true;
+    }
+    if (key.name === "up" && !key.ctrl && !key.meta && this.state === "running" && this.rl.line === "")
+      return this.recallQueued();
+    return false;
+  };
+
+  /** The queued steering lines and follow-ups come back into the input (none is sent until Enter). */
+  private recallQueued(): boolean {
+    const queued = this.host.session.takeQueued();
+    if (queued.length === 0) return false;
+    this.rl.replaceInput(queued.join("\n"));
+    if (this.screen.composing) this.rl.prompt(true);
+    else this.beginSteeringLine();
+    return true;
+  }
+
+  /** A pasted path to an image becomes its mark; one that cannot be attached is said, and the paste stays text. */
+  private readonly onPaste = (text: string): string | undefined => {
+    const attached = this.images.fromPaste(text);
+    if (!attached) return undefined;
+    if ("mark" in attached) return attached.mark;
+    this.sayAbovePrompt(`${this.style.yellow(attached.error)}\n`);
+    return undefined;
+  };
 
   /**
    * The line editor redraws the input at the new width, clearing below it: the status line comes
@@ -550,10 +670,16 @@ class InteractiveShell implements AnswerReader {
   /** `model`: the one a custom command asks for, used for this input only. */
   private submit(input: string, model?: string): void {
     this.state = "running";
+    this.statusCommand?.busy();
     this.screen.startWork();
     const started = Date.now();
     const text = [...this.ranByUser.splice(0), input].join("\n\n");
-    void onCommandModel(this.host.session, model, () => this.host.session.submit(text))
+    void this.images
+      .take(text)
+      .then(({ images, notes }) => {
+        for (const note of notes) this.say(`${this.style.dim(note)}\n`);
+        return onCommandModel(this.host.session, model, () => this.host.session.submit(text, { images }));
+      })
       .then((result) => this.reportResult(result, started))
       .catch((e: Error) => {
         this.sayInterrupted();
@@ -655,6 +781,8 @@ class InteractiveShell implements AnswerReader {
       quit: () => this.quit(0),
       planMode: this.planMode,
       transcript: this.transcript,
+      views: this.views,
+      terminal: { raw: (text) => this.screen.raw(text), isTTY: Boolean(this.io.stdout.isTTY) },
     })
       .catch((e: Error) => this.say(`${this.style.red(`error: ${e.message}`)}\n`))
       .then(() => this.keepSessionOpen());
@@ -670,7 +798,9 @@ class InteractiveShell implements AnswerReader {
     this.state = "closing";
     this.rl.off("keypress", this.onKeypress);
     (this.io.stdout as NodeJS.EventEmitter).off?.("resize", this.onResize);
+    this.statusCommand?.stop();
     this.rl.close();
+    this.keyboard?.close();
     this.spinner.stop();
     this.screen.endWork();
     this.screen.detach();

@@ -14,6 +14,9 @@ import type { Style } from "./render.ts";
 import { previewLines, SessionCatalog, type CatalogEntry } from "./session-catalog.ts";
 import { cutToWidth, textWidth } from "./text-width.ts";
 import type { LocationOptions } from "../store/paths.ts";
+import { Keyboard } from "./keyboard.ts";
+import { makeStyle, useColor } from "./render.ts";
+import type { Io } from "./session-io.ts";
 
 /** Rows of the selected session's last messages under the list. */
 const PREVIEW_ROWS = 4;
@@ -26,13 +29,15 @@ export interface PickerHost {
 export interface PickOptions extends LocationOptions {
   cwd: string;
   style: Style;
-  /** The session in use (marked, and not offered as something to switch to). */
+  /** The session in use (marked in its row). */
   current?: string;
+  /** The sessions, when the caller listed them already. */
+  catalog?: SessionCatalog;
 }
 
 /** What the user picked: a session file; null when they left without one (or there is none). */
 export async function pickSession(host: PickerHost, options: PickOptions): Promise<string | null> {
-  const catalog = new SessionCatalog(options.cwd, options);
+  const catalog = options.catalog ?? new SessionCatalog(options.cwd, options);
   if (catalog.entries.length === 0) return null;
   const screen = new FullScreen(host.terminal);
   const { style: s } = options;
@@ -149,4 +154,26 @@ function size(bytes: number): string {
     : bytes < 1 << 20
       ? `${Math.round(bytes / 1024)} KB`
       : `${(bytes / 2 ** 20).toFixed(1)} MB`;
+}
+
+/**
+ * The picker on the terminal before the shell starts (`gong -r` alone): the chosen file; null
+ * when the user left it; undefined when there is no session here to pick.
+ */
+export async function pickOnTerminal(cwd: string, io: Io): Promise<string | null | undefined> {
+  const catalog = new SessionCatalog(cwd);
+  if (catalog.entries.length === 0) return undefined;
+  const keyboard = new Keyboard(io.stdin, { shell: new Map() });
+  keyboard.setRawMode(true);
+  keyboard.resume();
+  try {
+    return await pickSession(
+      { capture: (handler) => keyboard.capture(handler), terminal: io.stdout },
+      { cwd, catalog, style: makeStyle(useColor(io.stdout, io.env)) },
+    );
+  } finally {
+    keyboard.close();
+    keyboard.setRawMode(false);
+    keyboard.pause();
+  }
 }
