@@ -29,6 +29,8 @@ const UPDATE_INTERVAL_MS = 100;
 /** At most this many bytes (so characters) per update: a faster flood keeps its end and says what it skipped. */
 const UPDATE_MAX_BYTES = 30_000;
 const encoder = new TextEncoder();
+/** The end of a movable command's output kept for the background task it may become. */
+const RECENT_BYTES = 16_000;
 
 const schema = v.strictObject({
   command: text(
@@ -111,10 +113,14 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
   const follow = () => stop.abort(ctx.signal?.reason);
   if (ctx.signal?.aborted) follow();
   ctx.signal?.addEventListener("abort", follow, { once: true });
-  // Where the output goes: this call's capture and updates, then the background task's.
+  // Where the output goes: this call's capture and updates, then the background task's (which starts with the end of it).
+  const recent = movable ? new TailRing(RECENT_BYTES) : null;
   let sink = {
     bytes: (chunk: Uint8Array) => ctx.output.write(chunk),
-    text: (text: string) => updates?.add(text),
+    text: (text: string) => {
+      updates?.add(text);
+      recent?.push(encoder.encode(text));
+    },
   };
   const startedAt = Date.now();
   const done = ctx.env.exec(run.command, {
@@ -140,6 +146,7 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
     done: done.catch(failedStart),
     controller: stop,
     output: run.background?.readAs === "last-lines" ? undefined : ctx.output,
+    before: recent?.text(),
   });
   sink = task;
   return respondMoved(task.process.id, run, ctx, ranIn);

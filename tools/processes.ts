@@ -136,7 +136,14 @@ export class ProcessTable {
    */
   adopt(
     command: string,
-    run: { startedAt: number; done: Promise<ExecResult>; controller: AbortController; output?: OutputCapture },
+    run: {
+      startedAt: number;
+      done: Promise<ExecResult>;
+      controller: AbortController;
+      output?: OutputCapture;
+      /** The end of what it wrote before it was moved (the user's view starts with it). */
+      before?: string;
+    },
   ): { process: BackgroundProcess; bytes(chunk: Uint8Array): void; text(text: string): void } {
     const entry: Entry = {
       id: this.nextId++,
@@ -149,7 +156,9 @@ export class ProcessTable {
       done: run.done.then((result) => (entry.result = result)),
     };
     this.entries.set(entry.id, entry);
-    return { process: entry, bytes: (chunk) => entry.pending?.write(chunk), text: this.recentKeeper(entry) };
+    const text = this.recentKeeper(entry);
+    if (run.before) text(run.before);
+    return { process: entry, bytes: (chunk) => entry.pending?.write(chunk), text };
   }
 
   /** Text decoded per stream (a character split across chunks stays whole), kept as its bytes. */

@@ -41,7 +41,12 @@ export function sessionDiff(session: Session, cwd: string, only: string, style: 
       continue;
     }
     const patch = createTwoFilesPatch(`a/${change.path}`, `b/${change.path}`, before, after, "", "", { context: 3 });
-    const body = patch.split("\n").slice(2).join("\n").trimEnd();
+    // The hunks only: the file's name heads them already.
+    const body = patch
+      .split("\n")
+      .filter((l) => !/^(Index:|===|--- |\+\+\+ )/.test(l))
+      .join("\n")
+      .trimEnd();
     let added = 0;
     let removed = 0;
     for (const line of body.split("\n")) {

@@ -56,6 +56,9 @@ export class StatusCommand {
   private refresh: ReturnType<typeof setInterval> | undefined;
   private running = false;
   private again = false;
+  /** The run under way (or scheduled), for whenSettled, and what settles a scheduled one. */
+  private pending: Promise<void> = Promise.resolve();
+  private settle: (() => void) | null = null;
   private lastRun = 0;
   /** Problems already said (one line each, once). */
   private readonly said = new Set<string>();
@@ -103,6 +106,8 @@ export class StatusCommand {
   stop(): void {
     this.busy();
     clearTimeout(this.timer);
+    this.settle?.();
+    this.settle = null;
   }
 
   /** The JSON the command reads, in Claude Code's shape. */
@@ -156,17 +161,27 @@ export class StatusCommand {
     };
   }
 
+  /** Resolves once no run is scheduled or under way (the text is as the last run left it). */
+  async whenSettled(): Promise<void> {
+    for (let seen: Promise<void> | null = null; seen !== this.pending; ) {
+      seen = this.pending;
+      await seen;
+    }
+  }
+
   private schedule(): void {
+    if (this.running) return void (this.again = true);
     clearTimeout(this.timer);
+    if (!this.settle) this.pending = new Promise((resolve) => (this.settle = resolve));
     const wait = Math.max(0, this.lastRun + DEBOUNCE_MS - Date.now());
-    this.timer = setTimeout(() => void this.run(), wait);
+    this.timer = setTimeout(() => {
+      const settle = this.settle;
+      this.settle = null;
+      void this.run().finally(() => settle?.());
+    }, wait);
   }
 
   private async run(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
     this.running = true;
     this.lastRun = Date.now();
     try {
