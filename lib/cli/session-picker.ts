@@ -113,6 +113,7 @@ function rowItem(
     const info = searching ? catalog.known(entry.path) : catalog.summary(entry.path);
     if (!info) return info === null ? "unreadable" : "";
     const parts = [ago(now - entry.updated.getTime()), size(entry.size)];
+    if (info.headerDamaged) parts.push("damaged");
     if (info.gitBranch) parts.push(`⎇ ${info.gitBranch}`);
     if (info.parentSession) parts.push("fork");
     if (info.id === current) parts.push("this session");
@@ -121,7 +122,7 @@ function rowItem(
   const labelOf = (searching: boolean) => {
     const info = searching ? catalog.known(entry.path) : catalog.summary(entry.path);
     if (info === undefined) return "";
-    if (info === null) return basename(entry.path);
+    if (info === null || (info.headerDamaged && !info.firstMessage)) return basename(entry.path);
     const text = info.name ?? (info.firstMessage || "(no input yet)");
     return info.name && info.firstMessage ? `${text} — ${info.firstMessage}` : text;
   };
