@@ -2,13 +2,13 @@
  * The shell's full-screen views — the transcript (Ctrl-O), the session picker (/resume), long
  * reports — opened over the shell: the keyboard goes to the view and what the shell writes
  * meanwhile (the running input's output, the spinner) waits, then follows once the view closes.
+ * Each view loads when it is first opened.
  */
 import { Held } from "./full-screen.ts";
 import type { Keyboard } from "./keyboard.ts";
 import type { Keymap } from "./keybindings.ts";
-import { page, type PagerHost } from "./pager.ts";
+import type { PagerHost } from "./pager.ts";
 import type { Style } from "./render.ts";
-import { pickSession } from "./session-picker.ts";
 
 type Terminal = NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
 
@@ -37,11 +37,13 @@ export class ShellViews {
 
   /** Lines to read through, scrollable and searchable, until the user leaves. */
   async page(title: string, lines: readonly string[], at: "top" | "end" = "top"): Promise<void> {
+    const { page } = await import("./pager.ts");
     await this.show((host) => page(host, { title, lines, keys: this.keymap.transcript, style: this.style, at }));
   }
 
   /** The session picker: the chosen session's file, or null. */
-  pickSession(cwd: string, current?: string): Promise<string | null> {
+  async pickSession(cwd: string, current?: string): Promise<string | null> {
+    const { pickSession } = await import("./session-picker.ts");
     return this.show((host) => pickSession(host, { cwd, current, style: this.style }));
   }
 
