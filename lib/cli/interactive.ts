@@ -44,8 +44,8 @@ import { renderTranscript } from "./transcript.ts";
 import { Keyboard } from "./keyboard.ts";
 import { loadKeymap, type Keymap } from "./keybindings.ts";
 import { ShellViews } from "./shell-views.ts";
-import { commandStatusLine, StatusCommand } from "./status-command.ts";
-import { ImageInput } from "./image-input.ts";
+import type { StatusCommand } from "./status-command.ts";
+import type { ImageInput } from "./image-input.ts";
 
 /** The end of a `!` command's output kept for the model. */
 const USER_COMMAND_CHARS = 30_000;
@@ -81,8 +81,8 @@ class InteractiveShell implements AnswerReader {
   private readonly keyboard: Keyboard | null;
   /** The transcript, the session picker and long reports, over the whole terminal. */
   private readonly views: ShellViews;
-  /** Images pasted or taken from the clipboard, until the input they are in is sent. */
-  private readonly images: ImageInput;
+  /** Images pasted or taken from the clipboard, until the input they are in is sent (loaded once the prompt is up). */
+  private images: ImageInput | null = null;
   /** The settings' statusLine command, when there is one. */
   private statusCommand: StatusCommand | null = null;
   private readonly history: InputHistory;
@@ -122,7 +122,6 @@ class InteractiveShell implements AnswerReader {
     this.keymap = loadKeymap({ claude: setup.settings.claudeSettings !== false, home: io.env.HOME });
     this.keyboard = io.stdin.isTTY && io.stdout.isTTY ? new Keyboard(io.stdin, this.keymap) : null;
     this.views = new ShellViews(io.stdout, this.keyboard, this.keymap, this.style);
-    this.images = new ImageInput(setup.cwd);
     this.screen = new Screen(this.views.held.terminal);
     this.spinner = new LiveLine(this.screen, this.style);
     this.screen.attach(this.spinner);
@@ -153,16 +152,16 @@ class InteractiveShell implements AnswerReader {
       passed: (callId, why) => this.renderer.markPassed(callId, why),
       permissions: setup.permissions,
     });
-    this.status = commandStatusLine(
-      new StatusLine(this.screen, this.style, () => ({
-        model: this.host.session.model,
-        profile: this.host.session.profile,
-        approval: this.approvals.mode,
-        cost: this.sessionUsage.cost ?? 0,
-        plan: this.planMode.active,
-      })),
-      () => this.statusCommand?.text ?? null,
-    );
+    this.status = new StatusLine(this.screen, this.style, () => ({
+      model: this.host.session.model,
+      profile: this.host.session.profile,
+      approval: this.approvals.mode,
+      cost: this.sessionUsage.cost ?? 0,
+      plan: this.planMode.active,
+    }));
+    // The statusLine command's line stands in for gong's own once it has printed one.
+    const ownStatus = this.status.text.bind(this.status);
+    this.status.text = () => this.statusCommand?.text ?? ownStatus();
     // The user's command files; a built-in command keeps its name.
     const builtIn = new Set(slashCommandList().map((c) => c.name));
     this.customCommands = setup.brought.commands.filter((c) => !builtIn.has(c.name.toLowerCase()));
@@ -221,12 +220,13 @@ class InteractiveShell implements AnswerReader {
     for (const c of setup.brought.commands.filter((c) => !this.customCommands.includes(c)))
       this.say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}\n`);
     for (const warning of this.keymap.warnings) this.say(`${style.yellow(warning)}\n`);
-    if (setup.statusLine && this.io.stdout.isTTY) this.statusCommand = this.startStatusCommand(setup.statusLine);
+    if (setup.statusLine && this.io.stdout.isTTY) await this.startStatusCommand(setup.statusLine);
   }
 
   /** The statusLine command: its line replaces gong's own under the prompt once it has printed one. */
-  private startStatusCommand(setting: NonNullable<SessionSetup["statusLine"]>): StatusCommand {
-    return new StatusCommand(
+  private async startStatusCommand(setting: NonNullable<SessionSetup["statusLine"]>): Promise<void> {
+    const { StatusCommand } = await import("./status-command.ts");
+    this.statusCommand = new StatusCommand(
       setting,
       () => {
         const session = this.host.session;
@@ -262,6 +262,8 @@ class InteractiveShell implements AnswerReader {
     if (this.keyboard) this.keyboard.onPaste = this.onPaste;
     (this.io.stdout as NodeJS.EventEmitter).on?.("resize", this.onResize);
     this.setup.terminated.addEventListener("abort", this.onClose, { once: true });
+    // Pasted images need their reader from the first paste on: it loads once the prompt is up.
+    void import("./image-input.ts").then(({ ImageInput }) => (this.images ??= new ImageInput(this.setup.cwd)));
     if (initialPrompt) {
       this.history.add(initialPrompt);
       this.say(`${this.style.cyan("› ")}${initialPrompt}\n`);
@@ -496,7 +498,7 @@ class InteractiveShell implements AnswerReader {
       this.host.session.moveToBackground();
       return true;
     }
-    if (key.ctrl && key.name === "v" && this.state !== "asking") {
+    if (key.ctrl && key.name === "v" && this.state !== "asking" && this.images) {
       void this.images.fromClipboard(this.io.env).then((r) => {
         if ("mark" in r) this.keyboard?.type(r.mark);
         else this.sayAbovePrompt(`${this.style.yellow(r.error)}\n`);
@@ -520,7 +522,7 @@ class InteractiveShell implements AnswerReader {
 
   /** A pasted path to an image becomes its mark; one that cannot be attached is said, and the paste stays text. */
   private readonly onPaste = (text: string): string | undefined => {
-    const attached = this.images.fromPaste(text);
+    const attached = this.images?.fromPaste(text);
     if (!attached) return undefined;
     if ("mark" in attached) return attached.mark;
     this.sayAbovePrompt(`${this.style.yellow(attached.error)}\n`);
@@ -674,8 +676,7 @@ class InteractiveShell implements AnswerReader {
     this.screen.startWork();
     const started = Date.now();
     const text = [...this.ranByUser.splice(0), input].join("\n\n");
-    void this.images
-      .take(text)
+    void (this.images?.take(text) ?? Promise.resolve({ images: [], notes: [] }))
       .then(({ images, notes }) => {
         for (const note of notes) this.say(`${this.style.dim(note)}\n`);
         return onCommandModel(this.host.session, model, () => this.host.session.submit(text, { images }));

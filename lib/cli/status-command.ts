@@ -281,13 +281,3 @@ function firstLine(text: string, command: string, capped: boolean): Outcome {
     ? { line, problem: `\`${command}\` printed over 64 KB on its first line; its start is shown` }
     : { line };
 }
-
-/**
- * `line` drawing the command's text instead of its own once the command has printed one (the
- * built-in status line comes back when the command fails).
- */
-export function commandStatusLine<T extends { text(): string }>(line: T, custom: () => string | null): T {
-  const own = line.text.bind(line);
-  line.text = () => custom() ?? own();
-  return line;
-}

@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { commandStatusLine, StatusCommand, type StatusFacts } from "../../lib/cli/status-command.ts";
+import { StatusCommand, type StatusFacts } from "../../lib/cli/status-command.ts";
 import { tempDir } from "../helpers/temp.ts";
 
 const facts = (cwd: string): StatusFacts => ({
@@ -100,11 +100,3 @@ test("issue 40 statusLine: a command that hangs, fails or prints 1 MB is one lin
     else expect(status.text?.startsWith(c.text)).toBe(true);
   }
 }, 60_000);
-
-test("issue 40 statusLine: the status line draws the command's text once it has one, else its own", () => {
-  let custom: string | null = null;
-  const line = commandStatusLine({ text: () => "gong's own" }, () => custom);
-  expect(line.text()).toBe("gong's own");
-  custom = "from the command";
-  expect(line.text()).toBe("from the command");
-});
