@@ -5,12 +5,13 @@
  * test has a tmux server of its own, killed afterwards.
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../../lib/store/paths.ts";
 import { writeSessionFiles } from "../../lib/testing/session-files.ts";
 import { startFakeLlm, useWorkspace, WIRE_APIS } from "./helpers.ts";
 import { gongTerminal } from "./terminal.ts";
+import { until } from "../helpers/wait.ts";
 
 // A terminal test waits for many screens; on a crowded machine each may take seconds.
 setDefaultTimeout(180_000);
@@ -139,6 +140,34 @@ for (const { columns, color } of [
     },
   );
 }
+
+test.skipIf(!hasTmux)(
+  "issue 40 transcript: opened while an answer streams, the answer goes on behind it and is all there, once, when the view closes",
+  async () => {
+    const words = Array.from({ length: 120 }, (_, i) => `w${i}`).join(" ");
+    const fake = await startFakeLlm({ script: [{ text: `${words} the-end`, chunkSize: 8, chunkDelayMs: 20 }] });
+    using term = gongTerminal(ws);
+    term.start([...WIRE_APIS[0].flags(fake)], { columns: 100 });
+    await term.waitFor((s) => s.includes("›"), "the prompt");
+    term.keys("stream it", "Enter");
+    await term.waitFor((s) => s.includes("w3 "), "the answer streaming");
+    term.keys("C-o");
+    await term.waitFor((s) => /transcript · \d+ messages/.test(s), "the transcript over the stream");
+    // The answer ends behind the view: the session file has it.
+    const dir = sessionDir(ws.dir, { home: ws.env.GONG_HOME });
+    await until(() => {
+      const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")) : [];
+      return files.some((f) => readFileSync(join(dir, f), "utf8").includes("the-end"));
+    }, "the answer recorded");
+    term.keys("q");
+    const back = await term.waitFor((s) => s.includes("the-end") && s.includes("↑"), "the whole answer in the shell");
+    expect(back).not.toContain("transcript ·");
+    expect(back.split("the-end").length).toBe(2);
+    for (const word of ["w0", "w60", "w119"]) expect(back.split(/\s+/)).toContain(word);
+    term.keys("/quit", "Enter");
+    await term.waitFor(() => !term.alive(), "gong to exit");
+  },
+);
 
 test.skipIf(!hasTmux)(
   "issue 40 background: Ctrl-B moves the running command to the background, the model is told its task id, /tasks lists it, shows its output and stops it",
