@@ -29,8 +29,8 @@ export class Keyboard extends EventEmitter {
   readonly isTTY: boolean;
   private captured: KeyHandler | null = null;
   private readonly intercepts: KeyHandler[] = [];
-  /** While a paste arrives: its events, replayed (or replaced) when it ends. */
-  private paste: { text: string; events: [string | undefined, Key][] } | null = null;
+  /** While a paste arrives: its text, put into the input (or replaced) when it ends. */
+  private paste: string | null = null;
   private tildeDue = false;
   /** The first keys of a chord typed so far, and the timer that gives up on it. */
   private chord: { keys: string[]; events: [string | undefined, Key][]; timer: ReturnType<typeof setTimeout> } | null =
@@ -109,24 +109,21 @@ export class Keyboard extends EventEmitter {
       k = { ...k, sequence: `${k.sequence}~` };
     }
     if (k.sequence === PASTE_START) {
-      this.paste = { text: "", events: [[text, k]] };
+      this.paste = "";
       return;
     }
-    if (this.paste) return this.onPasteKey(text, k);
+    if (this.paste !== null) return this.onPasteKey(text, k);
     this.route(text, k);
   };
 
   private onPasteKey(text: string | undefined, key: Key): void {
-    const paste = this.paste!;
-    paste.events.push([text, key]);
     if (key.sequence !== PASTE_END) {
-      paste.text += key.sequence ?? text ?? "";
+      this.paste += key.sequence ?? text ?? "";
       return;
     }
+    const pasted = this.paste!;
     this.paste = null;
-    const instead = this.onPaste(paste.text);
-    if (instead !== undefined) return this.type(instead);
-    for (const [t, k] of paste.events) this.deliver(t, k);
+    this.type(this.onPaste(pasted) ?? pasted);
   }
 
   /** A key typed (not pasted): the view that has the keyboard, the keybindings, then the shell and the editor. */
