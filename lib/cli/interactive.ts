@@ -138,7 +138,7 @@ class InteractiveShell implements AnswerReader {
         callRunning: () => this.renderer.callRunning,
         moveToBackground: () => this.host.session.moveToBackground(),
         line: () => this.rl.line,
-        recallQueued: () => this.recallQueued(),
+        recallQueued: () => !this.menu && this.recallQueued(),
         warn: (line) => this.say(`${this.style.yellow(line)}\n`),
       },
     );
