@@ -85,7 +85,8 @@ export class Pager {
       { text: this.options.title, rank: 1 },
       { text: `${this.rows.length ? this.top + 1 : 0}-${last} of ${this.rows.length}`, rank: 3 },
       ...(this.note ? [{ text: this.note, rank: 4 }] : []),
-      ...(this.query ? [{ text: `n N: next "${this.query}"`, short: "n N", rank: 2 }] : []),
+      // No short form: the search's keys and query stay whole while the title and "/ search" give way.
+      ...(this.query ? [{ text: `n N: next "${this.query}"`, rank: 2 }] : []),
       { text: "/ search", rank: 1 },
       { text: "q back", rank: 3 },
     ];
