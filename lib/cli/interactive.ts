@@ -707,10 +707,10 @@ class InteractiveShell implements AnswerReader {
     this.renderer.finishAnswer();
     this.sayInterrupted();
     this.sessionUsage = addUsage(this.sessionUsage, result.usage);
-    const { model } = this.host.session;
-    const facts = { model, clientOptions: this.setup.sessionOptions.clientOptions, session: this.sessionUsage };
-    this.say(turnReport(result, { ...facts, ms: Date.now() - started }, this.style));
-    const notification = turnNotification(this.setup.settings.notify, Date.now() - started);
+    const ms = Date.now() - started;
+    const facts = { model: this.host.session.model, clientOptions: this.setup.sessionOptions.clientOptions, ms };
+    this.say(turnReport(result, { ...facts, session: this.sessionUsage }, this.style));
+    const notification = turnNotification(this.setup.settings.notify, ms);
     if (notification && this.screen.tty) this.screen.raw(notification);
   }
 
