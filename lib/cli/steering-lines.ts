@@ -70,9 +70,10 @@ export class SteeringLines {
   /** `gate` telling these lines when it lets a call start: it is the last hook before a call runs (held lines may go then). */
   afterGate(gate: ApprovalGate): ApprovalGate {
     const before = gate.hooks.beforeToolCall!;
-    const beforeToolCall: typeof before = async (tool, args) => {
+    // Everything the session passes (the call itself too: the gate reads its tool and environment) goes on.
+    const beforeToolCall: typeof before = async (tool, args, ...rest) => {
       try {
-        return await before(tool, args);
+        return await before(tool, args, ...rest);
       } finally {
         this.started(args);
       }

@@ -81,14 +81,24 @@ test("issue 40 queued messages: Up takes back the lines the session still queued
   expect(steering.end(true)).toEqual([]);
 });
 
-test("issue 40 item 3: the gate tells the lines when a call starts, whatever it answered", async () => {
+test("issue 40 item 3: the gate tells the lines when a call starts, whatever it answered, and reads the call as the session gave it", async () => {
   const { steering, delivered } = lines();
   const args = { command: "ls" };
   steering.observe(event("turn_start", { turn_index: 0 }));
   steering.observe(event("tool_call_start", { call_id: "c1", tool_name: "bash", arguments: args }));
   steering.observe(event("message_end", { message: { role: "assistant", content: [] } }));
   steering.send("after ls");
-  const gate = steering.afterGate({ hooks: { beforeToolCall: async () => ({ block: true, reason: "no" }) } } as never);
-  await gate.hooks.beforeToolCall!("bash", args as never);
+  const seen: unknown[] = [];
+  const gate = steering.afterGate({
+    hooks: {
+      beforeToolCall: async (...params: unknown[]) => {
+        seen.push(...params);
+        return { block: true, reason: "no" };
+      },
+    },
+  } as never);
+  const call = { id: "c1", tool: { name: "bash" } };
+  await (gate.hooks.beforeToolCall as (...p: unknown[]) => Promise<unknown>)("bash", args, call);
+  expect(seen).toEqual(["bash", args, call]);
   expect(delivered).toEqual([["after ls", false]]);
 });
