@@ -3,7 +3,8 @@
  * mode, how much of the model's context window the conversation fills, and the session's cost. It
  * is the live region's last part (screen.ts), drawn while the prompt waits and gone while the agent
  * works. On a narrow terminal its parts shorten and leave whole (the cost and the model stay
- * longest); off a terminal it is not drawn.
+ * longest); off a terminal it is not drawn. The settings' statusLine command's line, once it has
+ * printed one, stands in for these parts (status-command.ts).
  */
 import type { SessionEvent } from "../agent/index.ts";
 import type { Message, Usage } from "../llm/types.ts";
