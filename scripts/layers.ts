@@ -78,7 +78,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   setup: ["vocabulary", "gate", "tools", "llm", "store", ...BASE],
   gate: ["tools", ...BASE],
   web: ["llm", ...BASE],
-  testing: ["llm", ...BASE],
+  /** The fake LLM server (llm's wire types) and stored sessions written in the store's format for tests and benchmarks. */
+  testing: ["llm", "store", ...BASE],
   env: ["output", "envelope"],
   output: ["envelope"],
   update: ["envelope"],

@@ -19,6 +19,7 @@ import { patchTouches, runPatch } from "./apply-patch/tool.ts";
 import { text, whole } from "./args.ts";
 import { TailRing } from "../lib/output/tail-ring.ts";
 import { locate } from "./locate.ts";
+import { failedStart } from "./processes.ts";
 import type { Tool, ToolRunContext, Touch } from "./types.ts";
 import { firstLine } from "../lib/output/cut.ts";
 import { count, defaultResultSummary } from "./metadata.ts";
@@ -30,6 +31,8 @@ const UPDATE_INTERVAL_MS = 100;
 /** At most this many bytes (so characters) per update: a faster flood keeps its end and says what it skipped. */
 const UPDATE_MAX_BYTES = 30_000;
 const encoder = new TextEncoder();
+/** The end of a movable command's output kept for the background task it may become. */
+const RECENT_BYTES = 16_000;
 
 const schema = v.strictObject({
   command: text(
@@ -88,6 +91,12 @@ export interface ShellRun {
   cwd?: string;
   /** How the model asks for more time, in its tool's own terms ("retry with a larger timeout …"). */
   retryHint: string;
+  /**
+   * Moved to the background by the user: what the model is told, in the words of its tools that
+   * read such a command (without: it is told the user follows the command), and whether those read
+   * its new output (the default) or its last lines.
+   */
+  background?: { say(id: number): string; readAs?: "new-output" | "last-lines" };
 }
 
 /**
@@ -100,20 +109,62 @@ export async function runShellCommand(ctx: ToolRunContext, run: ShellRun): Promi
   if (shellPatch) return runShellPatch(shellPatch, ctx);
   const updates = ctx.onUpdate ? new TailUpdates(ctx.onUpdate) : null;
   const ranIn = await commandDirectory(ctx, run.cwd, run.command);
-  let result: ExecResult;
+  const movable = ctx.background && !ctx.background.aborted ? ctx.background : undefined;
+  // The command's own stop: the call's signal while it runs here, the task's once it was moved.
+  const stop = new AbortController();
+  const follow = () => stop.abort(ctx.signal?.reason);
+  if (ctx.signal?.aborted) follow();
+  ctx.signal?.addEventListener("abort", follow, { once: true });
+  // Where the output goes: this call's capture and updates, then the background task's (which starts with the end of it).
+  const recent = movable ? new TailRing(RECENT_BYTES) : null;
+  let sink = {
+    bytes: (chunk: Uint8Array) => ctx.output.write(chunk),
+    text: (text: string) => {
+      updates?.add(text);
+      recent?.push(encoder.encode(text));
+    },
+  };
+  const startedAt = Date.now();
+  const done = ctx.env.exec(run.command, {
+    timeoutMs: run.timeoutMs,
+    cwd: run.cwd,
+    signal: stop.signal,
+    background: movable,
+    onOutput: (chunk) => sink.bytes(chunk),
+    onData: (text) => sink.text(text),
+  });
+  const moved = movable ? new Promise<null>((resolve) => movable.addEventListener("abort", () => resolve(null))) : null;
+  let result: ExecResult | null;
   try {
-    result = await ctx.env.exec(run.command, {
-      timeoutMs: run.timeoutMs,
-      cwd: run.cwd,
-      signal: ctx.signal,
-      onOutput: (chunk) => ctx.output.write(chunk),
-      onData: updates ? (text) => updates.add(text) : undefined,
-    });
+    result = await (moved ? Promise.race([done, moved]) : done);
   } finally {
+    ctx.signal?.removeEventListener("abort", follow);
     // What came after the last update is sent before the call ends (a failure is the registry's to report).
     updates?.flush();
   }
-  return respond(result, run, ctx, ranIn);
+  if (result) return respond(result, run, ctx, ranIn);
+  const task = ctx.processes.adopt(run.command, {
+    startedAt,
+    done: done.catch(failedStart),
+    controller: stop,
+    output: run.background?.readAs === "last-lines" ? undefined : ctx.output,
+    before: recent?.text(),
+  });
+  sink = task;
+  return respondMoved(task.process.id, run, ctx, ranIn);
+}
+
+/** The user moved the command to the background: its output so far, and where it went. */
+function respondMoved(id: number, run: ShellRun, ctx: ToolRunContext, ranIn: string | undefined): ToolResponse {
+  const output = ctx.output.finish();
+  const said =
+    run.background?.say(id) ??
+    `The user moved this command to the background (task ${id}): it is still running, and the user follows it; its later output is not shown here.`;
+  const body = output.totalBytes === 0 ? "(no output yet)" : output.text;
+  return ctx.reply.success({ moved_to_background: true, task_id: id }, `${body}\n\n${said}`, {
+    cwd: ranIn,
+    stats: { total_lines: output.newlines + (output.endsOpen ? 1 : 0) },
+  });
 }
 
 /**
@@ -231,6 +282,7 @@ class TailUpdates {
 
 /** "exit 0 · 12 lines"; a failed command shows its last line of output, which usually says why. */
 export function summarizeCommand(r: ToolResponse): string {
+  if (r.data.moved_to_background) return `moved to the background · task ${r.data.task_id} (/tasks)`;
   const code = r.data.exit_code;
   if (typeof code !== "number") return defaultResultSummary(r);
   const sentence = r.error?.message;

@@ -23,6 +23,8 @@ import { TailRing } from "../lib/output/tail-ring.ts";
 
 /** Bytes kept for tail() by a process read as its last lines. */
 const TAIL_BYTES = 1_000_000;
+/** Bytes kept of a process read as new output, for the user's view of it (the shell's /tasks). */
+const VIEW_BYTES = 64_000;
 /** Background commands running at once per session: each holds a process tree and a live capture. */
 export const MAX_RUNNING_PROCESSES = 16;
 const encoder = new TextEncoder();
@@ -41,8 +43,8 @@ export interface BackgroundProcess {
 interface Entry extends BackgroundProcess {
   /** Output not yet taken by a call (read-as-new-output processes); null once the process ended and it was taken. */
   pending: OutputCapture | null;
-  /** The last bytes written (read-as-last-lines processes). */
-  recent: TailRing | null;
+  /** The last bytes written (all of what tail() reads of a read-as-last-lines process; the user's view of the others). */
+  recent: TailRing;
   /** Line breaks written in all. */
   newlines: number;
   stdin?: StdinPort;
@@ -96,17 +98,13 @@ export class ProcessTable {
       command,
       startedAt: Date.now(),
       pending: options.output?.sibling() ?? null,
-      recent: options.output ? null : new TailRing(TAIL_BYTES),
+      recent: new TailRing(options.output ? VIEW_BYTES : TAIL_BYTES),
       newlines: 0,
       controller: new AbortController(),
       done: Promise.resolve(undefined as unknown as ExecResult),
     };
     const readAsNew = entry.pending !== null;
-    // Text decoded per stream (a character split across chunks stays whole), kept as its bytes.
-    const keepRecent = (text: string) => {
-      entry.newlines += countNewlines(text);
-      entry.recent?.push(encoder.encode(text));
-    };
+    const keepRecent = this.recentKeeper(entry);
     entry.done = this.env
       .exec(command, {
         cwd: options.cwd,
@@ -115,30 +113,60 @@ export class ProcessTable {
         onStdin: (stdin) => {
           entry.stdin = stdin;
         },
-        // Raw bytes into the capture (the whole output); decoded text only where the last lines are kept.
+        // Raw bytes into the capture (the whole output); the decoded text's end kept for tail().
         onOutput: readAsNew ? (chunk) => entry.pending?.write(chunk) : undefined,
-        onData: readAsNew ? undefined : keepRecent,
+        onData: keepRecent,
       })
       .catch((e): ExecResult => {
-        const message = `${(e as Error).message}\n`;
-        if (readAsNew) entry.pending?.write(message);
-        else keepRecent(message);
-        return {
-          stdout: "",
-          stderr: message,
-          output: message,
-          exitCode: null,
-          signal: null,
-          timedOut: false,
-          aborted: false,
-          durationMs: 0,
-          totalBytes: 0,
-          outputTruncated: false,
-        };
+        const result = failedStart(e);
+        if (readAsNew) entry.pending?.write(result.output);
+        else keepRecent(result.output);
+        return result;
       })
       .then((result) => (entry.result = result));
     this.entries.set(entry.id, entry);
     return entry;
+  }
+
+  /**
+   * A foreground command the user moved to the background (the shell's Ctrl-B): it goes on as one
+   * of the table's, its output from here on kept as `start` keeps it (given `output`, the starting
+   * call's capture: read as new output; else as the last lines). `controller` stops it, `done`
+   * settles when it exits. Returns the process and the two sinks its output goes to from now on.
+   */
+  adopt(
+    command: string,
+    run: {
+      startedAt: number;
+      done: Promise<ExecResult>;
+      controller: AbortController;
+      output?: OutputCapture;
+      /** The end of what it wrote before it was moved (the user's view starts with it). */
+      before?: string;
+    },
+  ): { process: BackgroundProcess; bytes(chunk: Uint8Array): void; text(text: string): void } {
+    const entry: Entry = {
+      id: this.nextId++,
+      command,
+      startedAt: run.startedAt,
+      pending: run.output?.sibling() ?? null,
+      recent: new TailRing(run.output ? VIEW_BYTES : TAIL_BYTES),
+      newlines: 0,
+      controller: run.controller,
+      done: run.done.then((result) => (entry.result = result)),
+    };
+    this.entries.set(entry.id, entry);
+    const text = this.recentKeeper(entry);
+    if (run.before) text(run.before);
+    return { process: entry, bytes: (chunk) => entry.pending?.write(chunk), text };
+  }
+
+  /** Text decoded per stream (a character split across chunks stays whole), kept as its bytes. */
+  private recentKeeper(entry: Entry): (text: string) => void {
+    return (text) => {
+      entry.newlines += countNewlines(text);
+      entry.recent.push(encoder.encode(text));
+    };
   }
 
   get(id: number): BackgroundProcess | undefined {
@@ -185,7 +213,7 @@ export class ProcessTable {
   /** The last `lines` lines of what a read-as-last-lines process wrote. */
   tail(id: number, lines: number): Tail {
     const entry = this.entries.get(id);
-    if (!entry?.recent) return { text: "", lines: 0, totalLines: 0, clipped: false };
+    if (!entry) return { text: "", lines: 0, totalLines: 0, clipped: false };
     const recent = entry.recent.text();
     const totalLines = entry.newlines + (recent !== "" && !recent.endsWith("\n") ? 1 : 0);
     const body = recent.endsWith("\n") ? recent.slice(0, -1) : recent;
@@ -226,4 +254,21 @@ export class ProcessTable {
     for (const entry of this.entries.values()) entry.pending?.dropSpill();
     this.entries.clear();
   }
+}
+
+/** What a command that failed to start (or to go on) answers: its error as its output. */
+export function failedStart(e: unknown): ExecResult {
+  const message = `${(e as Error).message}\n`;
+  return {
+    stdout: "",
+    stderr: message,
+    output: message,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: 0,
+    totalBytes: 0,
+    outputTruncated: false,
+  };
 }

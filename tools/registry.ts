@@ -78,6 +78,8 @@ export interface ExecuteOptions {
   /** Where the call's tool is looked up (a session's Toolset); default the registry's active set. */
   tools?: ActiveTools;
   signal?: AbortSignal;
+  /** Aborted when the user moves the call's running command to the background. */
+  background?: AbortSignal;
   onUpdate?: (text: string) => void;
   onProgress?: (progress: ToolProgress) => void;
   callId?: string;
@@ -180,7 +182,17 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     async execute(
       name,
       args,
-      { tools, signal, onUpdate, onProgress, callId, commandTimeoutMs, user, output = new OutputCapture() } = {},
+      {
+        tools,
+        signal,
+        background,
+        onUpdate,
+        onProgress,
+        callId,
+        commandTimeoutMs,
+        user,
+        output = new OutputCapture(),
+      } = {},
     ) {
       const reply = startReply(args, relativeCwd());
       const lookup = tools ?? { names: active, callable: activeTool };
@@ -203,6 +215,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           env: searches,
           reply,
           signal,
+          ...(background ? { background } : {}),
           onUpdate,
           onProgress,
           callId,

@@ -31,6 +31,8 @@ export interface ToolRunContext {
   /** Builds this call's envelope (time, cwd and params_input filled in). */
   reply: Reply;
   signal?: AbortSignal;
+  /** Aborted when the user moves the running command to the background (a shell tool answers at once, the command goes on). */
+  background?: AbortSignal;
   /** Streamed progress for long tools (bash output as it arrives). */
   onUpdate?: (text: string) => void;
   /** How far a long operation has got (an MCP server's progress notifications). */

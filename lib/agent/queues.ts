@@ -37,6 +37,13 @@ export class InputQueues {
     return drained;
   }
 
+  /** Every queued message, steering first, each oldest first; the queues are left empty. */
+  takeAll(): string[] {
+    const all = [...this.steering, ...this.followUps];
+    this.clear();
+    return all;
+  }
+
   nextFollowUp(): string | undefined {
     return this.followUps.shift();
   }

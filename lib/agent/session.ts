@@ -11,13 +11,14 @@
 import type { ExecutionEnvironment } from "../env/types.ts";
 import type { Observer } from "../output/policy.ts";
 import type { McpManager, McpServerEvent } from "../mcp/index.ts";
-import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, Usage } from "../llm/types.ts";
+import type { ImagePart, LlmClient, Message, ModelInfo, ReasoningEffort, ToolSpec, Usage } from "../llm/types.ts";
 import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { ToolLimits } from "../output/policy.ts";
 import { factoryFor, isProfileToolName } from "../profiles/index.ts";
 import type { ProfileFactory, ProviderProfile } from "../profiles/types.ts";
 import type { Plan } from "../../tools/plan.ts";
 import type { ToolPreset, ToolRegistry } from "../../tools/registry.ts";
+import type { ProcessTable } from "../../tools/processes.ts";
 import { buildToolset, type Toolset } from "./toolset.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { UserChannel } from "../../tools/user-channel.ts";
@@ -113,6 +114,8 @@ export class Session {
   /** The tools the next request offers; a new value whenever the profile, selection or MCP tools change. */
   private toolset!: Toolset;
   private readonly runningTools = new Set<AbortController>();
+  /** Aborted when the user moves the running commands to the background; a fresh one follows for later calls. */
+  private backgrounding = new AbortController();
   /** Aborted by abort() and close(): the session is over. */
   private readonly lifetime = new AbortController();
   /** Aborted by interrupt(): only the input running now stops. */
@@ -282,6 +285,31 @@ export class Session {
     this.queues.steer(text, options.interrupt ?? true);
   }
 
+  /**
+   * Takes back the steering messages and follow-ups queued and not yet delivered (steering first,
+   * each oldest first), as when the user edits them again; none is sent.
+   */
+  takeQueued(): string[] {
+    return this.queues.takeAll();
+  }
+
+  /**
+   * Moves the shell commands running in the foreground to the background (the shell's Ctrl-B):
+   * each call answers at once with the output so far, and the command goes on as a background
+   * task (`tasks()`). Returns whether any call was running.
+   */
+  moveToBackground(): boolean {
+    const any = this.runningTools.size > 0;
+    this.backgrounding.abort();
+    this.backgrounding = new AbortController();
+    return any;
+  }
+
+  /** The commands running in the background (started so by the model, or moved there by the user), and those finished but not yet read. */
+  get tasks(): ProcessTable {
+    return this.parts.registry.processes;
+  }
+
   /** Queues a message to process once the current input is done; when idle, processes it now. */
   followUp(text: string): void {
     this.assertOpen("followUp");
@@ -366,6 +394,11 @@ export class Session {
     this.assertOpen("setTools");
     this.activateTools(presetOrNames);
     this.parts.toolSelection = presetOrNames;
+  }
+
+  /** The tool definitions the next request will carry, in order. */
+  toolSpecs(): ToolSpec[] {
+    return this.toolset.specs;
   }
 
   /** The full system prompt the next request will carry. */
@@ -508,6 +541,7 @@ export class Session {
       signal: this.signal,
       queues: this.queues,
       running: this.runningTools,
+      background: () => this.backgrounding.signal,
       commandTimeoutMs: parts.commandTimeoutMs ?? parts.profile.defaultCommandTimeoutMs,
       user: parts.user,
     };

@@ -37,6 +37,8 @@ export interface ToolExecutionContext {
   queues: { readonly hasSteering: boolean };
   /** Controllers of the calls running right now; steering aborts them. */
   running: Set<AbortController>;
+  /** The signal that moves a running command to the background (the user's Ctrl-B), for the calls starting now. */
+  background?: () => AbortSignal;
   /** Timeout for shell commands that give none (session config, else the profile's default). */
   commandTimeoutMs?: number;
   /** The person the tools may ask; absent: no one can be asked. */
@@ -156,6 +158,7 @@ async function executeOne(ctx: ToolExecutionContext, call: ToolCallPart): Promis
     response = await ctx.registry.execute(call.name, call.arguments, {
       tools: ctx.toolset,
       signal: controller.signal,
+      background: ctx.background?.(),
       callId: call.id,
       output: capture,
       commandTimeoutMs: ctx.commandTimeoutMs,

@@ -4,7 +4,9 @@
  * each answer. While the agent works a live status stays under the output (spinner, time, tokens,
  * Esc to interrupt); a line typed meanwhile is sent as steering (typing opens a line of its own
  * under the status, see steering-lines.ts); Ctrl-C interrupts the running input (the conversation
- * goes on), and a second Ctrl-C on an empty line exits. Questions and pickers are menus (menu.ts).
+ * goes on), and a second Ctrl-C on an empty line exits. Questions and pickers are menus (menu.ts);
+ * the transcript (Ctrl-O) and the session picker are full-screen views, and the keys the shell takes
+ * before its line editor (Ctrl-B, Ctrl-V, Up while working) pass through shell-keys.ts.
  *
  * The shell is one object with an explicit state: `idle` (the prompt waits for a line), `running`
  * (the agent works on an input; typed lines steer it), `asking` (a question waits for its answer
@@ -19,11 +21,10 @@ import { addUsage, zeroUsage } from "../llm/usage.ts";
 import type { Usage } from "../llm/types.ts";
 import { VERSION } from "../version.ts";
 import type { Io } from "./session-io.ts";
-import { formatUsage, makeStyle, useColor, type Style } from "./render.ts";
+import { makeStyle, useColor, type Style } from "./render.ts";
 import { fitText, type LinePart } from "./text-width.ts";
 import { editInEditor } from "./external-editor.ts";
-import { rejectedKeyHint } from "./rejected-key.ts";
-import { formatSeconds, LiveLine } from "./live-line.ts";
+import { LiveLine } from "./live-line.ts";
 import { EventRenderer } from "./event-renderer.ts";
 import { MarkdownStream } from "./markdown.ts";
 import { StatusLine } from "./status-line.ts";
@@ -35,7 +36,6 @@ import { persists } from "../core/open.ts";
 import { isSlashCommand, runSlashCommand, runsWhileBusy, slashCommandList } from "./slash-commands.ts";
 import { commandContext, commandInfos, expandInput, isCommandInput, onCommandModel } from "./custom-commands.ts";
 import { PROMPT_COMMANDS } from "./init-prompt.ts";
-import { environmentShell } from "../setup/commands.ts";
 import { createLineInput, type Key, type LineInput } from "./line-editor.ts";
 import { completeInput } from "./completion.ts";
 import { approvalGate, withGate, type ApprovalGate } from "../gate/approval.ts";
@@ -47,9 +47,10 @@ import { ShellUser } from "./shell-user.ts";
 import { SteeringLines } from "./steering-lines.ts";
 import { renderTranscript } from "./transcript.ts";
 import { recordedUsage } from "../store/usage.ts";
-
-/** The end of a `!` command's output kept for the model. */
-const USER_COMMAND_CHARS = 30_000;
+import { ShellKeys } from "./shell-keys.ts";
+import type { StatusCommand } from "./status-command.ts";
+import { turnNotification, turnReport } from "./turn-report.ts";
+import { UserCommands } from "./user-command.ts";
 
 /** Under the live line while the user types a steering line and a tool runs: what each key does with it (the last leave first when narrow). */
 const STEERING_KEYS: LinePart[] = [
@@ -82,6 +83,10 @@ class InteractiveShell implements AnswerReader {
   private host!: CurrentSession;
   private readonly planMode = new PlanMode();
   private readonly status: StatusLine;
+  /** The keyboard layer, the full-screen views, the keys the shell takes first, pasted images. */
+  private readonly keys: ShellKeys;
+  /** The settings' statusLine command, when there is one. */
+  private statusCommand: StatusCommand | null = null;
   private readonly history: InputHistory;
   private readonly rl: LineInput;
   private readonly inputPrompt: string;
@@ -114,7 +119,7 @@ class InteractiveShell implements AnswerReader {
   /** Slash commands typed while the agent worked that need it idle: they run when it is done. */
   private readonly deferred: string[] = [];
   /** Commands the user ran with `!`: their input and output go to the model with the next message. */
-  private readonly ranByUser: string[] = [];
+  private readonly userCommands: UserCommands;
   private exit: (code: number) => void = () => {};
 
   constructor(
@@ -124,7 +129,20 @@ class InteractiveShell implements AnswerReader {
   ) {
     this.color = useColor(io.stdout, io.env);
     this.style = makeStyle(this.color);
-    this.screen = new Screen(io.stdout);
+    this.keys = new ShellKeys(
+      io,
+      { claudeSettings: setup.settings.claudeSettings !== false, cwd: setup.cwd, style: this.style },
+      {
+        working: () => this.working,
+        asking: () => this.state === "asking",
+        callRunning: () => this.renderer.callRunning,
+        moveToBackground: () => this.host.session.moveToBackground(),
+        line: () => this.rl.line,
+        recallQueued: () => !this.menu && this.recallQueued(),
+        warn: (line) => this.say(`${this.style.yellow(line)}\n`),
+      },
+    );
+    this.screen = new Screen(this.keys.terminal);
     this.spinner = new LiveLine(this.screen, this.style);
     // On a terminal the answer is rendered (colors or not) and its unfinished line drawn in place.
     const markdown = this.screen.tty
@@ -148,31 +166,19 @@ class InteractiveShell implements AnswerReader {
       (text, now) => this.host.session.steer(text, { interrupt: now }),
       (lines) => this.spinner.setQueued(lines),
     );
-    const gate = approvalGate({
-      mode: () => this.approvals.mode,
-      ask: async (request) => {
-        const answer = await this.approvals.ask(request);
-        if (answer.allow) this.renderer.resumeCall(request.callId);
-        return answer;
-      },
-      passed: (callId, why) => this.renderer.markPassed(callId, why),
-      permissions: setup.permissions,
-    });
     // The gate is the last hook before a call runs: past it, the call has started (held steering may go).
-    const before = gate.hooks.beforeToolCall!;
-    this.gate = {
-      ...gate,
-      hooks: {
-        ...gate.hooks,
-        beforeToolCall: async (tool, args, call) => {
-          try {
-            return await before(tool, args, call);
-          } finally {
-            this.steering.started(args);
-          }
+    this.gate = this.steering.afterGate(
+      approvalGate({
+        mode: () => this.approvals.mode,
+        ask: async (request) => {
+          const answer = await this.approvals.ask(request);
+          if (answer.allow) this.renderer.resumeCall(request.callId);
+          return answer;
         },
-      },
-    };
+        passed: (callId, why) => this.renderer.markPassed(callId, why),
+        permissions: setup.permissions,
+      }),
+    );
     this.status = new StatusLine(this.style, () => ({
       model: this.host.session.model,
       profile: this.host.session.profile,
@@ -180,6 +186,8 @@ class InteractiveShell implements AnswerReader {
       cost: this.sessionUsage.cost ?? 0,
       plan: this.planMode.active,
     }));
+    // The statusLine command's line stands in for gong's own once it has printed one.
+    this.status.replacement = () => this.statusCommand?.text ?? null;
     // The user's command files; a built-in command keeps its name.
     // The shell's own commands win over command files of the same name; a file may replace a prompt command (/init).
     const builtIn = new Set(
@@ -193,12 +201,13 @@ class InteractiveShell implements AnswerReader {
       commands: this.customCommands,
       warn: (line: string) => this.say(`${this.style.yellow(line)}\n`),
     };
+    this.userCommands = new UserCommands(this.commandCtx.env);
     this.inputPrompt = this.style.cyan("› ");
     this.steeringPrompt = this.style.dim("↳ ");
     this.history = new InputHistory(setup.cwd);
     this.rl = createLineInput({
-      input: io.stdin,
-      terminal: io.stdout,
+      input: this.keys.input,
+      terminal: this.keys.terminal,
       prompt: this.inputPrompt,
       history: this.history.load(),
       historySize: InputHistory.size,
@@ -237,6 +246,16 @@ class InteractiveShell implements AnswerReader {
     this.resetTotals();
     for (const c of setup.brought.commands.filter((c) => !this.customCommands.includes(c)))
       this.say(`${style.yellow(`${c.file}: /${c.name} is a built-in command; the file is not used.`)}\n`);
+    for (const warning of this.keys.keymap.warnings) this.say(`${style.yellow(warning)}\n`);
+    if (setup.statusLine && this.screen.tty) await this.startStatusCommand(setup.statusLine);
+  }
+
+  /** The statusLine command: its line replaces gong's own under the prompt once it has printed one. */
+  private async startStatusCommand(setting: NonNullable<SessionSetup["statusLine"]>): Promise<void> {
+    const { StatusCommand, sessionFacts } = await import("./status-command.ts");
+    const facts = () => sessionFacts(this.host, this.setup.cwd, this.sessionUsage.cost ?? 0);
+    const warn = (line: string) => this.say(`${this.style.yellow(line)}\n`);
+    this.statusCommand = new StatusCommand(setting, facts, () => this.screen.update(), warn, this.io.env);
   }
 
   /** Listens to the keyboard and the terminal until the shell closes; resolves with the exit code. */
@@ -246,6 +265,7 @@ class InteractiveShell implements AnswerReader {
     this.rl.on("line", this.onLine);
     this.rl.on("SIGINT", this.onSigint);
     this.rl.on("close", this.onClose);
+    this.keys.start();
     this.setup.terminated.addEventListener("abort", this.onClose, { once: true });
     if (initialPrompt) {
       this.history.add(initialPrompt);
@@ -280,6 +300,7 @@ class InteractiveShell implements AnswerReader {
 
   /** The input prompt with the status line under it. */
   private showPrompt(preserveCursor = false): void {
+    this.statusCommand?.idle();
     this.inputShown = true;
     this.status.shown = true;
     this.rl.prompt(preserveCursor);
@@ -302,6 +323,7 @@ class InteractiveShell implements AnswerReader {
   private readonly onEvent = (e: SessionEvent) => {
     this.status.observe(e);
     this.steering.observe(e);
+    this.statusCommand?.observe(e);
     this.renderer.render(e);
     if (e.kind === "tool_call_start" || e.kind === "tool_call_end") this.showSteeringKeys();
   };
@@ -507,11 +529,28 @@ class InteractiveShell implements AnswerReader {
   }
 
   /**
-   * Ctrl-O (TRANSCRIPT_KEY, as Claude Code binds it; a cut line names it): the transcript view.
-   * Here, what was shown cut, in full: the last command's output, else the whole conversation.
+   * Ctrl-O (TRANSCRIPT_KEY, as Claude Code binds it; a cut line names it): the transcript view —
+   * everything in the session, scrollable and searchable, over the whole terminal. Where there is
+   * no view (off a terminal), what was shown cut, in full: the last command's output, else the
+   * whole conversation.
    */
   private openTranscript(): void {
-    this.say(this.renderer.expandLastResult() ?? (this.transcript(true) || `${this.style.dim("nothing yet")}\n`));
+    const { views } = this.keys;
+    if (!views.available)
+      return this.say(
+        this.renderer.expandLastResult() ?? (this.transcript(true) || `${this.style.dim("nothing yet")}\n`),
+      );
+    const text = this.transcript(true);
+    const lines = text ? text.replace(/\n$/, "").split("\n") : [this.style.dim("nothing in this session yet")];
+    void views.page(`transcript · ${this.host.session.messages.length} messages`, lines, "end");
+  }
+
+  /** Up on an empty input while the agent works: the messages queued for it come back, to edit and send again. */
+  private recallQueued(): boolean {
+    const queued = this.steering.takeBack(this.host.session.takeQueued());
+    if (queued.length === 0) return false;
+    this.giveBack(queued);
+    return true;
   }
 
   /** A typed line: a question's answer, a steer (or a command) while the agent works, else a new input. */
@@ -645,9 +684,15 @@ class InteractiveShell implements AnswerReader {
     this.inputShown = false;
     this.status.shown = false;
     this.screen.update();
+    this.statusCommand?.busy();
     const started = Date.now();
-    const text = [...this.ranByUser.splice(0), input].join("\n\n");
-    void onCommandModel(this.host.session, model, () => this.host.session.submit(text))
+    const text = [...this.userCommands.take(), input].join("\n\n");
+    void this.keys
+      .takeImages(text)
+      .then(({ images, notes }) => {
+        for (const note of notes) this.say(`${this.style.dim(note)}\n`);
+        return onCommandModel(this.host.session, model, () => this.host.session.submit(text, { images }));
+      })
       .then((result) => this.reportResult(result, started))
       .catch((e: Error) => {
         this.sayInterrupted();
@@ -659,28 +704,14 @@ class InteractiveShell implements AnswerReader {
 
   /** The answer is done: why it stopped (when not at its end), its usage and time. */
   private reportResult(result: SubmitResult, started: number): void {
-    const { style } = this;
     this.renderer.finishAnswer();
     this.sayInterrupted();
     this.sessionUsage = addUsage(this.sessionUsage, result.usage);
-    if (result.stopReason === "error" && result.error) {
-      const hint =
-        result.error.kind === "auth" && result.error.status === 401
-          ? ` — ${rejectedKeyHint(this.host.session.model, this.setup.sessionOptions.clientOptions)}`
-          : "";
-      this.say(`${style.red(`error: ${result.error.message}${hint}`)}\n`);
-    } else if (result.stopReason === "turn_limit" || result.stopReason === "tool_round_limit")
-      this.say(`${style.yellow(`stopped: ${result.stopReason.replace(/_/g, " ")}`)}\n`);
-    else if (result.stopMessage) this.say(`${style.yellow(`stopped (${result.stopReason}): ${result.stopMessage}`)}\n`);
-    // A call that failed before any token keeps to its one error line; the session's totals once they differ from the turn's.
-    const took = ` · ${formatSeconds(Math.round((Date.now() - started) / 1000))}`;
-    const session =
-      formatUsage(this.sessionUsage) !== formatUsage(result.usage)
-        ? `  (session ${formatUsage(this.sessionUsage)})`
-        : "";
-    if (result.usage.input + result.usage.output > 0)
-      this.say(`${style.dim(`${formatUsage(result.usage)}${took}${session}`)}\n`);
-    this.notifyTurnEnd(Date.now() - started);
+    const ms = Date.now() - started;
+    const facts = { model: this.host.session.model, clientOptions: this.setup.sessionOptions.clientOptions, ms };
+    this.say(turnReport(result, { ...facts, session: this.sessionUsage }, this.style));
+    const notification = turnNotification(this.setup.settings.notify, ms);
+    if (notification && this.screen.tty) this.screen.raw(notification);
   }
 
   /** The input ended: back to the prompt, after the slash commands that waited for it. */
@@ -702,15 +733,6 @@ class InteractiveShell implements AnswerReader {
       .finally(() => this.showPrompt(true));
   }
 
-  /** A long turn ended: the terminal is told (the `notify` setting), so a user in another window hears of it. */
-  private notifyTurnEnd(ms: number): void {
-    const notify = this.setup.settings.notify;
-    if (!notify || !this.io.stdout.isTTY || ms < (notify.afterSeconds ?? 10) * 1000) return;
-    this.screen.raw(
-      notify.with === "bell" ? "\x07" : `\x1b]9;gong: the turn is done (${formatSeconds(Math.round(ms / 1000))})\x07`,
-    );
-  }
-
   /**
    * One failed input never ends the shell: a session the error closed (a rejected key ends a
    * session) is reopened over the same store, so the conversation goes on once the key or the
@@ -727,21 +749,9 @@ class InteractiveShell implements AnswerReader {
   /** `!cmd`: runs the command in the project now, shows its output, and keeps both for the next message. */
   private async runUserCommand(command: string): Promise<void> {
     this.spinner.start(`$ ${command}`);
-    const output = await environmentShell(this.commandCtx.env, true, "").run(command);
+    const shown = await this.userCommands.run(command, this.style);
     this.spinner.stop();
-    this.say(
-      `${this.style.bold("$")} ${command}\n${
-        output
-          ? `${output
-              .split("\n")
-              .map((l) => `  ${l}`)
-              .join("\n")}\n`
-          : ""
-      }`,
-    );
-    this.ranByUser.push(
-      `<bash-input>${command}</bash-input>\n<bash-stdout>${output.slice(-USER_COMMAND_CHARS)}</bash-stdout>`,
-    );
+    this.say(shown);
   }
 
   private runSlashLine(text: string): Promise<void> {
@@ -754,6 +764,8 @@ class InteractiveShell implements AnswerReader {
       transcript: () => this.transcript(),
       // Off a terminal a picker lists its choices instead.
       ...(this.screen.tty ? { pick: <T>(options: MenuOptions<T>) => this.pick(options) } : {}),
+      views: this.keys.views,
+      terminal: { raw: (text) => this.screen.raw(text), isTTY: this.screen.tty },
     })
       .catch((e: Error) => this.say(`${this.style.red(`error: ${e.message}`)}\n`))
       .then(() => this.keepSessionOpen());
@@ -768,7 +780,9 @@ class InteractiveShell implements AnswerReader {
     this.answerQuestion(null);
     this.state = "closing";
     this.rl.off("keypress", this.onKeypress);
+    this.statusCommand?.stop();
     this.rl.close();
+    this.keys.close();
     this.spinner.stop();
     this.screen.detach();
     const { host, setup, style } = this;

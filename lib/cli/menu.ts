@@ -34,6 +34,8 @@ export interface MenuOptions<T> {
   numbered?: boolean;
   /** Typing narrows the items (by label and detail): the words shown before the typed text. */
   filter?: string;
+  /** What the typed text is looked for in, per item (its label and detail by default). */
+  searchText?: (item: MenuItem<T>) => string;
   /** Item rows shown at once; the list scrolls to keep the selected one in view (10 by default). */
   maxItems?: number;
   /** Rows shown under the items for the selected one (a session's first lines, say). */
@@ -82,7 +84,8 @@ export class Menu<T> {
   get visible(): readonly MenuItem<T>[] {
     const q = this.query.trim().toLowerCase();
     if (!q) return this.options.items;
-    return this.options.items.filter((i) => `${i.label} ${i.detail ?? ""}`.toLowerCase().includes(q));
+    const text = this.options.searchText ?? ((i: MenuItem<T>) => `${i.label} ${i.detail ?? ""}`);
+    return this.options.items.filter((i) => text(i).toLowerCase().includes(q));
   }
 
   /** The item selected now, if any matches. */

@@ -45,7 +45,17 @@ function workingDirectory(opts: CliOptions): string {
   return cwd;
 }
 
-async function runSessionIn(cwd: string, opts: CliOptions, trust: TrustDecision, io: Io): Promise<number> {
+async function runSessionIn(cwd: string, given: CliOptions, trust: TrustDecision, io: Io): Promise<number> {
+  let opts = given;
+  // `gong -r` alone in a terminal: the session picker chooses (none here: the latest, as before, says so).
+  if (opts.resume === true && effectiveMode(opts, io) === "interactive" && io.stdout.isTTY) {
+    const picked = await (await import("./session-picker.ts")).pickOnTerminal(cwd, io);
+    if (picked === null) {
+      io.stderr.write("gong: no session chosen.\n");
+      return EXIT.ok;
+    }
+    if (picked !== undefined) opts = { ...opts, resume: picked };
+  }
   const setup = await prepareSession({
     cwd,
     flags: sessionFlags(opts),

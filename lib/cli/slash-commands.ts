@@ -16,6 +16,8 @@ import { commandInfos } from "./custom-commands.ts";
 import { rewindSlash } from "./rewind-slash.ts";
 import { PROMPT_COMMANDS } from "./init-prompt.ts";
 import { CHECKPOINT_ENTRY } from "../checkpoints/checkpointer.ts";
+import type { ShellViews } from "./shell-views.ts";
+import type { CopyTarget } from "./copy-command.ts";
 
 export interface SlashContext {
   host: CurrentSession;
@@ -28,6 +30,10 @@ export interface SlashContext {
   transcript: () => string;
   /** On a terminal: a menu the user picks from with the arrow keys (null: closed without a choice). */
   pick?: <T>(options: MenuOptions<T>) => Promise<MenuChoice<T> | null>;
+  /** Full-screen views (the session picker, long reports); absent off a terminal. */
+  views?: ShellViews;
+  /** The terminal itself: what /copy hands the clipboard through. */
+  terminal?: CopyTarget;
 }
 
 interface SlashCommand {
@@ -233,11 +239,20 @@ const COMMANDS: Record<string, SlashCommand> = {
     run: (arg, { host, out, style }) => rewindSlash(arg, host, out, style),
   },
   resume: {
-    usage: "/resume [id]",
-    help: "list sessions here, or switch to one",
+    usage: "/resume [id|name]",
+    help: "pick a session to switch to (searchable, with a preview), or switch to the one named",
     async run(arg, ctx) {
-      if (!arg) return COMMANDS.sessions.run("", ctx);
-      const session = await ctx.host.switchSession(arg);
+      let ref = arg;
+      if (!ref) {
+        if (!ctx.views?.available) return COMMANDS.sessions.run("", ctx);
+        const chosen = await ctx.views.pickSession(ctx.host.setup.cwd, ctx.host.session.id);
+        if (!chosen)
+          return ctx.out(ctx.host.listSessions().length ? "no session chosen.\n" : "no saved sessions here yet.\n");
+        if (ctx.host.session.sessionFile && resolve(chosen) === resolve(ctx.host.session.sessionFile))
+          return ctx.out(`already in session ${ctx.host.session.id}.\n`);
+        ref = chosen;
+      }
+      const session = await ctx.host.switchSession(ref);
       ctx.out(`resumed ${session.id} (${session.messages.length} messages)\n${ctx.transcript()}`);
     },
   },
@@ -256,6 +271,57 @@ const COMMANDS: Record<string, SlashCommand> = {
     async run(arg, { host, out }) {
       const { exportSlash } = await import("./export-command.ts");
       out(exportSlash(arg, host.sessionStore, host.setup.cwd));
+    },
+  },
+  copy: {
+    usage: "/copy [N]",
+    help: "the last answer (or the Nth from the end) to the clipboard; also saved to a file, named",
+    whileBusy: true,
+    async run(arg, { host, out, terminal }) {
+      const { copyAnswer } = await import("./copy-command.ts");
+      out(copyAnswer(host.session.messages, arg, terminal ?? { raw: () => {}, isTTY: false }));
+    },
+  },
+  diff: {
+    usage: "/diff [path]",
+    help: "what changed in the workspace during this session (files, then their diffs)",
+    async run(arg, { host, out, style, views }) {
+      const { sessionDiff } = await import("./diff-command.ts");
+      const diff = sessionDiff(host.session, host.setup.cwd, arg.trim(), style);
+      if (typeof diff === "string") return out(diff);
+      // A diff taller than the terminal is read in the pager; its file list stays in the scrollback.
+      if (views?.available && diff.lines.length > views.rows - 2) {
+        await views.page(`diff · ${diff.files} files`, diff.lines);
+        return out(`${diff.lines.slice(0, diff.files + 1).join("\n")}\n`);
+      }
+      out(`${diff.lines.join("\n").trimEnd()}\n`);
+    },
+  },
+  context: {
+    usage: "/context",
+    help: "what fills the model's context window: system prompt, tools, messages, by share",
+    whileBusy: true,
+    async run(_args, { host, out, style }) {
+      const { contextReport } = await import("./usage-report.ts");
+      out(contextReport(host.session, style));
+    },
+  },
+  usage: {
+    usage: "/usage",
+    help: "this session's tokens and cost, per model",
+    whileBusy: true,
+    async run(_args, { host, out, style }) {
+      const { usageReport } = await import("./usage-report.ts");
+      out(usageReport(host.sessionStore.entries(), host.session.id, style));
+    },
+  },
+  tasks: {
+    usage: "/tasks [ID|stop ID]",
+    help: "the commands running in the background (Ctrl-B moves one there): list, see one's output, stop one",
+    whileBusy: true,
+    async run(arg, { host, out, style }) {
+      const { tasksCommand } = await import("./tasks-command.ts");
+      out(await tasksCommand(arg, host.session.tasks, style));
     },
   },
   new: {
@@ -389,11 +455,18 @@ const KEYS: [string, string][] = [
   ["Esc Esc", "on an empty input: /rewind (the turns to go back to)"],
   ["Ctrl-C", "clear the typed line; else interrupt; twice on an empty line: exit"],
   ["Shift+Tab", "cycle the approval mode: ask → edits → auto"],
-  ["Ctrl-O", "the transcript: what was shown cut, in full (the last command's output, else the conversation)"],
+  [
+    "Ctrl-O",
+    "the transcript: everything in the session, scrollable, / searches, q leaves (off a terminal: what was shown cut, in full)",
+  ],
+  ["Ctrl-B", "while a command runs: move it to the background (/tasks follows it)"],
+  ["Ctrl-V", "paste an image from the clipboard (or paste an image file's path): [Image #1]"],
+  ["Up while working", "bring the queued messages back into the input, to edit and send again"],
   ["Ctrl-G", "edit the input in $VISUAL / $EDITOR"],
   ["Up / Down", "earlier inputs of this project (in a multi-line input: its lines)"],
   ["Ctrl-R", "search earlier inputs: type to narrow, Ctrl-R older, Enter takes it, Esc cancels"],
   ["in a menu", "Up/Down select, Enter chooses, y a u n or a number at once, typing narrows /model, Esc closes"],
+  ["~/.claude/keybindings.json", "rebinds these keys (Claude Code's format; ~/.gong/keybindings.json wins)"],
   [
     "/command while working",
     `${Object.keys(COMMANDS)

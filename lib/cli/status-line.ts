@@ -3,14 +3,15 @@
  * mode, how much of the model's context window the conversation fills, and the session's cost. It
  * is the live region's last part (screen.ts), drawn while the prompt waits and gone while the agent
  * works. On a narrow terminal its parts shorten and leave whole (the cost and the model stay
- * longest); off a terminal it is not drawn.
+ * longest); off a terminal it is not drawn. The settings' statusLine command's line, once it has
+ * printed one, stands in for these parts (status-command.ts).
  */
 import type { SessionEvent } from "../agent/index.ts";
 import type { Message, Usage } from "../llm/types.ts";
 import { getModel } from "../llm/catalog.ts";
 import type { Style } from "./render.ts";
 import type { View } from "./screen.ts";
-import { fitParts, type LinePart } from "./text-width.ts";
+import { cutToWidth, fitParts, type LinePart } from "./text-width.ts";
 
 /** Narrower than this, the status line is left out. */
 export const STATUS_MIN_COLUMNS = 40;
@@ -29,6 +30,8 @@ export class StatusLine {
   private contextTokens = 0;
   /** Drawn under the prompt (the shell shows it while it waits for input). */
   shown = false;
+  /** A line standing in for gong's own (the settings' statusLine command's, once it printed one). */
+  replacement: () => string | null = () => null;
 
   constructor(
     private readonly style: Style,
@@ -86,7 +89,12 @@ export class StatusLine {
 
   view(columns: number): View {
     if (!this.shown || columns < STATUS_MIN_COLUMNS) return { rows: [] };
-    return { rows: [this.style.dim(fitParts(this.parts(), columns - 1))] };
+    const replaced = this.replacement();
+    return {
+      rows: [
+        this.style.dim(replaced === null ? fitParts(this.parts(), columns - 1) : cutToWidth(replaced, columns - 1)),
+      ],
+    };
   }
 }
 

@@ -9,6 +9,7 @@
  * sets the line aside, says so, and gives it back in the input once the question is answered.
  */
 import type { SessionEvent } from "../agent/index.ts";
+import type { ApprovalGate } from "../gate/approval.ts";
 
 export class SteeringLines {
   /** Handed to the session, not yet read by the model. */
@@ -66,6 +67,20 @@ export class SteeringLines {
     }
   }
 
+  /** `gate` telling these lines when it lets a call start: it is the last hook before a call runs (held lines may go then). */
+  afterGate(gate: ApprovalGate): ApprovalGate {
+    const before = gate.hooks.beforeToolCall!;
+    // Everything the session passes (the call itself too: the gate reads its tool and environment) goes on.
+    const beforeToolCall: typeof before = async (tool, args, ...rest) => {
+      try {
+        return await before(tool, args, ...rest);
+      } finally {
+        this.started(args);
+      }
+    };
+    return { ...gate, hooks: { ...gate.hooks, beforeToolCall } };
+  }
+
   /** The approval gate let the call with these arguments start. */
   started(args: object): void {
     const id = this.calls.get(args);
@@ -93,6 +108,21 @@ export class SteeringLines {
     this.held = [];
     this.show(this.waitingLines);
     return held;
+  }
+
+  /**
+   * Up while the agent works: the lines the session gave back (`taken`, no longer queued there)
+   * and the held ones come back to the user; none reaches the model now.
+   */
+  takeBack(taken: readonly string[]): string[] {
+    for (const text of taken) {
+      const at = this.sent.indexOf(text);
+      if (at >= 0) this.sent.splice(at, 1);
+    }
+    const back = [...taken, ...this.held];
+    this.held = [];
+    this.show(this.waitingLines);
+    return back;
   }
 
   /**

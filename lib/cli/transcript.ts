@@ -1,7 +1,8 @@
 /**
  * The conversation so far, as the shell shows it when a session is continued (`-c`), resumed
  * (`-r`, /resume): its last turns — the user's inputs, the answers, one line per tool call with
- * its result, as they looked live — under one line counting what is older.
+ * its result, as they looked live — under one line counting what is older. In full (the transcript
+ * view, Ctrl-O) nothing is cut: every turn, the reasoning, each tool's whole result.
  */
 import type { AssistantMessage, Message, ToolResultMessage, UserPart } from "../llm/types.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -31,7 +32,7 @@ export interface TranscriptOptions {
   /** The session's profile: its tools describe their calls first (tool names differ by profile). */
   profile?: string;
   turns?: number;
-  /** Every turn and every line (what the transcript key shows); else the last turns, long parts cut. */
+  /** Everything, nothing cut: every turn, whole inputs and answers, the reasoning, each tool's whole result (the transcript view). */
   full?: boolean;
 }
 
@@ -62,7 +63,9 @@ export function renderTranscript(messages: readonly Message[], options: Transcri
 function inputLines(text: string, s: Style, columns: number, full = false): string[] {
   const all = text.trim().split("\n");
   const kept = full ? all.length : INPUT_LINES;
-  const shown = all.slice(0, kept).map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${cutToWidth(l, columns - 3)}`);
+  const shown = all
+    .slice(0, kept)
+    .map((l, i) => `${i === 0 ? s.cyan("› ") : "  "}${full ? l : cutToWidth(l, columns - 3)}`);
   if (all.length > kept) shown.push(s.dim(`  … ${all.length - kept} more lines (${TRANSCRIPT_KEY} shows them)`));
   return shown;
 }
@@ -82,7 +85,8 @@ function answerLines(
       ? [{ type: "text" as const, text: content }]
       : [];
   for (const part of parts) {
-    if (part.type === "text" && part.text.trim()) {
+    if (part.type === "thinking" && options.full && part.text.trim()) lines.push(s.dim(part.text.trim()));
+    else if (part.type === "text" && part.text.trim()) {
       const text = part.text.replace(/\s+$/, "");
       const rendered = options.markdown
         ? (() => {
@@ -113,9 +117,16 @@ function answerLines(
       );
       lines.push(`  ${s.dim("⎿")} ${failed ? s.red(summary) : s.dim(summary)}`);
       if (change) lines.push(indent(colorDiff(change, s, options.full ? Number.POSITIVE_INFINITY : CHANGE_LINES)));
+      else if (options.full && result) lines.push(...wholeResult(result));
     }
   }
   return lines;
+}
+
+/** A stored result as the model read it, every line, indented under its call. */
+function wholeResult(result: ToolResultMessage): string[] {
+  const text = shownText(result.content).replace(/\s+$/, "");
+  return text ? text.split("\n").map((l) => `    ${l}`) : [];
 }
 
 /** A stored result in one line: a failure's last line, a command's line count, else its first line. */

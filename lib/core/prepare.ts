@@ -96,6 +96,8 @@ export interface SessionSetup {
   /** Permission rules and where "always" answers go (the settings files, lib/setup). */
   permissions: SessionPermissions;
   ruleFiles: Setup["ruleFiles"];
+  /** The settings' status line command (Claude Code's `statusLine`), trust applied. */
+  statusLine?: Setup["statusLine"];
   /** The settings' shell hooks (Claude Code's format), when there are any: a session's events go to `observe`. */
   shellHooks?: ShellHooks;
   /** OpenTelemetry export, when the OTEL_* variables or the `telemetry` settings ask for it: it hears every session opened. */
@@ -226,6 +228,7 @@ async function assemble(request: Request, started: Array<() => Promise<void>>): 
     ],
     permissions: hooks.permissions,
     ruleFiles: files.ruleFiles,
+    statusLine: files.statusLine,
     shellHooks: hooks.shellHooks,
     telemetry,
     brought,

@@ -118,6 +118,15 @@ const SettingsSchema = v.strictObject({
       logToolContent: v.optional(v.boolean()),
     }),
   ),
+  /** Claude Code's status line: a command given the session as JSON on stdin; its first line shows under the prompt. */
+  statusLine: v.optional(
+    v.looseObject({
+      type: v.optional(v.literal("command")),
+      command: v.pipe(v.string(), v.minLength(1)),
+      padding: v.optional(v.number()),
+      refreshInterval: v.optional(v.pipe(v.number(), v.minValue(1))),
+    }),
+  ),
   /** The address `gong update` downloads a release from (read from the global settings only). */
   releaseUrl: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Directories whose projects are trusted without asking (read from the global settings only). */
@@ -251,7 +260,6 @@ const CLAUDE_CODE_KEYS = [
   "apiKeyHelper",
   "cleanupPeriodDays",
   "companyAnnouncements",
-  "statusLine",
   "outputStyle",
   "includeCoAuthoredBy",
   "alwaysThinkingEnabled",

@@ -32,6 +32,8 @@ export interface RunCommandOptions extends OutputCollectorOptions {
   /** Between SIGTERM and SIGKILL. */
   killGraceMs: number;
   signal?: AbortSignal;
+  /** Aborted when the command goes on in the background: its timeout is lifted. */
+  background?: AbortSignal;
   /** Where the command's process tree is registered, so timeout, abort and cleanup reach all of it. */
   trees: ProcessTrees;
   /** Keep stdin open as a pipe and hand its write end over (long-running, interactive commands). */
@@ -77,10 +79,13 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
     };
     const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
     const onAbort = () => stop("abort");
+    const untimed = () => clearTimeout(timer);
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    options.background?.addEventListener("abort", untimed, { once: true });
     const detach = () => {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
+      options.background?.removeEventListener("abort", untimed);
     };
 
     if (options.onStdin && child.stdin) {

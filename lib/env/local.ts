@@ -231,6 +231,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
       timeoutMs: clampTimeout(options.timeoutMs, s.defaultTimeoutMs, s.maxTimeoutMs),
       killGraceMs: s.killGraceMs,
       signal: options.signal,
+      background: options.background,
       onData: options.onData,
       onOutput: options.onOutput,
       onStdin: options.onStdin,

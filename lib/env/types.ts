@@ -56,6 +56,11 @@ export interface ExecOptions {
   /** Extra variables for this command, on top of the filtered environment. */
   env?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Aborted when the user moves the running command to the background: from then on its timeout
+   * no longer applies (it runs until it exits or `signal` stops it).
+   */
+  background?: AbortSignal;
   /** Streamed output as it arrives (decoded, UTF-8 safe across chunks). */
   onData?: (text: string, stream: "stdout" | "stderr") => void;
   /**

@@ -41,6 +41,16 @@ export interface SetupFile {
   /** Claude Code's plugin keys (lib/setup/plugins reads them). */
   enabledPlugins?: unknown;
   extraKnownMarketplaces?: unknown;
+  /** Claude Code's `statusLine` (a command: a project's runs only in a trusted project). */
+  statusLine?: unknown;
+}
+
+/** The status line command the files set (the last file setting one wins), and the file it came from. */
+export interface StatusLineSource {
+  command: string;
+  refreshInterval?: number;
+  padding?: number;
+  file: string;
 }
 
 export interface Setup {
@@ -58,6 +68,7 @@ export interface Setup {
   ruleFiles: Record<SetupScope, string>;
   /** The `model` of Claude Code's settings (the last file that sets one), and where it was set. */
   model?: { name: string; source: string };
+  statusLine?: StatusLineSource;
 }
 
 export interface SetupOptions {
@@ -89,6 +100,7 @@ export function loadSetup(options: SetupOptions): Setup {
   const env: Record<string, string> = {};
   const readOnly = [...READ_ONLY_COMMANDS];
   let model: Setup["model"];
+  let statusLine: StatusLineSource | undefined;
   for (const f of files) {
     if (f.model !== undefined && !f.gong) model = { name: f.model, source: f.file };
     const untrusted = f.scope === "project" && !options.trusted;
@@ -129,6 +141,9 @@ export function loadSetup(options: SetupOptions): Setup {
       }
     }
     if (f.readOnlyCommands && !untrusted) readOnly.push(...f.readOnlyCommands);
+    // An untrusted project's status line command never runs; only the shell shows one, and its trust question names it.
+    if (f.statusLine !== undefined && !untrusted)
+      statusLine = statusLineOf(f.statusLine, f.file, notices) ?? statusLine;
     if (f.disableAllHooks === true) {
       if (untrusted) ignored.push("disableAllHooks");
       else hooksOff[f.scope] = true;
@@ -160,6 +175,28 @@ export function loadSetup(options: SetupOptions): Setup {
       user: join(options.gongHome, "settings.json"),
     },
     model,
+    ...(statusLine ? { statusLine } : {}),
+  };
+}
+
+/** A `statusLine` value as Claude Code takes it: `{"type": "command", "command": "…"}`; anything else is said and skipped. */
+function statusLineOf(value: unknown, file: string, notices: string[]): StatusLineSource | undefined {
+  const o = value as { type?: unknown; command?: unknown; refreshInterval?: unknown; padding?: unknown } | null;
+  if (
+    typeof o !== "object" ||
+    o === null ||
+    typeof o.command !== "string" ||
+    !o.command.trim() ||
+    (o.type !== undefined && o.type !== "command")
+  ) {
+    notices.push(`${file}: statusLine must be {"type": "command", "command": "…"}; it was skipped.`);
+    return undefined;
+  }
+  return {
+    command: o.command,
+    file,
+    ...(typeof o.refreshInterval === "number" && o.refreshInterval >= 1 ? { refreshInterval: o.refreshInterval } : {}),
+    ...(typeof o.padding === "number" ? { padding: o.padding } : {}),
   };
 }
 
@@ -220,6 +257,7 @@ function foreignSettings(o: Record<string, unknown>, file: string, scope: SetupS
     disableAllHooks: o.disableAllHooks === true ? true : undefined,
     enabledPlugins: o.enabledPlugins,
     extraKnownMarketplaces: o.extraKnownMarketplaces,
+    statusLine: o.statusLine,
     model: typeof o.model === "string" && o.model.trim() ? o.model.trim() : undefined,
   };
 }
@@ -262,6 +300,7 @@ export function projectTrustRequests(cwd: string, claudeSettings: boolean | unde
       ...(f.env ? ["env"] : []),
       ...(f.disableAllHooks ? ["disableAllHooks"] : []),
       ...(asksForPlugins(f) ? ["enabledPlugins"] : []),
+      ...(f.statusLine !== undefined ? ["statusLine"] : []),
     ];
     if (keys.length > 0) out.push(`${file} sets ${keys.join(", ")}`);
   }

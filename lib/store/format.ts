@@ -20,6 +20,8 @@ export interface SessionHeader {
   timestamp: string;
   /** Working directory the session belongs to. */
   cwd: string;
+  /** The git branch the working directory was on when the session started. */
+  gitBranch?: string;
   /** Path of the session file this one was forked from (or, for a child agent, of its parent's). */
   parentSession?: string;
   /** A child agent's file: the id of the parent's tool call that spawned it. */
@@ -141,8 +143,8 @@ export function serializeEntry(entry: Entry): string {
 }
 
 export function serializeHeader(header: SessionHeader): string {
-  const { type, version, id, timestamp, cwd, parentSession, spawnedBy } = header;
-  return JSON.stringify({ type, version, id, timestamp, cwd, parentSession, spawnedBy });
+  const { type, version, id, timestamp, cwd, gitBranch, parentSession, spawnedBy } = header;
+  return JSON.stringify({ type, version, id, timestamp, cwd, gitBranch, parentSession, spawnedBy });
 }
 
 /** A fresh 8-hex-character id not already in `taken`. */

@@ -29,6 +29,8 @@ export interface SessionInfo {
   /** Number of message entries; only for files small enough to read whole (≤ 128 KB). */
   messageCount?: number;
   parentSession?: string;
+  /** The git branch the session started on (sessions written since gong recorded it). */
+  gitBranch?: string;
   /** A child agent's session: the parent's tool call that spawned it. */
   spawnedBy?: string;
   /**
@@ -230,6 +232,7 @@ export function readSessionInfo(path: string): SessionInfo | undefined {
       size: stat.size,
       messageCount: whole ? messageCount : undefined,
       parentSession: stringField(header, "parentSession"),
+      gitBranch: stringField(header, "gitBranch"),
       spawnedBy: stringField(header, "spawnedBy"),
     };
   } finally {

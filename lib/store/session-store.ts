@@ -26,6 +26,7 @@ import {
   type SessionHeader,
 } from "./format.ts";
 import { latestSessionPath, resolveSession } from "./list.ts";
+import { gitBranchOf } from "./git-branch.ts";
 import { headerVersion, loadAndMigrate } from "./migrate.ts";
 import { idFromFileName, sessionDir, sessionFileName, type LocationOptions } from "./paths.ts";
 import { acquireSessionLock } from "./lock.ts";
@@ -146,6 +147,7 @@ export class SessionStore {
       id: typeof raw?.id === "string" ? raw.id : (idFromFileName(path) ?? crypto.randomUUID()),
       timestamp: typeof raw?.timestamp === "string" ? raw.timestamp : statSync(path).birthtime.toISOString(),
       cwd: typeof raw?.cwd === "string" ? raw.cwd : resolve(options.cwd ?? "."),
+      ...(typeof raw?.gitBranch === "string" ? { gitBranch: raw.gitBranch } : {}),
       ...(typeof raw?.parentSession === "string" ? { parentSession: raw.parentSession } : {}),
       ...(typeof raw?.spawnedBy === "string" ? { spawnedBy: raw.spawnedBy } : {}),
     };
@@ -443,6 +445,8 @@ function newHeader(
     timestamp: created.toISOString(),
     cwd,
   };
+  const branch = gitBranchOf(cwd);
+  if (branch !== undefined) header.gitBranch = branch;
   if (parentSession !== undefined) header.parentSession = parentSession;
   if (spawnedBy !== undefined) header.spawnedBy = spawnedBy;
   return { header, created };

@@ -289,8 +289,11 @@ test.skipIf(!hasTmux)(
     expect(resumed).toContain("… 40 more lines of this answer (Ctrl-O shows them)");
     // The cost the file recorded: 30k in and 2k out on haiku, not $0.0000.
     await term.waitFor((s) => /approval: auto \(Shift\+Tab\) · context \d+% · \$0\.0[1-9]\d*/.test(s), "the cost");
+    // Ctrl-O on a terminal: the transcript view, every line of the answer in it; q comes back.
     term.keys("C-o");
-    await term.waitFor((s) => s.includes("answer line 60"), "the whole answer");
+    await term.waitFor((s) => s.includes("transcript · ") && s.includes("answer line 60"), "the whole answer");
+    term.keys("q");
+    await term.waitFor((s) => !s.includes("transcript · ") && s.includes("›"), "the shell again");
     term.keys("/quit", "Enter");
     await term.waitFor(() => !term.alive(), "gong to exit");
   },

@@ -252,7 +252,10 @@ test.skipIf(!hasTmux)(
     await term.waitFor((s) => s.includes("›"), "the prompt");
     term.keys("/help", "Enter");
     await term.waitFor(
-      (s) => s.includes("/help /model /tools /reasoning /plan /export /sessions /skills /quit run at once"),
+      (s) =>
+        s.includes(
+          "/help /model /tools /reasoning /plan /export /copy /context /usage /tasks /sessions /skills /quit run at once",
+        ),
       "the /help keys",
     );
     term.keys("// is this a comment?", "Enter");

@@ -66,3 +66,39 @@ test("issue 40: Ctrl-X sends at once; an interrupted input gives back what the m
   steering.send("after the end");
   expect(steering.end(false)).toEqual([]);
 });
+
+test("issue 40 queued messages: Up takes back the lines the session still queued and the held ones; none reaches the model", () => {
+  const { steering, delivered, shown } = lines();
+  steering.send("first, sent");
+  steering.observe(event("turn_start", { turn_index: 1 }));
+  steering.send("second, held");
+  expect(shown()).toEqual(["first, sent", "second, held"]);
+  // The session gave back what it had queued (the sent line); the held one comes with it.
+  expect(steering.takeBack(["first, sent"])).toEqual(["first, sent", "second, held"]);
+  expect(shown()).toEqual([]);
+  steering.observe(event("message_end", { message: { role: "assistant", content: [] } }));
+  expect(delivered).toEqual([["first, sent", false]]);
+  expect(steering.end(true)).toEqual([]);
+});
+
+test("issue 40 item 3: the gate tells the lines when a call starts, whatever it answered, and reads the call as the session gave it", async () => {
+  const { steering, delivered } = lines();
+  const args = { command: "ls" };
+  steering.observe(event("turn_start", { turn_index: 0 }));
+  steering.observe(event("tool_call_start", { call_id: "c1", tool_name: "bash", arguments: args }));
+  steering.observe(event("message_end", { message: { role: "assistant", content: [] } }));
+  steering.send("after ls");
+  const seen: unknown[] = [];
+  const gate = steering.afterGate({
+    hooks: {
+      beforeToolCall: async (...params: unknown[]) => {
+        seen.push(...params);
+        return { block: true, reason: "no" };
+      },
+    },
+  } as never);
+  const call = { id: "c1", tool: { name: "bash" } };
+  await (gate.hooks.beforeToolCall as (...p: unknown[]) => Promise<unknown>)("bash", args, call);
+  expect(seen).toEqual(["bash", args, call]);
+  expect(delivered).toEqual([["after ls", false]]);
+});

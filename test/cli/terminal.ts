@@ -53,6 +53,8 @@ export interface GongTerminal extends Disposable {
   record(file: string): void;
   /** Ends the session (gong's pane with it). */
   close(): void;
+  /** Any other tmux command on the test's server (`set-option …`, `show-buffer`): its stdout. */
+  tmux(...args: string[]): string;
   /** The screen once `check` holds for it (an empty screen once the session has ended); throws after `ms`. */
   waitFor(check: (screen: string) => boolean, what: string, ms?: number): Promise<string>;
 }
@@ -133,6 +135,7 @@ export function gongTerminal(ws: Pick<Workspace, "dir" | "env">): GongTerminal {
     },
     record: (file) => void tmux("pipe-pane", "-t", "t", "-o", `cat >> ${quote(file)}`),
     close: () => void tmux("kill-session", "-t", "t"),
+    tmux: (...args) => tmux(...args).stdout.toString(),
     async waitFor(check, what, ms = 30_000) {
       const until = Date.now() + ms;
       let text = "";

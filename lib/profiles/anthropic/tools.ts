@@ -161,6 +161,10 @@ export const BashTool: Tool<v.InferOutput<typeof bashSchema>> = {
       command: args.command,
       timeoutMs,
       retryHint: `retry with a larger timeout (in ms, at most ${MAX_TIMEOUT_MS})`,
+      background: {
+        say: (id) =>
+          `The user moved this command to the background; it is still running with ID: ${id}. Read its output with TaskOutput (task_id "${id}"); stop it with TaskStop.`,
+      },
     });
   },
 };

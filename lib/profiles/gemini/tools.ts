@@ -277,6 +277,11 @@ export const runShellCommandTool: Tool<ShellArgs> = {
       cwd: args.dir_path,
       timeoutMs,
       retryHint: "run it with is_background: true",
+      background: {
+        readAs: "last-lines",
+        say: (id) =>
+          `The user moved this command to the background. Background PIDs: ${id}. Read its output with read_background_output (pid ${id}).`,
+      },
     });
   },
 };
