@@ -12,6 +12,7 @@
  * A command that hangs is stopped after 5 s, one that fails or prints nothing leaves gong's own
  * status line, and only its first line is read (at most 64 KB): each is said in one line, once.
  */
+import { firstLine } from "../output/cut.ts";
 import { spawn } from "node:child_process";
 import type { SessionEvent } from "../agent/index.ts";
 import { getModel } from "../llm/catalog.ts";
@@ -265,7 +266,7 @@ function runOnce(
       // The first line is all that shows: past it (or past the cap) nothing more is read.
       if (nl >= 0 || out.length > MAX_BYTES) {
         kill();
-        finish(firstLine(out.slice(0, nl >= 0 ? nl : MAX_BYTES), command, nl < 0));
+        finish(shownLine(out.slice(0, nl >= 0 ? nl : MAX_BYTES), command, nl < 0));
       }
     });
     child.stderr.on("data", (chunk: Buffer) => {
@@ -277,7 +278,7 @@ function runOnce(
         return finish({
           problem: `\`${command}\` exited with code ${code}${err.trim() ? ` (${err.trim().split("\n")[0]})` : ""}; gong's own status line shows`,
         });
-      finish(firstLine(out, command, false));
+      finish(shownLine(out, command, false));
     });
   });
 }
@@ -288,9 +289,9 @@ interface Outcome {
   problem?: string;
 }
 
-function firstLine(text: string, command: string, capped: boolean): Outcome {
-  const line = text
-    .split("\n")[0]
+/** The command's first line, its colours and control characters taken out. */
+function shownLine(text: string, command: string, capped: boolean): Outcome {
+  const line = firstLine(text)
     .replace(ANSI, "")
     .replace(/[\x00-\x1f\x7f]/g, "")
     .trim();
