@@ -10,12 +10,15 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import {
   type CanUseTool,
+  createSdkMcpServer,
   type HookCallback,
   type Options,
   query,
   type SDKMessage,
   type SDKUserMessage,
+  tool,
 } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
 import type { FakeLlm } from "../../lib/testing/fake-llm/server.ts";
 import type { Script } from "../../lib/testing/fake-llm/types.ts";
 import { startFakeLlm, useWorkspace } from "../cli/helpers.ts";
@@ -220,3 +223,101 @@ describe.each(SDK_WIRES)("issue 36 the Claude Agent SDK's query() runs on gong (
     expect(messages.at(-1)).toMatchObject({ type: "result", result: "Hello." });
   });
 });
+
+describe.each(SDK_WIRES)(
+  "issue 36 the Claude Agent SDK's in-process servers and session controls on gong ($name)",
+  (wire) => {
+    test("an SDK MCP tool (createSdkMcpServer) the model calls runs in the program", async () => {
+      const { options } = await setup(wire, [
+        { toolCalls: [{ name: "mcp__calc__add", arguments: { a: 2, b: 40 } }] },
+        { text: "The sum is 42." },
+      ]);
+      const calls: unknown[] = [];
+      const calc = createSdkMcpServer({
+        name: "calc",
+        version: "1.0.0",
+        tools: [
+          tool("add", "Adds two numbers", { a: z.number(), b: z.number() }, async ({ a, b }) => {
+            calls.push({ a, b });
+            return { content: [{ type: "text", text: String(a + b) }] };
+          }),
+        ],
+      });
+      const messages = await collect(
+        query({
+          prompt: "Add 2 and 40",
+          options: { ...options, permissionMode: "bypassPermissions", mcpServers: { calc } },
+        }),
+      );
+      const init = messages[0] as any;
+      expect(init.tools).toContain("mcp__calc__add");
+      expect(init.mcp_servers).toEqual([{ name: "calc", status: "connected" }]);
+      expect(calls).toEqual([{ a: 2, b: 40 }]);
+      const result = messages.flatMap((m: any) => (m.type === "user" ? m.message.content : []))[0];
+      expect(JSON.stringify(result.content)).toContain("42");
+      expect(messages.at(-1)).toMatchObject({ type: "result", result: "The sum is 42." });
+    });
+
+    test("setPermissionMode() and setModel() between turns; partial messages stream the answer", async () => {
+      const { fake, options } = await setup(wire, [
+        { text: "First." },
+        { toolCalls: [bash("echo after-mode-change")] },
+        { text: "Second, streamed.", chunkSize: 4 },
+      ]);
+      let sendNext!: () => void;
+      const next = new Promise<void>((resolve) => (sendNext = resolve));
+      let finish!: () => void;
+      const done = new Promise<void>((resolve) => (finish = resolve));
+      async function* input(): AsyncGenerator<SDKUserMessage> {
+        yield user("One");
+        await next;
+        yield user("Two");
+        await done;
+      }
+      const asked: string[] = [];
+      const q = query({
+        prompt: input(),
+        options: {
+          ...options,
+          includePartialMessages: true,
+          canUseTool: async (toolName, input) => {
+            asked.push(toolName);
+            return { behavior: "allow", updatedInput: input };
+          },
+        },
+      });
+      const messages: SDKMessage[] = [];
+      for await (const m of q) {
+        messages.push(m);
+        if (m.type !== "result") continue;
+        if (messages.filter((x) => x.type === "result").length === 2) {
+          finish();
+          continue;
+        }
+        // Nothing is asked in bypassPermissions; the next turn runs on the model set here.
+        await q.setPermissionMode("bypassPermissions");
+        await q.setModel(wire.otherModel);
+        sendNext();
+      }
+      expect(asked).toEqual([]);
+      expect(messages.filter((m) => m.type === "result").map((m: any) => m.result)).toEqual([
+        "First.",
+        "Second, streamed.",
+      ]);
+      const deltas = messages.flatMap((m: any) =>
+        m.type === "stream_event" && m.event.type === "content_block_delta" ? [m.event.delta.text] : [],
+      );
+      expect(deltas.join("")).toBe("First.Second, streamed.");
+      expect(deltas.length).toBeGreaterThan(2);
+      const events = messages.flatMap((m: any) => (m.type === "stream_event" ? [m.event.type] : []));
+      expect(events.slice(0, 3)).toEqual(["message_start", "content_block_start", "content_block_delta"]);
+      expect(events).toContain("message_stop");
+      expect(fake.requests).toHaveLength(3);
+      // The second turn's calls went to the model setModel named.
+      const id = wire.otherModel.slice(wire.otherModel.indexOf("/") + 1);
+      const called = (i: number) => fake.requests[i].body.model ?? /models\/([^:]+):/.exec(fake.requests[i].path)?.[1];
+      expect(called(0)).not.toBe(id);
+      expect(called(2)).toBe(id);
+    });
+  },
+);

@@ -24,6 +24,8 @@ export interface SdkWire {
   name: string;
   /** The model as the program names it (the SDK's `model` option). */
   model: string;
+  /** Another model of the same provider (a program's setModel). */
+  otherModel: string;
   /** What the profile the model gets calls its shell tool, and the command argument's name. */
   shell: { name: string; arg: string };
   /** Variables the program hands the SDK's child: keys and base URLs. */
@@ -36,6 +38,7 @@ export const SDK_WIRES: SdkWire[] = [
   {
     name: "anthropic-messages",
     model: "anthropic/claude-haiku-4-5",
+    otherModel: "anthropic/claude-sonnet-4-5",
     shell: { name: "Bash", arg: "command" },
     env: (f) => ({ ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: f.baseUrls.anthropic }),
     settings: () => ({}),
@@ -43,6 +46,7 @@ export const SDK_WIRES: SdkWire[] = [
   {
     name: "openai-responses",
     model: "openai/gpt-5-mini",
+    otherModel: "openai/gpt-5",
     shell: { name: "exec_command", arg: "cmd" },
     env: (f) => ({ OPENAI_API_KEY: "test", OPENAI_BASE_URL: f.baseUrls.openai }),
     settings: () => ({}),
@@ -50,6 +54,7 @@ export const SDK_WIRES: SdkWire[] = [
   {
     name: "openai-chat",
     model: "ollama/qwen3-coder",
+    otherModel: "ollama/llama3.2",
     shell: { name: "bash", arg: "command" },
     env: () => ({}),
     settings: (f) => ({ providers: { ollama: { baseUrl: f.baseUrls.openai } } }),
@@ -57,6 +62,7 @@ export const SDK_WIRES: SdkWire[] = [
   {
     name: "gemini",
     model: "gemini/gemini-2.5-flash",
+    otherModel: "gemini/gemini-2.5-pro",
     shell: { name: "run_shell_command", arg: "command" },
     env: (f) => ({ GEMINI_API_KEY: "test", GOOGLE_GEMINI_BASE_URL: f.baseUrls.gemini }),
     settings: () => ({}),

@@ -17,13 +17,16 @@ import type { SessionSetup } from "../../core/prepare.ts";
 import { approvalGate, withGate } from "../../gate/approval.ts";
 import { resolveModelName } from "../../llm/catalog.ts";
 import type { ApprovalMode } from "../../gate/modes.ts";
+import type { McpManager } from "../../mcp/manager.ts";
 import type { SessionStore } from "../../store/session-store.ts";
 import { VERSION } from "../../version.ts";
 import type { Io } from "../session-io.ts";
 import { ControlChannel, type ControlPayload } from "./control.ts";
 import { assistantLine, parseInputLine, toolResultLine, type UserInput } from "./messages.ts";
 import { canUseToolAsker } from "./permissions.ts";
+import { PartialMessages } from "./partial.ts";
 import { sdkHookConfig } from "./sdk-hooks.ts";
+import { SdkMcpServers } from "./sdk-mcp.ts";
 
 export interface ClaudeStreamOptions {
   /** `--replay-user-messages`: each user line is written back once it is taken. */
@@ -68,6 +71,9 @@ class StreamHost {
   /** Why the run stops early (a bad line, stdout closed): said once, in the protocol's shape. */
   private failure: string | undefined;
   private readonly unsubscribe: (() => void)[] = [];
+  /** The program's in-process MCP servers, and the manager that runs them beside the configured ones. */
+  private sdkMcp: SdkMcpServers | undefined;
+  private ownMcp: McpManager | undefined;
 
   constructor(
     private readonly setup: SessionSetup,
@@ -89,6 +95,7 @@ class StreamHost {
       for (const u of this.unsubscribe) u();
       await this.session?.close();
       this.store?.close();
+      await this.ownMcp?.close();
     }
     await reading;
     if (this.failure !== undefined) return EXIT.usage;
@@ -224,11 +231,37 @@ class StreamHost {
     });
     const base = setup.sessionOptions.hooks;
     const list = base === undefined ? [] : Array.isArray(base) ? base : [base];
+    const mcpServers = await this.mcpServers();
     this.store = storeFor(setup);
-    const session = await openSession(setup, this.store, { hooks: withGate([...list, ...programHooks], gate) });
+    const session = await openSession(setup, this.store, {
+      hooks: withGate([...list, ...programHooks], gate),
+      ...(mcpServers ? { mcpServers } : {}),
+    });
     this.session = session;
+    if (this.options.partialMessages) {
+      const partial = new PartialMessages(
+        (line) => this.write(line),
+        () => session.id,
+      );
+      this.observers.push((event) => partial.observe(event));
+    }
     this.unsubscribe.push(session.subscribe((event) => this.observe(event)));
     return session;
+  }
+
+  /**
+   * The program's in-process servers beside the configured ones, in a manager of their own (the
+   * setup's never started), connected before the first model call so their tools are offered.
+   */
+  private async mcpServers(): Promise<McpManager | undefined> {
+    this.sdkMcp = new SdkMcpServers(this.initialize?.sdkMcpServers, this.channel);
+    if (this.sdkMcp.configs.length === 0) return undefined;
+    const configured = this.setup.sessionOptions.mcpServers;
+    const { McpManager } = await import("../../mcp/manager.ts");
+    const others = configured instanceof McpManager ? configured.configs : [];
+    this.ownMcp = new McpManager([...others, ...this.sdkMcp.configs], this.setup.cwd);
+    await this.ownMcp.settled();
+    return this.ownMcp;
   }
 
   private readonly observers: ((event: SessionEvent) => void)[] = [];
@@ -259,6 +292,12 @@ class StreamHost {
           return this.setPermissionMode(requestId, request.mode);
         case "set_model":
           return this.setModel(requestId, request.model);
+        case "mcp_message": {
+          const problem = this.sdkMcp
+            ? this.sdkMcp.deliver(request.server_name, request.message)
+            : "no SDK MCP server is connected.";
+          return problem ? this.channel.error(requestId, `mcp_message: ${problem}`) : this.channel.success(requestId);
+        }
         default:
           return this.channel.error(requestId, `gong does not answer control requests of subtype '${subtype}'.`);
       }
