@@ -371,7 +371,8 @@ export function sessionFlags(opts: CliOptions): SessionFlags {
     baseUrl: opts.baseUrl,
     reasoningEffort: opts.reasoningEffort,
     tools: opts.tools,
-    profile: opts.profile,
+    // A program written for Claude Code's protocol sees Claude Code's tools, whatever the model.
+    profile: opts.profile ?? (opts.claude.inputFormat === "stream-json" ? "anthropic" : undefined),
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
     maxTurns: opts.maxTurns,

@@ -45,8 +45,9 @@ export const CLAUDE_OPTIONS = {
   "system-prompt-file": { type: "string" },
   "append-system-prompt-file": { type: "string" },
   "replay-user-messages": { type: "boolean" },
-  // Accepted and ignored.
   "include-partial-messages": { type: "boolean" },
+  "permission-prompt-tool": { type: "string" },
+  // Accepted and ignored.
   "include-hook-events": { type: "boolean" },
   ide: { type: "boolean" },
   chrome: { type: "boolean" },
@@ -63,7 +64,6 @@ export const CLAUDE_OPTIONS = {
   // Refused (REFUSED says why and what instead).
   agent: { type: "string" },
   agents: { type: "string" },
-  "permission-prompt-tool": { type: "string" },
   "setting-sources": { type: "string" },
   bare: { type: "boolean" },
   "safe-mode": { type: "boolean" },
@@ -105,8 +105,6 @@ const REFUSED: Record<string, string> = {
   agent:
     "gong runs custom agents as subagents the model calls, not as the session itself; put the agent's instructions in --append-system-prompt",
   agents: "define agents as files in .claude/agents/ or .gong/agents/ (Markdown with frontmatter), which gong reads",
-  "permission-prompt-tool":
-    "gong does not route approvals to an MCP tool: in print mode what would be asked is refused, so allow what the run needs with --allowedTools",
   "setting-sources":
     'gong reads your own settings and, in a trusted project only, the project\'s; leave it out, or set "claudeSettings": false in ~/.gong/settings.json to skip the .claude files',
   bare: "gong has no bare mode; an untrusted project's hooks and settings never run, so leave --bare out",
@@ -166,6 +164,10 @@ export interface ClaudeFlags {
   /** `--input-format stream-json`: user messages arrive as JSON lines on stdin. */
   inputFormat: "text" | "stream-json";
   replayUserMessages: boolean;
+  /** `--permission-prompt-tool stdio` (the Claude Agent SDK's canUseTool): the program answers what the gate asks. */
+  programAnswers: boolean;
+  /** `--include-partial-messages`: stream_event lines while the model's answer streams. */
+  partialMessages: boolean;
 }
 
 /** Maps the parsed flags; a refused flag, a value gong cannot read or an unknown choice is a UsageError. */
@@ -194,7 +196,19 @@ export function claudeFlags(v: Values): ClaudeFlags {
     throw new UsageError(`--input-format must be text or stream-json (got '${inputFormat}').`);
   if (v["replay-user-messages"] && inputFormat !== "stream-json")
     throw new UsageError("--replay-user-messages works with --input-format stream-json.");
-  return { session, gong: gongValues(v), inputFormat, replayUserMessages: Boolean(v["replay-user-messages"]) };
+  const promptTool = v["permission-prompt-tool"];
+  if (promptTool !== undefined && (promptTool !== "stdio" || inputFormat !== "stream-json"))
+    throw new UsageError(
+      "--permission-prompt-tool is not supported by gong but as `stdio` with --input-format stream-json (the Claude Agent SDK's canUseTool): approvals do not go to an MCP tool; allow what the run needs with --allowedTools.",
+    );
+  return {
+    session,
+    gong: gongValues(v),
+    inputFormat,
+    replayUserMessages: Boolean(v["replay-user-messages"]),
+    programAnswers: promptTool === "stdio",
+    partialMessages: Boolean(v["include-partial-messages"]) && inputFormat === "stream-json",
+  };
 }
 
 /** The allow and deny rules of --allowedTools / --disallowedTools, as settings whose source is the flag. */

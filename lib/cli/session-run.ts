@@ -119,7 +119,13 @@ async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<n
     return await (await import("./claude-stream/run.ts")).runClaudeStream(
       setup,
       // Where no one answers, what the flags did not ask about runs (the gate's headless default).
-      { replay: opts.claude.replayUserMessages, permissionMode: claudePermissionMode(setup.flags.approval ?? "auto") },
+      {
+        replay: opts.claude.replayUserMessages,
+        // A program that answers (canUseTool) is asked what Claude Code's default mode asks; otherwise what the flags did not ask about runs.
+        permissionMode: claudePermissionMode(setup.flags.approval ?? (opts.claude.programAnswers ? "ask" : "auto")),
+        programAnswers: opts.claude.programAnswers,
+        partialMessages: opts.claude.partialMessages,
+      },
       io,
     );
   }

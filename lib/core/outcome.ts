@@ -105,6 +105,8 @@ export interface ResultRecord {
   uuid: string;
   /** The answer's JSON value, with --json-schema / --output-schema. */
   structured_output?: unknown;
+  /** Why a run that did not succeed stopped (Claude Code's error results carry it). */
+  errors?: string[];
   kind: "result";
   session_id: string;
   model: string;
@@ -228,9 +230,11 @@ function claudeSubtype(run: HeadlessRun): string {
 export function resultRecord(session: Session, run: HeadlessRun): ResultRecord {
   const { result } = run;
   const { usage } = result;
+  const subtype = claudeSubtype(run);
   return {
     type: "result",
-    subtype: claudeSubtype(run),
+    subtype,
+    ...(subtype === "success" ? {} : { errors: [run.failure ?? `the run stopped: ${result.stopReason}`] }),
     result: result.text,
     num_turns: result.turns,
     total_cost_usd: usage.cost,

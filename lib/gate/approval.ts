@@ -39,7 +39,8 @@ export interface ApprovalRequest {
 
 export type ApprovalScope = "project" | "user";
 export type ApprovalAnswer =
-  | { allow: true; always?: boolean; scope?: ApprovalScope }
+  /** `updatedArgs`: the call runs with these arguments instead (an SDK's canUseTool may rewrite it). */
+  | { allow: true; always?: boolean; scope?: ApprovalScope; updatedArgs?: Record<string, unknown> }
   | { allow: false; reason?: string };
 
 /** How a host asks its user about a call: the shell's question, ACP's request to the editor, an SDK's callback. */
@@ -178,7 +179,12 @@ export function approvalGate(options: GateOptions): ApprovalGate {
         const answer = await options.ask(request);
         if (answer.allow) {
           if (answer.always) remember(declared, alwaysRules);
-          return;
+          if (!answer.updatedArgs) return;
+          // The call runs as rewritten, in the same object (the session knows the call by it): deny rules still hold.
+          for (const key of Object.keys(args)) if (!(key in answer.updatedArgs)) delete args[key];
+          Object.assign(args, answer.updatedArgs);
+          const again = decide({ call: await declare(), name: toolName, rules: p?.rules, mode: "auto", roots: [] });
+          return "refused" in again ? { block: again.refused } : undefined;
         }
         return {
           block: answer.reason ? `The user declined this call: ${answer.reason}` : "The user declined this call.",

@@ -5,6 +5,7 @@
  * `mcpServers` in the project settings. Project-level servers run code the repository chose, so
  * they start only in a trusted project. Strings may use `${VAR}` and `${VAR:-default}`.
  */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isSecretName } from "../env/env-vars.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -83,6 +84,11 @@ export interface McpServerConfig {
   source: string;
   /** A configuration problem found after parsing (an unset variable): the server fails with it. */
   problem?: string;
+  /**
+   * A wire the host provides in place of a process or an address: a server living in the host's
+   * own program (a Claude Agent SDK program's `createSdkMcpServer`, reached over its control messages).
+   */
+  open?: () => Transport;
   /**
    * Secret-looking variables (by the envPolicy rule: KEY, TOKEN, SECRET, …) whose values `${VAR}`
    * put into the server's command line — which every process of the machine can read (`ps`).

@@ -46,6 +46,8 @@ export function openTransport(
   projectCwd: string,
 ): OpenedTransport {
   const { getDefaultEnvironment, SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = sdk;
+  if (config.open)
+    return { transport: config.open(), stderrTail: () => "", pid: () => undefined, killTree: async () => {} };
   if (kind === "stdio") {
     const cwd =
       config.cwd === undefined ? projectCwd : isAbsolute(config.cwd) ? config.cwd : resolve(projectCwd, config.cwd);

@@ -5,6 +5,8 @@
  * reported in one line naming the file, and the rest still loads.
  */
 
+import type { HookRun } from "./hook-process.ts";
+
 /** The events gong runs shell hooks at. */
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -32,6 +34,11 @@ export interface CommandHook {
   source: string;
   /** Variables the hook runs with beside the session's (a plugin's CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA). */
   env?: Record<string, string>;
+  /**
+   * Runs the hook in place of the command: a program's in-process callback (the Claude Agent SDK's
+   * hooks), whose JSON answer is read as a command's stdout is.
+   */
+  run?(input: Record<string, unknown>, timeoutSeconds: number): Promise<HookRun>;
 }
 
 export interface MatcherGroup {

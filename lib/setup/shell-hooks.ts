@@ -348,14 +348,17 @@ export class ShellHooks {
     };
     const runs = await Promise.all(
       hooks.map((h) =>
-        runHookProcess({
-          command: h.command,
-          input,
-          cwd: this.o.cwd,
-          env: h.env ? { ...this.o.env, ...h.env } : this.o.env,
-          timeoutSeconds: h.timeoutSeconds,
-          trees: this.trees,
-        }).then((r) => [h, r] as const),
+        (h.run
+          ? h.run(input, h.timeoutSeconds)
+          : runHookProcess({
+              command: h.command,
+              input,
+              cwd: this.o.cwd,
+              env: h.env ? { ...this.o.env, ...h.env } : this.o.env,
+              timeoutSeconds: h.timeoutSeconds,
+              trees: this.trees,
+            })
+        ).then((r) => [h, r] as const),
       ),
     );
     return runs.map(([h, r]) => this.read(event, h.command, h.source, r));

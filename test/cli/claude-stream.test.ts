@@ -65,7 +65,7 @@ describe("issue 35 --input-format stream-json reads user messages as Claude Code
   test("--replay-user-messages echoes each message; images come through; control requests are answered", async () => {
     const fake = await startFakeLlm({ script: [{ text: "seen" }] });
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-    const control = `${JSON.stringify({ type: "control_request", request_id: "req-1", request: { subtype: "interrupt" } })}\n`;
+    const control = `${JSON.stringify({ type: "control_request", request_id: "req-1", request: { subtype: "rewind_files" } })}\n`;
     const stdin =
       control +
       user([
@@ -75,7 +75,9 @@ describe("issue 35 --input-format stream-json reads user messages as Claude Code
     const r = await ws.run([...WIRE_APIS[0].flags(fake), ...STREAM, "--replay-user-messages"], { stdin });
     expect(r.code).toBe(0);
     const out = lines(r.stdout);
+    // A control request gong does not answer gets an error naming it, never silence.
     expect(out[0]).toMatchObject({ type: "control_response", response: { subtype: "error", request_id: "req-1" } });
+    expect(out[0].response.error).toContain("'rewind_files'");
     expect(out[2]).toMatchObject({ type: "user", isReplay: true, message: { role: "user" } });
     expect(JSON.stringify(fake.requests[0].body.messages)).toContain(png);
   });

@@ -18,9 +18,10 @@ export interface UserInput {
 /** What one input line is. */
 export type InputLine =
   | { kind: "user"; input: UserInput }
-  | { kind: "control_request"; requestId: string; subtype: string; line: Record<string, unknown> }
-  /** Lines gong has no use for (a control_response to nothing it asked, keep_alive): skipped. */
-  | { kind: "skipped"; type: string }
+  | { kind: "control_request"; requestId: string; subtype: string; request: Record<string, unknown> }
+  | { kind: "control_response"; line: Record<string, unknown> }
+  /** Any other type: the host decides (keep_alive is skipped, a type it does not know is an error). */
+  | { kind: "other"; type: string }
   | { kind: "invalid"; problem: string };
 
 export function parseInputLine(text: string): InputLine {
@@ -34,15 +35,16 @@ export function parseInputLine(text: string): InputLine {
     return { kind: "invalid", problem: "not a JSON object" };
   const o = line as Record<string, unknown>;
   if (o.type === "control_request") {
-    const request = (o.request ?? {}) as { subtype?: unknown };
+    const request = (o.request ?? {}) as Record<string, unknown>;
     return {
       kind: "control_request",
       requestId: String(o.request_id ?? ""),
       subtype: String(request.subtype),
-      line: o,
+      request,
     };
   }
-  if (o.type !== "user") return { kind: "skipped", type: String(o.type) };
+  if (o.type === "control_response") return { kind: "control_response", line: o };
+  if (o.type !== "user") return { kind: "other", type: String(o.type) };
   const message = o.message as { role?: unknown; content?: unknown } | undefined;
   if (message?.role !== "user")
     return { kind: "invalid", problem: 'a "user" line needs "message": {"role": "user", "content": …}' };
