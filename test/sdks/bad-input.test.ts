@@ -100,4 +100,43 @@ describe("issue 36 bad input on the stream-json protocol", () => {
     expect(sessionFilesValid(ws.home)).toBe(1);
     expect(existsSync(join(ws.dir, "late"))).toBe(false);
   });
+
+  test("a program that stops reading stdout mid-turn: the turn stops at gong's next line, the next call never runs, the session file is valid", async () => {
+    const fake = await startFakeLlm({
+      script: [
+        { toolCalls: [{ name: "Bash", arguments: { command: "touch started && sleep 2" } }] },
+        { toolCalls: [{ name: "Bash", arguments: { command: "touch second" } }] },
+        { text: "done" },
+      ],
+    });
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        join(import.meta.dir, "../../cli.ts"),
+        ...WIRE_APIS[0].flags(fake).slice(0, 6),
+        "--profile",
+        "anthropic",
+        ...STREAM,
+        "--dangerously-skip-permissions",
+      ],
+      { cwd: ws.dir, env: ws.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" },
+    );
+    proc.stdin.write(user("run it"));
+    proc.stdin.flush();
+    const reader = proc.stdout.getReader();
+    let seen = "";
+    while (!seen.includes('"tool_use"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    expect(seen).toContain('"tool_use"');
+    // The program goes away from stdout (its end of the pipe closed) while the command runs.
+    await reader.cancel();
+    expect(await proc.exited).not.toBe(0);
+    expect(existsSync(join(ws.dir, "started"))).toBe(true);
+    expect(existsSync(join(ws.dir, "second"))).toBe(false);
+    expect(fake.requests.length).toBeLessThanOrEqual(2);
+    expect(sessionFilesValid(ws.home)).toBe(1);
+  });
 });

@@ -68,6 +68,8 @@ class StreamHost {
   /** A model set_model asked for while an input ran: the next input takes it. */
   private nextModel: string | undefined;
   private code: number = EXIT.ok;
+  /** Ends the reading of stdin (set while it is read). */
+  private stopReading?: () => void;
   /** Why the run stops early (a bad line, stdout closed): said once, in the protocol's shape. */
   private failure: string | undefined;
   private readonly unsubscribe: (() => void)[] = [];
@@ -124,12 +126,15 @@ class StreamHost {
       });
     }
     void this.session?.interrupt().catch(() => {});
+    // Nothing more is read either: a program that went away may never close stdin.
+    this.stopReading?.();
     this.wake?.();
   }
 
   /** stdin, line by line, until it ends or the run stops. */
   private async read(): Promise<void> {
     const lines = createInterface({ input: this.io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+    this.stopReading = () => lines.close();
     let number = 0;
     try {
       for await (const text of lines) {
