@@ -2,7 +2,7 @@
  * Issue 36, the Claude Agent SDK drives gong: `query()` with `pathToClaudeCodeExecutable`
  * pointing at gong, against the fake server, on each of the four wire APIs — streaming input, the
  * system/init, assistant, user and result messages, `canUseTool` allowing one call and denying
- * another, a `PreToolUse` hook callback blocking a command, `interrupt()`, `resume` and a session
+ * another, a `PreToolUse` hook callback blocking a command, `interrupt()`, `resume`, `continue`, `forkSession` and a session
  * id the program chooses, `outputFormat`, and a control request gong does not answer. The program
  * sees Claude Code's tools (`Bash`), whatever the model.
  */
@@ -206,6 +206,26 @@ describe.each(SDK_WIRES)("issue 36 the Claude Agent SDK's query() runs on gong (
     );
     expect(second.at(-1)).toMatchObject({ type: "result", subtype: "success", structured_output: answer });
     expect(JSON.stringify(fake.requests[1].body)).toContain("Remembered: blue.");
+  });
+
+  test("continue takes the latest session of the directory; forkSession branches a resumed one under a new id", async () => {
+    const { fake, options } = await setup(wire, [
+      { text: "Noted: 7." },
+      { text: "It was 7." },
+      { text: "Forked: still 7." },
+    ]);
+    const first = await collect(query({ prompt: "Remember 7", options }));
+    const firstId = (first.at(-1) as { session_id: string }).session_id;
+    const continued = await collect(query({ prompt: "What number?", options: { ...options, continue: true } }));
+    expect(continued.at(-1)).toMatchObject({ type: "result", session_id: firstId, result: "It was 7." });
+    expect(JSON.stringify(fake.requests[1].body)).toContain("Noted: 7.");
+    const forked = await collect(
+      query({ prompt: "And now?", options: { ...options, resume: firstId, forkSession: true } }),
+    );
+    const forkId = (forked.at(-1) as { session_id: string }).session_id;
+    expect(forked.at(-1)).toMatchObject({ type: "result", result: "Forked: still 7." });
+    expect(forkId).not.toBe(firstId);
+    expect(JSON.stringify(fake.requests[2].body)).toContain("It was 7.");
   });
 
   test("a control request gong does not answer is an error naming it", async () => {
