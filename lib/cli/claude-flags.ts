@@ -168,6 +168,8 @@ export interface ClaudeFlags {
   programAnswers: boolean;
   /** `--include-partial-messages`: stream_event lines while the model's answer streams. */
   partialMessages: boolean;
+  /** `--permission-mode` as written (`dontAsk` has no approval mode of its own: the stream-json run refuses instead of asking). */
+  permissionMode?: string;
 }
 
 /** Maps the parsed flags; a refused flag, a value gong cannot read or an unknown choice is a UsageError. */
@@ -208,6 +210,7 @@ export function claudeFlags(v: Values): ClaudeFlags {
     replayUserMessages: Boolean(v["replay-user-messages"]),
     programAnswers: promptTool === "stdio",
     partialMessages: Boolean(v["include-partial-messages"]) && inputFormat === "stream-json",
+    ...(v["permission-mode"] !== undefined ? { permissionMode: v["permission-mode"] } : {}),
   };
 }
 

@@ -122,7 +122,10 @@ async function runMode(opts: CliOptions, setup: SessionSetup, io: Io): Promise<n
       {
         replay: opts.claude.replayUserMessages,
         // A program that answers (canUseTool) is asked what Claude Code's default mode asks; otherwise what the flags did not ask about runs.
-        permissionMode: claudePermissionMode(setup.flags.approval ?? (opts.claude.programAnswers ? "ask" : "auto")),
+        permissionMode:
+          opts.claude.permissionMode === "dontAsk"
+            ? "dontAsk"
+            : claudePermissionMode(setup.flags.approval ?? (opts.claude.programAnswers ? "ask" : "auto")),
         programAnswers: opts.claude.programAnswers,
         partialMessages: opts.claude.partialMessages,
       },

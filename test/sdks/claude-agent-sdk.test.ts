@@ -127,6 +127,23 @@ describe.each(SDK_WIRES)("issue 36 the Claude Agent SDK's query() runs on gong (
     expect(existsSync(`${ws.dir}/denied-file`)).toBe(false);
   });
 
+  test("permissionMode dontAsk from the start: what no rule allows is refused without asking canUseTool", async () => {
+    const { options } = await setup(wire, [{ toolCalls: [bash("touch unasked-file")] }, { text: "Refused." }]);
+    const asked: string[] = [];
+    const canUseTool: CanUseTool = async (tool, input) => {
+      asked.push(tool);
+      return { behavior: "allow", updatedInput: input };
+    };
+    const messages = await collect(
+      query({ prompt: "Make a file", options: { ...options, canUseTool, permissionMode: "dontAsk" } }),
+    );
+    expect(asked).toEqual([]);
+    const results = messages.flatMap((m: any) => (m.type === "user" ? m.message.content : []));
+    expect(results[0].is_error).toBe(true);
+    expect(JSON.stringify(results[0].content)).toContain("dontAsk");
+    expect(existsSync(`${ws.dir}/unasked-file`)).toBe(false);
+  });
+
   test("a PreToolUse hook callback blocks a command", async () => {
     const { options } = await setup(wire, [{ toolCalls: [bash("touch hooked-file")] }, { text: "Blocked, then." }]);
     const seen: unknown[] = [];
