@@ -5,7 +5,6 @@
  * `mcpServers` in the project settings. Project-level servers run code the repository chose, so
  * they start only in a trusted project. Strings may use `${VAR}` and `${VAR:-default}`.
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isSecretName } from "../env/env-vars.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -87,8 +86,10 @@ export interface McpServerConfig {
   /**
    * A wire the host provides in place of a process or an address: a server living in the host's
    * own program (a Claude Agent SDK program's `createSdkMcpServer`, reached over its control messages).
+   * It returns an MCP SDK `Transport`; typed as `unknown` here because this type is published and the
+   * MCP SDK is bundled into gong, not a dependency of the package (transport.ts takes it as one).
    */
-  open?: () => Transport;
+  open?: () => unknown;
   /**
    * Secret-looking variables (by the envPolicy rule: KEY, TOKEN, SECRET, …) whose values `${VAR}`
    * put into the server's command line — which every process of the machine can read (`ps`).

@@ -47,7 +47,12 @@ export function openTransport(
 ): OpenedTransport {
   const { getDefaultEnvironment, SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport } = sdk;
   if (config.open)
-    return { transport: config.open(), stderrTail: () => "", pid: () => undefined, killTree: async () => {} };
+    return {
+      transport: config.open() as Transport,
+      stderrTail: () => "",
+      pid: () => undefined,
+      killTree: async () => {},
+    };
   if (kind === "stdio") {
     const cwd =
       config.cwd === undefined ? projectCwd : isAbsolute(config.cwd) ? config.cwd : resolve(projectCwd, config.cwd);
