@@ -152,6 +152,17 @@ test("framework truncation applies to MCP results: the model gets the cut text, 
   expect((end.data.output as { text: string }).text).toBe(`Echo: ${message}`);
 }, 30_000);
 
+/** server-everything again on `port`, tried a few times (a start that cannot bind exits at once). */
+async function restartOn(port: number) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startHttpEverything("streamableHttp", port);
+    } catch (e) {
+      if (attempt >= 5) throw e;
+    }
+  }
+}
+
 test("an HTTP server that went away and came back: one error result, then the next call connects afresh", async () => {
   let server = await startHttpEverything();
   const port = Number(new URL(server.url).port);
@@ -169,7 +180,8 @@ test("an HTTP server that went away and came back: one error result, then the ne
       hooks: {
         async beforeToolCall(_name, args) {
           if (args.message === "two") await server.stop();
-          if (args.message === "three") server = await startHttpEverything("streamableHttp", port);
+          // The same port: another process may have taken it meanwhile, so the start is tried until it binds.
+          if (args.message === "three") server = await restartOn(port);
           return undefined;
         },
       },
